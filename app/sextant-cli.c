@@ -1,0 +1,493 @@
+/*
+ * sextant-cli.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The command-line front end: `sextant import` and `sextant info`.
+ * Every command parses its own options with GOptionContext, prints results
+ * to stdout and errors to stderr, and returns a process exit status
+ * (0 success, 1 runtime failure, 2 usage error).
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <locale.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "sextant-cli.h"
+#include "sextant-importer.h"
+#include "sextant-store.h"
+
+#define EXIT_USAGE 2
+
+static int
+usage_error (GOptionContext *context,
+             const char     *message)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+  g_printerr ("sextant: %s\n\n%s", message, help);
+  return EXIT_USAGE;
+}
+
+static int
+runtime_error (const GError *error)
+{
+  g_printerr ("sextant: %s\n", error->message);
+  return EXIT_FAILURE;
+}
+
+static gboolean
+parse (GOptionContext   *context,
+       int              *argc,
+       char           ***argv,
+       int              *status)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      *status = usage_error (context, error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* import ----------------------------------------------------------------- */
+
+typedef struct
+{
+  gboolean tty;
+  gboolean shown;
+} ProgressState;
+
+static void
+print_progress (double   fraction,
+                double   events_per_second,
+                gpointer user_data)
+{
+  ProgressState *state = user_data;
+
+  if (!state->tty)
+    return;
+
+  state->shown = TRUE;
+  g_printerr ("\rimporting: %5.1f %%  %.2f M events/s ", 100.0 * fraction, events_per_second / 1e6);
+}
+
+/* Imports @archive (or reuses its current store). */
+static SextantImporter *
+run_import (const char  *archive,
+            const char  *db_path,
+            gboolean     force,
+            gboolean     quiet,
+            GError     **error)
+{
+  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, db_path);
+  ProgressState state = { !quiet && isatty (STDERR_FILENO), FALSE };
+  gboolean ok;
+
+  sextant_importer_set_force (importer, force);
+  sextant_importer_set_progress_func (importer, print_progress, &state, NULL);
+  ok = sextant_importer_run (importer, NULL, error);
+  if (state.shown)
+    g_printerr ("\r%*s\r", 40, "");
+  sextant_importer_set_progress_func (importer, NULL, NULL, NULL);
+
+  if (!ok)
+    return NULL;
+
+  return g_steal_pointer (&importer);
+}
+
+int
+sextant_cli_import (int    argc,
+                    char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("ARCHIVE - import an OTF2 trace");
+  g_autoptr(SextantImporter) importer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+  gboolean force = FALSE;
+  gboolean quiet = FALSE;
+  gint64 start;
+  int status = 0;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "Database to write (default: <anchor name>.sextant.db beside the anchor file)", "DB" },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Import even if the database is up to date", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing on success", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Reads an OTF2 archive (its anchor file, or the directory that holds it) into a\n"
+    "Sextant trace store (SQLite). The archive is never modified; a failed import\n"
+    "leaves no database behind. An up-to-date database is reused unless --force.");
+  if (!parse (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, "import needs exactly one ARCHIVE");
+
+  start = g_get_monotonic_time ();
+  if (!(importer = run_import (argv[1], output, force, quiet, &error)))
+    return runtime_error (error);
+
+  if (!quiet)
+    {
+      if (sextant_importer_get_reused (importer))
+        g_print ("%s is up to date\n", sextant_importer_get_db_path (importer));
+      else
+        g_print ("imported %s into %s in %.2f s\n", sextant_importer_get_anchor_path (importer),
+                 sextant_importer_get_db_path (importer),
+                 (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC);
+    }
+
+  return EXIT_SUCCESS;
+}
+
+/* info -------------------------------------------------------------------- */
+
+typedef struct
+{
+  JsonObject *events;          /* kind -> total */
+  GPtrArray  *locations;       /* JsonObject*, by dense index */
+  JsonObject *definitions;
+  JsonArray  *warnings;
+  GHashTable *meta;
+  gint64      counts[7];
+} Info;
+
+static void
+info_clear (Info *info)
+{
+  g_clear_pointer (&info->events, json_object_unref);
+  g_clear_pointer (&info->locations, g_ptr_array_unref);
+  g_clear_pointer (&info->definitions, json_object_unref);
+  g_clear_pointer (&info->warnings, json_array_unref);
+  g_clear_pointer (&info->meta, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Info, info_clear)
+
+static gboolean
+meta_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  Info *info = user_data;
+
+  g_hash_table_replace (info->meta, g_strdup (sextant_row_get_text (row, 0)),
+                        g_strdup (sextant_row_get_text (row, 1)));
+  return TRUE;
+}
+
+static gboolean
+definition_row (const SextantRow  *row,
+                gpointer           user_data,
+                GError           **error)
+{
+  Info *info = user_data;
+
+  json_object_set_int_member (info->definitions, sextant_row_get_text (row, 0),
+                              sextant_row_get_int (row, 1));
+  return TRUE;
+}
+
+static gboolean
+location_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  Info *info = user_data;
+  JsonObject *location = json_object_new ();
+
+  json_object_set_int_member (location, "id", sextant_row_get_int (row, 1));
+  json_object_set_string_member (location, "name", sextant_row_get_text (row, 2));
+  json_object_set_string_member (location, "type", sextant_row_get_text (row, 3));
+  if (sextant_row_is_null (row, 4))
+    json_object_set_null_member (location, "group");
+  else
+    json_object_set_string_member (location, "group", sextant_row_get_text (row, 4));
+  json_object_set_int_member (location, "defined_events", sextant_row_get_int (row, 5));
+  json_object_set_int_member (location, "total_events", sextant_row_get_int (row, 6));
+  json_object_set_object_member (location, "events", json_object_new ());
+  g_ptr_array_add (info->locations, location);
+
+  return TRUE;
+}
+
+static gboolean
+event_count_row (const SextantRow  *row,
+                 gpointer           user_data,
+                 GError           **error)
+{
+  Info *info = user_data;
+  gint64 loc = sextant_row_get_int (row, 0);
+  const char *kind = sextant_row_get_text (row, 1);
+  gint64 count = sextant_row_get_int (row, 2);
+  JsonObject *location;
+
+  g_return_val_if_fail (loc >= 0 && (guint64)loc < info->locations->len, TRUE);
+
+  location = g_ptr_array_index (info->locations, loc);
+  json_object_set_int_member (json_object_get_object_member (location, "events"), kind, count);
+  json_object_set_int_member (info->events, kind,
+                              count + (json_object_has_member (info->events, kind)
+                                         ? json_object_get_int_member (info->events, kind) : 0));
+  return TRUE;
+}
+
+static gboolean
+counts_row (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
+{
+  Info *info = user_data;
+
+  for (guint i = 0; i < G_N_ELEMENTS (info->counts); i++)
+    info->counts[i] = sextant_row_get_int (row, i);
+
+  return TRUE;
+}
+
+static gboolean
+log_row (const SextantRow  *row,
+         gpointer           user_data,
+         GError           **error)
+{
+  Info *info = user_data;
+  JsonObject *warning = json_object_new ();
+  gint64 loc = sextant_row_is_null (row, 2) ? -1 : sextant_row_get_int (row, 2);
+
+  json_object_set_string_member (warning, "severity", sextant_row_get_text (row, 0));
+  json_object_set_string_member (warning, "kind", sextant_row_get_text (row, 1));
+  if (loc >= 0 && (guint64)loc < info->locations->len)
+    json_object_set_int_member (warning, "location",
+                                json_object_get_int_member (g_ptr_array_index (info->locations, loc), "id"));
+  else
+    json_object_set_null_member (warning, "location");
+  json_object_set_int_member (warning, "count", sextant_row_get_int (row, 4));
+  json_object_set_string_member (warning, "message", sextant_row_get_text (row, 5));
+  json_array_add_object_element (info->warnings, warning);
+
+  return TRUE;
+}
+
+static gint64
+meta_int (Info       *info,
+          const char *key)
+{
+  const char *value = g_hash_table_lookup (info->meta, key);
+
+  return value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
+}
+
+static gboolean
+read_info (SextantStore  *store,
+           Info          *info,
+           GError       **error)
+{
+  info->events = json_object_new ();
+  info->locations = g_ptr_array_new_with_free_func ((GDestroyNotify)json_object_unref);
+  info->definitions = json_object_new ();
+  info->warnings = json_array_new ();
+  info->meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  return sextant_store_foreach (store, SEXTANT_QUERY_META, meta_row, info, error, "") &&
+         sextant_store_foreach (store, SEXTANT_QUERY_DEFINITION_COUNTS, definition_row, info, error, "") &&
+         sextant_store_foreach (store, SEXTANT_QUERY_LOCATIONS, location_row, info, error, "") &&
+         sextant_store_foreach (store, SEXTANT_QUERY_EVENT_COUNTS, event_count_row, info, error, "") &&
+         sextant_store_foreach (store, SEXTANT_QUERY_SUMMARY_COUNTS, counts_row, info, error, "") &&
+         sextant_store_foreach (store, SEXTANT_QUERY_IMPORT_LOG, log_row, info, error, "");
+}
+
+static JsonNode *
+info_to_json (Info       *info,
+              const char *db_path)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  JsonArray *locations = json_array_new ();
+  JsonObject *root;
+  JsonObject *messages = json_object_new ();
+  JsonObject *time = json_object_new ();
+  gint64 resolution = MAX (1, meta_int (info, "resolution"));
+  gint64 offset = meta_int (info, "global_offset");
+  gint64 total = 0;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *node;
+
+  json_builder_begin_object (builder);
+  json_builder_end_object (builder);
+  root = json_node_get_object (json_builder_get_root (builder));
+
+  json_object_set_string_member (root, "archive", g_hash_table_lookup (info->meta, "archive_path"));
+  json_object_set_string_member (root, "database", db_path);
+  json_object_set_string_member (root, "otf2_version", g_hash_table_lookup (info->meta, "otf2_version"));
+  json_object_set_string_member (root, "creator", g_hash_table_lookup (info->meta, "creator"));
+
+  json_object_iter_init (&iter, info->events);
+  while (json_object_iter_next (&iter, &name, &node))
+    total += json_node_get_int (node);
+  json_object_set_int_member (root, "total_events", total);
+  json_object_set_object_member (root, "events", json_object_ref (info->events));
+
+  for (guint i = 0; i < info->locations->len; i++)
+    json_array_add_object_element (locations, json_object_ref (g_ptr_array_index (info->locations, i)));
+  json_object_set_array_member (root, "locations", locations);
+  json_object_set_object_member (root, "definitions", json_object_ref (info->definitions));
+
+  json_object_set_int_member (root, "visits", info->counts[0]);
+  json_object_set_int_member (messages, "matched", info->counts[1]);
+  json_object_set_int_member (messages, "unmatched", info->counts[2]);
+  json_object_set_object_member (root, "messages", messages);
+  json_object_set_int_member (root, "collectives", info->counts[3]);
+  json_object_set_int_member (root, "rma_operations", info->counts[4]);
+  json_object_set_int_member (root, "locks", info->counts[5]);
+  json_object_set_int_member (root, "metric_values", info->counts[6]);
+
+  json_object_set_int_member (time, "resolution", resolution);
+  json_object_set_int_member (time, "offset", offset);
+  json_object_set_int_member (time, "begin", offset + meta_int (info, "time_begin"));
+  json_object_set_int_member (time, "end", offset + meta_int (info, "time_end"));
+  json_object_set_double_member (time, "duration_seconds",
+                                 (double)(meta_int (info, "time_end") - meta_int (info, "time_begin")) / resolution);
+  json_object_set_object_member (root, "time", time);
+  json_object_set_array_member (root, "warnings", json_array_ref (info->warnings));
+
+  return json_builder_get_root (builder);
+}
+
+static void
+print_text (Info       *info,
+            JsonNode   *json)
+{
+  JsonObject *root = json_node_get_object (json);
+  JsonObject *time = json_object_get_object_member (root, "time");
+  JsonObject *messages = json_object_get_object_member (root, "messages");
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *node;
+  guint n_warnings = json_array_get_length (info->warnings);
+
+  g_print ("Archive:      %s\n", json_object_get_string_member (root, "archive"));
+  g_print ("Database:     %s\n", json_object_get_string_member (root, "database"));
+  g_print ("OTF2 %s, written by %s\n", json_object_get_string_member (root, "otf2_version"),
+           json_object_get_string_member_with_default (root, "creator", "(unknown)"));
+  g_print ("Duration:     %.6f s (%" G_GINT64_FORMAT " ticks/s)\n",
+           json_object_get_double_member (time, "duration_seconds"),
+           json_object_get_int_member (time, "resolution"));
+  g_print ("Locations:    %u\n", info->locations->len);
+  g_print ("Events:       %" G_GINT64_FORMAT "\n", json_object_get_int_member (root, "total_events"));
+  json_object_iter_init (&iter, info->events);
+  while (json_object_iter_next (&iter, &name, &node))
+    g_print ("  %-34s %12" G_GINT64_FORMAT "\n", name, json_node_get_int (node));
+  g_print ("Visits:       %" G_GINT64_FORMAT "\n", json_object_get_int_member (root, "visits"));
+  g_print ("Messages:     %" G_GINT64_FORMAT " matched, %" G_GINT64_FORMAT " unmatched\n",
+           json_object_get_int_member (messages, "matched"),
+           json_object_get_int_member (messages, "unmatched"));
+  g_print ("Collectives:  %" G_GINT64_FORMAT "\n", json_object_get_int_member (root, "collectives"));
+  g_print ("RMA ops:      %" G_GINT64_FORMAT "\n", json_object_get_int_member (root, "rma_operations"));
+  g_print ("\n  %-20s %-28s %-22s %10s\n", "location", "name", "group", "events");
+  for (guint i = 0; i < info->locations->len; i++)
+    {
+      JsonObject *location = g_ptr_array_index (info->locations, i);
+      JsonNode *group = json_object_get_member (location, "group");
+
+      g_print ("  %-20" G_GINT64_FORMAT " %-28s %-22s %10" G_GINT64_FORMAT "\n",
+               json_object_get_int_member (location, "id"),
+               json_object_get_string_member (location, "name"),
+               JSON_NODE_HOLDS_NULL (group) ? "-" : json_node_get_string (group),
+               json_object_get_int_member (location, "total_events"));
+    }
+
+  if (n_warnings > 0)
+    {
+      g_print ("\nImport warnings:\n");
+      for (guint i = 0; i < n_warnings; i++)
+        {
+          JsonObject *warning = json_array_get_object_element (info->warnings, i);
+
+          g_print ("  %s (x%" G_GINT64_FORMAT "): %s\n", json_object_get_string_member (warning, "kind"),
+                   json_object_get_int_member (warning, "count"),
+                   json_object_get_string_member (warning, "message"));
+        }
+    }
+}
+
+/* Opens @path as a store, or imports it first if it is an archive. */
+static SextantStore *
+open_or_import (const char  *path,
+                char       **db_path,
+                GError     **error)
+{
+  g_autoptr(SextantImporter) importer = NULL;
+
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR) && !g_str_has_suffix (path, ".otf2"))
+    {
+      *db_path = g_strdup (path);
+      return sextant_store_open (path, error);
+    }
+
+  if (!(importer = run_import (path, NULL, FALSE, TRUE, error)))
+    return NULL;
+
+  *db_path = g_strdup (sextant_importer_get_db_path (importer));
+  return sextant_store_open (*db_path, error);
+}
+
+int
+sextant_cli_info (int    argc,
+                  char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("DB|ARCHIVE - summarise a trace");
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autofree char *db_path = NULL;
+  g_auto(Info) info = { NULL };
+  gboolean as_json = FALSE;
+  int status = 0;
+  GOptionEntry entries[] = {
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Prints what a trace holds: event records by kind (named as otf2-print names\n"
+    "them), per location, definitions, visits, messages, collectives, the time span\n"
+    "and the import warnings. An ARCHIVE is imported first (or its up-to-date\n"
+    "database beside it is used).");
+  if (!parse (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, "info needs exactly one DB or ARCHIVE");
+
+  if (!(store = open_or_import (argv[1], &db_path, &error)))
+    return runtime_error (error);
+
+  if (!read_info (store, &info, &error))
+    return runtime_error (error);
+
+  json = info_to_json (&info, db_path);
+
+  if (as_json)
+    {
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autofree char *text = NULL;
+
+      json_generator_set_pretty (generator, TRUE);
+      json_generator_set_root (generator, json);
+      text = json_generator_to_data (generator, NULL);
+      g_print ("%s\n", text);
+    }
+  else
+    print_text (&info, json);
+
+  return EXIT_SUCCESS;
+}

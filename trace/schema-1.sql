@@ -1,0 +1,408 @@
+-- schema-1.sql: the Sextant trace store, schema version 1.
+--
+-- SPDX-License-Identifier: GPL-3.0-or-later
+--
+-- One SQLite file per OTF2 archive. docs/schema.md explains every table and
+-- column; keep the two in step. Conventions:
+--   * times are INTEGER timer ticks relative to the archive's global offset
+--     (seconds = ticks / meta.resolution);
+--   * `loc` columns hold the dense location index location.id (0..n-1, in
+--     order of OTF2 location id), not the 64-bit OTF2 id, to keep rows small;
+--   * other definition ids are the archive's own global definition ids;
+--   * enumerations are stored as the upper-case names otf2-print uses.
+-- Indexes are created by schema-1-index.sql after the bulk load.
+
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value
+) WITHOUT ROWID;
+
+CREATE TABLE import_log (
+  id         INTEGER PRIMARY KEY,
+  severity   TEXT NOT NULL,     -- 'warning' (repaired or skipped) or 'info'
+  kind       TEXT NOT NULL,     -- stable machine-readable reason
+  loc        INTEGER,           -- location.id, NULL when global
+  first_time INTEGER,           -- first occurrence, ticks
+  count      INTEGER NOT NULL,  -- occurrences folded into this row
+  message    TEXT NOT NULL
+);
+
+-- Definitions ---------------------------------------------------------------
+
+CREATE TABLE definition_count (
+  kind  TEXT PRIMARY KEY,       -- as printed by otf2-print -G
+  count INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE string (
+  id    INTEGER PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+CREATE TABLE system_tree_node (
+  id         INTEGER PRIMARY KEY,
+  name       TEXT,
+  class_name TEXT,
+  parent     INTEGER            -- system_tree_node.id, NULL at the root
+);
+
+CREATE TABLE system_tree_node_property (
+  node  INTEGER NOT NULL,
+  name  TEXT NOT NULL,
+  value TEXT
+);
+
+CREATE TABLE system_tree_node_domain (
+  node   INTEGER NOT NULL,
+  domain TEXT NOT NULL
+);
+
+CREATE TABLE location_group (
+  id               INTEGER PRIMARY KEY,
+  name             TEXT,
+  type             TEXT NOT NULL,  -- PROCESS, ACCELERATOR, UNKNOWN
+  system_tree_node INTEGER,
+  creating_group   INTEGER
+);
+
+CREATE TABLE location (
+  id            INTEGER PRIMARY KEY,  -- dense index
+  otf2_id       INTEGER NOT NULL UNIQUE,
+  name          TEXT,
+  type          TEXT NOT NULL,        -- CPU_THREAD, ACCELERATOR_STREAM, METRIC
+  location_group INTEGER,             -- location_group.id, NULL if undefined
+  defined_events INTEGER NOT NULL,    -- # events in the LOCATION definition
+  events        INTEGER NOT NULL DEFAULT 0,  -- event records actually read
+  first_visit   INTEGER,              -- visits of a location are contiguous ids
+  last_visit    INTEGER,
+  time_begin    INTEGER,              -- first and last event timestamp, ticks
+  time_end      INTEGER
+);
+
+CREATE TABLE location_property (
+  loc   INTEGER NOT NULL,
+  name  TEXT NOT NULL,
+  value TEXT
+);
+
+CREATE TABLE paradigm (
+  id    INTEGER PRIMARY KEY,        -- OTF2_Paradigm value
+  name  TEXT,
+  class TEXT
+);
+
+CREATE TABLE region (
+  id             INTEGER PRIMARY KEY,
+  name           TEXT,
+  canonical_name TEXT,
+  description    TEXT,
+  role           TEXT NOT NULL,     -- FUNCTION, POINT2POINT, COLLECTIVE, BARRIER, ...
+  paradigm       TEXT NOT NULL,     -- MPI, USER, COMPILER, OPENMP, ...
+  category       TEXT NOT NULL,     -- what the timeline colours by: MPI, RMA, USER, OMP, THREAD, IO, ACCEL, OTHER
+  flags          INTEGER NOT NULL,
+  file           TEXT,
+  begin_line     INTEGER,
+  end_line       INTEGER
+);
+
+CREATE TABLE "group" (
+  id       INTEGER PRIMARY KEY,
+  name     TEXT,
+  type     TEXT NOT NULL,           -- LOCATIONS, REGIONS, METRIC, COMM_LOCATIONS, COMM_GROUP, COMM_SELF, UNKNOWN
+  paradigm TEXT,
+  flags    INTEGER NOT NULL,
+  size     INTEGER NOT NULL
+);
+
+CREATE TABLE group_member (
+  "group" INTEGER NOT NULL,
+  rank    INTEGER NOT NULL,         -- position in the group
+  member  INTEGER NOT NULL,         -- as defined: location id, rank, region id ...
+  PRIMARY KEY ("group", rank)
+) WITHOUT ROWID;
+
+CREATE TABLE comm (
+  id      INTEGER PRIMARY KEY,
+  name    TEXT,
+  "group" INTEGER,
+  parent  INTEGER,                  -- comm.id, NULL for a root communicator
+  is_self INTEGER NOT NULL,         -- 1 if its group is of type COMM_SELF
+  size    INTEGER NOT NULL,         -- members (1 for self communicators)
+  flags   INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE comm_member (
+  comm INTEGER NOT NULL,
+  rank INTEGER NOT NULL,            -- rank in the communicator
+  loc  INTEGER NOT NULL,            -- location.id of that rank's MPI location
+  PRIMARY KEY (comm, rank)
+) WITHOUT ROWID;
+
+CREATE TABLE rma_window (
+  id    INTEGER PRIMARY KEY,
+  name  TEXT,
+  comm  INTEGER,
+  flags INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE source_code_location (
+  id   INTEGER PRIMARY KEY,
+  file TEXT,
+  line INTEGER
+);
+
+CREATE TABLE calling_context (
+  id                   INTEGER PRIMARY KEY,
+  region               INTEGER,
+  source_code_location INTEGER,
+  parent               INTEGER
+);
+
+CREATE TABLE callpath (
+  id     INTEGER PRIMARY KEY,
+  region INTEGER,
+  parent INTEGER
+);
+
+CREATE TABLE callsite (
+  id            INTEGER PRIMARY KEY,
+  file          TEXT,
+  line          INTEGER,
+  entered_region INTEGER,
+  left_region   INTEGER
+);
+
+CREATE TABLE metric_member (
+  id          INTEGER PRIMARY KEY,
+  name        TEXT,
+  description TEXT,
+  type        TEXT,
+  mode        TEXT,
+  value_type  TEXT,
+  unit        TEXT,
+  base        TEXT,
+  exponent    INTEGER
+);
+
+CREATE TABLE metric (
+  id            INTEGER PRIMARY KEY,  -- METRIC_CLASS or METRIC_INSTANCE id
+  kind          TEXT NOT NULL,        -- CLASS or INSTANCE
+  class         INTEGER,              -- for an instance: its class
+  recorder      INTEGER,              -- for an instance: the recording location's OTF2 id
+  n_members     INTEGER NOT NULL,
+  occurrence    TEXT,
+  recorder_kind TEXT
+);
+
+CREATE TABLE metric_class_member (
+  metric   INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  member   INTEGER NOT NULL,
+  PRIMARY KEY (metric, position)
+) WITHOUT ROWID;
+
+CREATE TABLE attribute (
+  id          INTEGER PRIMARY KEY,
+  name        TEXT,
+  description TEXT,
+  type        TEXT
+);
+
+CREATE TABLE parameter (
+  id   INTEGER PRIMARY KEY,
+  name TEXT,
+  type TEXT
+);
+
+-- Events ----------------------------------------------------------------------
+
+-- How many raw records of each kind each location holds: the proof that an
+-- import is complete (compare with otf2-print).
+CREATE TABLE event_count (
+  loc   INTEGER NOT NULL,
+  kind  TEXT NOT NULL,               -- ENTER, LEAVE, MPI_SEND, ... as otf2-print names it
+  count INTEGER NOT NULL,
+  PRIMARY KEY (loc, kind)
+) WITHOUT ROWID;
+
+-- Region visits. Ids are assigned in enter order per location and the visits
+-- of one location are contiguous (location.first_visit..last_visit).
+CREATE TABLE visit (
+  id      INTEGER PRIMARY KEY,
+  loc     INTEGER NOT NULL,
+  region  INTEGER NOT NULL,
+  enter   INTEGER NOT NULL,
+  leave   INTEGER NOT NULL,
+  depth   INTEGER NOT NULL,          -- 0 for a top-level visit
+  parent  INTEGER,                   -- visit.id of the enclosing visit
+  context INTEGER,                   -- calling_context.id of the call site, if recorded
+  scl     INTEGER                    -- source_code_location.id of the call site, if recorded
+);
+
+-- Point-to-point messages, matched send <-> receive in MPI order (per
+-- communicator, sender, receiver and tag, first send to first receive).
+-- An unmatched half has NULLs on the other side.
+CREATE TABLE message (
+  id             INTEGER PRIMARY KEY,
+  comm           INTEGER,
+  tag            INTEGER,
+  bytes          INTEGER,           -- length sent (or received, if unmatched send side)
+  send_loc       INTEGER,
+  recv_loc       INTEGER,
+  send_mode      TEXT,              -- BLOCKING or NONBLOCKING
+  recv_mode      TEXT,
+  send_time      INTEGER,           -- MPI_SEND / MPI_ISEND record
+  send_visit     INTEGER,           -- the MPI call that issued the send
+  send_request   INTEGER,
+  send_complete_time  INTEGER,      -- MPI_ISEND_COMPLETE record
+  send_complete_visit INTEGER,      -- the Wait/Test that completed it
+  recv_post_time INTEGER,           -- MPI_IRECV_REQUEST record
+  recv_post_visit INTEGER,          -- the MPI_Irecv call
+  recv_time      INTEGER,           -- MPI_RECV / MPI_IRECV record
+  recv_visit     INTEGER,           -- MPI_Recv, or the Wait/Test completing an Irecv
+  recv_request   INTEGER,
+  recv_bytes     INTEGER
+);
+
+-- Collective operations matched across the members of a communicator:
+-- the n-th collective a location takes part in on a communicator belongs to
+-- instance n of that communicator. Self communicators have one instance per
+-- location and call.
+CREATE TABLE collective (
+  id          INTEGER PRIMARY KEY,
+  comm        INTEGER,
+  kind        TEXT NOT NULL,        -- BARRIER, BCAST, ALLREDUCE, ...
+  root        INTEGER,              -- root rank, NULL if none
+  root_loc    INTEGER,
+  nonblocking INTEGER NOT NULL,     -- 1 for MPI_I* collectives
+  members     INTEGER NOT NULL,     -- locations that took part
+  expected    INTEGER NOT NULL,     -- communicator size
+  begin       INTEGER NOT NULL,     -- earliest member begin
+  "end"       INTEGER NOT NULL      -- latest member end
+);
+
+CREATE TABLE collective_member (
+  collective INTEGER NOT NULL,
+  loc        INTEGER NOT NULL,
+  visit      INTEGER,               -- the MPI call around the begin record
+  end_visit  INTEGER,               -- the call around the end record (Wait for non-blocking)
+  begin      INTEGER NOT NULL,      -- MPI_COLLECTIVE_BEGIN record
+  "end"      INTEGER NOT NULL,      -- MPI_COLLECTIVE_END record
+  bytes_sent INTEGER NOT NULL,
+  bytes_received INTEGER NOT NULL,
+  PRIMARY KEY (collective, loc)
+) WITHOUT ROWID;
+
+-- One-sided operations.
+CREATE TABLE rma_op (
+  id            INTEGER PRIMARY KEY,
+  loc           INTEGER NOT NULL,   -- origin
+  win           INTEGER,
+  kind          TEXT NOT NULL,      -- PUT, GET, ATOMIC
+  atomic_type   TEXT,
+  target        INTEGER,            -- target rank in the window's communicator
+  target_loc    INTEGER,
+  bytes         INTEGER NOT NULL,   -- sent
+  bytes_received INTEGER NOT NULL,
+  matching_id   INTEGER,
+  issue_time    INTEGER NOT NULL,
+  visit         INTEGER,
+  complete_time INTEGER,
+  complete_kind TEXT,               -- BLOCKING, NON_BLOCKING, REMOTE, or NULL
+  complete_visit INTEGER
+);
+
+-- Synchronisation records of one-sided communication.
+CREATE TABLE rma_sync (
+  id     INTEGER PRIMARY KEY,
+  loc    INTEGER NOT NULL,
+  time   INTEGER NOT NULL,
+  visit  INTEGER,
+  kind   TEXT NOT NULL,             -- RMA_SYNC, RMA_GROUP_SYNC, RMA_WAIT_CHANGE, RMA_COLLECTIVE, RMA_WIN_CREATE, RMA_WIN_DESTROY
+  win    INTEGER,
+  remote INTEGER,                   -- target rank or group, where the record has one
+  level  INTEGER,                   -- OTF2 sync level bits
+  detail TEXT,                      -- collective op / sync type
+  end_time INTEGER                  -- RMA_COLLECTIVE_END, for collective records
+);
+
+-- Locks: MPI window locks, thread (pthread/OpenMP) locks, I/O locks.
+CREATE TABLE lock (
+  id           INTEGER PRIMARY KEY,
+  loc          INTEGER NOT NULL,
+  family       TEXT NOT NULL,       -- RMA, THREAD, OMP, IO
+  win          INTEGER,
+  target       INTEGER,             -- RMA target rank
+  lock_id      INTEGER,
+  lock_type    TEXT,                -- EXCLUSIVE, SHARED
+  request_time INTEGER,             -- RMA_REQUEST_LOCK, if any
+  acquire_time INTEGER,             -- NULL for a failed try
+  release_time INTEGER,
+  acquire_visit INTEGER,
+  try_failed   INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE metric_value (
+  loc      INTEGER NOT NULL,
+  time     INTEGER NOT NULL,
+  metric   INTEGER NOT NULL,
+  position INTEGER NOT NULL,        -- member index within the metric
+  value    NUMERIC
+);
+
+-- Threads: fork/join, teams, create/begin/wait/end, tasks.
+CREATE TABLE thread_event (
+  id       INTEGER PRIMARY KEY,
+  loc      INTEGER NOT NULL,
+  time     INTEGER NOT NULL,
+  kind     TEXT NOT NULL,           -- THREAD_FORK, THREAD_JOIN, THREAD_TEAM_BEGIN, ...
+  paradigm TEXT,
+  team     INTEGER,                 -- thread contingent / group id
+  value    INTEGER,                 -- requested threads, creating location, task id ...
+  visit    INTEGER
+);
+
+CREATE TABLE program (
+  loc        INTEGER PRIMARY KEY,
+  name       TEXT,
+  arguments  TEXT,
+  begin      INTEGER,
+  "end"      INTEGER,
+  exit_status INTEGER
+);
+
+CREATE TABLE parameter_value (
+  loc       INTEGER NOT NULL,
+  time      INTEGER NOT NULL,
+  parameter INTEGER NOT NULL,
+  value     ANY,
+  visit     INTEGER
+);
+
+CREATE TABLE sample (
+  loc             INTEGER NOT NULL,
+  time            INTEGER NOT NULL,
+  calling_context INTEGER,
+  unwind_distance INTEGER
+);
+
+-- Level of detail (see docs/schema.md): per location and level k, buckets of
+-- 2^k base buckets of meta.lod_base_ticks each. Times are the exclusive time
+-- spent in each category inside the bucket; `region` is the region with the
+-- most exclusive time there.
+CREATE TABLE lod (
+  loc    INTEGER NOT NULL,
+  level  INTEGER NOT NULL,
+  bucket INTEGER NOT NULL,
+  region INTEGER NOT NULL,
+  busy   INTEGER NOT NULL,          -- ticks covered by any visit
+  t_mpi  INTEGER NOT NULL,
+  t_rma  INTEGER NOT NULL,
+  t_user INTEGER NOT NULL,
+  t_omp  INTEGER NOT NULL,
+  t_thread INTEGER NOT NULL,
+  t_io   INTEGER NOT NULL,
+  t_accel INTEGER NOT NULL,
+  t_other INTEGER NOT NULL,
+  PRIMARY KEY (loc, level, bucket)
+) WITHOUT ROWID;

@@ -1,0 +1,143 @@
+/*
+ * sextant-import-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * State shared by the files of one import: the definitions that decoding
+ * events needs (read once from the global definitions, immutable while the
+ * locations are decoded, so location decoders could run in parallel), the
+ * store being written, and the first error.
+ */
+#pragma once
+
+#include <otf2/otf2.h>
+
+#include "sextant-otf2-names.h"
+#include "sextant-store.h"
+
+G_BEGIN_DECLS
+
+/* What the timeline colours a region by; the LOD keeps one time per category. */
+typedef enum
+{
+  SEXTANT_CATEGORY_MPI,
+  SEXTANT_CATEGORY_RMA,
+  SEXTANT_CATEGORY_USER,
+  SEXTANT_CATEGORY_OMP,
+  SEXTANT_CATEGORY_THREAD,
+  SEXTANT_CATEGORY_IO,
+  SEXTANT_CATEGORY_ACCEL,
+  SEXTANT_CATEGORY_OTHER,
+  SEXTANT_N_CATEGORIES
+} SextantCategory;
+
+extern const char * const sextant_category_names[SEXTANT_N_CATEGORIES];
+
+typedef struct
+{
+  guint64     otf2_id;
+  char       *name;
+  OTF2_LocationType type;
+  guint32     group;           /* location group id, G_MAXUINT32 if none */
+  guint64     n_events;        /* from the definition */
+} SextantLocationDef;
+
+typedef struct
+{
+  char       *name;
+  OTF2_RegionRole role;
+  OTF2_Paradigm paradigm;
+  SextantCategory category;
+  guint       nonblocking_call : 1;   /* MPI_I*: a collective begun here is non-blocking */
+  guint       completion_call : 1;    /* MPI_Wait*, MPI_Test* */
+} SextantRegionDef;
+
+typedef struct
+{
+  OTF2_GroupType type;
+  OTF2_Paradigm paradigm;
+  GArray     *members;         /* guint64 */
+} SextantGroupDef;
+
+typedef struct
+{
+  guint32     group;
+  gboolean    is_self;
+  GArray     *rank_loc;        /* gint32 dense location index per rank, -1 unknown */
+} SextantCommDef;
+
+typedef void (*SextantImportProgressFunc) (double   fraction,
+                                           double   events_per_second,
+                                           gpointer user_data);
+
+typedef struct
+{
+  SextantStore      *store;
+  OTF2_Reader       *reader;
+  char              *archive_dir;      /* directory of the anchor file */
+  char              *archive_name;     /* anchor file name without .otf2 */
+  GCancellable      *cancellable;
+  GError            *error;            /* first failure inside a callback */
+
+  /* Definitions */
+  GHashTable        *strings;          /* OTF2_StringRef -> char* */
+  GArray            *locations;        /* SextantLocationDef, sorted by otf2_id */
+  GHashTable        *location_index;   /* guint64* otf2 id -> dense index */
+  GHashTable        *regions;          /* id -> SextantRegionDef* */
+  GHashTable        *groups;           /* id -> SextantGroupDef* */
+  GHashTable        *comms;            /* id -> SextantCommDef* */
+  GHashTable        *rma_wins;         /* id -> comm id */
+  GHashTable        *context_regions;  /* calling context id -> region id */
+  GHashTable        *logged;           /* "kind:loc" -> log entry, folded */
+  guint64            def_counts[SEXTANT_N_DEF_KINDS];
+  guint64            resolution;       /* ticks per second */
+  guint64            global_offset;    /* ticks */
+  guint64            trace_length;     /* ticks */
+  gboolean           have_clock;
+
+  /* Progress */
+  guint64            events_expected;  /* sum of the location definitions */
+  guint64            events_read;
+  gint64             start_usec;
+  gint64             last_report_usec;
+  SextantImportProgressFunc progress;
+  gpointer           progress_data;
+
+  /* Visits get ids in enter order; locations are decoded one after another
+   * so each one's ids are contiguous. */
+  gint64             next_visit_id;
+
+  /* Level of detail: base bucket width and number of levels (0..lod_levels-1) */
+  guint64            lod_base_ticks;
+  guint              lod_levels;
+} SextantImport;
+
+/* Records a problem that the import repairs or skips. Occurrences with the
+ * same @kind and @loc are folded into one import_log row with a count. */
+void     _sextant_import_log        (SextantImport  *import,
+                                     const char     *kind,
+                                     gint64          loc,
+                                     gint64          time,
+                                     const char     *format,
+                                     ...) G_GNUC_PRINTF (5, 6);
+
+/* Stores the first error of a callback; returns OTF2_CALLBACK_INTERRUPT. */
+OTF2_CallbackCode _sextant_import_fail (SextantImport *import,
+                                        GError        *error);
+
+gint32   _sextant_import_loc_index  (SextantImport  *import,
+                                     guint64         otf2_id);
+const char *_sextant_import_string  (SextantImport  *import,
+                                     OTF2_StringRef  ref);
+gint32   _sextant_import_comm_rank_loc (SextantImport *import,
+                                        OTF2_CommRef   comm,
+                                        guint32        rank,
+                                        gboolean      *is_self);
+gboolean _sextant_import_report_progress (SextantImport *import);
+
+/* sextant-location-decoder.c */
+gboolean _sextant_decode_location   (SextantImport  *import,
+                                     guint32         loc,
+                                     GError        **error);
+
+G_END_DECLS

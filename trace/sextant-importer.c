@@ -1,0 +1,1932 @@
+/*
+ * sextant-importer.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The OTF2 -> SQLite import, in five steps:
+ *
+ *  1. resolve the archive (a directory or its anchor file) and its identity
+ *     (anchor size and mtime, SHA-256 of the global definitions); a store
+ *     whose identity matches is reused unless forced;
+ *  2. read the global definitions into the store, keeping in memory only
+ *     what decoding events needs (regions, communicators -> locations);
+ *  3. decode every location independently (sextant-location-decoder.c);
+ *  4. match what spans locations: messages (send and receive halves joined
+ *     on communicator, sender, receiver, tag and sequence number) and
+ *     collective instances (the n-th operation of each member of a
+ *     communicator); build the level-of-detail pyramid (sextant-lod.c);
+ *  5. write meta and the import log, build indexes, rename the temporary
+ *     file into place.
+ *
+ * Only this file and the decoder talk to libotf2; every OTF2_ErrorCode is
+ * turned into a GError that names the file and the problem.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sextant-import-private.h"
+#include "sextant-importer.h"
+#include "sextant-lod.h"
+
+struct _SextantImporter
+{
+  GObject                parent_instance;
+
+  char                  *archive;        /* as given */
+  char                  *anchor;         /* resolved anchor file */
+  char                  *db_path;        /* resolved target */
+  SextantImportProgress  progress;
+  gpointer               progress_data;
+  GDestroyNotify         progress_destroy;
+  guint                  force : 1;
+  guint                  reused : 1;
+};
+
+G_DEFINE_FINAL_TYPE (SextantImporter, sextant_importer, G_TYPE_OBJECT)
+
+const char * const sextant_category_names[SEXTANT_N_CATEGORIES] = {
+  "MPI", "RMA", "USER", "OMP", "THREAD", "IO", "ACCEL", "OTHER",
+};
+
+typedef struct
+{
+  char   *kind;
+  gint64  loc;
+  gint64  first_time;
+  gint64  count;
+  char   *message;
+} LogEntry;
+
+static void
+log_entry_free (gpointer data)
+{
+  LogEntry *entry = data;
+
+  g_free (entry->kind);
+  g_free (entry->message);
+  g_free (entry);
+}
+
+static void
+region_def_free (gpointer data)
+{
+  SextantRegionDef *def = data;
+
+  g_free (def->name);
+  g_free (def);
+}
+
+static void
+group_def_free (gpointer data)
+{
+  SextantGroupDef *def = data;
+
+  g_array_unref (def->members);
+  g_free (def);
+}
+
+static void
+comm_def_free (gpointer data)
+{
+  SextantCommDef *def = data;
+
+  g_clear_pointer (&def->rank_loc, g_array_unref);
+  g_free (def);
+}
+
+static void
+location_def_clear (gpointer data)
+{
+  SextantLocationDef *def = data;
+
+  g_free (def->name);
+}
+
+/* Shared helpers (sextant-import-private.h) ----------------------------- */
+
+static void
+import_log_valist (SextantImport *import,
+                   const char    *kind,
+                   gint64         loc,
+                   gint64         time,
+                   gint64         count,
+                   const char    *format,
+                   va_list        args)
+{
+  g_autofree char *key = g_strdup_printf ("%s:%" G_GINT64_FORMAT, kind, loc);
+  LogEntry *entry = g_hash_table_lookup (import->logged, key);
+
+  if (entry != NULL)
+    {
+      entry->count += count;
+      return;
+    }
+
+  entry = g_new0 (LogEntry, 1);
+  entry->kind = g_strdup (kind);
+  entry->loc = loc;
+  entry->first_time = time;
+  entry->count = count;
+  entry->message = g_strdup_vprintf (format, args);
+
+  g_hash_table_insert (import->logged, g_steal_pointer (&key), entry);
+}
+
+void
+_sextant_import_log (SextantImport *import,
+                     const char    *kind,
+                     gint64         loc,
+                     gint64         time,
+                     const char    *format,
+                     ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  import_log_valist (import, kind, loc, time, 1, format, args);
+  va_end (args);
+}
+
+static void G_GNUC_PRINTF (6, 7)
+import_log_n (SextantImport *import,
+              const char    *kind,
+              gint64         loc,
+              gint64         time,
+              gint64         count,
+              const char    *format,
+              ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  import_log_valist (import, kind, loc, time, count, format, args);
+  va_end (args);
+}
+
+OTF2_CallbackCode
+_sextant_import_fail (SextantImport *import,
+                      GError        *error)
+{
+  if (import->error == NULL)
+    import->error = error;
+  else
+    g_clear_error (&error);
+
+  return OTF2_CALLBACK_INTERRUPT;
+}
+
+gint32
+_sextant_import_loc_index (SextantImport *import,
+                           guint64        otf2_id)
+{
+  gpointer value;
+
+  if (!g_hash_table_lookup_extended (import->location_index, &otf2_id, NULL, &value))
+    return -1;
+
+  return GPOINTER_TO_INT (value);
+}
+
+const char *
+_sextant_import_string (SextantImport  *import,
+                        OTF2_StringRef  ref)
+{
+  if (ref == OTF2_UNDEFINED_STRING)
+    return NULL;
+
+  return g_hash_table_lookup (import->strings, GUINT_TO_POINTER (ref));
+}
+
+/**
+ * _sextant_import_comm_rank_loc:
+ * @is_self: (out) (optional): whether @comm is a self communicator
+ *
+ * Returns: the dense location index of @rank in @comm, or -1
+ */
+gint32
+_sextant_import_comm_rank_loc (SextantImport *import,
+                               OTF2_CommRef   comm,
+                               guint32        rank,
+                               gboolean      *is_self)
+{
+  SextantCommDef *def = g_hash_table_lookup (import->comms, GUINT_TO_POINTER (comm));
+
+  if (is_self != NULL)
+    *is_self = def != NULL && def->is_self;
+
+  if (def == NULL || def->rank_loc == NULL || rank >= def->rank_loc->len)
+    return -1;
+
+  return g_array_index (def->rank_loc, gint32, rank);
+}
+
+gboolean
+_sextant_import_report_progress (SextantImport *import)
+{
+  gint64 now = g_get_monotonic_time ();
+  double elapsed;
+  double fraction;
+
+  if (import->progress == NULL || now - import->last_report_usec < 100000)
+    return TRUE;
+
+  import->last_report_usec = now;
+  elapsed = (now - import->start_usec) / (double)G_USEC_PER_SEC;
+  fraction = import->events_expected > 0 ? (double)import->events_read / import->events_expected : 0;
+  import->progress (MIN (fraction, 1.0), elapsed > 0 ? import->events_read / elapsed : 0,
+                    import->progress_data);
+
+  return TRUE;
+}
+
+/* Global definitions ----------------------------------------------------- */
+
+#define DEF_STORE(import, call) \
+  G_STMT_START { \
+    GError *def_error = NULL; \
+    if (!(call)) \
+      { \
+        if (g_error_matches (def_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE)) \
+          { \
+            _sextant_import_log ((import), "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL, \
+                                 "a definition is given twice; the first one is kept (%s)", \
+                                 def_error->message); \
+            g_clear_error (&def_error); \
+          } \
+        else \
+          return _sextant_import_fail ((import), def_error); \
+      } \
+  } G_STMT_END
+
+#define COUNT_DEF(import, KIND) ((import)->def_counts[SEXTANT_DEF_##KIND]++)
+
+static gint64
+ref_or_null (guint64 ref,
+             guint64 undefined)
+{
+  return ref == undefined ? SEXTANT_NULL : (gint64)ref;
+}
+
+static OTF2_CallbackCode
+def_unknown (void *user_data)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, UNKNOWN);
+  _sextant_import_log (import, "unknown_definition", SEXTANT_NULL, SEXTANT_NULL,
+                       "global definition of a kind this OTF2 library does not know; skipped");
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_clock_properties (void     *user_data,
+                      uint64_t  resolution,
+                      uint64_t  offset,
+                      uint64_t  length,
+                      uint64_t  realtime)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, CLOCK_PROPERTIES);
+  import->have_clock = TRUE;
+  import->resolution = resolution;
+  import->global_offset = offset;
+  import->trace_length = length;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_paradigm (void               *user_data,
+              OTF2_Paradigm       paradigm,
+              OTF2_StringRef      name,
+              OTF2_ParadigmClass  klass)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, PARADIGM);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_PARADIGM, &def_error, "itt",
+                                        (gint64)paradigm, _sextant_import_string (import, name),
+                                        sextant_otf2_paradigm_class_name (klass)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_string (void           *user_data,
+            OTF2_StringRef  self,
+            const char     *string)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, STRING);
+  g_hash_table_replace (import->strings, GUINT_TO_POINTER (self), g_strdup (string));
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_STRING, &def_error, "it",
+                                        (gint64)self, string));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static const char *
+otf2_type_name (OTF2_Type type)
+{
+  switch (type)
+    {
+    case OTF2_TYPE_NONE: return "NONE";
+    case OTF2_TYPE_UINT8: return "UINT8";
+    case OTF2_TYPE_UINT16: return "UINT16";
+    case OTF2_TYPE_UINT32: return "UINT32";
+    case OTF2_TYPE_UINT64: return "UINT64";
+    case OTF2_TYPE_INT8: return "INT8";
+    case OTF2_TYPE_INT16: return "INT16";
+    case OTF2_TYPE_INT32: return "INT32";
+    case OTF2_TYPE_INT64: return "INT64";
+    case OTF2_TYPE_FLOAT: return "FLOAT";
+    case OTF2_TYPE_DOUBLE: return "DOUBLE";
+    case OTF2_TYPE_STRING: return "STRING";
+    case OTF2_TYPE_ATTRIBUTE: return "ATTRIBUTE";
+    case OTF2_TYPE_LOCATION: return "LOCATION";
+    case OTF2_TYPE_REGION: return "REGION";
+    case OTF2_TYPE_GROUP: return "GROUP";
+    case OTF2_TYPE_METRIC: return "METRIC";
+    case OTF2_TYPE_COMM: return "COMM";
+    case OTF2_TYPE_PARAMETER: return "PARAMETER";
+    case OTF2_TYPE_RMA_WIN: return "RMA_WIN";
+    case OTF2_TYPE_SOURCE_CODE_LOCATION: return "SOURCE_CODE_LOCATION";
+    case OTF2_TYPE_CALLING_CONTEXT: return "CALLING_CONTEXT";
+    case OTF2_TYPE_INTERRUPT_GENERATOR: return "INTERRUPT_GENERATOR";
+    case OTF2_TYPE_IO_FILE: return "IO_FILE";
+    case OTF2_TYPE_IO_HANDLE: return "IO_HANDLE";
+    case OTF2_TYPE_LOCATION_GROUP: return "LOCATION_GROUP";
+    default: return "UNKNOWN";
+    }
+}
+
+/* A property value as text, for the property tables. */
+static char *
+attribute_value_string (SextantImport       *import,
+                        OTF2_Type            type,
+                        OTF2_AttributeValue  value)
+{
+  switch (type)
+    {
+    case OTF2_TYPE_STRING:
+      return g_strdup (_sextant_import_string (import, value.stringRef));
+    case OTF2_TYPE_UINT8: return g_strdup_printf ("%u", value.uint8);
+    case OTF2_TYPE_UINT16: return g_strdup_printf ("%u", value.uint16);
+    case OTF2_TYPE_UINT32: return g_strdup_printf ("%u", value.uint32);
+    case OTF2_TYPE_UINT64: return g_strdup_printf ("%" G_GUINT64_FORMAT, value.uint64);
+    case OTF2_TYPE_INT8: return g_strdup_printf ("%d", value.int8);
+    case OTF2_TYPE_INT16: return g_strdup_printf ("%d", value.int16);
+    case OTF2_TYPE_INT32: return g_strdup_printf ("%d", value.int32);
+    case OTF2_TYPE_INT64: return g_strdup_printf ("%" G_GINT64_FORMAT, value.int64);
+    case OTF2_TYPE_FLOAT: return g_strdup_printf ("%g", value.float32);
+    case OTF2_TYPE_DOUBLE: return g_strdup_printf ("%g", value.float64);
+    default: return g_strdup_printf ("%" G_GUINT64_FORMAT, value.uint64);
+    }
+}
+
+static OTF2_CallbackCode
+def_attribute (void              *user_data,
+               OTF2_AttributeRef  self,
+               OTF2_StringRef     name,
+               OTF2_StringRef     description,
+               OTF2_Type          type)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, ATTRIBUTE);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_ATTRIBUTE, &def_error, "ittt",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        _sextant_import_string (import, description),
+                                        otf2_type_name (type)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_system_tree_node (void                   *user_data,
+                      OTF2_SystemTreeNodeRef  self,
+                      OTF2_StringRef          name,
+                      OTF2_StringRef          class_name,
+                      OTF2_SystemTreeNodeRef  parent)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, SYSTEM_TREE_NODE);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SYSTEM_TREE_NODE, &def_error, "ittn",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        _sextant_import_string (import, class_name),
+                                        ref_or_null (parent, OTF2_UNDEFINED_SYSTEM_TREE_NODE)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_location_group (void                   *user_data,
+                    OTF2_LocationGroupRef   self,
+                    OTF2_StringRef          name,
+                    OTF2_LocationGroupType  type,
+                    OTF2_SystemTreeNodeRef  parent,
+                    OTF2_LocationGroupRef   creator)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, LOCATION_GROUP);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_LOCATION_GROUP, &def_error, "ittnn",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        sextant_otf2_location_group_type_name (type),
+                                        ref_or_null (parent, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+                                        ref_or_null (creator, OTF2_UNDEFINED_LOCATION_GROUP)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_location (void                  *user_data,
+              OTF2_LocationRef       self,
+              OTF2_StringRef         name,
+              OTF2_LocationType      type,
+              uint64_t               n_events,
+              OTF2_LocationGroupRef  group)
+{
+  SextantImport *import = user_data;
+  SextantLocationDef def;
+
+  COUNT_DEF (import, LOCATION);
+
+  for (guint i = 0; i < import->locations->len; i++)
+    if (g_array_index (import->locations, SextantLocationDef, i).otf2_id == self)
+      {
+        _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
+                             "location %" G_GUINT64_FORMAT " is defined twice; the first one is kept",
+                             self);
+        return OTF2_CALLBACK_SUCCESS;
+      }
+
+  def.otf2_id = self;
+  def.name = g_strdup (_sextant_import_string (import, name));
+  def.type = type;
+  def.group = group;
+  def.n_events = n_events;
+  g_array_append_val (import->locations, def);
+  import->events_expected += n_events;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static SextantCategory
+region_category (const char      *name,
+                 OTF2_RegionRole  role,
+                 OTF2_Paradigm    paradigm)
+{
+  if (role == OTF2_REGION_ROLE_FILE_IO || role == OTF2_REGION_ROLE_FILE_IO_METADATA)
+    return SEXTANT_CATEGORY_IO;
+
+  switch (paradigm)
+    {
+    case OTF2_PARADIGM_MPI:
+      if (role == OTF2_REGION_ROLE_RMA ||
+          (name != NULL && (g_str_has_prefix (name, "MPI_Win") ||
+                            g_str_has_prefix (name, "MPI_Put") ||
+                            g_str_has_prefix (name, "MPI_Rput") ||
+                            g_str_has_prefix (name, "MPI_Get") ||
+                            g_str_has_prefix (name, "MPI_Rget") ||
+                            g_str_has_prefix (name, "MPI_Accumulate") ||
+                            g_str_has_prefix (name, "MPI_Raccumulate") ||
+                            g_str_has_prefix (name, "MPI_Fetch_and_op") ||
+                            g_str_has_prefix (name, "MPI_Compare_and_swap"))))
+        return SEXTANT_CATEGORY_RMA;
+      return SEXTANT_CATEGORY_MPI;
+
+    case OTF2_PARADIGM_SHMEM:
+    case OTF2_PARADIGM_GASPI:
+    case OTF2_PARADIGM_UPC:
+      return SEXTANT_CATEGORY_RMA;
+
+    case OTF2_PARADIGM_OPENMP:
+    case OTF2_PARADIGM_OMPSS:
+      return SEXTANT_CATEGORY_OMP;
+
+    case OTF2_PARADIGM_PTHREAD:
+    case OTF2_PARADIGM_WINTHREAD:
+    case OTF2_PARADIGM_QTTHREAD:
+    case OTF2_PARADIGM_ACETHREAD:
+    case OTF2_PARADIGM_TBBTHREAD:
+    case OTF2_PARADIGM_MTAPI:
+      return SEXTANT_CATEGORY_THREAD;
+
+    case OTF2_PARADIGM_CUDA:
+    case OTF2_PARADIGM_OPENCL:
+    case OTF2_PARADIGM_OPENACC:
+    case OTF2_PARADIGM_HIP:
+    case OTF2_PARADIGM_HMPP:
+    case OTF2_PARADIGM_KOKKOS:
+      return SEXTANT_CATEGORY_ACCEL;
+
+    case OTF2_PARADIGM_MEASUREMENT_SYSTEM:
+      return SEXTANT_CATEGORY_OTHER;
+
+    default:
+      /* onecoll's own regions are the library's one-sided communication */
+      if (name != NULL && g_str_has_prefix (name, "onecoll_"))
+        return SEXTANT_CATEGORY_RMA;
+      return SEXTANT_CATEGORY_USER;
+    }
+}
+
+static OTF2_CallbackCode
+def_region (void            *user_data,
+            OTF2_RegionRef   self,
+            OTF2_StringRef   name,
+            OTF2_StringRef   canonical_name,
+            OTF2_StringRef   description,
+            OTF2_RegionRole  role,
+            OTF2_Paradigm    paradigm,
+            OTF2_RegionFlag  flags,
+            OTF2_StringRef   file,
+            uint32_t         begin_line,
+            uint32_t         end_line)
+{
+  SextantImport *import = user_data;
+  SextantRegionDef *def = g_new0 (SextantRegionDef, 1);
+  const char *text = _sextant_import_string (import, name);
+
+  COUNT_DEF (import, REGION);
+
+  def->name = g_strdup (text);
+  def->role = role;
+  def->paradigm = paradigm;
+  def->category = region_category (text, role, paradigm);
+  def->nonblocking_call = paradigm == OTF2_PARADIGM_MPI && text != NULL && g_str_has_prefix (text, "MPI_I");
+  def->completion_call = paradigm == OTF2_PARADIGM_MPI && text != NULL &&
+                         (g_str_has_prefix (text, "MPI_Wait") || g_str_has_prefix (text, "MPI_Test"));
+  g_hash_table_replace (import->regions, GUINT_TO_POINTER (self), def);
+
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_REGION, &def_error, "ittttttitnn",
+                                        (gint64)self, text, _sextant_import_string (import, canonical_name),
+                                        _sextant_import_string (import, description),
+                                        sextant_otf2_role_name (role), sextant_otf2_paradigm_name (paradigm),
+                                        sextant_category_names[def->category], (gint64)flags,
+                                        _sextant_import_string (import, file),
+                                        begin_line > 0 ? (gint64)begin_line : SEXTANT_NULL,
+                                        end_line > 0 ? (gint64)end_line : SEXTANT_NULL));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_callsite (void             *user_data,
+              OTF2_CallsiteRef  self,
+              OTF2_StringRef    file,
+              uint32_t          line,
+              OTF2_RegionRef    entered,
+              OTF2_RegionRef    left)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, CALLSITE);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLSITE, &def_error, "itinn",
+                                        (gint64)self, _sextant_import_string (import, file), (gint64)line,
+                                        ref_or_null (entered, OTF2_UNDEFINED_REGION),
+                                        ref_or_null (left, OTF2_UNDEFINED_REGION)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_callpath (void             *user_data,
+              OTF2_CallpathRef  self,
+              OTF2_CallpathRef  parent,
+              OTF2_RegionRef    region)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, CALLPATH);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLPATH, &def_error, "inn",
+                                        (gint64)self, ref_or_null (region, OTF2_UNDEFINED_REGION),
+                                        ref_or_null (parent, OTF2_UNDEFINED_CALLPATH)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_group (void            *user_data,
+           OTF2_GroupRef    self,
+           OTF2_StringRef   name,
+           OTF2_GroupType   type,
+           OTF2_Paradigm    paradigm,
+           OTF2_GroupFlag   flags,
+           uint32_t         n_members,
+           const uint64_t  *members)
+{
+  SextantImport *import = user_data;
+  SextantGroupDef *def;
+  GError *error = NULL;
+
+  COUNT_DEF (import, GROUP);
+
+  if (g_hash_table_contains (import->groups, GUINT_TO_POINTER (self)))
+    {
+      _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
+                           "group %u is defined twice; the first definition is kept", self);
+      return OTF2_CALLBACK_SUCCESS;
+    }
+
+  def = g_new0 (SextantGroupDef, 1);
+  def->type = type;
+  def->paradigm = paradigm;
+  def->members = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n_members);
+  g_array_append_vals (def->members, members, n_members);
+  g_hash_table_insert (import->groups, GUINT_TO_POINTER (self), def);
+
+  if (!sextant_store_run (import->store, SEXTANT_STMT_GROUP, &error, "itttii",
+                          (gint64)self, _sextant_import_string (import, name),
+                          sextant_otf2_group_type_name (type), sextant_otf2_paradigm_name (paradigm),
+                          (gint64)flags, (gint64)n_members))
+    return _sextant_import_fail (import, error);
+
+  for (guint32 i = 0; i < n_members; i++)
+    if (!sextant_store_run (import->store, SEXTANT_STMT_GROUP_MEMBER, &error, "iii",
+                            (gint64)self, (gint64)i, (gint64)members[i]))
+      return _sextant_import_fail (import, error);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_metric_member (void                 *user_data,
+                   OTF2_MetricMemberRef  self,
+                   OTF2_StringRef        name,
+                   OTF2_StringRef        description,
+                   OTF2_MetricType       metric_type,
+                   OTF2_MetricMode       mode,
+                   OTF2_Type             value_type,
+                   OTF2_Base             base,
+                   int64_t               exponent,
+                   OTF2_StringRef        unit)
+{
+  SextantImport *import = user_data;
+  g_autofree char *type_s = g_strdup_printf ("%u", metric_type);
+  g_autofree char *mode_s = g_strdup_printf ("%u", mode);
+
+  COUNT_DEF (import, METRIC_MEMBER);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_METRIC_MEMBER, &def_error, "ittttttti",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        _sextant_import_string (import, description), type_s, mode_s,
+                                        otf2_type_name (value_type), _sextant_import_string (import, unit),
+                                        base == OTF2_BASE_BINARY ? "BINARY" : "DECIMAL", exponent));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_metric_class (void                       *user_data,
+                  OTF2_MetricRef              self,
+                  uint8_t                     n_members,
+                  const OTF2_MetricMemberRef *members,
+                  OTF2_MetricOccurrence       occurrence,
+                  OTF2_RecorderKind           recorder_kind)
+{
+  SextantImport *import = user_data;
+  GError *error = NULL;
+  g_autofree char *occurrence_s = g_strdup_printf ("%u", occurrence);
+  g_autofree char *recorder_s = g_strdup_printf ("%u", recorder_kind);
+
+  COUNT_DEF (import, METRIC_CLASS);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_METRIC, &def_error, "itnnitt",
+                                        (gint64)self, "CLASS", SEXTANT_NULL, SEXTANT_NULL,
+                                        (gint64)n_members, occurrence_s, recorder_s));
+  for (guint i = 0; i < n_members; i++)
+    if (!sextant_store_run (import->store, SEXTANT_STMT_METRIC_CLASS_MEMBER, &error, "iii",
+                            (gint64)self, (gint64)i, (gint64)members[i]))
+      return _sextant_import_fail (import, error);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_metric_instance (void             *user_data,
+                     OTF2_MetricRef    self,
+                     OTF2_MetricRef    klass,
+                     OTF2_LocationRef  recorder,
+                     OTF2_MetricScope  scope,
+                     uint64_t          scope_ref)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, METRIC_INSTANCE);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_METRIC, &def_error, "itiiitt",
+                                        (gint64)self, "INSTANCE", (gint64)klass, (gint64)recorder,
+                                        (gint64)0, NULL, NULL));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_comm (void           *user_data,
+          OTF2_CommRef    self,
+          OTF2_StringRef  name,
+          OTF2_GroupRef   group,
+          OTF2_CommRef    parent,
+          OTF2_CommFlag   flags)
+{
+  SextantImport *import = user_data;
+  SextantGroupDef *group_def = g_hash_table_lookup (import->groups, GUINT_TO_POINTER (group));
+  SextantCommDef *def;
+  gboolean is_self;
+
+  COUNT_DEF (import, COMM);
+
+  if (g_hash_table_contains (import->comms, GUINT_TO_POINTER (self)))
+    {
+      _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
+                           "communicator %u is defined twice; the first definition is kept", self);
+      return OTF2_CALLBACK_SUCCESS;
+    }
+
+  is_self = group_def != NULL && group_def->type == OTF2_GROUP_TYPE_COMM_SELF;
+  def = g_new0 (SextantCommDef, 1);
+  def->group = group;
+  def->is_self = is_self;
+  g_hash_table_insert (import->comms, GUINT_TO_POINTER (self), def);
+
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_COMM, &def_error, "itnniii",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        ref_or_null (group, OTF2_UNDEFINED_GROUP),
+                                        ref_or_null (parent, OTF2_UNDEFINED_COMM), (gint64)is_self,
+                                        is_self ? (gint64)1 : group_def != NULL ? (gint64)group_def->members->len : 0,
+                                        (gint64)flags));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_parameter (void               *user_data,
+               OTF2_ParameterRef   self,
+               OTF2_StringRef      name,
+               OTF2_ParameterType  type)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, PARAMETER);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_PARAMETER, &def_error, "itt",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        type == OTF2_PARAMETER_TYPE_STRING ? "STRING" :
+                                        type == OTF2_PARAMETER_TYPE_INT64 ? "INT64" : "UINT64"));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_rma_win (void            *user_data,
+             OTF2_RmaWinRef   self,
+             OTF2_StringRef   name,
+             OTF2_CommRef     comm,
+             OTF2_RmaWinFlag  flags)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, RMA_WIN);
+  g_hash_table_replace (import->rma_wins, GUINT_TO_POINTER (self), GUINT_TO_POINTER (comm));
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_RMA_WINDOW, &def_error, "itni",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        ref_or_null (comm, OTF2_UNDEFINED_COMM), (gint64)flags));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_system_tree_node_property (void                   *user_data,
+                               OTF2_SystemTreeNodeRef  node,
+                               OTF2_StringRef          name,
+                               OTF2_Type               type,
+                               OTF2_AttributeValue     value)
+{
+  SextantImport *import = user_data;
+  g_autofree char *text = attribute_value_string (import, type, value);
+
+  COUNT_DEF (import, SYSTEM_TREE_NODE_PROPERTY);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SYSTEM_TREE_NODE_PROPERTY, &def_error,
+                                        "itt", (gint64)node, _sextant_import_string (import, name), text));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_system_tree_node_domain (void                   *user_data,
+                             OTF2_SystemTreeNodeRef  node,
+                             OTF2_SystemTreeDomain   domain)
+{
+  SextantImport *import = user_data;
+  static const char * const names[] = { "MACHINE", "SHARED_MEMORY", "NUMA", "SOCKET", "CACHE", "CORE", "PU" };
+
+  COUNT_DEF (import, SYSTEM_TREE_NODE_DOMAIN);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SYSTEM_TREE_NODE_DOMAIN, &def_error,
+                                        "it", (gint64)node,
+                                        domain < G_N_ELEMENTS (names) ? names[domain] : "UNKNOWN"));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_location_property (void                *user_data,
+                       OTF2_LocationRef     location,
+                       OTF2_StringRef       name,
+                       OTF2_Type            type,
+                       OTF2_AttributeValue  value)
+{
+  SextantImport *import = user_data;
+  g_autofree char *text = attribute_value_string (import, type, value);
+
+  COUNT_DEF (import, LOCATION_PROPERTY);
+  /* Locations get their dense index only after all definitions: keep the OTF2
+   * id here, fixed up in store_locations(). */
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_LOCATION_PROPERTY, &def_error,
+                                        "itt", (gint64)location, _sextant_import_string (import, name), text));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_source_code_location (void                       *user_data,
+                          OTF2_SourceCodeLocationRef  self,
+                          OTF2_StringRef              file,
+                          uint32_t                    line)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, SOURCE_CODE_LOCATION);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SOURCE_CODE_LOCATION, &def_error,
+                                        "iti", (gint64)self, _sextant_import_string (import, file),
+                                        (gint64)line));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_calling_context (void                       *user_data,
+                     OTF2_CallingContextRef      self,
+                     OTF2_RegionRef              region,
+                     OTF2_SourceCodeLocationRef  scl,
+                     OTF2_CallingContextRef      parent)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, CALLING_CONTEXT);
+  g_hash_table_replace (import->context_regions, GUINT_TO_POINTER (self), GUINT_TO_POINTER (region));
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLING_CONTEXT, &def_error, "innn",
+                                        (gint64)self, ref_or_null (region, OTF2_UNDEFINED_REGION),
+                                        ref_or_null (scl, OTF2_UNDEFINED_SOURCE_CODE_LOCATION),
+                                        ref_or_null (parent, OTF2_UNDEFINED_CALLING_CONTEXT)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Definitions that are counted but not stored: nothing in Sextant reads them
+ * yet, and they are small. */
+#define COUNT_ONLY_DEF(name, KIND, ...) \
+  static OTF2_CallbackCode \
+  def_##name (void *user_data, __VA_ARGS__) \
+  { \
+    COUNT_DEF ((SextantImport *)user_data, KIND); \
+    return OTF2_CALLBACK_SUCCESS; \
+  }
+
+COUNT_ONLY_DEF (paradigm_property, PARADIGM_PROPERTY, OTF2_Paradigm p, OTF2_ParadigmProperty q,
+                OTF2_Type t, OTF2_AttributeValue v)
+COUNT_ONLY_DEF (io_paradigm, IO_PARADIGM, OTF2_IoParadigmRef s, OTF2_StringRef i, OTF2_StringRef n,
+                OTF2_IoParadigmClass c, OTF2_IoParadigmFlag f, uint8_t np,
+                const OTF2_IoParadigmProperty *p, const OTF2_Type *t, const OTF2_AttributeValue *v)
+COUNT_ONLY_DEF (metric_class_recorder, METRIC_CLASS_RECORDER, OTF2_MetricRef m, OTF2_LocationRef r)
+COUNT_ONLY_DEF (location_group_property, LOCATION_GROUP_PROPERTY, OTF2_LocationGroupRef g,
+                OTF2_StringRef n, OTF2_Type t, OTF2_AttributeValue v)
+COUNT_ONLY_DEF (cart_dimension, CART_DIMENSION, OTF2_CartDimensionRef s, OTF2_StringRef n, uint32_t z,
+                OTF2_CartPeriodicity p)
+COUNT_ONLY_DEF (cart_topology, CART_TOPOLOGY, OTF2_CartTopologyRef s, OTF2_StringRef n, OTF2_CommRef c,
+                uint8_t nd, const OTF2_CartDimensionRef *d)
+COUNT_ONLY_DEF (cart_coordinate, CART_COORDINATE, OTF2_CartTopologyRef t, uint32_t r, uint8_t nd,
+                const uint32_t *c)
+COUNT_ONLY_DEF (calling_context_property, CALLING_CONTEXT_PROPERTY, OTF2_CallingContextRef c,
+                OTF2_StringRef n, OTF2_Type t, OTF2_AttributeValue v)
+COUNT_ONLY_DEF (interrupt_generator, INTERRUPT_GENERATOR, OTF2_InterruptGeneratorRef s, OTF2_StringRef n,
+                OTF2_InterruptGeneratorMode m, OTF2_Base b, int64_t e, uint64_t p)
+COUNT_ONLY_DEF (io_file_property, IO_FILE_PROPERTY, OTF2_IoFileRef f, OTF2_StringRef n, OTF2_Type t,
+                OTF2_AttributeValue v)
+COUNT_ONLY_DEF (io_regular_file, IO_REGULAR_FILE, OTF2_IoFileRef s, OTF2_StringRef n,
+                OTF2_SystemTreeNodeRef c)
+COUNT_ONLY_DEF (io_directory, IO_DIRECTORY, OTF2_IoFileRef s, OTF2_StringRef n, OTF2_SystemTreeNodeRef c)
+COUNT_ONLY_DEF (io_handle, IO_HANDLE, OTF2_IoHandleRef s, OTF2_StringRef n, OTF2_IoFileRef f,
+                OTF2_IoParadigmRef p, OTF2_IoHandleFlag fl, OTF2_CommRef c, OTF2_IoHandleRef pa)
+COUNT_ONLY_DEF (io_pre_created_handle_state, IO_PRE_CREATED_HANDLE_STATE, OTF2_IoHandleRef h,
+                OTF2_IoAccessMode m, OTF2_IoStatusFlag s)
+COUNT_ONLY_DEF (callpath_parameter, CALLPATH_PARAMETER, OTF2_CallpathRef c, OTF2_ParameterRef p,
+                OTF2_Type t, OTF2_AttributeValue v)
+COUNT_ONLY_DEF (inter_comm, INTER_COMM, OTF2_CommRef s, OTF2_StringRef n, OTF2_GroupRef a,
+                OTF2_GroupRef b, OTF2_CommRef c, OTF2_CommFlag f)
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OTF2_GlobalDefReaderCallbacks, OTF2_GlobalDefReaderCallbacks_Delete)
+
+static OTF2_GlobalDefReaderCallbacks *
+global_def_callbacks_new (void)
+{
+  OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New ();
+
+#define SET(Name, fn) OTF2_GlobalDefReaderCallbacks_Set##Name##Callback (cb, fn)
+  SET (Unknown, def_unknown);
+  SET (ClockProperties, def_clock_properties);
+  SET (Paradigm, def_paradigm);
+  SET (ParadigmProperty, def_paradigm_property);
+  SET (IoParadigm, def_io_paradigm);
+  SET (String, def_string);
+  SET (Attribute, def_attribute);
+  SET (SystemTreeNode, def_system_tree_node);
+  SET (LocationGroup, def_location_group);
+  SET (Location, def_location);
+  SET (Region, def_region);
+  SET (Callsite, def_callsite);
+  SET (Callpath, def_callpath);
+  SET (Group, def_group);
+  SET (MetricMember, def_metric_member);
+  SET (MetricClass, def_metric_class);
+  SET (MetricInstance, def_metric_instance);
+  SET (Comm, def_comm);
+  SET (Parameter, def_parameter);
+  SET (RmaWin, def_rma_win);
+  SET (MetricClassRecorder, def_metric_class_recorder);
+  SET (SystemTreeNodeProperty, def_system_tree_node_property);
+  SET (SystemTreeNodeDomain, def_system_tree_node_domain);
+  SET (LocationGroupProperty, def_location_group_property);
+  SET (LocationProperty, def_location_property);
+  SET (CartDimension, def_cart_dimension);
+  SET (CartTopology, def_cart_topology);
+  SET (CartCoordinate, def_cart_coordinate);
+  SET (SourceCodeLocation, def_source_code_location);
+  SET (CallingContext, def_calling_context);
+  SET (CallingContextProperty, def_calling_context_property);
+  SET (InterruptGenerator, def_interrupt_generator);
+  SET (IoFileProperty, def_io_file_property);
+  SET (IoRegularFile, def_io_regular_file);
+  SET (IoDirectory, def_io_directory);
+  SET (IoHandle, def_io_handle);
+  SET (IoPreCreatedHandleState, def_io_pre_created_handle_state);
+  SET (CallpathParameter, def_callpath_parameter);
+  SET (InterComm, def_inter_comm);
+#undef SET
+
+  return cb;
+}
+
+/* After the definitions ----------------------------------------------------- */
+
+static int
+compare_locations (gconstpointer a,
+                   gconstpointer b)
+{
+  const SextantLocationDef *x = a;
+  const SextantLocationDef *y = b;
+
+  return x->otf2_id < y->otf2_id ? -1 : x->otf2_id > y->otf2_id;
+}
+
+static gboolean
+store_locations (SextantImport  *import,
+                 GError        **error)
+{
+  g_array_sort (import->locations, compare_locations);
+
+  for (guint i = 0; i < import->locations->len; i++)
+    {
+      SextantLocationDef *def = &g_array_index (import->locations, SextantLocationDef, i);
+
+      g_hash_table_insert (import->location_index, g_memdup2 (&def->otf2_id, sizeof def->otf2_id),
+                           GINT_TO_POINTER (i));
+      if (!sextant_store_run (import->store, SEXTANT_STMT_LOCATION, error, "iittni",
+                              (gint64)i, (gint64)def->otf2_id, def->name,
+                              sextant_otf2_location_type_name (def->type),
+                              ref_or_null (def->group, OTF2_UNDEFINED_LOCATION_GROUP),
+                              (gint64)def->n_events))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The group listing a paradigm's locations in rank order. */
+static SextantGroupDef *
+find_comm_locations (SextantImport *import,
+                     OTF2_Paradigm  paradigm)
+{
+  GHashTableIter iter;
+  gpointer value;
+  SextantGroupDef *found = NULL;
+  guint found_id = G_MAXUINT;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, import->groups);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      SextantGroupDef *def = value;
+
+      if (def->type == OTF2_GROUP_TYPE_COMM_LOCATIONS && def->paradigm == paradigm &&
+          GPOINTER_TO_UINT (key) < found_id)
+        {
+          found = def;
+          found_id = GPOINTER_TO_UINT (key);
+        }
+    }
+
+  return found;
+}
+
+/* Resolves every communicator's ranks to locations and stores them. */
+static gboolean
+resolve_comms (SextantImport  *import,
+               GError        **error)
+{
+  GHashTableIter iter;
+  gpointer key;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, import->comms);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      SextantCommDef *comm = value;
+      SextantGroupDef *group = g_hash_table_lookup (import->groups, GUINT_TO_POINTER (comm->group));
+      SextantGroupDef *world = NULL;
+
+      if (group == NULL || comm->is_self)
+        continue;
+
+      if (group->type == OTF2_GROUP_TYPE_COMM_GROUP)
+        {
+          world = find_comm_locations (import, group->paradigm);
+          if (world == NULL)
+            {
+              _sextant_import_log (import, "unresolved_communicator", SEXTANT_NULL, SEXTANT_NULL,
+                                   "communicator %u: no COMM_LOCATIONS group of its paradigm; its "
+                                   "messages cannot be matched", GPOINTER_TO_UINT (key));
+              continue;
+            }
+        }
+      else if (group->type != OTF2_GROUP_TYPE_COMM_LOCATIONS && group->type != OTF2_GROUP_TYPE_LOCATIONS)
+        continue;
+
+      comm->rank_loc = g_array_sized_new (FALSE, FALSE, sizeof (gint32), group->members->len);
+      for (guint r = 0; r < group->members->len; r++)
+        {
+          guint64 member = g_array_index (group->members, guint64, r);
+          gint32 loc = -1;
+
+          if (world == NULL)
+            loc = _sextant_import_loc_index (import, member);
+          else if (member < world->members->len)
+            loc = _sextant_import_loc_index (import, g_array_index (world->members, guint64, member));
+
+          g_array_append_val (comm->rank_loc, loc);
+          if (loc >= 0 &&
+              !sextant_store_run (import->store, SEXTANT_STMT_COMM_MEMBER, error, "iii",
+                                  (gint64)GPOINTER_TO_UINT (key), (gint64)r, (gint64)loc))
+            return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+/* Collective instances ----------------------------------------------------- */
+
+typedef struct
+{
+  SextantImport *import;
+  gint64         next_id;
+  /* the instance being assembled */
+  gboolean       open;
+  gint64         comm;
+  gint64         owner;
+  gint64         seq;
+  char          *kind;
+  gint64         root;
+  gboolean       nonblocking;
+  gint64         members;
+  gint64         begin;
+  gint64         end;
+} CollectiveBuilder;
+
+static gboolean
+collective_flush (CollectiveBuilder  *b,
+                  GError            **error)
+{
+  gint64 root_loc = SEXTANT_NULL;
+  gint64 expected = 1;
+  SextantCommDef *comm;
+
+  if (!b->open)
+    return TRUE;
+  b->open = FALSE;
+
+  comm = b->comm != SEXTANT_NULL ? g_hash_table_lookup (b->import->comms, GINT_TO_POINTER ((gint)b->comm)) : NULL;
+  if (comm != NULL && comm->rank_loc != NULL)
+    expected = comm->rank_loc->len;
+  if (b->root != SEXTANT_NULL)
+    {
+      gint32 loc = _sextant_import_comm_rank_loc (b->import, (OTF2_CommRef)b->comm, (guint32)b->root, NULL);
+
+      root_loc = loc >= 0 ? loc : b->owner >= 0 ? b->owner : SEXTANT_NULL;
+    }
+
+  if (b->members != expected)
+    _sextant_import_log (b->import, "incomplete_collective", SEXTANT_NULL, b->begin,
+                         "a %s on communicator %" G_GINT64_FORMAT " has %" G_GINT64_FORMAT
+                         " of %" G_GINT64_FORMAT " members", b->kind, b->comm, b->members, expected);
+
+  return sextant_store_run (b->import->store, SEXTANT_STMT_COLLECTIVE, error, "intnniiiii",
+                            b->next_id, b->comm, b->kind, b->root, root_loc, (gint64)b->nonblocking,
+                            b->members, expected, b->begin, b->end);
+}
+
+static gboolean
+collective_row (const SextantRow  *row,
+                gpointer           user_data,
+                GError           **error)
+{
+  CollectiveBuilder *b = user_data;
+  gint64 comm = sextant_row_is_null (row, 0) ? SEXTANT_NULL : sextant_row_get_int (row, 0);
+  gint64 owner = sextant_row_get_int (row, 1);
+  gint64 seq = sextant_row_get_int (row, 2);
+  const char *kind = sextant_row_get_text (row, 4);
+  gint64 root = sextant_row_is_null (row, 5) ? SEXTANT_NULL : sextant_row_get_int (row, 5);
+  gint64 begin = sextant_row_get_int (row, 7);
+  gint64 end = sextant_row_get_int (row, 8);
+
+  if (!b->open || comm != b->comm || owner != b->owner || seq != b->seq)
+    {
+      if (!collective_flush (b, error))
+        return FALSE;
+
+      b->open = TRUE;
+      b->next_id++;
+      b->comm = comm;
+      b->owner = owner;
+      b->seq = seq;
+      g_free (b->kind);
+      b->kind = g_strdup (kind);
+      b->root = root;
+      b->nonblocking = sextant_row_get_int (row, 6) != 0;
+      b->members = 0;
+      b->begin = begin;
+      b->end = end;
+    }
+  else if (g_strcmp0 (kind, b->kind) != 0 || root != b->root)
+    _sextant_import_log (b->import, "collective_mismatch", sextant_row_get_int (row, 3), begin,
+                         "members of one collective instance disagree on its operation or root "
+                         "(%s vs %s)", kind, b->kind);
+
+  b->members++;
+  b->begin = MIN (b->begin, begin);
+  b->end = MAX (b->end, end);
+
+  return sextant_store_run (b->import->store, SEXTANT_STMT_COLLECTIVE_MEMBER, error, "iinniiii",
+                            b->next_id, sextant_row_get_int (row, 3),
+                            sextant_row_is_null (row, 9) ? SEXTANT_NULL : sextant_row_get_int (row, 9),
+                            sextant_row_is_null (row, 10) ? SEXTANT_NULL : sextant_row_get_int (row, 10),
+                            begin, end, sextant_row_get_int (row, 11), sextant_row_get_int (row, 12));
+}
+
+static gboolean
+log_unmatched_row (const SextantRow  *row,
+                   gpointer           user_data,
+                   GError           **error)
+{
+  SextantImport *import = user_data;
+  gboolean receive = sextant_row_get_int (row, 1) != 0;
+  gint64 n = sextant_row_get_int (row, 2);
+
+  import_log_n (import, receive ? "unmatched_receive" : "unmatched_send",
+                sextant_row_get_int (row, 0), sextant_row_get_int (row, 3), n,
+                "%s without a matching %s; kept unmatched",
+                receive ? "receive" : "send", receive ? "send" : "receive");
+
+  return TRUE;
+}
+
+static gboolean
+match_across_locations (SextantImport  *import,
+                        GError        **error)
+{
+  CollectiveBuilder builder = { import, 0 };
+  gboolean ok;
+
+  if (!sextant_store_exec (import->store, SEXTANT_STMT_MATCH_INDEX_HALVES, error) ||
+      !sextant_store_exec (import->store, SEXTANT_STMT_MATCH_MESSAGES, error) ||
+      !sextant_store_exec (import->store, SEXTANT_STMT_MATCH_UNMATCHED_RECVS, error) ||
+      !sextant_store_foreach (import->store, SEXTANT_QUERY_UNMATCHED_MESSAGES, log_unmatched_row, import, error, "") ||
+      !sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error))
+    return FALSE;
+
+  ok = sextant_store_foreach (import->store, SEXTANT_QUERY_COLL_HALVES, collective_row, &builder, error, "") &&
+       collective_flush (&builder, error);
+  g_free (builder.kind);
+
+  return ok;
+}
+
+/* The archive ------------------------------------------------------------ */
+
+/**
+ * sextant_archive_find_anchor:
+ * @path: an anchor file (`*.otf2`) or the directory that holds one
+ *
+ * Returns: (transfer full): the anchor file, or %NULL with @error set
+ */
+char *
+sextant_archive_find_anchor (const char  *path,
+                             GError     **error)
+{
+  g_autoptr(GDir) dir = NULL;
+  g_autofree char *found = NULL;
+  const char *name;
+  guint n_found = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
+                   "%s: no such file or directory", path);
+      return NULL;
+    }
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    return g_strdup (path);
+
+  if (!(dir = g_dir_open (path, 0, error)))
+    return NULL;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *full = g_build_filename (path, name, NULL);
+
+      if (!g_str_has_suffix (name, ".otf2") || !g_file_test (full, G_FILE_TEST_IS_REGULAR))
+        continue;
+      n_found++;
+      /* traces.otf2 wins if a directory holds several anchors */
+      if (found == NULL || g_strcmp0 (name, "traces.otf2") == 0)
+        {
+          g_free (found);
+          found = g_steal_pointer (&full);
+        }
+    }
+
+  if (found == NULL)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_ARCHIVE,
+                   "%s: not an OTF2 archive (no anchor file *.otf2 in it)", path);
+      return NULL;
+    }
+  if (n_found > 1 && !g_str_has_suffix (found, G_DIR_SEPARATOR_S "traces.otf2"))
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_ARGUMENT,
+                   "%s: holds %u anchor files; name the one to import", path, n_found);
+      return NULL;
+    }
+
+  return g_steal_pointer (&found);
+}
+
+static char *
+anchor_base_name (const char *anchor)
+{
+  g_autofree char *base = g_path_get_basename (anchor);
+
+  if (g_str_has_suffix (base, ".otf2"))
+    base[strlen (base) - strlen (".otf2")] = '\0';
+
+  return g_steal_pointer (&base);
+}
+
+/**
+ * sextant_archive_default_db_path:
+ *
+ * Returns: (transfer full): `<anchor name>.sextant.db` beside the anchor
+ */
+char *
+sextant_archive_default_db_path (const char *anchor)
+{
+  g_autofree char *dir = g_path_get_dirname (anchor);
+  g_autofree char *base = anchor_base_name (anchor);
+  g_autofree char *file = g_strconcat (base, ".sextant.db", NULL);
+
+  return g_build_filename (dir, file, NULL);
+}
+
+typedef struct
+{
+  char   *anchor_abs;
+  gint64  anchor_size;
+  gint64  anchor_mtime;
+  char   *definitions_sha256;
+} Identity;
+
+static void
+identity_clear (Identity *id)
+{
+  g_clear_pointer (&id->anchor_abs, g_free);
+  g_clear_pointer (&id->definitions_sha256, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Identity, identity_clear)
+
+static gboolean
+read_identity (const char  *anchor,
+               const char  *defs,
+               Identity    *id,
+               GError     **error)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GStatBuf st;
+
+  if (g_stat (anchor, &st) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
+                   "%s: %s", anchor, g_strerror (errsv));
+      return FALSE;
+    }
+
+  if (!(mapped = g_mapped_file_new (defs, FALSE, &local_error)))
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR,
+                   g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT)
+                     ? SEXTANT_TRACE_ERROR_NOT_FOUND : SEXTANT_TRACE_ERROR_CORRUPT,
+                   "%s: the archive's global definitions cannot be read: %s",
+                   defs, local_error->message);
+      return FALSE;
+    }
+
+  id->anchor_abs = g_canonicalize_filename (anchor, NULL);
+  id->anchor_size = st.st_size;
+  id->anchor_mtime = st.st_mtime;
+  id->definitions_sha256 = g_compute_checksum_for_data (G_CHECKSUM_SHA256,
+                                                        (const guchar *)g_mapped_file_get_contents (mapped),
+                                                        g_mapped_file_get_length (mapped));
+  return TRUE;
+}
+
+/* Whether @db_path is a complete store of this archive in its current state. */
+static gboolean
+store_is_current (const char     *db_path,
+                  const Identity *id)
+{
+  g_autoptr(SextantStore) store = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *mtime = NULL;
+  g_autofree char *sha = NULL;
+  g_autofree char *complete = NULL;
+
+  if (!g_file_test (db_path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  if (!(store = sextant_store_open (db_path, NULL)))
+    return FALSE;
+
+  size = sextant_store_get_meta (store, "anchor_size");
+  mtime = sextant_store_get_meta (store, "anchor_mtime");
+  sha = sextant_store_get_meta (store, "definitions_sha256");
+  complete = sextant_store_get_meta (store, "import_complete");
+
+  return complete != NULL && size != NULL && mtime != NULL && sha != NULL &&
+         g_ascii_strtoll (size, NULL, 10) == id->anchor_size &&
+         g_ascii_strtoll (mtime, NULL, 10) == id->anchor_mtime &&
+         g_str_equal (sha, id->definitions_sha256);
+}
+
+static gboolean
+otf2_check (OTF2_ErrorCode   status,
+            const char      *file,
+            const char      *what,
+            GError         **error)
+{
+  if (status == OTF2_SUCCESS)
+    return TRUE;
+
+  g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+               "%s: %s: %s (%s)", file, what, OTF2_Error_GetName (status),
+               OTF2_Error_GetDescription (status));
+  return FALSE;
+}
+
+static void
+import_clear (SextantImport *import)
+{
+  if (import->reader != NULL)
+    OTF2_Reader_Close (import->reader);
+  g_clear_object (&import->store);
+  g_clear_error (&import->error);
+  g_clear_pointer (&import->archive_dir, g_free);
+  g_clear_pointer (&import->archive_name, g_free);
+  g_clear_pointer (&import->strings, g_hash_table_unref);
+  g_clear_pointer (&import->locations, g_array_unref);
+  g_clear_pointer (&import->location_index, g_hash_table_unref);
+  g_clear_pointer (&import->regions, g_hash_table_unref);
+  g_clear_pointer (&import->groups, g_hash_table_unref);
+  g_clear_pointer (&import->comms, g_hash_table_unref);
+  g_clear_pointer (&import->rma_wins, g_hash_table_unref);
+  g_clear_pointer (&import->context_regions, g_hash_table_unref);
+  g_clear_pointer (&import->logged, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantImport, import_clear)
+
+static void
+import_init (SextantImport *import,
+             const char    *anchor)
+{
+  memset (import, 0, sizeof *import);
+  import->archive_dir = g_path_get_dirname (anchor);
+  import->archive_name = anchor_base_name (anchor);
+  import->strings = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  import->locations = g_array_new (FALSE, FALSE, sizeof (SextantLocationDef));
+  g_array_set_clear_func (import->locations, location_def_clear);
+  import->location_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  import->regions = g_hash_table_new_full (NULL, NULL, NULL, region_def_free);
+  import->groups = g_hash_table_new_full (NULL, NULL, NULL, group_def_free);
+  import->comms = g_hash_table_new_full (NULL, NULL, NULL, comm_def_free);
+  import->rma_wins = g_hash_table_new (NULL, NULL);
+  import->context_regions = g_hash_table_new (NULL, NULL);
+  import->logged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, log_entry_free);
+  import->resolution = 1;
+  import->start_usec = g_get_monotonic_time ();
+}
+
+static gboolean
+read_definitions (SextantImport  *import,
+                  const char     *anchor,
+                  const char     *defs_path,
+                  GError        **error)
+{
+  g_autoptr(OTF2_GlobalDefReaderCallbacks) callbacks = global_def_callbacks_new ();
+  OTF2_GlobalDefReader *reader;
+  uint64_t n_read = 0;
+  uint64_t n_locations = 0;
+  OTF2_ErrorCode status;
+
+  if (!otf2_check (OTF2_Reader_SetSerialCollectiveCallbacks (import->reader), anchor,
+                   "not a readable OTF2 archive", error) ||
+      !otf2_check (OTF2_Reader_GetNumberOfLocations (import->reader, &n_locations), anchor,
+                   "not a readable OTF2 archive", error))
+    return FALSE;
+
+  reader = OTF2_Reader_GetGlobalDefReader (import->reader);
+  if (reader == NULL)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+                   "%s: cannot open the global definitions", defs_path);
+      return FALSE;
+    }
+
+  OTF2_Reader_RegisterGlobalDefCallbacks (import->reader, reader, callbacks, import);
+  status = OTF2_Reader_ReadAllGlobalDefinitions (import->reader, reader, &n_read);
+  OTF2_Reader_CloseGlobalDefReader (import->reader, reader);
+
+  if (import->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&import->error));
+      return FALSE;
+    }
+  if (!otf2_check (status, defs_path, "cannot read the global definitions", error))
+    return FALSE;
+
+  if (!import->have_clock)
+    _sextant_import_log (import, "no_clock_properties", SEXTANT_NULL, SEXTANT_NULL,
+                         "no CLOCK_PROPERTIES definition: timestamps taken as 1 tick/s, offset 0");
+  if (import->resolution == 0)
+    {
+      _sextant_import_log (import, "zero_clock_resolution", SEXTANT_NULL, SEXTANT_NULL,
+                           "CLOCK_PROPERTIES gives 0 ticks/s; taken as 1 tick/s");
+      import->resolution = 1;
+    }
+
+  if (!store_locations (import, error) || !resolve_comms (import, error))
+    return FALSE;
+
+  for (guint k = 0; k < SEXTANT_N_DEF_KINDS; k++)
+    if (import->def_counts[k] > 0 &&
+        !sextant_store_run (import->store, SEXTANT_STMT_DEFINITION_COUNT, error, "ti",
+                            sextant_def_kind_names[k], (gint64)import->def_counts[k]))
+      return FALSE;
+
+  return TRUE;
+}
+
+/* Local definitions carry the mapping tables and clock offsets that the
+ * event readers apply: they must be read before any event. */
+static gboolean
+read_local_definitions (SextantImport  *import,
+                        GError        **error)
+{
+  OTF2_ErrorCode status;
+
+  for (guint i = 0; i < import->locations->len; i++)
+    OTF2_Reader_SelectLocation (import->reader, g_array_index (import->locations, SextantLocationDef, i).otf2_id);
+
+  if (import->locations->len == 0)
+    return TRUE;
+
+  status = OTF2_Reader_OpenDefFiles (import->reader);
+  if (status != OTF2_SUCCESS)
+    {
+      g_autofree char *dir = g_build_filename (import->archive_dir, import->archive_name, NULL);
+
+      return otf2_check (status, dir, "cannot open the local definition files", error);
+    }
+
+  for (guint i = 0; i < import->locations->len; i++)
+    {
+      guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
+      OTF2_DefReader *reader = OTF2_Reader_GetDefReader (import->reader, id);
+      uint64_t n_read = 0;
+
+      /* A location without a local definition file is valid OTF2. */
+      if (reader == NULL)
+        continue;
+
+      status = OTF2_Reader_ReadAllLocalDefinitions (import->reader, reader, &n_read);
+      OTF2_Reader_CloseDefReader (import->reader, reader);
+      if (status != OTF2_SUCCESS)
+        {
+          g_autofree char *name = g_strdup_printf ("%" G_GUINT64_FORMAT ".def", id);
+          g_autofree char *path = g_build_filename (import->archive_dir, import->archive_name, name, NULL);
+
+          OTF2_Reader_CloseDefFiles (import->reader);
+          return otf2_check (status, path, "cannot read the local definitions", error);
+        }
+    }
+
+  OTF2_Reader_CloseDefFiles (import->reader);
+
+  return TRUE;
+}
+
+static int
+compare_log_entries (gconstpointer a,
+                     gconstpointer b)
+{
+  const LogEntry *x = a;
+  const LogEntry *y = b;
+  int c = g_strcmp0 (x->kind, y->kind);
+
+  if (c != 0)
+    return c;
+
+  return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+static gboolean
+write_log (SextantImport  *import,
+           GError        **error)
+{
+  g_autoptr(GList) entries = g_hash_table_get_values (import->logged);
+
+  /* Deterministic order: by kind, then location. */
+  entries = g_list_sort (entries, compare_log_entries);
+  for (GList *l = entries; l != NULL; l = l->next)
+    {
+      LogEntry *entry = l->data;
+
+      if (!sextant_store_run (import->store, SEXTANT_STMT_LOG, error, "ttnnit",
+                              "warning", entry->kind, entry->loc, entry->first_time,
+                              entry->count, entry->message))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+write_meta (SextantImport   *import,
+            const Identity  *id,
+            GError         **error)
+{
+  char *creator = NULL;
+  uint8_t major = 0, minor = 0, bugfix = 0;
+  g_autofree char *otf2_version = NULL;
+  g_autofree char *now = NULL;
+  g_autoptr(GDateTime) dt = g_date_time_new_now_utc ();
+  SextantStore *store = import->store;
+
+  OTF2_Reader_GetVersion (import->reader, &major, &minor, &bugfix);
+  otf2_version = g_strdup_printf ("%u.%u.%u", major, minor, bugfix);
+  OTF2_Reader_GetCreator (import->reader, &creator);
+  now = g_date_time_format_iso8601 (dt);
+
+  return sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "schema_version",
+                            (gint64)SEXTANT_SCHEMA_VERSION_CURRENT) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "tool_version", PACKAGE_VERSION) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "archive_path", id->anchor_abs) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "archive_name", import->archive_name) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "anchor_size", id->anchor_size) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "anchor_mtime", id->anchor_mtime) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "definitions_sha256",
+                            id->definitions_sha256) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "otf2_version", otf2_version) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "creator", creator) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "resolution", (gint64)import->resolution) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "global_offset",
+                            (gint64)import->global_offset) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "trace_length",
+                            (gint64)import->trace_length) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "clock_properties",
+                            (gint64)import->have_clock) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "events", (gint64)import->events_read) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "imported_at", now);
+}
+
+static void
+remove_store_files (const char *path)
+{
+  static const char * const suffixes[] = { "", "-journal", "-wal", "-shm" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *file = g_strconcat (path, suffixes[i], NULL);
+
+      g_unlink (file);
+    }
+}
+
+static gboolean
+import_archive (SextantImporter  *self,
+                const Identity   *id,
+                const char       *defs_path,
+                const char       *tmp_path,
+                GCancellable     *cancellable,
+                GError          **error)
+{
+  g_auto(SextantImport) import;
+
+  import_init (&import, self->anchor);
+  import.cancellable = cancellable;
+  import.progress = self->progress;
+  import.progress_data = self->progress_data;
+
+  if (!(import.store = sextant_store_create (tmp_path, error)))
+    return FALSE;
+
+  if (!(import.reader = OTF2_Reader_Open (self->anchor)))
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_ARCHIVE,
+                   "%s: not an OTF2 archive (libotf2 cannot open the anchor file)", self->anchor);
+      return FALSE;
+    }
+
+  if (!sextant_store_begin (import.store, error) ||
+      !read_definitions (&import, self->anchor, defs_path, error) ||
+      !read_local_definitions (&import, error))
+    return FALSE;
+
+  if (import.locations->len > 0 &&
+      !otf2_check (OTF2_Reader_OpenEvtFiles (import.reader), self->anchor,
+                   "cannot open the event files", error))
+    return FALSE;
+
+  for (guint i = 0; i < import.locations->len; i++)
+    if (!_sextant_decode_location (&import, i, error))
+      return FALSE;
+
+  if (import.locations->len > 0)
+    OTF2_Reader_CloseEvtFiles (import.reader);
+
+  if (!match_across_locations (&import, error) ||
+      !_sextant_lod_build (&import, error) ||
+      !write_log (&import, error) ||
+      !write_meta (&import, id, error) ||
+      !sextant_store_run (import.store, SEXTANT_STMT_META, error, "ti", "import_complete", (gint64)1) ||
+      !sextant_store_commit (import.store, error) ||
+      !sextant_store_finish_load (import.store, error) ||
+      !sextant_store_close (import.store, error))
+    return FALSE;
+
+  if (import.progress != NULL)
+    {
+      double elapsed = (g_get_monotonic_time () - import.start_usec) / (double)G_USEC_PER_SEC;
+
+      import.progress (1.0, elapsed > 0 ? import.events_read / elapsed : 0, import.progress_data);
+    }
+
+  return TRUE;
+}
+
+/* SextantImporter ----------------------------------------------------------- */
+
+static void
+sextant_importer_finalize (GObject *object)
+{
+  SextantImporter *self = (SextantImporter *)object;
+
+  if (self->progress_destroy != NULL)
+    self->progress_destroy (self->progress_data);
+  g_clear_pointer (&self->archive, g_free);
+  g_clear_pointer (&self->anchor, g_free);
+  g_clear_pointer (&self->db_path, g_free);
+
+  G_OBJECT_CLASS (sextant_importer_parent_class)->finalize (object);
+}
+
+static void
+sextant_importer_class_init (SextantImporterClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sextant_importer_finalize;
+}
+
+static void
+sextant_importer_init (SextantImporter *self)
+{
+}
+
+/**
+ * sextant_importer_new:
+ * @archive: an OTF2 anchor file or the directory that holds it
+ * @db_path: (nullable): the store to write; %NULL for the default beside
+ *   the anchor (see sextant_archive_default_db_path())
+ */
+SextantImporter *
+sextant_importer_new (const char *archive,
+                      const char *db_path)
+{
+  SextantImporter *self;
+
+  g_return_val_if_fail (archive != NULL, NULL);
+
+  self = g_object_new (SEXTANT_TYPE_IMPORTER, NULL);
+  self->archive = g_strdup (archive);
+  self->db_path = g_strdup (db_path);
+
+  return self;
+}
+
+/* Re-import even if the store is current. */
+void
+sextant_importer_set_force (SextantImporter *self,
+                            gboolean         force)
+{
+  g_return_if_fail (SEXTANT_IS_IMPORTER (self));
+
+  self->force = !!force;
+}
+
+void
+sextant_importer_set_progress_func (SextantImporter       *self,
+                                    SextantImportProgress  func,
+                                    gpointer               user_data,
+                                    GDestroyNotify         destroy)
+{
+  g_return_if_fail (SEXTANT_IS_IMPORTER (self));
+
+  if (self->progress_destroy != NULL)
+    self->progress_destroy (self->progress_data);
+  self->progress = func;
+  self->progress_data = user_data;
+  self->progress_destroy = destroy;
+}
+
+/* Valid after sextant_importer_run() resolved it (even if it failed later). */
+const char *
+sextant_importer_get_db_path (SextantImporter *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), NULL);
+
+  return self->db_path;
+}
+
+const char *
+sextant_importer_get_anchor_path (SextantImporter *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), NULL);
+
+  return self->anchor;
+}
+
+/* Whether the last run found the store current and did not import. */
+gboolean
+sextant_importer_get_reused (SextantImporter *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), FALSE);
+
+  return self->reused;
+}
+
+/**
+ * sextant_importer_run:
+ *
+ * Imports the archive, or leaves a current store alone (see
+ * sextant_importer_get_reused()). On failure or cancellation no store and
+ * no temporary file is left behind and an existing store is untouched.
+ */
+gboolean
+sextant_importer_run (SextantImporter  *self,
+                      GCancellable     *cancellable,
+                      GError          **error)
+{
+  g_auto(Identity) id = { NULL };
+  g_autofree char *defs_path = NULL;
+  g_autofree char *tmp_path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  int fd;
+
+  g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), FALSE);
+
+  self->reused = FALSE;
+  g_clear_pointer (&self->anchor, g_free);
+  if (!(self->anchor = sextant_archive_find_anchor (self->archive, error)))
+    return FALSE;
+  if (self->db_path == NULL)
+    self->db_path = sextant_archive_default_db_path (self->anchor);
+
+  dir = g_path_get_dirname (self->anchor);
+  base = anchor_base_name (self->anchor);
+  defs_path = g_strconcat (dir, G_DIR_SEPARATOR_S, base, ".def", NULL);
+
+  if (!read_identity (self->anchor, defs_path, &id, error))
+    return FALSE;
+
+  if (!self->force && store_is_current (self->db_path, &id))
+    {
+      self->reused = TRUE;
+      return TRUE;
+    }
+
+  tmp_path = g_strconcat (self->db_path, ".XXXXXX", NULL);
+  if ((fd = g_mkstemp (tmp_path)) < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, SEXTANT_TRACE_ERROR,
+                   errsv == ENOSPC ? SEXTANT_TRACE_ERROR_NO_SPACE : SEXTANT_TRACE_ERROR_STORE,
+                   "%s: cannot create the database: %s", self->db_path, g_strerror (errsv));
+      return FALSE;
+    }
+  close (fd);
+
+  if (!import_archive (self, &id, defs_path, tmp_path, cancellable, error))
+    {
+      remove_store_files (tmp_path);
+      return FALSE;
+    }
+
+  if (g_rename (tmp_path, self->db_path) != 0)
+    {
+      int errsv = errno;
+
+      remove_store_files (tmp_path);
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                   "%s: cannot move the finished database into place: %s",
+                   self->db_path, g_strerror (errsv));
+      return FALSE;
+    }
+
+  /* An older store's WAL must not be replayed into the new file. */
+  {
+    g_autofree char *wal = g_strconcat (self->db_path, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (self->db_path, "-shm", NULL);
+
+    g_unlink (wal);
+    g_unlink (shm);
+  }
+
+  return TRUE;
+}
+
+static void
+run_worker (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!sextant_importer_run (source_object, cancellable, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * sextant_importer_run_async:
+ *
+ * Runs the import in a worker thread. The progress function is called in
+ * that thread; marshal to the main context before touching widgets.
+ */
+void
+sextant_importer_run_async (SextantImporter     *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (SEXTANT_IS_IMPORTER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sextant_importer_run_async);
+  g_task_set_check_cancellable (task, TRUE);
+  g_task_run_in_thread (task, run_worker);
+}
+
+gboolean
+sextant_importer_run_finish (SextantImporter  *self,
+                             GAsyncResult     *result,
+                             GError          **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

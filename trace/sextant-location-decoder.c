@@ -1,0 +1,1807 @@
+/*
+ * sextant-location-decoder.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Decodes the event records of one location into store rows. Everything a
+ * decoder keeps is its own (call stack, open requests, per-channel message
+ * counters, open locks and RMA operations); it only reads the shared
+ * definitions, so the locations of an archive can be decoded independently
+ * and, later, in parallel.
+ *
+ * What becomes of the records:
+ *   ENTER/LEAVE (and CALLING_CONTEXT_ENTER/LEAVE)  -> one visit row per pair,
+ *     written at the leave with the id it got at the enter (ids follow enter
+ *     order, so a location's visits are contiguous and sorted by enter time);
+ *   MPI_SEND/ISEND/RECV/IRECV                       -> message halves with a
+ *     sequence number per (communicator, sender, receiver, tag): MPI does not
+ *     let messages of one channel overtake each other, so the n-th send
+ *     matches the n-th receive (the importer joins the halves at the end);
+ *   MPI_COLLECTIVE_BEGIN/END, NON_BLOCKING_COLLECTIVE_* -> collective halves
+ *     with a sequence number per communicator;
+ *   RMA_PUT/GET/ATOMIC + RMA_OP_COMPLETE_*          -> rma_op rows;
+ *   *_LOCK                                           -> lock rows;
+ *   the rest                                         -> rows of their own
+ *     tables, or only counted (I/O, buffer flushes).
+ * Every record is counted by kind.
+ *
+ * Repairs, each logged: a timestamp smaller than its predecessor is raised to
+ * it; a LEAVE that does not match the innermost ENTER closes the visits above
+ * the matching one (or is dropped when nothing matches); visits still open at
+ * the end are closed at the location's last timestamp.
+ */
+#include "config.h"
+
+#include "sextant-import-private.h"
+
+#define READ_BATCH 65536   /* events per OTF2 read call: the cancellation granularity */
+
+typedef struct
+{
+  gint64  id;
+  guint32 region;
+  gint64  enter;
+  gint64  context;
+  gint64  scl;
+} Frame;
+
+/* A channel of point-to-point messages, or of collectives (peer = owner). */
+typedef struct
+{
+  gint64  comm;
+  gint64  peer;
+  guint32 tag;
+} ChannelKey;
+
+typedef struct
+{
+  gint64  comm;
+  gint64  peer;
+  guint32 tag;
+  gint64  seq;
+  gint64  bytes;
+  gint64  time;
+  gint64  visit;
+  gint64  request;
+} PendingSend;
+
+typedef struct
+{
+  gint64  time;
+  gint64  visit;
+  guint32 region;      /* of the visit, G_MAXUINT32 outside any */
+} PendingPoint;
+
+typedef struct
+{
+  gint64  win;
+  gint64  target;
+  const char *kind;
+  const char *atomic_type;
+  gint64  bytes;
+  gint64  bytes_received;
+  gint64  matching_id;
+  gint64  time;
+  gint64  visit;
+} PendingRma;
+
+typedef struct
+{
+  const char *family;
+  gint64  win;
+  gint64  target;
+  gint64  lock_id;
+  const char *lock_type;
+  gint64  request_time;
+  gint64  acquire_time;
+  gint64  acquire_visit;
+} PendingLock;
+
+typedef struct
+{
+  gboolean  seen;
+  char     *name;
+  char     *arguments;
+  gint64    begin;
+  gint64    end;
+  gint64    exit_status;
+} ProgramInfo;
+
+typedef struct
+{
+  SextantImport *import;
+  guint32        loc;
+  guint64        otf2_id;
+  char          *evt_path;               /* for messages */
+
+  guint64        counts[SEXTANT_N_EVENT_KINDS];
+  guint64        n_events;
+  gint64         first_time;
+  gint64         last_time;              /* after repair: never decreases */
+  gint64         first_visit;
+  gint64         last_visit;
+
+  GArray        *stack;                  /* Frame */
+  GHashTable    *send_seq;               /* ChannelKey* -> count */
+  GHashTable    *recv_seq;
+  GHashTable    *coll_seq;
+  GHashTable    *isends;                 /* request -> PendingSend* */
+  GHashTable    *irecvs;                 /* request -> PendingPoint* */
+  GHashTable    *nb_colls;               /* request -> PendingPoint* */
+  GQueue         coll_begins;            /* PendingPoint*, oldest first */
+  GQueue         rma_coll_begins;        /* PendingPoint* */
+  GHashTable    *rma_pending;            /* (win, matching id) -> GQueue of PendingRma* */
+  GHashTable    *locks;                  /* lock key string -> PendingLock* */
+  ProgramInfo    program;
+} Decoder;
+
+static guint
+channel_hash (gconstpointer key)
+{
+  const ChannelKey *k = key;
+
+  return (guint)(k->comm * 1000003 ^ k->peer * 7919 ^ k->tag);
+}
+
+static gboolean
+channel_equal (gconstpointer a,
+               gconstpointer b)
+{
+  const ChannelKey *x = a;
+  const ChannelKey *y = b;
+
+  return x->comm == y->comm && x->peer == y->peer && x->tag == y->tag;
+}
+
+static gint64
+next_seq (GHashTable *table,
+          gint64      comm,
+          gint64      peer,
+          guint32     tag)
+{
+  ChannelKey key = { comm, peer, tag };
+  gint64 *count = g_hash_table_lookup (table, &key);
+
+  if (count == NULL)
+    {
+      count = g_new0 (gint64, 1);
+      g_hash_table_insert (table, g_memdup2 (&key, sizeof key), count);
+    }
+
+  return (*count)++;
+}
+
+static inline gint64
+top_visit (Decoder *self)
+{
+  if (self->stack->len == 0)
+    return SEXTANT_NULL;
+
+  return g_array_index (self->stack, Frame, self->stack->len - 1).id;
+}
+
+static inline guint32
+top_region (Decoder *self)
+{
+  if (self->stack->len == 0)
+    return G_MAXUINT32;
+
+  return g_array_index (self->stack, Frame, self->stack->len - 1).region;
+}
+
+static const SextantRegionDef *
+region_def (Decoder *self,
+            guint32  region)
+{
+  return g_hash_table_lookup (self->import->regions, GUINT_TO_POINTER (region));
+}
+
+/* Converts a timestamp to store ticks and repairs disorder. Also counts the
+ * record; every callback calls it first. */
+static gint64
+on_record (Decoder          *self,
+           SextantEventKind  kind,
+           OTF2_TimeStamp    time)
+{
+  gint64 t = (gint64)(time - self->import->global_offset);
+
+  self->counts[kind]++;
+  self->n_events++;
+
+  if (self->n_events == 1)
+    self->first_time = self->last_time = t;
+  else if (t < self->last_time)
+    {
+      _sextant_import_log (self->import, "timestamp_disorder", self->loc, self->last_time,
+                           "timestamp goes back by %" G_GINT64_FORMAT " ticks; raised to its predecessor",
+                           self->last_time - t);
+      t = self->last_time;
+    }
+  else
+    self->last_time = t;
+
+  return t;
+}
+
+static gboolean
+store_ok (Decoder  *self,
+          gboolean  ok,
+          GError   *error)
+{
+  if (!ok)
+    _sextant_import_fail (self->import, error);
+  return ok;
+}
+
+#define STORE(self, call) \
+  G_STMT_START { \
+    GError *store_error = NULL; \
+    if (!store_ok ((self), (call), store_error)) \
+      return OTF2_CALLBACK_INTERRUPT; \
+  } G_STMT_END
+
+static void
+read_call_site (OTF2_AttributeList *attributes,
+                gint64             *context,
+                gint64             *scl)
+{
+  guint32 n;
+
+  *context = SEXTANT_NULL;
+  *scl = SEXTANT_NULL;
+
+  if (attributes == NULL)
+    return;
+
+  n = OTF2_AttributeList_GetNumberOfElements (attributes);
+  for (guint32 i = 0; i < n; i++)
+    {
+      OTF2_AttributeRef attribute;
+      OTF2_Type type;
+      OTF2_AttributeValue value;
+
+      if (OTF2_AttributeList_GetAttributeByIndex (attributes, i, &attribute, &type, &value) != OTF2_SUCCESS)
+        continue;
+
+      if (type == OTF2_TYPE_CALLING_CONTEXT)
+        *context = value.callingContextRef;
+      else if (type == OTF2_TYPE_SOURCE_CODE_LOCATION)
+        *scl = value.sourceCodeLocationRef;
+    }
+}
+
+static void
+push_frame (Decoder *self,
+            guint32  region,
+            gint64   t,
+            gint64   context,
+            gint64   scl)
+{
+  Frame frame = { self->import->next_visit_id++, region, t, context, scl };
+
+  if (self->first_visit < 0)
+    self->first_visit = frame.id;
+  self->last_visit = frame.id;
+  g_array_append_val (self->stack, frame);
+}
+
+static gboolean
+pop_frame (Decoder  *self,
+           gint64    t,
+           GError  **error)
+{
+  Frame *frame = &g_array_index (self->stack, Frame, self->stack->len - 1);
+  guint depth = self->stack->len - 1;
+  gint64 parent = depth > 0 ? g_array_index (self->stack, Frame, depth - 1).id : -1;
+  gboolean ok;
+
+  ok = sextant_store_insert_visit (self->import->store, frame->id, self->loc, frame->region,
+                                   frame->enter, t, depth, parent, frame->context, frame->scl,
+                                   error);
+  g_array_set_size (self->stack, depth);
+
+  return ok;
+}
+
+static OTF2_CallbackCode
+leave_region (Decoder *self,
+              guint32  region,
+              gint64   t)
+{
+  GError *error = NULL;
+  guint match = self->stack->len;
+
+  while (match > 0 && g_array_index (self->stack, Frame, match - 1).region != region)
+    match--;
+
+  if (match == 0)
+    {
+      _sextant_import_log (self->import, "leave_without_enter", self->loc, t,
+                           "LEAVE of a region that is not entered; dropped");
+      return OTF2_CALLBACK_SUCCESS;
+    }
+
+  if (match != self->stack->len)
+    _sextant_import_log (self->import, "mismatched_leave", self->loc, t,
+                         "LEAVE does not match the innermost ENTER; inner visits closed with it");
+
+  while (self->stack->len >= match)
+    {
+      if (!pop_frame (self, t, &error))
+        return _sextant_import_fail (self->import, error);
+    }
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Event callbacks --------------------------------------------------------- */
+
+#define DECODER_ARGS \
+  OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, \
+  void *user_data, OTF2_AttributeList *attributes
+
+#define COUNT_ONLY(Name, KIND, ...) \
+  static OTF2_CallbackCode \
+  on_##Name (DECODER_ARGS, ##__VA_ARGS__) \
+  { \
+    on_record (user_data, SEXTANT_EVENT_##KIND, time); \
+    return OTF2_CALLBACK_SUCCESS; \
+  }
+
+static OTF2_CallbackCode
+on_unknown (DECODER_ARGS)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_UNKNOWN, time);
+
+  _sextant_import_log (self->import, "unknown_record", self->loc, t,
+                       "event record of a kind this OTF2 library does not know; counted as UNKNOWN");
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+COUNT_ONLY (buffer_flush, BUFFER_FLUSH, OTF2_TimeStamp stop)
+COUNT_ONLY (measurement_on_off, MEASUREMENT_ON_OFF, OTF2_MeasurementMode mode)
+COUNT_ONLY (mpi_request_test, MPI_REQUEST_TEST, uint64_t request)
+COUNT_ONLY (rma_op_test, RMA_OP_TEST, OTF2_RmaWinRef win, uint64_t matching)
+COUNT_ONLY (comm_create, COMM_CREATE, OTF2_CommRef comm)
+COUNT_ONLY (comm_destroy, COMM_DESTROY, OTF2_CommRef comm)
+COUNT_ONLY (io_create_handle, IO_CREATE_HANDLE, OTF2_IoHandleRef h, OTF2_IoAccessMode m,
+            OTF2_IoCreationFlag c, OTF2_IoStatusFlag s)
+COUNT_ONLY (io_destroy_handle, IO_DESTROY_HANDLE, OTF2_IoHandleRef h)
+COUNT_ONLY (io_duplicate_handle, IO_DUPLICATE_HANDLE, OTF2_IoHandleRef a, OTF2_IoHandleRef b,
+            OTF2_IoStatusFlag s)
+COUNT_ONLY (io_seek, IO_SEEK, OTF2_IoHandleRef h, int64_t r, OTF2_IoSeekOption w, uint64_t o)
+COUNT_ONLY (io_change_status_flags, IO_CHANGE_STATUS_FLAGS, OTF2_IoHandleRef h, OTF2_IoStatusFlag s)
+COUNT_ONLY (io_delete_file, IO_DELETE_FILE, OTF2_IoParadigmRef p, OTF2_IoFileRef f)
+COUNT_ONLY (io_operation_begin, IO_OPERATION_BEGIN, OTF2_IoHandleRef h, OTF2_IoOperationMode m,
+            OTF2_IoOperationFlag f, uint64_t b, uint64_t id)
+COUNT_ONLY (io_operation_test, IO_OPERATION_TEST, OTF2_IoHandleRef h, uint64_t id)
+COUNT_ONLY (io_operation_issued, IO_OPERATION_ISSUED, OTF2_IoHandleRef h, uint64_t id)
+COUNT_ONLY (io_operation_complete, IO_OPERATION_COMPLETE, OTF2_IoHandleRef h, uint64_t b, uint64_t id)
+COUNT_ONLY (io_operation_cancelled, IO_OPERATION_CANCELLED, OTF2_IoHandleRef h, uint64_t id)
+
+static OTF2_CallbackCode
+on_enter (DECODER_ARGS,
+          OTF2_RegionRef region)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_ENTER, time);
+  gint64 context;
+  gint64 scl;
+
+  read_call_site (attributes, &context, &scl);
+  push_frame (self, region, t, context, scl);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_leave (DECODER_ARGS,
+          OTF2_RegionRef region)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_LEAVE, time);
+
+  return leave_region (self, region, t);
+}
+
+static guint32
+context_region (Decoder                *self,
+                OTF2_CallingContextRef  context)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->import->context_regions,
+                                                GUINT_TO_POINTER (context)));
+}
+
+static OTF2_CallbackCode
+on_calling_context_enter (DECODER_ARGS,
+                          OTF2_CallingContextRef context,
+                          uint32_t               unwind_distance)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_CALLING_CONTEXT_ENTER, time);
+
+  push_frame (self, context_region (self, context), t, context, SEXTANT_NULL);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_calling_context_leave (DECODER_ARGS,
+                          OTF2_CallingContextRef context)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_CALLING_CONTEXT_LEAVE, time);
+
+  return leave_region (self, context_region (self, context), t);
+}
+
+static OTF2_CallbackCode
+on_calling_context_sample (DECODER_ARGS,
+                           OTF2_CallingContextRef     context,
+                           uint32_t                   unwind_distance,
+                           OTF2_InterruptGeneratorRef generator)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_CALLING_CONTEXT_SAMPLE, time);
+
+  STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_SAMPLE, &store_error,
+                                  "iiii", (gint64)self->loc, t, (gint64)context,
+                                  (gint64)unwind_distance));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The receiving or sending peer as a location index, or -(rank + 1) when the
+ * communicator does not tell (such halves cannot match and stay unmatched). */
+static gint64
+resolve_peer (Decoder      *self,
+              OTF2_CommRef  comm,
+              guint32       rank)
+{
+  gboolean is_self = FALSE;
+  gint32 loc = _sextant_import_comm_rank_loc (self->import, comm, rank, &is_self);
+
+  if (is_self)
+    return self->loc;
+
+  return loc >= 0 ? loc : -(gint64)rank - 1;
+}
+
+static gint64
+comm_value (OTF2_CommRef comm)
+{
+  return comm == OTF2_UNDEFINED_COMM ? SEXTANT_NULL : (gint64)comm;
+}
+
+static gboolean
+write_send (Decoder            *self,
+            const PendingSend  *send,
+            const char         *mode,
+            gint64              complete_time,
+            gint64              complete_visit,
+            GError            **error)
+{
+  return sextant_store_run (self->import->store, SEXTANT_STMT_SEND_HALF, error,
+                            "niiiiiitinnnn",
+                            send->comm, (gint64)self->loc, send->peer, (gint64)send->tag, send->seq,
+                            (gint64)self->loc, send->bytes, mode, send->time, send->visit,
+                            send->request, complete_time, complete_visit);
+}
+
+static OTF2_CallbackCode
+on_mpi_send (DECODER_ARGS,
+             uint32_t     receiver,
+             OTF2_CommRef comm,
+             uint32_t     tag,
+             uint64_t     length)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_MPI_SEND, time);
+  PendingSend send;
+
+  send.comm = comm_value (comm);
+  send.peer = resolve_peer (self, comm, receiver);
+  send.tag = tag;
+  send.seq = next_seq (self->send_seq, send.comm, send.peer, tag);
+  send.bytes = (gint64)length;
+  send.time = t;
+  send.visit = top_visit (self);
+  send.request = SEXTANT_NULL;
+
+  STORE (self, write_send (self, &send, "BLOCKING", SEXTANT_NULL, SEXTANT_NULL, &store_error));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_isend (DECODER_ARGS,
+              uint32_t     receiver,
+              OTF2_CommRef comm,
+              uint32_t     tag,
+              uint64_t     length,
+              uint64_t     request)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_MPI_ISEND, time);
+  PendingSend *send = g_new0 (PendingSend, 1);
+  PendingSend *old;
+  GError *error = NULL;
+
+  send->comm = comm_value (comm);
+  send->peer = resolve_peer (self, comm, receiver);
+  send->tag = tag;
+  send->seq = next_seq (self->send_seq, send->comm, send->peer, tag);
+  send->bytes = (gint64)length;
+  send->time = t;
+  send->visit = top_visit (self);
+  send->request = (gint64)request;
+
+  /* A request id still open is a lost completion: keep the older send. */
+  if ((old = g_hash_table_lookup (self->isends, &request)) != NULL)
+    {
+      _sextant_import_log (self->import, "request_reused", self->loc, t,
+                           "MPI_ISEND reuses an open request id; the earlier send is kept without completion");
+      if (!write_send (self, old, "NONBLOCKING", SEXTANT_NULL, SEXTANT_NULL, &error))
+        {
+          g_free (send);
+          return _sextant_import_fail (self->import, error);
+        }
+    }
+  g_hash_table_insert (self->isends, g_memdup2 (&request, sizeof request), send);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_isend_complete (DECODER_ARGS,
+                       uint64_t request)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_MPI_ISEND_COMPLETE, time);
+  PendingSend *send = g_hash_table_lookup (self->isends, &request);
+
+  if (send == NULL)
+    {
+      _sextant_import_log (self->import, "unknown_request", self->loc, t,
+                           "MPI_ISEND_COMPLETE for a request without MPI_ISEND; ignored");
+      return OTF2_CALLBACK_SUCCESS;
+    }
+
+  STORE (self, write_send (self, send, "NONBLOCKING", t, top_visit (self), &store_error));
+  g_hash_table_remove (self->isends, &request);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_irecv_request (DECODER_ARGS,
+                      uint64_t request)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_MPI_IRECV_REQUEST, time);
+  PendingPoint *post = g_new (PendingPoint, 1);
+
+  post->time = t;
+  post->visit = top_visit (self);
+  post->region = top_region (self);
+  g_hash_table_insert (self->irecvs, g_memdup2 (&request, sizeof request), post);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+receive (Decoder            *self,
+         gint64              t,
+         guint32             sender,
+         OTF2_CommRef        comm,
+         guint32             tag,
+         guint64             length,
+         const char         *mode,
+         gint64              request,
+         const PendingPoint *post)
+{
+  gint64 comm_v = comm_value (comm);
+  gint64 peer = resolve_peer (self, comm, sender);
+  gint64 seq = next_seq (self->recv_seq, comm_v, peer, tag);
+
+  STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_RECV_HALF, &store_error,
+                                  "niiiiiitinnnn",
+                                  comm_v, peer, (gint64)self->loc, (gint64)tag, seq,
+                                  (gint64)self->loc, (gint64)length, mode, t, top_visit (self),
+                                  request,
+                                  post != NULL ? post->time : SEXTANT_NULL,
+                                  post != NULL ? post->visit : SEXTANT_NULL));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_recv (DECODER_ARGS,
+             uint32_t     sender,
+             OTF2_CommRef comm,
+             uint32_t     tag,
+             uint64_t     length)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_MPI_RECV, time);
+
+  return receive (self, t, sender, comm, tag, length, "BLOCKING", SEXTANT_NULL, NULL);
+}
+
+static OTF2_CallbackCode
+on_mpi_irecv (DECODER_ARGS,
+              uint32_t     sender,
+              OTF2_CommRef comm,
+              uint32_t     tag,
+              uint64_t     length,
+              uint64_t     request)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_MPI_IRECV, time);
+  PendingPoint *post = g_hash_table_lookup (self->irecvs, &request);
+  OTF2_CallbackCode code;
+
+  code = receive (self, t, sender, comm, tag, length, "NONBLOCKING", (gint64)request, post);
+  g_hash_table_remove (self->irecvs, &request);
+
+  return code;
+}
+
+static OTF2_CallbackCode
+on_mpi_request_cancelled (DECODER_ARGS,
+                          uint64_t request)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_MPI_REQUEST_CANCELLED, time);
+
+  /* A cancelled send or receive never happened: it must not stay unmatched. */
+  if (!g_hash_table_remove (self->isends, &request) && !g_hash_table_remove (self->irecvs, &request))
+    _sextant_import_log (self->import, "unknown_request", self->loc, t,
+                         "MPI_REQUEST_CANCELLED for a request that is not open; ignored");
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static PendingPoint *
+new_point (Decoder *self,
+           gint64   t)
+{
+  PendingPoint *point = g_new (PendingPoint, 1);
+
+  point->time = t;
+  point->visit = top_visit (self);
+  point->region = top_region (self);
+
+  return point;
+}
+
+static OTF2_CallbackCode
+on_mpi_collective_begin (DECODER_ARGS)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_MPI_COLLECTIVE_BEGIN, time);
+
+  g_queue_push_tail (&self->coll_begins, new_point (self, t));
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static gboolean
+region_has (Decoder  *self,
+            guint32   region,
+            gboolean  nonblocking_call)
+{
+  const SextantRegionDef *def = region_def (self, region);
+
+  if (def == NULL)
+    return FALSE;
+
+  return nonblocking_call ? def->nonblocking_call : def->completion_call;
+}
+
+static OTF2_CallbackCode
+write_collective (Decoder           *self,
+                  OTF2_CollectiveOp  op,
+                  OTF2_CommRef       comm,
+                  guint32            root,
+                  guint64            sent,
+                  guint64            received,
+                  gint64             begin,
+                  gint64             begin_visit,
+                  gboolean           nonblocking,
+                  gint64             end)
+{
+  gboolean is_self = FALSE;
+  gint64 owner;
+  gint64 root_v;
+  gint64 comm_v = comm_value (comm);
+
+  _sextant_import_comm_rank_loc (self->import, comm, 0, &is_self);
+  owner = is_self ? (gint64)self->loc : -1;
+  root_v = (root == OTF2_UNDEFINED_UINT32 ||
+            root == OTF2_COLLECTIVE_ROOT_SELF ||
+            root == OTF2_COLLECTIVE_ROOT_THIS_GROUP) ? SEXTANT_NULL : (gint64)root;
+
+  STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_COLL_HALF, &store_error,
+                                  "niiitniiinnii",
+                                  comm_v, owner, next_seq (self->coll_seq, comm_v, owner, 0),
+                                  (gint64)self->loc, sextant_otf2_collective_op_name (op), root_v,
+                                  (gint64)nonblocking, begin, end, begin_visit, top_visit (self),
+                                  (gint64)sent, (gint64)received));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_collective_end (DECODER_ARGS,
+                       OTF2_CollectiveOp collective_op,
+                       OTF2_CommRef      comm,
+                       uint32_t          root,
+                       uint64_t          sent,
+                       uint64_t          received)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_MPI_COLLECTIVE_END, time);
+  g_autofree PendingPoint *begin = g_queue_pop_head (&self->coll_begins);
+  gboolean nonblocking;
+
+  if (begin == NULL)
+    {
+      _sextant_import_log (self->import, "collective_end_without_begin", self->loc, t,
+                           "MPI_COLLECTIVE_END without MPI_COLLECTIVE_BEGIN; begins at its end");
+      begin = new_point (self, t);
+    }
+
+  /* Score-P records a non-blocking collective as BEGIN in the MPI_I* call
+   * and END in the MPI_Wait/Test call that completes it. */
+  nonblocking = region_has (self, begin->region, TRUE) || region_has (self, top_region (self), FALSE);
+
+  return write_collective (self, collective_op, comm, root, sent, received,
+                           begin->time, begin->visit, nonblocking, t);
+}
+
+static OTF2_CallbackCode
+on_nb_collective_request (DECODER_ARGS,
+                          uint64_t request)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_REQUEST, time);
+
+  g_hash_table_insert (self->nb_colls, g_memdup2 (&request, sizeof request), new_point (self, t));
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_nb_collective_complete (DECODER_ARGS,
+                           OTF2_CollectiveOp collective_op,
+                           OTF2_CommRef      comm,
+                           uint32_t          root,
+                           uint64_t          sent,
+                           uint64_t          received,
+                           uint64_t          request)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_COMPLETE, time);
+  PendingPoint *begin = g_hash_table_lookup (self->nb_colls, &request);
+  OTF2_CallbackCode code;
+
+  if (begin == NULL)
+    _sextant_import_log (self->import, "unknown_request", self->loc, t,
+                         "NON_BLOCKING_COLLECTIVE_COMPLETE without its request; begins at its end");
+
+  code = write_collective (self, collective_op, comm, root, sent, received,
+                           begin != NULL ? begin->time : t,
+                           begin != NULL ? begin->visit : top_visit (self), TRUE, t);
+  g_hash_table_remove (self->nb_colls, &request);
+
+  return code;
+}
+
+/* One-sided communication ----------------------------------------------- */
+
+static gboolean
+write_rma (Decoder           *self,
+           const PendingRma  *op,
+           gint64             complete_time,
+           const char        *complete_kind,
+           gint64             complete_visit,
+           GError           **error)
+{
+  return sextant_store_run (self->import->store, SEXTANT_STMT_RMA_OP, error,
+                            "inttniiiinntn",
+                            (gint64)self->loc, op->win, op->kind, op->atomic_type,
+                            op->target, op->bytes, op->bytes_received, op->matching_id, op->time,
+                            op->visit, complete_time, complete_kind, complete_visit);
+}
+
+static char *
+rma_key (OTF2_RmaWinRef win,
+         guint64        matching_id)
+{
+  return g_strdup_printf ("%u:%" G_GUINT64_FORMAT, win, matching_id);
+}
+
+static OTF2_CallbackCode
+issue_rma (Decoder        *self,
+           gint64          t,
+           OTF2_RmaWinRef  win,
+           guint32         remote,
+           const char     *kind,
+           const char     *atomic_type,
+           guint64         bytes,
+           guint64         received,
+           guint64         matching_id)
+{
+  PendingRma *op = g_new0 (PendingRma, 1);
+  GQueue *queue;
+  char *key;
+
+  op->win = win;
+  op->target = remote == OTF2_UNDEFINED_UINT32 ? SEXTANT_NULL : (gint64)remote;
+  op->kind = kind;
+  op->atomic_type = atomic_type;
+  op->bytes = (gint64)bytes;
+  op->bytes_received = (gint64)received;
+  op->matching_id = (gint64)matching_id;
+  op->time = t;
+  op->visit = top_visit (self);
+
+  key = rma_key (win, matching_id);
+  if (!(queue = g_hash_table_lookup (self->rma_pending, key)))
+    {
+      queue = g_queue_new ();
+      g_hash_table_insert (self->rma_pending, key, queue);
+    }
+  else
+    g_free (key);
+  g_queue_push_tail (queue, op);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_rma_put (DECODER_ARGS,
+            OTF2_RmaWinRef win,
+            uint32_t       remote,
+            uint64_t       bytes,
+            uint64_t       matching_id)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_PUT, time);
+
+  return issue_rma (self, t, win, remote, "PUT", NULL, bytes, 0, matching_id);
+}
+
+static OTF2_CallbackCode
+on_rma_get (DECODER_ARGS,
+            OTF2_RmaWinRef win,
+            uint32_t       remote,
+            uint64_t       bytes,
+            uint64_t       matching_id)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_GET, time);
+
+  return issue_rma (self, t, win, remote, "GET", NULL, 0, bytes, matching_id);
+}
+
+static OTF2_CallbackCode
+on_rma_atomic (DECODER_ARGS,
+               OTF2_RmaWinRef     win,
+               uint32_t           remote,
+               OTF2_RmaAtomicType type,
+               uint64_t           sent,
+               uint64_t           received,
+               uint64_t           matching_id)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_ATOMIC, time);
+
+  return issue_rma (self, t, win, remote, "ATOMIC", sextant_otf2_atomic_type_name (type),
+                    sent, received, matching_id);
+}
+
+static OTF2_CallbackCode
+complete_rma (Decoder          *self,
+              SextantEventKind  kind,
+              OTF2_TimeStamp    time,
+              OTF2_RmaWinRef    win,
+              guint64           matching_id,
+              const char       *how)
+{
+  gint64 t = on_record (self, kind, time);
+  g_autofree char *key = rma_key (win, matching_id);
+  GQueue *queue = g_hash_table_lookup (self->rma_pending, key);
+  g_autofree PendingRma *op = NULL;
+
+  if (queue == NULL || g_queue_is_empty (queue))
+    {
+      _sextant_import_log (self->import, "rma_completion_without_op", self->loc, t,
+                           "%s for no open one-sided operation; ignored", sextant_event_kind_names[kind]);
+      return OTF2_CALLBACK_SUCCESS;
+    }
+
+  op = g_queue_pop_head (queue);
+  STORE (self, write_rma (self, op, t, how, top_visit (self), &store_error));
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_rma_op_complete_blocking (DECODER_ARGS,
+                             OTF2_RmaWinRef win,
+                             uint64_t       matching_id)
+{
+  return complete_rma (user_data, SEXTANT_EVENT_RMA_OP_COMPLETE_BLOCKING, time, win, matching_id, "BLOCKING");
+}
+
+static OTF2_CallbackCode
+on_rma_op_complete_non_blocking (DECODER_ARGS,
+                                 OTF2_RmaWinRef win,
+                                 uint64_t       matching_id)
+{
+  return complete_rma (user_data, SEXTANT_EVENT_RMA_OP_COMPLETE_NON_BLOCKING, time, win, matching_id,
+                       "NON_BLOCKING");
+}
+
+static OTF2_CallbackCode
+on_rma_op_complete_remote (DECODER_ARGS,
+                           OTF2_RmaWinRef win,
+                           uint64_t       matching_id)
+{
+  return complete_rma (user_data, SEXTANT_EVENT_RMA_OP_COMPLETE_REMOTE, time, win, matching_id, "REMOTE");
+}
+
+static OTF2_CallbackCode
+write_sync (Decoder    *self,
+            gint64      t,
+            const char *kind,
+            gint64      win,
+            gint64      remote,
+            gint64      level,
+            const char *detail,
+            gint64      end_time)
+{
+  STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_RMA_SYNC, &store_error,
+                                  "iintnnntn", (gint64)self->loc, t, top_visit (self), kind, win,
+                                  remote, level, detail, end_time));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_rma_win_create (DECODER_ARGS,
+                   OTF2_RmaWinRef win)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_WIN_CREATE, time);
+
+  return write_sync (self, t, "RMA_WIN_CREATE", win, SEXTANT_NULL, SEXTANT_NULL, NULL, SEXTANT_NULL);
+}
+
+static OTF2_CallbackCode
+on_rma_win_destroy (DECODER_ARGS,
+                    OTF2_RmaWinRef win)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_WIN_DESTROY, time);
+
+  return write_sync (self, t, "RMA_WIN_DESTROY", win, SEXTANT_NULL, SEXTANT_NULL, NULL, SEXTANT_NULL);
+}
+
+static OTF2_CallbackCode
+on_rma_collective_begin (DECODER_ARGS)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_COLLECTIVE_BEGIN, time);
+
+  g_queue_push_tail (&self->rma_coll_begins, new_point (self, t));
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_rma_collective_end (DECODER_ARGS,
+                       OTF2_CollectiveOp collective_op,
+                       OTF2_RmaSyncLevel level,
+                       OTF2_RmaWinRef    win,
+                       uint32_t          root,
+                       uint64_t          sent,
+                       uint64_t          received)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_COLLECTIVE_END, time);
+  g_autofree PendingPoint *begin = g_queue_pop_head (&self->rma_coll_begins);
+
+  if (begin == NULL)
+    _sextant_import_log (self->import, "collective_end_without_begin", self->loc, t,
+                         "RMA_COLLECTIVE_END without RMA_COLLECTIVE_BEGIN; begins at its end");
+
+  return write_sync (self, begin != NULL ? begin->time : t, "RMA_COLLECTIVE", win,
+                     root == OTF2_UNDEFINED_UINT32 ? SEXTANT_NULL : (gint64)root, level,
+                     sextant_otf2_collective_op_name (collective_op), t);
+}
+
+static OTF2_CallbackCode
+on_rma_group_sync (DECODER_ARGS,
+                   OTF2_RmaSyncLevel level,
+                   OTF2_RmaWinRef    win,
+                   OTF2_GroupRef     group)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_GROUP_SYNC, time);
+
+  return write_sync (self, t, "RMA_GROUP_SYNC", win, group, level, NULL, SEXTANT_NULL);
+}
+
+static OTF2_CallbackCode
+on_rma_sync (DECODER_ARGS,
+             OTF2_RmaWinRef   win,
+             uint32_t         remote,
+             OTF2_RmaSyncType type)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_SYNC, time);
+
+  return write_sync (self, t, "RMA_SYNC", win, remote, SEXTANT_NULL,
+                     sextant_otf2_rma_sync_type_name (type), SEXTANT_NULL);
+}
+
+static OTF2_CallbackCode
+on_rma_wait_change (DECODER_ARGS,
+                    OTF2_RmaWinRef win)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_WAIT_CHANGE, time);
+
+  return write_sync (self, t, "RMA_WAIT_CHANGE", win, SEXTANT_NULL, SEXTANT_NULL, NULL, SEXTANT_NULL);
+}
+
+/* Locks ------------------------------------------------------------------- */
+
+static char *
+lock_key (const char *family,
+          gint64      win,
+          gint64      target,
+          gint64      lock_id)
+{
+  return g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
+                          family, win, target, lock_id);
+}
+
+static gboolean
+write_lock (Decoder            *self,
+            const PendingLock  *lock,
+            gint64              release_time,
+            gboolean            try_failed,
+            GError            **error)
+{
+  return sextant_store_run (self->import->store, SEXTANT_STMT_LOCK, error, "itnnntnnnni",
+                            (gint64)self->loc, lock->family, lock->win, lock->target, lock->lock_id,
+                            lock->lock_type, lock->request_time, lock->acquire_time, release_time,
+                            lock->acquire_visit, (gint64)try_failed);
+}
+
+static PendingLock *
+open_lock (Decoder    *self,
+           const char *family,
+           gint64      win,
+           gint64      target,
+           gint64      lock_id,
+           const char *lock_type)
+{
+  g_autofree char *key = lock_key (family, win, target, lock_id);
+  PendingLock *lock = g_hash_table_lookup (self->locks, key);
+
+  if (lock == NULL)
+    {
+      lock = g_new0 (PendingLock, 1);
+      lock->family = family;
+      lock->win = win;
+      lock->target = target;
+      lock->lock_id = lock_id;
+      lock->request_time = SEXTANT_NULL;
+      lock->acquire_time = SEXTANT_NULL;
+      lock->acquire_visit = SEXTANT_NULL;
+      g_hash_table_insert (self->locks, g_steal_pointer (&key), lock);
+    }
+  if (lock_type != NULL)
+    lock->lock_type = lock_type;
+
+  return lock;
+}
+
+static OTF2_CallbackCode
+acquire_lock (Decoder    *self,
+              gint64      t,
+              const char *family,
+              gint64      win,
+              gint64      target,
+              gint64      lock_id,
+              const char *lock_type)
+{
+  PendingLock *lock = open_lock (self, family, win, target, lock_id, lock_type);
+
+  if (lock->acquire_time != SEXTANT_NULL)
+    _sextant_import_log (self->import, "lock_reacquired", self->loc, t,
+                         "lock acquired again before its release; the later acquisition is kept");
+  lock->acquire_time = t;
+  lock->acquire_visit = top_visit (self);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+release_lock (Decoder    *self,
+              gint64      t,
+              const char *family,
+              gint64      win,
+              gint64      target,
+              gint64      lock_id)
+{
+  g_autofree char *key = lock_key (family, win, target, lock_id);
+  PendingLock *lock = g_hash_table_lookup (self->locks, key);
+
+  if (lock == NULL || lock->acquire_time == SEXTANT_NULL)
+    {
+      _sextant_import_log (self->import, "release_without_acquire", self->loc, t,
+                           "lock released that was not acquired; ignored");
+      return OTF2_CALLBACK_SUCCESS;
+    }
+
+  STORE (self, write_lock (self, lock, t, FALSE, &store_error));
+  g_hash_table_remove (self->locks, key);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_rma_request_lock (DECODER_ARGS,
+                     OTF2_RmaWinRef win,
+                     uint32_t       remote,
+                     uint64_t       lock_id,
+                     OTF2_LockType  type)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_REQUEST_LOCK, time);
+  PendingLock *lock = open_lock (self, "RMA", win, remote, (gint64)lock_id,
+                                 sextant_otf2_lock_type_name (type));
+
+  lock->request_time = t;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_rma_acquire_lock (DECODER_ARGS,
+                     OTF2_RmaWinRef win,
+                     uint32_t       remote,
+                     uint64_t       lock_id,
+                     OTF2_LockType  type)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_ACQUIRE_LOCK, time);
+
+  return acquire_lock (self, t, "RMA", win, remote, (gint64)lock_id, sextant_otf2_lock_type_name (type));
+}
+
+static OTF2_CallbackCode
+on_rma_try_lock (DECODER_ARGS,
+                 OTF2_RmaWinRef win,
+                 uint32_t       remote,
+                 uint64_t       lock_id,
+                 OTF2_LockType  type)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_TRY_LOCK, time);
+  PendingLock failed = { "RMA", win, remote, (gint64)lock_id, sextant_otf2_lock_type_name (type),
+                         t, SEXTANT_NULL, top_visit (self) };   /* the attempt's time as request_time */
+
+  /* OTF2: RMA_TRY_LOCK marks an unsuccessful attempt. */
+  STORE (self, write_lock (self, &failed, SEXTANT_NULL, TRUE, &store_error));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_rma_release_lock (DECODER_ARGS,
+                     OTF2_RmaWinRef win,
+                     uint32_t       remote,
+                     uint64_t       lock_id)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_RMA_RELEASE_LOCK, time);
+
+  return release_lock (self, t, "RMA", win, remote, (gint64)lock_id);
+}
+
+static OTF2_CallbackCode
+on_thread_acquire_lock (DECODER_ARGS,
+                        OTF2_Paradigm model,
+                        uint32_t      lock_id,
+                        uint32_t      order)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_THREAD_ACQUIRE_LOCK, time);
+
+  return acquire_lock (self, t, "THREAD", SEXTANT_NULL, SEXTANT_NULL, lock_id, NULL);
+}
+
+static OTF2_CallbackCode
+on_thread_release_lock (DECODER_ARGS,
+                        OTF2_Paradigm model,
+                        uint32_t      lock_id,
+                        uint32_t      order)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_THREAD_RELEASE_LOCK, time);
+
+  return release_lock (self, t, "THREAD", SEXTANT_NULL, SEXTANT_NULL, lock_id);
+}
+
+static OTF2_CallbackCode
+on_omp_acquire_lock (DECODER_ARGS,
+                     uint32_t lock_id,
+                     uint32_t order)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_OMP_ACQUIRE_LOCK, time);
+
+  return acquire_lock (self, t, "OMP", SEXTANT_NULL, SEXTANT_NULL, lock_id, NULL);
+}
+
+static OTF2_CallbackCode
+on_omp_release_lock (DECODER_ARGS,
+                     uint32_t lock_id,
+                     uint32_t order)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_OMP_RELEASE_LOCK, time);
+
+  return release_lock (self, t, "OMP", SEXTANT_NULL, SEXTANT_NULL, lock_id);
+}
+
+static OTF2_CallbackCode
+on_io_acquire_lock (DECODER_ARGS,
+                    OTF2_IoHandleRef handle,
+                    OTF2_LockType    type)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_IO_ACQUIRE_LOCK, time);
+
+  return acquire_lock (self, t, "IO", SEXTANT_NULL, SEXTANT_NULL, handle, sextant_otf2_lock_type_name (type));
+}
+
+static OTF2_CallbackCode
+on_io_release_lock (DECODER_ARGS,
+                    OTF2_IoHandleRef handle,
+                    OTF2_LockType    type)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_IO_RELEASE_LOCK, time);
+
+  return release_lock (self, t, "IO", SEXTANT_NULL, SEXTANT_NULL, handle);
+}
+
+static OTF2_CallbackCode
+on_io_try_lock (DECODER_ARGS,
+                OTF2_IoHandleRef handle,
+                OTF2_LockType    type)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_IO_TRY_LOCK, time);
+  PendingLock failed = { "IO", SEXTANT_NULL, SEXTANT_NULL, handle, sextant_otf2_lock_type_name (type),
+                         t, SEXTANT_NULL, top_visit (self) };
+
+  STORE (self, write_lock (self, &failed, SEXTANT_NULL, TRUE, &store_error));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Threads ----------------------------------------------------------------- */
+
+static OTF2_CallbackCode
+thread_event (Decoder          *self,
+              SextantEventKind  kind,
+              OTF2_TimeStamp    time,
+              const char       *paradigm,
+              gint64            team,
+              gint64            value)
+{
+  gint64 t = on_record (self, kind, time);
+
+  STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_THREAD_EVENT, &store_error,
+                                  "iittnnn", (gint64)self->loc, t, sextant_event_kind_names[kind],
+                                  paradigm, team, value, top_visit (self)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_thread_fork (DECODER_ARGS, OTF2_Paradigm model, uint32_t n)
+{
+  return thread_event (user_data, SEXTANT_EVENT_THREAD_FORK, time, sextant_otf2_paradigm_name (model),
+                       SEXTANT_NULL, n);
+}
+
+static OTF2_CallbackCode
+on_thread_join (DECODER_ARGS, OTF2_Paradigm model)
+{
+  return thread_event (user_data, SEXTANT_EVENT_THREAD_JOIN, time, sextant_otf2_paradigm_name (model),
+                       SEXTANT_NULL, SEXTANT_NULL);
+}
+
+static OTF2_CallbackCode
+on_omp_fork (DECODER_ARGS, uint32_t n)
+{
+  return thread_event (user_data, SEXTANT_EVENT_OMP_FORK, time, "OPENMP", SEXTANT_NULL, n);
+}
+
+static OTF2_CallbackCode
+on_omp_join (DECODER_ARGS)
+{
+  return thread_event (user_data, SEXTANT_EVENT_OMP_JOIN, time, "OPENMP", SEXTANT_NULL, SEXTANT_NULL);
+}
+
+#define THREAD_TEAM_CB(Name, KIND) \
+  static OTF2_CallbackCode \
+  on_##Name (DECODER_ARGS, OTF2_CommRef team) \
+  { \
+    return thread_event (user_data, SEXTANT_EVENT_##KIND, time, NULL, team, SEXTANT_NULL); \
+  }
+THREAD_TEAM_CB (thread_team_begin, THREAD_TEAM_BEGIN)
+THREAD_TEAM_CB (thread_team_end, THREAD_TEAM_END)
+
+#define THREAD_TASK_CB(Name, KIND) \
+  static OTF2_CallbackCode \
+  on_##Name (DECODER_ARGS, OTF2_CommRef team, uint32_t creator, uint32_t generation) \
+  { \
+    return thread_event (user_data, SEXTANT_EVENT_##KIND, time, NULL, team, \
+                         ((gint64)creator << 32) | generation); \
+  }
+THREAD_TASK_CB (thread_task_create, THREAD_TASK_CREATE)
+THREAD_TASK_CB (thread_task_switch, THREAD_TASK_SWITCH)
+THREAD_TASK_CB (thread_task_complete, THREAD_TASK_COMPLETE)
+
+#define THREAD_CONTINGENT_CB(Name, KIND) \
+  static OTF2_CallbackCode \
+  on_##Name (DECODER_ARGS, OTF2_CommRef contingent, uint64_t sequence) \
+  { \
+    return thread_event (user_data, SEXTANT_EVENT_##KIND, time, NULL, contingent, (gint64)sequence); \
+  }
+THREAD_CONTINGENT_CB (thread_create, THREAD_CREATE)
+THREAD_CONTINGENT_CB (thread_begin, THREAD_BEGIN)
+THREAD_CONTINGENT_CB (thread_wait, THREAD_WAIT)
+THREAD_CONTINGENT_CB (thread_end, THREAD_END)
+
+#define OMP_TASK_CB(Name, KIND) \
+  static OTF2_CallbackCode \
+  on_##Name (DECODER_ARGS, uint64_t task) \
+  { \
+    return thread_event (user_data, SEXTANT_EVENT_##KIND, time, "OPENMP", SEXTANT_NULL, (gint64)task); \
+  }
+OMP_TASK_CB (omp_task_create, OMP_TASK_CREATE)
+OMP_TASK_CB (omp_task_switch, OMP_TASK_SWITCH)
+OMP_TASK_CB (omp_task_complete, OMP_TASK_COMPLETE)
+
+/* Metrics, parameters, program -------------------------------------------- */
+
+static OTF2_CallbackCode
+on_metric (DECODER_ARGS,
+           OTF2_MetricRef          metric,
+           uint8_t                 n,
+           const OTF2_Type        *types,
+           const OTF2_MetricValue *values)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_METRIC, time);
+  GError *error = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean ok;
+
+      if (types[i] == OTF2_TYPE_DOUBLE ||
+          (types[i] == OTF2_TYPE_UINT64 && values[i].unsigned_int > G_MAXINT64))
+        ok = sextant_store_run (self->import->store, SEXTANT_STMT_METRIC_VALUE, &error, "iiiid",
+                                (gint64)self->loc, t, (gint64)metric, (gint64)i,
+                                types[i] == OTF2_TYPE_DOUBLE ? values[i].floating_point
+                                                             : (double)values[i].unsigned_int);
+      else
+        ok = sextant_store_run (self->import->store, SEXTANT_STMT_METRIC_VALUE, &error, "iiiii",
+                                (gint64)self->loc, t, (gint64)metric, (gint64)i, values[i].signed_int);
+      if (!ok)
+        return _sextant_import_fail (self->import, error);
+    }
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_parameter_string (DECODER_ARGS,
+                     OTF2_ParameterRef parameter,
+                     OTF2_StringRef    string)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_PARAMETER_STRING, time);
+
+  STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_PARAMETER_VALUE, &store_error,
+                                  "iiitn", (gint64)self->loc, t, (gint64)parameter,
+                                  _sextant_import_string (self->import, string), top_visit (self)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_parameter_int (DECODER_ARGS,
+                  OTF2_ParameterRef parameter,
+                  int64_t           value)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_PARAMETER_INT64, time);
+
+  STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_PARAMETER_VALUE, &store_error,
+                                  "iiiin", (gint64)self->loc, t, (gint64)parameter, value,
+                                  top_visit (self)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_parameter_uint (DECODER_ARGS,
+                   OTF2_ParameterRef parameter,
+                   uint64_t          value)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_PARAMETER_UINT64, time);
+
+  if (value > G_MAXINT64)
+    STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_PARAMETER_VALUE, &store_error,
+                                    "iiidn", (gint64)self->loc, t, (gint64)parameter, (double)value,
+                                    top_visit (self)));
+  else
+    STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_PARAMETER_VALUE, &store_error,
+                                    "iiiin", (gint64)self->loc, t, (gint64)parameter, (gint64)value,
+                                    top_visit (self)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_program_begin (DECODER_ARGS,
+                  OTF2_StringRef        name,
+                  uint32_t              n_arguments,
+                  const OTF2_StringRef *arguments)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_PROGRAM_BEGIN, time);
+  g_autoptr(GString) args = g_string_new (NULL);
+
+  for (guint32 i = 0; i < n_arguments; i++)
+    {
+      const char *arg = _sextant_import_string (self->import, arguments[i]);
+
+      if (i > 0)
+        g_string_append_c (args, ' ');
+      g_string_append (args, arg != NULL ? arg : "");
+    }
+
+  self->program.seen = TRUE;
+  g_free (self->program.name);
+  self->program.name = g_strdup (_sextant_import_string (self->import, name));
+  g_free (self->program.arguments);
+  self->program.arguments = g_string_free (g_steal_pointer (&args), FALSE);
+  self->program.begin = t;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_program_end (DECODER_ARGS,
+                int64_t exit_status)
+{
+  Decoder *self = user_data;
+  gint64 t = on_record (self, SEXTANT_EVENT_PROGRAM_END, time);
+
+  self->program.seen = TRUE;
+  self->program.end = t;
+  self->program.exit_status = exit_status;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_EvtReaderCallbacks *
+decoder_callbacks_new (void)
+{
+  OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New ();
+
+#define SET(Name, fn) OTF2_EvtReaderCallbacks_Set##Name##Callback (cb, fn)
+  SET (Unknown, on_unknown);
+  SET (BufferFlush, on_buffer_flush);
+  SET (MeasurementOnOff, on_measurement_on_off);
+  SET (Enter, on_enter);
+  SET (Leave, on_leave);
+  SET (MpiSend, on_mpi_send);
+  SET (MpiIsend, on_mpi_isend);
+  SET (MpiIsendComplete, on_mpi_isend_complete);
+  SET (MpiIrecvRequest, on_mpi_irecv_request);
+  SET (MpiRecv, on_mpi_recv);
+  SET (MpiIrecv, on_mpi_irecv);
+  SET (MpiRequestTest, on_mpi_request_test);
+  SET (MpiRequestCancelled, on_mpi_request_cancelled);
+  SET (MpiCollectiveBegin, on_mpi_collective_begin);
+  SET (MpiCollectiveEnd, on_mpi_collective_end);
+  SET (OmpFork, on_omp_fork);
+  SET (OmpJoin, on_omp_join);
+  SET (OmpAcquireLock, on_omp_acquire_lock);
+  SET (OmpReleaseLock, on_omp_release_lock);
+  SET (OmpTaskCreate, on_omp_task_create);
+  SET (OmpTaskSwitch, on_omp_task_switch);
+  SET (OmpTaskComplete, on_omp_task_complete);
+  SET (Metric, on_metric);
+  SET (ParameterString, on_parameter_string);
+  SET (ParameterInt, on_parameter_int);
+  SET (ParameterUnsignedInt, on_parameter_uint);
+  SET (RmaWinCreate, on_rma_win_create);
+  SET (RmaWinDestroy, on_rma_win_destroy);
+  SET (RmaCollectiveBegin, on_rma_collective_begin);
+  SET (RmaCollectiveEnd, on_rma_collective_end);
+  SET (RmaGroupSync, on_rma_group_sync);
+  SET (RmaRequestLock, on_rma_request_lock);
+  SET (RmaAcquireLock, on_rma_acquire_lock);
+  SET (RmaTryLock, on_rma_try_lock);
+  SET (RmaReleaseLock, on_rma_release_lock);
+  SET (RmaSync, on_rma_sync);
+  SET (RmaWaitChange, on_rma_wait_change);
+  SET (RmaPut, on_rma_put);
+  SET (RmaGet, on_rma_get);
+  SET (RmaAtomic, on_rma_atomic);
+  SET (RmaOpCompleteBlocking, on_rma_op_complete_blocking);
+  SET (RmaOpCompleteNonBlocking, on_rma_op_complete_non_blocking);
+  SET (RmaOpTest, on_rma_op_test);
+  SET (RmaOpCompleteRemote, on_rma_op_complete_remote);
+  SET (ThreadFork, on_thread_fork);
+  SET (ThreadJoin, on_thread_join);
+  SET (ThreadTeamBegin, on_thread_team_begin);
+  SET (ThreadTeamEnd, on_thread_team_end);
+  SET (ThreadAcquireLock, on_thread_acquire_lock);
+  SET (ThreadReleaseLock, on_thread_release_lock);
+  SET (ThreadTaskCreate, on_thread_task_create);
+  SET (ThreadTaskSwitch, on_thread_task_switch);
+  SET (ThreadTaskComplete, on_thread_task_complete);
+  SET (ThreadCreate, on_thread_create);
+  SET (ThreadBegin, on_thread_begin);
+  SET (ThreadWait, on_thread_wait);
+  SET (ThreadEnd, on_thread_end);
+  SET (CallingContextEnter, on_calling_context_enter);
+  SET (CallingContextLeave, on_calling_context_leave);
+  SET (CallingContextSample, on_calling_context_sample);
+  SET (IoCreateHandle, on_io_create_handle);
+  SET (IoDestroyHandle, on_io_destroy_handle);
+  SET (IoDuplicateHandle, on_io_duplicate_handle);
+  SET (IoSeek, on_io_seek);
+  SET (IoChangeStatusFlags, on_io_change_status_flags);
+  SET (IoDeleteFile, on_io_delete_file);
+  SET (IoOperationBegin, on_io_operation_begin);
+  SET (IoOperationTest, on_io_operation_test);
+  SET (IoOperationIssued, on_io_operation_issued);
+  SET (IoOperationComplete, on_io_operation_complete);
+  SET (IoOperationCancelled, on_io_operation_cancelled);
+  SET (IoAcquireLock, on_io_acquire_lock);
+  SET (IoReleaseLock, on_io_release_lock);
+  SET (IoTryLock, on_io_try_lock);
+  SET (ProgramBegin, on_program_begin);
+  SET (ProgramEnd, on_program_end);
+  SET (NonBlockingCollectiveRequest, on_nb_collective_request);
+  SET (NonBlockingCollectiveComplete, on_nb_collective_complete);
+  SET (CommCreate, on_comm_create);
+  SET (CommDestroy, on_comm_destroy);
+#undef SET
+
+  return cb;
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OTF2_EvtReaderCallbacks, OTF2_EvtReaderCallbacks_Delete)
+
+static void
+free_queue (gpointer data)
+{
+  g_queue_free_full (data, g_free);
+}
+
+static void
+decoder_init (Decoder       *self,
+              SextantImport *import,
+              guint32        loc)
+{
+  const SextantLocationDef *def = &g_array_index (import->locations, SextantLocationDef, loc);
+  g_autofree char *evt_name = g_strdup_printf ("%" G_GUINT64_FORMAT ".evt", def->otf2_id);
+
+  memset (self, 0, sizeof *self);
+  self->import = import;
+  self->loc = loc;
+  self->otf2_id = def->otf2_id;
+  self->evt_path = g_build_filename (import->archive_dir, import->archive_name, evt_name, NULL);
+  self->first_visit = -1;
+  self->last_visit = -1;
+  self->stack = g_array_new (FALSE, FALSE, sizeof (Frame));
+  self->send_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
+  self->recv_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
+  self->coll_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
+  self->isends = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->irecvs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->nb_colls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->rma_pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
+  self->locks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_queue_init (&self->coll_begins);
+  g_queue_init (&self->rma_coll_begins);
+}
+
+static void
+decoder_clear (Decoder *self)
+{
+  g_clear_pointer (&self->evt_path, g_free);
+  g_clear_pointer (&self->stack, g_array_unref);
+  g_clear_pointer (&self->send_seq, g_hash_table_unref);
+  g_clear_pointer (&self->recv_seq, g_hash_table_unref);
+  g_clear_pointer (&self->coll_seq, g_hash_table_unref);
+  g_clear_pointer (&self->isends, g_hash_table_unref);
+  g_clear_pointer (&self->irecvs, g_hash_table_unref);
+  g_clear_pointer (&self->nb_colls, g_hash_table_unref);
+  g_clear_pointer (&self->rma_pending, g_hash_table_unref);
+  g_clear_pointer (&self->locks, g_hash_table_unref);
+  g_queue_clear_full (&self->coll_begins, g_free);
+  g_queue_clear_full (&self->rma_coll_begins, g_free);
+  g_clear_pointer (&self->program.name, g_free);
+  g_clear_pointer (&self->program.arguments, g_free);
+}
+
+/* Writes what is still open when the location's records end. */
+static gboolean
+decoder_finish (Decoder  *self,
+                GError  **error)
+{
+  SextantStore *store = self->import->store;
+  GHashTableIter iter;
+  gpointer value;
+
+  if (self->stack->len > 0)
+    _sextant_import_log (self->import, "unclosed_visit", self->loc, self->last_time,
+                         "%u visit(s) still open at the end of the location; closed at its last event",
+                         self->stack->len);
+  while (self->stack->len > 0)
+    if (!pop_frame (self, self->last_time, error))
+      return FALSE;
+
+  g_hash_table_iter_init (&iter, self->isends);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      _sextant_import_log (self->import, "incomplete_request", self->loc, ((PendingSend *)value)->time,
+                           "MPI_ISEND never completed");
+      if (!write_send (self, value, "NONBLOCKING", SEXTANT_NULL, SEXTANT_NULL, error))
+        return FALSE;
+    }
+
+  if (g_hash_table_size (self->irecvs) > 0)
+    _sextant_import_log (self->import, "incomplete_request", self->loc, self->last_time,
+                         "%u MPI_IRECV_REQUEST(s) never completed", g_hash_table_size (self->irecvs));
+
+  g_hash_table_iter_init (&iter, self->rma_pending);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      for (GList *l = ((GQueue *)value)->head; l != NULL; l = l->next)
+        if (!write_rma (self, l->data, SEXTANT_NULL, NULL, SEXTANT_NULL, error))
+          return FALSE;
+    }
+
+  g_hash_table_iter_init (&iter, self->locks);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      PendingLock *lock = value;
+
+      if (lock->acquire_time == SEXTANT_NULL)
+        continue;
+      _sextant_import_log (self->import, "lock_not_released", self->loc, lock->acquire_time,
+                           "lock never released");
+      if (!write_lock (self, lock, SEXTANT_NULL, FALSE, error))
+        return FALSE;
+    }
+
+  if (self->program.seen &&
+      !sextant_store_run (store, SEXTANT_STMT_PROGRAM, error, "ittnnn",
+                          (gint64)self->loc, self->program.name, self->program.arguments,
+                          self->program.name != NULL ? self->program.begin : SEXTANT_NULL,
+                          self->program.end != 0 ? self->program.end : SEXTANT_NULL,
+                          self->program.end != 0 ? self->program.exit_status : SEXTANT_NULL))
+    return FALSE;
+
+  for (guint k = 0; k < SEXTANT_N_EVENT_KINDS; k++)
+    {
+      if (self->counts[k] == 0)
+        continue;
+      if (!sextant_store_run (store, SEXTANT_STMT_EVENT_COUNT, error, "iti",
+                              (gint64)self->loc, sextant_event_kind_names[k], (gint64)self->counts[k]))
+        return FALSE;
+    }
+
+  return sextant_store_run (store, SEXTANT_STMT_LOCATION_UPDATE, error, "iinnnn",
+                            (gint64)self->loc, (gint64)self->n_events,
+                            self->first_visit >= 0 ? self->first_visit : SEXTANT_NULL,
+                            self->last_visit >= 0 ? self->last_visit : SEXTANT_NULL,
+                            self->n_events > 0 ? self->first_time : SEXTANT_NULL,
+                            self->n_events > 0 ? self->last_time : SEXTANT_NULL);
+}
+
+static gboolean
+set_otf2_error (Decoder         *self,
+                OTF2_ErrorCode   status,
+                GError         **error)
+{
+  g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+               "%s: cannot read the events of location %" G_GUINT64_FORMAT ": %s (%s)",
+               self->evt_path, self->otf2_id, OTF2_Error_GetName (status),
+               OTF2_Error_GetDescription (status));
+  return FALSE;
+}
+
+/**
+ * _sextant_decode_location:
+ * @loc: dense location index
+ *
+ * Reads all events of one location (its local definitions must have been
+ * read) and writes their rows. Checks for cancellation between batches.
+ */
+gboolean
+_sextant_decode_location (SextantImport  *import,
+                          guint32         loc,
+                          GError        **error)
+{
+  g_autoptr(OTF2_EvtReaderCallbacks) callbacks = decoder_callbacks_new ();
+  OTF2_EvtReader *reader;
+  Decoder self;
+  gboolean ok = FALSE;
+
+  decoder_init (&self, import, loc);
+
+  reader = OTF2_Reader_GetEvtReader (import->reader, self.otf2_id);
+  if (reader == NULL)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+                   "%s: cannot open the events of location %" G_GUINT64_FORMAT,
+                   self.evt_path, self.otf2_id);
+      goto out;
+    }
+
+  OTF2_Reader_RegisterEvtCallbacks (import->reader, reader, callbacks, &self);
+
+  for (;;)
+    {
+      uint64_t n_read = 0;
+      OTF2_ErrorCode status;
+
+      status = OTF2_Reader_ReadLocalEvents (import->reader, reader, READ_BATCH, &n_read);
+      import->events_read += n_read;
+
+      if (import->error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&import->error));
+          goto out;
+        }
+      if (status != OTF2_SUCCESS)
+        {
+          set_otf2_error (&self, status, error);
+          goto out;
+        }
+      _sextant_import_report_progress (import);
+      if (g_cancellable_set_error_if_cancelled (import->cancellable, error))
+        goto out;
+      if (n_read < READ_BATCH)
+        break;
+    }
+
+  if (self.n_events != g_array_index (import->locations, SextantLocationDef, loc).n_events)
+    _sextant_import_log (import, "event_count_mismatch", loc, SEXTANT_NULL,
+                         "the location definition announces %" G_GUINT64_FORMAT " events, %"
+                         G_GUINT64_FORMAT " were read",
+                         g_array_index (import->locations, SextantLocationDef, loc).n_events,
+                         self.n_events);
+
+  ok = decoder_finish (&self, error);
+
+out:
+  if (reader != NULL)
+    OTF2_Reader_CloseEvtReader (import->reader, reader);
+  decoder_clear (&self);
+
+  return ok;
+}

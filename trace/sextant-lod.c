@@ -1,0 +1,337 @@
+/*
+ * sextant-lod.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Builds the per-location level-of-detail pyramid (table `lod`).
+ *
+ * The time span of the trace is cut into 2^B base buckets of
+ * meta.lod_base_ticks each (level 0); a bucket of level k covers 2^k base
+ * buckets, so level B is one bucket for the whole run. For each bucket the
+ * pyramid keeps the exclusive time of each category (MPI, RMA, user, ...),
+ * the time covered by any visit, and the region with the most exclusive time.
+ * A view that shows N pixels picks the level whose buckets are about one
+ * pixel wide and reads at most N rows per location, at any zoom.
+ *
+ * Workload: one sequential pass over each location's visits in enter order
+ * (their ids), turning them into exclusive intervals with a stack; level 0 is
+ * accumulated from the intervals, every higher level from the buckets below
+ * it as they close. Memory is one open bucket per level.
+ */
+#include "config.h"
+
+#include "sextant-lod.h"
+
+typedef struct
+{
+  gboolean    open;
+  gint64      index;
+  gint64      busy;
+  gint64      t[SEXTANT_N_CATEGORIES];
+  GHashTable *region_time;   /* region -> gint64* ticks */
+} Bucket;
+
+typedef struct
+{
+  guint32 region;
+  gint64  leave;
+} Open;
+
+typedef struct
+{
+  SextantImport *import;
+  guint32        loc;
+  gint64         origin;     /* ticks of the start of bucket 0 */
+  gint64         base;       /* ticks per base bucket */
+  guint          n_levels;
+  Bucket        *levels;
+  GArray        *stack;      /* Open */
+  gint64         cursor;
+} LodBuilder;
+
+static void
+bucket_add_region (Bucket  *bucket,
+                   guint32  region,
+                   gint64   ticks)
+{
+  gint64 *sum = g_hash_table_lookup (bucket->region_time, GUINT_TO_POINTER (region));
+
+  if (sum == NULL)
+    {
+      sum = g_new0 (gint64, 1);
+      g_hash_table_insert (bucket->region_time, GUINT_TO_POINTER (region), sum);
+    }
+  *sum += ticks;
+}
+
+static void
+bucket_open (Bucket *bucket,
+             gint64  index)
+{
+  bucket->open = TRUE;
+  bucket->index = index;
+  bucket->busy = 0;
+  memset (bucket->t, 0, sizeof bucket->t);
+  g_hash_table_remove_all (bucket->region_time);
+}
+
+static gboolean flush_level (LodBuilder *self, guint level, GError **error);
+
+/* Makes @index the open bucket of @level, closing the one before. */
+static gboolean
+ensure_bucket (LodBuilder  *self,
+               guint        level,
+               gint64       index,
+               GError     **error)
+{
+  Bucket *bucket = &self->levels[level];
+
+  if (bucket->open && bucket->index == index)
+    return TRUE;
+  if (bucket->open && !flush_level (self, level, error))
+    return FALSE;
+  bucket_open (bucket, index);
+
+  return TRUE;
+}
+
+static gboolean
+flush_level (LodBuilder  *self,
+             guint        level,
+             GError     **error)
+{
+  Bucket *bucket = &self->levels[level];
+  GHashTableIter iter;
+  gpointer key;
+  gpointer value;
+  guint32 dominant = 0;
+  gint64 best = -1;
+
+  g_assert (bucket->open);
+  bucket->open = FALSE;
+
+  if (bucket->busy == 0)
+    return TRUE;
+
+  g_hash_table_iter_init (&iter, bucket->region_time);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      gint64 ticks = *(gint64 *)value;
+
+      /* ties go to the smaller region id, so the result does not depend on
+       * hash order */
+      if (ticks > best || (ticks == best && GPOINTER_TO_UINT (key) < dominant))
+        {
+          best = ticks;
+          dominant = GPOINTER_TO_UINT (key);
+        }
+    }
+
+  if (!sextant_store_run (self->import->store, SEXTANT_STMT_LOD, error, "iiiiiiiiiiiii",
+                          (gint64)self->loc, (gint64)level, bucket->index, (gint64)dominant,
+                          bucket->busy, bucket->t[0], bucket->t[1], bucket->t[2], bucket->t[3],
+                          bucket->t[4], bucket->t[5], bucket->t[6], bucket->t[7]))
+    return FALSE;
+
+  if (level + 1 < self->n_levels)
+    {
+      Bucket *parent = &self->levels[level + 1];
+
+      if (!ensure_bucket (self, level + 1, bucket->index >> 1, error))
+        return FALSE;
+
+      parent->busy += bucket->busy;
+      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+        parent->t[c] += bucket->t[c];
+      g_hash_table_iter_init (&iter, bucket->region_time);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        bucket_add_region (parent, GPOINTER_TO_UINT (key), *(gint64 *)value);
+    }
+
+  return TRUE;
+}
+
+/* Adds the exclusive interval [t0, t1) of @region to the base level. */
+static gboolean
+add_interval (LodBuilder  *self,
+              gint64       t0,
+              gint64       t1,
+              guint32      region,
+              GError     **error)
+{
+  const SextantRegionDef *def;
+  SextantCategory category;
+
+  if (t1 <= t0)
+    return TRUE;
+
+  def = g_hash_table_lookup (self->import->regions, GUINT_TO_POINTER (region));
+  category = def != NULL ? def->category : SEXTANT_CATEGORY_OTHER;
+
+  for (gint64 index = (t0 - self->origin) / self->base; ; index++)
+    {
+      gint64 bucket_end = self->origin + (index + 1) * self->base;
+      gint64 piece = MIN (t1, bucket_end) - t0;
+      Bucket *bucket = &self->levels[0];
+
+      if (!ensure_bucket (self, 0, index, error))
+        return FALSE;
+
+      bucket->busy += piece;
+      bucket->t[category] += piece;
+      bucket_add_region (bucket, region, piece);
+
+      t0 += piece;
+      if (t0 >= t1)
+        return TRUE;
+    }
+}
+
+static gboolean
+pop_until (LodBuilder  *self,
+           gint64       t,
+           GError     **error)
+{
+  while (self->stack->len > 0)
+    {
+      Open *top = &g_array_index (self->stack, Open, self->stack->len - 1);
+
+      if (top->leave > t)
+        break;
+      if (!add_interval (self, self->cursor, top->leave, top->region, error))
+        return FALSE;
+      self->cursor = MAX (self->cursor, top->leave);
+      g_array_set_size (self->stack, self->stack->len - 1);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+visit_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  LodBuilder *self = user_data;
+  Open visit = { (guint32)sextant_row_get_int (row, 0), sextant_row_get_int (row, 2) };
+  gint64 enter = sextant_row_get_int (row, 1);
+
+  if (!pop_until (self, enter, error))
+    return FALSE;
+
+  if (self->stack->len > 0 &&
+      !add_interval (self, self->cursor, enter,
+                     g_array_index (self->stack, Open, self->stack->len - 1).region, error))
+    return FALSE;
+
+  g_array_append_val (self->stack, visit);
+  self->cursor = enter;
+
+  return TRUE;
+}
+
+static gboolean
+build_location (LodBuilder  *self,
+                gint64       first_visit,
+                gint64       last_visit,
+                GError     **error)
+{
+  g_array_set_size (self->stack, 0);
+  self->cursor = G_MININT64;
+
+  if (!sextant_store_foreach (self->import->store, SEXTANT_QUERY_LOCATION_VISITS, visit_row, self,
+                              error, "ii", first_visit, last_visit) ||
+      !pop_until (self, G_MAXINT64, error))
+    return FALSE;
+
+  for (guint level = 0; level < self->n_levels; level++)
+    if (self->levels[level].open && !flush_level (self, level, error))
+      return FALSE;
+
+  return TRUE;
+}
+
+typedef struct
+{
+  gboolean have;
+  gint64   t_min;
+  gint64   t_max;
+  gint64   max_events;
+} Span;
+
+static gboolean
+span_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  Span *span = user_data;
+
+  span->have = !sextant_row_is_null (row, 0);
+  span->t_min = sextant_row_get_int (row, 0);
+  span->t_max = sextant_row_get_int (row, 1);
+  span->max_events = sextant_row_get_int (row, 2);
+
+  return TRUE;
+}
+
+static gboolean
+location_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  LodBuilder *self = user_data;
+
+  self->loc = (guint32)sextant_row_get_int (row, 0);
+
+  return build_location (self, sextant_row_get_int (row, 1), sextant_row_get_int (row, 2), error);
+}
+
+/**
+ * _sextant_lod_build:
+ *
+ * Fills the lod table from the stored visits and records its geometry in
+ * meta (lod_origin, lod_base_ticks, lod_levels).
+ */
+gboolean
+_sextant_lod_build (SextantImport  *import,
+                    GError        **error)
+{
+  LodBuilder self = { import };
+  Span span = { FALSE };
+  guint bits = SEXTANT_LOD_MIN_BITS;
+  gboolean ok;
+
+  if (!sextant_store_foreach (import->store, SEXTANT_QUERY_TIME_SPAN, span_row, &span, error, ""))
+    return FALSE;
+
+  while (bits < SEXTANT_LOD_MAX_BITS && (span.max_events >> bits) > 32)
+    bits++;
+
+  self.origin = span.have ? span.t_min : 0;
+  self.base = span.have ? MAX (1, (span.t_max - span.t_min + ((gint64)1 << bits)) >> bits) : 1;
+  self.n_levels = bits + 1;
+  self.levels = g_new0 (Bucket, self.n_levels);
+  for (guint level = 0; level < self.n_levels; level++)
+    self.levels[level].region_time = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self.stack = g_array_new (FALSE, FALSE, sizeof (Open));
+
+  import->lod_base_ticks = self.base;
+  import->lod_levels = self.n_levels;
+
+  ok = sextant_store_foreach (import->store, SEXTANT_QUERY_LOCATION_VISIT_RANGES, location_row, &self,
+                              error, "") &&
+       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "time_begin",
+                          span.have ? span.t_min : 0) &&
+       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "time_end",
+                          span.have ? span.t_max : 0) &&
+       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "lod_origin", self.origin) &&
+       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "lod_base_ticks", self.base) &&
+       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "lod_levels", (gint64)self.n_levels);
+
+  for (guint level = 0; level < self.n_levels; level++)
+    g_hash_table_unref (self.levels[level].region_time);
+  g_free (self.levels);
+  g_array_unref (self.stack);
+
+  return ok;
+}

@@ -1,0 +1,826 @@
+/*
+ * sextant-store.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The trace store: all SQL of Sextant lives in this file and in the schema
+ * resources. Two ways in:
+ *
+ *  - sextant_store_create() makes a new file for a bulk load: journal and
+ *    fsync off (the importer writes a temporary file and renames it only when
+ *    complete, so a crash loses nothing but the temporary file), a private
+ *    "scratch" database attached for the halves of messages and collectives
+ *    that the importer matches at the end, and no indexes until
+ *    sextant_store_finish_load(), which builds them, drops the scratch data
+ *    and switches the file to WAL.
+ *  - sextant_store_open() opens a finished store and checks its schema version.
+ *
+ * Workload: a bulk load is tens of millions of single-row INSERTs from
+ * persistent prepared statements inside a few large transactions; after that
+ * the file is read by views and analyses.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "sextant-store.h"
+#include "sextant-trace-resources.h"
+
+struct _SextantRow
+{
+  sqlite3_stmt *stmt;
+};
+
+struct _SextantStore
+{
+  GObject       parent_instance;
+
+  char         *path;
+  sqlite3      *db;
+  sqlite3_stmt *stmts[SEXTANT_N_STMTS];  /* prepared on first use */
+  guint         in_transaction : 1;
+};
+
+G_DEFINE_FINAL_TYPE (SextantStore, sextant_store, G_TYPE_OBJECT)
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+/* Scratch tables live in a temporary database of their own: they are
+ * dropped with the connection and never reach the store file. */
+static const char scratch_sql[] =
+  "ATTACH DATABASE '' AS scratch;"
+  "CREATE TABLE scratch.send_half ("
+  "  comm INTEGER, src INTEGER, dst INTEGER, tag INTEGER, seq INTEGER,"
+  "  loc INTEGER, bytes INTEGER, mode TEXT, time INTEGER, visit INTEGER,"
+  "  request INTEGER, complete_time INTEGER, complete_visit INTEGER);"
+  "CREATE TABLE scratch.recv_half ("
+  "  comm INTEGER, src INTEGER, dst INTEGER, tag INTEGER, seq INTEGER,"
+  "  loc INTEGER, bytes INTEGER, mode TEXT, time INTEGER, visit INTEGER,"
+  "  request INTEGER, post_time INTEGER, post_visit INTEGER);"
+  "CREATE TABLE scratch.coll_half ("
+  "  comm INTEGER, owner INTEGER, seq INTEGER, loc INTEGER, kind TEXT,"
+  "  root INTEGER, nonblocking INTEGER, begin INTEGER, \"end\" INTEGER,"
+  "  visit INTEGER, end_visit INTEGER, sent INTEGER, received INTEGER);";
+
+static const char * const stmt_sql[SEXTANT_N_STMTS] = {
+  [SEXTANT_STMT_META] =
+    "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+  [SEXTANT_STMT_LOG] =
+    "INSERT INTO import_log (severity, kind, loc, first_time, count, message) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+  [SEXTANT_STMT_DEFINITION_COUNT] =
+    "INSERT INTO definition_count (kind, count) VALUES (?1, ?2)",
+  [SEXTANT_STMT_STRING] =
+    "INSERT INTO string (id, value) VALUES (?1, ?2)",
+  [SEXTANT_STMT_SYSTEM_TREE_NODE] =
+    "INSERT INTO system_tree_node (id, name, class_name, parent) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_SYSTEM_TREE_NODE_PROPERTY] =
+    "INSERT INTO system_tree_node_property (node, name, value) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_SYSTEM_TREE_NODE_DOMAIN] =
+    "INSERT INTO system_tree_node_domain (node, domain) VALUES (?1, ?2)",
+  [SEXTANT_STMT_LOCATION_GROUP] =
+    "INSERT INTO location_group (id, name, type, system_tree_node, creating_group) "
+    "VALUES (?1, ?2, ?3, ?4, ?5)",
+  [SEXTANT_STMT_LOCATION] =
+    "INSERT INTO location (id, otf2_id, name, type, location_group, defined_events) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+  [SEXTANT_STMT_LOCATION_PROPERTY] =
+    "INSERT INTO location_property (loc, name, value) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_LOCATION_UPDATE] =
+    "UPDATE location SET events = ?2, first_visit = ?3, last_visit = ?4, "
+    "time_begin = ?5, time_end = ?6 WHERE id = ?1",
+  [SEXTANT_STMT_PARADIGM] =
+    "INSERT OR REPLACE INTO paradigm (id, name, class) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_REGION] =
+    "INSERT INTO region (id, name, canonical_name, description, role, paradigm, "
+    "category, flags, file, begin_line, end_line) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+  [SEXTANT_STMT_GROUP] =
+    "INSERT INTO \"group\" (id, name, type, paradigm, flags, size) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+  [SEXTANT_STMT_GROUP_MEMBER] =
+    "INSERT INTO group_member (\"group\", rank, member) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_COMM] =
+    "INSERT INTO comm (id, name, \"group\", parent, is_self, size, flags) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+  [SEXTANT_STMT_COMM_MEMBER] =
+    "INSERT OR REPLACE INTO comm_member (comm, rank, loc) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_RMA_WINDOW] =
+    "INSERT INTO rma_window (id, name, comm, flags) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_SOURCE_CODE_LOCATION] =
+    "INSERT INTO source_code_location (id, file, line) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_CALLING_CONTEXT] =
+    "INSERT INTO calling_context (id, region, source_code_location, parent) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_CALLPATH] =
+    "INSERT INTO callpath (id, region, parent) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_CALLSITE] =
+    "INSERT INTO callsite (id, file, line, entered_region, left_region) VALUES (?1, ?2, ?3, ?4, ?5)",
+  [SEXTANT_STMT_METRIC_MEMBER] =
+    "INSERT INTO metric_member (id, name, description, type, mode, value_type, unit, base, exponent) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+  [SEXTANT_STMT_METRIC] =
+    "INSERT INTO metric (id, kind, class, recorder, n_members, occurrence, recorder_kind) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+  [SEXTANT_STMT_METRIC_CLASS_MEMBER] =
+    "INSERT INTO metric_class_member (metric, position, member) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_ATTRIBUTE] =
+    "INSERT INTO attribute (id, name, description, type) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_PARAMETER] =
+    "INSERT INTO parameter (id, name, type) VALUES (?1, ?2, ?3)",
+
+  [SEXTANT_STMT_EVENT_COUNT] =
+    "INSERT INTO event_count (loc, kind, count) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_VISIT] =
+    "INSERT INTO visit (id, loc, region, enter, leave, depth, parent, context, scl) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+  [SEXTANT_STMT_SEND_HALF] =
+    "INSERT INTO scratch.send_half (comm, src, dst, tag, seq, loc, bytes, mode, time, visit, "
+    "request, complete_time, complete_visit) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+  [SEXTANT_STMT_RECV_HALF] =
+    "INSERT INTO scratch.recv_half (comm, src, dst, tag, seq, loc, bytes, mode, time, visit, "
+    "request, post_time, post_visit) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+  [SEXTANT_STMT_COLL_HALF] =
+    "INSERT INTO scratch.coll_half (comm, owner, seq, loc, kind, root, nonblocking, begin, \"end\", "
+    "visit, end_visit, sent, received) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+  [SEXTANT_STMT_COLLECTIVE] =
+    "INSERT INTO collective (id, comm, kind, root, root_loc, nonblocking, members, expected, "
+    "begin, \"end\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+  [SEXTANT_STMT_COLLECTIVE_MEMBER] =
+    "INSERT OR REPLACE INTO collective_member (collective, loc, visit, end_visit, begin, \"end\", "
+    "bytes_sent, bytes_received) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+  [SEXTANT_STMT_RMA_OP] =
+    "INSERT INTO rma_op (loc, win, kind, atomic_type, target, bytes, bytes_received, "
+    "matching_id, issue_time, visit, complete_time, complete_kind, complete_visit) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+  [SEXTANT_STMT_RMA_SYNC] =
+    "INSERT INTO rma_sync (loc, time, visit, kind, win, remote, level, detail, end_time) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+  [SEXTANT_STMT_LOCK] =
+    "INSERT INTO lock (loc, family, win, target, lock_id, lock_type, request_time, "
+    "acquire_time, release_time, acquire_visit, try_failed) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+  [SEXTANT_STMT_METRIC_VALUE] =
+    "INSERT INTO metric_value (loc, time, metric, position, value) VALUES (?1, ?2, ?3, ?4, ?5)",
+  [SEXTANT_STMT_THREAD_EVENT] =
+    "INSERT INTO thread_event (loc, time, kind, paradigm, team, value, visit) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+  [SEXTANT_STMT_PROGRAM] =
+    "INSERT OR REPLACE INTO program (loc, name, arguments, begin, \"end\", exit_status) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+  [SEXTANT_STMT_PARAMETER_VALUE] =
+    "INSERT INTO parameter_value (loc, time, parameter, value, visit) VALUES (?1, ?2, ?3, ?4, ?5)",
+  [SEXTANT_STMT_SAMPLE] =
+    "INSERT INTO sample (loc, time, calling_context, unwind_distance) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_LOD] =
+    "INSERT INTO lod (loc, level, bucket, region, busy, t_mpi, t_rma, t_user, t_omp, "
+    "t_thread, t_io, t_accel, t_other) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+
+  [SEXTANT_STMT_MATCH_INDEX_HALVES] =
+    "CREATE INDEX scratch.recv_half_key ON recv_half (comm, src, dst, tag, seq);"
+    "CREATE INDEX scratch.send_half_key ON send_half (comm, src, dst, tag, seq);"
+    "CREATE INDEX scratch.coll_half_key ON coll_half (comm, owner, seq, loc);",
+  [SEXTANT_STMT_MATCH_MESSAGES] =
+    "INSERT INTO message (comm, tag, bytes, send_loc, recv_loc, send_mode, recv_mode, "
+    "  send_time, send_visit, send_request, send_complete_time, send_complete_visit, "
+    "  recv_post_time, recv_post_visit, recv_time, recv_visit, recv_request, recv_bytes) "
+    "SELECT s.comm, s.tag, s.bytes, s.loc, "
+    "       coalesce (r.loc, CASE WHEN s.dst >= 0 THEN s.dst END), s.mode, r.mode, "
+    "       s.time, s.visit, s.request, s.complete_time, s.complete_visit, "
+    "       r.post_time, r.post_visit, r.time, r.visit, r.request, r.bytes "
+    "FROM scratch.send_half AS s "
+    "LEFT JOIN scratch.recv_half AS r "
+    "  ON r.comm IS s.comm AND r.src = s.src AND r.dst = s.dst AND r.tag = s.tag AND r.seq = s.seq "
+    "ORDER BY s.rowid",
+  [SEXTANT_STMT_MATCH_UNMATCHED_RECVS] =
+    "INSERT INTO message (comm, tag, bytes, send_loc, recv_loc, send_mode, recv_mode, "
+    "  recv_post_time, recv_post_visit, recv_time, recv_visit, recv_request, recv_bytes) "
+    "SELECT r.comm, r.tag, r.bytes, CASE WHEN r.src >= 0 THEN r.src END, r.loc, NULL, r.mode, "
+    "       r.post_time, r.post_visit, r.time, r.visit, r.request, r.bytes "
+    "FROM scratch.recv_half AS r "
+    "WHERE NOT EXISTS (SELECT 1 FROM scratch.send_half AS s "
+    "  WHERE s.comm IS r.comm AND s.src = r.src AND s.dst = r.dst AND s.tag = r.tag AND s.seq = r.seq) "
+    "ORDER BY r.rowid",
+  [SEXTANT_STMT_RESOLVE_RMA_TARGETS] =
+    "UPDATE rma_op SET target_loc = (SELECT cm.loc FROM rma_window AS w "
+    "  JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = rma_op.target "
+    "  WHERE w.id = rma_op.win)",
+
+  [SEXTANT_QUERY_META] =
+    "SELECT key, value FROM meta ORDER BY key",
+  [SEXTANT_QUERY_DEFINITION_COUNTS] =
+    "SELECT kind, count FROM definition_count WHERE count > 0 ORDER BY kind",
+  [SEXTANT_QUERY_EVENT_COUNTS] =
+    "SELECT e.loc, e.kind, e.count FROM event_count AS e WHERE e.count > 0 ORDER BY e.loc, e.kind",
+  [SEXTANT_QUERY_LOCATIONS] =
+    "SELECT l.id, l.otf2_id, l.name, l.type, g.name, l.defined_events, l.events "
+    "FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group ORDER BY l.id",
+  [SEXTANT_QUERY_SUMMARY_COUNTS] =
+    "SELECT (SELECT count(*) FROM visit), "
+    "       (SELECT count(*) FROM message WHERE send_time IS NOT NULL AND recv_time IS NOT NULL), "
+    "       (SELECT count(*) FROM message WHERE send_time IS NULL OR recv_time IS NULL), "
+    "       (SELECT count(*) FROM collective), "
+    "       (SELECT count(*) FROM rma_op), "
+    "       (SELECT count(*) FROM lock), "
+    "       (SELECT count(*) FROM metric_value)",
+  [SEXTANT_QUERY_IMPORT_LOG] =
+    "SELECT severity, kind, loc, first_time, count, message FROM import_log ORDER BY id",
+  [SEXTANT_QUERY_COLL_HALVES] =
+    "SELECT comm, owner, seq, loc, kind, root, nonblocking, begin, \"end\", visit, end_visit, "
+    "       sent, received "
+    "FROM scratch.coll_half ORDER BY comm, owner, seq, loc",
+  [SEXTANT_QUERY_LOCATION_VISITS] =
+    "SELECT region, enter, leave, depth FROM visit WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+  [SEXTANT_QUERY_TIME_SPAN] =
+    "SELECT min (time_begin), max (time_end), max (events) FROM location WHERE events > 0",
+  [SEXTANT_QUERY_LOCATION_VISIT_RANGES] =
+    "SELECT id, first_visit, last_visit FROM location WHERE first_visit IS NOT NULL ORDER BY id",
+  [SEXTANT_QUERY_UNMATCHED_MESSAGES] =
+    "SELECT coalesce (send_loc, recv_loc), send_time IS NULL, count(*), "
+    "       min (coalesce (send_time, recv_time)) "
+    "FROM message WHERE send_time IS NULL OR recv_time IS NULL "
+    "GROUP BY 1, 2 ORDER BY 1, 2",
+};
+
+static void
+set_error_from_db (SextantStore  *self,
+                   int            rc,
+                   const char    *what,
+                   GError       **error)
+{
+  int primary = rc & 0xff;
+
+  if (primary == SQLITE_FULL)
+    g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
+                 "%s: no space left on device (%s)", self->path, what);
+  else if (primary == SQLITE_CONSTRAINT)
+    g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE,
+                 "%s: %s", what, sqlite3_errmsg (self->db));
+  else if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+    g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
+                 "%s: not a Sextant trace store (%s)", self->path, sqlite3_errstr (rc));
+  else
+    g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                 "%s: %s: %s", self->path, what,
+                 self->db != NULL ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
+}
+
+static gboolean
+exec_sql (SextantStore  *self,
+          const char    *sql,
+          GError       **error)
+{
+  int rc = sqlite3_exec (self->db, sql, NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "executing SQL", error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+exec_resource (SextantStore  *self,
+               const char    *resource,
+               GError       **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *sql = NULL;
+  gsize size;
+  const char *data;
+
+  bytes = g_resource_lookup_data (sextant_trace_get_resource (), resource,
+                                 G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (bytes == NULL)
+    return FALSE;
+
+  data = g_bytes_get_data (bytes, &size);
+  sql = g_strndup (data, size);
+
+  return exec_sql (self, sql, error);
+}
+
+static sqlite3_stmt *
+get_stmt (SextantStore      *self,
+          SextantStoreStmt   which,
+          GError           **error)
+{
+  sqlite3_stmt *stmt = self->stmts[which];
+  int rc;
+
+  g_assert (which < SEXTANT_N_STMTS);
+  g_assert (stmt_sql[which] != NULL);
+
+  if (stmt != NULL)
+    {
+      sqlite3_reset (stmt);
+      sqlite3_clear_bindings (stmt);
+      return stmt;
+    }
+
+  rc = sqlite3_prepare_v3 (self->db, stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "preparing a statement", error);
+      return NULL;
+    }
+
+  self->stmts[which] = stmt;
+
+  return stmt;
+}
+
+static void
+sextant_store_finalize (GObject *object)
+{
+  SextantStore *self = (SextantStore *)object;
+
+  for (guint i = 0; i < SEXTANT_N_STMTS; i++)
+    g_clear_pointer (&self->stmts[i], sqlite3_finalize);
+  g_clear_pointer (&self->db, sqlite3_close);
+  g_clear_pointer (&self->path, g_free);
+
+  G_OBJECT_CLASS (sextant_store_parent_class)->finalize (object);
+}
+
+static void
+sextant_store_class_init (SextantStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sextant_store_finalize;
+}
+
+static void
+sextant_store_init (SextantStore *self)
+{
+}
+
+static SextantStore *
+store_open_path (const char  *path,
+                 int          flags,
+                 GError     **error)
+{
+  g_autoptr(SextantStore) self = g_object_new (SEXTANT_TYPE_STORE, NULL);
+  int rc;
+
+  self->path = g_strdup (path);
+  rc = sqlite3_open_v2 (path, &self->db, flags, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "opening the database", error);
+      return NULL;
+    }
+  sqlite3_extended_result_codes (self->db, 1);
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * sextant_store_create:
+ * @path: a file that does not exist yet, or an empty one
+ *
+ * Creates a store for a bulk load, with the current schema and without
+ * indexes. Call sextant_store_finish_load() when all rows are in.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set
+ */
+SextantStore *
+sextant_store_create (const char  *path,
+                      GError     **error)
+{
+  g_autoptr(SextantStore) self = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = store_open_path (path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error);
+  if (self == NULL)
+    return NULL;
+
+  if (!exec_sql (self,
+                 "PRAGMA journal_mode = OFF;"
+                 "PRAGMA synchronous = OFF;"
+                 "PRAGMA locking_mode = EXCLUSIVE;"
+                 "PRAGMA cache_size = -65536;"   /* 64 MiB */
+                 "PRAGMA temp_store = FILE;"
+                 "PRAGMA page_size = 8192;",
+                 error) ||
+      !exec_resource (self, "/org/sextant/trace/schema-1.sql", error) ||
+      !exec_sql (self, scratch_sql, error) ||
+      !exec_sql (self, "PRAGMA scratch.journal_mode = OFF; PRAGMA scratch.synchronous = OFF;", error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * sextant_store_open:
+ * @path: a store written by sextant_store_create()
+ *
+ * Opens a finished store. Fails with %SEXTANT_TRACE_ERROR_SCHEMA if the file
+ * is not a Sextant store of the schema version this build reads.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set
+ */
+SextantStore *
+sextant_store_open (const char  *path,
+                    GError     **error)
+{
+  g_autoptr(SextantStore) self = NULL;
+  g_autofree char *version = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
+                   "%s: no such trace store", path);
+      return NULL;
+    }
+
+  self = store_open_path (path, SQLITE_OPEN_READWRITE, error);
+  if (self == NULL)
+    return NULL;
+
+  if (!exec_sql (self, "PRAGMA busy_timeout = 5000; PRAGMA query_only = 0;", error))
+    return NULL;
+
+  version = sextant_store_get_meta (self, "schema_version");
+  if (version == NULL || g_ascii_strtoll (version, NULL, 10) != SEXTANT_SCHEMA_VERSION_CURRENT)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
+                   "%s: not a Sextant trace store of schema version %d%s%s",
+                   path, SEXTANT_SCHEMA_VERSION_CURRENT,
+                   version != NULL ? ", found version " : "",
+                   version != NULL ? version : "");
+      return NULL;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+sextant_store_get_path (SextantStore *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+
+  return self->path;
+}
+
+/**
+ * sextant_store_close:
+ *
+ * Finalizes the statements and closes the file, reporting a failure that
+ * dropping the last reference would only log. The object stays valid but
+ * unusable.
+ */
+gboolean
+sextant_store_close (SextantStore  *self,
+                     GError       **error)
+{
+  int rc;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+
+  for (guint i = 0; i < SEXTANT_N_STMTS; i++)
+    g_clear_pointer (&self->stmts[i], sqlite3_finalize);
+
+  if (self->db == NULL)
+    return TRUE;
+
+  rc = sqlite3_close (self->db);
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "closing the database", error);
+      return FALSE;
+    }
+  self->db = NULL;
+
+  return TRUE;
+}
+
+gboolean
+sextant_store_begin (SextantStore  *self,
+                     GError       **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (!self->in_transaction, FALSE);
+
+  if (!exec_sql (self, "BEGIN", error))
+    return FALSE;
+  self->in_transaction = TRUE;
+
+  return TRUE;
+}
+
+gboolean
+sextant_store_commit (SextantStore  *self,
+                      GError       **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (self->in_transaction, FALSE);
+
+  self->in_transaction = FALSE;
+
+  return exec_sql (self, "COMMIT", error);
+}
+
+/**
+ * sextant_store_exec:
+ * @stmt: a statement without parameters (possibly several, separated by ';')
+ */
+gboolean
+sextant_store_exec (SextantStore      *self,
+                    SextantStoreStmt   stmt,
+                    GError           **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (stmt < SEXTANT_N_STMTS, FALSE);
+
+  return exec_sql (self, stmt_sql[stmt], error);
+}
+
+static gboolean
+step_done (SextantStore  *self,
+           sqlite3_stmt  *stmt,
+           GError       **error)
+{
+  int rc = sqlite3_step (stmt);
+
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      sqlite3_reset (stmt);
+      set_error_from_db (self, rc, "writing a row", error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+bind_valist (sqlite3_stmt *stmt,
+             const char   *types,
+             va_list       args)
+{
+  for (int i = 0; types[i] != '\0'; i++)
+    {
+      switch (types[i])
+        {
+        case 'i':
+          sqlite3_bind_int64 (stmt, i + 1, va_arg (args, gint64));
+          break;
+
+        case 'n':
+          {
+            gint64 v = va_arg (args, gint64);
+
+            if (v == SEXTANT_NULL)
+              sqlite3_bind_null (stmt, i + 1);
+            else
+              sqlite3_bind_int64 (stmt, i + 1, v);
+          }
+          break;
+
+        case 't':
+          sqlite3_bind_text (stmt, i + 1, va_arg (args, const char *), -1, SQLITE_TRANSIENT);
+          break;
+
+        case 'd':
+          sqlite3_bind_double (stmt, i + 1, va_arg (args, double));
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
+/**
+ * sextant_store_run:
+ * @types: one character per parameter: 'i' a gint64, 'n' a gint64 that is
+ *   bound as NULL when it equals %SEXTANT_NULL, 't' a string (NULL allowed),
+ *   'd' a double
+ * @...: the values
+ *
+ * Binds the values to statement @stmt and runs it to completion.
+ * Constraint violations fail with %SEXTANT_TRACE_ERROR_DUPLICATE, a full disk
+ * with %SEXTANT_TRACE_ERROR_NO_SPACE.
+ */
+gboolean
+sextant_store_run (SextantStore      *self,
+                   SextantStoreStmt   which,
+                   GError           **error,
+                   const char        *types,
+                   ...)
+{
+  sqlite3_stmt *stmt;
+  va_list args;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (types != NULL, FALSE);
+
+  if (!(stmt = get_stmt (self, which, error)))
+    return FALSE;
+
+  g_assert ((int)strlen (types) == sqlite3_bind_parameter_count (stmt));
+  va_start (args, types);
+  bind_valist (stmt, types, args);
+  va_end (args);
+
+  return step_done (self, stmt, error);
+}
+
+/* The hot path of an import: one row per region visit. */
+gboolean
+sextant_store_insert_visit (SextantStore  *self,
+                            gint64         id,
+                            guint32        loc,
+                            guint32        region,
+                            gint64         enter,
+                            gint64         leave,
+                            guint32        depth,
+                            gint64         parent,
+                            gint64         context,
+                            gint64         scl,
+                            GError       **error)
+{
+  sqlite3_stmt *stmt = self->stmts[SEXTANT_STMT_VISIT];
+
+  if G_UNLIKELY (stmt == NULL)
+    {
+      if (!(stmt = get_stmt (self, SEXTANT_STMT_VISIT, error)))
+        return FALSE;
+    }
+  else
+    sqlite3_reset (stmt);
+
+  sqlite3_bind_int64 (stmt, 1, id);
+  sqlite3_bind_int64 (stmt, 2, loc);
+  sqlite3_bind_int64 (stmt, 3, region);
+  sqlite3_bind_int64 (stmt, 4, enter);
+  sqlite3_bind_int64 (stmt, 5, leave);
+  sqlite3_bind_int64 (stmt, 6, depth);
+  if (parent >= 0)
+    sqlite3_bind_int64 (stmt, 7, parent);
+  else
+    sqlite3_bind_null (stmt, 7);
+  if (context != SEXTANT_NULL)
+    sqlite3_bind_int64 (stmt, 8, context);
+  else
+    sqlite3_bind_null (stmt, 8);
+  if (scl != SEXTANT_NULL)
+    sqlite3_bind_int64 (stmt, 9, scl);
+  else
+    sqlite3_bind_null (stmt, 9);
+
+  return step_done (self, stmt, error);
+}
+
+/**
+ * sextant_store_foreach:
+ * @func: called for each row; returning %FALSE (with its error set) stops
+ * @types: parameter types as for sextant_store_run(), "" for none
+ *
+ * Runs a query and hands each row to @func.
+ */
+gboolean
+sextant_store_foreach (SextantStore      *self,
+                       SextantStoreStmt   query,
+                       SextantRowFunc     func,
+                       gpointer           user_data,
+                       GError           **error,
+                       const char        *types,
+                       ...)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  SextantRow row;
+  va_list args;
+  int rc;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+
+  /* Not cached: a callback may run another query of the same kind. */
+  rc = sqlite3_prepare_v2 (self->db, stmt_sql[query], -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "preparing a query", error);
+      return FALSE;
+    }
+
+  va_start (args, types);
+  bind_valist (stmt, types, args);
+  va_end (args);
+
+  row.stmt = stmt;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      if (!func (&row, user_data, error))
+        return FALSE;
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_error_from_db (self, rc, "reading rows", error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_finish_load:
+ *
+ * Ends a bulk load: builds the indexes, drops the scratch tables, gathers
+ * statistics for the query planner and switches the file to WAL.
+ */
+gboolean
+sextant_store_finish_load (SextantStore  *self,
+                           GError       **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+
+  for (guint i = 0; i < SEXTANT_N_STMTS; i++)
+    g_clear_pointer (&self->stmts[i], sqlite3_finalize);
+
+  return exec_resource (self, "/org/sextant/trace/schema-1-index.sql", error) &&
+         exec_sql (self, "DETACH DATABASE scratch; ANALYZE;", error) &&
+         exec_sql (self, "PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = WAL;", error);
+}
+
+/**
+ * sextant_store_get_meta:
+ *
+ * Returns: (transfer full) (nullable): the value of @key in the meta table
+ */
+char *
+sextant_store_get_meta (SextantStore *self,
+                        const char   *key)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT value FROM meta WHERE key = ?1", -1, &stmt, NULL) != SQLITE_OK)
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    return NULL;
+
+  return g_strdup ((const char *)sqlite3_column_text (stmt, 0));
+}
+
+gint64
+sextant_store_changes (SextantStore *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), 0);
+
+  return sqlite3_changes64 (self->db);
+}
+
+int
+sextant_row_get_n_columns (const SextantRow *row)
+{
+  return sqlite3_column_count (row->stmt);
+}
+
+gboolean
+sextant_row_is_null (const SextantRow *row,
+                     int               column)
+{
+  return sqlite3_column_type (row->stmt, column) == SQLITE_NULL;
+}
+
+gboolean
+sextant_row_is_integer (const SextantRow *row,
+                        int               column)
+{
+  return sqlite3_column_type (row->stmt, column) == SQLITE_INTEGER;
+}
+
+gint64
+sextant_row_get_int (const SextantRow *row,
+                     int               column)
+{
+  return sqlite3_column_int64 (row->stmt, column);
+}
+
+double
+sextant_row_get_double (const SextantRow *row,
+                        int               column)
+{
+  return sqlite3_column_double (row->stmt, column);
+}
+
+const char *
+sextant_row_get_text (const SextantRow *row,
+                      int               column)
+{
+  return (const char *)sqlite3_column_text (row->stmt, column);
+}

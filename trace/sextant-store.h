@@ -1,0 +1,163 @@
+/*
+ * sextant-store.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * SextantStore is the trace store: one SQLite file per OTF2 archive. It is
+ * the only place in the tree that holds SQL (the schema is in schema-1.sql,
+ * every statement is in sextant-store.c). Callers name a statement by its
+ * SextantStoreStmt value and pass typed values; rows come back through
+ * SextantRow accessors, so no caller includes <sqlite3.h>.
+ *
+ * Threading: a store is used from one thread at a time.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "sextant-trace-error.h"
+
+G_BEGIN_DECLS
+
+/* An absent integer value: bound as SQL NULL by the 'n' type code. */
+#define SEXTANT_NULL G_MININT64
+
+#define SEXTANT_SCHEMA_VERSION_CURRENT 1
+
+typedef enum
+{
+  /* Definitions and bookkeeping (bulk load) */
+  SEXTANT_STMT_META,
+  SEXTANT_STMT_LOG,
+  SEXTANT_STMT_DEFINITION_COUNT,
+  SEXTANT_STMT_STRING,
+  SEXTANT_STMT_SYSTEM_TREE_NODE,
+  SEXTANT_STMT_SYSTEM_TREE_NODE_PROPERTY,
+  SEXTANT_STMT_SYSTEM_TREE_NODE_DOMAIN,
+  SEXTANT_STMT_LOCATION_GROUP,
+  SEXTANT_STMT_LOCATION,
+  SEXTANT_STMT_LOCATION_PROPERTY,
+  SEXTANT_STMT_LOCATION_UPDATE,
+  SEXTANT_STMT_PARADIGM,
+  SEXTANT_STMT_REGION,
+  SEXTANT_STMT_GROUP,
+  SEXTANT_STMT_GROUP_MEMBER,
+  SEXTANT_STMT_COMM,
+  SEXTANT_STMT_COMM_MEMBER,
+  SEXTANT_STMT_RMA_WINDOW,
+  SEXTANT_STMT_SOURCE_CODE_LOCATION,
+  SEXTANT_STMT_CALLING_CONTEXT,
+  SEXTANT_STMT_CALLPATH,
+  SEXTANT_STMT_CALLSITE,
+  SEXTANT_STMT_METRIC_MEMBER,
+  SEXTANT_STMT_METRIC,
+  SEXTANT_STMT_METRIC_CLASS_MEMBER,
+  SEXTANT_STMT_ATTRIBUTE,
+  SEXTANT_STMT_PARAMETER,
+
+  /* Events (bulk load) */
+  SEXTANT_STMT_EVENT_COUNT,
+  SEXTANT_STMT_VISIT,
+  SEXTANT_STMT_SEND_HALF,
+  SEXTANT_STMT_RECV_HALF,
+  SEXTANT_STMT_COLL_HALF,
+  SEXTANT_STMT_COLLECTIVE,
+  SEXTANT_STMT_COLLECTIVE_MEMBER,
+  SEXTANT_STMT_RMA_OP,
+  SEXTANT_STMT_RMA_SYNC,
+  SEXTANT_STMT_LOCK,
+  SEXTANT_STMT_METRIC_VALUE,
+  SEXTANT_STMT_THREAD_EVENT,
+  SEXTANT_STMT_PROGRAM,
+  SEXTANT_STMT_PARAMETER_VALUE,
+  SEXTANT_STMT_SAMPLE,
+  SEXTANT_STMT_LOD,
+
+  /* Matching steps of the importer (no parameters) */
+  SEXTANT_STMT_MATCH_INDEX_HALVES,
+  SEXTANT_STMT_MATCH_MESSAGES,
+  SEXTANT_STMT_MATCH_UNMATCHED_RECVS,
+  SEXTANT_STMT_RESOLVE_RMA_TARGETS,
+
+  /* Queries */
+  SEXTANT_QUERY_META,
+  SEXTANT_QUERY_DEFINITION_COUNTS,
+  SEXTANT_QUERY_EVENT_COUNTS,
+  SEXTANT_QUERY_LOCATIONS,
+  SEXTANT_QUERY_SUMMARY_COUNTS,
+  SEXTANT_QUERY_IMPORT_LOG,
+  SEXTANT_QUERY_COLL_HALVES,
+  SEXTANT_QUERY_UNMATCHED_MESSAGES,
+  SEXTANT_QUERY_LOCATION_VISITS,
+  SEXTANT_QUERY_TIME_SPAN,
+  SEXTANT_QUERY_LOCATION_VISIT_RANGES,
+
+  SEXTANT_N_STMTS
+} SextantStoreStmt;
+
+#define SEXTANT_TYPE_STORE (sextant_store_get_type ())
+G_DECLARE_FINAL_TYPE (SextantStore, sextant_store, SEXTANT, STORE, GObject)
+
+/* A row of a query result, valid only inside the SextantRowFunc call. */
+typedef struct _SextantRow SextantRow;
+
+typedef gboolean (*SextantRowFunc) (const SextantRow *row,
+                                    gpointer          user_data,
+                                    GError          **error);
+
+SextantStore *sextant_store_create          (const char        *path,
+                                             GError           **error);
+SextantStore *sextant_store_open            (const char        *path,
+                                             GError           **error);
+const char   *sextant_store_get_path        (SextantStore      *self);
+gboolean      sextant_store_close           (SextantStore      *self,
+                                             GError           **error);
+gboolean      sextant_store_begin           (SextantStore      *self,
+                                             GError           **error);
+gboolean      sextant_store_commit          (SextantStore      *self,
+                                             GError           **error);
+gboolean      sextant_store_exec            (SextantStore      *self,
+                                             SextantStoreStmt   stmt,
+                                             GError           **error);
+gboolean      sextant_store_run             (SextantStore      *self,
+                                             SextantStoreStmt   stmt,
+                                             GError           **error,
+                                             const char        *types,
+                                             ...);
+gboolean      sextant_store_insert_visit    (SextantStore      *self,
+                                             gint64             id,
+                                             guint32            loc,
+                                             guint32            region,
+                                             gint64             enter,
+                                             gint64             leave,
+                                             guint32            depth,
+                                             gint64             parent,
+                                             gint64             context,
+                                             gint64             scl,
+                                             GError           **error);
+gboolean      sextant_store_foreach         (SextantStore      *self,
+                                             SextantStoreStmt   query,
+                                             SextantRowFunc     func,
+                                             gpointer           user_data,
+                                             GError           **error,
+                                             const char        *types,
+                                             ...);
+gboolean      sextant_store_finish_load     (SextantStore      *self,
+                                             GError           **error);
+char         *sextant_store_get_meta        (SextantStore      *self,
+                                             const char        *key);
+gint64        sextant_store_changes         (SextantStore      *self);
+
+int           sextant_row_get_n_columns     (const SextantRow  *row);
+gboolean      sextant_row_is_null           (const SextantRow  *row,
+                                             int                column);
+gint64        sextant_row_get_int           (const SextantRow  *row,
+                                             int                column);
+double        sextant_row_get_double        (const SextantRow  *row,
+                                             int                column);
+const char   *sextant_row_get_text          (const SextantRow  *row,
+                                             int                column);
+gboolean      sextant_row_is_integer        (const SextantRow  *row,
+                                             int                column);
+
+G_END_DECLS
