@@ -1425,10 +1425,36 @@ import_clear (SextantImport *import)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantImport, import_clear)
 
+/* libotf2 prints its errors to stderr; Sextant reports them as GErrors that
+ * name the file, and passes libotf2's own words to the debug log. */
+static OTF2_ErrorCode
+otf2_error_to_debug_log (void           *user_data,
+                         const char     *file,
+                         uint64_t        line,
+                         const char     *function,
+                         OTF2_ErrorCode  code,
+                         const char     *format,
+                         va_list         args)
+{
+  g_autofree char *message = g_strdup_vprintf (format, args);
+
+  g_debug ("libotf2 %s:%" G_GUINT64_FORMAT ": %s: %s", file, line, OTF2_Error_GetName (code), message);
+
+  return code;
+}
+
 static void
 import_init (SextantImport *import,
              const char    *anchor)
 {
+  static gsize otf2_errors_redirected = 0;
+
+  if (g_once_init_enter (&otf2_errors_redirected))
+    {
+      OTF2_Error_RegisterCallback (otf2_error_to_debug_log, NULL);
+      g_once_init_leave (&otf2_errors_redirected, 1);
+    }
+
   memset (import, 0, sizeof *import);
   import->archive_dir = g_path_get_dirname (anchor);
   import->archive_name = anchor_base_name (anchor);
@@ -1506,18 +1532,38 @@ read_definitions (SextantImport  *import,
   return TRUE;
 }
 
+static char *
+local_file (SextantImport *import,
+            guint64        otf2_id,
+            const char    *suffix)
+{
+  g_autofree char *name = g_strdup_printf ("%" G_GUINT64_FORMAT "%s", otf2_id, suffix);
+
+  return g_build_filename (import->archive_dir, import->archive_name, name, NULL);
+}
+
 /* Local definitions carry the mapping tables and clock offsets that the
- * event readers apply: they must be read before any event. */
+ * event readers apply: they must be read before any event. A writer may
+ * write no local definitions at all, but if some locations have a file and
+ * another has none, that file is missing. */
 static gboolean
 read_local_definitions (SextantImport  *import,
                         GError        **error)
 {
   OTF2_ErrorCode status;
+  guint n_files = 0;
 
   for (guint i = 0; i < import->locations->len; i++)
-    OTF2_Reader_SelectLocation (import->reader, g_array_index (import->locations, SextantLocationDef, i).otf2_id);
+    {
+      guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
+      g_autofree char *path = local_file (import, id, ".def");
 
-  if (import->locations->len == 0)
+      OTF2_Reader_SelectLocation (import->reader, id);
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        n_files++;
+    }
+
+  if (n_files == 0)
     return TRUE;
 
   status = OTF2_Reader_OpenDefFiles (import->reader);
@@ -1531,20 +1577,26 @@ read_local_definitions (SextantImport  *import,
   for (guint i = 0; i < import->locations->len; i++)
     {
       guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
-      OTF2_DefReader *reader = OTF2_Reader_GetDefReader (import->reader, id);
+      g_autofree char *path = local_file (import, id, ".def");
+      OTF2_DefReader *reader = NULL;
       uint64_t n_read = 0;
 
-      /* A location without a local definition file is valid OTF2. */
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        reader = OTF2_Reader_GetDefReader (import->reader, id);
+
       if (reader == NULL)
-        continue;
+        {
+          OTF2_Reader_CloseDefFiles (import->reader);
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
+                       "%s: the local definitions of location %" G_GUINT64_FORMAT " are missing or unreadable",
+                       path, id);
+          return FALSE;
+        }
 
       status = OTF2_Reader_ReadAllLocalDefinitions (import->reader, reader, &n_read);
       OTF2_Reader_CloseDefReader (import->reader, reader);
       if (status != OTF2_SUCCESS)
         {
-          g_autofree char *name = g_strdup_printf ("%" G_GUINT64_FORMAT ".def", id);
-          g_autofree char *path = g_build_filename (import->archive_dir, import->archive_name, name, NULL);
-
           OTF2_Reader_CloseDefFiles (import->reader);
           return otf2_check (status, path, "cannot read the local definitions", error);
         }
@@ -1595,7 +1647,7 @@ write_meta (SextantImport   *import,
             const Identity  *id,
             GError         **error)
 {
-  char *creator = NULL;
+  g_autofree char *creator = NULL;   /* malloc()ed by libotf2 */
   uint8_t major = 0, minor = 0, bugfix = 0;
   g_autofree char *otf2_version = NULL;
   g_autofree char *now = NULL;

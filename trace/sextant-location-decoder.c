@@ -464,6 +464,12 @@ resolve_peer (Decoder      *self,
   if (is_self)
     return self->loc;
 
+  if (loc < 0)
+    _sextant_import_log (self->import, "unresolved_peer", self->loc, self->last_time,
+                         "a message's peer (rank %u of communicator %s) is not a known location; "
+                         "such messages stay unmatched", rank,
+                         comm == OTF2_UNDEFINED_COMM ? "UNDEFINED" : "without members");
+
   return loc >= 0 ? loc : -(gint64)rank - 1;
 }
 

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Anomaly tests of `sextant import`, on damaged copies of a real archive:
+each bad input gives its own error on stderr naming the file, a non-zero
+exit, no database and no temporary file; the archive is never modified; an
+existing database survives a failed re-import; re-importing is idempotent and
+a current database is reused. Output is TAP.
+"""
+
+import hashlib
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+SEXTANT = os.environ.get("SEXTANT", "sextant")
+TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
+SOURCE = os.path.join(TRACES, "casita-4_mpi_ls_barr")
+
+results = []
+
+
+def ok(cond, name, detail=""):
+    results.append((bool(cond), name, detail))
+
+
+def tree_digest(path):
+    h = hashlib.sha256()
+    for root, dirs, files in sorted(os.walk(path)):
+        dirs.sort()
+        for f in sorted(files):
+            p = os.path.join(root, f)
+            h.update(p[len(path):].encode())
+            if os.path.islink(p):
+                h.update(os.readlink(p).encode())
+            else:
+                with open(p, "rb") as fh:
+                    h.update(fh.read())
+    return h.hexdigest()
+
+
+def sextant(*args):
+    return subprocess.run([SEXTANT, *args], capture_output=True, text=True)
+
+
+def damage_truncate_evt(d):
+    with open(os.path.join(d, "traces", "1.evt"), "r+b") as f:
+        f.truncate(100)
+    return "traces/1.evt", "cannot read the events"
+
+
+def damage_delete_global_def(d):
+    os.unlink(os.path.join(d, "traces.def"))
+    return "traces.def", "global definitions"
+
+
+def damage_truncate_global_def(d):
+    with open(os.path.join(d, "traces.def"), "r+b") as f:
+        f.truncate(500)
+    return "traces.def", "cannot read the global definitions"
+
+
+def damage_delete_local_def(d):
+    os.unlink(os.path.join(d, "traces", "2.def"))
+    return "traces/2.def", "local definitions"
+
+
+def damage_garbage_anchor(d):
+    with open(os.path.join(d, "traces.otf2"), "wb") as f:
+        f.write(bytes(range(256)) * 2)
+    return "traces.otf2", "not an OTF2 archive"
+
+
+def damage_empty_directory(d):
+    shutil.rmtree(d)
+    os.mkdir(d)
+    return os.path.basename(d), "not an OTF2 archive"
+
+
+def damage_missing_evt(d):
+    os.unlink(os.path.join(d, "traces", "3.evt"))
+    return "traces/3.evt", "cannot open the events"
+
+
+def damage_unreadable_evt(d):
+    # As root, permissions do not stop a read: a dangling link does.
+    p = os.path.join(d, "traces", "3.evt")
+    os.unlink(p)
+    os.symlink("/nonexistent/3.evt", p)
+    return "traces/3.evt", "cannot open the events"
+
+
+def damage_garbage_evt(d):
+    with open(os.path.join(d, "traces", "0.evt"), "wb") as f:
+        f.write(b"this is not an OTF2 event file\n" * 8)
+    return "traces/0.evt", "events of location 0"
+
+
+DAMAGES = [damage_truncate_evt, damage_delete_global_def, damage_truncate_global_def,
+           damage_delete_local_def, damage_garbage_anchor, damage_empty_directory,
+           damage_missing_evt, damage_unreadable_evt, damage_garbage_evt]
+
+
+def leftovers(out_dir):
+    return sorted(os.listdir(out_dir))
+
+
+def dump(db):
+    """Every row of every table, except the time of the import."""
+    con = sqlite3.connect(db)
+    rows = []
+    tables = [r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    for t in tables:
+        for r in con.execute('SELECT * FROM "%s" ORDER BY 1, 2' % t):
+            if t == "meta" and r[0] in ("imported_at", "archive_path"):
+                continue
+            rows.append((t,) + tuple(r))
+    con.close()
+    return tables, rows
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        for damage in DAMAGES:
+            name = damage.__name__[len("damage_"):]
+            archive = os.path.join(work, name)
+            out = os.path.join(work, "out-" + name)
+            os.mkdir(out)
+            shutil.copytree(SOURCE, archive, symlinks=True)
+            culprit, words = damage(archive)
+            before = tree_digest(archive)
+            run = sextant("import", "-o", os.path.join(out, "t.db"), archive)
+            ok(run.returncode == 1, "%s: exit status 1" % name, "got %d" % run.returncode)
+            ok(culprit in run.stderr and words in run.stderr and run.stderr.startswith("sextant: "),
+               "%s: error names %s" % (name, culprit), run.stderr.strip())
+            ok("[OTF2]" not in run.stderr, "%s: no raw libotf2 output" % name, run.stderr.strip())
+            ok(leftovers(out) == [], "%s: nothing left behind" % name, str(leftovers(out)))
+            ok(tree_digest(archive) == before, "%s: archive untouched" % name)
+
+        # A failed import leaves an existing database as it was.
+        archive = os.path.join(work, "good")
+        shutil.copytree(SOURCE, archive)
+        out = os.path.join(work, "out-good")
+        os.mkdir(out)
+        db = os.path.join(out, "t.db")
+        before = tree_digest(archive)
+        run = sextant("import", "-o", db, archive)
+        ok(run.returncode == 0, "good archive imports", run.stderr)
+        ok(tree_digest(archive) == before, "import leaves the archive untouched")
+        first = dump(db)
+        with open(db, "rb") as f:
+            db_bytes = f.read()
+        run = sextant("import", "-o", db, archive)
+        ok(run.returncode == 0 and "up to date" in run.stdout, "a current database is reused", run.stdout)
+        with open(db, "rb") as f:
+            ok(f.read() == db_bytes, "reuse does not rewrite the database")
+        run = sextant("import", "--force", "-o", db, archive)
+        ok(run.returncode == 0, "forced re-import succeeds", run.stderr)
+        second = dump(db)
+        ok(first == second, "re-import is idempotent (every row equal)")
+        ok(leftovers(out) == ["t.db"], "only the database remains", str(leftovers(out)))
+
+        damaged = os.path.join(work, "damaged")
+        shutil.copytree(SOURCE, damaged)
+        damage_truncate_evt(damaged)
+        os.unlink(os.path.join(damaged, "traces.def"))
+        shutil.copy(os.path.join(archive, "traces.def"), os.path.join(damaged, "traces.def"))
+        run = sextant("import", "--force", "-o", db, damaged)
+        ok(run.returncode == 1, "re-import of a damaged archive fails")
+        ok(dump(db) == second, "the existing database survives a failed re-import")
+        ok(leftovers(out) == ["t.db"], "no temporary file after the failed re-import", str(leftovers(out)))
+
+        # A changed archive is re-imported without --force.
+        os.utime(os.path.join(archive, "traces.otf2"), (1, 1))
+        run = sextant("import", "-o", db, archive)
+        ok(run.returncode == 0 and "imported" in run.stdout, "a changed archive is re-imported", run.stdout)
+
+        # Default database location: beside the anchor, <anchor name>.sextant.db
+        run = sextant("import", "--quiet", archive)
+        ok(run.returncode == 0 and os.path.exists(os.path.join(archive, "traces.sextant.db")),
+           "default database beside the anchor", run.stderr)
+
+        # Usage errors exit with 2 and say why.
+        run = sextant("import")
+        ok(run.returncode == 2 and "ARCHIVE" in run.stderr, "import without ARCHIVE is a usage error")
+        run = sextant("frobnicate")
+        ok(run.returncode == 2 and "unknown command" in run.stderr, "unknown command is a usage error")
+        for cmd in ("import", "info"):
+            run = sextant(cmd, "--help")
+            ok(run.returncode == 0 and "Usage" in run.stdout, "%s --help" % cmd)
+        run = sextant("info", os.path.join(work, "no-such.db"))
+        ok(run.returncode == 1 and "no-such.db" in run.stderr, "info on a missing database fails")
+        notdb = os.path.join(work, "not-a-db.db")
+        with open(notdb, "w") as f:
+            f.write("hello\n" * 100)
+        run = sextant("info", notdb)
+        ok(run.returncode == 1 and "not a Sextant trace store" in run.stderr, "info on a non-store fails",
+           run.stderr)
+
+    print("1..%d" % len(results))
+    failed = 0
+    for i, (passed, name, detail) in enumerate(results, start=1):
+        print("%s %d - %s" % ("ok" if passed else "not ok", i, name))
+        if not passed:
+            failed += 1
+            for line in detail.splitlines()[:10]:
+                print("# " + line)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
