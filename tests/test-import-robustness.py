@@ -26,6 +26,10 @@ def ok(cond, name, detail=""):
     results.append((bool(cond), name, detail))
 
 
+def skip(name, why):
+    results.append((True, name + " # SKIP " + why, ""))
+
+
 def tree_digest(path):
     h = hashlib.sha256()
     for root, dirs, files in sorted(os.walk(path)):
@@ -182,6 +186,23 @@ def main():
         run = sextant("import", "--quiet", archive)
         ok(run.returncode == 0 and os.path.exists(os.path.join(archive, "traces.sextant.db")),
            "default database beside the anchor", run.stderr)
+
+        # A full disk: a tmpfs too small for the database (needs root).
+        tiny = os.path.join(work, "tiny")
+        os.mkdir(tiny)
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", tiny],
+                                 capture_output=True).returncode == 0
+        if mounted:
+            try:
+                big = os.path.join(TRACES, "casita-2_jacobi_blame_cpu_015")
+                run = sextant("import", "-o", os.path.join(tiny, "t.db"), big)
+                ok(run.returncode == 1 and "no space left" in run.stderr and "t.db" in run.stderr,
+                   "full disk: clear error", run.stderr)
+                ok(os.listdir(tiny) == [], "full disk: nothing left behind", str(os.listdir(tiny)))
+            finally:
+                subprocess.run(["umount", tiny])
+        else:
+            skip("full disk", "cannot mount a small tmpfs here")
 
         # Usage errors exit with 2 and say why.
         run = sextant("import")

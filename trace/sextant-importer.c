@@ -1872,6 +1872,7 @@ sextant_importer_run (SextantImporter  *self,
   g_autofree char *tmp_path = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
+  g_autoptr(GError) local_error = NULL;
   int fd;
 
   g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), FALSE);
@@ -1908,9 +1909,14 @@ sextant_importer_run (SextantImporter  *self,
     }
   close (fd);
 
-  if (!import_archive (self, &id, defs_path, tmp_path, cancellable, error))
+  if (!import_archive (self, &id, defs_path, tmp_path, cancellable, &local_error))
     {
       remove_store_files (tmp_path);
+      if (g_error_matches (local_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE))
+        g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
+                     "%s: no space left on device; nothing was written", self->db_path);
+      else
+        g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
 
