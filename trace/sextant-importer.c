@@ -1729,22 +1729,32 @@ import_archive (SextantImporter  *self,
                    "cannot open the event files", error))
     return FALSE;
 
+  g_debug ("definitions read: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
+
   for (guint i = 0; i < import.locations->len; i++)
     if (!_sextant_decode_location (&import, i, error))
       return FALSE;
 
   if (import.locations->len > 0)
     OTF2_Reader_CloseEvtFiles (import.reader);
+  g_debug ("events decoded: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
 
-  if (!match_across_locations (&import, error) ||
-      !_sextant_lod_build (&import, error) ||
-      !write_log (&import, error) ||
+  if (!match_across_locations (&import, error))
+    return FALSE;
+  g_debug ("matched: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
+
+  if (!_sextant_lod_build (&import, error))
+    return FALSE;
+  g_debug ("level of detail built: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
+
+  if (!write_log (&import, error) ||
       !write_meta (&import, id, error) ||
       !sextant_store_run (import.store, SEXTANT_STMT_META, error, "ti", "import_complete", (gint64)1) ||
       !sextant_store_commit (import.store, error) ||
       !sextant_store_finish_load (import.store, error) ||
       !sextant_store_close (import.store, error))
     return FALSE;
+  g_debug ("indexed and closed: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
 
   if (import.progress != NULL)
     {
