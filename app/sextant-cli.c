@@ -317,9 +317,6 @@ info_to_json (Info       *info,
   gint64 resolution = MAX (1, meta_int (info, "resolution"));
   gint64 offset = meta_int (info, "global_offset");
   gint64 total = 0;
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *node;
 
   json_builder_begin_object (builder);
   json_builder_end_object (builder);
@@ -330,11 +327,21 @@ info_to_json (Info       *info,
   json_object_set_string_member (root, "otf2_version", g_hash_table_lookup (info->meta, "otf2_version"));
   json_object_set_string_member (root, "creator", g_hash_table_lookup (info->meta, "creator"));
 
-  json_object_iter_init (&iter, info->events);
-  while (json_object_iter_next (&iter, &name, &node))
-    total += json_node_get_int (node);
-  json_object_set_int_member (root, "total_events", total);
-  json_object_set_object_member (root, "events", json_object_ref (info->events));
+  {
+    /* totals in the order otf2-print users scan them: by kind name */
+    g_autoptr(GList) kinds = g_list_sort (json_object_get_members (info->events), (GCompareFunc)g_strcmp0);
+    JsonObject *events = json_object_new ();
+
+    for (GList *l = kinds; l != NULL; l = l->next)
+      {
+        gint64 n = json_object_get_int_member (info->events, l->data);
+
+        json_object_set_int_member (events, l->data, n);
+        total += n;
+      }
+    json_object_set_int_member (root, "total_events", total);
+    json_object_set_object_member (root, "events", events);
+  }
 
   for (guint i = 0; i < info->locations->len; i++)
     json_array_add_object_element (locations, json_object_ref (g_ptr_array_index (info->locations, i)));
@@ -369,10 +376,8 @@ print_text (Info       *info,
   JsonObject *root = json_node_get_object (json);
   JsonObject *time = json_object_get_object_member (root, "time");
   JsonObject *messages = json_object_get_object_member (root, "messages");
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *node;
   guint n_warnings = json_array_get_length (info->warnings);
+  JsonObject *events = json_object_get_object_member (root, "events");
 
   g_print ("Archive:      %s\n", json_object_get_string_member (root, "archive"));
   g_print ("Database:     %s\n", json_object_get_string_member (root, "database"));
@@ -383,9 +388,13 @@ print_text (Info       *info,
            json_object_get_int_member (time, "resolution"));
   g_print ("Locations:    %u\n", info->locations->len);
   g_print ("Events:       %" G_GINT64_FORMAT "\n", json_object_get_int_member (root, "total_events"));
-  json_object_iter_init (&iter, info->events);
-  while (json_object_iter_next (&iter, &name, &node))
-    g_print ("  %-34s %12" G_GINT64_FORMAT "\n", name, json_node_get_int (node));
+  {
+    g_autoptr(GList) kinds = json_object_get_members (events);   /* insertion order: sorted */
+
+    for (GList *l = kinds; l != NULL; l = l->next)
+      g_print ("  %-34s %12" G_GINT64_FORMAT "\n", (const char *)l->data,
+               json_object_get_int_member (events, l->data));
+  }
   g_print ("Visits:       %" G_GINT64_FORMAT "\n", json_object_get_int_member (root, "visits"));
   g_print ("Messages:     %" G_GINT64_FORMAT " matched, %" G_GINT64_FORMAT " unmatched\n",
            json_object_get_int_member (messages, "matched"),
