@@ -398,7 +398,7 @@ sextant_store_create (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  self = store_open_path (path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error);
+  self = store_open_path (path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, error);
   if (self == NULL)
     return NULL;
 
@@ -443,7 +443,7 @@ sextant_store_open (const char  *path,
       return NULL;
     }
 
-  self = store_open_path (path, SQLITE_OPEN_READWRITE, error);
+  self = store_open_path (path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, error);
   if (self == NULL)
     return NULL;
 
