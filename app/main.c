@@ -21,7 +21,8 @@ typedef struct
 
 static const Command commands[] = {
   { "import", sextant_cli_import, "Import an OTF2 archive into a trace store" },
-  { "info",   sextant_cli_info,   "Summarise a trace store or archive (--json)" },
+  { "info",    sextant_cli_info,    "Summarise a trace store or archive (--json)" },
+  { "analyze", sextant_cli_analyze, "Find inefficiency patterns, linked to source lines (--json)" },
 };
 
 static void
@@ -32,7 +33,7 @@ print_usage (FILE *stream)
            "Sextant %s - find where an MPI program lost its time.\n\nCommands:\n",
            PACKAGE_VERSION);
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (stream, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf (stream, "  %-9s %s\n", commands[i].name, commands[i].summary);
   fprintf (stream, "\nRun 'sextant COMMAND --help' for the options of a command.\n");
 }
 

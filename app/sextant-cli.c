@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "sextant-analysis.h"
 #include "sextant-cli.h"
 #include "sextant-importer.h"
 #include "sextant-store.h"
@@ -497,6 +498,240 @@ sextant_cli_info (int    argc,
     }
   else
     print_text (&info, json);
+
+  return EXIT_SUCCESS;
+}
+
+/* analyze ------------------------------------------------------------------ */
+
+typedef struct
+{
+  gint64      resolution;
+  gint64      total_ticks;
+  JsonArray  *patterns;
+  SextantStore *store;
+} Analysis;
+
+static gboolean
+total_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  Analysis *a = user_data;
+
+  a->total_ticks = sextant_row_get_int (row, 0);
+  a->resolution = MAX (1, g_ascii_strtoll (sextant_row_get_text (row, 1), NULL, 10));
+
+  return TRUE;
+}
+
+typedef struct
+{
+  Analysis   *analysis;
+  JsonObject *object;
+} PatternRows;
+
+static gboolean
+by_location_row (const SextantRow  *row,
+                 gpointer           user_data,
+                 GError           **error)
+{
+  PatternRows *p = user_data;
+  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT, sextant_row_get_int (row, 0));
+
+  json_object_set_double_member (p->object, key,
+                                 (double)sextant_row_get_int (row, 1) / p->analysis->resolution);
+  return TRUE;
+}
+
+static gboolean
+site_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  PatternRows *p = user_data;
+  JsonArray *sites = json_object_get_array_member (p->object, "top_sites");
+  JsonObject *site = json_object_new ();
+
+  if (sextant_row_is_null (row, 0))
+    json_object_set_null_member (site, "file");
+  else
+    json_object_set_string_member (site, "file", sextant_row_get_text (row, 0));
+  if (sextant_row_is_null (row, 1))
+    json_object_set_null_member (site, "line");
+  else
+    json_object_set_int_member (site, "line", sextant_row_get_int (row, 1));
+  json_object_set_double_member (site, "severity_seconds",
+                                 (double)sextant_row_get_int (row, 2) / p->analysis->resolution);
+  json_object_set_int_member (site, "instances", sextant_row_get_int (row, 3));
+  json_object_set_string_member (site, "callpath", sextant_row_get_text (row, 4));
+  json_array_add_object_element (sites, site);
+
+  return TRUE;
+}
+
+static gboolean
+pattern_total_row (const SextantRow  *row,
+                   gpointer           user_data,
+                   GError           **error)
+{
+  Analysis *a = user_data;
+  JsonObject *pattern = json_object_new ();
+  JsonObject *by_location = json_object_new ();
+  PatternRows rows = { a, by_location };
+  PatternRows site_rows = { a, pattern };
+  const char *id = sextant_row_get_text (row, 0);
+  gint64 severity = sextant_row_get_int (row, 4);
+
+  json_object_set_string_member (pattern, "id", id);
+  json_object_set_string_member (pattern, "title", sextant_row_get_text (row, 1));
+  if (sextant_row_is_null (row, 2))
+    json_object_set_null_member (pattern, "parent");
+  else
+    json_object_set_string_member (pattern, "parent", sextant_row_get_text (row, 2));
+  json_object_set_double_member (pattern, "severity_seconds", (double)severity / a->resolution);
+  json_object_set_double_member (pattern, "share", a->total_ticks > 0 ? (double)severity / a->total_ticks : 0);
+  json_object_set_int_member (pattern, "instances", sextant_row_get_int (row, 3));
+  json_object_set_string_member (pattern, "origin", sextant_row_get_text (row, 6));
+  json_object_set_object_member (pattern, "by_location", by_location);
+  json_object_set_array_member (pattern, "top_sites", json_array_new ());
+  json_array_add_object_element (a->patterns, pattern);
+
+  return sextant_store_foreach (a->store, SEXTANT_QUERY_PATTERN_BY_LOCATION, by_location_row, &rows,
+                                error, "t", id) &&
+         sextant_store_foreach (a->store, SEXTANT_QUERY_PATTERN_TOP_SITES, site_row, &site_rows,
+                                error, "t", id);
+}
+
+static void
+print_analysis (Analysis *a)
+{
+  guint n = json_array_get_length (a->patterns);
+  double total = (double)a->total_ticks / a->resolution;
+
+  g_print ("Total time (all locations): %.6f s\n\n", total);
+  g_print ("  %-28s %14s %8s %10s\n", "pattern", "seconds", "share", "instances");
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *p = json_array_get_object_element (a->patterns, i);
+      JsonNode *parent = json_object_get_member (p, "parent");
+      gboolean child = !JSON_NODE_HOLDS_NULL (parent) &&
+                       g_str_has_prefix (json_node_get_string (parent), "late_sender");
+
+      g_print ("  %s%-*s %14.6f %7.2f%% %10" G_GINT64_FORMAT "\n", child ? "  " : "", child ? 26 : 28,
+               json_object_get_string_member (p, "id"), json_object_get_double_member (p, "severity_seconds"),
+               100.0 * json_object_get_double_member (p, "share"), json_object_get_int_member (p, "instances"));
+    }
+
+  g_print ("\nTop call sites:\n");
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *p = json_array_get_object_element (a->patterns, i);
+      JsonArray *sites = json_object_get_array_member (p, "top_sites");
+
+      for (guint k = 0; k < MIN (3, json_array_get_length (sites)); k++)
+        {
+          JsonObject *site = json_array_get_object_element (sites, k);
+          JsonNode *file = json_object_get_member (site, "file");
+
+          g_print ("  %-24s %12.6f s  %s:%" G_GINT64_FORMAT "  (%s)\n", json_object_get_string_member (p, "id"),
+                   json_object_get_double_member (site, "severity_seconds"),
+                   JSON_NODE_HOLDS_NULL (file) ? "?" : json_node_get_string (file),
+                   json_object_get_int_member_with_default (site, "line", 0),
+                   json_object_get_string_member_with_default (site, "callpath", ""));
+        }
+    }
+}
+
+int
+sextant_cli_analyze (int    argc,
+                     char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("DB|ARCHIVE - find inefficiency patterns");
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(SextantPatternSet) patterns = sextant_pattern_set_new ();
+  g_autoptr(SextantAnalysis) analysis = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *db_path = NULL;
+  g_autofree char *user_dir = sextant_pattern_set_user_directory ();
+  g_auto(GStrv) only = NULL;
+  g_auto(GStrv) params = NULL;
+  g_auto(GStrv) files = NULL;
+  gboolean as_json = FALSE;
+  gboolean no_user = FALSE;
+  Analysis a = { 1, 0, NULL, NULL };
+  int status = 0;
+  GOptionEntry entries[] = {
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
+    { "pattern", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &only, "Run only this pattern and those below it (repeatable)", "ID" },
+    { "param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &params, "Set a parameter: name=value or pattern.name=value (repeatable)", "K=V" },
+    { "pattern-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, "Also run the pattern in FILE (repeatable)", "FILE" },
+    { "no-user-patterns", 0, 0, G_OPTION_ARG_NONE, &no_user, "Do not load the user's patterns folder", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Runs the pattern catalogue (and the user's patterns from\n"
+    "$XDG_DATA_HOME/sextant/patterns/*.sql) over a trace, stores every instance in\n"
+    "the trace store, and prints the patterns by severity with their top call sites.\n"
+    "An ARCHIVE is imported first (or its up-to-date database beside it is used).");
+  if (!parse (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, "analyze needs exactly one DB or ARCHIVE");
+
+  if (!sextant_pattern_set_add_builtin (patterns, &error) ||
+      (!no_user && !sextant_pattern_set_add_directory (patterns, user_dir, &error)))
+    return runtime_error (error);
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    if (!sextant_pattern_set_add_file (patterns, files[i], &error))
+      return runtime_error (error);
+
+  if (!(store = open_or_import (argv[1], &db_path, &error)))
+    return runtime_error (error);
+
+  analysis = sextant_analysis_new (store, patterns);
+  for (guint i = 0; params != NULL && params[i] != NULL; i++)
+    if (!sextant_analysis_set_param (analysis, params[i], &error))
+      return runtime_error (error);
+  for (guint i = 0; only != NULL && only[i] != NULL; i++)
+    if (!sextant_analysis_select (analysis, only[i], &error))
+      return runtime_error (error);
+
+  if (!sextant_analysis_run (analysis, NULL, &error))
+    return runtime_error (error);
+
+  a.store = store;
+  a.patterns = json_array_new ();
+  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &a, &error, "") ||
+      !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_total_row, &a, &error, ""))
+    {
+      json_array_unref (a.patterns);
+      return runtime_error (error);
+    }
+
+  if (as_json)
+    {
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+      JsonObject *object = json_object_new ();
+      g_autofree char *text = NULL;
+
+      json_object_set_string_member (object, "database", db_path);
+      json_object_set_double_member (object, "total_time_seconds", (double)a.total_ticks / a.resolution);
+      json_object_set_array_member (object, "patterns", a.patterns);
+      json_node_take_object (root, object);
+      json_generator_set_pretty (generator, TRUE);
+      json_generator_set_root (generator, root);
+      text = json_generator_to_data (generator, NULL);
+      g_print ("%s\n", text);
+    }
+  else
+    {
+      print_analysis (&a);
+      json_array_unref (a.patterns);
+    }
 
   return EXIT_SUCCESS;
 }

@@ -16,5 +16,7 @@ int sextant_cli_import (int    argc,
                         char **argv);
 int sextant_cli_info   (int    argc,
                         char **argv);
+int sextant_cli_analyze (int    argc,
+                         char **argv);
 
 G_END_DECLS

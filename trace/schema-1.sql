@@ -406,3 +406,34 @@ CREATE TABLE lod (
   t_other INTEGER NOT NULL,
   PRIMARY KEY (loc, level, bucket)
 ) WITHOUT ROWID;
+
+-- Patterns (written by `sextant analyze`) ------------------------------------
+
+-- The patterns of the last analysis, as run: built-in or from a user file.
+CREATE TABLE pattern (
+  id          TEXT PRIMARY KEY,     -- stable id, Scalasca's name where one exists
+  title       TEXT NOT NULL,
+  parent      TEXT,                 -- the pattern tree
+  description TEXT,
+  criterion   TEXT,
+  origin      TEXT NOT NULL,        -- 'builtin' or the file it came from
+  parameters  TEXT                  -- the values used, as 'name=value ...'
+) WITHOUT ROWID;
+
+-- Every instance of a pattern: who lost how much time where, and why.
+CREATE TABLE pattern_instance (
+  id         INTEGER PRIMARY KEY,
+  pattern    TEXT NOT NULL,
+  severity   INTEGER NOT NULL,      -- ticks lost
+  loc        INTEGER NOT NULL,      -- the location that lost them
+  visit      INTEGER,               -- the call in which they were lost
+  callpath   TEXT,                  -- region names from the root visit, '/'-separated
+  file       TEXT,                  -- source file and line of the call
+  line       INTEGER,
+  begin      INTEGER,               -- the time interval lost, ticks
+  "end"      INTEGER,
+  peer_loc   INTEGER,               -- the location that caused it, if one did
+  message    INTEGER,
+  collective INTEGER,
+  comment    TEXT                   -- diagnosis and recommendation
+);

@@ -1371,6 +1371,8 @@ store_is_current (const char     *db_path,
   g_autofree char *mtime = NULL;
   g_autofree char *sha = NULL;
   g_autofree char *complete = NULL;
+  g_autofree char *schema = NULL;
+  g_autofree char *current_schema = sextant_store_schema_checksum ();
 
   if (!g_file_test (db_path, G_FILE_TEST_IS_REGULAR))
     return FALSE;
@@ -1381,8 +1383,9 @@ store_is_current (const char     *db_path,
   mtime = sextant_store_get_meta (store, "anchor_mtime");
   sha = sextant_store_get_meta (store, "definitions_sha256");
   complete = sextant_store_get_meta (store, "import_complete");
+  schema = sextant_store_get_meta (store, "schema_checksum");
 
-  return complete != NULL && size != NULL && mtime != NULL && sha != NULL &&
+  return complete != NULL && g_strcmp0 (schema, current_schema) == 0 && size != NULL && mtime != NULL && sha != NULL &&
          g_ascii_strtoll (size, NULL, 10) == id->anchor_size &&
          g_ascii_strtoll (mtime, NULL, 10) == id->anchor_mtime &&
          g_str_equal (sha, id->definitions_sha256);
@@ -1652,6 +1655,7 @@ write_meta (SextantImport   *import,
   g_autofree char *otf2_version = NULL;
   g_autofree char *now = NULL;
   g_autoptr(GDateTime) dt = g_date_time_new_now_utc ();
+  g_autofree char *schema = sextant_store_schema_checksum ();
   SextantStore *store = import->store;
 
   OTF2_Reader_GetVersion (import->reader, &major, &minor, &bugfix);
@@ -1662,6 +1666,7 @@ write_meta (SextantImport   *import,
   return sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "schema_version",
                             (gint64)SEXTANT_SCHEMA_VERSION_CURRENT) &&
          sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "tool_version", PACKAGE_VERSION) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "schema_checksum", schema) &&
          sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "archive_path", id->anchor_abs) &&
          sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "archive_name", import->archive_name) &&
          sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "anchor_size", id->anchor_size) &&

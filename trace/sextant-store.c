@@ -240,6 +240,42 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT min (time_begin), max (time_end), max (events) FROM location WHERE events > 0",
   [SEXTANT_QUERY_LOCATION_VISIT_RANGES] =
     "SELECT id, first_visit, last_visit FROM location WHERE first_visit IS NOT NULL ORDER BY id",
+  [SEXTANT_STMT_CLEAR_PATTERNS] =
+    "DELETE FROM pattern_instance; DELETE FROM pattern;",
+  [SEXTANT_STMT_PATTERN] =
+    "INSERT OR REPLACE INTO pattern (id, title, parent, description, criterion, origin, parameters) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+  [SEXTANT_STMT_PATTERN_INSTANCE] =
+    "INSERT INTO pattern_instance (pattern, severity, loc, visit, callpath, file, line, begin, \"end\", "
+    "peer_loc, message, collective, comment) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+  [SEXTANT_QUERY_VISIT] =
+    "SELECT v.loc, v.region, r.name, v.parent, v.enter, v.leave, v.scl, v.context "
+    "FROM visit AS v JOIN region AS r ON r.id = v.region WHERE v.id = ?1",
+  [SEXTANT_QUERY_SOURCE_CODE_LOCATION] =
+    "SELECT file, line FROM source_code_location WHERE id = ?1",
+  [SEXTANT_QUERY_CONTEXT_SOURCE] =
+    "SELECT s.file, s.line FROM calling_context AS c "
+    "JOIN source_code_location AS s ON s.id = c.source_code_location WHERE c.id = ?1",
+  [SEXTANT_QUERY_REGION_SOURCE] =
+    "SELECT file, begin_line FROM region WHERE id = ?1 AND file IS NOT NULL",
+  [SEXTANT_QUERY_LOCATION_LABELS] =
+    "SELECT l.id, l.otf2_id, coalesce (g.name, l.name), l.name, "
+    "       (SELECT count(*) FROM location AS o WHERE o.location_group IS l.location_group) "
+    "FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group ORDER BY l.id",
+  [SEXTANT_QUERY_TOTAL_TIME] =
+    "SELECT coalesce (sum (time_end - time_begin), 0), (SELECT value FROM meta WHERE key = 'resolution') "
+    "FROM location WHERE events > 0",
+  [SEXTANT_QUERY_PATTERN_TOTALS] =
+    "SELECT p.id, p.title, p.parent, count (i.id), coalesce (sum (i.severity), 0), p.description, p.origin "
+    "FROM pattern AS p LEFT JOIN pattern_instance AS i ON i.pattern = p.id "
+    "GROUP BY p.id ORDER BY 5 DESC, p.id",
+  [SEXTANT_QUERY_PATTERN_BY_LOCATION] =
+    "SELECT l.otf2_id, sum (i.severity), count (*) FROM pattern_instance AS i "
+    "JOIN location AS l ON l.id = i.loc WHERE i.pattern = ?1 GROUP BY i.loc ORDER BY l.otf2_id",
+  [SEXTANT_QUERY_PATTERN_TOP_SITES] =
+    "SELECT file, line, sum (severity), count (*), min (callpath) FROM pattern_instance "
+    "WHERE pattern = ?1 GROUP BY file, line ORDER BY 3 DESC, 1, 2 LIMIT 10",
   [SEXTANT_QUERY_UNMATCHED_MESSAGES] =
     "SELECT coalesce (send_loc, recv_loc), send_time IS NULL, count(*), "
     "       min (coalesce (send_time, recv_time)) "
@@ -305,6 +341,35 @@ exec_resource (SextantStore  *self,
   sql = g_strndup (data, size);
 
   return exec_sql (self, sql, error);
+}
+
+/**
+ * sextant_store_schema_checksum:
+ *
+ * Returns: (transfer full): the SHA-256 of the schema this build writes. A
+ * store written from another schema text is not reused, even of the same
+ * schema version (development builds change the schema before a release).
+ */
+char *
+sextant_store_schema_checksum (void)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  static const char * const files[] = {
+    "/org/sextant/trace/schema-1.sql", "/org/sextant/trace/schema-1-index.sql",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr(GBytes) bytes = g_resource_lookup_data (sextant_trace_get_resource (), files[i],
+                                                        G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+      gsize size = 0;
+      const guchar *data = bytes != NULL ? g_bytes_get_data (bytes, &size) : NULL;
+
+      g_assert (data != NULL);
+      g_checksum_update (checksum, data, size);
+    }
+
+  return g_strdup (g_checksum_get_string (checksum));
 }
 
 static sqlite3_stmt *
@@ -530,6 +595,17 @@ sextant_store_commit (SextantStore  *self,
   return exec_sql (self, "COMMIT", error);
 }
 
+/* Abandons the open transaction, if any; never fails. */
+void
+sextant_store_rollback (SextantStore *self)
+{
+  g_return_if_fail (SEXTANT_IS_STORE (self));
+
+  if (self->in_transaction)
+    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  self->in_transaction = FALSE;
+}
+
 /**
  * sextant_store_exec:
  * @stmt: a statement without parameters (possibly several, separated by ';')
@@ -734,6 +810,109 @@ sextant_store_foreach (SextantStore      *self,
 }
 
 /**
+ * sextant_store_run_query:
+ * @sql: one SELECT statement, e.g. a pattern query from a file
+ * @parameters: (nullable): name (without ':') -> GVariant of type int64 or
+ *   double, bound to the statement's named parameters
+ * @required_columns: (nullable): NULL-terminated names the result must have
+ *
+ * Runs a query that is not Sextant's own. It is validated first: it must
+ * compile, be a single statement, not write to the store, name only known
+ * parameters and return the required columns; otherwise it fails with
+ * %SEXTANT_TRACE_ERROR_QUERY and a message that says which rule it broke.
+ */
+gboolean
+sextant_store_run_query (SextantStore        *self,
+                         const char          *sql,
+                         GHashTable          *parameters,
+                         const char * const  *required_columns,
+                         SextantRowFunc       func,
+                         gpointer             user_data,
+                         GError             **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  const char *tail = NULL;
+  SextantRow row;
+  int rc;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (sql != NULL, FALSE);
+
+  rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, &tail);
+  if (rc != SQLITE_OK || stmt == NULL)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
+                   "invalid SQL: %s", stmt == NULL && rc == SQLITE_OK ? "no statement" : sqlite3_errmsg (self->db));
+      return FALSE;
+    }
+  while (tail != NULL && g_ascii_isspace (*tail))
+    tail++;
+  if (tail != NULL && *tail != '\0' && *tail != ';')
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
+                   "only one SQL statement is allowed (more follows: \"%.30s\")", tail);
+      return FALSE;
+    }
+  if (!sqlite3_stmt_readonly (stmt) || sqlite3_column_count (stmt) == 0)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
+                   "the query must be a SELECT that does not change the store");
+      return FALSE;
+    }
+
+  row.stmt = stmt;
+  for (guint i = 0; required_columns != NULL && required_columns[i] != NULL; i++)
+    if (sextant_row_find_column (&row, required_columns[i]) < 0)
+      {
+        g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
+                     "the query has no column named \"%s\"", required_columns[i]);
+        return FALSE;
+      }
+
+  for (int i = 1; i <= sqlite3_bind_parameter_count (stmt); i++)
+    {
+      const char *name = sqlite3_bind_parameter_name (stmt, i);
+      GVariant *value = NULL;
+
+      if (name == NULL || (name[0] != ':' && name[0] != '$' && name[0] != '@'))
+        {
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
+                       "parameters must be named (:name), found \"%s\"", name != NULL ? name : "?");
+          return FALSE;
+        }
+      if (parameters != NULL)
+        value = g_hash_table_lookup (parameters, name + 1);
+      if (value == NULL)
+        {
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
+                       "unknown parameter %s", name);
+          return FALSE;
+        }
+      if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
+        sqlite3_bind_int64 (stmt, i, g_variant_get_int64 (value));
+      else if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
+        sqlite3_bind_double (stmt, i, g_variant_get_double (value));
+      else
+        sqlite3_bind_text (stmt, i, g_variant_get_string (value, NULL), -1, SQLITE_TRANSIENT);
+    }
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      if (!func (&row, user_data, error))
+        return FALSE;
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
+                   "the query failed: %s", sqlite3_errmsg (self->db));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
  * sextant_store_finish_load:
  *
  * Ends a bulk load: builds the indexes, drops the scratch tables, gathers
@@ -823,4 +1002,16 @@ sextant_row_get_text (const SextantRow *row,
                       int               column)
 {
   return (const char *)sqlite3_column_text (row->stmt, column);
+}
+
+/* The index of the result column called @name, or -1. */
+int
+sextant_row_find_column (const SextantRow *row,
+                         const char       *name)
+{
+  for (int i = 0; i < sqlite3_column_count (row->stmt); i++)
+    if (g_strcmp0 (sqlite3_column_name (row->stmt, i), name) == 0)
+      return i;
+
+  return -1;
 }

@@ -92,6 +92,20 @@ typedef enum
   SEXTANT_QUERY_TIME_SPAN,
   SEXTANT_QUERY_LOCATION_VISIT_RANGES,
 
+  /* Patterns (sextant analyze) */
+  SEXTANT_STMT_CLEAR_PATTERNS,
+  SEXTANT_STMT_PATTERN,
+  SEXTANT_STMT_PATTERN_INSTANCE,
+  SEXTANT_QUERY_VISIT,
+  SEXTANT_QUERY_SOURCE_CODE_LOCATION,
+  SEXTANT_QUERY_CONTEXT_SOURCE,
+  SEXTANT_QUERY_REGION_SOURCE,
+  SEXTANT_QUERY_LOCATION_LABELS,
+  SEXTANT_QUERY_TOTAL_TIME,
+  SEXTANT_QUERY_PATTERN_TOTALS,
+  SEXTANT_QUERY_PATTERN_BY_LOCATION,
+  SEXTANT_QUERY_PATTERN_TOP_SITES,
+
   SEXTANT_N_STMTS
 } SextantStoreStmt;
 
@@ -116,6 +130,7 @@ gboolean      sextant_store_begin           (SextantStore      *self,
                                              GError           **error);
 gboolean      sextant_store_commit          (SextantStore      *self,
                                              GError           **error);
+void          sextant_store_rollback        (SextantStore      *self);
 gboolean      sextant_store_exec            (SextantStore      *self,
                                              SextantStoreStmt   stmt,
                                              GError           **error);
@@ -147,6 +162,14 @@ gboolean      sextant_store_finish_load     (SextantStore      *self,
 char         *sextant_store_get_meta        (SextantStore      *self,
                                              const char        *key);
 gint64        sextant_store_changes         (SextantStore      *self);
+char         *sextant_store_schema_checksum (void);
+gboolean      sextant_store_run_query       (SextantStore      *self,
+                                             const char        *sql,
+                                             GHashTable        *parameters,
+                                             const char * const *required_columns,
+                                             SextantRowFunc     func,
+                                             gpointer           user_data,
+                                             GError           **error);
 
 int           sextant_row_get_n_columns     (const SextantRow  *row);
 gboolean      sextant_row_is_null           (const SextantRow  *row,
@@ -159,5 +182,7 @@ const char   *sextant_row_get_text          (const SextantRow  *row,
                                              int                column);
 gboolean      sextant_row_is_integer        (const SextantRow  *row,
                                              int                column);
+int           sextant_row_find_column       (const SextantRow  *row,
+                                             const char        *name);
 
 G_END_DECLS

@@ -22,6 +22,7 @@ typedef enum
   SEXTANT_TRACE_ERROR_SCHEMA,       /* a database of another schema version or not ours */
   SEXTANT_TRACE_ERROR_ARGUMENT,     /* a bad parameter from the user */
   SEXTANT_TRACE_ERROR_DUPLICATE,    /* a row with that key exists already */
+  SEXTANT_TRACE_ERROR_QUERY,        /* a user query is invalid, writes, or lacks a column */
 } SextantTraceError;
 
 #define SEXTANT_TRACE_ERROR (sextant_trace_error_quark ())

@@ -1,0 +1,33 @@
+-- id: late_sender_wrong_order
+-- title: Late Sender, Wrong Order
+-- parent: late_sender
+-- description: A Late Sender whose receiver waited for one message while a
+--   message it receives later had already been sent: receiving in another
+--   order than the peers send makes the wait. Same source: the later message
+--   comes from the same sender; different source: from another one.
+-- criterion: a Late Sender instance (see late_sender) on a receive of
+--   message m, such that a later receive on the same location matches a
+--   message whose send record is earlier than m's. As Scalasca's
+--   mpi_latesender_wo (without its limit of 100 buffered instances).
+-- comment: {location} waited {seconds} in {call} at {site} for {peer} although
+--   a message it receives later had already been sent. Receive the messages
+--   in the order they are sent (MPI_ANY_SOURCE, or reorder the receives).
+-- param: eps = 0 s: waiting at or below this is not an instance
+WITH ls AS (
+  SELECT rv.loc AS loc, rv.id AS visit, rv.enter AS enter, m.id AS message, m.send_loc AS peer_loc,
+         m.send_time AS send_time, m.recv_time AS recv_time,
+         min (sv.enter, rv.leave) - rv.enter AS idle
+  FROM message AS m
+  JOIN visit AS rv ON rv.id = m.recv_visit
+  JOIN visit AS sv ON sv.id = m.send_visit
+  JOIN region AS r ON r.id = rv.region
+  WHERE r.name NOT LIKE 'MPI_Test%'
+)
+SELECT loc, visit, max (idle) AS severity, enter AS begin, enter + idle AS "end", peer_loc, message
+FROM ls
+WHERE idle > 0
+  AND EXISTS (SELECT 1 FROM message AS later
+              WHERE later.recv_loc = ls.loc AND later.recv_time > ls.recv_time
+                AND later.send_time < ls.send_time)
+GROUP BY visit
+HAVING severity > :eps
