@@ -1,0 +1,258 @@
+/*
+ * onecoll-private.h - onecoll's internal data structures. Never installed.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The runtime (one per process, onecoll__rt) owns:
+ *  - a duplicate of the user's communicator (p ranks);
+ *  - the auxiliary window "aux", one MPI window that holds, on every rank and
+ *    for each window slot s (0 <= s < max_windows), the paper's request flag,
+ *    request descriptor and done counter, plus two counters of our own:
+ *
+ *      req[s]       int64   token of the latest request sent to this rank for
+ *                           slot s (written by the tree parent with
+ *                           MPI_Accumulate/REPLACE); a token never repeats,
+ *                           so "new request" is "token != last token seen"
+ *                           and nobody has to clear the flag
+ *      done[s]      int64   cumulative: ranks that finished a broadcast rooted
+ *                           here on slot s (the paper's donecntr, never reset
+ *                           while the window lives, so nothing races a reset)
+ *      released[s]  int64   cumulative: ranks (root included) that released a
+ *                           broadcast rooted here on slot s
+ *      arrived[s]   int64   cumulative: broadcasts on slot s that reached this
+ *                           rank and were relayed onward by it
+ *      descr[s]     onecoll__descr   the request's descriptor
+ *
+ *    The paper indexes req[] and descr[] by the requesting rank. We index
+ *    them by window slot: a rank has exactly one tree parent per broadcast
+ *    and broadcasts on one window never overlap, so a slot can never hold two
+ *    pending requests, while a per-sender slot could (the same parent may
+ *    relay broadcasts on two windows at once).
+ *  - the registry: a table of max_windows window records, indexed by slot;
+ *  - the Broadcaster thread.
+ *
+ * Window ids are (serial << 16) | slot with a serial that grows with every
+ * onecoll_win_create() (a collective call whose ranks agree on the serial),
+ * which makes ids unique for the life of the process and the lookup O(1).
+ *
+ * Workload: the Broadcaster polls req[] continuously (thousands of times per
+ * second when idle under the adaptive policy), relays are rare in comparison,
+ * and windows are created a handful of times per run. So the poll is one
+ * MPI_Get_accumulate over the used slots plus one flush, and everything else
+ * is allowed to take the registry mutex.
+ */
+#ifndef ONECOLL_PRIVATE_H
+#define ONECOLL_PRIVATE_H
+
+#include "onecoll.h"
+#include "onecoll-trace.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ONECOLL__MAX_WINDOWS 4096               /* upper bound of max_windows */
+#define ONECOLL__SLOT_BITS 16                   /* low bits of a window id */
+#define ONECOLL__PUT_CHUNK ((int64_t) 1 << 30)  /* largest single MPI_Put, bytes */
+
+/* The descriptor of a request, put by the parent before it sets the flag.
+ * Fixed-width fields, moved as MPI_BYTE between ranks of one machine type. */
+typedef struct
+{
+  int64_t count;                    /* bytes to relay, 0..window size */
+  uint64_t seq;                     /* broadcast number on the window, from 1 */
+  uint64_t wid;                     /* onecoll_win id of the data window */
+  int32_t root;                     /* rank that started the broadcast */
+  int32_t origin;                   /* rank that sent the request (the tree parent) */
+  int32_t order;                    /* onecoll_order of the whole tree */
+  int32_t pad;                      /* zero; keeps the size a multiple of 8 */
+} onecoll__descr;
+
+/* One registered window. Created and destroyed by the application thread
+ * (collective calls); the Broadcaster only reads id/mpi_win/base/size and
+ * takes a reference (refs) while it relays, under the registry mutex. */
+typedef struct
+{
+  onecoll_win id;                   /* public id; (serial << 16) | slot */
+  int slot;                         /* index in the registry and in aux arrays */
+  MPI_Win mpi_win;                  /* data window; lock_all open for its lifetime */
+  unsigned char *base;              /* this rank's window memory, size bytes */
+  int64_t size;                     /* bytes, same on every rank */
+  onecoll_bcast_opts opts;          /* the window's defaults (DEFAULT = inherit) */
+  int refs;                         /* Broadcaster relays using it, under rt->lock */
+  int dying;                        /* set by onecoll_win_free, under rt->lock */
+
+  /* Broadcast bookkeeping of the application thread(s) of this rank. */
+  uint64_t seq;                     /* broadcasts started on the window so far */
+  int64_t *rooted;                  /* [p]: broadcasts on it rooted at each rank */
+  int64_t arrivals;                 /* broadcasts on it where this rank is not root */
+  int last_root;                    /* root of the latest broadcast, -1 before any */
+  int pending;                      /* 1 while the latest is not complete here */
+  int pending_root;                 /* 1 if this rank is the latest broadcast's root */
+  int64_t pending_target;           /* counter value meaning "complete": done[] at
+                                       the root, arrived[] elsewhere */
+  void *recv_buf;                   /* non-root: copy destination, NULL = none */
+  int64_t recv_count;               /* bytes to copy to recv_buf */
+  int unreleased;                   /* 1 if this rank owes a release for the latest */
+} onecoll__win;
+
+typedef struct
+{
+  MPI_Comm comm;                    /* duplicate of the user's communicator */
+  int rank;                         /* this rank in comm */
+  int nprocs;                       /* p, size of comm */
+  onecoll_config cfg;               /* resolved copy of the user's config */
+
+  MPI_Win aux;                      /* auxiliary window, layout in the file comment */
+  unsigned char *aux_base;          /* this rank's aux memory */
+  int max_windows;                  /* slots, copy of cfg.max_windows */
+
+  pthread_mutex_t lock;             /* guards wins[], refs, dying, ready fields */
+  pthread_cond_t cond;              /* signals ready and refs changes */
+  onecoll__win **wins;              /* [max_windows], NULL = free slot */
+  atomic_int used_slots;            /* 1 + highest slot in use; what the poll reads */
+
+  pthread_t thread;                 /* the Broadcaster */
+  atomic_int stop;                  /* 1 asks the Broadcaster to exit */
+  int ready;                        /* Broadcaster has started: 1, under lock */
+  int ready_rc;                     /* its start-up result, under lock */
+  atomic_int bcaster_rc;            /* first error of the Broadcaster, 0 if none */
+  atomic_uint_fast64_t tokens;      /* request tokens issued by this rank */
+} onecoll__runtime;
+
+/* NULL while the runtime is not running. Set and cleared only by
+ * onecoll_init()/onecoll_finalize(), which run alone by contract. */
+extern onecoll__runtime *onecoll__rt;
+
+/* ---- aux window layout (byte displacements, disp_unit 1) ---- */
+
+static inline MPI_Aint
+onecoll__aux_req (const onecoll__runtime *rt, int slot)
+{
+  return (MPI_Aint) slot * 8;
+}
+
+static inline MPI_Aint
+onecoll__aux_done (const onecoll__runtime *rt, int slot)
+{
+  return ((MPI_Aint) rt->max_windows + slot) * 8;
+}
+
+static inline MPI_Aint
+onecoll__aux_released (const onecoll__runtime *rt, int slot)
+{
+  return ((MPI_Aint) 2 * rt->max_windows + slot) * 8;
+}
+
+static inline MPI_Aint
+onecoll__aux_arrived (const onecoll__runtime *rt, int slot)
+{
+  return ((MPI_Aint) 3 * rt->max_windows + slot) * 8;
+}
+
+static inline MPI_Aint
+onecoll__aux_descr (const onecoll__runtime *rt, int slot)
+{
+  return (MPI_Aint) rt->max_windows * 4 * 8 + (MPI_Aint) slot * (MPI_Aint) sizeof (onecoll__descr);
+}
+
+static inline MPI_Aint
+onecoll__aux_size (int max_windows)
+{
+  return (MPI_Aint) max_windows * (4 * 8 + (MPI_Aint) sizeof (onecoll__descr));
+}
+
+/* ---- errors ---- */
+
+/* Maps an MPI return code to ONECOLL_OK / ONECOLL_ERR_MPI, remembering the
+ * code for onecoll_last_mpi_error(). */
+int onecoll__mpi (int mpi_rc);
+
+/* Collective: every rank learns whether every rank got @rc == ONECOLL_OK.
+ * Returns @rc if it is an error, ONECOLL_ERR_PEER if only another rank's is. */
+int onecoll__agree (MPI_Comm comm,
+                    int      rc);
+
+/* ---- polling (onecoll-poll.c) ---- */
+
+typedef struct
+{
+  const onecoll_poll_policy *policy; /* not owned */
+  uint32_t polls;                   /* empty polls since the last reset */
+  uint32_t sleep_ns;                /* next sleep of the backoff phase, ns */
+} onecoll__poller;
+
+int onecoll__poll_policy_valid (const onecoll_poll_policy *policy);
+void onecoll__poller_init (onecoll__poller           *poller,
+                           const onecoll_poll_policy *policy);
+void onecoll__poller_wait (onecoll__poller *poller);
+
+/* Polls the int64 at @disp in @target's aux memory (MPI_Fetch_and_op with
+ * MPI_NO_OP, then a flush) until it is >= @target_value, waiting between
+ * polls with the flush policy. Fails early with the Broadcaster's error. */
+int onecoll__wait_counter (onecoll__runtime *rt,
+                           int               target,
+                           MPI_Aint          disp,
+                           int64_t           target_value);
+
+/* One such poll: *value receives the counter. */
+int onecoll__read_counter (onecoll__runtime *rt,
+                           int               target,
+                           MPI_Aint          disp,
+                           int64_t          *value);
+
+/* Adds @delta to the int64 at @disp in @target's aux memory and flushes. */
+int onecoll__add_counter (onecoll__runtime *rt,
+                          int               target,
+                          MPI_Aint          disp,
+                          int64_t           delta);
+
+/* ---- windows and broadcasts ---- */
+
+/* Looks @win up; NULL if unknown. Application threads only. */
+onecoll__win *onecoll__win_lookup (onecoll__runtime *rt,
+                                   onecoll_win       win);
+
+/* Completes and releases this rank's pending broadcast on @w (FLUSH region). */
+int onecoll__win_settle (onecoll__runtime *rt,
+                         onecoll__win     *w);
+
+/* The Broadcaster's handling of one request on @slot (onecoll-bcast.c). */
+int onecoll__relay (onecoll__runtime *rt,
+                    int               slot);
+
+/* The Broadcaster thread body (onecoll-runtime.c). */
+void *onecoll__broadcaster_main (void *data);
+
+int onecoll__opts_valid (const onecoll_bcast_opts *opts);
+
+/* ---- tracing (onecoll-trace.c) ---- */
+
+extern onecoll_trace_hooks onecoll__hooks;
+
+/* Region entry. The arguments are the onecoll_trace_info fields in order
+ * (win, seq, root, peer, bytes, algo, order) and are only evaluated when a
+ * hook is installed. */
+#define ONECOLL__ENTER(region, win_, seq_, root_, peer_, bytes_, algo_, order_) \
+  do {                                                                       \
+    if (onecoll__hooks.enter != NULL)                                        \
+      {                                                                      \
+        onecoll_trace_info trace_info_ = { (win_), (seq_), (root_), (peer_), \
+                                           (bytes_), (algo_), (order_) };    \
+        onecoll__hooks.enter (onecoll__hooks.user_data, (region),            \
+                              &trace_info_, __FILE__, __LINE__);             \
+      }                                                                      \
+  } while (0)
+
+/* Entry of a region that is about no window or broadcast. */
+#define ONECOLL__ENTER_PLAIN(region) \
+  ONECOLL__ENTER ((region), ONECOLL_WIN_NULL, 0, -1, -1, -1, -1, -1)
+
+#define ONECOLL__LEAVE(region)                                               \
+  do {                                                                       \
+    if (onecoll__hooks.leave != NULL)                                        \
+      onecoll__hooks.leave (onecoll__hooks.user_data, (region));             \
+  } while (0)
+
+#endif /* ONECOLL_PRIVATE_H */

@@ -1,0 +1,122 @@
+/*
+ * onecoll-trace.h - instrumentation hooks for tracers (the Sextant recorder).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * onecoll reports the regions of its own code - the broadcast, the put loop,
+ * each request, the Broadcaster's waiting and relaying - through a small
+ * table of function pointers, so that a recorder can write them as OTF2
+ * region enter/leave events with their source location. This is not part of
+ * the application API (onecoll.h); it is the contract between onecoll and
+ * the tools that trace it.
+ *
+ * Regions (id, name, thread, what it covers):
+ *
+ *   INIT               main         onecoll_init()
+ *   FINALIZE           main         onecoll_finalize()
+ *   WIN_CREATE         main         onecoll_win_create()
+ *   WIN_FREE           main         onecoll_win_free()
+ *   BCAST              main         onecoll_bcast() (argument errors return
+ *                                   before it is entered)
+ *   WAIT_RELEASE       main         inside BCAST at the root: waiting until
+ *                                   every rank released the previous
+ *                                   broadcast on the window (spec step 1)
+ *   PUT_LOOP           main, bcaster  the loop over a node's children
+ *                                   (binomial) or over all ranks (linear)
+ *   PUT_REQUEST        main, bcaster  delivery to one target: binomial = data,
+ *                                   descriptor, flush, flag, flush; linear =
+ *                                   the data put only (info.peer = target)
+ *   BROADCASTER_POLL   bcaster      one stretch of waiting for requests: from
+ *                                   the end of the previous relay (or thread
+ *                                   start) until a request is seen (or stop)
+ *   BROADCASTER_RELAY  bcaster      handling of one request: PUT_LOOP to the
+ *                                   children, then the arrival and done
+ *                                   counters (info.peer = the parent)
+ *   FLUSH              main         onecoll_bcast_flush(), and the completion
+ *                                   of the previous broadcast inside
+ *                                   onecoll_bcast() and onecoll_win_free()
+ *   TEST               main         onecoll_bcast_test()
+ *
+ * Nesting: every enter is matched by a leave of the same region on the same
+ * thread, in LIFO order, also on error paths. "main" means whichever
+ * application thread called onecoll; "bcaster" is the Broadcaster thread,
+ * announced by thread_begin before its first event and thread_end after its
+ * last one.
+ *
+ * Cost: with no hooks installed each site is one load and one branch; the
+ * info structure is only built when a hook is called.
+ */
+#ifndef ONECOLL_TRACE_H
+#define ONECOLL_TRACE_H
+
+#include "onecoll.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  ONECOLL_REGION_INIT = 1,
+  ONECOLL_REGION_FINALIZE,
+  ONECOLL_REGION_WIN_CREATE,
+  ONECOLL_REGION_WIN_FREE,
+  ONECOLL_REGION_BCAST,
+  ONECOLL_REGION_WAIT_RELEASE,
+  ONECOLL_REGION_PUT_LOOP,
+  ONECOLL_REGION_PUT_REQUEST,
+  ONECOLL_REGION_BROADCASTER_POLL,
+  ONECOLL_REGION_BROADCASTER_RELAY,
+  ONECOLL_REGION_FLUSH,
+  ONECOLL_REGION_TEST,
+  ONECOLL_REGION_LAST = ONECOLL_REGION_TEST  /* highest id; ids are 1..LAST */
+} onecoll_region;
+
+/* What a region is about. Fields that do not apply are -1 (0 for win and seq). */
+typedef struct
+{
+  onecoll_win win;                  /* window, or ONECOLL_WIN_NULL */
+  uint64_t seq;                     /* broadcast number on win, from 1; 0 if none */
+  int root;                         /* root rank of the broadcast */
+  int peer;                         /* PUT_REQUEST: target rank; RELAY: parent rank */
+  int64_t bytes;                    /* bytes broadcast (window size for WIN_CREATE) */
+  int algo;                         /* onecoll_algo actually used */
+  int order;                        /* onecoll_order actually used */
+} onecoll_trace_info;
+
+/* The hook table. Any member may be NULL. Hooks run on the thread that
+ * executes the region (the application's or the Broadcaster), possibly
+ * concurrently, so they must be thread-safe; they must not call onecoll.
+ * @file and @line are the region's source location inside onecoll; @info and
+ * the strings are valid during the call only. */
+typedef struct
+{
+  void (*enter) (void                     *user_data,
+                 onecoll_region            region,
+                 const onecoll_trace_info *info,
+                 const char               *file,
+                 int                       line);
+  void (*leave) (void          *user_data,
+                 onecoll_region region);
+  void (*thread_begin) (void       *user_data,
+                        const char *thread_name);
+  void (*thread_end) (void *user_data);
+  void *user_data;                  /* passed to every hook */
+} onecoll_trace_hooks;
+
+/* onecoll_set_trace_hooks:
+ * Installs a copy of @hooks (NULL removes them). Only while the runtime is
+ * not running, so that no thread is inside a hook.
+ * Returns ONECOLL_OK or ONECOLL_ERR_BUSY (the runtime is running). */
+ONECOLL_API int onecoll_set_trace_hooks (const onecoll_trace_hooks *hooks);
+
+/* onecoll_region_name:
+ * Returns the static lower-case name of @region ("bcast", "put_request",
+ * "broadcaster_poll", ...), or NULL for an unknown id. */
+ONECOLL_API const char *onecoll_region_name (int region);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONECOLL_TRACE_H */

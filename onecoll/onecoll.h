@@ -1,0 +1,320 @@
+/*
+ * onecoll.h - one-sided (MPI RMA) collectives: the public interface.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This header is the contract. A function, type or constant that is not here
+ * is not part of onecoll's API (onecoll-trace.h is the one exception: the
+ * instrumentation interface for tracers).
+ *
+ * What onecoll does
+ * -----------------
+ * MPI-3 RMA has no collectives. onecoll adds a broadcast built from
+ * MPI_Put, MPI_Accumulate and MPI_Win_flush (A. A. Paznikov, "Binomial tree
+ * broadcast in remote memory access model", 2024): the root puts the data
+ * into the windows of its children in a binomial tree; on every process a
+ * helper thread, the Broadcaster, notices the request and relays the data to
+ * its own children while the process's main thread keeps computing. The
+ * linear algorithm (the root puts to every process itself) is the baseline.
+ *
+ * The objects
+ * -----------
+ *  - The runtime: onecoll_init() starts it on a communicator and starts the
+ *    Broadcaster thread on every rank; onecoll_finalize() stops both. There
+ *    is one runtime per process at a time.
+ *  - Windows (onecoll_win): broadcast buffers of the same size on every rank,
+ *    made by onecoll_win_create() (collective) and identified by an id that
+ *    is the same on every rank and never reused. Data is broadcast into
+ *    bytes [0, count) of every rank's window.
+ *  - Broadcasts: onecoll_bcast() starts one; onecoll_bcast_flush() waits for
+ *    it and onecoll_bcast_test() polls it. At most one broadcast per window
+ *    is pending on a rank; broadcasts on different windows may be in flight
+ *    at the same time.
+ *
+ * Calling convention for broadcasts (read this)
+ * ---------------------------------------------
+ * onecoll_bcast() is called by every rank of the runtime's communicator, for
+ * every broadcast, with the same window, root and count, and every rank
+ * issues the broadcasts of all windows in the same order - the rule MPI has
+ * for MPI_Ibcast. Only the root communicates inside onecoll_bcast(); on the
+ * other ranks the call does no communication and returns at once, and the
+ * data is relayed by the Broadcaster threads whether or not the main threads
+ * are inside onecoll. Completion:
+ *  - at the root, onecoll_bcast_flush()/onecoll_bcast_test() report that
+ *    every rank has the data in its window (the paper's done counter);
+ *  - on another rank, they report that the data has arrived in this rank's
+ *    window (and was copied to the caller's buffer, see onecoll_bcast()).
+ *
+ * Who owns the window memory: between the completion of a broadcast on a
+ * rank and that rank's next onecoll_bcast() (or onecoll_win_free()) on the
+ * same window, the window's bytes on that rank are stable: no later
+ * broadcast starts writing into any window before every rank has released
+ * the previous one. A rank releases a broadcast when it next calls
+ * onecoll_bcast() on the window, or at once on completion when it gave a
+ * buffer of its own (not the window) to onecoll_bcast(). Writing into a
+ * window while a broadcast on it is pending is an error that onecoll does
+ * not detect.
+ *
+ * Threads and errors
+ * ------------------
+ * The runtime needs MPI_THREAD_MULTIPLE (the Broadcaster makes MPI calls
+ * concurrently with the application). onecoll functions may be called from
+ * any application thread, but calls on one window must not run concurrently,
+ * and onecoll_init(), onecoll_finalize(), onecoll_win_create() and
+ * onecoll_win_free() must not run concurrently with any other onecoll call
+ * in the process.
+ *
+ * Every function returns ONECOLL_OK (0) or a negative onecoll_status; none
+ * prints, exits or aborts. MPI errors inside onecoll are returned (the
+ * runtime's communicator and windows use MPI_ERRORS_RETURN) as
+ * ONECOLL_ERR_MPI; onecoll_last_mpi_error() gives the MPI error code. After
+ * ONECOLL_ERR_MPI the state of the window or runtime involved is
+ * unspecified: free it and finalize. Collective calls that fail with
+ * ONECOLL_ERR_ARG, ONECOLL_ERR_LIMIT, ONECOLL_ERR_NOMEM or ONECOLL_ERR_PEER
+ * leave nothing behind on any rank.
+ */
+#ifndef ONECOLL_H
+#define ONECOLL_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define ONECOLL_API __attribute__ ((visibility ("default")))
+#else
+#define ONECOLL_API
+#endif
+
+/* Result codes. ONECOLL_OK is 0, errors are negative; the values are stable. */
+typedef enum
+{
+  ONECOLL_OK = 0,                   /* success */
+  ONECOLL_ERR_ARG = -1,             /* an argument is invalid (NULL, out of range, mismatched) */
+  ONECOLL_ERR_THREAD_LEVEL = -2,    /* MPI does not provide MPI_THREAD_MULTIPLE */
+  ONECOLL_ERR_NOT_INIT = -3,        /* the runtime is not initialised */
+  ONECOLL_ERR_ALREADY_INIT = -4,    /* onecoll_init() called twice */
+  ONECOLL_ERR_UNKNOWN_WINDOW = -5,  /* the window id is not (or no longer) registered */
+  ONECOLL_ERR_MPI = -6,             /* an MPI call failed, see onecoll_last_mpi_error() */
+  ONECOLL_ERR_NOMEM = -7,           /* out of memory */
+  ONECOLL_ERR_THREAD = -8,          /* the Broadcaster thread could not be started */
+  ONECOLL_ERR_LIMIT = -9,           /* onecoll_config.max_windows windows already exist */
+  ONECOLL_ERR_BUSY = -10,           /* not allowed while the runtime is running */
+  ONECOLL_ERR_PEER = -11,           /* another rank failed in a collective call, or disagrees */
+} onecoll_status;
+
+/* A registered window. 0 (ONECOLL_WIN_NULL) is never a valid id. */
+typedef uint64_t onecoll_win;
+#define ONECOLL_WIN_NULL ((onecoll_win) 0)
+
+/* Broadcast algorithm. DEFAULT means "inherit": call -> window -> runtime. */
+typedef enum
+{
+  ONECOLL_ALGO_DEFAULT = 0,
+  ONECOLL_ALGO_LINEAR = 1,          /* the root puts to every rank itself */
+  ONECOLL_ALGO_BINOMIAL = 2,        /* binomial tree relayed by the Broadcasters */
+} onecoll_algo;
+
+/* Order in which a binomial-tree node serves its children. Both orders build
+ * the same tree. DEFAULT means "inherit". */
+typedef enum
+{
+  ONECOLL_ORDER_DEFAULT = 0,
+  ONECOLL_ORDER_SMALLEST_FIRST = 1, /* the paper's: masks 1, 2, 4, ... */
+  ONECOLL_ORDER_LARGEST_FIRST = 2,  /* MPICH's: largest subtree first, shorter critical path */
+} onecoll_order;
+
+/* Per-call or per-window choice of algorithm. Zero-filled means "inherit". */
+typedef struct
+{
+  onecoll_algo algo;                /* LINEAR or BINOMIAL; DEFAULT inherits */
+  onecoll_order order;              /* binomial child order; DEFAULT inherits */
+} onecoll_bcast_opts;
+
+/* How a thread waits for a remote event (a request flag, a counter). Between
+ * two polls that found nothing, the waiter does:
+ *   FIXED:    sleep interval_ns (the paper's WaiterTimeout/FlushTimeout, 1 ms);
+ *   ADAPTIVE: for the first spin_polls polls a CPU pause only, for the next
+ *             yield_polls polls sched_yield(), then sleeps that start at
+ *             sleep_min_ns and double after every empty poll up to
+ *             sleep_max_ns. Finding work starts over at the spin phase. */
+typedef enum
+{
+  ONECOLL_POLL_ADAPTIVE = 0,
+  ONECOLL_POLL_FIXED = 1,
+} onecoll_poll_mode;
+
+typedef struct
+{
+  onecoll_poll_mode mode;           /* ADAPTIVE or FIXED */
+  uint32_t spin_polls;              /* ADAPTIVE: polls separated by a pause only; 0..1e6 */
+  uint32_t yield_polls;             /* ADAPTIVE: then polls separated by sched_yield(); 0..1e9 */
+  uint32_t sleep_min_ns;            /* ADAPTIVE: first sleep, ns, >= 1 */
+  uint32_t sleep_max_ns;            /* ADAPTIVE: sleep cap, ns, >= sleep_min_ns, <= 1e9 */
+  uint32_t interval_ns;             /* FIXED: sleep between polls, ns, 1..1e9 */
+} onecoll_poll_policy;
+
+/* Runtime configuration; fill with onecoll_config_init(), then adjust. */
+typedef struct
+{
+  onecoll_poll_policy waiter;       /* the Broadcaster's polling for requests */
+  onecoll_poll_policy flush;        /* every wait of an application thread */
+  onecoll_bcast_opts bcast;         /* runtime default; DEFAULT fields = built-in */
+  int max_windows;                  /* windows registered at once, 1..4096 */
+} onecoll_config;
+
+/* onecoll_strerror:
+ * Returns a static, NUL-terminated English description of @err (any int).
+ * Unknown codes give "unknown onecoll error". Thread-safe. */
+ONECOLL_API const char *onecoll_strerror (int err);
+
+/* onecoll_last_mpi_error:
+ * Returns the MPI error code behind the latest ONECOLL_ERR_MPI returned to
+ * the calling thread, or MPI_SUCCESS if there was none. Thread-safe (the
+ * value is per thread). */
+ONECOLL_API int onecoll_last_mpi_error (void);
+
+/* onecoll_poll_policy_init:
+ * Fills @policy with the defaults of @mode: FIXED is the paper's 1 ms sleep;
+ * ADAPTIVE spins 16 polls, yields 256, then sleeps 1 us doubling to 64 us.
+ * Thread-safe.
+ * Returns ONECOLL_OK, or ONECOLL_ERR_ARG if @policy is NULL or @mode unknown. */
+ONECOLL_API int onecoll_poll_policy_init (onecoll_poll_policy *policy,
+                                          onecoll_poll_mode    mode);
+
+/* onecoll_config_init:
+ * Fills @cfg with the defaults: ADAPTIVE policies for both waits, binomial
+ * broadcast with largest-subtree-first order, 64 windows. Thread-safe.
+ * Returns ONECOLL_OK, or ONECOLL_ERR_ARG if @cfg is NULL. */
+ONECOLL_API int onecoll_config_init (onecoll_config *cfg);
+
+/* onecoll_init:
+ * Collective over @comm. Starts the runtime: duplicates @comm (onecoll never
+ * communicates on the caller's communicator), allocates the auxiliary
+ * window of request flags, descriptors and counters, and starts the
+ * Broadcaster thread, which is polling when this returns on any rank.
+ * @cfg may be NULL for the defaults; it is copied.
+ * Returns:
+ *   ONECOLL_OK;
+ *   ONECOLL_ERR_ALREADY_INIT   the runtime is running (nothing changes);
+ *   ONECOLL_ERR_MPI            MPI is not initialised or already finalised,
+ *                              or an MPI call failed;
+ *   ONECOLL_ERR_THREAD_LEVEL   MPI_Query_thread() is not MPI_THREAD_MULTIPLE;
+ *   ONECOLL_ERR_ARG            @comm is MPI_COMM_NULL or @cfg is invalid;
+ *   ONECOLL_ERR_NOMEM, ONECOLL_ERR_THREAD;
+ *   ONECOLL_ERR_PEER           another rank failed (this one cleaned up).
+ * The first four are decided locally, before any communication; on any
+ * error the runtime is not running. */
+ONECOLL_API int onecoll_init (MPI_Comm              comm,
+                              const onecoll_config *cfg);
+
+/* onecoll_finalize:
+ * Collective. Frees every window still registered (as onecoll_win_free()
+ * would, in the same order on every rank), stops the Broadcaster and
+ * releases the runtime. Call it before MPI_Finalize(). The runtime may be
+ * initialised again afterwards; window ids are not reused across runtimes.
+ * Returns ONECOLL_OK, ONECOLL_ERR_NOT_INIT, or ONECOLL_ERR_MPI (the runtime
+ * is torn down as far as possible and is no longer running). */
+ONECOLL_API int onecoll_finalize (void);
+
+/* onecoll_initialized:
+ * Returns 1 if the runtime is running, 0 otherwise. */
+ONECOLL_API int onecoll_initialized (void);
+
+/* onecoll_win_create:
+ * Collective. Allocates a broadcast window of @size bytes on every rank
+ * (MPI_Win_allocate; @size must be the same everywhere) and registers it.
+ * @opts (may be NULL) is the window's default algorithm and order; it is
+ * copied. On success *@win is the new id, the same on every rank. The
+ * window's bytes are uninitialised.
+ * Returns:
+ *   ONECOLL_OK;
+ *   ONECOLL_ERR_NOT_INIT;
+ *   ONECOLL_ERR_ARG     @win is NULL, @size < 0, @opts invalid, or the
+ *                       ranks passed different sizes;
+ *   ONECOLL_ERR_LIMIT   max_windows windows exist already;
+ *   ONECOLL_ERR_NOMEM, ONECOLL_ERR_MPI;
+ *   ONECOLL_ERR_PEER    another rank failed.
+ * The argument checks are agreed on by all ranks, so that a bad argument on
+ * one rank makes the call fail everywhere instead of hanging. */
+ONECOLL_API int onecoll_win_create (int64_t                   size,
+                                    const onecoll_bcast_opts *opts,
+                                    onecoll_win              *win);
+
+/* onecoll_win_free:
+ * Collective. Completes this rank's pending broadcast on @win (as
+ * onecoll_bcast_flush() does), waits until every rank has done so, and
+ * frees the window. The id is never reused.
+ * Returns ONECOLL_OK, ONECOLL_ERR_NOT_INIT, ONECOLL_ERR_UNKNOWN_WINDOW,
+ * ONECOLL_ERR_MPI. */
+ONECOLL_API int onecoll_win_free (onecoll_win win);
+
+/* onecoll_win_get_base:
+ * Stores this rank's window memory in *@base (owned by onecoll, valid until
+ * the window is freed; may be NULL for a 0-byte window) and its size in
+ * bytes in *@size. Either output may be NULL.
+ * Returns ONECOLL_OK, ONECOLL_ERR_NOT_INIT, ONECOLL_ERR_UNKNOWN_WINDOW. */
+ONECOLL_API int onecoll_win_get_base (onecoll_win win,
+                                      void      **base,
+                                      int64_t    *size);
+
+/* onecoll_bcast:
+ * Starts broadcasting @count bytes from rank @root into bytes [0, @count)
+ * of every rank's window @win. Called on every rank (see "Calling
+ * convention" above). @opts (may be NULL) overrides the window's algorithm
+ * and order for this call; only the root's choice matters.
+ *
+ * First completes this rank's previous broadcast on @win (as
+ * onecoll_bcast_flush() does) and releases it. Then:
+ *  - root: waits until every rank has released the previous broadcast on
+ *    @win, copies @buf into its window unless @buf is the window's base,
+ *    and starts the broadcast. The linear algorithm completes inside this
+ *    call; the binomial one returns once the root's own children have their
+ *    requests. @buf may be reused on return unless it is the window.
+ *  - other ranks: records the broadcast and returns; @buf receives the data
+ *    when onecoll_bcast_test()/onecoll_bcast_flush() report completion, and
+ *    must stay valid until then. Pass the window's base to read the window
+ *    directly without a copy.
+ * @buf may be NULL only if @count is 0.
+ * Returns:
+ *   ONECOLL_OK;
+ *   ONECOLL_ERR_NOT_INIT;
+ *   ONECOLL_ERR_UNKNOWN_WINDOW  @win is not registered;
+ *   ONECOLL_ERR_ARG             @root outside [0, size of the communicator),
+ *                               @count < 0 or larger than the window, @buf
+ *                               NULL with @count > 0, or @opts invalid;
+ *   ONECOLL_ERR_MPI             (also when the local Broadcaster failed).
+ * Arguments are checked before anything happens, so on an argument error
+ * nothing is started or recorded. */
+ONECOLL_API int onecoll_bcast (onecoll_win               win,
+                               void                     *buf,
+                               int64_t                   count,
+                               int                       root,
+                               const onecoll_bcast_opts *opts);
+
+/* onecoll_bcast_flush:
+ * Waits until this rank's latest broadcast on @win is complete (see the
+ * calling convention: at the root, delivered to every rank; elsewhere,
+ * arrived here and copied to the caller's buffer), polling with the
+ * configured flush policy. Returns at once if nothing is pending.
+ * Returns ONECOLL_OK, ONECOLL_ERR_NOT_INIT, ONECOLL_ERR_UNKNOWN_WINDOW,
+ * ONECOLL_ERR_MPI. */
+ONECOLL_API int onecoll_bcast_flush (onecoll_win win);
+
+/* onecoll_bcast_test:
+ * One non-blocking check of the same condition: *@done becomes 1 if the
+ * broadcast is complete (or nothing is pending), else 0. Once it has
+ * reported 1 it keeps reporting 1 until the next onecoll_bcast() on @win.
+ * Returns ONECOLL_OK, ONECOLL_ERR_NOT_INIT, ONECOLL_ERR_ARG (@done NULL),
+ * ONECOLL_ERR_UNKNOWN_WINDOW, ONECOLL_ERR_MPI. */
+ONECOLL_API int onecoll_bcast_test (onecoll_win win,
+                                    int        *done);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONECOLL_H */
