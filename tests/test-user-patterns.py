@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Patterns are queries, and users can write their own.
+
+A pattern file dropped into $XDG_DATA_HOME/sextant/patterns/ or given with
+--pattern-file runs and appears in `sextant analyze` like the built-in ones;
+a bad one (invalid SQL, a missing column, a statement that writes, a broken
+header, a duplicate id) gives a clear error and a non-zero exit and never
+changes the store's data. Parameters (--param) and the selection (--pattern)
+change the result as documented. Output is TAP.
+"""
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+SEXTANT = os.environ.get("SEXTANT", "sextant")
+TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
+
+results = []
+
+
+def ok(cond, name, detail=""):
+    results.append((bool(cond), name, detail))
+
+
+LONG_CALLS = """-- id: long_calls
+-- title: Long MPI calls
+-- description: MPI calls that took longer than a threshold.
+-- comment: {location} spent {seconds} in {call} at {site}
+-- param: min_time = 1 s: shorter calls are not instances
+SELECT v.loc AS loc, v.id AS visit, v.leave - v.enter AS severity
+FROM visit AS v JOIN region AS r ON r.id = v.region
+WHERE r.paradigm = 'MPI' AND v.leave - v.enter > :min_time
+"""
+
+BAD = {
+    "bad_sql": "-- id: bad_sql\n-- title: Bad\nSELEC loc, severity FROM visit\n",
+    "missing_column": "-- id: missing_column\n-- title: Missing\nSELECT loc FROM visit\n",
+    "writes": "-- id: writes\n-- title: Writes\nDELETE FROM visit\n",
+    "two_statements": "-- id: two_statements\n-- title: Two\nSELECT loc, 1 AS severity FROM visit; DELETE FROM visit\n",
+    "no_title": "-- id: no_title\nSELECT loc, 1 AS severity FROM visit\n",
+    "unknown_param": "-- id: unknown_param\n-- title: P\nSELECT loc, 1 AS severity FROM visit WHERE loc > :nope\n",
+    "bad_header": "-- id: bad_header\n-- title: H\n-- frobnicate: yes\nSELECT loc, 1 AS severity FROM visit\n",
+}
+EXPECT = {
+    "bad_sql": "invalid SQL",
+    "missing_column": 'no column named "severity"',
+    "writes": "must be a SELECT",
+    "two_statements": "only one SQL statement",
+    "no_title": "title",
+    "unknown_param": "unknown parameter :nope",
+    "bad_header": 'unknown header field "frobnicate"',
+}
+
+
+def data_digest(db):
+    con = sqlite3.connect(db)
+    h = hashlib.sha256()
+    for t in ("visit", "message", "collective", "collective_member", "location", "region"):
+        for row in con.execute('SELECT * FROM "%s" ORDER BY 1' % t):
+            h.update(repr(row).encode())
+    con.close()
+    return h.hexdigest()
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        env = dict(os.environ, XDG_DATA_HOME=os.path.join(work, "data"))
+        db = os.path.join(work, "t.db")
+
+        def sextant(*args):
+            return subprocess.run([SEXTANT, *args], capture_output=True, text=True, env=env)
+
+        run = sextant("import", "--quiet", "-o", db, os.path.join(TRACES, "casita-4_mpi_ls_barr"))
+        ok(run.returncode == 0, "import", run.stderr)
+        before = data_digest(db)
+
+        # a user pattern in the patterns folder
+        folder = os.path.join(work, "data", "sextant", "patterns")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "long_calls.sql"), "w") as f:
+            f.write(LONG_CALLS)
+        run = sextant("analyze", "--json", db)
+        ok(run.returncode == 0, "analyze with a user pattern", run.stderr)
+        out = json.loads(run.stdout) if run.returncode == 0 else {"patterns": []}
+        pats = {p["id"]: p for p in out["patterns"]}
+        ok("long_calls" in pats and "late_sender" in pats, "the user pattern appears beside the built-in ones")
+        if "long_calls" in pats:
+            p = pats["long_calls"]
+            # the receives of the late sender chain and the barriers last longer than 1 s
+            ok(p["instances"] == 6, "long_calls: 6 MPI calls over 1 s", str(p))
+            ok(p["origin"].endswith("long_calls.sql"), "long_calls: origin is the file", p["origin"])
+            ok(p["top_sites"] and p["top_sites"][0]["file"].endswith("gen_mpi.c"),
+               "long_calls: linked to the source file", str(p["top_sites"][:1]))
+        con = sqlite3.connect(db)
+        comment = con.execute("SELECT comment FROM pattern_instance WHERE pattern = 'long_calls' "
+                              "ORDER BY severity DESC LIMIT 1").fetchone()
+        con.close()
+        ok(comment and comment[0].startswith("MPI Rank 3 spent 10.99 s in MPI_Recv at gen_mpi.c:52"),
+           "long_calls: the comment template is filled", str(comment))
+
+        # its parameter, globally and per pattern
+        run = sextant("analyze", "--json", "--param", "min_time=10.5", db)
+        pats = {p["id"]: p for p in json.loads(run.stdout)["patterns"]} if run.returncode == 0 else {}
+        ok(pats.get("long_calls", {}).get("instances") == 1, "--param min_time=10.5 leaves one instance")
+        run = sextant("analyze", "--json", "--param", "late_sender.eps=9.5", db)
+        pats = {p["id"]: p for p in json.loads(run.stdout)["patterns"]} if run.returncode == 0 else {}
+        ok(pats.get("late_sender", {}).get("instances") == 2 and pats.get("long_calls", {}).get("instances") == 6,
+           "--param late_sender.eps=9.5 affects only late_sender")
+
+        # selection
+        run = sextant("analyze", "--json", "--pattern", "late_sender", db)
+        ids = sorted(p["id"] for p in json.loads(run.stdout)["patterns"]) if run.returncode == 0 else []
+        ok(ids == ["late_sender", "late_sender_wrong_order"], "--pattern selects a subtree", str(ids))
+
+        # a single file on the command line; the folder can be switched off
+        extra = os.path.join(work, "extra.sql")
+        with open(extra, "w") as f:
+            f.write(LONG_CALLS.replace("long_calls", "long_calls_2"))
+        run = sextant("analyze", "--json", "--no-user-patterns", "--pattern-file", extra, db)
+        ids = [p["id"] for p in json.loads(run.stdout)["patterns"]] if run.returncode == 0 else []
+        ok("long_calls_2" in ids and "long_calls" not in ids, "--pattern-file and --no-user-patterns", str(ids))
+
+        # usage errors
+        for args, words in ((("--param", "nope=1"), 'no pattern has a parameter "nope"'),
+                            (("--param", "eps=abc"), "not a number"),
+                            (("--pattern", "nope"), 'no pattern with id "nope"')):
+            run = sextant("analyze", *args, db)
+            ok(run.returncode == 1 and words in run.stderr, "error: %s" % " ".join(args), run.stderr)
+
+        # bad pattern files: a clear error, non-zero exit, the data untouched
+        for name, text in sorted(BAD.items()):
+            path = os.path.join(work, name + ".sql")
+            with open(path, "w") as f:
+                f.write(text)
+            run = sextant("analyze", "--no-user-patterns", "--pattern-file", path, db)
+            ok(run.returncode == 1 and EXPECT[name] in run.stderr and "Traceback" not in run.stderr,
+               "bad pattern %s: clear error" % name, run.stderr)
+        dup = os.path.join(work, "dup.sql")
+        with open(dup, "w") as f:
+            f.write(LONG_CALLS.replace("long_calls", "late_sender"))
+        run = sextant("analyze", "--no-user-patterns", "--pattern-file", dup, db)
+        ok(run.returncode == 1 and 'pattern "late_sender" is defined already' in run.stderr,
+           "a duplicate id is refused", run.stderr)
+        ok(data_digest(db) == before, "the store's data is unchanged by all of this")
+
+    print("1..%d" % len(results))
+    failed = 0
+    for i, (passed, name, detail) in enumerate(results, start=1):
+        print("%s %d - %s" % ("ok" if passed else "not ok", i, name))
+        if not passed:
+            failed += 1
+            for line in detail.splitlines()[:10]:
+                print("# " + line[:1000])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
