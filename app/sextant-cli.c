@@ -634,10 +634,13 @@ print_analysis (Analysis *a)
           JsonObject *site = json_array_get_object_element (sites, k);
           JsonNode *file = json_object_get_member (site, "file");
 
-          g_print ("  %-24s %12.6f s  %s:%" G_GINT64_FORMAT "  (%s)\n", json_object_get_string_member (p, "id"),
-                   json_object_get_double_member (site, "severity_seconds"),
-                   JSON_NODE_HOLDS_NULL (file) ? "?" : json_node_get_string (file),
-                   json_object_get_int_member_with_default (site, "line", 0),
+          g_autofree char *where = JSON_NODE_HOLDS_NULL (file)
+            ? g_strdup ("(no source information)")
+            : g_strdup_printf ("%s:%" G_GINT64_FORMAT, json_node_get_string (file),
+                               json_object_get_int_member_with_default (site, "line", 0));
+
+          g_print ("  %-24s %12.6f s  %s  (%s)\n", json_object_get_string_member (p, "id"),
+                   json_object_get_double_member (site, "severity_seconds"), where,
                    json_object_get_string_member_with_default (site, "callpath", ""));
         }
     }
