@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# bench/import/run.sh - how fast `sextant import` is, against the libotf2 floor
+#
+#   bench/import/run.sh [-n REPS] [-r RANKS] [-e EVENTS] [-s SEED] [-g] [-f] [WORKDIR]
+#
+# Generates a simulated MPI trace once (sextant-bench-gen, kept in WORKDIR,
+# default /tmp/sextant-bench-import, reused by later runs with the same
+# parameters), reads it once untimed to warm the page cache, then alternates
+# REPS times (default 5):
+#   (a) sextant-bench-raw-read ANCHOR        libotf2 with empty callbacks
+#   (b) $SEXTANT import ANCHOR -o DB --force  the real importer
+# each under /usr/bin/time -f '%e %M' (Debian package `time`), and prints a
+# Markdown table: median wall time, events/s, peak RSS (largest of the REPS),
+# the ratio b/a, and the database size per event, followed by the commands.
+#
+# Options: -n REPS, -r RANKS (64), -e EVENTS (10000000), -s SEED (1),
+#          -g read with the merging global event reader in (a),
+#          -f regenerate the trace even if it exists.
+# Environment: BUILDDIR (build), SEXTANT ($BUILDDIR/app/sextant),
+#              BENCH_GEN / BENCH_RAW_READ (the tools in $BUILDDIR/bench/import).
+
+set -euo pipefail
+
+invocation="$0 $*"
+reps=5
+ranks=64
+events=10000000
+seed=1
+raw_flags=()
+raw_label="per-location readers"
+regenerate=0
+
+usage ()
+{
+  sed -n '4,22s/^# \{0,1\}//p' "$0"
+}
+
+die ()
+{
+  echo "run.sh: $*" >&2
+  exit 1
+}
+
+while getopts "n:r:e:s:gfh" opt; do
+  case "$opt" in
+    n) reps=$OPTARG ;;
+    r) ranks=$OPTARG ;;
+    e) events=$OPTARG ;;
+    s) seed=$OPTARG ;;
+    g) raw_flags=(--global); raw_label="global (merged) reader" ;;
+    f) regenerate=1 ;;
+    h) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -le 1 ] || { usage >&2; exit 2; }
+for value in "$reps" "$ranks" "$events" "$seed"; do
+  [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "expected a positive integer, got '$value'"
+done
+
+workdir=${1:-/tmp/sextant-bench-import}
+builddir=${BUILDDIR:-build}
+sextant=${SEXTANT:-$builddir/app/sextant}
+gen=${BENCH_GEN:-$builddir/bench/import/sextant-bench-gen}
+raw=${BENCH_RAW_READ:-$builddir/bench/import/sextant-bench-raw-read}
+timer=/usr/bin/time
+
+[ -x "$timer" ] || die "$timer not found (apt install time)"
+for tool in "$gen" "$raw" "$sextant"; do
+  [ -x "$tool" ] || die "$tool is not an executable (build first, or set BUILDDIR / SEXTANT)"
+done
+
+trace_dir=$workdir/trace-r$ranks-e$events-s$seed
+anchor=$trace_dir/traces.otf2
+db=$workdir/import.sextant.db
+logs=$workdir/logs
+mkdir -p "$workdir" "$logs"
+
+# Runs "$@" under /usr/bin/time; leaves "WALL RSS_KB" in $logs/$name.time and
+# the command's output in $logs/$name.out.
+timed ()
+{
+  local name=$1
+  shift
+  if ! "$timer" -f '%e %M' -o "$logs/$name.time" "$@" >"$logs/$name.out" 2>&1; then
+    tail -n 20 "$logs/$name.out" >&2
+    die "failed: $*"
+  fi
+}
+
+median ()
+{
+  sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+largest ()
+{
+  sort -g | tail -n 1
+}
+
+gen_cmd=("$gen" --ranks "$ranks" --events "$events" --seed "$seed" --force "$trace_dir")
+raw_cmd=("$raw" "${raw_flags[@]}" "$anchor")
+import_cmd=("$sextant" import "$anchor" -o "$db" --force)
+
+gen_seconds="(reused)"
+if [ "$regenerate" = 1 ] || [ ! -f "$anchor" ]; then
+  echo "generating $anchor ..." >&2
+  timed generate "${gen_cmd[@]}"
+  gen_seconds=$(cut -d' ' -f1 "$logs/generate.time")
+fi
+
+echo "warming the page cache ..." >&2
+timed warmup "${raw_cmd[@]}"
+n_events=$(awk '$1 == "events" { print $2 }' "$logs/warmup.out")
+[ -n "$n_events" ] || die "no event count in $logs/warmup.out"
+
+: >"$logs/raw.all"
+: >"$logs/import.all"
+for i in $(seq 1 "$reps"); do
+  echo "repetition $i/$reps ..." >&2
+  timed "raw.$i" "${raw_cmd[@]}"
+  timed "import.$i" "${import_cmd[@]}"
+  cat "$logs/raw.$i.time" >>"$logs/raw.all"
+  cat "$logs/import.$i.time" >>"$logs/import.all"
+  n=$(awk '$1 == "events" { print $2 }' "$logs/raw.$i.out")
+  [ "$n" = "$n_events" ] || die "raw read $i saw $n events, not $n_events"
+done
+
+raw_wall=$(cut -d' ' -f1 "$logs/raw.all" | median)
+raw_rss=$(cut -d' ' -f2 "$logs/raw.all" | largest)
+import_wall=$(cut -d' ' -f1 "$logs/import.all" | median)
+import_rss=$(cut -d' ' -f2 "$logs/import.all" | largest)
+db_bytes=$(stat -c %s "$db")
+archive_bytes=$(du -sb "$trace_dir" | cut -f1)
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+
+awk -v e="$n_events" -v rw="$raw_wall" -v rr="$raw_rss" -v iw="$import_wall" -v ir="$import_rss" \
+    -v db="$db_bytes" -v ab="$archive_bytes" -v reps="$reps" -v label="$raw_label" 'BEGIN {
+  printf "| step | median wall (s) | events/s | peak RSS (MiB) |\n"
+  printf "|---|---:|---:|---:|\n"
+  printf "| (a) raw read, libotf2 + empty callbacks, %s | %.2f | %.0f | %.0f |\n", label, rw, e / rw, rr / 1024
+  printf "| (b) sextant import | %.2f | %.0f | %.0f |\n", iw, e / iw, ir / 1024
+  printf "\n"
+  printf "- ratio b/a (median wall): **%.1f**\n", iw / rw
+  printf "- events: %d; archive: %.1f MiB (%.1f bytes/event)\n", e, ab / 1048576, ab / e
+  printf "- database: %.1f MiB, **%.1f bytes/event**\n", db / 1048576, db / e
+  printf "- %d repetitions, alternating (a) and (b), warm page cache; peak RSS is the largest of the repetitions\n", reps
+}'
+echo "- trace generation: $gen_seconds s"
+echo "- machine: $(nproc) CPUs, ${cpu:-unknown CPU}, $(uname -sr)"
+echo
+echo "Commands:"
+echo
+echo '```'
+echo "# BUILDDIR=$builddir SEXTANT=$sextant $invocation"
+echo "${gen_cmd[*]}"
+echo "/usr/bin/time -f '%e %M' ${raw_cmd[*]}"
+echo "/usr/bin/time -f '%e %M' ${import_cmd[*]}"
+echo '```'
