@@ -184,7 +184,8 @@ sextant_pattern_new_from_sql (const char  *text,
           /* continuation of the previous field: indented by 3+ spaces */
           if (last != NULL && g_str_has_prefix (body, "   "))
             {
-              g_autofree char *joined = g_strconcat (*last, " ", g_strstrip (g_strdup (body)), NULL);
+              g_autofree char *more = g_strstrip (g_strdup (body));
+              g_autofree char *joined = g_strconcat (*last, " ", more, NULL);
 
               g_free (*last);
               *last = g_steal_pointer (&joined);

@@ -243,12 +243,16 @@ test_messages (void)
       gboolean has_recv = r->location != EK_NO_LOCATION;
       gint64 id;
 
+      g_autofree char *send_cond = has_send
+        ? g_strdup_printf ("send_loc = %" G_GINT64_FORMAT " AND send_time = %" G_GINT64_FORMAT,
+                           loc_of (s->location), rel (s->post.event_ts))
+        : g_strdup ("send_time IS NULL");
+      g_autofree char *recv_cond = has_recv
+        ? g_strdup_printf ("recv_loc = %" G_GINT64_FORMAT, loc_of (r->location))
+        : g_strdup ("recv_time IS NULL");
+
       id = q (db, "SELECT id FROM message WHERE tag = %u AND comm = %u AND %s AND %s", m->tag, m->comm,
-              has_send ? g_strdup_printf ("send_loc = %" G_GINT64_FORMAT " AND send_time = %" G_GINT64_FORMAT,
-                                          loc_of (s->location), rel (s->post.event_ts))
-                       : "send_time IS NULL",
-              has_recv ? g_strdup_printf ("recv_loc = %" G_GINT64_FORMAT, loc_of (r->location))
-                       : "recv_time IS NULL");
+              send_cond, recv_cond);
       g_assert_cmpint (id, !=, NONE);
       g_assert_cmpint (q (db, "SELECT coalesce (bytes, recv_bytes) FROM message WHERE id = %" G_GINT64_FORMAT, id),
                        ==, m->bytes);
