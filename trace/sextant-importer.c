@@ -1197,16 +1197,40 @@ log_unmatched_row (const SextantRow  *row,
 }
 
 static gboolean
+match_counts_row (const SextantRow  *row,
+                  gpointer           user_data,
+                  GError           **error)
+{
+  gint64 *counts = user_data;
+
+  counts[0] = sextant_row_get_int (row, 0);
+  counts[1] = sextant_row_get_int (row, 1);
+
+  return TRUE;
+}
+
+static gboolean
 match_across_locations (SextantImport  *import,
                         GError        **error)
 {
   CollectiveBuilder builder = { import, 0 };
   gboolean ok;
 
+  gint64 counts[2] = { 0, 0 };
+
   if (!sextant_store_exec (import->store, SEXTANT_STMT_MATCH_INDEX_HALVES, error) ||
       !sextant_store_exec (import->store, SEXTANT_STMT_MATCH_MESSAGES, error) ||
-      !sextant_store_exec (import->store, SEXTANT_STMT_MATCH_UNMATCHED_RECVS, error) ||
-      !sextant_store_foreach (import->store, SEXTANT_QUERY_UNMATCHED_MESSAGES, log_unmatched_row, import, error, "") ||
+      !sextant_store_foreach (import->store, SEXTANT_QUERY_MATCH_COUNTS, match_counts_row, counts, error, ""))
+    return FALSE;
+
+  /* Receives left over only if fewer were matched than recorded: then (and
+   * only then) look for them, which needs the sends indexed. */
+  if (counts[0] > counts[1] &&
+      (!sextant_store_exec (import->store, SEXTANT_STMT_MATCH_INDEX_SENDS, error) ||
+       !sextant_store_exec (import->store, SEXTANT_STMT_MATCH_UNMATCHED_RECVS, error)))
+    return FALSE;
+
+  if (!sextant_store_foreach (import->store, SEXTANT_QUERY_UNMATCHED_MESSAGES, log_unmatched_row, import, error, "") ||
       !sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error))
     return FALSE;
 

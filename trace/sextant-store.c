@@ -183,8 +183,12 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
 
   [SEXTANT_STMT_MATCH_INDEX_HALVES] =
     "CREATE INDEX scratch.recv_half_key ON recv_half (comm, src, dst, tag, seq);"
-    "CREATE INDEX scratch.send_half_key ON send_half (comm, src, dst, tag, seq);"
     "CREATE INDEX scratch.coll_half_key ON coll_half (comm, owner, seq, loc);",
+  [SEXTANT_STMT_MATCH_INDEX_SENDS] =
+    "CREATE INDEX scratch.send_half_key ON send_half (comm, src, dst, tag, seq);",
+  [SEXTANT_QUERY_MATCH_COUNTS] =
+    "SELECT (SELECT count(*) FROM scratch.recv_half), "
+    "       (SELECT count(*) FROM message WHERE recv_time IS NOT NULL)",
   [SEXTANT_STMT_MATCH_MESSAGES] =
     "INSERT INTO message (comm, tag, bytes, send_loc, recv_loc, send_mode, recv_mode, "
     "  send_time, send_visit, send_request, send_complete_time, send_complete_visit, "
@@ -477,7 +481,8 @@ sextant_store_create (const char  *path,
                  error) ||
       !exec_resource (self, "/org/sextant/trace/schema-1.sql", error) ||
       !exec_sql (self, scratch_sql, error) ||
-      !exec_sql (self, "PRAGMA scratch.journal_mode = OFF; PRAGMA scratch.synchronous = OFF;", error))
+      !exec_sql (self, "PRAGMA scratch.journal_mode = OFF; PRAGMA scratch.synchronous = OFF;"
+                       "PRAGMA scratch.cache_size = -65536; PRAGMA scratch.page_size = 8192;", error))
     return NULL;
 
   return g_steal_pointer (&self);
