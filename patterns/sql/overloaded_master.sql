@@ -1,0 +1,33 @@
+-- id: overloaded_master
+-- title: Overloaded Master
+-- parent: master_worker
+-- description: Workers wait for work from a master that cannot keep up.
+-- criterion: Late Sender time (see late_sender) of workers whose message
+--   comes from a master: a location with at least min_workers workers, peers
+--   that exchange messages with it and with nobody else.
+-- comment: the worker {location} waited {seconds} in {call} at {site} for work
+--   from the master {peer}. Hand out work in bigger pieces, prefetch the next
+--   piece, or distribute the master's role.
+-- param: min_workers = 3: fewer workers (peers that talk only to it) do not make a master
+-- param: eps = 0 s: waiting at or below this is not an instance
+WITH pairs AS (
+  SELECT DISTINCT send_loc AS a, recv_loc AS b FROM message
+  WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND send_loc != recv_loc
+  UNION
+  SELECT DISTINCT recv_loc, send_loc FROM message
+  WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND send_loc != recv_loc
+),
+degree AS (SELECT a, count (*) AS n FROM pairs GROUP BY a),
+-- a master: at least min_workers peers that talk to nobody else
+masters AS (
+  SELECT p.a AS loc FROM pairs AS p JOIN degree AS d ON d.a = p.b
+  WHERE d.n = 1 GROUP BY p.a HAVING count (*) >= :min_workers
+)
+SELECT rv.loc AS loc, rv.id AS visit, max (min (sv.enter, rv.leave) - rv.enter) AS severity,
+       rv.enter AS begin, min (sv.enter, rv.leave) AS "end", m.send_loc AS peer_loc, m.id AS message
+FROM message AS m
+JOIN masters AS ma ON ma.loc = m.send_loc
+JOIN visit AS rv ON rv.id = m.recv_visit
+JOIN visit AS sv ON sv.id = m.send_visit
+GROUP BY rv.id
+HAVING severity > :eps

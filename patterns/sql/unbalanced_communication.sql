@@ -1,0 +1,30 @@
+-- id: unbalanced_communication
+-- title: Unbalanced Communication
+-- parent: hot_spots
+-- description: The same communication call takes very different times on
+--   different locations: the cause is load imbalance around it.
+-- criterion: per call path of an MPI call executed by several locations: for
+--   the location with the most time in it, severity = its time - the average
+--   time over the locations, if that is more than imbalance times the average.
+-- comment: {location} spends {seconds} more than the average in {callpath} at
+--   {site}. Balance the work before this call.
+-- param: imbalance = 0.5: relative excess over the average that is reported
+-- param: eps = 0 s: excess at or below this is not an instance
+WITH RECURSIVE path (id, path) AS (
+  SELECT v.id, r.name FROM visit AS v JOIN region AS r ON r.id = v.region WHERE v.parent IS NULL
+  UNION ALL
+  SELECT v.id, path.path || '/' || r.name FROM visit AS v JOIN path ON v.parent = path.id
+  JOIN region AS r ON r.id = v.region
+),
+mpi AS (
+  SELECT v.loc, v.id, p.path, v.leave - v.enter AS t
+  FROM visit AS v JOIN region AS r ON r.id = v.region JOIN path AS p ON p.id = v.id
+  WHERE r.paradigm = 'MPI'
+),
+per_loc AS (SELECT path, loc, sum (t) AS t, max (id) AS visit FROM mpi GROUP BY path, loc),
+per_path AS (SELECT path, avg (t) AS mean, count (*) AS n FROM per_loc GROUP BY path)
+SELECT l.loc, l.visit, max (l.t) - p.mean AS severity
+FROM per_loc AS l JOIN per_path AS p USING (path)
+WHERE p.n > 1
+GROUP BY l.path
+HAVING max (l.t) - p.mean > :imbalance * p.mean AND max (l.t) - p.mean > :eps

@@ -1,0 +1,27 @@
+-- id: wait_at_fence
+-- title: Wait at Fence
+-- parent: mpi_rma
+-- description: Time spent in MPI_Win_fence waiting for the last process of the window to arrive: imbalance in the access epoch.
+-- criterion: the n-th RMA collective of kind BARRIER (MPI_Win_fence) of each
+--   member of a window is instance n of that window; per member: idle =
+--   min(latest enter, own leave) - own enter, on the enclosing MPI call.
+--   As Scalasca's mpi_rma_wait_at_fence.
+-- comment: {location} waited {seconds} in {call} at {site} for {peer}, the
+--   last to reach the fence. Balance the work between fences, or use passive-target synchronisation (locks, flushes) for the exchange.
+-- param: eps = 0 s: waiting at or below this is not an instance
+WITH calls AS (
+  SELECT s.loc AS loc, s.win AS win, v.id AS visit, v.enter AS enter, v.leave AS leave,
+         row_number () OVER (PARTITION BY s.loc, s.win ORDER BY s.time) AS n
+  FROM rma_sync AS s JOIN visit AS v ON v.id = s.visit
+  WHERE s.kind = 'RMA_COLLECTIVE' AND s.detail = 'BARRIER'
+),
+last AS (
+  SELECT win, n, max (enter) AS last_enter, count (*) AS members,
+         (SELECT x.loc FROM calls AS x WHERE x.win = calls.win AND x.n = calls.n
+          ORDER BY x.enter DESC LIMIT 1) AS last_loc
+  FROM calls GROUP BY win, n
+)
+SELECT c.loc, c.visit, min (l.last_enter, c.leave) - c.enter AS severity,
+       c.enter AS begin, min (l.last_enter, c.leave) AS "end", l.last_loc AS peer_loc
+FROM calls AS c JOIN last AS l USING (win, n)
+WHERE l.members > 1 AND min (l.last_enter, c.leave) - c.enter > :eps
