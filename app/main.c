@@ -23,6 +23,7 @@ static const Command commands[] = {
   { "import", sextant_cli_import, "Import an OTF2 archive into a trace store" },
   { "info",    sextant_cli_info,    "Summarise a trace store or archive (--json)" },
   { "analyze", sextant_cli_analyze, "Find inefficiency patterns, linked to source lines (--json)" },
+  { "report",  sextant_cli_report,  "Write a report: -f html|md|csv|json -o OUT" },
 };
 
 static void

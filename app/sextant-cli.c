@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sextant-analysis.h"
+#include "sextant-report.h"
 #include "sextant-cli.h"
 #include "sextant-importer.h"
 #include "sextant-store.h"
@@ -506,110 +507,15 @@ sextant_cli_info (int    argc,
 
 typedef struct
 {
-  gint64      resolution;
-  gint64      total_ticks;
+  double      total_seconds;
   JsonArray  *patterns;
-  SextantStore *store;
 } Analysis;
-
-static gboolean
-total_row (const SextantRow  *row,
-           gpointer           user_data,
-           GError           **error)
-{
-  Analysis *a = user_data;
-
-  a->total_ticks = sextant_row_get_int (row, 0);
-  a->resolution = MAX (1, g_ascii_strtoll (sextant_row_get_text (row, 1), NULL, 10));
-
-  return TRUE;
-}
-
-typedef struct
-{
-  Analysis   *analysis;
-  JsonObject *object;
-} PatternRows;
-
-static gboolean
-by_location_row (const SextantRow  *row,
-                 gpointer           user_data,
-                 GError           **error)
-{
-  PatternRows *p = user_data;
-  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT, sextant_row_get_int (row, 0));
-
-  json_object_set_double_member (p->object, key,
-                                 (double)sextant_row_get_int (row, 1) / p->analysis->resolution);
-  return TRUE;
-}
-
-static gboolean
-site_row (const SextantRow  *row,
-          gpointer           user_data,
-          GError           **error)
-{
-  PatternRows *p = user_data;
-  JsonArray *sites = json_object_get_array_member (p->object, "top_sites");
-  JsonObject *site = json_object_new ();
-
-  if (sextant_row_is_null (row, 0))
-    json_object_set_null_member (site, "file");
-  else
-    json_object_set_string_member (site, "file", sextant_row_get_text (row, 0));
-  if (sextant_row_is_null (row, 1))
-    json_object_set_null_member (site, "line");
-  else
-    json_object_set_int_member (site, "line", sextant_row_get_int (row, 1));
-  json_object_set_double_member (site, "severity_seconds",
-                                 (double)sextant_row_get_int (row, 2) / p->analysis->resolution);
-  json_object_set_int_member (site, "instances", sextant_row_get_int (row, 3));
-  json_object_set_string_member (site, "callpath", sextant_row_get_text (row, 4));
-  json_array_add_object_element (sites, site);
-
-  return TRUE;
-}
-
-static gboolean
-pattern_total_row (const SextantRow  *row,
-                   gpointer           user_data,
-                   GError           **error)
-{
-  Analysis *a = user_data;
-  JsonObject *pattern = json_object_new ();
-  JsonObject *by_location = json_object_new ();
-  PatternRows rows = { a, by_location };
-  PatternRows site_rows = { a, pattern };
-  const char *id = sextant_row_get_text (row, 0);
-  gint64 severity = sextant_row_get_int (row, 4);
-
-  json_object_set_string_member (pattern, "id", id);
-  json_object_set_string_member (pattern, "title", sextant_row_get_text (row, 1));
-  if (sextant_row_is_null (row, 2))
-    json_object_set_null_member (pattern, "parent");
-  else
-    json_object_set_string_member (pattern, "parent", sextant_row_get_text (row, 2));
-  json_object_set_double_member (pattern, "severity_seconds", (double)severity / a->resolution);
-  json_object_set_double_member (pattern, "share", a->total_ticks > 0 ? (double)severity / a->total_ticks : 0);
-  json_object_set_int_member (pattern, "instances", sextant_row_get_int (row, 3));
-  json_object_set_string_member (pattern, "origin", sextant_row_get_text (row, 6));
-  json_object_set_object_member (pattern, "by_location", by_location);
-  json_object_set_array_member (pattern, "top_sites", json_array_new ());
-  json_array_add_object_element (a->patterns, pattern);
-
-  return sextant_store_foreach (a->store, SEXTANT_QUERY_PATTERN_BY_LOCATION, by_location_row, &rows,
-                                error, "t", id) &&
-         sextant_store_foreach (a->store, SEXTANT_QUERY_PATTERN_TOP_SITES, site_row, &site_rows,
-                                error, "t", id);
-}
 
 static void
 print_analysis (Analysis *a)
 {
   guint n = json_array_get_length (a->patterns);
-  double total = (double)a->total_ticks / a->resolution;
-
-  g_print ("Total time (all locations): %.6f s\n\n", total);
+  g_print ("Total time (all locations): %.6f s\n\n", a->total_seconds);
   g_print ("  %-28s %14s %8s %10s\n", "pattern", "seconds", "share", "instances");
   for (guint i = 0; i < n; i++)
     {
@@ -662,7 +568,7 @@ sextant_cli_analyze (int    argc,
   g_auto(GStrv) files = NULL;
   gboolean as_json = FALSE;
   gboolean no_user = FALSE;
-  Analysis a = { 1, 0, NULL, NULL };
+  Analysis a = { 0, NULL };
   int status = 0;
   GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
@@ -705,14 +611,8 @@ sextant_cli_analyze (int    argc,
   if (!sextant_analysis_run (analysis, NULL, &error))
     return runtime_error (error);
 
-  a.store = store;
-  a.patterns = json_array_new ();
-  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &a, &error, "") ||
-      !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_total_row, &a, &error, ""))
-    {
-      json_array_unref (a.patterns);
-      return runtime_error (error);
-    }
+  if (!(a.patterns = sextant_report_gather_patterns (store, &a.total_seconds, &error)))
+    return runtime_error (error);
 
   if (as_json)
     {
@@ -722,7 +622,7 @@ sextant_cli_analyze (int    argc,
       g_autofree char *text = NULL;
 
       json_object_set_string_member (object, "database", db_path);
-      json_object_set_double_member (object, "total_time_seconds", (double)a.total_ticks / a.resolution);
+      json_object_set_double_member (object, "total_time_seconds", a.total_seconds);
       json_object_set_array_member (object, "patterns", a.patterns);
       json_node_take_object (root, object);
       json_generator_set_pretty (generator, TRUE);
@@ -735,6 +635,69 @@ sextant_cli_analyze (int    argc,
       print_analysis (&a);
       json_array_unref (a.patterns);
     }
+
+  return EXIT_SUCCESS;
+}
+
+/* report ----------------------------------------------------------------- */
+
+int
+sextant_cli_report (int    argc,
+                    char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("DB|ARCHIVE - write a summary report");
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(SextantPatternSet) patterns = sextant_pattern_set_new ();
+  g_autoptr(SextantAnalysis) analysis = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) model = NULL;
+  g_autofree char *db_path = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *format_name = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *source_root = NULL;
+  g_autofree char *user_dir = sextant_pattern_set_user_directory ();
+  SextantReportFormat format;
+  int status = 0;
+  GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "html, md, csv or json", "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "File to write (- for standard output)", "OUT" },
+    { "source-root", 0, 0, G_OPTION_ARG_FILENAME, &source_root,
+      "Where to find source files that are not at the path the trace names", "DIR" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_summary (context,
+    "Analyses the trace (all patterns, default parameters, plus the user's patterns)\n"
+    "and writes a report: the run summary, the profile by region, the patterns by\n"
+    "severity, the top instances with a timeline of the locations involved and the\n"
+    "source lines around the call, the communication matrix and the message sizes.\n"
+    "HTML is one self-contained file; Markdown, CSV and JSON carry the same data.");
+  if (!parse (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, "report needs exactly one DB or ARCHIVE");
+  if (format_name == NULL || !sextant_report_format_from_string (format_name, &format))
+    return usage_error (context, "--format must be html, md, csv or json");
+  if (output == NULL)
+    return usage_error (context, "report needs -o OUT");
+
+  if (!sextant_pattern_set_add_builtin (patterns, &error) ||
+      !sextant_pattern_set_add_directory (patterns, user_dir, &error) ||
+      !(store = open_or_import (argv[1], &db_path, &error)))
+    return runtime_error (error);
+
+  analysis = sextant_analysis_new (store, patterns);
+  if (!sextant_analysis_run (analysis, NULL, &error) ||
+      !(model = sextant_report_gather (store, source_root, &error)))
+    return runtime_error (error);
+
+  text = sextant_report_render (model, format);
+  if (g_str_equal (output, "-"))
+    fputs (text, stdout);
+  else if (!g_file_set_contents (output, text, -1, &error))
+    return runtime_error (error);
 
   return EXIT_SUCCESS;
 }

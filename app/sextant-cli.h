@@ -18,5 +18,7 @@ int sextant_cli_info   (int    argc,
                         char **argv);
 int sextant_cli_analyze (int    argc,
                          char **argv);
+int sextant_cli_report  (int    argc,
+                         char **argv);
 
 G_END_DECLS

@@ -280,6 +280,32 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_PATTERN_TOP_SITES] =
     "SELECT file, line, sum (severity), count (*), min (callpath) FROM pattern_instance "
     "WHERE pattern = ?1 GROUP BY file, line ORDER BY 3 DESC, 1, 2 LIMIT 10",
+  [SEXTANT_QUERY_REGION_PROFILE] =
+    "WITH child AS (SELECT parent AS id, sum (leave - enter) AS t FROM visit "
+    "               WHERE parent IS NOT NULL GROUP BY parent) "
+    "SELECT r.name, r.category, count (*), sum (v.leave - v.enter), "
+    "       sum (v.leave - v.enter - coalesce (c.t, 0)), r.file, r.begin_line "
+    "FROM visit AS v JOIN region AS r ON r.id = v.region LEFT JOIN child AS c ON c.id = v.id "
+    "GROUP BY v.region ORDER BY 5 DESC, 1 LIMIT ?1",
+  [SEXTANT_QUERY_COMM_MATRIX] =
+    "SELECT s.otf2_id, r.otf2_id, count (*), coalesce (sum (m.bytes), 0) FROM message AS m "
+    "JOIN location AS s ON s.id = m.send_loc JOIN location AS r ON r.id = m.recv_loc "
+    "WHERE m.send_time IS NOT NULL AND m.recv_time IS NOT NULL GROUP BY m.send_loc, m.recv_loc "
+    "ORDER BY 1, 2",
+  [SEXTANT_QUERY_MESSAGE_SIZES] =
+    "SELECT coalesce (bytes, recv_bytes), count (*) FROM message GROUP BY 1 ORDER BY 1",
+  [SEXTANT_QUERY_TOP_INSTANCES] =
+    "SELECT i.pattern, p.title, i.severity, l.otf2_id, i.visit, i.callpath, i.file, i.line, "
+    "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc "
+    "FROM pattern_instance AS i JOIN pattern AS p ON p.id = i.pattern "
+    "JOIN location AS l ON l.id = i.loc LEFT JOIN location AS pl ON pl.id = i.peer_loc "
+    "ORDER BY i.severity DESC, i.id LIMIT ?1",
+  [SEXTANT_QUERY_VISITS_IN_WINDOW] =
+    "SELECT v.enter, v.leave, v.depth, r.name, r.category FROM visit AS v "
+    "JOIN region AS r ON r.id = v.region "
+    "WHERE v.loc = ?1 AND v.enter <= ?3 AND v.leave >= ?2 AND v.id BETWEEN "
+    "  (SELECT first_visit FROM location WHERE id = ?1) AND (SELECT last_visit FROM location WHERE id = ?1) "
+    "ORDER BY v.depth, v.enter LIMIT 400",
   [SEXTANT_QUERY_UNMATCHED_MESSAGES] =
     "SELECT coalesce (send_loc, recv_loc), send_time IS NULL, count(*), "
     "       min (coalesce (send_time, recv_time)) "

@@ -1,0 +1,523 @@
+/*
+ * sextant-report.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Gathers the report model from an analysed store (sextant_report_gather)
+ * and renders it (sextant_report_render). Every format is rendered from the
+ * same model, so the figures in HTML, Markdown and CSV are the ones in the
+ * JSON, and the pattern list is the one `sextant analyze --json` prints.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sextant-report.h"
+
+#define PROFILE_ROWS      30
+#define TOP_INSTANCES     10
+#define SOURCE_CONTEXT    3      /* lines shown above and below a call */
+#define TIMELINE_MARGIN   0.25   /* of the instance's length, each side */
+
+typedef struct
+{
+  SextantStore *store;
+  const char   *source_root;
+  gint64        resolution;
+  gint64        total_ticks;
+  JsonObject   *root;
+} Gather;
+
+static double
+seconds (Gather *g,
+         gint64  ticks)
+{
+  return (double)ticks / g->resolution;
+}
+
+static void
+set_text_or_null (JsonObject       *object,
+                  const char       *name,
+                  const SextantRow *row,
+                  int               column)
+{
+  if (sextant_row_is_null (row, column))
+    json_object_set_null_member (object, name);
+  else
+    json_object_set_string_member (object, name, sextant_row_get_text (row, column));
+}
+
+static void
+set_int_or_null (JsonObject       *object,
+                 const char       *name,
+                 const SextantRow *row,
+                 int               column)
+{
+  if (sextant_row_is_null (row, column))
+    json_object_set_null_member (object, name);
+  else
+    json_object_set_int_member (object, name, sextant_row_get_int (row, column));
+}
+
+/* Summary ------------------------------------------------------------------ */
+
+static gboolean
+meta_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  JsonObject *meta = user_data;
+
+  json_object_set_string_member (meta, sextant_row_get_text (row, 0), sextant_row_get_text (row, 1));
+  return TRUE;
+}
+
+static gboolean
+total_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  Gather *g = user_data;
+
+  g->total_ticks = sextant_row_get_int (row, 0);
+  g->resolution = MAX (1, g_ascii_strtoll (sextant_row_get_text (row, 1), NULL, 10));
+  return TRUE;
+}
+
+static gboolean
+counts_row (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
+{
+  JsonObject *summary = user_data;
+  static const char * const names[] = {
+    "visits", "messages_matched", "messages_unmatched", "collectives", "rma_operations", "locks",
+    "metric_values",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    json_object_set_int_member (summary, names[i], sextant_row_get_int (row, i));
+  return TRUE;
+}
+
+static gboolean
+count_locations_row (const SextantRow  *row,
+                     gpointer           user_data,
+                     GError           **error)
+{
+  JsonObject *summary = user_data;
+
+  json_object_set_int_member (summary, "locations", json_object_get_int_member (summary, "locations") + 1);
+  return TRUE;
+}
+
+static gboolean
+gather_summary (Gather  *g,
+                GError **error)
+{
+  g_autoptr(JsonObject) meta = json_object_new ();
+  JsonObject *summary = json_object_new ();
+  const char *keys[] = { "archive_path", "creator", "otf2_version", "events", "imported_at" };
+  const char *names[] = { "archive", "creator", "otf2_version", "events", "imported_at" };
+
+  json_object_set_object_member (g->root, "summary", summary);
+  json_object_set_int_member (summary, "locations", 0);
+
+  if (!sextant_store_foreach (g->store, SEXTANT_QUERY_META, meta_row, meta, error, "") ||
+      !sextant_store_foreach (g->store, SEXTANT_QUERY_SUMMARY_COUNTS, counts_row, summary, error, "") ||
+      !sextant_store_foreach (g->store, SEXTANT_QUERY_LOCATIONS, count_locations_row, summary, error, ""))
+    return FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *value = json_object_get_string_member_with_default (meta, keys[i], NULL);
+
+      if (value == NULL)
+        json_object_set_null_member (summary, names[i]);
+      else if (g_str_equal (names[i], "events"))
+        json_object_set_int_member (summary, names[i], g_ascii_strtoll (value, NULL, 10));
+      else
+        json_object_set_string_member (summary, names[i], value);
+    }
+
+  json_object_set_string_member (summary, "database", sextant_store_get_path (g->store));
+  json_object_set_int_member (summary, "resolution", g->resolution);
+  json_object_set_double_member (summary, "duration_seconds",
+                                 seconds (g, g_ascii_strtoll (json_object_get_string_member_with_default (meta, "time_end", "0"), NULL, 10) -
+                                             g_ascii_strtoll (json_object_get_string_member_with_default (meta, "time_begin", "0"), NULL, 10)));
+  json_object_set_double_member (summary, "total_time_seconds", seconds (g, g->total_ticks));
+
+  return TRUE;
+}
+
+/* Patterns (the list `sextant analyze --json` prints) ----------------------- */
+
+typedef struct
+{
+  Gather     *g;
+  JsonObject *object;
+} Rows;
+
+static gboolean
+by_location_row (const SextantRow  *row,
+                 gpointer           user_data,
+                 GError           **error)
+{
+  Rows *r = user_data;
+  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT, sextant_row_get_int (row, 0));
+
+  json_object_set_double_member (r->object, key, seconds (r->g, sextant_row_get_int (row, 1)));
+  return TRUE;
+}
+
+static gboolean
+site_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  Rows *r = user_data;
+  JsonObject *site = json_object_new ();
+
+  set_text_or_null (site, "file", row, 0);
+  set_int_or_null (site, "line", row, 1);
+  json_object_set_double_member (site, "severity_seconds", seconds (r->g, sextant_row_get_int (row, 2)));
+  json_object_set_int_member (site, "instances", sextant_row_get_int (row, 3));
+  set_text_or_null (site, "callpath", row, 4);
+  json_array_add_object_element (json_object_get_array_member (r->object, "top_sites"), site);
+
+  return TRUE;
+}
+
+static gboolean
+pattern_row (const SextantRow  *row,
+             gpointer           user_data,
+             GError           **error)
+{
+  Gather *g = user_data;
+  JsonObject *pattern = json_object_new ();
+  JsonObject *by_location = json_object_new ();
+  Rows loc_rows = { g, by_location };
+  Rows site_rows = { g, pattern };
+  const char *id = sextant_row_get_text (row, 0);
+  gint64 severity = sextant_row_get_int (row, 4);
+
+  json_object_set_string_member (pattern, "id", id);
+  json_object_set_string_member (pattern, "title", sextant_row_get_text (row, 1));
+  set_text_or_null (pattern, "parent", row, 2);
+  set_text_or_null (pattern, "description", row, 5);
+  json_object_set_double_member (pattern, "severity_seconds", seconds (g, severity));
+  json_object_set_double_member (pattern, "share", g->total_ticks > 0 ? (double)severity / g->total_ticks : 0);
+  json_object_set_int_member (pattern, "instances", sextant_row_get_int (row, 3));
+  json_object_set_string_member (pattern, "origin", sextant_row_get_text (row, 6));
+  json_object_set_object_member (pattern, "by_location", by_location);
+  json_object_set_array_member (pattern, "top_sites", json_array_new ());
+  json_array_add_object_element (json_object_get_array_member (g->root, "patterns"), pattern);
+
+  return sextant_store_foreach (g->store, SEXTANT_QUERY_PATTERN_BY_LOCATION, by_location_row, &loc_rows,
+                                error, "t", id) &&
+         sextant_store_foreach (g->store, SEXTANT_QUERY_PATTERN_TOP_SITES, site_row, &site_rows,
+                                error, "t", id);
+}
+
+/* Profile, matrix, histogram ----------------------------------------------- */
+
+static gboolean
+profile_row (const SextantRow  *row,
+             gpointer           user_data,
+             GError           **error)
+{
+  Gather *g = user_data;
+  JsonObject *region = json_object_new ();
+
+  set_text_or_null (region, "region", row, 0);
+  json_object_set_string_member (region, "category", sextant_row_get_text (row, 1));
+  json_object_set_int_member (region, "visits", sextant_row_get_int (row, 2));
+  json_object_set_double_member (region, "inclusive_seconds", seconds (g, sextant_row_get_int (row, 3)));
+  json_object_set_double_member (region, "exclusive_seconds", seconds (g, sextant_row_get_int (row, 4)));
+  set_text_or_null (region, "file", row, 5);
+  set_int_or_null (region, "line", row, 6);
+  json_array_add_object_element (json_object_get_array_member (g->root, "profile"), region);
+
+  return TRUE;
+}
+
+static gboolean
+matrix_row (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
+{
+  JsonArray *cells = user_data;
+  JsonObject *cell = json_object_new ();
+
+  json_object_set_int_member (cell, "from", sextant_row_get_int (row, 0));
+  json_object_set_int_member (cell, "to", sextant_row_get_int (row, 1));
+  json_object_set_int_member (cell, "messages", sextant_row_get_int (row, 2));
+  json_object_set_int_member (cell, "bytes", sextant_row_get_int (row, 3));
+  json_array_add_object_element (cells, cell);
+
+  return TRUE;
+}
+
+/* Message sizes in power-of-two buckets: [0], [1], [2, 3], [4, 7], ... */
+static gboolean
+size_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  gint64 *buckets = user_data;
+  gint64 bytes = sextant_row_is_null (row, 0) ? 0 : sextant_row_get_int (row, 0);
+  guint b = 0;
+
+  while (b < 63 && bytes > 0 && ((gint64)1 << b) <= bytes)
+    b++;
+  buckets[b] += sextant_row_get_int (row, 1);
+
+  return TRUE;
+}
+
+static gboolean
+gather_sizes (Gather  *g,
+              GError **error)
+{
+  gint64 buckets[65] = { 0 };
+  JsonArray *sizes = json_array_new ();
+
+  json_object_set_array_member (g->root, "message_sizes", sizes);
+  if (!sextant_store_foreach (g->store, SEXTANT_QUERY_MESSAGE_SIZES, size_row, buckets, error, ""))
+    return FALSE;
+
+  for (guint b = 0; b < G_N_ELEMENTS (buckets); b++)
+    {
+      JsonObject *bucket;
+
+      if (buckets[b] == 0)
+        continue;
+      bucket = json_object_new ();
+      json_object_set_int_member (bucket, "min_bytes", b == 0 ? 0 : (gint64)1 << (b - 1));
+      json_object_set_int_member (bucket, "max_bytes", b == 0 ? 0 : ((gint64)1 << (b - 1)) * 2 - 1);
+      json_object_set_int_member (bucket, "messages", buckets[b]);
+      json_array_add_object_element (sizes, bucket);
+    }
+
+  return TRUE;
+}
+
+/* Top instances with their timeline and source lines ------------------------ */
+
+static JsonArray *
+read_source (const char *file,
+             gint64      line,
+             const char *source_root)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonArray *out;
+
+  if (file == NULL || line <= 0)
+    return NULL;
+
+  if (!g_file_get_contents (file, &text, NULL, NULL) && source_root != NULL)
+    {
+      g_autofree char *base = g_path_get_basename (file);
+      g_autofree char *moved = g_build_filename (source_root, base, NULL);
+
+      g_file_get_contents (moved, &text, NULL, NULL);
+    }
+  if (text == NULL || !g_utf8_validate (text, -1, NULL))
+    return NULL;
+
+  lines = g_strsplit (text, "\n", -1);
+  out = json_array_new ();
+  for (gint64 l = MAX (1, line - SOURCE_CONTEXT); l <= line + SOURCE_CONTEXT && l <= g_strv_length (lines); l++)
+    {
+      JsonObject *entry = json_object_new ();
+
+      json_object_set_int_member (entry, "line", l);
+      json_object_set_string_member (entry, "text", lines[l - 1]);
+      json_array_add_object_element (out, entry);
+    }
+
+  return out;
+}
+
+typedef struct
+{
+  Gather    *g;
+  JsonArray *visits;
+} TimelineRows;
+
+static gboolean
+timeline_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  TimelineRows *t = user_data;
+  JsonObject *visit = json_object_new ();
+
+  json_object_set_double_member (visit, "begin_seconds", seconds (t->g, sextant_row_get_int (row, 0)));
+  json_object_set_double_member (visit, "end_seconds", seconds (t->g, sextant_row_get_int (row, 1)));
+  json_object_set_int_member (visit, "depth", sextant_row_get_int (row, 2));
+  set_text_or_null (visit, "region", row, 3);
+  json_object_set_string_member (visit, "category", sextant_row_get_text (row, 4));
+  json_array_add_object_element (t->visits, visit);
+
+  return TRUE;
+}
+
+static gboolean
+add_timeline_row (Gather      *g,
+                  JsonArray   *rows,
+                  gint64       loc,
+                  gint64       otf2_id,
+                  gint64       t0,
+                  gint64       t1,
+                  GError     **error)
+{
+  JsonObject *row = json_object_new ();
+  TimelineRows t = { g, json_array_new () };
+
+  json_object_set_int_member (row, "location", otf2_id);
+  json_object_set_array_member (row, "visits", t.visits);
+  json_array_add_object_element (rows, row);
+
+  return sextant_store_foreach (g->store, SEXTANT_QUERY_VISITS_IN_WINDOW, timeline_row, &t, error,
+                                "iii", loc, t0, t1);
+}
+
+static gboolean
+instance_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  Gather *g = user_data;
+  JsonObject *instance = json_object_new ();
+  JsonObject *timeline = json_object_new ();
+  JsonArray *rows = json_array_new ();
+  JsonArray *source;
+  gint64 begin = sextant_row_is_null (row, 8) ? 0 : sextant_row_get_int (row, 8);
+  gint64 end = sextant_row_is_null (row, 9) ? begin : sextant_row_get_int (row, 9);
+  gint64 margin = MAX (1, (gint64)((end - begin) * TIMELINE_MARGIN));
+
+  json_object_set_string_member (instance, "pattern", sextant_row_get_text (row, 0));
+  json_object_set_string_member (instance, "title", sextant_row_get_text (row, 1));
+  json_object_set_double_member (instance, "severity_seconds", seconds (g, sextant_row_get_int (row, 2)));
+  json_object_set_int_member (instance, "location", sextant_row_get_int (row, 3));
+  set_int_or_null (instance, "peer", row, 10);
+  set_text_or_null (instance, "callpath", row, 5);
+  set_text_or_null (instance, "file", row, 6);
+  set_int_or_null (instance, "line", row, 7);
+  json_object_set_double_member (instance, "begin_seconds", seconds (g, begin));
+  json_object_set_double_member (instance, "end_seconds", seconds (g, end));
+  set_text_or_null (instance, "comment", row, 11);
+
+  source = read_source (sextant_row_is_null (row, 6) ? NULL : sextant_row_get_text (row, 6),
+                        sextant_row_is_null (row, 7) ? 0 : sextant_row_get_int (row, 7), g->source_root);
+  if (source != NULL)
+    json_object_set_array_member (instance, "source", source);
+  else
+    json_object_set_null_member (instance, "source");
+
+  json_object_set_double_member (timeline, "begin_seconds", seconds (g, begin - margin));
+  json_object_set_double_member (timeline, "end_seconds", seconds (g, end + margin));
+  json_object_set_array_member (timeline, "rows", rows);
+  json_object_set_object_member (instance, "timeline", timeline);
+  json_array_add_object_element (json_object_get_array_member (g->root, "instances"), instance);
+
+  if (!add_timeline_row (g, rows, sextant_row_get_int (row, 12), sextant_row_get_int (row, 3),
+                         begin - margin, end + margin, error))
+    return FALSE;
+  if (!sextant_row_is_null (row, 13) && sextant_row_get_int (row, 13) != sextant_row_get_int (row, 12))
+    return add_timeline_row (g, rows, sextant_row_get_int (row, 13), sextant_row_get_int (row, 10),
+                             begin - margin, end + margin, error);
+
+  return TRUE;
+}
+
+/**
+ * sextant_report_gather_patterns:
+ * @total_time_seconds: (out): the sum over locations of their time span
+ *
+ * The pattern list of the last analysis, by severity: what `sextant analyze
+ * --json` prints and what every report shows.
+ *
+ * Returns: (transfer full): a JSON array, or %NULL with @error set
+ */
+JsonArray *
+sextant_report_gather_patterns (SextantStore  *store,
+                                double        *total_time_seconds,
+                                GError       **error)
+{
+  g_autoptr(JsonObject) root = json_object_new ();
+  Gather g = { store, NULL, 1, 0, root };
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
+
+  json_object_set_array_member (root, "patterns", json_array_new ());
+  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
+      !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_row, &g, error, ""))
+    return NULL;
+
+  *total_time_seconds = seconds (&g, g.total_ticks);
+
+  return json_array_ref (json_object_get_array_member (root, "patterns"));
+}
+
+/**
+ * sextant_report_gather:
+ * @source_root: (nullable): where to look for source files that are not at
+ *   the path the trace names (traces made on another machine)
+ *
+ * Returns: (transfer full): the report model, or %NULL with @error set
+ */
+JsonNode *
+sextant_report_gather (SextantStore  *store,
+                       const char    *source_root,
+                       GError       **error)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *matrix = json_object_new ();
+  JsonArray *cells = json_array_new ();
+  Gather g = { store, source_root, 1, 0, json_object_new () };
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
+
+  json_node_take_object (node, g.root);
+  json_object_set_array_member (g.root, "patterns", json_array_new ());
+  json_object_set_array_member (g.root, "profile", json_array_new ());
+  json_object_set_array_member (g.root, "instances", json_array_new ());
+  json_object_set_object_member (g.root, "matrix", matrix);
+  json_object_set_array_member (matrix, "cells", cells);
+
+  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
+      !gather_summary (&g, error) ||
+      !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_row, &g, error, "") ||
+      !sextant_store_foreach (store, SEXTANT_QUERY_REGION_PROFILE, profile_row, &g, error, "i",
+                              (gint64)PROFILE_ROWS) ||
+      !sextant_store_foreach (store, SEXTANT_QUERY_COMM_MATRIX, matrix_row, cells, error, "") ||
+      !gather_sizes (&g, error) ||
+      !sextant_store_foreach (store, SEXTANT_QUERY_TOP_INSTANCES, instance_row, &g, error, "i",
+                              (gint64)TOP_INSTANCES))
+    return NULL;
+
+  return g_steal_pointer (&node);
+}
+
+gboolean
+sextant_report_format_from_string (const char          *name,
+                                   SextantReportFormat *format)
+{
+  static const struct { const char *name; SextantReportFormat format; } formats[] = {
+    { "html", SEXTANT_REPORT_HTML }, { "md", SEXTANT_REPORT_MARKDOWN }, { "markdown", SEXTANT_REPORT_MARKDOWN },
+    { "csv", SEXTANT_REPORT_CSV }, { "json", SEXTANT_REPORT_JSON },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (g_ascii_strcasecmp (name, formats[i].name) == 0)
+      {
+        *format = formats[i].format;
+        return TRUE;
+      }
+
+  return FALSE;
+}

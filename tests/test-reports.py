@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""`sextant report` in every format against `sextant analyze --json`.
+
+The HTML is one self-contained, well-formed file (balanced tags, SVG figures
+that parse as XML, no scripts, no external resources) that shows every pattern
+with instances; JSON, CSV and Markdown carry the same figures as `analyze
+--json`; the top instances carry their comment, call path, source line and a
+timeline. Output is TAP.
+"""
+
+import csv
+import html.parser
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+SEXTANT = os.environ.get("SEXTANT", "sextant")
+TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
+ARCHIVES = ["casita-4_mpi_ls_barr", "sstmacro-otf2_test_traces"]
+VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "wbr", "source"}
+
+results = []
+
+
+def ok(cond, name, detail=""):
+    results.append((bool(cond), name, detail))
+
+
+class Checker(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.errors, self.text = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k != "xmlns" and (k in ("src", "href") or (v and re.match(r"\s*(https?:|//)", v))):
+                self.errors.append("external reference %s=%s" % (k, v))
+        if tag in ("script", "link", "iframe", "img"):
+            self.errors.append("<%s> in a self-contained report" % tag)
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append("unbalanced </%s> (open: %s)" % (tag, self.stack[-3:]))
+        else:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def fmt_seconds(s):
+    if s >= 1.0:
+        return "%.3f s" % s
+    if s >= 1e-3:
+        return "%.3f ms" % (s * 1e3)
+    return "%.2f us" % (s * 1e6)
+
+
+def check(archive, work):
+    db = os.path.join(work, archive + ".db")
+    run = subprocess.run([SEXTANT, "import", "--quiet", "-o", db, os.path.join(TRACES, archive)],
+                         capture_output=True, text=True)
+    ok(run.returncode == 0, "%s: import" % archive, run.stderr)
+    outs = {}
+    for fmt in ("html", "md", "csv", "json"):
+        out = os.path.join(work, "%s.%s" % (archive, fmt))
+        run = subprocess.run([SEXTANT, "report", "-f", fmt, "-o", out, db], capture_output=True, text=True)
+        ok(run.returncode == 0 and os.path.getsize(out) > 0, "%s: report -f %s" % (archive, fmt), run.stderr)
+        with open(out, encoding="utf-8") as f:
+            outs[fmt] = f.read()
+    run = subprocess.run([SEXTANT, "analyze", "--json", db], capture_output=True, text=True)
+    analyze = json.loads(run.stdout)
+    want = {p["id"]: p for p in analyze["patterns"]}
+
+    # JSON: the same patterns and figures as analyze --json
+    model = json.loads(outs["json"])
+    got = {p["id"]: p for p in model["patterns"]}
+    same = set(got) == set(want) and all(
+        got[k]["severity_seconds"] == want[k]["severity_seconds"] and got[k]["instances"] == want[k]["instances"]
+        and got[k]["by_location"] == want[k]["by_location"] and got[k]["top_sites"] == want[k]["top_sites"]
+        for k in want)
+    ok(same, "%s: JSON report patterns equal analyze --json" % archive)
+    ok(model["summary"]["total_time_seconds"] == analyze["total_time_seconds"],
+       "%s: JSON report total time equals analyze's" % archive)
+    for key in ("summary", "profile", "instances", "matrix", "message_sizes"):
+        ok(key in model, "%s: JSON report has %s" % (archive, key))
+    insts = model["instances"]
+    ok(len(insts) == min(10, sum(p["instances"] for p in analyze["patterns"])),
+       "%s: top instances listed" % archive, str(len(insts)))
+    ok(all(i["comment"] and i["timeline"]["rows"] for i in insts), "%s: instances have a comment and a timeline" % archive)
+    ok(insts == sorted(insts, key=lambda i: -i["severity_seconds"]), "%s: instances by severity" % archive)
+    sent = sum(c["messages"] for c in model["matrix"]["cells"])
+    ok(sent == model["summary"]["messages_matched"], "%s: matrix counts every matched message" % archive)
+    ok(sum(b["messages"] for b in model["message_sizes"]) ==
+       model["summary"]["messages_matched"] + model["summary"]["messages_unmatched"],
+       "%s: histogram counts every message" % archive)
+
+    # CSV: the whole model, value by value
+    rows = list(csv.DictReader(io.StringIO(outs["csv"])))
+    csv_sev = {}
+    ids = {}
+    for r in rows:
+        if r["section"] == "patterns" and r["field"] == "id":
+            ids[r["index"]] = r["value"]
+    for r in rows:
+        if r["section"] == "patterns" and r["field"] == "severity_seconds":
+            csv_sev[ids[r["index"]]] = float(r["value"])
+    ok(csv_sev == {k: v["severity_seconds"] for k, v in want.items()}, "%s: CSV severities equal analyze's" % archive)
+    ok(len([r for r in rows if r["section"] == "instances" and r["field"] == "comment"]) == len(insts),
+       "%s: CSV carries every instance" % archive)
+
+    # Markdown: every pattern with its severity
+    missing = [k for k, p in want.items() if "`%s` | %.9g |" % (k, p["severity_seconds"]) not in outs["md"]]
+    ok(not missing, "%s: Markdown lists every pattern with its severity" % archive, str(missing))
+
+    # HTML: well-formed, self-contained, every pattern with instances shown with its time
+    checker = Checker()
+    checker.feed(outs["html"])
+    checker.close()
+    ok(not checker.errors and not checker.stack, "%s: HTML well-formed and self-contained" % archive,
+       "\n".join(checker.errors[:5] + ["open: %s" % checker.stack]))
+    svgs = re.findall(r"<svg.*?</svg>", outs["html"], re.S)
+    bad = []
+    for s in svgs:
+        try:
+            ET.fromstring(s)
+        except ET.ParseError as e:
+            bad.append(str(e))
+    ok(svgs and not bad, "%s: %d SVG figures parse as XML" % (archive, len(svgs)), "\n".join(bad[:3]))
+    text = " ".join(checker.text)
+    shown = [k for k, p in want.items() if p["instances"] > 0
+             and (p["title"] not in text or fmt_seconds(p["severity_seconds"]) not in text)]
+    ok(not shown, "%s: HTML shows every pattern with its time" % archive, str(shown))
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        for archive in ARCHIVES:
+            check(archive, work)
+    print("1..%d" % len(results))
+    failed = 0
+    for i, (passed, name, detail) in enumerate(results, start=1):
+        print("%s %d - %s" % ("ok" if passed else "not ok", i, name))
+        if not passed:
+            failed += 1
+            for line in detail.splitlines()[:10]:
+                print("# " + line[:1000])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
