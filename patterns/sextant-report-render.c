@@ -85,7 +85,7 @@ static const char html_style[] =
   "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}"
   "h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;margin-top:2em}"
   "table{border-collapse:collapse;margin:0.5em 0}td,th{padding:2px 8px;text-align:left;"
-  "border-bottom:1px solid #eee}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+  "border-bottom:1px solid #eee}td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
   ".bar{background:#d9534f;height:0.8em;display:inline-block}"
   "pre{background:#f6f6f6;padding:0.5em;overflow-x:auto}pre b{background:#ffe08a}"
   ".comment{margin:0.3em 0 0.6em 0}.muted{color:#777}";
@@ -207,11 +207,13 @@ html_timeline (GString    *out,
       y += lane * (depth_max + 1) + 6;
     }
 
+  /* the lost interval on top, translucent, so the calls under it stay visible */
   g_string_append_printf (out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                          "role=\"img\"><rect x=\"%.1f\" y=\"0\" width=\"%.1f\" height=\"%.0f\" "
-                          "fill=\"#ffe08a\" opacity=\"0.6\"/>%s</svg>",
-                          width, MAX (y, 12), label + (lost0 - t0) * scale, MAX (1.0, (lost1 - lost0) * scale),
-                          MAX (y, 12), body->str);
+                          "role=\"img\">%s<rect x=\"%.1f\" y=\"0\" width=\"%.1f\" height=\"%.0f\" "
+                          "fill=\"#ffd54f\" fill-opacity=\"0.45\" stroke=\"#b8860b\"><title>time lost</title>"
+                          "</rect></svg>",
+                          width, MAX (y, 12), body->str, label + (lost0 - t0) * scale,
+                          MAX (1.0, (lost1 - lost0) * scale), MAX (y, 12));
 }
 
 static void
