@@ -489,12 +489,8 @@ sextant_cli_info (int    argc,
 
   if (as_json)
     {
-      g_autoptr(JsonGenerator) generator = json_generator_new ();
-      g_autofree char *text = NULL;
+      g_autofree char *text = sextant_report_json_to_data (json);
 
-      json_generator_set_pretty (generator, TRUE);
-      json_generator_set_root (generator, json);
-      text = json_generator_to_data (generator, NULL);
       g_print ("%s\n", text);
     }
   else
@@ -616,7 +612,6 @@ sextant_cli_analyze (int    argc,
 
   if (as_json)
     {
-      g_autoptr(JsonGenerator) generator = json_generator_new ();
       g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
       JsonObject *object = json_object_new ();
       g_autofree char *text = NULL;
@@ -625,9 +620,7 @@ sextant_cli_analyze (int    argc,
       json_object_set_double_member (object, "total_time_seconds", a.total_seconds);
       json_object_set_array_member (object, "patterns", a.patterns);
       json_node_take_object (root, object);
-      json_generator_set_pretty (generator, TRUE);
-      json_generator_set_root (generator, root);
-      text = json_generator_to_data (generator, NULL);
+      text = sextant_report_json_to_data (root);
       g_print ("%s\n", text);
     }
   else

@@ -33,7 +33,7 @@ typedef struct
   gint64  parent;
   gint64  scl;
   gint64  context;
-  char   *callpath;   /* computed on demand */
+  char   *callpath;   /* call_path.name */
   char   *file;       /* call site, computed on demand */
   gint64  line;
   gboolean site_done;
@@ -269,6 +269,7 @@ visit_row (const SextantRow  *row,
   info->parent = sextant_row_is_null (row, 3) ? -1 : sextant_row_get_int (row, 3);
   info->scl = sextant_row_is_null (row, 6) ? -1 : sextant_row_get_int (row, 6);
   info->context = sextant_row_is_null (row, 7) ? -1 : sextant_row_get_int (row, 7);
+  info->callpath = g_strdup (sextant_row_get_text (row, 8));
 
   return TRUE;
 }
@@ -309,23 +310,8 @@ visit_callpath (SextantAnalysis  *self,
                 GError          **error)
 {
   VisitInfo *info = lookup_visit (self, visit, error);
-  const char *parent_path;
 
-  if (info == NULL)
-    return NULL;
-  if (info->callpath != NULL)
-    return info->callpath;
-
-  if (info->parent < 0)
-    info->callpath = g_strdup (info->name != NULL ? info->name : "?");
-  else
-    {
-      if (!(parent_path = visit_callpath (self, info->parent, error)))
-        return NULL;
-      info->callpath = g_strconcat (parent_path, "/", info->name != NULL ? info->name : "?", NULL);
-    }
-
-  return info->callpath;
+  return info != NULL ? info->callpath : NULL;
 }
 
 typedef struct
@@ -588,6 +574,7 @@ run_pattern (SextantAnalysis  *self,
   GPtrArray *params = sextant_pattern_get_params (pattern);
   RunState state = { self, pattern, { -1 } };
   g_autoptr(GError) local_error = NULL;
+  gint64 start = g_get_monotonic_time ();
 
   g_hash_table_insert (bound, (gpointer)"resolution", g_variant_ref_sink (g_variant_new_int64 (self->resolution)));
   for (guint i = 0; i < params->len; i++)
@@ -628,6 +615,9 @@ run_pattern (SextantAnalysis  *self,
                    local_error->message);
       return FALSE;
     }
+
+  g_debug ("pattern %s: %.3f s", sextant_pattern_get_id (pattern),
+           (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC);
 
   return TRUE;
 }

@@ -685,14 +685,6 @@ sextant_report_render (JsonNode            *model,
       return render_csv (json_node_get_object (model));
     case SEXTANT_REPORT_JSON:
     default:
-      {
-        g_autoptr(JsonGenerator) generator = json_generator_new ();
-        char *text;
-
-        json_generator_set_pretty (generator, TRUE);
-        json_generator_set_root (generator, model);
-        text = json_generator_to_data (generator, NULL);
-        return text;
-      }
+      return sextant_report_json_to_data (model);
     }
 }

@@ -503,6 +503,30 @@ sextant_report_gather (SextantStore  *store,
   return g_steal_pointer (&node);
 }
 
+/**
+ * sextant_report_json_to_data:
+ *
+ * Pretty-prints @node as JSON. json-glib 1.6 writes a double such as 1e-08
+ * as "1e-08.0", which is not JSON; such numbers are repaired here, so every
+ * JSON Sextant prints goes through this function.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+sextant_report_json_to_data (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GRegex) broken = g_regex_new ("([:\\[,]\\s*-?[0-9]+(?:\\.[0-9]+)?e[-+]?[0-9]+)\\.0(?![0-9])",
+                                          G_REGEX_OPTIMIZE, 0, NULL);
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+
+  return g_regex_replace (broken, text, -1, 0, "\\1", 0, NULL);
+}
+
 gboolean
 sextant_report_format_from_string (const char          *name,
                                    SextantReportFormat *format)

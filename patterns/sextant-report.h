@@ -35,5 +35,6 @@ JsonNode *sextant_report_gather             (SextantStore         *store,
                                              GError              **error);
 char     *sextant_report_render             (JsonNode             *model,
                                              SextantReportFormat   format);
+char     *sextant_report_json_to_data       (JsonNode             *node);
 
 G_END_DECLS

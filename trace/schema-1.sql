@@ -236,7 +236,19 @@ CREATE TABLE visit (
   depth   INTEGER NOT NULL,          -- 0 for a top-level visit
   parent  INTEGER,                   -- visit.id of the enclosing visit
   context INTEGER,                   -- calling_context.id of the call site, if recorded
-  scl     INTEGER                    -- source_code_location.id of the call site, if recorded
+  scl     INTEGER,                   -- source_code_location.id of the call site, if recorded
+  path    INTEGER NOT NULL           -- call_path.id: the regions from the top-level visit down to this one
+);
+
+-- Call paths as the visits spell them (Scalasca's call tree): one row per
+-- distinct sequence of regions from a top-level visit down, shared by all
+-- locations, so visits of one path group across processes.
+CREATE TABLE call_path (
+  id     INTEGER PRIMARY KEY,
+  parent INTEGER,                    -- call_path.id, NULL at the top
+  region INTEGER NOT NULL,
+  depth  INTEGER NOT NULL,
+  name   TEXT NOT NULL               -- region names joined by '/', e.g. main/solver/MPI_Recv
 );
 
 -- Point-to-point messages, matched send <-> receive in MPI order (per

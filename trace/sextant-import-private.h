@@ -89,6 +89,8 @@ typedef struct
   GHashTable        *rma_wins;         /* id -> comm id */
   GHashTable        *context_regions;  /* calling context id -> region id */
   GHashTable        *logged;           /* "kind:loc" -> log entry, folded */
+  GHashTable        *call_paths;       /* (parent path, region) -> path id; shared by the locations */
+  GPtrArray         *call_path_names;  /* path id -> "main/solver/MPI_Recv" */
   guint64            def_counts[SEXTANT_N_DEF_KINDS];
   guint64            resolution;       /* ticks per second */
   guint64            global_offset;    /* ticks */
@@ -134,6 +136,12 @@ gint32   _sextant_import_comm_rank_loc (SextantImport *import,
                                         guint32        rank,
                                         gboolean      *is_self);
 gboolean _sextant_import_report_progress (SextantImport *import);
+
+gint64   _sextant_import_call_path  (SextantImport  *import,
+                                     gint64          parent,
+                                     guint32         region,
+                                     guint           depth,
+                                     GError        **error);
 
 /* sextant-location-decoder.c */
 gboolean _sextant_decode_location   (SextantImport  *import,

@@ -171,6 +171,10 @@ OTF2_CallbackCode
 _sextant_import_fail (SextantImport *import,
                       GError        *error)
 {
+  if (error == NULL)
+    error = g_error_new_literal (SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                                 "the import failed without saying why");
+
   if (import->error == NULL)
     import->error = error;
   else
@@ -222,6 +226,44 @@ _sextant_import_comm_rank_loc (SextantImport *import,
     return -1;
 
   return g_array_index (def->rank_loc, gint32, rank);
+}
+
+/**
+ * _sextant_import_call_path:
+ * @parent: the path of the enclosing visit, or -1 at the top
+ *
+ * Returns: the id of the call path @parent/@region, stored when new; -1 with
+ *   @error set if storing fails
+ */
+gint64
+_sextant_import_call_path (SextantImport  *import,
+                           gint64          parent,
+                           guint32         region,
+                           guint           depth,
+                           GError        **error)
+{
+  guint64 key = ((guint64)(parent + 1) << 32) | region;
+  gpointer value;
+  gint64 id;
+  const SextantRegionDef *def;
+  char *name;
+
+  if (g_hash_table_lookup_extended (import->call_paths, &key, NULL, &value))
+    return GPOINTER_TO_SIZE (value) - 1;
+
+  id = import->call_path_names->len;
+  def = g_hash_table_lookup (import->regions, GUINT_TO_POINTER (region));
+  name = parent < 0 ? g_strdup (def != NULL && def->name != NULL ? def->name : "?")
+                    : g_strconcat (g_ptr_array_index (import->call_path_names, parent), "/",
+                                   def != NULL && def->name != NULL ? def->name : "?", NULL);
+  g_ptr_array_add (import->call_path_names, name);
+  g_hash_table_insert (import->call_paths, g_memdup2 (&key, sizeof key), GSIZE_TO_POINTER (id + 1));
+
+  if (!sextant_store_run (import->store, SEXTANT_STMT_CALL_PATH, error, "iniit", id,
+                          parent >= 0 ? parent : SEXTANT_NULL, (gint64)region, (gint64)depth, name))
+    return -1;
+
+  return id;
 }
 
 gboolean
@@ -1448,6 +1490,8 @@ import_clear (SextantImport *import)
   g_clear_pointer (&import->rma_wins, g_hash_table_unref);
   g_clear_pointer (&import->context_regions, g_hash_table_unref);
   g_clear_pointer (&import->logged, g_hash_table_unref);
+  g_clear_pointer (&import->call_paths, g_hash_table_unref);
+  g_clear_pointer (&import->call_path_names, g_ptr_array_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantImport, import_clear)
@@ -1495,6 +1539,8 @@ import_init (SextantImport *import,
   import->rma_wins = g_hash_table_new (NULL, NULL);
   import->context_regions = g_hash_table_new (NULL, NULL);
   import->logged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, log_entry_free);
+  import->call_paths = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  import->call_path_names = g_ptr_array_new_with_free_func (g_free);
   import->resolution = 1;
   import->start_usec = g_get_monotonic_time ();
 }

@@ -43,6 +43,7 @@ typedef struct
   gint64  enter;
   gint64  context;
   gint64  scl;
+  gint64  path;        /* call_path.id */
 } Frame;
 
 /* A channel of point-to-point messages, or of collectives (peer = owner). */
@@ -223,21 +224,13 @@ on_record (Decoder          *self,
   return t;
 }
 
-static gboolean
-store_ok (Decoder  *self,
-          gboolean  ok,
-          GError   *error)
-{
-  if (!ok)
-    _sextant_import_fail (self->import, error);
-  return ok;
-}
-
+/* Runs @call, which sets store_error when it fails, and fails the import
+ * with that error. The call is made before the error is read. */
 #define STORE(self, call) \
   G_STMT_START { \
     GError *store_error = NULL; \
-    if (!store_ok ((self), (call), store_error)) \
-      return OTF2_CALLBACK_INTERRUPT; \
+    if (!(call)) \
+      return _sextant_import_fail ((self)->import, store_error); \
   } G_STMT_END
 
 static void
@@ -270,19 +263,27 @@ read_call_site (OTF2_AttributeList *attributes,
     }
 }
 
-static void
-push_frame (Decoder *self,
-            guint32  region,
-            gint64   t,
-            gint64   context,
-            gint64   scl)
+static gboolean
+push_frame (Decoder  *self,
+            guint32   region,
+            gint64    t,
+            gint64    context,
+            gint64    scl,
+            GError  **error)
 {
-  Frame frame = { self->import->next_visit_id++, region, t, context, scl };
+  gint64 parent = self->stack->len > 0 ? g_array_index (self->stack, Frame, self->stack->len - 1).path : -1;
+  Frame frame = { self->import->next_visit_id++, region, t, context, scl, -1 };
+
+  frame.path = _sextant_import_call_path (self->import, parent, region, self->stack->len, error);
+  if (frame.path < 0)
+    return FALSE;
 
   if (self->first_visit < 0)
     self->first_visit = frame.id;
   self->last_visit = frame.id;
   g_array_append_val (self->stack, frame);
+
+  return TRUE;
 }
 
 static gboolean
@@ -297,7 +298,7 @@ pop_frame (Decoder  *self,
 
   ok = sextant_store_insert_visit (self->import->store, frame->id, self->loc, frame->region,
                                    frame->enter, t, depth, parent, frame->context, frame->scl,
-                                   error);
+                                   frame->path, error);
   g_array_set_size (self->stack, depth);
 
   return ok;
@@ -390,7 +391,7 @@ on_enter (DECODER_ARGS,
   gint64 scl;
 
   read_call_site (attributes, &context, &scl);
-  push_frame (self, region, t, context, scl);
+  STORE (self, push_frame (self, region, t, context, scl, &store_error));
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -421,7 +422,7 @@ on_calling_context_enter (DECODER_ARGS,
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_CALLING_CONTEXT_ENTER, time);
 
-  push_frame (self, context_region (self, context), t, context, SEXTANT_NULL);
+  STORE (self, push_frame (self, context_region (self, context), t, context, SEXTANT_NULL, &store_error));
 
   return OTF2_CALLBACK_SUCCESS;
 }

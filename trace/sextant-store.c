@@ -133,8 +133,10 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_STMT_EVENT_COUNT] =
     "INSERT INTO event_count (loc, kind, count) VALUES (?1, ?2, ?3)",
   [SEXTANT_STMT_VISIT] =
-    "INSERT INTO visit (id, loc, region, enter, leave, depth, parent, context, scl) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    "INSERT INTO visit (id, loc, region, enter, leave, depth, parent, context, scl, path) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+  [SEXTANT_STMT_CALL_PATH] =
+    "INSERT INTO call_path (id, parent, region, depth, name) VALUES (?1, ?2, ?3, ?4, ?5)",
   [SEXTANT_STMT_SEND_HALF] =
     "INSERT INTO scratch.send_half (comm, src, dst, tag, seq, loc, bytes, mode, time, visit, "
     "request, complete_time, complete_visit) "
@@ -254,8 +256,9 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "peer_loc, message, collective, comment) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
   [SEXTANT_QUERY_VISIT] =
-    "SELECT v.loc, v.region, r.name, v.parent, v.enter, v.leave, v.scl, v.context "
-    "FROM visit AS v JOIN region AS r ON r.id = v.region WHERE v.id = ?1",
+    "SELECT v.loc, v.region, r.name, v.parent, v.enter, v.leave, v.scl, v.context, p.name "
+    "FROM visit AS v JOIN region AS r ON r.id = v.region JOIN call_path AS p ON p.id = v.path "
+    "WHERE v.id = ?1",
   [SEXTANT_QUERY_SOURCE_CODE_LOCATION] =
     "SELECT file, line FROM source_code_location WHERE id = ?1",
   [SEXTANT_QUERY_CONTEXT_SOURCE] =
@@ -754,6 +757,7 @@ sextant_store_insert_visit (SextantStore  *self,
                             gint64         parent,
                             gint64         context,
                             gint64         scl,
+                            gint64         path,
                             GError       **error)
 {
   sqlite3_stmt *stmt = self->stmts[SEXTANT_STMT_VISIT];
@@ -784,6 +788,7 @@ sextant_store_insert_visit (SextantStore  *self,
     sqlite3_bind_int64 (stmt, 9, scl);
   else
     sqlite3_bind_null (stmt, 9);
+  sqlite3_bind_int64 (stmt, 10, path);
 
   return step_done (self, stmt, error);
 }

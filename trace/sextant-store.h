@@ -58,6 +58,7 @@ typedef enum
   /* Events (bulk load) */
   SEXTANT_STMT_EVENT_COUNT,
   SEXTANT_STMT_VISIT,
+  SEXTANT_STMT_CALL_PATH,
   SEXTANT_STMT_SEND_HALF,
   SEXTANT_STMT_RECV_HALF,
   SEXTANT_STMT_COLL_HALF,
@@ -158,6 +159,7 @@ gboolean      sextant_store_insert_visit    (SextantStore      *self,
                                              gint64             parent,
                                              gint64             context,
                                              gint64             scl,
+                                             gint64             path,
                                              GError           **error);
 gboolean      sextant_store_foreach         (SextantStore      *self,
                                              SextantStoreStmt   query,

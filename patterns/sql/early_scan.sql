@@ -18,13 +18,17 @@ WITH calls AS (
   WHERE c.kind IN ('SCAN', 'EXSCAN') AND c.nonblocking = 0 AND c.members > 1
 ),
 waits AS (
-  SELECT c.collective, c.loc, c.visit, c.enter, c.leave,
-         (SELECT max (p.enter) FROM calls AS p WHERE p.collective = c.collective AND p.rank < c.rank) AS last_enter,
-         (SELECT p.loc FROM calls AS p WHERE p.collective = c.collective AND p.rank < c.rank
-          ORDER BY p.enter DESC LIMIT 1) AS last_loc
-  FROM calls AS c
+  SELECT collective, loc, rank, visit, enter, leave,
+         max (enter) OVER (PARTITION BY collective ORDER BY rank
+                           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS last_enter
+  FROM calls
+),
+latest AS (
+  -- who arrived last among the lower ranks
+  SELECT w.*, (SELECT c.loc FROM calls AS c WHERE c.collective = w.collective AND c.enter = w.last_enter
+               AND c.rank < w.rank ORDER BY c.rank LIMIT 1) AS last_loc
+  FROM waits AS w WHERE w.last_enter IS NOT NULL AND min (w.last_enter, w.leave) - w.enter > :eps
 )
 SELECT loc, visit, min (last_enter, leave) - enter AS severity, enter AS begin,
        min (last_enter, leave) AS "end", last_loc AS peer_loc, collective
-FROM waits
-WHERE last_enter IS NOT NULL AND min (last_enter, leave) - enter > :eps
+FROM latest

@@ -6,7 +6,7 @@
 --   the gap between the non-blocking call and its wait was too short to hide
 --   the transfer. Non-blocking sends count only above eager_limit (below it
 --   they complete locally) and never for MPI_Ibsend.
--- criterion: per wait call completing a non-blocking operation: idle =
+-- criterion: per wait call (MPI_Wait*, not MPI_Test*) completing a non-blocking operation: idle =
 --   leave(wait) - enter(wait) > eps; the optimal distance between the
 --   non-blocking call and its wait is O_D = dT + T_send if the partner's call
 --   started first, else (enter(partner call) - enter(own call)) + dT + T_send,
@@ -25,7 +25,8 @@ WITH ops AS (
   JOIN visit AS w ON w.id = m.recv_visit
   JOIN visit AS p ON p.id = m.recv_post_visit
   JOIN visit AS s ON s.id = m.send_visit
-  WHERE m.recv_mode = 'NONBLOCKING'
+  JOIN region AS wr ON wr.id = w.region
+  WHERE m.recv_mode = 'NONBLOCKING' AND wr.name NOT LIKE 'MPI_Test%'
   UNION ALL
   -- sender side: MPI_Isend/Issend/Irsend ... MPI_Wait
   SELECT m.id, m.send_loc, w.id, w.enter, w.leave, p.enter, p.leave - p.enter,
@@ -34,13 +35,14 @@ WITH ops AS (
   JOIN visit AS w ON w.id = m.send_complete_visit
   JOIN visit AS p ON p.id = m.send_visit
   JOIN region AS c ON c.id = p.region
+  JOIN region AS wr ON wr.id = w.region
   LEFT JOIN visit AS r ON r.id = coalesce (m.recv_post_visit, m.recv_visit)
-  WHERE m.send_mode = 'NONBLOCKING' AND c.name != 'MPI_Ibsend'
+  WHERE m.send_mode = 'NONBLOCKING' AND c.name != 'MPI_Ibsend' AND wr.name NOT LIKE 'MPI_Test%'
     AND (c.name = 'MPI_Issend' OR m.bytes >= :eager_limit)
 ),
 best AS (
   SELECT loc, wait, wenter, wleave, max (wleave - wenter) AS severity, message, peer, side,
-         dt + :latency + bytes * :resolution / :bandwidth
+         dt + :latency + bytes * 1.0 * :resolution / :bandwidth
             + CASE WHEN peer_enter > own_enter THEN peer_enter - own_enter ELSE 0 END AS o_d,
          wenter - own_enter AS distance
   FROM ops GROUP BY wait

@@ -15,8 +15,12 @@
 -- param: eps = 0 s: waiting at or below this is not an instance
 WITH ls AS (
   SELECT rv.loc AS loc, rv.id AS visit, rv.enter AS enter, m.id AS message, m.send_loc AS peer_loc,
-         m.send_time AS send_time, m.recv_time AS recv_time,
-         min (sv.enter, rv.leave) - rv.enter AS idle
+         m.send_time AS send_time,
+         min (sv.enter, rv.leave) - rv.enter AS idle,
+         -- the earliest send among the messages this location receives later
+         -- (strictly: completions with the same timestamp are one Waitall)
+         min (m.send_time) OVER (PARTITION BY m.recv_loc ORDER BY m.recv_time
+                                 RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS later_send
   FROM message AS m
   JOIN visit AS rv ON rv.id = m.recv_visit
   JOIN visit AS sv ON sv.id = m.send_visit
@@ -25,9 +29,6 @@ WITH ls AS (
 )
 SELECT loc, visit, max (idle) AS severity, enter AS begin, enter + idle AS "end", peer_loc, message
 FROM ls
-WHERE idle > 0
-  AND NOT EXISTS (SELECT 1 FROM message AS later
-                  WHERE later.recv_loc = ls.loc AND later.recv_time > ls.recv_time
-                    AND later.send_time < ls.send_time)
+WHERE idle > 0 AND (later_send IS NULL OR later_send >= send_time)
 GROUP BY visit
 HAVING severity > :eps

@@ -29,5 +29,7 @@ FROM message AS m
 JOIN masters AS ma ON ma.loc = m.send_loc
 JOIN visit AS rv ON rv.id = m.recv_visit
 JOIN visit AS sv ON sv.id = m.send_visit
+JOIN region AS r ON r.id = rv.region
+WHERE r.name NOT LIKE 'MPI_Test%'
 GROUP BY rv.id
 HAVING severity > :eps

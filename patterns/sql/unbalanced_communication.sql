@@ -10,18 +10,12 @@
 --   {site}. Balance the work before this call.
 -- param: imbalance = 0.5: relative excess over the average that is reported
 -- param: eps = 0 s: excess at or below this is not an instance
-WITH RECURSIVE path (id, path) AS (
-  SELECT v.id, r.name FROM visit AS v JOIN region AS r ON r.id = v.region WHERE v.parent IS NULL
-  UNION ALL
-  SELECT v.id, path.path || '/' || r.name FROM visit AS v JOIN path ON v.parent = path.id
-  JOIN region AS r ON r.id = v.region
-),
-mpi AS (
-  SELECT v.loc, v.id, p.path, v.leave - v.enter AS t
-  FROM visit AS v JOIN region AS r ON r.id = v.region JOIN path AS p ON p.id = v.id
+WITH per_loc AS (
+  SELECT v.path, v.loc, sum (v.leave - v.enter) AS t, max (v.id) AS visit
+  FROM visit AS v JOIN region AS r ON r.id = v.region
   WHERE r.paradigm = 'MPI'
+  GROUP BY v.path, v.loc
 ),
-per_loc AS (SELECT path, loc, sum (t) AS t, max (id) AS visit FROM mpi GROUP BY path, loc),
 per_path AS (SELECT path, avg (t) AS mean, count (*) AS n FROM per_loc GROUP BY path)
 SELECT l.loc, l.visit, max (l.t) - p.mean AS severity
 FROM per_loc AS l JOIN per_path AS p USING (path)

@@ -17,9 +17,10 @@ WITH calls AS (
   WHERE c.kind IN ('ALLGATHER', 'ALLGATHERV', 'ALLREDUCE', 'ALLTOALL', 'ALLTOALLV', 'ALLTOALLW', 'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK') AND c.nonblocking = 0 AND c.members > 1
 ),
 last AS (
-  SELECT collective, max (enter) AS last_enter,
-         (SELECT loc FROM calls AS x WHERE x.collective = calls.collective ORDER BY x.enter DESC LIMIT 1) AS last_loc
-  FROM calls GROUP BY collective
+  SELECT DISTINCT collective,
+         max (enter) OVER w AS last_enter,
+         first_value (loc) OVER (w ORDER BY enter DESC, loc ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS last_loc
+  FROM calls WINDOW w AS (PARTITION BY collective)
 )
 SELECT c.loc, c.visit, min (l.last_enter, c.leave) - c.enter AS severity,
        c.enter AS begin, min (l.last_enter, c.leave) AS "end", l.last_loc AS peer_loc, c.collective

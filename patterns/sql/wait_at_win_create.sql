@@ -16,10 +16,10 @@ WITH calls AS (
   WHERE s.kind = 'RMA_COLLECTIVE' AND s.detail = 'CREATE_HANDLE'
 ),
 last AS (
-  SELECT win, n, max (enter) AS last_enter, count (*) AS members,
-         (SELECT x.loc FROM calls AS x WHERE x.win = calls.win AND x.n = calls.n
-          ORDER BY x.enter DESC LIMIT 1) AS last_loc
-  FROM calls GROUP BY win, n
+  SELECT DISTINCT win, n,
+         max (enter) OVER w AS last_enter, count (*) OVER w AS members,
+         first_value (loc) OVER (w ORDER BY enter DESC, loc ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS last_loc
+  FROM calls WINDOW w AS (PARTITION BY win, n)
 )
 SELECT c.loc, c.visit, min (l.last_enter, c.leave) - c.enter AS severity,
        c.enter AS begin, min (l.last_enter, c.leave) AS "end", l.last_loc AS peer_loc

@@ -15,14 +15,25 @@ WITH calls AS (
   JOIN visit AS v ON v.id = cm.visit
   WHERE c.nonblocking = 0 AND c.members > 1
 ),
+ranked AS (
+  SELECT c.*,
+         min (enter) OVER w AS min1,
+         nth_value (enter, 2) OVER (PARTITION BY collective ORDER BY enter
+                                    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS min2,
+         max (leave) OVER w AS max1,
+         nth_value (leave, 2) OVER (PARTITION BY collective ORDER BY leave DESC
+                                    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS max2,
+         row_number () OVER (PARTITION BY collective ORDER BY enter, loc) AS first_in,
+         row_number () OVER (PARTITION BY collective ORDER BY leave DESC, loc) AS last_out
+  FROM calls AS c WINDOW w AS (PARTITION BY collective)
+),
 alone AS (
-  SELECT c.loc, c.visit, c.collective, c.enter, c.leave,
-         max (0, (SELECT min (o.enter) FROM calls AS o WHERE o.collective = c.collective AND o.loc != c.loc)
-                 - c.enter)
-         + max (0, c.leave
-                 - (SELECT max (o.leave) FROM calls AS o WHERE o.collective = c.collective AND o.loc != c.loc))
-           AS severity
-  FROM calls AS c
+  -- the others' earliest enter is the second earliest for the first in, the
+  -- earliest for everybody else (likewise for the latest leave)
+  SELECT loc, visit, collective, enter, leave,
+         max (0, CASE WHEN first_in = 1 THEN min2 ELSE min1 END - enter)
+         + max (0, leave - CASE WHEN last_out = 1 THEN max2 ELSE max1 END) AS severity
+  FROM ranked
 )
 SELECT loc, visit, severity, enter AS begin, leave AS "end", collective
 FROM alone WHERE severity > :eps

@@ -6,11 +6,14 @@
  *                                               unknown-anchor: OUTDIR/weird.otf2)
  *   sextant-otf2gen --expect SCENARIO           print the expected per-location
  *                                               record counts (LOCATION KIND COUNT)
+ *   sextant-otf2gen --expect-patterns           print the pattern instances planted
+ *                                               in the planted-* scenarios (JSON)
  *   sextant-otf2gen --list                      list the scenarios
  *
- * The scenarios are described in otf2gen-every-kind.h (every-kind) and
- * otf2gen-scenarios.h (the small ones).  Output is deterministic: the same
- * scenario always gives the same records.
+ * The scenarios are described in otf2gen-every-kind.h (every-kind),
+ * otf2gen-scenarios.h (the small ones) and otf2gen-planted.h (planted-*: wait
+ * states of known size for the pattern tests).  Output is deterministic: the
+ * same scenario always gives the same records.
  *
  * Exit status: 0 on success, 1 when writing fails, 2 for bad arguments.
  */
@@ -19,6 +22,7 @@
 
 #include <stdlib.h>
 
+#include "otf2gen-planted.h"
 #include "otf2gen-scenarios.h"
 #include "otf2gen-writer.h"
 
@@ -196,6 +200,8 @@ scenario_list (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (scenarios); i++)
     g_string_append_printf (s, "  %-16s %s\n", scenarios[i].name, scenarios[i].summary);
+  for (guint i = 0; i < G_N_ELEMENTS (pl_scenarios); i++)
+    g_string_append_printf (s, "  %-16s %s\n", pl_scenarios[i].name, pl_scenarios[i].summary);
 
   return g_string_free (s, FALSE);
 }
@@ -220,16 +226,20 @@ main (int   argc,
   gboolean force = FALSE;
   gboolean expect = FALSE;
   gboolean show_list = FALSE;
+  gboolean expect_patterns = FALSE;
   const GOptionEntry entries[] = {
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace an existing archive of the same name", NULL },
     { "expect", 0, 0, G_OPTION_ARG_NONE, &expect,
       "Print SCENARIO's expected record counts (LOCATION KIND COUNT) instead of writing it", NULL },
+    { "expect-patterns", 0, 0, G_OPTION_ARG_NONE, &expect_patterns,
+      "Print the pattern instances planted in the planted-* scenarios (JSON)", NULL },
     { "list", 0, 0, G_OPTION_ARG_NONE, &show_list, "List the scenarios", NULL },
     { NULL }
   };
   const SmallTrace *small;
+  const PlScenario *planted;
   gboolean ok;
-  int scenario;
+  int scenario = -1;
 
   context = g_option_context_new ("SCENARIO OUTDIR");
   g_option_context_set_summary (context, "Write a synthetic OTF2 archive for Sextant's importer tests.");
@@ -248,29 +258,45 @@ main (int   argc,
       return EXIT_SUCCESS;
     }
 
+  if (expect_patterns)
+    {
+      if (argc != 1)
+        {
+          g_printerr ("sextant-otf2gen: --expect-patterns takes no arguments (try --help)\n");
+          return EXIT_USAGE;
+        }
+      sextant_otf2gen_planted_expect_patterns (stdout);
+      return EXIT_SUCCESS;
+    }
+
   if (argc != (expect ? 2 : 3))
     {
       g_printerr ("sextant-otf2gen: expected %s (try --help)\n", expect ? "--expect SCENARIO" : "SCENARIO OUTDIR");
       return EXIT_USAGE;
     }
 
-  if ((scenario = scenario_lookup (argv[1])) < 0)
+  planted = sextant_otf2gen_planted_lookup (argv[1]);
+  if (planted == NULL && (scenario = scenario_lookup (argv[1])) < 0)
     {
       g_printerr ("sextant-otf2gen: unknown scenario \"%s\"\n%s", argv[1], list);
       return EXIT_USAGE;
     }
-  small = scenarios[scenario].small;
+  small = planted == NULL ? scenarios[scenario].small : NULL;
 
   if (expect)
     {
-      if (small != NULL)
+      if (planted != NULL)
+        sextant_otf2gen_planted_expect_counts (planted, stdout);
+      else if (small != NULL)
         small_expect (small, stdout);
       else
         sextant_otf2gen_every_kind_expect (stdout);
       return EXIT_SUCCESS;
     }
 
-  if (small != NULL)
+  if (planted != NULL)
+    ok = sextant_otf2gen_planted (planted, argv[2], force, &error);
+  else if (small != NULL)
     ok = small_write (small, argv[2], force, &error);
   else
     ok = sextant_otf2gen_every_kind (argv[2], force, &error);

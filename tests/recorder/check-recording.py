@@ -1,0 +1,619 @@
+#!/usr/bin/env python3
+# check-recording.py - records one test program and checks the archive.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   check-recording.py SCENARIO --builddir DIR --srcdir DIR --launcher FILE
+#                      --mpirun FILE --timeout FILE --otf2-print FILE
+#
+# Every scenario runs an MPI program of this directory on 1-8 Open MPI ranks
+# (the project's recipe: oversubscribed, osc/sm, under `timeout`), either
+# through the sextant-record launcher (LD_PRELOAD) or linked with the
+# recorder, and then asserts on the archive:
+#  - otf2-print -Werror reads it (events and global definitions), and the
+#    number of records of each kind is what the program did;
+#  - `sextant import` + `sextant info --json` (SEXTANT names the CLI) count
+#    the same records, match every message, and find the expected number of
+#    collective instances and RMA operations, without import warnings;
+#  - call sites: every line marked CALLSITE:<function> in the program's
+#    source has visits of <function> with that source line, and every visit
+#    whose call site is in that source is at a line marked for its function;
+#    each visit's calling context starts at its call site;
+#  - what the scenario adds (timing of late senders, communicator members,
+#    Broadcaster locations, partial archives, ...).
+# Exit status 0 when every check holds; the first failure is printed.
+# Python 3 standard library only.
+
+import argparse
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+MPIRUN_OPTIONS = ['--oversubscribe', '--allow-run-as-root', '--bind-to', 'none',
+                  '--mca', 'osc', 'sm', '--mca', 'btl', 'self,vader']
+RUN_SECONDS = 90            # inner timeout of one mpirun
+MS = 1000000                # ticks (ns) per millisecond
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def markers(path):
+    """{function: set of lines} of the CALLSITE:<function> comments of a source."""
+    found = {}
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            for name in re.findall(r'CALLSITE:(\w+)', line):
+                found.setdefault(name, set()).add(number)
+    return found
+
+
+def count_records(text):
+    """Event records per kind, and per (kind, location), in otf2-print output."""
+    kinds, per_location = {}, {}
+    for line in text.splitlines():
+        m = re.match(r'^([A-Z][A-Z_]+)\s+(\d+)\s+(\d+)\s', line)
+        if m:
+            kinds[m.group(1)] = kinds.get(m.group(1), 0) + 1
+            key = (m.group(1), int(m.group(2)))
+            per_location[key] = per_location.get(key, 0) + 1
+    return kinds, per_location
+
+
+class Recording:
+    """One recorded run and what is known about its archive."""
+
+    def __init__(self, ctx, name):
+        self.ctx = ctx
+        self.name = name
+        self.dir = os.path.join(ctx.tmp, name)
+        self.anchor = os.path.join(self.dir, 'traces.otf2')
+        self.db_path = os.path.join(ctx.tmp, name + '.sqlite')
+        self.kinds = {}
+        self.per_location = {}
+        self.info = None
+        self.db = None
+        self.stderr = ''
+
+    # -- running --------------------------------------------------------
+
+    def command(self, program, np, args, linked, env):
+        exe = os.path.join(self.ctx.builddir, program)
+        mpirun = [self.ctx.mpirun] + MPIRUN_OPTIONS + ['-np', str(np)]
+        if linked:
+            env['SEXTANT_RECORD_DIR'] = self.dir
+            names = sorted(n for n in env if n.startswith('SEXTANT_RECORD'))
+            for n in names:
+                mpirun += ['-x', n]
+            return [self.ctx.timeout, '--kill-after=10', str(RUN_SECONDS)] + mpirun + [exe] + args
+        return ([self.ctx.timeout, '--kill-after=10', str(RUN_SECONDS), self.ctx.launcher, '-o', self.dir]
+                + mpirun + [exe] + args)
+
+    def run(self, program, np, args=(), linked=False, env=None, expect_success=True):
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        cmd = self.command(program, np, list(args), linked, full_env)
+        proc = subprocess.run(cmd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=RUN_SECONDS + 30)
+        self.stderr = proc.stderr
+        sys.stdout.write(proc.stdout)
+        sys.stderr.write(proc.stderr)
+        if expect_success:
+            check(proc.returncode == 0, '%s exited with %d' % (program, proc.returncode))
+            warnings = [l for l in proc.stderr.splitlines() if l.startswith('sextant-record: rank')]
+            check(not warnings, 'the recorder complained: %s' % warnings)
+        return proc
+
+    # -- reading --------------------------------------------------------
+
+    def otf2_print(self, anchor=None):
+        anchor = anchor or self.anchor
+        check(os.path.exists(anchor), 'no archive %s' % anchor)
+        events = subprocess.run([self.ctx.otf2_print, '-Werror', anchor], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        check(events.returncode == 0, 'otf2-print failed (%d): %s' % (events.returncode, events.stderr[-2000:]))
+        defs = subprocess.run([self.ctx.otf2_print, '-G', '-Werror', anchor], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        check(defs.returncode == 0, 'otf2-print -G failed (%d): %s' % (defs.returncode, defs.stderr[-2000:]))
+        self.kinds, self.per_location = count_records(events.stdout)
+        self.global_defs = defs.stdout
+        return self
+
+    def import_(self, archive=None, allowed_warnings=()):
+        archive = archive or self.dir
+        sextant = os.environ['SEXTANT']
+        imp = subprocess.run([sextant, 'import', archive, '-o', self.db_path, '--force'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                             timeout=300)
+        check(imp.returncode == 0, 'sextant import failed: %s' % imp.stderr)
+        info = subprocess.run([sextant, 'info', self.db_path, '--json'], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        check(info.returncode == 0, 'sextant info failed: %s' % info.stderr)
+        self.info = json.loads(info.stdout)
+        kinds = [w['kind'] if isinstance(w, dict) else str(w) for w in self.info['warnings']]
+        unexpected = [k for k in kinds if k not in allowed_warnings]
+        check(not unexpected, 'import warnings: %s' % [w for w in self.info['warnings']
+                                                      if (w['kind'] if isinstance(w, dict) else w)
+                                                      in unexpected])
+        # the importer read exactly what otf2-print printed
+        for kind, n in self.kinds.items():
+            check(self.info['events'].get(kind, 0) == n,
+                  'otf2-print shows %d %s records, the importer %s' % (n, kind, self.info['events'].get(kind)))
+        self.db = sqlite3.connect(self.db_path)
+        return self
+
+    def query(self, sql, *args):
+        return self.db.execute(sql, args).fetchall()
+
+    # -- assertions -----------------------------------------------------
+
+    def expect_records(self, expected):
+        for kind, n in expected.items():
+            check(self.kinds.get(kind, 0) == n,
+                  '%d %s records, expected %d' % (self.kinds.get(kind, 0), kind, n))
+
+    def expect_info(self, matched=None, unmatched=0, collectives=None, rma=None, locations=None):
+        messages = self.info['messages']
+        if matched is not None:
+            check(messages['matched'] == matched, '%d matched messages, expected %d' % (messages['matched'], matched))
+        if unmatched is not None:
+            check(messages['unmatched'] == unmatched,
+                  '%d unmatched messages, expected %d' % (messages['unmatched'], unmatched))
+        if collectives is not None:
+            check(self.info['collectives'] == collectives,
+                  '%d collective instances, expected %d' % (self.info['collectives'], collectives))
+        if rma is not None:
+            check(self.info['rma_operations'] == rma,
+                  '%d RMA operations, expected %d' % (self.info['rma_operations'], rma))
+        if locations is not None:
+            check(len(self.info['locations']) == locations,
+                  '%d locations, expected %d' % (len(self.info['locations']), locations))
+
+    def expect_callsites(self, source, require_all_mpi=True, required=None):
+        """The marked lines of @source are exactly the call sites in the trace
+        (of the functions in @required only, if given: a run that did not
+        reach every marked line)."""
+        path = os.path.realpath(os.path.join(self.ctx.srcdir, source))
+        marks = markers(path)
+        rows = self.query('''SELECT r.name, r.paradigm, s.file, s.line, COUNT(*)
+                             FROM visit v JOIN region r ON r.id = v.region
+                             LEFT JOIN source_code_location s ON s.id = v.scl
+                             GROUP BY r.name, r.paradigm, s.file, s.line''')
+        seen = {}
+        for name, paradigm, file, line, n in rows:
+            if paradigm == 'MPI' and require_all_mpi:
+                check(file is not None, '%d visits of %s have no call site' % (n, name))
+            if file is not None and os.path.realpath(file) == path:
+                check(line in marks.get(name, set()),
+                      '%d visits of %s at %s:%d, a line not marked CALLSITE:%s' % (n, name, source, line, name))
+                seen.setdefault(name, set()).add(line)
+        for name, lines in marks.items():
+            if not name.startswith('MPI_') or (required is not None and name not in required):
+                continue          # program functions: see expect_context
+            missing = lines - seen.get(name, set())
+            check(not missing, 'no visit of %s at %s lines %s' % (name, source, sorted(missing)))
+        # a calling context starts at the visit's call site
+        bad = self.query('''SELECT COUNT(*) FROM visit v JOIN calling_context c ON c.id = v.context
+                            WHERE v.scl IS NOT NULL AND c.source_code_location IS NOT v.scl''')[0][0]
+        check(bad == 0, '%d visits whose calling context does not start at their call site' % bad)
+
+    def expect_context(self, source, function, inner, outer):
+        """Visits of @function have the context inner@<marked line> <- outer@<marked line of inner>."""
+        marks = markers(os.path.join(self.ctx.srcdir, source))
+        rows = self.query('''SELECT ci.id, ri.name, si.line, ro.name, so.line, co.parent
+                             FROM visit v JOIN region r ON r.id = v.region
+                             JOIN calling_context ci ON ci.id = v.context
+                             JOIN region ri ON ri.id = ci.region
+                             JOIN source_code_location si ON si.id = ci.source_code_location
+                             JOIN calling_context co ON co.id = ci.parent
+                             JOIN region ro ON ro.id = co.region
+                             JOIN source_code_location so ON so.id = co.source_code_location
+                             WHERE r.name = ?''', function)
+        total = self.query('''SELECT COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                              WHERE r.name = ?''', function)[0][0]
+        check(total > 0 and len(rows) == total,
+              '%d of %d visits of %s have a two-level calling context' % (len(rows), total, function))
+        for _, inner_name, inner_line, outer_name, outer_line, outer_parent in rows:
+            check(inner_name == inner and inner_line in marks[function],
+                  'context of %s starts at %s:%d' % (function, inner_name, inner_line))
+            check(outer_name == outer and outer_line in marks[inner],
+                  'caller of %s is %s:%d' % (inner, outer_name, outer_line))
+            check(outer_parent is None, 'the calling context goes on above main()')
+
+    def visits(self, region):
+        return self.query('''SELECT v.loc, v.enter, v.leave FROM visit v JOIN region r ON r.id = v.region
+                             WHERE r.name = ? ORDER BY v.enter''', region)
+
+
+# ---- scenarios ------------------------------------------------------------
+
+def scenario_pingpong(ctx, linked=False):
+    n = 100
+    rec = Recording(ctx, 'pingpong-linked' if linked else 'pingpong')
+    rec.run('rec-pingpong-linked' if linked else 'rec-pingpong', 2, [str(n)], linked=linked)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_SEND': 2 * n, 'MPI_RECV': 2 * n, 'MPI_COLLECTIVE_BEGIN': 2,
+                        'MPI_COLLECTIVE_END': 2})
+    rec.expect_info(matched=2 * n, collectives=1, locations=2)
+    rec.expect_callsites('rec-pingpong.c')
+    rec.expect_context('rec-pingpong.c', 'MPI_Send', 'exchange', 'main')
+    rec.expect_context('rec-pingpong.c', 'MPI_Recv', 'exchange', 'main')
+    check('"MPI Rank 1"' in rec.global_defs and 'Type: PROCESS' in rec.global_defs,
+          'no PROCESS location group "MPI Rank 1"')
+    check(re.search(r'SYSTEM_TREE_NODE\s+1\s+Name: "[^"]+" <\d+>, Class: "node"', rec.global_defs),
+          'no system tree node of class "node" for the host')
+
+
+def scenario_pingpong_linked(ctx):
+    scenario_pingpong(ctx, linked=True)
+
+
+def scenario_flush(ctx):
+    """A 1 MiB event buffer: libotf2 flushes in the middle of the run."""
+    n = 20000
+    rec = Recording(ctx, 'flush')
+    rec.run('rec-pingpong', 2, [str(n)], env={'SEXTANT_RECORD_BUFFER': '1', 'SEXTANT_RECORD_CALLPATH': '2'})
+    rec.otf2_print().import_()
+    check(rec.kinds.get('BUFFER_FLUSH', 0) >= 2, 'no BUFFER_FLUSH records: %s' % rec.kinds)
+    rec.expect_records({'MPI_SEND': 2 * n, 'MPI_RECV': 2 * n})
+    rec.expect_info(matched=2 * n, collectives=1)
+
+
+def message_visits(rec):
+    return rec.query('''SELECT m.tag, sv.enter, sv.leave, rv.enter, rv.leave
+                        FROM message m JOIN visit sv ON sv.id = m.send_visit
+                        JOIN visit rv ON rv.id = m.recv_visit ORDER BY sv.enter''')
+
+
+def scenario_late_sender(ctx, clock=None):
+    rec = Recording(ctx, 'late-sender' + ('-' + clock if clock else ''))
+    rec.run('rec-late-sender', 2, env={'SEXTANT_RECORD_CLOCK': clock} if clock else None)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_SEND': 3, 'MPI_RECV': 3})
+    rec.expect_info(matched=3, collectives=3)
+    rec.expect_callsites('rec-late-sender.c')
+    for tag, send_enter, _, recv_enter, recv_leave in message_visits(rec):
+        # the receiver waited about 100 ms for the send, on one time line
+        # (half of it is enough: other jobs may share the cores)
+        check(send_enter - recv_enter >= 50 * MS, 'receive entered only %.1f ms before its send'
+              % ((send_enter - recv_enter) / MS))
+        check(recv_leave >= send_enter, 'receive left before its send began')
+    if clock == 'pingpong':
+        offsets = subprocess.run([ctx.otf2_print, '-C', rec.anchor], stdout=subprocess.PIPE,
+                                 universal_newlines=True).stdout
+        values = [(int(m.group(1)), int(m.group(2)), float(m.group(3))) for m in
+                  re.finditer(r'CLOCK_OFFSET\s+(\d+)\s+Time: \d+, Offset: ([+-]?\d+), StdDev: ([\d.e+]+)',
+                              offsets)]
+        check(len(values) == 4, 'expected 2 ClockOffset records per location: %s' % values)
+        for loc, offset, deviation in values:
+            # one host, one clock: the true offset is 0, and a measurement is
+            # off by at most half its round trip (its deviation)
+            check(abs(offset) <= deviation + 1000, 'location %d: clock offset %d ns, error bound %g ns'
+                  % (loc, offset, deviation))
+            if loc != 0:
+                check(deviation > 0, 'location %d: a measured offset without its error bound' % loc)
+
+
+def scenario_clock_pingpong(ctx):
+    scenario_late_sender(ctx, clock='pingpong')
+
+
+def scenario_late_receiver(ctx):
+    rec = Recording(ctx, 'late-receiver')
+    rec.run('rec-late-receiver', 2)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_SEND': 3, 'MPI_RECV': 3})
+    rec.expect_info(matched=3, collectives=3)
+    rec.expect_callsites('rec-late-receiver.c')
+    for tag, send_enter, send_leave, recv_enter, _ in message_visits(rec):
+        # the receiver came about 100 ms late, and a synchronous send cannot
+        # end before its receive has begun
+        check(recv_enter - send_enter >= 50 * MS, 'receive entered only %.1f ms after the send'
+              % ((recv_enter - send_enter) / MS))
+        check(send_leave >= recv_enter, 'MPI_Ssend returned before the receive began')
+
+
+def scenario_barrier(ctx):
+    np = 4
+    rec = Recording(ctx, 'barrier')
+    rec.run('rec-barrier', np)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_COLLECTIVE_BEGIN': np, 'MPI_COLLECTIVE_END': np})
+    rec.expect_info(matched=0, collectives=1)
+    rec.expect_callsites('rec-barrier.c')
+    (cid, kind, members, expected), = rec.query('SELECT id, kind, members, expected FROM collective')
+    check(kind == 'BARRIER' and members == np and expected == np, 'barrier instance: %s %d/%d'
+          % (kind, members, expected))
+    rows = rec.query('SELECT loc, begin, "end" FROM collective_member WHERE collective = ? ORDER BY loc', cid)
+    begins = [b for _, b, _ in rows]
+    # rank r slept r x 30 ms (half of it is enough on a shared machine)
+    check(max(begins) - min(begins) >= (np - 1) * 15 * MS,
+          'arrivals spread over only %.1f ms' % ((max(begins) - min(begins)) / MS))
+    for loc, begin, end in rows:
+        check(end >= max(begins) - MS // 2, 'location %d left the barrier %.3f ms before the last arrival'
+              % (loc, (max(begins) - end) / MS))
+
+
+def scenario_wrong_order(ctx):
+    rec = Recording(ctx, 'wrong-order')
+    rec.run('rec-wrong-order', 2)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_SEND': 2, 'MPI_RECV': 2})
+    rec.expect_info(matched=2, collectives=0)
+    rec.expect_callsites('rec-wrong-order.c')
+    rows = rec.query('SELECT tag, send_time, recv_time FROM message ORDER BY tag')
+    check([r[0] for r in rows] == [1, 2], 'tags %s' % rows)
+    check(rows[0][1] < rows[1][1] and rows[1][2] < rows[0][2],
+          'tag 1 was sent first and received second: %s' % rows)
+
+
+def scenario_nonblocking(ctx):
+    np, rounds = 4, 10
+    rec = Recording(ctx, 'nonblocking')
+    rec.run('rec-nonblocking', np)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_ISEND': np * 7 * rounds, 'MPI_ISEND_COMPLETE': np * 7 * rounds,
+                        'MPI_IRECV_REQUEST': np * (7 * rounds + 1), 'MPI_IRECV': np * 7 * rounds,
+                        'MPI_SEND': np * rounds, 'MPI_RECV': np * rounds,
+                        'MPI_REQUEST_CANCELLED': np,
+                        'NON_BLOCKING_COLLECTIVE_REQUEST': 3 * np,
+                        'NON_BLOCKING_COLLECTIVE_COMPLETE': 3 * np})
+    rec.expect_info(matched=np * 8 * rounds, collectives=3)
+    rec.expect_callsites('rec-nonblocking.c')
+    kinds = rec.query('SELECT kind, nonblocking, members FROM collective ORDER BY kind')
+    check(kinds == [('ALLREDUCE', 1, np), ('BARRIER', 1, np), ('BCAST', 1, np)],
+          'non-blocking collectives: %s' % kinds)
+    modes = rec.query('''SELECT send_mode, recv_mode, COUNT(*) FROM message
+                         GROUP BY send_mode, recv_mode ORDER BY send_mode''')
+    check(modes == [('BLOCKING', 'BLOCKING', np * rounds), ('NONBLOCKING', 'NONBLOCKING', np * 7 * rounds)],
+          'message modes: %s' % modes)
+    incomplete = rec.query('''SELECT COUNT(*) FROM message WHERE send_mode = 'NONBLOCKING'
+                              AND (send_complete_time IS NULL OR recv_post_time IS NULL)''')[0][0]
+    check(incomplete == 0, '%d non-blocking messages without completion or post' % incomplete)
+
+
+def scenario_split_coll(ctx):
+    np = 6
+    rec = Recording(ctx, 'split-coll')
+    rec.run('rec-split-coll', np)
+    rec.otf2_print().import_()
+    per_rank = 1 + 1 + 1 + 1 + 1 + 12 + 2
+    rec.expect_records({'MPI_COLLECTIVE_BEGIN': np * per_rank, 'MPI_COLLECTIVE_END': np * per_rank})
+    rec.expect_info(matched=0, collectives=25)
+    rec.expect_callsites('rec-split-coll.c')
+    halves = rec.query('''SELECT c.id, group_concat(m.loc) FROM comm c JOIN comm_member m ON m.comm = c.id
+                          WHERE c.name = 'MPI_Comm_split(MPI_COMM_WORLD)' GROUP BY c.id ORDER BY c.id''')
+    members = sorted(sorted(int(x) for x in locs.split(',')) for _, locs in halves)
+    check(members == [[0, 2, 4], [1, 3, 5]], 'split communicators: %s' % halves)
+    dups = rec.query("SELECT COUNT(*) FROM comm WHERE name LIKE 'MPI_Comm_dup(MPI_Comm_split(%'")[0][0]
+    check(dups == 2, '%d duplicates of the halves' % dups)
+    count = dict(rec.query('SELECT kind, COUNT(*) FROM collective GROUP BY kind'))
+    for kind, n in (('BCAST', 2), ('REDUCE', 2), ('ALLREDUCE', 2), ('CREATE_HANDLE', 3),
+                    ('DESTROY_HANDLE', 4), ('GATHERV', 1), ('ALLTOALLV', 1), ('EXSCAN', 1),
+                    ('REDUCE_SCATTER_BLOCK', 1)):
+        check(count.get(kind) == n, '%s instances: %s, expected %d' % (kind, count.get(kind), n))
+    complete = rec.query('SELECT COUNT(*) FROM collective WHERE members != expected')[0][0]
+    check(complete == 0, '%d collective instances are missing members' % complete)
+    # the broadcast's bytes: the root sends 16, the others receive 16
+    rows = rec.query('''SELECT c.root, m.loc, m.bytes_sent, m.bytes_received FROM collective c
+                        JOIN collective_member m ON m.collective = c.id WHERE c.kind = 'BCAST' ''')
+    for root, loc, sent, received in rows:
+        is_root = loc in (0, 1)
+        check(root == 0 and (sent, received) == ((16, 0) if is_root else (0, 16)),
+              'bcast bytes at location %d: root %s sent %d received %d' % (loc, root, sent, received))
+    roots = rec.query("SELECT DISTINCT root FROM collective WHERE kind = 'REDUCE'")
+    check(roots == [(1,)], 'reduce roots %s' % roots)
+
+
+def scenario_rma(ctx):
+    np = 4
+    rec = Recording(ctx, 'rma')
+    rec.run('rec-rma', np)
+    rec.otf2_print().import_()
+    locks = 4 * np + 1
+    rec.expect_records({'RMA_PUT': 2 * np + np // 2, 'RMA_GET': np, 'RMA_ATOMIC': 3 * np,
+                        'RMA_OP_COMPLETE_REMOTE': 6 * np + np // 2,
+                        'RMA_WIN_CREATE': np, 'RMA_WIN_DESTROY': np,
+                        'RMA_COLLECTIVE_BEGIN': 4 * np, 'RMA_COLLECTIVE_END': 4 * np,
+                        'RMA_REQUEST_LOCK': locks, 'RMA_ACQUIRE_LOCK': locks, 'RMA_RELEASE_LOCK': locks,
+                        'RMA_GROUP_SYNC': 2 * np, 'RMA_SYNC': np})
+    rec.expect_info(matched=0, collectives=3, rma=6 * np + np // 2)
+    rec.expect_callsites('rec-rma.c')
+    open_ops = rec.query('SELECT COUNT(*) FROM rma_op WHERE complete_time IS NULL OR target_loc IS NULL')[0][0]
+    check(open_ops == 0, '%d RMA operations without completion or target' % open_ops)
+    atomics = dict(rec.query("SELECT atomic_type, COUNT(*) FROM rma_op WHERE kind = 'ATOMIC' GROUP BY atomic_type"))
+    check(atomics == {'ACCUMULATE': np, 'FETCH_AND_ADD': np, 'COMPARE_AND_SWAP': np}, 'atomics %s' % atomics)
+    n_locks = rec.query("SELECT COUNT(*) FROM lock WHERE family = 'RMA' AND release_time IS NOT NULL")[0][0]
+    check(n_locks == locks, '%d released RMA locks, expected %d' % (n_locks, locks))
+    puts = rec.query('''SELECT loc, target_loc FROM rma_op WHERE kind = 'PUT' ''')
+    for loc, target in puts:
+        check(target != loc, 'a put from location %d to itself' % loc)
+
+
+def scenario_threads(ctx):
+    rec = Recording(ctx, 'threads')
+    rec.run('rec-threads', 2)
+    # OTF2 maps a communicator rank to one location (the main thread), so
+    # messages between other threads cannot be matched: docs/recorder.md
+    rec.otf2_print().import_(allowed_warnings=('unmatched_send', 'unmatched_receive'))
+    rec.expect_info(matched=None, unmatched=None, locations=6, collectives=4)
+    names = sorted(l['name'] for l in rec.info['locations'])
+    check(names == ['Master thread', 'Master thread', 'Thread 1', 'Thread 1', 'Thread 2', 'Thread 2'],
+          'locations %s' % names)
+    for rank in (0, 1):
+        for index in (1, 2):
+            loc = (index << 32) | rank
+            for kind in ('MPI_SEND', 'MPI_RECV'):
+                n = rec.per_location.get((kind, loc), 0)
+                check(n == 10, 'location %d has %d %s records' % (loc, n, kind))
+    rec.expect_callsites('rec-threads.c')
+
+
+def scenario_onecoll(ctx):
+    np, rounds = 7, 3
+    bcasts = rounds * np
+    rec = Recording(ctx, 'onecoll')
+    rec.run('rec-onecoll', np, linked=True)
+    rec.otf2_print().import_()
+    rec.expect_info(matched=0, locations=2 * np)
+    names = [l['name'] for l in rec.info['locations']]
+    check(names.count('onecoll-broadcaster') == np, 'Broadcaster locations: %s' % names)
+    counts = dict(rec.query('''SELECT r.name, COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                               WHERE r.name LIKE 'onecoll_%' GROUP BY r.name'''))
+    for region, n in (('onecoll_init', np), ('onecoll_finalize', np), ('onecoll_win_create', np),
+                      ('onecoll_win_free', np), ('onecoll_bcast', np * bcasts),
+                      ('onecoll_put_request', (np - 1) * bcasts),
+                      ('onecoll_broadcaster_relay', (np - 1) * bcasts)):
+        check(counts.get(region) == n, '%s visits: %s, expected %d' % (region, counts.get(region), n))
+    files = rec.query('''SELECT DISTINCT r.file FROM region r WHERE r.name LIKE 'onecoll_%' ''')
+    check(all(f is not None and os.path.basename(os.path.dirname(f[0])) == 'onecoll' for f in files),
+          'onecoll regions without a source file in onecoll/: %s' % files)
+    relays = rec.query('''SELECT DISTINCT l.name FROM visit v JOIN region r ON r.id = v.region
+                          JOIN location l ON l.id = v.loc WHERE r.name = 'onecoll_broadcaster_relay' ''')
+    check(relays == [('onecoll-broadcaster',)], 'relays ran on %s' % relays)
+    check(rec.info['rma_operations'] > 0, 'no RMA operations')
+    open_ops = rec.query('SELECT COUNT(*) FROM rma_op WHERE complete_time IS NULL')[0][0]
+    check(open_ops == 0, '%d RMA operations without completion' % open_ops)
+    inside = rec.query('''SELECT COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                          JOIN source_code_location s ON s.id = v.scl
+                          WHERE r.paradigm = 'MPI' AND s.file LIKE '%/onecoll/onecoll-%.c' ''')[0][0]
+    check(inside > 0, 'no MPI call with a call site inside onecoll')
+    rec.expect_callsites('rec-onecoll.c')
+
+
+def scenario_disabled(ctx):
+    rec = Recording(ctx, 'disabled')
+    proc = rec.run('rec-pingpong', 2, ['10'], env={'SEXTANT_RECORD': '0'})
+    check(not os.path.exists(rec.anchor), 'SEXTANT_RECORD=0 wrote a trace')
+    check('no trace was written' in proc.stderr, 'the launcher did not say that no trace was written')
+
+
+def expect_unusable(ctx, directory):
+    """The importer and otf2-print refuse @directory without crashing."""
+    sextant = os.environ['SEXTANT']
+    imp = subprocess.run([sextant, 'import', directory, '-o', os.path.join(ctx.tmp, 'broken.sqlite'), '--force'],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    check(imp.returncode > 0 and imp.stderr.strip(), 'sextant import of %s: status %d, stderr %r'
+          % (directory, imp.returncode, imp.stderr))
+    prt = subprocess.run([ctx.otf2_print, os.path.join(directory, 'traces.otf2')], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    check(prt.returncode > 0, 'otf2-print of %s: status %d' % (directory, prt.returncode))
+
+
+def scenario_no_finalize_exit(ctx):
+    rec = Recording(ctx, 'no-finalize-exit')
+    proc = rec.run('rec-no-finalize', 1, ['exit'], expect_success=False)
+    partial = os.path.join(rec.dir, 'partial', 'rank-0')
+    check('partial' in proc.stderr, 'the launcher did not mention the partial traces')
+    rec.otf2_print(os.path.join(partial, 'traces.otf2')).import_(partial)
+    rec.expect_records({'MPI_COLLECTIVE_BEGIN': 1, 'MPI_COLLECTIVE_END': 1})
+    rec.expect_info(matched=0, collectives=1, locations=1)
+    rec.expect_callsites('rec-no-finalize.c', required=('MPI_Barrier',))
+    check(not rec.visits('MPI_Finalize'), 'an MPI_Finalize visit in a run without MPI_Finalize')
+    expect_unusable(ctx, rec.dir)
+
+
+def scenario_no_finalize_abort(ctx):
+    rec = Recording(ctx, 'no-finalize-abort')
+    proc = rec.run('rec-no-finalize', 2, ['abort'], expect_success=False)
+    check(proc.returncode != 0, 'a job with MPI_Abort exited with 0')
+    partial = os.path.join(rec.dir, 'partial', 'rank-1')
+    # rank 0 is killed by mpirun; rank 1 wrote its part before aborting
+    rec.otf2_print(os.path.join(partial, 'traces.otf2'))
+    # alone, rank 1's messages and barrier miss their other halves
+    rec.import_(partial, allowed_warnings=('unmatched_receive', 'unresolved_peer', 'unclosed_visit',
+                                           'incomplete_collective'))
+    rec.expect_records({'MPI_RECV': 10})
+    rec.expect_info(matched=0, unmatched=10, locations=1)
+    check(len(rec.visits('MPI_Abort')) == 1, 'no MPI_Abort visit')
+    rec.expect_callsites('rec-no-finalize.c', required=('MPI_Barrier', 'MPI_Abort'))
+    expect_unusable(ctx, rec.dir)
+
+
+def scenario_killed(ctx):
+    """Killed while running: the flushed event chunks must not crash anyone."""
+    rec = Recording(ctx, 'killed')
+    ready = os.path.join(ctx.tmp, 'killed.ready')
+    env = dict(os.environ, SEXTANT_RECORD_BUFFER='1')
+    cmd = [ctx.launcher, '-o', rec.dir, ctx.mpirun] + MPIRUN_OPTIONS + \
+          ['-np', '2', os.path.join(ctx.builddir, 'rec-no-finalize'), 'hang', ready]
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    try:
+        deadline = time.time() + RUN_SECONDS
+        while not os.path.exists(ready):
+            check(proc.poll() is None, 'the program ended before it was killed')
+            check(time.time() < deadline, 'the program never got ready')
+            time.sleep(0.1)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    evt = [f for f in os.listdir(os.path.join(rec.dir, 'traces')) if f.endswith('.evt')]
+    check(evt, 'no event chunks were flushed before the kill')
+    check(all(os.path.getsize(os.path.join(rec.dir, 'traces', f)) > 0 for f in evt), 'empty event files')
+    check(not os.path.exists(rec.anchor), 'a killed run has an anchor file')
+    expect_unusable(ctx, rec.dir)
+
+
+SCENARIOS = {
+    'pingpong': scenario_pingpong,
+    'pingpong-linked': scenario_pingpong_linked,
+    'flush': scenario_flush,
+    'late-sender': scenario_late_sender,
+    'clock-pingpong': scenario_clock_pingpong,
+    'late-receiver': scenario_late_receiver,
+    'barrier': scenario_barrier,
+    'wrong-order': scenario_wrong_order,
+    'nonblocking': scenario_nonblocking,
+    'split-coll': scenario_split_coll,
+    'rma': scenario_rma,
+    'threads': scenario_threads,
+    'onecoll': scenario_onecoll,
+    'disabled': scenario_disabled,
+    'no-finalize-exit': scenario_no_finalize_exit,
+    'no-finalize-abort': scenario_no_finalize_abort,
+    'killed': scenario_killed,
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument('scenario', choices=sorted(SCENARIOS))
+    for option in ('builddir', 'srcdir', 'launcher', 'mpirun', 'timeout', 'otf2-print'):
+        parser.add_argument('--' + option, required=True)
+    parser.add_argument('--keep', action='store_true', help='keep the temporary directory')
+    ctx = parser.parse_args()
+    ctx.otf2_print = getattr(ctx, 'otf2_print')
+    os.environ.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
+    os.environ.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
+    with tempfile.TemporaryDirectory(prefix='sextant-rec-') as tmp:
+        ctx.tmp = tmp
+        try:
+            SCENARIOS[ctx.scenario](ctx)
+        except Failure as failure:
+            print('FAIL %s: %s' % (ctx.scenario, failure))
+            if ctx.keep:
+                print('kept %s' % tmp)
+                input('press return to remove it')
+            return 1
+    print('ok %s' % ctx.scenario)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
