@@ -14,9 +14,10 @@
  * context, else the definition of the enclosing region), and the comment
  * from the pattern's template.
  *
- * Workload: instances are few compared with events; each needs a handful of
- * point lookups, cached per visit because instances of one call site share
- * their ancestors.
+ * Workload: a pattern can have hundreds of thousands of instances. The
+ * visit's call path, region and call-site ids come with each row (the store
+ * joins them onto the query); file and line are looked up once per source
+ * code location, calling context or call path and cached.
  */
 #include "config.h"
 
@@ -27,17 +28,9 @@
 
 typedef struct
 {
-  gint64  loc;
-  gint64  region;
-  char   *name;
-  gint64  parent;
-  gint64  scl;
-  gint64  context;
-  char   *callpath;   /* call_path.name */
-  char   *file;       /* call site, computed on demand */
+  char   *file;       /* NULL: no source information */
   gint64  line;
-  gboolean site_done;
-} VisitInfo;
+} Source;
 
 typedef struct
 {
@@ -56,21 +49,22 @@ struct _SextantAnalysis
 
   /* during a run */
   gint64             resolution;
-  GHashTable        *visits;       /* visit id -> VisitInfo* */
+  GHashTable        *scl_sources;  /* source code location id -> Source* */
+  GHashTable        *ctx_sources;  /* calling context id -> Source* */
+  GHashTable        *path_sources; /* call path id -> Source*: the enclosing function's definition */
+  GHashTable        *region_sources; /* region id -> Source* */
   GArray            *labels;       /* LocationLabel by location.id */
 };
 
 G_DEFINE_FINAL_TYPE (SextantAnalysis, sextant_analysis, G_TYPE_OBJECT)
 
 static void
-visit_info_free (gpointer data)
+source_free (gpointer data)
 {
-  VisitInfo *info = data;
+  Source *source = data;
 
-  g_free (info->name);
-  g_free (info->callpath);
-  g_free (info->file);
-  g_free (info);
+  g_free (source->file);
+  g_free (source);
 }
 
 static void
@@ -88,7 +82,10 @@ sextant_analysis_finalize (GObject *object)
   g_clear_object (&self->patterns);
   g_clear_pointer (&self->overrides, g_hash_table_unref);
   g_clear_pointer (&self->selected, g_hash_table_unref);
-  g_clear_pointer (&self->visits, g_hash_table_unref);
+  g_clear_pointer (&self->scl_sources, g_hash_table_unref);
+  g_clear_pointer (&self->ctx_sources, g_hash_table_unref);
+  g_clear_pointer (&self->path_sources, g_hash_table_unref);
+  g_clear_pointer (&self->region_sources, g_hash_table_unref);
   g_clear_pointer (&self->labels, g_array_unref);
 
   G_OBJECT_CLASS (sextant_analysis_parent_class)->finalize (object);
@@ -254,71 +251,7 @@ is_selected (SextantAnalysis *self,
   return FALSE;
 }
 
-/* Visits, call paths and call sites ------------------------------------------ */
-
-static gboolean
-visit_row (const SextantRow  *row,
-           gpointer           user_data,
-           GError           **error)
-{
-  VisitInfo *info = user_data;
-
-  info->loc = sextant_row_get_int (row, 0);
-  info->region = sextant_row_get_int (row, 1);
-  info->name = g_strdup (sextant_row_get_text (row, 2));
-  info->parent = sextant_row_is_null (row, 3) ? -1 : sextant_row_get_int (row, 3);
-  info->scl = sextant_row_is_null (row, 6) ? -1 : sextant_row_get_int (row, 6);
-  info->context = sextant_row_is_null (row, 7) ? -1 : sextant_row_get_int (row, 7);
-  info->callpath = g_strdup (sextant_row_get_text (row, 8));
-
-  return TRUE;
-}
-
-static VisitInfo *
-lookup_visit (SextantAnalysis  *self,
-              gint64            visit,
-              GError          **error)
-{
-  VisitInfo *info = g_hash_table_lookup (self->visits, &visit);
-
-  if (info != NULL)
-    return info;
-
-  info = g_new0 (VisitInfo, 1);
-  info->loc = -1;
-  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_VISIT, visit_row, info, error, "i", visit))
-    {
-      visit_info_free (info);
-      return NULL;
-    }
-  if (info->loc < 0)
-    {
-      visit_info_free (info);
-      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
-                   "the query returned visit %" G_GINT64_FORMAT ", which does not exist", visit);
-      return NULL;
-    }
-
-  g_hash_table_insert (self->visits, g_memdup2 (&visit, sizeof visit), info);
-
-  return info;
-}
-
-static const char *
-visit_callpath (SextantAnalysis  *self,
-                gint64            visit,
-                GError          **error)
-{
-  VisitInfo *info = lookup_visit (self, visit, error);
-
-  return info != NULL ? info->callpath : NULL;
-}
-
-typedef struct
-{
-  char   *file;
-  gint64  line;
-} Source;
+/* Call sites ------------------------------------------------------------------ */
 
 static gboolean
 source_row (const SextantRow  *row,
@@ -337,52 +270,111 @@ source_row (const SextantRow  *row,
   return TRUE;
 }
 
-/* The source file and line of the call @visit stands for. */
-static gboolean
-visit_site (SextantAnalysis  *self,
-            gint64            visit,
-            const char      **file,
-            gint64           *line,
-            GError          **error)
+/* The (cached) result of a query that returns file and line for an id. */
+static const Source *
+cached_source (SextantAnalysis   *self,
+               GHashTable        *cache,
+               SextantStoreStmt   query,
+               gint64             id,
+               GError           **error)
 {
-  VisitInfo *info = lookup_visit (self, visit, error);
-  Source source = { NULL, 0 };
+  Source *source = g_hash_table_lookup (cache, &id);
 
-  if (info == NULL)
-    return FALSE;
+  if (source != NULL)
+    return source;
 
-  if (!info->site_done)
+  source = g_new0 (Source, 1);
+  if (!sextant_store_foreach (self->store, query, source_row, source, error, "i", id))
     {
-      if (info->scl >= 0 &&
-          !sextant_store_foreach (self->store, SEXTANT_QUERY_SOURCE_CODE_LOCATION, source_row, &source,
-                                  error, "i", info->scl))
-        return FALSE;
-      if (source.file == NULL && info->context >= 0 &&
-          !sextant_store_foreach (self->store, SEXTANT_QUERY_CONTEXT_SOURCE, source_row, &source,
-                                  error, "i", info->context))
-        return FALSE;
-
-      /* else: where the enclosing function is defined */
-      for (gint64 up = info->parent; source.file == NULL && up >= 0; )
-        {
-          VisitInfo *ancestor = lookup_visit (self, up, error);
-
-          if (ancestor == NULL ||
-              !sextant_store_foreach (self->store, SEXTANT_QUERY_REGION_SOURCE, source_row, &source,
-                                      error, "i", ancestor->region))
-            return FALSE;
-          up = ancestor->parent;
-        }
-
-      info->file = source.file;
-      info->line = source.line;
-      info->site_done = TRUE;
+      source_free (source);
+      return NULL;
     }
+  g_hash_table_insert (cache, g_memdup2 (&id, sizeof id), source);
 
-  *file = info->file;
-  *line = info->line;
+  return source;
+}
+
+typedef struct
+{
+  gint64 parent;
+  gint64 region;
+} PathStep;
+
+static gboolean
+path_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  PathStep *step = user_data;
+
+  step->parent = sextant_row_is_null (row, 0) ? -1 : sextant_row_get_int (row, 0);
+  step->region = sextant_row_get_int (row, 1);
 
   return TRUE;
+}
+
+/* Where the function enclosing a call on @path is defined: the nearest
+ * ancestor region of the path that has a source file. */
+static const Source *
+path_source (SextantAnalysis  *self,
+             gint64            path,
+             GError          **error)
+{
+  Source *source = g_hash_table_lookup (self->path_sources, &path);
+  PathStep step = { -1, -1 };
+
+  if (source != NULL)
+    return source;
+
+  source = g_new0 (Source, 1);
+  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_CALL_PATH, path_row, &step, error, "i", path))
+    {
+      source_free (source);
+      return NULL;
+    }
+  for (gint64 up = step.parent; up >= 0 && source->file == NULL; up = step.parent)
+    {
+      const Source *defined;
+
+      if (!sextant_store_foreach (self->store, SEXTANT_QUERY_CALL_PATH, path_row, &step, error, "i", up) ||
+          !(defined = cached_source (self, self->region_sources, SEXTANT_QUERY_REGION_SOURCE, step.region, error)))
+        {
+          source_free (source);
+          return NULL;
+        }
+      if (defined->file != NULL)
+        {
+          source->file = g_strdup (defined->file);
+          source->line = defined->line;
+        }
+    }
+  g_hash_table_insert (self->path_sources, g_memdup2 (&path, sizeof path), source);
+
+  return source;
+}
+
+/* The source file and line of a call: its call-site attribute, else its
+ * calling context, else the definition of the enclosing function. */
+static const Source *
+call_site (SextantAnalysis  *self,
+           gint64            scl,
+           gint64            context,
+           gint64            path,
+           GError          **error)
+{
+  const Source *source = NULL;
+
+  if (scl != SEXTANT_NULL &&
+      !(source = cached_source (self, self->scl_sources, SEXTANT_QUERY_SOURCE_CODE_LOCATION, scl, error)))
+    return NULL;
+  if ((source == NULL || source->file == NULL) && context != SEXTANT_NULL &&
+      !(source = cached_source (self, self->ctx_sources, SEXTANT_QUERY_CONTEXT_SOURCE, context, error)))
+    return NULL;
+  if ((source == NULL || source->file == NULL) && path != SEXTANT_NULL &&
+      !(source = path_source (self, path, error)))
+    return NULL;
+
+  return source;
 }
 
 static gboolean
@@ -470,11 +462,12 @@ typedef struct
 {
   SextantAnalysis *self;
   SextantPattern  *pattern;
-  int              col[9];    /* loc, severity, visit, begin, end, peer_loc, message, collective, comment */
+  int              col[14];   /* the columns below, -1 when absent */
 } RunState;
 
 static const char * const columns[] = {
   "loc", "severity", "visit", "begin", "end", "peer_loc", "message", "collective", "comment",
+  "sextant_scl", "sextant_context", "sextant_path", "sextant_call", "sextant_callpath",
 };
 
 static gint64
@@ -499,23 +492,35 @@ instance_row (const SextantRow  *row,
   gint64 visit = opt_int (row, state->col[2]);
   gint64 peer = opt_int (row, state->col[5]);
   const char *callpath = NULL;
+  const char *call = NULL;
   const char *file = NULL;
   gint64 line = 0;
   g_autofree char *comment = NULL;
   g_autofree char *seconds = format_seconds ((double)severity / self->resolution);
 
-  if (visit != SEXTANT_NULL)
+  if (visit != SEXTANT_NULL && state->col[11] >= 0 && !sextant_row_is_null (row, state->col[11]))
     {
-      if (!(callpath = visit_callpath (self, visit, error)) ||
-          !visit_site (self, visit, &file, &line, error))
+      const Source *site = call_site (self, opt_int (row, state->col[9]), opt_int (row, state->col[10]),
+                                      opt_int (row, state->col[11]), error);
+
+      if (site == NULL)
         return FALSE;
+      file = site->file;
+      line = site->line;
+      call = sextant_row_get_text (row, state->col[12]);
+      callpath = sextant_row_get_text (row, state->col[13]);
+    }
+  else if (visit != SEXTANT_NULL)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
+                   "the query returned visit %" G_GINT64_FORMAT ", which does not exist", visit);
+      return FALSE;
     }
 
   if (state->col[8] >= 0 && !sextant_row_is_null (row, state->col[8]))
     comment = g_strdup (sextant_row_get_text (row, state->col[8]));
   else if (sextant_pattern_get_comment (state->pattern) != NULL)
     {
-      VisitInfo *info = visit != SEXTANT_NULL ? lookup_visit (self, visit, NULL) : NULL;
       g_autofree char *site = file != NULL ? g_strdup_printf ("%s:%" G_GINT64_FORMAT, file, line)
                                             : g_strdup ("an unknown source line");
       g_autofree char *base = file != NULL ? g_path_get_basename (file) : NULL;
@@ -524,7 +529,7 @@ instance_row (const SextantRow  *row,
 
       comment = expand_comment (sextant_pattern_get_comment (state->pattern), location_label (self, loc),
                                 peer != SEXTANT_NULL ? location_label (self, peer) : "another process",
-                                seconds, info != NULL && info->name != NULL ? info->name : "the call",
+                                seconds, call != NULL ? call : "the call",
                                 short_site, callpath != NULL ? callpath : "");
     }
 
@@ -607,7 +612,7 @@ run_pattern (SextantAnalysis  *self,
                           described->str))
     return FALSE;
 
-  if (!sextant_store_run_query (self->store, sextant_pattern_get_sql (pattern), bound, required,
+  if (!sextant_store_run_query (self->store, sextant_pattern_get_sql (pattern), bound, required, TRUE,
                                 first_row_then_instances, &state, &local_error))
     {
       g_set_error (error, local_error->domain, local_error->code, "pattern %s (%s): %s",
@@ -648,9 +653,15 @@ sextant_analysis_run (SextantAnalysis  *self,
 
   g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
 
-  g_clear_pointer (&self->visits, g_hash_table_unref);
+  g_clear_pointer (&self->scl_sources, g_hash_table_unref);
+  g_clear_pointer (&self->ctx_sources, g_hash_table_unref);
+  g_clear_pointer (&self->path_sources, g_hash_table_unref);
+  g_clear_pointer (&self->region_sources, g_hash_table_unref);
   g_clear_pointer (&self->labels, g_array_unref);
-  self->visits = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, visit_info_free);
+  self->scl_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
+  self->ctx_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
+  self->path_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
+  self->region_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
   self->labels = g_array_new (FALSE, FALSE, sizeof (LocationLabel));
   g_array_set_clear_func (self->labels, label_clear);
   self->resolution = 1;

@@ -264,6 +264,8 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_CONTEXT_SOURCE] =
     "SELECT s.file, s.line FROM calling_context AS c "
     "JOIN source_code_location AS s ON s.id = c.source_code_location WHERE c.id = ?1",
+  [SEXTANT_QUERY_CALL_PATH] =
+    "SELECT parent, region FROM call_path WHERE id = ?1",
   [SEXTANT_QUERY_REGION_SOURCE] =
     "SELECT file, begin_line FROM region WHERE id = ?1 AND file IS NOT NULL",
   [SEXTANT_QUERY_LOCATION_LABELS] =
@@ -851,6 +853,9 @@ sextant_store_foreach (SextantStore      *self,
  * @parameters: (nullable): name (without ':') -> GVariant of type int64 or
  *   double, bound to the statement's named parameters
  * @required_columns: (nullable): NULL-terminated names the result must have
+ * @with_visit_context: if the query has a column `visit`, add the columns
+ *   sextant_scl, sextant_context, sextant_path, sextant_call (region name) and
+ *   sextant_callpath (call_path.name) of that visit
  *
  * Runs a query that is not Sextant's own. It is validated first: it must
  * compile, be a single statement, not write to the store, name only known
@@ -862,6 +867,7 @@ sextant_store_run_query (SextantStore        *self,
                          const char          *sql,
                          GHashTable          *parameters,
                          const char * const  *required_columns,
+                         gboolean             with_visit_context,
                          SextantRowFunc       func,
                          gpointer             user_data,
                          GError             **error)
@@ -880,6 +886,36 @@ sextant_store_run_query (SextantStore        *self,
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
                    "invalid SQL: %s", stmt == NULL && rc == SQLITE_OK ? "no statement" : sqlite3_errmsg (self->db));
       return FALSE;
+    }
+
+  /* A query that names the visit of each row gets that visit's call path,
+   * region and call-site columns joined on, in the same pass. */
+  row.stmt = stmt;
+  if (with_visit_context && sextant_row_find_column (&row, "visit") >= 0 && tail != NULL)
+    {
+      g_autofree char *body = g_strndup (sql, tail - sql);
+      g_autofree char *wrapped = NULL;
+      g_autoptr(sqlite3_stmt) outer = NULL;
+
+      g_strchomp (body);
+      if (g_str_has_suffix (body, ";"))
+        body[strlen (body) - 1] = '\0';
+      wrapped = g_strconcat ("SELECT q.*, v.scl AS sextant_scl, v.context AS sextant_context, "
+                             "v.path AS sextant_path, r.name AS sextant_call, p.name AS sextant_callpath "
+                             "FROM (\n", body, "\n) AS q LEFT JOIN visit AS v ON v.id = q.visit "
+                             "LEFT JOIN region AS r ON r.id = v.region "
+                             "LEFT JOIN call_path AS p ON p.id = v.path", NULL);
+      if (sqlite3_prepare_v2 (self->db, wrapped, -1, &outer, NULL) != SQLITE_OK)
+        {
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
+                       "invalid SQL: %s", sqlite3_errmsg (self->db));
+          return FALSE;
+        }
+      if (sqlite3_stmt_readonly (stmt) && sqlite3_column_count (stmt) > 0)
+        {
+          g_clear_pointer (&stmt, sqlite3_finalize);
+          stmt = g_steal_pointer (&outer);
+        }
     }
   while (tail != NULL && g_ascii_isspace (*tail))
     tail++;
