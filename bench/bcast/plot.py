@@ -1,0 +1,693 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""bench/bcast/plot.py - tables, LogP/LogGP predictions, crossover points and
+SVG plots for the broadcast benchmark. Python 3 standard library only.
+
+    python3 bench/bcast/plot.py OUTDIR
+
+Reads what bench/bcast/run.sh leaves in OUTDIR/raw:
+  {user,window}-pP-rR.csv   one row per (size, variant) of sextant-bench-bcast
+  params-pP-rR.json         the model parameters measured in that run
+  load.tsv, run-info.txt    the load average around every run, the command
+and writes into OUTDIR:
+  results.csv               medians over the repetitions, with the model
+  summary.md                tables, crossovers, model errors, verdicts
+  bcast-pP.svg              latency vs size, every variant (like the paper's
+                            figures 9-12, one plot per p)
+  bcast-model-pP.svg        measurement vs the spec's model
+  bcast-ratio.svg           binomial / linear (adaptive polling) vs size
+
+The latency of a broadcast is the CSV's med_us: the median over iterations
+of the slowest rank's time (for onecoll that is the root, whose flush lasts
+until every rank has the data). With several repetitions, the median of
+those. The OSU columns (per-rank averages, min/avg/max over ranks) stay in
+results.csv.
+
+The model is the spec's (shared/spec/rma-bcast.md), with q = max(o, g) and
+ceil(log2 P) stages for P that are not powers of two:
+  binomial  (o + (m-1) G + 2q + L + Or) * ceil(log2 P) + o + L
+  linear    o + (P-1) * max(g, (m-1) G) + L
+Parameters: the median, over every run of this invocation, of what the
+benchmark measured (they describe the machine, not p). Or is the adaptive
+or the fixed one, matching the variant's polling. Not in the spec, shown for
+explanation only: the node bound (P-1) m Gnode - on one shared-memory node
+every byte of every tree edge is copied by the same few cores, which LogGP
+(one network interface per process) does not see.
+"""
+
+import csv
+import glob
+import json
+import math
+import os
+import re
+import statistics
+import sys
+
+VARIANTS = [
+    "mpi-bcast", "linear/adaptive", "binomial-sf/adaptive", "binomial-lf/adaptive",
+    "linear/fixed", "binomial-sf/fixed", "binomial-lf/fixed", "mpi-bcast/rt",
+]
+STYLE = {  # colour, dash
+    "mpi-bcast": ("#222222", None),
+    "mpi-bcast/rt": ("#888888", None),
+    "linear/adaptive": ("#1f6fb4", None),
+    "binomial-sf/adaptive": ("#e07b10", None),
+    "binomial-lf/adaptive": ("#2a9a2a", None),
+    "linear/fixed": ("#1f6fb4", "6,4"),
+    "binomial-sf/fixed": ("#e07b10", "6,4"),
+    "binomial-lf/fixed": ("#2a9a2a", "6,4"),
+}
+P_COLOURS = ["#1f6fb4", "#e07b10", "#2a9a2a", "#c0282d", "#8c5fbf", "#8c564b",
+             "#d462b8", "#555555", "#a8a820", "#17a8b8", "#0a3d6b", "#7a4400",
+             "#0d5a0d", "#6b0d10", "#4a2a7a"]
+LARGE_M = 16 * 1024 * 1024         # "large m" for the model target
+SMALL_M = 64 * 1024                # "small m" for the per-hop floor
+
+
+# ---------------------------------------------------------------- formatting
+
+def fmt_bytes(b):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= size and b % size == 0:
+            return "%d %s" % (b // size, unit)
+    return "%d B" % b
+
+
+def short_bytes(b):
+    for unit, size in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if b >= size and b % size == 0:
+            return "%d%s" % (b // size, unit)
+    return "%d" % b
+
+
+def fmt_us(us):
+    if us is None or (isinstance(us, float) and math.isnan(us)):
+        return "-"
+    if us >= 1e6:
+        return "%.2f s" % (us / 1e6)
+    if us >= 1e4:
+        return "%.0f ms" % (us / 1e3)
+    if us >= 1e3:
+        return "%.1f ms" % (us / 1e3)
+    if us >= 100:
+        return "%.0f us" % us
+    if us >= 10:
+        return "%.1f us" % us
+    return "%.2f us" % us
+
+
+def tick_us(e):
+    """Label of the tick 10**e microseconds."""
+    for unit, scale in (("s", 6), ("ms", 3), ("us", 0), ("ns", -3)):
+        if e >= scale:
+            return "%d %s" % (10 ** (e - scale), unit)
+    return "1e%d us" % e
+
+
+def fmt_pct(x):
+    return "%+.0f %%" % (100 * x)
+
+
+# ---------------------------------------------------------------- input
+
+def load(outdir):
+    raw = os.path.join(outdir, "raw")
+    rows = []
+    for path in sorted(glob.glob(os.path.join(raw, "*-p*-r*.csv"))):
+        m = re.match(r"(user|window)-p(\d+)-r(\d+)\.csv$", os.path.basename(path))
+        if not m:
+            continue
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                r["pass"] = m.group(1)
+                r["rep"] = int(m.group(3))
+                rows.append(r)
+    params = []
+    for path in sorted(glob.glob(os.path.join(raw, "params-p*-r*.json"))):
+        with open(path) as f:
+            j = json.load(f)
+        if "params" in j:
+            j["params"]["p"] = j["p"]
+            params.append((j, j["params"]))
+    loads = []
+    lpath = os.path.join(raw, "load.tsv")
+    if os.path.exists(lpath):
+        with open(lpath, newline="") as f:
+            loads = list(csv.DictReader(f, delimiter="\t"))
+    info = ""
+    ipath = os.path.join(raw, "run-info.txt")
+    if os.path.exists(ipath):
+        with open(ipath) as f:
+            info = f.read().strip()
+    return rows, params, loads, info
+
+
+def aggregate(rows):
+    """(pass, p, variant, bytes) -> medians over repetitions."""
+    groups = {}
+    for r in rows:
+        key = (r["pass"], int(r["p"]), r["variant"], int(r["bytes"]))
+        groups.setdefault(key, []).append(r)
+    agg = {}
+    for key, rs in groups.items():
+        def med(col):
+            return statistics.median(float(r[col]) for r in rs)
+        agg[key] = {
+            "lat": med("med_us"), "avg": med("avg_us"), "min": med("min_us"),
+            "max": med("max_us"), "root": med("root_us"), "itmax": med("itmax_us"),
+            "reps": len(rs), "iters": int(rs[0]["iters"]),
+            "lat_lo": min(float(r["med_us"]) for r in rs),
+            "lat_hi": max(float(r["med_us"]) for r in rs),
+        }
+    return agg
+
+
+def machine_params(params):
+    keys = ["o_us", "o_acc_us", "g_us", "rtt_us", "L_us", "G_ns_per_byte",
+            "Gnode_ns_per_byte", "bin2_adaptive_us", "bin2_fixed_us",
+            "Or_adaptive_us", "Or_fixed_us"]
+    return {k: statistics.median(pr[k] for _, pr in params) for k in keys}
+
+
+# ---------------------------------------------------------------- model
+
+def stages(P):
+    return math.ceil(math.log2(P)) if P > 1 else 0
+
+
+def model(variant, P, m, prm):
+    """The spec's prediction in us, or None for MPI_Bcast."""
+    o, g, L = prm["o_us"], prm["g_us"], prm["L_us"]
+    G = prm["G_ns_per_byte"] / 1e3
+    q = max(o, g)
+    mb = max(m - 1, 0)
+    if variant.startswith("linear"):
+        return o + (P - 1) * max(g, mb * G) + L
+    if variant.startswith("binomial"):
+        Or = prm["Or_fixed_us"] if variant.endswith("/fixed") else prm["Or_adaptive_us"]
+        return (o + mb * G + 2 * q + L + Or) * stages(P) + o + L
+    return None
+
+
+def node_bound(P, m, prm):
+    return (P - 1) * m * prm["Gnode_ns_per_byte"] / 1e3
+
+
+# ---------------------------------------------------------------- analysis
+
+def sizes_of(agg, pss, P, variant):
+    return sorted(b for (a, p, v, b) in agg if a == pss and p == P and v == variant)
+
+
+def crossover(agg, pss, P, cand, base):
+    """Smallest size from which cand is faster than base at every larger
+    measured size: (size, last size where base won or None), or None if
+    base wins at the largest size. Only sizes measured for both count."""
+    sizes = [s for s in sizes_of(agg, pss, P, cand) if (pss, P, base, s) in agg]
+    if not sizes:
+        return "n/a"
+    wins = [agg[(pss, P, cand, s)]["lat"] < agg[(pss, P, base, s)]["lat"] for s in sizes]
+    if not wins[-1]:
+        return None
+    k = len(sizes) - 1
+    while k > 0 and wins[k - 1]:
+        k -= 1
+    return (sizes[k], sizes[k - 1] if k > 0 else None)
+
+
+def fmt_cross(c):
+    if c == "n/a":
+        return "n/a"
+    if c is None:
+        return "never (up to the largest size)"
+    size, prev = c
+    if prev is None:
+        return "every size"
+    return "from %s (loses at %s)" % (fmt_bytes(size), fmt_bytes(prev))
+
+
+def ratios(agg, pss, P, num, den):
+    out = []
+    for s in sizes_of(agg, pss, P, num):
+        if (pss, P, den, s) in agg:
+            out.append((s, agg[(pss, P, num, s)]["lat"] / agg[(pss, P, den, s)]["lat"]))
+    return out
+
+
+# ---------------------------------------------------------------- SVG
+
+class Svg:
+    def __init__(self, w, h):
+        self.w, self.h = w, h
+        self.parts = []
+
+    @staticmethod
+    def esc(s):
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+    def line(self, x1, y1, x2, y2, stroke="#000", width=1.0, dash=None):
+        d = ' stroke-dasharray="%s"' % dash if dash else ""
+        self.parts.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" '
+                          'stroke-width="%.1f"%s/>' % (x1, y1, x2, y2, stroke, width, d))
+
+    def polyline(self, pts, stroke, width=1.6, dash=None):
+        if len(pts) < 2:
+            return
+        d = ' stroke-dasharray="%s"' % dash if dash else ""
+        self.parts.append('<polyline fill="none" stroke="%s" stroke-width="%.1f"%s points="%s"/>'
+                          % (stroke, width, d, " ".join("%.1f,%.1f" % p for p in pts)))
+
+    def circle(self, x, y, r, fill, stroke=None):
+        s = ' stroke="%s" stroke-width="1.2"' % stroke if stroke else ""
+        self.parts.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s"%s/>' % (x, y, r, fill, s))
+
+    def rect(self, x, y, w, h, fill="none", stroke="#000", width=1.0):
+        self.parts.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" '
+                          'stroke="%s" stroke-width="%.1f"/>' % (x, y, w, h, fill, stroke, width))
+
+    def text(self, x, y, s, size=11, anchor="start", weight=None, rotate=None, fill="#000"):
+        extra = ' font-weight="%s"' % weight if weight else ""
+        if rotate is not None:
+            extra += ' transform="rotate(%d %.1f %.1f)"' % (rotate, x, y)
+        self.parts.append('<text x="%.1f" y="%.1f" font-size="%d" text-anchor="%s" fill="%s"%s>%s</text>'
+                          % (x, y, size, anchor, fill, extra, self.esc(s)))
+
+    def save(self, path):
+        with open(path, "w") as f:
+            f.write('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+                    'viewBox="0 0 %d %d" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">\n'
+                    % (self.w, self.h, self.w, self.h))
+            f.write('<rect width="100%" height="100%" fill="#fff"/>\n')
+            f.write("\n".join(self.parts))
+            f.write("\n</svg>\n")
+
+
+class Plot:
+    """A plot with a log2 size axis and a log10 (or linear) value axis."""
+
+    def __init__(self, title, xmin, xmax, ymin, ymax, ylog=True, ylabel="latency",
+                 w=720, h=460, ytick=tick_us):
+        self.svg = Svg(w, h)
+        self.left, self.right, self.top, self.bottom = 72, w - 16, 40, h - 52
+        self.xmin, self.xmax = math.log2(max(xmin, 1)), math.log2(max(xmax, 2))
+        self.ylog = ylog
+        if ylog:
+            self.ymin = math.floor(math.log10(ymin))
+            self.ymax = math.ceil(math.log10(ymax))
+            if self.ymax == self.ymin:
+                self.ymax += 1
+        else:
+            self.ymin, self.ymax = ymin, ymax
+        self.svg.text(w / 2, 22, title, size=14, anchor="middle", weight="bold")
+        self.legend_items = []
+        self.ytick = ytick
+        self._axes(ylabel)
+
+    def x(self, b):
+        lx = math.log2(max(b, 1))
+        return self.left + (lx - self.xmin) / (self.xmax - self.xmin) * (self.right - self.left)
+
+    def y(self, v):
+        if self.ylog:
+            lv = math.log10(max(v, 10 ** self.ymin))
+        else:
+            lv = min(max(v, self.ymin), self.ymax)
+        return self.bottom - (lv - self.ymin) / (self.ymax - self.ymin) * (self.bottom - self.top)
+
+    def _axes(self, ylabel):
+        s = self.svg
+        e = int(self.xmin)
+        ticks = []
+        while e <= self.xmax + 1e-9:
+            if e >= self.xmin - 1e-9 and e % 2 == 0:
+                ticks.append(2 ** e)
+            e += 1
+        if self.xmax - math.log2(ticks[-1] if ticks else 1) > 0.9:
+            ticks.append(int(round(2 ** self.xmax)))
+        for b in ticks:
+            x = self.x(b)
+            s.line(x, self.top, x, self.bottom, stroke="#e4e4e4")
+            s.text(x, self.bottom + 16, short_bytes(b), size=10, anchor="middle")
+        s.text((self.left + self.right) / 2, self.bottom + 38, "message size (bytes)",
+               size=12, anchor="middle")
+        if self.ylog:
+            for e in range(self.ymin, self.ymax + 1):
+                yy = self.y(10 ** e)
+                s.line(self.left, yy, self.right, yy, stroke="#d8d8d8")
+                for k in range(2, 10):
+                    if e < self.ymax:
+                        s.line(self.left, self.y(k * 10 ** e), self.left + 4,
+                               self.y(k * 10 ** e), stroke="#999")
+                s.text(self.left - 6, yy + 4, self.ytick(e), size=10, anchor="end")
+        else:
+            step = 0.5 if self.ymax - self.ymin <= 4 else 1.0
+            v = self.ymin
+            while v <= self.ymax + 1e-9:
+                yy = self.y(v)
+                s.line(self.left, yy, self.right, yy, stroke="#d8d8d8")
+                s.text(self.left - 6, yy + 4, "%g" % v, size=10, anchor="end")
+                v += step
+        s.text(16, (self.top + self.bottom) / 2, ylabel, size=12, anchor="middle", rotate=-90)
+        s.rect(self.left, self.top, self.right - self.left, self.bottom - self.top, stroke="#444")
+
+    def series(self, pts, label, colour, dash=None, markers=True, hollow=False, width=1.6):
+        floor = 10 ** self.ymin if self.ylog else float("-inf")
+        pts = [(b, v) for b, v in pts if v is not None and v > 0 and v >= floor]
+        xy = [(self.x(b), self.y(v)) for b, v in pts]
+        if not hollow:
+            self.svg.polyline(xy, colour, width=width, dash=dash)
+        if markers:
+            for x, y in xy:
+                if hollow:
+                    self.svg.circle(x, y, 3.6, "#fff", stroke=colour)
+                else:
+                    self.svg.circle(x, y, 2.4, colour)
+        self.legend_items.append((label, colour, dash, markers, hollow))
+
+    def hline(self, v, colour="#c0282d", dash="3,3", label=None):
+        yy = self.y(v)
+        self.svg.line(self.left, yy, self.right, yy, stroke=colour, width=1.2, dash=dash)
+        if label:
+            self.svg.text(self.right - 4, yy - 4, label, size=10, anchor="end", fill=colour)
+
+    def save(self, path, cols=3):
+        """Writes the plot with its legend below the axes, in @cols columns."""
+        s = self.svg
+        n = len(self.legend_items)
+        rows = (n + cols - 1) // cols
+        colw = (self.right - self.left) / cols
+        x0, y0 = self.left, self.bottom + 48
+        s.h += rows * 15 + 8
+        for i, (label, colour, dash, markers, hollow) in enumerate(self.legend_items):
+            cx = x0 + 6 + (i // rows) * colw
+            cy = y0 + 12 + (i % rows) * 15
+            if not hollow:
+                s.line(cx, cy - 4, cx + 24, cy - 4, stroke=colour, width=1.8, dash=dash)
+            if markers:
+                if hollow:
+                    s.circle(cx + 12, cy - 4, 3.6, "#fff", stroke=colour)
+                else:
+                    s.circle(cx + 12, cy - 4, 2.4, colour)
+            s.text(cx + 30, cy, label, size=10)
+        s.save(path)
+
+
+# ---------------------------------------------------------------- plots
+
+def plot_latency(agg, P, path):
+    keys = [(v, sizes_of(agg, "user", P, v)) for v in VARIANTS]
+    keys = [(v, ss) for v, ss in keys if ss]
+    vals = [agg[("user", P, v, s)]["lat"] for v, ss in keys for s in ss]
+    sizes = [s for _, ss in keys for s in ss]
+    if not vals:
+        return False
+    pl = Plot("p = %d: broadcast latency, root 0 (median over iterations of the slowest rank)" % P,
+              min(sizes), max(sizes), min(vals), max(vals))
+    for v, ss in keys:
+        colour, dash = STYLE.get(v, ("#000", None))
+        pl.series([(s, agg[("user", P, v, s)]["lat"]) for s in ss], v, colour, dash)
+    pl.save(path, cols=3)
+    return True
+
+
+def plot_model(agg, prm, P, path):
+    pts_all = []
+    lines = []
+    for v in ("linear/adaptive", "binomial-lf/adaptive"):
+        ss = sizes_of(agg, "user", P, v)
+        if ss:
+            meas = [(s, agg[("user", P, v, s)]["lat"]) for s in ss]
+            lines.append(("measured " + v, meas, STYLE[v][0], None, True, False))
+            pts_all += meas
+        ws = sizes_of(agg, "window", P, v)
+        if ws:
+            meas = [(s, agg[("window", P, v, s)]["lat"]) for s in ws]
+            lines.append(("measured %s, in window" % v.split("/")[0], meas, STYLE[v][0], None,
+                          True, True))
+            pts_all += meas
+    if not pts_all or prm is None:
+        return False
+    sizes = sorted(set(s for s, _ in pts_all))
+    grid = sorted(set(sizes + [2 ** k for k in range(0, 27)]))
+    grid = [s for s in grid if sizes[0] <= s <= sizes[-1]]
+    ml = [(s, model("linear/adaptive", P, s, prm)) for s in grid]
+    mb = [(s, model("binomial-lf/adaptive", P, s, prm)) for s in grid]
+    nb = [(s, node_bound(P, s, prm)) for s in grid]
+    vals = [v for _, v in pts_all] + [v for _, v in ml + mb]
+    pl = Plot("p = %d: measurement vs the spec's LogP/LogGP model (adaptive polling)" % P,
+              sizes[0], sizes[-1], min(vals), max(vals))
+    for label, pts, colour, dash, markers, hollow in lines:
+        pl.series(pts, label, colour, dash, markers=markers, hollow=hollow)
+    pl.series(ml, "model linear", STYLE["linear/adaptive"][0], "2,3", markers=False, width=2.2)
+    pl.series(mb, "model binomial", STYLE["binomial-lf/adaptive"][0], "2,3", markers=False,
+              width=2.2)
+    pl.series([(s, v) for s, v in nb if s >= 1024], "node bound (P-1) m Gnode (not spec)",
+              "#888", "8,3,2,3", markers=False)
+    pl.save(path, cols=3)
+    return True
+
+
+def plot_ratio(agg, plist, path, num="binomial-lf/adaptive", den="linear/adaptive"):
+    series = [(P, ratios(agg, "user", P, num, den)) for P in plist]
+    series = [(P, r) for P, r in series if r]
+    if not series:
+        return False
+    sizes = [s for _, r in series for s, _ in r]
+    vals = [v for _, r in series for _, v in r]
+    pl = Plot("binomial (largest subtree first) / linear, both adaptive: latency ratio",
+              min(sizes), max(sizes), min(min(vals), 0.5), max(max(vals), 2.0),
+              ylabel="ratio (below 1: binomial faster)", ytick=lambda e: "%g" % 10 ** e)
+    pl.hline(1.0, colour="#444", dash="4,3")
+    pl.hline(1.5, colour="#c0282d", dash="4,3", label="1.5x (target)")
+    for i, (P, r) in enumerate(series):
+        pl.series(r, "p = %d" % P, P_COLOURS[i % len(P_COLOURS)])
+    pl.save(path, cols=min(len(series), 8))
+    return True
+
+
+# ---------------------------------------------------------------- summary
+
+def main(argv):
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) == 2 else 2
+    outdir = argv[1]
+    rows, params, loads, info = load(outdir)
+    if not rows:
+        print("plot.py: no results in %s/raw" % outdir, file=sys.stderr)
+        return 1
+    agg = aggregate(rows)
+    prm = machine_params(params) if params else None
+    plist = sorted(set(p for (_, p, _, _) in agg))
+    out = []
+    w = out.append
+
+    # results.csv
+    with open(os.path.join(outdir, "results.csv"), "w", newline="") as f:
+        cw = csv.writer(f)
+        cw.writerow(["pass", "p", "variant", "bytes", "reps", "iters", "lat_us", "lat_min_rep_us",
+                     "lat_max_rep_us", "osu_avg_us", "osu_min_us", "osu_max_us", "root_us",
+                     "itmax_us", "model_us", "node_bound_us"])
+        for key in sorted(agg, key=lambda k: (k[0], k[1], VARIANTS.index(k[2])
+                                              if k[2] in VARIANTS else 99, k[3])):
+            a = agg[key]
+            mdl = model(key[2], key[1], key[3], prm) if prm else None
+            cw.writerow([key[0], key[1], key[2], key[3], a["reps"], a["iters"],
+                         "%.3f" % a["lat"], "%.3f" % a["lat_lo"], "%.3f" % a["lat_hi"],
+                         "%.3f" % a["avg"], "%.3f" % a["min"], "%.3f" % a["max"],
+                         "%.3f" % a["root"], "%.3f" % a["itmax"],
+                         "" if mdl is None else "%.3f" % mdl,
+                         "%.3f" % node_bound(key[1], key[3], prm) if prm else ""])
+
+    w("# Broadcast latency: onecoll vs MPI_Bcast (bench/bcast)\n")
+    if info:
+        w("```\n%s\n```\n" % info)
+    if loads:
+        lv = [float(r["load_before"]) for r in loads] + [float(r["load_after"]) for r in loads]
+        secs = sum(float(r["seconds"]) for r in loads)
+        w("%d runs, %.0f s of mpirun. 1-minute load average around the runs: min %.1f, median %.1f, "
+          "max %.1f (the machine has %d CPUs).\n" % (len(loads), secs, min(lv), statistics.median(lv),
+                                                       max(lv), os.cpu_count() or 0))
+    reps = max(a["reps"] for a in agg.values())
+    w("Latency = median over iterations of the slowest rank's time (CSV `med_us`)%s.\n"
+      % (", median over %d repetitions" % reps if reps > 1 else ""))
+
+    # parameters
+    if prm:
+        w("## Model parameters\n")
+        w("| run | o | o_acc | g | L | G (ns/B) | Gnode (ns/B) | Or adaptive | Or fixed |")
+        w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for j, pr in sorted(params, key=lambda t: t[0]["p"]):
+            w("| p = %d | %.3f us | %.3f us | %.3f us | %.3f us | %.4f | %.4f | %s | %s |"
+              % (j["p"], pr["o_us"], pr["o_acc_us"], pr["g_us"], pr["L_us"], pr["G_ns_per_byte"],
+                 pr["Gnode_ns_per_byte"], fmt_us(pr["Or_adaptive_us"]), fmt_us(pr["Or_fixed_us"])))
+        w("| **median (used)** | %.3f us | %.3f us | %.3f us | %.3f us | %.4f | %.4f | %s | %s |\n"
+          % (prm["o_us"], prm["o_acc_us"], prm["g_us"], prm["L_us"], prm["G_ns_per_byte"],
+             prm["Gnode_ns_per_byte"], fmt_us(prm["Or_adaptive_us"]), fmt_us(prm["Or_fixed_us"])))
+        w("G = %.2f GB/s for one copy, Gnode = %.2f GB/s for the node (both cores copying).\n"
+          % (1 / prm["G_ns_per_byte"], 1 / prm["Gnode_ns_per_byte"]))
+
+    # latency tables
+    w("## Latency (non-roots receive into their own buffer)\n")
+    vs = [v for v in VARIANTS if any(k[2] == v for k in agg)]
+    for P in plist:
+        sizes = sorted(set(k[3] for k in agg if k[0] == "user" and k[1] == P))
+        if not sizes:
+            continue
+        w("### p = %d\n" % P)
+        w("| size | " + " | ".join(vs) + " |")
+        w("|---:|" + "---:|" * len(vs))
+        for s in sizes:
+            cells = [fmt_us(agg[("user", P, v, s)]["lat"]) if ("user", P, v, s) in agg else "-"
+                     for v in vs]
+            w("| %s | %s |" % (fmt_bytes(s), " | ".join(cells)))
+        w("")
+
+    # ratios and per-hop
+    w("## Binomial vs linear, adaptive polling: worst ratio over sizes\n")
+    w("| p | lf/linear worst | at | sf/linear worst | at | lf/linear at the largest size | "
+      "binomial-lf per hop, worst up to 64 KiB (adaptive / fixed) |")
+    w("|---:|---:|---:|---:|---:|---:|---:|")
+    verdict_ratio = {}
+    verdict_hop = {}
+    for P in plist:
+        rl = ratios(agg, "user", P, "binomial-lf/adaptive", "linear/adaptive")
+        rs = ratios(agg, "user", P, "binomial-sf/adaptive", "linear/adaptive")
+        if not rl:
+            continue
+        wl = max(rl, key=lambda t: t[1])
+        ws = max(rs, key=lambda t: t[1]) if rs else (0, float("nan"))
+        hops = {}
+        for pol in ("adaptive", "fixed"):
+            v = "binomial-lf/" + pol
+            hs = [agg[("user", P, v, s)]["lat"] / stages(P) for s in sizes_of(agg, "user", P, v)
+                  if s <= SMALL_M and stages(P) > 0]
+            hops[pol] = max(hs) if hs else float("nan")
+        verdict_ratio[P] = wl[1]
+        verdict_hop[P] = hops["adaptive"]
+        w("| %d | %.2f | %s | %.2f | %s | %.2f | %s / %s |"
+          % (P, wl[1], fmt_bytes(wl[0]), ws[1], fmt_bytes(ws[0]) if rs else "-", rl[-1][1],
+             fmt_us(hops["adaptive"]), fmt_us(hops["fixed"])))
+    w("")
+
+    # crossovers
+    w("## Crossover points (smallest size from which the first beats the second at every larger size)\n")
+    pairs = [("binomial-lf/adaptive", "linear/adaptive"), ("binomial-sf/adaptive", "linear/adaptive"),
+             ("binomial-lf/fixed", "linear/fixed"), ("binomial-sf/fixed", "linear/fixed"),
+             ("binomial-lf/adaptive", "mpi-bcast"), ("linear/adaptive", "mpi-bcast")]
+    w("| p | " + " | ".join("%s vs %s" % pr for pr in pairs) + " |")
+    w("|---:|" + "---|" * len(pairs))
+    for P in plist:
+        w("| %d | %s |" % (P, " | ".join(fmt_cross(crossover(agg, "user", P, a, b)) for a, b in pairs)))
+    w("")
+    if any(k[0] == "window" for k in agg):
+        w("In-window pass (non-roots read the window in place, sizes >= 1 MiB):\n")
+        pairs_w = [("binomial-lf/adaptive", "linear/adaptive"), ("binomial-sf/adaptive", "linear/adaptive"),
+                   ("binomial-lf/adaptive", "mpi-bcast")]
+        w("| p | " + " | ".join("%s vs %s" % pr for pr in pairs_w) + " |")
+        w("|---:|" + "---|" * len(pairs_w))
+        for P in plist:
+            w("| %d | %s |" % (P, " | ".join(fmt_cross(crossover(agg, "window", P, a, b))
+                                            for a, b in pairs_w)))
+        w("")
+
+    # model vs measurement
+    model_err = {}
+    if prm:
+        w("## Model vs measurement, m >= 1 MiB (error = model / measured - 1)\n")
+        for pss in ("window", "user"):
+            if not any(k[0] == pss for k in agg):
+                continue
+            w("### %s\n" % ("in window (the model's setting: no copy-out)" if pss == "window"
+                            else "own buffers (a copy-out per receiver, not in the model)"))
+            w("| p | size | linear meas | model | error | binomial-lf meas | model | error | "
+              "node bound | binomial-sf meas | error |")
+            w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for P in plist:
+                for s in sizes_of(agg, pss, P, "linear/adaptive"):
+                    if s < 1 << 20:
+                        continue
+                    row = [str(P), fmt_bytes(s)]
+                    for v in ("linear/adaptive", "binomial-lf/adaptive", "binomial-sf/adaptive"):
+                        if (pss, P, v, s) not in agg:
+                            row += ["-", "-", "-"] if v != "binomial-sf/adaptive" else ["-", "-"]
+                            continue
+                        meas = agg[(pss, P, v, s)]["lat"]
+                        mdl = model(v, P, s, prm)
+                        err = mdl / meas - 1
+                        if s >= LARGE_M:
+                            model_err[(pss, P, v, s)] = err
+                        if v == "binomial-sf/adaptive":
+                            row += [fmt_us(meas), fmt_pct(err)]
+                        else:
+                            row += [fmt_us(meas), fmt_us(mdl), fmt_pct(err)]
+                        if v == "binomial-lf/adaptive":
+                            row.append(fmt_us(node_bound(P, s, prm)))
+                    w("| " + " | ".join(row) + " |")
+            w("")
+
+    # verdicts
+    w("## Targets\n")
+    big = [P for P in plist if P >= 8]
+    t1 = {}
+    for pss in ("user", "window"):
+        for P in plist:
+            for s in sizes_of(agg, pss, P, "binomial-lf/adaptive"):
+                if s >= LARGE_M and (pss, P, "linear/adaptive", s) in agg:
+                    t1.setdefault((pss, P), []).append(
+                        agg[(pss, P, "binomial-lf/adaptive", s)]["lat"]
+                        < agg[(pss, P, "linear/adaptive", s)]["lat"])
+    def holds(pss, P):
+        return all(t1.get((pss, P), [False]))
+    for pss in ("user", "window"):
+        if any(k[0] == pss for k in t1):
+            good = [P for P in plist if (pss, P) in t1 and holds(pss, P)]
+            bad = [P for P in plist if (pss, P) in t1 and not holds(pss, P)]
+            ok = bool(big) and all(holds(pss, P) for P in big if (pss, P) in t1)
+            w("- **Binomial beats linear for large buffers (>= 16 MiB) from p = 8** (%s): %s. "
+              "Holds at p = %s; fails at p = %s."
+              % (pss, "HOLDS" if ok else "FAILS", ", ".join(map(str, good)) or "none",
+                 ", ".join(map(str, bad)) or "none"))
+    if verdict_ratio:
+        bad = [P for P, r in verdict_ratio.items() if r > 1.5]
+        w("- **Adaptive binomial within 1.5x of linear at every size**: %s. Worst ratio per p: %s."
+          % ("HOLDS" if not bad else "FAILS at p = " + ", ".join(map(str, bad)),
+             ", ".join("%d: %.2f" % (P, r) for P, r in sorted(verdict_ratio.items()))))
+        badh = [P for P, h in verdict_hop.items() if not h < 1000]
+        w("- **Never the 1 ms-per-hop floor (adaptive, sizes <= 64 KiB)**: %s. Worst per hop: %s."
+          % ("HOLDS" if not badh else "FAILS at p = " + ", ".join(map(str, badh)),
+             ", ".join("%d: %s" % (P, fmt_us(h)) for P, h in sorted(verdict_hop.items()))))
+    if model_err:
+        for pss in ("window", "user"):
+            for v in ("linear/adaptive", "binomial-lf/adaptive"):
+                errs = {(P, s): e for (a, P, vv, s), e in model_err.items() if a == pss and vv == v}
+                if not errs:
+                    continue
+                bad = sorted(set(P for (P, s), e in errs.items() if abs(e) > 0.3))
+                w("- **Model within 30 %% for large m (>= 16 MiB), %s, %s**: %s. Errors: %s."
+                  % (v.split("/")[0], pss, "HOLDS" if not bad else "FAILS at p = " + ", ".join(map(str, bad)),
+                     ", ".join("p=%d %s %s" % (P, short_bytes(s), fmt_pct(e))
+                               for (P, s), e in sorted(errs.items()))))
+    w("")
+
+    # plots
+    made = []
+    for P in plist:
+        if plot_latency(agg, P, os.path.join(outdir, "bcast-p%d.svg" % P)):
+            made.append("bcast-p%d.svg" % P)
+        if prm and plot_model(agg, prm, P, os.path.join(outdir, "bcast-model-p%d.svg" % P)):
+            made.append("bcast-model-p%d.svg" % P)
+    if plot_ratio(agg, plist, os.path.join(outdir, "bcast-ratio.svg")):
+        made.append("bcast-ratio.svg")
+    w("## Plots\n")
+    w(", ".join("[%s](%s)" % (m, m) for m in made) + "\n")
+
+    with open(os.path.join(outdir, "summary.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
