@@ -1,0 +1,905 @@
+/*
+ * sextant-recorder-mpi-coll.c - collective operations and communicators.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A blocking collective is ENTER, MPI_COLLECTIVE_BEGIN, the call,
+ * MPI_COLLECTIVE_END (operation, communicator, root, bytes), LEAVE. A
+ * non-blocking one writes NON_BLOCKING_COLLECTIVE_REQUEST in its MPI_I*
+ * call and NON_BLOCKING_COLLECTIVE_COMPLETE in the Wait/Test that
+ * completes it (sextant-recorder-mpi-p2p.c). The root is a rank of the
+ * communicator, OTF2_UNDEFINED_UINT32 for operations without one.
+ *
+ * Bytes are those of this rank's buffers: "sent" is what the operation
+ * reads from the send buffer, "received" what it writes into the receive
+ * buffer (for MPI_IN_PLACE, the part of the receive buffer that plays the
+ * send buffer). So MPI_Bcast of n bytes: root sent n, others received n;
+ * MPI_Gather: each sent n, the root received p * n; MPI_Alltoall: each
+ * sent and received p * n. docs/recorder.md has the table.
+ *
+ * Communicators: MPI_Comm_dup, _dup_with_info, _split, _split_type,
+ * _create, MPI_Cart_create and MPI_Cart_sub are collective over their
+ * parent, so every rank of the parent counts them in the same order; the
+ * new communicator is identified across ranks by (parent, that count,
+ * lowest world rank of its members) - see sextant__comm_def - and needs no
+ * communication of its own. They are recorded as collectives on the parent
+ * (OTF2_COLLECTIVE_OP_CREATE_HANDLE; MPI_Comm_free: DESTROY_HANDLE). The
+ * bookkeeping happens whenever the recorder runs, also for calls that are
+ * not recorded (muted or nested), so the counts stay in step.
+ */
+#include "sextant-recorder-private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+tracking (void)
+{
+  return atomic_load_explicit (&sextant__rec.state, memory_order_relaxed) == SEXTANT__STATE_ACTIVE;
+}
+
+static uint64_t
+bytes_of (int          count,
+          MPI_Datatype type)
+{
+  int size = 0;
+
+  if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size (type, &size) != MPI_SUCCESS ||
+      size <= 0)
+    return 0;
+  return (uint64_t) count * (uint64_t) size;
+}
+
+static uint64_t
+sum_bytes (const int   *counts,
+           int          n,
+           MPI_Datatype type)
+{
+  uint64_t total = 0;
+  int size = 0;
+
+  if (counts == NULL || type == MPI_DATATYPE_NULL || PMPI_Type_size (type, &size) != MPI_SUCCESS ||
+      size <= 0)
+    return 0;
+  for (int i = 0; i < n; i++)
+    if (counts[i] > 0)
+      total += (uint64_t) counts[i] * (uint64_t) size;
+  return total;
+}
+
+static void
+shape (MPI_Comm  comm,
+       int      *rank,
+       int      *size)
+{
+  *rank = 0;
+  *size = 1;
+  PMPI_Comm_rank (comm, rank);
+  PMPI_Comm_size (comm, size);
+}
+
+static uint32_t
+root_of (int root)
+{
+  return root >= 0 ? (uint32_t) root : OTF2_UNDEFINED_UINT32;
+}
+
+/* ---- communicator records ---- */
+
+static sextant__comm unknown_comm = { .def = SEXTANT__UNDEF };
+
+static int
+remember (void *record)
+{
+  return sextant__grow ((void **) &sextant__rec.records, &sextant__rec.cap_records,
+                        sextant__rec.n_records + 1, sizeof *sextant__rec.records) == 0
+         ? (sextant__rec.records[sextant__rec.n_records++] = record, 0) : -1;
+}
+
+uint32_t *
+sextant__group_world_ranks (MPI_Group  group,
+                            int       *n)
+{
+  uint32_t *members;
+  int *ranks, *world;
+  int size = 0;
+
+  *n = 0;
+  if (group == MPI_GROUP_NULL || PMPI_Group_size (group, &size) != MPI_SUCCESS || size < 0)
+    return NULL;
+  members = malloc ((size_t) (size > 0 ? size : 1) * sizeof *members);
+  ranks = malloc ((size_t) (size > 0 ? size : 1) * sizeof *ranks);
+  world = malloc ((size_t) (size > 0 ? size : 1) * sizeof *world);
+  if (members == NULL || ranks == NULL || world == NULL)
+    {
+      free (members);
+      members = NULL;
+      goto out;
+    }
+  for (int i = 0; i < size; i++)
+    ranks[i] = i;
+  if (size > 0 &&
+      PMPI_Group_translate_ranks (group, size, ranks, sextant__rec.world_group, world) != MPI_SUCCESS)
+    {
+      free (members);
+      members = NULL;
+      goto out;
+    }
+  for (int i = 0; i < size; i++)
+    members[i] = world[i] >= 0 ? (uint32_t) world[i] : UINT32_MAX;
+  *n = size;
+out:
+  free (ranks);
+  free (world);
+  return members;
+}
+
+static uint32_t *
+comm_world_ranks (MPI_Comm  comm,
+                  int      *n)
+{
+  MPI_Group group = MPI_GROUP_NULL;
+  uint32_t *members;
+
+  *n = 0;
+  if (PMPI_Comm_group (comm, &group) != MPI_SUCCESS)
+    return NULL;
+  members = sextant__group_world_ranks (group, n);
+  PMPI_Group_free (&group);
+  return members;
+}
+
+static uint32_t
+min_of (const uint32_t *members,
+        int             n)
+{
+  uint32_t m = UINT32_MAX;
+
+  for (int i = 0; i < n; i++)
+    if (members[i] < m)
+      m = members[i];
+  return m;
+}
+
+/* Defines a communicator and enters its handle. Lock held. */
+static sextant__comm *
+comm_define (MPI_Comm                 handle,
+             const sextant__comm_def *def)
+{
+  sextant__comm *c = calloc (1, sizeof *c);
+
+  if (c == NULL || remember (c) != 0)
+    {
+      free (c);
+      return NULL;
+    }
+  c->def = sextant__def_comm (&sextant__rec.defs, def);
+  if (handle != MPI_COMM_NULL && handle != MPI_COMM_WORLD && handle != MPI_COMM_SELF &&
+      sextant__handles_put (&sextant__rec.comms, (uintptr_t) handle, c) != 0 &&
+      !atomic_exchange (&sextant__rec.warned_table_full, 1))
+    sextant__warn ("too many communicators and windows to track; later ones are recorded as unknown");
+  return c;
+}
+
+int
+sextant__comms_init (void)
+{
+  sextant__comm_def def = { 0 };
+  uint32_t *members;
+  int ok;
+
+  if (PMPI_Comm_group (MPI_COMM_WORLD, &sextant__rec.world_group) != MPI_SUCCESS)
+    return -1;
+  members = malloc ((size_t) sextant__rec.size * sizeof *members);
+  if (members == NULL)
+    return -1;
+  for (int i = 0; i < sextant__rec.size; i++)
+    members[i] = (uint32_t) i;
+  def.kind = SEXTANT__COMM_WORLD;
+  def.name = sextant__def_string (&sextant__rec.defs, "MPI_COMM_WORLD");
+  def.parent = SEXTANT__UNDEF;
+  def.n_members = (uint32_t) sextant__rec.size;
+  def.members = members;
+  sextant__rec.world = comm_define (MPI_COMM_WORLD, &def);
+  free (members);
+
+  def.kind = SEXTANT__COMM_SELF;
+  def.name = sextant__def_string (&sextant__rec.defs, "MPI_COMM_SELF");
+  def.min_rank = (uint32_t) sextant__rec.rank;
+  def.n_members = 0;
+  def.members = NULL;
+  sextant__rec.self = comm_define (MPI_COMM_SELF, &def);
+  ok = sextant__rec.world != NULL && sextant__rec.self != NULL &&
+       sextant__rec.world->def != SEXTANT__UNDEF && sextant__rec.self->def != SEXTANT__UNDEF;
+  return ok ? 0 : -1;
+}
+
+sextant__comm *
+sextant__comm_lookup_slow (MPI_Comm comm)
+{
+  sextant__comm_def def = { 0 };
+  sextant__comm *c;
+  uint32_t *members;
+  int n = 0;
+
+  if (comm == MPI_COMM_NULL || !tracking ())
+    return &unknown_comm;
+  members = comm_world_ranks (comm, &n);
+  pthread_mutex_lock (&sextant__rec.lock);
+  c = sextant__handles_get (&sextant__rec.comms, (uintptr_t) comm);
+  if (c == NULL && members != NULL)
+    {
+      /* made by a call we do not wrap: a communicator of this rank only */
+      def.kind = SEXTANT__COMM_LOCAL;
+      def.name = sextant__def_string (&sextant__rec.defs, "unknown communicator");
+      def.parent = SEXTANT__UNDEF;
+      def.seq = sextant__rec.local_comms++;
+      def.min_rank = min_of (members, n);
+      def.n_members = (uint32_t) n;
+      def.members = members;
+      c = comm_define (comm, &def);
+      if (!atomic_exchange (&sextant__rec.warned_unknown_comm, 1))
+        sextant__warn ("a communicator made by a call the recorder does not wrap (for example "
+                       "MPI_Comm_create_group or MPI_Intercomm_create) is recorded for this rank "
+                       "only: its messages and collectives do not match across ranks");
+    }
+  pthread_mutex_unlock (&sextant__rec.lock);
+  free (members);
+  return c != NULL ? c : &unknown_comm;
+}
+
+/* Bookkeeping after a communicator-making call on @parent. */
+static void
+comm_made (sextant__comm *parent,
+           MPI_Comm       newcomm,
+           const char    *how)
+{
+  sextant__comm_def def = { 0 };
+  uint32_t *members;
+  uint32_t seq;
+  int n = 0;
+
+  if (parent == NULL || parent == &unknown_comm)
+    return;
+  seq = atomic_fetch_add (&parent->children, 1);
+  if (newcomm == MPI_COMM_NULL)
+    return;
+  members = comm_world_ranks (newcomm, &n);
+  if (members == NULL)
+    return;
+  pthread_mutex_lock (&sextant__rec.lock);
+  {
+    const sextant__comm_def *p = parent->def < sextant__rec.defs.n_comms
+                                 ? &sextant__rec.defs.comms[parent->def] : NULL;
+    char name[256];
+
+    snprintf (name, sizeof name, "%s(%s)", how,
+              p != NULL && p->name < sextant__rec.defs.n_strings
+              ? sextant__rec.defs.strings[p->name] : "?");
+    def.kind = SEXTANT__COMM_CHILD;
+    def.name = sextant__def_string (&sextant__rec.defs, name);
+    def.parent = parent->def;
+    def.seq = seq;
+    def.min_rank = min_of (members, n);
+    def.n_members = (uint32_t) n;
+    def.members = members;
+    if (def.name != SEXTANT__UNDEF)
+      comm_define (newcomm, &def);
+  }
+  pthread_mutex_unlock (&sextant__rec.lock);
+  free (members);
+}
+
+/* ---- records ---- */
+
+static void
+coll_begin (sextant__call *call)
+{
+  SEXTANT__WRITE (call->t, OTF2_EvtWriter_MpiCollectiveBegin (call->t->writer, NULL, call->enter),
+                  "MPI_COLLECTIVE_BEGIN");
+}
+
+static void
+coll_end_def (sextant__call     *call,
+              OTF2_CollectiveOp  op,
+              uint32_t           comm,
+              uint32_t           root,
+              uint64_t           sent,
+              uint64_t           received)
+{
+  uint64_t now = sextant__now ();
+  sextant__thread *t = call->t;
+
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiCollectiveEnd (t->writer, NULL, now, op, comm, root, sent, received),
+                  "MPI_COLLECTIVE_END");
+  SEXTANT__WRITE (t, OTF2_EvtWriter_Leave (t->writer, NULL, now, call->region), "LEAVE");
+  t->busy = 0;
+}
+
+static void
+coll_end (sextant__call     *call,
+          OTF2_CollectiveOp  op,
+          MPI_Comm           comm,
+          int                root,
+          uint64_t           sent,
+          uint64_t           received)
+{
+  coll_end_def (call, op, sextant__comm_get (comm)->def, root_of (root), sent, received);
+}
+
+static void
+nb_request (sextant__call     *call,
+            MPI_Request        request,
+            OTF2_CollectiveOp  op,
+            MPI_Comm           comm,
+            int                root,
+            uint64_t           sent,
+            uint64_t           received)
+{
+  sextant__thread *t = call->t;
+  sextant__request info = { 0 };
+
+  info.kind = SEXTANT__REQ_COLL;
+  info.op = (uint8_t) op;
+  info.id = t->next_request++;
+  info.comm = sextant__comm_get (comm)->def;
+  info.root = root_of (root);
+  info.sent = sent;
+  info.received = received;
+  SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveRequest (t->writer, NULL, call->enter, info.id),
+                  "NON_BLOCKING_COLLECTIVE_REQUEST");
+  sextant__request_put (request, &info);
+}
+
+/* The bytes of each operation, computed once for both forms. */
+
+static void
+bytes_bcast (int count, MPI_Datatype type, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *s = rank == root ? bytes_of (count, type) : 0;
+  *r = rank == root ? 0 : bytes_of (count, type);
+}
+
+static void
+bytes_reduce (int count, MPI_Datatype type, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *s = bytes_of (count, type);
+  *r = rank == root ? bytes_of (count, type) : 0;
+}
+
+static void
+bytes_gather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
+              MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *s = sendbuf == MPI_IN_PLACE ? bytes_of (recvcount, recvtype) : bytes_of (sendcount, sendtype);
+  *r = rank == root ? (uint64_t) size * bytes_of (recvcount, recvtype) : 0;
+}
+
+static void
+bytes_gatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, const int *recvcounts,
+               MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *r = rank == root ? sum_bytes (recvcounts, size, recvtype) : 0;
+  *s = sendbuf != MPI_IN_PLACE ? bytes_of (sendcount, sendtype)
+       : recvcounts != NULL ? bytes_of (recvcounts[rank], recvtype) : 0;
+}
+
+static void
+bytes_scatter (int sendcount, MPI_Datatype sendtype, const void *recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *s = rank == root ? (uint64_t) size * bytes_of (sendcount, sendtype) : 0;
+  *r = recvbuf == MPI_IN_PLACE ? bytes_of (sendcount, sendtype) : bytes_of (recvcount, recvtype);
+}
+
+static void
+bytes_scatterv (const int *sendcounts, MPI_Datatype sendtype, const void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *s = rank == root ? sum_bytes (sendcounts, size, sendtype) : 0;
+  *r = recvbuf != MPI_IN_PLACE ? bytes_of (recvcount, recvtype)
+       : sendcounts != NULL ? bytes_of (sendcounts[rank], sendtype) : 0;
+}
+
+static void
+bytes_allgather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *s = sendbuf == MPI_IN_PLACE ? bytes_of (recvcount, recvtype) : bytes_of (sendcount, sendtype);
+  *r = (uint64_t) size * bytes_of (recvcount, recvtype);
+}
+
+static void
+bytes_allgatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, const int *recvcounts,
+                  MPI_Datatype recvtype, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *r = sum_bytes (recvcounts, size, recvtype);
+  *s = sendbuf != MPI_IN_PLACE ? bytes_of (sendcount, sendtype)
+       : recvcounts != NULL ? bytes_of (recvcounts[rank], recvtype) : 0;
+}
+
+static void
+bytes_alltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *r = (uint64_t) size * bytes_of (recvcount, recvtype);
+  *s = sendbuf == MPI_IN_PLACE ? *r : (uint64_t) size * bytes_of (sendcount, sendtype);
+}
+
+static void
+bytes_alltoallv (const void *sendbuf, const int *sendcounts, MPI_Datatype sendtype,
+                 const int *recvcounts, MPI_Datatype recvtype, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *r = sum_bytes (recvcounts, size, recvtype);
+  *s = sendbuf == MPI_IN_PLACE ? *r : sum_bytes (sendcounts, size, sendtype);
+}
+
+static void
+bytes_reduce_scatter (const int *recvcounts, MPI_Datatype type, MPI_Comm comm, uint64_t *s,
+                      uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *s = sum_bytes (recvcounts, size, type);
+  *r = recvcounts != NULL ? bytes_of (recvcounts[rank], type) : 0;
+}
+
+static void
+bytes_reduce_scatter_block (int recvcount, MPI_Datatype type, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int rank, size;
+
+  shape (comm, &rank, &size);
+  *s = (uint64_t) size * bytes_of (recvcount, type);
+  *r = bytes_of (recvcount, type);
+}
+
+/* ---- blocking collectives ---- */
+
+/* BLOCKING (ID, op, root, bytes computation, the PMPI call) */
+#define BLOCKING(ID, OP, ROOT, BYTES, CALL)                                   \
+  sextant__call call;                                                         \
+  uint64_t sent = 0, received = 0;                                            \
+  int rc;                                                                     \
+                                                                              \
+  if (!SEXTANT__BEGIN (&call, ID))                                            \
+    return CALL;                                                              \
+  coll_begin (&call);                                                         \
+  rc = CALL;                                                                  \
+  BYTES;                                                                      \
+  coll_end (&call, OTF2_COLLECTIVE_OP_##OP, comm, (ROOT), sent, received);    \
+  return rc
+
+SEXTANT__EXPORT int
+MPI_Barrier (MPI_Comm comm)
+{
+  BLOCKING (BARRIER, BARRIER, -1, (void) 0, PMPI_Barrier (comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Bcast (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+  BLOCKING (BCAST, BCAST, root, bytes_bcast (count, datatype, root, comm, &sent, &received),
+            PMPI_Bcast (buffer, count, datatype, root, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Reduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+            int root, MPI_Comm comm)
+{
+  BLOCKING (REDUCE, REDUCE, root, bytes_reduce (count, datatype, root, comm, &sent, &received),
+            PMPI_Reduce (sendbuf, recvbuf, count, datatype, op, root, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Allreduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm)
+{
+  BLOCKING (ALLREDUCE, ALLREDUCE, -1, sent = received = bytes_of (count, datatype),
+            PMPI_Allreduce (sendbuf, recvbuf, count, datatype, op, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Gather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+  BLOCKING (GATHER, GATHER, root,
+            bytes_gather (sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, &sent, &received),
+            PMPI_Gather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Gatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+  BLOCKING (GATHERV, GATHERV, root,
+            bytes_gatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, &sent,
+                           &received),
+            PMPI_Gatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                          comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Scatter (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+             MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+  BLOCKING (SCATTER, SCATTER, root,
+            bytes_scatter (sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
+                           &received),
+            PMPI_Scatter (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Scatterv (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+  BLOCKING (SCATTERV, SCATTERV, root,
+            bytes_scatterv (sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
+                            &received),
+            PMPI_Scatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                           comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Allgather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+               MPI_Datatype recvtype, MPI_Comm comm)
+{
+  BLOCKING (ALLGATHER, ALLGATHER, -1,
+            bytes_allgather (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent, &received),
+            PMPI_Allgather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Allgatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+  BLOCKING (ALLGATHERV, ALLGATHERV, -1,
+            bytes_allgatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, &sent,
+                              &received),
+            PMPI_Allgatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Alltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm)
+{
+  BLOCKING (ALLTOALL, ALLTOALL, -1,
+            bytes_alltoall (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent, &received),
+            PMPI_Alltoall (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Alltoallv (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+               void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+               MPI_Comm comm)
+{
+  BLOCKING (ALLTOALLV, ALLTOALLV, -1,
+            bytes_alltoallv (sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, &sent, &received),
+            PMPI_Alltoallv (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                            recvtype, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Scan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+          MPI_Comm comm)
+{
+  BLOCKING (SCAN, SCAN, -1, sent = received = bytes_of (count, datatype),
+            PMPI_Scan (sendbuf, recvbuf, count, datatype, op, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Exscan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+            MPI_Comm comm)
+{
+  BLOCKING (EXSCAN, EXSCAN, -1, sent = received = bytes_of (count, datatype),
+            PMPI_Exscan (sendbuf, recvbuf, count, datatype, op, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Reduce_scatter (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm)
+{
+  BLOCKING (REDUCE_SCATTER, REDUCE_SCATTER, -1,
+            bytes_reduce_scatter (recvcounts, datatype, comm, &sent, &received),
+            PMPI_Reduce_scatter (sendbuf, recvbuf, recvcounts, datatype, op, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Reduce_scatter_block (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm)
+{
+  BLOCKING (REDUCE_SCATTER_BLOCK, REDUCE_SCATTER_BLOCK, -1,
+            bytes_reduce_scatter_block (recvcount, datatype, comm, &sent, &received),
+            PMPI_Reduce_scatter_block (sendbuf, recvbuf, recvcount, datatype, op, comm));
+}
+
+/* ---- non-blocking collectives ---- */
+
+#define NONBLOCKING(ID, OP, ROOT, BYTES, CALL)                                \
+  sextant__call call;                                                         \
+  uint64_t sent = 0, received = 0;                                            \
+  int rc;                                                                     \
+                                                                              \
+  if (!SEXTANT__BEGIN (&call, ID))                                            \
+    return CALL;                                                              \
+  rc = CALL;                                                                  \
+  if (rc == MPI_SUCCESS)                                                      \
+    {                                                                         \
+      BYTES;                                                                  \
+      nb_request (&call, *request, OTF2_COLLECTIVE_OP_##OP, comm, (ROOT), sent, received); \
+    }                                                                         \
+  sextant__end (&call);                                                       \
+  return rc
+
+SEXTANT__EXPORT int
+MPI_Ibarrier (MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IBARRIER, BARRIER, -1, (void) 0, PMPI_Ibarrier (comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Ibcast (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+            MPI_Request *request)
+{
+  NONBLOCKING (IBCAST, BCAST, root, bytes_bcast (count, datatype, root, comm, &sent, &received),
+               PMPI_Ibcast (buffer, count, datatype, root, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Ireduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IREDUCE, REDUCE, root, bytes_reduce (count, datatype, root, comm, &sent, &received),
+               PMPI_Ireduce (sendbuf, recvbuf, count, datatype, op, root, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Iallreduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IALLREDUCE, ALLREDUCE, -1, sent = received = bytes_of (count, datatype),
+               PMPI_Iallreduce (sendbuf, recvbuf, count, datatype, op, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Igather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IGATHER, GATHER, root,
+               bytes_gather (sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, &sent,
+                             &received),
+               PMPI_Igather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                             request));
+}
+
+SEXTANT__EXPORT int
+MPI_Igatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+              MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IGATHERV, GATHERV, root,
+               bytes_gatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, &sent,
+                              &received),
+               PMPI_Igatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                              root, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Iscatter (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (ISCATTER, SCATTER, root,
+               bytes_scatter (sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
+                              &received),
+               PMPI_Iscatter (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                              request));
+}
+
+SEXTANT__EXPORT int
+MPI_Iscatterv (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+               MPI_Request *request)
+{
+  NONBLOCKING (ISCATTERV, SCATTERV, root,
+               bytes_scatterv (sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
+                               &received),
+               PMPI_Iscatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                               root, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Iallgather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IALLGATHER, ALLGATHER, -1,
+               bytes_allgather (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent,
+                                &received),
+               PMPI_Iallgather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                request));
+}
+
+SEXTANT__EXPORT int
+MPI_Iallgatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                 MPI_Request *request)
+{
+  NONBLOCKING (IALLGATHERV, ALLGATHERV, -1,
+               bytes_allgatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, &sent,
+                                 &received),
+               PMPI_Iallgatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                 comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Ialltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IALLTOALL, ALLTOALL, -1,
+               bytes_alltoall (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent,
+                               &received),
+               PMPI_Ialltoall (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                               request));
+}
+
+SEXTANT__EXPORT int
+MPI_Ialltoallv (const void *sendbuf, const int sendcounts[], const int sdispls[],
+                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IALLTOALLV, ALLTOALLV, -1,
+               bytes_alltoallv (sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, &sent,
+                                &received),
+               PMPI_Ialltoallv (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                recvtype, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Iscan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+           MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (ISCAN, SCAN, -1, sent = received = bytes_of (count, datatype),
+               PMPI_Iscan (sendbuf, recvbuf, count, datatype, op, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Iexscan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IEXSCAN, EXSCAN, -1, sent = received = bytes_of (count, datatype),
+               PMPI_Iexscan (sendbuf, recvbuf, count, datatype, op, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Ireduce_scatter (const void *sendbuf, void *recvbuf, const int recvcounts[],
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IREDUCE_SCATTER, REDUCE_SCATTER, -1,
+               bytes_reduce_scatter (recvcounts, datatype, comm, &sent, &received),
+               PMPI_Ireduce_scatter (sendbuf, recvbuf, recvcounts, datatype, op, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Ireduce_scatter_block (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+  NONBLOCKING (IREDUCE_SCATTER_BLOCK, REDUCE_SCATTER_BLOCK, -1,
+               bytes_reduce_scatter_block (recvcount, datatype, comm, &sent, &received),
+               PMPI_Ireduce_scatter_block (sendbuf, recvbuf, recvcount, datatype, op, comm, request));
+}
+
+/* ---- communicators ---- */
+
+/* MAKE (ID, name, parent handle, pointer to the new handle, the PMPI call) */
+#define MAKE(ID, NAME, PARENT, NEWCOMM, CALL)                                 \
+  sextant__call call;                                                         \
+  sextant__comm *parent_ = NULL;                                              \
+  int recorded = SEXTANT__BEGIN (&call, ID);                                  \
+  int rc;                                                                     \
+                                                                              \
+  if (tracking ())                                                            \
+    parent_ = sextant__comm_get (PARENT);                                     \
+  if (recorded)                                                               \
+    coll_begin (&call);                                                       \
+  rc = CALL;                                                                  \
+  if (parent_ != NULL)                                                        \
+    comm_made (parent_, rc == MPI_SUCCESS ? *(NEWCOMM) : MPI_COMM_NULL, NAME); \
+  if (recorded)                                                               \
+    coll_end_def (&call, OTF2_COLLECTIVE_OP_CREATE_HANDLE,                    \
+                  parent_ != NULL ? parent_->def : SEXTANT__UNDEF,            \
+                  OTF2_UNDEFINED_UINT32, 0, 0);                               \
+  return rc
+
+SEXTANT__EXPORT int
+MPI_Comm_dup (MPI_Comm comm, MPI_Comm *newcomm)
+{
+  MAKE (COMM_DUP, "MPI_Comm_dup", comm, newcomm, PMPI_Comm_dup (comm, newcomm));
+}
+
+SEXTANT__EXPORT int
+MPI_Comm_dup_with_info (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+  MAKE (COMM_DUP_WITH_INFO, "MPI_Comm_dup_with_info", comm, newcomm,
+        PMPI_Comm_dup_with_info (comm, info, newcomm));
+}
+
+SEXTANT__EXPORT int
+MPI_Comm_split (MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+  MAKE (COMM_SPLIT, "MPI_Comm_split", comm, newcomm, PMPI_Comm_split (comm, color, key, newcomm));
+}
+
+SEXTANT__EXPORT int
+MPI_Comm_split_type (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+  MAKE (COMM_SPLIT_TYPE, "MPI_Comm_split_type", comm, newcomm,
+        PMPI_Comm_split_type (comm, split_type, key, info, newcomm));
+}
+
+SEXTANT__EXPORT int
+MPI_Comm_create (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+  MAKE (COMM_CREATE, "MPI_Comm_create", comm, newcomm, PMPI_Comm_create (comm, group, newcomm));
+}
+
+SEXTANT__EXPORT int
+MPI_Cart_create (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                 MPI_Comm *comm_cart)
+{
+  MAKE (CART_CREATE, "MPI_Cart_create", comm_old, comm_cart,
+        PMPI_Cart_create (comm_old, ndims, dims, periods, reorder, comm_cart));
+}
+
+SEXTANT__EXPORT int
+MPI_Cart_sub (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+  MAKE (CART_SUB, "MPI_Cart_sub", comm, newcomm, PMPI_Cart_sub (comm, remain_dims, newcomm));
+}
+
+SEXTANT__EXPORT int
+MPI_Comm_free (MPI_Comm *comm)
+{
+  sextant__call call;
+  uint32_t def;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, COMM_FREE))
+    return PMPI_Comm_free (comm);
+  /* the record stays: MPI may reuse the handle, which then replaces it */
+  def = sextant__comm_get (*comm)->def;
+  coll_begin (&call);
+  rc = PMPI_Comm_free (comm);
+  coll_end_def (&call, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, def, OTF2_UNDEFINED_UINT32, 0, 0);
+  return rc;
+}

@@ -1,0 +1,773 @@
+/*
+ * sextant-recorder-mpi-p2p.c - point-to-point MPI calls and their requests.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Record layout (as Score-P writes it, and as OTF2 and Sextant's importer
+ * read it), each inside ENTER/LEAVE of the MPI function's region:
+ *   MPI_Send, Bsend, Ssend, Rsend    MPI_SEND (at the enter time)
+ *   MPI_Isend, Ibsend, Issend, Irsend  MPI_ISEND with a request id; the
+ *                                    Wait/Test that completes it writes
+ *                                    MPI_ISEND_COMPLETE
+ *   MPI_Recv                         MPI_RECV (at the leave time)
+ *   MPI_Irecv                        MPI_IRECV_REQUEST; the completing
+ *                                    Wait/Test writes MPI_IRECV with the
+ *                                    source, tag and length of the status
+ *   MPI_Sendrecv(_replace)           MPI_SEND, then MPI_RECV
+ *   unsuccessful MPI_Test*           MPI_REQUEST_TEST per open request
+ *   cancelled requests               MPI_REQUEST_CANCELLED at completion
+ * Ranks are ranks in the call's communicator; sends to and receives from
+ * MPI_PROC_NULL write no message record. The completion of a non-blocking
+ * collective (NON_BLOCKING_COLLECTIVE_COMPLETE) is written here too, since
+ * it happens in the same Wait/Test calls.
+ *
+ * A Wait/Test needs to know what each request was before the call (MPI
+ * overwrites completed handles with MPI_REQUEST_NULL), so the handles are
+ * looked up first; requests the recorder did not see start (persistent
+ * ones, those of other libraries' wrappers) are passed through unrecorded.
+ */
+#include "sextant-recorder-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t
+bytes_of (int          count,
+          MPI_Datatype type)
+{
+  int size = 0;
+
+  if (count <= 0 || PMPI_Type_size (type, &size) != MPI_SUCCESS || size <= 0)
+    return 0;
+  return (uint64_t) count * (uint64_t) size;
+}
+
+static uint32_t
+comm_def (MPI_Comm comm)
+{
+  sextant__comm *c = sextant__comm_get (comm);
+
+  return c != NULL ? c->def : SEXTANT__UNDEF;
+}
+
+static void
+record_send (sextant__call *call,
+             int            dest,
+             MPI_Comm       comm,
+             int            tag,
+             int            count,
+             MPI_Datatype   type)
+{
+  sextant__thread *t = call->t;
+
+  if (dest == MPI_PROC_NULL)
+    return;
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiSend (t->writer, NULL, call->enter, (uint32_t) dest,
+                                              comm_def (comm), (uint32_t) tag,
+                                              bytes_of (count, type)), "MPI_SEND");
+}
+
+static void
+record_recv (sextant__call    *call,
+             uint64_t          time,
+             MPI_Comm          comm,
+             const MPI_Status *status)
+{
+  sextant__thread *t = call->t;
+  int bytes = 0;
+
+  if (status->MPI_SOURCE == MPI_PROC_NULL)
+    return;
+  if (PMPI_Get_count (status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
+    bytes = 0;
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiRecv (t->writer, NULL, time, (uint32_t) status->MPI_SOURCE,
+                                              comm_def (comm), (uint32_t) status->MPI_TAG,
+                                              (uint64_t) bytes), "MPI_RECV");
+}
+
+static uint64_t
+end_at (sextant__call *call,
+        uint64_t       time)
+{
+  SEXTANT__WRITE (call->t, OTF2_EvtWriter_Leave (call->t->writer, NULL, time, call->region), "LEAVE");
+  call->t->busy = 0;
+  return time;
+}
+
+/* ---- blocking sends ---- */
+
+#define SEND_BODY(ID, CALL)                                                   \
+  sextant__call call;                                                         \
+  int rc;                                                                     \
+                                                                              \
+  if (!SEXTANT__BEGIN (&call, ID))                                            \
+    return CALL;                                                              \
+  record_send (&call, dest, comm, tag, count, datatype);                      \
+  rc = CALL;                                                                  \
+  sextant__end (&call);                                                       \
+  return rc
+
+SEXTANT__EXPORT int
+MPI_Send (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+  SEND_BODY (SEND, PMPI_Send (buf, count, datatype, dest, tag, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Bsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+  SEND_BODY (BSEND, PMPI_Bsend (buf, count, datatype, dest, tag, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Ssend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+  SEND_BODY (SSEND, PMPI_Ssend (buf, count, datatype, dest, tag, comm));
+}
+
+SEXTANT__EXPORT int
+MPI_Rsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+  SEND_BODY (RSEND, PMPI_Rsend (buf, count, datatype, dest, tag, comm));
+}
+
+/* ---- non-blocking sends ---- */
+
+static void
+record_isend (sextant__call *call,
+              int            dest,
+              MPI_Comm       comm,
+              int            tag,
+              int            count,
+              MPI_Datatype   type,
+              MPI_Request    request)
+{
+  sextant__thread *t = call->t;
+  sextant__request info = { 0 };
+
+  if (dest == MPI_PROC_NULL)
+    return;
+  info.kind = SEXTANT__REQ_ISEND;
+  info.id = t->next_request++;
+  info.comm = comm_def (comm);
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsend (t->writer, NULL, call->enter, (uint32_t) dest, info.comm,
+                                               (uint32_t) tag, bytes_of (count, type), info.id),
+                  "MPI_ISEND");
+  sextant__request_put (request, &info);
+}
+
+#define ISEND_BODY(ID, CALL)                                                  \
+  sextant__call call;                                                         \
+  int rc;                                                                     \
+                                                                              \
+  if (!SEXTANT__BEGIN (&call, ID))                                            \
+    return CALL;                                                              \
+  rc = CALL;                                                                  \
+  if (rc == MPI_SUCCESS)                                                      \
+    record_isend (&call, dest, comm, tag, count, datatype, *request);         \
+  sextant__end (&call);                                                       \
+  return rc
+
+SEXTANT__EXPORT int
+MPI_Isend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+           MPI_Request *request)
+{
+  ISEND_BODY (ISEND, PMPI_Isend (buf, count, datatype, dest, tag, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Ibsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+            MPI_Request *request)
+{
+  ISEND_BODY (IBSEND, PMPI_Ibsend (buf, count, datatype, dest, tag, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Issend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+            MPI_Request *request)
+{
+  ISEND_BODY (ISSEND, PMPI_Issend (buf, count, datatype, dest, tag, comm, request));
+}
+
+SEXTANT__EXPORT int
+MPI_Irsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+            MPI_Request *request)
+{
+  ISEND_BODY (IRSEND, PMPI_Irsend (buf, count, datatype, dest, tag, comm, request));
+}
+
+/* ---- receives ---- */
+
+SEXTANT__EXPORT int
+MPI_Recv (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+          MPI_Status *status)
+{
+  sextant__call call;
+  MPI_Status local;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, RECV))
+    return PMPI_Recv (buf, count, datatype, source, tag, comm, status);
+  if (status == MPI_STATUS_IGNORE)
+    status = &local;
+  rc = PMPI_Recv (buf, count, datatype, source, tag, comm, status);
+  {
+    uint64_t now = sextant__now ();
+
+    if (rc == MPI_SUCCESS)
+      record_recv (&call, now, comm, status);
+    end_at (&call, now);
+  }
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Irecv (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+           MPI_Request *request)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, IRECV))
+    return PMPI_Irecv (buf, count, datatype, source, tag, comm, request);
+  rc = PMPI_Irecv (buf, count, datatype, source, tag, comm, request);
+  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
+    {
+      sextant__thread *t = call.t;
+      sextant__request info = { 0 };
+
+      info.kind = SEXTANT__REQ_IRECV;
+      info.id = t->next_request++;
+      info.comm = comm_def (comm);
+      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecvRequest (t->writer, NULL, call.enter, info.id),
+                      "MPI_IRECV_REQUEST");
+      sextant__request_put (*request, &info);
+    }
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Sendrecv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+              void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+              MPI_Comm comm, MPI_Status *status)
+{
+  sextant__call call;
+  MPI_Status local;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, SENDRECV))
+    return PMPI_Sendrecv (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                          source, recvtag, comm, status);
+  if (status == MPI_STATUS_IGNORE)
+    status = &local;
+  record_send (&call, dest, comm, sendtag, sendcount, sendtype);
+  rc = PMPI_Sendrecv (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                      source, recvtag, comm, status);
+  {
+    uint64_t now = sextant__now ();
+
+    if (rc == MPI_SUCCESS)
+      record_recv (&call, now, comm, status);
+    end_at (&call, now);
+  }
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Sendrecv_replace (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                      int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+  sextant__call call;
+  MPI_Status local;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, SENDRECV_REPLACE))
+    return PMPI_Sendrecv_replace (buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+  if (status == MPI_STATUS_IGNORE)
+    status = &local;
+  record_send (&call, dest, comm, sendtag, count, datatype);
+  rc = PMPI_Sendrecv_replace (buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+  {
+    uint64_t now = sextant__now ();
+
+    if (rc == MPI_SUCCESS)
+      record_recv (&call, now, comm, status);
+    end_at (&call, now);
+  }
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Probe (int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, PROBE))
+    return PMPI_Probe (source, tag, comm, status);
+  rc = PMPI_Probe (source, tag, comm, status);
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Iprobe (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, IPROBE))
+    return PMPI_Iprobe (source, tag, comm, flag, status);
+  rc = PMPI_Iprobe (source, tag, comm, flag, status);
+  sextant__end (&call);
+  return rc;
+}
+
+/* ---- completion ---- */
+
+/* Writes the completion record of @r, completed with @status (never
+ * MPI_STATUS_IGNORE). */
+static void
+complete (sextant__thread        *t,
+          uint64_t                time,
+          const sextant__request *r,
+          MPI_Status             *status)
+{
+  int cancelled = 0;
+  int bytes = 0;
+
+  if (r->kind != SEXTANT__REQ_COLL && PMPI_Test_cancelled (status, &cancelled) == MPI_SUCCESS &&
+      cancelled)
+    {
+      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiRequestCancelled (t->writer, NULL, time, r->id),
+                      "MPI_REQUEST_CANCELLED");
+      return;
+    }
+  switch (r->kind)
+    {
+    case SEXTANT__REQ_ISEND:
+      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsendComplete (t->writer, NULL, time, r->id),
+                      "MPI_ISEND_COMPLETE");
+      break;
+    case SEXTANT__REQ_IRECV:
+      if (status->MPI_SOURCE == MPI_PROC_NULL)
+        break;
+      if (PMPI_Get_count (status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
+        bytes = 0;
+      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecv (t->writer, NULL, time, (uint32_t) status->MPI_SOURCE,
+                                                   r->comm, (uint32_t) status->MPI_TAG, (uint64_t) bytes,
+                                                   r->id), "MPI_IRECV");
+      break;
+    case SEXTANT__REQ_COLL:
+      SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveComplete (t->writer, NULL, time, r->op,
+                                                                        r->comm, r->root, r->sent,
+                                                                        r->received, r->id),
+                      "NON_BLOCKING_COLLECTIVE_COMPLETE");
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+test_failed (sextant__thread        *t,
+             uint64_t                time,
+             const sextant__request *r)
+{
+  if (r->kind != SEXTANT__REQ_COLL)
+    SEXTANT__WRITE (t, OTF2_EvtWriter_MpiRequestTest (t->writer, NULL, time, r->id), "MPI_REQUEST_TEST");
+}
+
+/* Scratch arrays for @n requests (and statuses). Returns 0, or -1 if out of
+ * memory (the call is then passed through without completion records). */
+static int
+reserve (sextant__thread *t,
+         int              n)
+{
+  size_t need = n > 0 ? (size_t) n : 1;
+
+  if (sextant__grow ((void **) &t->reqs, &t->cap_reqs, need, sizeof *t->reqs) != 0 ||
+      sextant__grow ((void **) &t->statuses, &t->cap_statuses, need, sizeof *t->statuses) != 0)
+    return -1;
+  return 0;
+}
+
+/* Did request i of a multiple completion complete? */
+static int
+completed (int               rc,
+           const MPI_Status *status)
+{
+  return rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && status->MPI_ERROR == MPI_SUCCESS);
+}
+
+SEXTANT__EXPORT int
+MPI_Wait (MPI_Request *request, MPI_Status *status)
+{
+  sextant__call call;
+  sextant__request r;
+  MPI_Status local;
+  int have, rc;
+
+  if (!SEXTANT__BEGIN (&call, WAIT))
+    return PMPI_Wait (request, status);
+  /* a Wait completes the request: take it out now, before MPI may hand
+   * the handle to a new request on another thread */
+  have = sextant__request_take (*request, &r);
+  if (status == MPI_STATUS_IGNORE)
+    status = &local;
+  rc = PMPI_Wait (request, status);
+  {
+    uint64_t now = sextant__now ();
+
+    if (have && rc == MPI_SUCCESS)
+      complete (call.t, now, &r, status);
+    end_at (&call, now);
+  }
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Waitall (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+  sextant__call call;
+  sextant__thread *t;
+  MPI_Status *statuses = array_of_statuses;
+  int any = 0;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, WAITALL))
+    return PMPI_Waitall (count, array_of_requests, array_of_statuses);
+  t = call.t;
+  if (count > 0 && reserve (t, count) == 0)
+    {
+      for (int i = 0; i < count; i++)
+        {
+          t->reqs[i].kind = 0;
+          any |= sextant__request_take (array_of_requests[i], &t->reqs[i]);
+        }
+      if (any && statuses == MPI_STATUSES_IGNORE)
+        statuses = t->statuses;
+    }
+  rc = PMPI_Waitall (count, array_of_requests, statuses);
+  {
+    uint64_t now = sextant__now ();
+
+    for (int i = 0; any && i < count; i++)
+      if (t->reqs[i].kind != 0 && completed (rc, &statuses[i]))
+        complete (t, now, &t->reqs[i], &statuses[i]);
+    end_at (&call, now);
+  }
+  return rc;
+}
+
+/* Looks up the requests without removing them (for calls that may complete
+ * only some of them) and saves their handles in @handles, since MPI sets
+ * the completed ones to MPI_REQUEST_NULL. */
+static int
+peek_all (sextant__thread *t,
+          int              count,
+          MPI_Request      requests[],
+          MPI_Request     *handles)
+{
+  int any = 0;
+
+  for (int i = 0; i < count; i++)
+    {
+      t->reqs[i].kind = 0;
+      handles[i] = requests[i];
+      any |= sextant__request_peek (requests[i], &t->reqs[i]);
+    }
+  return any;
+}
+
+/* Completes request @i found by peek_all. */
+static void
+complete_peeked (sextant__thread *t,
+                 uint64_t         time,
+                 MPI_Request      handle,
+                 int              i,
+                 MPI_Status      *status)
+{
+  if (t->reqs[i].kind == 0)
+    return;
+  sextant__request_drop (handle, t->reqs[i].id);
+  complete (t, time, &t->reqs[i], status);
+}
+
+/* Saved handles of the Waitany/Waitsome/Test calls; a small stack array covers
+ * the common case. */
+#define FEW 16
+
+SEXTANT__EXPORT int
+MPI_Waitany (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+  sextant__call call;
+  sextant__thread *t;
+  MPI_Request few[FEW];
+  MPI_Request *handles = few;
+  MPI_Status local;
+  int any = 0;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, WAITANY))
+    return PMPI_Waitany (count, array_of_requests, index, status);
+  t = call.t;
+  if (count > FEW)
+    handles = malloc ((size_t) count * sizeof *handles);
+  if (count > 0 && handles != NULL && reserve (t, count) == 0)
+    any = peek_all (t, count, array_of_requests, handles);
+  if (status == MPI_STATUS_IGNORE)
+    status = &local;
+  rc = PMPI_Waitany (count, array_of_requests, index, status);
+  {
+    uint64_t now = sextant__now ();
+
+    if (any && rc == MPI_SUCCESS && *index != MPI_UNDEFINED && *index >= 0 && *index < count)
+      complete_peeked (t, now, handles[*index], *index, status);
+    end_at (&call, now);
+  }
+  if (handles != few)
+    free (handles);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Waitsome (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+              MPI_Status array_of_statuses[])
+{
+  sextant__call call;
+  sextant__thread *t;
+  MPI_Request few[FEW];
+  MPI_Request *handles = few;
+  MPI_Status *statuses = array_of_statuses;
+  int any = 0;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, WAITSOME))
+    return PMPI_Waitsome (incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+  t = call.t;
+  if (incount > FEW)
+    handles = malloc ((size_t) incount * sizeof *handles);
+  if (incount > 0 && handles != NULL && reserve (t, incount) == 0)
+    {
+      any = peek_all (t, incount, array_of_requests, handles);
+      if (any && statuses == MPI_STATUSES_IGNORE)
+        statuses = t->statuses;
+    }
+  rc = PMPI_Waitsome (incount, array_of_requests, outcount, array_of_indices, statuses);
+  {
+    uint64_t now = sextant__now ();
+
+    if (any && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *outcount != MPI_UNDEFINED)
+      for (int j = 0; j < *outcount; j++)
+        {
+          int i = array_of_indices[j];
+
+          if (i >= 0 && i < incount && completed (rc, &statuses[j]))
+            complete_peeked (t, now, handles[i], i, &statuses[j]);
+        }
+    end_at (&call, now);
+  }
+  if (handles != few)
+    free (handles);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Test (MPI_Request *request, int *flag, MPI_Status *status)
+{
+  sextant__call call;
+  sextant__request r;
+  MPI_Request handle;
+  MPI_Status local;
+  int have, rc;
+
+  if (!SEXTANT__BEGIN (&call, TEST))
+    return PMPI_Test (request, flag, status);
+  handle = *request;
+  have = sextant__request_peek (handle, &r);
+  if (status == MPI_STATUS_IGNORE)
+    status = &local;
+  rc = PMPI_Test (request, flag, status);
+  {
+    uint64_t now = sextant__now ();
+
+    if (have && rc == MPI_SUCCESS)
+      {
+        if (*flag)
+          {
+            sextant__request_drop (handle, r.id);
+            complete (call.t, now, &r, status);
+          }
+        else
+          test_failed (call.t, now, &r);
+      }
+    end_at (&call, now);
+  }
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Testall (int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
+{
+  sextant__call call;
+  sextant__thread *t;
+  MPI_Request few[FEW];
+  MPI_Request *handles = few;
+  MPI_Status *statuses = array_of_statuses;
+  int any = 0;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, TESTALL))
+    return PMPI_Testall (count, array_of_requests, flag, array_of_statuses);
+  t = call.t;
+  if (count > FEW)
+    handles = malloc ((size_t) count * sizeof *handles);
+  if (count > 0 && handles != NULL && reserve (t, count) == 0)
+    {
+      any = peek_all (t, count, array_of_requests, handles);
+      if (any && statuses == MPI_STATUSES_IGNORE)
+        statuses = t->statuses;
+    }
+  rc = PMPI_Testall (count, array_of_requests, flag, statuses);
+  {
+    uint64_t now = sextant__now ();
+
+    for (int i = 0; any && i < count; i++)
+      {
+        if (rc == MPI_SUCCESS && *flag)
+          complete_peeked (t, now, handles[i], i, &statuses[i]);
+        else if (rc == MPI_SUCCESS && t->reqs[i].kind != 0)
+          test_failed (t, now, &t->reqs[i]);
+      }
+    end_at (&call, now);
+  }
+  if (handles != few)
+    free (handles);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Testany (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+{
+  sextant__call call;
+  sextant__thread *t;
+  MPI_Request few[FEW];
+  MPI_Request *handles = few;
+  MPI_Status local;
+  int any = 0;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, TESTANY))
+    return PMPI_Testany (count, array_of_requests, index, flag, status);
+  t = call.t;
+  if (count > FEW)
+    handles = malloc ((size_t) count * sizeof *handles);
+  if (count > 0 && handles != NULL && reserve (t, count) == 0)
+    any = peek_all (t, count, array_of_requests, handles);
+  if (status == MPI_STATUS_IGNORE)
+    status = &local;
+  rc = PMPI_Testany (count, array_of_requests, index, flag, status);
+  {
+    uint64_t now = sextant__now ();
+
+    if (any && rc == MPI_SUCCESS)
+      {
+        if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < count)
+          complete_peeked (t, now, handles[*index], *index, status);
+        else if (!*flag)
+          for (int i = 0; i < count; i++)
+            if (t->reqs[i].kind != 0)
+              test_failed (t, now, &t->reqs[i]);
+      }
+    end_at (&call, now);
+  }
+  if (handles != few)
+    free (handles);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Testsome (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+              MPI_Status array_of_statuses[])
+{
+  sextant__call call;
+  sextant__thread *t;
+  MPI_Request few[FEW];
+  MPI_Request *handles = few;
+  MPI_Status *statuses = array_of_statuses;
+  int any = 0;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, TESTSOME))
+    return PMPI_Testsome (incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+  t = call.t;
+  if (incount > FEW)
+    handles = malloc ((size_t) incount * sizeof *handles);
+  if (incount > 0 && handles != NULL && reserve (t, incount) == 0)
+    {
+      any = peek_all (t, incount, array_of_requests, handles);
+      if (any && statuses == MPI_STATUSES_IGNORE)
+        statuses = t->statuses;
+    }
+  rc = PMPI_Testsome (incount, array_of_requests, outcount, array_of_indices, statuses);
+  {
+    uint64_t now = sextant__now ();
+
+    if (any && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *outcount != MPI_UNDEFINED)
+      {
+        for (int j = 0; j < *outcount; j++)
+          {
+            int i = array_of_indices[j];
+
+            if (i >= 0 && i < incount && completed (rc, &statuses[j]))
+              {
+                complete_peeked (t, now, handles[i], i, &statuses[j]);
+                t->reqs[i].kind = 0;
+              }
+          }
+        for (int i = 0; i < incount; i++)
+          if (t->reqs[i].kind != 0)
+            test_failed (t, now, &t->reqs[i]);
+      }
+    end_at (&call, now);
+  }
+  if (handles != few)
+    free (handles);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Cancel (MPI_Request *request)
+{
+  sextant__call call;
+  int rc;
+
+  /* the cancellation shows at the completion (MPI_REQUEST_CANCELLED) */
+  if (!SEXTANT__BEGIN (&call, CANCEL))
+    return PMPI_Cancel (request);
+  rc = PMPI_Cancel (request);
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Request_free (MPI_Request *request)
+{
+  sextant__call call;
+  sextant__request r;
+  int have, rc;
+
+  if (!SEXTANT__BEGIN (&call, REQUEST_FREE))
+    return PMPI_Request_free (request);
+  have = sextant__request_take (*request, &r);
+  rc = PMPI_Request_free (request);
+  /* a freed send still completes, unseen: count it complete now so that
+   * its message is matched; a freed receive stays open */
+  if (have && rc == MPI_SUCCESS && r.kind == SEXTANT__REQ_ISEND)
+    SEXTANT__WRITE (call.t, OTF2_EvtWriter_MpiIsendComplete (call.t->writer, NULL, sextant__now (), r.id),
+                    "MPI_ISEND_COMPLETE");
+  sextant__end (&call);
+  return rc;
+}

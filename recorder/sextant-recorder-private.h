@@ -1,0 +1,684 @@
+/*
+ * sextant-recorder-private.h - the recorder's internal data structures.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One recorder per process (sextant__rec). It owns:
+ *  - the OTF2 archive, opened collectively at MPI_Init over a private
+ *    duplicate of MPI_COMM_WORLD and closed collectively at MPI_Finalize;
+ *  - one thread record (sextant__thread) per thread that made a recorded
+ *    call: its OTF2 location and event writer, and its caches, reachable
+ *    without locks through a thread-local pointer;
+ *  - the local definitions (strings, regions, source code locations,
+ *    calling contexts, communicators, groups, windows) with dense local ids
+ *    0..n-1. Events use these ids; at finalize rank 0 unifies all ranks'
+ *    definitions and every location gets OTF2 mapping tables (local -> global);
+ *  - the handle tables that map MPI_Comm / MPI_Win / MPI_Request values to
+ *    what the recorder knows about them.
+ *
+ * Locking: sextant__rec.lock guards the definitions, the thread list, the
+ * writers of the handle tables and everything libdw does. The hot path - an
+ * MPI call from a loop that ran before - takes no lock: the thread record,
+ * its call-site caches and the comm/window tables are read without one.
+ * Requests use a striped lock (sextant-recorder-handles.c).
+ *
+ * Location ids are (thread index << 32) | world rank, so every rank's main
+ * thread (index 0, the thread that called MPI_Init) has location id = rank
+ * and locations need no unification. Location group ids are ranks.
+ */
+#ifndef SEXTANT_RECORDER_PRIVATE_H
+#define SEXTANT_RECORDER_PRIVATE_H
+
+#include "sextant-recorder.h"
+
+#include <mpi.h>
+#include <otf2/otf2.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#define SEXTANT__EXPORT __attribute__ ((visibility ("default")))
+#define SEXTANT__LIKELY(x) __builtin_expect (!!(x), 1)
+#define SEXTANT__UNLIKELY(x) __builtin_expect (!!(x), 0)
+#define SEXTANT__PRINTF(f, a) __attribute__ ((format (printf, f, a)))
+
+#define SEXTANT__UNDEF UINT32_MAX        /* "no definition", = OTF2's UNDEFINED */
+#define SEXTANT__ATTR_CALLSITE 0         /* global attribute ids, the same on every rank */
+#define SEXTANT__ATTR_CONTEXT 1
+#define SEXTANT__MAX_CALLPATH 32         /* upper bound of SEXTANT_RECORD_CALLPATH */
+#define SEXTANT__EVENT_CHUNK (1024 * 1024)        /* OTF2 event chunk, bytes */
+#define SEXTANT__DEF_CHUNK (4 * 1024 * 1024)      /* OTF2 definition chunk, bytes */
+
+/* ---- the MPI functions the recorder wraps ---- */
+
+/* X (enum suffix, name, OTF2 region role) */
+#define SEXTANT__MPI_FUNCTIONS(X)                      \
+  X (INIT, "MPI_Init", FUNCTION)                       \
+  X (INIT_THREAD, "MPI_Init_thread", FUNCTION)         \
+  X (FINALIZE, "MPI_Finalize", FUNCTION)               \
+  X (ABORT, "MPI_Abort", FUNCTION)                     \
+  X (SEND, "MPI_Send", POINT2POINT)                    \
+  X (BSEND, "MPI_Bsend", POINT2POINT)                  \
+  X (SSEND, "MPI_Ssend", POINT2POINT)                  \
+  X (RSEND, "MPI_Rsend", POINT2POINT)                  \
+  X (ISEND, "MPI_Isend", POINT2POINT)                  \
+  X (IBSEND, "MPI_Ibsend", POINT2POINT)                \
+  X (ISSEND, "MPI_Issend", POINT2POINT)                \
+  X (IRSEND, "MPI_Irsend", POINT2POINT)                \
+  X (RECV, "MPI_Recv", POINT2POINT)                    \
+  X (IRECV, "MPI_Irecv", POINT2POINT)                  \
+  X (SENDRECV, "MPI_Sendrecv", POINT2POINT)            \
+  X (SENDRECV_REPLACE, "MPI_Sendrecv_replace", POINT2POINT) \
+  X (PROBE, "MPI_Probe", POINT2POINT)                  \
+  X (IPROBE, "MPI_Iprobe", POINT2POINT)                \
+  X (WAIT, "MPI_Wait", POINT2POINT)                    \
+  X (WAITALL, "MPI_Waitall", POINT2POINT)              \
+  X (WAITANY, "MPI_Waitany", POINT2POINT)              \
+  X (WAITSOME, "MPI_Waitsome", POINT2POINT)            \
+  X (TEST, "MPI_Test", POINT2POINT)                    \
+  X (TESTALL, "MPI_Testall", POINT2POINT)              \
+  X (TESTANY, "MPI_Testany", POINT2POINT)              \
+  X (TESTSOME, "MPI_Testsome", POINT2POINT)            \
+  X (CANCEL, "MPI_Cancel", POINT2POINT)                \
+  X (REQUEST_FREE, "MPI_Request_free", POINT2POINT)    \
+  X (BARRIER, "MPI_Barrier", BARRIER)                  \
+  X (BCAST, "MPI_Bcast", COLL_ONE2ALL)                 \
+  X (REDUCE, "MPI_Reduce", COLL_ALL2ONE)               \
+  X (ALLREDUCE, "MPI_Allreduce", COLL_ALL2ALL)         \
+  X (GATHER, "MPI_Gather", COLL_ALL2ONE)               \
+  X (GATHERV, "MPI_Gatherv", COLL_ALL2ONE)             \
+  X (SCATTER, "MPI_Scatter", COLL_ONE2ALL)             \
+  X (SCATTERV, "MPI_Scatterv", COLL_ONE2ALL)           \
+  X (ALLGATHER, "MPI_Allgather", COLL_ALL2ALL)         \
+  X (ALLGATHERV, "MPI_Allgatherv", COLL_ALL2ALL)       \
+  X (ALLTOALL, "MPI_Alltoall", COLL_ALL2ALL)           \
+  X (ALLTOALLV, "MPI_Alltoallv", COLL_ALL2ALL)         \
+  X (SCAN, "MPI_Scan", COLL_OTHER)                     \
+  X (EXSCAN, "MPI_Exscan", COLL_OTHER)                 \
+  X (REDUCE_SCATTER, "MPI_Reduce_scatter", COLL_ALL2ALL) \
+  X (REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", COLL_ALL2ALL) \
+  X (IBARRIER, "MPI_Ibarrier", BARRIER)                \
+  X (IBCAST, "MPI_Ibcast", COLL_ONE2ALL)               \
+  X (IREDUCE, "MPI_Ireduce", COLL_ALL2ONE)             \
+  X (IALLREDUCE, "MPI_Iallreduce", COLL_ALL2ALL)       \
+  X (IGATHER, "MPI_Igather", COLL_ALL2ONE)             \
+  X (IGATHERV, "MPI_Igatherv", COLL_ALL2ONE)           \
+  X (ISCATTER, "MPI_Iscatter", COLL_ONE2ALL)           \
+  X (ISCATTERV, "MPI_Iscatterv", COLL_ONE2ALL)         \
+  X (IALLGATHER, "MPI_Iallgather", COLL_ALL2ALL)       \
+  X (IALLGATHERV, "MPI_Iallgatherv", COLL_ALL2ALL)     \
+  X (IALLTOALL, "MPI_Ialltoall", COLL_ALL2ALL)         \
+  X (IALLTOALLV, "MPI_Ialltoallv", COLL_ALL2ALL)       \
+  X (ISCAN, "MPI_Iscan", COLL_OTHER)                   \
+  X (IEXSCAN, "MPI_Iexscan", COLL_OTHER)               \
+  X (IREDUCE_SCATTER, "MPI_Ireduce_scatter", COLL_ALL2ALL) \
+  X (IREDUCE_SCATTER_BLOCK, "MPI_Ireduce_scatter_block", COLL_ALL2ALL) \
+  X (COMM_DUP, "MPI_Comm_dup", COLL_OTHER)             \
+  X (COMM_DUP_WITH_INFO, "MPI_Comm_dup_with_info", COLL_OTHER) \
+  X (COMM_SPLIT, "MPI_Comm_split", COLL_OTHER)         \
+  X (COMM_SPLIT_TYPE, "MPI_Comm_split_type", COLL_OTHER) \
+  X (COMM_CREATE, "MPI_Comm_create", COLL_OTHER)       \
+  X (CART_CREATE, "MPI_Cart_create", COLL_OTHER)       \
+  X (CART_SUB, "MPI_Cart_sub", COLL_OTHER)             \
+  X (COMM_FREE, "MPI_Comm_free", FUNCTION)             \
+  X (WIN_CREATE, "MPI_Win_create", RMA)                \
+  X (WIN_ALLOCATE, "MPI_Win_allocate", RMA)            \
+  X (WIN_ALLOCATE_SHARED, "MPI_Win_allocate_shared", RMA) \
+  X (WIN_CREATE_DYNAMIC, "MPI_Win_create_dynamic", RMA) \
+  X (WIN_FREE, "MPI_Win_free", RMA)                    \
+  X (PUT, "MPI_Put", RMA)                              \
+  X (GET, "MPI_Get", RMA)                              \
+  X (ACCUMULATE, "MPI_Accumulate", RMA)                \
+  X (GET_ACCUMULATE, "MPI_Get_accumulate", RMA)        \
+  X (FETCH_AND_OP, "MPI_Fetch_and_op", RMA)            \
+  X (COMPARE_AND_SWAP, "MPI_Compare_and_swap", RMA)    \
+  X (WIN_LOCK, "MPI_Win_lock", RMA)                    \
+  X (WIN_UNLOCK, "MPI_Win_unlock", RMA)                \
+  X (WIN_LOCK_ALL, "MPI_Win_lock_all", RMA)            \
+  X (WIN_UNLOCK_ALL, "MPI_Win_unlock_all", RMA)        \
+  X (WIN_FLUSH, "MPI_Win_flush", RMA)                  \
+  X (WIN_FLUSH_ALL, "MPI_Win_flush_all", RMA)          \
+  X (WIN_FLUSH_LOCAL, "MPI_Win_flush_local", RMA)      \
+  X (WIN_FLUSH_LOCAL_ALL, "MPI_Win_flush_local_all", RMA) \
+  X (WIN_SYNC, "MPI_Win_sync", RMA)                    \
+  X (WIN_FENCE, "MPI_Win_fence", RMA)                  \
+  X (WIN_POST, "MPI_Win_post", RMA)                    \
+  X (WIN_START, "MPI_Win_start", RMA)                  \
+  X (WIN_COMPLETE, "MPI_Win_complete", RMA)            \
+  X (WIN_WAIT, "MPI_Win_wait", RMA)                    \
+  X (WIN_TEST, "MPI_Win_test", RMA)
+
+typedef enum
+{
+#define SEXTANT__MPI_ENUM(id, name, role) SEXTANT__MPI_##id,
+  SEXTANT__MPI_FUNCTIONS (SEXTANT__MPI_ENUM)
+#undef SEXTANT__MPI_ENUM
+  SEXTANT__N_MPI
+} sextant__mpi_function;
+
+/* ---- small containers (sextant-recorder-defs.c) ---- */
+
+/* Grows *@array (of @elem-byte elements, capacity *@cap) to hold @need.
+ * Returns 0, or -1 when out of memory (the array is unchanged). */
+int sextant__grow (void   **array,
+                   size_t  *cap,
+                   size_t   need,
+                   size_t   elem);
+
+/* A set of byte strings, each with a uint32 value. Open addressing. */
+typedef struct
+{
+  uint64_t hash;
+  unsigned char *key;               /* malloc'd copy; NULL = empty slot */
+  uint32_t len;
+  uint32_t value;
+} sextant__blobslot;
+
+typedef struct
+{
+  sextant__blobslot *slots;
+  size_t cap;                       /* power of two, or 0 */
+  size_t n;
+} sextant__blobmap;
+
+int  sextant__blobmap_get  (const sextant__blobmap *map,
+                            const void             *key,
+                            size_t                  len,
+                            uint32_t               *value);
+int  sextant__blobmap_put  (sextant__blobmap *map,
+                            const void       *key,
+                            size_t            len,
+                            uint32_t          value);
+void sextant__blobmap_free (sextant__blobmap *map);
+
+/* Serialisation buffer. A failed append sets @failed and drops the data. */
+typedef struct
+{
+  unsigned char *data;
+  size_t len;
+  size_t cap;
+  int failed;
+} sextant__buf;
+
+void sextant__buf_bytes (sextant__buf *buf,
+                         const void   *data,
+                         size_t        len);
+void sextant__buf_u32   (sextant__buf *buf,
+                         uint32_t      value);
+void sextant__buf_u64   (sextant__buf *buf,
+                         uint64_t      value);
+void sextant__buf_str   (sextant__buf *buf,
+                         const char   *s);
+
+typedef struct
+{
+  const unsigned char *pos;
+  const unsigned char *end;
+  int failed;                       /* read past the end */
+} sextant__reader;
+
+uint32_t    sextant__read_u32 (sextant__reader *rd);
+uint64_t    sextant__read_u64 (sextant__reader *rd);
+const char *sextant__read_str (sextant__reader *rd);  /* points into the buffer */
+
+/* ---- definitions (sextant-recorder-defs.c) ---- */
+
+typedef enum
+{
+  SEXTANT__COMM_WORLD = 0,          /* MPI_COMM_WORLD */
+  SEXTANT__COMM_SELF = 1,           /* MPI_COMM_SELF: one instance per process */
+  SEXTANT__COMM_CHILD = 2,          /* made by a collective call on a known parent */
+  SEXTANT__COMM_LOCAL = 3,          /* seen without its creation: this rank's own */
+} sextant__comm_kind;
+
+typedef struct
+{
+  uint32_t name, role, paradigm, file, begin, end;   /* strings are string ids */
+} sextant__region_def;
+
+typedef struct
+{
+  uint32_t file, line;
+} sextant__scl_def;
+
+typedef struct
+{
+  uint32_t region, scl, parent;
+} sextant__context_def;
+
+/* A communicator is the same on all its ranks when its kind, parent, seq
+ * and min_rank are: seq counts the communicator-making calls on the parent
+ * (the same on every rank, since they are collective over the parent), and
+ * min_rank - the lowest world rank in it - tells apart the communicators
+ * that one MPI_Comm_split makes. */
+typedef struct
+{
+  uint32_t kind;                    /* sextant__comm_kind */
+  uint32_t name;                    /* string id */
+  uint32_t parent;                  /* comm id, or SEXTANT__UNDEF */
+  uint32_t seq;                     /* CHILD: nth comm made from the parent; LOCAL: unique number */
+  uint32_t min_rank;                /* lowest member (world rank) */
+  uint32_t n_members;
+  uint32_t *members;                /* world ranks in comm rank order; NULL for SELF */
+} sextant__comm_def;
+
+typedef struct
+{
+  uint32_t n_members;
+  uint32_t *members;                /* world ranks */
+} sextant__group_def;
+
+/* A window is the same on all its ranks when its comm and seq are. */
+typedef struct
+{
+  uint32_t name, comm, seq;
+} sextant__win_def;
+
+typedef struct
+{
+  char **strings;             size_t n_strings, cap_strings;
+  sextant__region_def *regions;   size_t n_regions, cap_regions;
+  sextant__scl_def *scls;         size_t n_scls, cap_scls;
+  sextant__context_def *contexts; size_t n_contexts, cap_contexts;
+  sextant__comm_def *comms;       size_t n_comms, cap_comms;
+  sextant__group_def *groups;     size_t n_groups, cap_groups;
+  sextant__win_def *wins;         size_t n_wins, cap_wins;
+  /* de-duplication: key bytes -> id */
+  sextant__blobmap string_map, region_map, scl_map, context_map, comm_map, group_map, win_map;
+} sextant__defs;
+
+/* All return the id, or SEXTANT__UNDEF when out of memory. The same content
+ * gives the same id (LOCAL communicators are never merged). */
+uint32_t sextant__def_string  (sextant__defs *defs,
+                               const char    *s);
+uint32_t sextant__def_region  (sextant__defs             *defs,
+                               const sextant__region_def *def);
+uint32_t sextant__def_scl     (sextant__defs *defs,
+                               uint32_t       file,
+                               uint32_t       line);
+uint32_t sextant__def_context (sextant__defs *defs,
+                               uint32_t       region,
+                               uint32_t       scl,
+                               uint32_t       parent);
+uint32_t sextant__def_comm    (sextant__defs           *defs,
+                               const sextant__comm_def *def);   /* members are copied */
+uint32_t sextant__def_group   (sextant__defs  *defs,
+                               const uint32_t *members,
+                               uint32_t        n_members);
+uint32_t sextant__def_win     (sextant__defs *defs,
+                               uint32_t       name,
+                               uint32_t       comm,
+                               uint32_t       seq);
+void     sextant__defs_clear  (sextant__defs *defs);
+
+void sextant__defs_serialize   (const sextant__defs *defs,
+                                sextant__buf        *buf);
+/* Reads what sextant__defs_serialize wrote into an empty @defs.
+ * Returns 0, or -1 for malformed input or out of memory. */
+int  sextant__defs_deserialize (sextant__reader *rd,
+                                sextant__defs   *defs);
+
+/* ---- handles (sextant-recorder-handles.c) ---- */
+
+/* What the recorder knows about a communicator. Never freed before the
+ * recorder finishes (MPI may hand the same handle out again, which replaces
+ * the table entry, not the record). */
+typedef struct
+{
+  uint32_t def;                     /* local COMM definition */
+  _Atomic uint32_t children;        /* communicator-making calls on it so far */
+  _Atomic uint32_t windows;         /* windows made on it so far */
+} sextant__comm;
+
+typedef struct
+{
+  uint32_t def;                     /* local RMA_WIN definition */
+  int rank;                         /* this process's rank in the window */
+  int allocated;                    /* made by MPI_Win_allocate(_shared): MPI owns the memory */
+  _Atomic uint32_t post_group;      /* GROUP of the latest MPI_Win_post, or UNDEF */
+  _Atomic uint32_t start_group;     /* GROUP of the latest MPI_Win_start, or UNDEF */
+} sextant__win;
+
+/* Handle value -> record. Lock-free lookups; inserts under sextant__rec.lock.
+ * Capacity is fixed; a full table makes new handles unknown (reported). */
+typedef struct
+{
+  _Atomic uintptr_t *keys;
+  void *_Atomic *values;
+  size_t mask;
+} sextant__handles;
+
+int   sextant__handles_init (sextant__handles *table,
+                             size_t            cap);
+void  sextant__handles_free (sextant__handles *table);
+void *sextant__handles_get  (const sextant__handles *table,
+                             uintptr_t               key);
+int   sextant__handles_put  (sextant__handles *table,
+                             uintptr_t         key,
+                             void             *value);
+
+/* An open non-blocking operation, by MPI_Request value. */
+typedef enum
+{
+  SEXTANT__REQ_ISEND = 1,
+  SEXTANT__REQ_IRECV = 2,
+  SEXTANT__REQ_COLL = 3,
+} sextant__req_kind;
+
+typedef struct
+{
+  uint64_t id;                      /* OTF2 request id on the issuing location */
+  uint64_t sent;                    /* COLL: bytes sent */
+  uint64_t received;                /* COLL: bytes received */
+  uint32_t comm;                    /* local COMM definition */
+  uint32_t root;                    /* COLL: root rank or OTF2_UNDEFINED_UINT32 */
+  uint8_t kind;                     /* sextant__req_kind; 0 = none */
+  uint8_t op;                       /* COLL: OTF2_CollectiveOp */
+} sextant__request;
+
+int  sextant__requests_init (void);
+void sextant__requests_free (void);
+void sextant__request_put   (MPI_Request              req,
+                             const sextant__request  *info);
+int  sextant__request_peek  (MPI_Request       req,
+                             sextant__request *out);     /* 1 if found */
+int  sextant__request_take  (MPI_Request       req,
+                             sextant__request *out);     /* 1 if found and removed */
+void sextant__request_drop  (MPI_Request req,
+                             uint64_t    id);            /* remove if it is still @id */
+
+/* ---- threads ---- */
+
+typedef struct sextant__unwind_rule sextant__unwind_rule;
+typedef struct sextant__chain_slot sextant__chain_slot;
+typedef struct sextant__scl_slot sextant__scl_slot;
+
+/* An RMA operation issued by this thread and not yet completed. */
+typedef struct
+{
+  uint32_t win;                     /* local RMA_WIN definition */
+  uint32_t target;                  /* rank in the window */
+  uint64_t matching;                /* matching id of its record */
+} sextant__rma_op;
+
+typedef struct sextant__thread sextant__thread;
+struct sextant__thread
+{
+  sextant__thread *next;            /* sextant__rec.threads, newest first */
+  uint64_t location;                /* OTF2 location id */
+  uint32_t index;                   /* 0: the thread that called MPI_Init */
+  char name[64];
+  OTF2_EvtWriter *evt;              /* the location's event writer, closed at the end */
+  OTF2_EvtWriter *writer;           /* = evt while recording, NULL once writing failed */
+  OTF2_AttributeList *attrs;
+  int busy;                         /* inside a recorded MPI call: nested calls are not recorded */
+  int mute;                         /* > 0: inside onecoll polling, MPI calls are not recorded */
+  uint64_t next_request;            /* OTF2 request ids, from 1 */
+  uint64_t next_matching;           /* RMA matching ids, from 1 */
+  uintptr_t stack_lo, stack_hi;     /* this thread's stack, for the unwinder's reads */
+  sextant__unwind_rule *rules;      /* call-site caches (sextant-recorder-callsite.c) */
+  sextant__chain_slot *chains;
+  sextant__scl_slot *scls;
+  sextant__rma_op *rma;             /* pending RMA operations, oldest first */
+  size_t n_rma, cap_rma;
+  MPI_Status *statuses;             /* scratch for MPI_STATUSES_IGNORE */
+  size_t cap_statuses;
+  sextant__request *reqs;           /* scratch for the Wait/Test families */
+  size_t cap_reqs;
+};
+
+/* ---- the recorder ---- */
+
+typedef enum
+{
+  SEXTANT__STATE_OFF = 0,           /* not started (or disabled) */
+  SEXTANT__STATE_ACTIVE = 1,        /* recording */
+  SEXTANT__STATE_STOPPED = 2,       /* finalize or an emergency write is running or done */
+} sextant__state;
+
+typedef enum
+{
+  SEXTANT__CLOCK_AUTO = 0,          /* ping-pong for ranks on other hosts than rank 0 */
+  SEXTANT__CLOCK_PINGPONG = 1,      /* ping-pong for every rank */
+  SEXTANT__CLOCK_NONE = 2,          /* no ClockOffset records */
+} sextant__clock_mode;
+
+typedef struct
+{
+  uint64_t time;                    /* local clock, ns */
+  int64_t offset;                   /* rank 0's clock minus ours, ns */
+  double deviation;                 /* half the round trip of the best sample, ns */
+} sextant__clock_point;
+
+typedef struct
+{
+  _Atomic int state;                /* sextant__state */
+  int started;                      /* init was attempted in this process */
+  pid_t pid;                        /* of the process that started it */
+  int rank;                         /* in MPI_COMM_WORLD */
+  int size;
+  MPI_Comm comm;                    /* the recorder's own duplicate of MPI_COMM_WORLD */
+  OTF2_Archive *archive;
+  char *dir;                        /* absolute archive directory */
+  char *anchor;                     /* dir/traces.otf2 */
+  char hostname[256];
+
+  /* options (rank 0's environment, broadcast) */
+  int callpath;                     /* frames per calling context, 0..SEXTANT__MAX_CALLPATH */
+  uint64_t buffer_bytes;            /* event memory per location */
+  int clock_mode;                   /* sextant__clock_mode */
+  int record_polls;
+  int verbose;
+
+  pthread_mutex_t lock;             /* see the file comment */
+  sextant__thread *threads;
+  uint32_t n_threads;
+  sextant__defs defs;
+
+  sextant__comm *world;
+  sextant__comm *self;
+  MPI_Group world_group;            /* for translating ranks to world ranks */
+  void **records;                   /* every sextant__comm / sextant__win, freed at the end */
+  size_t n_records, cap_records;
+  sextant__handles comms;
+  sextant__handles wins;
+  _Atomic uint32_t mpi_regions[SEXTANT__N_MPI];   /* local REGION id + 1, 0 = not defined yet */
+  _Atomic int warned_unknown_comm;
+  _Atomic int warned_unknown_win;
+  _Atomic int warned_table_full;
+  uint32_t local_comms;             /* LOCAL communicators defined so far */
+
+  sextant__clock_point clock_init;
+  sextant__clock_point clock_final;
+  int have_final_clock;
+  uint64_t t_first;                 /* local clock of the first and last event of this process */
+  uint64_t t_last;
+  uint64_t realtime_at_init;        /* CLOCK_REALTIME and ... */
+  uint64_t monotonic_at_init;       /* ... CLOCK_MONOTONIC read together at init, ns */
+} sextant__recorder;
+
+extern sextant__recorder sextant__rec;
+
+/* ---- time ---- */
+
+static inline uint64_t
+sextant__now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * UINT64_C (1000000000) + (uint64_t) ts.tv_nsec;
+}
+
+/* sextant-recorder-clock.c. Collective over sextant__rec.comm: measures
+ * this rank's offset to rank 0 (per sextant__rec.clock_mode). */
+int     sextant__clock_measure (sextant__clock_point *point);
+/* The global time of local time @t, as libotf2's reader will compute it
+ * from the ClockOffset records @a and (if non-NULL) @b. */
+uint64_t sextant__clock_correct (const sextant__clock_point *a,
+                                 const sextant__clock_point *b,
+                                 uint64_t                    t);
+
+/* ---- errors and libotf2 callbacks (sextant-recorder-core.c) ---- */
+
+extern const OTF2_FlushCallbacks sextant__flush_callbacks;
+
+void sextant__warn (const char *format,
+                    ...) SEXTANT__PRINTF (1, 2);
+void sextant__warn_otf2 (OTF2_ErrorCode  status,
+                         const char     *what);
+
+/* ---- threads and events (sextant-recorder-core.c) ---- */
+
+extern __thread sextant__thread *sextant__tls;
+
+sextant__thread *sextant__thread_register (void);
+
+/* The calling thread's record while recording, else NULL. */
+static inline sextant__thread *
+sextant__self (void)
+{
+  sextant__thread *t = sextant__tls;
+
+  if (SEXTANT__UNLIKELY (atomic_load_explicit (&sextant__rec.state, memory_order_relaxed)
+                         != SEXTANT__STATE_ACTIVE))
+    return NULL;
+  if (SEXTANT__UNLIKELY (t == NULL))
+    t = sextant__thread_register ();
+  return t != NULL && t->writer != NULL ? t : NULL;
+}
+
+/* Stops recording on @t after a libotf2 error (reported once). */
+void sextant__thread_fail (sextant__thread *t,
+                           OTF2_ErrorCode   status,
+                           const char      *what);
+
+/* Writes one record with @t's writer, if it still has one. */
+#define SEXTANT__WRITE(t, call, what)                                        \
+  do {                                                                       \
+    if (SEXTANT__LIKELY ((t)->writer != NULL))                               \
+      {                                                                      \
+        OTF2_ErrorCode sextant_status_ = (call);                             \
+        if (SEXTANT__UNLIKELY (sextant_status_ != OTF2_SUCCESS))             \
+          sextant__thread_fail ((t), sextant_status_, (what));               \
+      }                                                                      \
+  } while (0)
+
+/* A recorded MPI call in progress. */
+typedef struct
+{
+  sextant__thread *t;
+  uint32_t region;
+  uint64_t enter;                   /* time of the ENTER record */
+} sextant__call;
+
+/* Begins recording an MPI call: resolves its call site from @frame and
+ * @ra (the wrapper's __builtin_frame_address (0) and
+ * __builtin_return_address (0)) and writes ENTER. Returns 0 when the call is
+ * not to be recorded (recorder off, nested call, muted thread): the wrapper
+ * then only calls PMPI. */
+int  sextant__begin (sextant__call         *call,
+                     sextant__mpi_function  function,
+                     void                  *frame,
+                     void                  *ra);
+/* Writes LEAVE and ends the call; returns the time of the LEAVE. */
+uint64_t sextant__end (sextant__call *call);
+
+#define SEXTANT__BEGIN(call, function)                                     \
+  sextant__begin ((call), SEXTANT__MPI_##function, __builtin_frame_address (0), \
+                  __builtin_return_address (0))
+
+uint32_t sextant__mpi_region (sextant__mpi_function function);
+
+/* Defines a region under the lock (for onecoll's regions). */
+uint32_t sextant__define_region (const char     *name,
+                                 OTF2_RegionRole role,
+                                 OTF2_Paradigm   paradigm,
+                                 const char     *file,
+                                 uint32_t        line);
+/* The source code location @file:@line, cached per thread by the address
+ * of @file (a string literal) and @line. @ra, if not NULL, is a return
+ * address on that line: its debug information gives the absolute file
+ * name, which __FILE__ may not be. */
+uint32_t sextant__scl_cached (sextant__thread *t,
+                              const char      *file,
+                              int              line,
+                              void            *ra);
+
+
+/* Names the calling thread's location (before its first event). */
+void sextant__thread_name (const char *name);
+
+/* ---- communicators and windows (sextant-recorder-mpi-coll.c, -rma.c) ---- */
+
+sextant__comm *sextant__comm_lookup_slow (MPI_Comm comm);
+
+static inline sextant__comm *
+sextant__comm_get (MPI_Comm comm)
+{
+  sextant__comm *c;
+
+  if (comm == MPI_COMM_WORLD)
+    return sextant__rec.world;
+  if (comm == MPI_COMM_SELF)
+    return sextant__rec.self;
+  c = sextant__handles_get (&sextant__rec.comms, (uintptr_t) comm);
+  return c != NULL ? c : sextant__comm_lookup_slow (comm);
+}
+
+/* Defines MPI_COMM_WORLD and MPI_COMM_SELF (at init, lock held). */
+int sextant__comms_init (void);
+/* The world ranks of @group's members, in group order; NULL if out of memory. */
+uint32_t *sextant__group_world_ranks (MPI_Group  group,
+                                      int       *n);
+
+/* ---- call sites (sextant-recorder-callsite.c) ---- */
+
+int  sextant__callsite_init (void);
+void sextant__callsite_fini (void);
+void sextant__callsite (sextant__thread *t,
+                        void            *frame,
+                        void            *ra,
+                        uint32_t        *scl,
+                        uint32_t        *context);
+void sextant__callsite_thread_free (sextant__thread *t);
+/* The source code location of return address @ra (lock not held). */
+uint32_t sextant__callsite_scl (sextant__thread *t,
+                                void            *ra);
+/* The file and first line of the function containing return address @ra
+ * (lock not held). Returns 0, or -1 if unknown. */
+int sextant__callsite_function (sextant__thread *t,
+                                void            *ra,
+                                char            *file,
+                                size_t           size,
+                                uint32_t        *line);
+
+/* ---- RMA bookkeeping (sextant-recorder-mpi-rma.c) ---- */
+
+void sextant__rma_complete (sextant__thread *t,
+                            uint64_t         time,
+                            uint32_t         win,
+                            uint32_t         target,       /* UNDEF = all targets */
+                            int              local_only);
+
+/* ---- writing the archive (sextant-recorder-unify.c) ---- */
+
+/* Collective: unifies the definitions and writes everything but the
+ * events. Returns a sextant_recorder_status. */
+int  sextant__write_definitions (void);
+/* Not collective: writes this rank's events and definitions as an archive
+ * of its own under dir/partial/rank-R. Returns a sextant_recorder_status. */
+int  sextant__write_partial (void);
+
+/* ---- onecoll (sextant-recorder-onecoll.c) ---- */
+
+/* Installs onecoll's trace hooks if onecoll is in the process. Returns 1 if
+ * installed, 0 if onecoll is not there, -1 if onecoll refused. */
+int sextant__onecoll_install (void);
+/* Removes them again (at finalize). */
+void sextant__onecoll_uninstall (void);
+
+#endif /* SEXTANT_RECORDER_PRIVATE_H */
