@@ -208,6 +208,33 @@ def check_scenario(sc, work, env):
         con.close()
 
 
+def check_every_kind_rma(work, env):
+    """The RMA part of the every-kind archive (tests/otf2gen/otf2gen-every-kind.h):
+    rank 0's accumulate into rank 3 is issued at 6525 and completed remotely
+    at 6595 (atomic_wait 70 ticks, peer rank 3); rank 1 requests a shared lock
+    on rank 3 at 6512 and gets it at 6618, after rank 0's exclusive hold
+    (lock_contention 106 ticks, peer rank 0); rank 1's OpenMP thread waits 25
+    ticks for each of the two locks rank 1 holds (thread and legacy OpenMP
+    records), from entering the call that acquires it."""
+    out = os.path.join(work, "every-kind")
+    gen = run(OTF2GEN, "every-kind", out)
+    db = os.path.join(work, "every-kind.db")
+    imp = run(SEXTANT, "import", "--quiet", "-o", db, out, env=env)
+    ana = run(SEXTANT, "analyze", "--json", "--no-user-patterns", "--pattern", "atomic_wait",
+              "--pattern", "lock_contention", db, env=env)
+    ok(gen.returncode == 0 and imp.returncode == 0 and ana.returncode == 0, "every-kind: analyze",
+       gen.stderr + imp.stderr + ana.stderr)
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT i.pattern, l.otf2_id, i.severity, p.otf2_id FROM pattern_instance AS i "
+                       "JOIN location AS l ON l.id = i.loc JOIN location AS p ON p.id = i.peer_loc "
+                       "ORDER BY 1").fetchall()
+    con.close()
+    thread = (1 << 32) | 1
+    ok(rows == [("atomic_wait", 0, 70, 3), ("lock_contention", 1, 106, 0),
+                ("lock_contention", thread, 25, 1), ("lock_contention", thread, 25, 1)],
+       "every-kind: atomic_wait 70 on rank 0, lock_contention 106 on rank 1 and 2 x 25 on its thread", str(rows))
+
+
 def main():
     expect = run(OTF2GEN, "--expect-patterns")
     ok(expect.returncode == 0, "sextant-otf2gen --expect-patterns", expect.stderr)
@@ -218,6 +245,7 @@ def main():
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(work, "data"))
         for sc in scenarios:
             check_scenario(sc, work, env)
+        check_every_kind_rma(work, env)
 
     print("1..%d" % len(results))
     for n, (good, name, detail) in enumerate(results, 1):

@@ -1159,6 +1159,14 @@ release_lock (Decoder    *self,
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The target rank of an RMA lock; NULL for MPI_Win_lock_all (OTF2 writes
+ * the undefined rank for "all"). */
+static gint64
+lock_target (guint32 remote)
+{
+  return remote == OTF2_UNDEFINED_UINT32 ? SEXTANT_NULL : (gint64)remote;
+}
+
 static OTF2_CallbackCode
 on_rma_request_lock (DECODER_ARGS,
                      OTF2_RmaWinRef win,
@@ -1168,7 +1176,7 @@ on_rma_request_lock (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_RMA_REQUEST_LOCK, time);
-  PendingLock *lock = open_lock (self, "RMA", win, remote, (gint64)lock_id,
+  PendingLock *lock = open_lock (self, "RMA", win, lock_target (remote), (gint64)lock_id,
                                  sextant_otf2_lock_type_name (type));
 
   lock->request_time = t;
@@ -1185,7 +1193,8 @@ on_rma_acquire_lock (DECODER_ARGS,
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_RMA_ACQUIRE_LOCK, time);
 
-  return acquire_lock (self, t, "RMA", win, remote, (gint64)lock_id, sextant_otf2_lock_type_name (type));
+  return acquire_lock (self, t, "RMA", win, lock_target (remote), (gint64)lock_id,
+                       sextant_otf2_lock_type_name (type));
 }
 
 static OTF2_CallbackCode
@@ -1197,7 +1206,7 @@ on_rma_try_lock (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_RMA_TRY_LOCK, time);
-  PendingLock failed = { "RMA", win, remote, (gint64)lock_id, sextant_otf2_lock_type_name (type),
+  PendingLock failed = { "RMA", win, lock_target (remote), (gint64)lock_id, sextant_otf2_lock_type_name (type),
                          t, SEXTANT_NULL, top_visit (self) };   /* the attempt's time as request_time */
 
   /* OTF2: RMA_TRY_LOCK marks an unsuccessful attempt. */
@@ -1214,7 +1223,7 @@ on_rma_release_lock (DECODER_ARGS,
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_RMA_RELEASE_LOCK, time);
 
-  return release_lock (self, t, "RMA", win, remote, (gint64)lock_id);
+  return release_lock (self, t, "RMA", win, lock_target (remote), (gint64)lock_id);
 }
 
 static OTF2_CallbackCode
