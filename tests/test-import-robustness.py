@@ -15,19 +15,12 @@ import subprocess
 import sys
 import tempfile
 
+from tap import finish, ok, skip
+
 SEXTANT = os.environ.get("SEXTANT", "sextant")
 TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
 SOURCE = os.path.join(TRACES, "casita-4_mpi_ls_barr")
 
-results = []
-
-
-def ok(cond, name, detail=""):
-    results.append((bool(cond), name, detail))
-
-
-def skip(name, why):
-    results.append((True, name + " # SKIP " + why, ""))
 
 
 def tree_digest(path):
@@ -221,15 +214,7 @@ def main():
         ok(run.returncode == 1 and "not a Sextant trace store" in run.stderr, "info on a non-store fails",
            run.stderr)
 
-    print("1..%d" % len(results))
-    failed = 0
-    for i, (passed, name, detail) in enumerate(results, start=1):
-        print("%s %d - %s" % ("ok" if passed else "not ok", i, name))
-        if not passed:
-            failed += 1
-            for line in detail.splitlines()[:10]:
-                print("# " + line)
-    return 1 if failed else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+
+from tap import finish, ok
 from collections import defaultdict
 
 SEXTANT = os.environ.get("SEXTANT", "sextant")
@@ -22,11 +24,6 @@ ARCHIVES = ["casita-4_mpi_ls_barr", "sstmacro-otf2_test_traces", "casita-2_jacob
             "casita-1_scorep-ompt-host-nested"]
 CATEGORIES = ["MPI", "RMA", "USER", "OMP", "THREAD", "IO", "ACCEL", "OTHER"]
 
-results = []
-
-
-def ok(cond, name, detail=""):
-    results.append((bool(cond), name, detail))
 
 
 def exclusive_intervals(visits):
@@ -119,15 +116,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for name in ARCHIVES:
             check(name, work)
-    print("1..%d" % len(results))
-    failed = 0
-    for i, (passed, name, detail) in enumerate(results, start=1):
-        print("%s %d - %s" % ("ok" if passed else "not ok", i, name))
-        if not passed:
-            failed += 1
-            for line in detail.splitlines()[:10]:
-                print("# " + line[:1000])
-    return 1 if failed else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -25,14 +25,11 @@ import subprocess
 import sys
 import tempfile
 
+from tap import finish, ok
+
 SEXTANT = os.environ.get("SEXTANT", "sextant")
 OTF2GEN = os.environ.get("SEXTANT_OTF2GEN", "sextant-otf2gen")
 
-results = []
-
-
-def ok(cond, name, detail=""):
-    results.append((bool(cond), name, detail))
 
 
 def close(a, b):
@@ -247,13 +244,7 @@ def main():
             check_scenario(sc, work, env)
         check_every_kind_rma(work, env)
 
-    print("1..%d" % len(results))
-    for n, (good, name, detail) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if good else "not ok", n, name))
-        if not good and detail:
-            for line in detail.splitlines():
-                print("# " + line)
-    return 0 if all(good for good, _, _ in results) else 1
+    return finish()
 
 
 if __name__ == "__main__":

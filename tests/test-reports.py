@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+from tap import finish, ok
 import xml.etree.ElementTree as ET
 
 SEXTANT = os.environ.get("SEXTANT", "sextant")
@@ -25,11 +27,6 @@ TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
 ARCHIVES = ["casita-4_mpi_ls_barr", "sstmacro-otf2_test_traces"]
 VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "wbr", "source"}
 
-results = []
-
-
-def ok(cond, name, detail=""):
-    results.append((bool(cond), name, detail))
 
 
 class Checker(html.parser.HTMLParser):
@@ -150,15 +147,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for archive in ARCHIVES:
             check(archive, work)
-    print("1..%d" % len(results))
-    failed = 0
-    for i, (passed, name, detail) in enumerate(results, start=1):
-        print("%s %d - %s" % ("ok" if passed else "not ok", i, name))
-        if not passed:
-            failed += 1
-            for line in detail.splitlines()[:10]:
-                print("# " + line[:1000])
-    return 1 if failed else 0
+    return finish()
 
 
 if __name__ == "__main__":

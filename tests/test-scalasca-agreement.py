@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from tap import finish, ok
+
 SEXTANT = os.environ.get("SEXTANT", "sextant")
 TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
 ARCHIVES = ["casita-4_mpi_ls_barr", "pipit-ping-pong-otf2"]
@@ -39,11 +41,6 @@ METRICS = {
 # Instance counts Scalasca reports, where its trace.stat gives them
 COUNTS = {"mpi_cls_count": "late_sender", "mpi_clr_count": "late_receiver"}
 
-results = []
-
-
-def ok(cond, name, detail=""):
-    results.append((bool(cond), name, detail))
 
 
 def close(a, b):
@@ -121,15 +118,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for archive in ARCHIVES:
             check(readme, archive, work)
-    print("1..%d" % len(results))
-    failed = 0
-    for i, (passed, name, detail) in enumerate(results, start=1):
-        print("%s %d - %s" % ("ok" if passed else "not ok", i, name))
-        if not passed:
-            failed += 1
-            for line in detail.splitlines()[:10]:
-                print("# " + line[:1000])
-    return 1 if failed else 0
+    return finish()
 
 
 if __name__ == "__main__":

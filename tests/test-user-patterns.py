@@ -18,14 +18,11 @@ import subprocess
 import sys
 import tempfile
 
+from tap import finish, ok
+
 SEXTANT = os.environ.get("SEXTANT", "sextant")
 TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
 
-results = []
-
-
-def ok(cond, name, detail=""):
-    results.append((bool(cond), name, detail))
 
 
 LONG_CALLS = """-- id: long_calls
@@ -149,15 +146,7 @@ def main():
            "a duplicate id is refused", run.stderr)
         ok(data_digest(db) == before, "the store's data is unchanged by all of this")
 
-    print("1..%d" % len(results))
-    failed = 0
-    for i, (passed, name, detail) in enumerate(results, start=1):
-        print("%s %d - %s" % ("ok" if passed else "not ok", i, name))
-        if not passed:
-            failed += 1
-            for line in detail.splitlines()[:10]:
-                print("# " + line[:1000])
-    return 1 if failed else 0
+    return finish()
 
 
 if __name__ == "__main__":
