@@ -204,11 +204,27 @@ sextant_analysis_set_param (SextantAnalysis  *self,
   return TRUE;
 }
 
+/* Whether @id names a group of the pattern tree (the parent of a pattern
+ * that is not itself a pattern, e.g. "mpi_collective" or "onecoll"). */
+static gboolean
+is_group (SextantAnalysis *self,
+          const char      *id)
+{
+  GPtrArray *patterns = sextant_pattern_set_get_patterns (self->patterns);
+
+  for (guint i = 0; i < patterns->len; i++)
+    if (g_strcmp0 (sextant_pattern_get_parent (g_ptr_array_index (patterns, i)), id) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
 /**
  * sextant_analysis_select:
  *
- * Restricts the run to @pattern_id and the patterns below it in the tree
- * (may be called several times). Without a selection every pattern runs.
+ * Restricts the run to @pattern_id (a pattern, or a group such as
+ * "mpi_collective") and the patterns below it in the tree (may be called
+ * several times). Without a selection every pattern runs.
  */
 gboolean
 sextant_analysis_select (SextantAnalysis  *self,
@@ -217,7 +233,7 @@ sextant_analysis_select (SextantAnalysis  *self,
 {
   g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
 
-  if (sextant_pattern_set_lookup (self->patterns, pattern_id) == NULL)
+  if (sextant_pattern_set_lookup (self->patterns, pattern_id) == NULL && !is_group (self, pattern_id))
     {
       g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_UNKNOWN,
                    "no pattern with id \"%s\"", pattern_id);
@@ -238,14 +254,19 @@ is_selected (SextantAnalysis *self,
   if (self->selected == NULL)
     return TRUE;
 
-  /* the pattern or one of its ancestors */
+  if (g_hash_table_contains (self->selected, sextant_pattern_get_id (pattern)))
+    return TRUE;
+
+  /* one of its ancestors, patterns or groups */
   for (guint depth = 0; pattern != NULL && depth < 32; depth++)
     {
       const char *parent = sextant_pattern_get_parent (pattern);
 
-      if (g_hash_table_contains (self->selected, sextant_pattern_get_id (pattern)))
+      if (parent == NULL)
+        break;
+      if (g_hash_table_contains (self->selected, parent))
         return TRUE;
-      pattern = parent != NULL ? sextant_pattern_set_lookup (self->patterns, parent) : NULL;
+      pattern = sextant_pattern_set_lookup (self->patterns, parent);
     }
 
   return FALSE;

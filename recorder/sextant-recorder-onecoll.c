@@ -102,6 +102,17 @@ hook_enter (void                     *user_data,
   id = region_id (region, t, ra, file, line);
   if (scl != SEXTANT__UNDEF)
     OTF2_AttributeList_AddSourceCodeLocationRef (t->attrs, SEXTANT__ATTR_CALLSITE, scl);
+  /* which broadcast, so that an analysis can match the regions of one
+   * broadcast across ranks and threads */
+  if (info != NULL && info->seq > 0)
+    {
+      OTF2_AttributeList_AddUint64 (t->attrs, SEXTANT__ATTR_ONECOLL_WIN, info->win);
+      OTF2_AttributeList_AddUint64 (t->attrs, SEXTANT__ATTR_ONECOLL_SEQ, info->seq);
+      if (info->root >= 0)
+        OTF2_AttributeList_AddInt32 (t->attrs, SEXTANT__ATTR_ONECOLL_ROOT, info->root);
+      if (info->peer >= 0)
+        OTF2_AttributeList_AddInt32 (t->attrs, SEXTANT__ATTR_ONECOLL_PEER, info->peer);
+    }
   SEXTANT__WRITE (t, OTF2_EvtWriter_Enter (t->writer, t->attrs, sextant__now (), id), "ENTER");
   if (!record_polls && is_poll (region))
     t->mute++;

@@ -48,6 +48,11 @@
 #define SEXTANT__UNDEF UINT32_MAX        /* "no definition", = OTF2's UNDEFINED */
 #define SEXTANT__ATTR_CALLSITE 0         /* global attribute ids, the same on every rank */
 #define SEXTANT__ATTR_CONTEXT 1
+/* onecoll's broadcast, on the ENTER of its regions (onecoll_trace_info) */
+#define SEXTANT__ATTR_ONECOLL_WIN 2
+#define SEXTANT__ATTR_ONECOLL_SEQ 3
+#define SEXTANT__ATTR_ONECOLL_ROOT 4
+#define SEXTANT__ATTR_ONECOLL_PEER 5
 #define SEXTANT__MAX_CALLPATH 32         /* upper bound of SEXTANT_RECORD_CALLPATH */
 #define SEXTANT__EVENT_CHUNK (1024 * 1024)        /* OTF2 event chunk, bytes */
 #define SEXTANT__DEF_CHUNK (4 * 1024 * 1024)      /* OTF2 definition chunk, bytes */

@@ -337,6 +337,7 @@ write_global (OTF2_GlobalDefWriter *w,
   sextant__blobmap hosts = { 0 };
   uint32_t n_nodes = 0;
   uint32_t s_mpi, s_machine, s_node, s_cs, s_cs_desc, s_cc, s_cc_desc, s_locations, s_self;
+  uint32_t s_oc[4], s_oc_desc[4];
   int rc = SEXTANT_RECORDER_ERR_NOMEM;
 
   if (!loc_names || !group_names || !node_of_rank || !node_names || !members || !comm_group ||
@@ -362,6 +363,14 @@ write_global (OTF2_GlobalDefWriter *w,
   s_cs_desc = sextant__def_string (g, "source line of the MPI call");
   s_cc = sextant__def_string (g, "calling context");
   s_cc_desc = sextant__def_string (g, "call path of the MPI call, innermost frame first");
+  s_oc[0] = sextant__def_string (g, "onecoll window");
+  s_oc_desc[0] = sextant__def_string (g, "id of the onecoll window the region works on");
+  s_oc[1] = sextant__def_string (g, "onecoll sequence");
+  s_oc_desc[1] = sextant__def_string (g, "number of the broadcast on its window, from 1");
+  s_oc[2] = sextant__def_string (g, "onecoll root");
+  s_oc_desc[2] = sextant__def_string (g, "root rank of the broadcast");
+  s_oc[3] = sextant__def_string (g, "onecoll peer");
+  s_oc_desc[3] = sextant__def_string (g, "put request: the target rank; relay: the parent rank");
   s_locations = sextant__def_string (g, "MPI locations");
   s_self = sextant__def_string (g, "MPI_COMM_SELF group");
   for (size_t i = 0; i < n_locs; i++)
@@ -404,6 +413,14 @@ write_global (OTF2_GlobalDefWriter *w,
                                               OTF2_TYPE_SOURCE_CODE_LOCATION));
   CHECK (OTF2_GlobalDefWriter_WriteAttribute (w, SEXTANT__ATTR_CONTEXT, s_cc, s_cc_desc,
                                               OTF2_TYPE_CALLING_CONTEXT));
+  CHECK (OTF2_GlobalDefWriter_WriteAttribute (w, SEXTANT__ATTR_ONECOLL_WIN, s_oc[0], s_oc_desc[0],
+                                              OTF2_TYPE_UINT64));
+  CHECK (OTF2_GlobalDefWriter_WriteAttribute (w, SEXTANT__ATTR_ONECOLL_SEQ, s_oc[1], s_oc_desc[1],
+                                              OTF2_TYPE_UINT64));
+  CHECK (OTF2_GlobalDefWriter_WriteAttribute (w, SEXTANT__ATTR_ONECOLL_ROOT, s_oc[2], s_oc_desc[2],
+                                              OTF2_TYPE_INT32));
+  CHECK (OTF2_GlobalDefWriter_WriteAttribute (w, SEXTANT__ATTR_ONECOLL_PEER, s_oc[3], s_oc_desc[3],
+                                              OTF2_TYPE_INT32));
 
   CHECK (OTF2_GlobalDefWriter_WriteSystemTreeNode (w, 0, s_machine, s_machine,
                                                    OTF2_UNDEFINED_SYSTEM_TREE_NODE));

@@ -240,6 +240,15 @@ CREATE TABLE visit (
   path    INTEGER NOT NULL           -- call_path.id: the regions from the top-level visit down to this one
 );
 
+-- Attributes on a visit's ENTER record other than its call site: e.g. the
+-- window, sequence number, root and peer of a onecoll broadcast region.
+CREATE TABLE visit_attribute (
+  visit     INTEGER NOT NULL,
+  attribute INTEGER NOT NULL,        -- attribute.id (its name says what it is)
+  value     ANY,                     -- integer, real or text
+  PRIMARY KEY (visit, attribute)
+) WITHOUT ROWID;
+
 -- Call paths as the visits spell them (Scalasca's call tree): one row per
 -- distinct sequence of regions from a top-level visit down, shared by all
 -- locations, so visits of one path group across processes.

@@ -263,6 +263,73 @@ read_call_site (OTF2_AttributeList *attributes,
     }
 }
 
+/* Stores the ENTER's other attributes as rows of visit_attribute. */
+static gboolean
+store_attributes (Decoder             *self,
+                  OTF2_AttributeList  *attributes,
+                  gint64               visit,
+                  GError             **error)
+{
+  SextantStore *store = self->import->store;
+  guint32 n;
+
+  if (attributes == NULL)
+    return TRUE;
+
+  n = OTF2_AttributeList_GetNumberOfElements (attributes);
+  for (guint32 i = 0; i < n; i++)
+    {
+      OTF2_AttributeRef attribute;
+      OTF2_Type type;
+      OTF2_AttributeValue v;
+      gboolean ok = TRUE;
+
+      if (OTF2_AttributeList_GetAttributeByIndex (attributes, i, &attribute, &type, &v) != OTF2_SUCCESS)
+        continue;
+
+      switch (type)
+        {
+        case OTF2_TYPE_CALLING_CONTEXT:
+        case OTF2_TYPE_SOURCE_CODE_LOCATION:
+          break;   /* the call site: columns of the visit */
+        case OTF2_TYPE_UINT8: case OTF2_TYPE_UINT16: case OTF2_TYPE_UINT32:
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_INT, error, "iii", visit, (gint64)attribute,
+                                  (gint64)(type == OTF2_TYPE_UINT8 ? v.uint8 : type == OTF2_TYPE_UINT16 ? v.uint16 : v.uint32));
+          break;
+        case OTF2_TYPE_UINT64:
+          if (v.uint64 > G_MAXINT64)
+            ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_REAL, error, "iid", visit,
+                                    (gint64)attribute, (double)v.uint64);
+          else
+            ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_INT, error, "iii", visit,
+                                    (gint64)attribute, (gint64)v.uint64);
+          break;
+        case OTF2_TYPE_INT8: case OTF2_TYPE_INT16: case OTF2_TYPE_INT32: case OTF2_TYPE_INT64:
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_INT, error, "iii", visit, (gint64)attribute,
+                                  type == OTF2_TYPE_INT8 ? (gint64)v.int8 : type == OTF2_TYPE_INT16 ? (gint64)v.int16 :
+                                  type == OTF2_TYPE_INT32 ? (gint64)v.int32 : v.int64);
+          break;
+        case OTF2_TYPE_FLOAT: case OTF2_TYPE_DOUBLE:
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_REAL, error, "iid", visit, (gint64)attribute,
+                                  type == OTF2_TYPE_FLOAT ? (double)v.float32 : v.float64);
+          break;
+        case OTF2_TYPE_STRING:
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_TEXT, error, "iit", visit, (gint64)attribute,
+                                  _sextant_import_string (self->import, v.stringRef));
+          break;
+        default:
+          /* references to definitions: their id */
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_INT, error, "iii", visit, (gint64)attribute,
+                                  (gint64)v.uint64);
+          break;
+        }
+      if (!ok)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 push_frame (Decoder  *self,
             guint32   region,
@@ -392,6 +459,7 @@ on_enter (DECODER_ARGS,
 
   read_call_site (attributes, &context, &scl);
   STORE (self, push_frame (self, region, t, context, scl, &store_error));
+  STORE (self, store_attributes (self, attributes, top_visit (self), &store_error));
 
   return OTF2_CALLBACK_SUCCESS;
 }

@@ -135,6 +135,12 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_STMT_VISIT] =
     "INSERT INTO visit (id, loc, region, enter, leave, depth, parent, context, scl, path) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+  [SEXTANT_STMT_VISIT_ATTRIBUTE_INT] =
+    "INSERT OR REPLACE INTO visit_attribute (visit, attribute, value) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_VISIT_ATTRIBUTE_REAL] =
+    "INSERT OR REPLACE INTO visit_attribute (visit, attribute, value) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_VISIT_ATTRIBUTE_TEXT] =
+    "INSERT OR REPLACE INTO visit_attribute (visit, attribute, value) VALUES (?1, ?2, ?3)",
   [SEXTANT_STMT_CALL_PATH] =
     "INSERT INTO call_path (id, parent, region, depth, name) VALUES (?1, ?2, ?3, ?4, ?5)",
   [SEXTANT_STMT_SEND_HALF] =

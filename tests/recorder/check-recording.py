@@ -492,6 +492,28 @@ def scenario_onecoll(ctx):
     check(inside > 0, 'no MPI call with a call site inside onecoll')
     rec.expect_callsites('rec-onecoll.c')
 
+    # every broadcast region says which broadcast it belongs to ...
+    tagged = rec.query('''SELECT COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                          JOIN visit_attribute va ON va.visit = v.id JOIN attribute a ON a.id = va.attribute
+                          WHERE r.name = 'onecoll_bcast' AND a.name = 'onecoll sequence' ''')[0][0]
+    check(tagged == np * bcasts, '%d onecoll_bcast visits with a sequence number, expected %d'
+          % (tagged, np * bcasts))
+    # ... so that the onecoll patterns can match the regions of one broadcast
+    ana = subprocess.run([os.environ['SEXTANT'], 'analyze', '--json', '--no-user-patterns',
+                          '--pattern', 'onecoll', '--pattern', 'late_broadcast', rec.db_path],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+    check(ana.returncode == 0, 'sextant analyze failed: %s' % ana.stderr)
+    late = rec.query('''SELECT COUNT(*), COUNT(DISTINCT i.visit), SUM(l.location_group = p.location_group)
+                         FROM pattern_instance i JOIN location l ON l.id = i.loc
+                         JOIN location p ON p.id = i.peer_loc WHERE i.pattern = 'late_request' ''')[0]
+    check(0 < late[0] <= (np - 1) * bcasts and late[1] == late[0] and late[2] == 0,
+          'late_request: %s instances (distinct relays, same-process peers): %s' % (late[0], late))
+    roots = rec.query('''SELECT COUNT(*) FROM pattern_instance i JOIN visit_attribute va ON va.visit = i.visit
+                          JOIN attribute a ON a.id = va.attribute AND a.name = 'onecoll root'
+                          JOIN location l ON l.id = i.loc
+                          WHERE i.pattern = 'wait_in_flush' AND va.value != l.location_group''')[0][0]
+    check(roots == 0, '%d wait_in_flush instances not on the root' % roots)
+
 
 def scenario_disabled(ctx):
     rec = Recording(ctx, 'disabled')
