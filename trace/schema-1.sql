@@ -458,3 +458,28 @@ CREATE TABLE pattern_instance (
   collective INTEGER,
   comment    TEXT                   -- diagnosis and recommendation
 );
+
+-- Views for pattern queries ---------------------------------------------------
+
+-- onecoll's regions with the broadcast they belong to (the attributes
+-- Sextant's recorder writes on their ENTER records).
+CREATE VIEW onecoll_region AS
+  SELECT v.id AS visit, v.loc AS loc, v.enter AS enter, v.leave AS leave, r.name AS region,
+         max (CASE WHEN a.name = 'onecoll window' THEN va.value END) AS win,
+         max (CASE WHEN a.name = 'onecoll sequence' THEN va.value END) AS seq,
+         max (CASE WHEN a.name = 'onecoll root' THEN va.value END) AS root,
+         max (CASE WHEN a.name = 'onecoll peer' THEN va.value END) AS peer
+  FROM visit_attribute AS va
+  JOIN attribute AS a ON a.id = va.attribute
+  JOIN visit AS v ON v.id = va.visit
+  JOIN region AS r ON r.id = v.region
+  WHERE a.name LIKE 'onecoll %'
+  GROUP BY v.id;
+
+-- The MPI_COMM_WORLD rank of every location's process (threads included).
+CREATE VIEW location_rank AS
+  SELECT l.id AS loc, cm.rank AS rank
+  FROM location AS l
+  JOIN location AS m ON m.location_group = l.location_group
+  JOIN comm_member AS cm ON cm.loc = m.id
+  JOIN comm AS c ON c.id = cm.comm AND c.name = 'MPI_COMM_WORLD';

@@ -12,29 +12,7 @@
 --   to arrive. Reduce the root's work before the broadcast, or overlap it with
 --   MPI_Ibcast.
 -- param: eps = 0 s: waiting at or below this is not an instance
-WITH onecoll AS (
-  -- onecoll's regions with the broadcast they belong to (recorder attributes)
-  SELECT v.id AS visit, v.loc AS loc, v.enter AS enter, v.leave AS leave, r.name AS region,
-         max (CASE WHEN a.name = 'onecoll window' THEN va.value END) AS win,
-         max (CASE WHEN a.name = 'onecoll sequence' THEN va.value END) AS seq,
-         max (CASE WHEN a.name = 'onecoll root' THEN va.value END) AS root,
-         max (CASE WHEN a.name = 'onecoll peer' THEN va.value END) AS peer
-  FROM visit_attribute AS va
-  JOIN attribute AS a ON a.id = va.attribute
-  JOIN visit AS v ON v.id = va.visit
-  JOIN region AS r ON r.id = v.region
-  WHERE a.name LIKE 'onecoll %'
-  GROUP BY v.id
-),
-rank_of AS (
-  -- the rank of every location's process (onecoll runs on a copy of MPI_COMM_WORLD)
-  SELECT l.id AS loc, cm.rank AS rank
-  FROM location AS l
-  JOIN location AS m ON m.location_group = l.location_group
-  JOIN comm_member AS cm ON cm.loc = m.id
-  JOIN comm AS c ON c.id = cm.comm AND c.name = 'MPI_COMM_WORLD'
-),
-calls AS (
+WITH calls AS (
   SELECT cm.collective AS collective, cm.loc AS loc, c.root_loc AS root_loc,
          v.id AS visit, v.enter AS enter, v.leave AS leave
   FROM collective AS c
@@ -49,8 +27,8 @@ WHERE c.loc != c.root_loc AND min (r.enter, c.leave) - c.enter > :eps
 UNION ALL
 SELECT f.loc, f.visit, min (b.enter, f.leave) - f.enter AS severity, f.enter AS begin,
        min (b.enter, f.leave) AS "end", b.loc AS peer_loc, NULL AS collective
-FROM onecoll AS f
-JOIN rank_of AS fr ON fr.loc = f.loc
-JOIN onecoll AS b ON b.region = 'onecoll_bcast' AND b.win = f.win AND b.seq = f.seq
-JOIN rank_of AS br ON br.loc = b.loc AND br.rank = b.root
+FROM onecoll_region AS f
+JOIN location_rank AS fr ON fr.loc = f.loc
+JOIN onecoll_region AS b ON b.region = 'onecoll_bcast' AND b.win = f.win AND b.seq = f.seq
+JOIN location_rank AS br ON br.loc = b.loc AND br.rank = b.root
 WHERE f.region = 'onecoll_flush' AND fr.rank != b.root AND min (b.enter, f.leave) - f.enter > :eps
