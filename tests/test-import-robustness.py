@@ -170,6 +170,18 @@ def main():
         ok(dump(db) == second, "the existing database survives a failed re-import")
         ok(leftovers(out) == ["t.db"], "no temporary file after the failed re-import", str(leftovers(out)))
 
+        # A store written by another build (other schema text) is refused with
+        # advice, and re-imported when the archive is given.
+        con = sqlite3.connect(db)
+        con.execute("UPDATE meta SET value = 'other' WHERE key = 'schema_checksum'")
+        con.commit()
+        con.close()
+        run = sextant("info", db)
+        ok(run.returncode == 1 and "another build of Sextant" in run.stderr, "a store of another build is refused",
+           run.stderr)
+        run = sextant("import", "-o", db, archive)
+        ok(run.returncode == 0 and "imported" in run.stdout, "and re-imported without --force", run.stdout)
+
         # A changed archive is re-imported without --force.
         os.utime(os.path.join(archive, "traces.otf2"), (1, 1))
         run = sextant("import", "-o", db, archive)

@@ -1437,8 +1437,6 @@ store_is_current (const char     *db_path,
   g_autofree char *mtime = NULL;
   g_autofree char *sha = NULL;
   g_autofree char *complete = NULL;
-  g_autofree char *schema = NULL;
-  g_autofree char *current_schema = sextant_store_schema_checksum ();
 
   if (!g_file_test (db_path, G_FILE_TEST_IS_REGULAR))
     return FALSE;
@@ -1449,9 +1447,9 @@ store_is_current (const char     *db_path,
   mtime = sextant_store_get_meta (store, "anchor_mtime");
   sha = sextant_store_get_meta (store, "definitions_sha256");
   complete = sextant_store_get_meta (store, "import_complete");
-  schema = sextant_store_get_meta (store, "schema_checksum");
 
-  return complete != NULL && g_strcmp0 (schema, current_schema) == 0 && size != NULL && mtime != NULL && sha != NULL &&
+  /* (sextant_store_open() refused a store of another schema) */
+  return complete != NULL && size != NULL && mtime != NULL && sha != NULL &&
          g_ascii_strtoll (size, NULL, 10) == id->anchor_size &&
          g_ascii_strtoll (mtime, NULL, 10) == id->anchor_mtime &&
          g_str_equal (sha, id->definitions_sha256);

@@ -540,6 +540,8 @@ sextant_store_open (const char  *path,
 {
   g_autoptr(SextantStore) self = NULL;
   g_autofree char *version = NULL;
+  g_autofree char *checksum = NULL;
+  g_autofree char *current = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -565,6 +567,17 @@ sextant_store_open (const char  *path,
                    path, SEXTANT_SCHEMA_VERSION_CURRENT,
                    version != NULL ? ", found version " : "",
                    version != NULL ? version : "");
+      return NULL;
+    }
+
+  /* same version, other schema text: a development build wrote it */
+  checksum = sextant_store_get_meta (self, "schema_checksum");
+  current = sextant_store_schema_checksum ();
+  if (g_strcmp0 (checksum, current) != 0)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
+                   "%s: written by another build of Sextant; import the archive again "
+                   "(sextant import --force ARCHIVE)", path);
       return NULL;
     }
 
