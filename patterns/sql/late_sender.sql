@@ -19,8 +19,10 @@ WITH ls AS (
          min (sv.enter, rv.leave) - rv.enter AS idle,
          -- the earliest send among the messages this location receives later
          -- (strictly: completions with the same timestamp are one Waitall)
-         min (m.send_time) OVER (PARTITION BY m.recv_loc ORDER BY m.recv_time
-                                 RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS later_send
+         -- (a running minimum from the last receive backwards: cheaper than a
+         -- frame that shrinks from the front)
+         min (m.send_time) OVER (PARTITION BY m.recv_loc ORDER BY m.recv_time DESC
+                                 RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send
   FROM message AS m
   JOIN visit AS rv ON rv.id = m.recv_visit
   JOIN visit AS sv ON sv.id = m.send_visit
