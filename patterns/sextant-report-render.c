@@ -88,7 +88,7 @@ static const char html_style[] =
   "border-bottom:1px solid #eee}td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
   ".bar{background:#d9534f;height:0.8em;display:inline-block}"
   "pre{background:#f6f6f6;padding:0.5em;overflow-x:auto}pre b{background:#ffe08a}"
-  ".comment{margin:0.3em 0 0.6em 0}.muted{color:#777}";
+  ".comment{margin:0.3em 0 0.6em 0}.muted{color:#777}.site{white-space:nowrap}";
 
 static void
 html_summary (GString    *out,
@@ -146,7 +146,7 @@ html_patterns (GString   *out,
       append_escaped (out, json_object_get_string_member (p, "id"));
       g_string_append_printf (out, "</span></td><td class=\"n\">%s</td><td class=\"n\">%.2f %%</td>"
                               "<td class=\"n\">%" G_GINT64_FORMAT "</td>"
-                              "<td><span class=\"bar\" style=\"width:%.0fpx\"></span></td><td>",
+                              "<td><span class=\"bar\" style=\"width:%.0fpx\"></span></td><td class=\"site\">",
                               lost, 100.0 * json_object_get_double_member (p, "share"),
                               json_object_get_int_member (p, "instances"), max > 0 ? 200.0 * s / max : 0.0);
       if (json_array_get_length (sites) > 0)
