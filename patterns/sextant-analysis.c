@@ -479,12 +479,61 @@ expand_comment (const char  *template,
 
 /* Running a pattern ---------------------------------------------------------- */
 
+/* What a pattern query returned for one instance. */
 typedef struct
 {
-  SextantAnalysis *self;
-  SextantPattern  *pattern;
-  int              col[14];   /* the columns below, -1 when absent */
-} RunState;
+  gint64  loc;
+  gint64  severity;
+  gint64  visit;
+  gint64  begin;
+  gint64  end;
+  gint64  peer;
+  gint64  message;
+  gint64  collective;
+  gint64  scl;
+  gint64  context;
+  gint64  path;
+  char   *comment;      /* from the query, or NULL for the pattern's template */
+  char   *call;         /* region of the visit */
+  char   *callpath;
+} Found;
+
+static void
+found_clear (gpointer data)
+{
+  Found *found = data;
+
+  g_free (found->comment);
+  g_free (found->call);
+  g_free (found->callpath);
+}
+
+/* One pattern's query, run by the worker thread on a connection of its own
+ * while the main thread writes the instances of the pattern before. */
+typedef struct
+{
+  SextantPattern *pattern;
+  GHashTable     *bound;       /* parameter name -> GVariant */
+  char           *described;   /* "eps=0s ..." */
+  char           *store_path;
+  GArray         *found;       /* Found */
+  int             col[14];     /* the columns below, -1 when absent */
+  GError         *error;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_clear_object (&job->pattern);
+  g_clear_pointer (&job->bound, g_hash_table_unref);
+  g_clear_pointer (&job->found, g_array_unref);
+  g_clear_error (&job->error);
+  g_free (job->described);
+  g_free (job->store_path);
+  g_free (job);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Job, job_free)
 
 static const char * const columns[] = {
   "loc", "severity", "visit", "begin", "end", "peer_loc", "message", "collective", "comment",
@@ -501,108 +550,136 @@ opt_int (const SextantRow *row,
   return sextant_row_get_int (row, col);
 }
 
-static gboolean
-instance_row (const SextantRow  *row,
-              gpointer           user_data,
-              GError           **error)
+static char *
+opt_text (const SextantRow *row,
+          int               col)
 {
-  RunState *state = user_data;
-  SextantAnalysis *self = state->self;
-  gint64 loc = sextant_row_get_int (row, state->col[0]);
-  gint64 severity = sextant_row_get_int (row, state->col[1]);
-  gint64 visit = opt_int (row, state->col[2]);
-  gint64 peer = opt_int (row, state->col[5]);
-  const char *callpath = NULL;
-  const char *call = NULL;
+  if (col < 0 || sextant_row_is_null (row, col))
+    return NULL;
+
+  return g_strdup (sextant_row_get_text (row, col));
+}
+
+static gboolean
+collect_row (const SextantRow  *row,
+             gpointer           user_data,
+             GError           **error)
+{
+  Job *job = user_data;
+  Found found;
+
+  if (job->col[0] < 0)
+    for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+      job->col[i] = sextant_row_find_column (row, columns[i]);
+
+  found.loc = sextant_row_get_int (row, job->col[0]);
+  found.severity = sextant_row_get_int (row, job->col[1]);
+  found.visit = opt_int (row, job->col[2]);
+  found.begin = opt_int (row, job->col[3]);
+  found.end = opt_int (row, job->col[4]);
+  found.peer = opt_int (row, job->col[5]);
+  found.message = opt_int (row, job->col[6]);
+  found.collective = opt_int (row, job->col[7]);
+  found.comment = opt_text (row, job->col[8]);
+  found.scl = opt_int (row, job->col[9]);
+  found.context = opt_int (row, job->col[10]);
+  found.path = opt_int (row, job->col[11]);
+  found.call = opt_text (row, job->col[12]);
+  found.callpath = opt_text (row, job->col[13]);
+  g_array_append_val (job->found, found);
+
+  return TRUE;
+}
+
+/* The worker: runs a job's query; the result goes back through @results. */
+static void
+run_job (gpointer data,
+         gpointer user_data)
+{
+  static const char * const required[] = { "loc", "severity", NULL };
+  Job *job = data;
+  GAsyncQueue *results = user_data;
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  if (!(store = sextant_store_open (job->store_path, &error)) ||
+      !sextant_store_run_query (store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
+                                collect_row, job, &error))
+    job->error = g_error_new (error->domain, error->code, "pattern %s (%s): %s",
+                              sextant_pattern_get_id (job->pattern), sextant_pattern_get_origin (job->pattern),
+                              error->message);
+
+  g_debug ("pattern %s: query %.3f s, %u instances", sextant_pattern_get_id (job->pattern),
+           (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC, job->found->len);
+  g_async_queue_push (results, job);
+}
+
+static gboolean
+insert_instance (SextantAnalysis  *self,
+                 SextantPattern   *pattern,
+                 const Found      *f,
+                 GError          **error)
+{
   const char *file = NULL;
   gint64 line = 0;
   g_autofree char *comment = NULL;
-  g_autofree char *seconds = format_seconds ((double)severity / self->resolution);
 
-  if (visit != SEXTANT_NULL && state->col[11] >= 0 && !sextant_row_is_null (row, state->col[11]))
+  if (f->visit != SEXTANT_NULL && f->path != SEXTANT_NULL)
     {
-      const Source *site = call_site (self, opt_int (row, state->col[9]), opt_int (row, state->col[10]),
-                                      opt_int (row, state->col[11]), error);
+      const Source *site = call_site (self, f->scl, f->context, f->path, error);
 
       if (site == NULL)
         return FALSE;
       file = site->file;
       line = site->line;
-      call = sextant_row_get_text (row, state->col[12]);
-      callpath = sextant_row_get_text (row, state->col[13]);
     }
-  else if (visit != SEXTANT_NULL)
+  else if (f->visit != SEXTANT_NULL)
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
-                   "the query returned visit %" G_GINT64_FORMAT ", which does not exist", visit);
+                   "pattern %s returned visit %" G_GINT64_FORMAT ", which does not exist",
+                   sextant_pattern_get_id (pattern), f->visit);
       return FALSE;
     }
 
-  if (state->col[8] >= 0 && !sextant_row_is_null (row, state->col[8]))
-    comment = g_strdup (sextant_row_get_text (row, state->col[8]));
-  else if (sextant_pattern_get_comment (state->pattern) != NULL)
+  if (f->comment == NULL && sextant_pattern_get_comment (pattern) != NULL)
     {
-      g_autofree char *site = file != NULL ? g_strdup_printf ("%s:%" G_GINT64_FORMAT, file, line)
-                                            : g_strdup ("an unknown source line");
+      g_autofree char *seconds = format_seconds ((double)f->severity / self->resolution);
       g_autofree char *base = file != NULL ? g_path_get_basename (file) : NULL;
-      g_autofree char *short_site = base != NULL ? g_strdup_printf ("%s:%" G_GINT64_FORMAT, base, line)
-                                                 : g_strdup (site);
+      g_autofree char *site = base != NULL ? g_strdup_printf ("%s:%" G_GINT64_FORMAT, base, line)
+                                           : g_strdup ("an unknown source line");
 
-      comment = expand_comment (sextant_pattern_get_comment (state->pattern), location_label (self, loc),
-                                peer != SEXTANT_NULL ? location_label (self, peer) : "another process",
-                                seconds, call != NULL ? call : "the call",
-                                short_site, callpath != NULL ? callpath : "");
+      comment = expand_comment (sextant_pattern_get_comment (pattern), location_label (self, f->loc),
+                                f->peer != SEXTANT_NULL ? location_label (self, f->peer) : "another process",
+                                seconds, f->call != NULL ? f->call : "the call",
+                                site, f->callpath != NULL ? f->callpath : "");
     }
 
   return sextant_store_run (self->store, SEXTANT_STMT_PATTERN_INSTANCE, error, "tiinttnnnnnnt",
-                            sextant_pattern_get_id (state->pattern), severity, loc, visit,
-                            callpath, file, file != NULL ? line : SEXTANT_NULL,
-                            opt_int (row, state->col[3]), opt_int (row, state->col[4]), peer,
-                            opt_int (row, state->col[6]), opt_int (row, state->col[7]), comment);
+                            sextant_pattern_get_id (pattern), f->severity, f->loc, f->visit,
+                            f->callpath, file, file != NULL ? line : SEXTANT_NULL,
+                            f->begin, f->end, f->peer, f->message, f->collective,
+                            f->comment != NULL ? f->comment : comment);
 }
 
-static gboolean
-find_columns (const SextantRow  *row,
-              gpointer           user_data,
-              GError           **error)
+/* The parameters a pattern runs with: its defaults, overridden. */
+static Job *
+job_new (SextantAnalysis *self,
+         SextantPattern  *pattern)
 {
-  RunState *state = user_data;
-
-  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    state->col[i] = sextant_row_find_column (row, columns[i]);
-
-  /* from now on, rows are instances */
-  return instance_row (row, user_data, error);
-}
-
-static gboolean
-first_row_then_instances (const SextantRow  *row,
-                          gpointer           user_data,
-                          GError           **error)
-{
-  RunState *state = user_data;
-
-  if (state->col[0] < 0)
-    return find_columns (row, user_data, error);
-
-  return instance_row (row, user_data, error);
-}
-
-static gboolean
-run_pattern (SextantAnalysis  *self,
-             SextantPattern   *pattern,
-             GError          **error)
-{
-  static const char * const required[] = { "loc", "severity", NULL };
-  g_autoptr(GHashTable) bound = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                       (GDestroyNotify)g_variant_unref);
+  Job *job = g_new0 (Job, 1);
   g_autoptr(GString) described = g_string_new (NULL);
   GPtrArray *params = sextant_pattern_get_params (pattern);
-  RunState state = { self, pattern, { -1 } };
-  g_autoptr(GError) local_error = NULL;
-  gint64 start = g_get_monotonic_time ();
 
-  g_hash_table_insert (bound, (gpointer)"resolution", g_variant_ref_sink (g_variant_new_int64 (self->resolution)));
+  job->pattern = g_object_ref (pattern);
+  job->store_path = g_strdup (sextant_store_get_path (self->store));
+  job->found = g_array_new (FALSE, FALSE, sizeof (Found));
+  g_array_set_clear_func (job->found, found_clear);
+  for (guint i = 0; i < G_N_ELEMENTS (job->col); i++)
+    job->col[i] = -1;
+  job->bound = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_variant_unref);
+
+  g_hash_table_insert (job->bound, g_strdup ("resolution"), g_variant_ref_sink (g_variant_new_int64 (self->resolution)));
   for (guint i = 0; i < params->len; i++)
     {
       SextantPatternParam *param = g_ptr_array_index (params, i);
@@ -621,29 +698,39 @@ run_pattern (SextantAnalysis  *self,
         variant = g_variant_new_int64 ((gint64)value);
       else
         variant = g_variant_new_double (value);
-      g_hash_table_insert (bound, param->name, g_variant_ref_sink (variant));
+      g_hash_table_insert (job->bound, g_strdup (param->name), g_variant_ref_sink (variant));
       g_string_append_printf (described, "%s%s=%g%s", described->len > 0 ? " " : "", param->name, value,
                               param->unit);
+    }
+  job->described = g_string_free (g_steal_pointer (&described), FALSE);
+
+  return job;
+}
+
+/* Writes a finished job: the pattern and its instances. */
+static gboolean
+write_job (SextantAnalysis  *self,
+           Job              *job,
+           GError          **error)
+{
+  SextantPattern *pattern = job->pattern;
+
+  if (job->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&job->error));
+      return FALSE;
     }
 
   if (!sextant_store_run (self->store, SEXTANT_STMT_PATTERN, error, "ttttttt",
                           sextant_pattern_get_id (pattern), sextant_pattern_get_title (pattern),
                           sextant_pattern_get_parent (pattern), sextant_pattern_get_description (pattern),
                           sextant_pattern_get_criterion (pattern), sextant_pattern_get_origin (pattern),
-                          described->str))
+                          job->described))
     return FALSE;
 
-  if (!sextant_store_run_query (self->store, sextant_pattern_get_sql (pattern), bound, required, TRUE,
-                                first_row_then_instances, &state, &local_error))
-    {
-      g_set_error (error, local_error->domain, local_error->code, "pattern %s (%s): %s",
-                   sextant_pattern_get_id (pattern), sextant_pattern_get_origin (pattern),
-                   local_error->message);
+  for (guint i = 0; i < job->found->len; i++)
+    if (!insert_instance (self, pattern, &g_array_index (job->found, Found, i), error))
       return FALSE;
-    }
-
-  g_debug ("pattern %s: %.3f s", sextant_pattern_get_id (pattern),
-           (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC);
 
   return TRUE;
 }
@@ -670,6 +757,9 @@ sextant_analysis_run (SextantAnalysis  *self,
                       GError          **error)
 {
   GPtrArray *patterns;
+  GThreadPool *pool;
+  GAsyncQueue *results;
+  guint n_jobs = 0;
   gboolean ok = TRUE;
 
   g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
@@ -695,14 +785,32 @@ sextant_analysis_run (SextantAnalysis  *self,
 
   patterns = sextant_pattern_set_get_patterns (self->patterns);
   ok = sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error);
+
+  /* One worker runs the queries, in order, on its own connection (the
+   * store is in WAL mode: it reads the data as it was before this
+   * transaction) while this thread writes the instances of the query
+   * before: the two halves of the work overlap on two cores. */
+  results = g_async_queue_new ();
+  pool = g_thread_pool_new (run_job, results, 1, FALSE, NULL);
   for (guint i = 0; ok && i < patterns->len; i++)
     {
       SextantPattern *pattern = g_ptr_array_index (patterns, i);
 
       if (!is_selected (self, pattern))
         continue;
-      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && run_pattern (self, pattern, error);
+      g_thread_pool_push (pool, job_new (self, pattern), NULL);
+      n_jobs++;
     }
+
+  for (guint i = 0; i < n_jobs; i++)
+    {
+      g_autoptr(Job) job = g_async_queue_pop (results);
+
+      if (ok)
+        ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, error);
+    }
+  g_thread_pool_free (pool, FALSE, TRUE);
+  g_async_queue_unref (results);
 
   if (!ok)
     {
