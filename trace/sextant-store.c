@@ -1019,7 +1019,7 @@ sextant_store_finish_load (SextantStore  *self,
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
 
   return exec_resource (self, "/org/sextant/trace/schema-1-index.sql", error) &&
-         exec_sql (self, "DETACH DATABASE scratch; ANALYZE;", error) &&
+         exec_sql (self, "DETACH DATABASE scratch; PRAGMA analysis_limit = 1000; ANALYZE;", error) &&
          exec_sql (self, "PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = WAL;", error);
 }
 
