@@ -109,9 +109,12 @@ typedef struct
    * so each one's ids are contiguous. */
   gint64             next_visit_id;
 
-  /* Level of detail: base bucket width and number of levels (0..lod_levels-1) */
-  guint64            lod_base_ticks;
+  /* Level of detail: origin, base bucket width and number of levels
+   * (0..lod_levels-1); built by the decoders when lod_streaming */
+  gint64             lod_origin;
+  gint64             lod_base_ticks;
   guint              lod_levels;
+  gboolean           lod_streaming;
 } SextantImport;
 
 /* Records a problem that the import repairs or skips. Occurrences with the

@@ -1802,6 +1802,7 @@ import_archive (SextantImporter  *self,
                    "cannot open the event files", error))
     return FALSE;
 
+  _sextant_lod_plan (&import);
   g_debug ("definitions read: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
 
   for (guint i = 0; i < import.locations->len; i++)

@@ -33,6 +33,7 @@
 #include "config.h"
 
 #include "sextant-import-private.h"
+#include "sextant-lod.h"
 
 #define READ_BATCH 65536   /* events per OTF2 read call: the cancellation granularity */
 
@@ -123,6 +124,8 @@ typedef struct
   gint64         last_visit;
 
   GArray        *stack;                  /* Frame */
+  SextantLodBuilder *lod;                /* the pyramid, when built while decoding */
+  gint64         lod_cursor;             /* since when the innermost visit runs */
   GHashTable    *send_seq;               /* ChannelKey* -> count */
   GHashTable    *recv_seq;
   GHashTable    *coll_seq;
@@ -330,6 +333,26 @@ store_attributes (Decoder             *self,
   return TRUE;
 }
 
+/* The innermost open visit ran from the cursor until @t: its exclusive time
+ * for the level-of-detail pyramid. */
+static gboolean
+lod_advance (Decoder  *self,
+             gint64    t,
+             GError  **error)
+{
+  gboolean ok = TRUE;
+
+  if (self->lod == NULL)
+    return TRUE;
+
+  if (self->stack->len > 0)
+    ok = _sextant_lod_builder_add (self->lod, self->lod_cursor, t,
+                                   g_array_index (self->stack, Frame, self->stack->len - 1).region, error);
+  self->lod_cursor = t;
+
+  return ok;
+}
+
 static gboolean
 push_frame (Decoder  *self,
             guint32   region,
@@ -342,7 +365,7 @@ push_frame (Decoder  *self,
   Frame frame = { self->import->next_visit_id++, region, t, context, scl, -1 };
 
   frame.path = _sextant_import_call_path (self->import, parent, region, self->stack->len, error);
-  if (frame.path < 0)
+  if (frame.path < 0 || !lod_advance (self, t, error))
     return FALSE;
 
   if (self->first_visit < 0)
@@ -362,6 +385,9 @@ pop_frame (Decoder  *self,
   guint depth = self->stack->len - 1;
   gint64 parent = depth > 0 ? g_array_index (self->stack, Frame, depth - 1).id : -1;
   gboolean ok;
+
+  if (!lod_advance (self, t, error))
+    return FALSE;
 
   ok = sextant_store_insert_visit (self->import->store, frame->id, self->loc, frame->region,
                                    frame->enter, t, depth, parent, frame->context, frame->scl,
@@ -1709,6 +1735,8 @@ decoder_init (Decoder       *self,
   self->locks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_queue_init (&self->coll_begins);
   g_queue_init (&self->rma_coll_begins);
+  if (import->lod_streaming)
+    self->lod = _sextant_lod_builder_new (import, loc);
 }
 
 static void
@@ -1728,6 +1756,7 @@ decoder_clear (Decoder *self)
   g_queue_clear_full (&self->rma_coll_begins, g_free);
   g_clear_pointer (&self->program.name, g_free);
   g_clear_pointer (&self->program.arguments, g_free);
+  g_clear_pointer (&self->lod, _sextant_lod_builder_free);
 }
 
 /* Writes what is still open when the location's records end. */
@@ -1746,6 +1775,8 @@ decoder_finish (Decoder  *self,
   while (self->stack->len > 0)
     if (!pop_frame (self, self->last_time, error))
       return FALSE;
+  if (self->lod != NULL && !_sextant_lod_builder_finish (self->lod, error))
+    return FALSE;
 
   g_hash_table_iter_init (&iter, self->isends);
   while (g_hash_table_iter_next (&iter, NULL, &value))

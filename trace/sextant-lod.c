@@ -13,10 +13,13 @@
  * A view that shows N pixels picks the level whose buckets are about one
  * pixel wide and reads at most N rows per location, at any zoom.
  *
- * Workload: one sequential pass over each location's visits in enter order
- * (their ids), turning them into exclusive intervals with a stack; level 0 is
- * accumulated from the intervals, every higher level from the buckets below
- * it as they close. Memory is one open bucket per level.
+ * Workload: when the clock properties give the run's length, the location
+ * decoders feed each location's exclusive intervals (the time its innermost
+ * open visit runs) to a builder while they read the events; otherwise one
+ * sequential pass over each location's stored visits in enter order does it
+ * afterwards. Level 0 is accumulated from the intervals, every higher level
+ * from the buckets below it as they close. Memory is one open bucket per
+ * level.
  */
 #include "config.h"
 
@@ -37,7 +40,7 @@ typedef struct
   gint64  leave;
 } Open;
 
-typedef struct
+struct _SextantLodBuilder
 {
   SextantImport *import;
   guint32        loc;
@@ -45,9 +48,11 @@ typedef struct
   gint64         base;       /* ticks per base bucket */
   guint          n_levels;
   Bucket        *levels;
-  GArray        *stack;      /* Open */
+  GArray        *stack;      /* Open (the post-pass only) */
   gint64         cursor;
-} LodBuilder;
+};
+
+typedef SextantLodBuilder LodBuilder;
 
 static void
 bucket_add_region (Bucket  *bucket,
@@ -230,25 +235,115 @@ visit_row (const SextantRow  *row,
   return TRUE;
 }
 
+/**
+ * _sextant_lod_builder_new:
+ *
+ * A pyramid builder for location @loc with the geometry of the import.
+ * Feed it the exclusive intervals of the location in time order.
+ */
+SextantLodBuilder *
+_sextant_lod_builder_new (SextantImport *import,
+                          guint32        loc)
+{
+  LodBuilder *self = g_new0 (LodBuilder, 1);
+
+  self->import = import;
+  self->loc = loc;
+  self->origin = import->lod_origin;
+  self->base = import->lod_base_ticks;
+  self->n_levels = import->lod_levels;
+  self->levels = g_new0 (Bucket, self->n_levels);
+  for (guint level = 0; level < self->n_levels; level++)
+    self->levels[level].region_time = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->stack = g_array_new (FALSE, FALSE, sizeof (Open));
+  self->cursor = G_MININT64;
+
+  return self;
+}
+
+void
+_sextant_lod_builder_free (SextantLodBuilder *self)
+{
+  for (guint level = 0; level < self->n_levels; level++)
+    g_hash_table_unref (self->levels[level].region_time);
+  g_free (self->levels);
+  g_array_unref (self->stack);
+  g_free (self);
+}
+
+/* The exclusive interval [t0, t1) of @region. */
+gboolean
+_sextant_lod_builder_add (SextantLodBuilder  *self,
+                          gint64              t0,
+                          gint64              t1,
+                          guint32             region,
+                          GError            **error)
+{
+  return add_interval (self, t0, t1, region, error);
+}
+
+/* Writes the buckets still open. */
+gboolean
+_sextant_lod_builder_finish (SextantLodBuilder  *self,
+                             GError            **error)
+{
+  for (guint level = 0; level < self->n_levels; level++)
+    if (self->levels[level].open && !flush_level (self, level, error))
+      return FALSE;
+
+  return TRUE;
+}
+
+static guint
+lod_bits (gint64 max_events)
+{
+  guint bits = SEXTANT_LOD_MIN_BITS;
+
+  while (bits < SEXTANT_LOD_MAX_BITS && (max_events >> bits) > 32)
+    bits++;
+
+  return bits;
+}
+
+/**
+ * _sextant_lod_plan:
+ *
+ * Decides the pyramid's geometry before the events are read, when the
+ * archive's clock properties give the length of the run: then the decoders
+ * build it as they go (import->lod_streaming). Otherwise _sextant_lod_build()
+ * builds it afterwards from the stored visits.
+ */
+void
+_sextant_lod_plan (SextantImport *import)
+{
+  gint64 max_events = 0;
+  guint bits;
+
+  for (guint i = 0; i < import->locations->len; i++)
+    max_events = MAX (max_events, (gint64)g_array_index (import->locations, SextantLocationDef, i).n_events);
+  bits = lod_bits (max_events);
+
+  import->lod_streaming = import->have_clock && import->trace_length > 0 && import->trace_length < G_MAXINT64 / 2;
+  if (!import->lod_streaming)
+    return;
+
+  import->lod_origin = 0;
+  import->lod_base_ticks = MAX (1, ((gint64)import->trace_length + ((gint64)1 << bits)) >> bits);
+  import->lod_levels = bits + 1;
+}
+
 static gboolean
 build_location (LodBuilder  *self,
                 gint64       first_visit,
                 gint64       last_visit,
                 GError     **error)
 {
-  g_array_set_size (self->stack, 0);
-  self->cursor = G_MININT64;
-
   if (!sextant_store_foreach (self->import->store, SEXTANT_QUERY_LOCATION_VISITS, visit_row, self,
                               error, "ii", first_visit, last_visit) ||
       !pop_until (self, G_MAXINT64, error))
     return FALSE;
 
-  for (guint level = 0; level < self->n_levels; level++)
-    if (self->levels[level].open && !flush_level (self, level, error))
-      return FALSE;
-
-  return TRUE;
+  return _sextant_lod_builder_finish (self, error);
 }
 
 typedef struct
@@ -279,59 +374,49 @@ location_row (const SextantRow  *row,
               gpointer           user_data,
               GError           **error)
 {
-  LodBuilder *self = user_data;
+  SextantImport *import = user_data;
+  g_autoptr(SextantLodBuilder) builder = _sextant_lod_builder_new (import, (guint32)sextant_row_get_int (row, 0));
 
-  self->loc = (guint32)sextant_row_get_int (row, 0);
-
-  return build_location (self, sextant_row_get_int (row, 1), sextant_row_get_int (row, 2), error);
+  return build_location (builder, sextant_row_get_int (row, 1), sextant_row_get_int (row, 2), error);
 }
 
 /**
  * _sextant_lod_build:
  *
- * Fills the lod table from the stored visits and records its geometry in
- * meta (lod_origin, lod_base_ticks, lod_levels).
+ * Completes the pyramid after the events were decoded: builds it from the
+ * stored visits unless the decoders built it already, and records its
+ * geometry and the run's time span in meta (lod_origin, lod_base_ticks,
+ * lod_levels, time_begin, time_end).
  */
 gboolean
 _sextant_lod_build (SextantImport  *import,
                     GError        **error)
 {
-  LodBuilder self = { import };
   Span span = { FALSE };
-  guint bits = SEXTANT_LOD_MIN_BITS;
-  gboolean ok;
 
   if (!sextant_store_foreach (import->store, SEXTANT_QUERY_TIME_SPAN, span_row, &span, error, ""))
     return FALSE;
 
-  while (bits < SEXTANT_LOD_MAX_BITS && (span.max_events >> bits) > 32)
-    bits++;
+  if (!import->lod_streaming)
+    {
+      guint bits = lod_bits (span.max_events);
 
-  self.origin = span.have ? span.t_min : 0;
-  self.base = span.have ? MAX (1, (span.t_max - span.t_min + ((gint64)1 << bits)) >> bits) : 1;
-  self.n_levels = bits + 1;
-  self.levels = g_new0 (Bucket, self.n_levels);
-  for (guint level = 0; level < self.n_levels; level++)
-    self.levels[level].region_time = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self.stack = g_array_new (FALSE, FALSE, sizeof (Open));
+      import->lod_origin = span.have ? span.t_min : 0;
+      import->lod_base_ticks = span.have ? MAX (1, (span.t_max - span.t_min + ((gint64)1 << bits)) >> bits) : 1;
+      import->lod_levels = bits + 1;
 
-  import->lod_base_ticks = self.base;
-  import->lod_levels = self.n_levels;
+      if (!sextant_store_foreach (import->store, SEXTANT_QUERY_LOCATION_VISIT_RANGES, location_row, import,
+                                  error, ""))
+        return FALSE;
+    }
 
-  ok = sextant_store_foreach (import->store, SEXTANT_QUERY_LOCATION_VISIT_RANGES, location_row, &self,
-                              error, "") &&
-       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "time_begin",
-                          span.have ? span.t_min : 0) &&
-       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "time_end",
-                          span.have ? span.t_max : 0) &&
-       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "lod_origin", self.origin) &&
-       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "lod_base_ticks", self.base) &&
-       sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "lod_levels", (gint64)self.n_levels);
-
-  for (guint level = 0; level < self.n_levels; level++)
-    g_hash_table_unref (self.levels[level].region_time);
-  g_free (self.levels);
-  g_array_unref (self.stack);
-
-  return ok;
+  return sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "time_begin",
+                            span.have ? span.t_min : 0) &&
+         sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "time_end",
+                            span.have ? span.t_max : 0) &&
+         sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "lod_origin", import->lod_origin) &&
+         sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "lod_base_ticks",
+                            import->lod_base_ticks) &&
+         sextant_store_run (import->store, SEXTANT_STMT_META, error, "ti", "lod_levels",
+                            (gint64)import->lod_levels);
 }

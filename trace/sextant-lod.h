@@ -17,7 +17,22 @@ G_BEGIN_DECLS
 #define SEXTANT_LOD_MIN_BITS 8
 #define SEXTANT_LOD_MAX_BITS 14
 
-gboolean _sextant_lod_build (SextantImport  *import,
-                             GError        **error);
+typedef struct _SextantLodBuilder SextantLodBuilder;
+
+void               _sextant_lod_plan            (SextantImport      *import);
+gboolean           _sextant_lod_build           (SextantImport      *import,
+                                                 GError            **error);
+SextantLodBuilder *_sextant_lod_builder_new     (SextantImport      *import,
+                                                 guint32             loc);
+gboolean           _sextant_lod_builder_add     (SextantLodBuilder  *self,
+                                                 gint64              t0,
+                                                 gint64              t1,
+                                                 guint32             region,
+                                                 GError            **error);
+gboolean           _sextant_lod_builder_finish  (SextantLodBuilder  *self,
+                                                 GError            **error);
+void               _sextant_lod_builder_free    (SextantLodBuilder  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLodBuilder, _sextant_lod_builder_free)
 
 G_END_DECLS
