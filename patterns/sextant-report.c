@@ -189,6 +189,25 @@ site_row (const SextantRow  *row,
   return TRUE;
 }
 
+/* by_callpath: call path -> { location id -> seconds } */
+static gboolean
+callpath_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  Rows *r = user_data;
+  const char *path = sextant_row_get_text (row, 0);
+  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT, sextant_row_get_int (row, 1));
+  JsonObject *cells;
+
+  if (!json_object_has_member (r->object, path))
+    json_object_set_object_member (r->object, path, json_object_new ());
+  cells = json_object_get_object_member (r->object, path);
+  json_object_set_double_member (cells, key, seconds (r->g, sextant_row_get_int (row, 2)));
+
+  return TRUE;
+}
+
 static gboolean
 pattern_row (const SextantRow  *row,
              gpointer           user_data,
@@ -197,7 +216,9 @@ pattern_row (const SextantRow  *row,
   Gather *g = user_data;
   JsonObject *pattern = json_object_new ();
   JsonObject *by_location = json_object_new ();
+  JsonObject *by_callpath = json_object_new ();
   Rows loc_rows = { g, by_location };
+  Rows path_rows = { g, by_callpath };
   Rows site_rows = { g, pattern };
   const char *id = sextant_row_get_text (row, 0);
   gint64 severity = sextant_row_get_int (row, 4);
@@ -211,10 +232,13 @@ pattern_row (const SextantRow  *row,
   json_object_set_int_member (pattern, "instances", sextant_row_get_int (row, 3));
   json_object_set_string_member (pattern, "origin", sextant_row_get_text (row, 6));
   json_object_set_object_member (pattern, "by_location", by_location);
+  json_object_set_object_member (pattern, "by_callpath", by_callpath);
   json_object_set_array_member (pattern, "top_sites", json_array_new ());
   json_array_add_object_element (json_object_get_array_member (g->root, "patterns"), pattern);
 
   return sextant_store_foreach (g->store, SEXTANT_QUERY_PATTERN_BY_LOCATION, by_location_row, &loc_rows,
+                                error, "t", id) &&
+         sextant_store_foreach (g->store, SEXTANT_QUERY_PATTERN_BY_CALLPATH, callpath_row, &path_rows,
                                 error, "t", id) &&
          sextant_store_foreach (g->store, SEXTANT_QUERY_PATTERN_TOP_SITES, site_row, &site_rows,
                                 error, "t", id);

@@ -98,7 +98,15 @@ def check(readme, archive, work):
                "%s: %s instances = Scalasca's %s" % (archive, pid, metric),
                "got %d want %d" % (patterns[pid]["instances"], totals[metric]))
 
-    # per call path and location, straight from the store
+    # per call path and location, in analyze --json ...
+    for (metric, path, loc), want in sorted(cells.items()):
+        pid = METRICS.get(metric)
+        if pid is None:
+            continue
+        got = patterns[pid]["by_callpath"].get(path, {}).get(str(loc), 0.0)
+        ok(close(got, want), "%s: JSON %s by_callpath %s on %d: %.9g = %.9g" % (archive, pid, path, loc, got, want))
+
+    # ... and straight from the store
     con = sqlite3.connect(db)
     res = int(con.execute("SELECT value FROM meta WHERE key = 'resolution'").fetchone()[0])
     for (metric, path, loc), want in sorted(cells.items()):

@@ -288,6 +288,10 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_PATTERN_BY_LOCATION] =
     "SELECT l.otf2_id, sum (i.severity), count (*) FROM pattern_instance AS i "
     "JOIN location AS l ON l.id = i.loc WHERE i.pattern = ?1 GROUP BY i.loc ORDER BY l.otf2_id",
+  [SEXTANT_QUERY_PATTERN_BY_CALLPATH] =
+    "SELECT coalesce (i.callpath, ''), l.otf2_id, sum (i.severity) FROM pattern_instance AS i "
+    "JOIN location AS l ON l.id = i.loc WHERE i.pattern = ?1 GROUP BY i.callpath, i.loc "
+    "ORDER BY 1, 2",
   [SEXTANT_QUERY_PATTERN_TOP_SITES] =
     "SELECT file, line, sum (severity), count (*), min (callpath) FROM pattern_instance "
     "WHERE pattern = ?1 GROUP BY file, line ORDER BY 3 DESC, 1, 2 LIMIT 10",
