@@ -483,3 +483,53 @@ CREATE VIEW location_rank AS
   JOIN location AS m ON m.location_group = l.location_group
   JOIN comm_member AS cm ON cm.loc = m.id
   JOIN comm AS c ON c.id = cm.comm AND c.name = 'MPI_COMM_WORLD';
+
+-- Every receive that waited for its send (Late Sender, Scalasca's rule):
+-- idle = min(enter(send call), leave(receive call)) - enter(receive call)
+-- on the call that completed the receive (MPI_Test* never waits), and the
+-- earliest send among the messages the location receives strictly later
+-- (the wrong-order test; completions at one timestamp are one Waitall).
+CREATE VIEW receive_wait AS
+  SELECT rv.loc AS loc, rv.id AS visit, rv.enter AS enter, m.id AS message, m.send_loc AS peer_loc,
+         m.send_time AS send_time,
+         min (sv.enter, rv.leave) - rv.enter AS idle,
+         -- a running minimum from the last receive backwards: cheaper than a
+         -- frame that shrinks from the front
+         min (m.send_time) OVER (PARTITION BY m.recv_loc ORDER BY m.recv_time DESC
+                                 RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send
+  FROM message AS m
+  JOIN visit AS rv ON rv.id = m.recv_visit
+  JOIN visit AS sv ON sv.id = m.send_visit
+  JOIN region AS r ON r.id = rv.region
+  WHERE r.name NOT LIKE 'MPI_Test%';
+
+-- Master-worker structure: for every location, how many of its peers
+-- exchange messages with it and with nobody else (its workers).
+CREATE VIEW master_workers AS
+  WITH pairs AS (
+    SELECT DISTINCT send_loc AS a, recv_loc AS b FROM message
+    WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND send_loc != recv_loc
+    UNION
+    SELECT DISTINCT recv_loc, send_loc FROM message
+    WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND send_loc != recv_loc
+  ),
+  degree AS (SELECT a, count (*) AS n FROM pairs GROUP BY a)
+  SELECT p.a AS loc, count (*) AS workers
+  FROM pairs AS p JOIN degree AS d ON d.a = p.b
+  WHERE d.n = 1 GROUP BY p.a;
+
+-- The members of one-sided collectives (fence, window creation and release):
+-- the n-th RMA collective of a kind of each member of a window is instance n
+-- of that window; with the latest arrival and who it was.
+CREATE VIEW rma_collective_call AS
+  WITH calls AS (
+    SELECT s.detail AS detail, s.loc AS loc, s.win AS win, v.id AS visit, v.enter AS enter,
+           v.leave AS leave,
+           row_number () OVER (PARTITION BY s.loc, s.win, s.detail ORDER BY s.time) AS n
+    FROM rma_sync AS s JOIN visit AS v ON v.id = s.visit
+    WHERE s.kind = 'RMA_COLLECTIVE'
+  )
+  SELECT c.*, max (enter) OVER w AS last_enter, count (*) OVER w AS members,
+         first_value (loc) OVER (w ORDER BY enter DESC, loc
+                                 ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS last_loc
+  FROM calls AS c WINDOW w AS (PARTITION BY detail, win, n);

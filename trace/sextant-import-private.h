@@ -86,7 +86,6 @@ typedef struct
   GHashTable        *regions;          /* id -> SextantRegionDef* */
   GHashTable        *groups;           /* id -> SextantGroupDef* */
   GHashTable        *comms;            /* id -> SextantCommDef* */
-  GHashTable        *rma_wins;         /* id -> comm id */
   GHashTable        *context_regions;  /* calling context id -> region id */
   GHashTable        *logged;           /* "kind:loc" -> log entry, folded */
   GHashTable        *call_paths;       /* (parent path, region) -> path id; shared by the locations */

@@ -822,7 +822,6 @@ def_rma_win (void            *user_data,
   SextantImport *import = user_data;
 
   COUNT_DEF (import, RMA_WIN);
-  g_hash_table_replace (import->rma_wins, GUINT_TO_POINTER (self), GUINT_TO_POINTER (comm));
   DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_RMA_WINDOW, &def_error, "itni",
                                         (gint64)self, _sextant_import_string (import, name),
                                         ref_or_null (comm, OTF2_UNDEFINED_COMM), (gint64)flags));
@@ -1485,7 +1484,6 @@ import_clear (SextantImport *import)
   g_clear_pointer (&import->regions, g_hash_table_unref);
   g_clear_pointer (&import->groups, g_hash_table_unref);
   g_clear_pointer (&import->comms, g_hash_table_unref);
-  g_clear_pointer (&import->rma_wins, g_hash_table_unref);
   g_clear_pointer (&import->context_regions, g_hash_table_unref);
   g_clear_pointer (&import->logged, g_hash_table_unref);
   g_clear_pointer (&import->call_paths, g_hash_table_unref);
@@ -1534,7 +1532,6 @@ import_init (SextantImport *import,
   import->regions = g_hash_table_new_full (NULL, NULL, NULL, region_def_free);
   import->groups = g_hash_table_new_full (NULL, NULL, NULL, group_def_free);
   import->comms = g_hash_table_new_full (NULL, NULL, NULL, comm_def_free);
-  import->rma_wins = g_hash_table_new (NULL, NULL);
   import->context_regions = g_hash_table_new (NULL, NULL);
   import->logged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, log_entry_free);
   import->call_paths = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);

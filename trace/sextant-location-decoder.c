@@ -296,33 +296,33 @@ store_attributes (Decoder             *self,
         case OTF2_TYPE_SOURCE_CODE_LOCATION:
           break;   /* the call site: columns of the visit */
         case OTF2_TYPE_UINT8: case OTF2_TYPE_UINT16: case OTF2_TYPE_UINT32:
-          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_INT, error, "iii", visit, (gint64)attribute,
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE, error, "iii", visit, (gint64)attribute,
                                   (gint64)(type == OTF2_TYPE_UINT8 ? v.uint8 : type == OTF2_TYPE_UINT16 ? v.uint16 : v.uint32));
           break;
         case OTF2_TYPE_UINT64:
           if (v.uint64 > G_MAXINT64)
-            ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_REAL, error, "iid", visit,
+            ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE, error, "iid", visit,
                                     (gint64)attribute, (double)v.uint64);
           else
-            ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_INT, error, "iii", visit,
+            ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE, error, "iii", visit,
                                     (gint64)attribute, (gint64)v.uint64);
           break;
         case OTF2_TYPE_INT8: case OTF2_TYPE_INT16: case OTF2_TYPE_INT32: case OTF2_TYPE_INT64:
-          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_INT, error, "iii", visit, (gint64)attribute,
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE, error, "iii", visit, (gint64)attribute,
                                   type == OTF2_TYPE_INT8 ? (gint64)v.int8 : type == OTF2_TYPE_INT16 ? (gint64)v.int16 :
                                   type == OTF2_TYPE_INT32 ? (gint64)v.int32 : v.int64);
           break;
         case OTF2_TYPE_FLOAT: case OTF2_TYPE_DOUBLE:
-          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_REAL, error, "iid", visit, (gint64)attribute,
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE, error, "iid", visit, (gint64)attribute,
                                   type == OTF2_TYPE_FLOAT ? (double)v.float32 : v.float64);
           break;
         case OTF2_TYPE_STRING:
-          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_TEXT, error, "iit", visit, (gint64)attribute,
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE, error, "iit", visit, (gint64)attribute,
                                   _sextant_import_string (self->import, v.stringRef));
           break;
         default:
           /* references to definitions: their id */
-          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE_INT, error, "iii", visit, (gint64)attribute,
+          ok = sextant_store_run (store, SEXTANT_STMT_VISIT_ATTRIBUTE, error, "iii", visit, (gint64)attribute,
                                   (gint64)v.uint64);
           break;
         }

@@ -135,11 +135,7 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_STMT_VISIT] =
     "INSERT INTO visit (id, loc, region, enter, leave, depth, parent, context, scl, path) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-  [SEXTANT_STMT_VISIT_ATTRIBUTE_INT] =
-    "INSERT OR REPLACE INTO visit_attribute (visit, attribute, value) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_VISIT_ATTRIBUTE_REAL] =
-    "INSERT OR REPLACE INTO visit_attribute (visit, attribute, value) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_VISIT_ATTRIBUTE_TEXT] =
+  [SEXTANT_STMT_VISIT_ATTRIBUTE] =
     "INSERT OR REPLACE INTO visit_attribute (visit, attribute, value) VALUES (?1, ?2, ?3)",
   [SEXTANT_STMT_CALL_PATH] =
     "INSERT INTO call_path (id, parent, region, depth, name) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -1050,19 +1046,7 @@ sextant_store_get_meta (SextantStore *self,
   return g_strdup ((const char *)sqlite3_column_text (stmt, 0));
 }
 
-gint64
-sextant_store_changes (SextantStore *self)
-{
-  g_return_val_if_fail (SEXTANT_IS_STORE (self), 0);
 
-  return sqlite3_changes64 (self->db);
-}
-
-int
-sextant_row_get_n_columns (const SextantRow *row)
-{
-  return sqlite3_column_count (row->stmt);
-}
 
 gboolean
 sextant_row_is_null (const SextantRow *row,
@@ -1071,12 +1055,6 @@ sextant_row_is_null (const SextantRow *row,
   return sqlite3_column_type (row->stmt, column) == SQLITE_NULL;
 }
 
-gboolean
-sextant_row_is_integer (const SextantRow *row,
-                        int               column)
-{
-  return sqlite3_column_type (row->stmt, column) == SQLITE_INTEGER;
-}
 
 gint64
 sextant_row_get_int (const SextantRow *row,
@@ -1085,12 +1063,6 @@ sextant_row_get_int (const SextantRow *row,
   return sqlite3_column_int64 (row->stmt, column);
 }
 
-double
-sextant_row_get_double (const SextantRow *row,
-                        int               column)
-{
-  return sqlite3_column_double (row->stmt, column);
-}
 
 const char *
 sextant_row_get_text (const SextantRow *row,

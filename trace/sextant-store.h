@@ -59,9 +59,7 @@ typedef enum
   SEXTANT_STMT_EVENT_COUNT,
   SEXTANT_STMT_VISIT,
   SEXTANT_STMT_CALL_PATH,
-  SEXTANT_STMT_VISIT_ATTRIBUTE_INT,
-  SEXTANT_STMT_VISIT_ATTRIBUTE_REAL,
-  SEXTANT_STMT_VISIT_ATTRIBUTE_TEXT,
+  SEXTANT_STMT_VISIT_ATTRIBUTE,
   SEXTANT_STMT_SEND_HALF,
   SEXTANT_STMT_RECV_HALF,
   SEXTANT_STMT_COLL_HALF,
@@ -177,7 +175,6 @@ gboolean      sextant_store_finish_load     (SextantStore      *self,
                                              GError           **error);
 char         *sextant_store_get_meta        (SextantStore      *self,
                                              const char        *key);
-gint64        sextant_store_changes         (SextantStore      *self);
 char         *sextant_store_schema_checksum (void);
 gboolean      sextant_store_run_query       (SextantStore      *self,
                                              const char        *sql,
@@ -188,16 +185,11 @@ gboolean      sextant_store_run_query       (SextantStore      *self,
                                              gpointer           user_data,
                                              GError           **error);
 
-int           sextant_row_get_n_columns     (const SextantRow  *row);
 gboolean      sextant_row_is_null           (const SextantRow  *row,
                                              int                column);
 gint64        sextant_row_get_int           (const SextantRow  *row,
                                              int                column);
-double        sextant_row_get_double        (const SextantRow  *row,
-                                             int                column);
 const char   *sextant_row_get_text          (const SextantRow  *row,
-                                             int                column);
-gboolean      sextant_row_is_integer        (const SextantRow  *row,
                                              int                column);
 int           sextant_row_find_column       (const SextantRow  *row,
                                              const char        *name);

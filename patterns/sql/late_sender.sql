@@ -13,24 +13,8 @@
 --   send started {seconds} late. Move work from before the send on {peer} to
 --   after it, or post the receive later / overlap it with computation.
 -- param: eps = 0 s: waiting at or below this is not an instance
-WITH ls AS (
-  SELECT rv.loc AS loc, rv.id AS visit, rv.enter AS enter, m.id AS message, m.send_loc AS peer_loc,
-         m.send_time AS send_time,
-         min (sv.enter, rv.leave) - rv.enter AS idle,
-         -- the earliest send among the messages this location receives later
-         -- (strictly: completions with the same timestamp are one Waitall)
-         -- (a running minimum from the last receive backwards: cheaper than a
-         -- frame that shrinks from the front)
-         min (m.send_time) OVER (PARTITION BY m.recv_loc ORDER BY m.recv_time DESC
-                                 RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send
-  FROM message AS m
-  JOIN visit AS rv ON rv.id = m.recv_visit
-  JOIN visit AS sv ON sv.id = m.send_visit
-  JOIN region AS r ON r.id = rv.region
-  WHERE r.name NOT LIKE 'MPI_Test%'
-)
 SELECT loc, visit, max (idle) AS severity, enter AS begin, enter + idle AS "end", peer_loc, message
-FROM ls
+FROM receive_wait
 WHERE idle > 0 AND (later_send IS NULL OR later_send >= send_time)
 GROUP BY visit
 HAVING severity > :eps

@@ -10,26 +10,10 @@
 --   piece, or distribute the master's role.
 -- param: min_workers = 3: fewer workers (peers that talk only to it) do not make a master
 -- param: eps = 0 s: waiting at or below this is not an instance
-WITH pairs AS (
-  SELECT DISTINCT send_loc AS a, recv_loc AS b FROM message
-  WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND send_loc != recv_loc
-  UNION
-  SELECT DISTINCT recv_loc, send_loc FROM message
-  WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND send_loc != recv_loc
-),
-degree AS (SELECT a, count (*) AS n FROM pairs GROUP BY a),
--- a master: at least min_workers peers that talk to nobody else
-masters AS (
-  SELECT p.a AS loc FROM pairs AS p JOIN degree AS d ON d.a = p.b
-  WHERE d.n = 1 GROUP BY p.a HAVING count (*) >= :min_workers
-)
-SELECT rv.loc AS loc, rv.id AS visit, max (min (sv.enter, rv.leave) - rv.enter) AS severity,
-       rv.enter AS begin, min (sv.enter, rv.leave) AS "end", m.send_loc AS peer_loc, m.id AS message
-FROM message AS m
-JOIN masters AS ma ON ma.loc = m.send_loc
-JOIN visit AS rv ON rv.id = m.recv_visit
-JOIN visit AS sv ON sv.id = m.send_visit
-JOIN region AS r ON r.id = rv.region
-WHERE r.name NOT LIKE 'MPI_Test%'
-GROUP BY rv.id
+WITH masters AS (SELECT loc FROM master_workers WHERE workers >= :min_workers)
+SELECT w.loc, w.visit, max (w.idle) AS severity, w.enter AS begin, w.enter + w.idle AS "end",
+       w.peer_loc, w.message
+FROM receive_wait AS w
+JOIN masters AS ma ON ma.loc = w.peer_loc
+GROUP BY w.visit
 HAVING severity > :eps
