@@ -516,6 +516,8 @@ typedef struct
   GHashTable     *bound;       /* parameter name -> GVariant */
   char           *described;   /* "eps=0s ..." */
   char           *store_path;
+  GAsyncQueue    *connections; /* idle SextantStore*, shared by the workers */
+  guint           index;       /* order of submission: instances are written in it */
   GArray         *found;       /* Found */
   int             col[14];     /* the columns below, -1 when absent */
   GError         *error;
@@ -530,6 +532,7 @@ job_free (Job *job)
   g_clear_error (&job->error);
   g_free (job->described);
   g_free (job->store_path);
+  g_clear_pointer (&job->connections, g_async_queue_unref);
   g_free (job);
 }
 
@@ -603,9 +606,13 @@ run_job (gpointer data,
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
 
-  if (!(store = sextant_store_open (job->store_path, &error)) ||
-      !sextant_store_run_query (store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
-                                collect_row, job, &error))
+  /* a connection kept from an earlier job keeps its decoded chunks */
+  store = g_async_queue_try_pop (job->connections);
+  if ((store != NULL || (store = sextant_store_open (job->store_path, &error)) != NULL) &&
+      sextant_store_run_query (store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
+                               collect_row, job, &error))
+    g_async_queue_push (job->connections, g_steal_pointer (&store));
+  else
     job->error = g_error_new (error->domain, error->code, "pattern %s (%s): %s",
                               sextant_pattern_get_id (job->pattern), sextant_pattern_get_origin (job->pattern),
                               error->message);
@@ -665,7 +672,9 @@ insert_instance (SextantAnalysis  *self,
 /* The parameters a pattern runs with: its defaults, overridden. */
 static Job *
 job_new (SextantAnalysis *self,
-         SextantPattern  *pattern)
+         SextantPattern  *pattern,
+         GAsyncQueue     *connections,
+         guint            index)
 {
   Job *job = g_new0 (Job, 1);
   g_autoptr(GString) described = g_string_new (NULL);
@@ -673,6 +682,8 @@ job_new (SextantAnalysis *self,
 
   job->pattern = g_object_ref (pattern);
   job->store_path = g_strdup (sextant_store_get_path (self->store));
+  job->connections = g_async_queue_ref (connections);
+  job->index = index;
   job->found = g_array_new (FALSE, FALSE, sizeof (Found));
   g_array_set_clear_func (job->found, found_clear);
   for (guint i = 0; i < G_N_ELEMENTS (job->col); i++)
@@ -759,6 +770,8 @@ sextant_analysis_run (SextantAnalysis  *self,
   GPtrArray *patterns;
   GThreadPool *pool;
   GAsyncQueue *results;
+  GAsyncQueue *connections;
+  GPtrArray *done;
   guint n_jobs = 0;
   gboolean ok = TRUE;
 
@@ -786,31 +799,44 @@ sextant_analysis_run (SextantAnalysis  *self,
   patterns = sextant_pattern_set_get_patterns (self->patterns);
   ok = sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error);
 
-  /* One worker runs the queries, in order, on its own connection (the
-   * store is in WAL mode: it reads the data as it was before this
-   * transaction) while this thread writes the instances of the query
-   * before: the two halves of the work overlap on two cores. */
+  /* Workers run the queries on connections of their own (the store is in
+   * WAL mode: they read the data as it was before this transaction), one
+   * per core, while this thread writes the instances of the queries done,
+   * in the order of the patterns, so ids do not depend on timing. A
+   * connection goes back to the pool after each query: its cache of decoded
+   * event chunks serves the next one. */
   results = g_async_queue_new ();
-  pool = g_thread_pool_new (run_job, results, 1, FALSE, NULL);
+  connections = g_async_queue_new_full (g_object_unref);
+  pool = g_thread_pool_new (run_job, results, MAX (1, (gint)MIN (g_get_num_processors (), 4)), FALSE, NULL);
   for (guint i = 0; ok && i < patterns->len; i++)
     {
       SextantPattern *pattern = g_ptr_array_index (patterns, i);
 
       if (!is_selected (self, pattern))
         continue;
-      g_thread_pool_push (pool, job_new (self, pattern), NULL);
+      g_thread_pool_push (pool, job_new (self, pattern, connections, n_jobs), NULL);
       n_jobs++;
     }
 
-  for (guint i = 0; i < n_jobs; i++)
+  done = g_ptr_array_new_full (n_jobs, NULL);
+  g_ptr_array_set_size (done, n_jobs);
+  for (guint i = 0, next = 0; i < n_jobs; i++)
     {
-      g_autoptr(Job) job = g_async_queue_pop (results);
+      Job *job = g_async_queue_pop (results);
 
-      if (ok)
-        ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, error);
+      g_ptr_array_index (done, job->index) = job;
+      for (; next < n_jobs && g_ptr_array_index (done, next) != NULL; next++)
+        {
+          if (ok)
+            ok = !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+                 write_job (self, g_ptr_array_index (done, next), error);
+          g_clear_pointer (&g_ptr_array_index (done, next), job_free);
+        }
     }
   g_thread_pool_free (pool, FALSE, TRUE);
   g_async_queue_unref (results);
+  g_ptr_array_unref (done);
+  g_async_queue_unref (connections);
 
   if (!ok)
     {

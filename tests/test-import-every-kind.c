@@ -22,6 +22,7 @@
 
 #include "otf2gen-every-kind.h"
 #include "otf2gen-scenarios.h"
+#include "sextant-column-table.h"
 #include "sextant-importer.h"
 
 typedef struct
@@ -61,6 +62,7 @@ import (const char *archive,
   g_assert_true (sextant_importer_run (importer, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpint (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_nonnull (sextant_column_table_register (db, NULL));
 
   return db;
 }
@@ -499,6 +501,7 @@ q_file (const char *db_path,
   gint64 value;
 
   g_assert_cmpint (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_nonnull (sextant_column_table_register (db, NULL));
   value = q (db, "%s", sql);
   sqlite3_close (db);
 

@@ -11,6 +11,8 @@ import hashlib
 import os
 import shutil
 import sqlite3
+
+import sextant_sqlite  # noqa: F401  (the column tables)
 import subprocess
 import sys
 import tempfile

@@ -11,6 +11,8 @@ It also checks the geometry promises of docs/schema.md. Output is TAP.
 
 import os
 import sqlite3
+
+import sextant_sqlite  # noqa: F401  (the column tables)
 import subprocess
 import sys
 import tempfile

@@ -21,6 +21,8 @@ import json
 import os
 import re
 import sqlite3
+
+import sextant_sqlite  # noqa: F401  (the column tables)
 import subprocess
 import sys
 import tempfile

@@ -14,6 +14,8 @@ import hashlib
 import json
 import os
 import sqlite3
+
+import sextant_sqlite  # noqa: F401  (the column tables)
 import subprocess
 import sys
 import tempfile
@@ -38,7 +40,8 @@ WHERE r.paradigm = 'MPI' AND v.leave - v.enter > :min_time
 BAD = {
     "bad_sql": "-- id: bad_sql\n-- title: Bad\nSELEC loc, severity FROM visit\n",
     "missing_column": "-- id: missing_column\n-- title: Missing\nSELECT loc FROM visit\n",
-    "writes": "-- id: writes\n-- title: Writes\nDELETE FROM visit\n",
+    "writes": "-- id: writes\n-- title: Writes\nDELETE FROM region\n",
+    "writes_events": "-- id: writes_events\n-- title: Writes\nDELETE FROM visit\n",
     "two_statements": "-- id: two_statements\n-- title: Two\nSELECT loc, 1 AS severity FROM visit; DELETE FROM visit\n",
     "no_title": "-- id: no_title\nSELECT loc, 1 AS severity FROM visit\n",
     "unknown_param": "-- id: unknown_param\n-- title: P\nSELECT loc, 1 AS severity FROM visit WHERE loc > :nope\n",
@@ -48,6 +51,7 @@ EXPECT = {
     "bad_sql": "invalid SQL",
     "missing_column": 'no column named "severity"',
     "writes": "must be a SELECT",
+    "writes_events": "table visit may not be modified",
     "two_statements": "only one SQL statement",
     "no_title": "title",
     "unknown_param": "unknown parameter :nope",

@@ -4,10 +4,6 @@
 --
 -- SPDX-License-Identifier: GPL-3.0-or-later
 
-CREATE INDEX visit_loc_enter        ON visit (loc, enter);
-CREATE INDEX message_send           ON message (send_loc, send_time);
-CREATE INDEX message_recv           ON message (recv_loc, recv_time);
-CREATE INDEX collective_member_loc  ON collective_member (loc, begin);
 CREATE INDEX rma_op_loc             ON rma_op (loc, issue_time);
 CREATE INDEX lock_loc               ON lock (loc, acquire_time);
 CREATE INDEX metric_value_loc       ON metric_value (loc, time);

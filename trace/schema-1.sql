@@ -226,19 +226,23 @@ CREATE TABLE event_count (
 ) WITHOUT ROWID;
 
 -- Region visits. Ids are assigned in enter order per location and the visits
--- of one location are contiguous (location.first_visit..last_visit).
-CREATE TABLE visit (
-  id      INTEGER PRIMARY KEY,
-  loc     INTEGER NOT NULL,
-  region  INTEGER NOT NULL,
-  enter   INTEGER NOT NULL,
-  leave   INTEGER NOT NULL,
-  depth   INTEGER NOT NULL,          -- 0 for a top-level visit
-  parent  INTEGER,                   -- visit.id of the enclosing visit
-  context INTEGER,                   -- calling_context.id of the call site, if recorded
-  scl     INTEGER,                   -- source_code_location.id of the call site, if recorded
-  path    INTEGER NOT NULL           -- call_path.id: the regions from the top-level visit down to this one
-);
+-- of one location are contiguous (location.first_visit..last_visit); a
+-- location's ids start at its index << 32.
+--
+-- The big event tables (visit, message, collective_member, lod) are column
+-- chunks (docs/schema.md): a read-only virtual table of the module
+-- sextant_columns over `<table>_chunk`, one row per up to 4096 events.
+--   id      row id
+--   loc     location.id
+--   region  region.id
+--   enter, leave  ticks
+--   depth   0 for a top-level visit
+--   parent  visit.id of the enclosing visit
+--   context calling_context.id of the call site, if recorded
+--   scl     source_code_location.id of the call site, if recorded
+--   path    call_path.id: the regions from the top-level visit down to this one
+CREATE VIRTUAL TABLE visit USING sextant_columns (
+  id ROWID, loc, region, enter, leave, depth, parent, context, scl, path);
 
 -- Attributes on a visit's ENTER record other than its call site: e.g. the
 -- window, sequence number, root and peer of a onecoll broadcast region.
@@ -260,30 +264,37 @@ CREATE TABLE call_path (
   name   TEXT NOT NULL               -- region names joined by '/', e.g. main/solver/MPI_Recv
 );
 
+-- The call-path profile per location (Scalasca's time metric): for every
+-- call path a location ran, how often, the time in it and the time in it
+-- less its children. Written by the importer from the visits, so that
+-- profiles and hot-spot patterns need not read every visit.
+CREATE TABLE call_path_profile (
+  loc        INTEGER NOT NULL,
+  path       INTEGER NOT NULL,       -- call_path.id
+  visits     INTEGER NOT NULL,
+  inclusive  INTEGER NOT NULL,       -- ticks: sum of leave - enter
+  exclusive  INTEGER NOT NULL,       -- ticks: inclusive less the child visits' inclusive time
+  last_visit INTEGER NOT NULL,       -- visit.id of the last visit
+  PRIMARY KEY (loc, path)
+) WITHOUT ROWID;
+
 -- Point-to-point messages, matched send <-> receive in MPI order (per
 -- communicator, sender, receiver and tag, first send to first receive).
 -- An unmatched half has NULLs on the other side.
-CREATE TABLE message (
-  id             INTEGER PRIMARY KEY,
-  comm           INTEGER,
-  tag            INTEGER,
-  bytes          INTEGER,           -- length sent (or received, if unmatched send side)
-  send_loc       INTEGER,
-  recv_loc       INTEGER,
-  send_mode      TEXT,              -- BLOCKING or NONBLOCKING
-  recv_mode      TEXT,
-  send_time      INTEGER,           -- MPI_SEND / MPI_ISEND record
-  send_visit     INTEGER,           -- the MPI call that issued the send
-  send_request   INTEGER,
-  send_complete_time  INTEGER,      -- MPI_ISEND_COMPLETE record
-  send_complete_visit INTEGER,      -- the Wait/Test that completed it
-  recv_post_time INTEGER,           -- MPI_IRECV_REQUEST record
-  recv_post_visit INTEGER,          -- the MPI_Irecv call
-  recv_time      INTEGER,           -- MPI_RECV / MPI_IRECV record
-  recv_visit     INTEGER,           -- MPI_Recv, or the Wait/Test completing an Irecv
-  recv_request   INTEGER,
-  recv_bytes     INTEGER
-);
+--   comm, tag, bytes (sent, or received if the send side is missing)
+--   send_loc, recv_loc        location.id of each side
+--   send_mode, recv_mode      BLOCKING or NONBLOCKING
+--   send_time, send_visit     the MPI_SEND / MPI_ISEND record and the call around it
+--   send_request
+--   send_complete_time, send_complete_visit   MPI_ISEND_COMPLETE and the Wait/Test around it
+--   recv_post_time, recv_post_visit           MPI_IRECV_REQUEST and the MPI_Irecv call
+--   recv_time, recv_visit     MPI_RECV / MPI_IRECV and MPI_Recv or the Wait/Test completing it
+--   recv_request, recv_bytes
+CREATE VIRTUAL TABLE message USING sextant_columns (
+  id ROWID, comm, tag, bytes, send_loc, recv_loc,
+  send_mode TEXT BLOCKING NONBLOCKING, recv_mode TEXT BLOCKING NONBLOCKING,
+  send_time, send_visit, send_request, send_complete_time, send_complete_visit,
+  recv_post_time, recv_post_visit, recv_time, recv_visit, recv_request, recv_bytes);
 
 -- Collective operations matched across the members of a communicator:
 -- the n-th collective a location takes part in on a communicator belongs to
@@ -302,17 +313,14 @@ CREATE TABLE collective (
   "end"       INTEGER NOT NULL      -- latest member end
 );
 
-CREATE TABLE collective_member (
-  collective INTEGER NOT NULL,
-  loc        INTEGER NOT NULL,
-  visit      INTEGER,               -- the MPI call around the begin record
-  end_visit  INTEGER,               -- the call around the end record (Wait for non-blocking)
-  begin      INTEGER NOT NULL,      -- MPI_COLLECTIVE_BEGIN record
-  "end"      INTEGER NOT NULL,      -- MPI_COLLECTIVE_END record
-  bytes_sent INTEGER NOT NULL,
-  bytes_received INTEGER NOT NULL,
-  PRIMARY KEY (collective, loc)
-) WITHOUT ROWID;
+--   collective  collective.id; loc  location.id
+--   visit       the MPI call around the begin record
+--   end_visit   the call around the end record (Wait for non-blocking)
+--   begin, end  MPI_COLLECTIVE_BEGIN / END records
+--   bytes_sent, bytes_received
+-- One row per (collective, loc), sorted by collective.
+CREATE VIRTUAL TABLE collective_member USING sextant_columns (
+  collective, loc, visit, end_visit, begin, "end", bytes_sent, bytes_received);
 
 -- One-sided operations.
 CREATE TABLE rma_op (
@@ -411,22 +419,12 @@ CREATE TABLE sample (
 -- 2^k base buckets of meta.lod_base_ticks each. Times are the exclusive time
 -- spent in each category inside the bucket; `region` is the region with the
 -- most exclusive time there.
-CREATE TABLE lod (
-  loc    INTEGER NOT NULL,
-  level  INTEGER NOT NULL,
-  bucket INTEGER NOT NULL,
-  region INTEGER NOT NULL,
-  busy   INTEGER NOT NULL,          -- ticks covered by any visit
-  t_mpi  INTEGER NOT NULL,
-  t_rma  INTEGER NOT NULL,
-  t_user INTEGER NOT NULL,
-  t_omp  INTEGER NOT NULL,
-  t_thread INTEGER NOT NULL,
-  t_io   INTEGER NOT NULL,
-  t_accel INTEGER NOT NULL,
-  t_other INTEGER NOT NULL,
-  PRIMARY KEY (loc, level, bucket)
-) WITHOUT ROWID;
+--   loc, level, bucket   one row per non-empty bucket, sorted by (loc, level, bucket)
+--   region  the region with the most exclusive time in the bucket
+--   busy    ticks covered by any visit
+--   t_mpi, t_rma, t_user, t_omp, t_thread, t_io, t_accel, t_other
+CREATE VIRTUAL TABLE lod USING sextant_columns (
+  loc, level, bucket, region, busy, t_mpi, t_rma, t_user, t_omp, t_thread, t_io, t_accel, t_other);
 
 -- Patterns (written by `sextant analyze`) ------------------------------------
 

@@ -66,6 +66,49 @@ typedef struct
   GArray     *rank_loc;        /* gint32 dense location index per rank, -1 unknown */
 } SextantCommDef;
 
+/* One side of a point-to-point message, as a location decoder saw it. The
+ * channel is (comm, src, dst, tag) with src/dst location indexes, or
+ * -(rank + 1) for a peer no location stands for; seq numbers the side's
+ * messages on the channel. */
+typedef struct
+{
+  gint64   comm;
+  gint64   src;
+  gint64   dst;
+  gint64   seq;
+  guint32  tag;
+  gint64   loc;          /* the location that recorded it */
+  gint64   bytes;
+  gint64   mode;         /* SEXTANT_MODE_* */
+  gint64   time;         /* MPI_SEND/ISEND or MPI_RECV/IRECV */
+  gint64   visit;
+  gint64   request;
+  gint64   time2;        /* send: MPI_ISEND_COMPLETE; receive: MPI_IRECV_REQUEST */
+  gint64   visit2;
+} SextantHalf;
+
+/* One member's part in a collective: instance seq of (comm, owner), owner
+ * being the location for self communicators and -1 otherwise. */
+typedef struct
+{
+  gint64       comm;
+  gint64       owner;
+  gint64       seq;
+  gint64       loc;
+  const char  *kind;     /* static */
+  gint64       root;
+  gboolean     nonblocking;
+  gint64       begin;
+  gint64       end;
+  gint64       visit;
+  gint64       end_visit;
+  gint64       sent;
+  gint64       received;
+} SextantCollectiveHalf;
+
+typedef struct _SextantMatcher SextantMatcher;
+typedef struct _SextantLocationDecoder SextantLocationDecoder;
+
 typedef void (*SextantImportProgressFunc) (double   fraction,
                                            double   events_per_second,
                                            gpointer user_data);
@@ -104,9 +147,10 @@ typedef struct
   SextantImportProgressFunc progress;
   gpointer           progress_data;
 
-  /* Visits get ids in enter order; locations are decoded one after another
-   * so each one's ids are contiguous. */
-  gint64             next_visit_id;
+  /* Matching across locations, and the rows per chunk of the column tables
+   * (fewer when there are many locations, to bound the buffers) */
+  SextantMatcher    *matcher;
+  guint              chunk_rows;
 
   /* Level of detail: origin, base bucket width and number of levels
    * (0..lod_levels-1); built by the decoders when lod_streaming */
@@ -124,6 +168,14 @@ void     _sextant_import_log        (SextantImport  *import,
                                      gint64          time,
                                      const char     *format,
                                      ...) G_GNUC_PRINTF (5, 6);
+
+void     _sextant_import_log_n      (SextantImport  *import,
+                                     const char     *kind,
+                                     gint64          loc,
+                                     gint64          time,
+                                     gint64          count,
+                                     const char     *format,
+                                     ...) G_GNUC_PRINTF (6, 7);
 
 /* Stores the first error of a callback; returns OTF2_CALLBACK_INTERRUPT. */
 OTF2_CallbackCode _sextant_import_fail (SextantImport *import,
@@ -145,9 +197,38 @@ gint64   _sextant_import_call_path  (SextantImport  *import,
                                      guint           depth,
                                      GError        **error);
 
-/* sextant-location-decoder.c */
-gboolean _sextant_decode_location   (SextantImport  *import,
-                                     guint32         loc,
-                                     GError        **error);
+/* sextant-location-decoder.c: one per location, all open at once, read in
+ * turns so that the locations advance through time together. */
+SextantLocationDecoder *_sextant_location_decoder_new (SextantImport          *import,
+                                                       guint32                 loc,
+                                                       GError                **error);
+/* Reads events until the location's time passes @until (or it ends). */
+gboolean _sextant_location_decoder_read   (SextantLocationDecoder  *self,
+                                           gint64                   until,
+                                           guint64                  max_events,
+                                           gboolean                *done,
+                                           GError                 **error);
+gint64   _sextant_location_decoder_get_time (SextantLocationDecoder *self);
+/* Writes what is still open; call once after the last read. */
+gboolean _sextant_location_decoder_finish (SextantLocationDecoder  *self,
+                                           GError                 **error);
+void     _sextant_location_decoder_free   (SextantLocationDecoder  *self);
+
+/* sextant-matcher.c */
+SextantMatcher *_sextant_matcher_new      (SextantImport                *import,
+                                           guint                         chunk_rows);
+void     _sextant_matcher_free            (SextantMatcher               *self);
+gboolean _sextant_matcher_add_send        (SextantMatcher               *self,
+                                           const SextantHalf            *send,
+                                           GError                      **error);
+gboolean _sextant_matcher_add_recv        (SextantMatcher               *self,
+                                           const SextantHalf            *recv,
+                                           GError                      **error);
+gboolean _sextant_matcher_add_collective  (SextantMatcher               *self,
+                                           const SextantCollectiveHalf  *half,
+                                           GError                      **error);
+gboolean _sextant_matcher_finish          (SextantMatcher               *self,
+                                           GError                      **error);
+guint    _sextant_matcher_get_n_pending   (SextantMatcher               *self);
 
 G_END_DECLS

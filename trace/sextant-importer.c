@@ -151,8 +151,8 @@ _sextant_import_log (SextantImport *import,
   va_end (args);
 }
 
-static void G_GNUC_PRINTF (6, 7)
-import_log_n (SextantImport *import,
+void
+_sextant_import_log_n (SextantImport *import,
               const char    *kind,
               gint64         loc,
               gint64         time,
@@ -1121,165 +1121,68 @@ resolve_comms (SextantImport  *import,
   return TRUE;
 }
 
-/* Collective instances ----------------------------------------------------- */
+/* Events ----------------------------------------------------------------- */
 
-typedef struct
+/* Rows per chunk: 4096, fewer when many locations each buffer their own. */
+static guint
+plan_chunk_rows (guint n_locations)
 {
-  SextantImport *import;
-  gint64         next_id;
-  /* the instance being assembled */
-  gboolean       open;
-  gint64         comm;
-  gint64         owner;
-  gint64         seq;
-  char          *kind;
-  gint64         root;
-  gboolean       nonblocking;
-  gint64         members;
-  gint64         begin;
-  gint64         end;
-} CollectiveBuilder;
+  const gsize budget = 96 * 1024 * 1024;
+  gsize per_location = budget / MAX (n_locations, 1) / (3 * SEXTANT_VISIT_N_COLUMNS * sizeof (gint64));
 
-static gboolean
-collective_flush (CollectiveBuilder  *b,
-                  GError            **error)
-{
-  gint64 root_loc = SEXTANT_NULL;
-  gint64 expected = 1;
-  SextantCommDef *comm;
-
-  if (!b->open)
-    return TRUE;
-  b->open = FALSE;
-
-  comm = b->comm != SEXTANT_NULL ? g_hash_table_lookup (b->import->comms, GINT_TO_POINTER ((gint)b->comm)) : NULL;
-  if (comm != NULL && comm->rank_loc != NULL)
-    expected = comm->rank_loc->len;
-  if (b->root != SEXTANT_NULL)
-    {
-      gint32 loc = _sextant_import_comm_rank_loc (b->import, (OTF2_CommRef)b->comm, (guint32)b->root, NULL);
-
-      root_loc = loc >= 0 ? loc : b->owner >= 0 ? b->owner : SEXTANT_NULL;
-    }
-
-  if (b->members != expected)
-    _sextant_import_log (b->import, "incomplete_collective", SEXTANT_NULL, b->begin,
-                         "a %s on communicator %" G_GINT64_FORMAT " has %" G_GINT64_FORMAT
-                         " of %" G_GINT64_FORMAT " members", b->kind, b->comm, b->members, expected);
-
-  return sextant_store_run (b->import->store, SEXTANT_STMT_COLLECTIVE, error, "intnniiiii",
-                            b->next_id, b->comm, b->kind, b->root, root_loc, (gint64)b->nonblocking,
-                            b->members, expected, b->begin, b->end);
+  return (guint)CLAMP (per_location, 256, 4096);
 }
 
+/* Reads the locations in turns through time windows, so that both halves of
+ * a message (and all members of a collective) arrive at the matcher close
+ * together and it holds only what is in flight across a window's edge. With
+ * no clock properties the windows are rounds of events instead. */
 static gboolean
-collective_row (const SextantRow  *row,
-                gpointer           user_data,
-                GError           **error)
+decode_events (SextantImport  *import,
+               GError        **error)
 {
-  CollectiveBuilder *b = user_data;
-  gint64 comm = sextant_row_is_null (row, 0) ? SEXTANT_NULL : sextant_row_get_int (row, 0);
-  gint64 owner = sextant_row_get_int (row, 1);
-  gint64 seq = sextant_row_get_int (row, 2);
-  const char *kind = sextant_row_get_text (row, 4);
-  gint64 root = sextant_row_is_null (row, 5) ? SEXTANT_NULL : sextant_row_get_int (row, 5);
-  gint64 begin = sextant_row_get_int (row, 7);
-  gint64 end = sextant_row_get_int (row, 8);
+  guint n = import->locations->len;
+  g_autoptr(GPtrArray) decoders = g_ptr_array_new_with_free_func ((GDestroyNotify)_sextant_location_decoder_free);
+  g_autofree gboolean *done = g_new0 (gboolean, MAX (n, 1));
+  const guint n_windows = 1024;
+  guint64 per_round = 65536;
+  gint64 step = import->have_clock && import->trace_length > 0
+                ? MAX ((gint64)(import->trace_length / n_windows), 1) : 0;
+  gint64 until = 0;
+  guint left = n;
 
-  if (!b->open || comm != b->comm || owner != b->owner || seq != b->seq)
+  for (guint i = 0; i < n; i++)
     {
-      if (!collective_flush (b, error))
+      SextantLocationDecoder *decoder = _sextant_location_decoder_new (import, i, error);
+
+      if (decoder == NULL)
         return FALSE;
-
-      b->open = TRUE;
-      b->next_id++;
-      b->comm = comm;
-      b->owner = owner;
-      b->seq = seq;
-      g_free (b->kind);
-      b->kind = g_strdup (kind);
-      b->root = root;
-      b->nonblocking = sextant_row_get_int (row, 6) != 0;
-      b->members = 0;
-      b->begin = begin;
-      b->end = end;
+      g_ptr_array_add (decoders, decoder);
     }
-  else if (g_strcmp0 (kind, b->kind) != 0 || root != b->root)
-    _sextant_import_log (b->import, "collective_mismatch", sextant_row_get_int (row, 3), begin,
-                         "members of one collective instance disagree on its operation or root "
-                         "(%s vs %s)", kind, b->kind);
 
-  b->members++;
-  b->begin = MIN (b->begin, begin);
-  b->end = MAX (b->end, end);
+  while (left > 0)
+    {
+      until = step > 0 ? until + step : G_MAXINT64;
+      if (until < 0)
+        until = G_MAXINT64;
+      for (guint i = 0; i < n; i++)
+        {
+          if (done[i])
+            continue;
+          if (!_sextant_location_decoder_read (g_ptr_array_index (decoders, i), until,
+                                               step > 0 ? G_MAXUINT64 : per_round, &done[i], error))
+            return FALSE;
+          if (done[i])
+            left--;
+        }
+    }
 
-  return sextant_store_run (b->import->store, SEXTANT_STMT_COLLECTIVE_MEMBER, error, "iinniiii",
-                            b->next_id, sextant_row_get_int (row, 3),
-                            sextant_row_is_null (row, 9) ? SEXTANT_NULL : sextant_row_get_int (row, 9),
-                            sextant_row_is_null (row, 10) ? SEXTANT_NULL : sextant_row_get_int (row, 10),
-                            begin, end, sextant_row_get_int (row, 11), sextant_row_get_int (row, 12));
-}
+  for (guint i = 0; i < n; i++)
+    if (!_sextant_location_decoder_finish (g_ptr_array_index (decoders, i), error))
+      return FALSE;
 
-static gboolean
-log_unmatched_row (const SextantRow  *row,
-                   gpointer           user_data,
-                   GError           **error)
-{
-  SextantImport *import = user_data;
-  gboolean receive = sextant_row_get_int (row, 1) != 0;
-  gint64 n = sextant_row_get_int (row, 2);
-
-  import_log_n (import, receive ? "unmatched_receive" : "unmatched_send",
-                sextant_row_get_int (row, 0), sextant_row_get_int (row, 3), n,
-                "%s without a matching %s; kept unmatched",
-                receive ? "receive" : "send", receive ? "send" : "receive");
-
-  return TRUE;
-}
-
-static gboolean
-match_counts_row (const SextantRow  *row,
-                  gpointer           user_data,
-                  GError           **error)
-{
-  gint64 *counts = user_data;
-
-  counts[0] = sextant_row_get_int (row, 0);
-  counts[1] = sextant_row_get_int (row, 1);
-
-  return TRUE;
-}
-
-static gboolean
-match_across_locations (SextantImport  *import,
-                        GError        **error)
-{
-  CollectiveBuilder builder = { import, 0 };
-  gboolean ok;
-
-  gint64 counts[2] = { 0, 0 };
-
-  if (!sextant_store_exec (import->store, SEXTANT_STMT_MATCH_INDEX_HALVES, error) ||
-      !sextant_store_exec (import->store, SEXTANT_STMT_MATCH_MESSAGES, error) ||
-      !sextant_store_foreach (import->store, SEXTANT_QUERY_MATCH_COUNTS, match_counts_row, counts, error, ""))
-    return FALSE;
-
-  /* Receives left over only if fewer were matched than recorded: then (and
-   * only then) look for them, which needs the sends indexed. */
-  if (counts[0] > counts[1] &&
-      (!sextant_store_exec (import->store, SEXTANT_STMT_MATCH_INDEX_SENDS, error) ||
-       !sextant_store_exec (import->store, SEXTANT_STMT_MATCH_UNMATCHED_RECVS, error)))
-    return FALSE;
-
-  if (!sextant_store_foreach (import->store, SEXTANT_QUERY_UNMATCHED_MESSAGES, log_unmatched_row, import, error, "") ||
-      !sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error))
-    return FALSE;
-
-  ok = sextant_store_foreach (import->store, SEXTANT_QUERY_COLL_HALVES, collective_row, &builder, error, "") &&
-       collective_flush (&builder, error);
-  g_free (builder.kind);
-
-  return ok;
+  return _sextant_matcher_finish (import->matcher, error) &&
+         sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error);
 }
 
 /* The archive ------------------------------------------------------------ */
@@ -1474,6 +1377,7 @@ import_clear (SextantImport *import)
 {
   if (import->reader != NULL)
     OTF2_Reader_Close (import->reader);
+  g_clear_pointer (&import->matcher, _sextant_matcher_free);
   g_clear_object (&import->store);
   g_clear_error (&import->error);
   g_clear_pointer (&import->archive_dir, g_free);
@@ -1802,17 +1706,14 @@ import_archive (SextantImporter  *self,
   _sextant_lod_plan (&import);
   g_debug ("definitions read: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
 
-  for (guint i = 0; i < import.locations->len; i++)
-    if (!_sextant_decode_location (&import, i, error))
-      return FALSE;
+  import.chunk_rows = plan_chunk_rows (import.locations->len);
+  import.matcher = _sextant_matcher_new (&import, import.chunk_rows);
+  if (!decode_events (&import, error))
+    return FALSE;
 
   if (import.locations->len > 0)
     OTF2_Reader_CloseEvtFiles (import.reader);
-  g_debug ("events decoded: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
-
-  if (!match_across_locations (&import, error))
-    return FALSE;
-  g_debug ("matched: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
+  g_debug ("events decoded and matched: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
 
   if (!_sextant_lod_build (&import, error))
     return FALSE;

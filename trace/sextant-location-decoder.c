@@ -32,10 +32,11 @@
  */
 #include "config.h"
 
+#include "sextant-chunk-writer.h"
 #include "sextant-import-private.h"
 #include "sextant-lod.h"
 
-#define READ_BATCH 65536   /* events per OTF2 read call: the cancellation granularity */
+#define READ_BATCH 4096    /* events per OTF2 read call */
 
 typedef struct
 {
@@ -45,7 +46,29 @@ typedef struct
   gint64  context;
   gint64  scl;
   gint64  path;        /* call_path.id */
+  SextantCategory category;
+  gint64  child_time;  /* inclusive time of the visits inside, so far */
 } Frame;
+
+/* A row of call_path_profile, indexed by call path id */
+typedef struct
+{
+  gint64 visits;
+  gint64 inclusive;
+  gint64 exclusive;
+  gint64 last_visit;
+} Profile;
+
+/* (parent path, region) -> path and the region's category: most enters
+ * repeat a recent one, so a direct-mapped cache saves the shared tables. */
+typedef struct
+{
+  guint64 key;
+  gint64  path;
+  SextantCategory category;
+} PathCacheEntry;
+
+#define PATH_CACHE_SIZE 1024
 
 /* A channel of point-to-point messages, or of collectives (peer = owner). */
 typedef struct
@@ -109,12 +132,18 @@ typedef struct
   gint64    exit_status;
 } ProgramInfo;
 
-typedef struct
+typedef struct _SextantLocationDecoder
 {
   SextantImport *import;
   guint32        loc;
   guint64        otf2_id;
   char          *evt_path;               /* for messages */
+  OTF2_EvtReader *reader;
+  OTF2_EvtReaderCallbacks *callbacks;
+  SextantChunkWriter *visits;            /* ids from loc << 32, in enter order */
+  PathCacheEntry path_cache[PATH_CACHE_SIZE];
+  GArray        *profile;                /* Profile by call path id */
+  gboolean       done;
 
   guint64        counts[SEXTANT_N_EVENT_KINDS];
   guint64        n_events;
@@ -138,6 +167,8 @@ typedef struct
   GHashTable    *locks;                  /* lock key string -> PendingLock* */
   ProgramInfo    program;
 } Decoder;
+
+#define VISIT_ID_SHIFT 32
 
 static guint
 channel_hash (gconstpointer key)
@@ -346,11 +377,48 @@ lod_advance (Decoder  *self,
     return TRUE;
 
   if (self->stack->len > 0)
-    ok = _sextant_lod_builder_add (self->lod, self->lod_cursor, t,
-                                   g_array_index (self->stack, Frame, self->stack->len - 1).region, error);
+    {
+      const Frame *top = &g_array_index (self->stack, Frame, self->stack->len - 1);
+
+      ok = _sextant_lod_builder_add (self->lod, self->lod_cursor, t, top->region, top->category, error);
+    }
   self->lod_cursor = t;
 
   return ok;
+}
+
+static gboolean
+lookup_path (Decoder          *self,
+             gint64            parent,
+             guint32           region,
+             gint64           *path,
+             SextantCategory  *category,
+             GError          **error)
+{
+  guint64 key = ((guint64)(parent + 1) << 32) | region;
+  PathCacheEntry *entry = &self->path_cache[(key * 0x9E3779B97F4A7C15ULL) >> 54];
+  const SextantRegionDef *def;
+
+  G_STATIC_ASSERT (PATH_CACHE_SIZE == 1 << 10);
+
+  if (entry->key == key && entry->path >= 0)
+    {
+      *path = entry->path;
+      *category = entry->category;
+      return TRUE;
+    }
+
+  *path = _sextant_import_call_path (self->import, parent, region, self->stack->len, error);
+  if (*path < 0)
+    return FALSE;
+  def = region_def (self, region);
+  *category = def != NULL ? def->category : SEXTANT_CATEGORY_OTHER;
+
+  entry->key = key;
+  entry->path = *path;
+  entry->category = *category;
+
+  return TRUE;
 }
 
 static gboolean
@@ -362,11 +430,23 @@ push_frame (Decoder  *self,
             GError  **error)
 {
   gint64 parent = self->stack->len > 0 ? g_array_index (self->stack, Frame, self->stack->len - 1).path : -1;
-  Frame frame = { self->import->next_visit_id++, region, t, context, scl, -1 };
+  Frame frame = { 0, region, t, context, scl, -1, SEXTANT_CATEGORY_OTHER, 0 };
+  gint64 values[SEXTANT_VISIT_N_COLUMNS];
 
-  frame.path = _sextant_import_call_path (self->import, parent, region, self->stack->len, error);
-  if (frame.path < 0 || !lod_advance (self, t, error))
+  if (!lookup_path (self, parent, region, &frame.path, &frame.category, error) ||
+      !lod_advance (self, t, error))
     return FALSE;
+
+  values[SEXTANT_VISIT_LOC] = self->loc;
+  values[SEXTANT_VISIT_REGION] = region;
+  values[SEXTANT_VISIT_ENTER] = t;
+  values[SEXTANT_VISIT_LEAVE] = SEXTANT_NULL;
+  values[SEXTANT_VISIT_DEPTH] = self->stack->len;
+  values[SEXTANT_VISIT_PARENT] = top_visit (self);
+  values[SEXTANT_VISIT_CONTEXT] = context;
+  values[SEXTANT_VISIT_SCL] = scl;
+  values[SEXTANT_VISIT_PATH] = frame.path;
+  frame.id = sextant_chunk_writer_reserve (self->visits, values);
 
   if (self->first_visit < 0)
     self->first_visit = frame.id;
@@ -381,20 +461,27 @@ pop_frame (Decoder  *self,
            gint64    t,
            GError  **error)
 {
-  Frame *frame = &g_array_index (self->stack, Frame, self->stack->len - 1);
-  guint depth = self->stack->len - 1;
-  gint64 parent = depth > 0 ? g_array_index (self->stack, Frame, depth - 1).id : -1;
-  gboolean ok;
+  const Frame *frame = &g_array_index (self->stack, Frame, self->stack->len - 1);
+  gint64 id = frame->id;
+  gint64 inclusive = t - frame->enter;
+  Profile *profile;
 
   if (!lod_advance (self, t, error))
     return FALSE;
 
-  ok = sextant_store_insert_visit (self->import->store, frame->id, self->loc, frame->region,
-                                   frame->enter, t, depth, parent, frame->context, frame->scl,
-                                   frame->path, error);
-  g_array_set_size (self->stack, depth);
+  if ((guint64)frame->path >= self->profile->len)
+    g_array_set_size (self->profile, frame->path + 1);
+  profile = &g_array_index (self->profile, Profile, frame->path);
+  profile->visits++;
+  profile->inclusive += inclusive;
+  profile->exclusive += inclusive - frame->child_time;
+  profile->last_visit = MAX (profile->last_visit, id);
 
-  return ok;
+  g_array_set_size (self->stack, self->stack->len - 1);
+  if (self->stack->len > 0)
+    g_array_index (self->stack, Frame, self->stack->len - 1).child_time += inclusive;
+
+  return sextant_chunk_writer_close_row_with (self->visits, id, SEXTANT_VISIT_LEAVE, t, error);
 }
 
 static OTF2_CallbackCode
@@ -577,16 +664,18 @@ comm_value (OTF2_CommRef comm)
 static gboolean
 write_send (Decoder            *self,
             const PendingSend  *send,
-            const char         *mode,
+            gint64              mode,
             gint64              complete_time,
             gint64              complete_visit,
             GError            **error)
 {
-  return sextant_store_run (self->import->store, SEXTANT_STMT_SEND_HALF, error,
-                            "niiiiiitinnnn",
-                            send->comm, (gint64)self->loc, send->peer, (gint64)send->tag, send->seq,
-                            (gint64)self->loc, send->bytes, mode, send->time, send->visit,
-                            send->request, complete_time, complete_visit);
+  SextantHalf half = {
+    .comm = send->comm, .src = self->loc, .dst = send->peer, .seq = send->seq, .tag = send->tag,
+    .loc = self->loc, .bytes = send->bytes, .mode = mode, .time = send->time, .visit = send->visit,
+    .request = send->request, .time2 = complete_time, .visit2 = complete_visit,
+  };
+
+  return _sextant_matcher_add_send (self->import->matcher, &half, error);
 }
 
 static OTF2_CallbackCode
@@ -609,7 +698,7 @@ on_mpi_send (DECODER_ARGS,
   send.visit = top_visit (self);
   send.request = SEXTANT_NULL;
 
-  STORE (self, write_send (self, &send, "BLOCKING", SEXTANT_NULL, SEXTANT_NULL, &store_error));
+  STORE (self, write_send (self, &send, SEXTANT_MODE_BLOCKING, SEXTANT_NULL, SEXTANT_NULL, &store_error));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -641,7 +730,7 @@ on_mpi_isend (DECODER_ARGS,
     {
       _sextant_import_log (self->import, "request_reused", self->loc, t,
                            "MPI_ISEND reuses an open request id; the earlier send is kept without completion");
-      if (!write_send (self, old, "NONBLOCKING", SEXTANT_NULL, SEXTANT_NULL, &error))
+      if (!write_send (self, old, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL, &error))
         {
           g_free (send);
           return _sextant_import_fail (self->import, error);
@@ -667,7 +756,7 @@ on_mpi_isend_complete (DECODER_ARGS,
       return OTF2_CALLBACK_SUCCESS;
     }
 
-  STORE (self, write_send (self, send, "NONBLOCKING", t, top_visit (self), &store_error));
+  STORE (self, write_send (self, send, SEXTANT_MODE_NONBLOCKING, t, top_visit (self), &store_error));
   g_hash_table_remove (self->isends, &request);
 
   return OTF2_CALLBACK_SUCCESS;
@@ -696,21 +785,22 @@ receive (Decoder            *self,
          OTF2_CommRef        comm,
          guint32             tag,
          guint64             length,
-         const char         *mode,
+         gint64              mode,
          gint64              request,
          const PendingPoint *post)
 {
   gint64 comm_v = comm_value (comm);
   gint64 peer = resolve_peer (self, comm, sender);
-  gint64 seq = next_seq (self->recv_seq, comm_v, peer, tag);
+  SextantHalf half = {
+    .comm = comm_v, .src = peer, .dst = self->loc, .tag = tag,
+    .seq = next_seq (self->recv_seq, comm_v, peer, tag),
+    .loc = self->loc, .bytes = (gint64)length, .mode = mode, .time = t, .visit = top_visit (self),
+    .request = request,
+    .time2 = post != NULL ? post->time : SEXTANT_NULL,
+    .visit2 = post != NULL ? post->visit : SEXTANT_NULL,
+  };
 
-  STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_RECV_HALF, &store_error,
-                                  "niiiiiitinnnn",
-                                  comm_v, peer, (gint64)self->loc, (gint64)tag, seq,
-                                  (gint64)self->loc, (gint64)length, mode, t, top_visit (self),
-                                  request,
-                                  post != NULL ? post->time : SEXTANT_NULL,
-                                  post != NULL ? post->visit : SEXTANT_NULL));
+  STORE (self, _sextant_matcher_add_recv (self->import->matcher, &half, &store_error));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -724,7 +814,7 @@ on_mpi_recv (DECODER_ARGS,
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_RECV, time);
 
-  return receive (self, t, sender, comm, tag, length, "BLOCKING", SEXTANT_NULL, NULL);
+  return receive (self, t, sender, comm, tag, length, SEXTANT_MODE_BLOCKING, SEXTANT_NULL, NULL);
 }
 
 static OTF2_CallbackCode
@@ -740,7 +830,7 @@ on_mpi_irecv (DECODER_ARGS,
   PendingPoint *post = g_hash_table_lookup (self->irecvs, &request);
   OTF2_CallbackCode code;
 
-  code = receive (self, t, sender, comm, tag, length, "NONBLOCKING", (gint64)request, post);
+  code = receive (self, t, sender, comm, tag, length, SEXTANT_MODE_NONBLOCKING, (gint64)request, post);
   g_hash_table_remove (self->irecvs, &request);
 
   return code;
@@ -821,12 +911,16 @@ write_collective (Decoder           *self,
             root == OTF2_COLLECTIVE_ROOT_SELF ||
             root == OTF2_COLLECTIVE_ROOT_THIS_GROUP) ? SEXTANT_NULL : (gint64)root;
 
-  STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_COLL_HALF, &store_error,
-                                  "niiitniiinnii",
-                                  comm_v, owner, next_seq (self->coll_seq, comm_v, owner, 0),
-                                  (gint64)self->loc, sextant_otf2_collective_op_name (op), root_v,
-                                  (gint64)nonblocking, begin, end, begin_visit, top_visit (self),
-                                  (gint64)sent, (gint64)received));
+  {
+    SextantCollectiveHalf half = {
+      .comm = comm_v, .owner = owner, .seq = next_seq (self->coll_seq, comm_v, owner, 0),
+      .loc = self->loc, .kind = sextant_otf2_collective_op_name (op), .root = root_v,
+      .nonblocking = nonblocking, .begin = begin, .end = end, .visit = begin_visit,
+      .end_visit = top_visit (self), .sent = (gint64)sent, .received = (gint64)received,
+    };
+
+    STORE (self, _sextant_matcher_add_collective (self->import->matcher, &half, &store_error));
+  }
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1709,41 +1803,19 @@ free_queue (gpointer data)
   g_queue_free_full (data, g_free);
 }
 
-static void
-decoder_init (Decoder       *self,
-              SextantImport *import,
-              guint32        loc)
+void
+_sextant_location_decoder_free (Decoder *self)
 {
-  const SextantLocationDef *def = &g_array_index (import->locations, SextantLocationDef, loc);
-  g_autofree char *evt_name = g_strdup_printf ("%" G_GUINT64_FORMAT ".evt", def->otf2_id);
+  if (self == NULL)
+    return;
 
-  memset (self, 0, sizeof *self);
-  self->import = import;
-  self->loc = loc;
-  self->otf2_id = def->otf2_id;
-  self->evt_path = g_build_filename (import->archive_dir, import->archive_name, evt_name, NULL);
-  self->first_visit = -1;
-  self->last_visit = -1;
-  self->stack = g_array_new (FALSE, FALSE, sizeof (Frame));
-  self->send_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
-  self->recv_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
-  self->coll_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
-  self->isends = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  self->irecvs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  self->nb_colls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  self->rma_pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
-  self->locks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_queue_init (&self->coll_begins);
-  g_queue_init (&self->rma_coll_begins);
-  if (import->lod_streaming)
-    self->lod = _sextant_lod_builder_new (import, loc);
-}
-
-static void
-decoder_clear (Decoder *self)
-{
+  if (self->reader != NULL)
+    OTF2_Reader_CloseEvtReader (self->import->reader, self->reader);
+  g_clear_pointer (&self->callbacks, OTF2_EvtReaderCallbacks_Delete);
+  g_clear_pointer (&self->visits, sextant_chunk_writer_free);
   g_clear_pointer (&self->evt_path, g_free);
   g_clear_pointer (&self->stack, g_array_unref);
+  g_clear_pointer (&self->profile, g_array_unref);
   g_clear_pointer (&self->send_seq, g_hash_table_unref);
   g_clear_pointer (&self->recv_seq, g_hash_table_unref);
   g_clear_pointer (&self->coll_seq, g_hash_table_unref);
@@ -1757,12 +1829,13 @@ decoder_clear (Decoder *self)
   g_clear_pointer (&self->program.name, g_free);
   g_clear_pointer (&self->program.arguments, g_free);
   g_clear_pointer (&self->lod, _sextant_lod_builder_free);
+  g_free (self);
 }
 
 /* Writes what is still open when the location's records end. */
-static gboolean
-decoder_finish (Decoder  *self,
-                GError  **error)
+gboolean
+_sextant_location_decoder_finish (Decoder  *self,
+                                  GError  **error)
 {
   SextantStore *store = self->import->store;
   GHashTableIter iter;
@@ -1775,15 +1848,33 @@ decoder_finish (Decoder  *self,
   while (self->stack->len > 0)
     if (!pop_frame (self, self->last_time, error))
       return FALSE;
-  if (self->lod != NULL && !_sextant_lod_builder_finish (self->lod, error))
+  for (guint path = 0; path < self->profile->len; path++)
+    {
+      const Profile *p = &g_array_index (self->profile, Profile, path);
+
+      if (p->visits > 0 &&
+          !sextant_store_run (store, SEXTANT_STMT_CALL_PATH_PROFILE, error, "iiiiii", (gint64)self->loc,
+                              (gint64)path, p->visits, p->inclusive, p->exclusive, p->last_visit))
+        return FALSE;
+    }
+
+  if (!sextant_chunk_writer_flush (self->visits, error) ||
+      (self->lod != NULL && !_sextant_lod_builder_finish (self->lod, error)))
     return FALSE;
+
+  if (self->n_events != g_array_index (self->import->locations, SextantLocationDef, self->loc).n_events)
+    _sextant_import_log (self->import, "event_count_mismatch", self->loc, SEXTANT_NULL,
+                         "the location definition announces %" G_GUINT64_FORMAT " events, %"
+                         G_GUINT64_FORMAT " were read",
+                         g_array_index (self->import->locations, SextantLocationDef, self->loc).n_events,
+                         self->n_events);
 
   g_hash_table_iter_init (&iter, self->isends);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       _sextant_import_log (self->import, "incomplete_request", self->loc, ((PendingSend *)value)->time,
                            "MPI_ISEND never completed");
-      if (!write_send (self, value, "NONBLOCKING", SEXTANT_NULL, SEXTANT_NULL, error))
+      if (!write_send (self, value, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL, error))
         return FALSE;
     }
 
@@ -1850,73 +1941,108 @@ set_otf2_error (Decoder         *self,
 }
 
 /**
- * _sextant_decode_location:
+ * _sextant_location_decoder_new:
  * @loc: dense location index
  *
- * Reads all events of one location (its local definitions must have been
- * read) and writes their rows. Checks for cancellation between batches.
+ * Opens the events of one location (its local definitions must have been
+ * read and the event files opened).
  */
-gboolean
-_sextant_decode_location (SextantImport  *import,
-                          guint32         loc,
-                          GError        **error)
+Decoder *
+_sextant_location_decoder_new (SextantImport  *import,
+                               guint32         loc,
+                               GError        **error)
 {
-  g_autoptr(OTF2_EvtReaderCallbacks) callbacks = decoder_callbacks_new ();
-  OTF2_EvtReader *reader;
-  Decoder self;
-  gboolean ok = FALSE;
+  const SextantLocationDef *def = &g_array_index (import->locations, SextantLocationDef, loc);
+  g_autofree char *evt_name = g_strdup_printf ("%" G_GUINT64_FORMAT ".evt", def->otf2_id);
+  Decoder *self = g_new0 (Decoder, 1);
 
-  decoder_init (&self, import, loc);
+  self->import = import;
+  self->loc = loc;
+  self->otf2_id = def->otf2_id;
+  self->evt_path = g_build_filename (import->archive_dir, import->archive_name, evt_name, NULL);
+  self->first_visit = -1;
+  self->last_visit = -1;
+  for (guint i = 0; i < PATH_CACHE_SIZE; i++)
+    self->path_cache[i].path = -1;
+  self->stack = g_array_new (FALSE, FALSE, sizeof (Frame));
+  self->profile = g_array_new (FALSE, TRUE, sizeof (Profile));
+  self->send_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
+  self->recv_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
+  self->coll_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
+  self->isends = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->irecvs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->nb_colls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->rma_pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
+  self->locks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_queue_init (&self->coll_begins);
+  g_queue_init (&self->rma_coll_begins);
+  if (import->lod_streaming)
+    self->lod = _sextant_lod_builder_new (import, loc);
+  self->visits = sextant_chunk_writer_new (import->store, SEXTANT_CHUNK_VISIT, SEXTANT_VISIT_N_COLUMNS,
+                                           (gint64)loc << VISIT_ID_SHIFT, import->chunk_rows);
 
-  reader = OTF2_Reader_GetEvtReader (import->reader, self.otf2_id);
-  if (reader == NULL)
+  self->reader = OTF2_Reader_GetEvtReader (import->reader, self->otf2_id);
+  if (self->reader == NULL)
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
                    "%s: cannot open the events of location %" G_GUINT64_FORMAT,
-                   self.evt_path, self.otf2_id);
-      goto out;
+                   self->evt_path, self->otf2_id);
+      _sextant_location_decoder_free (self);
+      return NULL;
     }
 
-  OTF2_Reader_RegisterEvtCallbacks (import->reader, reader, callbacks, &self);
+  self->callbacks = decoder_callbacks_new ();
+  OTF2_Reader_RegisterEvtCallbacks (import->reader, self->reader, self->callbacks, self);
 
-  for (;;)
+  return self;
+}
+
+gint64
+_sextant_location_decoder_get_time (Decoder *self)
+{
+  return self->n_events > 0 ? self->last_time : G_MININT64;
+}
+
+/**
+ * _sextant_location_decoder_read:
+ * @until: read until the location's clock passes this time
+ * @max_events: and at most about this many events
+ * @done: set when the location has no more events
+ *
+ * Reads a batch of events and writes their rows. Checks for cancellation.
+ */
+gboolean
+_sextant_location_decoder_read (Decoder   *self,
+                                gint64     until,
+                                guint64    max_events,
+                                gboolean  *done,
+                                GError   **error)
+{
+  SextantImport *import = self->import;
+  guint64 n = 0;
+
+  while (!self->done && n < max_events && (self->n_events == 0 || self->last_time <= until))
     {
       uint64_t n_read = 0;
       OTF2_ErrorCode status;
 
-      status = OTF2_Reader_ReadLocalEvents (import->reader, reader, READ_BATCH, &n_read);
+      status = OTF2_Reader_ReadLocalEvents (import->reader, self->reader, READ_BATCH, &n_read);
       import->events_read += n_read;
+      n += n_read;
 
       if (import->error != NULL)
         {
           g_propagate_error (error, g_steal_pointer (&import->error));
-          goto out;
+          return FALSE;
         }
       if (status != OTF2_SUCCESS)
-        {
-          set_otf2_error (&self, status, error);
-          goto out;
-        }
-      _sextant_import_report_progress (import);
-      if (g_cancellable_set_error_if_cancelled (import->cancellable, error))
-        goto out;
+        return set_otf2_error (self, status, error);
       if (n_read < READ_BATCH)
-        break;
+        self->done = TRUE;
     }
 
-  if (self.n_events != g_array_index (import->locations, SextantLocationDef, loc).n_events)
-    _sextant_import_log (import, "event_count_mismatch", loc, SEXTANT_NULL,
-                         "the location definition announces %" G_GUINT64_FORMAT " events, %"
-                         G_GUINT64_FORMAT " were read",
-                         g_array_index (import->locations, SextantLocationDef, loc).n_events,
-                         self.n_events);
+  *done = self->done;
+  _sextant_import_report_progress (import);
 
-  ok = decoder_finish (&self, error);
-
-out:
-  if (reader != NULL)
-    OTF2_Reader_CloseEvtReader (import->reader, reader);
-  decoder_clear (&self);
-
-  return ok;
+  return !g_cancellable_set_error_if_cancelled (import->cancellable, error);
 }

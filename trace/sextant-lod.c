@@ -23,7 +23,28 @@
  */
 #include "config.h"
 
+#include "sextant-chunk-writer.h"
 #include "sextant-lod.h"
+
+/* row ids of lod: (loc << 32) | (level << 26) | n, so that every chunk holds
+ * one level of one location in bucket order */
+#define LOD_LOC_SHIFT   32
+#define LOD_LEVEL_SHIFT 26
+
+/* Every level of every location buffers its own chunk, and a view reads a
+ * few hundred buckets at a time: small chunks keep both cheap. */
+#define LOD_CHUNK_ROWS  512
+
+/* Exclusive time per region inside one bucket: a small open-addressing
+ * table (a bucket sees a handful of regions), cleared slot by slot. */
+typedef struct
+{
+  guint      cap;          /* power of two */
+  guint      n;
+  guint32   *keys;         /* region + 1, 0 for an empty slot */
+  gint64    *ticks;
+  guint     *used;         /* the occupied slots, in insertion order */
+} RegionSums;
 
 typedef struct
 {
@@ -31,7 +52,7 @@ typedef struct
   gint64      index;
   gint64      busy;
   gint64      t[SEXTANT_N_CATEGORIES];
-  GHashTable *region_time;   /* region -> gint64* ticks */
+  RegionSums  regions;
 } Bucket;
 
 typedef struct
@@ -48,6 +69,7 @@ struct _SextantLodBuilder
   gint64         base;       /* ticks per base bucket */
   guint          n_levels;
   Bucket        *levels;
+  SextantChunkWriter **rows; /* per level */
   GArray        *stack;      /* Open (the post-pass only) */
   gint64         cursor;
 };
@@ -55,18 +77,76 @@ struct _SextantLodBuilder
 typedef SextantLodBuilder LodBuilder;
 
 static void
-bucket_add_region (Bucket  *bucket,
-                   guint32  region,
-                   gint64   ticks)
+sums_init (RegionSums *sums,
+           guint       cap)
 {
-  gint64 *sum = g_hash_table_lookup (bucket->region_time, GUINT_TO_POINTER (region));
+  sums->cap = cap;
+  sums->n = 0;
+  sums->keys = g_new0 (guint32, cap);
+  sums->ticks = g_new (gint64, cap);
+  sums->used = g_new (guint, cap);
+}
 
-  if (sum == NULL)
+static void
+sums_clear (RegionSums *sums)
+{
+  g_free (sums->keys);
+  g_free (sums->ticks);
+  g_free (sums->used);
+}
+
+static void
+sums_reset (RegionSums *sums)
+{
+  for (guint i = 0; i < sums->n; i++)
+    sums->keys[sums->used[i]] = 0;
+  sums->n = 0;
+}
+
+static void sums_add (RegionSums *sums, guint32 region, gint64 ticks);
+
+static void
+sums_grow (RegionSums *sums)
+{
+  RegionSums bigger;
+
+  sums_init (&bigger, sums->cap * 2);
+  for (guint i = 0; i < sums->n; i++)
+    sums_add (&bigger, sums->keys[sums->used[i]] - 1, sums->ticks[sums->used[i]]);
+  sums_clear (sums);
+  *sums = bigger;
+}
+
+static void
+sums_add (RegionSums *sums,
+          guint32     region,
+          gint64      ticks)
+{
+  guint mask = sums->cap - 1;
+  guint slot = (region * 2654435761u) & mask;
+
+  for (;;)
     {
-      sum = g_new0 (gint64, 1);
-      g_hash_table_insert (bucket->region_time, GUINT_TO_POINTER (region), sum);
+      if (sums->keys[slot] == region + 1)
+        {
+          sums->ticks[slot] += ticks;
+          return;
+        }
+      if (sums->keys[slot] == 0)
+        break;
+      slot = (slot + 1) & mask;
     }
-  *sum += ticks;
+
+  if (2 * (sums->n + 1) > sums->cap)
+    {
+      sums_grow (sums);
+      sums_add (sums, region, ticks);
+      return;
+    }
+
+  sums->keys[slot] = region + 1;
+  sums->ticks[slot] = ticks;
+  sums->used[sums->n++] = slot;
 }
 
 static void
@@ -77,7 +157,7 @@ bucket_open (Bucket *bucket,
   bucket->index = index;
   bucket->busy = 0;
   memset (bucket->t, 0, sizeof bucket->t);
-  g_hash_table_remove_all (bucket->region_time);
+  sums_reset (&bucket->regions);
 }
 
 static gboolean flush_level (LodBuilder *self, guint level, GError **error);
@@ -106,9 +186,7 @@ flush_level (LodBuilder  *self,
              GError     **error)
 {
   Bucket *bucket = &self->levels[level];
-  GHashTableIter iter;
-  gpointer key;
-  gpointer value;
+  const RegionSums *sums = &bucket->regions;
   guint32 dominant = 0;
   gint64 best = -1;
 
@@ -118,25 +196,35 @@ flush_level (LodBuilder  *self,
   if (bucket->busy == 0)
     return TRUE;
 
-  g_hash_table_iter_init (&iter, bucket->region_time);
-  while (g_hash_table_iter_next (&iter, &key, &value))
+  for (guint i = 0; i < sums->n; i++)
     {
-      gint64 ticks = *(gint64 *)value;
+      guint slot = sums->used[i];
+      guint32 region = sums->keys[slot] - 1;
+      gint64 ticks = sums->ticks[slot];
 
       /* ties go to the smaller region id, so the result does not depend on
-       * hash order */
-      if (ticks > best || (ticks == best && GPOINTER_TO_UINT (key) < dominant))
+       * the order the regions came in */
+      if (ticks > best || (ticks == best && region < dominant))
         {
           best = ticks;
-          dominant = GPOINTER_TO_UINT (key);
+          dominant = region;
         }
     }
 
-  if (!sextant_store_run (self->import->store, SEXTANT_STMT_LOD, error, "iiiiiiiiiiiii",
-                          (gint64)self->loc, (gint64)level, bucket->index, (gint64)dominant,
-                          bucket->busy, bucket->t[0], bucket->t[1], bucket->t[2], bucket->t[3],
-                          bucket->t[4], bucket->t[5], bucket->t[6], bucket->t[7]))
-    return FALSE;
+  {
+    gint64 row[SEXTANT_LOD_N_COLUMNS] = {
+      [SEXTANT_LOD_LOC] = self->loc,
+      [SEXTANT_LOD_LEVEL] = level,
+      [SEXTANT_LOD_BUCKET] = bucket->index,
+      [SEXTANT_LOD_REGION] = dominant,
+      [SEXTANT_LOD_BUSY] = bucket->busy,
+    };
+
+    for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+      row[SEXTANT_LOD_T_FIRST + c] = bucket->t[c];
+    if (sextant_chunk_writer_append (self->rows[level], row, error) < 0)
+      return FALSE;
+  }
 
   if (level + 1 < self->n_levels)
     {
@@ -148,9 +236,8 @@ flush_level (LodBuilder  *self,
       parent->busy += bucket->busy;
       for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
         parent->t[c] += bucket->t[c];
-      g_hash_table_iter_init (&iter, bucket->region_time);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        bucket_add_region (parent, GPOINTER_TO_UINT (key), *(gint64 *)value);
+      for (guint i = 0; i < sums->n; i++)
+        sums_add (&parent->regions, sums->keys[sums->used[i]] - 1, sums->ticks[sums->used[i]]);
     }
 
   return TRUE;
@@ -158,20 +245,15 @@ flush_level (LodBuilder  *self,
 
 /* Adds the exclusive interval [t0, t1) of @region to the base level. */
 static gboolean
-add_interval (LodBuilder  *self,
-              gint64       t0,
-              gint64       t1,
-              guint32      region,
-              GError     **error)
+add_interval (LodBuilder       *self,
+              gint64            t0,
+              gint64            t1,
+              guint32           region,
+              SextantCategory   category,
+              GError          **error)
 {
-  const SextantRegionDef *def;
-  SextantCategory category;
-
   if (t1 <= t0)
     return TRUE;
-
-  def = g_hash_table_lookup (self->import->regions, GUINT_TO_POINTER (region));
-  category = def != NULL ? def->category : SEXTANT_CATEGORY_OTHER;
 
   for (gint64 index = (t0 - self->origin) / self->base; ; index++)
     {
@@ -184,12 +266,21 @@ add_interval (LodBuilder  *self,
 
       bucket->busy += piece;
       bucket->t[category] += piece;
-      bucket_add_region (bucket, region, piece);
+      sums_add (&bucket->regions, region, piece);
 
       t0 += piece;
       if (t0 >= t1)
         return TRUE;
     }
+}
+
+static SextantCategory
+category_of (LodBuilder *self,
+             guint32     region)
+{
+  const SextantRegionDef *def = g_hash_table_lookup (self->import->regions, GUINT_TO_POINTER (region));
+
+  return def != NULL ? def->category : SEXTANT_CATEGORY_OTHER;
 }
 
 static gboolean
@@ -203,7 +294,7 @@ pop_until (LodBuilder  *self,
 
       if (top->leave > t)
         break;
-      if (!add_interval (self, self->cursor, top->leave, top->region, error))
+      if (!add_interval (self, self->cursor, top->leave, top->region, category_of (self, top->region), error))
         return FALSE;
       self->cursor = MAX (self->cursor, top->leave);
       g_array_set_size (self->stack, self->stack->len - 1);
@@ -226,7 +317,8 @@ visit_row (const SextantRow  *row,
 
   if (self->stack->len > 0 &&
       !add_interval (self, self->cursor, enter,
-                     g_array_index (self->stack, Open, self->stack->len - 1).region, error))
+                     g_array_index (self->stack, Open, self->stack->len - 1).region,
+                     category_of (self, g_array_index (self->stack, Open, self->stack->len - 1).region), error))
     return FALSE;
 
   g_array_append_val (self->stack, visit);
@@ -253,8 +345,15 @@ _sextant_lod_builder_new (SextantImport *import,
   self->base = import->lod_base_ticks;
   self->n_levels = import->lod_levels;
   self->levels = g_new0 (Bucket, self->n_levels);
+  self->rows = g_new0 (SextantChunkWriter *, self->n_levels);
   for (guint level = 0; level < self->n_levels; level++)
-    self->levels[level].region_time = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+    {
+      sums_init (&self->levels[level].regions, 16);
+      self->rows[level] = sextant_chunk_writer_new (import->store, SEXTANT_CHUNK_LOD, SEXTANT_LOD_N_COLUMNS,
+                                                    ((gint64)loc << LOD_LOC_SHIFT) |
+                                                    ((gint64)level << LOD_LEVEL_SHIFT),
+                                                    LOD_CHUNK_ROWS);
+    }
   self->stack = g_array_new (FALSE, FALSE, sizeof (Open));
   self->cursor = G_MININT64;
 
@@ -265,8 +364,12 @@ void
 _sextant_lod_builder_free (SextantLodBuilder *self)
 {
   for (guint level = 0; level < self->n_levels; level++)
-    g_hash_table_unref (self->levels[level].region_time);
+    {
+      sums_clear (&self->levels[level].regions);
+      sextant_chunk_writer_free (self->rows[level]);
+    }
   g_free (self->levels);
+  g_free (self->rows);
   g_array_unref (self->stack);
   g_free (self);
 }
@@ -277,9 +380,10 @@ _sextant_lod_builder_add (SextantLodBuilder  *self,
                           gint64              t0,
                           gint64              t1,
                           guint32             region,
+                          SextantCategory     category,
                           GError            **error)
 {
-  return add_interval (self, t0, t1, region, error);
+  return add_interval (self, t0, t1, region, category, error);
 }
 
 /* Writes the buckets still open. */
@@ -289,6 +393,10 @@ _sextant_lod_builder_finish (SextantLodBuilder  *self,
 {
   for (guint level = 0; level < self->n_levels; level++)
     if (self->levels[level].open && !flush_level (self, level, error))
+      return FALSE;
+
+  for (guint level = 0; level < self->n_levels; level++)
+    if (!sextant_chunk_writer_flush (self->rows[level], error))
       return FALSE;
 
   return TRUE;

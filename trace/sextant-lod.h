@@ -28,6 +28,7 @@ gboolean           _sextant_lod_builder_add     (SextantLodBuilder  *self,
                                                  gint64              t0,
                                                  gint64              t1,
                                                  guint32             region,
+                                                 SextantCategory     category,
                                                  GError            **error);
 gboolean           _sextant_lod_builder_finish  (SextantLodBuilder  *self,
                                                  GError            **error);

@@ -8,16 +8,20 @@
  *
  *  - sextant_store_create() makes a new file for a bulk load: journal and
  *    fsync off (the importer writes a temporary file and renames it only when
- *    complete, so a crash loses nothing but the temporary file), a private
- *    "scratch" database attached for the halves of messages and collectives
- *    that the importer matches at the end, and no indexes until
- *    sextant_store_finish_load(), which builds them, drops the scratch data
- *    and switches the file to WAL.
+ *    complete, so a crash loses nothing but the temporary file) and no
+ *    indexes until sextant_store_finish_load(), which builds them and
+ *    switches the file to WAL.
  *  - sextant_store_open() opens a finished store and checks its schema version.
  *
- * Workload: a bulk load is tens of millions of single-row INSERTs from
- * persistent prepared statements inside a few large transactions; after that
- * the file is read by views and analyses.
+ * Both register the "sextant_columns" module on the connection: the big
+ * event tables (visit, message, collective_member, lod) are column chunks
+ * written with sextant_store_write_chunk(), a row per thousands of events,
+ * and read as ordinary tables through that module (sextant-column-table.c).
+ *
+ * Workload: a bulk load is a few thousand chunk INSERTs and single-row
+ * INSERTs for the definitions and the rarer events, from persistent prepared
+ * statements inside one transaction; after that the file is read by views
+ * and analyses.
  */
 #include "config.h"
 
@@ -26,6 +30,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "sextant-chunk.h"
+#include "sextant-column-table.h"
 #include "sextant-store.h"
 #include "sextant-trace-resources.h"
 
@@ -41,29 +47,13 @@ struct _SextantStore
   char         *path;
   sqlite3      *db;
   sqlite3_stmt *stmts[SEXTANT_N_STMTS];  /* prepared on first use */
+  SextantColumnModule *columns;          /* belongs to db */
   guint         in_transaction : 1;
 };
 
 G_DEFINE_FINAL_TYPE (SextantStore, sextant_store, G_TYPE_OBJECT)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
-
-/* Scratch tables live in a temporary database of their own: they are
- * dropped with the connection and never reach the store file. */
-static const char scratch_sql[] =
-  "ATTACH DATABASE '' AS scratch;"
-  "CREATE TABLE scratch.send_half ("
-  "  comm INTEGER, src INTEGER, dst INTEGER, tag INTEGER, seq INTEGER,"
-  "  loc INTEGER, bytes INTEGER, mode TEXT, time INTEGER, visit INTEGER,"
-  "  request INTEGER, complete_time INTEGER, complete_visit INTEGER);"
-  "CREATE TABLE scratch.recv_half ("
-  "  comm INTEGER, src INTEGER, dst INTEGER, tag INTEGER, seq INTEGER,"
-  "  loc INTEGER, bytes INTEGER, mode TEXT, time INTEGER, visit INTEGER,"
-  "  request INTEGER, post_time INTEGER, post_visit INTEGER);"
-  "CREATE TABLE scratch.coll_half ("
-  "  comm INTEGER, owner INTEGER, seq INTEGER, loc INTEGER, kind TEXT,"
-  "  root INTEGER, nonblocking INTEGER, begin INTEGER, \"end\" INTEGER,"
-  "  visit INTEGER, end_visit INTEGER, sent INTEGER, received INTEGER);";
 
 static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_STMT_META] =
@@ -129,34 +119,26 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "INSERT INTO attribute (id, name, description, type) VALUES (?1, ?2, ?3, ?4)",
   [SEXTANT_STMT_PARAMETER] =
     "INSERT INTO parameter (id, name, type) VALUES (?1, ?2, ?3)",
-
   [SEXTANT_STMT_EVENT_COUNT] =
     "INSERT INTO event_count (loc, kind, count) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_VISIT] =
-    "INSERT INTO visit (id, loc, region, enter, leave, depth, parent, context, scl, path) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
   [SEXTANT_STMT_VISIT_ATTRIBUTE] =
     "INSERT OR REPLACE INTO visit_attribute (visit, attribute, value) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_VISIT_CHUNK] =
+    "INSERT INTO visit_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_MESSAGE_CHUNK] =
+    "INSERT INTO message_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK] =
+    "INSERT INTO collective_member_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_LOD_CHUNK] =
+    "INSERT INTO lod_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_CALL_PATH_PROFILE] =
+    "INSERT INTO call_path_profile (loc, path, visits, inclusive, exclusive, last_visit) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
   [SEXTANT_STMT_CALL_PATH] =
     "INSERT INTO call_path (id, parent, region, depth, name) VALUES (?1, ?2, ?3, ?4, ?5)",
-  [SEXTANT_STMT_SEND_HALF] =
-    "INSERT INTO scratch.send_half (comm, src, dst, tag, seq, loc, bytes, mode, time, visit, "
-    "request, complete_time, complete_visit) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-  [SEXTANT_STMT_RECV_HALF] =
-    "INSERT INTO scratch.recv_half (comm, src, dst, tag, seq, loc, bytes, mode, time, visit, "
-    "request, post_time, post_visit) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-  [SEXTANT_STMT_COLL_HALF] =
-    "INSERT INTO scratch.coll_half (comm, owner, seq, loc, kind, root, nonblocking, begin, \"end\", "
-    "visit, end_visit, sent, received) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
   [SEXTANT_STMT_COLLECTIVE] =
     "INSERT INTO collective (id, comm, kind, root, root_loc, nonblocking, members, expected, "
     "begin, \"end\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-  [SEXTANT_STMT_COLLECTIVE_MEMBER] =
-    "INSERT OR REPLACE INTO collective_member (collective, loc, visit, end_visit, begin, \"end\", "
-    "bytes_sent, bytes_received) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
   [SEXTANT_STMT_RMA_OP] =
     "INSERT INTO rma_op (loc, win, kind, atomic_type, target, bytes, bytes_received, "
     "matching_id, issue_time, visit, complete_time, complete_kind, complete_visit) "
@@ -180,45 +162,10 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "INSERT INTO parameter_value (loc, time, parameter, value, visit) VALUES (?1, ?2, ?3, ?4, ?5)",
   [SEXTANT_STMT_SAMPLE] =
     "INSERT INTO sample (loc, time, calling_context, unwind_distance) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_LOD] =
-    "INSERT INTO lod (loc, level, bucket, region, busy, t_mpi, t_rma, t_user, t_omp, "
-    "t_thread, t_io, t_accel, t_other) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-
-  [SEXTANT_STMT_MATCH_INDEX_HALVES] =
-    "CREATE INDEX scratch.recv_half_key ON recv_half (comm, src, dst, tag, seq);"
-    "CREATE INDEX scratch.coll_half_key ON coll_half (comm, owner, seq, loc);",
-  [SEXTANT_STMT_MATCH_INDEX_SENDS] =
-    "CREATE INDEX scratch.send_half_key ON send_half (comm, src, dst, tag, seq);",
-  [SEXTANT_QUERY_MATCH_COUNTS] =
-    "SELECT (SELECT count(*) FROM scratch.recv_half), "
-    "       (SELECT count(*) FROM message WHERE recv_time IS NOT NULL)",
-  [SEXTANT_STMT_MATCH_MESSAGES] =
-    "INSERT INTO message (comm, tag, bytes, send_loc, recv_loc, send_mode, recv_mode, "
-    "  send_time, send_visit, send_request, send_complete_time, send_complete_visit, "
-    "  recv_post_time, recv_post_visit, recv_time, recv_visit, recv_request, recv_bytes) "
-    "SELECT s.comm, s.tag, s.bytes, s.loc, "
-    "       coalesce (r.loc, CASE WHEN s.dst >= 0 THEN s.dst END), s.mode, r.mode, "
-    "       s.time, s.visit, s.request, s.complete_time, s.complete_visit, "
-    "       r.post_time, r.post_visit, r.time, r.visit, r.request, r.bytes "
-    "FROM scratch.send_half AS s "
-    "LEFT JOIN scratch.recv_half AS r "
-    "  ON r.comm IS s.comm AND r.src = s.src AND r.dst = s.dst AND r.tag = s.tag AND r.seq = s.seq "
-    "ORDER BY s.rowid",
-  [SEXTANT_STMT_MATCH_UNMATCHED_RECVS] =
-    "INSERT INTO message (comm, tag, bytes, send_loc, recv_loc, send_mode, recv_mode, "
-    "  recv_post_time, recv_post_visit, recv_time, recv_visit, recv_request, recv_bytes) "
-    "SELECT r.comm, r.tag, r.bytes, CASE WHEN r.src >= 0 THEN r.src END, r.loc, NULL, r.mode, "
-    "       r.post_time, r.post_visit, r.time, r.visit, r.request, r.bytes "
-    "FROM scratch.recv_half AS r "
-    "WHERE NOT EXISTS (SELECT 1 FROM scratch.send_half AS s "
-    "  WHERE s.comm IS r.comm AND s.src = r.src AND s.dst = r.dst AND s.tag = r.tag AND s.seq = r.seq) "
-    "ORDER BY r.rowid",
   [SEXTANT_STMT_RESOLVE_RMA_TARGETS] =
     "UPDATE rma_op SET target_loc = (SELECT cm.loc FROM rma_window AS w "
     "  JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = rma_op.target "
     "  WHERE w.id = rma_op.win)",
-
   [SEXTANT_QUERY_META] =
     "SELECT key, value FROM meta ORDER BY key",
   [SEXTANT_QUERY_DEFINITION_COUNTS] =
@@ -238,10 +185,6 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "       (SELECT count(*) FROM metric_value)",
   [SEXTANT_QUERY_IMPORT_LOG] =
     "SELECT severity, kind, loc, first_time, count, message FROM import_log ORDER BY id",
-  [SEXTANT_QUERY_COLL_HALVES] =
-    "SELECT comm, owner, seq, loc, kind, root, nonblocking, begin, \"end\", visit, end_visit, "
-    "       sent, received "
-    "FROM scratch.coll_half ORDER BY comm, owner, seq, loc",
   [SEXTANT_QUERY_LOCATION_VISITS] =
     "SELECT region, enter, leave, depth FROM visit WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
   [SEXTANT_QUERY_TIME_SPAN] =
@@ -292,12 +235,9 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT file, line, sum (severity), count (*), min (callpath) FROM pattern_instance "
     "WHERE pattern = ?1 GROUP BY file, line ORDER BY 3 DESC, 1, 2 LIMIT 10",
   [SEXTANT_QUERY_REGION_PROFILE] =
-    "WITH child AS (SELECT parent AS id, sum (leave - enter) AS t FROM visit "
-    "               WHERE parent IS NOT NULL GROUP BY parent) "
-    "SELECT r.name, r.category, count (*), sum (v.leave - v.enter), "
-    "       sum (v.leave - v.enter - coalesce (c.t, 0)), r.file, r.begin_line "
-    "FROM visit AS v JOIN region AS r ON r.id = v.region LEFT JOIN child AS c ON c.id = v.id "
-    "GROUP BY v.region ORDER BY 5 DESC, 1 LIMIT ?1",
+    "SELECT r.name, r.category, sum (f.visits), sum (f.inclusive), sum (f.exclusive), r.file, r.begin_line "
+    "FROM call_path_profile AS f JOIN call_path AS p ON p.id = f.path JOIN region AS r ON r.id = p.region "
+    "GROUP BY p.region ORDER BY 5 DESC, 1 LIMIT ?1",
   [SEXTANT_QUERY_COMM_MATRIX] =
     "SELECT s.otf2_id, r.otf2_id, count (*), coalesce (sum (m.bytes), 0) FROM message AS m "
     "JOIN location AS s ON s.id = m.send_loc JOIN location AS r ON r.id = m.recv_loc "
@@ -317,11 +257,6 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "WHERE v.loc = ?1 AND v.enter <= ?3 AND v.leave >= ?2 AND v.id BETWEEN "
     "  (SELECT first_visit FROM location WHERE id = ?1) AND (SELECT last_visit FROM location WHERE id = ?1) "
     "ORDER BY v.depth, v.enter LIMIT 400",
-  [SEXTANT_QUERY_UNMATCHED_MESSAGES] =
-    "SELECT coalesce (send_loc, recv_loc), send_time IS NULL, count(*), "
-    "       min (coalesce (send_time, recv_time)) "
-    "FROM message WHERE send_time IS NULL OR recv_time IS NULL "
-    "GROUP BY 1, 2 ORDER BY 1, 2",
 };
 
 static void
@@ -484,6 +419,13 @@ store_open_path (const char  *path,
     }
   sqlite3_extended_result_codes (self->db, 1);
 
+  self->columns = sextant_column_table_register (self->db, NULL);
+  if (self->columns == NULL)
+    {
+      set_error_from_db (self, SQLITE_ERROR, "registering the column tables", error);
+      return NULL;
+    }
+
   return g_steal_pointer (&self);
 }
 
@@ -512,14 +454,11 @@ sextant_store_create (const char  *path,
                  "PRAGMA journal_mode = OFF;"
                  "PRAGMA synchronous = OFF;"
                  "PRAGMA locking_mode = EXCLUSIVE;"
-                 "PRAGMA cache_size = -65536;"   /* 64 MiB */
+                 "PRAGMA cache_size = -16384;"   /* 16 MiB: chunks are appended */
                  "PRAGMA temp_store = FILE;"
                  "PRAGMA page_size = 8192;",
                  error) ||
-      !exec_resource (self, "/org/sextant/trace/schema-1.sql", error) ||
-      !exec_sql (self, scratch_sql, error) ||
-      !exec_sql (self, "PRAGMA scratch.journal_mode = OFF; PRAGMA scratch.synchronous = OFF;"
-                       "PRAGMA scratch.cache_size = -65536; PRAGMA scratch.page_size = 8192;", error))
+      !exec_resource (self, "/org/sextant/trace/schema-1.sql", error))
     return NULL;
 
   return g_steal_pointer (&self);
@@ -767,51 +706,65 @@ sextant_store_run (SextantStore      *self,
 }
 
 /* The hot path of an import: one row per region visit. */
+/**
+ * sextant_store_write_chunk:
+ * @table: which column table
+ * @first_row: the row id of the chunk's first row
+ * @columns: (array length=n_cols): the values, @columns[c][r] for row r of
+ *   stored column c, SEXTANT_NULL for NULL
+ *
+ * Writes @n_rows rows of a column table (visit, message, collective_member,
+ * lod) as one chunk. The rows of a table are ids @first_row onwards; chunks
+ * must not overlap.
+ */
 gboolean
-sextant_store_insert_visit (SextantStore  *self,
-                            gint64         id,
-                            guint32        loc,
-                            guint32        region,
-                            gint64         enter,
-                            gint64         leave,
-                            guint32        depth,
-                            gint64         parent,
-                            gint64         context,
-                            gint64         scl,
-                            gint64         path,
-                            GError       **error)
+sextant_store_write_chunk (SextantStore         *self,
+                           SextantChunkTable     table,
+                           gint64                first_row,
+                           const gint64 * const *columns,
+                           guint                 n_cols,
+                           guint                 n_rows,
+                           GError              **error)
 {
-  sqlite3_stmt *stmt = self->stmts[SEXTANT_STMT_VISIT];
+  static const SextantStoreStmt stmts[SEXTANT_N_CHUNK_TABLES] = {
+    SEXTANT_STMT_VISIT_CHUNK, SEXTANT_STMT_MESSAGE_CHUNK,
+    SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK, SEXTANT_STMT_LOD_CHUNK,
+  };
+  static const guint n_columns[SEXTANT_N_CHUNK_TABLES] = {
+    SEXTANT_VISIT_N_COLUMNS, SEXTANT_MESSAGE_N_COLUMNS,
+    SEXTANT_MEMBER_N_COLUMNS, SEXTANT_LOD_N_COLUMNS,
+  };
+  guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
+  g_autoptr(GBytes) data = NULL;
+  sqlite3_stmt *stmt;
+  gsize size;
+  const void *bytes;
+  int rc;
 
-  if G_UNLIKELY (stmt == NULL)
+  g_return_val_if_fail (table < SEXTANT_N_CHUNK_TABLES, FALSE);
+  g_return_val_if_fail (n_cols == n_columns[table], FALSE);
+  g_return_val_if_fail (n_rows > 0 && n_rows <= SEXTANT_CHUNK_MAX_ROWS, FALSE);
+  g_assert (sextant_chunk_header_size (n_cols) <= sizeof header);
+
+  if (!(stmt = get_stmt (self, stmts[table], error)))
+    return FALSE;
+
+  data = sextant_chunk_encode (columns, n_cols, n_rows, header);
+  bytes = g_bytes_get_data (data, &size);
+  sqlite3_bind_int64 (stmt, 1, first_row);
+  sqlite3_bind_int64 (stmt, 2, n_rows);
+  sqlite3_bind_blob (stmt, 3, header, sextant_chunk_header_size (n_cols), SQLITE_STATIC);
+  sqlite3_bind_blob (stmt, 4, size > 0 ? bytes : "", size, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
     {
-      if (!(stmt = get_stmt (self, SEXTANT_STMT_VISIT, error)))
-        return FALSE;
+      set_error_from_db (self, rc, "writing a chunk", error);
+      return FALSE;
     }
-  else
-    sqlite3_reset (stmt);
+  sextant_column_module_changed (self->columns);
 
-  sqlite3_bind_int64 (stmt, 1, id);
-  sqlite3_bind_int64 (stmt, 2, loc);
-  sqlite3_bind_int64 (stmt, 3, region);
-  sqlite3_bind_int64 (stmt, 4, enter);
-  sqlite3_bind_int64 (stmt, 5, leave);
-  sqlite3_bind_int64 (stmt, 6, depth);
-  if (parent >= 0)
-    sqlite3_bind_int64 (stmt, 7, parent);
-  else
-    sqlite3_bind_null (stmt, 7);
-  if (context != SEXTANT_NULL)
-    sqlite3_bind_int64 (stmt, 8, context);
-  else
-    sqlite3_bind_null (stmt, 8);
-  if (scl != SEXTANT_NULL)
-    sqlite3_bind_int64 (stmt, 9, scl);
-  else
-    sqlite3_bind_null (stmt, 9);
-  sqlite3_bind_int64 (stmt, 10, path);
-
-  return step_done (self, stmt, error);
+  return TRUE;
 }
 
 /**
@@ -1006,7 +959,7 @@ sextant_store_run_query (SextantStore        *self,
 /**
  * sextant_store_finish_load:
  *
- * Ends a bulk load: builds the indexes, drops the scratch tables, gathers
+ * Ends a bulk load: builds the indexes, gathers
  * statistics for the query planner and switches the file to WAL.
  */
 gboolean
@@ -1019,7 +972,7 @@ sextant_store_finish_load (SextantStore  *self,
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
 
   return exec_resource (self, "/org/sextant/trace/schema-1-index.sql", error) &&
-         exec_sql (self, "DETACH DATABASE scratch; PRAGMA analysis_limit = 1000; ANALYZE;", error) &&
+         exec_sql (self, "PRAGMA analysis_limit = 1000; ANALYZE;", error) &&
          exec_sql (self, "PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = WAL;", error);
 }
 

@@ -57,14 +57,14 @@ typedef enum
 
   /* Events (bulk load) */
   SEXTANT_STMT_EVENT_COUNT,
-  SEXTANT_STMT_VISIT,
+  SEXTANT_STMT_VISIT_CHUNK,
+  SEXTANT_STMT_MESSAGE_CHUNK,
+  SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK,
+  SEXTANT_STMT_LOD_CHUNK,
   SEXTANT_STMT_CALL_PATH,
+  SEXTANT_STMT_CALL_PATH_PROFILE,
   SEXTANT_STMT_VISIT_ATTRIBUTE,
-  SEXTANT_STMT_SEND_HALF,
-  SEXTANT_STMT_RECV_HALF,
-  SEXTANT_STMT_COLL_HALF,
   SEXTANT_STMT_COLLECTIVE,
-  SEXTANT_STMT_COLLECTIVE_MEMBER,
   SEXTANT_STMT_RMA_OP,
   SEXTANT_STMT_RMA_SYNC,
   SEXTANT_STMT_LOCK,
@@ -73,14 +73,8 @@ typedef enum
   SEXTANT_STMT_PROGRAM,
   SEXTANT_STMT_PARAMETER_VALUE,
   SEXTANT_STMT_SAMPLE,
-  SEXTANT_STMT_LOD,
 
-  /* Matching steps of the importer (no parameters) */
-  SEXTANT_STMT_MATCH_INDEX_HALVES,
-  SEXTANT_STMT_MATCH_INDEX_SENDS,
-  SEXTANT_QUERY_MATCH_COUNTS,
-  SEXTANT_STMT_MATCH_MESSAGES,
-  SEXTANT_STMT_MATCH_UNMATCHED_RECVS,
+  /* After the events (no parameters) */
   SEXTANT_STMT_RESOLVE_RMA_TARGETS,
 
   /* Queries */
@@ -90,8 +84,6 @@ typedef enum
   SEXTANT_QUERY_LOCATIONS,
   SEXTANT_QUERY_SUMMARY_COUNTS,
   SEXTANT_QUERY_IMPORT_LOG,
-  SEXTANT_QUERY_COLL_HALVES,
-  SEXTANT_QUERY_UNMATCHED_MESSAGES,
   SEXTANT_QUERY_LOCATION_VISITS,
   SEXTANT_QUERY_TIME_SPAN,
   SEXTANT_QUERY_LOCATION_VISIT_RANGES,
@@ -121,6 +113,54 @@ typedef enum
 
   SEXTANT_N_STMTS
 } SextantStoreStmt;
+
+/* The tables stored as column chunks, and their stored columns in the order
+ * of schema-1.sql (the row id is not stored). */
+typedef enum
+{
+  SEXTANT_CHUNK_VISIT,
+  SEXTANT_CHUNK_MESSAGE,
+  SEXTANT_CHUNK_COLLECTIVE_MEMBER,
+  SEXTANT_CHUNK_LOD,
+  SEXTANT_N_CHUNK_TABLES
+} SextantChunkTable;
+
+enum
+{
+  SEXTANT_VISIT_LOC, SEXTANT_VISIT_REGION, SEXTANT_VISIT_ENTER, SEXTANT_VISIT_LEAVE,
+  SEXTANT_VISIT_DEPTH, SEXTANT_VISIT_PARENT, SEXTANT_VISIT_CONTEXT, SEXTANT_VISIT_SCL,
+  SEXTANT_VISIT_PATH,
+  SEXTANT_VISIT_N_COLUMNS
+};
+
+enum
+{
+  SEXTANT_MESSAGE_COMM, SEXTANT_MESSAGE_TAG, SEXTANT_MESSAGE_BYTES, SEXTANT_MESSAGE_SEND_LOC,
+  SEXTANT_MESSAGE_RECV_LOC, SEXTANT_MESSAGE_SEND_MODE, SEXTANT_MESSAGE_RECV_MODE,
+  SEXTANT_MESSAGE_SEND_TIME, SEXTANT_MESSAGE_SEND_VISIT, SEXTANT_MESSAGE_SEND_REQUEST,
+  SEXTANT_MESSAGE_SEND_COMPLETE_TIME, SEXTANT_MESSAGE_SEND_COMPLETE_VISIT,
+  SEXTANT_MESSAGE_RECV_POST_TIME, SEXTANT_MESSAGE_RECV_POST_VISIT, SEXTANT_MESSAGE_RECV_TIME,
+  SEXTANT_MESSAGE_RECV_VISIT, SEXTANT_MESSAGE_RECV_REQUEST, SEXTANT_MESSAGE_RECV_BYTES,
+  SEXTANT_MESSAGE_N_COLUMNS
+};
+
+/* send_mode, recv_mode */
+#define SEXTANT_MODE_BLOCKING    0
+#define SEXTANT_MODE_NONBLOCKING 1
+
+enum
+{
+  SEXTANT_MEMBER_COLLECTIVE, SEXTANT_MEMBER_LOC, SEXTANT_MEMBER_VISIT, SEXTANT_MEMBER_END_VISIT,
+  SEXTANT_MEMBER_BEGIN, SEXTANT_MEMBER_END, SEXTANT_MEMBER_BYTES_SENT, SEXTANT_MEMBER_BYTES_RECEIVED,
+  SEXTANT_MEMBER_N_COLUMNS
+};
+
+enum
+{
+  SEXTANT_LOD_LOC, SEXTANT_LOD_LEVEL, SEXTANT_LOD_BUCKET, SEXTANT_LOD_REGION, SEXTANT_LOD_BUSY,
+  SEXTANT_LOD_T_FIRST,
+  SEXTANT_LOD_N_COLUMNS = SEXTANT_LOD_T_FIRST + 8
+};
 
 #define SEXTANT_TYPE_STORE (sextant_store_get_type ())
 G_DECLARE_FINAL_TYPE (SextantStore, sextant_store, SEXTANT, STORE, GObject)
@@ -152,17 +192,12 @@ gboolean      sextant_store_run             (SextantStore      *self,
                                              GError           **error,
                                              const char        *types,
                                              ...);
-gboolean      sextant_store_insert_visit    (SextantStore      *self,
-                                             gint64             id,
-                                             guint32            loc,
-                                             guint32            region,
-                                             gint64             enter,
-                                             gint64             leave,
-                                             guint32            depth,
-                                             gint64             parent,
-                                             gint64             context,
-                                             gint64             scl,
-                                             gint64             path,
+gboolean      sextant_store_write_chunk     (SextantStore      *self,
+                                             SextantChunkTable  table,
+                                             gint64             first_row,
+                                             const gint64 * const *columns,
+                                             guint              n_cols,
+                                             guint              n_rows,
                                              GError           **error);
 gboolean      sextant_store_foreach         (SextantStore      *self,
                                              SextantStoreStmt   query,

@@ -9,9 +9,10 @@
 -- comment: {location} made many communication calls at {site} ({callpath}),
 --   {seconds} in all. Aggregate small messages, or communicate less often.
 -- param: min_calls = 1000: call sites with fewer calls are not instances
-SELECT v.loc AS loc, max (v.id) AS visit, sum (v.leave - v.enter) AS severity
-FROM visit AS v JOIN region AS r ON r.id = v.region
+SELECT f.loc AS loc, f.last_visit AS visit, f.inclusive AS severity
+FROM call_path_profile AS f
+JOIN call_path AS p ON p.id = f.path
+JOIN region AS r ON r.id = p.region
 WHERE r.paradigm = 'MPI' AND r.role IN ('POINT2POINT', 'COLLECTIVE', 'BARRIER', 'COLL_ONE2ALL',
                                         'COLL_ALL2ONE', 'COLL_ALL2ALL', 'COLL_OTHER')
-GROUP BY v.loc, v.path
-HAVING count (*) >= :min_calls
+  AND f.visits >= :min_calls

@@ -11,10 +11,11 @@
 -- param: imbalance = 0.5: relative excess over the average that is reported
 -- param: eps = 0 s: excess at or below this is not an instance
 WITH per_loc AS (
-  SELECT v.path, v.loc, sum (v.leave - v.enter) AS t, max (v.id) AS visit
-  FROM visit AS v JOIN region AS r ON r.id = v.region
+  SELECT f.path AS path, f.loc AS loc, f.inclusive AS t, f.last_visit AS visit
+  FROM call_path_profile AS f
+  JOIN call_path AS p ON p.id = f.path
+  JOIN region AS r ON r.id = p.region
   WHERE r.paradigm = 'MPI'
-  GROUP BY v.path, v.loc
 ),
 per_path AS (SELECT path, avg (t) AS mean, count (*) AS n FROM per_loc GROUP BY path)
 SELECT l.loc, l.visit, max (l.t) - p.mean AS severity

@@ -1,0 +1,224 @@
+/*
+ * sextant-chunk-writer.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "sextant-chunk.h"
+#include "sextant-chunk-writer.h"
+
+typedef struct
+{
+  gint64   first_row;
+  guint    n;
+  guint    capacity;
+  guint    n_open;
+  gint64  *cols[SEXTANT_CHUNK_MAX_COLS];
+} Block;
+
+struct _SextantChunkWriter
+{
+  SextantStore      *store;
+  SextantChunkTable  table;
+  guint              n_cols;
+  guint              chunk_rows;
+  gint64             next_row;
+  GPtrArray         *blocks;      /* Block*, by first_row */
+};
+
+static void
+block_free (gpointer data)
+{
+  Block *block = data;
+
+  for (guint c = 0; c < SEXTANT_CHUNK_MAX_COLS; c++)
+    g_free (block->cols[c]);
+  g_free (block);
+}
+
+SextantChunkWriter *
+sextant_chunk_writer_new (SextantStore      *store,
+                          SextantChunkTable  table,
+                          guint              n_cols,
+                          gint64             first_row,
+                          guint              chunk_rows)
+{
+  SextantChunkWriter *self = g_new0 (SextantChunkWriter, 1);
+
+  g_return_val_if_fail (n_cols <= SEXTANT_CHUNK_MAX_COLS, NULL);
+
+  self->store = store;
+  self->table = table;
+  self->n_cols = n_cols;
+  self->chunk_rows = CLAMP (chunk_rows, 1, SEXTANT_CHUNK_MAX_ROWS);
+  self->next_row = first_row;
+  self->blocks = g_ptr_array_new_with_free_func (block_free);
+
+  return self;
+}
+
+void
+sextant_chunk_writer_free (SextantChunkWriter *self)
+{
+  if (self == NULL)
+    return;
+
+  g_ptr_array_unref (self->blocks);
+  g_free (self);
+}
+
+gint64
+sextant_chunk_writer_next_row (SextantChunkWriter *self)
+{
+  return self->next_row;
+}
+
+static Block *
+find_block (SextantChunkWriter *self,
+            gint64              row,
+            guint              *index)
+{
+  for (guint i = self->blocks->len; i > 0; i--)
+    {
+      Block *block = g_ptr_array_index (self->blocks, i - 1);
+
+      if (row >= block->first_row && row < block->first_row + block->n)
+        {
+          if (index != NULL)
+            *index = i - 1;
+          return block;
+        }
+    }
+
+  g_error ("chunk writer: row %" G_GINT64_FORMAT " is not buffered", row);
+}
+
+gint64
+sextant_chunk_writer_reserve (SextantChunkWriter *self,
+                              const gint64       *values)
+{
+  Block *block = self->blocks->len > 0 ? g_ptr_array_index (self->blocks, self->blocks->len - 1) : NULL;
+
+  if (block == NULL || block->n == self->chunk_rows || block->first_row + block->n != self->next_row)
+    {
+      block = g_new0 (Block, 1);
+      block->first_row = self->next_row;
+      g_ptr_array_add (self->blocks, block);
+    }
+
+  if (block->n == block->capacity)
+    {
+      block->capacity = MIN (MAX (64, block->capacity * 2), self->chunk_rows);
+      for (guint c = 0; c < self->n_cols; c++)
+        block->cols[c] = g_renew (gint64, block->cols[c], block->capacity);
+    }
+
+  for (guint c = 0; c < self->n_cols; c++)
+    block->cols[c][block->n] = values != NULL ? values[c] : SEXTANT_NULL;
+  block->n++;
+  block->n_open++;
+
+  return self->next_row++;
+}
+
+void
+sextant_chunk_writer_set (SextantChunkWriter *self,
+                          gint64              row,
+                          guint               col,
+                          gint64              value)
+{
+  Block *block = find_block (self, row, NULL);
+
+  block->cols[col][row - block->first_row] = value;
+}
+
+gint64
+sextant_chunk_writer_get (SextantChunkWriter *self,
+                          gint64              row,
+                          guint               col)
+{
+  Block *block = find_block (self, row, NULL);
+
+  return block->cols[col][row - block->first_row];
+}
+
+static gboolean close_in_block (SextantChunkWriter *self, Block *block, guint index, GError **error);
+
+static gboolean
+write_block (SextantChunkWriter  *self,
+             guint                index,
+             GError             **error)
+{
+  Block *block = g_ptr_array_index (self->blocks, index);
+  gboolean ok = TRUE;
+
+  if (block->n > 0)
+    ok = sextant_store_write_chunk (self->store, self->table, block->first_row,
+                                    (const gint64 * const *)block->cols, self->n_cols, block->n, error);
+  g_ptr_array_remove_index (self->blocks, index);
+
+  return ok;
+}
+
+gboolean
+sextant_chunk_writer_close_row (SextantChunkWriter  *self,
+                                gint64               row,
+                                GError             **error)
+{
+  guint index;
+  Block *block = find_block (self, row, &index);
+
+  return close_in_block (self, block, index, error);
+}
+
+gboolean
+sextant_chunk_writer_close_row_with (SextantChunkWriter  *self,
+                                     gint64               row,
+                                     guint                col,
+                                     gint64               value,
+                                     GError             **error)
+{
+  guint index;
+  Block *block = find_block (self, row, &index);
+
+  block->cols[col][row - block->first_row] = value;
+
+  return close_in_block (self, block, index, error);
+}
+
+static gboolean
+close_in_block (SextantChunkWriter  *self,
+                Block               *block,
+                guint                index,
+                GError             **error)
+{
+  g_assert (block->n_open > 0);
+  block->n_open--;
+  if (block->n_open == 0 && block->n == self->chunk_rows)
+    return write_block (self, index, error);
+
+  return TRUE;
+}
+
+gint64
+sextant_chunk_writer_append (SextantChunkWriter  *self,
+                             const gint64        *values,
+                             GError             **error)
+{
+  gint64 row = sextant_chunk_writer_reserve (self, values);
+  guint index = self->blocks->len - 1;
+
+  return close_in_block (self, g_ptr_array_index (self->blocks, index), index, error) ? row : -1;
+}
+
+gboolean
+sextant_chunk_writer_flush (SextantChunkWriter  *self,
+                            GError             **error)
+{
+  while (self->blocks->len > 0)
+    if (!write_block (self, 0, error))
+      return FALSE;
+
+  return TRUE;
+}

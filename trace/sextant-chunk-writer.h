@@ -1,0 +1,59 @@
+/*
+ * sextant-chunk-writer.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Buffers the rows of one stream of a column table (the visits of one
+ * location, all messages, one level of one location's pyramid, ...) and
+ * writes them as chunks. Rows get consecutive ids from the writer's first
+ * row on. A row can be reserved first and filled later (a visit gets its id
+ * at the enter and its end at the leave): a chunk is written once it is full
+ * and all its rows are closed, so memory holds the current chunk plus the
+ * few that still hold an open row.
+ */
+#pragma once
+
+#include "sextant-store.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SextantChunkWriter SextantChunkWriter;
+
+SextantChunkWriter *sextant_chunk_writer_new       (SextantStore        *store,
+                                                    SextantChunkTable    table,
+                                                    guint                n_cols,
+                                                    gint64               first_row,
+                                                    guint                chunk_rows);
+void                sextant_chunk_writer_free      (SextantChunkWriter  *self);
+
+/* A new open row with @values (all NULL if %NULL); returns its id. */
+gint64              sextant_chunk_writer_reserve   (SextantChunkWriter  *self,
+                                                    const gint64        *values);
+void                sextant_chunk_writer_set       (SextantChunkWriter  *self,
+                                                    gint64               row,
+                                                    guint                col,
+                                                    gint64               value);
+gint64              sextant_chunk_writer_get       (SextantChunkWriter  *self,
+                                                    gint64               row,
+                                                    guint                col);
+/* Marks @row complete; writes its chunk when that was the last open row of a
+ * full chunk. */
+gboolean            sextant_chunk_writer_close_row (SextantChunkWriter  *self,
+                                                    gint64               row,
+                                                    GError             **error);
+/* Sets @col of @row to @value and closes the row. */
+gboolean            sextant_chunk_writer_close_row_with (SextantChunkWriter *self,
+                                                         gint64              row,
+                                                         guint               col,
+                                                         gint64              value,
+                                                         GError            **error);
+/* Reserves, fills and closes a row; returns its id, or -1 with @error set. */
+gint64              sextant_chunk_writer_append    (SextantChunkWriter  *self,
+                                                    const gint64        *values,
+                                                    GError             **error);
+/* Writes every buffered row, open or not. */
+gboolean            sextant_chunk_writer_flush     (SextantChunkWriter  *self,
+                                                    GError             **error);
+gint64              sextant_chunk_writer_next_row  (SextantChunkWriter  *self);
+
+G_END_DECLS

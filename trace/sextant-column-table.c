@@ -1,0 +1,937 @@
+/*
+ * sextant-column-table.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The "sextant_columns" virtual table module (see sextant-column-table.h).
+ *
+ * Per table and connection it keeps the chunk directory (first row, row
+ * count and parsed header of every chunk, sorted by first row), reloaded
+ * when the connection's module reports a write, and an LRU cache of chunk
+ * data of at most CACHE_BYTES, filled through the incremental blob API.
+ * Cursors hold a reference on the data they read, so eviction never pulls
+ * a chunk from under a running scan.
+ *
+ * Planning: the row id (and its alias column) supports =, <, <=, >, >=;
+ * every integer column supports the same against its chunks' zone maps. The
+ * selectivity a constraint is credited with comes from the zone maps
+ * themselves: a column whose chunks each cover a narrow part of its range
+ * (the location of a visit, the level of a pyramid row) prunes well, one
+ * whose every chunk covers everything (the sender of a message) not at all,
+ * so the planner does not loop over a table that cannot be searched.
+ * Constraints are always rechecked by SQLite (omit = 0): the cursor only
+ * filters early.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifdef SEXTANT_SQLITE_EXTENSION
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+#endif
+
+#include "sextant-chunk.h"
+#include "sextant-column-table.h"
+
+#define CACHE_BYTES (96 * 1024 * 1024)
+
+struct _SextantColumnModule
+{
+  guint64 generation;
+};
+
+typedef struct
+{
+  char   *name;
+  gint    stored;        /* index among the stored columns, -1 for the row id */
+  GStrv   texts;         /* TEXT columns: the strings, by stored value */
+} Column;
+
+typedef struct
+{
+  gint64        first_row;
+  SextantChunk  chunk;       /* header only: data is NULL */
+  GBytes       *data;        /* cached, or NULL */
+  guint64       used;        /* LRU clock */
+} DirEntry;
+
+typedef struct
+{
+  sqlite3_vtab          base;
+  sqlite3              *db;
+  SextantColumnModule  *module;
+  char                 *schema;
+  char                 *chunk_table;
+  guint                 n_cols;
+  Column               *cols;
+  guint                 n_stored;
+
+  /* directory */
+  guint64               generation;
+  gboolean              loaded;
+  GArray               *dir;          /* DirEntry by first_row */
+  gint64                n_rows;
+  double                spread[SEXTANT_CHUNK_MAX_COLS];  /* mean chunk range / column range */
+
+  /* cache */
+  gsize                 cache_bytes;
+  guint64               clock;
+} ColumnTable;
+
+typedef struct
+{
+  guint   col;             /* stored column */
+  gint64  lo;
+  gint64  hi;
+} Range;
+
+typedef struct
+{
+  sqlite3_vtab_cursor  base;
+  guint                entry;          /* index in the directory */
+  guint                row;
+  gboolean             eof;
+  SextantChunk         chunk;
+  GBytes              *data;
+  gint64               first_row;
+  gint64               lo;             /* row id bounds */
+  gint64               hi;
+  guint                n_ranges;
+  Range                ranges[SEXTANT_CHUNK_MAX_COLS];
+} ColumnCursor;
+
+/* Arguments ---------------------------------------------------------------- */
+
+static void
+column_clear (Column *col)
+{
+  g_free (col->name);
+  g_strfreev (col->texts);
+}
+
+static void
+table_free (ColumnTable *self)
+{
+  if (self == NULL)
+    return;
+
+  for (guint i = 0; i < self->n_cols; i++)
+    column_clear (&self->cols[i]);
+  g_free (self->cols);
+  if (self->dir != NULL)
+    {
+      for (guint i = 0; i < self->dir->len; i++)
+        g_clear_pointer (&g_array_index (self->dir, DirEntry, i).data, g_bytes_unref);
+      g_array_unref (self->dir);
+    }
+  g_free (self->schema);
+  g_free (self->chunk_table);
+  g_free (self);
+}
+
+static gboolean
+is_identifier (const char *s)
+{
+  if (s == NULL || !(g_ascii_isalpha (*s) || *s == '_'))
+    return FALSE;
+  for (; *s != '\0'; s++)
+    if (!(g_ascii_isalnum (*s) || *s == '_'))
+      return FALSE;
+
+  return TRUE;
+}
+
+static ColumnTable *
+table_new (sqlite3              *db,
+           SextantColumnModule  *module,
+           int                   argc,
+           const char * const   *argv,
+           char                **err)
+{
+  ColumnTable *self = g_new0 (ColumnTable, 1);
+  g_autoptr(GString) decl = g_string_new ("CREATE TABLE x (");
+  gboolean have_rowid = FALSE;
+  int rc;
+
+  self->db = db;
+  self->module = module;
+  self->schema = g_strdup (argv[1]);
+  self->chunk_table = g_strdup_printf ("%s_chunk", argv[2]);
+  self->n_cols = argc - 3;
+  self->cols = g_new0 (Column, MAX (self->n_cols, 1));
+  self->dir = g_array_new (FALSE, TRUE, sizeof (DirEntry));
+
+  if (self->n_cols == 0)
+    {
+      *err = sqlite3_mprintf ("sextant_columns: %s declares no columns", argv[2]);
+      goto fail;
+    }
+
+  for (guint i = 0; i < self->n_cols; i++)
+    {
+      g_autofree char *arg = g_strstrip (g_strdup (argv[3 + i]));
+      g_auto(GStrv) words = g_strsplit_set (arg, " \t\n", -1);
+      g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+      Column *col = &self->cols[i];
+
+      for (guint k = 0; words[k] != NULL; k++)
+        if (*words[k] != '\0')
+          g_ptr_array_add (parts, words[k]);
+
+      if (parts->len > 0)
+        {
+          char *name = parts->pdata[0];
+          gsize len = strlen (name);
+
+          /* "end": a quoted keyword */
+          if (len > 2 && name[0] == '"' && name[len - 1] == '"')
+            {
+              name[len - 1] = '\0';
+              parts->pdata[0] = name + 1;
+            }
+        }
+
+      if (parts->len == 0 || !is_identifier (parts->pdata[0]))
+        {
+          *err = sqlite3_mprintf ("sextant_columns: bad column declaration \"%s\"", argv[3 + i]);
+          goto fail;
+        }
+      col->name = g_strdup (parts->pdata[0]);
+      col->stored = (gint)self->n_stored;
+
+      if (parts->len == 2 && g_ascii_strcasecmp (parts->pdata[1], "ROWID") == 0 && !have_rowid)
+        {
+          col->stored = -1;
+          have_rowid = TRUE;
+        }
+      else if (parts->len >= 3 && g_ascii_strcasecmp (parts->pdata[1], "TEXT") == 0)
+        {
+          col->texts = g_new0 (char *, parts->len - 1);
+          for (guint k = 2; k < parts->len; k++)
+            col->texts[k - 2] = g_strdup (parts->pdata[k]);
+        }
+      else if (parts->len != 1)
+        {
+          *err = sqlite3_mprintf ("sextant_columns: bad column declaration \"%s\"", argv[3 + i]);
+          goto fail;
+        }
+
+      if (col->stored >= 0)
+        self->n_stored++;
+      g_string_append_printf (decl, "%s\"%s\" %s", i > 0 ? ", " : "", col->name,
+                              col->texts != NULL ? "TEXT" : "INTEGER");
+    }
+  g_string_append (decl, ")");
+
+  if (self->n_stored > SEXTANT_CHUNK_MAX_COLS)
+    {
+      *err = sqlite3_mprintf ("sextant_columns: more than %d stored columns", SEXTANT_CHUNK_MAX_COLS);
+      goto fail;
+    }
+
+  rc = sqlite3_declare_vtab (db, decl->str);
+  if (rc != SQLITE_OK)
+    {
+      *err = sqlite3_mprintf ("sextant_columns: %s", sqlite3_errmsg (db));
+      goto fail;
+    }
+  sqlite3_vtab_config (db, SQLITE_VTAB_INNOCUOUS);
+
+  return self;
+
+fail:
+  table_free (self);
+  return NULL;
+}
+
+static int
+table_connect (sqlite3             *db,
+               void                *aux,
+               int                  argc,
+               const char * const  *argv,
+               sqlite3_vtab       **vtab,
+               char               **err)
+{
+  ColumnTable *self = table_new (db, aux, argc, argv, err);
+
+  if (self == NULL)
+    return SQLITE_ERROR;
+
+  *vtab = &self->base;
+  return SQLITE_OK;
+}
+
+static int
+table_create (sqlite3             *db,
+              void                *aux,
+              int                  argc,
+              const char * const  *argv,
+              sqlite3_vtab       **vtab,
+              char               **err)
+{
+  ColumnTable *self = table_new (db, aux, argc, argv, err);
+  char *sql;
+  int rc;
+
+  if (self == NULL)
+    return SQLITE_ERROR;
+
+  sql = sqlite3_mprintf ("CREATE TABLE \"%w\".\"%w\" (first_row INTEGER PRIMARY KEY, "
+                         "n INTEGER NOT NULL, header BLOB NOT NULL, data BLOB NOT NULL)",
+                         self->schema, self->chunk_table);
+  rc = sqlite3_exec (db, sql, NULL, NULL, err);
+  sqlite3_free (sql);
+  if (rc != SQLITE_OK)
+    {
+      table_free (self);
+      return rc;
+    }
+
+  *vtab = &self->base;
+  return SQLITE_OK;
+}
+
+static int
+table_disconnect (sqlite3_vtab *vtab)
+{
+  table_free ((ColumnTable *)vtab);
+  return SQLITE_OK;
+}
+
+static int
+table_destroy (sqlite3_vtab *vtab)
+{
+  ColumnTable *self = (ColumnTable *)vtab;
+  char *sql = sqlite3_mprintf ("DROP TABLE IF EXISTS \"%w\".\"%w\"", self->schema, self->chunk_table);
+  int rc = sqlite3_exec (self->db, sql, NULL, NULL, NULL);
+
+  sqlite3_free (sql);
+  if (rc == SQLITE_OK)
+    table_free (self);
+
+  return rc;
+}
+
+/* The directory --------------------------------------------------------------- */
+
+static void
+set_error (ColumnTable *self,
+           const char  *format,
+           ...) G_GNUC_PRINTF (2, 3);
+
+static void
+set_error (ColumnTable *self,
+           const char  *format,
+           ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  sqlite3_free (self->base.zErrMsg);
+  self->base.zErrMsg = sqlite3_mprintf ("%s", message);
+}
+
+static int
+load_directory (ColumnTable *self)
+{
+  sqlite3_stmt *stmt = NULL;
+  char *sql;
+  int rc;
+  double col_min[SEXTANT_CHUNK_MAX_COLS];
+  double col_max[SEXTANT_CHUNK_MAX_COLS];
+  double sum_range[SEXTANT_CHUNK_MAX_COLS] = { 0 };
+  guint n_valued[SEXTANT_CHUNK_MAX_COLS] = { 0 };
+
+  if (self->loaded && self->generation == self->module->generation)
+    return SQLITE_OK;
+
+  for (guint i = 0; i < self->dir->len; i++)
+    g_clear_pointer (&g_array_index (self->dir, DirEntry, i).data, g_bytes_unref);
+  g_array_set_size (self->dir, 0);
+  self->cache_bytes = 0;
+  self->n_rows = 0;
+
+  sql = sqlite3_mprintf ("SELECT first_row, n, header FROM \"%w\".\"%w\" ORDER BY first_row",
+                         self->schema, self->chunk_table);
+  rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+  sqlite3_free (sql);
+  if (rc != SQLITE_OK)
+    {
+      set_error (self, "%s: %s", self->chunk_table, sqlite3_errmsg (self->db));
+      return rc;
+    }
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      DirEntry entry = { 0 };
+      gint64 n = sqlite3_column_int64 (stmt, 1);
+      const guint8 *header = sqlite3_column_blob (stmt, 2);
+      gsize header_size = sqlite3_column_bytes (stmt, 2);
+
+      entry.first_row = sqlite3_column_int64 (stmt, 0);
+      if (n < 0 || n > SEXTANT_CHUNK_MAX_ROWS ||
+          !sextant_chunk_parse_header (&entry.chunk, header, header_size, (guint)n, self->n_stored) ||
+          (self->dir->len > 0 &&
+           g_array_index (self->dir, DirEntry, self->dir->len - 1).first_row +
+           g_array_index (self->dir, DirEntry, self->dir->len - 1).chunk.n_rows > entry.first_row))
+        {
+          set_error (self, "%s: chunk at row %" G_GINT64_FORMAT " is damaged", self->chunk_table,
+                     entry.first_row);
+          sqlite3_finalize (stmt);
+          return SQLITE_CORRUPT;
+        }
+
+      for (guint c = 0; c < self->n_stored; c++)
+        {
+          const SextantChunkColumn *col = &entry.chunk.cols[c];
+
+          if (col->all_null)
+            continue;
+          if (n_valued[c] == 0 || col->min < col_min[c])
+            col_min[c] = col->min;
+          if (n_valued[c] == 0 || col->max > col_max[c])
+            col_max[c] = col->max;
+          sum_range[c] += (double)col->max - (double)col->min + 1;
+          n_valued[c]++;
+        }
+
+      self->n_rows += n;
+      g_array_append_val (self->dir, entry);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      set_error (self, "%s: %s", self->chunk_table, sqlite3_errmsg (self->db));
+      return rc;
+    }
+
+  for (guint c = 0; c < self->n_stored; c++)
+    self->spread[c] = n_valued[c] == 0 ? 1.0
+                      : MIN (1.0, sum_range[c] / n_valued[c] / (col_max[c] - col_min[c] + 1));
+
+  self->loaded = TRUE;
+  self->generation = self->module->generation;
+
+  return SQLITE_OK;
+}
+
+static void
+evict (ColumnTable *self)
+{
+  while (self->cache_bytes > CACHE_BYTES)
+    {
+      DirEntry *oldest = NULL;
+
+      for (guint i = 0; i < self->dir->len; i++)
+        {
+          DirEntry *e = &g_array_index (self->dir, DirEntry, i);
+
+          if (e->data != NULL && (oldest == NULL || e->used < oldest->used))
+            oldest = e;
+        }
+      if (oldest == NULL)
+        break;
+      self->cache_bytes -= g_bytes_get_size (oldest->data);
+      g_clear_pointer (&oldest->data, g_bytes_unref);
+    }
+}
+
+/* The data of chunk @i, cached. */
+static GBytes *
+chunk_data (ColumnTable *self,
+            guint        i,
+            int         *rc)
+{
+  DirEntry *e = &g_array_index (self->dir, DirEntry, i);
+  sqlite3_blob *blob = NULL;
+  guint8 *bytes;
+  int size;
+
+  e->used = ++self->clock;
+  if (e->data != NULL)
+    return g_bytes_ref (e->data);
+
+  *rc = sqlite3_blob_open (self->db, self->schema, self->chunk_table, "data", e->first_row, 0, &blob);
+  if (*rc != SQLITE_OK)
+    {
+      set_error (self, "%s: cannot read chunk %" G_GINT64_FORMAT ": %s", self->chunk_table,
+                 e->first_row, sqlite3_errmsg (self->db));
+      return NULL;
+    }
+  size = sqlite3_blob_bytes (blob);
+  bytes = g_malloc (MAX (size, 1));
+  *rc = sqlite3_blob_read (blob, bytes, size, 0);
+  sqlite3_blob_close (blob);
+  if (*rc != SQLITE_OK || (gsize)size != sextant_chunk_data_size (&e->chunk))
+    {
+      g_free (bytes);
+      set_error (self, "%s: chunk %" G_GINT64_FORMAT " is damaged", self->chunk_table, e->first_row);
+      *rc = SQLITE_CORRUPT;
+      return NULL;
+    }
+
+  {
+    GBytes *data = g_bytes_new_take (bytes, size);
+
+    /* a chunk bigger than the whole cache is read but not kept */
+    if ((gsize)size <= CACHE_BYTES)
+      {
+        e->data = g_bytes_ref (data);
+        self->cache_bytes += size;
+        evict (self);
+      }
+
+    return data;
+  }
+}
+
+/* Planning ----------------------------------------------------------------- */
+
+static gboolean
+usable_op (unsigned char op)
+{
+  return op == SQLITE_INDEX_CONSTRAINT_EQ || op == SQLITE_INDEX_CONSTRAINT_GT ||
+         op == SQLITE_INDEX_CONSTRAINT_GE || op == SQLITE_INDEX_CONSTRAINT_LT ||
+         op == SQLITE_INDEX_CONSTRAINT_LE;
+}
+
+/* idxStr: one "<stored column or R for the row id><op letter>" per argv value */
+static int
+table_best_index (sqlite3_vtab       *vtab,
+                  sqlite3_index_info *info)
+{
+  ColumnTable *self = (ColumnTable *)vtab;
+  g_autoptr(GString) plan = g_string_new (NULL);
+  double rows;
+  double fraction = 1.0;
+  gboolean unique = FALSE;
+  gboolean row_lo = FALSE, row_hi = FALSE;
+  int argv_index = 0;
+  int rc;
+
+  if ((rc = load_directory (self)) != SQLITE_OK)
+    return rc;
+  rows = MAX (self->n_rows, 1);
+
+  for (int i = 0; i < info->nConstraint; i++)
+    {
+      const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+      gint stored;
+      char op;
+
+      if (!c->usable || !usable_op (c->op))
+        continue;
+      if (c->iColumn >= 0 && self->cols[c->iColumn].texts != NULL)
+        continue;
+
+      stored = c->iColumn < 0 ? -1 : self->cols[c->iColumn].stored;
+      op = c->op == SQLITE_INDEX_CONSTRAINT_EQ ? '=' : c->op == SQLITE_INDEX_CONSTRAINT_GT ? '>' :
+           c->op == SQLITE_INDEX_CONSTRAINT_GE ? 'g' : c->op == SQLITE_INDEX_CONSTRAINT_LT ? '<' : 'l';
+
+      if (stored < 0)
+        {
+          if (op == '=')
+            unique = TRUE;
+          else if (op == '>' || op == 'g')
+            row_lo = TRUE;
+          else
+            row_hi = TRUE;
+          g_string_append_printf (plan, "R%c", op);
+        }
+      else
+        {
+          double spread = self->spread[stored];
+
+          /* an equality hits the chunks whose range holds the value; a
+           * bound about half of the rest */
+          fraction *= op == '=' ? MAX (spread, 1.0 / rows) : MIN (1.0, 0.5 + spread);
+          g_string_append_printf (plan, "%u%c", (guint)stored, op);
+        }
+      info->aConstraintUsage[i].argvIndex = ++argv_index;
+      info->aConstraintUsage[i].omit = 0;
+    }
+
+  if (unique)
+    {
+      info->estimatedRows = 1;
+      info->estimatedCost = 10;
+      info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    }
+  else
+    {
+      if (row_lo && row_hi)
+        fraction *= 0.1;
+      else if (row_lo || row_hi)
+        fraction *= 0.5;
+      info->estimatedRows = (sqlite3_int64)MAX (1.0, rows * fraction);
+      info->estimatedCost = 100 + rows * fraction * 2;
+    }
+
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+      (info->aOrderBy[0].iColumn < 0 || self->cols[info->aOrderBy[0].iColumn].stored < 0))
+    info->orderByConsumed = 1;
+
+  info->idxStr = sqlite3_mprintf ("%s", plan->str);
+  info->needToFreeIdxStr = 1;
+
+  return SQLITE_OK;
+}
+
+/* Scanning ------------------------------------------------------------------- */
+
+static int
+cursor_open (sqlite3_vtab         *vtab,
+             sqlite3_vtab_cursor **cursor)
+{
+  ColumnCursor *self = g_new0 (ColumnCursor, 1);
+
+  self->eof = TRUE;
+  *cursor = &self->base;
+  return SQLITE_OK;
+}
+
+static int
+cursor_close (sqlite3_vtab_cursor *cursor)
+{
+  ColumnCursor *self = (ColumnCursor *)cursor;
+
+  g_clear_pointer (&self->data, g_bytes_unref);
+  g_free (self);
+  return SQLITE_OK;
+}
+
+static gboolean
+chunk_may_match (const ColumnCursor *self,
+                 const DirEntry     *e)
+{
+  if (e->first_row > self->hi || e->first_row + e->chunk.n_rows - 1 < self->lo || e->chunk.n_rows == 0)
+    return FALSE;
+
+  for (guint k = 0; k < self->n_ranges; k++)
+    {
+      const SextantChunkColumn *col = &e->chunk.cols[self->ranges[k].col];
+
+      if (col->all_null || col->max < self->ranges[k].lo || col->min > self->ranges[k].hi)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+row_matches (const ColumnCursor *self)
+{
+  gint64 rowid = self->first_row + self->row;
+
+  if (rowid < self->lo || rowid > self->hi)
+    return FALSE;
+
+  for (guint k = 0; k < self->n_ranges; k++)
+    {
+      gint64 v = sextant_chunk_get (&self->chunk, self->ranges[k].col, self->row);
+
+      if (v == G_MININT64 || v < self->ranges[k].lo || v > self->ranges[k].hi)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Moves to the first matching row at or after (entry, row). */
+static int
+seek (ColumnCursor *self,
+      gboolean      same_chunk)
+{
+  ColumnTable *table = (ColumnTable *)self->base.pVtab;
+
+  for (;;)
+    {
+      if (same_chunk)
+        {
+          for (; self->row < self->chunk.n_rows; self->row++)
+            {
+              if (self->first_row + self->row > self->hi)
+                {
+                  self->eof = TRUE;
+                  return SQLITE_OK;
+                }
+              if (row_matches (self))
+                return SQLITE_OK;
+            }
+          self->entry++;
+        }
+
+      /* the next chunk that may match */
+      for (; self->entry < table->dir->len; self->entry++)
+        {
+          const DirEntry *e = &g_array_index (table->dir, DirEntry, self->entry);
+
+          if (e->first_row > self->hi)
+            break;
+          if (chunk_may_match (self, e))
+            break;
+        }
+      if (self->entry >= table->dir->len ||
+          g_array_index (table->dir, DirEntry, self->entry).first_row > self->hi)
+        {
+          self->eof = TRUE;
+          return SQLITE_OK;
+        }
+
+      {
+        const DirEntry *e = &g_array_index (table->dir, DirEntry, self->entry);
+        int rc = SQLITE_OK;
+
+        g_clear_pointer (&self->data, g_bytes_unref);
+        self->data = chunk_data (table, self->entry, &rc);
+        if (self->data == NULL)
+          return rc != SQLITE_OK ? rc : SQLITE_NOMEM;
+        self->chunk = e->chunk;
+        sextant_chunk_attach_data (&self->chunk, g_bytes_get_data (self->data, NULL),
+                                   g_bytes_get_size (self->data));
+        self->first_row = e->first_row;
+        self->row = self->lo > e->first_row ? (guint)(self->lo - e->first_row) : 0;
+        same_chunk = TRUE;
+      }
+    }
+}
+
+/* The integer bound an integer or real constraint value gives, FALSE if the
+ * value cannot be compared as a number (then no row matches). */
+static gboolean
+bound_of (sqlite3_value *value,
+          char           op,
+          gint64        *lo,
+          gint64        *hi)
+{
+  gint64 v;
+
+  switch (sqlite3_value_numeric_type (value))
+    {
+    case SQLITE_INTEGER:
+      v = sqlite3_value_int64 (value);
+      switch (op)
+        {
+        case '=': *lo = MAX (*lo, v); *hi = MIN (*hi, v); break;
+        case '>': if (v == G_MAXINT64) return FALSE; *lo = MAX (*lo, v + 1); break;
+        case 'g': *lo = MAX (*lo, v); break;
+        case '<': if (v == G_MININT64) return FALSE; *hi = MIN (*hi, v - 1); break;
+        case 'l': *hi = MIN (*hi, v); break;
+        }
+      return TRUE;
+
+    case SQLITE_FLOAT:
+      {
+        double d = sqlite3_value_double (value);
+
+        if (isnan (d))
+          return FALSE;
+        if (op == '=' && d != floor (d))
+          return FALSE;
+        if (op == '>' || op == 'g' || op == '=')
+          *lo = MAX (*lo, d > 9.2e18 ? G_MAXINT64 : d < -9.2e18 ? G_MININT64 + 1
+                          : (gint64)(op == '>' ? floor (d) + 1 : ceil (d)));
+        if (op == '<' || op == 'l' || op == '=')
+          *hi = MIN (*hi, d > 9.2e18 ? G_MAXINT64 : d < -9.2e18 ? G_MININT64 + 1
+                          : (gint64)(op == '<' ? ceil (d) - 1 : floor (d)));
+        return TRUE;
+      }
+
+    case SQLITE_NULL:
+      return FALSE;
+
+    default:
+      /* text and blobs sort after every number: < and <= hold for all */
+      return op == '<' || op == 'l';
+    }
+}
+
+static int
+cursor_filter (sqlite3_vtab_cursor  *cursor,
+               int                   idx_num,
+               const char           *idx_str,
+               int                   argc,
+               sqlite3_value       **argv)
+{
+  ColumnCursor *self = (ColumnCursor *)cursor;
+  ColumnTable *table = (ColumnTable *)cursor->pVtab;
+  const char *p = idx_str != NULL ? idx_str : "";
+  int rc;
+
+  if ((rc = load_directory (table)) != SQLITE_OK)
+    return rc;
+
+  self->eof = FALSE;
+  self->lo = G_MININT64;
+  self->hi = G_MAXINT64;
+  self->n_ranges = 0;
+
+  for (int i = 0; i < argc && *p != '\0'; i++)
+    {
+      gint stored = -1;
+      char op;
+
+      if (*p == 'R')
+        p++;
+      else
+        stored = (gint)g_ascii_strtoull (p, (char **)&p, 10);
+      op = *p++;
+
+      if (stored < 0)
+        {
+          if (!bound_of (argv[i], op, &self->lo, &self->hi))
+            self->eof = TRUE;
+        }
+      else
+        {
+          Range *range = NULL;
+
+          for (guint k = 0; k < self->n_ranges; k++)
+            if (self->ranges[k].col == (guint)stored)
+              range = &self->ranges[k];
+          if (range == NULL)
+            {
+              range = &self->ranges[self->n_ranges++];
+              range->col = stored;
+              range->lo = G_MININT64 + 1;
+              range->hi = G_MAXINT64;
+            }
+          if (!bound_of (argv[i], op, &range->lo, &range->hi))
+            self->eof = TRUE;
+        }
+    }
+
+  g_clear_pointer (&self->data, g_bytes_unref);
+  if (self->eof || self->lo > self->hi)
+    {
+      self->eof = TRUE;
+      return SQLITE_OK;
+    }
+  for (guint k = 0; k < self->n_ranges; k++)
+    if (self->ranges[k].lo > self->ranges[k].hi)
+      {
+        self->eof = TRUE;
+        return SQLITE_OK;
+      }
+
+  /* the first chunk that ends at or after lo */
+  {
+    guint a = 0, b = table->dir->len;
+
+    while (a < b)
+      {
+        guint m = a + (b - a) / 2;
+        const DirEntry *e = &g_array_index (table->dir, DirEntry, m);
+
+        if (e->first_row + (gint64)e->chunk.n_rows - 1 < self->lo)
+          a = m + 1;
+        else
+          b = m;
+      }
+    self->entry = a;
+    self->row = 0;
+  }
+
+  return seek (self, FALSE);
+}
+
+static int
+cursor_next (sqlite3_vtab_cursor *cursor)
+{
+  ColumnCursor *self = (ColumnCursor *)cursor;
+
+  self->row++;
+  return seek (self, TRUE);
+}
+
+static int
+cursor_eof (sqlite3_vtab_cursor *cursor)
+{
+  return ((ColumnCursor *)cursor)->eof;
+}
+
+static int
+cursor_column (sqlite3_vtab_cursor *cursor,
+               sqlite3_context     *ctx,
+               int                  i)
+{
+  ColumnCursor *self = (ColumnCursor *)cursor;
+  ColumnTable *table = (ColumnTable *)cursor->pVtab;
+  const Column *col = &table->cols[i];
+  gint64 v;
+
+  if (col->stored < 0)
+    {
+      sqlite3_result_int64 (ctx, self->first_row + self->row);
+      return SQLITE_OK;
+    }
+
+  v = sextant_chunk_get (&self->chunk, col->stored, self->row);
+  if (v == G_MININT64)
+    sqlite3_result_null (ctx);
+  else if (col->texts == NULL)
+    sqlite3_result_int64 (ctx, v);
+  else if (v >= 0 && v < (gint64)g_strv_length (col->texts))
+    sqlite3_result_text (ctx, col->texts[v], -1, SQLITE_STATIC);
+  else
+    sqlite3_result_null (ctx);
+
+  return SQLITE_OK;
+}
+
+static int
+cursor_rowid (sqlite3_vtab_cursor *cursor,
+              sqlite3_int64       *rowid)
+{
+  ColumnCursor *self = (ColumnCursor *)cursor;
+
+  *rowid = self->first_row + self->row;
+  return SQLITE_OK;
+}
+
+static const sqlite3_module column_module = {
+  .iVersion = 0,
+  .xCreate = table_create,
+  .xConnect = table_connect,
+  .xBestIndex = table_best_index,
+  .xDisconnect = table_disconnect,
+  .xDestroy = table_destroy,
+  .xOpen = cursor_open,
+  .xClose = cursor_close,
+  .xFilter = cursor_filter,
+  .xNext = cursor_next,
+  .xEof = cursor_eof,
+  .xColumn = cursor_column,
+  .xRowid = cursor_rowid,
+};
+
+SextantColumnModule *
+sextant_column_table_register (sqlite3  *db,
+                               char    **error_message)
+{
+  SextantColumnModule *module = g_new0 (SextantColumnModule, 1);
+  int rc;
+
+  /* sqlite3_create_module_v2 frees the module data even when it fails */
+  rc = sqlite3_create_module_v2 (db, "sextant_columns", &column_module, module, g_free);
+  if (rc != SQLITE_OK)
+    {
+      if (error_message != NULL)
+        *error_message = g_strdup (sqlite3_errmsg (db));
+      return NULL;
+    }
+
+  return module;
+}
+
+void
+sextant_column_module_changed (SextantColumnModule *module)
+{
+  module->generation++;
+}
