@@ -30,6 +30,8 @@ import os
 import re
 import signal
 import sqlite3
+
+import sextant_sqlite  # noqa: F401  (the column tables)
 import subprocess
 import sys
 import tempfile
@@ -462,27 +464,44 @@ def scenario_threads(ctx):
 
 
 def scenario_onecoll(ctx):
-    np, rounds = 7, 3
-    bcasts = rounds * np
+    # two runtimes (rec-onecoll.c): the default one, whose roots relay for
+    # slow ranks (onecoll_help_relay), and one whose roots never do
+    np, rounds, passes = 7, 3, 2
+    bcasts = passes * rounds * np
     rec = Recording(ctx, 'onecoll')
     rec.run('rec-onecoll', np, linked=True)
     rec.otf2_print().import_()
-    rec.expect_info(matched=0, locations=2 * np)
+    # a Broadcaster location per runtime and rank
+    rec.expect_info(matched=0, locations=(1 + passes) * np)
     names = [l['name'] for l in rec.info['locations']]
-    check(names.count('onecoll-broadcaster') == np, 'Broadcaster locations: %s' % names)
+    check(names.count('onecoll-broadcaster') == passes * np, 'Broadcaster locations: %s' % names)
     counts = dict(rec.query('''SELECT r.name, COUNT(*) FROM visit v JOIN region r ON r.id = v.region
                                WHERE r.name LIKE 'onecoll_%' GROUP BY r.name'''))
-    for region, n in (('onecoll_init', np), ('onecoll_finalize', np), ('onecoll_win_create', np),
-                      ('onecoll_win_free', np), ('onecoll_bcast', np * bcasts),
-                      ('onecoll_put_request', (np - 1) * bcasts),
-                      ('onecoll_broadcaster_relay', (np - 1) * bcasts)):
+    for region, n in (('onecoll_init', passes * np), ('onecoll_finalize', passes * np),
+                      ('onecoll_win_create', passes * np), ('onecoll_win_free', passes * np),
+                      ('onecoll_bcast', np * bcasts), ('onecoll_put_request', (np - 1) * bcasts)):
         check(counts.get(region) == n, '%s visits: %s, expected %d' % (region, counts.get(region), n))
+    # every non-root is relayed once per broadcast: by its Broadcaster or its
+    # waiting main thread (broadcaster_relay), or by the root (help_relay)
+    relayed = counts.get('onecoll_broadcaster_relay', 0) + counts.get('onecoll_help_relay', 0)
+    check(relayed == (np - 1) * bcasts, 'relays: %s, expected %d' % (counts, (np - 1) * bcasts))
     files = rec.query('''SELECT DISTINCT r.file FROM region r WHERE r.name LIKE 'onecoll_%' ''')
     check(all(f is not None and os.path.basename(os.path.dirname(f[0])) == 'onecoll' for f in files),
           'onecoll regions without a source file in onecoll/: %s' % files)
     relays = rec.query('''SELECT DISTINCT l.name FROM visit v JOIN region r ON r.id = v.region
                           JOIN location l ON l.id = v.loc WHERE r.name = 'onecoll_broadcaster_relay' ''')
-    check(relays == [('onecoll-broadcaster',)], 'relays ran on %s' % relays)
+    check(set(relays) <= {('onecoll-broadcaster',), ('Master thread',)}, 'relays ran on %s' % relays)
+    helps = rec.query('''SELECT DISTINCT l.name FROM visit v JOIN region r ON r.id = v.region
+                         JOIN location l ON l.id = v.loc WHERE r.name = 'onecoll_help_relay' ''')
+    check(set(helps) <= {('Master thread',)}, 'help relays ran on %s' % helps)
+    # a relay on a main thread runs inside its flush, and its puts are recorded
+    outside = rec.query('''SELECT COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                           JOIN location l ON l.id = v.loc
+                           LEFT JOIN visit pv ON pv.id = v.parent LEFT JOIN region pr ON pr.id = pv.region
+                           WHERE r.name IN ('onecoll_broadcaster_relay', 'onecoll_help_relay')
+                             AND l.name = 'Master thread'
+                             AND (pr.name IS NULL OR pr.name != 'onecoll_flush') ''')[0][0]
+    check(outside == 0, '%d relays on main threads outside onecoll_flush' % outside)
     check(rec.info['rma_operations'] > 0, 'no RMA operations')
     open_ops = rec.query('SELECT COUNT(*) FROM rma_op WHERE complete_time IS NULL')[0][0]
     check(open_ops == 0, '%d RMA operations without completion' % open_ops)
