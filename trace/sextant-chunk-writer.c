@@ -25,6 +25,8 @@ struct _SextantChunkWriter
   guint              chunk_rows;
   gint64             next_row;
   GPtrArray         *blocks;      /* Block*, by first_row */
+  Block             *spare;       /* a written block, kept for the next one */
+  gboolean           big;         /* allocate whole chunks at once (else grow) */
 };
 
 static void
@@ -54,6 +56,7 @@ sextant_chunk_writer_new (SextantStore      *store,
   self->chunk_rows = CLAMP (chunk_rows, 1, SEXTANT_CHUNK_MAX_ROWS);
   self->next_row = first_row;
   self->blocks = g_ptr_array_new_with_free_func (block_free);
+  self->big = self->chunk_rows >= 1024;
 
   return self;
 }
@@ -65,6 +68,7 @@ sextant_chunk_writer_free (SextantChunkWriter *self)
     return;
 
   g_ptr_array_unref (self->blocks);
+  g_clear_pointer (&self->spare, block_free);
   g_free (self);
 }
 
@@ -102,14 +106,21 @@ sextant_chunk_writer_reserve (SextantChunkWriter *self,
 
   if (block == NULL || block->n == self->chunk_rows || block->first_row + block->n != self->next_row)
     {
-      block = g_new0 (Block, 1);
+      if (self->spare != NULL)
+        block = g_steal_pointer (&self->spare);
+      else
+        block = g_new0 (Block, 1);
       block->first_row = self->next_row;
+      block->n = 0;
+      block->n_open = 0;
       g_ptr_array_add (self->blocks, block);
     }
 
   if (block->n == block->capacity)
     {
-      block->capacity = MIN (MAX (64, block->capacity * 2), self->chunk_rows);
+      /* a writer of big chunks fills many: the whole chunk at once, no
+       * copies; small ones (a level of a pyramid) grow */
+      block->capacity = self->big ? self->chunk_rows : MIN (MAX (64, block->capacity * 2), self->chunk_rows);
       for (guint c = 0; c < self->n_cols; c++)
         block->cols[c] = g_renew (gint64, block->cols[c], block->capacity);
     }
@@ -156,7 +167,11 @@ write_block (SextantChunkWriter  *self,
   if (block->n > 0)
     ok = sextant_store_write_chunk (self->store, self->table, block->first_row,
                                     (const gint64 * const *)block->cols, self->n_cols, block->n, error);
-  g_ptr_array_remove_index (self->blocks, index);
+  g_ptr_array_steal_index (self->blocks, index);
+  if (self->spare == NULL)
+    self->spare = block;
+  else
+    block_free (block);
 
   return ok;
 }
