@@ -16,9 +16,27 @@
  *                            MPI_Accumulate(REPLACE) a fresh token into
  *                            c's req[s] and flush: the flag cannot become
  *                            visible before the data and the descriptor.
- *   Broadcaster of c:        sees req[s] change, reads descr[s], PutLoop to
- *                            its own children, then arrived[s] += 1 on
- *                            itself and done[s] += 1 on the root.
+ *   on c:                    the first of c's threads to see req[s] grow
+ *                            and win the claim (MPI_Compare_and_swap on
+ *                            c's claim[s]) relays: reads descr[s], PutLoop
+ *                            to c's own children, then arrived[s] += 1 on
+ *                            c and done[s] += 1 on the root. The
+ *                            Broadcaster always polls; an application
+ *                            thread waiting in onecoll (flush, test, the
+ *                            release wait) polls too with
+ *                            ONECOLL_RELAY_WAITER, the default - progress
+ *                            by the waiting thread, so that a relay does
+ *                            not wait until the Broadcaster is scheduled.
+ *   root, waiting:           (ONECOLL_RELAY_WAITER) for every rank whose
+ *                            flag has been set for help_after_ns and whose
+ *                            claim is still below the token, claims it
+ *                            remotely and relays for it: that rank's
+ *                            PutLoop from the root's own window (the same
+ *                            bytes), its arrived[s], the root's done[s].
+ *                            When the ranks are not scheduled (more
+ *                            threads than cores) the tree degrades
+ *                            towards the linear broadcast, instead of
+ *                            waiting for log2 p wake-ups in a row.
  *   root, flush/test:        done[s] at the root reaches (p - 1) times the
  *                            number of broadcasts on w rooted here.
  *   other rank, flush/test:  its arrived[s] reaches the number of
@@ -49,16 +67,23 @@
 #include "onecoll-private.h"
 
 #include <string.h>
+#include <time.h>
 
-/* A request token: the sender's rank in the top bits, a per-sender counter in
- * the low 40. Tokens never repeat (2^40 requests per rank), so a receiver
- * recognises a new request by inequality and nobody clears the flag. */
-static int64_t
-next_token (onecoll__runtime *rt)
+#define TOKEN_SEQ_BITS 40
+
+/* The request token of broadcast @seq on @w: the window's serial above the
+ * sequence number. A rank gets at most one request per broadcast, windows
+ * in a slot get growing serials, and the broadcasts of a window never
+ * overlap, so the tokens that reach a slot of a rank only grow (for 2^40
+ * broadcasts per window and 2^23 windows per process): a request is new
+ * when its token is above the slot's claimed one, and a stale read of the
+ * flag can never look new. */
+static uint64_t
+request_token (const onecoll__win *w,
+               uint64_t            seq)
 {
-  uint64_t n = atomic_fetch_add (&rt->tokens, 1) + 1;
-
-  return (int64_t) (((uint64_t) rt->rank + 1) << 40 | (n & (((uint64_t) 1 << 40) - 1)));
+  return (w->id >> ONECOLL__SLOT_BITS) << TOKEN_SEQ_BITS
+         | (seq & (((uint64_t) 1 << TOKEN_SEQ_BITS) - 1));
 }
 
 /* Puts bytes [0, count) of this rank's window into @target's window. */
@@ -116,9 +141,9 @@ put_request (onecoll__runtime *rt,
     rc = onecoll__mpi (MPI_Win_flush (target, rt->aux));
   if (rc == ONECOLL_OK)
     {
-      token = next_token (rt);
+      token = (int64_t) request_token (w, seq);
       rc = onecoll__mpi (MPI_Accumulate (&token, 1, MPI_INT64_T, target,
-                                         onecoll__aux_req (rt, w->slot), 1, MPI_INT64_T,
+                                         onecoll__aux (w->slot, ONECOLL__REQ), 1, MPI_INT64_T,
                                          MPI_REPLACE, rt->aux));
     }
   if (rc == ONECOLL_OK)
@@ -128,17 +153,20 @@ put_request (onecoll__runtime *rt,
   return rc;
 }
 
-/* PutLoop: requests to this rank's children in the tree rooted at @root. */
+/* PutLoop: requests to the children of rank @node in the tree rooted at
+ * @root - this rank's own, or, when the root relays for a slow rank, that
+ * rank's (the data is the same in every window). */
 static int
 put_loop (onecoll__runtime *rt,
           onecoll__win     *w,
+          int               node,
           int               root,
           int64_t           count,
           int               order,
           uint64_t          seq)
 {
   int p = rt->nprocs;
-  int vrank = (rt->rank - root + p) % p;
+  int vrank = (node - root + p) % p;
   int rc = ONECOLL_OK;
 
   ONECOLL__ENTER (ONECOLL_REGION_PUT_LOOP, w->id, seq, root, -1, count,
@@ -201,20 +229,24 @@ bcast_linear (onecoll__runtime *rt,
     rc = onecoll__mpi (MPI_Win_flush_all (w->mpi_win));
   for (int i = 1; i < p && rc == ONECOLL_OK; i++)
     rc = onecoll__mpi (MPI_Accumulate (&one, 1, MPI_INT64_T, (rt->rank + i) % p,
-                                       onecoll__aux_arrived (rt, w->slot), 1, MPI_INT64_T,
+                                       onecoll__aux (w->slot, ONECOLL__ARRIVED), 1, MPI_INT64_T,
                                        MPI_SUM, rt->aux));
   if (rc == ONECOLL_OK)
     rc = onecoll__mpi (MPI_Win_flush_all (rt->aux));
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_LOOP);
 
   if (rc == ONECOLL_OK)
-    rc = onecoll__add_counter (rt, rt->rank, onecoll__aux_done (rt, w->slot), p - 1);
+    rc = onecoll__add_counter (rt, rt->rank, onecoll__aux (w->slot, ONECOLL__DONE), p - 1);
   return rc;
 }
 
-int
-onecoll__relay (onecoll__runtime *rt,
-                int               slot)
+/* Relays the request with @token on @slot, which this thread has claimed:
+ * PutLoop to this rank's children, then arrived[] here and done[] at the
+ * root. Runs on the Broadcaster or on a waiting application thread. */
+static int
+relay (onecoll__runtime *rt,
+       int               slot,
+       uint64_t          token)
 {
   onecoll__win *w;
   onecoll__descr d;
@@ -233,12 +265,14 @@ onecoll__relay (onecoll__runtime *rt,
     return ONECOLL_ERR_UNKNOWN_WINDOW;
 
   /* The parent completed the descriptor before setting the flag; make its
-   * bytes visible to our loads. */
+   * bytes visible to our loads. Nobody rewrites it before this relay has
+   * counted itself done: the next broadcast on the window waits for this
+   * rank's release, which follows its arrival. */
   rc = onecoll__mpi (MPI_Win_sync (rt->aux));
   memcpy (&d, rt->aux_base + onecoll__aux_descr (rt, slot), sizeof d);
   if (rc == ONECOLL_OK
-      && (d.wid != w->id || d.count < 0 || d.count > w->size || d.root < 0
-          || d.root >= rt->nprocs || d.root == rt->rank))
+      && (d.wid != w->id || request_token (w, d.seq) != token || d.count < 0
+          || d.count > w->size || d.root < 0 || d.root >= rt->nprocs || d.root == rt->rank))
     rc = ONECOLL_ERR_UNKNOWN_WINDOW;
 
   if (rc == ONECOLL_OK)
@@ -248,13 +282,13 @@ onecoll__relay (onecoll__runtime *rt,
       /* Our window memory is the source of the relay. */
       rc = onecoll__mpi (MPI_Win_sync (w->mpi_win));
       if (rc == ONECOLL_OK)
-        rc = put_loop (rt, w, d.root, d.count, d.order, d.seq);
+        rc = put_loop (rt, w, rt->rank, d.root, d.count, d.order, d.seq);
       /* Arrival only after our subtree is served: a rank that sees its
        * broadcast complete may write its window again. */
       if (rc == ONECOLL_OK)
-        rc = onecoll__add_counter (rt, rt->rank, onecoll__aux_arrived (rt, slot), 1);
+        rc = onecoll__add_counter (rt, rt->rank, onecoll__aux (slot, ONECOLL__ARRIVED), 1);
       if (rc == ONECOLL_OK)
-        rc = onecoll__add_counter (rt, d.root, onecoll__aux_done (rt, slot), 1);
+        rc = onecoll__add_counter (rt, d.root, onecoll__aux (slot, ONECOLL__DONE), 1);
       ONECOLL__LEAVE (ONECOLL_REGION_BROADCASTER_RELAY);
     }
 
@@ -265,6 +299,197 @@ onecoll__relay (onecoll__runtime *rt,
   return rc;
 }
 
+void
+onecoll__relay_failed (onecoll__runtime *rt,
+                       int               rc)
+{
+  int expected = ONECOLL_OK;
+
+  atomic_compare_exchange_strong (&rt->bcaster_rc, &expected, rc);
+}
+
+/* Takes on the relay of the request with @token on @slot of rank @target:
+ * raises its claim[slot] to @token unless it is there already. @seen is
+ * the claim word as last read (an atomic read, or any lower value).
+ * *@won = 1 if this call did, 0 if somebody else has (or had) it. */
+static int
+claim (onecoll__runtime *rt,
+       int               target,
+       int               slot,
+       uint64_t          token,
+       int64_t           seen,
+       int              *won)
+{
+  int64_t want = (int64_t) token;
+  int64_t cur = seen;
+  int rc = ONECOLL_OK;
+
+  *won = 0;
+  while ((uint64_t) cur < token)
+    {
+      int64_t old = 0;
+
+      rc = onecoll__mpi (MPI_Compare_and_swap (&want, &cur, &old, MPI_INT64_T, target,
+                                               onecoll__aux (slot, ONECOLL__CLAIM), rt->aux));
+      if (rc == ONECOLL_OK)
+        rc = onecoll__mpi (MPI_Win_flush (target, rt->aux));
+      if (rc != ONECOLL_OK)
+        break;
+      if (old == cur)
+        {
+          *won = 1;
+          break;
+        }
+      cur = old;
+    }
+  return rc;
+}
+
+int
+onecoll__progress (onecoll__runtime *rt,
+                   int               n,
+                   int               bcaster,
+                   int              *relayed)
+{
+  int found = 0;
+  int rc;
+
+  if (relayed != NULL)
+    *relayed = 0;
+  if (n <= 0)
+    return ONECOLL_OK;
+  /* Plain loads find the flags that changed; only those are read with an
+   * atomic (which takes this rank's accumulate lock in osc/sm, the lock
+   * the parents need to set the flags). */
+  rc = onecoll__mpi (MPI_Win_sync (rt->aux));
+  for (int slot = 0; rc == ONECOLL_OK && slot < n; slot++)
+    {
+      uint64_t known = atomic_load (&rt->claimed[slot]);
+      int64_t value = 0;
+      uint64_t token;
+      int won = 0;
+
+      /* A token at or below a claimed one is an old request (tokens only
+       * grow); only a new one is worth the atomic read and claim. */
+      if ((uint64_t) onecoll__peek (rt, onecoll__aux (slot, ONECOLL__REQ)) <= known)
+        continue;
+      rc = onecoll__read_counter (rt, rt->rank, onecoll__aux (slot, ONECOLL__REQ), &value);
+      token = (uint64_t) value;
+      if (rc != ONECOLL_OK || token <= known)
+        continue;
+      /* known is a claim the word has held, so at most its value */
+      rc = claim (rt, rt->rank, slot, token, (int64_t) known, &won);
+      while (rc == ONECOLL_OK && known < token
+             && !atomic_compare_exchange_weak (&rt->claimed[slot], &known, token))
+        ;
+      if (rc != ONECOLL_OK || !won)
+        continue;
+      if (bcaster && !found)
+        ONECOLL__LEAVE (ONECOLL_REGION_BROADCASTER_POLL);
+      found = 1;
+      rc = relay (rt, slot, token);
+    }
+  if (rc != ONECOLL_OK)
+    onecoll__relay_failed (rt, rc);
+  if (relayed != NULL)
+    *relayed = found;
+  return rc;
+}
+
+static uint64_t
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+/* The root relays for rank @node, whose relay it has claimed: @node's
+ * PutLoop from the root's own window (the same bytes), then @node's
+ * arrival and the root's done counter, in the order a relay of @node's
+ * own would have used. */
+static int
+help_relay (onecoll__runtime *rt,
+            onecoll__win     *w,
+            int               node)
+{
+  int rc;
+
+  ONECOLL__ENTER (ONECOLL_REGION_HELP_RELAY, w->id, w->seq, rt->rank, node, w->pending_count,
+                  ONECOLL_ALGO_BINOMIAL, w->pending_order);
+  rc = put_loop (rt, w, node, rt->rank, w->pending_count, w->pending_order, w->seq);
+  if (rc == ONECOLL_OK)
+    rc = onecoll__add_counter (rt, node, onecoll__aux (w->slot, ONECOLL__ARRIVED), 1);
+  if (rc == ONECOLL_OK)
+    rc = onecoll__add_counter (rt, rt->rank, onecoll__aux (w->slot, ONECOLL__DONE), 1);
+  ONECOLL__LEAVE (ONECOLL_REGION_HELP_RELAY);
+  return rc;
+}
+
+int
+onecoll__root_help (onecoll__runtime *rt,
+                    onecoll__win     *w,
+                    int              *helped)
+{
+  int p = rt->nprocs;
+  uint64_t token = request_token (w, w->seq);
+  uint64_t grace = rt->cfg.help_after_ns;
+  int n_helped = 0;
+  int rc = ONECOLL_OK;
+
+  *helped = 0;
+  if (rt->cfg.relay != ONECOLL_RELAY_WAITER || grace == UINT32_MAX)
+    return ONECOLL_OK;
+  /* Parents before children (a parent's relative rank is lower), so one
+   * pass can relay down a whole chain of ranks that are not running. */
+  for (int v = 1; v < p && rc == ONECOLL_OK; v++)
+    {
+      int node = (v + rt->rank) % p;
+      int64_t words[2];
+      uint64_t t;
+      int won = 0;
+
+      if (w->help_done[v])
+        continue;
+      /* req and claim of that rank, in one atomic read */
+      rc = onecoll__mpi (MPI_Get_accumulate (NULL, 0, MPI_INT64_T, words, 2, MPI_INT64_T, node,
+                                             onecoll__aux (w->slot, ONECOLL__REQ), 2, MPI_INT64_T,
+                                             MPI_NO_OP, rt->aux));
+      if (rc == ONECOLL_OK)
+        rc = onecoll__mpi (MPI_Win_flush (node, rt->aux));
+      if (rc != ONECOLL_OK)
+        break;
+      if ((uint64_t) words[1] >= token)
+        {
+          w->help_done[v] = 1;    /* the rank took it on itself */
+          continue;
+        }
+      /* Only a request whose flag is set: then the data and the
+       * descriptor are complete in that rank's windows. */
+      if ((uint64_t) words[0] != token)
+        continue;
+      t = now_ns ();
+      if (w->help_seen_ns[v] == 0)
+        w->help_seen_ns[v] = t;
+      if (t - w->help_seen_ns[v] < grace)
+        continue;
+      rc = claim (rt, node, w->slot, token, words[1], &won);
+      if (rc != ONECOLL_OK)
+        break;
+      w->help_done[v] = 1;
+      if (won)
+        {
+          rc = help_relay (rt, w, node);
+          n_helped++;
+        }
+    }
+  if (rc != ONECOLL_OK)
+    onecoll__relay_failed (rt, rc);
+  *helped = n_helped > 0;
+  return rc;
+}
+
 /* ---- completion ---- */
 
 /* The counter that tells this rank that its pending broadcast is complete. */
@@ -272,7 +497,7 @@ static MPI_Aint
 completion_counter (onecoll__runtime   *rt,
                     const onecoll__win *w)
 {
-  return w->pending_root ? onecoll__aux_done (rt, w->slot) : onecoll__aux_arrived (rt, w->slot);
+  return onecoll__aux (w->slot, w->pending_root ? ONECOLL__DONE : ONECOLL__ARRIVED);
 }
 
 /* Tells the latest broadcast's root that this rank no longer reads it. */
@@ -280,7 +505,7 @@ static int
 release (onecoll__runtime *rt,
          onecoll__win     *w)
 {
-  int rc = onecoll__add_counter (rt, w->last_root, onecoll__aux_released (rt, w->slot), 1);
+  int rc = onecoll__add_counter (rt, w->last_root, onecoll__aux (w->slot, ONECOLL__RELEASED), 1);
 
   if (rc == ONECOLL_OK)
     w->unreleased = 0;
@@ -318,7 +543,8 @@ flush_pending (onecoll__runtime *rt,
 
   if (!w->pending)
     return ONECOLL_OK;
-  rc = onecoll__wait_counter (rt, rt->rank, completion_counter (rt, w), w->pending_target);
+  rc = onecoll__wait_counter (rt, rt->rank, completion_counter (rt, w), w->pending_target,
+                              w->pending_root ? w : NULL);
   if (rc == ONECOLL_OK)
     rc = finish (rt, w);
   return rc;
@@ -394,8 +620,8 @@ onecoll_bcast (onecoll_win               win,
         {
           ONECOLL__ENTER (ONECOLL_REGION_WAIT_RELEASE, w->id, seq, root, w->last_root, count,
                           algo, order);
-          rc = onecoll__wait_counter (rt, w->last_root, onecoll__aux_released (rt, w->slot),
-                                      (int64_t) p * w->rooted[w->last_root]);
+          rc = onecoll__wait_counter (rt, w->last_root, onecoll__aux (w->slot, ONECOLL__RELEASED),
+                                      (int64_t) p * w->rooted[w->last_root], NULL);
           ONECOLL__LEAVE (ONECOLL_REGION_WAIT_RELEASE);
           if (rc != ONECOLL_OK)
             goto out;
@@ -407,11 +633,15 @@ onecoll_bcast (onecoll_win               win,
       if (count > 0 && buf != w->base)
         memmove (w->base, buf, (size_t) count);
 
+      w->pending_count = count;
+      w->pending_order = order;
       if (algo == ONECOLL_ALGO_LINEAR)
         rc = bcast_linear (rt, w, count, seq);
       else
         {
-          rc = put_loop (rt, w, root, count, order, seq);
+          memset (w->help_done, 0, (size_t) p * sizeof *w->help_done);
+          memset (w->help_seen_ns, 0, (size_t) p * sizeof *w->help_seen_ns);
+          rc = put_loop (rt, w, rt->rank, root, count, order, seq);
           w->pending = p > 1;
           w->pending_root = 1;
           w->pending_target = (int64_t) (p - 1) * w->rooted[root];
@@ -479,7 +709,26 @@ onecoll_bcast_test (onecoll_win win,
   *done = !w->pending;
   if (w->pending)
     {
-      rc = onecoll__read_counter (rt, rt->rank, completion_counter (rt, w), &value);
+      /* Our own counter: a plain load first, the atomic read (which takes
+       * the lock the writers need) only when it looks reached. */
+      rc = onecoll__mpi (MPI_Win_sync (rt->aux));
+      if (rc == ONECOLL_OK
+          && onecoll__peek (rt, completion_counter (rt, w)) >= w->pending_target)
+        rc = onecoll__read_counter (rt, rt->rank, completion_counter (rt, w), &value);
+      if (rc == ONECOLL_OK && value < w->pending_target && rt->cfg.relay == ONECOLL_RELAY_WAITER)
+        {
+          int relayed = 0;
+          int helped = 0;
+
+          /* Progress by the caller: relay what has reached this rank, which
+           * may be this very broadcast, and at the root what the others are
+           * slow to relay. */
+          rc = onecoll__progress (rt, atomic_load (&rt->used_slots), 0, &relayed);
+          if (rc == ONECOLL_OK && w->pending_root)
+            rc = onecoll__root_help (rt, w, &helped);
+          if (rc == ONECOLL_OK && (relayed || helped))
+            rc = onecoll__read_counter (rt, rt->rank, completion_counter (rt, w), &value);
+        }
       if (rc == ONECOLL_OK && value >= w->pending_target)
         {
           rc = finish (rt, w);

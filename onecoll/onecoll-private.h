@@ -11,16 +11,23 @@
  *
  *      req[s]       int64   token of the latest request sent to this rank for
  *                           slot s (written by the tree parent with
- *                           MPI_Accumulate/REPLACE); a token never repeats,
- *                           so "new request" is "token != last token seen"
- *                           and nobody has to clear the flag
+ *                           MPI_Accumulate/REPLACE): the window's serial and
+ *                           the broadcast's sequence number, so the tokens
+ *                           of a slot only grow; "new request" is "token >
+ *                           the slot's claimed token", and nobody has to
+ *                           clear the flag
  *      done[s]      int64   cumulative: ranks that finished a broadcast rooted
  *                           here on slot s (the paper's donecntr, never reset
  *                           while the window lives, so nothing races a reset)
  *      released[s]  int64   cumulative: ranks (root included) that released a
  *                           broadcast rooted here on slot s
  *      arrived[s]   int64   cumulative: broadcasts on slot s that reached this
- *                           rank and were relayed onward by it
+ *                           rank and were relayed onward (by it, or for it by
+ *                           the root, see claim[s])
+ *      claim[s]     int64   the highest request token whose relay somebody
+ *                           has taken on (MPI_Compare_and_swap): this rank's
+ *                           Broadcaster, a waiting application thread of this
+ *                           rank, or the broadcast's root relaying for it
  *      descr[s]     onecoll__descr   the request's descriptor
  *
  *    The paper indexes req[] and descr[] by the requesting rank. We index
@@ -92,6 +99,11 @@ typedef struct
   int pending_root;                 /* 1 if this rank is the latest broadcast's root */
   int64_t pending_target;           /* counter value meaning "complete": done[] at
                                        the root, arrived[] elsewhere */
+  int64_t pending_count;            /* bytes of the latest broadcast */
+  int pending_order;                /* its onecoll_order (binomial) */
+  /* Root of a pending binomial broadcast: relays it may do for the others. */
+  unsigned char *help_done;         /* [p] by relative rank: 1 = somebody has it */
+  uint64_t *help_seen_ns;           /* [p]: when its request was first seen set, 0 = not yet */
   void *recv_buf;                   /* non-root: copy destination, NULL = none */
   int64_t recv_count;               /* bytes to copy to recv_buf */
   int unreleased;                   /* 1 if this rank owes a release for the latest */
@@ -117,50 +129,72 @@ typedef struct
   atomic_int stop;                  /* 1 asks the Broadcaster to exit */
   int ready;                        /* Broadcaster has started: 1, under lock */
   int ready_rc;                     /* its start-up result, under lock */
-  atomic_int bcaster_rc;            /* first error of the Broadcaster, 0 if none */
-  atomic_uint_fast64_t tokens;      /* request tokens issued by this rank */
+  atomic_int bcaster_rc;            /* first relay error (Broadcaster or waiter), 0 if none */
+
+  /* Relays: whoever raises claim[s] in the aux window to a request's token
+   * (MPI_Compare_and_swap) relays it; this rank's Broadcaster, its waiting
+   * application threads and the broadcast's root race for it, so every
+   * request is relayed exactly once. claimed[s] caches the highest token
+   * known to be claimed here, so that a poll only touches claim[s] for a
+   * new request. */
+  _Atomic uint64_t *claimed;        /* [max_windows]: hint, see above */
 } onecoll__runtime;
 
 /* NULL while the runtime is not running. Set and cleared only by
  * onecoll_init()/onecoll_finalize(), which run alone by contract. */
 extern onecoll__runtime *onecoll__rt;
 
-/* ---- aux window layout (byte displacements, disp_unit 1) ---- */
+/* ---- aux window layout (byte displacements, disp_unit 1) ----
+ *
+ * The five counters of a slot are adjacent (req and claim first, so that
+ * the root reads both of a rank with one MPI_Get_accumulate), then come
+ * the descriptors. In Open MPI's osc/sm every atomic operation on a rank's
+ * aux memory takes that rank's accumulate spinlock, so the waits read
+ * their own rank's words with plain loads (onecoll__peek) and use an MPI
+ * atomic only to confirm what a load suggests. */
 
-static inline MPI_Aint
-onecoll__aux_req (const onecoll__runtime *rt, int slot)
+/* The words of a slot, in this order. */
+enum
 {
-  return (MPI_Aint) slot * 8;
-}
+  ONECOLL__REQ = 0,
+  ONECOLL__CLAIM,
+  ONECOLL__ARRIVED,
+  ONECOLL__DONE,
+  ONECOLL__RELEASED,
+  ONECOLL__SLOT_WORDS
+};
 
+/* Displacement of @word (ONECOLL__REQ, ...) of @slot. */
 static inline MPI_Aint
-onecoll__aux_done (const onecoll__runtime *rt, int slot)
+onecoll__aux (int slot, int word)
 {
-  return ((MPI_Aint) rt->max_windows + slot) * 8;
-}
-
-static inline MPI_Aint
-onecoll__aux_released (const onecoll__runtime *rt, int slot)
-{
-  return ((MPI_Aint) 2 * rt->max_windows + slot) * 8;
-}
-
-static inline MPI_Aint
-onecoll__aux_arrived (const onecoll__runtime *rt, int slot)
-{
-  return ((MPI_Aint) 3 * rt->max_windows + slot) * 8;
+  return ((MPI_Aint) slot * ONECOLL__SLOT_WORDS + word) * 8;
 }
 
 static inline MPI_Aint
 onecoll__aux_descr (const onecoll__runtime *rt, int slot)
 {
-  return (MPI_Aint) rt->max_windows * 4 * 8 + (MPI_Aint) slot * (MPI_Aint) sizeof (onecoll__descr);
+  return onecoll__aux (rt->max_windows, 0)
+         + (MPI_Aint) slot * (MPI_Aint) sizeof (onecoll__descr);
 }
 
 static inline MPI_Aint
 onecoll__aux_size (int max_windows)
 {
-  return (MPI_Aint) max_windows * (4 * 8 + (MPI_Aint) sizeof (onecoll__descr));
+  return onecoll__aux (max_windows, 0)
+         + (MPI_Aint) max_windows * (MPI_Aint) sizeof (onecoll__descr);
+}
+
+/* A plain load of this rank's aux word at @disp, for polling: a hint, not
+ * an atomic read in MPI's sense (the caller has called MPI_Win_sync, and
+ * confirms with onecoll__read_counter before acting on the value). An
+ * aligned 8-byte load is never torn on the machines onecoll runs on; if it
+ * were, the confirmation would catch it. */
+static inline int64_t
+onecoll__peek (const onecoll__runtime *rt, MPI_Aint disp)
+{
+  return __atomic_load_n ((const int64_t *) (const void *) (rt->aux_base + disp),
+                          __ATOMIC_RELAXED);
 }
 
 /* ---- errors ---- */
@@ -190,11 +224,24 @@ void onecoll__poller_wait (onecoll__poller *poller);
 
 /* Polls the int64 at @disp in @target's aux memory (MPI_Fetch_and_op with
  * MPI_NO_OP, then a flush) until it is >= @target_value, waiting between
- * polls with the flush policy. Fails early with the Broadcaster's error. */
+ * polls with the flush policy. With ONECOLL_RELAY_WAITER every poll also
+ * relays the requests that reached this rank (onecoll__progress), racing
+ * the Broadcaster for them; with @help (not NULL: this rank is the
+ * root of its pending binomial broadcast) it also relays for the ranks that
+ * are slow to (onecoll__root_help). Fails early with a relay error. */
 int onecoll__wait_counter (onecoll__runtime *rt,
                            int               target,
                            MPI_Aint          disp,
-                           int64_t           target_value);
+                           int64_t           target_value,
+                           onecoll__win     *help);
+
+/* At the root of @w's pending binomial broadcast: relays, for every rank
+ * whose request has been set for at least cfg.help_after_ns and is still
+ * unclaimed, that rank's part of the tree (onecoll-bcast.c). *@helped is
+ * set to 1 if it did any. */
+int onecoll__root_help (onecoll__runtime *rt,
+                        onecoll__win     *w,
+                        int              *helped);
 
 /* One such poll: *value receives the counter. */
 int onecoll__read_counter (onecoll__runtime *rt,
@@ -218,9 +265,20 @@ onecoll__win *onecoll__win_lookup (onecoll__runtime *rt,
 int onecoll__win_settle (onecoll__runtime *rt,
                          onecoll__win     *w);
 
-/* The Broadcaster's handling of one request on @slot (onecoll-bcast.c). */
-int onecoll__relay (onecoll__runtime *rt,
-                    int               slot);
+/* One poll of req[] for the @n used slots and the relay of every request
+ * not yet claimed (onecoll-bcast.c). Run by
+ * the Broadcaster (@bcaster = 1: it leaves its BROADCASTER_POLL region
+ * before the first relay) and by application threads waiting in onecoll.
+ * *@relayed (may be NULL) is set to 1 if this call relayed anything. A relay
+ * error is also recorded in rt->bcaster_rc. */
+int onecoll__progress (onecoll__runtime *rt,
+                       int               n,
+                       int               bcaster,
+                       int              *relayed);
+
+/* Records the first relay error, so that every later wait reports it. */
+void onecoll__relay_failed (onecoll__runtime *rt,
+                            int               rc);
 
 /* The Broadcaster thread body (onecoll-runtime.c). */
 void *onecoll__broadcaster_main (void *data);

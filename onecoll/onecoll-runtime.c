@@ -95,6 +95,8 @@ onecoll_config_init (onecoll_config *cfg)
   cfg->bcast.algo = ONECOLL_ALGO_BINOMIAL;
   cfg->bcast.order = ONECOLL_ORDER_LARGEST_FIRST;
   cfg->max_windows = 64;
+  cfg->relay = ONECOLL_RELAY_WAITER;
+  cfg->help_after_ns = 0;
   return ONECOLL_OK;
 }
 
@@ -141,27 +143,57 @@ int
 onecoll__wait_counter (onecoll__runtime *rt,
                        int               target,
                        MPI_Aint          disp,
-                       int64_t           target_value)
+                       int64_t           target_value,
+                       onecoll__win     *help)
 {
+  /* used_slots only changes in win_create/win_free, which never run while
+   * another onecoll call is in progress: fixed for this wait. */
+  int n = atomic_load (&rt->used_slots);
+  int relaying = rt->cfg.relay == ONECOLL_RELAY_WAITER && n > 0;
+  int local = target == rt->rank;
   onecoll__poller poller;
+  int rc = ONECOLL_OK;
 
   onecoll__poller_init (&poller, &rt->cfg.flush);
   for (;;)
     {
       int64_t value = 0;
-      int rc = onecoll__read_counter (rt, target, disp, &value);
+      int relayed = 0;
 
+      /* Our own counter: a plain load until it looks reached (no lock),
+       * then the atomic read that decides. Another rank's: atomics. */
+      if (local)
+        rc = onecoll__mpi (MPI_Win_sync (rt->aux));
+      if (rc == ONECOLL_OK && (!local || onecoll__peek (rt, disp) >= target_value))
+        {
+          rc = onecoll__read_counter (rt, target, disp, &value);
+          if (rc == ONECOLL_OK && value >= target_value)
+            break;
+        }
       if (rc != ONECOLL_OK)
-        return rc;
-      if (value >= target_value)
-        return ONECOLL_OK;
-      /* A dead local Broadcaster means our part of the tree will never be
-       * relayed; report it instead of waiting forever. */
+        break;
+      /* A relay error (ours or the Broadcaster's) means our part of the
+       * tree will never be relayed; report it instead of waiting forever. */
       rc = atomic_load (&rt->bcaster_rc);
       if (rc != ONECOLL_OK)
-        return rc;
-      onecoll__poller_wait (&poller);
+        break;
+      if (relaying)
+        {
+          int helped = 0;
+
+          rc = onecoll__progress (rt, n, 0, &relayed);
+          if (rc == ONECOLL_OK && help != NULL)
+            rc = onecoll__root_help (rt, help, &helped);
+          if (rc != ONECOLL_OK)
+            break;
+          relayed |= helped;
+        }
+      if (relayed)
+        onecoll__poller_init (&poller, &rt->cfg.flush);
+      else
+        onecoll__poller_wait (&poller);
     }
+  return rc;
 }
 
 int
@@ -182,15 +214,6 @@ onecoll__add_counter (onecoll__runtime *rt,
 /* ---- the Broadcaster ---- */
 
 static void
-broadcaster_fail (onecoll__runtime *rt,
-                  int               rc)
-{
-  int expected = ONECOLL_OK;
-
-  atomic_compare_exchange_strong (&rt->bcaster_rc, &expected, rc);
-}
-
-static void
 broadcaster_ready (onecoll__runtime *rt,
                    int               rc)
 {
@@ -205,8 +228,6 @@ void *
 onecoll__broadcaster_main (void *data)
 {
   onecoll__runtime *rt = data;
-  int64_t *tokens;                  /* req[] as read by the latest poll */
-  int64_t *seen;                    /* req[] tokens already handled */
   onecoll__poller poller;
   int rc;
 
@@ -216,11 +237,7 @@ onecoll__broadcaster_main (void *data)
   pthread_setname_np (pthread_self (), "onecoll-bcaster");
 #endif
 
-  tokens = calloc ((size_t) rt->max_windows, sizeof *tokens);
-  seen = calloc ((size_t) rt->max_windows, sizeof *seen);
-  rc = tokens != NULL && seen != NULL ? ONECOLL_OK : ONECOLL_ERR_NOMEM;
-  if (rc == ONECOLL_OK)
-    rc = onecoll__mpi (MPI_Win_lock_all (MPI_MODE_NOCHECK, rt->aux));
+  rc = onecoll__mpi (MPI_Win_lock_all (MPI_MODE_NOCHECK, rt->aux));
   broadcaster_ready (rt, rc);
   if (rc != ONECOLL_OK)
     goto out;
@@ -233,30 +250,7 @@ onecoll__broadcaster_main (void *data)
       int found = 0;
 
       if (n > 0 && atomic_load (&rt->bcaster_rc) == ONECOLL_OK)
-        {
-          /* One atomic read of all used flags: element-wise atomic with
-           * respect to the parents' MPI_Accumulate(MPI_REPLACE). */
-          rc = onecoll__mpi (MPI_Get_accumulate (NULL, 0, MPI_INT64_T, tokens, n, MPI_INT64_T,
-                                                 rt->rank, onecoll__aux_req (rt, 0), n,
-                                                 MPI_INT64_T, MPI_NO_OP, rt->aux));
-          if (rc == ONECOLL_OK)
-            rc = onecoll__mpi (MPI_Win_flush (rt->rank, rt->aux));
-          if (rc != ONECOLL_OK)
-            broadcaster_fail (rt, rc);
-
-          for (int slot = 0; rc == ONECOLL_OK && slot < n; slot++)
-            {
-              if (tokens[slot] == seen[slot])
-                continue;
-              if (!found)
-                ONECOLL__LEAVE (ONECOLL_REGION_BROADCASTER_POLL);
-              found = 1;
-              seen[slot] = tokens[slot];
-              rc = onecoll__relay (rt, slot);
-              if (rc != ONECOLL_OK)
-                broadcaster_fail (rt, rc);
-            }
-        }
+        rc = onecoll__progress (rt, n, 1, &found);
 
       if (found)
         {
@@ -270,11 +264,9 @@ onecoll__broadcaster_main (void *data)
 
   rc = onecoll__mpi (MPI_Win_unlock_all (rt->aux));
   if (rc != ONECOLL_OK)
-    broadcaster_fail (rt, rc);
+    onecoll__relay_failed (rt, rc);
 
 out:
-  free (tokens);
-  free (seen);
   if (onecoll__hooks.thread_end != NULL)
     onecoll__hooks.thread_end (onecoll__hooks.user_data);
   return NULL;
@@ -320,6 +312,7 @@ runtime_free (onecoll__runtime *rt)
   pthread_cond_destroy (&rt->cond);
   pthread_mutex_destroy (&rt->lock);
   free (rt->wins);
+  free ((void *) rt->claimed);
   free (rt);
 }
 
@@ -352,7 +345,8 @@ onecoll_init (MPI_Comm              comm,
       if (!onecoll__poll_policy_valid (&config.waiter)
           || !onecoll__poll_policy_valid (&config.flush)
           || !onecoll__opts_valid (&config.bcast)
-          || config.max_windows < 1 || config.max_windows > ONECOLL__MAX_WINDOWS)
+          || config.max_windows < 1 || config.max_windows > ONECOLL__MAX_WINDOWS
+          || (config.relay != ONECOLL_RELAY_WAITER && config.relay != ONECOLL_RELAY_BROADCASTER))
         return ONECOLL_ERR_ARG;
     }
   else
@@ -379,7 +373,6 @@ onecoll_init (MPI_Comm              comm,
   atomic_init (&rt->used_slots, 0);
   atomic_init (&rt->stop, 0);
   atomic_init (&rt->bcaster_rc, ONECOLL_OK);
-  atomic_init (&rt->tokens, 0);
 
   /* Collective on the caller's communicator: the only call that is. */
   rc = onecoll__mpi (MPI_Comm_dup (comm, &rt->comm));
@@ -390,7 +383,12 @@ onecoll_init (MPI_Comm              comm,
   MPI_Comm_size (rt->comm, &rt->nprocs);
 
   rt->wins = calloc ((size_t) rt->max_windows, sizeof *rt->wins);
-  rc = onecoll__agree (rt->comm, rt->wins != NULL ? ONECOLL_OK : ONECOLL_ERR_NOMEM);
+  rt->claimed = malloc ((size_t) rt->max_windows * sizeof *rt->claimed);
+  if (rt->claimed != NULL)
+    for (int slot = 0; slot < rt->max_windows; slot++)
+      atomic_init (&rt->claimed[slot], 0);
+  rc = onecoll__agree (rt->comm, rt->wins != NULL && rt->claimed != NULL ? ONECOLL_OK
+                                                                          : ONECOLL_ERR_NOMEM);
   if (rc != ONECOLL_OK)
     goto out;
 

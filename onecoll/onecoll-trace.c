@@ -26,6 +26,7 @@ static const char *const region_names[ONECOLL_REGION_LAST + 1] = {
   [ONECOLL_REGION_BROADCASTER_RELAY] = "broadcaster_relay",
   [ONECOLL_REGION_FLUSH] = "flush",
   [ONECOLL_REGION_TEST] = "test",
+  [ONECOLL_REGION_HELP_RELAY] = "help_relay",
 };
 
 int

@@ -29,13 +29,25 @@
  *   BROADCASTER_POLL   bcaster      one stretch of waiting for requests: from
  *                                   the end of the previous relay (or thread
  *                                   start) until a request is seen (or stop)
- *   BROADCASTER_RELAY  bcaster      handling of one request: PUT_LOOP to the
- *                                   children, then the arrival and done
- *                                   counters (info.peer = the parent)
+ *   BROADCASTER_RELAY  bcaster, main  handling of one request that reached
+ *                                   this rank: PUT_LOOP to the children, then
+ *                                   the arrival and done counters
+ *                                   (info.peer = the parent). On the
+ *                                   Broadcaster, or (ONECOLL_RELAY_WAITER)
+ *                                   on an application thread that waits in
+ *                                   onecoll, nested in its FLUSH, TEST or
+ *                                   WAIT_RELEASE - whichever claimed it
  *   FLUSH              main         onecoll_bcast_flush(), and the completion
  *                                   of the previous broadcast inside
  *                                   onecoll_bcast() and onecoll_win_free()
  *   TEST               main         onecoll_bcast_test()
+ *   HELP_RELAY         main         at the root of a binomial broadcast,
+ *                                   inside its FLUSH or TEST: the relay of
+ *                                   a rank that had not picked up its
+ *                                   request (ONECOLL_RELAY_WAITER,
+ *                                   help_after_ns), done for it: PUT_LOOP to
+ *                                   that rank's children, its arrival, the
+ *                                   done counter (info.peer = that rank)
  *
  * Nesting: every enter is matched by a leave of the same region on the same
  * thread, in LIFO order, also on error paths. "main" means whichever
@@ -69,7 +81,8 @@ typedef enum
   ONECOLL_REGION_BROADCASTER_RELAY,
   ONECOLL_REGION_FLUSH,
   ONECOLL_REGION_TEST,
-  ONECOLL_REGION_LAST = ONECOLL_REGION_TEST  /* highest id; ids are 1..LAST */
+  ONECOLL_REGION_HELP_RELAY,
+  ONECOLL_REGION_LAST = ONECOLL_REGION_HELP_RELAY  /* highest id; ids are 1..LAST */
 } onecoll_region;
 
 /* What a region is about. Fields that do not apply are -1 (0 for win and seq). */
@@ -78,7 +91,8 @@ typedef struct
   onecoll_win win;                  /* window, or ONECOLL_WIN_NULL */
   uint64_t seq;                     /* broadcast number on win, from 1; 0 if none */
   int root;                         /* root rank of the broadcast */
-  int peer;                         /* PUT_REQUEST: target rank; RELAY: parent rank */
+  int peer;                         /* PUT_REQUEST: target rank; BROADCASTER_RELAY:
+                                       parent rank; HELP_RELAY: the rank relayed for */
   int64_t bytes;                    /* bytes broadcast (window size for WIN_CREATE) */
   int algo;                         /* onecoll_algo actually used */
   int order;                        /* onecoll_order actually used */

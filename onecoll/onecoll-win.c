@@ -51,6 +51,8 @@ win_record_free (onecoll__win *w)
   if (w == NULL)
     return;
   free (w->rooted);
+  free (w->help_done);
+  free (w->help_seen_ns);
   free (w);
 }
 
@@ -85,8 +87,12 @@ onecoll_win_create (int64_t                   size,
     {
       w = calloc (1, sizeof *w);
       if (w != NULL)
-        w->rooted = calloc ((size_t) rt->nprocs, sizeof *w->rooted);
-      if (w == NULL || w->rooted == NULL)
+        {
+          w->rooted = calloc ((size_t) rt->nprocs, sizeof *w->rooted);
+          w->help_done = calloc ((size_t) rt->nprocs, sizeof *w->help_done);
+          w->help_seen_ns = calloc ((size_t) rt->nprocs, sizeof *w->help_seen_ns);
+        }
+      if (w == NULL || w->rooted == NULL || w->help_done == NULL || w->help_seen_ns == NULL)
         rc = ONECOLL_ERR_NOMEM;
     }
 
@@ -137,9 +143,9 @@ onecoll_win_create (int64_t                   size,
 
   /* The slot's counters still hold the previous window's totals; nobody
    * touches them until the barrier below. */
-  memset (rt->aux_base + onecoll__aux_done (rt, slot), 0, 8);
-  memset (rt->aux_base + onecoll__aux_released (rt, slot), 0, 8);
-  memset (rt->aux_base + onecoll__aux_arrived (rt, slot), 0, 8);
+  memset (rt->aux_base + onecoll__aux (slot, ONECOLL__DONE), 0, 8);
+  memset (rt->aux_base + onecoll__aux (slot, ONECOLL__RELEASED), 0, 8);
+  memset (rt->aux_base + onecoll__aux (slot, ONECOLL__ARRIVED), 0, 8);
   rc = onecoll__mpi (MPI_Win_sync (rt->aux));
 
   next_serial++;

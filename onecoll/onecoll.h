@@ -157,6 +157,18 @@ typedef struct
   uint32_t interval_ns;             /* FIXED: sleep between polls, ns, 1..1e9 */
 } onecoll_poll_policy;
 
+/* Who relays a binomial broadcast on a rank whose application thread is
+ * waiting in onecoll (flush, test, the root's wait for releases, the
+ * completion inside onecoll_bcast() and onecoll_win_free()). */
+typedef enum
+{
+  ONECOLL_RELAY_WAITER = 0,         /* default: the waiting thread also relays every
+                                       request that arrives while it waits (progress by
+                                       the waiting thread), racing the Broadcaster for
+                                       it; whichever runs first relays */
+  ONECOLL_RELAY_BROADCASTER = 1,    /* the paper's runtime: only the Broadcaster relays */
+} onecoll_relay_mode;
+
 /* Runtime configuration; fill with onecoll_config_init(), then adjust. */
 typedef struct
 {
@@ -164,6 +176,11 @@ typedef struct
   onecoll_poll_policy flush;        /* every wait of an application thread */
   onecoll_bcast_opts bcast;         /* runtime default; DEFAULT fields = built-in */
   int max_windows;                  /* windows registered at once, 1..4096 */
+  onecoll_relay_mode relay;         /* WAITER (default) or BROADCASTER */
+  uint32_t help_after_ns;           /* WAITER only: the root of a binomial broadcast,
+                                       while it waits for completion, relays for a rank
+                                       whose request has stayed unclaimed this long
+                                       (ns); UINT32_MAX: never */
 } onecoll_config;
 
 /* onecoll_strerror:
@@ -187,7 +204,8 @@ ONECOLL_API int onecoll_poll_policy_init (onecoll_poll_policy *policy,
 
 /* onecoll_config_init:
  * Fills @cfg with the defaults: ADAPTIVE policies for both waits, binomial
- * broadcast with largest-subtree-first order, 64 windows. Thread-safe.
+ * broadcast with largest-subtree-first order, 64 windows, relays by the
+ * waiting thread (ONECOLL_RELAY_WAITER). Thread-safe.
  * Returns ONECOLL_OK, or ONECOLL_ERR_ARG if @cfg is NULL. */
 ONECOLL_API int onecoll_config_init (onecoll_config *cfg);
 
@@ -299,7 +317,10 @@ ONECOLL_API int onecoll_bcast (onecoll_win               win,
  * Waits until this rank's latest broadcast on @win is complete (see the
  * calling convention: at the root, delivered to every rank; elsewhere,
  * arrived here and copied to the caller's buffer), polling with the
- * configured flush policy. Returns at once if nothing is pending.
+ * configured flush policy. Returns at once if nothing is pending. With
+ * ONECOLL_RELAY_WAITER (the default), the waiting thread relays every
+ * binomial request that reaches this rank meanwhile, on any window, to this
+ * rank's children, instead of leaving it to the Broadcaster.
  * Returns ONECOLL_OK, ONECOLL_ERR_NOT_INIT, ONECOLL_ERR_UNKNOWN_WINDOW,
  * ONECOLL_ERR_MPI. */
 ONECOLL_API int onecoll_bcast_flush (onecoll_win win);
@@ -308,6 +329,9 @@ ONECOLL_API int onecoll_bcast_flush (onecoll_win win);
  * One non-blocking check of the same condition: *@done becomes 1 if the
  * broadcast is complete (or nothing is pending), else 0. Once it has
  * reported 1 it keeps reporting 1 until the next onecoll_bcast() on @win.
+ * With ONECOLL_RELAY_WAITER it also relays the requests that have reached
+ * this rank (as flush does), so it may take as long as this rank's puts to
+ * its children; it never waits for another rank.
  * Returns ONECOLL_OK, ONECOLL_ERR_NOT_INIT, ONECOLL_ERR_ARG (@done NULL),
  * ONECOLL_ERR_UNKNOWN_WINDOW, ONECOLL_ERR_MPI. */
 ONECOLL_API int onecoll_bcast_test (onecoll_win win,

@@ -15,7 +15,10 @@
  * requests, and the waits of the flush, test and wait-for-release regions)
  * are not recorded unless SEXTANT_RECORD_ONECOLL_POLLS=1: the polling loop
  * makes thousands of MPI_Get_accumulate/MPI_Win_flush calls per second, and
- * the region itself already shows the wait.
+ * the region itself already shows the wait. A relay that an application
+ * thread does inside such a wait (onecoll_broadcaster_relay, or the root's
+ * onecoll_help_relay) is recorded like the Broadcaster's: its puts, flags
+ * and counters are real communication, not polling.
  *
  * Compiled twice: with SEXTANT_ONECOLL_DIRECT into programs that link
  * onecoll statically (calls it directly), and without it into the preload
@@ -36,6 +39,12 @@ static set_hooks_fn set_hooks;
 static region_name_fn region_name;
 static int record_polls;
 static _Atomic uint32_t regions[ONECOLL_REGION_LAST + 1];   /* local REGION id + 1 */
+
+static int
+is_relay (onecoll_region region)
+{
+  return region == ONECOLL_REGION_BROADCASTER_RELAY || region == ONECOLL_REGION_HELP_RELAY;
+}
 
 static int
 is_poll (onecoll_region region)
@@ -116,6 +125,12 @@ hook_enter (void                     *user_data,
   SEXTANT__WRITE (t, OTF2_EvtWriter_Enter (t->writer, t->attrs, sextant__now (), id), "ENTER");
   if (!record_polls && is_poll (region))
     t->mute++;
+  /* relays do not nest, so one saved value is enough */
+  if (is_relay (region) && t->mute > 0)
+    {
+      t->relay_mute = t->mute;
+      t->mute = 0;
+    }
 }
 
 static void
@@ -126,6 +141,11 @@ hook_leave (void          *user_data,
 
   if (t == NULL || region < 1 || region > ONECOLL_REGION_LAST)
     return;
+  if (is_relay (region) && t->relay_mute > 0)
+    {
+      t->mute = t->relay_mute;
+      t->relay_mute = 0;
+    }
   if (!record_polls && is_poll (region) && t->mute > 0)
     t->mute--;
   SEXTANT__WRITE (t, OTF2_EvtWriter_Leave (t->writer, NULL, sextant__now (),

@@ -421,6 +421,8 @@ struct sextant__thread
   OTF2_AttributeList *attrs;
   int busy;                         /* inside a recorded MPI call: nested calls are not recorded */
   int mute;                         /* > 0: inside onecoll polling, MPI calls are not recorded */
+  int relay_mute;                   /* mute of the onecoll wait around a relay that this
+                                       thread does inside it (recorded), restored after */
   uint64_t next_request;            /* OTF2 request ids, from 1 */
   uint64_t next_matching;           /* RMA matching ids, from 1 */
   uintptr_t stack_lo, stack_hi;     /* this thread's stack, for the unwinder's reads */

@@ -24,8 +24,17 @@
  *  twowin      200 rounds of two broadcasts on two windows in flight at
  *              once (different roots, algorithms, sizes), completed in
  *              both orders; window-level default algorithms via NULL opts.
+ *  relays      re-initialises the runtime twice and repeats 300 of the
+ *              back2back broadcasts: with ONECOLL_RELAY_BROADCASTER (only
+ *              the Broadcasters relay, the paper's runtime) and with a
+ *              root that helps only after 20 us (so that relays by the
+ *              Broadcasters, by the waiting threads and by the root mix).
+ *              The first phases run onecoll's defaults: waiting threads
+ *              relay, and the waiting root relays at once for ranks that
+ *              have not claimed their requests.
  *  fixed       re-initialises the runtime with the paper's fixed 1 ms
- *              polling and runs a few broadcasts.
+ *              polling and Broadcaster-only relays, and runs a few
+ *              broadcasts.
  *
  * Nothing here depends on timing: every assertion follows from the
  * completion semantics in onecoll.h.
@@ -179,7 +188,8 @@ phase_sweep (void)
 }
 
 static void
-phase_back_to_back (void)
+phase_back_to_back (const char *phase,
+                    int         n)
 {
   static const int64_t sizes[] = { 0, 1, 7, 100, 4096, 65536 };
   int64_t max = 65536;
@@ -189,13 +199,13 @@ phase_back_to_back (void)
 
   if (user == NULL)
     OC_FAIL ("out of memory");
-  OC_OK (onecoll_win_create (max, NULL, &win), "back2back: win_create");
-  OC_OK (onecoll_win_get_base (win, (void **) &base, NULL), "back2back: get_base");
+  OC_OK (onecoll_win_create (max, NULL, &win), "%s: win_create", phase);
+  OC_OK (onecoll_win_get_base (win, (void **) &base, NULL), "%s: get_base", phase);
 
-  for (uint64_t i = 0; i < 1000; i++)
+  for (uint64_t i = 0; i < (uint64_t) n; i++)
     {
       uint64_t r = oc_mix (i ^ 0x5eed);
-      bcast_case c = { "back2back", (int) (r % (uint64_t) nprocs), sizes[(r >> 16) % 6],
+      bcast_case c = { phase, (int) (r % (uint64_t) nprocs), sizes[(r >> 16) % 6],
                        &oc_variants[(r >> 24) % OC_N_VARIANTS], 1000000 + i };
       int zero_copy = (int) ((r >> 32) & 1);
       wait_style style = (r >> 33) & 1 ? WAIT_TEST : WAIT_FLUSH;
@@ -203,8 +213,32 @@ phase_back_to_back (void)
       run_one (win, base, user, zero_copy, style, &c);
     }
 
-  OC_OK (onecoll_win_free (win), "back2back: win_free");
+  OC_OK (onecoll_win_free (win), "%s: win_free", phase);
   free (user);
+}
+
+/* Restarts the runtime with the relay mode and help delay given. */
+static void
+restart (const char        *phase,
+         onecoll_relay_mode relay,
+         uint32_t           help_after_ns)
+{
+  onecoll_config cfg;
+
+  OC_OK (onecoll_finalize (), "%s: finalize the previous runtime", phase);
+  OC_OK (onecoll_config_init (&cfg), "%s: config_init", phase);
+  cfg.relay = relay;
+  cfg.help_after_ns = help_after_ns;
+  OC_OK (onecoll_init (MPI_COMM_WORLD, &cfg), "%s: init", phase);
+}
+
+static void
+phase_relay_modes (void)
+{
+  restart ("bconly", ONECOLL_RELAY_BROADCASTER, 0);
+  phase_back_to_back ("bconly", 300);
+  restart ("help20us", ONECOLL_RELAY_WAITER, 20000);
+  phase_back_to_back ("help20us", 300);
 }
 
 static void
@@ -285,6 +319,7 @@ phase_fixed_polling (void)
   OC_OK (onecoll_poll_policy_init (&cfg.waiter, ONECOLL_POLL_FIXED), "fixed: policy");
   OC_OK (onecoll_poll_policy_init (&cfg.flush, ONECOLL_POLL_FIXED), "fixed: policy");
   cfg.bcast.order = ONECOLL_ORDER_SMALLEST_FIRST;
+  cfg.relay = ONECOLL_RELAY_BROADCASTER;
   OC_OK (onecoll_init (MPI_COMM_WORLD, &cfg), "fixed: init");
   OC_OK (onecoll_win_create (4096, NULL, &win), "fixed: win_create");
   OC_OK (onecoll_win_get_base (win, (void **) &base, NULL), "fixed: get_base");
@@ -310,8 +345,9 @@ main (int   argc,
 
   t0 = MPI_Wtime ();
   phase_sweep ();
-  phase_back_to_back ();
+  phase_back_to_back ("back2back", 1000);
   phase_two_windows ();
+  phase_relay_modes ();
   phase_fixed_polling ();
   OC_OK (onecoll_finalize (), "finalize");
   MPI_Barrier (MPI_COMM_WORLD);

@@ -5,14 +5,21 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Installs counting hooks, runs each variant once from every root (every
- * rank calls onecoll_bcast and flush), finalizes, and checks:
+ * rank calls onecoll_bcast and flush), finalizes, and checks - once for
+ * each relay mode (ONECOLL_RELAY_WAITER, the default, and
+ * ONECOLL_RELAY_BROADCASTER):
  *  - per thread, leaves match enters in LIFO order, also on the Broadcaster,
  *    which is announced by thread_begin/thread_end exactly once;
- *  - regions run on the thread the documentation says;
+ *  - regions run on the thread the documentation says: BROADCASTER_POLL on
+ *    the Broadcaster; BROADCASTER_RELAY on the Broadcaster or, in WAITER
+ *    mode, on an application thread inside FLUSH, TEST or WAIT_RELEASE;
+ *    HELP_RELAY only in WAITER mode, at the root, inside FLUSH or TEST;
  *  - the counts that follow from the algorithms, summed over all ranks: a
  *    linear broadcast makes p - 1 PUT_REQUESTs at its root; a binomial one
  *    makes p - 1 PUT_REQUESTs and p - 1 relays in total (every non-root is
- *    requested exactly once); every root but the first waits for the
+ *    relayed exactly once: by its Broadcaster, by its waiting thread or by
+ *    the root for it), ceil(log2 p) of the requests in the root's BCAST and
+ *    the others inside relays; every root but the first waits for the
  *    previous broadcast's release once.
  * Also checks onecoll_region_name() for every id.
  */
@@ -33,6 +40,7 @@ typedef struct
 
 static _Thread_local thread_state me;
 static int nprocs;
+static onecoll_relay_mode mode;     /* of the runtime being traced */
 
 /* Enter counts per region, on application threads and on the Broadcaster. */
 static atomic_long main_enters[N_REGIONS];
@@ -40,6 +48,20 @@ static atomic_long bcaster_enters[N_REGIONS];
 static atomic_long leaves[N_REGIONS];
 static atomic_int thread_begins;
 static atomic_int thread_ends;
+/* PUT_REQUESTs by where they happen: in the root's BCAST, inside a relay */
+static atomic_long requests_in_bcast;
+static atomic_long requests_in_relay;
+static atomic_long loops_in_relay;
+
+/* 1 if @region is open on this thread. */
+static int
+inside (onecoll_region region)
+{
+  for (int k = 0; k < me.depth; k++)
+    if (me.stack[k] == region)
+      return 1;
+  return 0;
+}
 
 static void
 hook_enter (void                     *user_data,
@@ -56,17 +78,43 @@ hook_enter (void                     *user_data,
     OC_FAIL ("region %s has no source location", onecoll_region_name (region));
   if (me.depth >= MAX_DEPTH)
     OC_FAIL ("regions nested deeper than %d", MAX_DEPTH);
-  me.stack[me.depth++] = region;
 
   switch (region)
     {
     case ONECOLL_REGION_BROADCASTER_POLL:
-    case ONECOLL_REGION_BROADCASTER_RELAY:
       if (!me.is_bcaster)
         OC_FAIL ("%s on an application thread", onecoll_region_name (region));
       break;
+    case ONECOLL_REGION_BROADCASTER_RELAY:
+      /* an application thread relays only while it waits in onecoll */
+      if (!me.is_bcaster
+          && (mode != ONECOLL_RELAY_WAITER || me.depth == 0
+              || (me.stack[me.depth - 1] != ONECOLL_REGION_FLUSH
+                  && me.stack[me.depth - 1] != ONECOLL_REGION_TEST
+                  && me.stack[me.depth - 1] != ONECOLL_REGION_WAIT_RELEASE)))
+        OC_FAIL ("broadcaster_relay on an application thread outside a wait (mode %d)", mode);
+      break;
+    case ONECOLL_REGION_HELP_RELAY:
+      if (me.is_bcaster || mode != ONECOLL_RELAY_WAITER || me.depth == 0
+          || (me.stack[me.depth - 1] != ONECOLL_REGION_FLUSH
+              && me.stack[me.depth - 1] != ONECOLL_REGION_TEST))
+        OC_FAIL ("help_relay outside the root's flush or test (mode %d)", mode);
+      if (info->root != oc_rank || info->peer < 0 || info->peer >= nprocs
+          || info->peer == oc_rank || info->seq == 0)
+        OC_FAIL ("help_relay for %d, root %d, seq %llu", info->peer, info->root,
+                 (unsigned long long) info->seq);
+      break;
     case ONECOLL_REGION_PUT_LOOP:
+      if (inside (ONECOLL_REGION_BROADCASTER_RELAY) || inside (ONECOLL_REGION_HELP_RELAY))
+        atomic_fetch_add (&loops_in_relay, 1);
+      break;
     case ONECOLL_REGION_PUT_REQUEST:
+      if (inside (ONECOLL_REGION_BROADCASTER_RELAY) || inside (ONECOLL_REGION_HELP_RELAY))
+        atomic_fetch_add (&requests_in_relay, 1);
+      else if (inside (ONECOLL_REGION_BCAST) && !me.is_bcaster)
+        atomic_fetch_add (&requests_in_bcast, 1);
+      else
+        OC_FAIL ("put_request outside bcast and relays");
       break;
     default:
       if (me.is_bcaster)
@@ -85,6 +133,7 @@ hook_enter (void                     *user_data,
           || (info->algo != ONECOLL_ALGO_LINEAR && info->algo != ONECOLL_ALGO_BINOMIAL)))
     OC_FAIL ("bcast region with incomplete info");
 
+  me.stack[me.depth++] = region;
   atomic_fetch_add (me.is_bcaster ? &bcaster_enters[region] : &main_enters[region], 1);
 }
 
@@ -148,34 +197,36 @@ expect_total (const char *what,
     OC_FAIL ("np=%d: %s summed over ranks is %ld, expected %ld", nprocs, what, total, expected);
 }
 
-int
-main (int   argc,
-      char *argv[])
+/* Traces one runtime in @relay mode and checks the counts. */
+static void
+run_mode (onecoll_relay_mode relay)
 {
   onecoll_trace_hooks hooks = { hook_enter, hook_leave, hook_thread_begin, hook_thread_end,
                                 (void *) &thread_begins };
+  onecoll_config cfg;
   onecoll_win win;
   unsigned char *base;
   uint64_t iter = 0;
-  long p;
+  long p = nprocs;
+  long relays;
 
-  oc_init_mpi (&argc, &argv);
-  MPI_Comm_size (MPI_COMM_WORLD, &nprocs);
-  p = nprocs;
-
-  for (int r = 0; r <= ONECOLL_REGION_LAST + 1; r++)
+  mode = relay;
+  for (int r = 0; r < N_REGIONS; r++)
     {
-      const char *name = onecoll_region_name (r);
-
-      if ((r >= 1 && r <= ONECOLL_REGION_LAST) != (name != NULL))
-        OC_FAIL ("region_name(%d) is %s", r, name != NULL ? name : "NULL");
-      for (int q = 1; name != NULL && q < r; q++)
-        if (strcmp (name, onecoll_region_name (q)) == 0)
-          OC_FAIL ("regions %d and %d share the name %s", q, r, name);
+      atomic_store (&main_enters[r], 0);
+      atomic_store (&bcaster_enters[r], 0);
+      atomic_store (&leaves[r], 0);
     }
+  atomic_store (&thread_begins, 0);
+  atomic_store (&thread_ends, 0);
+  atomic_store (&requests_in_bcast, 0);
+  atomic_store (&requests_in_relay, 0);
+  atomic_store (&loops_in_relay, 0);
 
+  OC_OK (onecoll_config_init (&cfg), "config_init");
+  cfg.relay = relay;
   OC_OK (onecoll_set_trace_hooks (&hooks), "set_trace_hooks");
-  OC_OK (onecoll_init (MPI_COMM_WORLD, NULL), "init");
+  OC_OK (onecoll_init (MPI_COMM_WORLD, &cfg), "init");
   OC_OK (onecoll_win_create (1000, NULL, &win), "win_create");
   OC_OK (onecoll_win_get_base (win, (void **) &base, NULL), "get_base");
 
@@ -231,21 +282,53 @@ main (int   argc,
   /* One linear and two binomial broadcasts from each of the p roots. */
   expect_total ("put_request regions", atomic_load (&main_enters[ONECOLL_REGION_PUT_REQUEST])
                 + atomic_load (&bcaster_enters[ONECOLL_REGION_PUT_REQUEST]), 3 * p * (p - 1));
-  expect_total ("relays", atomic_load (&bcaster_enters[ONECOLL_REGION_BROADCASTER_RELAY]),
-                2 * p * (p - 1));
+  relays = atomic_load (&bcaster_enters[ONECOLL_REGION_BROADCASTER_RELAY])
+           + atomic_load (&main_enters[ONECOLL_REGION_BROADCASTER_RELAY])
+           + atomic_load (&main_enters[ONECOLL_REGION_HELP_RELAY]);
+  expect_total ("relays (by Broadcasters, waiting threads and roots)", relays, 2 * p * (p - 1));
+  if (relay == ONECOLL_RELAY_BROADCASTER)
+    expect_total ("relays on application threads",
+                  atomic_load (&main_enters[ONECOLL_REGION_BROADCASTER_RELAY])
+                  + atomic_load (&main_enters[ONECOLL_REGION_HELP_RELAY]), 0);
   /* The root of a binomial tree has ceil(log2 p) children; the other
-   * p - 1 - ceil(log2 p) requests come from Broadcasters. */
-  expect_total ("put_requests issued by Broadcasters",
-                atomic_load (&bcaster_enters[ONECOLL_REGION_PUT_REQUEST]),
+   * p - 1 - ceil(log2 p) requests are sent by relays. */
+  expect_total ("put_requests in the roots' bcast", atomic_load (&requests_in_bcast),
+                p * (p - 1) + 2 * p * ceil_log2 (p));
+  expect_total ("put_requests in relays", atomic_load (&requests_in_relay),
                 2 * p * (p - 1 - ceil_log2 (p)));
-  expect_total ("put_loops on the Broadcasters",
-                atomic_load (&bcaster_enters[ONECOLL_REGION_PUT_LOOP]), 2 * p * (p - 1));
+  expect_total ("put_loops in relays", atomic_load (&loops_in_relay), 2 * p * (p - 1));
   expect_total ("wait_release regions", atomic_load (&main_enters[ONECOLL_REGION_WAIT_RELEASE]),
                 3 * p - 1);
 
   MPI_Barrier (MPI_COMM_WORLD);
   if (oc_rank == 0)
-    printf ("onecoll trace np=%d: regions balanced and counted\n", nprocs);
+    printf ("onecoll trace np=%d, relay mode %d: regions balanced and counted (%ld relays on "
+            "this rank's Broadcaster, %ld on its application thread, %ld for others)\n",
+            nprocs, (int) relay, atomic_load (&bcaster_enters[ONECOLL_REGION_BROADCASTER_RELAY]),
+            atomic_load (&main_enters[ONECOLL_REGION_BROADCASTER_RELAY]),
+            atomic_load (&main_enters[ONECOLL_REGION_HELP_RELAY]));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  oc_init_mpi (&argc, &argv);
+  MPI_Comm_size (MPI_COMM_WORLD, &nprocs);
+
+  for (int r = 0; r <= ONECOLL_REGION_LAST + 1; r++)
+    {
+      const char *name = onecoll_region_name (r);
+
+      if ((r >= 1 && r <= ONECOLL_REGION_LAST) != (name != NULL))
+        OC_FAIL ("region_name(%d) is %s", r, name != NULL ? name : "NULL");
+      for (int q = 1; name != NULL && q < r; q++)
+        if (strcmp (name, onecoll_region_name (q)) == 0)
+          OC_FAIL ("regions %d and %d share the name %s", q, r, name);
+    }
+
+  run_mode (ONECOLL_RELAY_WAITER);
+  run_mode (ONECOLL_RELAY_BROADCASTER);
   MPI_Finalize ();
   return 0;
 }
