@@ -153,6 +153,64 @@ put_request (onecoll__runtime *rt,
   return rc;
 }
 
+/* 1 if relative rank @v (not the root) has no children in a p-rank binomial
+ * tree (either order builds the same tree): v is odd, or v + 1 is beyond
+ * the last rank. */
+static int
+is_leaf (int v,
+         int p)
+{
+  return (v & 1) || v + 1 >= p;
+}
+
+/* Delivery to a leaf (ONECOLL_RELAY_WAITER): a leaf has nothing to relay,
+ * so the parent completes it - data, then the leaf's arrival, then the
+ * root's done counter, the order a relay of the leaf's own would have
+ * used - instead of setting a flag and waiting until the leaf is scheduled
+ * to pick it up. */
+static int
+put_leaf (onecoll__runtime *rt,
+          onecoll__win     *w,
+          int               target,
+          int               root,
+          int64_t           count,
+          int               order,
+          uint64_t          seq)
+{
+  int rc;
+
+  ONECOLL__ENTER (ONECOLL_REGION_PUT_REQUEST, w->id, seq, root, target, count,
+                  ONECOLL_ALGO_BINOMIAL, order);
+  rc = put_data (w, target, count);
+  if (rc == ONECOLL_OK)
+    rc = onecoll__mpi (MPI_Win_flush (target, w->mpi_win));
+  if (rc == ONECOLL_OK)
+    rc = onecoll__add_counter (rt, target, onecoll__aux (w->slot, ONECOLL__ARRIVED), 1);
+  if (rc == ONECOLL_OK)
+    rc = onecoll__add_counter (rt, root, onecoll__aux (w->slot, ONECOLL__DONE), 1);
+  ONECOLL__LEAVE (ONECOLL_REGION_PUT_REQUEST);
+  return rc;
+}
+
+/* The delivery to the child with relative rank @v: PutRequest, or the
+ * direct completion of a leaf in the WAITER runtime. */
+static int
+deliver (onecoll__runtime *rt,
+         onecoll__win     *w,
+         int               v,
+         int               root,
+         int64_t           count,
+         int               order,
+         uint64_t          seq)
+{
+  int p = rt->nprocs;
+  int target = (v + root) % p;
+
+  if (rt->cfg.relay == ONECOLL_RELAY_WAITER && is_leaf (v, p))
+    return put_leaf (rt, w, target, root, count, order, seq);
+  return put_request (rt, w, target, root, count, order, seq);
+}
+
 /* PutLoop: requests to the children of rank @node in the tree rooted at
  * @root - this rank's own, or, when the root relays for a slow rank, that
  * rank's (the data is the same in every window). */
@@ -179,7 +237,7 @@ put_loop (onecoll__runtime *rt,
           if (vrank & mask)
             break;
           if (vrank + mask < p)
-            rc = put_request (rt, w, (vrank + mask + root) % p, root, count, order, seq);
+            rc = deliver (rt, w, vrank + mask, root, count, order, seq);
         }
     }
   else
@@ -193,7 +251,7 @@ put_loop (onecoll__runtime *rt,
           ;
       for (int mask = limit >> 1; mask > 0 && rc == ONECOLL_OK; mask >>= 1)
         if (vrank + mask < p)
-          rc = put_request (rt, w, (vrank + mask + root) % p, root, count, order, seq);
+          rc = deliver (rt, w, vrank + mask, root, count, order, seq);
     }
 
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_LOOP);
@@ -450,7 +508,8 @@ onecoll__root_help (onecoll__runtime *rt,
       uint64_t t;
       int won = 0;
 
-      if (w->help_done[v])
+      /* a leaf is completed by its parent; it has no request to take on */
+      if (w->help_done[v] || is_leaf (v, p))
         continue;
       /* req and claim of that rank, in one atomic read */
       rc = onecoll__mpi (MPI_Get_accumulate (NULL, 0, MPI_INT64_T, words, 2, MPI_INT64_T, node,

@@ -18,7 +18,13 @@
  * sleeps on the project machine, see research/collectives.md section 8),
  * then sleeps with exponential backoff so that an idle Broadcaster costs
  * next to nothing, capped far below the paper's 1 ms so that a broadcast
- * that starts during a sleep is noticed quickly.
+ * that starts during a sleep is noticed quickly. A long wait (an
+ * application thread waiting for a large broadcast) lets its sleeps grow
+ * further, to a share of the time it has slept so far (long_wait_div, at
+ * most long_wait_max_ns): with 2p threads on a few cores, waiters that wake
+ * up every ~100 us (64 us plus the kernel's timer slack) take whole
+ * percents of a core each from the ranks that are copying, while a wake-up
+ * late by 1/8 of the wait costs at most 1/8.
  */
 #include "onecoll-private.h"
 
@@ -61,6 +67,8 @@ onecoll_poll_policy_init (onecoll_poll_policy *policy,
       policy->sleep_min_ns = 1000;
       policy->sleep_max_ns = 64000;
       policy->interval_ns = 1000000;
+      policy->long_wait_div = 8;
+      policy->long_wait_max_ns = 1000000;
       return ONECOLL_OK;
     case ONECOLL_POLL_FIXED:
       policy->mode = ONECOLL_POLL_FIXED;
@@ -69,6 +77,8 @@ onecoll_poll_policy_init (onecoll_poll_policy *policy,
       policy->sleep_min_ns = 1000000;
       policy->sleep_max_ns = 1000000;
       policy->interval_ns = 1000000;
+      policy->long_wait_div = 0;
+      policy->long_wait_max_ns = 1000000;
       return ONECOLL_OK;
     default:
       return ONECOLL_ERR_ARG;
@@ -85,7 +95,11 @@ onecoll__poll_policy_valid (const onecoll_poll_policy *policy)
              && policy->yield_polls <= 1000000000u
              && policy->sleep_min_ns >= 1
              && policy->sleep_min_ns <= policy->sleep_max_ns
-             && policy->sleep_max_ns <= 1000000000u;
+             && policy->sleep_max_ns <= 1000000000u
+             && (policy->long_wait_div == 0
+                 || (policy->long_wait_div >= 2 && policy->long_wait_div <= 1000
+                     && policy->long_wait_max_ns >= policy->sleep_max_ns
+                     && policy->long_wait_max_ns <= 1000000000u));
     case ONECOLL_POLL_FIXED:
       return policy->interval_ns >= 1 && policy->interval_ns <= 1000000000u;
     default:
@@ -100,6 +114,7 @@ onecoll__poller_init (onecoll__poller           *poller,
   poller->policy = policy;
   poller->polls = 0;
   poller->sleep_ns = policy->sleep_min_ns;
+  poller->slept_ns = 0;
 }
 
 void
@@ -107,6 +122,7 @@ onecoll__poller_wait (onecoll__poller *poller)
 {
   const onecoll_poll_policy *policy = poller->policy;
   uint32_t n = poller->polls;
+  uint32_t cap;
 
   if (poller->polls < UINT32_MAX)
     poller->polls++;
@@ -127,8 +143,16 @@ onecoll__poller_wait (onecoll__poller *poller)
       return;
     }
   sleep_ns (poller->sleep_ns);
-  if (poller->sleep_ns <= policy->sleep_max_ns / 2)
+  poller->slept_ns += poller->sleep_ns;
+  cap = policy->sleep_max_ns;
+  if (policy->long_wait_div > 0 && poller->slept_ns / policy->long_wait_div > cap)
+    {
+      uint64_t share = poller->slept_ns / policy->long_wait_div;
+
+      cap = share < policy->long_wait_max_ns ? (uint32_t) share : policy->long_wait_max_ns;
+    }
+  if (poller->sleep_ns <= cap / 2)
     poller->sleep_ns *= 2;
   else
-    poller->sleep_ns = policy->sleep_max_ns;
+    poller->sleep_ns = cap;
 }

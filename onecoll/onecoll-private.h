@@ -215,6 +215,7 @@ typedef struct
   const onecoll_poll_policy *policy; /* not owned */
   uint32_t polls;                   /* empty polls since the last reset */
   uint32_t sleep_ns;                /* next sleep of the backoff phase, ns */
+  uint64_t slept_ns;                /* sum of the sleeps since the last reset */
 } onecoll__poller;
 
 int onecoll__poll_policy_valid (const onecoll_poll_policy *policy);

@@ -140,7 +140,13 @@ typedef struct
  *   ADAPTIVE: for the first spin_polls polls a CPU pause only, for the next
  *             yield_polls polls sched_yield(), then sleeps that start at
  *             sleep_min_ns and double after every empty poll up to
- *             sleep_max_ns. Finding work starts over at the spin phase. */
+ *             sleep_max_ns. If long_wait_div is not 0, a long wait's sleeps
+ *             then keep growing, to 1/long_wait_div of the time slept so far
+ *             in this wait but at most long_wait_max_ns: a late wake-up
+ *             costs at most that share of the wait, and a long wait (a
+ *             large broadcast) wakes up far less often, which leaves the
+ *             cores to the ranks that copy. Finding work starts over at the
+ *             spin phase. */
 typedef enum
 {
   ONECOLL_POLL_ADAPTIVE = 0,
@@ -155,6 +161,9 @@ typedef struct
   uint32_t sleep_min_ns;            /* ADAPTIVE: first sleep, ns, >= 1 */
   uint32_t sleep_max_ns;            /* ADAPTIVE: sleep cap, ns, >= sleep_min_ns, <= 1e9 */
   uint32_t interval_ns;             /* FIXED: sleep between polls, ns, 1..1e9 */
+  uint32_t long_wait_div;           /* ADAPTIVE: 0 (sleeps stop at sleep_max_ns) or 2..1000 */
+  uint32_t long_wait_max_ns;        /* ADAPTIVE: cap of the long-wait sleeps, ns,
+                                       sleep_max_ns..1e9 */
 } onecoll_poll_policy;
 
 /* Who relays a binomial broadcast on a rank whose application thread is
@@ -196,14 +205,17 @@ ONECOLL_API int onecoll_last_mpi_error (void);
 
 /* onecoll_poll_policy_init:
  * Fills @policy with the defaults of @mode: FIXED is the paper's 1 ms sleep;
- * ADAPTIVE spins 16 polls, yields 256, then sleeps 1 us doubling to 64 us.
+ * ADAPTIVE spins 16 polls, yields 256, then sleeps 1 us doubling to 64 us,
+ * and in long waits up to 1/8 of the time slept, at most 1 ms.
  * Thread-safe.
  * Returns ONECOLL_OK, or ONECOLL_ERR_ARG if @policy is NULL or @mode unknown. */
 ONECOLL_API int onecoll_poll_policy_init (onecoll_poll_policy *policy,
                                           onecoll_poll_mode    mode);
 
 /* onecoll_config_init:
- * Fills @cfg with the defaults: ADAPTIVE policies for both waits, binomial
+ * Fills @cfg with the defaults: ADAPTIVE policies for both waits (the
+ * Broadcaster's without the long-wait sleeps, long_wait_div = 0, so that it
+ * picks up a request within about 64 us even after a long idle time), binomial
  * broadcast with largest-subtree-first order, 64 windows, relays by the
  * waiting thread (ONECOLL_RELAY_WAITER). Thread-safe.
  * Returns ONECOLL_OK, or ONECOLL_ERR_ARG if @cfg is NULL. */

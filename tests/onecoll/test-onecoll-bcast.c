@@ -333,6 +333,21 @@ phase_fixed_polling (void)
   /* Left for onecoll_finalize() to free. */
 }
 
+/* Prints the time since the previous lap on rank 0 (to see which phase a
+ * slow run spent its time in). */
+static void
+lap (const char *phase)
+{
+  static double last = -1;
+  double now;
+
+  MPI_Barrier (MPI_COMM_WORLD);
+  now = MPI_Wtime ();
+  if (oc_rank == 0 && last >= 0)
+    printf ("  %-10s %.2f s\n", phase, now - last);
+  last = now;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -343,12 +358,18 @@ main (int   argc,
   MPI_Comm_size (MPI_COMM_WORLD, &nprocs);
   OC_OK (onecoll_init (MPI_COMM_WORLD, NULL), "init");
 
+  lap ("start");
   t0 = MPI_Wtime ();
   phase_sweep ();
+  lap ("sweep");
   phase_back_to_back ("back2back", 1000);
+  lap ("back2back");
   phase_two_windows ();
+  lap ("twowin");
   phase_relay_modes ();
+  lap ("relays");
   phase_fixed_polling ();
+  lap ("fixed");
   OC_OK (onecoll_finalize (), "finalize");
   MPI_Barrier (MPI_COMM_WORLD);
 

@@ -4,7 +4,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Covers: calls before init, after finalize and twice; invalid configs;
+ * Covers: calls before init, after finalize and twice; invalid configs
+ * (policies, long-wait sleeps, relay mode);
  * onecoll_win_create() with bad or mismatched arguments (which must fail on
  * every rank, not hang); onecoll_bcast() with a root out of range, a
  * negative or too large count, a NULL buffer with count > 0, invalid
@@ -95,6 +96,18 @@ check_bad_configs (void)
   onecoll_config_init (&cfg);
   cfg.bcast.algo = (onecoll_algo) 9;
   OC_EXPECT_RC (onecoll_init (MPI_COMM_WORLD, &cfg), ONECOLL_ERR_ARG, "bcast algo 9");
+
+  onecoll_config_init (&cfg);
+  cfg.flush.long_wait_div = 1;
+  OC_EXPECT_RC (onecoll_init (MPI_COMM_WORLD, &cfg), ONECOLL_ERR_ARG, "long_wait_div 1");
+  onecoll_config_init (&cfg);
+  cfg.flush.long_wait_max_ns = cfg.flush.sleep_max_ns - 1;
+  OC_EXPECT_RC (onecoll_init (MPI_COMM_WORLD, &cfg), ONECOLL_ERR_ARG,
+                "long_wait_max_ns < sleep_max_ns");
+
+  onecoll_config_init (&cfg);
+  cfg.relay = (onecoll_relay_mode) 5;
+  OC_EXPECT_RC (onecoll_init (MPI_COMM_WORLD, &cfg), ONECOLL_ERR_ARG, "relay mode 5");
 
   check_not_init ("after refused configs");
 }

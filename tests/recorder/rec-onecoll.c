@@ -8,9 +8,9 @@
  * (PASSES) of ROUNDS x p broadcasts of BYTES bytes each, every rank root in
  * turn, each completed with onecoll_bcast_flush() and checked. The trace
  * has one location per main thread and per Broadcaster; with the binomial
- * algorithm every broadcast makes p - 1 put_request visits and p - 1
- * relays (broadcaster_relay visits, plus help_relay visits of the root in
- * the first pass).
+ * algorithm every broadcast makes p - 1 put_request visits and one relay
+ * per rank with children (broadcaster_relay visits, plus help_relay visits
+ * of the root in the first pass; a leaf is completed by its parent).
  */
 #include "rec-test.h"
 
