@@ -8,4 +8,3 @@ CREATE INDEX rma_op_loc             ON rma_op (loc, issue_time);
 CREATE INDEX lock_loc               ON lock (loc, acquire_time);
 CREATE INDEX metric_value_loc       ON metric_value (loc, time);
 CREATE INDEX thread_event_loc       ON thread_event (loc, time);
-CREATE INDEX pattern_instance_pattern ON pattern_instance (pattern, loc);

