@@ -27,6 +27,7 @@ struct _SextantChunkWriter
   GPtrArray         *blocks;      /* Block*, by first_row */
   Block             *spare;       /* a written block, kept for the next one */
   gboolean           big;         /* allocate whole chunks at once (else grow) */
+  gboolean           held;        /* complete chunks wait for sextant_chunk_writer_release() */
 };
 
 static void
@@ -210,7 +211,7 @@ close_in_block (SextantChunkWriter  *self,
 {
   g_assert (block->n_open > 0);
   block->n_open--;
-  if (block->n_open == 0 && block->n == self->chunk_rows)
+  if (block->n_open == 0 && block->n == self->chunk_rows && !self->held)
     return write_block (self, index, error);
 
   return TRUE;
@@ -236,4 +237,51 @@ sextant_chunk_writer_flush (SextantChunkWriter  *self,
       return FALSE;
 
   return TRUE;
+}
+
+/* While held, complete chunks stay buffered (their rows may still change:
+ * see sextant_chunk_writer_map). */
+void
+sextant_chunk_writer_hold (SextantChunkWriter *self)
+{
+  self->held = TRUE;
+}
+
+/* Ends a hold and writes the chunks that completed meanwhile. */
+gboolean
+sextant_chunk_writer_release (SextantChunkWriter  *self,
+                              GError             **error)
+{
+  self->held = FALSE;
+
+  for (guint i = 0; i < self->blocks->len; )
+    {
+      Block *block = g_ptr_array_index (self->blocks, i);
+
+      if (block->n_open == 0 && block->n == self->chunk_rows)
+        {
+          if (!write_block (self, i, error))
+            return FALSE;
+        }
+      else
+        i++;
+    }
+
+  return TRUE;
+}
+
+/* Replaces every buffered value v of @col for which @map returns TRUE. */
+void
+sextant_chunk_writer_map (SextantChunkWriter  *self,
+                          guint                col,
+                          gboolean           (*map) (gint64 *value, gpointer data),
+                          gpointer             data)
+{
+  for (guint i = 0; i < self->blocks->len; i++)
+    {
+      Block *block = g_ptr_array_index (self->blocks, i);
+
+      for (guint r = 0; r < block->n; r++)
+        map (&block->cols[col][r], data);
+    }
 }

@@ -55,5 +55,13 @@ gint64              sextant_chunk_writer_append    (SextantChunkWriter  *self,
 gboolean            sextant_chunk_writer_flush     (SextantChunkWriter  *self,
                                                     GError             **error);
 gint64              sextant_chunk_writer_next_row  (SextantChunkWriter  *self);
+void                sextant_chunk_writer_hold      (SextantChunkWriter  *self);
+gboolean            sextant_chunk_writer_release   (SextantChunkWriter  *self,
+                                                    GError             **error);
+void                sextant_chunk_writer_map       (SextantChunkWriter  *self,
+                                                    guint                col,
+                                                    gboolean           (*map) (gint64  *value,
+                                                                               gpointer data),
+                                                    gpointer             data);
 
 G_END_DECLS

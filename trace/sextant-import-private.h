@@ -121,6 +121,8 @@ typedef struct
   char              *archive_name;     /* anchor file name without .otf2 */
   GCancellable      *cancellable;
   GError            *error;            /* first failure inside a callback */
+  gint               failed;           /* atomic: error is set */
+  GMutex             lock;             /* error and logged, written by decoding threads */
 
   /* Definitions */
   GHashTable        *strings;          /* OTF2_StringRef -> char* */
@@ -191,6 +193,9 @@ gint32   _sextant_import_comm_rank_loc (SextantImport *import,
                                         gboolean      *is_self);
 gboolean _sextant_import_report_progress (SextantImport *import);
 
+gint64   _sextant_import_find_call_path (SextantImport *import,
+                                         gint64         parent,
+                                         guint32        region);
 gint64   _sextant_import_call_path  (SextantImport  *import,
                                      gint64          parent,
                                      guint32         region,
@@ -202,11 +207,21 @@ gint64   _sextant_import_call_path  (SextantImport  *import,
 SextantLocationDecoder *_sextant_location_decoder_new (SextantImport          *import,
                                                        guint32                 loc,
                                                        GError                **error);
-/* Reads events until the location's time passes @until (or it ends). */
+/* Reads events until the location's time passes @until (or it ends).
+ * Decoders of different locations may read in parallel: what they share is
+ * locked (the store, the import log) or deferred to
+ * _sextant_location_decoder_settle(), which the importer calls for every
+ * location in order between rounds. */
 gboolean _sextant_location_decoder_read   (SextantLocationDecoder  *self,
                                            gint64                   until,
                                            guint64                  max_events,
                                            gboolean                *done,
+                                           GError                 **error);
+/* Gives the call paths first seen since the last call their ids, and hands
+ * the message and collective halves read since to the matcher. Returns the
+ * events read since. */
+gboolean _sextant_location_decoder_settle (SextantLocationDecoder  *self,
+                                           guint64                 *events,
                                            GError                 **error);
 gint64   _sextant_location_decoder_get_time (SextantLocationDecoder *self);
 /* Writes what is still open; call once after the last read. */

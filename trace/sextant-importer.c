@@ -23,6 +23,8 @@
  */
 #include "config.h"
 
+#include <otf2/OTF2_Pthread_Locks.h>
+
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -118,11 +120,17 @@ import_log_valist (SextantImport *import,
                    va_list        args)
 {
   g_autofree char *key = g_strdup_printf ("%s:%" G_GINT64_FORMAT, kind, loc);
-  LogEntry *entry = g_hash_table_lookup (import->logged, key);
+  LogEntry *entry;
 
+  /* decoding threads log; an entry per (kind, location) is only ever
+   * started by the thread of that location, so its first time and message
+   * do not depend on timing */
+  g_mutex_lock (&import->lock);
+  entry = g_hash_table_lookup (import->logged, key);
   if (entry != NULL)
     {
       entry->count += count;
+      g_mutex_unlock (&import->lock);
       return;
     }
 
@@ -134,6 +142,7 @@ import_log_valist (SextantImport *import,
   entry->message = g_strdup_vprintf (format, args);
 
   g_hash_table_insert (import->logged, g_steal_pointer (&key), entry);
+  g_mutex_unlock (&import->lock);
 }
 
 void
@@ -175,10 +184,13 @@ _sextant_import_fail (SextantImport *import,
     error = g_error_new_literal (SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
                                  "the import failed without saying why");
 
+  g_mutex_lock (&import->lock);
   if (import->error == NULL)
     import->error = error;
   else
     g_clear_error (&error);
+  g_atomic_int_set (&import->failed, TRUE);
+  g_mutex_unlock (&import->lock);
 
   return OTF2_CALLBACK_INTERRUPT;
 }
@@ -264,6 +276,21 @@ _sextant_import_call_path (SextantImport  *import,
     return -1;
 
   return id;
+}
+
+/* The id of the call path @parent/@region, or -1 if it has none yet. */
+gint64
+_sextant_import_find_call_path (SextantImport *import,
+                                gint64         parent,
+                                guint32        region)
+{
+  guint64 key = ((guint64)(parent + 1) << 32) | region;
+  gpointer value;
+
+  if (g_hash_table_lookup_extended (import->call_paths, &key, NULL, &value))
+    return GPOINTER_TO_SIZE (value) - 1;
+
+  return -1;
 }
 
 gboolean
@@ -1133,10 +1160,96 @@ plan_chunk_rows (guint n_locations)
   return (guint)CLAMP (per_location, 256, 4096);
 }
 
+/* A round of decoding: every location not done reads up to the round's
+ * time; threads take locations from a shared counter. */
+typedef struct
+{
+  SextantImport  *import;
+  GPtrArray      *decoders;
+  gboolean       *done;
+  gint64          until;
+  guint64         max_events;
+  gint            next;          /* atomic: the next location to take */
+  gint            running;       /* threads still in the round */
+  GMutex          lock;
+  GCond           finished;
+  GError         *error;         /* the first failure of a thread */
+} Round;
+
+static void
+round_work (Round *round)
+{
+  guint n = round->decoders->len;
+  guint i;
+
+  while ((i = (guint)g_atomic_int_add (&round->next, 1)) < n)
+    {
+      GError *error = NULL;
+
+      if (round->done[i])
+        continue;
+      if (!_sextant_location_decoder_read (g_ptr_array_index (round->decoders, i), round->until,
+                                           round->max_events, &round->done[i], &error))
+        {
+          g_mutex_lock (&round->lock);
+          if (round->error == NULL)
+            round->error = error;
+          else
+            g_clear_error (&error);
+          g_mutex_unlock (&round->lock);
+          /* the others stop at their next location */
+          g_atomic_int_set (&round->next, (gint)n);
+        }
+    }
+}
+
+static void
+round_thread (gpointer data,
+              gpointer user_data)
+{
+  Round *round = user_data;
+
+  round_work (round);
+
+  g_mutex_lock (&round->lock);
+  round->running--;
+  g_cond_signal (&round->finished);
+  g_mutex_unlock (&round->lock);
+}
+
+/* The error that stopped a round: a callback's (in the import) or the
+ * reader's. */
+static gboolean
+round_failed (Round   *round,
+              GError **error)
+{
+  SextantImport *import = round->import;
+
+  if (import->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&import->error));
+      g_clear_error (&round->error);
+      return TRUE;
+    }
+  if (round->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&round->error));
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
 /* Reads the locations in turns through time windows, so that both halves of
  * a message (and all members of a collective) arrive at the matcher close
  * together and it holds only what is in flight across a window's edge. With
- * no clock properties the windows are rounds of events instead. */
+ * no clock properties the windows are rounds of events instead.
+ *
+ * Each round reads the locations in parallel, one thread per core; between
+ * rounds, this thread settles every location in order (call paths seen for
+ * the first time get their ids, halves go to the matcher), so the store
+ * does not depend on which thread read what: two imports of one archive are
+ * equal row for row. */
 static gboolean
 decode_events (SextantImport  *import,
                GError        **error)
@@ -1145,11 +1258,16 @@ decode_events (SextantImport  *import,
   g_autoptr(GPtrArray) decoders = g_ptr_array_new_with_free_func ((GDestroyNotify)_sextant_location_decoder_free);
   g_autofree gboolean *done = g_new0 (gboolean, MAX (n, 1));
   const guint n_windows = 1024;
-  guint64 per_round = 65536;
   gint64 step = import->have_clock && import->trace_length > 0
                 ? MAX ((gint64)(import->trace_length / n_windows), 1) : 0;
-  gint64 until = 0;
+  const char *threads_env = g_getenv ("SEXTANT_IMPORT_THREADS");
+  guint n_threads = threads_env != NULL ? (guint)CLAMP (g_ascii_strtoull (threads_env, NULL, 10), 1, 64)
+                                        : MIN ((guint)g_get_num_processors (), 8);
+  GThreadPool *pool = NULL;
+  Round round = { import, NULL, done, 0, step > 0 ? G_MAXUINT64 : 65536 };
+  gboolean ok = TRUE;
   guint left = n;
+  gint64 next_time;
 
   for (guint i = 0; i < n; i++)
     {
@@ -1159,27 +1277,72 @@ decode_events (SextantImport  *import,
         return FALSE;
       g_ptr_array_add (decoders, decoder);
     }
+  round.decoders = decoders;
+  g_mutex_init (&round.lock);
+  g_cond_init (&round.finished);
+  n_threads = MAX (1, MIN (n_threads, n));
+  if (n_threads > 1)
+    pool = g_thread_pool_new (round_thread, &round, (gint)n_threads - 1, FALSE, NULL);
 
-  while (left > 0)
+  while (ok && left > 0)
     {
-      until = step > 0 ? until + step : G_MAXINT64;
-      if (until < 0)
-        until = G_MAXINT64;
-      for (guint i = 0; i < n; i++)
+      round.until = step > 0 && round.until <= G_MAXINT64 - step ? round.until + step : G_MAXINT64;
+      g_atomic_int_set (&round.next, 0);
+      round.running = (gint)n_threads - 1;
+      for (guint t = 1; t < n_threads; t++)
+        g_thread_pool_push (pool, GUINT_TO_POINTER (t), NULL);
+
+      round_work (&round);
+      g_mutex_lock (&round.lock);
+      while (round.running > 0)
+        g_cond_wait (&round.finished, &round.lock);
+      g_mutex_unlock (&round.lock);
+
+      if (round_failed (&round, error))
         {
-          if (done[i])
-            continue;
-          if (!_sextant_location_decoder_read (g_ptr_array_index (decoders, i), until,
-                                               step > 0 ? G_MAXUINT64 : per_round, &done[i], error))
-            return FALSE;
-          if (done[i])
-            left--;
+          ok = FALSE;
+          break;
+        }
+
+      left = 0;
+      next_time = G_MAXINT64;
+      for (guint i = 0; ok && i < n; i++)
+        {
+          guint64 events = 0;
+
+          ok = _sextant_location_decoder_settle (g_ptr_array_index (decoders, i), &events, error);
+          import->events_read += events;
+          left += !done[i];
+          if (!done[i])
+            next_time = MIN (next_time, _sextant_location_decoder_get_time (g_ptr_array_index (decoders, i)));
+        }
+      /* every location still reading is past the window now: when the clock
+       * properties understate the run, skip the windows nobody is in */
+      if (step > 0 && next_time != G_MAXINT64 && next_time > round.until)
+        round.until = next_time - 1 < round.until + step ? round.until : next_time - step;
+      if (ok)
+        {
+          _sextant_import_report_progress (import);
+          ok = !g_cancellable_set_error_if_cancelled (import->cancellable, error);
         }
     }
 
+  if (pool != NULL)
+    g_thread_pool_free (pool, FALSE, TRUE);
+  g_mutex_clear (&round.lock);
+  g_cond_clear (&round.finished);
+  if (!ok)
+    return FALSE;
+
   for (guint i = 0; i < n; i++)
-    if (!_sextant_location_decoder_finish (g_ptr_array_index (decoders, i), error))
-      return FALSE;
+    {
+      SextantLocationDecoder *decoder = g_ptr_array_index (decoders, i);
+      guint64 events = 0;
+
+      if (!_sextant_location_decoder_finish (decoder, error) ||
+          !_sextant_location_decoder_settle (decoder, &events, error))
+        return FALSE;
+    }
 
   return _sextant_matcher_finish (import->matcher, error) &&
          sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error);
@@ -1392,6 +1555,7 @@ import_clear (SextantImport *import)
   g_clear_pointer (&import->logged, g_hash_table_unref);
   g_clear_pointer (&import->call_paths, g_hash_table_unref);
   g_clear_pointer (&import->call_path_names, g_ptr_array_unref);
+  g_mutex_clear (&import->lock);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantImport, import_clear)
@@ -1427,6 +1591,7 @@ import_init (SextantImport *import,
     }
 
   memset (import, 0, sizeof *import);
+  g_mutex_init (&import->lock);
   import->archive_dir = g_path_get_dirname (anchor);
   import->archive_name = anchor_base_name (anchor);
   import->strings = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -1690,6 +1855,13 @@ import_archive (SextantImporter  *self,
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_ARCHIVE,
                    "%s: not an OTF2 archive (libotf2 cannot open the anchor file)", self->anchor);
+      return FALSE;
+    }
+  /* the locations' events are read by several threads */
+  if (OTF2_Pthread_Reader_SetLockingCallbacks (import.reader, NULL) != OTF2_SUCCESS)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                   "%s: cannot make libotf2's reader thread-safe", self->anchor);
       return FALSE;
     }
 

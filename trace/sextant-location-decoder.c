@@ -70,6 +70,23 @@ typedef struct
 
 #define PATH_CACHE_SIZE 1024
 
+enum { ROW_RMA_OP, ROW_RMA_SYNC, ROW_LOCK, ROW_THREAD_EVENT, N_ROW_TABLES };
+
+typedef struct
+{
+  gint64   parent;     /* a call path id, or a provisional one */
+  guint32  region;
+  guint    depth;
+} NewPath;
+
+typedef struct
+{
+  gboolean     is_recv;
+  SextantHalf  half;
+} DeferredHalf;
+
+#define IS_PROVISIONAL(path) ((path) <= -2)
+
 /* A channel of point-to-point messages, or of collectives (peer = owner). */
 typedef struct
 {
@@ -142,6 +159,18 @@ typedef struct _SextantLocationDecoder
   OTF2_EvtReaderCallbacks *callbacks;
   SextantChunkWriter *visits;            /* ids from loc << 32, in enter order */
   PathCacheEntry path_cache[PATH_CACHE_SIZE];
+  gint64         row_ids[N_ROW_TABLES];
+
+  /* Deferred to _sextant_location_decoder_settle(), so that what the
+   * locations share gets ids in location order whatever thread reads them:
+   * call paths first seen here (provisional ids -2, -3, ...; the visits that
+   * use them are held in their writer) and message and collective halves */
+  GHashTable    *new_path_ids;           /* key (as in PathCacheEntry) -> provisional id */
+  GArray        *new_paths;              /* NewPath, by -2 - provisional id */
+  GArray        *new_profile;            /* Profile, by -2 - provisional id */
+  GArray        *halves;                 /* DeferredHalf */
+  GArray        *coll_halves;            /* SextantCollectiveHalf */
+  guint64        events_unsettled;
   GArray        *profile;                /* Profile by call path id */
   gboolean       done;
 
@@ -169,6 +198,15 @@ typedef struct _SextantLocationDecoder
 } Decoder;
 
 #define VISIT_ID_SHIFT 32
+
+/* Rows of the tables with an id column get ids (loc << 32) + n, so that
+ * their ids do not depend on the order in which decoding threads write. */
+static inline gint64
+next_row_id (Decoder *self,
+             guint    table)
+{
+  return ((gint64)self->loc << 32) + self->row_ids[table]++;
+}
 
 static guint
 channel_hash (gconstpointer key)
@@ -387,6 +425,9 @@ lod_advance (Decoder  *self,
   return ok;
 }
 
+/* The call path @parent/@region: its id if the shared table has it, else a
+ * provisional id of this decoder (the shared table only grows between rounds,
+ * when no decoder reads, so reading it needs no lock). */
 static gboolean
 lookup_path (Decoder          *self,
              gint64            parent,
@@ -398,22 +439,38 @@ lookup_path (Decoder          *self,
   guint64 key = ((guint64)(parent + 1) << 32) | region;
   PathCacheEntry *entry = &self->path_cache[(key * 0x9E3779B97F4A7C15ULL) >> 54];
   const SextantRegionDef *def;
+  gpointer value;
 
   G_STATIC_ASSERT (PATH_CACHE_SIZE == 1 << 10);
 
-  if (entry->key == key && entry->path >= 0)
+  if (entry->key == key && entry->path != -1)
     {
       *path = entry->path;
       *category = entry->category;
       return TRUE;
     }
 
-  *path = _sextant_import_call_path (self->import, parent, region, self->stack->len, error);
+  *path = IS_PROVISIONAL (parent) ? -1 : _sextant_import_find_call_path (self->import, parent, region);
   if (*path < 0)
-    return FALSE;
+    {
+      if (g_hash_table_lookup_extended (self->new_path_ids, &key, NULL, &value))
+        *path = -1 - (gint64)GPOINTER_TO_SIZE (value);   /* value is index + 1 */
+      else
+        {
+          NewPath np = { parent, region, self->stack->len };
+
+          if (self->new_paths->len == 0)
+            sextant_chunk_writer_hold (self->visits);
+          *path = -2 - (gint64)self->new_paths->len;
+          g_array_append_val (self->new_paths, np);
+          g_array_set_size (self->new_profile, self->new_paths->len);
+          g_hash_table_insert (self->new_path_ids, g_memdup2 (&key, sizeof key),
+                               GSIZE_TO_POINTER (self->new_paths->len));
+        }
+    }
+
   def = region_def (self, region);
   *category = def != NULL ? def->category : SEXTANT_CATEGORY_OTHER;
-
   entry->key = key;
   entry->path = *path;
   entry->category = *category;
@@ -469,9 +526,14 @@ pop_frame (Decoder  *self,
   if (!lod_advance (self, t, error))
     return FALSE;
 
-  if ((guint64)frame->path >= self->profile->len)
-    g_array_set_size (self->profile, frame->path + 1);
-  profile = &g_array_index (self->profile, Profile, frame->path);
+  if (IS_PROVISIONAL (frame->path))
+    profile = &g_array_index (self->new_profile, Profile, -2 - frame->path);
+  else
+    {
+      if ((guint64)frame->path >= self->profile->len)
+        g_array_set_size (self->profile, frame->path + 1);
+      profile = &g_array_index (self->profile, Profile, frame->path);
+    }
   profile->visits++;
   profile->inclusive += inclusive;
   profile->exclusive += inclusive - frame->child_time;
@@ -675,7 +737,10 @@ write_send (Decoder            *self,
     .request = send->request, .time2 = complete_time, .visit2 = complete_visit,
   };
 
-  return _sextant_matcher_add_send (self->import->matcher, &half, error);
+  DeferredHalf deferred = { FALSE, half };
+
+  g_array_append_val (self->halves, deferred);
+  return TRUE;
 }
 
 static OTF2_CallbackCode
@@ -800,7 +865,9 @@ receive (Decoder            *self,
     .visit2 = post != NULL ? post->visit : SEXTANT_NULL,
   };
 
-  STORE (self, _sextant_matcher_add_recv (self->import->matcher, &half, &store_error));
+  DeferredHalf deferred = { TRUE, half };
+
+  g_array_append_val (self->halves, deferred);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -919,7 +986,7 @@ write_collective (Decoder           *self,
       .end_visit = top_visit (self), .sent = (gint64)sent, .received = (gint64)received,
     };
 
-    STORE (self, _sextant_matcher_add_collective (self->import->matcher, &half, &store_error));
+    g_array_append_val (self->coll_halves, half);
   }
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -1001,10 +1068,11 @@ write_rma (Decoder           *self,
            GError           **error)
 {
   return sextant_store_run (self->import->store, SEXTANT_STMT_RMA_OP, error,
-                            "inttniiiinntn",
+                            "inttniiiinntni",
                             (gint64)self->loc, op->win, op->kind, op->atomic_type,
                             op->target, op->bytes, op->bytes_received, op->matching_id, op->time,
-                            op->visit, complete_time, complete_kind, complete_visit);
+                            op->visit, complete_time, complete_kind, complete_visit,
+                            next_row_id (self, ROW_RMA_OP));
 }
 
 static char *
@@ -1156,8 +1224,8 @@ write_sync (Decoder    *self,
             gint64      end_time)
 {
   STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_RMA_SYNC, &store_error,
-                                  "iintnnntn", (gint64)self->loc, t, top_visit (self), kind, win,
-                                  remote, level, detail, end_time));
+                                  "iintnnntni", (gint64)self->loc, t, top_visit (self), kind, win,
+                                  remote, level, detail, end_time, next_row_id (self, ROW_RMA_SYNC)));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1268,10 +1336,10 @@ write_lock (Decoder            *self,
             gboolean            try_failed,
             GError            **error)
 {
-  return sextant_store_run (self->import->store, SEXTANT_STMT_LOCK, error, "itnnntnnnni",
+  return sextant_store_run (self->import->store, SEXTANT_STMT_LOCK, error, "itnnntnnnnii",
                             (gint64)self->loc, lock->family, lock->win, lock->target, lock->lock_id,
                             lock->lock_type, lock->request_time, lock->acquire_time, release_time,
-                            lock->acquire_visit, (gint64)try_failed);
+                            lock->acquire_visit, (gint64)try_failed, next_row_id (self, ROW_LOCK));
 }
 
 static PendingLock *
@@ -1509,8 +1577,8 @@ thread_event (Decoder          *self,
   gint64 t = on_record (self, kind, time);
 
   STORE (self, sextant_store_run (self->import->store, SEXTANT_STMT_THREAD_EVENT, &store_error,
-                                  "iittnnn", (gint64)self->loc, t, sextant_event_kind_names[kind],
-                                  paradigm, team, value, top_visit (self)));
+                                  "iittnnni", (gint64)self->loc, t, sextant_event_kind_names[kind],
+                                  paradigm, team, value, top_visit (self), next_row_id (self, ROW_THREAD_EVENT)));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1816,6 +1884,11 @@ _sextant_location_decoder_free (Decoder *self)
   g_clear_pointer (&self->evt_path, g_free);
   g_clear_pointer (&self->stack, g_array_unref);
   g_clear_pointer (&self->profile, g_array_unref);
+  g_clear_pointer (&self->new_path_ids, g_hash_table_unref);
+  g_clear_pointer (&self->new_paths, g_array_unref);
+  g_clear_pointer (&self->new_profile, g_array_unref);
+  g_clear_pointer (&self->halves, g_array_unref);
+  g_clear_pointer (&self->coll_halves, g_array_unref);
   g_clear_pointer (&self->send_seq, g_hash_table_unref);
   g_clear_pointer (&self->recv_seq, g_hash_table_unref);
   g_clear_pointer (&self->coll_seq, g_hash_table_unref);
@@ -1964,6 +2037,11 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->last_visit = -1;
   for (guint i = 0; i < PATH_CACHE_SIZE; i++)
     self->path_cache[i].path = -1;
+  self->new_path_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->new_paths = g_array_new (FALSE, FALSE, sizeof (NewPath));
+  self->new_profile = g_array_new (FALSE, TRUE, sizeof (Profile));
+  self->halves = g_array_new (FALSE, FALSE, sizeof (DeferredHalf));
+  self->coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   self->stack = g_array_new (FALSE, FALSE, sizeof (Frame));
   self->profile = g_array_new (FALSE, TRUE, sizeof (Profile));
   self->send_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
@@ -2027,12 +2105,14 @@ _sextant_location_decoder_read (Decoder   *self,
       OTF2_ErrorCode status;
 
       status = OTF2_Reader_ReadLocalEvents (import->reader, self->reader, READ_BATCH, &n_read);
-      import->events_read += n_read;
+      self->events_unsettled += n_read;
       n += n_read;
 
-      if (import->error != NULL)
+      /* a callback failed (here or on another thread): the importer takes
+       * the error from the import */
+      if (g_atomic_int_get (&import->failed))
         {
-          g_propagate_error (error, g_steal_pointer (&import->error));
+          g_set_error_literal (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, "stopped");
           return FALSE;
         }
       if (status != OTF2_SUCCESS)
@@ -2042,7 +2122,85 @@ _sextant_location_decoder_read (Decoder   *self,
     }
 
   *done = self->done;
-  _sextant_import_report_progress (import);
 
   return !g_cancellable_set_error_if_cancelled (import->cancellable, error);
+}
+
+static gboolean
+map_path (gint64   *value,
+          gpointer  data)
+{
+  const gint64 *ids = data;
+
+  if (!IS_PROVISIONAL (*value))
+    return FALSE;
+  *value = ids[-2 - *value];
+
+  return TRUE;
+}
+
+gboolean
+_sextant_location_decoder_settle (Decoder   *self,
+                                  guint64   *events,
+                                  GError   **error)
+{
+  SextantImport *import = self->import;
+
+  *events = self->events_unsettled;
+  self->events_unsettled = 0;
+
+  if (self->new_paths->len > 0)
+    {
+      g_autofree gint64 *ids = g_new (gint64, self->new_paths->len);
+
+      for (guint i = 0; i < self->new_paths->len; i++)
+        {
+          const NewPath *np = &g_array_index (self->new_paths, NewPath, i);
+          gint64 parent = IS_PROVISIONAL (np->parent) ? ids[-2 - np->parent] : np->parent;
+          const Profile *p = &g_array_index (self->new_profile, Profile, i);
+          Profile *to;
+
+          ids[i] = _sextant_import_call_path (import, parent, np->region, np->depth, error);
+          if (ids[i] < 0)
+            return FALSE;
+
+          if ((guint64)ids[i] >= self->profile->len)
+            g_array_set_size (self->profile, ids[i] + 1);
+          to = &g_array_index (self->profile, Profile, ids[i]);
+          to->visits += p->visits;
+          to->inclusive += p->inclusive;
+          to->exclusive += p->exclusive;
+          to->last_visit = MAX (to->last_visit, p->last_visit);
+        }
+
+      for (guint i = 0; i < self->stack->len; i++)
+        map_path (&g_array_index (self->stack, Frame, i).path, ids);
+      for (guint i = 0; i < PATH_CACHE_SIZE; i++)
+        self->path_cache[i].path = -1;
+      sextant_chunk_writer_map (self->visits, SEXTANT_VISIT_PATH, map_path, ids);
+
+      g_hash_table_remove_all (self->new_path_ids);
+      g_array_set_size (self->new_paths, 0);
+      g_array_set_size (self->new_profile, 0);
+      if (!sextant_chunk_writer_release (self->visits, error))
+        return FALSE;
+    }
+
+  for (guint i = 0; i < self->halves->len; i++)
+    {
+      const DeferredHalf *d = &g_array_index (self->halves, DeferredHalf, i);
+
+      if (!(d->is_recv ? _sextant_matcher_add_recv (import->matcher, &d->half, error)
+                       : _sextant_matcher_add_send (import->matcher, &d->half, error)))
+        return FALSE;
+    }
+  g_array_set_size (self->halves, 0);
+
+  for (guint i = 0; i < self->coll_halves->len; i++)
+    if (!_sextant_matcher_add_collective (import->matcher,
+                                          &g_array_index (self->coll_halves, SextantCollectiveHalf, i), error))
+      return FALSE;
+  g_array_set_size (self->coll_halves, 0);
+
+  return TRUE;
 }

@@ -48,6 +48,8 @@ struct _SextantStore
   sqlite3      *db;
   sqlite3_stmt *stmts[SEXTANT_N_STMTS];  /* prepared on first use */
   SextantColumnModule *columns;          /* belongs to db */
+  GMutex        lock;                    /* run, exec and write_chunk may be called from
+                                          * the importer's decoding threads */
   guint         in_transaction : 1;
 };
 
@@ -141,20 +143,20 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "begin, \"end\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
   [SEXTANT_STMT_RMA_OP] =
     "INSERT INTO rma_op (loc, win, kind, atomic_type, target, bytes, bytes_received, "
-    "matching_id, issue_time, visit, complete_time, complete_kind, complete_visit) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    "matching_id, issue_time, visit, complete_time, complete_kind, complete_visit, id) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
   [SEXTANT_STMT_RMA_SYNC] =
-    "INSERT INTO rma_sync (loc, time, visit, kind, win, remote, level, detail, end_time) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    "INSERT INTO rma_sync (loc, time, visit, kind, win, remote, level, detail, end_time, id) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
   [SEXTANT_STMT_LOCK] =
     "INSERT INTO lock (loc, family, win, target, lock_id, lock_type, request_time, "
-    "acquire_time, release_time, acquire_visit, try_failed) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    "acquire_time, release_time, acquire_visit, try_failed, id) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
   [SEXTANT_STMT_METRIC_VALUE] =
     "INSERT INTO metric_value (loc, time, metric, position, value) VALUES (?1, ?2, ?3, ?4, ?5)",
   [SEXTANT_STMT_THREAD_EVENT] =
-    "INSERT INTO thread_event (loc, time, kind, paradigm, team, value, visit) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    "INSERT INTO thread_event (loc, time, kind, paradigm, team, value, visit, id) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
   [SEXTANT_STMT_PROGRAM] =
     "INSERT OR REPLACE INTO program (loc, name, arguments, begin, \"end\", exit_status) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -391,6 +393,7 @@ sextant_store_finalize (GObject *object)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_pointer (&self->path, g_free);
+  g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (sextant_store_parent_class)->finalize (object);
 }
@@ -404,6 +407,7 @@ sextant_store_class_init (SextantStoreClass *klass)
 static void
 sextant_store_init (SextantStore *self)
 {
+  g_mutex_init (&self->lock);
 }
 
 static SextantStore *
@@ -616,7 +620,15 @@ sextant_store_exec (SextantStore      *self,
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (stmt < SEXTANT_N_STMTS, FALSE);
 
-  return exec_sql (self, stmt_sql[stmt], error);
+  {
+    gboolean ok;
+
+    g_mutex_lock (&self->lock);
+    ok = exec_sql (self, stmt_sql[stmt], error);
+    g_mutex_unlock (&self->lock);
+
+    return ok;
+  }
 }
 
 static gboolean
@@ -694,19 +706,26 @@ sextant_store_run (SextantStore      *self,
 {
   sqlite3_stmt *stmt;
   va_list args;
+  gboolean ok;
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (types != NULL, FALSE);
 
+  g_mutex_lock (&self->lock);
   if (!(stmt = get_stmt (self, which, error)))
-    return FALSE;
+    {
+      g_mutex_unlock (&self->lock);
+      return FALSE;
+    }
 
   g_assert ((int)strlen (types) == sqlite3_bind_parameter_count (stmt));
   va_start (args, types);
   bind_valist (stmt, types, args);
   va_end (args);
+  ok = step_done (self, stmt, error);
+  g_mutex_unlock (&self->lock);
 
-  return step_done (self, stmt, error);
+  return ok;
 }
 
 /* The hot path of an import: one row per region visit. */
@@ -750,11 +769,16 @@ sextant_store_write_chunk (SextantStore         *self,
   g_return_val_if_fail (n_rows > 0 && n_rows <= SEXTANT_CHUNK_MAX_ROWS, FALSE);
   g_assert (sextant_chunk_header_size (n_cols) <= sizeof header);
 
-  if (!(stmt = get_stmt (self, stmts[table], error)))
-    return FALSE;
-
+  /* encoded outside the lock: decoding threads do that part in parallel */
   data = sextant_chunk_encode (columns, n_cols, n_rows, header);
   bytes = g_bytes_get_data (data, &size);
+
+  g_mutex_lock (&self->lock);
+  if (!(stmt = get_stmt (self, stmts[table], error)))
+    {
+      g_mutex_unlock (&self->lock);
+      return FALSE;
+    }
   sqlite3_bind_int64 (stmt, 1, first_row);
   sqlite3_bind_int64 (stmt, 2, n_rows);
   sqlite3_bind_blob (stmt, 3, header, sextant_chunk_header_size (n_cols), SQLITE_STATIC);
@@ -762,13 +786,12 @@ sextant_store_write_chunk (SextantStore         *self,
   rc = sqlite3_step (stmt);
   sqlite3_reset (stmt);
   if (rc != SQLITE_DONE)
-    {
-      set_error_from_db (self, rc, "writing a chunk", error);
-      return FALSE;
-    }
-  sextant_column_module_changed (self->columns);
+    set_error_from_db (self, rc, "writing a chunk", error);
+  else
+    sextant_column_module_changed (self->columns);
+  g_mutex_unlock (&self->lock);
 
-  return TRUE;
+  return rc == SQLITE_DONE;
 }
 
 /**
