@@ -160,6 +160,19 @@ def main():
         ok(run.returncode == 0, "forced re-import succeeds", run.stderr)
         second = dump(db)
         ok(first == second, "re-import is idempotent (every row equal)")
+
+        # The store does not depend on how many threads read the locations.
+        for name in ("casita-10_scorep_mpi_tags", "sstmacro-otf2_test_traces", "casita-4_mpi_ls_barr"):
+            dumps = []
+            for threads in ("1", "2", "5"):
+                tdb = os.path.join(out, "threads-%s.db" % threads)
+                run = subprocess.run([SEXTANT, "import", "--force", "-o", tdb, os.path.join(TRACES, name)],
+                                     capture_output=True, text=True,
+                                     env=dict(os.environ, SEXTANT_IMPORT_THREADS=threads))
+                ok(run.returncode == 0, "%s imports with %s thread(s)" % (name, threads), run.stderr)
+                dumps.append(dump(tdb))
+                os.unlink(tdb)
+            ok(dumps[0] == dumps[1] == dumps[2], "%s: 1, 2 and 5 threads give equal stores" % name)
         ok(leftovers(out) == ["t.db"], "only the database remains", str(leftovers(out)))
 
         damaged = os.path.join(work, "damaged")
