@@ -92,9 +92,6 @@ onecoll_config_init (onecoll_config *cfg)
   memset (cfg, 0, sizeof *cfg);
   onecoll_poll_policy_init (&cfg->waiter, ONECOLL_POLL_ADAPTIVE);
   onecoll_poll_policy_init (&cfg->flush, ONECOLL_POLL_ADAPTIVE);
-  /* The Broadcaster waits for requests that may come at any time, also
-   * after a long idle stretch: it keeps its sleeps short. */
-  cfg->waiter.long_wait_div = 0;
   cfg->bcast.algo = ONECOLL_ALGO_BINOMIAL;
   cfg->bcast.order = ONECOLL_ORDER_LARGEST_FIRST;
   cfg->max_windows = 64;

@@ -213,9 +213,10 @@ ONECOLL_API int onecoll_poll_policy_init (onecoll_poll_policy *policy,
                                           onecoll_poll_mode    mode);
 
 /* onecoll_config_init:
- * Fills @cfg with the defaults: ADAPTIVE policies for both waits (the
- * Broadcaster's without the long-wait sleeps, long_wait_div = 0, so that it
- * picks up a request within about 64 us even after a long idle time), binomial
+ * Fills @cfg with the defaults: ADAPTIVE policies for both waits (so an
+ * idle Broadcaster sleeps up to 1 ms, and a request that comes while no
+ * application thread waits in onecoll may wait that long for it; set
+ * waiter.long_wait_div to 0 for at most about 64 us), binomial
  * broadcast with largest-subtree-first order, 64 windows, relays by the
  * waiting thread (ONECOLL_RELAY_WAITER). Thread-safe.
  * Returns ONECOLL_OK, or ONECOLL_ERR_ARG if @cfg is NULL. */
