@@ -106,6 +106,13 @@ typedef struct
   gint64       received;
 } SextantCollectiveHalf;
 
+/* A message half as a decoder hands it to the matcher */
+typedef struct
+{
+  gboolean     is_recv;
+  SextantHalf  half;
+} SextantDeferredHalf;
+
 typedef struct _SextantMatcher SextantMatcher;
 typedef struct _SextantLocationDecoder SextantLocationDecoder;
 
@@ -217,11 +224,13 @@ gboolean _sextant_location_decoder_read   (SextantLocationDecoder  *self,
                                            guint64                  max_events,
                                            gboolean                *done,
                                            GError                 **error);
-/* Gives the call paths first seen since the last call their ids, and hands
- * the message and collective halves read since to the matcher. Returns the
- * events read since. */
+/* Gives the call paths first seen since the last call their ids; returns
+ * the events read since and the message halves (SextantDeferredHalf) and
+ * collective halves (SextantCollectiveHalf) read since, for the matcher. */
 gboolean _sextant_location_decoder_settle (SextantLocationDecoder  *self,
                                            guint64                 *events,
+                                           GArray                 **halves,
+                                           GArray                 **coll_halves,
                                            GError                 **error);
 gint64   _sextant_location_decoder_get_time (SextantLocationDecoder *self);
 /* Writes what is still open; call once after the last read. */
@@ -241,6 +250,11 @@ gboolean _sextant_matcher_add_recv        (SextantMatcher               *self,
                                            GError                      **error);
 gboolean _sextant_matcher_add_collective  (SextantMatcher               *self,
                                            const SextantCollectiveHalf  *half,
+                                           GError                      **error);
+/* Adds the halves of one location (in the order read); frees the arrays. */
+gboolean _sextant_matcher_add_deferred    (SextantMatcher               *self,
+                                           GArray                       *halves,
+                                           GArray                       *coll_halves,
                                            GError                      **error);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);

@@ -1217,6 +1217,54 @@ round_thread (gpointer data,
   g_mutex_unlock (&round->lock);
 }
 
+/* The halves of one round, every location's in location order, matched on
+ * a thread of their own while the next round is read (the matcher's thread
+ * takes the rounds in order). */
+typedef struct
+{
+  SextantImport *import;
+  GMutex        *lock;
+  GError       **error;        /* the matcher's first failure */
+} MatchContext;
+
+static void
+match_round (gpointer data,
+             gpointer user_data)
+{
+  GPtrArray *arrays = data;    /* halves, collective halves, halves, ... */
+  MatchContext *context = user_data;
+  gboolean failed;
+
+  g_mutex_lock (context->lock);
+  failed = *context->error != NULL;
+  g_mutex_unlock (context->lock);
+
+  for (guint i = 0; i + 1 < arrays->len; i += 2)
+    {
+      GError *error = NULL;
+      GArray *halves = g_ptr_array_index (arrays, i);
+      GArray *coll_halves = g_ptr_array_index (arrays, i + 1);
+
+      if (failed)
+        {
+          g_array_unref (halves);
+          g_array_unref (coll_halves);
+          continue;
+        }
+      if (!_sextant_matcher_add_deferred (context->import->matcher, halves, coll_halves, &error))
+        {
+          g_mutex_lock (context->lock);
+          if (*context->error == NULL)
+            *context->error = error;
+          else
+            g_clear_error (&error);
+          g_mutex_unlock (context->lock);
+          failed = TRUE;
+        }
+    }
+  g_ptr_array_unref (arrays);
+}
+
 /* The error that stopped a round: a callback's (in the import) or the
  * reader's. */
 static gboolean
@@ -1268,6 +1316,14 @@ decode_events (SextantImport  *import,
   gboolean ok = TRUE;
   guint left = n;
   gint64 next_time;
+  gint64 settle_start;
+  gint64 settle_usec = 0;
+  GThreadPool *matcher;
+  MatchContext match_context;
+  GMutex match_lock;
+  GError *match_error = NULL;
+  GPtrArray *batch;
+  guint n_rounds = 0;
 
   for (guint i = 0; i < n; i++)
     {
@@ -1278,6 +1334,11 @@ decode_events (SextantImport  *import,
       g_ptr_array_add (decoders, decoder);
     }
   round.decoders = decoders;
+  g_mutex_init (&match_lock);
+  match_context.import = import;
+  match_context.lock = &match_lock;
+  match_context.error = &match_error;
+  matcher = g_thread_pool_new (match_round, &match_context, 1, FALSE, NULL);
   g_mutex_init (&round.lock);
   g_cond_init (&round.finished);
   n_threads = MAX (1, MIN (n_threads, n));
@@ -1304,18 +1365,40 @@ decode_events (SextantImport  *import,
           break;
         }
 
+      settle_start = g_get_monotonic_time ();
       left = 0;
       next_time = G_MAXINT64;
+      batch = g_ptr_array_new ();
       for (guint i = 0; ok && i < n; i++)
         {
           guint64 events = 0;
+          GArray *halves = NULL;
+          GArray *coll_halves = NULL;
 
-          ok = _sextant_location_decoder_settle (g_ptr_array_index (decoders, i), &events, error);
+          ok = _sextant_location_decoder_settle (g_ptr_array_index (decoders, i), &events,
+                                                 &halves, &coll_halves, error);
+          if (ok)
+            {
+              g_ptr_array_add (batch, halves);
+              g_ptr_array_add (batch, coll_halves);
+            }
           import->events_read += events;
           left += !done[i];
           if (!done[i])
             next_time = MIN (next_time, _sextant_location_decoder_get_time (g_ptr_array_index (decoders, i)));
         }
+      g_thread_pool_push (matcher, batch, NULL);
+      settle_usec += g_get_monotonic_time () - settle_start;
+
+      g_mutex_lock (&match_lock);
+      if (ok && match_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&match_error));
+          ok = FALSE;
+        }
+      g_mutex_unlock (&match_lock);
+      n_rounds++;
+
       /* every location still reading is past the window now: when the clock
        * properties understate the run, skip the windows nobody is in */
       if (step > 0 && next_time != G_MAXINT64 && next_time > round.until)
@@ -1327,10 +1410,20 @@ decode_events (SextantImport  *import,
         }
     }
 
+  g_debug ("%u rounds on %u thread(s); settling between rounds took %.3f s", n_rounds, n_threads,
+           settle_usec / (double)G_USEC_PER_SEC);
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);
+  g_thread_pool_free (matcher, FALSE, TRUE);
   g_mutex_clear (&round.lock);
   g_cond_clear (&round.finished);
+  if (ok && match_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&match_error));
+      ok = FALSE;
+    }
+  g_clear_error (&match_error);
+  g_mutex_clear (&match_lock);
   if (!ok)
     return FALSE;
 
@@ -1338,9 +1431,12 @@ decode_events (SextantImport  *import,
     {
       SextantLocationDecoder *decoder = g_ptr_array_index (decoders, i);
       guint64 events = 0;
+      GArray *halves = NULL;
+      GArray *coll_halves = NULL;
 
       if (!_sextant_location_decoder_finish (decoder, error) ||
-          !_sextant_location_decoder_settle (decoder, &events, error))
+          !_sextant_location_decoder_settle (decoder, &events, &halves, &coll_halves, error) ||
+          !_sextant_matcher_add_deferred (import->matcher, halves, coll_halves, error))
         return FALSE;
     }
 

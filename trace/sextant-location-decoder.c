@@ -79,11 +79,6 @@ typedef struct
   guint    depth;
 } NewPath;
 
-typedef struct
-{
-  gboolean     is_recv;
-  SextantHalf  half;
-} DeferredHalf;
 
 #define IS_PROVISIONAL(path) ((path) <= -2)
 
@@ -168,7 +163,7 @@ typedef struct _SextantLocationDecoder
   GHashTable    *new_path_ids;           /* key (as in PathCacheEntry) -> provisional id */
   GArray        *new_paths;              /* NewPath, by -2 - provisional id */
   GArray        *new_profile;            /* Profile, by -2 - provisional id */
-  GArray        *halves;                 /* DeferredHalf */
+  GArray        *halves;                 /* SextantDeferredHalf */
   GArray        *coll_halves;            /* SextantCollectiveHalf */
   guint64        events_unsettled;
   GArray        *profile;                /* Profile by call path id */
@@ -737,7 +732,7 @@ write_send (Decoder            *self,
     .request = send->request, .time2 = complete_time, .visit2 = complete_visit,
   };
 
-  DeferredHalf deferred = { FALSE, half };
+  SextantDeferredHalf deferred = { FALSE, half };
 
   g_array_append_val (self->halves, deferred);
   return TRUE;
@@ -865,7 +860,7 @@ receive (Decoder            *self,
     .visit2 = post != NULL ? post->visit : SEXTANT_NULL,
   };
 
-  DeferredHalf deferred = { TRUE, half };
+  SextantDeferredHalf deferred = { TRUE, half };
 
   g_array_append_val (self->halves, deferred);
   return OTF2_CALLBACK_SUCCESS;
@@ -2040,7 +2035,7 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->new_path_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->new_paths = g_array_new (FALSE, FALSE, sizeof (NewPath));
   self->new_profile = g_array_new (FALSE, TRUE, sizeof (Profile));
-  self->halves = g_array_new (FALSE, FALSE, sizeof (DeferredHalf));
+  self->halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
   self->coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   self->stack = g_array_new (FALSE, FALSE, sizeof (Frame));
   self->profile = g_array_new (FALSE, TRUE, sizeof (Profile));
@@ -2142,6 +2137,8 @@ map_path (gint64   *value,
 gboolean
 _sextant_location_decoder_settle (Decoder   *self,
                                   guint64   *events,
+                                  GArray   **halves,
+                                  GArray   **coll_halves,
                                   GError   **error)
 {
   SextantImport *import = self->import;
@@ -2186,21 +2183,11 @@ _sextant_location_decoder_settle (Decoder   *self,
         return FALSE;
     }
 
-  for (guint i = 0; i < self->halves->len; i++)
-    {
-      const DeferredHalf *d = &g_array_index (self->halves, DeferredHalf, i);
-
-      if (!(d->is_recv ? _sextant_matcher_add_recv (import->matcher, &d->half, error)
-                       : _sextant_matcher_add_send (import->matcher, &d->half, error)))
-        return FALSE;
-    }
-  g_array_set_size (self->halves, 0);
-
-  for (guint i = 0; i < self->coll_halves->len; i++)
-    if (!_sextant_matcher_add_collective (import->matcher,
-                                          &g_array_index (self->coll_halves, SextantCollectiveHalf, i), error))
-      return FALSE;
-  g_array_set_size (self->coll_halves, 0);
+  /* the halves go to the matcher, which may run beside the next round */
+  *halves = g_steal_pointer (&self->halves);
+  *coll_halves = g_steal_pointer (&self->coll_halves);
+  self->halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
+  self->coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
 
   return TRUE;
 }

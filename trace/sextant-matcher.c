@@ -392,6 +392,29 @@ _sextant_matcher_add_collective (SextantMatcher               *self,
   return ok;
 }
 
+gboolean
+_sextant_matcher_add_deferred (SextantMatcher  *self,
+                               GArray          *halves,
+                               GArray          *coll_halves,
+                               GError         **error)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; ok && i < halves->len; i++)
+    {
+      const SextantDeferredHalf *d = &g_array_index (halves, SextantDeferredHalf, i);
+
+      ok = add_half (self, &d->half, d->is_recv, error);
+    }
+  for (guint i = 0; ok && i < coll_halves->len; i++)
+    ok = _sextant_matcher_add_collective (self, &g_array_index (coll_halves, SextantCollectiveHalf, i), error);
+
+  g_array_unref (halves);
+  g_array_unref (coll_halves);
+
+  return ok;
+}
+
 /* The end ---------------------------------------------------------------- */
 
 static int
