@@ -13,28 +13,29 @@
 --   not depend on the sent data.
 -- param: distance = 0.00001 s: the largest gap between the two calls
 -- param: eps = 0 s: savings at or below this are not instances
-WITH calls AS (
-  -- blocking sends and receives of each location, in call order
-  SELECT m.send_loc AS loc, m.recv_loc AS peer, v.id AS visit, v.enter, v.leave, v.depth,
-         m.id AS message, 'send' AS kind
+WITH sends AS (
+  -- blocking sends to another location whose message was received
+  SELECT m.id AS message, m.send_loc AS loc, m.recv_loc AS peer, v.id AS visit, v.enter, v.leave, v.depth
   FROM message AS m JOIN visit AS v ON v.id = m.send_visit
   WHERE m.send_mode = 'BLOCKING' AND m.recv_loc IS NOT NULL AND m.recv_time IS NOT NULL
-  UNION ALL
-  SELECT m.recv_loc, m.send_loc, v.id, v.enter, v.leave, v.depth, m.id, 'recv'
-  FROM message AS m JOIN visit AS v ON v.id = m.recv_visit
+    AND m.recv_loc != m.send_loc
+),
+recvs AS MATERIALIZED (
+  -- the calls that received a message blocking, and from whom
+  SELECT m.recv_visit AS visit, m.send_loc AS peer FROM message AS m
   WHERE m.recv_mode = 'BLOCKING' AND m.send_loc IS NOT NULL AND m.send_time IS NOT NULL
 ),
 pairs AS (
-  SELECT c.*,
-         lead (kind) OVER w AS next_kind, lead (peer) OVER w AS next_peer, lead (visit) OVER w AS next_visit,
-         lead (enter) OVER w AS next_enter, lead (leave) OVER w AS next_leave
-  FROM calls AS c WINDOW w AS (PARTITION BY loc ORDER BY visit)
+  -- the next call on the send's level: the first later visit of the location
+  -- no deeper than the send (visit ids are in enter order per location)
+  SELECT s.*, (SELECT o.id FROM visit AS o
+               WHERE o.loc = s.loc AND o.id > s.visit AND o.depth <= s.depth
+               ORDER BY o.id LIMIT 1) AS next_visit
+  FROM sends AS s
 )
-SELECT loc, visit, min (leave - enter, next_leave - next_enter) AS severity,
-       enter AS begin, next_leave AS "end", peer AS peer_loc, message
-FROM pairs AS s
-WHERE kind = 'send' AND next_kind = 'recv' AND next_peer = peer AND loc != peer
-  AND next_enter >= leave AND next_enter - leave < :distance
-  AND min (leave - enter, next_leave - next_enter) > :eps
-  AND NOT EXISTS (SELECT 1 FROM visit AS o WHERE o.loc = s.loc AND o.id > s.visit AND o.id < s.next_visit
-                  AND o.depth <= s.depth)
+SELECT p.loc, p.visit, min (p.leave - p.enter, n.leave - n.enter) AS severity,
+       p.enter AS begin, n.leave AS "end", p.peer AS peer_loc, p.message
+FROM pairs AS p JOIN visit AS n ON n.id = p.next_visit
+WHERE n.enter >= p.leave AND n.enter - p.leave < :distance
+  AND min (p.leave - p.enter, n.leave - n.enter) > :eps
+  AND EXISTS (SELECT 1 FROM recvs AS r WHERE r.visit = n.id AND r.peer = p.peer)
