@@ -16,23 +16,25 @@ WITH calls AS (
   WHERE c.nonblocking = 0 AND c.members > 1
 ),
 ranked AS (
+  -- two orders per collective: by arrival and by departure. The others'
+  -- earliest enter is the second arrival's for the first in, the first
+  -- arrival's for everybody else (likewise for the latest leave); lead()
+  -- and first_value() over a frame up to the row read one row each.
   SELECT c.*,
-         min (enter) OVER w AS min1,
-         nth_value (enter, 2) OVER (PARTITION BY collective ORDER BY enter
-                                    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS min2,
-         max (leave) OVER w AS max1,
-         nth_value (leave, 2) OVER (PARTITION BY collective ORDER BY leave DESC
-                                    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS max2,
-         row_number () OVER (PARTITION BY collective ORDER BY enter, loc) AS first_in,
-         row_number () OVER (PARTITION BY collective ORDER BY leave DESC, loc) AS last_out
-  FROM calls AS c WINDOW w AS (PARTITION BY collective)
+         row_number () OVER by_enter AS first_in,
+         first_value (enter) OVER by_enter AS min1,
+         lead (enter) OVER by_enter AS next_enter,
+         row_number () OVER by_leave AS last_out,
+         first_value (leave) OVER by_leave AS max1,
+         lead (leave) OVER by_leave AS next_leave
+  FROM calls AS c
+  WINDOW by_enter AS (PARTITION BY collective ORDER BY enter, loc ROWS UNBOUNDED PRECEDING),
+         by_leave AS (PARTITION BY collective ORDER BY leave DESC, loc ROWS UNBOUNDED PRECEDING)
 ),
 alone AS (
-  -- the others' earliest enter is the second earliest for the first in, the
-  -- earliest for everybody else (likewise for the latest leave)
   SELECT loc, visit, collective, enter, leave,
-         max (0, CASE WHEN first_in = 1 THEN min2 ELSE min1 END - enter)
-         + max (0, leave - CASE WHEN last_out = 1 THEN max2 ELSE max1 END) AS severity
+         max (0, CASE WHEN first_in = 1 THEN next_enter ELSE min1 END - enter)
+         + max (0, leave - CASE WHEN last_out = 1 THEN next_leave ELSE max1 END) AS severity
   FROM ranked
 )
 SELECT loc, visit, severity, enter AS begin, leave AS "end", collective
