@@ -491,10 +491,11 @@ CREATE VIEW receive_wait AS
   SELECT rv.loc AS loc, rv.id AS visit, rv.enter AS enter, m.id AS message, m.send_loc AS peer_loc,
          m.send_time AS send_time,
          min (sv.enter, rv.leave) - rv.enter AS idle,
-         -- a running minimum from the last receive backwards: cheaper than a
-         -- frame that shrinks from the front
+         -- a running minimum from the last receive backwards over the groups
+         -- of receives completed at one time: cheaper than a frame that
+         -- shrinks from the front, or a RANGE frame
          min (m.send_time) OVER (PARTITION BY m.recv_loc ORDER BY m.recv_time DESC
-                                 RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send
+                                 GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send
   FROM message AS m
   JOIN visit AS rv ON rv.id = m.recv_visit
   JOIN visit AS sv ON sv.id = m.send_visit
