@@ -9,8 +9,10 @@
  * Messages: MPI does not let the messages of one channel (communicator,
  * sender, receiver, tag) overtake each other, so the decoders number the
  * sends and the receives of every channel and the n-th send matches the
- * n-th receive. A half waits in a hash table keyed by (channel, n) until
- * its partner arrives; then the message is written. Because the importer
+ * n-th receive. Each channel keeps a ring of the numbers from its oldest
+ * unmatched one on; a half waits in its slot until its partner arrives, then
+ * the message is written and the ring advances past the matched front. One
+ * lookup of a small table per half, no allocation per message. Because the importer
  * reads all locations in step through time windows, only the messages in
  * flight across a window's edge wait: memory does not grow with the trace.
  * What is left at the end is unmatched: written with the other side NULL and
@@ -34,19 +36,26 @@ typedef struct
   gint64   comm;
   gint64   src;
   gint64   dst;
-  gint64   seq;
   guint32  tag;
-} MessageKey;
+} ChannelKey;
 
 typedef struct
 {
-  MessageKey  key;              /* first: the hash table's key */
   SextantHalf send;
   SextantHalf recv;
-  guint       have_send : 1;
-  guint       have_recv : 1;
-  gpointer    next_free;
-} PendingMessage;
+  guint8      have_send;
+  guint8      have_recv;
+} Slot;
+
+typedef struct
+{
+  ChannelKey  key;              /* first: the hash table's key */
+  gint64      base;             /* the number of slot 0 */
+  guint       head;             /* ring position of slot 0 */
+  guint       len;
+  guint       cap;              /* a power of two */
+  Slot       *slots;
+} Channel;
 
 typedef struct
 {
@@ -74,38 +83,81 @@ typedef struct
 struct _SextantMatcher
 {
   SextantImport       *import;
-  GHashTable          *messages;      /* MessageKey* -> PendingMessage* (same pointer) */
+  GHashTable          *channels;      /* ChannelKey* -> Channel* (same pointer) */
+  Channel             *last;          /* the channel of the last half: often the next one's */
   GHashTable          *instances;     /* InstanceKey* -> PendingInstance* */
   SextantChunkWriter  *message_rows;
   SextantChunkWriter  *member_rows;
-  PendingMessage      *free_messages;  /* recycled: a message is two lookups and one allocation */
   gint64               next_collective;
   guint64              n_matched;
 };
 
 static guint
-message_hash (gconstpointer key)
+channel_hash (gconstpointer key)
 {
-  const MessageKey *k = key;
+  const ChannelKey *k = key;
   guint64 h = (guint64)k->comm * 0x9E3779B97F4A7C15ULL;
 
   h ^= (guint64)k->src * 0xC2B2AE3D27D4EB4FULL + (h << 6) + (h >> 2);
   h ^= (guint64)k->dst * 0x165667B19E3779F9ULL + (h << 6) + (h >> 2);
-  h ^= (guint64)k->seq * 0x27D4EB2F165667C5ULL + (h << 6) + (h >> 2);
   h ^= (guint64)k->tag + (h << 6) + (h >> 2);
 
   return (guint)(h ^ (h >> 32));
 }
 
 static gboolean
-message_equal (gconstpointer a,
+channel_equal (gconstpointer a,
                gconstpointer b)
 {
-  const MessageKey *x = a;
-  const MessageKey *y = b;
+  const ChannelKey *x = a;
+  const ChannelKey *y = b;
 
-  return x->comm == y->comm && x->src == y->src && x->dst == y->dst && x->seq == y->seq &&
-         x->tag == y->tag;
+  return x->comm == y->comm && x->src == y->src && x->dst == y->dst && x->tag == y->tag;
+}
+
+static void
+channel_free (gpointer data)
+{
+  Channel *channel = data;
+
+  g_free (channel->slots);
+  g_free (channel);
+}
+
+static inline Slot *
+channel_slot (Channel *channel,
+              guint    i)
+{
+  return &channel->slots[(channel->head + i) & (channel->cap - 1)];
+}
+
+/* Makes slot @i exist (empty), growing the ring. */
+static void
+channel_reach (Channel *channel,
+               guint    i)
+{
+  if (i >= channel->cap)
+    {
+      guint cap = MAX (channel->cap, 8);
+      Slot *slots;
+
+      while (cap <= i)
+        cap *= 2;
+      slots = g_new0 (Slot, cap);
+      for (guint k = 0; k < channel->len; k++)
+        slots[k] = *channel_slot (channel, k);
+      g_free (channel->slots);
+      channel->slots = slots;
+      channel->cap = cap;
+      channel->head = 0;
+    }
+
+  for (; channel->len <= i; channel->len++)
+    {
+      Slot *slot = channel_slot (channel, channel->len);
+
+      slot->have_send = slot->have_recv = FALSE;
+    }
 }
 
 static guint
@@ -142,7 +194,7 @@ _sextant_matcher_new (SextantImport *import,
   SextantMatcher *self = g_new0 (SextantMatcher, 1);
 
   self->import = import;
-  self->messages = g_hash_table_new_full (message_hash, message_equal, NULL, g_free);
+  self->channels = g_hash_table_new_full (channel_hash, channel_equal, NULL, channel_free);
   self->instances = g_hash_table_new_full (instance_hash, instance_equal, NULL, instance_free);
   self->message_rows = sextant_chunk_writer_new (import->store, SEXTANT_CHUNK_MESSAGE,
                                                  SEXTANT_MESSAGE_N_COLUMNS, 1, chunk_rows);
@@ -159,15 +211,8 @@ _sextant_matcher_free (SextantMatcher *self)
   if (self == NULL)
     return;
 
-  g_hash_table_unref (self->messages);
+  g_hash_table_unref (self->channels);
   g_hash_table_unref (self->instances);
-  while (self->free_messages != NULL)
-    {
-      PendingMessage *next = self->free_messages->next_free;
-
-      g_free (self->free_messages);
-      self->free_messages = next;
-    }
   sextant_chunk_writer_free (self->message_rows);
   sextant_chunk_writer_free (self->member_rows);
   g_free (self);
@@ -223,25 +268,35 @@ add_half (SextantMatcher     *self,
           gboolean            is_recv,
           GError            **error)
 {
-  MessageKey key = { half->comm, half->src, half->dst, half->seq, half->tag };
-  PendingMessage *pending = g_hash_table_lookup (self->messages, &key);
-  gboolean ok;
+  ChannelKey key = { half->comm, half->src, half->dst, half->tag };
+  Channel *channel = self->last;
+  gint64 index;
+  Slot *slot;
 
-  if (pending == NULL)
+  if (channel == NULL || !channel_equal (&channel->key, &key))
     {
-      if (self->free_messages != NULL)
+      channel = g_hash_table_lookup (self->channels, &key);
+      if (channel == NULL)
         {
-          pending = self->free_messages;
-          self->free_messages = pending->next_free;
-          memset (pending, 0, sizeof *pending);
+          channel = g_new0 (Channel, 1);
+          channel->key = key;
+          g_hash_table_insert (self->channels, &channel->key, channel);
         }
-      else
-        pending = g_new0 (PendingMessage, 1);
-      pending->key = key;
-      g_hash_table_insert (self->messages, &pending->key, pending);
+      self->last = channel;
     }
 
-  if (is_recv ? pending->have_recv : pending->have_send)
+  index = half->seq - channel->base;
+  if (index < 0 || index > G_MAXINT32)
+    {
+      _sextant_import_log (self->import, "duplicate_message_half", half->loc, half->time,
+                           "a %s with a sequence number already matched; dropped",
+                           is_recv ? "receive" : "send");
+      return TRUE;
+    }
+  channel_reach (channel, (guint)index);
+  slot = channel_slot (channel, (guint)index);
+
+  if (is_recv ? slot->have_recv : slot->have_send)
     {
       /* two halves of one number: a decoder counted wrong; keep the first */
       _sextant_import_log (self->import, "duplicate_message_half", half->loc, half->time,
@@ -252,25 +307,31 @@ add_half (SextantMatcher     *self,
 
   if (is_recv)
     {
-      pending->recv = *half;
-      pending->have_recv = TRUE;
+      slot->recv = *half;
+      slot->have_recv = TRUE;
     }
   else
     {
-      pending->send = *half;
-      pending->have_send = TRUE;
+      slot->send = *half;
+      slot->have_send = TRUE;
     }
 
-  if (!(pending->have_send && pending->have_recv))
+  if (!(slot->have_send && slot->have_recv))
     return TRUE;
 
-  ok = write_message (self, &pending->send, &pending->recv, error);
   self->n_matched++;
-  g_hash_table_steal (self->messages, &key);
-  pending->next_free = self->free_messages;
-  self->free_messages = pending;
+  if (!write_message (self, &slot->send, &slot->recv, error))
+    return FALSE;
 
-  return ok;
+  /* the front moves past the matched numbers */
+  while (channel->len > 0 && channel_slot (channel, 0)->have_send && channel_slot (channel, 0)->have_recv)
+    {
+      channel->head = (channel->head + 1) & (channel->cap - 1);
+      channel->len--;
+      channel->base++;
+    }
+
+  return TRUE;
 }
 
 gboolean
@@ -417,22 +478,35 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
 
 /* The end ---------------------------------------------------------------- */
 
-static int
-compare_messages (gconstpointer a,
-                  gconstpointer b)
+typedef struct
 {
-  const PendingMessage *x = *(PendingMessage * const *)a;
-  const PendingMessage *y = *(PendingMessage * const *)b;
-  const SextantHalf *hx = x->have_send ? &x->send : &x->recv;
-  const SextantHalf *hy = y->have_send ? &y->send : &y->recv;
+  const SextantHalf *half;
+  gboolean           is_recv;
+  gint64             seq;
+} Leftover;
 
-  if (x->have_send != y->have_send)
-    return x->have_send ? -1 : 1;
-  if (hx->loc != hy->loc)
-    return hx->loc < hy->loc ? -1 : 1;
-  if (hx->time != hy->time)
-    return hx->time < hy->time ? -1 : 1;
-  return x->key.seq < y->key.seq ? -1 : x->key.seq > y->key.seq;
+static int
+compare_leftovers (gconstpointer a,
+                   gconstpointer b)
+{
+  const Leftover *x = a;
+  const Leftover *y = b;
+
+  if (x->is_recv != y->is_recv)
+    return x->is_recv ? 1 : -1;
+  if (x->half->loc != y->half->loc)
+    return x->half->loc < y->half->loc ? -1 : 1;
+  if (x->half->time != y->half->time)
+    return x->half->time < y->half->time ? -1 : 1;
+  if (x->half->comm != y->half->comm)
+    return x->half->comm < y->half->comm ? -1 : 1;
+  if (x->half->src != y->half->src)
+    return x->half->src < y->half->src ? -1 : 1;
+  if (x->half->dst != y->half->dst)
+    return x->half->dst < y->half->dst ? -1 : 1;
+  if (x->half->tag != y->half->tag)
+    return x->half->tag < y->half->tag ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int
@@ -469,20 +543,46 @@ gboolean
 _sextant_matcher_finish (SextantMatcher  *self,
                          GError         **error)
 {
-  g_autoptr(GPtrArray) left = values_of (self->messages);
+  g_autoptr(GArray) left = g_array_new (FALSE, FALSE, sizeof (Leftover));
   g_autoptr(GPtrArray) open = values_of (self->instances);
+  GHashTableIter iter;
+  gpointer value;
   gint64 run_loc = SEXTANT_NULL;
   gboolean run_recv = FALSE;
   gint64 run_count = 0;
   gint64 run_time = 0;
 
-  g_ptr_array_sort (left, compare_messages);
+  g_hash_table_iter_init (&iter, self->channels);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Channel *channel = value;
+
+      for (guint i = 0; i < channel->len; i++)
+        {
+          const Slot *slot = channel_slot (channel, i);
+          Leftover l = { NULL, FALSE, channel->base + i };
+
+          if (slot->have_send && slot->have_recv)
+            continue;
+          if (slot->have_send)
+            l.half = &slot->send;
+          else if (slot->have_recv)
+            {
+              l.half = &slot->recv;
+              l.is_recv = TRUE;
+            }
+          else
+            continue;
+          g_array_append_val (left, l);
+        }
+    }
+
+  g_array_sort (left, compare_leftovers);
   for (guint i = 0; i <= left->len; i++)
     {
-      const PendingMessage *m = i < left->len ? g_ptr_array_index (left, i) : NULL;
-      const SextantHalf *half = m == NULL ? NULL : m->have_send ? &m->send : &m->recv;
+      const Leftover *m = i < left->len ? &g_array_index (left, Leftover, i) : NULL;
 
-      if (run_count > 0 && (m == NULL || half->loc != run_loc || m->have_recv != run_recv))
+      if (run_count > 0 && (m == NULL || m->half->loc != run_loc || m->is_recv != run_recv))
         {
           _sextant_import_log_n (self->import, run_recv ? "unmatched_receive" : "unmatched_send",
                                  run_loc, run_time, run_count, "%s without a matching %s; kept unmatched",
@@ -494,17 +594,18 @@ _sextant_matcher_finish (SextantMatcher  *self,
 
       if (run_count == 0)
         {
-          run_loc = half->loc;
-          run_recv = m->have_recv;
-          run_time = half->time;
+          run_loc = m->half->loc;
+          run_recv = m->is_recv;
+          run_time = m->half->time;
         }
       run_count++;
-      run_time = MIN (run_time, half->time);
+      run_time = MIN (run_time, m->half->time);
 
-      if (!write_message (self, m->have_send ? &m->send : NULL, m->have_recv ? &m->recv : NULL, error))
+      if (!write_message (self, m->is_recv ? NULL : m->half, m->is_recv ? m->half : NULL, error))
         return FALSE;
     }
-  g_hash_table_remove_all (self->messages);
+  g_hash_table_remove_all (self->channels);
+  self->last = NULL;
 
   g_ptr_array_sort (open, compare_instances);
   for (guint i = 0; i < open->len; i++)
@@ -519,5 +620,5 @@ _sextant_matcher_finish (SextantMatcher  *self,
 guint
 _sextant_matcher_get_n_pending (SextantMatcher *self)
 {
-  return g_hash_table_size (self->messages) + g_hash_table_size (self->instances);
+  return g_hash_table_size (self->channels) + g_hash_table_size (self->instances);
 }
