@@ -7,7 +7,7 @@
  *  - a duplicate of the user's communicator (p ranks);
  *  - the auxiliary window "aux", one MPI window that holds, on every rank and
  *    for each window slot s (0 <= s < max_windows), the paper's request flag,
- *    request descriptor and done counter, plus two counters of our own:
+ *    request descriptor and done counter, plus three words of our own:
  *
  *      req[s]       int64   token of the latest request sent to this rank for
  *                           slot s (written by the tree parent with
@@ -42,11 +42,12 @@
  * onecoll_win_create() (a collective call whose ranks agree on the serial),
  * which makes ids unique for the life of the process and the lookup O(1).
  *
- * Workload: the Broadcaster polls req[] continuously (thousands of times per
- * second when idle under the adaptive policy), relays are rare in comparison,
- * and windows are created a handful of times per run. So the poll is one
- * MPI_Get_accumulate over the used slots plus one flush, and everything else
- * is allowed to take the registry mutex.
+ * Workload: the Broadcaster, and every application thread that waits in
+ * onecoll, polls req[] continuously (up to thousands of times per second),
+ * relays are rare in comparison, and windows are created a handful of times
+ * per run. So a poll is one MPI_Win_sync and a plain load per used slot
+ * (onecoll__peek), with an atomic read and a claim only for a token that
+ * grew, and everything else is allowed to take the registry mutex.
  */
 #ifndef ONECOLL_PRIVATE_H
 #define ONECOLL_PRIVATE_H

@@ -9,7 +9,9 @@
  * duplicate, and returns only when the Broadcaster thread of this rank holds
  * its passive epoch on the aux window and every rank got that far. From then
  * on the Broadcaster loops: read req[] of all used slots, relay each slot
- * whose token changed, back off when nothing changed. onecoll_finalize()
+ * whose token grew and whose claim it wins (an application thread waiting
+ * in onecoll may win it instead, onecoll__wait_counter), back off when
+ * nothing changed. onecoll_finalize()
  * frees the windows, waits for every rank (so that no request can still be
  * on its way), then stops and joins the thread.
  *

@@ -94,7 +94,11 @@
  *        spec's model);
  *   Or   the request-pickup overhead: onecoll is started on ranks {0, 1}
  *        alone and rank 0 times 1-byte binomial broadcasts to rank 1
- *        (bcast + flush, as below). By the spec's model that broadcast
+ *        (bcast + flush, as below) with ONECOLL_RELAY_BROADCASTER, the
+ *        paper's runtime, where rank 1 must pick its request up (onecoll's
+ *        default runtime completes a leaf from its parent, so at p = 2 it
+ *        has no pickup to measure; its time is written as
+ *        bin2_adaptive_waiter_us). By the spec's model that broadcast
  *        costs o + 2q + L + Or (one stage) + o + L (the done counter), so
  *        Or = T - 2o - 2q - 2L, with q = max(o, g): the Broadcaster's
  *        pickup plus the root's detection of the done counter, both with
@@ -145,8 +149,9 @@
 typedef enum
 {
   SESSION_MPI = 0,                  /* no onecoll runtime */
-  SESSION_ADAPTIVE = 1,             /* runtime with adaptive polling */
-  SESSION_FIXED = 2,                /* runtime with the paper's 1 ms polling */
+  SESSION_ADAPTIVE = 1,             /* onecoll's defaults: adaptive polling, waiters relay */
+  SESSION_ADAPTIVE_BC = 2,          /* adaptive polling, only the Broadcasters relay */
+  SESSION_FIXED = 3,                /* the paper's runtime: 1 ms polling, Broadcasters relay */
   N_SESSIONS
 } session_kind;
 
@@ -168,6 +173,9 @@ static const variant variants[] = {
   { "binomial-sf/adaptive", "binomial-sf", "adaptive", 0, ONECOLL_ALGO_BINOMIAL, ONECOLL_ORDER_SMALLEST_FIRST, SESSION_ADAPTIVE, 1 },
   { "binomial-lf/adaptive", "binomial-lf", "adaptive", 0, ONECOLL_ALGO_BINOMIAL, ONECOLL_ORDER_LARGEST_FIRST,  SESSION_ADAPTIVE, 1 },
   { "mpi-bcast/rt",         "mpi-bcast",   "rt-idle",  1, ONECOLL_ALGO_DEFAULT,  ONECOLL_ORDER_DEFAULT,        SESSION_ADAPTIVE, 0 },
+  { "linear/adaptive-bc",   "linear",      "adaptive-bc", 0, ONECOLL_ALGO_LINEAR, ONECOLL_ORDER_DEFAULT,       SESSION_ADAPTIVE_BC, 1 },
+  { "binomial-sf/adaptive-bc", "binomial-sf", "adaptive-bc", 0, ONECOLL_ALGO_BINOMIAL, ONECOLL_ORDER_SMALLEST_FIRST, SESSION_ADAPTIVE_BC, 0 },
+  { "binomial-lf/adaptive-bc", "binomial-lf", "adaptive-bc", 0, ONECOLL_ALGO_BINOMIAL, ONECOLL_ORDER_LARGEST_FIRST, SESSION_ADAPTIVE_BC, 1 },
   { "linear/fixed",         "linear",      "fixed",    0, ONECOLL_ALGO_LINEAR,   ONECOLL_ORDER_DEFAULT,        SESSION_FIXED,    1 },
   { "binomial-sf/fixed",    "binomial-sf", "fixed",    0, ONECOLL_ALGO_BINOMIAL, ONECOLL_ORDER_SMALLEST_FIRST, SESSION_FIXED,    1 },
   { "binomial-lf/fixed",    "binomial-lf", "fixed",    0, ONECOLL_ALGO_BINOMIAL, ONECOLL_ORDER_LARGEST_FIRST,  SESSION_FIXED,    1 },
@@ -189,6 +197,7 @@ typedef struct
   const char *json_path;            /* NULL: no JSON */
   onecoll_poll_policy adaptive;     /* the "adaptive" policy (onecoll's defaults) */
   onecoll_poll_policy fixed;        /* the "fixed" policy (the paper's 1 ms) */
+  uint32_t help_after_ns;           /* the "adaptive" runtime's help_after_ns */
 } options;
 
 /* The model parameters, all times in microseconds. */
@@ -205,7 +214,14 @@ typedef struct
   double gfit_bytes[8];             /* put sizes measured (fit: >= G_FIT_FROM) */
   double gfit_us[8];
   int n_gfit;
-  double bin2_us[2];                /* 1-byte binomial p=2 bcast: adaptive, fixed */
+  double Gbusy_us_per_byte[2];      /* one put while the others wait in onecoll:
+                                       adaptive, fixed policy */
+  double Gquiet_us_per_byte;        /* the same put while the others sleep */
+  int n_share;                      /* Gshare: copy counts measured */
+  int share_n[8];                   /* n concurrent copies */
+  double share_us_per_byte[8];      /* time / bytes moved with n copies at once */
+  double bin2_us[3];                /* 1-byte binomial p=2 bcast: adaptive and fixed polling
+                                       with Broadcaster relays, adaptive with WAITER relays */
   double Or_us[2];                  /* derived pickup overhead: adaptive, fixed */
 } params;
 
@@ -270,8 +286,10 @@ usage (FILE *out)
     "                       mpi-bcast/rt; all (default: all but mpi-bcast/rt)\n"
     "  -b, --buffer MODE    user (default): non-roots receive into their own\n"
     "                       buffer; window: they read the window in place\n"
-    "      --adaptive S:Y:MIN:MAX  the adaptive policy: S spins, Y yields, then\n"
-    "                       sleeps from MIN to MAX ns (default: onecoll's, 16:256:1000:64000)\n"
+    "      --adaptive S:Y:MIN:MAX[:DIV:LONG]  the adaptive policy: S spins, Y yields,\n"
+    "                       then sleeps from MIN to MAX ns, in long waits up to 1/DIV\n"
+    "                       of the time slept, at most LONG ns (default: onecoll's,\n"
+    "                       16:256:1000:64000:8:1000000)\n"
     "      --fixed NS       the fixed policy's sleep (default 1000000, the paper's)\n"
     "  -o, --csv PATH       write one CSV row per (size, variant)\n"
     "  -j, --json PATH      write the run's parameters and model inputs\n"
@@ -467,24 +485,39 @@ static void
 parse_adaptive (onecoll_poll_policy *pol,
                 const char          *arg)
 {
-  unsigned long v[4];
+  unsigned long v[6];
   const char *p = arg;
   char *end = NULL;
+  int n = 0;
 
-  for (int k = 0; k < 4; k++)
+  while (n < 6)
     {
       errno = 0;
-      v[k] = strtoul (p, &end, 10);
-      if (errno != 0 || end == p || v[k] > 1000000000ul || *end != (k < 3 ? ':' : '\0'))
-        usage_error ("--adaptive: expected SPIN:YIELD:MIN_NS:MAX_NS, not '%s'", arg);
+      v[n] = strtoul (p, &end, 10);
+      if (errno != 0 || end == p || v[n] > 1000000000ul || (*end != ':' && *end != '\0'))
+        usage_error ("--adaptive: expected SPIN:YIELD:MIN_NS:MAX_NS[:DIV:LONG_NS], not '%s'", arg);
+      n++;
+      if (*end == '\0')
+        break;
       p = end + 1;
     }
+  if ((n != 4 && n != 6) || *end != '\0')
+    usage_error ("--adaptive: expected SPIN:YIELD:MIN_NS:MAX_NS[:DIV:LONG_NS], not '%s'", arg);
   pol->spin_polls = (uint32_t) v[0];
   pol->yield_polls = (uint32_t) v[1];
   pol->sleep_min_ns = (uint32_t) v[2];
   pol->sleep_max_ns = (uint32_t) v[3];
-  if (v[0] > 1000000ul || v[2] < 1 || v[2] > v[3])
-    usage_error ("--adaptive: SPIN <= 1000000 and 1 <= MIN_NS <= MAX_NS, not '%s'", arg);
+  if (n == 6)
+    {
+      pol->long_wait_div = (uint32_t) v[4];
+      pol->long_wait_max_ns = (uint32_t) v[5];
+    }
+  if (v[0] > 1000000ul || v[2] < 1 || v[2] > v[3]
+      || (pol->long_wait_div != 0
+          && (pol->long_wait_div < 2 || pol->long_wait_div > 1000
+              || pol->long_wait_max_ns < pol->sleep_max_ns)))
+    usage_error ("--adaptive: SPIN <= 1000000, 1 <= MIN_NS <= MAX_NS, DIV 0 or 2..1000, "
+                 "LONG_NS >= MAX_NS; not '%s'", arg);
 }
 
 static void
@@ -492,7 +525,8 @@ parse_options (options *opt,
                int      argc,
                char   **argv)
 {
-  enum { OPT_PARAMS = 256, OPT_NO_PARAMS, OPT_PARAMS_ONLY, OPT_ADAPTIVE, OPT_FIXED };
+  enum { OPT_PARAMS = 256, OPT_NO_PARAMS, OPT_PARAMS_ONLY, OPT_ADAPTIVE, OPT_FIXED,
+         OPT_HELP_AFTER };
   static const struct option longopts[] = {
     { "sizes",       required_argument, NULL, 's' },
     { "max-size",    required_argument, NULL, 'm' },
@@ -509,6 +543,7 @@ parse_options (options *opt,
     { "quick",       no_argument,       NULL, 'q' },
     { "adaptive",    required_argument, NULL, OPT_ADAPTIVE },
     { "fixed",       required_argument, NULL, OPT_FIXED },
+    { "help-after",  required_argument, NULL, OPT_HELP_AFTER },
     { "help",        no_argument,       NULL, 'h' },
     { NULL, 0, NULL, 0 },
   };
@@ -525,6 +560,12 @@ parse_options (options *opt,
   opt->params = 1;
   onecoll_poll_policy_init (&opt->adaptive, ONECOLL_POLL_ADAPTIVE);
   onecoll_poll_policy_init (&opt->fixed, ONECOLL_POLL_FIXED);
+  {
+    onecoll_config defaults;
+
+    onecoll_config_init (&defaults);
+    opt->help_after_ns = defaults.help_after_ns;
+  }
 
   /* --quick sets defaults that the other options may override, wherever it
    * stands on the command line. */
@@ -569,6 +610,12 @@ parse_options (options *opt,
         case OPT_ADAPTIVE: parse_adaptive (&opt->adaptive, optarg); break;
         case OPT_FIXED:
           opt->fixed.interval_ns = (uint32_t) parse_int (optarg, "--fixed", 1, 1000000000);
+          break;
+        case OPT_HELP_AFTER:
+          if (strcmp (optarg, "never") == 0)
+            opt->help_after_ns = UINT32_MAX;
+          else
+            opt->help_after_ns = (uint32_t) parse_int (optarg, "--help-after", 0, 1000000000);
           break;
         case 'q': break;            /* handled above */
         case 'h':
@@ -909,15 +956,37 @@ measure_rma_params (MPI_Comm  pair,
   MPI_Win_free (&dwin);
 }
 
+/* Starts an onecoll runtime on @comm with @policy for both of its waits and
+ * @relay, and creates one window of @size bytes (*@win, its memory *@base);
+ * dies on any error. */
+static void
+start_runtime (MPI_Comm                   comm,
+               const onecoll_poll_policy *policy,
+               onecoll_relay_mode         relay,
+               int64_t                    size,
+               onecoll_win               *win,
+               void                     **base)
+{
+  onecoll_config cfg;
+
+  check_oc (onecoll_config_init (&cfg), "onecoll_config_init");
+  cfg.waiter = *policy;
+  cfg.flush = *policy;
+  cfg.relay = relay;
+  check_oc (onecoll_init (comm, &cfg), "onecoll_init (parameters)");
+  check_oc (onecoll_win_create (size, NULL, win), "onecoll_win_create (parameters)");
+  check_oc (onecoll_win_get_base (*win, base, NULL), "onecoll_win_get_base");
+}
+
 /* On @pair (world ranks 0 and 1): median time of a 1-byte binomial
  * broadcast from 0 to 1 with @mode polling, in us, timed at the root as the
  * benchmark times it (bcast + flush). */
 static double
 measure_bin2 (MPI_Comm                   pair,
               const onecoll_poll_policy *policy,
+              onecoll_relay_mode         relay,
               int                        iters)
 {
-  onecoll_config cfg;
   onecoll_bcast_opts bin = { ONECOLL_ALGO_BINOMIAL, ONECOLL_ORDER_LARGEST_FIRST };
   onecoll_win win = ONECOLL_WIN_NULL;
   void *base = NULL;
@@ -927,12 +996,7 @@ measure_bin2 (MPI_Comm                   pair,
   int me;
 
   MPI_Comm_rank (pair, &me);
-  check_oc (onecoll_config_init (&cfg), "onecoll_config_init");
-  cfg.waiter = *policy;
-  cfg.flush = *policy;
-  check_oc (onecoll_init (pair, &cfg), "onecoll_init (parameters)");
-  check_oc (onecoll_win_create (64, NULL, &win), "onecoll_win_create (parameters)");
-  check_oc (onecoll_win_get_base (win, &base, NULL), "onecoll_win_get_base");
+  start_runtime (pair, policy, relay, 64, &win, &base);
   for (int k = -iters / 10 - 1; k < iters; k++)
     {
       double t0;
@@ -973,6 +1037,161 @@ quiet_barrier (MPI_Comm comm)
     }
 }
 
+#define SHARE_BYTES     (16 * MIB)  /* each copy of the Gshare measurement */
+
+/* Seconds on CLOCK_MONOTONIC: one clock for all processes of the node
+ * (Open MPI's MPI_Wtime need not be; MPI_WTIME_IS_GLOBAL is false). */
+static double
+node_clock (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+/* Gshare(n), not in the spec: ranks 0..n-1 of MPI_COMM_WORLD each put
+ * SHARE_BYTES from their window into the next one's (r + 1 mod n) at the
+ * same time, from barrier to barrier; time / bytes moved. The copy
+ * bandwidth of the node as n copies share its cores and memory: what the
+ * copies of one stage of the binomial tree (and the receivers' copy-outs)
+ * get. The median over batches, as the broadcast latencies it serves to
+ * predict are medians: with more copies than cores the time is set by how
+ * the scheduler shares the cores, which has a real spread. The other
+ * ranks wait in quiet_barrier(). */
+static void
+measure_share (params *out)
+{
+  static const int counts[] = { 2, 3, 4, 6, 8, 12, 16 };
+  const int n_counts = (int) (sizeof counts / sizeof counts[0]);
+  unsigned char *base = NULL;
+  MPI_Win win;
+
+  out->n_share = 0;
+  MPI_Win_allocate ((MPI_Aint) (2 * SHARE_BYTES), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+  memset (base, 0x3c, (size_t) (2 * SHARE_BYTES));
+  MPI_Win_lock_all (MPI_MODE_NOCHECK, win);
+  for (int k = 0; k < n_counts && counts[k] <= world_size; k++)
+    {
+      int n = counts[k];
+      int in = world_rank < n;
+      MPI_Comm group;
+      double t[PARAM_BATCHES];
+
+      MPI_Comm_split (MPI_COMM_WORLD, in ? 0 : 1, world_rank, &group);
+      if (in)
+        {
+          for (int b = -1; b < PARAM_BATCHES; b++)
+            {
+              double t0, t1, first, last;
+
+              MPI_Barrier (group);
+              t0 = node_clock ();
+              MPI_Put (base, (int) SHARE_BYTES, MPI_BYTE, (world_rank + 1) % n,
+                       (MPI_Aint) SHARE_BYTES, (int) SHARE_BYTES, MPI_BYTE, win);
+              MPI_Win_flush ((world_rank + 1) % n, win);
+              t1 = node_clock ();
+              /* From the first start to the last end: with more ranks than
+               * cores the ranks leave the barrier at different times, so no
+               * single rank's clock spans all copies. */
+              MPI_Allreduce (&t0, &first, 1, MPI_DOUBLE, MPI_MIN, group);
+              MPI_Allreduce (&t1, &last, 1, MPI_DOUBLE, MPI_MAX, group);
+              if (b >= 0)
+                t[b] = last - first;
+            }
+          if (world_rank == 0)
+            {
+              out->share_n[out->n_share] = n;
+              out->share_us_per_byte[out->n_share] =
+                1e6 * median (t, PARAM_BATCHES) / ((double) n * (double) SHARE_BYTES);
+              out->n_share++;
+            }
+        }
+      quiet_barrier (MPI_COMM_WORLD);
+      MPI_Comm_free (&group);
+    }
+  MPI_Win_unlock_all (win);
+  MPI_Win_free (&win);
+}
+
+/* Gbusy, not in the spec: the time per byte of one put of SHARE_BYTES by
+ * rank 0 (into rank 1) while every other rank waits in onecoll_bcast_flush()
+ * (with the runtime's @policy and @relay mode) for a broadcast that rank 0
+ * starts only after the put. That is what a rank that copies gets from the
+ * cores while the ranks that wait for it poll - the situation of every
+ * large broadcast here. With @policy NULL (Gquiet) the other ranks sleep in
+ * quiet_barrier() instead; Gbusy / Gquiet is the processor-sharing slowdown
+ * that the PS model applies to the copies. The median over PARAM_BATCHES
+ * batches, like Gshare. Every rank calls this; rank 0's result is
+ * returned. */
+static double
+measure_busy (const onecoll_poll_policy *policy,
+              onecoll_relay_mode         relay)
+{
+  onecoll_win win = ONECOLL_WIN_NULL;
+  unsigned char *base = NULL;
+  unsigned char *data = NULL;
+  unsigned char one = 0;
+  MPI_Win dwin;
+  double t[PARAM_BATCHES];
+  double result = 0;
+
+  if (world_size < 2)
+    return 0;
+  MPI_Win_allocate ((MPI_Aint) (world_rank <= 1 ? SHARE_BYTES : 1), 1, MPI_INFO_NULL,
+                    MPI_COMM_WORLD, &data, &dwin);
+  memset (data, 0x6b, world_rank <= 1 ? (size_t) SHARE_BYTES : 1);
+  MPI_Win_lock_all (MPI_MODE_NOCHECK, dwin);
+  if (policy == NULL)
+    {
+      for (int b = -1; b < PARAM_BATCHES; b++)
+        {
+          MPI_Barrier (MPI_COMM_WORLD);
+          if (world_rank == 0)
+            {
+              double t0 = MPI_Wtime ();
+
+              MPI_Put (data, (int) SHARE_BYTES, MPI_BYTE, 1, 0, (int) SHARE_BYTES, MPI_BYTE,
+                       dwin);
+              MPI_Win_flush (1, dwin);
+              if (b >= 0)
+                t[b] = MPI_Wtime () - t0;
+            }
+          quiet_barrier (MPI_COMM_WORLD);
+        }
+      if (world_rank == 0)
+        result = 1e6 * median (t, PARAM_BATCHES) / (double) SHARE_BYTES;
+      MPI_Win_unlock_all (dwin);
+      MPI_Win_free (&dwin);
+      return result;
+    }
+  start_runtime (MPI_COMM_WORLD, policy, relay, 1, &win, (void **) &base);
+  for (int b = -1; b < PARAM_BATCHES; b++)
+    {
+      MPI_Barrier (MPI_COMM_WORLD);
+      if (world_rank == 0)
+        {
+          double t0 = MPI_Wtime ();
+
+          MPI_Put (data, (int) SHARE_BYTES, MPI_BYTE, 1, 0, (int) SHARE_BYTES, MPI_BYTE, dwin);
+          MPI_Win_flush (1, dwin);
+          if (b >= 0)
+            t[b] = MPI_Wtime () - t0;
+          check_oc (onecoll_bcast (win, base, 1, 0, NULL), "onecoll_bcast (Gbusy)");
+        }
+      else
+        check_oc (onecoll_bcast (win, &one, 1, 0, NULL), "onecoll_bcast (Gbusy)");
+      check_oc (onecoll_bcast_flush (win), "onecoll_bcast_flush (Gbusy)");
+    }
+  if (world_rank == 0)
+    result = 1e6 * median (t, PARAM_BATCHES) / (double) SHARE_BYTES;
+  check_oc (onecoll_win_free (win), "onecoll_win_free (Gbusy)");
+  check_oc (onecoll_finalize (), "onecoll_finalize (Gbusy)");
+  MPI_Win_unlock_all (dwin);
+  MPI_Win_free (&dwin);
+  return result;
+}
+
 static void
 measure_params (const options *opt,
                 params        *out)
@@ -992,11 +1211,20 @@ measure_params (const options *opt,
   if (in_pair)
     {
       measure_rma_params (group, out);
-      out->bin2_us[0] = measure_bin2 (group, &opt->adaptive, 300);
-      out->bin2_us[1] = measure_bin2 (group, &opt->fixed, 100);
+      /* Or needs a rank that picks a request up: only the paper's runtime
+       * has one at p = 2 (with ONECOLL_RELAY_WAITER the root completes a
+       * leaf itself); the third number is that direct delivery, for
+       * information. */
+      out->bin2_us[0] = measure_bin2 (group, &opt->adaptive, ONECOLL_RELAY_BROADCASTER, 300);
+      out->bin2_us[1] = measure_bin2 (group, &opt->fixed, ONECOLL_RELAY_BROADCASTER, 100);
+      out->bin2_us[2] = measure_bin2 (group, &opt->adaptive, ONECOLL_RELAY_WAITER, 300);
     }
   quiet_barrier (MPI_COMM_WORLD);
   MPI_Comm_free (&group);
+  measure_share (out);
+  out->Gquiet_us_per_byte = measure_busy (NULL, ONECOLL_RELAY_WAITER);
+  out->Gbusy_us_per_byte[0] = measure_busy (&opt->adaptive, ONECOLL_RELAY_WAITER);
+  out->Gbusy_us_per_byte[1] = measure_busy (&opt->fixed, ONECOLL_RELAY_BROADCASTER);
 
   q = out->o_us > out->g_us ? out->o_us : out->g_us;
   for (int k = 0; k < 2; k++)
@@ -1020,12 +1248,24 @@ print_params (const params *pr)
           1e3 * pr->Gnode_us_per_byte,
           pr->Gnode_us_per_byte > 0 ? 1e-3 / pr->Gnode_us_per_byte : 0.0,
           (int) (PARAM_WIN / 2 / MIB));
+  printf ("#   Gshare(n) = time / bytes moved, n ranks putting %d MiB each at once (median):",
+          (int) (SHARE_BYTES / MIB));
+  for (int k = 0; k < pr->n_share; k++)
+    printf (" n=%d %.4f ns/B", pr->share_n[k], 1e3 * pr->share_us_per_byte[k]);
+  printf ("\n");
+  printf ("#   Gbusy = %9.6f ns/B adaptive, %9.6f ns/B fixed (one %d MiB put while the\n"
+          "#           other ranks wait in onecoll_bcast_flush; median); Gquiet = %9.6f ns/B\n"
+          "#           (the same put while they sleep)\n",
+          1e3 * pr->Gbusy_us_per_byte[0], 1e3 * pr->Gbusy_us_per_byte[1],
+          (int) (SHARE_BYTES / MIB), 1e3 * pr->Gquiet_us_per_byte);
   printf ("#   puts  =");
   for (int k = 0; k < pr->n_gfit; k++)
     printf (" %.0f MiB %.0f us%s", pr->gfit_bytes[k] / MIB, pr->gfit_us[k],
             k + 1 < pr->n_gfit ? "," : "\n");
-  printf ("#   Or    = %9.3f us adaptive, %9.3f us fixed (from 1-byte binomial p=2: %.3f / %.3f us)\n",
-          pr->Or_us[0], pr->Or_us[1], pr->bin2_us[0], pr->bin2_us[1]);
+  printf ("#   Or    = %9.3f us adaptive, %9.3f us fixed (from 1-byte binomial p=2 with\n"
+          "#           Broadcaster relays: %.3f / %.3f us; adaptive with the root completing\n"
+          "#           the leaf itself: %.3f us)\n",
+          pr->Or_us[0], pr->Or_us[1], pr->bin2_us[0], pr->bin2_us[1], pr->bin2_us[2]);
 }
 
 /* ---- the benchmark ---- */
@@ -1182,6 +1422,8 @@ run_session (const options *opt,
       check_oc (onecoll_config_init (&cfg), "onecoll_config_init");
       cfg.waiter = session == SESSION_FIXED ? opt->fixed : opt->adaptive;
       cfg.flush = cfg.waiter;
+      cfg.relay = session == SESSION_ADAPTIVE ? ONECOLL_RELAY_WAITER : ONECOLL_RELAY_BROADCASTER;
+      cfg.help_after_ns = opt->help_after_ns;
       check_oc (onecoll_init (MPI_COMM_WORLD, &cfg), "onecoll_init");
       check_oc (onecoll_win_create (m > 0 ? m : 1, NULL, &ctx.win), "onecoll_win_create");
       check_oc (onecoll_win_get_base (ctx.win, &base, NULL), "onecoll_win_get_base");
@@ -1275,6 +1517,17 @@ write_json (const options *opt,
                pr->bin2_us[0], pr->bin2_us[1]);
       fprintf (f, "    \"Or_adaptive_us\": %.3f,\n    \"Or_fixed_us\": %.3f,\n",
                pr->Or_us[0], pr->Or_us[1]);
+      fprintf (f, "    \"bin2_adaptive_waiter_us\": %.3f,\n", pr->bin2_us[2]);
+      fprintf (f, "    \"Gbusy_adaptive_ns_per_byte\": %.6f,\n"
+                  "    \"Gbusy_fixed_ns_per_byte\": %.6f,\n"
+                  "    \"Gquiet_ns_per_byte\": %.6f,\n",
+               1e3 * pr->Gbusy_us_per_byte[0], 1e3 * pr->Gbusy_us_per_byte[1],
+               1e3 * pr->Gquiet_us_per_byte);
+      fprintf (f, "    \"Gshare\": [");
+      for (int k = 0; k < pr->n_share; k++)
+        fprintf (f, "%s{\"n\": %d, \"ns_per_byte\": %.6f}", k ? ", " : "", pr->share_n[k],
+                 1e3 * pr->share_us_per_byte[k]);
+      fprintf (f, "],\n");
       fprintf (f, "    \"G_fit\": [");
       for (int k = 0; k < pr->n_gfit; k++)
         fprintf (f, "%s{\"bytes\": %.0f, \"us\": %.3f}", k ? ", " : "", pr->gfit_bytes[k],
