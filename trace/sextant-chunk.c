@@ -79,19 +79,27 @@ sextant_chunk_encode (const gint64 * const *columns,
       guint64 max_stored;
 
       memset (col, 0, sizeof *col);
-      for (guint r = 0; r < n_rows; r++)
-        {
-          if (v[r] == G_MININT64)
-            {
-              col->has_null = TRUE;
-              continue;
-            }
-          if (!any || v[r] < col->min)
-            col->min = v[r];
-          if (!any || v[r] > col->max)
-            col->max = v[r];
-          any = TRUE;
-        }
+      {
+        /* branch-free, so that it vectorises: NULL (G_MININT64) never wins
+         * the minimum and only wins the maximum if every row is NULL */
+        gint64 lo = G_MAXINT64;
+        gint64 hi = G_MININT64;
+        guint n_null = 0;
+
+        for (guint r = 0; r < n_rows; r++)
+          {
+            gint64 x = v[r];
+            gint64 y = x == G_MININT64 ? G_MAXINT64 : x;
+
+            n_null += x == G_MININT64;
+            lo = y < lo ? y : lo;
+            hi = x > hi ? x : hi;
+          }
+        any = n_null < n_rows;
+        col->has_null = n_null > 0;
+        col->min = lo;
+        col->max = hi;
+      }
 
       if (!any)
         {
