@@ -480,6 +480,53 @@ expand_comment (const char  *template,
 
 /* Running a pattern ---------------------------------------------------------- */
 
+/* Instances summed by location, call path and call site */
+typedef struct
+{
+  gint64  loc;
+  char   *callpath;
+  char   *file;
+  gint64  line;
+  gint64  severity;
+  gint64  instances;
+} Aggregate;
+
+static void
+aggregate_free (gpointer data)
+{
+  Aggregate *a = data;
+
+  g_free (a->callpath);
+  g_free (a->file);
+  g_free (a);
+}
+
+static void
+aggregate_add (GHashTable  *aggregates,
+               gint64       loc,
+               const char  *callpath,
+               const char  *file,
+               gint64       line,
+               gint64       severity)
+{
+  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT "\x1f%s\x1f%s\x1f%" G_GINT64_FORMAT,
+                                          loc, callpath != NULL ? callpath : "\x1e",
+                                          file != NULL ? file : "\x1e", line);
+  Aggregate *a = g_hash_table_lookup (aggregates, key);
+
+  if (a == NULL)
+    {
+      a = g_new0 (Aggregate, 1);
+      a->loc = loc;
+      a->callpath = g_strdup (callpath);
+      a->file = g_strdup (file);
+      a->line = line;
+      g_hash_table_insert (aggregates, g_steal_pointer (&key), a);
+    }
+  a->severity += severity;
+  a->instances++;
+}
+
 /* What a pattern query returned for one instance. */
 typedef struct
 {
@@ -642,6 +689,7 @@ static gboolean
 insert_instance (SextantAnalysis  *self,
                  SextantPattern   *pattern,
                  const Found      *f,
+                 GHashTable       *aggregates,
                  GError          **error)
 {
   const char *file = NULL;
@@ -677,6 +725,8 @@ insert_instance (SextantAnalysis  *self,
                                 seconds, f->call != NULL ? f->call : "the call",
                                 site, f->callpath != NULL ? f->callpath : "");
     }
+
+  aggregate_add (aggregates, f->loc, f->callpath, file, file != NULL ? line : SEXTANT_NULL, f->severity);
 
   return sextant_store_run (self->store, SEXTANT_STMT_PATTERN_INSTANCE, error, "tiinttnnnnnnt",
                             sextant_pattern_get_id (pattern), f->severity, f->loc, f->visit,
@@ -742,6 +792,9 @@ write_job (SextantAnalysis  *self,
 {
   SextantPattern *pattern = job->pattern;
   gint64 cpu_start = thread_cpu_usec ();
+  g_autoptr(GHashTable) aggregates = NULL;
+  GHashTableIter iter;
+  gpointer value;
 
   if (job->error != NULL)
     {
@@ -756,9 +809,21 @@ write_job (SextantAnalysis  *self,
                           job->described))
     return FALSE;
 
+  aggregates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, aggregate_free);
   for (guint i = 0; i < job->found->len; i++)
-    if (!insert_instance (self, pattern, &g_array_index (job->found, Found, i), error))
+    if (!insert_instance (self, pattern, &g_array_index (job->found, Found, i), aggregates, error))
       return FALSE;
+
+  g_hash_table_iter_init (&iter, aggregates);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const Aggregate *a = value;
+
+      if (!sextant_store_run (self->store, SEXTANT_STMT_PATTERN_AGGREGATE, error, "tittnii",
+                              sextant_pattern_get_id (pattern), a->loc, a->callpath, a->file, a->line,
+                              a->severity, a->instances))
+        return FALSE;
+    }
 
   g_debug ("pattern %s: %u instances written, %.3f s CPU", sextant_pattern_get_id (pattern), job->found->len,
            (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
@@ -864,6 +929,14 @@ sextant_analysis_run (SextantAnalysis  *self,
       return FALSE;
     }
 
-  return sextant_store_exec (self->store, SEXTANT_STMT_INDEX_PATTERNS, error) &&
-         sextant_store_commit (self->store, error);
+  {
+    gint64 start = g_get_monotonic_time ();
+    gboolean ok2 = sextant_store_exec (self->store, SEXTANT_STMT_INDEX_PATTERNS, error);
+    gint64 indexed = g_get_monotonic_time ();
+
+    ok2 = ok2 && sextant_store_commit (self->store, error);
+    g_debug ("instances indexed in %.3f s, committed in %.3f s", (indexed - start) / 1e6,
+             (g_get_monotonic_time () - indexed) / 1e6);
+    return ok2;
+  }
 }

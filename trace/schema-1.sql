@@ -457,6 +457,19 @@ CREATE TABLE pattern_instance (
   comment    TEXT                   -- diagnosis and recommendation
 );
 
+-- The instances summed per pattern, location, call path and call site (the
+-- cube of Scalasca's reports), written with them: the summaries of analyze
+-- and report read these few rows instead of every instance.
+CREATE TABLE pattern_aggregate (
+  pattern    TEXT NOT NULL,
+  loc        INTEGER NOT NULL,
+  callpath   TEXT,
+  file       TEXT,
+  line       INTEGER,
+  severity   INTEGER NOT NULL,      -- ticks, the sum
+  instances  INTEGER NOT NULL
+);
+
 -- Views for pattern queries ---------------------------------------------------
 
 -- onecoll's regions with the broadcast they belong to (the attributes

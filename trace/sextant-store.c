@@ -196,7 +196,8 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   /* an analysis writes its instances without the index and builds it once
    * at the end: a million rows go in at twice the speed */
   [SEXTANT_STMT_CLEAR_PATTERNS] =
-    "DROP INDEX IF EXISTS pattern_instance_pattern; DELETE FROM pattern_instance; DELETE FROM pattern;",
+    "DROP INDEX IF EXISTS pattern_instance_pattern; DELETE FROM pattern_instance; DELETE FROM pattern;"
+    "DELETE FROM pattern_aggregate;",
   [SEXTANT_STMT_INDEX_PATTERNS] =
     "CREATE INDEX pattern_instance_pattern ON pattern_instance (pattern, loc);",
   [SEXTANT_STMT_PATTERN] =
@@ -206,6 +207,9 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "INSERT INTO pattern_instance (pattern, severity, loc, visit, callpath, file, line, begin, \"end\", "
     "peer_loc, message, collective, comment) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+  [SEXTANT_STMT_PATTERN_AGGREGATE] =
+    "INSERT INTO pattern_aggregate (pattern, loc, callpath, file, line, severity, instances) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
   [SEXTANT_QUERY_VISIT] =
     "SELECT v.loc, v.region, r.name, v.parent, v.enter, v.leave, v.scl, v.context, p.name "
     "FROM visit AS v JOIN region AS r ON r.id = v.region JOIN call_path AS p ON p.id = v.path "
@@ -227,18 +231,19 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT coalesce (sum (time_end - time_begin), 0), (SELECT value FROM meta WHERE key = 'resolution') "
     "FROM location WHERE events > 0",
   [SEXTANT_QUERY_PATTERN_TOTALS] =
-    "SELECT p.id, p.title, p.parent, count (i.id), coalesce (sum (i.severity), 0), p.description, p.origin "
-    "FROM pattern AS p LEFT JOIN pattern_instance AS i ON i.pattern = p.id "
+    "SELECT p.id, p.title, p.parent, coalesce (sum (a.instances), 0), coalesce (sum (a.severity), 0), "
+    "       p.description, p.origin "
+    "FROM pattern AS p LEFT JOIN pattern_aggregate AS a ON a.pattern = p.id "
     "GROUP BY p.id ORDER BY 5 DESC, p.id",
   [SEXTANT_QUERY_PATTERN_BY_LOCATION] =
-    "SELECT l.otf2_id, sum (i.severity), count (*) FROM pattern_instance AS i "
-    "JOIN location AS l ON l.id = i.loc WHERE i.pattern = ?1 GROUP BY i.loc ORDER BY l.otf2_id",
+    "SELECT l.otf2_id, sum (a.severity), sum (a.instances) FROM pattern_aggregate AS a "
+    "JOIN location AS l ON l.id = a.loc WHERE a.pattern = ?1 GROUP BY a.loc ORDER BY l.otf2_id",
   [SEXTANT_QUERY_PATTERN_BY_CALLPATH] =
-    "SELECT coalesce (i.callpath, ''), l.otf2_id, sum (i.severity) FROM pattern_instance AS i "
-    "JOIN location AS l ON l.id = i.loc WHERE i.pattern = ?1 GROUP BY i.callpath, i.loc "
+    "SELECT coalesce (a.callpath, ''), l.otf2_id, sum (a.severity) FROM pattern_aggregate AS a "
+    "JOIN location AS l ON l.id = a.loc WHERE a.pattern = ?1 GROUP BY a.callpath, a.loc "
     "ORDER BY 1, 2",
   [SEXTANT_QUERY_PATTERN_TOP_SITES] =
-    "SELECT file, line, sum (severity), count (*), min (callpath) FROM pattern_instance "
+    "SELECT file, line, sum (severity), sum (instances), min (callpath) FROM pattern_aggregate "
     "WHERE pattern = ?1 GROUP BY file, line ORDER BY 3 DESC, 1, 2 LIMIT 10",
   [SEXTANT_QUERY_REGION_PROFILE] =
     "SELECT r.name, r.category, sum (f.visits), sum (f.inclusive), sum (f.exclusive), r.file, r.begin_line "
