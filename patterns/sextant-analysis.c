@@ -565,6 +565,9 @@ typedef struct
   char           *described;   /* "eps=0s ..." */
   char           *store_path;
   GAsyncQueue    *connections; /* idle SextantStore*, shared by the workers */
+  GAsyncQueue    *shared;      /* the one connection whose copies of the
+                                * shared views the jobs that read them share */
+  gboolean        uses_shared;
   guint           index;       /* order of submission: instances are written in it */
   GArray         *found;       /* Found */
   int             col[14];     /* the columns below, -1 when absent */
@@ -581,6 +584,7 @@ job_free (Job *job)
   g_free (job->described);
   g_free (job->store_path);
   g_clear_pointer (&job->connections, g_async_queue_unref);
+  g_clear_pointer (&job->shared, g_async_queue_unref);
   g_free (job);
 }
 
@@ -667,17 +671,25 @@ run_job (gpointer data,
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
   gint64 cpu_start = thread_cpu_usec ();
+  GAsyncQueue *queue;
 
-  /* a connection kept from an earlier job keeps its decoded chunks */
-  store = g_async_queue_try_pop (job->connections);
-  if ((store != NULL || (store = sextant_store_open (job->store_path, &error)) != NULL) &&
-      sextant_store_run_query (store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
-                               collect_row, job, &error))
-    g_async_queue_push (job->connections, g_steal_pointer (&store));
-  else
+  /* a connection kept from an earlier job keeps its decoded chunks; the
+   * jobs that read an expensive shared view take turns on one connection,
+   * which computes the view once */
+  queue = job->uses_shared ? job->shared : job->connections;
+  store = job->uses_shared ? g_async_queue_pop (queue) : g_async_queue_try_pop (queue);
+  if (store == NULL && (store = g_async_queue_try_pop (job->shared)) != NULL)
+    queue = job->shared;    /* idle: borrowed, so at most one connection per worker */
+  if ((store == NULL && (store = sextant_store_open (job->store_path, &error)) == NULL) ||
+      !sextant_store_materialize_views (store, sextant_pattern_get_sql (job->pattern), &error) ||
+      !sextant_store_run_query (store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
+                                collect_row, job, &error))
     job->error = g_error_new (error->domain, error->code, "pattern %s (%s): %s",
                               sextant_pattern_get_id (job->pattern), sextant_pattern_get_origin (job->pattern),
                               error->message);
+  /* a failed query leaves its connection as good as before */
+  if (store != NULL)
+    g_async_queue_push (queue, g_steal_pointer (&store));
 
   g_debug ("pattern %s: query %.3f s (%.3f s CPU), %u instances", sextant_pattern_get_id (job->pattern),
            (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
@@ -740,6 +752,7 @@ static Job *
 job_new (SextantAnalysis *self,
          SextantPattern  *pattern,
          GAsyncQueue     *connections,
+         GAsyncQueue     *shared,
          guint            index)
 {
   Job *job = g_new0 (Job, 1);
@@ -749,6 +762,8 @@ job_new (SextantAnalysis *self,
   job->pattern = g_object_ref (pattern);
   job->store_path = g_strdup (sextant_store_get_path (self->store));
   job->connections = g_async_queue_ref (connections);
+  job->shared = g_async_queue_ref (shared);
+  job->uses_shared = sextant_store_reads_shared_views (sextant_pattern_get_sql (pattern));
   job->index = index;
   job->found = g_array_new (FALSE, FALSE, sizeof (Found));
   g_array_set_clear_func (job->found, found_clear);
@@ -856,6 +871,8 @@ sextant_analysis_run (SextantAnalysis  *self,
   GThreadPool *pool;
   GAsyncQueue *results;
   GAsyncQueue *connections;
+  GAsyncQueue *shared;
+  GPtrArray *jobs;
   GPtrArray *done;
   guint n_jobs = 0;
   gboolean ok = TRUE;
@@ -892,16 +909,56 @@ sextant_analysis_run (SextantAnalysis  *self,
    * event chunks serves the next one. */
   results = g_async_queue_new ();
   connections = g_async_queue_new_full (g_object_unref);
-  pool = g_thread_pool_new (run_job, results, MAX (1, (gint)MIN (g_get_num_processors (), 4)), FALSE, NULL);
+  shared = g_async_queue_new_full (g_object_unref);
+  jobs = g_ptr_array_new ();
   for (guint i = 0; ok && i < patterns->len; i++)
     {
       SextantPattern *pattern = g_ptr_array_index (patterns, i);
 
       if (!is_selected (self, pattern))
         continue;
-      g_thread_pool_push (pool, job_new (self, pattern, connections, n_jobs), NULL);
+      g_ptr_array_add (jobs, job_new (self, pattern, connections, shared, n_jobs));
       n_jobs++;
     }
+
+  /* the jobs that share a view: the first one first (it computes the view),
+   * the others last, so that the other workers have work meanwhile */
+  {
+    g_autoptr(SextantStore) shared_store = sextant_store_open (sextant_store_get_path (self->store), error);
+    gboolean first_shared = TRUE;
+
+    if (shared_store == NULL)
+      {
+        ok = FALSE;
+        for (guint i = 0; i < jobs->len; i++)
+          job_free (g_ptr_array_index (jobs, i));
+        g_ptr_array_set_size (jobs, 0);
+        n_jobs = 0;
+      }
+    else
+      g_async_queue_push (shared, g_steal_pointer (&shared_store));
+    pool = g_thread_pool_new (run_job, results, MAX (1, (gint)MIN (g_get_num_processors (), 4)), FALSE, NULL);
+    for (guint pass = 0; pass < 3; pass++)
+      for (guint i = 0; i < jobs->len; i++)
+        {
+          Job *job = g_ptr_array_index (jobs, i);
+          gboolean first;
+
+          if (job == NULL)
+            continue;
+          first = job->uses_shared && first_shared;
+          if ((pass == 0 && first) || (pass == 1 && !job->uses_shared) || (pass == 2 && job->uses_shared))
+            {
+              if (first)
+                first_shared = FALSE;
+              g_thread_pool_push (pool, job, NULL);
+              g_ptr_array_index (jobs, i) = NULL;
+            }
+          if (pass == 0 && first)
+            break;
+        }
+  }
+  g_ptr_array_unref (jobs);
 
   done = g_ptr_array_new_full (n_jobs, NULL);
   g_ptr_array_set_size (done, n_jobs);
@@ -922,6 +979,7 @@ sextant_analysis_run (SextantAnalysis  *self,
   g_async_queue_unref (results);
   g_ptr_array_unref (done);
   g_async_queue_unref (connections);
+  g_async_queue_unref (shared);
 
   if (!ok)
     {

@@ -50,6 +50,7 @@ struct _SextantStore
   SextantColumnModule *columns;          /* belongs to db */
   GMutex        lock;                    /* run, exec and write_chunk may be called from
                                           * the importer's decoding threads */
+  GHashTable   *materialized;            /* views copied into temporary tables */
   guint         in_transaction : 1;
 };
 
@@ -398,6 +399,7 @@ sextant_store_finalize (GObject *object)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->materialized, g_hash_table_unref);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (sextant_store_parent_class)->finalize (object);
@@ -413,6 +415,7 @@ static void
 sextant_store_init (SextantStore *self)
 {
   g_mutex_init (&self->lock);
+  self->materialized = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 static SextantStore *
@@ -983,6 +986,57 @@ sextant_store_run_query (SextantStore        *self,
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
                    "the query failed: %s", sqlite3_errmsg (self->db));
       return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Views that several patterns read and that cost seconds to compute on a
+ * large trace (a window over every message). */
+static const char * const shared_views[] = { "receive_wait" };
+
+/* Whether @sql reads one of the shared views that
+ * sextant_store_materialize_views() copies. */
+gboolean
+sextant_store_reads_shared_views (const char *sql)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
+    if (strstr (sql, shared_views[i]) != NULL)
+      return TRUE;
+
+  return FALSE;
+}
+
+/**
+ * sextant_store_materialize_views:
+ * @sql: a query about to run on this connection
+ *
+ * Copies the expensive shared views that @sql names into temporary tables of
+ * this connection, once: a temporary table shadows the view of the same name,
+ * so the next queries that read it (late_sender and its wrong-order child,
+ * slow_workers, overloaded_master, user patterns) read the copy. For an
+ * analysis only: the copy does not follow later changes of the data.
+ */
+gboolean
+sextant_store_materialize_views (SextantStore  *self,
+                                 const char    *sql,
+                                 GError       **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
+    {
+      g_autofree char *create = NULL;
+
+      if (strstr (sql, shared_views[i]) == NULL ||
+          g_hash_table_contains (self->materialized, shared_views[i]))
+        continue;
+
+      create = g_strdup_printf ("CREATE TEMP TABLE \"%s\" AS SELECT * FROM main.\"%s\"",
+                                shared_views[i], shared_views[i]);
+      if (!exec_sql (self, create, error))
+        return FALSE;
+      g_hash_table_add (self->materialized, (gpointer)shared_views[i]);
     }
 
   return TRUE;

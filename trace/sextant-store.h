@@ -210,6 +210,10 @@ gboolean      sextant_store_foreach         (SextantStore      *self,
                                              ...);
 gboolean      sextant_store_finish_load     (SextantStore      *self,
                                              GError           **error);
+gboolean      sextant_store_reads_shared_views (const char     *sql);
+gboolean      sextant_store_materialize_views (SextantStore    *self,
+                                             const char        *sql,
+                                             GError           **error);
 char         *sextant_store_get_meta        (SextantStore      *self,
                                              const char        *key);
 char         *sextant_store_schema_checksum (void);
