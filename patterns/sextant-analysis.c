@@ -701,6 +701,7 @@ static gboolean
 insert_instance (SextantAnalysis  *self,
                  SextantPattern   *pattern,
                  const Found      *f,
+                 gint64            id,
                  GHashTable       *aggregates,
                  GError          **error)
 {
@@ -740,11 +741,12 @@ insert_instance (SextantAnalysis  *self,
 
   aggregate_add (aggregates, f->loc, f->callpath, file, file != NULL ? line : SEXTANT_NULL, f->severity);
 
-  return sextant_store_run (self->store, SEXTANT_STMT_PATTERN_INSTANCE, error, "tiinttnnnnnnt",
+  return sextant_store_run (self->store, SEXTANT_STMT_PATTERN_INSTANCE, error, "tiinttnnnnnnti",
                             sextant_pattern_get_id (pattern), f->severity, f->loc, f->visit,
                             f->callpath, file, file != NULL ? line : SEXTANT_NULL,
                             f->begin, f->end, f->peer, f->message, f->collective,
-                            f->comment != NULL ? f->comment : comment);
+                            f->comment != NULL ? f->comment : comment,
+                            id);
 }
 
 /* The parameters a pattern runs with: its defaults, overridden. */
@@ -826,7 +828,8 @@ write_job (SextantAnalysis  *self,
 
   aggregates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, aggregate_free);
   for (guint i = 0; i < job->found->len; i++)
-    if (!insert_instance (self, pattern, &g_array_index (job->found, Found, i), aggregates, error))
+    if (!insert_instance (self, pattern, &g_array_index (job->found, Found, i),
+                          ((gint64)job->index << 32) + i, aggregates, error))
       return FALSE;
 
   g_hash_table_iter_init (&iter, aggregates);
@@ -873,7 +876,6 @@ sextant_analysis_run (SextantAnalysis  *self,
   GAsyncQueue *connections;
   GAsyncQueue *shared;
   GPtrArray *jobs;
-  GPtrArray *done;
   guint n_jobs = 0;
   gboolean ok = TRUE;
 
@@ -903,8 +905,7 @@ sextant_analysis_run (SextantAnalysis  *self,
 
   /* Workers run the queries on connections of their own (the store is in
    * WAL mode: they read the data as it was before this transaction), one
-   * per core, while this thread writes the instances of the queries done,
-   * in the order of the patterns, so ids do not depend on timing. A
+   * per core, while this thread writes the instances of the queries done. A
    * connection goes back to the pool after each query: its cache of decoded
    * event chunks serves the next one. */
   results = g_async_queue_new ();
@@ -960,24 +961,17 @@ sextant_analysis_run (SextantAnalysis  *self,
   }
   g_ptr_array_unref (jobs);
 
-  done = g_ptr_array_new_full (n_jobs, NULL);
-  g_ptr_array_set_size (done, n_jobs);
-  for (guint i = 0, next = 0; i < n_jobs; i++)
+  /* written as they come: an instance's id is (pattern index << 32) + n,
+   * so the ids do not depend on which query finished first */
+  for (guint i = 0; i < n_jobs; i++)
     {
-      Job *job = g_async_queue_pop (results);
+      g_autoptr(Job) job = g_async_queue_pop (results);
 
-      g_ptr_array_index (done, job->index) = job;
-      for (; next < n_jobs && g_ptr_array_index (done, next) != NULL; next++)
-        {
-          if (ok)
-            ok = !g_cancellable_set_error_if_cancelled (cancellable, error) &&
-                 write_job (self, g_ptr_array_index (done, next), error);
-          g_clear_pointer (&g_ptr_array_index (done, next), job_free);
-        }
+      if (ok)
+        ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, error);
     }
   g_thread_pool_free (pool, FALSE, TRUE);
   g_async_queue_unref (results);
-  g_ptr_array_unref (done);
   g_async_queue_unref (connections);
   g_async_queue_unref (shared);
 
@@ -987,14 +981,5 @@ sextant_analysis_run (SextantAnalysis  *self,
       return FALSE;
     }
 
-  {
-    gint64 start = g_get_monotonic_time ();
-    gboolean ok2 = sextant_store_exec (self->store, SEXTANT_STMT_INDEX_PATTERNS, error);
-    gint64 indexed = g_get_monotonic_time ();
-
-    ok2 = ok2 && sextant_store_commit (self->store, error);
-    g_debug ("instances indexed in %.3f s, committed in %.3f s", (indexed - start) / 1e6,
-             (g_get_monotonic_time () - indexed) / 1e6);
-    return ok2;
-  }
+  return sextant_store_commit (self->store, error);
 }

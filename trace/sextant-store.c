@@ -194,20 +194,19 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT min (time_begin), max (time_end), max (events) FROM location WHERE events > 0",
   [SEXTANT_QUERY_LOCATION_VISIT_RANGES] =
     "SELECT id, first_visit, last_visit FROM location WHERE first_visit IS NOT NULL ORDER BY id",
-  /* an analysis writes its instances without the index and builds it once
-   * at the end: a million rows go in at twice the speed */
+  /* instances have no index: kept up to date it halved the speed of writing
+   * a million of them, built at the end it took a second; the summaries
+   * read pattern_aggregate (the index of earlier stores is dropped) */
   [SEXTANT_STMT_CLEAR_PATTERNS] =
     "DROP INDEX IF EXISTS pattern_instance_pattern; DELETE FROM pattern_instance; DELETE FROM pattern;"
     "DELETE FROM pattern_aggregate;",
-  [SEXTANT_STMT_INDEX_PATTERNS] =
-    "CREATE INDEX pattern_instance_pattern ON pattern_instance (pattern, loc);",
   [SEXTANT_STMT_PATTERN] =
     "INSERT OR REPLACE INTO pattern (id, title, parent, description, criterion, origin, parameters) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
   [SEXTANT_STMT_PATTERN_INSTANCE] =
     "INSERT INTO pattern_instance (pattern, severity, loc, visit, callpath, file, line, begin, \"end\", "
-    "peer_loc, message, collective, comment) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    "peer_loc, message, collective, comment, id) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
   [SEXTANT_STMT_PATTERN_AGGREGATE] =
     "INSERT INTO pattern_aggregate (pattern, loc, callpath, file, line, severity, instances) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
