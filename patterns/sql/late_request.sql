@@ -14,7 +14,17 @@
 --   request. Poll faster (adaptive polling), keep a thread of each rank in
 --   onecoll_bcast_flush/test, or use fewer tree levels (linear for small p).
 -- param: eps = 0 s: delays at or below this are not instances
-SELECT c.loc, c.visit, c.enter - p.leave AS severity, p.leave AS begin, c.enter AS "end", p.loc AS peer_loc
+SELECT c.loc, c.visit, c.enter - p.leave AS severity, p.leave AS begin, c.enter AS "end",
+       -- the peer: the parent that posted the request, or the rank the root
+       -- relayed for (the one that was late)
+       CASE WHEN c.region = 'onecoll_help_relay'
+            THEN (SELECT min (x.loc) FROM location_rank AS x WHERE x.rank = c.peer)
+            ELSE p.loc END AS peer_loc,
+       CASE WHEN c.region = 'onecoll_help_relay'
+            THEN printf ('The root relayed a broadcast request for rank %d %.1f us after it was posted: '
+                         || 'no thread of that rank was polling. Keep a thread of each rank in '
+                         || 'onecoll_bcast_flush/test, or poll faster.',
+                         c.peer, (c.enter - p.leave) * 1e6 / :resolution) END AS comment
 FROM onecoll_region AS c
 JOIN location_rank AS cr ON cr.loc = c.loc
 JOIN onecoll_region AS p ON p.region = 'onecoll_put_request' AND p.win = c.win AND p.seq = c.seq
