@@ -510,7 +510,10 @@ sextant_store_open (const char  *path,
   if (self == NULL)
     return NULL;
 
-  if (!exec_sql (self, "PRAGMA busy_timeout = 5000; PRAGMA query_only = 0;", error))
+  /* WAL with synchronous NORMAL: a commit is not synced (the checkpoint is);
+   * what a crash could lose is the last analysis, which can be run again */
+  if (!exec_sql (self, "PRAGMA busy_timeout = 5000; PRAGMA query_only = 0; PRAGMA synchronous = NORMAL;",
+                 error))
     return NULL;
 
   version = sextant_store_get_meta (self, "schema_version");
