@@ -73,12 +73,6 @@ sextant_chunk_writer_free (SextantChunkWriter *self)
   g_free (self);
 }
 
-gint64
-sextant_chunk_writer_next_row (SextantChunkWriter *self)
-{
-  return self->next_row;
-}
-
 static Block *
 find_block (SextantChunkWriter *self,
             gint64              row,
@@ -134,27 +128,6 @@ sextant_chunk_writer_reserve (SextantChunkWriter *self,
   return self->next_row++;
 }
 
-void
-sextant_chunk_writer_set (SextantChunkWriter *self,
-                          gint64              row,
-                          guint               col,
-                          gint64              value)
-{
-  Block *block = find_block (self, row, NULL);
-
-  block->cols[col][row - block->first_row] = value;
-}
-
-gint64
-sextant_chunk_writer_get (SextantChunkWriter *self,
-                          gint64              row,
-                          guint               col)
-{
-  Block *block = find_block (self, row, NULL);
-
-  return block->cols[col][row - block->first_row];
-}
-
 static gboolean close_in_block (SextantChunkWriter *self, Block *block, guint index, GError **error);
 
 static gboolean
@@ -175,17 +148,6 @@ write_block (SextantChunkWriter  *self,
     block_free (block);
 
   return ok;
-}
-
-gboolean
-sextant_chunk_writer_close_row (SextantChunkWriter  *self,
-                                gint64               row,
-                                GError             **error)
-{
-  guint index;
-  Block *block = find_block (self, row, &index);
-
-  return close_in_block (self, block, index, error);
 }
 
 gboolean

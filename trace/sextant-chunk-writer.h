@@ -29,19 +29,8 @@ void                sextant_chunk_writer_free      (SextantChunkWriter  *self);
 /* A new open row with @values (all NULL if %NULL); returns its id. */
 gint64              sextant_chunk_writer_reserve   (SextantChunkWriter  *self,
                                                     const gint64        *values);
-void                sextant_chunk_writer_set       (SextantChunkWriter  *self,
-                                                    gint64               row,
-                                                    guint                col,
-                                                    gint64               value);
-gint64              sextant_chunk_writer_get       (SextantChunkWriter  *self,
-                                                    gint64               row,
-                                                    guint                col);
-/* Marks @row complete; writes its chunk when that was the last open row of a
- * full chunk. */
-gboolean            sextant_chunk_writer_close_row (SextantChunkWriter  *self,
-                                                    gint64               row,
-                                                    GError             **error);
-/* Sets @col of @row to @value and closes the row. */
+/* Sets @col of @row to @value and marks the row complete; writes its chunk
+ * when that was the last open row of a full chunk. */
 gboolean            sextant_chunk_writer_close_row_with (SextantChunkWriter *self,
                                                          gint64              row,
                                                          guint               col,
@@ -54,7 +43,6 @@ gint64              sextant_chunk_writer_append    (SextantChunkWriter  *self,
 /* Writes every buffered row, open or not. */
 gboolean            sextant_chunk_writer_flush     (SextantChunkWriter  *self,
                                                     GError             **error);
-gint64              sextant_chunk_writer_next_row  (SextantChunkWriter  *self);
 void                sextant_chunk_writer_hold      (SextantChunkWriter  *self);
 gboolean            sextant_chunk_writer_release   (SextantChunkWriter  *self,
                                                     GError             **error);

@@ -242,12 +242,6 @@ void     _sextant_location_decoder_free   (SextantLocationDecoder  *self);
 SextantMatcher *_sextant_matcher_new      (SextantImport                *import,
                                            guint                         chunk_rows);
 void     _sextant_matcher_free            (SextantMatcher               *self);
-gboolean _sextant_matcher_add_send        (SextantMatcher               *self,
-                                           const SextantHalf            *send,
-                                           GError                      **error);
-gboolean _sextant_matcher_add_recv        (SextantMatcher               *self,
-                                           const SextantHalf            *recv,
-                                           GError                      **error);
 gboolean _sextant_matcher_add_collective  (SextantMatcher               *self,
                                            const SextantCollectiveHalf  *half,
                                            GError                      **error);
@@ -258,6 +252,5 @@ gboolean _sextant_matcher_add_deferred    (SextantMatcher               *self,
                                            GError                      **error);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);
-guint    _sextant_matcher_get_n_pending   (SextantMatcher               *self);
 
 G_END_DECLS

@@ -334,22 +334,6 @@ add_half (SextantMatcher     *self,
   return TRUE;
 }
 
-gboolean
-_sextant_matcher_add_send (SextantMatcher     *self,
-                           const SextantHalf  *send,
-                           GError            **error)
-{
-  return add_half (self, send, FALSE, error);
-}
-
-gboolean
-_sextant_matcher_add_recv (SextantMatcher     *self,
-                           const SextantHalf  *recv,
-                           GError            **error)
-{
-  return add_half (self, recv, TRUE, error);
-}
-
 /* Collectives ------------------------------------------------------------- */
 
 static int
@@ -617,8 +601,3 @@ _sextant_matcher_finish (SextantMatcher  *self,
          sextant_chunk_writer_flush (self->member_rows, error);
 }
 
-guint
-_sextant_matcher_get_n_pending (SextantMatcher *self)
-{
-  return g_hash_table_size (self->channels) + g_hash_table_size (self->instances);
-}
