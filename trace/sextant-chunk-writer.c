@@ -128,8 +128,6 @@ sextant_chunk_writer_reserve (SextantChunkWriter *self,
   return self->next_row++;
 }
 
-static gboolean close_in_block (SextantChunkWriter *self, Block *block, guint index, GError **error);
-
 static gboolean
 write_block (SextantChunkWriter  *self,
              guint                index,
@@ -150,6 +148,20 @@ write_block (SextantChunkWriter  *self,
   return ok;
 }
 
+static gboolean
+close_in_block (SextantChunkWriter  *self,
+                Block               *block,
+                guint                index,
+                GError             **error)
+{
+  g_assert (block->n_open > 0);
+  block->n_open--;
+  if (block->n_open == 0 && block->n == self->chunk_rows && !self->held)
+    return write_block (self, index, error);
+
+  return TRUE;
+}
+
 gboolean
 sextant_chunk_writer_close_row_with (SextantChunkWriter  *self,
                                      gint64               row,
@@ -163,20 +175,6 @@ sextant_chunk_writer_close_row_with (SextantChunkWriter  *self,
   block->cols[col][row - block->first_row] = value;
 
   return close_in_block (self, block, index, error);
-}
-
-static gboolean
-close_in_block (SextantChunkWriter  *self,
-                Block               *block,
-                guint                index,
-                GError             **error)
-{
-  g_assert (block->n_open > 0);
-  block->n_open--;
-  if (block->n_open == 0 && block->n == self->chunk_rows && !self->held)
-    return write_block (self, index, error);
-
-  return TRUE;
 }
 
 gint64

@@ -242,9 +242,6 @@ void     _sextant_location_decoder_free   (SextantLocationDecoder  *self);
 SextantMatcher *_sextant_matcher_new      (SextantImport                *import,
                                            guint                         chunk_rows);
 void     _sextant_matcher_free            (SextantMatcher               *self);
-gboolean _sextant_matcher_add_collective  (SextantMatcher               *self,
-                                           const SextantCollectiveHalf  *half,
-                                           GError                      **error);
 /* Adds the halves of one location (in the order read); frees the arrays. */
 gboolean _sextant_matcher_add_deferred    (SextantMatcher               *self,
                                            GArray                       *halves,

@@ -1401,8 +1401,8 @@ decode_events (SextantImport  *import,
 
       /* every location still reading is past the window now: when the clock
        * properties understate the run, skip the windows nobody is in */
-      if (step > 0 && next_time != G_MAXINT64 && next_time > round.until)
-        round.until = next_time - 1 < round.until + step ? round.until : next_time - step;
+      if (step > 0 && next_time != G_MAXINT64 && next_time - step > round.until)
+        round.until = next_time - step;
       if (ok)
         {
           _sextant_import_report_progress (import);

@@ -6,17 +6,19 @@
  * Decodes the event records of one location into store rows. Everything a
  * decoder keeps is its own (call stack, open requests, per-channel message
  * counters, open locks and RMA operations); it only reads the shared
- * definitions, so the locations of an archive can be decoded independently
- * and, later, in parallel.
+ * definitions, so the importer reads the locations of an archive in parallel.
+ * What the locations share is locked (the store, the import log) or deferred
+ * to _sextant_location_decoder_settle(), which runs between rounds.
  *
  * What becomes of the records:
- *   ENTER/LEAVE (and CALLING_CONTEXT_ENTER/LEAVE)  -> one visit row per pair,
- *     written at the leave with the id it got at the enter (ids follow enter
- *     order, so a location's visits are contiguous and sorted by enter time);
+ *   ENTER/LEAVE (and CALLING_CONTEXT_ENTER/LEAVE)  -> one visit per pair: a
+ *     row of the location's visit writer reserved at the enter (ids follow
+ *     enter order, so a location's visits are contiguous and sorted by enter
+ *     time) and closed at the leave;
  *   MPI_SEND/ISEND/RECV/IRECV                       -> message halves with a
  *     sequence number per (communicator, sender, receiver, tag): MPI does not
  *     let messages of one channel overtake each other, so the n-th send
- *     matches the n-th receive (the importer joins the halves at the end);
+ *     matches the n-th receive (the matcher pairs them);
  *   MPI_COLLECTIVE_BEGIN/END, NON_BLOCKING_COLLECTIVE_* -> collective halves
  *     with a sequence number per communicator;
  *   RMA_PUT/GET/ATOMIC + RMA_OP_COMPLETE_*          -> rma_op rows;

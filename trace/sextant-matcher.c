@@ -398,10 +398,10 @@ write_instance (SextantMatcher   *self,
                             instance->expected, begin, end);
 }
 
-gboolean
-_sextant_matcher_add_collective (SextantMatcher               *self,
-                                 const SextantCollectiveHalf  *half,
-                                 GError                      **error)
+static gboolean
+add_collective (SextantMatcher               *self,
+                const SextantCollectiveHalf  *half,
+                GError                      **error)
 {
   InstanceKey key = { half->comm, half->owner, half->seq };
   PendingInstance *instance = g_hash_table_lookup (self->instances, &key);
@@ -452,7 +452,7 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
       ok = add_half (self, &d->half, d->is_recv, error);
     }
   for (guint i = 0; ok && i < coll_halves->len; i++)
-    ok = _sextant_matcher_add_collective (self, &g_array_index (coll_halves, SextantCollectiveHalf, i), error);
+    ok = add_collective (self, &g_array_index (coll_halves, SextantCollectiveHalf, i), error);
 
   g_array_unref (halves);
   g_array_unref (coll_halves);

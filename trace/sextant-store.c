@@ -738,7 +738,6 @@ sextant_store_run (SextantStore      *self,
   return ok;
 }
 
-/* The hot path of an import: one row per region visit. */
 /**
  * sextant_store_write_chunk:
  * @table: which column table
