@@ -9,15 +9,16 @@
  * `loc` (location.id) and `severity` (ticks lost), and optionally `visit`
  * (the call that lost the time), `begin`, `end`, `peer_loc`, `message`,
  * `collective` and `comment`. This file adds what a user needs to act on an
- * instance: the call path of the visit (region names from the root), the
- * source file and line of the call (its call-site attribute, else its calling
- * context, else the definition of the enclosing region), and the comment
- * from the pattern's template.
+ * instance: the call path and region of the visit, and the source file and
+ * line of the call (its call-site attribute, else its calling context, else
+ * the definition of the enclosing region). The comment is the pattern's
+ * template, filled in when the instance is read (the pattern_instance view).
  *
  * Workload: a pattern can have hundreds of thousands of instances. The
  * visit's call path, region and call-site ids come with each row (the store
  * joins them onto the query); file and line are looked up once per source
- * code location, calling context or call path and cached.
+ * code location, calling context or call path and cached, and an instance
+ * is written as integers into column chunks.
  */
 #include "config.h"
 
@@ -26,18 +27,14 @@
 #include <string.h>
 
 #include "sextant-analysis.h"
+#include "sextant-chunk-writer.h"
 
 typedef struct
 {
   char   *file;       /* NULL: no source information */
   gint64  line;
+  gint64  site;       /* its pattern_site.id, 0 until an instance uses it */
 } Source;
-
-typedef struct
-{
-  char *label;        /* "MPI Rank 3", or "MPI Rank 1 / OpenMP thread 1" */
-  guint64 otf2_id;
-} LocationLabel;
 
 struct _SextantAnalysis
 {
@@ -54,10 +51,15 @@ struct _SextantAnalysis
   GHashTable        *ctx_sources;  /* calling context id -> Source* */
   GHashTable        *path_sources; /* call path id -> Source*: the enclosing function's definition */
   GHashTable        *region_sources; /* region id -> Source* */
-  GArray            *labels;       /* LocationLabel by location.id */
+  GHashTable        *sites;        /* "file\x1fline" -> pattern_site.id */
+  GPtrArray         *site_sources; /* Source by pattern_site.id - 1 (borrowed from the caches) */
+  GHashTable        *path_names;   /* call path id -> name */
 };
 
 G_DEFINE_FINAL_TYPE (SextantAnalysis, sextant_analysis, G_TYPE_OBJECT)
+
+/* instances per chunk of pattern_instance_data */
+#define INSTANCE_CHUNK_ROWS 4096
 
 static void
 source_free (gpointer data)
@@ -66,12 +68,6 @@ source_free (gpointer data)
 
   g_free (source->file);
   g_free (source);
-}
-
-static void
-label_clear (gpointer data)
-{
-  g_free (((LocationLabel *)data)->label);
 }
 
 static void
@@ -87,7 +83,9 @@ sextant_analysis_finalize (GObject *object)
   g_clear_pointer (&self->ctx_sources, g_hash_table_unref);
   g_clear_pointer (&self->path_sources, g_hash_table_unref);
   g_clear_pointer (&self->region_sources, g_hash_table_unref);
-  g_clear_pointer (&self->labels, g_array_unref);
+  g_clear_pointer (&self->sites, g_hash_table_unref);
+  g_clear_pointer (&self->site_sources, g_ptr_array_unref);
+  g_clear_pointer (&self->path_names, g_hash_table_unref);
 
   G_OBJECT_CLASS (sextant_analysis_parent_class)->finalize (object);
 }
@@ -293,7 +291,7 @@ source_row (const SextantRow  *row,
 }
 
 /* The (cached) result of a query that returns file and line for an id. */
-static const Source *
+static Source *
 cached_source (SextantAnalysis   *self,
                GHashTable        *cache,
                SextantStoreStmt   query,
@@ -337,7 +335,7 @@ path_row (const SextantRow  *row,
 
 /* Where the function enclosing a call on @path is defined: the nearest
  * ancestor region of the path that has a source file. */
-static const Source *
+static Source *
 path_source (SextantAnalysis  *self,
              gint64            path,
              GError          **error)
@@ -377,14 +375,14 @@ path_source (SextantAnalysis  *self,
 
 /* The source file and line of a call: its call-site attribute, else its
  * calling context, else the definition of the enclosing function. */
-static const Source *
+static Source *
 call_site (SextantAnalysis  *self,
            gint64            scl,
            gint64            context,
            gint64            path,
            GError          **error)
 {
-  const Source *source = NULL;
+  Source *source = NULL;
 
   if (scl != SEXTANT_NULL &&
       !(source = cached_source (self, self->scl_sources, SEXTANT_QUERY_SOURCE_CODE_LOCATION, scl, error)))
@@ -399,83 +397,63 @@ call_site (SextantAnalysis  *self,
   return source;
 }
 
+/* The pattern_site id of a call site, written the first time it is used. */
 static gboolean
-label_row (const SextantRow  *row,
-           gpointer           user_data,
-           GError           **error)
+site_id (SextantAnalysis  *self,
+         Source           *source,
+         gint64           *id,
+         GError          **error)
 {
-  GArray *labels = user_data;
-  LocationLabel label;
-  const char *group = sextant_row_get_text (row, 2);
-  const char *name = sextant_row_get_text (row, 3);
+  g_autofree char *key = NULL;
+  gpointer known;
 
-  label.otf2_id = (guint64)sextant_row_get_int (row, 1);
-  /* the thread only matters when its process has several */
-  if (sextant_row_get_int (row, 4) > 1 && g_strcmp0 (group, name) != 0)
-    label.label = g_strdup_printf ("%s / %s", group, name);
-  else
-    label.label = g_strdup (group != NULL ? group : name != NULL ? name : "?");
-  g_array_append_val (labels, label);
+  if (source->site == 0)
+    {
+      key = g_strdup_printf ("%s\x1f%" G_GINT64_FORMAT, source->file, source->line);
+      if ((known = g_hash_table_lookup (self->sites, key)) != NULL)
+        source->site = GPOINTER_TO_SIZE (known);
+      else
+        {
+          source->site = g_hash_table_size (self->sites) + 1;
+          if (!sextant_store_run (self->store, SEXTANT_STMT_PATTERN_SITE, error, "iti",
+                                  source->site, source->file, source->line))
+            return FALSE;
+          g_hash_table_insert (self->sites, g_steal_pointer (&key), GSIZE_TO_POINTER (source->site));
+          g_ptr_array_add (self->site_sources, source);
+        }
+    }
+  *id = source->site;
 
   return TRUE;
 }
 
+static gboolean
+name_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  *(char **)user_data = g_strdup (sextant_row_get_text (row, 0));
+
+  return TRUE;
+}
+
+/* The name of a call path ("main/solver/MPI_Recv"), or NULL. */
 static const char *
-location_label (SextantAnalysis *self,
-                gint64           loc)
+path_name (SextantAnalysis  *self,
+           gint64            path,
+           GError          **error)
 {
-  if (loc < 0 || (guint64)loc >= self->labels->len)
-    return "an unknown location";
+  char *name = NULL;
 
-  return g_array_index (self->labels, LocationLabel, loc).label;
-}
+  if (path == SEXTANT_NULL)
+    return NULL;
+  if (g_hash_table_lookup_extended (self->path_names, &path, NULL, (gpointer *)&name))
+    return name;
+  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_CALL_PATH_NAME, name_row, &name, error, "i", path))
+    return NULL;
+  g_hash_table_insert (self->path_names, g_memdup2 (&path, sizeof path), name);
 
-static char *
-format_seconds (double seconds)
-{
-  if (seconds >= 1.0)
-    return g_strdup_printf ("%.2f s", seconds);
-  if (seconds >= 1e-3)
-    return g_strdup_printf ("%.2f ms", seconds * 1e3);
-  return g_strdup_printf ("%.1f us", seconds * 1e6);
-}
-
-/* Fills the pattern's comment template. */
-static char *
-expand_comment (const char  *template,
-                const char  *location,
-                const char  *peer,
-                const char  *seconds,
-                const char  *call,
-                const char  *site,
-                const char  *callpath)
-{
-  g_autoptr(GString) out = g_string_new (NULL);
-  static const char * const keys[] = { "location", "peer", "seconds", "call", "site", "callpath" };
-  const char *values[] = { location, peer, seconds, call, site, callpath };
-
-  for (const char *p = template; *p != '\0'; p++)
-    {
-      gboolean replaced = FALSE;
-
-      if (*p == '{')
-        for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
-          {
-            gsize len = strlen (keys[k]);
-
-            if (strncmp (p + 1, keys[k], len) == 0 && p[1 + len] == '}')
-              {
-                g_string_append (out, values[k]);
-                p += len + 1;
-                replaced = TRUE;
-                break;
-              }
-          }
-      if (!replaced)
-        g_string_append_c (out, *p);
-    }
-
-  return g_string_free (g_steal_pointer (&out), FALSE);
+  return name;
 }
 
 /* Running a pattern ---------------------------------------------------------- */
@@ -484,44 +462,43 @@ expand_comment (const char  *template,
 typedef struct
 {
   gint64  loc;
-  char   *callpath;
-  char   *file;
-  gint64  line;
+  gint64  path;
+  gint64  site;
   gint64  severity;
   gint64  instances;
 } Aggregate;
 
-static void
-aggregate_free (gpointer data)
+static guint
+aggregate_hash (gconstpointer key)
 {
-  Aggregate *a = data;
+  const Aggregate *a = key;
 
-  g_free (a->callpath);
-  g_free (a->file);
-  g_free (a);
+  return (guint)(a->loc * 1000003 ^ a->path * 7919 ^ a->site);
+}
+
+static gboolean
+aggregate_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const Aggregate *x = a, *y = b;
+
+  return x->loc == y->loc && x->path == y->path && x->site == y->site;
 }
 
 static void
 aggregate_add (GHashTable  *aggregates,
                gint64       loc,
-               const char  *callpath,
-               const char  *file,
-               gint64       line,
+               gint64       path,
+               gint64       site,
                gint64       severity)
 {
-  g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT "\x1f%s\x1f%s\x1f%" G_GINT64_FORMAT,
-                                          loc, callpath != NULL ? callpath : "\x1e",
-                                          file != NULL ? file : "\x1e", line);
-  Aggregate *a = g_hash_table_lookup (aggregates, key);
+  Aggregate key = { loc, path, site, 0, 0 };
+  Aggregate *a = g_hash_table_lookup (aggregates, &key);
 
   if (a == NULL)
     {
-      a = g_new0 (Aggregate, 1);
-      a->loc = loc;
-      a->callpath = g_strdup (callpath);
-      a->file = g_strdup (file);
-      a->line = line;
-      g_hash_table_insert (aggregates, g_steal_pointer (&key), a);
+      a = g_memdup2 (&key, sizeof key);
+      g_hash_table_add (aggregates, a);
     }
   a->severity += severity;
   a->instances++;
@@ -541,9 +518,8 @@ typedef struct
   gint64  scl;
   gint64  context;
   gint64  path;
+  gint64  region;
   char   *comment;      /* from the query, or NULL for the pattern's template */
-  char   *call;         /* region of the visit */
-  char   *callpath;
 } Found;
 
 static void
@@ -552,8 +528,6 @@ found_clear (gpointer data)
   Found *found = data;
 
   g_free (found->comment);
-  g_free (found->call);
-  g_free (found->callpath);
 }
 
 /* One pattern's query, run by the worker thread on a connection of its own
@@ -570,7 +544,7 @@ typedef struct
   gboolean        uses_shared;
   guint           index;       /* order of submission: instances are written in it */
   GArray         *found;       /* Found */
-  int             col[14];     /* the columns below, -1 when absent */
+  int             col[13];     /* the columns below, -1 when absent */
   GError         *error;
 } Job;
 
@@ -592,7 +566,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Job, job_free)
 
 static const char * const columns[] = {
   "loc", "severity", "visit", "begin", "end", "peer_loc", "message", "collective", "comment",
-  "sextant_scl", "sextant_context", "sextant_path", "sextant_call", "sextant_callpath",
+  "sextant_scl", "sextant_context", "sextant_path", "sextant_region",
 };
 
 static gint64
@@ -639,8 +613,7 @@ collect_row (const SextantRow  *row,
   found.scl = opt_int (row, job->col[9]);
   found.context = opt_int (row, job->col[10]);
   found.path = opt_int (row, job->col[11]);
-  found.call = opt_text (row, job->col[12]);
-  found.callpath = opt_text (row, job->col[13]);
+  found.region = opt_int (row, job->col[12]);
   g_array_append_val (job->found, found);
 
   return TRUE;
@@ -698,25 +671,23 @@ run_job (gpointer data,
 }
 
 static gboolean
-insert_instance (SextantAnalysis  *self,
-                 SextantPattern   *pattern,
-                 const Found      *f,
-                 gint64            id,
-                 GHashTable       *aggregates,
-                 GError          **error)
+insert_instance (SextantAnalysis     *self,
+                 SextantPattern      *pattern,
+                 SextantChunkWriter  *rows,
+                 const Found         *f,
+                 GHashTable          *aggregates,
+                 GError             **error)
 {
-  const char *file = NULL;
-  gint64 line = 0;
-  g_autofree char *comment = NULL;
+  gint64 values[SEXTANT_INSTANCE_N_COLUMNS];
+  gint64 site = SEXTANT_NULL;
+  gint64 id;
 
   if (f->visit != SEXTANT_NULL && f->path != SEXTANT_NULL)
     {
-      const Source *site = call_site (self, f->scl, f->context, f->path, error);
+      Source *source = call_site (self, f->scl, f->context, f->path, error);
 
-      if (site == NULL)
+      if (source == NULL || (source->file != NULL && !site_id (self, source, &site, error)))
         return FALSE;
-      file = site->file;
-      line = site->line;
     }
   else if (f->visit != SEXTANT_NULL)
     {
@@ -726,27 +697,24 @@ insert_instance (SextantAnalysis  *self,
       return FALSE;
     }
 
-  if (f->comment == NULL && sextant_pattern_get_comment (pattern) != NULL)
-    {
-      g_autofree char *seconds = format_seconds ((double)f->severity / self->resolution);
-      g_autofree char *base = file != NULL ? g_path_get_basename (file) : NULL;
-      g_autofree char *site = base != NULL ? g_strdup_printf ("%s:%" G_GINT64_FORMAT, base, line)
-                                           : g_strdup ("an unknown source line");
+  aggregate_add (aggregates, f->loc, f->path, site, f->severity);
 
-      comment = expand_comment (sextant_pattern_get_comment (pattern), location_label (self, f->loc),
-                                f->peer != SEXTANT_NULL ? location_label (self, f->peer) : "another process",
-                                seconds, f->call != NULL ? f->call : "the call",
-                                site, f->callpath != NULL ? f->callpath : "");
-    }
+  values[SEXTANT_INSTANCE_SEVERITY] = f->severity;
+  values[SEXTANT_INSTANCE_LOC] = f->loc;
+  values[SEXTANT_INSTANCE_VISIT] = f->visit;
+  values[SEXTANT_INSTANCE_REGION] = f->region;
+  values[SEXTANT_INSTANCE_PATH] = f->path;
+  values[SEXTANT_INSTANCE_SITE] = site;
+  values[SEXTANT_INSTANCE_BEGIN] = f->begin;
+  values[SEXTANT_INSTANCE_END] = f->end;
+  values[SEXTANT_INSTANCE_PEER_LOC] = f->peer;
+  values[SEXTANT_INSTANCE_MESSAGE] = f->message;
+  values[SEXTANT_INSTANCE_COLLECTIVE] = f->collective;
+  if ((id = sextant_chunk_writer_append (rows, values, error)) < 0)
+    return FALSE;
 
-  aggregate_add (aggregates, f->loc, f->callpath, file, file != NULL ? line : SEXTANT_NULL, f->severity);
-
-  return sextant_store_run (self->store, SEXTANT_STMT_PATTERN_INSTANCE, error, "tiinttnnnnnnti",
-                            sextant_pattern_get_id (pattern), f->severity, f->loc, f->visit,
-                            f->callpath, file, file != NULL ? line : SEXTANT_NULL,
-                            f->begin, f->end, f->peer, f->message, f->collective,
-                            f->comment != NULL ? f->comment : comment,
-                            id);
+  return f->comment == NULL ||
+         sextant_store_run (self->store, SEXTANT_STMT_PATTERN_NOTE, error, "it", id, f->comment);
 }
 
 /* The parameters a pattern runs with: its defaults, overridden. */
@@ -810,8 +778,10 @@ write_job (SextantAnalysis  *self,
   SextantPattern *pattern = job->pattern;
   gint64 cpu_start = thread_cpu_usec ();
   g_autoptr(GHashTable) aggregates = NULL;
+  SextantChunkWriter *rows;
   GHashTableIter iter;
   gpointer value;
+  gboolean ok = TRUE;
 
   if (job->error != NULL)
     {
@@ -819,34 +789,43 @@ write_job (SextantAnalysis  *self,
       return FALSE;
     }
 
-  if (!sextant_store_run (self->store, SEXTANT_STMT_PATTERN, error, "ttttttt",
-                          sextant_pattern_get_id (pattern), sextant_pattern_get_title (pattern),
-                          sextant_pattern_get_parent (pattern), sextant_pattern_get_description (pattern),
-                          sextant_pattern_get_criterion (pattern), sextant_pattern_get_origin (pattern),
+  if (!sextant_store_run (self->store, SEXTANT_STMT_PATTERN, error, "tittttttt",
+                          sextant_pattern_get_id (pattern), (gint64)job->index,
+                          sextant_pattern_get_title (pattern), sextant_pattern_get_parent (pattern),
+                          sextant_pattern_get_description (pattern), sextant_pattern_get_criterion (pattern),
+                          sextant_pattern_get_comment (pattern), sextant_pattern_get_origin (pattern),
                           job->described))
     return FALSE;
 
-  aggregates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, aggregate_free);
-  for (guint i = 0; i < job->found->len; i++)
-    if (!insert_instance (self, pattern, &g_array_index (job->found, Found, i),
-                          ((gint64)job->index << 32) + i, aggregates, error))
-      return FALSE;
+  aggregates = g_hash_table_new_full (aggregate_hash, aggregate_equal, g_free, NULL);
+  rows = sextant_chunk_writer_new (self->store, SEXTANT_CHUNK_PATTERN_INSTANCE, SEXTANT_INSTANCE_N_COLUMNS,
+                                   (gint64)job->index << 32, INSTANCE_CHUNK_ROWS);
+  for (guint i = 0; ok && i < job->found->len; i++)
+    ok = insert_instance (self, pattern, rows, &g_array_index (job->found, Found, i), aggregates, error);
+  ok = ok && sextant_chunk_writer_flush (rows, error);
+  sextant_chunk_writer_free (rows);
 
   g_hash_table_iter_init (&iter, aggregates);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  while (ok && g_hash_table_iter_next (&iter, &value, NULL))
     {
       const Aggregate *a = value;
+      const char *callpath = NULL;
+      const Source *site = NULL;
 
-      if (!sextant_store_run (self->store, SEXTANT_STMT_PATTERN_AGGREGATE, error, "tittnii",
-                              sextant_pattern_get_id (pattern), a->loc, a->callpath, a->file, a->line,
-                              a->severity, a->instances))
+      if (a->path != SEXTANT_NULL && (callpath = path_name (self, a->path, error)) == NULL)
         return FALSE;
+      if (a->site != SEXTANT_NULL)
+        site = g_ptr_array_index (self->site_sources, a->site - 1);
+      ok = sextant_store_run (self->store, SEXTANT_STMT_PATTERN_AGGREGATE, error, "tittnii",
+                              sextant_pattern_get_id (pattern), a->loc, callpath,
+                              site != NULL ? site->file : NULL, site != NULL ? site->line : SEXTANT_NULL,
+                              a->severity, a->instances);
     }
 
   g_debug ("pattern %s: %u instances written, %.3f s CPU", sextant_pattern_get_id (pattern), job->found->len,
            (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
 
-  return TRUE;
+  return ok;
 }
 
 static gboolean
@@ -885,18 +864,20 @@ sextant_analysis_run (SextantAnalysis  *self,
   g_clear_pointer (&self->ctx_sources, g_hash_table_unref);
   g_clear_pointer (&self->path_sources, g_hash_table_unref);
   g_clear_pointer (&self->region_sources, g_hash_table_unref);
-  g_clear_pointer (&self->labels, g_array_unref);
+  g_clear_pointer (&self->sites, g_hash_table_unref);
+  g_clear_pointer (&self->site_sources, g_ptr_array_unref);
+  g_clear_pointer (&self->path_names, g_hash_table_unref);
   self->scl_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
   self->ctx_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
   self->path_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
   self->region_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
-  self->labels = g_array_new (FALSE, FALSE, sizeof (LocationLabel));
-  g_array_set_clear_func (self->labels, label_clear);
+  self->sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->site_sources = g_ptr_array_new ();
+  self->path_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->resolution = 1;
 
   if (!sextant_store_foreach (self->store, SEXTANT_QUERY_TOTAL_TIME, resolution_row, &self->resolution,
                               error, "") ||
-      !sextant_store_foreach (self->store, SEXTANT_QUERY_LOCATION_LABELS, label_row, self->labels, error, "") ||
       !sextant_store_begin (self->store, error))
     return FALSE;
 

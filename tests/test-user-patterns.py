@@ -37,6 +37,31 @@ FROM visit AS v JOIN region AS r ON r.id = v.region
 WHERE r.paradigm = 'MPI' AND v.leave - v.enter > :min_time
 """
 
+# every key of a comment template, the three units of {seconds} rounded half
+# up from the exact ticks (1 ns here), the words for what is not known, and
+# a comment the query writes itself
+TEMPLATE_KEYS = """-- id: template_keys
+-- title: Template keys
+-- description: Every key of a comment template, and a comment of its own.
+-- comment: [{location}|{peer}|{seconds}|{call}|{site}|{callpath}|{other}]
+SELECT v.loc AS loc, v.id AS visit, 2005000000 AS severity,
+       (SELECT min (id) FROM location) AS peer_loc, NULL AS comment
+FROM visit AS v JOIN region AS r ON r.id = v.region
+WHERE r.name = 'MPI_Recv' AND v.leave - v.enter > 10000000000
+UNION ALL SELECT (SELECT min (id) FROM location), NULL, 1500000, NULL, NULL
+UNION ALL SELECT (SELECT min (id) FROM location), NULL, 150, NULL, NULL
+UNION ALL SELECT (SELECT min (id) FROM location), NULL, 999949, NULL, NULL
+UNION ALL SELECT (SELECT min (id) FROM location), NULL, 50, NULL, 'its own words'
+"""
+TEMPLATE_COMMENTS = [
+    "[MPI Rank 2|MPI Rank 0|2.01 s|MPI_Recv|gen_mpi.c:52|main/late_sender/MPI_Recv|{other}]",
+    "[MPI Rank 3|MPI Rank 0|2.01 s|MPI_Recv|gen_mpi.c:52|main/late_sender/MPI_Recv|{other}]",
+    "[MPI Rank 0|another process|1.50 ms|the call|an unknown source line||{other}]",
+    "[MPI Rank 0|another process|0.2 us|the call|an unknown source line||{other}]",
+    "[MPI Rank 0|another process|999.9 us|the call|an unknown source line||{other}]",
+    "its own words",
+]
+
 BAD = {
     "bad_sql": "-- id: bad_sql\n-- title: Bad\nSELEC loc, severity FROM visit\n",
     "missing_column": "-- id: missing_column\n-- title: Missing\nSELECT loc FROM visit\n",
@@ -118,6 +143,18 @@ def main():
         run = sextant("analyze", "--json", "--pattern", "late_sender", db)
         ids = sorted(p["id"] for p in json.loads(run.stdout)["patterns"]) if run.returncode == 0 else []
         ok(ids == ["late_sender", "late_sender_wrong_order"], "--pattern selects a subtree", str(ids))
+
+        # the comment template, filled in when an instance is read
+        keys = os.path.join(work, "template_keys.sql")
+        with open(keys, "w") as f:
+            f.write(TEMPLATE_KEYS)
+        run = sextant("analyze", "--no-user-patterns", "--pattern-file", keys, "--pattern", "template_keys", db)
+        ok(run.returncode == 0, "analyze template_keys", run.stderr)
+        con = sqlite3.connect(db)
+        comments = [r[0] for r in con.execute("SELECT comment FROM pattern_instance "
+                                              "WHERE pattern = 'template_keys' ORDER BY id")]
+        con.close()
+        ok(comments == TEMPLATE_COMMENTS, "template_keys: every key filled in", "\n".join(map(str, comments)))
 
         # a single file on the command line; the folder can be switched off
         extra = os.path.join(work, "extra.sql")

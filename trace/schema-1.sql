@@ -431,31 +431,85 @@ CREATE VIRTUAL TABLE lod USING sextant_columns (
 -- The patterns of the last analysis, as run: built-in or from a user file.
 CREATE TABLE pattern (
   id          TEXT PRIMARY KEY,     -- stable id, Scalasca's name where one exists
+  number      INTEGER NOT NULL UNIQUE, -- n-th pattern of the analysis: its instances' ids >> 32
   title       TEXT NOT NULL,
   parent      TEXT,                 -- the pattern tree
   description TEXT,
   criterion   TEXT,
+  comment     TEXT,                 -- the template of its instances' comments
   origin      TEXT NOT NULL,        -- 'builtin' or the file it came from
   parameters  TEXT                  -- the values used, as 'name=value ...'
 ) WITHOUT ROWID;
 
--- Every instance of a pattern: who lost how much time where, and why.
-CREATE TABLE pattern_instance (
-  id         INTEGER PRIMARY KEY,
-  pattern    TEXT NOT NULL,
-  severity   INTEGER NOT NULL,      -- ticks lost
-  loc        INTEGER NOT NULL,      -- the location that lost them
-  visit      INTEGER,               -- the call in which they were lost
-  callpath   TEXT,                  -- region names from the root visit, '/'-separated
-  file       TEXT,                  -- source file and line of the call
-  line       INTEGER,
-  begin      INTEGER,               -- the time interval lost, ticks
-  "end"      INTEGER,
-  peer_loc   INTEGER,               -- the location that caused it, if one did
-  message    INTEGER,
-  collective INTEGER,
-  comment    TEXT                   -- diagnosis and recommendation
+-- Every instance of a pattern, as ids: id (pattern.number << 32) + n,
+-- the ticks lost, the location that lost them, the call in which they were
+-- lost (visit, its region and call path), its call site (pattern_site), the
+-- time interval lost, and the location, message or collective that caused
+-- it. Column chunks, like the events: the pattern_instance view spells it
+-- out.
+CREATE VIRTUAL TABLE pattern_instance_data USING sextant_columns (
+  id ROWID, severity, loc, visit, region, path, site, begin, "end", peer_loc, message, collective);
+
+-- The source lines the instances point at: a call's call-site attribute,
+-- else its calling context, else the definition of the enclosing region.
+CREATE TABLE pattern_site (
+  id   INTEGER PRIMARY KEY,
+  file TEXT NOT NULL,
+  line INTEGER
 );
+
+-- The comments a pattern query wrote itself (the others come from the
+-- pattern's template).
+CREATE TABLE pattern_note (
+  instance INTEGER PRIMARY KEY,      -- pattern_instance_data.id
+  comment  TEXT NOT NULL
+);
+
+-- How comments name a location: its process (location group), and the
+-- thread too when the process has several.
+CREATE VIEW location_label AS
+  SELECT l.id AS loc,
+         CASE WHEN (SELECT count (*) FROM location AS o WHERE o.location_group IS l.location_group) > 1
+                   AND g.name IS NOT l.name
+              THEN coalesce (g.name, '?') || ' / ' || coalesce (l.name, '?')
+              ELSE coalesce (g.name, l.name, '?') END AS label
+  FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group;
+
+-- Every instance of a pattern: who lost how much time where, and why.
+--   pattern, severity (ticks lost), loc, visit, callpath (region names from
+--   the root visit, '/'-separated), file and line of the call, begin and end
+--   of the time lost, peer_loc, message, collective, and comment: the
+--   diagnosis and recommendation, the pattern's template filled in.
+CREATE VIEW pattern_instance AS
+  SELECT i.id AS id, p.id AS pattern, i.severity AS severity, i.loc AS loc, i.visit AS visit,
+         cp.name AS callpath, s.file AS file, s.line AS line, i.begin AS begin, i."end" AS "end",
+         i.peer_loc AS peer_loc, i.message AS message, i.collective AS collective,
+         coalesce (n.comment,
+           replace (replace (replace (replace (replace (replace (p.comment,
+             -- seconds lost, rounded half up from the exact ticks
+             '{seconds}', (SELECT CASE
+                 WHEN i.severity >= r THEN printf ('%d.%02d s', (i.severity * 100 + r / 2) / r / 100,
+                                                   (i.severity * 100 + r / 2) / r % 100)
+                 WHEN i.severity * 1000 >= r THEN printf ('%d.%02d ms', (i.severity * 100000 + r / 2) / r / 100,
+                                                          (i.severity * 100000 + r / 2) / r % 100)
+                 ELSE printf ('%d.%d us', (i.severity * 10000000 + r / 2) / r / 10,
+                              (i.severity * 10000000 + r / 2) / r % 10) END
+               FROM (SELECT max (1, CAST (value AS INTEGER)) AS r FROM meta WHERE key = 'resolution'))),
+             '{location}', coalesce ((SELECT label FROM location_label WHERE loc = i.loc), 'an unknown location')),
+             '{peer}', CASE WHEN i.peer_loc IS NULL THEN 'another process'
+                            ELSE coalesce ((SELECT label FROM location_label WHERE loc = i.peer_loc),
+                                           'an unknown location') END),
+             '{site}', CASE WHEN s.file IS NULL THEN 'an unknown source line'
+                            ELSE substr (s.file, length (rtrim (s.file, replace (s.file, '/', ''))) + 1)
+                                 || ':' || s.line END),
+             '{call}', coalesce (r.name, 'the call')),
+             '{callpath}', coalesce (cp.name, ''))) AS comment
+  FROM pattern_instance_data AS i
+  JOIN pattern AS p ON p.number = i.id >> 32
+  LEFT JOIN call_path AS cp ON cp.id = i.path
+  LEFT JOIN region AS r ON r.id = i.region
+  LEFT JOIN pattern_site AS s ON s.id = i.site
+  LEFT JOIN pattern_note AS n ON n.instance = i.id;
 
 -- The instances summed per pattern, location, call path and call site (the
 -- cube of Scalasca's reports), written with them: the summaries of analyze

@@ -134,6 +134,8 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "INSERT INTO collective_member_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
   [SEXTANT_STMT_LOD_CHUNK] =
     "INSERT INTO lod_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_PATTERN_INSTANCE_CHUNK] =
+    "INSERT INTO pattern_instance_data_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
   [SEXTANT_STMT_CALL_PATH_PROFILE] =
     "INSERT INTO call_path_profile (loc, path, visits, inclusive, exclusive, last_visit) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -194,26 +196,21 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT min (time_begin), max (time_end), max (events) FROM location WHERE events > 0",
   [SEXTANT_QUERY_LOCATION_VISIT_RANGES] =
     "SELECT id, first_visit, last_visit FROM location WHERE first_visit IS NOT NULL ORDER BY id",
-  /* instances have no index: kept up to date it halved the speed of writing
-   * a million of them, built at the end it took a second; the summaries
-   * read pattern_aggregate (the index of earlier stores is dropped) */
+  /* instances are column chunks (written by the million, read by
+   * summaries through pattern_aggregate, and a few at a time) */
   [SEXTANT_STMT_CLEAR_PATTERNS] =
-    "DROP INDEX IF EXISTS pattern_instance_pattern; DELETE FROM pattern_instance; DELETE FROM pattern;"
-    "DELETE FROM pattern_aggregate;",
+    "DELETE FROM pattern_instance_data_chunk; DELETE FROM pattern_site; DELETE FROM pattern_note; "
+    "DELETE FROM pattern; DELETE FROM pattern_aggregate;",
   [SEXTANT_STMT_PATTERN] =
-    "INSERT OR REPLACE INTO pattern (id, title, parent, description, criterion, origin, parameters) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-  [SEXTANT_STMT_PATTERN_INSTANCE] =
-    "INSERT INTO pattern_instance (pattern, severity, loc, visit, callpath, file, line, begin, \"end\", "
-    "peer_loc, message, collective, comment, id) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+    "INSERT OR REPLACE INTO pattern (id, number, title, parent, description, criterion, comment, origin, "
+    "parameters) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+  [SEXTANT_STMT_PATTERN_SITE] =
+    "INSERT INTO pattern_site (id, file, line) VALUES (?1, ?2, ?3)",
+  [SEXTANT_STMT_PATTERN_NOTE] =
+    "INSERT INTO pattern_note (instance, comment) VALUES (?1, ?2)",
   [SEXTANT_STMT_PATTERN_AGGREGATE] =
     "INSERT INTO pattern_aggregate (pattern, loc, callpath, file, line, severity, instances) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-  [SEXTANT_QUERY_VISIT] =
-    "SELECT v.loc, v.region, r.name, v.parent, v.enter, v.leave, v.scl, v.context, p.name "
-    "FROM visit AS v JOIN region AS r ON r.id = v.region JOIN call_path AS p ON p.id = v.path "
-    "WHERE v.id = ?1",
   [SEXTANT_QUERY_SOURCE_CODE_LOCATION] =
     "SELECT file, line FROM source_code_location WHERE id = ?1",
   [SEXTANT_QUERY_CONTEXT_SOURCE] =
@@ -223,10 +220,8 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT parent, region FROM call_path WHERE id = ?1",
   [SEXTANT_QUERY_REGION_SOURCE] =
     "SELECT file, begin_line FROM region WHERE id = ?1 AND file IS NOT NULL",
-  [SEXTANT_QUERY_LOCATION_LABELS] =
-    "SELECT l.id, l.otf2_id, coalesce (g.name, l.name), l.name, "
-    "       (SELECT count(*) FROM location AS o WHERE o.location_group IS l.location_group) "
-    "FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group ORDER BY l.id",
+  [SEXTANT_QUERY_CALL_PATH_NAME] =
+    "SELECT name FROM call_path WHERE id = ?1",
   [SEXTANT_QUERY_TOTAL_TIME] =
     "SELECT coalesce (sum (time_end - time_begin), 0), (SELECT value FROM meta WHERE key = 'resolution') "
     "FROM location WHERE events > 0",
@@ -259,9 +254,10 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_TOP_INSTANCES] =
     "SELECT i.pattern, p.title, i.severity, l.otf2_id, i.visit, i.callpath, i.file, i.line, "
     "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc "
-    "FROM pattern_instance AS i JOIN pattern AS p ON p.id = i.pattern "
+    "FROM (SELECT id FROM pattern_instance_data ORDER BY severity DESC, id LIMIT ?1) AS top "
+    "JOIN pattern_instance AS i ON i.id = top.id JOIN pattern AS p ON p.id = i.pattern "
     "JOIN location AS l ON l.id = i.loc LEFT JOIN location AS pl ON pl.id = i.peer_loc "
-    "ORDER BY i.severity DESC, i.id LIMIT ?1",
+    "ORDER BY i.severity DESC, i.id",
   [SEXTANT_QUERY_VISITS_IN_WINDOW] =
     "SELECT v.enter, v.leave, v.depth, r.name, r.category FROM visit AS v "
     "JOIN region AS r ON r.id = v.region "
@@ -635,6 +631,8 @@ sextant_store_exec (SextantStore      *self,
 
     g_mutex_lock (&self->lock);
     ok = exec_sql (self, stmt_sql[stmt], error);
+    /* it may have deleted chunks (the instances of an earlier analysis) */
+    sextant_column_module_changed (self->columns);
     g_mutex_unlock (&self->lock);
 
     return ok;
@@ -746,8 +744,8 @@ sextant_store_run (SextantStore      *self,
  *   stored column c, SEXTANT_NULL for NULL
  *
  * Writes @n_rows rows of a column table (visit, message, collective_member,
- * lod) as one chunk. The rows of a table are ids @first_row onwards; chunks
- * must not overlap.
+ * lod, pattern_instance_data) as one chunk. The rows of a table are ids
+ * @first_row onwards; chunks must not overlap.
  */
 gboolean
 sextant_store_write_chunk (SextantStore         *self,
@@ -761,10 +759,12 @@ sextant_store_write_chunk (SextantStore         *self,
   static const SextantStoreStmt stmts[SEXTANT_N_CHUNK_TABLES] = {
     SEXTANT_STMT_VISIT_CHUNK, SEXTANT_STMT_MESSAGE_CHUNK,
     SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK, SEXTANT_STMT_LOD_CHUNK,
+    SEXTANT_STMT_PATTERN_INSTANCE_CHUNK,
   };
   static const guint n_columns[SEXTANT_N_CHUNK_TABLES] = {
     SEXTANT_VISIT_N_COLUMNS, SEXTANT_MESSAGE_N_COLUMNS,
     SEXTANT_MEMBER_N_COLUMNS, SEXTANT_LOD_N_COLUMNS,
+    SEXTANT_INSTANCE_N_COLUMNS,
   };
   guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
   g_autoptr(GBytes) data = NULL;
@@ -862,8 +862,8 @@ sextant_store_foreach (SextantStore      *self,
  *   double, bound to the statement's named parameters
  * @required_columns: (nullable): NULL-terminated names the result must have
  * @with_visit_context: if the query has a column `visit`, add the columns
- *   sextant_scl, sextant_context, sextant_path, sextant_call (region name) and
- *   sextant_callpath (call_path.name) of that visit
+ *   sextant_scl, sextant_context, sextant_path and sextant_region of that
+ *   visit
  *
  * Runs a query that is not Sextant's own. It is validated first: it must
  * compile, be a single statement, not write to the store, name only known
@@ -897,7 +897,7 @@ sextant_store_run_query (SextantStore        *self,
     }
 
   /* A query that names the visit of each row gets that visit's call path,
-   * region and call-site columns joined on, in the same pass. */
+   * region and call-site ids joined on, in the same pass. */
   row.stmt = stmt;
   if (with_visit_context && sextant_row_find_column (&row, "visit") >= 0 && tail != NULL)
     {
@@ -909,10 +909,8 @@ sextant_store_run_query (SextantStore        *self,
       if (g_str_has_suffix (body, ";"))
         body[strlen (body) - 1] = '\0';
       wrapped = g_strconcat ("SELECT q.*, v.scl AS sextant_scl, v.context AS sextant_context, "
-                             "v.path AS sextant_path, r.name AS sextant_call, p.name AS sextant_callpath "
-                             "FROM (\n", body, "\n) AS q LEFT JOIN visit AS v ON v.id = q.visit "
-                             "LEFT JOIN region AS r ON r.id = v.region "
-                             "LEFT JOIN call_path AS p ON p.id = v.path", NULL);
+                             "v.path AS sextant_path, v.region AS sextant_region "
+                             "FROM (\n", body, "\n) AS q LEFT JOIN visit AS v ON v.id = q.visit", NULL);
       if (sqlite3_prepare_v2 (self->db, wrapped, -1, &outer, NULL) != SQLITE_OK)
         {
           g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
