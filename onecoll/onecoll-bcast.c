@@ -163,6 +163,23 @@ is_leaf (int v,
   return (v & 1) || v + 1 >= p;
 }
 
+/* One more rank has finished the broadcast rooted at @root (done[slot] at
+ * the root). At the root itself - a leaf it delivers, a rank it relays for -
+ * the count stays in @w (done_self, and the pending broadcast's target
+ * drops by one): only this thread reads its done[slot], so an
+ * MPI_Accumulate on it would only cost time. */
+static int
+count_done (onecoll__runtime *rt,
+            onecoll__win     *w,
+            int               root)
+{
+  if (root != rt->rank)
+    return onecoll__add_counter (rt, root, onecoll__aux (w->slot, ONECOLL__DONE), 1);
+  w->done_self++;
+  w->pending_target--;
+  return ONECOLL_OK;
+}
+
 /* Delivery to a leaf (ONECOLL_RELAY_WAITER): a leaf has nothing to relay,
  * so the parent completes it - data, then the leaf's arrival, then the
  * root's done counter, the order a relay of the leaf's own would have
@@ -187,7 +204,7 @@ put_leaf (onecoll__runtime *rt,
   if (rc == ONECOLL_OK)
     rc = onecoll__add_counter (rt, target, onecoll__aux (w->slot, ONECOLL__ARRIVED), 1);
   if (rc == ONECOLL_OK)
-    rc = onecoll__add_counter (rt, root, onecoll__aux (w->slot, ONECOLL__DONE), 1);
+    rc = count_done (rt, w, root);
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_REQUEST);
   return rc;
 }
@@ -205,10 +222,15 @@ deliver (onecoll__runtime *rt,
 {
   int p = rt->nprocs;
   int target = (v + root) % p;
+  int rc;
 
   if (rt->cfg.relay == ONECOLL_RELAY_WAITER && is_leaf (v, p))
     return put_leaf (rt, w, target, root, count, order, seq);
-  return put_request (rt, w, target, root, count, order, seq);
+  rc = put_request (rt, w, target, root, count, order, seq);
+  /* The root (for itself, or relaying for a rank) knows this flag is set. */
+  if (rc == ONECOLL_OK && root == rt->rank)
+    w->help_done[v] = ONECOLL__HELP_PUBLISHED;
+  return rc;
 }
 
 /* PutLoop: requests to the children of rank @node in the tree rooted at
@@ -293,8 +315,9 @@ bcast_linear (onecoll__runtime *rt,
     rc = onecoll__mpi (MPI_Win_flush_all (rt->aux));
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_LOOP);
 
+  /* Complete: p - 1 ranks done, counted here (count_done). */
   if (rc == ONECOLL_OK)
-    rc = onecoll__add_counter (rt, rt->rank, onecoll__aux (w->slot, ONECOLL__DONE), p - 1);
+    w->done_self += p - 1;
   return rc;
 }
 
@@ -368,15 +391,18 @@ onecoll__relay_failed (onecoll__runtime *rt,
 
 /* Takes on the relay of the request with @token on @slot of rank @target:
  * raises its claim[slot] to @token unless it is there already. @seen is
- * the claim word as last read (an atomic read, or any lower value).
- * *@won = 1 if this call did, 0 if somebody else has (or had) it. */
+ * the claim word as last read (an atomic read, or any lower value: the
+ * word only grows, and a wrong guess costs one more compare-and-swap).
+ * *@won = 1 if this call did, 0 if somebody else has (or had) it. *@last
+ * (may be NULL) receives the word's value as this call left it. */
 static int
 claim (onecoll__runtime *rt,
        int               target,
        int               slot,
        uint64_t          token,
        int64_t           seen,
-       int              *won)
+       int              *won,
+       int64_t          *last)
 {
   int64_t want = (int64_t) token;
   int64_t cur = seen;
@@ -396,10 +422,13 @@ claim (onecoll__runtime *rt,
       if (old == cur)
         {
           *won = 1;
+          cur = want;
           break;
         }
       cur = old;
     }
+  if (last != NULL)
+    *last = cur;
   return rc;
 }
 
@@ -416,10 +445,11 @@ onecoll__progress (onecoll__runtime *rt,
     *relayed = 0;
   if (n <= 0)
     return ONECOLL_OK;
-  /* Plain loads find the flags that changed; only those are read with an
-   * atomic (which takes this rank's accumulate lock in osc/sm, the lock
-   * the parents need to set the flags). */
-  rc = onecoll__mpi (MPI_Win_sync (rt->aux));
+  /* Plain loads find the flags that changed (the caller has called
+   * MPI_Win_sync); only those are read with an atomic (which takes this
+   * rank's accumulate lock in osc/sm, the lock the parents need to set the
+   * flags). */
+  rc = ONECOLL_OK;
   for (int slot = 0; rc == ONECOLL_OK && slot < n; slot++)
     {
       uint64_t known = atomic_load (&rt->claimed[slot]);
@@ -436,7 +466,7 @@ onecoll__progress (onecoll__runtime *rt,
       if (rc != ONECOLL_OK || token <= known)
         continue;
       /* known is a claim the word has held, so at most its value */
-      rc = claim (rt, rt->rank, slot, token, (int64_t) known, &won);
+      rc = claim (rt, rt->rank, slot, token, (int64_t) known, &won, NULL);
       while (rc == ONECOLL_OK && known < token
              && !atomic_compare_exchange_weak (&rt->claimed[slot], &known, token))
         ;
@@ -480,9 +510,50 @@ help_relay (onecoll__runtime *rt,
   if (rc == ONECOLL_OK)
     rc = onecoll__add_counter (rt, node, onecoll__aux (w->slot, ONECOLL__ARRIVED), 1);
   if (rc == ONECOLL_OK)
-    rc = onecoll__add_counter (rt, rt->rank, onecoll__aux (w->slot, ONECOLL__DONE), 1);
+    rc = count_done (rt, w, rt->rank);
   ONECOLL__LEAVE (ONECOLL_REGION_HELP_RELAY);
   return rc;
+}
+
+/* Reads req and claim of the rank with relative rank @v (one atomic read)
+ * for the root's help: *@ready = 1 if its flag holds @token, nobody has
+ * claimed it, and it has been set for the grace time. */
+static int
+help_check (onecoll__runtime *rt,
+            onecoll__win     *w,
+            int               v,
+            uint64_t          token,
+            uint64_t          grace,
+            int              *ready)
+{
+  int node = (v + rt->rank) % rt->nprocs;
+  int64_t words[2];
+  uint64_t t;
+  int rc;
+
+  *ready = 0;
+  rc = onecoll__mpi (MPI_Get_accumulate (NULL, 0, MPI_INT64_T, words, 2, MPI_INT64_T, node,
+                                         onecoll__aux (w->slot, ONECOLL__REQ), 2, MPI_INT64_T,
+                                         MPI_NO_OP, rt->aux));
+  if (rc == ONECOLL_OK)
+    rc = onecoll__mpi (MPI_Win_flush (node, rt->aux));
+  if (rc != ONECOLL_OK)
+    return rc;
+  w->claim_seen[node] = words[1];
+  if ((uint64_t) words[1] >= token)
+    {
+      w->help_done[v] = ONECOLL__HELP_SETTLED;    /* the rank took it on itself */
+      return ONECOLL_OK;
+    }
+  /* Only a request whose flag is set: then the data and the descriptor
+   * are complete in that rank's windows. */
+  if ((uint64_t) words[0] != token)
+    return ONECOLL_OK;
+  t = now_ns ();
+  if (w->help_seen_ns[v] == 0)
+    w->help_seen_ns[v] = t;
+  *ready = t - w->help_seen_ns[v] >= grace;
+  return ONECOLL_OK;
 }
 
 int
@@ -504,39 +575,26 @@ onecoll__root_help (onecoll__runtime *rt,
   for (int v = 1; v < p && rc == ONECOLL_OK; v++)
     {
       int node = (v + rt->rank) % p;
-      int64_t words[2];
-      uint64_t t;
       int won = 0;
 
       /* a leaf is completed by its parent; it has no request to take on */
-      if (w->help_done[v] || is_leaf (v, p))
+      if (w->help_done[v] == ONECOLL__HELP_SETTLED || is_leaf (v, p))
         continue;
-      /* req and claim of that rank, in one atomic read */
-      rc = onecoll__mpi (MPI_Get_accumulate (NULL, 0, MPI_INT64_T, words, 2, MPI_INT64_T, node,
-                                             onecoll__aux (w->slot, ONECOLL__REQ), 2, MPI_INT64_T,
-                                             MPI_NO_OP, rt->aux));
-      if (rc == ONECOLL_OK)
-        rc = onecoll__mpi (MPI_Win_flush (node, rt->aux));
-      if (rc != ONECOLL_OK)
-        break;
-      if ((uint64_t) words[1] >= token)
+      /* A flag we set ourselves has its data and descriptor complete, and
+       * one compare-and-swap both checks that the rank has not taken the
+       * request on and takes it; any other is read first. */
+      if (w->help_done[v] != ONECOLL__HELP_PUBLISHED || grace > 0)
         {
-          w->help_done[v] = 1;    /* the rank took it on itself */
-          continue;
+          int ready = 0;
+
+          rc = help_check (rt, w, v, token, grace, &ready);
+          if (rc != ONECOLL_OK || !ready)
+            continue;
         }
-      /* Only a request whose flag is set: then the data and the
-       * descriptor are complete in that rank's windows. */
-      if ((uint64_t) words[0] != token)
-        continue;
-      t = now_ns ();
-      if (w->help_seen_ns[v] == 0)
-        w->help_seen_ns[v] = t;
-      if (t - w->help_seen_ns[v] < grace)
-        continue;
-      rc = claim (rt, node, w->slot, token, words[1], &won);
+      rc = claim (rt, node, w->slot, token, w->claim_seen[node], &won, &w->claim_seen[node]);
       if (rc != ONECOLL_OK)
         break;
-      w->help_done[v] = 1;
+      w->help_done[v] = ONECOLL__HELP_SETTLED;
       if (won)
         {
           rc = help_relay (rt, w, node);
@@ -568,6 +626,35 @@ release (onecoll__runtime *rt,
 
   if (rc == ONECOLL_OK)
     w->unreleased = 0;
+  return rc;
+}
+
+/* One check of this rank's completion counter for @w's pending broadcast:
+ * *@reached = 1 if it is at its target (the root knows that without a
+ * read once its own relays have lowered the target to a value seen
+ * before). Leaves the aux window synced for a poll of req[]. */
+static int
+poll_completion (onecoll__runtime *rt,
+                 onecoll__win     *w,
+                 int              *reached)
+{
+  MPI_Aint disp = completion_counter (rt, w);
+  int64_t value = 0;
+  int rc;
+
+  *reached = w->pending_root && w->pending_target <= w->done_seen;
+  if (*reached)
+    return ONECOLL_OK;
+  /* Our own counter: a plain load first, the atomic read (which takes the
+   * lock the writers need) only when it looks reached. */
+  rc = onecoll__mpi (MPI_Win_sync (rt->aux));
+  if (rc == ONECOLL_OK && onecoll__peek (rt, disp) >= w->pending_target)
+    {
+      rc = onecoll__read_counter (rt, rt->rank, disp, &value);
+      if (rc == ONECOLL_OK && w->pending_root)
+        w->done_seen = value;
+      *reached = rc == ONECOLL_OK && value >= w->pending_target;
+    }
   return rc;
 }
 
@@ -700,10 +787,12 @@ onecoll_bcast (onecoll_win               win,
         {
           memset (w->help_done, 0, (size_t) p * sizeof *w->help_done);
           memset (w->help_seen_ns, 0, (size_t) p * sizeof *w->help_seen_ns);
-          rc = put_loop (rt, w, rt->rank, root, count, order, seq);
+          /* done[slot] here counts what the others complete; count_done()
+           * lowers the target by what this thread completes itself. */
           w->pending = p > 1;
           w->pending_root = 1;
-          w->pending_target = (int64_t) (p - 1) * w->rooted[root];
+          w->pending_target = (int64_t) (p - 1) * w->rooted[root] - w->done_self;
+          rc = put_loop (rt, w, rt->rank, root, count, order, seq);
         }
       /* The relays read their own windows, so once the root's puts are
        * complete its window is only needed if it is the caller's buffer. */
@@ -753,7 +842,6 @@ onecoll_bcast_test (onecoll_win win,
 {
   onecoll__runtime *rt = onecoll__rt;
   onecoll__win *w;
-  int64_t value = 0;
   int rc = ONECOLL_OK;
 
   if (rt == NULL)
@@ -768,13 +856,10 @@ onecoll_bcast_test (onecoll_win win,
   *done = !w->pending;
   if (w->pending)
     {
-      /* Our own counter: a plain load first, the atomic read (which takes
-       * the lock the writers need) only when it looks reached. */
-      rc = onecoll__mpi (MPI_Win_sync (rt->aux));
-      if (rc == ONECOLL_OK
-          && onecoll__peek (rt, completion_counter (rt, w)) >= w->pending_target)
-        rc = onecoll__read_counter (rt, rt->rank, completion_counter (rt, w), &value);
-      if (rc == ONECOLL_OK && value < w->pending_target && rt->cfg.relay == ONECOLL_RELAY_WAITER)
+      int reached = 0;
+
+      rc = poll_completion (rt, w, &reached);
+      if (rc == ONECOLL_OK && !reached && rt->cfg.relay == ONECOLL_RELAY_WAITER)
         {
           int relayed = 0;
           int helped = 0;
@@ -786,9 +871,9 @@ onecoll_bcast_test (onecoll_win win,
           if (rc == ONECOLL_OK && w->pending_root)
             rc = onecoll__root_help (rt, w, &helped);
           if (rc == ONECOLL_OK && (relayed || helped))
-            rc = onecoll__read_counter (rt, rt->rank, completion_counter (rt, w), &value);
+            rc = poll_completion (rt, w, &reached);
         }
-      if (rc == ONECOLL_OK && value >= w->pending_target)
+      if (rc == ONECOLL_OK && reached)
         {
           rc = finish (rt, w);
           *done = rc == ONECOLL_OK;

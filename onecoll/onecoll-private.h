@@ -103,8 +103,15 @@ typedef struct
   int64_t pending_count;            /* bytes of the latest broadcast */
   int pending_order;                /* its onecoll_order (binomial) */
   /* Root of a pending binomial broadcast: relays it may do for the others. */
-  unsigned char *help_done;         /* [p] by relative rank: 1 = somebody has it */
+  unsigned char *help_done;         /* [p] by relative rank: ONECOLL__HELP_* */
   uint64_t *help_seen_ns;           /* [p]: when its request was first seen set, 0 = not yet */
+  int64_t *claim_seen;              /* [p] by rank: the last value of its claim[slot]
+                                       seen by this rank as root, a guess for the next
+                                       MPI_Compare_and_swap (any value is safe) */
+  int64_t done_self;                /* cumulative: this rank's completions of its own
+                                       broadcasts on the window, as root, that were
+                                       counted here instead of in its done[slot] */
+  int64_t done_seen;                /* the highest value of its done[slot] read here */
   void *recv_buf;                   /* non-root: copy destination, NULL = none */
   int64_t recv_count;               /* bytes to copy to recv_buf */
   int unreleased;                   /* 1 if this rank owes a release for the latest */
@@ -140,6 +147,15 @@ typedef struct
    * new request. */
   _Atomic uint64_t *claimed;        /* [max_windows]: hint, see above */
 } onecoll__runtime;
+
+/* help_done[] states of a rank in the root's pending binomial broadcast. */
+enum
+{
+  ONECOLL__HELP_UNKNOWN = 0,        /* nothing known yet */
+  ONECOLL__HELP_SETTLED = 1,        /* somebody relays it (it, or the root) */
+  ONECOLL__HELP_PUBLISHED = 2       /* the root set its flag itself: the data and
+                                       descriptor are complete, claim at once */
+};
 
 /* NULL while the runtime is not running. Set and cleared only by
  * onecoll_init()/onecoll_finalize(), which run alone by contract. */
@@ -225,12 +241,15 @@ void onecoll__poller_init (onecoll__poller           *poller,
 void onecoll__poller_wait (onecoll__poller *poller);
 
 /* Polls the int64 at @disp in @target's aux memory (MPI_Fetch_and_op with
- * MPI_NO_OP, then a flush) until it is >= @target_value, waiting between
+ * MPI_NO_OP, then a flush; for this rank's own memory a plain load first)
+ * until it is >= @target_value, waiting between
  * polls with the flush policy. With ONECOLL_RELAY_WAITER every poll also
  * relays the requests that reached this rank (onecoll__progress), racing
  * the Broadcaster for them; with @help (not NULL: this rank is the
  * root of its pending binomial broadcast) it also relays for the ranks that
- * are slow to (onecoll__root_help). Fails early with a relay error. */
+ * are slow to (onecoll__root_help), and the target is @help's
+ * pending_target, which those relays lower. Fails early with a relay
+ * error. */
 int onecoll__wait_counter (onecoll__runtime *rt,
                            int               target,
                            MPI_Aint          disp,
@@ -268,7 +287,8 @@ int onecoll__win_settle (onecoll__runtime *rt,
                          onecoll__win     *w);
 
 /* One poll of req[] for the @n used slots and the relay of every request
- * not yet claimed (onecoll-bcast.c). Run by
+ * not yet claimed (onecoll-bcast.c); the caller has called MPI_Win_sync on
+ * the aux window. Run by
  * the Broadcaster (@bcaster = 1: it leaves its BROADCASTER_POLL region
  * before the first relay) and by application threads waiting in onecoll.
  * *@relayed (may be NULL) is set to 1 if this call relayed anything. A relay

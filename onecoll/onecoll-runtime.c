@@ -161,15 +161,22 @@ onecoll__wait_counter (onecoll__runtime *rt,
     {
       int64_t value = 0;
       int relayed = 0;
+      /* The root's own relays lower its target (count_done), down to a
+       * value its done counter is known to have reached: no read then. */
+      int64_t want = help != NULL ? help->pending_target : target_value;
 
+      if (help != NULL && want <= help->done_seen)
+        break;
       /* Our own counter: a plain load until it looks reached (no lock),
-       * then the atomic read that decides. Another rank's: atomics. */
-      if (local)
-        rc = onecoll__mpi (MPI_Win_sync (rt->aux));
-      if (rc == ONECOLL_OK && (!local || onecoll__peek (rt, disp) >= target_value))
+       * then the atomic read that decides. Another rank's: atomics. The
+       * sync is also the one the poll of req[] below needs. */
+      rc = onecoll__mpi (MPI_Win_sync (rt->aux));
+      if (rc == ONECOLL_OK && (!local || onecoll__peek (rt, disp) >= want))
         {
           rc = onecoll__read_counter (rt, target, disp, &value);
-          if (rc == ONECOLL_OK && value >= target_value)
+          if (rc == ONECOLL_OK && help != NULL)
+            help->done_seen = value;
+          if (rc == ONECOLL_OK && value >= want)
             break;
         }
       if (rc != ONECOLL_OK)
@@ -252,7 +259,11 @@ onecoll__broadcaster_main (void *data)
       int found = 0;
 
       if (n > 0 && atomic_load (&rt->bcaster_rc) == ONECOLL_OK)
-        rc = onecoll__progress (rt, n, 1, &found);
+        {
+          rc = onecoll__mpi (MPI_Win_sync (rt->aux));
+          if (rc == ONECOLL_OK)
+            rc = onecoll__progress (rt, n, 1, &found);
+        }
 
       if (found)
         {

@@ -53,6 +53,7 @@ win_record_free (onecoll__win *w)
   free (w->rooted);
   free (w->help_done);
   free (w->help_seen_ns);
+  free (w->claim_seen);
   free (w);
 }
 
@@ -91,8 +92,10 @@ onecoll_win_create (int64_t                   size,
           w->rooted = calloc ((size_t) rt->nprocs, sizeof *w->rooted);
           w->help_done = calloc ((size_t) rt->nprocs, sizeof *w->help_done);
           w->help_seen_ns = calloc ((size_t) rt->nprocs, sizeof *w->help_seen_ns);
+          w->claim_seen = calloc ((size_t) rt->nprocs, sizeof *w->claim_seen);
         }
-      if (w == NULL || w->rooted == NULL || w->help_done == NULL || w->help_seen_ns == NULL)
+      if (w == NULL || w->rooted == NULL || w->help_done == NULL || w->help_seen_ns == NULL
+          || w->claim_seen == NULL)
         rc = ONECOLL_ERR_NOMEM;
     }
 
