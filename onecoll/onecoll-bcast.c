@@ -69,21 +69,24 @@
 #include <string.h>
 #include <time.h>
 
-#define TOKEN_SEQ_BITS 40
+#define TOKEN_SEQ_BITS 39
+/* claim[slot] = token | TOKEN_HELPED: the broadcast's root took the
+ * request on, which also counts as the rank's arrival (root_help). */
+#define TOKEN_HELPED 1
 
 /* The request token of broadcast @seq on @w: the window's serial above the
- * sequence number. A rank gets at most one request per broadcast, windows
- * in a slot get growing serials, and the broadcasts of a window never
- * overlap, so the tokens that reach a slot of a rank only grow (for 2^40
- * broadcasts per window and 2^23 windows per process): a request is new
- * when its token is above the slot's claimed one, and a stale read of the
- * flag can never look new. */
+ * sequence number, above a zero bit (TOKEN_HELPED). A rank gets at most
+ * one request per broadcast, windows in a slot get growing serials, and
+ * the broadcasts of a window never overlap, so the tokens that reach a
+ * slot of a rank only grow (for 2^39 broadcasts per window and 2^23
+ * windows per process): a request is new when its token is above the
+ * slot's claimed one, and a stale read of the flag can never look new. */
 static uint64_t
 request_token (const onecoll__win *w,
                uint64_t            seq)
 {
-  return (w->id >> ONECOLL__SLOT_BITS) << TOKEN_SEQ_BITS
-         | (seq & (((uint64_t) 1 << TOKEN_SEQ_BITS) - 1));
+  return (w->id >> ONECOLL__SLOT_BITS) << (TOKEN_SEQ_BITS + 1)
+         | (seq & (((uint64_t) 1 << TOKEN_SEQ_BITS) - 1)) << 1;
 }
 
 /* Puts bytes [0, count) of this rank's window into @target's window. */
@@ -390,7 +393,8 @@ onecoll__relay_failed (onecoll__runtime *rt,
 }
 
 /* Takes on the relay of the request with @token on @slot of rank @target:
- * raises its claim[slot] to @token unless it is there already. @seen is
+ * raises its claim[slot] to @want (@token, or with TOKEN_HELPED) unless it
+ * is at @token or above already. @seen is
  * the claim word as last read (an atomic read, or any lower value: the
  * word only grows, and a wrong guess costs one more compare-and-swap).
  * *@won = 1 if this call did, 0 if somebody else has (or had) it. *@last
@@ -400,11 +404,11 @@ claim (onecoll__runtime *rt,
        int               target,
        int               slot,
        uint64_t          token,
+       uint64_t          want,
        int64_t           seen,
        int              *won,
        int64_t          *last)
 {
-  int64_t want = (int64_t) token;
   int64_t cur = seen;
   int rc = ONECOLL_OK;
 
@@ -422,7 +426,7 @@ claim (onecoll__runtime *rt,
       if (old == cur)
         {
           *won = 1;
-          cur = want;
+          cur = (int64_t) want;
           break;
         }
       cur = old;
@@ -466,7 +470,7 @@ onecoll__progress (onecoll__runtime *rt,
       if (rc != ONECOLL_OK || token <= known)
         continue;
       /* known is a claim the word has held, so at most its value */
-      rc = claim (rt, rt->rank, slot, token, (int64_t) known, &won, NULL);
+      rc = claim (rt, rt->rank, slot, token, token, (int64_t) known, &won, NULL);
       while (rc == ONECOLL_OK && known < token
              && !atomic_compare_exchange_weak (&rt->claimed[slot], &known, token))
         ;
@@ -494,9 +498,10 @@ now_ns (void)
 }
 
 /* The root relays for rank @node, whose relay it has claimed: @node's
- * PutLoop from the root's own window (the same bytes), then @node's
- * arrival and the root's done counter, in the order a relay of @node's
- * own would have used. */
+ * PutLoop from the root's own window (the same bytes), then the root's
+ * done counter. @node's arrival was the claim itself (TOKEN_HELPED): its
+ * data was complete before its flag, and this relay does not read its
+ * window, so it may use the data at once. */
 static int
 help_relay (onecoll__runtime *rt,
             onecoll__win     *w,
@@ -507,8 +512,6 @@ help_relay (onecoll__runtime *rt,
   ONECOLL__ENTER (ONECOLL_REGION_HELP_RELAY, w->id, w->seq, rt->rank, node, w->pending_count,
                   ONECOLL_ALGO_BINOMIAL, w->pending_order);
   rc = put_loop (rt, w, node, rt->rank, w->pending_count, w->pending_order, w->seq);
-  if (rc == ONECOLL_OK)
-    rc = onecoll__add_counter (rt, node, onecoll__aux (w->slot, ONECOLL__ARRIVED), 1);
   if (rc == ONECOLL_OK)
     rc = count_done (rt, w, rt->rank);
   ONECOLL__LEAVE (ONECOLL_REGION_HELP_RELAY);
@@ -591,7 +594,8 @@ onecoll__root_help (onecoll__runtime *rt,
           if (rc != ONECOLL_OK || !ready)
             continue;
         }
-      rc = claim (rt, node, w->slot, token, w->claim_seen[node], &won, &w->claim_seen[node]);
+      rc = claim (rt, node, w->slot, token, token | TOKEN_HELPED, w->claim_seen[node], &won,
+                  &w->claim_seen[node]);
       if (rc != ONECOLL_OK)
         break;
       w->help_done[v] = ONECOLL__HELP_SETTLED;
@@ -632,22 +636,42 @@ release (onecoll__runtime *rt,
 /* One check of this rank's completion counter for @w's pending broadcast:
  * *@reached = 1 if it is at its target (the root knows that without a
  * read once its own relays have lowered the target to a value seen
- * before). Leaves the aux window synced for a poll of req[]. */
+ * before). Leaves the aux window synced for a poll of req[]; an
+ * onecoll__check. */
 static int
 poll_completion (onecoll__runtime *rt,
-                 onecoll__win     *w,
+                 void             *arg,
                  int              *reached)
 {
+  onecoll__win *w = arg;
   MPI_Aint disp = completion_counter (rt, w);
+  MPI_Aint claim_disp = onecoll__aux (w->slot, ONECOLL__CLAIM);
+  uint64_t helped = request_token (w, w->seq) | TOKEN_HELPED;
   int64_t value = 0;
   int rc;
 
   *reached = w->pending_root && w->pending_target <= w->done_seen;
   if (*reached)
     return ONECOLL_OK;
-  /* Our own counter: a plain load first, the atomic read (which takes the
-   * lock the writers need) only when it looks reached. */
+  /* Our own words: plain loads first, the atomic read (which takes the
+   * lock the writers need) only when one looks reached. */
   rc = onecoll__mpi (MPI_Win_sync (rt->aux));
+  /* Another rank: the root took our request on, and that is our arrival;
+   * it is not counted in arrived[slot], so later targets are one lower.
+   * (Exactly one of the two happens for a request: our relay, which
+   * counts arrived[slot] when it is done, or the root's claim.) */
+  if (rc == ONECOLL_OK && !w->pending_root
+      && (uint64_t) onecoll__peek (rt, claim_disp) == helped)
+    {
+      rc = onecoll__read_counter (rt, rt->rank, claim_disp, &value);
+      if (rc == ONECOLL_OK && (uint64_t) value == helped)
+        {
+          w->arrived_self++;
+          w->pending_target--;
+          *reached = 1;
+          return ONECOLL_OK;
+        }
+    }
   if (rc == ONECOLL_OK && onecoll__peek (rt, disp) >= w->pending_target)
     {
       rc = onecoll__read_counter (rt, rt->rank, disp, &value);
@@ -689,8 +713,7 @@ flush_pending (onecoll__runtime *rt,
 
   if (!w->pending)
     return ONECOLL_OK;
-  rc = onecoll__wait_counter (rt, rt->rank, completion_counter (rt, w), w->pending_target,
-                              w->pending_root ? w : NULL);
+  rc = onecoll__wait (rt, poll_completion, w, w->pending_root ? w : NULL);
   if (rc == ONECOLL_OK)
     rc = finish (rt, w);
   return rc;
@@ -767,7 +790,7 @@ onecoll_bcast (onecoll_win               win,
           ONECOLL__ENTER (ONECOLL_REGION_WAIT_RELEASE, w->id, seq, root, w->last_root, count,
                           algo, order);
           rc = onecoll__wait_counter (rt, w->last_root, onecoll__aux (w->slot, ONECOLL__RELEASED),
-                                      (int64_t) p * w->rooted[w->last_root], NULL);
+                                      (int64_t) p * w->rooted[w->last_root]);
           ONECOLL__LEAVE (ONECOLL_REGION_WAIT_RELEASE);
           if (rc != ONECOLL_OK)
             goto out;
@@ -808,7 +831,7 @@ onecoll_bcast (onecoll_win               win,
       w->arrivals++;
       w->pending = 1;
       w->pending_root = 0;
-      w->pending_target = w->arrivals;
+      w->pending_target = w->arrivals - w->arrived_self;
       w->recv_buf = count > 0 && buf != w->base ? buf : NULL;
       w->recv_count = count;
     }

@@ -112,6 +112,9 @@ typedef struct
                                        broadcasts on the window, as root, that were
                                        counted here instead of in its done[slot] */
   int64_t done_seen;                /* the highest value of its done[slot] read here */
+  int64_t arrived_self;             /* cumulative: broadcasts that arrived here by the
+                                       root's claim of our request (TOKEN_HELPED),
+                                       not counted in arrived[slot] */
   void *recv_buf;                   /* non-root: copy destination, NULL = none */
   int64_t recv_count;               /* bytes to copy to recv_buf */
   int unreleased;                   /* 1 if this rank owes a release for the latest */
@@ -240,21 +243,30 @@ void onecoll__poller_init (onecoll__poller           *poller,
                            const onecoll_poll_policy *policy);
 void onecoll__poller_wait (onecoll__poller *poller);
 
-/* Polls the int64 at @disp in @target's aux memory (MPI_Fetch_and_op with
- * MPI_NO_OP, then a flush; for this rank's own memory a plain load first)
- * until it is >= @target_value, waiting between
- * polls with the flush policy. With ONECOLL_RELAY_WAITER every poll also
- * relays the requests that reached this rank (onecoll__progress), racing
- * the Broadcaster for them; with @help (not NULL: this rank is the
- * root of its pending binomial broadcast) it also relays for the ranks that
- * are slow to (onecoll__root_help), and the target is @help's
- * pending_target, which those relays lower. Fails early with a relay
- * error. */
+/* One check of what a wait waits for: *@reached = 1 once it is there.
+ * Leaves the aux window synced (MPI_Win_sync) for a poll of req[]. */
+typedef int (*onecoll__check) (onecoll__runtime *rt,
+                               void             *arg,
+                               int              *reached);
+
+/* Calls @check until it reports the event, waiting between checks with the
+ * flush policy. With ONECOLL_RELAY_WAITER every round also relays the
+ * requests that reached this rank (onecoll__progress), racing the
+ * Broadcaster for them; with @help (not NULL: this rank is the root of
+ * its pending binomial broadcast) it also relays for the ranks that are
+ * slow to (onecoll__root_help). Fails early with a relay error. */
+int onecoll__wait (onecoll__runtime *rt,
+                   onecoll__check    check,
+                   void             *arg,
+                   onecoll__win     *help);
+
+/* onecoll__wait() until the int64 at @disp in @target's aux memory is >=
+ * @target_value (MPI_Fetch_and_op with MPI_NO_OP, then a flush; for this
+ * rank's own memory a plain load first). */
 int onecoll__wait_counter (onecoll__runtime *rt,
                            int               target,
                            MPI_Aint          disp,
-                           int64_t           target_value,
-                           onecoll__win     *help);
+                           int64_t           target_value);
 
 /* At the root of @w's pending binomial broadcast: relays, for every rank
  * whose request has been set for at least cfg.help_after_ns and is still

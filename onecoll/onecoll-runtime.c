@@ -10,7 +10,7 @@
  * its passive epoch on the aux window and every rank got that far. From then
  * on the Broadcaster loops: read req[] of all used slots, relay each slot
  * whose token grew and whose claim it wins (an application thread waiting
- * in onecoll may win it instead, onecoll__wait_counter), back off when
+ * in onecoll may win it instead, onecoll__wait), back off when
  * nothing changed. onecoll_finalize()
  * frees the windows, waits for every rank (so that no request can still be
  * on its way), then stops and joins the thread.
@@ -142,44 +142,26 @@ onecoll__read_counter (onecoll__runtime *rt,
 }
 
 int
-onecoll__wait_counter (onecoll__runtime *rt,
-                       int               target,
-                       MPI_Aint          disp,
-                       int64_t           target_value,
-                       onecoll__win     *help)
+onecoll__wait (onecoll__runtime *rt,
+               onecoll__check    check,
+               void             *arg,
+               onecoll__win     *help)
 {
   /* used_slots only changes in win_create/win_free, which never run while
    * another onecoll call is in progress: fixed for this wait. */
   int n = atomic_load (&rt->used_slots);
   int relaying = rt->cfg.relay == ONECOLL_RELAY_WAITER && n > 0;
-  int local = target == rt->rank;
   onecoll__poller poller;
   int rc = ONECOLL_OK;
 
   onecoll__poller_init (&poller, &rt->cfg.flush);
   for (;;)
     {
-      int64_t value = 0;
+      int reached = 0;
       int relayed = 0;
-      /* The root's own relays lower its target (count_done), down to a
-       * value its done counter is known to have reached: no read then. */
-      int64_t want = help != NULL ? help->pending_target : target_value;
 
-      if (help != NULL && want <= help->done_seen)
-        break;
-      /* Our own counter: a plain load until it looks reached (no lock),
-       * then the atomic read that decides. Another rank's: atomics. The
-       * sync is also the one the poll of req[] below needs. */
-      rc = onecoll__mpi (MPI_Win_sync (rt->aux));
-      if (rc == ONECOLL_OK && (!local || onecoll__peek (rt, disp) >= want))
-        {
-          rc = onecoll__read_counter (rt, target, disp, &value);
-          if (rc == ONECOLL_OK && help != NULL)
-            help->done_seen = value;
-          if (rc == ONECOLL_OK && value >= want)
-            break;
-        }
-      if (rc != ONECOLL_OK)
+      rc = check (rt, arg, &reached);
+      if (rc != ONECOLL_OK || reached)
         break;
       /* A relay error (ours or the Broadcaster's) means our part of the
        * tree will never be relayed; report it instead of waiting forever. */
@@ -203,6 +185,46 @@ onecoll__wait_counter (onecoll__runtime *rt,
         onecoll__poller_wait (&poller);
     }
   return rc;
+}
+
+typedef struct
+{
+  int target;                       /* rank whose aux memory holds the counter */
+  MPI_Aint disp;                    /* its displacement */
+  int64_t value;                    /* the value waited for */
+} counter_wait;
+
+static int
+counter_reached (onecoll__runtime *rt,
+                 void             *arg,
+                 int              *reached)
+{
+  const counter_wait *cw = arg;
+  int64_t value = 0;
+  int rc;
+
+  *reached = 0;
+  /* Our own counter: a plain load until it looks reached (no lock), then
+   * the atomic read that decides. Another rank's: atomics. The sync is
+   * also the one a poll of req[] needs. */
+  rc = onecoll__mpi (MPI_Win_sync (rt->aux));
+  if (rc == ONECOLL_OK && (cw->target != rt->rank || onecoll__peek (rt, cw->disp) >= cw->value))
+    {
+      rc = onecoll__read_counter (rt, cw->target, cw->disp, &value);
+      *reached = rc == ONECOLL_OK && value >= cw->value;
+    }
+  return rc;
+}
+
+int
+onecoll__wait_counter (onecoll__runtime *rt,
+                       int               target,
+                       MPI_Aint          disp,
+                       int64_t           target_value)
+{
+  counter_wait cw = { target, disp, target_value };
+
+  return onecoll__wait (rt, counter_reached, &cw, NULL);
 }
 
 int
