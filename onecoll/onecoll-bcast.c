@@ -146,7 +146,7 @@ put_request (onecoll__runtime *rt,
     {
       token = (int64_t) request_token (w, seq);
       rc = onecoll__mpi (MPI_Accumulate (&token, 1, MPI_INT64_T, target,
-                                         onecoll__aux (w->slot, ONECOLL__REQ), 1, MPI_INT64_T,
+                                         onecoll__aux (rt, w->slot, ONECOLL__REQ), 1, MPI_INT64_T,
                                          MPI_REPLACE, rt->aux));
     }
   if (rc == ONECOLL_OK)
@@ -177,7 +177,7 @@ count_done (onecoll__runtime *rt,
             int               root)
 {
   if (root != rt->rank)
-    return onecoll__add_counter (rt, root, onecoll__aux (w->slot, ONECOLL__DONE), 1);
+    return onecoll__add_counter (rt, root, onecoll__aux (rt, w->slot, ONECOLL__DONE), 1);
   w->done_self++;
   w->pending_target--;
   return ONECOLL_OK;
@@ -205,7 +205,7 @@ put_leaf (onecoll__runtime *rt,
   if (rc == ONECOLL_OK)
     rc = onecoll__mpi (MPI_Win_flush (target, w->mpi_win));
   if (rc == ONECOLL_OK)
-    rc = onecoll__add_counter (rt, target, onecoll__aux (w->slot, ONECOLL__ARRIVED), 1);
+    rc = onecoll__add_counter (rt, target, onecoll__aux (rt, w->slot, ONECOLL__ARRIVED), 1);
   if (rc == ONECOLL_OK)
     rc = count_done (rt, w, root);
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_REQUEST);
@@ -312,7 +312,7 @@ bcast_linear (onecoll__runtime *rt,
     rc = onecoll__mpi (MPI_Win_flush_all (w->mpi_win));
   for (int i = 1; i < p && rc == ONECOLL_OK; i++)
     rc = onecoll__mpi (MPI_Accumulate (&one, 1, MPI_INT64_T, (rt->rank + i) % p,
-                                       onecoll__aux (w->slot, ONECOLL__ARRIVED), 1, MPI_INT64_T,
+                                       onecoll__aux (rt, w->slot, ONECOLL__ARRIVED), 1, MPI_INT64_T,
                                        MPI_SUM, rt->aux));
   if (rc == ONECOLL_OK)
     rc = onecoll__mpi (MPI_Win_flush_all (rt->aux));
@@ -370,9 +370,9 @@ relay (onecoll__runtime *rt,
       /* Arrival only after our subtree is served: a rank that sees its
        * broadcast complete may write its window again. */
       if (rc == ONECOLL_OK)
-        rc = onecoll__add_counter (rt, rt->rank, onecoll__aux (slot, ONECOLL__ARRIVED), 1);
+        rc = onecoll__add_counter (rt, rt->rank, onecoll__aux (rt, slot, ONECOLL__ARRIVED), 1);
       if (rc == ONECOLL_OK)
-        rc = onecoll__add_counter (rt, d.root, onecoll__aux (slot, ONECOLL__DONE), 1);
+        rc = onecoll__add_counter (rt, d.root, onecoll__aux (rt, slot, ONECOLL__DONE), 1);
       ONECOLL__LEAVE (ONECOLL_REGION_BROADCASTER_RELAY);
     }
 
@@ -418,7 +418,7 @@ claim (onecoll__runtime *rt,
       int64_t old = 0;
 
       rc = onecoll__mpi (MPI_Compare_and_swap (&want, &cur, &old, MPI_INT64_T, target,
-                                               onecoll__aux (slot, ONECOLL__CLAIM), rt->aux));
+                                               onecoll__aux (rt, slot, ONECOLL__CLAIM), rt->aux));
       if (rc == ONECOLL_OK)
         rc = onecoll__mpi (MPI_Win_flush (target, rt->aux));
       if (rc != ONECOLL_OK)
@@ -463,9 +463,9 @@ onecoll__progress (onecoll__runtime *rt,
 
       /* A token at or below a claimed one is an old request (tokens only
        * grow); only a new one is worth the atomic read and claim. */
-      if ((uint64_t) onecoll__peek (rt, onecoll__aux (slot, ONECOLL__REQ)) <= known)
+      if ((uint64_t) onecoll__peek (rt, onecoll__aux (rt, slot, ONECOLL__REQ)) <= known)
         continue;
-      rc = onecoll__read_counter (rt, rt->rank, onecoll__aux (slot, ONECOLL__REQ), &value);
+      rc = onecoll__read_counter (rt, rt->rank, onecoll__aux (rt, slot, ONECOLL__REQ), &value);
       token = (uint64_t) value;
       if (rc != ONECOLL_OK || token <= known)
         continue;
@@ -536,7 +536,7 @@ help_check (onecoll__runtime *rt,
 
   *ready = 0;
   rc = onecoll__mpi (MPI_Get_accumulate (NULL, 0, MPI_INT64_T, words, 2, MPI_INT64_T, node,
-                                         onecoll__aux (w->slot, ONECOLL__REQ), 2, MPI_INT64_T,
+                                         onecoll__aux (rt, w->slot, ONECOLL__REQ), 2, MPI_INT64_T,
                                          MPI_NO_OP, rt->aux));
   if (rc == ONECOLL_OK)
     rc = onecoll__mpi (MPI_Win_flush (node, rt->aux));
@@ -618,7 +618,7 @@ static MPI_Aint
 completion_counter (onecoll__runtime   *rt,
                     const onecoll__win *w)
 {
-  return onecoll__aux (w->slot, w->pending_root ? ONECOLL__DONE : ONECOLL__ARRIVED);
+  return onecoll__aux (rt, w->slot, w->pending_root ? ONECOLL__DONE : ONECOLL__ARRIVED);
 }
 
 /* Tells the latest broadcast's root that this rank no longer reads it. */
@@ -626,7 +626,7 @@ static int
 release (onecoll__runtime *rt,
          onecoll__win     *w)
 {
-  int rc = onecoll__add_counter (rt, w->last_root, onecoll__aux (w->slot, ONECOLL__RELEASED), 1);
+  int rc = onecoll__add_counter (rt, w->last_root, onecoll__aux (rt, w->slot, ONECOLL__RELEASED), 1);
 
   if (rc == ONECOLL_OK)
     w->unreleased = 0;
@@ -645,7 +645,7 @@ poll_completion (onecoll__runtime *rt,
 {
   onecoll__win *w = arg;
   MPI_Aint disp = completion_counter (rt, w);
-  MPI_Aint claim_disp = onecoll__aux (w->slot, ONECOLL__CLAIM);
+  MPI_Aint claim_disp = onecoll__aux (rt, w->slot, ONECOLL__CLAIM);
   uint64_t helped = request_token (w, w->seq) | TOKEN_HELPED;
   int64_t value = 0;
   int rc;
@@ -789,7 +789,7 @@ onecoll_bcast (onecoll_win               win,
         {
           ONECOLL__ENTER (ONECOLL_REGION_WAIT_RELEASE, w->id, seq, root, w->last_root, count,
                           algo, order);
-          rc = onecoll__wait_counter (rt, w->last_root, onecoll__aux (w->slot, ONECOLL__RELEASED),
+          rc = onecoll__wait_counter (rt, w->last_root, onecoll__aux (rt, w->slot, ONECOLL__RELEASED),
                                       (int64_t) p * w->rooted[w->last_root]);
           ONECOLL__LEAVE (ONECOLL_REGION_WAIT_RELEASE);
           if (rc != ONECOLL_OK)

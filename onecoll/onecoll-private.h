@@ -129,6 +129,8 @@ typedef struct
 
   MPI_Win aux;                      /* auxiliary window, layout in the file comment */
   unsigned char *aux_base;          /* this rank's aux memory */
+  MPI_Aint aux_off;                 /* where the slot blocks start in it, the same on
+                                       every rank (see onecoll__aux) */
   int max_windows;                  /* slots, copy of cfg.max_windows */
 
   pthread_mutex_t lock;             /* guards wins[], refs, dying, ready fields */
@@ -166,43 +168,61 @@ extern onecoll__runtime *onecoll__rt;
 
 /* ---- aux window layout (byte displacements, disp_unit 1) ----
  *
- * The five counters of a slot are adjacent (req and claim first, so that
- * the root reads both of a rank with one MPI_Get_accumulate), then come
- * the descriptors. In Open MPI's osc/sm every atomic operation on a rank's
- * aux memory takes that rank's accumulate spinlock, so the waits read
- * their own rank's words with plain loads (onecoll__peek) and use an MPI
- * atomic only to confirm what a load suggests. */
+ * Every slot has a block of two cache lines, from rt->aux_off (which puts
+ * the blocks on line boundaries where every rank's memory allows it):
+ *
+ *   line 1:  req, claim, arrived (int64 each), then the descriptor (40
+ *            bytes): everything a request touches at its target - the
+ *            parent's descriptor and flag, the claim of whoever relays it,
+ *            the arrival - moves between the cores as one line;
+ *   line 2:  done, released: the root's counters, which every rank adds to
+ *            at the end of a broadcast, away from the words the ranks poll.
+ *
+ * req and claim are adjacent, so that the root reads both of a rank with
+ * one MPI_Get_accumulate. In Open MPI's osc/sm every atomic operation on
+ * a rank's aux memory takes that rank's accumulate spinlock, so the waits
+ * read their own rank's words with plain loads (onecoll__peek) and use an
+ * MPI atomic only to confirm what a load suggests. */
 
-/* The words of a slot, in this order. */
+#define ONECOLL__LINE 64
+
+/* The words of a slot. */
 enum
 {
-  ONECOLL__REQ = 0,
+  ONECOLL__REQ = 0,                 /* line 1 */
   ONECOLL__CLAIM,
   ONECOLL__ARRIVED,
-  ONECOLL__DONE,
-  ONECOLL__RELEASED,
-  ONECOLL__SLOT_WORDS
+  ONECOLL__DONE,                    /* line 2 */
+  ONECOLL__RELEASED
 };
+
+_Static_assert (ONECOLL__DONE * 8 + sizeof (onecoll__descr) == ONECOLL__LINE,
+                "req, claim, arrived and the descriptor fill one cache line");
 
 /* Displacement of @word (ONECOLL__REQ, ...) of @slot. */
 static inline MPI_Aint
-onecoll__aux (int slot, int word)
+onecoll__aux (const onecoll__runtime *rt,
+              int                     slot,
+              int                     word)
 {
-  return ((MPI_Aint) slot * ONECOLL__SLOT_WORDS + word) * 8;
+  MPI_Aint in_block = word < ONECOLL__DONE ? (MPI_Aint) word * 8
+                                           : ONECOLL__LINE + (MPI_Aint) (word - ONECOLL__DONE) * 8;
+
+  return rt->aux_off + (MPI_Aint) slot * 2 * ONECOLL__LINE + in_block;
 }
 
 static inline MPI_Aint
-onecoll__aux_descr (const onecoll__runtime *rt, int slot)
+onecoll__aux_descr (const onecoll__runtime *rt,
+                    int                     slot)
 {
-  return onecoll__aux (rt->max_windows, 0)
-         + (MPI_Aint) slot * (MPI_Aint) sizeof (onecoll__descr);
+  return rt->aux_off + (MPI_Aint) slot * 2 * ONECOLL__LINE + ONECOLL__DONE * 8;
 }
 
+/* Bytes of the aux window: the blocks, and one line for the alignment. */
 static inline MPI_Aint
 onecoll__aux_size (int max_windows)
 {
-  return onecoll__aux (max_windows, 0)
-         + (MPI_Aint) max_windows * (MPI_Aint) sizeof (onecoll__descr);
+  return ((MPI_Aint) max_windows * 2 + 1) * ONECOLL__LINE;
 }
 
 /* A plain load of this rank's aux word at @disp, for polling: a hint, not

@@ -146,9 +146,9 @@ onecoll_win_create (int64_t                   size,
 
   /* The slot's counters still hold the previous window's totals; nobody
    * touches them until the barrier below. */
-  memset (rt->aux_base + onecoll__aux (slot, ONECOLL__DONE), 0, 8);
-  memset (rt->aux_base + onecoll__aux (slot, ONECOLL__RELEASED), 0, 8);
-  memset (rt->aux_base + onecoll__aux (slot, ONECOLL__ARRIVED), 0, 8);
+  memset (rt->aux_base + onecoll__aux (rt, slot, ONECOLL__DONE), 0, 8);
+  memset (rt->aux_base + onecoll__aux (rt, slot, ONECOLL__RELEASED), 0, 8);
+  memset (rt->aux_base + onecoll__aux (rt, slot, ONECOLL__ARRIVED), 0, 8);
   rc = onecoll__mpi (MPI_Win_sync (rt->aux));
 
   next_serial++;
