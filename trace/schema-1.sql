@@ -572,13 +572,12 @@ CREATE VIEW receive_wait AS
 -- Master-worker structure: for every location, how many of its peers
 -- exchange messages with it and with nobody else (its workers).
 CREATE VIEW master_workers AS
-  WITH pairs AS (
+  WITH directed AS MATERIALIZED (
+    -- the few distinct (sender, receiver) pairs, read from the messages once
     SELECT DISTINCT send_loc AS a, recv_loc AS b FROM message
     WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND send_loc != recv_loc
-    UNION
-    SELECT DISTINCT recv_loc, send_loc FROM message
-    WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND send_loc != recv_loc
   ),
+  pairs AS (SELECT a, b FROM directed UNION SELECT b, a FROM directed),
   degree AS (SELECT a, count (*) AS n FROM pairs GROUP BY a)
   SELECT p.a AS loc, count (*) AS workers
   FROM pairs AS p JOIN degree AS d ON d.a = p.b
