@@ -85,8 +85,13 @@ static uint64_t
 request_token (const onecoll__win *w,
                uint64_t            seq)
 {
+  /* the low TOKEN_SEQ_BITS of seq, one up: shifts rather than a 64-bit
+   * mask, which the compiler would load first thing in a caller, where a
+   * tool that reads the debug information at the function's first
+   * instruction then finds only this inlined function (the recorder's
+   * call-site regions did) */
   return (w->id >> ONECOLL__SLOT_BITS) << (TOKEN_SEQ_BITS + 1)
-         | (seq & (((uint64_t) 1 << TOKEN_SEQ_BITS) - 1)) << 1;
+         | seq << (64 - TOKEN_SEQ_BITS) >> (63 - TOKEN_SEQ_BITS);
 }
 
 /* Puts bytes [0, count) of this rank's window into @target's window. */
@@ -107,7 +112,8 @@ put_data (onecoll__win *w,
   return ONECOLL_OK;
 }
 
-/* PutRequest: data, descriptor, flush, flag, flush. */
+/* PutRequest: data, descriptor, flush, flag. The flag's flush is the
+ * caller's (put_loop flushes once for all its children). */
 static int
 put_request (onecoll__runtime *rt,
              onecoll__win     *w,
@@ -149,8 +155,6 @@ put_request (onecoll__runtime *rt,
                                          onecoll__aux (rt, w->slot, ONECOLL__REQ), 1, MPI_INT64_T,
                                          MPI_REPLACE, rt->aux));
     }
-  if (rc == ONECOLL_OK)
-    rc = onecoll__mpi (MPI_Win_flush (target, rt->aux));
 
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_REQUEST);
   return rc;
@@ -166,18 +170,30 @@ is_leaf (int v,
   return (v & 1) || v + 1 >= p;
 }
 
+/* Adds 1 to the int64 at @disp in @target's aux memory, not yet flushed. */
+static int
+increment (onecoll__runtime *rt,
+           int               target,
+           MPI_Aint          disp)
+{
+  int64_t one = 1;
+
+  return onecoll__mpi (MPI_Accumulate (&one, 1, MPI_INT64_T, target, disp, 1, MPI_INT64_T,
+                                       MPI_SUM, rt->aux));
+}
+
 /* One more rank has finished the broadcast rooted at @root (done[slot] at
- * the root). At the root itself - a leaf it delivers, a rank it relays for -
- * the count stays in @w (done_self, and the pending broadcast's target
- * drops by one): only this thread reads its done[slot], so an
- * MPI_Accumulate on it would only cost time. */
+ * the root; not yet flushed). At the root itself - a leaf it delivers, a
+ * rank it relays for - the count stays in @w (done_self, and the pending
+ * broadcast's target drops by one): only this thread reads its
+ * done[slot], so an MPI_Accumulate on it would only cost time. */
 static int
 count_done (onecoll__runtime *rt,
             onecoll__win     *w,
             int               root)
 {
   if (root != rt->rank)
-    return onecoll__add_counter (rt, root, onecoll__aux (rt, w->slot, ONECOLL__DONE), 1);
+    return increment (rt, root, onecoll__aux (rt, w->slot, ONECOLL__DONE));
   w->done_self++;
   w->pending_target--;
   return ONECOLL_OK;
@@ -187,7 +203,7 @@ count_done (onecoll__runtime *rt,
  * so the parent completes it - data, then the leaf's arrival, then the
  * root's done counter, the order a relay of the leaf's own would have
  * used - instead of setting a flag and waiting until the leaf is scheduled
- * to pick it up. */
+ * to pick it up. The counters' flush is the caller's, as in put_request. */
 static int
 put_leaf (onecoll__runtime *rt,
           onecoll__win     *w,
@@ -205,7 +221,7 @@ put_leaf (onecoll__runtime *rt,
   if (rc == ONECOLL_OK)
     rc = onecoll__mpi (MPI_Win_flush (target, w->mpi_win));
   if (rc == ONECOLL_OK)
-    rc = onecoll__add_counter (rt, target, onecoll__aux (rt, w->slot, ONECOLL__ARRIVED), 1);
+    rc = increment (rt, target, onecoll__aux (rt, w->slot, ONECOLL__ARRIVED));
   if (rc == ONECOLL_OK)
     rc = count_done (rt, w, root);
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_REQUEST);
@@ -238,7 +254,10 @@ deliver (onecoll__runtime *rt,
 
 /* PutLoop: requests to the children of rank @node in the tree rooted at
  * @root - this rank's own, or, when the root relays for a slow rank, that
- * rank's (the data is the same in every window). */
+ * rank's (the data is the same in every window). The data and the
+ * descriptors are complete on return, the flags and counters are not: the
+ * caller flushes the aux window once (MPI_Win_flush_all), with whatever
+ * else it adds. */
 static int
 put_loop (onecoll__runtime *rt,
           onecoll__win     *w,
@@ -367,12 +386,15 @@ relay (onecoll__runtime *rt,
       rc = onecoll__mpi (MPI_Win_sync (w->mpi_win));
       if (rc == ONECOLL_OK)
         rc = put_loop (rt, w, rt->rank, d.root, d.count, d.order, d.seq);
-      /* Arrival only after our subtree is served: a rank that sees its
-       * broadcast complete may write its window again. */
+      /* Arrival only after our subtree's data is complete: a rank that
+       * sees its broadcast complete may write its window again. One flush
+       * completes the counters and our children's flags. */
       if (rc == ONECOLL_OK)
-        rc = onecoll__add_counter (rt, rt->rank, onecoll__aux (rt, slot, ONECOLL__ARRIVED), 1);
+        rc = increment (rt, rt->rank, onecoll__aux (rt, slot, ONECOLL__ARRIVED));
       if (rc == ONECOLL_OK)
-        rc = onecoll__add_counter (rt, d.root, onecoll__aux (rt, slot, ONECOLL__DONE), 1);
+        rc = increment (rt, d.root, onecoll__aux (rt, slot, ONECOLL__DONE));
+      if (rc == ONECOLL_OK)
+        rc = onecoll__mpi (MPI_Win_flush_all (rt->aux));
       ONECOLL__LEAVE (ONECOLL_REGION_BROADCASTER_RELAY);
     }
 
@@ -498,8 +520,8 @@ now_ns (void)
 }
 
 /* The root relays for rank @node, whose relay it has claimed: @node's
- * PutLoop from the root's own window (the same bytes), then the root's
- * done counter. @node's arrival was the claim itself (TOKEN_HELPED): its
+ * PutLoop from the root's own window (the same bytes; the caller flushes
+ * the flags and counters), then the root's done counter. @node's arrival was the claim itself (TOKEN_HELPED): its
  * data was complete before its flag, and this relay does not read its
  * window, so it may use the data at once. */
 static int
@@ -566,35 +588,78 @@ onecoll__root_help (onecoll__runtime *rt,
 {
   int p = rt->nprocs;
   uint64_t token = request_token (w, w->seq);
+  int64_t helped_token = (int64_t) (token | TOKEN_HELPED);
   uint64_t grace = rt->cfg.help_after_ns;
   int n_helped = 0;
+  int unflushed = 0;
   int rc = ONECOLL_OK;
 
   *helped = 0;
   if (rt->cfg.relay != ONECOLL_RELAY_WAITER || grace == UINT32_MAX)
     return ONECOLL_OK;
-  /* Parents before children (a parent's relative rank is lower), so one
-   * pass can relay down a whole chain of ranks that are not running. */
+  /* Ranks whose flags we set ourselves have their data and descriptors
+   * complete, and a compare-and-swap both checks that a rank has not taken
+   * its request on and takes it: in waves, the claims of all of them with
+   * one flush, then the relays for those we won, which set the flags of
+   * the next wave (parents before children, so one call relays down a
+   * whole chain of ranks that are not running). */
+  while (rc == ONECOLL_OK && grace == 0)
+    {
+      int n_claims = 0;
+
+      for (int v = 1; v < p && rc == ONECOLL_OK; v++)
+        if (w->help_done[v] == ONECOLL__HELP_PUBLISHED)
+          {
+            int node = (v + rt->rank) % p;
+
+            rc = onecoll__mpi (MPI_Compare_and_swap (&helped_token, &w->claim_seen[node],
+                                                     &w->help_old[v], MPI_INT64_T, node,
+                                                     onecoll__aux (rt, w->slot, ONECOLL__CLAIM),
+                                                     rt->aux));
+            w->help_done[v] = ONECOLL__HELP_CLAIMING;
+            n_claims++;
+          }
+      if (n_claims == 0)
+        break;
+      /* also completes the previous wave's flags and counters */
+      if (rc == ONECOLL_OK)
+        rc = onecoll__mpi (MPI_Win_flush_all (rt->aux));
+      unflushed = 0;
+      for (int v = 1; v < p && rc == ONECOLL_OK; v++)
+        if (w->help_done[v] == ONECOLL__HELP_CLAIMING)
+          {
+            int node = (v + rt->rank) % p;
+            int won = w->help_old[v] == w->claim_seen[node];
+
+            w->help_done[v] = ONECOLL__HELP_SETTLED;
+            if (won)
+              w->claim_seen[node] = helped_token;
+            else   /* claimed by the rank, or the guess was wrong: retry */
+              rc = claim (rt, node, w->slot, token, helped_token, w->help_old[v], &won,
+                          &w->claim_seen[node]);
+            if (rc == ONECOLL_OK && won)
+              {
+                rc = help_relay (rt, w, node);
+                n_helped++;
+                unflushed = 1;
+              }
+          }
+    }
+  /* The others (their parents relayed themselves, or a grace time): read
+   * first, then claim one by one. */
   for (int v = 1; v < p && rc == ONECOLL_OK; v++)
     {
       int node = (v + rt->rank) % p;
+      int ready = 0;
       int won = 0;
 
       /* a leaf is completed by its parent; it has no request to take on */
       if (w->help_done[v] == ONECOLL__HELP_SETTLED || is_leaf (v, p))
         continue;
-      /* A flag we set ourselves has its data and descriptor complete, and
-       * one compare-and-swap both checks that the rank has not taken the
-       * request on and takes it; any other is read first. */
-      if (w->help_done[v] != ONECOLL__HELP_PUBLISHED || grace > 0)
-        {
-          int ready = 0;
-
-          rc = help_check (rt, w, v, token, grace, &ready);
-          if (rc != ONECOLL_OK || !ready)
-            continue;
-        }
-      rc = claim (rt, node, w->slot, token, token | TOKEN_HELPED, w->claim_seen[node], &won,
+      rc = help_check (rt, w, v, token, grace, &ready);
+      if (rc != ONECOLL_OK || !ready)
+        continue;
+      rc = claim (rt, node, w->slot, token, helped_token, w->claim_seen[node], &won,
                   &w->claim_seen[node]);
       if (rc != ONECOLL_OK)
         break;
@@ -603,8 +668,11 @@ onecoll__root_help (onecoll__runtime *rt,
         {
           rc = help_relay (rt, w, node);
           n_helped++;
+          unflushed = 1;
         }
     }
+  if (rc == ONECOLL_OK && unflushed)
+    rc = onecoll__mpi (MPI_Win_flush_all (rt->aux));
   if (rc != ONECOLL_OK)
     onecoll__relay_failed (rt, rc);
   *helped = n_helped > 0;
@@ -816,6 +884,8 @@ onecoll_bcast (onecoll_win               win,
           w->pending_root = 1;
           w->pending_target = (int64_t) (p - 1) * w->rooted[root] - w->done_self;
           rc = put_loop (rt, w, rt->rank, root, count, order, seq);
+          if (rc == ONECOLL_OK && p > 1)
+            rc = onecoll__mpi (MPI_Win_flush_all (rt->aux));
         }
       /* The relays read their own windows, so once the root's puts are
        * complete its window is only needed if it is the caller's buffer. */

@@ -105,6 +105,8 @@ typedef struct
   /* Root of a pending binomial broadcast: relays it may do for the others. */
   unsigned char *help_done;         /* [p] by relative rank: ONECOLL__HELP_* */
   uint64_t *help_seen_ns;           /* [p]: when its request was first seen set, 0 = not yet */
+  int64_t *help_old;                /* [p] by relative rank: result of the root's
+                                       compare-and-swap on its claim[slot] */
   int64_t *claim_seen;              /* [p] by rank: the last value of its claim[slot]
                                        seen by this rank as root, a guess for the next
                                        MPI_Compare_and_swap (any value is safe) */
@@ -158,8 +160,9 @@ enum
 {
   ONECOLL__HELP_UNKNOWN = 0,        /* nothing known yet */
   ONECOLL__HELP_SETTLED = 1,        /* somebody relays it (it, or the root) */
-  ONECOLL__HELP_PUBLISHED = 2       /* the root set its flag itself: the data and
+  ONECOLL__HELP_PUBLISHED = 2,      /* the root set its flag itself: the data and
                                        descriptor are complete, claim at once */
+  ONECOLL__HELP_CLAIMING = 3        /* the root's compare-and-swap is on its way */
 };
 
 /* NULL while the runtime is not running. Set and cleared only by

@@ -54,6 +54,7 @@ win_record_free (onecoll__win *w)
   free (w->help_done);
   free (w->help_seen_ns);
   free (w->claim_seen);
+  free (w->help_old);
   free (w);
 }
 
@@ -93,9 +94,10 @@ onecoll_win_create (int64_t                   size,
           w->help_done = calloc ((size_t) rt->nprocs, sizeof *w->help_done);
           w->help_seen_ns = calloc ((size_t) rt->nprocs, sizeof *w->help_seen_ns);
           w->claim_seen = calloc ((size_t) rt->nprocs, sizeof *w->claim_seen);
+          w->help_old = calloc ((size_t) rt->nprocs, sizeof *w->help_old);
         }
       if (w == NULL || w->rooted == NULL || w->help_done == NULL || w->help_seen_ns == NULL
-          || w->claim_seen == NULL)
+          || w->claim_seen == NULL || w->help_old == NULL)
         rc = ONECOLL_ERR_NOMEM;
     }
 
