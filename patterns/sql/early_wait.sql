@@ -50,8 +50,7 @@ best AS (
 SELECT loc, wait AS visit, severity, wenter AS begin, wleave AS "end", peer AS peer_loc, message,
        printf ('%s waited %s in its wait for a %s posted %.1f us before; the optimal distance between '
                || 'the two calls is %.1f us: move the wait later, with independent work in between.',
-               (SELECT coalesce (g.name, l.name) FROM location AS l LEFT JOIN location_group AS g
-                ON g.id = l.location_group WHERE l.id = best.loc),
+               (SELECT label FROM location_label WHERE loc = best.loc),
                printf ('%.1f us', severity * 1e6 / :resolution), side,
                distance * 1e6 / :resolution, o_d * 1e6 / :resolution) AS comment
 FROM best
