@@ -479,14 +479,24 @@ onecoll__progress (onecoll__runtime *rt,
   for (int slot = 0; rc == ONECOLL_OK && slot < n; slot++)
     {
       uint64_t known = atomic_load (&rt->claimed[slot]);
+      uint64_t seen = (uint64_t) onecoll__peek (rt, onecoll__aux (rt, slot, ONECOLL__REQ));
       int64_t value = 0;
       uint64_t token;
       int won = 0;
 
       /* A token at or below a claimed one is an old request (tokens only
        * grow); only a new one is worth the atomic read and claim. */
-      if ((uint64_t) onecoll__peek (rt, onecoll__aux (rt, slot, ONECOLL__REQ)) <= known)
+      if (seen <= known)
         continue;
+      /* Taken on already (by the root, usually): the claim word only
+       * grows, so a load that finds it at the token is not a guess, and
+       * this thread does not take the lock the root needs. */
+      if ((uint64_t) onecoll__peek (rt, onecoll__aux (rt, slot, ONECOLL__CLAIM)) >= seen)
+        {
+          while (known < seen && !atomic_compare_exchange_weak (&rt->claimed[slot], &known, seen))
+            ;
+          continue;
+        }
       rc = onecoll__read_counter (rt, rt->rank, onecoll__aux (rt, slot, ONECOLL__REQ), &value);
       token = (uint64_t) value;
       if (rc != ONECOLL_OK || token <= known)
