@@ -112,8 +112,28 @@ put_data (onecoll__win *w,
   return ONECOLL_OK;
 }
 
+/* Flags and counters of deliveries up to this many bytes are completed
+ * together, by one flush at the end of a PutLoop; larger ones at once. On
+ * osc/sm an MPI_Accumulate acts at once anyway, but a transport that
+ * queues it until the flush would otherwise start a child only after its
+ * parent's later copies. */
+#define BATCH_MAX_BYTES ((int64_t) 64 * 1024)
+
+/* Completes the flag or counter just sent to @target when the delivery
+ * was large (BATCH_MAX_BYTES). */
+static int
+complete_large (onecoll__runtime *rt,
+                int               target,
+                int64_t           count)
+{
+  if (count <= BATCH_MAX_BYTES)
+    return ONECOLL_OK;
+  return onecoll__mpi (MPI_Win_flush (target, rt->aux));
+}
+
 /* PutRequest: data, descriptor, flush, flag. The flag's flush is the
- * caller's (put_loop flushes once for all its children). */
+ * caller's (put_loop's callers flush once for all its children), unless
+ * the data is large. */
 static int
 put_request (onecoll__runtime *rt,
              onecoll__win     *w,
@@ -155,6 +175,8 @@ put_request (onecoll__runtime *rt,
                                          onecoll__aux (rt, w->slot, ONECOLL__REQ), 1, MPI_INT64_T,
                                          MPI_REPLACE, rt->aux));
     }
+  if (rc == ONECOLL_OK)
+    rc = complete_large (rt, target, count);
 
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_REQUEST);
   return rc;
@@ -223,6 +245,8 @@ put_leaf (onecoll__runtime *rt,
   if (rc == ONECOLL_OK)
     rc = increment (rt, target, onecoll__aux (rt, w->slot, ONECOLL__ARRIVED));
   if (rc == ONECOLL_OK)
+    rc = complete_large (rt, target, count);
+  if (rc == ONECOLL_OK)
     rc = count_done (rt, w, root);
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_REQUEST);
   return rc;
@@ -255,9 +279,9 @@ deliver (onecoll__runtime *rt,
 /* PutLoop: requests to the children of rank @node in the tree rooted at
  * @root - this rank's own, or, when the root relays for a slow rank, that
  * rank's (the data is the same in every window). The data and the
- * descriptors are complete on return, the flags and counters are not: the
- * caller flushes the aux window once (MPI_Win_flush_all), with whatever
- * else it adds. */
+ * descriptors are complete on return, the flags and counters of small
+ * deliveries (BATCH_MAX_BYTES) not: the caller flushes the aux window once
+ * (MPI_Win_flush_all), with whatever else it adds. */
 static int
 put_loop (onecoll__runtime *rt,
           onecoll__win     *w,

@@ -18,16 +18,24 @@
  *                           clear the flag
  *      done[s]      int64   cumulative: ranks that finished a broadcast rooted
  *                           here on slot s (the paper's donecntr, never reset
- *                           while the window lives, so nothing races a reset)
+ *                           while the window lives, so nothing races a reset),
+ *                           except those the root completed itself, which it
+ *                           counts in its window record (done_self)
  *      released[s]  int64   cumulative: ranks (root included) that released a
  *                           broadcast rooted here on slot s
  *      arrived[s]   int64   cumulative: broadcasts on slot s that reached this
- *                           rank and were relayed onward (by it, or for it by
- *                           the root, see claim[s])
+ *                           rank and were relayed onward by it (or, for a
+ *                           leaf, delivered by its parent); a broadcast whose
+ *                           relay the root took on arrives by claim[s]
+ *                           instead, and the rank counts it itself
+ *                           (arrived_self)
  *      claim[s]     int64   the highest request token whose relay somebody
  *                           has taken on (MPI_Compare_and_swap): this rank's
- *                           Broadcaster, a waiting application thread of this
- *                           rank, or the broadcast's root relaying for it
+ *                           Broadcaster or a waiting application thread of
+ *                           this rank (the token), or the broadcast's root
+ *                           relaying for it (token | 1, which is also the
+ *                           rank's arrival: its data was complete before its
+ *                           flag)
  *      descr[s]     onecoll__descr   the request's descriptor
  *
  *    The paper indexes req[] and descr[] by the requesting rank. We index
