@@ -19,7 +19,8 @@ typedef struct
 
 struct _SextantChunkWriter
 {
-  SextantStore      *store;
+  SextantStore      *store;       /* chunks written here at once, */
+  SextantChunkQueue *queue;       /* or queued here */
   SextantChunkTable  table;
   guint              n_cols;
   guint              chunk_rows;
@@ -58,6 +59,21 @@ sextant_chunk_writer_new (SextantStore      *store,
   self->next_row = first_row;
   self->blocks = g_ptr_array_new_with_free_func (block_free);
   self->big = self->chunk_rows >= 1024;
+
+  return self;
+}
+
+/* A writer whose chunks go to @queue instead of straight into the store. */
+SextantChunkWriter *
+sextant_chunk_writer_new_queued (SextantChunkQueue *queue,
+                                 SextantChunkTable  table,
+                                 guint              n_cols,
+                                 gint64             first_row,
+                                 guint              chunk_rows)
+{
+  SextantChunkWriter *self = sextant_chunk_writer_new (NULL, table, n_cols, first_row, chunk_rows);
+
+  self->queue = queue;
 
   return self;
 }
@@ -136,7 +152,10 @@ write_block (SextantChunkWriter  *self,
   Block *block = g_ptr_array_index (self->blocks, index);
   gboolean ok = TRUE;
 
-  if (block->n > 0)
+  if (block->n > 0 && self->queue != NULL)
+    sextant_chunk_queue_push (self->queue, self->table, block->first_row,
+                              (const gint64 * const *)block->cols, self->n_cols, block->n);
+  else if (block->n > 0)
     ok = sextant_store_write_chunk (self->store, self->table, block->first_row,
                                     (const gint64 * const *)block->cols, self->n_cols, block->n, error);
   g_ptr_array_steal_index (self->blocks, index);

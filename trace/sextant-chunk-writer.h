@@ -9,17 +9,23 @@
  * row on. A row can be reserved first and filled later (a visit gets its id
  * at the enter and its end at the leave): a chunk is written once it is full
  * and all its rows are closed, so memory holds the current chunk plus the
- * few that still hold an open row.
+ * few that still hold an open row. The importer's writers queue their
+ * chunks (sextant-chunk-queue.h), which one thread then puts into the store.
  */
 #pragma once
 
-#include "sextant-store.h"
+#include "sextant-chunk-queue.h"
 
 G_BEGIN_DECLS
 
 typedef struct _SextantChunkWriter SextantChunkWriter;
 
 SextantChunkWriter *sextant_chunk_writer_new       (SextantStore        *store,
+                                                    SextantChunkTable    table,
+                                                    guint                n_cols,
+                                                    gint64               first_row,
+                                                    guint                chunk_rows);
+SextantChunkWriter *sextant_chunk_writer_new_queued (SextantChunkQueue   *queue,
                                                     SextantChunkTable    table,
                                                     guint                n_cols,
                                                     gint64               first_row,

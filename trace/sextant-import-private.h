@@ -12,6 +12,7 @@
 
 #include <otf2/otf2.h>
 
+#include "sextant-chunk-queue.h"
 #include "sextant-otf2-names.h"
 #include "sextant-store.h"
 
@@ -123,6 +124,7 @@ typedef void (*SextantImportProgressFunc) (double   fraction,
 typedef struct
 {
   SextantStore      *store;
+  SextantChunkQueue *chunks;           /* the column tables' chunks, on their way to the store */
   OTF2_Reader       *reader;
   char              *archive_dir;      /* directory of the anchor file */
   char              *archive_name;     /* anchor file name without .otf2 */

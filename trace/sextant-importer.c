@@ -1161,7 +1161,11 @@ plan_chunk_rows (guint n_locations)
 }
 
 /* A round of decoding: every location not done reads up to the round's
- * time; threads take locations from a shared counter. */
+ * time; threads take tasks from a shared counter. Task 0, taken first, is
+ * the serial part of the round before: its message and collective halves go
+ * to the matcher, and every chunk queued so far goes into the store. So the
+ * threads are as many as the cores, nobody waits for the store, and the
+ * matcher sees the rounds in order (which keeps the ids deterministic). */
 typedef struct
 {
   SextantImport  *import;
@@ -1169,12 +1173,52 @@ typedef struct
   gboolean       *done;
   gint64          until;
   guint64         max_events;
-  gint            next;          /* atomic: the next location to take */
+  GPtrArray      *batch;         /* halves of the round before (halves, collective halves, ...) */
+  gint            next;          /* atomic: the next task, 0 the serial one, i + 1 location i */
   gint            running;       /* threads still in the round */
   GMutex          lock;
   GCond           finished;
   GError         *error;         /* the first failure of a thread */
 } Round;
+
+/* Hands a batch of halves, every location's in location order, to the
+ * matcher; frees the batch. */
+static gboolean
+match_batch (SextantImport  *import,
+             GPtrArray      *batch,
+             GError        **error)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i + 1 < batch->len; i += 2)
+    {
+      GArray *halves = g_ptr_array_index (batch, i);
+      GArray *coll_halves = g_ptr_array_index (batch, i + 1);
+
+      if (ok)
+        ok = _sextant_matcher_add_deferred (import->matcher, halves, coll_halves, error);
+      else
+        {
+          g_array_unref (halves);
+          g_array_unref (coll_halves);
+        }
+    }
+  g_ptr_array_unref (batch);
+
+  return ok;
+}
+
+static gboolean
+round_serial_task (Round   *round,
+                   GError **error)
+{
+  GPtrArray *batch = g_steal_pointer (&round->batch);
+
+  if (batch != NULL && !match_batch (round->import, batch, error))
+    return FALSE;
+
+  return sextant_chunk_queue_write (round->import->chunks, error);
+}
 
 static void
 round_work (Round *round)
@@ -1182,14 +1226,19 @@ round_work (Round *round)
   guint n = round->decoders->len;
   guint i;
 
-  while ((i = (guint)g_atomic_int_add (&round->next, 1)) < n)
+  while ((i = (guint)g_atomic_int_add (&round->next, 1)) <= n)
     {
       GError *error = NULL;
+      gboolean ok;
 
-      if (round->done[i])
+      if (i == 0)
+        ok = round_serial_task (round, &error);
+      else if (round->done[i - 1])
         continue;
-      if (!_sextant_location_decoder_read (g_ptr_array_index (round->decoders, i), round->until,
-                                           round->max_events, &round->done[i], &error))
+      else
+        ok = _sextant_location_decoder_read (g_ptr_array_index (round->decoders, i - 1), round->until,
+                                             round->max_events, &round->done[i - 1], &error);
+      if (!ok)
         {
           g_mutex_lock (&round->lock);
           if (round->error == NULL)
@@ -1197,8 +1246,8 @@ round_work (Round *round)
           else
             g_clear_error (&error);
           g_mutex_unlock (&round->lock);
-          /* the others stop at their next location */
-          g_atomic_int_set (&round->next, (gint)n);
+          /* the others stop at their next task */
+          g_atomic_int_set (&round->next, (gint)n + 1);
         }
     }
 }
@@ -1215,54 +1264,6 @@ round_thread (gpointer data,
   round->running--;
   g_cond_signal (&round->finished);
   g_mutex_unlock (&round->lock);
-}
-
-/* The halves of one round, every location's in location order, matched on
- * a thread of their own while the next round is read (the matcher's thread
- * takes the rounds in order). */
-typedef struct
-{
-  SextantImport *import;
-  GMutex        *lock;
-  GError       **error;        /* the matcher's first failure */
-} MatchContext;
-
-static void
-match_round (gpointer data,
-             gpointer user_data)
-{
-  GPtrArray *arrays = data;    /* halves, collective halves, halves, ... */
-  MatchContext *context = user_data;
-  gboolean failed;
-
-  g_mutex_lock (context->lock);
-  failed = *context->error != NULL;
-  g_mutex_unlock (context->lock);
-
-  for (guint i = 0; i + 1 < arrays->len; i += 2)
-    {
-      GError *error = NULL;
-      GArray *halves = g_ptr_array_index (arrays, i);
-      GArray *coll_halves = g_ptr_array_index (arrays, i + 1);
-
-      if (failed)
-        {
-          g_array_unref (halves);
-          g_array_unref (coll_halves);
-          continue;
-        }
-      if (!_sextant_matcher_add_deferred (context->import->matcher, halves, coll_halves, &error))
-        {
-          g_mutex_lock (context->lock);
-          if (*context->error == NULL)
-            *context->error = error;
-          else
-            g_clear_error (&error);
-          g_mutex_unlock (context->lock);
-          failed = TRUE;
-        }
-    }
-  g_ptr_array_unref (arrays);
 }
 
 /* The error that stopped a round: a callback's (in the import) or the
@@ -1293,9 +1294,10 @@ round_failed (Round   *round,
  * together and it holds only what is in flight across a window's edge. With
  * no clock properties the windows are rounds of events instead.
  *
- * Each round reads the locations in parallel, one thread per core; between
- * rounds, this thread settles every location in order (call paths seen for
- * the first time get their ids, halves go to the matcher), so the store
+ * Each round reads the locations in parallel, one thread per core, and
+ * matches and stores what the round before found; between rounds, this
+ * thread settles every location in order (call paths seen for the first
+ * time get their ids, halves are collected for the matcher), so the store
  * does not depend on which thread read what: two imports of one archive are
  * equal row for row. */
 static gboolean
@@ -1318,11 +1320,6 @@ decode_events (SextantImport  *import,
   gint64 next_time;
   gint64 settle_start;
   gint64 settle_usec = 0;
-  GThreadPool *matcher;
-  MatchContext match_context;
-  GMutex match_lock;
-  GError *match_error = NULL;
-  GPtrArray *batch;
   guint n_rounds = 0;
 
   for (guint i = 0; i < n; i++)
@@ -1334,11 +1331,6 @@ decode_events (SextantImport  *import,
       g_ptr_array_add (decoders, decoder);
     }
   round.decoders = decoders;
-  g_mutex_init (&match_lock);
-  match_context.import = import;
-  match_context.lock = &match_lock;
-  match_context.error = &match_error;
-  matcher = g_thread_pool_new (match_round, &match_context, 1, FALSE, NULL);
   g_mutex_init (&round.lock);
   g_cond_init (&round.finished);
   n_threads = MAX (1, MIN (n_threads, n));
@@ -1368,7 +1360,8 @@ decode_events (SextantImport  *import,
       settle_start = g_get_monotonic_time ();
       left = 0;
       next_time = G_MAXINT64;
-      batch = g_ptr_array_new ();
+      g_clear_pointer (&round.batch, g_ptr_array_unref);   /* the serial task took it; not after a failure */
+      round.batch = g_ptr_array_new ();
       for (guint i = 0; ok && i < n; i++)
         {
           guint64 events = 0;
@@ -1379,24 +1372,15 @@ decode_events (SextantImport  *import,
                                                  &halves, &coll_halves, error);
           if (ok)
             {
-              g_ptr_array_add (batch, halves);
-              g_ptr_array_add (batch, coll_halves);
+              g_ptr_array_add (round.batch, halves);
+              g_ptr_array_add (round.batch, coll_halves);
             }
           import->events_read += events;
           left += !done[i];
           if (!done[i])
             next_time = MIN (next_time, _sextant_location_decoder_get_time (g_ptr_array_index (decoders, i)));
         }
-      g_thread_pool_push (matcher, batch, NULL);
       settle_usec += g_get_monotonic_time () - settle_start;
-
-      g_mutex_lock (&match_lock);
-      if (ok && match_error != NULL)
-        {
-          g_propagate_error (error, g_steal_pointer (&match_error));
-          ok = FALSE;
-        }
-      g_mutex_unlock (&match_lock);
       n_rounds++;
 
       /* every location still reading is past the window now: when the clock
@@ -1414,16 +1398,17 @@ decode_events (SextantImport  *import,
            settle_usec / (double)G_USEC_PER_SEC);
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);
-  g_thread_pool_free (matcher, FALSE, TRUE);
   g_mutex_clear (&round.lock);
   g_cond_clear (&round.finished);
-  if (ok && match_error != NULL)
+  /* the last round's halves */
+  if (ok)
+    ok = round_serial_task (&round, error);
+  if (round.batch != NULL)
     {
-      g_propagate_error (error, g_steal_pointer (&match_error));
-      ok = FALSE;
+      for (guint i = 0; i < round.batch->len; i++)
+        g_array_unref (g_ptr_array_index (round.batch, i));
+      g_ptr_array_unref (round.batch);
     }
-  g_clear_error (&match_error);
-  g_mutex_clear (&match_lock);
   if (!ok)
     return FALSE;
 
@@ -1441,6 +1426,7 @@ decode_events (SextantImport  *import,
     }
 
   return _sextant_matcher_finish (import->matcher, error) &&
+         sextant_chunk_queue_write (import->chunks, error) &&
          sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error);
 }
 
@@ -1637,6 +1623,7 @@ import_clear (SextantImport *import)
   if (import->reader != NULL)
     OTF2_Reader_Close (import->reader);
   g_clear_pointer (&import->matcher, _sextant_matcher_free);
+  g_clear_pointer (&import->chunks, sextant_chunk_queue_free);
   g_clear_object (&import->store);
   g_clear_error (&import->error);
   g_clear_pointer (&import->archive_dir, g_free);
@@ -1946,6 +1933,7 @@ import_archive (SextantImporter  *self,
 
   if (!(import.store = sextant_store_create (tmp_path, error)))
     return FALSE;
+  import.chunks = sextant_chunk_queue_new (import.store);
 
   if (!(import.reader = OTF2_Reader_Open (self->anchor)))
     {

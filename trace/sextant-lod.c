@@ -349,7 +349,7 @@ _sextant_lod_builder_new (SextantImport *import,
   for (guint level = 0; level < self->n_levels; level++)
     {
       sums_init (&self->levels[level].regions, 16);
-      self->rows[level] = sextant_chunk_writer_new (import->store, SEXTANT_CHUNK_LOD, SEXTANT_LOD_N_COLUMNS,
+      self->rows[level] = sextant_chunk_writer_new_queued (import->chunks, SEXTANT_CHUNK_LOD, SEXTANT_LOD_N_COLUMNS,
                                                     ((gint64)loc << LOD_LOC_SHIFT) |
                                                     ((gint64)level << LOD_LEVEL_SHIFT),
                                                     LOD_CHUNK_ROWS);
@@ -485,7 +485,8 @@ location_row (const SextantRow  *row,
   SextantImport *import = user_data;
   g_autoptr(SextantLodBuilder) builder = _sextant_lod_builder_new (import, (guint32)sextant_row_get_int (row, 0));
 
-  return build_location (builder, sextant_row_get_int (row, 1), sextant_row_get_int (row, 2), error);
+  return build_location (builder, sextant_row_get_int (row, 1), sextant_row_get_int (row, 2), error) &&
+         sextant_chunk_queue_write (import->chunks, error);
 }
 
 /**

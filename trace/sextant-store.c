@@ -736,6 +736,42 @@ sextant_store_run (SextantStore      *self,
   return ok;
 }
 
+/* Inserts one chunk row; the data is encoded already. */
+static gboolean
+insert_chunk (SextantStore     *self,
+              SextantStoreStmt  which,
+              gint64            first_row,
+              const guint8     *header,
+              guint             n_cols,
+              guint             n_rows,
+              gconstpointer     data,
+              gsize             size,
+              GError          **error)
+{
+  sqlite3_stmt *stmt;
+  int rc;
+
+  g_mutex_lock (&self->lock);
+  if (!(stmt = get_stmt (self, which, error)))
+    {
+      g_mutex_unlock (&self->lock);
+      return FALSE;
+    }
+  sqlite3_bind_int64 (stmt, 1, first_row);
+  sqlite3_bind_int64 (stmt, 2, n_rows);
+  sqlite3_bind_blob (stmt, 3, header, sextant_chunk_header_size (n_cols), SQLITE_STATIC);
+  sqlite3_bind_blob (stmt, 4, size > 0 ? data : "", size, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    set_error_from_db (self, rc, "writing a chunk", error);
+  else
+    sextant_column_module_changed (self->columns);
+  g_mutex_unlock (&self->lock);
+
+  return rc == SQLITE_DONE;
+}
+
 /**
  * sextant_store_write_chunk:
  * @table: which column table
@@ -768,39 +804,53 @@ sextant_store_write_chunk (SextantStore         *self,
   };
   guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
   g_autoptr(GBytes) data = NULL;
-  sqlite3_stmt *stmt;
   gsize size;
   const void *bytes;
-  int rc;
 
   g_return_val_if_fail (table < SEXTANT_N_CHUNK_TABLES, FALSE);
   g_return_val_if_fail (n_cols == n_columns[table], FALSE);
   g_return_val_if_fail (n_rows > 0 && n_rows <= SEXTANT_CHUNK_MAX_ROWS, FALSE);
   g_assert (sextant_chunk_header_size (n_cols) <= sizeof header);
 
-  /* encoded outside the lock: decoding threads do that part in parallel */
   data = sextant_chunk_encode (columns, n_cols, n_rows, header);
   bytes = g_bytes_get_data (data, &size);
 
-  g_mutex_lock (&self->lock);
-  if (!(stmt = get_stmt (self, stmts[table], error)))
-    {
-      g_mutex_unlock (&self->lock);
-      return FALSE;
-    }
-  sqlite3_bind_int64 (stmt, 1, first_row);
-  sqlite3_bind_int64 (stmt, 2, n_rows);
-  sqlite3_bind_blob (stmt, 3, header, sextant_chunk_header_size (n_cols), SQLITE_STATIC);
-  sqlite3_bind_blob (stmt, 4, size > 0 ? bytes : "", size, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  sqlite3_reset (stmt);
-  if (rc != SQLITE_DONE)
-    set_error_from_db (self, rc, "writing a chunk", error);
-  else
-    sextant_column_module_changed (self->columns);
-  g_mutex_unlock (&self->lock);
+  return insert_chunk (self, stmts[table], first_row, header, n_cols, n_rows, bytes, size, error);
+}
 
-  return rc == SQLITE_DONE;
+/**
+ * sextant_store_write_encoded_chunk:
+ * @table: one of the importer's column tables (visit, message,
+ *   collective_member, lod)
+ * @header: (array): the chunk's header, sextant_chunk_header_size (@n_cols)
+ *   bytes, and @data, @size: its data, as sextant_chunk_encode() made them
+ *
+ * Writes a chunk like sextant_store_write_chunk() does, of rows encoded
+ * beforehand: the importer's threads encode in parallel and write from one
+ * (sextant-chunk-queue.c).
+ */
+gboolean
+sextant_store_write_encoded_chunk (SextantStore      *self,
+                                   SextantChunkTable  table,
+                                   gint64             first_row,
+                                   const guint8      *header,
+                                   guint              n_cols,
+                                   guint              n_rows,
+                                   gconstpointer      data,
+                                   gsize              size,
+                                   GError           **error)
+{
+  static const SextantStoreStmt stmts[] = {
+    [SEXTANT_CHUNK_VISIT] = SEXTANT_STMT_VISIT_CHUNK,
+    [SEXTANT_CHUNK_MESSAGE] = SEXTANT_STMT_MESSAGE_CHUNK,
+    [SEXTANT_CHUNK_COLLECTIVE_MEMBER] = SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK,
+    [SEXTANT_CHUNK_LOD] = SEXTANT_STMT_LOD_CHUNK,
+  };
+
+  g_return_val_if_fail (table < G_N_ELEMENTS (stmts), FALSE);
+  g_return_val_if_fail (n_rows > 0 && n_rows <= SEXTANT_CHUNK_MAX_ROWS, FALSE);
+
+  return insert_chunk (self, stmts[table], first_row, header, n_cols, n_rows, data, size, error);
 }
 
 /**
