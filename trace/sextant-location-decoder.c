@@ -178,7 +178,9 @@ typedef struct _SextantLocationDecoder
   gint64         first_visit;
   gint64         last_visit;
 
-  GArray        *stack;                  /* Frame */
+  Frame         *stack;                  /* the open visits, innermost last */
+  guint          depth;
+  guint          stack_size;
   SextantLodBuilder *lod;                /* the pyramid, when built while decoding */
   gint64         lod_cursor;             /* since when the innermost visit runs */
   GHashTable    *send_seq;               /* ChannelKey* -> count */
@@ -254,19 +256,13 @@ next_seq (GHashTable *table,
 static inline gint64
 top_visit (Decoder *self)
 {
-  if (self->stack->len == 0)
-    return SEXTANT_NULL;
-
-  return g_array_index (self->stack, Frame, self->stack->len - 1).id;
+  return self->depth > 0 ? self->stack[self->depth - 1].id : SEXTANT_NULL;
 }
 
 static inline guint32
 top_region (Decoder *self)
 {
-  if (self->stack->len == 0)
-    return G_MAXUINT32;
-
-  return g_array_index (self->stack, Frame, self->stack->len - 1).region;
+  return self->depth > 0 ? self->stack[self->depth - 1].region : G_MAXUINT32;
 }
 
 static const SextantRegionDef *
@@ -421,9 +417,9 @@ lod_advance (Decoder  *self,
   if (self->lod == NULL)
     return TRUE;
 
-  if (self->stack->len > 0)
+  if (self->depth > 0)
     {
-      const Frame *top = &g_array_index (self->stack, Frame, self->stack->len - 1);
+      const Frame *top = &self->stack[self->depth - 1];
 
       ok = _sextant_lod_builder_add (self->lod, self->lod_cursor, t, top->region, top->category, error);
     }
@@ -464,7 +460,7 @@ lookup_path (Decoder          *self,
         *path = -1 - (gint64)GPOINTER_TO_SIZE (value);   /* value is index + 1 */
       else
         {
-          NewPath np = { parent, region, self->stack->len };
+          NewPath np = { parent, region, self->depth };
 
           if (self->new_paths->len == 0)
             sextant_chunk_writer_hold (self->visits);
@@ -493,7 +489,7 @@ push_frame (Decoder  *self,
             gint64    scl,
             GError  **error)
 {
-  gint64 parent = self->stack->len > 0 ? g_array_index (self->stack, Frame, self->stack->len - 1).path : -1;
+  gint64 parent = self->depth > 0 ? self->stack[self->depth - 1].path : -1;
   Frame frame = { 0, region, t, context, scl, -1, SEXTANT_CATEGORY_OTHER, 0 };
   gint64 values[SEXTANT_VISIT_N_COLUMNS];
 
@@ -505,7 +501,7 @@ push_frame (Decoder  *self,
   values[SEXTANT_VISIT_REGION] = region;
   values[SEXTANT_VISIT_ENTER] = t;
   values[SEXTANT_VISIT_LEAVE] = SEXTANT_NULL;
-  values[SEXTANT_VISIT_DEPTH] = self->stack->len;
+  values[SEXTANT_VISIT_DEPTH] = self->depth;
   values[SEXTANT_VISIT_PARENT] = top_visit (self);
   values[SEXTANT_VISIT_CONTEXT] = context;
   values[SEXTANT_VISIT_SCL] = scl;
@@ -515,7 +511,12 @@ push_frame (Decoder  *self,
   if (self->first_visit < 0)
     self->first_visit = frame.id;
   self->last_visit = frame.id;
-  push_copy (self->stack, &frame, sizeof frame);
+  if (self->depth == self->stack_size)
+    {
+      self->stack_size = MAX (16, 2 * self->stack_size);
+      self->stack = g_renew (Frame, self->stack, self->stack_size);
+    }
+  self->stack[self->depth++] = frame;
 
   return TRUE;
 }
@@ -525,7 +526,7 @@ pop_frame (Decoder  *self,
            gint64    t,
            GError  **error)
 {
-  const Frame *frame = &g_array_index (self->stack, Frame, self->stack->len - 1);
+  const Frame *frame = &self->stack[self->depth - 1];
   gint64 id = frame->id;
   gint64 inclusive = t - frame->enter;
   Profile *profile;
@@ -546,9 +547,9 @@ pop_frame (Decoder  *self,
   profile->exclusive += inclusive - frame->child_time;
   profile->last_visit = MAX (profile->last_visit, id);
 
-  g_array_set_size (self->stack, self->stack->len - 1);
-  if (self->stack->len > 0)
-    g_array_index (self->stack, Frame, self->stack->len - 1).child_time += inclusive;
+  self->depth--;
+  if (self->depth > 0)
+    self->stack[self->depth - 1].child_time += inclusive;
 
   return sextant_chunk_writer_close_row_with (self->visits, id, SEXTANT_VISIT_LEAVE, t, error);
 }
@@ -559,9 +560,9 @@ leave_region (Decoder *self,
               gint64   t)
 {
   GError *error = NULL;
-  guint match = self->stack->len;
+  guint match = self->depth;
 
-  while (match > 0 && g_array_index (self->stack, Frame, match - 1).region != region)
+  while (match > 0 && self->stack[match - 1].region != region)
     match--;
 
   if (match == 0)
@@ -571,11 +572,11 @@ leave_region (Decoder *self,
       return OTF2_CALLBACK_SUCCESS;
     }
 
-  if (match != self->stack->len)
+  if (match != self->depth)
     _sextant_import_log (self->import, "mismatched_leave", self->loc, t,
                          "LEAVE does not match the innermost ENTER; inner visits closed with it");
 
-  while (self->stack->len >= match)
+  while (self->depth >= match)
     {
       if (!pop_frame (self, t, &error))
         return _sextant_import_fail (self->import, error);
@@ -1889,7 +1890,7 @@ _sextant_location_decoder_free (Decoder *self)
   g_clear_pointer (&self->callbacks, OTF2_EvtReaderCallbacks_Delete);
   g_clear_pointer (&self->visits, sextant_chunk_writer_free);
   g_clear_pointer (&self->evt_path, g_free);
-  g_clear_pointer (&self->stack, g_array_unref);
+  g_clear_pointer (&self->stack, g_free);
   g_clear_pointer (&self->profile, g_array_unref);
   g_clear_pointer (&self->new_path_ids, g_hash_table_unref);
   g_clear_pointer (&self->new_paths, g_array_unref);
@@ -1921,11 +1922,11 @@ _sextant_location_decoder_finish (Decoder  *self,
   GHashTableIter iter;
   gpointer value;
 
-  if (self->stack->len > 0)
+  if (self->depth > 0)
     _sextant_import_log (self->import, "unclosed_visit", self->loc, self->last_time,
                          "%u visit(s) still open at the end of the location; closed at its last event",
-                         self->stack->len);
-  while (self->stack->len > 0)
+                         self->depth);
+  while (self->depth > 0)
     if (!pop_frame (self, self->last_time, error))
       return FALSE;
   for (guint path = 0; path < self->profile->len; path++)
@@ -2049,7 +2050,6 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->new_profile = g_array_new (FALSE, TRUE, sizeof (Profile));
   self->halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
   self->coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
-  self->stack = g_array_new (FALSE, FALSE, sizeof (Frame));
   self->profile = g_array_new (FALSE, TRUE, sizeof (Profile));
   self->send_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
   self->recv_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
@@ -2182,8 +2182,8 @@ _sextant_location_decoder_settle (Decoder   *self,
           to->last_visit = MAX (to->last_visit, p->last_visit);
         }
 
-      for (guint i = 0; i < self->stack->len; i++)
-        map_path (&g_array_index (self->stack, Frame, i).path, ids);
+      for (guint i = 0; i < self->depth; i++)
+        map_path (&self->stack[i].path, ids);
       for (guint i = 0; i < PATH_CACHE_SIZE; i++)
         self->path_cache[i].path = -1;
       sextant_chunk_writer_map (self->visits, SEXTANT_VISIT_PATH, map_path, ids);
@@ -2198,8 +2198,9 @@ _sextant_location_decoder_settle (Decoder   *self,
   /* the halves go to the matcher, which may run beside the next round */
   *halves = g_steal_pointer (&self->halves);
   *coll_halves = g_steal_pointer (&self->coll_halves);
-  self->halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
-  self->coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
+  /* the next round finds about as many */
+  self->halves = g_array_sized_new (FALSE, FALSE, sizeof (SextantDeferredHalf), (*halves)->len);
+  self->coll_halves = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf), (*coll_halves)->len);
 
   return TRUE;
 }

@@ -72,6 +72,8 @@ struct _SextantLodBuilder
   SextantChunkWriter **rows; /* per level */
   GArray        *stack;      /* Open (the post-pass only) */
   gint64         cursor;
+  gint64         open_begin; /* the time the open base bucket covers, when it */
+  gint64         open_end;   /* is open (the intervals mostly fall inside) */
 };
 
 typedef SextantLodBuilder LodBuilder;
@@ -255,6 +257,16 @@ add_interval (LodBuilder       *self,
   if (t1 <= t0)
     return TRUE;
 
+  if (self->levels[0].open && t0 >= self->open_begin && t1 <= self->open_end)
+    {
+      Bucket *bucket = &self->levels[0];
+
+      bucket->busy += t1 - t0;
+      bucket->t[category] += t1 - t0;
+      sums_add (&bucket->regions, region, t1 - t0);
+      return TRUE;
+    }
+
   for (gint64 index = (t0 - self->origin) / self->base; ; index++)
     {
       gint64 bucket_end = self->origin + (index + 1) * self->base;
@@ -263,6 +275,8 @@ add_interval (LodBuilder       *self,
 
       if (!ensure_bucket (self, 0, index, error))
         return FALSE;
+      self->open_begin = self->origin + index * self->base;
+      self->open_end = bucket_end;
 
       bucket->busy += piece;
       bucket->t[category] += piece;
