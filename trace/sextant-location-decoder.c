@@ -109,6 +109,7 @@ typedef struct
   gint64  time;
   gint64  visit;
   guint32 region;      /* of the visit, G_MAXUINT32 outside any */
+  gint64  request;     /* its key in a table of open requests */
 } PendingPoint;
 
 typedef struct
@@ -186,9 +187,9 @@ typedef struct _SextantLocationDecoder
   GHashTable    *send_seq;               /* ChannelKey* -> count */
   GHashTable    *recv_seq;
   GHashTable    *coll_seq;
-  GHashTable    *isends;                 /* request -> PendingSend* */
-  GHashTable    *irecvs;                 /* request -> PendingPoint* */
-  GHashTable    *nb_colls;               /* request -> PendingPoint* */
+  GHashTable    *isends;                 /* &request -> PendingSend* (the key inside) */
+  GHashTable    *irecvs;                 /* &request -> PendingPoint* (the key inside) */
+  GHashTable    *nb_colls;               /* &request -> PendingPoint* (the key inside) */
   GQueue         coll_begins;            /* PendingPoint*, oldest first */
   GQueue         rma_coll_begins;        /* PendingPoint* */
   GHashTable    *rma_pending;            /* (win, matching id) -> GQueue of PendingRma* */
@@ -785,7 +786,7 @@ on_mpi_isend (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_ISEND, time);
-  PendingSend *send = g_new0 (PendingSend, 1);
+  PendingSend *send = g_new (PendingSend, 1);
   PendingSend *old;
   GError *error = NULL;
 
@@ -809,7 +810,7 @@ on_mpi_isend (DECODER_ARGS,
           return _sextant_import_fail (self->import, error);
         }
     }
-  g_hash_table_insert (self->isends, g_memdup2 (&request, sizeof request), send);
+  g_hash_table_replace (self->isends, &send->request, send);
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -820,9 +821,9 @@ on_mpi_isend_complete (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_ISEND_COMPLETE, time);
-  PendingSend *send = g_hash_table_lookup (self->isends, &request);
+  g_autofree PendingSend *send = NULL;
 
-  if (send == NULL)
+  if (!g_hash_table_steal_extended (self->isends, &request, NULL, (gpointer *)&send))
     {
       _sextant_import_log (self->import, "unknown_request", self->loc, t,
                            "MPI_ISEND_COMPLETE for a request without MPI_ISEND; ignored");
@@ -830,9 +831,22 @@ on_mpi_isend_complete (DECODER_ARGS,
     }
 
   STORE (self, write_send (self, send, SEXTANT_MODE_NONBLOCKING, t, top_visit (self), &store_error));
-  g_hash_table_remove (self->isends, &request);
 
   return OTF2_CALLBACK_SUCCESS;
+}
+
+static PendingPoint *
+new_point (Decoder *self,
+           gint64   t)
+{
+  PendingPoint *point = g_new (PendingPoint, 1);
+
+  point->time = t;
+  point->visit = top_visit (self);
+  point->region = top_region (self);
+  point->request = SEXTANT_NULL;
+
+  return point;
 }
 
 static OTF2_CallbackCode
@@ -841,12 +855,10 @@ on_mpi_irecv_request (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_IRECV_REQUEST, time);
-  PendingPoint *post = g_new (PendingPoint, 1);
+  PendingPoint *post = new_point (self, t);
 
-  post->time = t;
-  post->visit = top_visit (self);
-  post->region = top_region (self);
-  g_hash_table_insert (self->irecvs, g_memdup2 (&request, sizeof request), post);
+  post->request = (gint64)request;
+  g_hash_table_replace (self->irecvs, &post->request, post);
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -902,13 +914,11 @@ on_mpi_irecv (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_IRECV, time);
-  PendingPoint *post = g_hash_table_lookup (self->irecvs, &request);
-  OTF2_CallbackCode code;
+  g_autofree PendingPoint *post = NULL;
 
-  code = receive (self, t, sender, comm, tag, length, SEXTANT_MODE_NONBLOCKING, (gint64)request, post);
-  g_hash_table_remove (self->irecvs, &request);
+  g_hash_table_steal_extended (self->irecvs, &request, NULL, (gpointer *)&post);
 
-  return code;
+  return receive (self, t, sender, comm, tag, length, SEXTANT_MODE_NONBLOCKING, (gint64)request, post);
 }
 
 static OTF2_CallbackCode
@@ -924,19 +934,6 @@ on_mpi_request_cancelled (DECODER_ARGS,
                          "MPI_REQUEST_CANCELLED for a request that is not open; ignored");
 
   return OTF2_CALLBACK_SUCCESS;
-}
-
-static PendingPoint *
-new_point (Decoder *self,
-           gint64   t)
-{
-  PendingPoint *point = g_new (PendingPoint, 1);
-
-  point->time = t;
-  point->visit = top_visit (self);
-  point->region = top_region (self);
-
-  return point;
 }
 
 static OTF2_CallbackCode
@@ -1034,7 +1031,10 @@ on_nb_collective_request (DECODER_ARGS,
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_REQUEST, time);
 
-  g_hash_table_insert (self->nb_colls, g_memdup2 (&request, sizeof request), new_point (self, t));
+  PendingPoint *point = new_point (self, t);
+
+  point->request = (gint64)request;
+  g_hash_table_replace (self->nb_colls, &point->request, point);
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -2054,9 +2054,9 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->send_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
   self->recv_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
   self->coll_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
-  self->isends = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  self->irecvs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  self->nb_colls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->isends = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  self->irecvs = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  self->nb_colls = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
   self->rma_pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
   self->locks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_queue_init (&self->coll_begins);
@@ -2199,8 +2199,9 @@ _sextant_location_decoder_settle (Decoder   *self,
   *halves = g_steal_pointer (&self->halves);
   *coll_halves = g_steal_pointer (&self->coll_halves);
   /* the next round finds about as many */
-  self->halves = g_array_sized_new (FALSE, FALSE, sizeof (SextantDeferredHalf), (*halves)->len);
-  self->coll_halves = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf), (*coll_halves)->len);
+  self->halves = g_array_sized_new (FALSE, FALSE, sizeof (SextantDeferredHalf), (*halves)->len * 5 / 4 + 16);
+  self->coll_halves = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf),
+                                         (*coll_halves)->len * 5 / 4 + 16);
 
   return TRUE;
 }

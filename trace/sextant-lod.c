@@ -36,13 +36,19 @@
 #define LOD_CHUNK_ROWS  512
 
 /* Exclusive time per region inside one bucket: a small open-addressing
- * table (a bucket sees a handful of regions), cleared slot by slot. */
+ * table (a bucket sees a handful of regions), cleared slot by slot. A
+ * slot's key and time share a cache line. */
+typedef struct
+{
+  guint32  key;            /* region + 1, 0 for an empty slot */
+  gint64   ticks;
+} RegionSum;
+
 typedef struct
 {
   guint      cap;          /* power of two */
   guint      n;
-  guint32   *keys;         /* region + 1, 0 for an empty slot */
-  gint64    *ticks;
+  RegionSum *slots;
   guint     *used;         /* the occupied slots, in insertion order */
 } RegionSums;
 
@@ -84,16 +90,14 @@ sums_init (RegionSums *sums,
 {
   sums->cap = cap;
   sums->n = 0;
-  sums->keys = g_new0 (guint32, cap);
-  sums->ticks = g_new (gint64, cap);
+  sums->slots = g_new0 (RegionSum, cap);
   sums->used = g_new (guint, cap);
 }
 
 static void
 sums_clear (RegionSums *sums)
 {
-  g_free (sums->keys);
-  g_free (sums->ticks);
+  g_free (sums->slots);
   g_free (sums->used);
 }
 
@@ -101,7 +105,7 @@ static void
 sums_reset (RegionSums *sums)
 {
   for (guint i = 0; i < sums->n; i++)
-    sums->keys[sums->used[i]] = 0;
+    sums->slots[sums->used[i]].key = 0;
   sums->n = 0;
 }
 
@@ -114,7 +118,7 @@ sums_grow (RegionSums *sums)
 
   sums_init (&bigger, sums->cap * 2);
   for (guint i = 0; i < sums->n; i++)
-    sums_add (&bigger, sums->keys[sums->used[i]] - 1, sums->ticks[sums->used[i]]);
+    sums_add (&bigger, sums->slots[sums->used[i]].key - 1, sums->slots[sums->used[i]].ticks);
   sums_clear (sums);
   *sums = bigger;
 }
@@ -129,12 +133,12 @@ sums_add (RegionSums *sums,
 
   for (;;)
     {
-      if (sums->keys[slot] == region + 1)
+      if (sums->slots[slot].key == region + 1)
         {
-          sums->ticks[slot] += ticks;
+          sums->slots[slot].ticks += ticks;
           return;
         }
-      if (sums->keys[slot] == 0)
+      if (sums->slots[slot].key == 0)
         break;
       slot = (slot + 1) & mask;
     }
@@ -146,8 +150,8 @@ sums_add (RegionSums *sums,
       return;
     }
 
-  sums->keys[slot] = region + 1;
-  sums->ticks[slot] = ticks;
+  sums->slots[slot].key = region + 1;
+  sums->slots[slot].ticks = ticks;
   sums->used[sums->n++] = slot;
 }
 
@@ -201,8 +205,8 @@ flush_level (LodBuilder  *self,
   for (guint i = 0; i < sums->n; i++)
     {
       guint slot = sums->used[i];
-      guint32 region = sums->keys[slot] - 1;
-      gint64 ticks = sums->ticks[slot];
+      guint32 region = sums->slots[slot].key - 1;
+      gint64 ticks = sums->slots[slot].ticks;
 
       /* ties go to the smaller region id, so the result does not depend on
        * the order the regions came in */
@@ -239,7 +243,7 @@ flush_level (LodBuilder  *self,
       for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
         parent->t[c] += bucket->t[c];
       for (guint i = 0; i < sums->n; i++)
-        sums_add (&parent->regions, sums->keys[sums->used[i]] - 1, sums->ticks[sums->used[i]]);
+        sums_add (&parent->regions, sums->slots[sums->used[i]].key - 1, sums->slots[sums->used[i]].ticks);
     }
 
   return TRUE;
