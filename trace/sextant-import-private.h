@@ -200,6 +200,24 @@ gint32   _sextant_import_comm_rank_loc (SextantImport *import,
                                         OTF2_CommRef   comm,
                                         guint32        rank,
                                         gboolean      *is_self);
+const SextantCommDef *_sextant_import_get_comm (SextantImport *import,
+                                                OTF2_CommRef   comm);
+
+/* The location of @rank in communicator @def (may be %NULL), -1 if unknown;
+ * sets @is_self (may be %NULL) when @def is a self communicator. */
+static inline gint32
+_sextant_comm_def_rank_loc (const SextantCommDef *def,
+                            guint32               rank,
+                            gboolean             *is_self)
+{
+  if (is_self != NULL)
+    *is_self = def != NULL && def->is_self;
+
+  if (def == NULL || def->rank_loc == NULL || rank >= def->rank_loc->len)
+    return -1;
+
+  return g_array_index (def->rank_loc, gint32, rank);
+}
 gboolean _sextant_import_report_progress (SextantImport *import);
 
 gint64   _sextant_import_find_call_path (SextantImport *import,

@@ -229,15 +229,15 @@ _sextant_import_comm_rank_loc (SextantImport *import,
                                guint32        rank,
                                gboolean      *is_self)
 {
-  SextantCommDef *def = g_hash_table_lookup (import->comms, GUINT_TO_POINTER (comm));
+  return _sextant_comm_def_rank_loc (_sextant_import_get_comm (import, comm), rank, is_self);
+}
 
-  if (is_self != NULL)
-    *is_self = def != NULL && def->is_self;
-
-  if (def == NULL || def->rank_loc == NULL || rank >= def->rank_loc->len)
-    return -1;
-
-  return g_array_index (def->rank_loc, gint32, rank);
+/* The definition of @comm, %NULL if there is none. */
+const SextantCommDef *
+_sextant_import_get_comm (SextantImport *import,
+                          OTF2_CommRef   comm)
+{
+  return g_hash_table_lookup (import->comms, GUINT_TO_POINTER (comm));
 }
 
 /**

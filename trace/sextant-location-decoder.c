@@ -84,13 +84,24 @@ typedef struct
 
 #define IS_PROVISIONAL(path) ((path) <= -2)
 
-/* A channel of point-to-point messages, or of collectives (peer = owner). */
+/* The count of a channel of point-to-point messages, or of collectives
+ * (peer = owner), in an open-addressing table: a look-up per message half,
+ * with the key compared inline and no allocation per channel. */
 typedef struct
 {
   gint64  comm;
   gint64  peer;
   guint32 tag;
-} ChannelKey;
+  guint32 used;
+  gint64  count;
+} SeqSlot;
+
+typedef struct
+{
+  SeqSlot *slots;
+  guint    size;       /* a power of two */
+  guint    n;
+} SeqTable;
 
 typedef struct
 {
@@ -184,9 +195,11 @@ typedef struct _SextantLocationDecoder
   guint          stack_size;
   SextantLodBuilder *lod;                /* the pyramid, when built while decoding */
   gint64         lod_cursor;             /* since when the innermost visit runs */
-  GHashTable    *send_seq;               /* ChannelKey* -> count */
-  GHashTable    *recv_seq;
-  GHashTable    *coll_seq;
+  SeqTable       send_seq;
+  SeqTable       recv_seq;
+  SeqTable       coll_seq;
+  OTF2_CommRef   comm_ref;               /* the communicator of the last message */
+  const SextantCommDef *comm_def;
   GHashTable    *isends;                 /* &request -> PendingSend* (the key inside) */
   GHashTable    *irecvs;                 /* &request -> PendingPoint* (the key inside) */
   GHashTable    *nb_colls;               /* &request -> PendingPoint* (the key inside) */
@@ -208,40 +221,65 @@ next_row_id (Decoder *self,
   return ((gint64)self->loc << 32) + self->row_ids[table]++;
 }
 
-static guint
-channel_hash (gconstpointer key)
+static inline guint
+seq_hash (gint64  comm,
+          gint64  peer,
+          guint32 tag)
 {
-  const ChannelKey *k = key;
+  guint64 h = (guint64)comm * 0x9E3779B97F4A7C15ULL ^ (guint64)peer * 0xC2B2AE3D27D4EB4FULL ^ tag;
 
-  return (guint)(k->comm * 1000003 ^ k->peer * 7919 ^ k->tag);
+  return (guint)(h ^ (h >> 29));
 }
 
-static gboolean
-channel_equal (gconstpointer a,
-               gconstpointer b)
+static void
+seq_table_grow (SeqTable *table)
 {
-  const ChannelKey *x = a;
-  const ChannelKey *y = b;
+  SeqSlot *old = table->slots;
+  guint old_size = table->size;
 
-  return x->comm == y->comm && x->peer == y->peer && x->tag == y->tag;
-}
-
-static gint64
-next_seq (GHashTable *table,
-          gint64      comm,
-          gint64      peer,
-          guint32     tag)
-{
-  ChannelKey key = { comm, peer, tag };
-  gint64 *count = g_hash_table_lookup (table, &key);
-
-  if (count == NULL)
+  table->size = MAX (16, 2 * old_size);
+  table->slots = g_new0 (SeqSlot, table->size);
+  for (guint i = 0; i < old_size; i++)
     {
-      count = g_new0 (gint64, 1);
-      g_hash_table_insert (table, g_memdup2 (&key, sizeof key), count);
+      guint j;
+
+      if (!old[i].used)
+        continue;
+      for (j = seq_hash (old[i].comm, old[i].peer, old[i].tag) & (table->size - 1);
+           table->slots[j].used;
+           j = (j + 1) & (table->size - 1))
+        ;
+      table->slots[j] = old[i];
+    }
+  g_free (old);
+}
+
+/* The number of the next message (or collective) of a channel. */
+static gint64
+next_seq (SeqTable *table,
+          gint64    comm,
+          gint64    peer,
+          guint32   tag)
+{
+  guint mask;
+  guint i;
+
+  if (2 * (table->n + 1) > table->size)
+    seq_table_grow (table);
+  mask = table->size - 1;
+
+  for (i = seq_hash (comm, peer, tag) & mask; table->slots[i].used; i = (i + 1) & mask)
+    {
+      SeqSlot *slot = &table->slots[i];
+
+      if (slot->comm == comm && slot->peer == peer && slot->tag == tag)
+        return slot->count++;
     }
 
-  return (*count)++;
+  table->slots[i] = (SeqSlot) { comm, peer, tag, TRUE, 1 };
+  table->n++;
+
+  return 0;
 }
 
 /* g_array_append_val() copies with a call to memcpy of a run-time size; a
@@ -704,6 +742,23 @@ on_calling_context_sample (DECODER_ARGS,
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* _sextant_import_comm_rank_loc() with the last communicator's definition
+ * kept: the messages of a location mostly use one. */
+static gint32
+comm_rank_loc (Decoder      *self,
+               OTF2_CommRef  comm,
+               guint32       rank,
+               gboolean     *is_self)
+{
+  if (comm != self->comm_ref || comm == OTF2_UNDEFINED_COMM)
+    {
+      self->comm_ref = comm;
+      self->comm_def = _sextant_import_get_comm (self->import, comm);
+    }
+
+  return _sextant_comm_def_rank_loc (self->comm_def, rank, is_self);
+}
+
 /* The receiving or sending peer as a location index, or -(rank + 1) when the
  * communicator does not tell (such halves cannot match and stay unmatched). */
 static gint64
@@ -712,7 +767,7 @@ resolve_peer (Decoder      *self,
               guint32       rank)
 {
   gboolean is_self = FALSE;
-  gint32 loc = _sextant_import_comm_rank_loc (self->import, comm, rank, &is_self);
+  gint32 loc = comm_rank_loc (self, comm, rank, &is_self);
 
   if (is_self)
     return self->loc;
@@ -766,7 +821,7 @@ on_mpi_send (DECODER_ARGS,
   send.comm = comm_value (comm);
   send.peer = resolve_peer (self, comm, receiver);
   send.tag = tag;
-  send.seq = next_seq (self->send_seq, send.comm, send.peer, tag);
+  send.seq = next_seq (&self->send_seq, send.comm, send.peer, tag);
   send.bytes = (gint64)length;
   send.time = t;
   send.visit = top_visit (self);
@@ -793,7 +848,7 @@ on_mpi_isend (DECODER_ARGS,
   send->comm = comm_value (comm);
   send->peer = resolve_peer (self, comm, receiver);
   send->tag = tag;
-  send->seq = next_seq (self->send_seq, send->comm, send->peer, tag);
+  send->seq = next_seq (&self->send_seq, send->comm, send->peer, tag);
   send->bytes = (gint64)length;
   send->time = t;
   send->visit = top_visit (self);
@@ -878,7 +933,7 @@ receive (Decoder            *self,
   gint64 peer = resolve_peer (self, comm, sender);
   SextantHalf half = {
     .comm = comm_v, .src = peer, .dst = self->loc, .tag = tag,
-    .seq = next_seq (self->recv_seq, comm_v, peer, tag),
+    .seq = next_seq (&self->recv_seq, comm_v, peer, tag),
     .loc = self->loc, .bytes = (gint64)length, .mode = mode, .time = t, .visit = top_visit (self),
     .request = request,
     .time2 = post != NULL ? post->time : SEXTANT_NULL,
@@ -977,7 +1032,7 @@ write_collective (Decoder           *self,
   gint64 root_v;
   gint64 comm_v = comm_value (comm);
 
-  _sextant_import_comm_rank_loc (self->import, comm, 0, &is_self);
+  comm_rank_loc (self, comm, 0, &is_self);
   owner = is_self ? (gint64)self->loc : -1;
   root_v = (root == OTF2_UNDEFINED_UINT32 ||
             root == OTF2_COLLECTIVE_ROOT_SELF ||
@@ -985,7 +1040,7 @@ write_collective (Decoder           *self,
 
   {
     SextantCollectiveHalf half = {
-      .comm = comm_v, .owner = owner, .seq = next_seq (self->coll_seq, comm_v, owner, 0),
+      .comm = comm_v, .owner = owner, .seq = next_seq (&self->coll_seq, comm_v, owner, 0),
       .loc = self->loc, .kind = sextant_otf2_collective_op_name (op), .root = root_v,
       .nonblocking = nonblocking, .begin = begin, .end = end, .visit = begin_visit,
       .end_visit = top_visit (self), .sent = (gint64)sent, .received = (gint64)received,
@@ -1897,9 +1952,9 @@ _sextant_location_decoder_free (Decoder *self)
   g_clear_pointer (&self->new_profile, g_array_unref);
   g_clear_pointer (&self->halves, g_array_unref);
   g_clear_pointer (&self->coll_halves, g_array_unref);
-  g_clear_pointer (&self->send_seq, g_hash_table_unref);
-  g_clear_pointer (&self->recv_seq, g_hash_table_unref);
-  g_clear_pointer (&self->coll_seq, g_hash_table_unref);
+  g_free (self->send_seq.slots);
+  g_free (self->recv_seq.slots);
+  g_free (self->coll_seq.slots);
   g_clear_pointer (&self->isends, g_hash_table_unref);
   g_clear_pointer (&self->irecvs, g_hash_table_unref);
   g_clear_pointer (&self->nb_colls, g_hash_table_unref);
@@ -2051,9 +2106,7 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
   self->coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   self->profile = g_array_new (FALSE, TRUE, sizeof (Profile));
-  self->send_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
-  self->recv_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
-  self->coll_seq = g_hash_table_new_full (channel_hash, channel_equal, g_free, g_free);
+  self->comm_ref = OTF2_UNDEFINED_COMM;
   self->isends = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
   self->irecvs = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
   self->nb_colls = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);

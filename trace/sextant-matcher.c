@@ -83,7 +83,9 @@ typedef struct
 struct _SextantMatcher
 {
   SextantImport       *import;
-  GHashTable          *channels;      /* ChannelKey* -> Channel* (same pointer) */
+  Channel            **channels;      /* open addressing by channel_hash(), NULL: empty */
+  guint                channels_size;  /* a power of two */
+  guint                n_channels;
   Channel             *last;          /* the channel of the last half: often the next one's */
   GHashTable          *instances;     /* InstanceKey* -> PendingInstance* */
   SextantChunkWriter  *message_rows;
@@ -92,11 +94,9 @@ struct _SextantMatcher
   guint64              n_matched;
 };
 
-static guint
-channel_hash (gconstpointer key)
-{
-  const ChannelKey *k = key;
-  guint64 h = (guint64)k->comm * 0x9E3779B97F4A7C15ULL;
+static inline guint
+channel_hash (const ChannelKey *k)
+{  guint64 h = (guint64)k->comm * 0x9E3779B97F4A7C15ULL;
 
   h ^= (guint64)k->src * 0xC2B2AE3D27D4EB4FULL + (h << 6) + (h >> 2);
   h ^= (guint64)k->dst * 0x165667B19E3779F9ULL + (h << 6) + (h >> 2);
@@ -105,23 +105,73 @@ channel_hash (gconstpointer key)
   return (guint)(h ^ (h >> 32));
 }
 
-static gboolean
-channel_equal (gconstpointer a,
-               gconstpointer b)
+static inline gboolean
+channel_equal (const ChannelKey *x,
+               const ChannelKey *y)
 {
-  const ChannelKey *x = a;
-  const ChannelKey *y = b;
-
   return x->comm == y->comm && x->src == y->src && x->dst == y->dst && x->tag == y->tag;
 }
 
 static void
-channel_free (gpointer data)
+channel_free (Channel *channel)
 {
-  Channel *channel = data;
-
   g_free (channel->slots);
   g_free (channel);
+}
+
+static void
+channels_clear (SextantMatcher *self)
+{
+  for (guint i = 0; i < self->channels_size; i++)
+    g_clear_pointer (&self->channels[i], channel_free);
+  self->n_channels = 0;
+  self->last = NULL;
+}
+
+static void
+channels_grow (SextantMatcher *self)
+{
+  Channel **old = self->channels;
+  guint old_size = self->channels_size;
+
+  self->channels_size = MAX (64, 2 * old_size);
+  self->channels = g_new0 (Channel *, self->channels_size);
+  for (guint i = 0; i < old_size; i++)
+    {
+      guint j;
+
+      if (old[i] == NULL)
+        continue;
+      for (j = channel_hash (&old[i]->key) & (self->channels_size - 1);
+           self->channels[j] != NULL;
+           j = (j + 1) & (self->channels_size - 1))
+        ;
+      self->channels[j] = old[i];
+    }
+  g_free (old);
+}
+
+/* The channel of @key, made if new. */
+static Channel *
+channel_get (SextantMatcher   *self,
+             const ChannelKey *key)
+{
+  guint mask;
+  guint i;
+
+  if (2 * (self->n_channels + 1) > self->channels_size)
+    channels_grow (self);
+  mask = self->channels_size - 1;
+
+  for (i = channel_hash (key) & mask; self->channels[i] != NULL; i = (i + 1) & mask)
+    if (channel_equal (&self->channels[i]->key, key))
+      return self->channels[i];
+
+  self->channels[i] = g_new0 (Channel, 1);
+  self->channels[i]->key = *key;
+  self->n_channels++;
+
+  return self->channels[i];
 }
 
 static inline Slot *
@@ -194,7 +244,6 @@ _sextant_matcher_new (SextantImport *import,
   SextantMatcher *self = g_new0 (SextantMatcher, 1);
 
   self->import = import;
-  self->channels = g_hash_table_new_full (channel_hash, channel_equal, NULL, channel_free);
   self->instances = g_hash_table_new_full (instance_hash, instance_equal, NULL, instance_free);
   self->message_rows = sextant_chunk_writer_new_queued (import->chunks, SEXTANT_CHUNK_MESSAGE,
                                                  SEXTANT_MESSAGE_N_COLUMNS, 1, chunk_rows);
@@ -211,7 +260,8 @@ _sextant_matcher_free (SextantMatcher *self)
   if (self == NULL)
     return;
 
-  g_hash_table_unref (self->channels);
+  channels_clear (self);
+  g_free (self->channels);
   g_hash_table_unref (self->instances);
   sextant_chunk_writer_free (self->message_rows);
   sextant_chunk_writer_free (self->member_rows);
@@ -275,13 +325,7 @@ add_half (SextantMatcher     *self,
 
   if (channel == NULL || !channel_equal (&channel->key, &key))
     {
-      channel = g_hash_table_lookup (self->channels, &key);
-      if (channel == NULL)
-        {
-          channel = g_new0 (Channel, 1);
-          channel->key = key;
-          g_hash_table_insert (self->channels, &channel->key, channel);
-        }
+      channel = channel_get (self, &key);
       self->last = channel;
     }
 
@@ -529,18 +573,17 @@ _sextant_matcher_finish (SextantMatcher  *self,
 {
   g_autoptr(GArray) left = g_array_new (FALSE, FALSE, sizeof (Leftover));
   g_autoptr(GPtrArray) open = values_of (self->instances);
-  GHashTableIter iter;
-  gpointer value;
   gint64 run_loc = SEXTANT_NULL;
   gboolean run_recv = FALSE;
   gint64 run_count = 0;
   gint64 run_time = 0;
 
-  g_hash_table_iter_init (&iter, self->channels);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  for (guint c = 0; c < self->channels_size; c++)
     {
-      Channel *channel = value;
+      Channel *channel = self->channels[c];
 
+      if (channel == NULL)
+        continue;
       for (guint i = 0; i < channel->len; i++)
         {
           const Slot *slot = channel_slot (channel, i);
@@ -588,8 +631,7 @@ _sextant_matcher_finish (SextantMatcher  *self,
       if (!write_message (self, m->is_recv ? NULL : m->half, m->is_recv ? m->half : NULL, error))
         return FALSE;
     }
-  g_hash_table_remove_all (self->channels);
-  self->last = NULL;
+  channels_clear (self);
 
   g_ptr_array_sort (open, compare_instances);
   for (guint i = 0; i < open->len; i++)
