@@ -1174,6 +1174,7 @@ typedef struct
   gint64          until;
   guint64         max_events;
   GPtrArray      *batch;         /* halves of the round before (halves, collective halves, ...) */
+  gint64          serial_usec;   /* time in the serial task, all rounds */
   gint            next;          /* atomic: the next task, 0 the serial one, i + 1 location i */
   gint            running;       /* threads still in the round */
   GMutex          lock;
@@ -1213,11 +1214,14 @@ round_serial_task (Round   *round,
                    GError **error)
 {
   GPtrArray *batch = g_steal_pointer (&round->batch);
+  gint64 start = g_get_monotonic_time ();
+  gboolean ok;
 
-  if (batch != NULL && !match_batch (round->import, batch, error))
-    return FALSE;
+  ok = (batch == NULL || match_batch (round->import, batch, error)) &&
+       sextant_chunk_queue_write (round->import->chunks, error);
+  round->serial_usec += g_get_monotonic_time () - start;
 
-  return sextant_chunk_queue_write (round->import->chunks, error);
+  return ok;
 }
 
 static void
@@ -1320,6 +1324,9 @@ decode_events (SextantImport  *import,
   gint64 next_time;
   gint64 settle_start;
   gint64 settle_usec = 0;
+  gint64 wait_start;
+  gint64 wait_usec = 0;
+  gint64 start_usec = g_get_monotonic_time ();
   guint n_rounds = 0;
 
   for (guint i = 0; i < n; i++)
@@ -1346,10 +1353,12 @@ decode_events (SextantImport  *import,
         g_thread_pool_push (pool, GUINT_TO_POINTER (t), NULL);
 
       round_work (&round);
+      wait_start = g_get_monotonic_time ();
       g_mutex_lock (&round.lock);
       while (round.running > 0)
         g_cond_wait (&round.finished, &round.lock);
       g_mutex_unlock (&round.lock);
+      wait_usec += g_get_monotonic_time () - wait_start;
 
       if (round_failed (&round, error))
         {
@@ -1394,7 +1403,10 @@ decode_events (SextantImport  *import,
         }
     }
 
-  g_debug ("%u rounds on %u thread(s); settling between rounds took %.3f s", n_rounds, n_threads,
+  g_debug ("%u rounds on %u thread(s) in %.3f s: serial task %.3f s, waits for the other threads %.3f s, "
+           "settling between rounds %.3f s", n_rounds, n_threads,
+           (g_get_monotonic_time () - start_usec) / (double)G_USEC_PER_SEC,
+           round.serial_usec / (double)G_USEC_PER_SEC, wait_usec / (double)G_USEC_PER_SEC,
            settle_usec / (double)G_USEC_PER_SEC);
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);

@@ -39,10 +39,11 @@ typedef struct
   guint32  tag;
 } ChannelKey;
 
+/* A sequence number of a channel: the half that came first waits here
+ * until its partner comes, and the message is written from both. */
 typedef struct
 {
-  SextantHalf send;
-  SextantHalf recv;
+  SextantHalf half;
   guint8      have_send;
   guint8      have_recv;
 } Slot;
@@ -349,22 +350,17 @@ add_half (SextantMatcher     *self,
       return TRUE;
     }
 
-  if (is_recv)
+  if (!slot->have_send && !slot->have_recv)
     {
-      slot->recv = *half;
-      slot->have_recv = TRUE;
-    }
-  else
-    {
-      slot->send = *half;
-      slot->have_send = TRUE;
+      slot->half = *half;
+      slot->have_send = !is_recv;
+      slot->have_recv = is_recv;
+      return TRUE;
     }
 
-  if (!(slot->have_send && slot->have_recv))
-    return TRUE;
-
+  slot->have_send = slot->have_recv = TRUE;
   self->n_matched++;
-  if (!write_message (self, &slot->send, &slot->recv, error))
+  if (!write_message (self, is_recv ? &slot->half : half, is_recv ? half : &slot->half, error))
     return FALSE;
 
   /* the front moves past the matched numbers */
@@ -589,17 +585,10 @@ _sextant_matcher_finish (SextantMatcher  *self,
           const Slot *slot = channel_slot (channel, i);
           Leftover l = { NULL, FALSE, channel->base + i };
 
-          if (slot->have_send && slot->have_recv)
+          if (slot->have_send == slot->have_recv)
             continue;
-          if (slot->have_send)
-            l.half = &slot->send;
-          else if (slot->have_recv)
-            {
-              l.half = &slot->recv;
-              l.is_recv = TRUE;
-            }
-          else
-            continue;
+          l.half = &slot->half;
+          l.is_recv = slot->have_recv;
           g_array_append_val (left, l);
         }
     }
