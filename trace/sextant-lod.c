@@ -109,7 +109,7 @@ sums_reset (RegionSums *sums)
   sums->n = 0;
 }
 
-static void sums_add (RegionSums *sums, guint32 region, gint64 ticks);
+static void sums_insert (RegionSums *sums, guint32 region, gint64 ticks);
 
 static void
 sums_grow (RegionSums *sums)
@@ -118,41 +118,46 @@ sums_grow (RegionSums *sums)
 
   sums_init (&bigger, sums->cap * 2);
   for (guint i = 0; i < sums->n; i++)
-    sums_add (&bigger, sums->slots[sums->used[i]].key - 1, sums->slots[sums->used[i]].ticks);
+    sums_insert (&bigger, sums->slots[sums->used[i]].key - 1, sums->slots[sums->used[i]].ticks);
   sums_clear (sums);
   *sums = bigger;
 }
 
+/* Adds a region not in the table. */
 static void
+sums_insert (RegionSums *sums,
+             guint32     region,
+             gint64      ticks)
+{
+  guint slot;
+
+  if (2 * (sums->n + 1) > sums->cap)
+    sums_grow (sums);
+
+  for (slot = (region * 2654435761u) & (sums->cap - 1); sums->slots[slot].key != 0; slot = (slot + 1) & (sums->cap - 1))
+    ;
+  sums->slots[slot].key = region + 1;
+  sums->slots[slot].ticks = ticks;
+  sums->used[sums->n++] = slot;
+}
+
+/* The look-up inline (an add per interval and per region of a closing
+ * bucket), the insertion not. */
+static inline void
 sums_add (RegionSums *sums,
           guint32     region,
           gint64      ticks)
 {
   guint mask = sums->cap - 1;
-  guint slot = (region * 2654435761u) & mask;
 
-  for (;;)
-    {
-      if (sums->slots[slot].key == region + 1)
-        {
-          sums->slots[slot].ticks += ticks;
-          return;
-        }
-      if (sums->slots[slot].key == 0)
-        break;
-      slot = (slot + 1) & mask;
-    }
+  for (guint slot = (region * 2654435761u) & mask; sums->slots[slot].key != 0; slot = (slot + 1) & mask)
+    if (sums->slots[slot].key == region + 1)
+      {
+        sums->slots[slot].ticks += ticks;
+        return;
+      }
 
-  if (2 * (sums->n + 1) > sums->cap)
-    {
-      sums_grow (sums);
-      sums_add (sums, region, ticks);
-      return;
-    }
-
-  sums->slots[slot].key = region + 1;
-  sums->slots[slot].ticks = ticks;
-  sums->used[sums->n++] = slot;
+  sums_insert (sums, region, ticks);
 }
 
 static void
