@@ -40,12 +40,21 @@ typedef struct
 } ChannelKey;
 
 /* A sequence number of a channel: the half that came first waits here
- * until its partner comes, and the message is written from both. */
+ * until its partner comes, and the message is written from both. Only what
+ * the channel and the number do not tell is kept (the location is the
+ * sender for a send, the receiver for a receive): a slot takes less than a
+ * cache line, and the rings of all channels stay small. */
 typedef struct
 {
-  SextantHalf half;
   guint8      have_send;
   guint8      have_recv;
+  guint8      mode;
+  gint64      bytes;
+  gint64      time;
+  gint64      visit;
+  gint64      request;
+  gint64      time2;
+  gint64      visit2;
 } Slot;
 
 typedef struct
@@ -180,6 +189,34 @@ channel_slot (Channel *channel,
               guint    i)
 {
   return &channel->slots[(channel->head + i) & (channel->cap - 1)];
+}
+
+static inline void
+slot_store (Slot              *slot,
+            const SextantHalf *half)
+{
+  slot->mode = (guint8)half->mode;
+  slot->bytes = half->bytes;
+  slot->time = half->time;
+  slot->visit = half->visit;
+  slot->request = half->request;
+  slot->time2 = half->time2;
+  slot->visit2 = half->visit2;
+}
+
+/* The half that waits in @slot, number @seq of @channel. */
+static inline void
+slot_get (const Channel *channel,
+          const Slot    *slot,
+          gint64         seq,
+          SextantHalf   *half)
+{
+  *half = (SextantHalf) {
+    .comm = channel->key.comm, .src = channel->key.src, .dst = channel->key.dst, .seq = seq,
+    .tag = channel->key.tag, .loc = slot->have_recv ? channel->key.dst : channel->key.src,
+    .bytes = slot->bytes, .mode = slot->mode, .time = slot->time, .visit = slot->visit,
+    .request = slot->request, .time2 = slot->time2, .visit2 = slot->visit2,
+  };
 }
 
 /* Makes slot @i exist (empty), growing the ring. */
@@ -323,6 +360,7 @@ add_half (SextantMatcher     *self,
   Channel *channel = self->last;
   gint64 index;
   Slot *slot;
+  SextantHalf partner;
 
   if (channel == NULL || !channel_equal (&channel->key, &key))
     {
@@ -352,15 +390,16 @@ add_half (SextantMatcher     *self,
 
   if (!slot->have_send && !slot->have_recv)
     {
-      slot->half = *half;
+      slot_store (slot, half);
       slot->have_send = !is_recv;
       slot->have_recv = is_recv;
       return TRUE;
     }
 
+  slot_get (channel, slot, half->seq, &partner);
   slot->have_send = slot->have_recv = TRUE;
   self->n_matched++;
-  if (!write_message (self, is_recv ? &slot->half : half, is_recv ? half : &slot->half, error))
+  if (!write_message (self, is_recv ? &partner : half, is_recv ? half : &partner, error))
     return FALSE;
 
   /* the front moves past the matched numbers */
@@ -504,9 +543,9 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
 
 typedef struct
 {
-  const SextantHalf *half;
-  gboolean           is_recv;
-  gint64             seq;
+  SextantHalf  half;
+  gboolean     is_recv;
+  gint64       seq;
 } Leftover;
 
 static int
@@ -518,18 +557,18 @@ compare_leftovers (gconstpointer a,
 
   if (x->is_recv != y->is_recv)
     return x->is_recv ? 1 : -1;
-  if (x->half->loc != y->half->loc)
-    return x->half->loc < y->half->loc ? -1 : 1;
-  if (x->half->time != y->half->time)
-    return x->half->time < y->half->time ? -1 : 1;
-  if (x->half->comm != y->half->comm)
-    return x->half->comm < y->half->comm ? -1 : 1;
-  if (x->half->src != y->half->src)
-    return x->half->src < y->half->src ? -1 : 1;
-  if (x->half->dst != y->half->dst)
-    return x->half->dst < y->half->dst ? -1 : 1;
-  if (x->half->tag != y->half->tag)
-    return x->half->tag < y->half->tag ? -1 : 1;
+  if (x->half.loc != y->half.loc)
+    return x->half.loc < y->half.loc ? -1 : 1;
+  if (x->half.time != y->half.time)
+    return x->half.time < y->half.time ? -1 : 1;
+  if (x->half.comm != y->half.comm)
+    return x->half.comm < y->half.comm ? -1 : 1;
+  if (x->half.src != y->half.src)
+    return x->half.src < y->half.src ? -1 : 1;
+  if (x->half.dst != y->half.dst)
+    return x->half.dst < y->half.dst ? -1 : 1;
+  if (x->half.tag != y->half.tag)
+    return x->half.tag < y->half.tag ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -583,12 +622,13 @@ _sextant_matcher_finish (SextantMatcher  *self,
       for (guint i = 0; i < channel->len; i++)
         {
           const Slot *slot = channel_slot (channel, i);
-          Leftover l = { NULL, FALSE, channel->base + i };
+          Leftover l;
 
           if (slot->have_send == slot->have_recv)
             continue;
-          l.half = &slot->half;
+          slot_get (channel, slot, channel->base + i, &l.half);
           l.is_recv = slot->have_recv;
+          l.seq = channel->base + i;
           g_array_append_val (left, l);
         }
     }
@@ -598,7 +638,7 @@ _sextant_matcher_finish (SextantMatcher  *self,
     {
       const Leftover *m = i < left->len ? &g_array_index (left, Leftover, i) : NULL;
 
-      if (run_count > 0 && (m == NULL || m->half->loc != run_loc || m->is_recv != run_recv))
+      if (run_count > 0 && (m == NULL || m->half.loc != run_loc || m->is_recv != run_recv))
         {
           _sextant_import_log_n (self->import, run_recv ? "unmatched_receive" : "unmatched_send",
                                  run_loc, run_time, run_count, "%s without a matching %s; kept unmatched",
@@ -610,14 +650,14 @@ _sextant_matcher_finish (SextantMatcher  *self,
 
       if (run_count == 0)
         {
-          run_loc = m->half->loc;
+          run_loc = m->half.loc;
           run_recv = m->is_recv;
-          run_time = m->half->time;
+          run_time = m->half.time;
         }
       run_count++;
-      run_time = MIN (run_time, m->half->time);
+      run_time = MIN (run_time, m->half.time);
 
-      if (!write_message (self, m->is_recv ? NULL : m->half, m->is_recv ? m->half : NULL, error))
+      if (!write_message (self, m->is_recv ? NULL : &m->half, m->is_recv ? &m->half : NULL, error))
         return FALSE;
     }
   channels_clear (self);
