@@ -246,7 +246,8 @@ gboolean _sextant_location_decoder_read   (SextantLocationDecoder  *self,
                                            GError                 **error);
 /* Gives the call paths first seen since the last call their ids; returns
  * the events read since and the message halves (SextantDeferredHalf) and
- * collective halves (SextantCollectiveHalf) read since, for the matcher. */
+ * collective halves (SextantCollectiveHalf) read since, for the matcher.
+ * Empty arrays in @halves and @coll_halves are taken for the next ones. */
 gboolean _sextant_location_decoder_settle (SextantLocationDecoder  *self,
                                            guint64                 *events,
                                            GArray                 **halves,
@@ -262,10 +263,10 @@ void     _sextant_location_decoder_free   (SextantLocationDecoder  *self);
 SextantMatcher *_sextant_matcher_new      (SextantImport                *import,
                                            guint                         chunk_rows);
 void     _sextant_matcher_free            (SextantMatcher               *self);
-/* Adds the halves of one location (in the order read); frees the arrays. */
+/* Adds the halves of one location (in the order read). */
 gboolean _sextant_matcher_add_deferred    (SextantMatcher               *self,
-                                           GArray                       *halves,
-                                           GArray                       *coll_halves,
+                                           const GArray                 *halves,
+                                           const GArray                 *coll_halves,
                                            GError                      **error);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);

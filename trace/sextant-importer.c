@@ -1174,6 +1174,7 @@ typedef struct
   gint64          until;
   guint64         max_events;
   GPtrArray      *batch;         /* halves of the round before (halves, collective halves, ...) */
+  GPtrArray      *spent;         /* the arrays of a batch the matcher is done with, for the decoders */
   gint64          serial_usec;   /* time in the serial task, all rounds */
   gint            next;          /* atomic: the next task, 0 the serial one, i + 1 location i */
   gint            running;       /* threads still in the round */
@@ -1182,31 +1183,26 @@ typedef struct
   GError         *error;         /* the first failure of a thread */
 } Round;
 
+static void
+halves_free (gpointer array)
+{
+  if (array != NULL)
+    g_array_unref (array);
+}
+
 /* Hands a batch of halves, every location's in location order, to the
- * matcher; frees the batch. */
+ * matcher. */
 static gboolean
 match_batch (SextantImport  *import,
              GPtrArray      *batch,
              GError        **error)
 {
-  gboolean ok = TRUE;
-
   for (guint i = 0; i + 1 < batch->len; i += 2)
-    {
-      GArray *halves = g_ptr_array_index (batch, i);
-      GArray *coll_halves = g_ptr_array_index (batch, i + 1);
+    if (!_sextant_matcher_add_deferred (import->matcher, g_ptr_array_index (batch, i),
+                                        g_ptr_array_index (batch, i + 1), error))
+      return FALSE;
 
-      if (ok)
-        ok = _sextant_matcher_add_deferred (import->matcher, halves, coll_halves, error);
-      else
-        {
-          g_array_unref (halves);
-          g_array_unref (coll_halves);
-        }
-    }
-  g_ptr_array_unref (batch);
-
-  return ok;
+  return TRUE;
 }
 
 static gboolean
@@ -1219,6 +1215,8 @@ round_serial_task (Round   *round,
 
   ok = (batch == NULL || match_batch (round->import, batch, error)) &&
        sextant_chunk_queue_write (round->import->chunks, error);
+  g_clear_pointer (&round->spent, g_ptr_array_unref);
+  round->spent = batch;
   round->serial_usec += g_get_monotonic_time () - start;
 
   return ok;
@@ -1369,21 +1367,17 @@ decode_events (SextantImport  *import,
       settle_start = g_get_monotonic_time ();
       left = 0;
       next_time = G_MAXINT64;
-      g_clear_pointer (&round.batch, g_ptr_array_unref);   /* the serial task took it; not after a failure */
-      round.batch = g_ptr_array_new ();
+      round.batch = g_ptr_array_new_with_free_func (halves_free);
       for (guint i = 0; ok && i < n; i++)
         {
           guint64 events = 0;
-          GArray *halves = NULL;
-          GArray *coll_halves = NULL;
+          GArray *halves = round.spent != NULL ? g_ptr_array_steal_index (round.spent, 0) : NULL;
+          GArray *coll_halves = round.spent != NULL ? g_ptr_array_steal_index (round.spent, 0) : NULL;
 
           ok = _sextant_location_decoder_settle (g_ptr_array_index (decoders, i), &events,
                                                  &halves, &coll_halves, error);
-          if (ok)
-            {
-              g_ptr_array_add (round.batch, halves);
-              g_ptr_array_add (round.batch, coll_halves);
-            }
+          g_ptr_array_add (round.batch, halves);
+          g_ptr_array_add (round.batch, coll_halves);
           import->events_read += events;
           left += !done[i];
           if (!done[i])
@@ -1415,12 +1409,8 @@ decode_events (SextantImport  *import,
   /* the last round's halves */
   if (ok)
     ok = round_serial_task (&round, error);
-  if (round.batch != NULL)
-    {
-      for (guint i = 0; i < round.batch->len; i++)
-        g_array_unref (g_ptr_array_index (round.batch, i));
-      g_ptr_array_unref (round.batch);
-    }
+  g_clear_pointer (&round.batch, g_ptr_array_unref);
+  g_clear_pointer (&round.spent, g_ptr_array_unref);
   if (!ok)
     return FALSE;
 
@@ -1431,9 +1421,14 @@ decode_events (SextantImport  *import,
       GArray *halves = NULL;
       GArray *coll_halves = NULL;
 
-      if (!_sextant_location_decoder_finish (decoder, error) ||
-          !_sextant_location_decoder_settle (decoder, &events, &halves, &coll_halves, error) ||
-          !_sextant_matcher_add_deferred (import->matcher, halves, coll_halves, error))
+      gboolean ok_finish;
+
+      ok_finish = _sextant_location_decoder_finish (decoder, error) &&
+                  _sextant_location_decoder_settle (decoder, &events, &halves, &coll_halves, error) &&
+                  _sextant_matcher_add_deferred (import->matcher, halves, coll_halves, error);
+      g_clear_pointer (&halves, g_array_unref);
+      g_clear_pointer (&coll_halves, g_array_unref);
+      if (!ok_finish)
         return FALSE;
     }
 

@@ -2248,13 +2248,19 @@ _sextant_location_decoder_settle (Decoder   *self,
         return FALSE;
     }
 
-  /* the halves go to the matcher, which may run beside the next round */
-  *halves = g_steal_pointer (&self->halves);
-  *coll_halves = g_steal_pointer (&self->coll_halves);
-  /* the next round finds about as many */
-  self->halves = g_array_sized_new (FALSE, FALSE, sizeof (SextantDeferredHalf), (*halves)->len * 5 / 4 + 16);
-  self->coll_halves = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf),
-                                         (*coll_halves)->len * 5 / 4 + 16);
+  /* the halves go to the matcher, which may run beside the next round; the
+   * arrays it is done with come back */
+  {
+    GArray *spare = g_steal_pointer (halves);
+    GArray *coll_spare = g_steal_pointer (coll_halves);
+
+    *halves = g_steal_pointer (&self->halves);
+    *coll_halves = g_steal_pointer (&self->coll_halves);
+    self->halves = spare != NULL ? spare : g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
+    self->coll_halves = coll_spare != NULL ? coll_spare : g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
+    g_array_set_size (self->halves, 0);
+    g_array_set_size (self->coll_halves, 0);
+  }
 
   return TRUE;
 }

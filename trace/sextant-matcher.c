@@ -518,8 +518,8 @@ add_collective (SextantMatcher               *self,
 
 gboolean
 _sextant_matcher_add_deferred (SextantMatcher  *self,
-                               GArray          *halves,
-                               GArray          *coll_halves,
+                               const GArray    *halves,
+                               const GArray    *coll_halves,
                                GError         **error)
 {
   gboolean ok = TRUE;
@@ -532,9 +532,6 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
     }
   for (guint i = 0; ok && i < coll_halves->len; i++)
     ok = add_collective (self, &g_array_index (coll_halves, SextantCollectiveHalf, i), error);
-
-  g_array_unref (halves);
-  g_array_unref (coll_halves);
 
   return ok;
 }
