@@ -1233,13 +1233,15 @@ round_work (Round *round)
       GError *error = NULL;
       gboolean ok;
 
+      guint loc = i - 1;
+
       if (i == 0)
         ok = round_serial_task (round, &error);
-      else if (round->done[i - 1])
+      else if (round->done[loc])
         continue;
       else
-        ok = _sextant_location_decoder_read (g_ptr_array_index (round->decoders, i - 1), round->until,
-                                             round->max_events, &round->done[i - 1], &error);
+        ok = _sextant_location_decoder_read (g_ptr_array_index (round->decoders, loc), round->until,
+                                             round->max_events, &round->done[loc], &error);
       if (!ok)
         {
           g_mutex_lock (&round->lock);

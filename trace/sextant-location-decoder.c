@@ -676,12 +676,16 @@ on_enter (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_ENTER, time);
-  gint64 context;
-  gint64 scl;
+  gint64 context = SEXTANT_NULL;
+  gint64 scl = SEXTANT_NULL;
+  gboolean has_attributes = attributes != NULL && OTF2_AttributeList_GetNumberOfElements (attributes) > 0;
 
-  read_call_site (attributes, &context, &scl);
+  /* most enters have no attributes */
+  if (has_attributes)
+    read_call_site (attributes, &context, &scl);
   STORE (self, push_frame (self, region, t, context, scl, &store_error));
-  STORE (self, store_attributes (self, attributes, top_visit (self), &store_error));
+  if (has_attributes)
+    STORE (self, store_attributes (self, attributes, top_visit (self), &store_error));
 
   return OTF2_CALLBACK_SUCCESS;
 }
