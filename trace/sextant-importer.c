@@ -1173,6 +1173,7 @@ typedef struct
   gboolean       *done;
   gint64          until;
   guint64         max_events;
+  gboolean        finishing;     /* the last round: the locations write what is still open */
   GPtrArray      *batch;         /* halves of the round before (halves, collective halves, ...) */
   GPtrArray      *spent;         /* the arrays of a batch the matcher is done with, for the decoders */
   gint64          serial_usec;   /* time in the serial task, all rounds */
@@ -1237,6 +1238,8 @@ round_work (Round *round)
 
       if (i == 0)
         ok = round_serial_task (round, &error);
+      else if (round->finishing)
+        ok = _sextant_location_decoder_finish (g_ptr_array_index (round->decoders, loc), &error);
       else if (round->done[loc])
         continue;
       else
@@ -1268,6 +1271,30 @@ round_thread (gpointer data,
   round->running--;
   g_cond_signal (&round->finished);
   g_mutex_unlock (&round->lock);
+}
+
+/* Runs a round on this thread and the pool's; returns the time this thread
+ * waited for the others. */
+static gint64
+run_round (Round       *round,
+           GThreadPool *pool,
+           guint        n_threads)
+{
+  gint64 wait_start;
+
+  g_atomic_int_set (&round->next, 0);
+  round->running = (gint)n_threads - 1;
+  for (guint t = 1; t < n_threads; t++)
+    g_thread_pool_push (pool, GUINT_TO_POINTER (t), NULL);
+
+  round_work (round);
+  wait_start = g_get_monotonic_time ();
+  g_mutex_lock (&round->lock);
+  while (round->running > 0)
+    g_cond_wait (&round->finished, &round->lock);
+  g_mutex_unlock (&round->lock);
+
+  return g_get_monotonic_time () - wait_start;
 }
 
 /* The error that stopped a round: a callback's (in the import) or the
@@ -1324,7 +1351,6 @@ decode_events (SextantImport  *import,
   gint64 next_time;
   gint64 settle_start;
   gint64 settle_usec = 0;
-  gint64 wait_start;
   gint64 wait_usec = 0;
   gint64 start_usec = g_get_monotonic_time ();
   guint n_rounds = 0;
@@ -1347,19 +1373,7 @@ decode_events (SextantImport  *import,
   while (ok && left > 0)
     {
       round.until = step > 0 && round.until <= G_MAXINT64 - step ? round.until + step : G_MAXINT64;
-      g_atomic_int_set (&round.next, 0);
-      round.running = (gint)n_threads - 1;
-      for (guint t = 1; t < n_threads; t++)
-        g_thread_pool_push (pool, GUINT_TO_POINTER (t), NULL);
-
-      round_work (&round);
-      wait_start = g_get_monotonic_time ();
-      g_mutex_lock (&round.lock);
-      while (round.running > 0)
-        g_cond_wait (&round.finished, &round.lock);
-      g_mutex_unlock (&round.lock);
-      wait_usec += g_get_monotonic_time () - wait_start;
-
+      wait_usec += run_round (&round, pool, n_threads);
       if (round_failed (&round, error))
         {
           ok = FALSE;
@@ -1404,13 +1418,18 @@ decode_events (SextantImport  *import,
            (g_get_monotonic_time () - start_usec) / (double)G_USEC_PER_SEC,
            round.serial_usec / (double)G_USEC_PER_SEC, wait_usec / (double)G_USEC_PER_SEC,
            settle_usec / (double)G_USEC_PER_SEC);
+  /* one more round: the locations write what is still open, beside the
+   * matching of the last round's halves */
+  if (ok)
+    {
+      round.finishing = TRUE;
+      run_round (&round, pool, n_threads);
+      ok = !round_failed (&round, error);
+    }
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);
   g_mutex_clear (&round.lock);
   g_cond_clear (&round.finished);
-  /* the last round's halves */
-  if (ok)
-    ok = round_serial_task (&round, error);
   g_clear_pointer (&round.batch, g_ptr_array_unref);
   g_clear_pointer (&round.spent, g_ptr_array_unref);
   if (!ok)
@@ -1422,11 +1441,9 @@ decode_events (SextantImport  *import,
       guint64 events = 0;
       GArray *halves = NULL;
       GArray *coll_halves = NULL;
-
       gboolean ok_finish;
 
-      ok_finish = _sextant_location_decoder_finish (decoder, error) &&
-                  _sextant_location_decoder_settle (decoder, &events, &halves, &coll_halves, error) &&
+      ok_finish = _sextant_location_decoder_settle (decoder, &events, &halves, &coll_halves, error) &&
                   _sextant_matcher_add_deferred (import->matcher, halves, coll_halves, error);
       g_clear_pointer (&halves, g_array_unref);
       g_clear_pointer (&coll_halves, g_array_unref);
