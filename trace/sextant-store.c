@@ -1040,9 +1040,167 @@ sextant_store_run_query (SextantStore        *self,
   return TRUE;
 }
 
+/* receive_wait (schema-1.sql) without its window: the rows of the view and
+ * what its window orders them by. The window itself, a running minimum per
+ * receiving location, is computed in C by fill_receive_wait(). */
+static const char receive_wait_rows[] =
+  "SELECT rv.loc, rv.id, rv.enter, m.id, m.send_loc, m.send_time, min (sv.enter, rv.leave) - rv.enter, "
+  "       m.recv_loc, m.recv_time "
+  "FROM message AS m "
+  "JOIN visit AS rv ON rv.id = m.recv_visit "
+  "JOIN visit AS sv ON sv.id = m.send_visit "
+  "JOIN region AS r ON r.id = rv.region "
+  "WHERE r.name NOT LIKE 'MPI_Test%'";
+
+enum { RW_LOC, RW_VISIT, RW_ENTER, RW_MESSAGE, RW_PEER, RW_SEND_TIME, RW_IDLE, RW_RECV_LOC, RW_RECV_TIME,
+       RW_LATER_SEND, RW_N };
+
+typedef struct
+{
+  gint64 v[RW_N];     /* SEXTANT_NULL for NULL */
+} ReceiveWaitRow;
+
+/* The window's order: receiving location, then the latest receive first
+ * (NULL sorts lowest, as in SQLite), then message id (the order in which
+ * SQLite's window meets rows of equal keys). */
+static int
+compare_receive_wait (gconstpointer a,
+                      gconstpointer b)
+{
+  const ReceiveWaitRow *x = a, *y = b;
+
+  if (x->v[RW_RECV_LOC] != y->v[RW_RECV_LOC])
+    return x->v[RW_RECV_LOC] < y->v[RW_RECV_LOC] ? -1 : 1;
+  if (x->v[RW_RECV_TIME] != y->v[RW_RECV_TIME])
+    return x->v[RW_RECV_TIME] > y->v[RW_RECV_TIME] ? -1 : 1;
+  if (x->v[RW_MESSAGE] != y->v[RW_MESSAGE])
+    return x->v[RW_MESSAGE] < y->v[RW_MESSAGE] ? -1 : 1;
+
+  return 0;
+}
+
+static void
+bind_or_null (sqlite3_stmt *stmt,
+              int           index,
+              gint64        value)
+{
+  if (value == SEXTANT_NULL)
+    sqlite3_bind_null (stmt, index);
+  else
+    sqlite3_bind_int64 (stmt, index, value);
+}
+
+/* Fills the temporary table receive_wait with exactly the rows of the view:
+ *   later_send = min (send_time) OVER (PARTITION BY recv_loc ORDER BY
+ *                recv_time DESC GROUPS BETWEEN UNBOUNDED PRECEDING AND 1
+ *                PRECEDING)
+ * as a sort and one pass: on the 10 M-event store the copy costs about 0.7 s
+ * of CPU less than SQLite's window (4.15 -> 3.46 s with late_sender, best of
+ * 5). tests/test-store-views.c checks the two against each other. */
+static gboolean
+fill_receive_wait (SextantStore  *self,
+                   GError       **error)
+{
+  g_autoptr(sqlite3_stmt) read = NULL;
+  g_autoptr(sqlite3_stmt) write = NULL;
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (ReceiveWaitRow));
+  int rc;
+
+  /* (a failed copy leaves its table: replaced) */
+  if (!exec_sql (self, "DROP TABLE IF EXISTS temp.receive_wait", error) ||
+      !exec_sql (self, "CREATE TEMP TABLE receive_wait (loc INTEGER, visit INTEGER, enter INTEGER, "
+                       "message INTEGER, peer_loc INTEGER, send_time INTEGER, idle INTEGER, later_send INTEGER)",
+                 error))
+    return FALSE;
+
+  if (sqlite3_prepare_v2 (self->db, receive_wait_rows, -1, &read, NULL) != SQLITE_OK)
+    {
+      set_error_from_db (self, sqlite3_errcode (self->db), "reading receive_wait", error);
+      return FALSE;
+    }
+  while ((rc = sqlite3_step (read)) == SQLITE_ROW)
+    {
+      ReceiveWaitRow row;
+
+      for (int c = 0; c < RW_LATER_SEND; c++)
+        row.v[c] = sqlite3_column_type (read, c) == SQLITE_NULL ? SEXTANT_NULL : sqlite3_column_int64 (read, c);
+      row.v[RW_LATER_SEND] = SEXTANT_NULL;
+      g_array_append_val (rows, row);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      set_error_from_db (self, rc, "reading receive_wait", error);
+      return FALSE;
+    }
+
+  g_array_sort (rows, compare_receive_wait);
+
+  /* per location, the groups of equal receive time from the latest: each
+   * gets the earliest send of the groups before it */
+  for (guint i = 0; i < rows->len;)
+    {
+      const ReceiveWaitRow *first = &g_array_index (rows, ReceiveWaitRow, i);
+      gint64 loc = first->v[RW_RECV_LOC];
+      gint64 earliest = SEXTANT_NULL;     /* of the groups before */
+
+      while (i < rows->len && g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC] == loc)
+        {
+          gint64 time = g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_TIME];
+          gint64 group_earliest = SEXTANT_NULL;
+
+          for (; i < rows->len && g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC] == loc &&
+                 g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_TIME] == time; i++)
+            {
+              ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, i);
+              gint64 send = row->v[RW_SEND_TIME];
+
+              row->v[RW_LATER_SEND] = earliest;
+              if (send != SEXTANT_NULL && (group_earliest == SEXTANT_NULL || send < group_earliest))
+                group_earliest = send;
+            }
+          if (group_earliest != SEXTANT_NULL && (earliest == SEXTANT_NULL || group_earliest < earliest))
+            earliest = group_earliest;
+        }
+    }
+
+  if (sqlite3_prepare_v2 (self->db, "INSERT INTO temp.receive_wait VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                          -1, &write, NULL) != SQLITE_OK ||
+      !exec_sql (self, "BEGIN", error))
+    {
+      if (write == NULL)
+        set_error_from_db (self, sqlite3_errcode (self->db), "copying receive_wait", error);
+      return FALSE;
+    }
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, i);
+      static const int order[] = { RW_LOC, RW_VISIT, RW_ENTER, RW_MESSAGE, RW_PEER, RW_SEND_TIME, RW_IDLE,
+                                   RW_LATER_SEND };
+
+      for (guint c = 0; c < G_N_ELEMENTS (order); c++)
+        bind_or_null (write, c + 1, row->v[order[c]]);
+      rc = sqlite3_step (write);
+      sqlite3_reset (write);
+      if (rc != SQLITE_DONE)
+        {
+          set_error_from_db (self, rc, "copying receive_wait", error);
+          exec_sql (self, "ROLLBACK", NULL);
+          return FALSE;
+        }
+    }
+
+  return exec_sql (self, "COMMIT", error);
+}
+
 /* Views that several patterns read and that cost seconds to compute on a
- * large trace (a window over every message). */
-static const char * const shared_views[] = { "receive_wait" };
+ * large trace (a window over every message), and how to copy them. */
+static const struct
+{
+  const char  *name;
+  gboolean   (*fill) (SextantStore *self, GError **error);
+} shared_views[] = {
+  { "receive_wait", fill_receive_wait },
+};
 
 /* Whether @sql reads one of the shared views that
  * sextant_store_materialize_views() copies. */
@@ -1050,7 +1208,7 @@ gboolean
 sextant_store_reads_shared_views (const char *sql)
 {
   for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
-    if (strstr (sql, shared_views[i]) != NULL)
+    if (strstr (sql, shared_views[i].name) != NULL)
       return TRUE;
 
   return FALSE;
@@ -1075,17 +1233,13 @@ sextant_store_materialize_views (SextantStore  *self,
 
   for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
     {
-      g_autofree char *create = NULL;
-
-      if (strstr (sql, shared_views[i]) == NULL ||
-          g_hash_table_contains (self->materialized, shared_views[i]))
+      if (strstr (sql, shared_views[i].name) == NULL ||
+          g_hash_table_contains (self->materialized, shared_views[i].name))
         continue;
 
-      create = g_strdup_printf ("CREATE TEMP TABLE \"%s\" AS SELECT * FROM main.\"%s\"",
-                                shared_views[i], shared_views[i]);
-      if (!exec_sql (self, create, error))
+      if (!shared_views[i].fill (self, error))
         return FALSE;
-      g_hash_table_add (self->materialized, (gpointer)shared_views[i]);
+      g_hash_table_add (self->materialized, (gpointer)shared_views[i].name);
     }
 
   return TRUE;

@@ -1,0 +1,178 @@
+/*
+ * test-store-views.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The shared views that an analysis copies into temporary tables
+ * (sextant_store_materialize_views) are computed in C, not by SQLite: the
+ * copy must hold exactly the rows of the view in schema-1.sql. Checked on
+ * every third-party archive with messages and on the synthetic traces whose
+ * receives complete together (Waitall: peers in the window's order), from
+ * the wrong source, or never.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "sextant-importer.h"
+#include "sextant-store.h"
+
+typedef struct
+{
+  gint64 rows;
+  gint64 value;
+} Count;
+
+static gboolean
+count_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  Count *count = user_data;
+
+  count->rows = sextant_row_get_int (row, 0);
+  count->value = sextant_row_is_null (row, 1) ? 0 : sextant_row_get_int (row, 1);
+
+  return TRUE;
+}
+
+static Count
+query_count (SextantStore *store,
+             const char   *sql)
+{
+  g_autoptr(GError) error = NULL;
+  Count count = { -1, 0 };
+
+  g_assert_true (sextant_store_run_query (store, sql, NULL, NULL, FALSE, count_row, &count, &error));
+  g_assert_no_error (error);
+
+  return count;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        remove_dir (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* Imports @archive and compares the copy of receive_wait with the view. */
+static void
+check_receive_wait (const char *archive)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *db = g_build_filename (tmpdir, "t.db", NULL);
+  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, db);
+  g_autoptr(SextantStore) store = NULL;
+  Count view, copy, missing, extra, ties;
+
+  g_assert_no_error (error);
+  g_assert_true (sextant_importer_run (importer, NULL, &error));
+  g_assert_no_error (error);
+  store = sextant_store_open (db, &error);
+  g_assert_no_error (error);
+
+  view = query_count (store, "SELECT count (*), sum (later_send IS NULL) FROM main.receive_wait");
+  /* the same rows, whatever SQLite's window would compute: every column */
+  g_assert_true (sextant_store_materialize_views (store, "SELECT * FROM receive_wait", &error));
+  g_assert_no_error (error);
+  copy = query_count (store, "SELECT count (*), sum (later_send IS NULL) FROM temp.receive_wait");
+  missing = query_count (store, "SELECT count (*), 0 FROM (SELECT * FROM main.receive_wait "
+                                "EXCEPT SELECT * FROM temp.receive_wait)");
+  extra = query_count (store, "SELECT count (*), 0 FROM (SELECT * FROM temp.receive_wait "
+                              "EXCEPT SELECT * FROM main.receive_wait)");
+  /* messages received at the same time by one location */
+  ties = query_count (store, "SELECT count (*), 0 FROM (SELECT 1 FROM message WHERE recv_visit IS NOT NULL "
+                             "GROUP BY recv_loc, recv_time HAVING count (*) > 1)");
+
+  g_test_message ("%s: %" G_GINT64_FORMAT " receives (%" G_GINT64_FORMAT " without a later send), "
+                  "%" G_GINT64_FORMAT " times with several", archive, view.rows, view.value, ties.rows);
+  g_assert_cmpint (copy.rows, ==, view.rows);
+  g_assert_cmpint (copy.value, ==, view.value);
+  g_assert_cmpint (missing.rows, ==, 0);
+  g_assert_cmpint (extra.rows, ==, 0);
+
+  /* a query of the same connection now reads the copy */
+  g_assert_cmpint (query_count (store, "SELECT count (*), sum (later_send IS NULL) FROM receive_wait").rows,
+                   ==, view.rows);
+
+  g_clear_object (&store);
+  remove_dir (tmpdir);
+}
+
+static void
+test_external (gconstpointer data)
+{
+  const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
+  g_autofree char *archive = NULL;
+
+  g_assert_nonnull (root);
+  archive = g_build_filename (root, data, NULL);
+  check_receive_wait (archive);
+}
+
+static void
+test_planted (gconstpointer data)
+{
+  const char *otf2gen = g_getenv ("SEXTANT_OTF2GEN");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *out = g_build_filename (tmpdir, "archive", NULL);
+  g_autofree char *anchor = NULL;
+  const char *argv[] = { otf2gen, data, out, NULL };
+  int status = -1;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (otf2gen);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  anchor = g_build_filename (out, "traces.otf2", NULL);
+  check_receive_wait (g_file_test (anchor, G_FILE_TEST_EXISTS) ? anchor : out);
+  remove_dir (tmpdir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const char * const external[] = {
+    "casita-4_mpi_ls_barr", "casita-10_scorep_mpi_tags", "pipit-ping-pong-otf2",
+    "sstmacro-otf2_test_traces",
+  };
+  static const char * const planted[] = {
+    "planted-late-sender", "planted-wrong-order", "planted-early-wait", "planted-close", "planted-eps",
+    "planted-hotspots",
+  };
+
+  g_test_init (&argc, &argv, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (external); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/store-views/receive-wait/%s", external[i]);
+
+      g_test_add_data_func (path, external[i], test_external);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (planted); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/store-views/receive-wait/%s", planted[i]);
+
+      g_test_add_data_func (path, planted[i], test_planted);
+    }
+
+  return g_test_run ();
+}
