@@ -436,7 +436,14 @@ write_instance (SextantMatcher   *self,
   gint64 begin = G_MAXINT64;
   gint64 end = G_MININT64;
 
-  g_array_sort (instance->members, compare_members);
+  /* the members mostly come in location order already */
+  for (guint i = 1; i < instance->members->len; i++)
+    if (compare_members (&g_array_index (instance->members, SextantCollectiveHalf, i - 1),
+                         &g_array_index (instance->members, SextantCollectiveHalf, i)) > 0)
+      {
+        g_array_sort (instance->members, compare_members);
+        break;
+      }
 
   for (guint i = 0; i < instance->members->len; i++)
     {
@@ -498,7 +505,8 @@ add_collective (SextantMatcher               *self,
       instance->root = half->root;
       instance->nonblocking = half->nonblocking;
       instance->expected = half->owner < 0 && comm != NULL && comm->rank_loc != NULL ? comm->rank_loc->len : 1;
-      instance->members = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
+      instance->members = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf),
+                                             (guint)CLAMP (instance->expected, 1, 1024));
       g_hash_table_insert (self->instances, &instance->key, instance);
     }
   else if (g_strcmp0 (half->kind, instance->kind) != 0 || half->root != instance->root)
