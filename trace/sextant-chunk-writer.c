@@ -159,7 +159,10 @@ write_block (SextantChunkWriter  *self,
     ok = sextant_store_write_chunk (self->store, self->table, block->first_row,
                                     (const gint64 * const *)block->cols, self->n_cols, block->n, error);
   g_ptr_array_steal_index (self->blocks, index);
-  if (self->spare == NULL)
+  /* a small writer keeps the block it grew for its next chunk; a big one
+   * gives it back (malloc has it again for the next, and the memory of the
+   * import is not one spare chunk per location higher) */
+  if (self->spare == NULL && !self->big)
     self->spare = block;
   else
     block_free (block);
