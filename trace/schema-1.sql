@@ -554,8 +554,9 @@ CREATE VIEW location_rank AS
 -- on the call that completed the receive (MPI_Test* never waits), and the
 -- earliest send among the messages the location receives strictly later
 -- (the wrong-order test; completions at one timestamp are one Waitall).
--- An analysis copies it once per connection with the same rows, computed in
--- C (trace/sextant-store.c, fill_receive_wait; tests/test-store-views.c).
+-- An analysis copies it once per connection into a temporary column table
+-- with the same rows, computed in C (trace/sextant-store.c, fill_receive_wait;
+-- tests/test-store-views.c).
 CREATE VIEW receive_wait AS
   SELECT rv.loc AS loc, rv.id AS visit, rv.enter AS enter, m.id AS message, m.send_loc AS peer_loc,
          m.send_time AS send_time,
