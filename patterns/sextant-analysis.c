@@ -437,23 +437,28 @@ name_row (const SextantRow  *row,
   return TRUE;
 }
 
-/* The name of a call path ("main/solver/MPI_Recv"), or NULL. */
-static const char *
+/* The name of a call path ("main/solver/MPI_Recv") in @name: NULL for
+ * none or an unknown id. */
+static gboolean
 path_name (SextantAnalysis  *self,
            gint64            path,
+           const char      **name,
            GError          **error)
 {
-  char *name = NULL;
+  char *found = NULL;
 
+  *name = NULL;
   if (path == SEXTANT_NULL)
-    return NULL;
-  if (g_hash_table_lookup_extended (self->path_names, &path, NULL, (gpointer *)&name))
-    return name;
-  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_CALL_PATH_NAME, name_row, &name, error, "i", path))
-    return NULL;
-  g_hash_table_insert (self->path_names, g_memdup2 (&path, sizeof path), name);
+    return TRUE;
+  if (!g_hash_table_lookup_extended (self->path_names, &path, NULL, (gpointer *)&found))
+    {
+      if (!sextant_store_foreach (self->store, SEXTANT_QUERY_CALL_PATH_NAME, name_row, &found, error, "i", path))
+        return FALSE;
+      g_hash_table_insert (self->path_names, g_memdup2 (&path, sizeof path), found);
+    }
+  *name = found;
 
-  return name;
+  return TRUE;
 }
 
 /* Running a pattern ---------------------------------------------------------- */
@@ -812,7 +817,7 @@ write_job (SextantAnalysis  *self,
       const char *callpath = NULL;
       const Source *site = NULL;
 
-      if (a->path != SEXTANT_NULL && (callpath = path_name (self, a->path, error)) == NULL)
+      if (!path_name (self, a->path, &callpath, error))
         return FALSE;
       if (a->site != SEXTANT_NULL)
         site = g_ptr_array_index (self->site_sources, a->site - 1);
