@@ -19,12 +19,14 @@ typedef struct _SextantChunkQueue SextantChunkQueue;
 SextantChunkQueue *sextant_chunk_queue_new   (SextantStore        *store);
 void               sextant_chunk_queue_free  (SextantChunkQueue   *self);
 
-/* Encodes @n_rows rows of @n_cols columns (@columns[c][r]) as one chunk of
- * @table from row id @first_row on, and queues it. Any thread. */
+/* Encodes @n_rows rows of @n_cols columns (@columns[c][r], or @constants[c]
+ * in every row where @columns[c] is %NULL) as one chunk of @table from row id
+ * @first_row on, and queues it. Any thread. */
 void               sextant_chunk_queue_push  (SextantChunkQueue   *self,
                                               SextantChunkTable    table,
                                               gint64               first_row,
                                               const gint64 * const *columns,
+                                              const gint64        *constants,
                                               guint                n_cols,
                                               guint                n_rows);
 /* Writes every chunk queued so far to the store, in the order pushed. */

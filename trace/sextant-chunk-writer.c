@@ -8,14 +8,31 @@
 #include "sextant-chunk.h"
 #include "sextant-chunk-writer.h"
 
+/* A column that had one value in every row so far is not stored row by
+ * row (the location of a visit, a call site where the trace has none, the
+ * level of a pyramid row): its bit in `constant`, the value in `value`. */
 typedef struct
 {
   gint64   first_row;
   guint    n;
   guint    capacity;
   guint    n_open;
+  guint32  constant;
+  gint64   value[SEXTANT_CHUNK_MAX_COLS];
   gint64  *cols[SEXTANT_CHUNK_MAX_COLS];
 } Block;
+
+G_STATIC_ASSERT (SEXTANT_CHUNK_MAX_COLS <= 32);
+
+/* Stores column @c row by row from now on. */
+static void
+materialize (Block *block,
+             guint  c)
+{
+  for (guint r = 0; r < block->n; r++)
+    block->cols[c][r] = block->value[c];
+  block->constant &= ~(1u << c);
+}
 
 struct _SextantChunkWriter
 {
@@ -136,8 +153,25 @@ sextant_chunk_writer_reserve (SextantChunkWriter *self,
         block->cols[c] = g_renew (gint64, block->cols[c], block->capacity);
     }
 
-  for (guint c = 0; c < self->n_cols; c++)
-    block->cols[c][block->n] = values != NULL ? values[c] : SEXTANT_NULL;
+  if (block->n == 0)
+    {
+      block->constant = self->n_cols == 32 ? G_MAXUINT32 : (1u << self->n_cols) - 1;
+      for (guint c = 0; c < self->n_cols; c++)
+        block->value[c] = values != NULL ? values[c] : SEXTANT_NULL;
+    }
+  else
+    for (guint c = 0; c < self->n_cols; c++)
+      {
+        gint64 v = values != NULL ? values[c] : SEXTANT_NULL;
+
+        if ((block->constant & (1u << c)) != 0)
+          {
+            if (v == block->value[c])
+              continue;
+            materialize (block, c);
+          }
+        block->cols[c][block->n] = v;
+      }
   block->n++;
   block->n_open++;
 
@@ -153,11 +187,22 @@ write_block (SextantChunkWriter  *self,
   gboolean ok = TRUE;
 
   if (block->n > 0 && self->queue != NULL)
-    sextant_chunk_queue_push (self->queue, self->table, block->first_row,
-                              (const gint64 * const *)block->cols, self->n_cols, block->n);
+    {
+      const gint64 *cols[SEXTANT_CHUNK_MAX_COLS];
+
+      for (guint c = 0; c < self->n_cols; c++)
+        cols[c] = (block->constant & (1u << c)) != 0 ? NULL : block->cols[c];
+      sextant_chunk_queue_push (self->queue, self->table, block->first_row, cols, block->value,
+                                self->n_cols, block->n);
+    }
   else if (block->n > 0)
-    ok = sextant_store_write_chunk (self->store, self->table, block->first_row,
-                                    (const gint64 * const *)block->cols, self->n_cols, block->n, error);
+    {
+      for (guint c = 0; c < self->n_cols; c++)
+        if ((block->constant & (1u << c)) != 0)
+          materialize (block, c);
+      ok = sextant_store_write_chunk (self->store, self->table, block->first_row,
+                                      (const gint64 * const *)block->cols, self->n_cols, block->n, error);
+    }
   g_ptr_array_steal_index (self->blocks, index);
   /* a small writer keeps the block it grew for its next chunk; a big one
    * gives it back (malloc has it again for the next, and the memory of the
@@ -194,7 +239,12 @@ sextant_chunk_writer_close_row_with (SextantChunkWriter  *self,
   guint index;
   Block *block = find_block (self, row, &index);
 
-  block->cols[col][row - block->first_row] = value;
+  if ((block->constant & (1u << col)) == 0 || value != block->value[col])
+    {
+      if ((block->constant & (1u << col)) != 0)
+        materialize (block, col);
+      block->cols[col][row - block->first_row] = value;
+    }
 
   return close_in_block (self, block, index, error);
 }
@@ -263,7 +313,10 @@ sextant_chunk_writer_map (SextantChunkWriter  *self,
     {
       Block *block = g_ptr_array_index (self->blocks, i);
 
-      for (guint r = 0; r < block->n; r++)
-        map (&block->cols[col][r], data);
+      if ((block->constant & (1u << col)) != 0)
+        map (&block->value[col], data);
+      else
+        for (guint r = 0; r < block->n; r++)
+          map (&block->cols[col][r], data);
     }
 }

@@ -63,6 +63,16 @@ sextant_chunk_encode (const gint64 * const *columns,
                       guint                 n_rows,
                       guint8               *header)
 {
+  return sextant_chunk_encode_with_constants (columns, NULL, n_cols, n_rows, header);
+}
+
+GBytes *
+sextant_chunk_encode_with_constants (const gint64 * const *columns,
+                                     const gint64         *constants,
+                                     guint                 n_cols,
+                                     guint                 n_rows,
+                                     guint8               *header)
+{
   SextantChunkColumn cols[SEXTANT_CHUNK_MAX_COLS];
   gsize size = 0;
   guint8 *data;
@@ -86,7 +96,16 @@ sextant_chunk_encode (const gint64 * const *columns,
         gint64 hi = G_MININT64;
         guint n_null = 0;
 
-        for (guint r = 0; r < n_rows; r++)
+        if (v == NULL && n_rows > 0)
+          {
+            /* the same value in every row: what the loop would find */
+            gint64 x = constants[c];
+
+            n_null = x == G_MININT64 ? n_rows : 0;
+            lo = x == G_MININT64 ? G_MAXINT64 : x;
+            hi = x;
+          }
+        for (guint r = 0; v != NULL && r < n_rows; r++)
           {
             gint64 x = v[r];
             gint64 y = x == G_MININT64 ? G_MAXINT64 : x;
