@@ -468,44 +468,36 @@ CREATE TABLE pattern_note (
 -- How comments name a location: its process (location group), and the
 -- thread too when the process has several.
 CREATE VIEW location_label AS
+  WITH threads AS (SELECT location_group, count (*) AS n FROM location GROUP BY location_group)
   SELECT l.id AS loc,
-         CASE WHEN (SELECT count (*) FROM location AS o WHERE o.location_group IS l.location_group) > 1
-                   AND g.name IS NOT l.name
+         CASE WHEN t.n > 1 AND g.name IS NOT l.name
               THEN coalesce (g.name, '?') || ' / ' || coalesce (l.name, '?')
               ELSE coalesce (g.name, l.name, '?') END AS label
-  FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group;
+  FROM location AS l
+  LEFT JOIN location_group AS g ON g.id = l.location_group
+  LEFT JOIN threads AS t ON t.location_group IS l.location_group;
 
 -- Every instance of a pattern: who lost how much time where, and why.
 --   pattern, severity (ticks lost), loc, visit, callpath (region names from
 --   the root visit, '/'-separated), file and line of the call, begin and end
 --   of the time lost, peer_loc, message, collective, and comment: the
---   diagnosis and recommendation, the pattern's template filled in.
+--   diagnosis and recommendation, the query's own or the pattern's template
+--   filled in (sextant_comment, trace/sextant-sql-functions.c).
 CREATE VIEW pattern_instance AS
   SELECT i.id AS id, p.id AS pattern, i.severity AS severity, i.loc AS loc, i.visit AS visit,
          cp.name AS callpath, s.file AS file, s.line AS line, i.begin AS begin, i."end" AS "end",
          i.peer_loc AS peer_loc, i.message AS message, i.collective AS collective,
          coalesce (n.comment,
-           replace (replace (replace (replace (replace (replace (p.comment,
-             -- seconds lost, rounded half up from the exact ticks
-             '{seconds}', (SELECT CASE
-                 WHEN i.severity >= r THEN printf ('%d.%02d s', (i.severity * 100 + r / 2) / r / 100,
-                                                   (i.severity * 100 + r / 2) / r % 100)
-                 WHEN i.severity * 1000 >= r THEN printf ('%d.%02d ms', (i.severity * 100000 + r / 2) / r / 100,
-                                                          (i.severity * 100000 + r / 2) / r % 100)
-                 ELSE printf ('%d.%d us', (i.severity * 10000000 + r / 2) / r / 10,
-                              (i.severity * 10000000 + r / 2) / r % 10) END
-               FROM (SELECT max (1, CAST (value AS INTEGER)) AS r FROM meta WHERE key = 'resolution'))),
-             '{location}', coalesce ((SELECT label FROM location_label WHERE loc = i.loc), 'an unknown location')),
-             '{peer}', CASE WHEN i.peer_loc IS NULL THEN 'another process'
-                            ELSE coalesce ((SELECT label FROM location_label WHERE loc = i.peer_loc),
-                                           'an unknown location') END),
-             '{site}', CASE WHEN s.file IS NULL THEN 'an unknown source line'
-                            ELSE substr (s.file, length (rtrim (s.file, replace (s.file, '/', ''))) + 1)
-                                 || ':' || s.line END),
-             '{call}', coalesce (r.name, 'the call')),
-             '{callpath}', coalesce (cp.name, ''))) AS comment
+                   sextant_comment (p.comment, coalesce (ll.label, 'an unknown location'),
+                                    CASE WHEN i.peer_loc IS NOT NULL
+                                         THEN coalesce (pl.label, 'an unknown location') END,
+                                    i.severity,
+                                    (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'resolution'),
+                                    r.name, s.file, s.line, cp.name)) AS comment
   FROM pattern_instance_data AS i
   JOIN pattern AS p ON p.number = i.id >> 32
+  LEFT JOIN location_label AS ll ON ll.loc = i.loc
+  LEFT JOIN location_label AS pl ON pl.loc = i.peer_loc
   LEFT JOIN call_path AS cp ON cp.id = i.path
   LEFT JOIN region AS r ON r.id = i.region
   LEFT JOIN pattern_site AS s ON s.id = i.site

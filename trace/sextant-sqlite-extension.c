@@ -3,8 +3,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A loadable SQLite extension with the "sextant_columns" module, so that
- * any SQLite program can read a trace store's column tables:
+ * A loadable SQLite extension with the "sextant_columns" module and the
+ * views' functions, so that any SQLite program can read a trace store:
  *
  *   sqlite3 trace.sextant.db -cmd '.load /usr/lib/x86_64-linux-gnu/sextant/sextant-sqlite'
  */
@@ -14,6 +14,7 @@
 SQLITE_EXTENSION_INIT1
 
 #include "sextant-column-table.h"
+#include "sextant-sql-functions.h"
 
 int sqlite3_sextantsqlite_init (sqlite3                     *db,
                                 char                       **error_message,
@@ -28,7 +29,8 @@ sqlite3_sextantsqlite_init (sqlite3                     *db,
 
   SQLITE_EXTENSION_INIT2 (api);
 
-  if (sextant_column_table_register (db, &message) == NULL)
+  if (sextant_column_table_register (db, &message) == NULL ||
+      !sextant_sql_functions_register (db, &message))
     {
       if (error_message != NULL)
         *error_message = sqlite3_mprintf ("sextant-sqlite: %s", message != NULL ? message : "failed");

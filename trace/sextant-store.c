@@ -32,6 +32,7 @@
 
 #include "sextant-chunk.h"
 #include "sextant-column-table.h"
+#include "sextant-sql-functions.h"
 #include "sextant-store.h"
 #include "sextant-trace-resources.h"
 
@@ -431,9 +432,9 @@ store_open_path (const char  *path,
   sqlite3_extended_result_codes (self->db, 1);
 
   self->columns = sextant_column_table_register (self->db, NULL);
-  if (self->columns == NULL)
+  if (self->columns == NULL || !sextant_sql_functions_register (self->db, NULL))
     {
-      set_error_from_db (self, SQLITE_ERROR, "registering the column tables", error);
+      set_error_from_db (self, SQLITE_ERROR, "registering the column tables and functions", error);
       return NULL;
     }
 
