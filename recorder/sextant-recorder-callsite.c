@@ -190,6 +190,42 @@ region_of_function (const char *name,
   return sextant__def_region (&sextant__rec.defs, &def);
 }
 
+/* The declaration (file and line) of the function whose code is at @pc (an
+ * address of the unit @cu): the innermost DW_TAG_subprogram that contains
+ * the innermost scope at @pc in the unit's DIE tree. dwarf_getscopes alone
+ * does not give it for inlined code: past a DW_TAG_inlined_subroutine it
+ * goes on with the scopes of the inlined function's abstract definition
+ * (the unit), not with the function the code was inlined into, so an
+ * address in inlined code - a function's first instruction, often - would
+ * give no function or the inlined one. dwarf_getscopes_die gives the scopes
+ * that contain the innermost DIE itself. The decl attributes of a concrete
+ * DIE without them (the out-of-line copy of an inline function, a
+ * .constprop/.isra/.part clone, a C++ member defined outside its class) are
+ * those of its DW_AT_abstract_origin or DW_AT_specification: dwarf_decl_file
+ * and dwarf_decl_line follow them (dwarf_attr_integrate). */
+static void
+function_decl (Dwarf_Die   *cu,
+               Dwarf_Addr   pc,
+               const char **decl_file,
+               int         *decl_line)
+{
+  Dwarf_Die *scopes = NULL;
+  Dwarf_Die *outer = NULL;
+  int n = dwarf_getscopes (cu, pc, &scopes);
+  int m = n > 0 ? dwarf_getscopes_die (&scopes[0], &outer) : 0;
+
+  for (int i = 0; i < m; i++)
+    if (dwarf_tag (&outer[i]) == DW_TAG_subprogram)
+      {
+        *decl_file = dwarf_decl_file (&outer[i]);
+        if (dwarf_decl_line (&outer[i], decl_line) != 0)
+          *decl_line = 0;
+        break;
+      }
+  free (outer);
+  free (scopes);
+}
+
 #ifdef SEXTANT__UNWIND
 /* The offset N of a register rule "saved at CFA + N", or -1 if the rule is
  * something else. */
@@ -309,34 +345,22 @@ resolve_pc (uintptr_t             pc,
     {
       GElf_Off offset = 0;
       GElf_Sym sym;
-      Dwarf_Addr start;
       Dwarf_Addr cu_bias = 0;
       Dwarf_Die *cu;
       const char *module_name = NULL;
 
-      /* the function is the symbol around the address; its declaration is
-       * looked up at the symbol's start, since at the address itself the
-       * scopes may be those of an inlined function only */
+      /* the function is the symbol around the address, its declaration
+       * that of the subprogram DIE around it (also when the address is in
+       * code inlined into the function) */
       name = dwfl_module_addrinfo (mod, addr, &offset, &sym, NULL, NULL, NULL);
-      start = name != NULL ? addr - offset : addr;
       dwfl_module_info (mod, NULL, NULL, NULL, NULL, NULL, &module_name, NULL);
-      cu = dwfl_module_addrdie (mod, start, &cu_bias);
+      cu = dwfl_module_addrdie (mod, addr, &cu_bias);
       if (cu != NULL)
         {
           Dwarf_Attribute attr;
-          Dwarf_Die *scopes = NULL;
-          int n;
 
           comp_dir = dwarf_formstring (dwarf_attr (cu, DW_AT_comp_dir, &attr));
-          n = dwarf_getscopes (cu, start - cu_bias, &scopes);
-          for (int i = 0; i < n; i++)
-            if (dwarf_tag (&scopes[i]) == DW_TAG_subprogram)
-              {
-                decl_file = dwarf_decl_file (&scopes[i]);
-                dwarf_decl_line (&scopes[i], &decl_line);
-                break;
-              }
-          free (scopes);
+          function_decl (cu, addr - cu_bias, &decl_file, &decl_line);
         }
 
       line = dwfl_module_getsrc (mod, addr);

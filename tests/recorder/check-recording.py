@@ -19,15 +19,19 @@
 #    source has visits of <function> with that source line, and every visit
 #    whose call site is in that source is at a line marked for its function;
 #    each visit's calling context starts at its call site;
+#  - declarations: the region of every function marked DECL:<function> (on
+#    the line of its name) has that source file and begin line;
 #  - what the scenario adds (timing of late senders, communicator members,
 #    Broadcaster locations, partial archives, ...).
-# Exit status 0 when every check holds; the first failure is printed.
+# Exit status 0 when every check holds; the first failure is printed; 77
+# (skipped) when the program was not built the way the scenario needs.
 # Python 3 standard library only.
 
 import argparse
 import json
 import os
 import re
+import shutil
 import signal
 import sqlite3
 
@@ -47,17 +51,21 @@ class Failure(Exception):
     pass
 
 
+class Skip(Exception):
+    pass
+
+
 def check(condition, message):
     if not condition:
         raise Failure(message)
 
 
-def markers(path):
-    """{function: set of lines} of the CALLSITE:<function> comments of a source."""
+def markers(path, kind='CALLSITE'):
+    """{function: set of lines} of the <kind>:<function> comments of a source."""
     found = {}
     with open(path) as f:
         for number, line in enumerate(f, 1):
-            for name in re.findall(r'CALLSITE:(\w+)', line):
+            for name in re.findall(kind + r':(\w+)', line):
                 found.setdefault(name, set()).add(number)
     return found
 
@@ -233,6 +241,19 @@ class Recording:
             check(outer_name == outer and outer_line in marks[inner],
                   'caller of %s is %s:%d' % (inner, outer_name, outer_line))
             check(outer_parent is None, 'the calling context goes on above main()')
+
+    def expect_declarations(self, source):
+        """The region of each function marked DECL:<function> in @source has
+        the source's file and the marked line as its begin line."""
+        path = os.path.realpath(os.path.join(self.ctx.srcdir, source))
+        for function, lines in markers(path, 'DECL').items():
+            rows = self.query('''SELECT DISTINCT file, begin_line FROM region
+                                 WHERE name = ? AND paradigm = 'USER' ''', function)
+            check(rows, 'no region %s' % function)
+            for file, line in rows:
+                check(file is not None and os.path.realpath(file) == path and line in lines,
+                      'region %s is declared at %s:%s, expected %s:%s' % (function, file, line, source,
+                                                                         sorted(lines)))
 
     def visits(self, region):
         return self.query('''SELECT v.loc, v.enter, v.leave FROM visit v JOIN region r ON r.id = v.region
@@ -537,6 +558,40 @@ def scenario_onecoll(ctx):
     check(roots == 0, '%d wait_in_flush instances not on the root' % roots)
 
 
+def inlined_at_entry(program, function):
+    """The function whose code is at the first instruction of @function in
+    @program, by addr2line (None without binutils)."""
+    nm, addr2line = shutil.which('nm'), shutil.which('addr2line')
+    if nm is None or addr2line is None:
+        return None
+    symbols = subprocess.run([nm, program], stdout=subprocess.PIPE, universal_newlines=True).stdout
+    address = [a for a, _, name in (l.split() for l in symbols.splitlines() if len(l.split()) == 3)
+               if name == function]
+    check(len(address) == 1, 'no symbol %s in %s' % (function, program))
+    frames = subprocess.run([addr2line, '-i', '-f', '-e', program, '0x' + address[0]],
+                            stdout=subprocess.PIPE, universal_newlines=True).stdout.split()
+    return frames[0] if frames else None
+
+
+def scenario_inline_entry(ctx):
+    """A function whose first instruction is inlined code (rec-inline-entry.c)."""
+    source, rounds, np = 'rec-inline-entry.c', 20, 2
+    entry = inlined_at_entry(os.path.join(ctx.builddir, 'rec-inline-entry'), 'step')
+    if entry is not None and entry != 'round_skipped':
+        raise Skip('step() does not begin with inlined code (%s): built without optimization?' % entry)
+    done = rounds - (rounds + 4) // 8
+    rec = Recording(ctx, 'inline-entry')
+    rec.run('rec-inline-entry', np, [str(rounds)])
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_COLLECTIVE_BEGIN': np * 2 * done, 'MPI_COLLECTIVE_END': np * 2 * done})
+    rec.expect_info(matched=0, collectives=2 * done, locations=np)
+    rec.expect_declarations(source)
+    # the call made in the inlined reduce_round() is at its line there, from step()
+    rec.expect_callsites(source)
+    rec.expect_context(source, 'MPI_Allreduce', 'step', 'main')
+    rec.expect_context(source, 'MPI_Barrier', 'step', 'main')
+
+
 def scenario_disabled(ctx):
     rec = Recording(ctx, 'disabled')
     proc = rec.run('rec-pingpong', 2, ['10'], env={'SEXTANT_RECORD': '0'})
@@ -628,6 +683,7 @@ SCENARIOS = {
     'rma': scenario_rma,
     'threads': scenario_threads,
     'onecoll': scenario_onecoll,
+    'inline-entry': scenario_inline_entry,
     'disabled': scenario_disabled,
     'no-finalize-exit': scenario_no_finalize_exit,
     'no-finalize-abort': scenario_no_finalize_abort,
@@ -655,6 +711,9 @@ def main():
                 print('kept %s' % tmp)
                 input('press return to remove it')
             return 1
+        except Skip as reason:
+            print('SKIP %s: %s' % (ctx.scenario, reason))
+            return 77
     print('ok %s' % ctx.scenario)
     return 0
 
