@@ -544,8 +544,9 @@ CREATE VIEW location_rank AS
 -- Every receive that waited for its send (Late Sender, Scalasca's rule):
 -- idle = min(enter(send call), leave(receive call)) - enter(receive call)
 -- on the call that completed the receive (MPI_Test* never waits), and the
--- earliest send among the messages the location receives strictly later
--- (the wrong-order test; completions at one timestamp are one Waitall).
+-- earliest send among the messages the location receives strictly later,
+-- from anyone and from the same sender (the wrong-order tests; completions
+-- at one timestamp are one Waitall).
 -- An analysis copies it once per connection into a temporary column table
 -- with the same rows, computed in C (trace/sextant-store.c, fill_receive_wait;
 -- tests/test-store-views.c).
@@ -557,7 +558,10 @@ CREATE VIEW receive_wait AS
          -- of receives completed at one time: cheaper than a frame that
          -- shrinks from the front, or a RANGE frame
          min (m.send_time) OVER (PARTITION BY m.recv_loc ORDER BY m.recv_time DESC
-                                 GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send
+                                 GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send,
+         -- the same over the messages from this one's sender only
+         min (m.send_time) OVER (PARTITION BY m.recv_loc, m.send_loc ORDER BY m.recv_time DESC
+                                 GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send_same
   FROM message AS m
   JOIN visit AS rv ON rv.id = m.recv_visit
   JOIN visit AS sv ON sv.id = m.send_visit

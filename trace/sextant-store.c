@@ -1054,7 +1054,7 @@ static const char receive_wait_rows[] =
   "WHERE r.name NOT LIKE 'MPI_Test%'";
 
 enum { RW_LOC, RW_VISIT, RW_ENTER, RW_MESSAGE, RW_PEER, RW_SEND_TIME, RW_IDLE, RW_RECV_LOC, RW_RECV_TIME,
-       RW_LATER_SEND, RW_N };
+       RW_LATER_SEND, RW_LATER_SEND_SAME, RW_N };
 
 typedef struct
 {
@@ -1086,6 +1086,7 @@ compare_receive_wait (gconstpointer a,
  *   later_send = min (send_time) OVER (PARTITION BY recv_loc ORDER BY
  *                recv_time DESC GROUPS BETWEEN UNBOUNDED PRECEDING AND 1
  *                PRECEDING)
+ *   later_send_same = the same, PARTITION BY recv_loc, send_loc
  * as a sort and one pass, into a column table (temp.receive_wait over
  * temp.receive_wait_chunk). On the 10 M-event store, late_sender and its
  * wrong-order child take 2.4 s of CPU instead of 4.3 s with SQLite's window
@@ -1104,7 +1105,7 @@ fill_receive_wait (SextantStore  *self,
   /* a column table like the events (a failed copy leaves it: replaced) */
   if (!exec_sql (self, "DROP TABLE IF EXISTS temp.receive_wait; DROP TABLE IF EXISTS temp.receive_wait_chunk; "
                        "CREATE VIRTUAL TABLE temp.receive_wait USING sextant_columns (loc, visit, enter, "
-                       "message, peer_loc, send_time, idle, later_send)",
+                       "message, peer_loc, send_time, idle, later_send, later_send_same)",
                  error))
     return FALSE;
 
@@ -1119,7 +1120,7 @@ fill_receive_wait (SextantStore  *self,
 
       for (int c = 0; c < RW_LATER_SEND; c++)
         row.v[c] = sqlite3_column_type (read, c) == SQLITE_NULL ? SEXTANT_NULL : sqlite3_column_int64 (read, c);
-      row.v[RW_LATER_SEND] = SEXTANT_NULL;
+      row.v[RW_LATER_SEND] = row.v[RW_LATER_SEND_SAME] = SEXTANT_NULL;
       g_array_append_val (rows, row);
     }
   if (rc != SQLITE_DONE)
@@ -1131,30 +1132,48 @@ fill_receive_wait (SextantStore  *self,
   g_array_sort (rows, compare_receive_wait);
 
   /* per location, the groups of equal receive time from the latest: each
-   * gets the earliest send of the groups before it */
+   * gets the earliest send of the groups before it, from anyone and from
+   * its own sender */
   for (guint i = 0; i < rows->len;)
     {
-      const ReceiveWaitRow *first = &g_array_index (rows, ReceiveWaitRow, i);
-      gint64 loc = first->v[RW_RECV_LOC];
+      gint64 loc = g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC];
       gint64 earliest = SEXTANT_NULL;     /* of the groups before */
+      g_autoptr(GHashTable) earliest_from = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 
       while (i < rows->len && g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC] == loc)
         {
           gint64 time = g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_TIME];
           gint64 group_earliest = SEXTANT_NULL;
+          guint group = i;
 
           for (; i < rows->len && g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC] == loc &&
                  g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_TIME] == time; i++)
             {
               ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, i);
               gint64 send = row->v[RW_SEND_TIME];
+              gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
 
               row->v[RW_LATER_SEND] = earliest;
+              row->v[RW_LATER_SEND_SAME] = from != NULL ? *from : SEXTANT_NULL;
               if (send != SEXTANT_NULL && (group_earliest == SEXTANT_NULL || send < group_earliest))
                 group_earliest = send;
             }
           if (group_earliest != SEXTANT_NULL && (earliest == SEXTANT_NULL || group_earliest < earliest))
             earliest = group_earliest;
+          /* the group's sends count for the groups after it only */
+          for (guint k = group; k < i; k++)
+            {
+              const ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, k);
+              gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
+
+              if (row->v[RW_SEND_TIME] == SEXTANT_NULL)
+                continue;
+              if (from == NULL)
+                g_hash_table_insert (earliest_from, g_memdup2 (&row->v[RW_PEER], sizeof (gint64)),
+                                     g_memdup2 (&row->v[RW_SEND_TIME], sizeof (gint64)));
+              else if (row->v[RW_SEND_TIME] < *from)
+                *from = row->v[RW_SEND_TIME];
+            }
         }
     }
 
@@ -1169,7 +1188,7 @@ fill_receive_wait (SextantStore  *self,
   for (guint first = 0; first < rows->len; first += RECEIVE_WAIT_CHUNK_ROWS)
     {
       static const int order[] = { RW_LOC, RW_VISIT, RW_ENTER, RW_MESSAGE, RW_PEER, RW_SEND_TIME, RW_IDLE,
-                                   RW_LATER_SEND };
+                                   RW_LATER_SEND, RW_LATER_SEND_SAME };
       guint n = MIN (RECEIVE_WAIT_CHUNK_ROWS, rows->len - first);
       const gint64 *columns[G_N_ELEMENTS (order)];
       guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];

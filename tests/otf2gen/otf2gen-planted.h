@@ -45,7 +45,7 @@
  *                            zero bytes, two Irecvs in one MPI_Waitall (also
  *                            completed at the same time); PROGRAM_BEGIN/END
  *                            as first/last records
- *   planted-wrong-order      late_sender_wrong_order, same and different source
+ *   planted-wrong-order      late_sender_wrong_order, same and different source; wrong_order
  *   planted-late-receiver    late_receiver: Ssend, Send above the eager limit,
  *                            small Send (none with eager_limit = 65), Issend
  *   planted-early-wait       early_wait on both sides with its optimal distance;
@@ -628,7 +628,8 @@ PL_TABLE PlEvent pl_wo_frame[] = {
  * (record 121); rank 1 receives tag 2 first, then tag 1.
  *   Receive of tag 2: min(120, leave 126) - 90 = 30, a Late Sender; the later
  *   receive of tag 1 (record 131 > 125) matches a send recorded at 101 < 121,
- *   so it is Wrong Order: late_sender_wrong_order(1) = 30, peer 0.
+ *   so it is Wrong Order: late_sender_wrong_order(1) = 30, peer 0; and the
+ *   earlier message comes from the same sender: wrong_order(1) = 30, peer 0.
  *   Receive of tag 1: min(100, 132) - 130 < 0, no wait. */
 PL_TABLE PlEvent pl_wo_same[] = {
   PL_ENTER (0, 90, PL_EXCHANGE),
@@ -642,11 +643,14 @@ PL_TABLE PlEvent pl_wo_same[] = {
 };
 PL_TABLE PlInstance pl_wo_same_expect[] = {
   { "late_sender_wrong_order", 1, 30, 0, "main/exchange/MPI_Recv", PL_FILE, 40 },
+  { "wrong_order", 1, 30, 0, "main/exchange/MPI_Recv", PL_FILE, 40,
+    "waited 30.0 us in MPI_Recv at planted.c:40 for a message from MPI Rank 0 while an earlier message" },
 };
 
 /* Different source, in collect(): rank 1 waits for rank 2 (send enter 340,
  * record 341) while rank 0's message (record 301) is already on its way; it
- * receives that one afterwards (record 351 > 345).
+ * receives that one afterwards (record 351 > 345). Another sender: no
+ * wrong_order.
  *   late_sender_wrong_order(1) = min(340, leave 346) - 290 = 50, peer 2.
  *   Receive from 0: min(300, 352) - 350 < 0, no wait. */
 PL_TABLE PlEvent pl_wo_diff[] = {
