@@ -11,9 +11,12 @@
 # REPS times (default 5):
 #   (a) sextant-bench-raw-read ANCHOR        libotf2 with empty callbacks
 #   (b) $SEXTANT import ANCHOR -o DB --force  the real importer
-# each under /usr/bin/time -f '%e %M' (Debian package `time`), and prints a
-# Markdown table: median wall time, events/s, peak RSS (largest of the REPS),
-# the ratio b/a, and the database size per event, followed by the commands.
+# each under /usr/bin/time -f '%e %M %U %S' (Debian package `time`), and prints
+# a Markdown table: median wall time, median CPU time (user + system), events/s,
+# peak RSS (largest of the REPS), the ratio b/a, the database size per event
+# and the load average before and after, followed by the commands. On a
+# shared machine the wall times depend on what else runs; the CPU times much
+# less.
 #
 # Options: -n REPS, -r RANKS (64), -e EVENTS (10000000), -s SEED (1),
 #          -g read with the merging global event reader in (a),
@@ -34,7 +37,7 @@ regenerate=0
 
 usage ()
 {
-  sed -n '4,22s/^# \{0,1\}//p' "$0"
+  sed -n '4,25s/^# \{0,1\}//p' "$0"
 }
 
 die ()
@@ -85,7 +88,7 @@ timed ()
 {
   local name=$1
   shift
-  if ! "$timer" -f '%e %M' -o "$logs/$name.time" "$@" >"$logs/$name.out" 2>&1; then
+  if ! "$timer" -f '%e %M %U %S' -o "$logs/$name.time" "$@" >"$logs/$name.out" 2>&1; then
     tail -n 20 "$logs/$name.out" >&2
     die "failed: $*"
   fi
@@ -119,6 +122,7 @@ n_events=$(awk '$1 == "events" { print $2 }' "$logs/warmup.out")
 
 : >"$logs/raw.all"
 : >"$logs/import.all"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for i in $(seq 1 "$reps"); do
   echo "repetition $i/$reps ..." >&2
   timed "raw.$i" "${raw_cmd[@]}"
@@ -129,26 +133,31 @@ for i in $(seq 1 "$reps"); do
   [ "$n" = "$n_events" ] || die "raw read $i saw $n events, not $n_events"
 done
 
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 raw_wall=$(cut -d' ' -f1 "$logs/raw.all" | median)
+raw_cpu=$(awk '{ print $3 + $4 }' "$logs/raw.all" | median)
 raw_rss=$(cut -d' ' -f2 "$logs/raw.all" | largest)
 import_wall=$(cut -d' ' -f1 "$logs/import.all" | median)
+import_cpu=$(awk '{ print $3 + $4 }' "$logs/import.all" | median)
 import_rss=$(cut -d' ' -f2 "$logs/import.all" | largest)
 db_bytes=$(stat -c %s "$db")
 archive_bytes=$(du -sb "$trace_dir" | cut -f1)
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 
 awk -v e="$n_events" -v rw="$raw_wall" -v rr="$raw_rss" -v iw="$import_wall" -v ir="$import_rss" \
+    -v rc="$raw_cpu" -v ic="$import_cpu" \
     -v db="$db_bytes" -v ab="$archive_bytes" -v reps="$reps" -v label="$raw_label" 'BEGIN {
-  printf "| step | median wall (s) | events/s | peak RSS (MiB) |\n"
-  printf "|---|---:|---:|---:|\n"
-  printf "| (a) raw read, libotf2 + empty callbacks, %s | %.2f | %.0f | %.0f |\n", label, rw, e / rw, rr / 1024
-  printf "| (b) sextant import | %.2f | %.0f | %.0f |\n", iw, e / iw, ir / 1024
+  printf "| step | median wall (s) | median CPU, user + sys (s) | events/s | peak RSS (MiB) |\n"
+  printf "|---|---:|---:|---:|---:|\n"
+  printf "| (a) raw read, libotf2 + empty callbacks, %s | %.2f | %.2f | %.0f | %.0f |\n", label, rw, rc, e / rw, rr / 1024
+  printf "| (b) sextant import | %.2f | %.2f | %.0f | %.0f |\n", iw, ic, e / iw, ir / 1024
   printf "\n"
-  printf "- ratio b/a (median wall): **%.1f**\n", iw / rw
+  printf "- ratio b/a (median wall): **%.2f**\n", iw / rw
   printf "- events: %d; archive: %.1f MiB (%.1f bytes/event)\n", e, ab / 1048576, ab / e
   printf "- database: %.1f MiB, **%.1f bytes/event**\n", db / 1048576, db / e
   printf "- %d repetitions, alternating (a) and (b), warm page cache; peak RSS is the largest of the repetitions\n", reps
 }'
+echo "- load average (1, 5, 15 min) before: $load_before; after: $load_after"
 echo "- trace generation: $gen_seconds s"
 echo "- machine: $(nproc) CPUs, ${cpu:-unknown CPU}, $(uname -sr)"
 echo
@@ -157,6 +166,6 @@ echo
 echo '```'
 echo "# BUILDDIR=$builddir SEXTANT=$sextant $invocation"
 echo "${gen_cmd[*]}"
-echo "/usr/bin/time -f '%e %M' ${raw_cmd[*]}"
-echo "/usr/bin/time -f '%e %M' ${import_cmd[*]}"
+echo "/usr/bin/time -f '%e %M %U %S' ${raw_cmd[*]}"
+echo "/usr/bin/time -f '%e %M %U %S' ${import_cmd[*]}"
 echo '```'
