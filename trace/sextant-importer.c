@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "sextant-import-private.h"
@@ -1161,11 +1162,12 @@ plan_chunk_rows (guint n_locations)
 }
 
 /* A round of decoding: every location not done reads up to the round's
- * time; threads take tasks from a shared counter. Task 0, taken first, is
- * the serial part of the round before: its message and collective halves go
- * to the matcher, and every chunk queued so far goes into the store. So the
- * threads are as many as the cores, nobody waits for the store, and the
- * matcher sees the rounds in order (which keeps the ids deterministic). */
+ * time; threads take tasks from a shared counter. The first two tasks, the
+ * biggest, carry on from the round before: task 0 hands its message and
+ * collective halves to the matcher, task 1 puts every chunk queued so far
+ * into the store. So the threads are as many as the cores, nobody waits for
+ * the store, and the matcher sees the rounds in order (which keeps the ids
+ * deterministic). */
 typedef struct
 {
   SextantImport  *import;
@@ -1176,8 +1178,9 @@ typedef struct
   gboolean        finishing;     /* the last round: the locations write what is still open */
   GPtrArray      *batch;         /* halves of the round before (halves, collective halves, ...) */
   GPtrArray      *spent;         /* the arrays of a batch the matcher is done with, for the decoders */
-  gint64          serial_usec;   /* time in the serial task, all rounds */
-  gint            next;          /* atomic: the next task, 0 the serial one, i + 1 location i */
+  gint64          match_usec;    /* time in the tasks 0 and 1, all rounds */
+  gint64          write_usec;
+  gint            next;          /* atomic: the next task, 0 and 1 the matcher's and the store's, i + 2 location i */
   gint            running;       /* threads still in the round */
   GMutex          lock;
   GCond           finished;
@@ -1206,19 +1209,32 @@ match_batch (SextantImport  *import,
   return TRUE;
 }
 
+/* Task 0 of a round: the halves of the round before go to the matcher. */
 static gboolean
-round_serial_task (Round   *round,
-                   GError **error)
+round_match (Round   *round,
+             GError **error)
 {
   GPtrArray *batch = g_steal_pointer (&round->batch);
   gint64 start = g_get_monotonic_time ();
-  gboolean ok;
+  gboolean ok = batch == NULL || match_batch (round->import, batch, error);
 
-  ok = (batch == NULL || match_batch (round->import, batch, error)) &&
-       sextant_chunk_queue_write (round->import->chunks, error);
   g_clear_pointer (&round->spent, g_ptr_array_unref);
   round->spent = batch;
-  round->serial_usec += g_get_monotonic_time () - start;
+  round->match_usec += g_get_monotonic_time () - start;
+
+  return ok;
+}
+
+/* Task 1: the chunks queued so far go into the store (those the matcher
+ * queues meanwhile go with the next round's). */
+static gboolean
+round_write (Round   *round,
+             GError **error)
+{
+  gint64 start = g_get_monotonic_time ();
+  gboolean ok = sextant_chunk_queue_write (round->import->chunks, error);
+
+  round->write_usec += g_get_monotonic_time () - start;
 
   return ok;
 }
@@ -1229,15 +1245,17 @@ round_work (Round *round)
   guint n = round->decoders->len;
   guint i;
 
-  while ((i = (guint)g_atomic_int_add (&round->next, 1)) <= n)
+  while ((i = (guint)g_atomic_int_add (&round->next, 1)) < n + 2)
     {
       GError *error = NULL;
       gboolean ok;
 
-      guint loc = i - 1;
+      guint loc = i - 2;
 
       if (i == 0)
-        ok = round_serial_task (round, &error);
+        ok = round_match (round, &error);
+      else if (i == 1)
+        ok = round_write (round, &error);
       else if (round->finishing)
         ok = _sextant_location_decoder_finish (g_ptr_array_index (round->decoders, loc), &error);
       else if (round->done[loc])
@@ -1254,7 +1272,7 @@ round_work (Round *round)
             g_clear_error (&error);
           g_mutex_unlock (&round->lock);
           /* the others stop at their next task */
-          g_atomic_int_set (&round->next, (gint)n + 1);
+          g_atomic_int_set (&round->next, (gint)n + 2);
         }
     }
 }
@@ -1331,6 +1349,19 @@ round_failed (Round   *round,
  * time get their ids, halves are collected for the matcher), so the store
  * does not depend on which thread read what: two imports of one archive are
  * equal row for row. */
+/* CPU time of the process so far (user + system), for the debug log. */
+static gint64
+cpu_usec (void)
+{
+  struct rusage usage;
+
+  if (getrusage (RUSAGE_SELF, &usage) != 0)
+    return 0;
+
+  return (gint64)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * G_USEC_PER_SEC +
+         usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+}
+
 static gboolean
 decode_events (SextantImport  *import,
                GError        **error)
@@ -1353,6 +1384,9 @@ decode_events (SextantImport  *import,
   gint64 settle_usec = 0;
   gint64 wait_usec = 0;
   gint64 start_usec = g_get_monotonic_time ();
+  gint64 start_cpu = cpu_usec ();
+  gint64 rounds_usec;
+  gint64 rounds_cpu;
   guint n_rounds = 0;
 
   for (guint i = 0; i < n; i++)
@@ -1364,6 +1398,9 @@ decode_events (SextantImport  *import,
       g_ptr_array_add (decoders, decoder);
     }
   round.decoders = decoders;
+  g_debug ("%u locations opened: %.3f s", n, (g_get_monotonic_time () - start_usec) / (double)G_USEC_PER_SEC);
+  rounds_usec = g_get_monotonic_time ();
+  rounds_cpu = cpu_usec ();
   g_mutex_init (&round.lock);
   g_cond_init (&round.finished);
   n_threads = MAX (1, MIN (n_threads, n));
@@ -1413,11 +1450,12 @@ decode_events (SextantImport  *import,
         }
     }
 
-  g_debug ("%u rounds on %u thread(s) in %.3f s: serial task %.3f s, waits for the other threads %.3f s, "
-           "settling between rounds %.3f s", n_rounds, n_threads,
-           (g_get_monotonic_time () - start_usec) / (double)G_USEC_PER_SEC,
-           round.serial_usec / (double)G_USEC_PER_SEC, wait_usec / (double)G_USEC_PER_SEC,
-           settle_usec / (double)G_USEC_PER_SEC);
+  g_debug ("%u rounds on %u thread(s) in %.3f s (%.2f CPUs busy): matching %.3f s, writing %.3f s, "
+           "waits for the other threads %.3f s, settling between rounds %.3f s", n_rounds, n_threads,
+           (g_get_monotonic_time () - rounds_usec) / (double)G_USEC_PER_SEC,
+           (cpu_usec () - rounds_cpu) / (double)MAX (g_get_monotonic_time () - rounds_usec, 1),
+           round.match_usec / (double)G_USEC_PER_SEC, round.write_usec / (double)G_USEC_PER_SEC,
+           wait_usec / (double)G_USEC_PER_SEC, settle_usec / (double)G_USEC_PER_SEC);
   /* one more round: the locations write what is still open, beside the
    * matching of the last round's halves */
   if (ok)
@@ -1451,9 +1489,14 @@ decode_events (SextantImport  *import,
         return FALSE;
     }
 
-  return _sextant_matcher_finish (import->matcher, error) &&
-         sextant_chunk_queue_write (import->chunks, error) &&
-         sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error);
+  if (!_sextant_matcher_finish (import->matcher, error) ||
+      !sextant_chunk_queue_write (import->chunks, error) ||
+      !sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error))
+    return FALSE;
+  g_debug ("events decoded: %.3f s for %.3f s of CPU", (g_get_monotonic_time () - start_usec) / (double)G_USEC_PER_SEC,
+           (cpu_usec () - start_cpu) / (double)G_USEC_PER_SEC);
+
+  return TRUE;
 }
 
 /* The archive ------------------------------------------------------------ */
@@ -2137,6 +2180,7 @@ sextant_importer_run (SextantImporter  *self,
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
   g_autoptr(GError) local_error = NULL;
+  gint64 rename_start;
   int fd;
 
   g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), FALSE);
@@ -2184,6 +2228,7 @@ sextant_importer_run (SextantImporter  *self,
       return FALSE;
     }
 
+  rename_start = g_get_monotonic_time ();
   if (g_rename (tmp_path, self->db_path) != 0)
     {
       int errsv = errno;
@@ -2203,6 +2248,8 @@ sextant_importer_run (SextantImporter  *self,
     g_unlink (wal);
     g_unlink (shm);
   }
+  /* replacing a store frees the old file's blocks and cached pages */
+  g_debug ("moved into place: %.3f s", (g_get_monotonic_time () - rename_start) / (double)G_USEC_PER_SEC);
 
   return TRUE;
 }
