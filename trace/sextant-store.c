@@ -737,23 +737,52 @@ sextant_store_run (SextantStore      *self,
   return ok;
 }
 
-/* Inserts one chunk row; the data is encoded already. */
-static gboolean
-insert_chunk (SextantStore     *self,
-              SextantStoreStmt  which,
-              gint64            first_row,
-              const guint8     *header,
-              guint             n_cols,
-              guint             n_rows,
-              gconstpointer     data,
-              gsize             size,
-              GError          **error)
+/* The column tables: their chunk INSERT and number of stored columns. */
+static const SextantStoreStmt chunk_stmts[SEXTANT_N_CHUNK_TABLES] = {
+  [SEXTANT_CHUNK_VISIT] = SEXTANT_STMT_VISIT_CHUNK,
+  [SEXTANT_CHUNK_MESSAGE] = SEXTANT_STMT_MESSAGE_CHUNK,
+  [SEXTANT_CHUNK_COLLECTIVE_MEMBER] = SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK,
+  [SEXTANT_CHUNK_LOD] = SEXTANT_STMT_LOD_CHUNK,
+  [SEXTANT_CHUNK_PATTERN_INSTANCE] = SEXTANT_STMT_PATTERN_INSTANCE_CHUNK,
+};
+static const guint chunk_columns[SEXTANT_N_CHUNK_TABLES] = {
+  [SEXTANT_CHUNK_VISIT] = SEXTANT_VISIT_N_COLUMNS,
+  [SEXTANT_CHUNK_MESSAGE] = SEXTANT_MESSAGE_N_COLUMNS,
+  [SEXTANT_CHUNK_COLLECTIVE_MEMBER] = SEXTANT_MEMBER_N_COLUMNS,
+  [SEXTANT_CHUNK_LOD] = SEXTANT_LOD_N_COLUMNS,
+  [SEXTANT_CHUNK_PATTERN_INSTANCE] = SEXTANT_INSTANCE_N_COLUMNS,
+};
+
+/**
+ * sextant_store_write_encoded_chunk:
+ * @table: which column table
+ * @header: (array): the chunk's header, sextant_chunk_header_size (@n_cols)
+ *   bytes, and @data, @size: its data, as sextant_chunk_encode() made them
+ *
+ * Writes a chunk like sextant_store_write_chunk() does, of rows encoded
+ * beforehand: the importer's threads encode in parallel and write from one
+ * (sextant-chunk-queue.c).
+ */
+gboolean
+sextant_store_write_encoded_chunk (SextantStore      *self,
+                                   SextantChunkTable  table,
+                                   gint64             first_row,
+                                   const guint8      *header,
+                                   guint              n_cols,
+                                   guint              n_rows,
+                                   gconstpointer      data,
+                                   gsize              size,
+                                   GError           **error)
 {
   sqlite3_stmt *stmt;
   int rc;
 
+  g_return_val_if_fail (table < SEXTANT_N_CHUNK_TABLES, FALSE);
+  g_return_val_if_fail (n_cols == chunk_columns[table], FALSE);
+  g_return_val_if_fail (n_rows > 0 && n_rows <= SEXTANT_CHUNK_MAX_ROWS, FALSE);
+
   g_mutex_lock (&self->lock);
-  if (!(stmt = get_stmt (self, which, error)))
+  if (!(stmt = get_stmt (self, chunk_stmts[table], error)))
     {
       g_mutex_unlock (&self->lock);
       return FALSE;
@@ -793,66 +822,20 @@ sextant_store_write_chunk (SextantStore         *self,
                            guint                 n_rows,
                            GError              **error)
 {
-  static const SextantStoreStmt stmts[SEXTANT_N_CHUNK_TABLES] = {
-    SEXTANT_STMT_VISIT_CHUNK, SEXTANT_STMT_MESSAGE_CHUNK,
-    SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK, SEXTANT_STMT_LOD_CHUNK,
-    SEXTANT_STMT_PATTERN_INSTANCE_CHUNK,
-  };
-  static const guint n_columns[SEXTANT_N_CHUNK_TABLES] = {
-    SEXTANT_VISIT_N_COLUMNS, SEXTANT_MESSAGE_N_COLUMNS,
-    SEXTANT_MEMBER_N_COLUMNS, SEXTANT_LOD_N_COLUMNS,
-    SEXTANT_INSTANCE_N_COLUMNS,
-  };
   guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
   g_autoptr(GBytes) data = NULL;
   gsize size;
   const void *bytes;
 
-  g_return_val_if_fail (table < SEXTANT_N_CHUNK_TABLES, FALSE);
-  g_return_val_if_fail (n_cols == n_columns[table], FALSE);
-  g_return_val_if_fail (n_rows > 0 && n_rows <= SEXTANT_CHUNK_MAX_ROWS, FALSE);
+  g_return_val_if_fail (table < SEXTANT_N_CHUNK_TABLES && n_cols == chunk_columns[table], FALSE);
   g_assert (sextant_chunk_header_size (n_cols) <= sizeof header);
 
   data = sextant_chunk_encode (columns, n_cols, n_rows, header);
   bytes = g_bytes_get_data (data, &size);
 
-  return insert_chunk (self, stmts[table], first_row, header, n_cols, n_rows, bytes, size, error);
+  return sextant_store_write_encoded_chunk (self, table, first_row, header, n_cols, n_rows, bytes, size, error);
 }
 
-/**
- * sextant_store_write_encoded_chunk:
- * @table: one of the importer's column tables (visit, message,
- *   collective_member, lod)
- * @header: (array): the chunk's header, sextant_chunk_header_size (@n_cols)
- *   bytes, and @data, @size: its data, as sextant_chunk_encode() made them
- *
- * Writes a chunk like sextant_store_write_chunk() does, of rows encoded
- * beforehand: the importer's threads encode in parallel and write from one
- * (sextant-chunk-queue.c).
- */
-gboolean
-sextant_store_write_encoded_chunk (SextantStore      *self,
-                                   SextantChunkTable  table,
-                                   gint64             first_row,
-                                   const guint8      *header,
-                                   guint              n_cols,
-                                   guint              n_rows,
-                                   gconstpointer      data,
-                                   gsize              size,
-                                   GError           **error)
-{
-  static const SextantStoreStmt stmts[] = {
-    [SEXTANT_CHUNK_VISIT] = SEXTANT_STMT_VISIT_CHUNK,
-    [SEXTANT_CHUNK_MESSAGE] = SEXTANT_STMT_MESSAGE_CHUNK,
-    [SEXTANT_CHUNK_COLLECTIVE_MEMBER] = SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK,
-    [SEXTANT_CHUNK_LOD] = SEXTANT_STMT_LOD_CHUNK,
-  };
-
-  g_return_val_if_fail (table < G_N_ELEMENTS (stmts), FALSE);
-  g_return_val_if_fail (n_rows > 0 && n_rows <= SEXTANT_CHUNK_MAX_ROWS, FALSE);
-
-  return insert_chunk (self, stmts[table], first_row, header, n_cols, n_rows, data, size, error);
-}
 
 /**
  * sextant_store_foreach:

@@ -24,6 +24,8 @@
 
 set -euo pipefail
 
+. "$(dirname "$0")/../lib.sh"
+
 invocation="$0 $*"
 reps=5
 ranks=64
@@ -36,11 +38,6 @@ usage ()
   sed -n '4,25s/^# \{0,1\}//p' "$0"
 }
 
-die ()
-{
-  echo "run.sh: $*" >&2
-  exit 1
-}
 
 while getopts "n:r:e:s:b:h" opt; do
   case "$opt" in
@@ -76,22 +73,7 @@ anchor=$trace_dir/traces.otf2
 logs=$workdir/logs
 mkdir -p "$workdir" "$logs"
 
-# Runs "$@" under /usr/bin/time; leaves "WALL USER SYS RSS_KB" in
-# $logs/$name.time and the command's output in $logs/$name.out.
-timed ()
-{
-  local name=$1
-  shift
-  if ! "$timer" -f '%e %U %S %M' -o "$logs/$name.time" "$@" >"$logs/$name.out" 2>&1; then
-    tail -n 20 "$logs/$name.out" >&2
-    die "failed: $*"
-  fi
-}
 
-median ()
-{
-  sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 if [ ! -f "$anchor" ]; then
   echo "generating $anchor ..." >&2
@@ -125,8 +107,8 @@ printf "| build | median wall (s) | median CPU (s) | peak RSS (MiB) | instances 
 printf "|---|---:|---:|---:|---:|\n"
 for name in "${names[@]}"; do
   wall=$(cut -d' ' -f1 "$logs/$name.all" | median)
-  cpu=$(awk '{ print $2 + $3 }' "$logs/$name.all" | median)
-  rss=$(cut -d' ' -f4 "$logs/$name.all" | sort -g | tail -n 1)
+  cpu=$(awk '{ print $3 + $4 }' "$logs/$name.all" | median)
+  rss=$(cut -d' ' -f2 "$logs/$name.all" | largest)
   instances=$(awk '$1 ~ /^[a-z_]+$/ && $4 ~ /^[0-9]+$/ { n += $4 } END { print n + 0 }' "$logs/$name.$reps.out")
   printf "| %s (%s) | %.2f | %.2f | %.0f | %d |\n" "$name" "${binary[$name]}" "$wall" "$cpu" "$((rss / 1024))" \
     "$instances"

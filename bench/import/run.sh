@@ -26,6 +26,8 @@
 
 set -euo pipefail
 
+. "$(dirname "$0")/../lib.sh"
+
 invocation="$0 $*"
 reps=5
 ranks=64
@@ -40,11 +42,6 @@ usage ()
   sed -n '4,25s/^# \{0,1\}//p' "$0"
 }
 
-die ()
-{
-  echo "run.sh: $*" >&2
-  exit 1
-}
 
 while getopts "n:r:e:s:gfh" opt; do
   case "$opt" in
@@ -82,27 +79,8 @@ db=$workdir/import.sextant.db
 logs=$workdir/logs
 mkdir -p "$workdir" "$logs"
 
-# Runs "$@" under /usr/bin/time; leaves "WALL RSS_KB" in $logs/$name.time and
-# the command's output in $logs/$name.out.
-timed ()
-{
-  local name=$1
-  shift
-  if ! "$timer" -f '%e %M %U %S' -o "$logs/$name.time" "$@" >"$logs/$name.out" 2>&1; then
-    tail -n 20 "$logs/$name.out" >&2
-    die "failed: $*"
-  fi
-}
 
-median ()
-{
-  sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
-largest ()
-{
-  sort -g | tail -n 1
-}
 
 gen_cmd=("$gen" --ranks "$ranks" --events "$events" --seed "$seed" --force "$trace_dir")
 raw_cmd=("$raw" "${raw_flags[@]}" "$anchor")
