@@ -11,6 +11,15 @@ die ()
   exit 1
 }
 
+# Dies unless every argument is a positive integer.
+require_positive ()
+{
+  local value
+  for value in "$@"; do
+    [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "expected a positive integer, got '$value'"
+  done
+}
+
 # Runs "$@" under /usr/bin/time; leaves "WALL RSS_KB USER SYS" in
 # $logs/$name.time and the command's output in $logs/$name.out.
 timed ()

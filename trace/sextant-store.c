@@ -737,6 +737,28 @@ sextant_store_run (SextantStore      *self,
   return ok;
 }
 
+/* Binds and runs an INSERT of one chunk row (first_row, n, header, data). */
+static int
+step_chunk_row (sqlite3_stmt  *stmt,
+                gint64         first_row,
+                guint          n_rows,
+                const guint8  *header,
+                guint          n_cols,
+                gconstpointer  data,
+                gsize          size)
+{
+  int rc;
+
+  sqlite3_bind_int64 (stmt, 1, first_row);
+  sqlite3_bind_int64 (stmt, 2, n_rows);
+  sqlite3_bind_blob (stmt, 3, header, sextant_chunk_header_size (n_cols), SQLITE_STATIC);
+  sqlite3_bind_blob (stmt, 4, size > 0 ? data : "", size, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  sqlite3_reset (stmt);
+
+  return rc;
+}
+
 /* The column tables: their chunk INSERT and number of stored columns. */
 static const SextantStoreStmt chunk_stmts[SEXTANT_N_CHUNK_TABLES] = {
   [SEXTANT_CHUNK_VISIT] = SEXTANT_STMT_VISIT_CHUNK,
@@ -787,12 +809,7 @@ sextant_store_write_encoded_chunk (SextantStore      *self,
       g_mutex_unlock (&self->lock);
       return FALSE;
     }
-  sqlite3_bind_int64 (stmt, 1, first_row);
-  sqlite3_bind_int64 (stmt, 2, n_rows);
-  sqlite3_bind_blob (stmt, 3, header, sextant_chunk_header_size (n_cols), SQLITE_STATIC);
-  sqlite3_bind_blob (stmt, 4, size > 0 ? data : "", size, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  sqlite3_reset (stmt);
+  rc = step_chunk_row (stmt, first_row, n_rows, header, n_cols, data, size);
   if (rc != SQLITE_DONE)
     set_error_from_db (self, rc, "writing a chunk", error);
   else
@@ -1188,12 +1205,7 @@ fill_receive_wait (SextantStore  *self,
       g_assert (sextant_chunk_header_size (G_N_ELEMENTS (order)) <= sizeof header);
       data = sextant_chunk_encode (columns, G_N_ELEMENTS (order), n, header);
       bytes = g_bytes_get_data (data, &size);
-      sqlite3_bind_int64 (write, 1, first);
-      sqlite3_bind_int64 (write, 2, n);
-      sqlite3_bind_blob (write, 3, header, sextant_chunk_header_size (G_N_ELEMENTS (order)), SQLITE_STATIC);
-      sqlite3_bind_blob (write, 4, size > 0 ? bytes : "", size, SQLITE_STATIC);
-      rc = sqlite3_step (write);
-      sqlite3_reset (write);
+      rc = step_chunk_row (write, first, n, header, G_N_ELEMENTS (order), bytes, size);
       if (rc != SQLITE_DONE)
         {
           set_error_from_db (self, rc, "copying receive_wait", error);

@@ -52,9 +52,7 @@ while getopts "n:r:e:s:b:h" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -le 1 ] || { usage >&2; exit 2; }
-for value in "$reps" "$ranks" "$events" "$seed"; do
-  [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "expected a positive integer, got '$value'"
-done
+require_positive "$reps" "$ranks" "$events" "$seed"
 
 workdir=${1:-/tmp/sextant-bench-analysis}
 builddir=${BUILDDIR:-build}
