@@ -11,14 +11,18 @@
  *                            counts all p ranks (nobody still reads w);
  *                            copy the data into its own window;
  *                            PutLoop: for each child c, PutRequest(c).
- *   PutRequest(c):           MPI_Put data into c's window, MPI_Put the
- *                            descriptor into c's descr[s], flush both, then
- *                            MPI_Accumulate(REPLACE) a fresh token into
- *                            c's req[s] and flush: the flag cannot become
- *                            visible before the data and the descriptor.
+ *   PutRequest(c):           MPI_Put the descriptor and the data into
+ *                            c's window (the descriptor sits in the
+ *                            window's head, in front of the data: one
+ *                            put), flush, then MPI_Accumulate(REPLACE) a
+ *                            fresh token into c's req[s] and flush: the
+ *                            flag cannot become visible before the data
+ *                            and the descriptor. (Small data: the puts of
+ *                            all children first, one flush, the flags.)
  *   on c:                    the first of c's threads to see req[s] grow
  *                            and win the claim (MPI_Compare_and_swap on
- *                            c's claim[s]) relays: reads descr[s], PutLoop
+ *                            c's claim[s]) relays: reads the descriptor
+ *                            in its window's head, PutLoop
  *                            to c's own children, then arrived[s] += 1 on
  *                            c and done[s] += 1 on the root. The
  *                            Broadcaster always polls; an application
@@ -94,17 +98,20 @@ request_token (const onecoll__win *w,
          | seq << (64 - TOKEN_SEQ_BITS) >> (63 - TOKEN_SEQ_BITS);
 }
 
-/* Puts bytes [0, count) of this rank's window into @target's window. */
+/* Puts bytes [from, count) of this rank's window into @target's window:
+ * from 0 the data, from ONECOLL__DESCR_OFF the descriptor in front of it. */
 static int
 put_data (onecoll__win *w,
           int           target,
+          int64_t       from,
           int64_t       count)
 {
-  for (int64_t off = 0; off < count; off += ONECOLL__PUT_CHUNK)
+  for (int64_t off = from; off < count; off += ONECOLL__PUT_CHUNK)
     {
       int64_t n = count - off < ONECOLL__PUT_CHUNK ? count - off : ONECOLL__PUT_CHUNK;
-      int rc = onecoll__mpi (MPI_Put (w->base + off, (int) n, MPI_BYTE, target, (MPI_Aint) off,
-                                      (int) n, MPI_BYTE, w->mpi_win));
+      int rc = onecoll__mpi (MPI_Put (w->base + off, (int) n, MPI_BYTE, target,
+                                      (MPI_Aint) (ONECOLL__HEAD + off), (int) n, MPI_BYTE,
+                                      w->mpi_win));
 
       if (rc != ONECOLL_OK)
         return rc;
@@ -119,6 +126,14 @@ put_data (onecoll__win *w,
  * parent's later copies. */
 #define BATCH_MAX_BYTES ((int64_t) 64 * 1024)
 
+/* A PutLoop of up to this many bytes puts the data (and descriptors) of
+ * all children first and completes them with one MPI_Win_flush_all, then
+ * sets the flags: the copies overlap, and each child waits for its
+ * siblings' copies, which at this size take less than a microsecond here.
+ * Larger ones go child by child, so that the first subtree starts after
+ * one copy. */
+#define DATA_BATCH_MAX_BYTES ((int64_t) 4 * 1024)
+
 /* Completes the flag or counter just sent to @target when the delivery
  * was large (BATCH_MAX_BYTES). */
 static int
@@ -131,9 +146,12 @@ complete_large (onecoll__runtime *rt,
   return onecoll__mpi (MPI_Win_flush (target, rt->aux));
 }
 
-/* PutRequest: data, descriptor, flush, flag. The flag's flush is the
- * caller's (put_loop's callers flush once for all its children), unless
- * the data is large. */
+/* PutRequest: descriptor and data, flush, flag. The descriptor is this
+ * rank's own (the head of its window, in front of the data: one put, one
+ * flush). With @sent, put_loop has put and completed the descriptor and
+ * data already (DATA_BATCH_MAX_BYTES), and only the flag is left. The
+ * flag's flush is the caller's (put_loop's callers flush once for all its
+ * children), unless the data is large. */
 static int
 put_request (onecoll__runtime *rt,
              onecoll__win     *w,
@@ -141,33 +159,22 @@ put_request (onecoll__runtime *rt,
              int               root,
              int64_t           count,
              int               order,
-             uint64_t          seq)
+             uint64_t          seq,
+             int               sent)
 {
-  onecoll__descr descr;
   int64_t token;
-  int rc;
+  int rc = ONECOLL_OK;
 
   ONECOLL__ENTER (ONECOLL_REGION_PUT_REQUEST, w->id, seq, root, target, count,
                   ONECOLL_ALGO_BINOMIAL, order);
 
-  memset (&descr, 0, sizeof descr);
-  descr.count = count;
-  descr.seq = seq;
-  descr.wid = w->id;
-  descr.root = root;
-  descr.origin = rt->rank;
-  descr.order = order;
-
-  rc = put_data (w, target, count);
-  if (rc == ONECOLL_OK)
-    rc = onecoll__mpi (MPI_Put (&descr, (int) sizeof descr, MPI_BYTE, target,
-                                onecoll__aux_descr (rt, w->slot), (int) sizeof descr, MPI_BYTE,
-                                rt->aux));
-  /* MPI does not order a Put before a later Accumulate: complete both first. */
-  if (rc == ONECOLL_OK)
-    rc = onecoll__mpi (MPI_Win_flush (target, w->mpi_win));
-  if (rc == ONECOLL_OK)
-    rc = onecoll__mpi (MPI_Win_flush (target, rt->aux));
+  if (!sent)
+    {
+      rc = put_data (w, target, ONECOLL__DESCR_OFF, count);
+      /* MPI does not order a Put before a later Accumulate: complete it first. */
+      if (rc == ONECOLL_OK)
+        rc = onecoll__mpi (MPI_Win_flush (target, w->mpi_win));
+    }
   if (rc == ONECOLL_OK)
     {
       token = (int64_t) request_token (w, seq);
@@ -180,6 +187,15 @@ put_request (onecoll__runtime *rt,
 
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_REQUEST);
   return rc;
+}
+
+/* Writes the descriptor of this rank's requests into the head of its
+ * window (this rank is the root of the broadcast, or relays it). */
+static void
+set_descr (onecoll__win         *w,
+           const onecoll__descr *d)
+{
+  memcpy (w->base + ONECOLL__DESCR_OFF, d, sizeof *d);
 }
 
 /* 1 if relative rank @v (not the root) has no children in a p-rank binomial
@@ -225,7 +241,8 @@ count_done (onecoll__runtime *rt,
  * so the parent completes it - data, then the leaf's arrival, then the
  * root's done counter, the order a relay of the leaf's own would have
  * used - instead of setting a flag and waiting until the leaf is scheduled
- * to pick it up. The counters' flush is the caller's, as in put_request. */
+ * to pick it up. The counters' flush is the caller's, as in put_request;
+ * @sent as there. */
 static int
 put_leaf (onecoll__runtime *rt,
           onecoll__win     *w,
@@ -233,15 +250,19 @@ put_leaf (onecoll__runtime *rt,
           int               root,
           int64_t           count,
           int               order,
-          uint64_t          seq)
+          uint64_t          seq,
+          int               sent)
 {
-  int rc;
+  int rc = ONECOLL_OK;
 
   ONECOLL__ENTER (ONECOLL_REGION_PUT_REQUEST, w->id, seq, root, target, count,
                   ONECOLL_ALGO_BINOMIAL, order);
-  rc = put_data (w, target, count);
-  if (rc == ONECOLL_OK)
-    rc = onecoll__mpi (MPI_Win_flush (target, w->mpi_win));
+  if (!sent)
+    {
+      rc = put_data (w, target, 0, count);
+      if (rc == ONECOLL_OK)
+        rc = onecoll__mpi (MPI_Win_flush (target, w->mpi_win));
+    }
   if (rc == ONECOLL_OK)
     rc = increment (rt, target, onecoll__aux (rt, w->slot, ONECOLL__ARRIVED));
   if (rc == ONECOLL_OK)
@@ -253,7 +274,8 @@ put_leaf (onecoll__runtime *rt,
 }
 
 /* The delivery to the child with relative rank @v: PutRequest, or the
- * direct completion of a leaf in the WAITER runtime. */
+ * direct completion of a leaf in the WAITER runtime (@sent: its data is
+ * complete already). */
 static int
 deliver (onecoll__runtime *rt,
          onecoll__win     *w,
@@ -261,15 +283,16 @@ deliver (onecoll__runtime *rt,
          int               root,
          int64_t           count,
          int               order,
-         uint64_t          seq)
+         uint64_t          seq,
+         int               sent)
 {
   int p = rt->nprocs;
   int target = (v + root) % p;
   int rc;
 
   if (rt->cfg.relay == ONECOLL_RELAY_WAITER && is_leaf (v, p))
-    return put_leaf (rt, w, target, root, count, order, seq);
-  rc = put_request (rt, w, target, root, count, order, seq);
+    return put_leaf (rt, w, target, root, count, order, seq, sent);
+  rc = put_request (rt, w, target, root, count, order, seq, sent);
   /* The root (for itself, or relaying for a rank) knows this flag is set. */
   if (rc == ONECOLL_OK && root == rt->rank)
     w->help_done[v] = ONECOLL__HELP_PUBLISHED;
@@ -281,7 +304,9 @@ deliver (onecoll__runtime *rt,
  * rank's (the data is the same in every window). The data and the
  * descriptors are complete on return, the flags and counters of small
  * deliveries (BATCH_MAX_BYTES) not: the caller flushes the aux window once
- * (MPI_Win_flush_all), with whatever else it adds. */
+ * (MPI_Win_flush_all), with whatever else it adds. Up to
+ * DATA_BATCH_MAX_BYTES, the data of all children goes first, with one
+ * flush, outside their put_request regions. */
 static int
 put_loop (onecoll__runtime *rt,
           onecoll__win     *w,
@@ -293,6 +318,9 @@ put_loop (onecoll__runtime *rt,
 {
   int p = rt->nprocs;
   int vrank = (node - root + p) % p;
+  int kids[32];                     /* relative ranks of the children, in order */
+  int n = 0;
+  int sent = 0;
   int rc = ONECOLL_OK;
 
   ONECOLL__ENTER (ONECOLL_REGION_PUT_LOOP, w->id, seq, root, -1, count,
@@ -300,12 +328,12 @@ put_loop (onecoll__runtime *rt,
 
   if (order == ONECOLL_ORDER_SMALLEST_FIRST)
     {
-      for (int mask = 1; mask < p && rc == ONECOLL_OK; mask <<= 1)
+      for (int mask = 1; mask < p; mask <<= 1)
         {
           if (vrank & mask)
             break;
           if (vrank + mask < p)
-            rc = deliver (rt, w, vrank + mask, root, count, order, seq);
+            kids[n++] = vrank + mask;
         }
     }
   else
@@ -317,10 +345,23 @@ put_loop (onecoll__runtime *rt,
       if (vrank == 0)
         for (limit = 1; limit < p; limit <<= 1)
           ;
-      for (int mask = limit >> 1; mask > 0 && rc == ONECOLL_OK; mask >>= 1)
+      for (int mask = limit >> 1; mask > 0; mask >>= 1)
         if (vrank + mask < p)
-          rc = deliver (rt, w, vrank + mask, root, count, order, seq);
+          kids[n++] = vrank + mask;
     }
+  if (n > 1 && count <= DATA_BATCH_MAX_BYTES)
+    {
+      /* a leaf of the WAITER runtime gets no request: no descriptor */
+      for (int i = 0; i < n && rc == ONECOLL_OK; i++)
+        rc = put_data (w, (kids[i] + root) % p,
+                       rt->cfg.relay == ONECOLL_RELAY_WAITER && is_leaf (kids[i], p)
+                       ? 0 : ONECOLL__DESCR_OFF, count);
+      if (rc == ONECOLL_OK)
+        rc = onecoll__mpi (MPI_Win_flush_all (w->mpi_win));
+      sent = 1;
+    }
+  for (int i = 0; i < n && rc == ONECOLL_OK; i++)
+    rc = deliver (rt, w, kids[i], root, count, order, seq, sent);
 
   ONECOLL__LEAVE (ONECOLL_REGION_PUT_LOOP);
   return rc;
@@ -348,7 +389,7 @@ bcast_linear (onecoll__runtime *rt,
 
       ONECOLL__ENTER (ONECOLL_REGION_PUT_REQUEST, w->id, seq, rt->rank, target, count,
                       ONECOLL_ALGO_LINEAR, -1);
-      rc = put_data (w, target, count);
+      rc = put_data (w, target, 0, count);
       ONECOLL__LEAVE (ONECOLL_REGION_PUT_REQUEST);
     }
   if (rc == ONECOLL_OK)
@@ -391,12 +432,14 @@ relay (onecoll__runtime *rt,
   if (w == NULL)
     return ONECOLL_ERR_UNKNOWN_WINDOW;
 
-  /* The parent completed the descriptor before setting the flag; make its
-   * bytes visible to our loads. Nobody rewrites it before this relay has
-   * counted itself done: the next broadcast on the window waits for this
-   * rank's release, which follows its arrival. */
-  rc = onecoll__mpi (MPI_Win_sync (rt->aux));
-  memcpy (&d, rt->aux_base + onecoll__aux_descr (rt, slot), sizeof d);
+  /* The parent completed the descriptor and the data (the head and the
+   * bytes of our window) before setting the flag; make them visible to
+   * our loads, the descriptor here and the data as the source of our
+   * puts. Nobody rewrites them before this relay has counted itself done:
+   * the next broadcast on the window waits for this rank's release, which
+   * follows its arrival. */
+  rc = onecoll__mpi (MPI_Win_sync (w->mpi_win));
+  memcpy (&d, w->base + ONECOLL__DESCR_OFF, sizeof d);
   if (rc == ONECOLL_OK
       && (d.wid != w->id || request_token (w, d.seq) != token || d.count < 0
           || d.count > w->size || d.root < 0 || d.root >= rt->nprocs || d.root == rt->rank))
@@ -406,10 +449,10 @@ relay (onecoll__runtime *rt,
     {
       ONECOLL__ENTER (ONECOLL_REGION_BROADCASTER_RELAY, w->id, d.seq, d.root, d.origin,
                       d.count, ONECOLL_ALGO_BINOMIAL, d.order);
-      /* Our window memory is the source of the relay. */
-      rc = onecoll__mpi (MPI_Win_sync (w->mpi_win));
-      if (rc == ONECOLL_OK)
-        rc = put_loop (rt, w, rt->rank, d.root, d.count, d.order, d.seq);
+      /* Our head, as our children's descriptor, names us as their parent. */
+      d.origin = rt->rank;
+      set_descr (w, &d);
+      rc = put_loop (rt, w, rt->rank, d.root, d.count, d.order, d.seq);
       /* Arrival only after our subtree's data is complete: a rank that
        * sees its broadcast complete may write its window again. One flush
        * completes the counters and our children's flags. */
@@ -849,6 +892,7 @@ onecoll_bcast (onecoll_win               win,
 {
   onecoll__runtime *rt = onecoll__rt;
   onecoll__win *w;
+  onecoll__descr descr;
   onecoll_algo algo;
   onecoll_order order;
   uint64_t seq;
@@ -917,6 +961,14 @@ onecoll_bcast (onecoll_win               win,
           w->pending = p > 1;
           w->pending_root = 1;
           w->pending_target = (int64_t) (p - 1) * w->rooted[root] - w->done_self;
+          memset (&descr, 0, sizeof descr);
+          descr.count = count;
+          descr.seq = seq;
+          descr.wid = w->id;
+          descr.root = root;
+          descr.origin = root;
+          descr.order = order;
+          set_descr (w, &descr);
           rc = put_loop (rt, w, rt->rank, root, count, order, seq);
           if (rc == ONECOLL_OK && p > 1)
             rc = onecoll__mpi (MPI_Win_flush_all (rt->aux));

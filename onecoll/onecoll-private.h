@@ -6,8 +6,9 @@
  * The runtime (one per process, onecoll__rt) owns:
  *  - a duplicate of the user's communicator (p ranks);
  *  - the auxiliary window "aux", one MPI window that holds, on every rank and
- *    for each window slot s (0 <= s < max_windows), the paper's request flag,
- *    request descriptor and done counter, plus three words of our own:
+ *    for each window slot s (0 <= s < max_windows), the paper's request flag
+ *    and done counter, plus three words of our own (the paper's request
+ *    descriptor is in the data window, see below):
  *
  *      req[s]       int64   token of the latest request sent to this rank for
  *                           slot s (written by the tree parent with
@@ -36,7 +37,10 @@
  *                           relaying for it (token | 1, which is also the
  *                           rank's arrival: its data was complete before its
  *                           flag)
- *      descr[s]     onecoll__descr   the request's descriptor
+ *    The request's descriptor (onecoll__descr) is not in aux: it travels
+ *    in front of the data, in the ONECOLL__HEAD bytes that every data
+ *    window has below its base (see onecoll__descr), so that one MPI_Put
+ *    and one flush complete both before the flag.
  *
  *    The paper indexes req[] and descr[] by the requesting rank. We index
  *    them by window slot: a rank has exactly one tree parent per broadcast
@@ -73,17 +77,37 @@
 #define ONECOLL__PUT_CHUNK ((int64_t) 1 << 30)  /* largest single MPI_Put, bytes */
 
 /* The descriptor of a request, put by the parent before it sets the flag.
- * Fixed-width fields, moved as MPI_BYTE between ranks of one machine type. */
+ * Fixed-width fields, moved as MPI_BYTE between ranks of one machine type.
+ *
+ * It sits in the last sizeof (onecoll__descr) bytes of the window's head
+ * (ONECOLL__HEAD bytes below the data, which keeps the data on a line
+ * boundary), directly in front of the data, so a request's descriptor and
+ * data are one MPI_Put and one MPI_Win_flush of the data window. The
+ * parent puts its own head and data: the root writes its head when it
+ * starts a broadcast, and a relay takes the head its parent put, with
+ * origin set to itself (the fields other than origin are the same on every
+ * rank of a broadcast). The release rule that protects the data protects
+ * the head too: nobody rewrites it before this rank has released the
+ * broadcast, which follows its relay. */
 typedef struct
 {
   int64_t count;                    /* bytes to relay, 0..window size */
   uint64_t seq;                     /* broadcast number on the window, from 1 */
   uint64_t wid;                     /* onecoll_win id of the data window */
   int32_t root;                     /* rank that started the broadcast */
-  int32_t origin;                   /* rank that sent the request (the tree parent) */
+  int32_t origin;                   /* rank that sent the request: the tree parent,
+                                       or the root relaying for it */
   int32_t order;                    /* onecoll_order of the whole tree */
   int32_t pad;                      /* zero; keeps the size a multiple of 8 */
 } onecoll__descr;
+
+/* Bytes of every data window below its base (the head). */
+#define ONECOLL__HEAD ((int64_t) 64)
+
+_Static_assert (sizeof (onecoll__descr) <= ONECOLL__HEAD, "the descriptor fits in the head");
+
+/* Offset of the descriptor from a data window's base (negative). */
+#define ONECOLL__DESCR_OFF (-(int64_t) sizeof (onecoll__descr))
 
 /* One registered window. Created and destroyed by the application thread
  * (collective calls); the Broadcaster only reads id/mpi_win/base/size and
@@ -93,7 +117,9 @@ typedef struct
   onecoll_win id;                   /* public id; (serial << 16) | slot */
   int slot;                         /* index in the registry and in aux arrays */
   MPI_Win mpi_win;                  /* data window; lock_all open for its lifetime */
-  unsigned char *base;              /* this rank's window memory, size bytes */
+  unsigned char *base;              /* this rank's window memory, size bytes, after
+                                       the ONECOLL__HEAD bytes of the head: byte i
+                                       is at displacement ONECOLL__HEAD + i */
   int64_t size;                     /* bytes, same on every rank */
   onecoll_bcast_opts opts;          /* the window's defaults (DEFAULT = inherit) */
   int refs;                         /* Broadcaster relays using it, under rt->lock */
@@ -182,10 +208,10 @@ extern onecoll__runtime *onecoll__rt;
  * Every slot has a block of two cache lines, from rt->aux_off (which puts
  * the blocks on line boundaries where every rank's memory allows it):
  *
- *   line 1:  req, claim, arrived (int64 each), then the descriptor (40
- *            bytes): everything a request touches at its target - the
- *            parent's descriptor and flag, the claim of whoever relays it,
- *            the arrival - moves between the cores as one line;
+ *   line 1:  req, claim, arrived (int64 each): everything a request
+ *            touches in aux at its target - the parent's flag, the claim of
+ *            whoever relays it, the arrival - moves between the cores as
+ *            one line;
  *   line 2:  done, released: the root's counters, which every rank adds to
  *            at the end of a broadcast, away from the words the ranks poll.
  *
@@ -207,8 +233,7 @@ enum
   ONECOLL__RELEASED
 };
 
-_Static_assert (ONECOLL__DONE * 8 + sizeof (onecoll__descr) == ONECOLL__LINE,
-                "req, claim, arrived and the descriptor fill one cache line");
+_Static_assert (ONECOLL__DONE * 8 <= ONECOLL__LINE, "req, claim and arrived share a cache line");
 
 /* Displacement of @word (ONECOLL__REQ, ...) of @slot. */
 static inline MPI_Aint
@@ -220,13 +245,6 @@ onecoll__aux (const onecoll__runtime *rt,
                                            : ONECOLL__LINE + (MPI_Aint) (word - ONECOLL__DONE) * 8;
 
   return rt->aux_off + (MPI_Aint) slot * 2 * ONECOLL__LINE + in_block;
-}
-
-static inline MPI_Aint
-onecoll__aux_descr (const onecoll__runtime *rt,
-                    int                     slot)
-{
-  return rt->aux_off + (MPI_Aint) slot * 2 * ONECOLL__LINE + ONECOLL__DONE * 8;
 }
 
 /* Bytes of the aux window: the blocks, and one line for the alignment. */

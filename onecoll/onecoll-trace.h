@@ -23,9 +23,13 @@
  *                                   broadcast on the window (spec step 1)
  *   PUT_LOOP           main, bcaster  the loop over a node's children
  *                                   (binomial) or over all ranks (linear)
- *   PUT_REQUEST        main, bcaster  delivery to one target: binomial = data,
- *                                   descriptor, flush, flag, flush; linear =
- *                                   the data put only (info.peer = target)
+ *   PUT_REQUEST        main, bcaster  delivery to one target: binomial =
+ *                                   descriptor and data (one put), flush,
+ *                                   flag (up to 4 KiB with siblings, the
+ *                                   data of all of them comes first in
+ *                                   PUT_LOOP and this is the flag only);
+ *                                   linear = the data put only
+ *                                   (info.peer = target)
  *   BROADCASTER_POLL   bcaster      one stretch of waiting for requests: from
  *                                   the end of the previous relay (or thread
  *                                   start) until a request is seen (or stop)

@@ -4,10 +4,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A window is an MPI_Win_allocate'd buffer of the same size on every rank,
- * with a passive epoch (MPI_Win_lock_all, MPI_MODE_NOCHECK) that stays open
- * from creation to free and is shared by the application threads and the
- * Broadcaster. Its record sits in rt->wins[slot]; the slot also indexes the
- * window's request flag, descriptor and counters in the aux window.
+ * behind a head of ONECOLL__HEAD bytes that carries the descriptor of the
+ * binomial broadcast's requests, with a passive epoch (MPI_Win_lock_all,
+ * MPI_MODE_NOCHECK) that stays open from creation to free and is shared by
+ * the application threads and the Broadcaster. Its record sits in
+ * rt->wins[slot]; the slot also indexes the window's request flag and
+ * counters in the aux window.
  *
  * Creation and free are collective and happen in the same order on every
  * rank, so every rank picks the same (lowest free) slot; the id's serial is
@@ -75,7 +77,8 @@ onecoll_win_create (int64_t                   size,
 
   ONECOLL__ENTER (ONECOLL_REGION_WIN_CREATE, ONECOLL_WIN_NULL, 0, -1, -1, size, -1, -1);
 
-  if (win == NULL || size < 0 || (opts != NULL && !onecoll__opts_valid (opts)))
+  if (win == NULL || size < 0 || size > INT64_MAX - ONECOLL__HEAD
+      || (opts != NULL && !onecoll__opts_valid (opts)))
     rc = ONECOLL_ERR_ARG;
   for (int s = 0; rc == ONECOLL_OK && s < rt->max_windows; s++)
     if (rt->wins[s] == NULL)
@@ -134,10 +137,12 @@ onecoll_win_create (int64_t                   size,
   if (opts != NULL)
     w->opts = *opts;
   w->mpi_win = MPI_WIN_NULL;
-  rc = onecoll__mpi (MPI_Win_allocate ((MPI_Aint) size, 1, MPI_INFO_NULL, rt->comm, &w->base,
-                                       &w->mpi_win));
+  /* The head (ONECOLL__HEAD bytes, the requests' descriptor) below the data. */
+  rc = onecoll__mpi (MPI_Win_allocate ((MPI_Aint) (ONECOLL__HEAD + size), 1, MPI_INFO_NULL, rt->comm,
+                                       &w->base, &w->mpi_win));
   if (rc != ONECOLL_OK)
     goto out;
+  w->base += ONECOLL__HEAD;
   MPI_Win_set_errhandler (w->mpi_win, MPI_ERRORS_RETURN);
   rc = onecoll__mpi (MPI_Win_lock_all (MPI_MODE_NOCHECK, w->mpi_win));
   if (rc != ONECOLL_OK)
