@@ -66,6 +66,48 @@ sextant_chunk_encode (const gint64 * const *columns,
   return sextant_chunk_encode_with_constants (columns, NULL, n_cols, n_rows, header);
 }
 
+/* The smallest and largest value of @v that are not NULL (G_MININT64), and
+ * the number of NULLs. Four interleaved accumulators: the compares of one
+ * do not wait for those of the one before (the scan was a chain of
+ * dependent cmovs, 30 % of the encoding). NULL never wins the minimum and
+ * only wins the maximum if every row is NULL. */
+static void
+column_range (const gint64 *v,
+              guint         n_rows,
+              gint64       *lo_out,
+              gint64       *hi_out,
+              guint        *n_null_out)
+{
+  gint64 lo[4] = { G_MAXINT64, G_MAXINT64, G_MAXINT64, G_MAXINT64 };
+  gint64 hi[4] = { G_MININT64, G_MININT64, G_MININT64, G_MININT64 };
+  guint n_null[4] = { 0, 0, 0, 0 };
+  guint r = 0;
+
+#define RANGE_STEP(k, x) \
+  G_STMT_START { \
+    gint64 x_ = (x); \
+    gint64 y_ = x_ == G_MININT64 ? G_MAXINT64 : x_; \
+    n_null[k] += x_ == G_MININT64; \
+    lo[k] = y_ < lo[k] ? y_ : lo[k]; \
+    hi[k] = x_ > hi[k] ? x_ : hi[k]; \
+  } G_STMT_END
+
+  for (; r + 4 <= n_rows; r += 4)
+    {
+      RANGE_STEP (0, v[r]);
+      RANGE_STEP (1, v[r + 1]);
+      RANGE_STEP (2, v[r + 2]);
+      RANGE_STEP (3, v[r + 3]);
+    }
+  for (; r < n_rows; r++)
+    RANGE_STEP (0, v[r]);
+#undef RANGE_STEP
+
+  *lo_out = MIN (MIN (lo[0], lo[1]), MIN (lo[2], lo[3]));
+  *hi_out = MAX (MAX (hi[0], hi[1]), MAX (hi[2], hi[3]));
+  *n_null_out = n_null[0] + n_null[1] + n_null[2] + n_null[3];
+}
+
 GBytes *
 sextant_chunk_encode_with_constants (const gint64 * const *columns,
                                      const gint64         *constants,
@@ -90,30 +132,21 @@ sextant_chunk_encode_with_constants (const gint64 * const *columns,
 
       memset (col, 0, sizeof *col);
       {
-        /* branch-free, so that it vectorises: NULL (G_MININT64) never wins
-         * the minimum and only wins the maximum if every row is NULL */
         gint64 lo = G_MAXINT64;
         gint64 hi = G_MININT64;
         guint n_null = 0;
 
         if (v == NULL && n_rows > 0)
           {
-            /* the same value in every row: what the loop would find */
+            /* the same value in every row: what the scan would find */
             gint64 x = constants[c];
 
             n_null = x == G_MININT64 ? n_rows : 0;
             lo = x == G_MININT64 ? G_MAXINT64 : x;
             hi = x;
           }
-        for (guint r = 0; v != NULL && r < n_rows; r++)
-          {
-            gint64 x = v[r];
-            gint64 y = x == G_MININT64 ? G_MAXINT64 : x;
-
-            n_null += x == G_MININT64;
-            lo = y < lo ? y : lo;
-            hi = x > hi ? x : hi;
-          }
+        else if (v != NULL)
+          column_range (v, n_rows, &lo, &hi, &n_null);
         any = n_null < n_rows;
         col->has_null = n_null > 0;
         col->min = lo;
@@ -134,7 +167,9 @@ sextant_chunk_encode_with_constants (const gint64 * const *columns,
       size += (gsize)col->width * n_rows;
     }
 
-  data = g_malloc (MAX (size, 1));
+  /* 8 bytes to spare: a value of an odd width is stored as 8 bytes, of
+   * which the next value overwrites what is not its own */
+  data = g_malloc (size + 8);
   p = data;
   for (guint c = 0; c < n_cols; c++)
     {
@@ -189,18 +224,21 @@ sextant_chunk_encode_with_constants (const gint64 * const *columns,
           continue;
         }
 
-      for (guint r = 0; r < n_rows; r++)
-        {
-          guint64 s;
+      {
+        guint64 base = (guint64)col->min - (col->has_null ? 1 : 0);
 
-          if (v[r] == G_MININT64)
-            s = 0;
-          else
-            s = (guint64)v[r] - (guint64)col->min + (col->has_null ? 1 : 0);
+        for (guint r = 0; r < n_rows; r++)
+          {
+            guint64 s = v[r] == G_MININT64 ? 0 : (guint64)v[r] - base;
 
-          for (guint i = 0; i < col->width; i++)
-            *p++ = (guint8)(s >> (8 * i));
-        }
+            if (G_BYTE_ORDER == G_LITTLE_ENDIAN)
+              memcpy (p, &s, 8);
+            else
+              for (guint i = 0; i < col->width; i++)
+                p[i] = (guint8)(s >> (8 * i));
+            p += col->width;
+          }
+      }
     }
 
   return g_bytes_new_take (data, size);

@@ -35,30 +35,23 @@
  * few hundred buckets at a time: small chunks keep both cheap. */
 #define LOD_CHUNK_ROWS  512
 
-/* Exclusive time per region inside one bucket: a small open-addressing
- * table (a bucket sees a handful of regions), cleared slot by slot. A
- * slot's key and time share a cache line. */
-typedef struct
-{
-  guint32  key;            /* region + 1, 0 for an empty slot */
-  gint64   ticks;
-} RegionSum;
+/* Region ids below this get their slot from an array, the others from a
+ * hash table (OTF2 numbers regions densely from 0, so that is rare). */
+#define LOD_DENSE_REGIONS 65536
 
+/* A level's open bucket. The exclusive time per region is kept by the
+ * location's slot of the region (the builder numbers the regions it meets
+ * 0, 1, ...): ticks[slot], and the slots with time in `used`. Adding is one
+ * index, closing a bucket a pass over `used`. */
 typedef struct
 {
-  guint      cap;          /* power of two */
-  guint      n;
-  RegionSum *slots;
-  guint     *used;         /* the occupied slots, in insertion order */
-} RegionSums;
-
-typedef struct
-{
-  gboolean    open;
-  gint64      index;
-  gint64      busy;
-  gint64      t[SEXTANT_N_CATEGORIES];
-  RegionSums  regions;
+  gboolean open;
+  gint64   index;
+  gint64   busy;
+  gint64   t[SEXTANT_N_CATEGORIES];
+  guint    n_used;
+  guint32 *used;
+  gint64  *ticks;
 } Bucket;
 
 typedef struct
@@ -76,6 +69,12 @@ struct _SextantLodBuilder
   guint          n_levels;
   Bucket        *levels;
   SextantChunkWriter **rows; /* per level */
+  guint          n_slots;
+  guint          slot_cap;   /* of every level's `used` and `ticks` */
+  guint32       *regions;    /* slot -> region */
+  guint32       *dense;      /* region -> slot + 1 (0: none yet), for small ids */
+  guint          n_dense;
+  GHashTable    *sparse;     /* region -> slot + 1, for the others */
   GArray        *stack;      /* Open (the post-pass only) */
   gint64         cursor;
   gint64         open_begin; /* the time the open base bucket covers, when it */
@@ -84,80 +83,75 @@ struct _SextantLodBuilder
 
 typedef SextantLodBuilder LodBuilder;
 
-static void
-sums_init (RegionSums *sums,
-           guint       cap)
+/* A new slot for @region, in every level. */
+static guint
+new_slot (LodBuilder *self,
+          guint32     region)
 {
-  sums->cap = cap;
-  sums->n = 0;
-  sums->slots = g_new0 (RegionSum, cap);
-  sums->used = g_new (guint, cap);
+  if (self->n_slots == self->slot_cap)
+    {
+      guint cap = MAX (16, self->slot_cap * 2);
+
+      for (guint level = 0; level < self->n_levels; level++)
+        {
+          Bucket *bucket = &self->levels[level];
+
+          bucket->used = g_renew (guint32, bucket->used, cap);
+          bucket->ticks = g_renew (gint64, bucket->ticks, cap);
+          memset (bucket->ticks + self->slot_cap, 0, (cap - self->slot_cap) * sizeof (gint64));
+        }
+      self->regions = g_renew (guint32, self->regions, cap);
+      self->slot_cap = cap;
+    }
+  self->regions[self->n_slots] = region;
+
+  return self->n_slots++;
 }
 
-static void
-sums_clear (RegionSums *sums)
-{
-  g_free (sums->slots);
-  g_free (sums->used);
-}
-
-static void
-sums_reset (RegionSums *sums)
-{
-  for (guint i = 0; i < sums->n; i++)
-    sums->slots[sums->used[i]].key = 0;
-  sums->n = 0;
-}
-
-static void sums_insert (RegionSums *sums, guint32 region, gint64 ticks);
-
-static void
-sums_grow (RegionSums *sums)
-{
-  RegionSums bigger;
-
-  sums_init (&bigger, sums->cap * 2);
-  for (guint i = 0; i < sums->n; i++)
-    sums_insert (&bigger, sums->slots[sums->used[i]].key - 1, sums->slots[sums->used[i]].ticks);
-  sums_clear (sums);
-  *sums = bigger;
-}
-
-/* Adds a region not in the table. */
-static void
-sums_insert (RegionSums *sums,
-             guint32     region,
-             gint64      ticks)
+static guint
+slot_of (LodBuilder *self,
+         guint32     region)
 {
   guint slot;
 
-  if (2 * (sums->n + 1) > sums->cap)
-    sums_grow (sums);
+  if (G_LIKELY (region < self->n_dense && self->dense[region] != 0))
+    return self->dense[region] - 1;
 
-  for (slot = (region * 2654435761u) & (sums->cap - 1); sums->slots[slot].key != 0; slot = (slot + 1) & (sums->cap - 1))
-    ;
-  sums->slots[slot].key = region + 1;
-  sums->slots[slot].ticks = ticks;
-  sums->used[sums->n++] = slot;
+  if (region < LOD_DENSE_REGIONS)
+    {
+      if (region >= self->n_dense)
+        {
+          guint n = MAX (region + 1, MIN (MAX (64, self->n_dense * 2), LOD_DENSE_REGIONS));
+
+          self->dense = g_renew (guint32, self->dense, n);
+          memset (self->dense + self->n_dense, 0, (n - self->n_dense) * sizeof (guint32));
+          self->n_dense = n;
+        }
+      slot = new_slot (self, region);
+      self->dense[region] = slot + 1;
+      return slot;
+    }
+
+  if (self->sparse == NULL)
+    self->sparse = g_hash_table_new (NULL, NULL);
+  slot = GPOINTER_TO_UINT (g_hash_table_lookup (self->sparse, GUINT_TO_POINTER (region)));
+  if (slot != 0)
+    return slot - 1;
+  slot = new_slot (self, region);
+  g_hash_table_insert (self->sparse, GUINT_TO_POINTER (region), GUINT_TO_POINTER (slot + 1));
+
+  return slot;
 }
 
-/* The look-up inline (an add per interval and per region of a closing
- * bucket), the insertion not. */
+/* Adds @ticks > 0 to @slot of @bucket. */
 static inline void
-sums_add (RegionSums *sums,
-          guint32     region,
-          gint64      ticks)
+bucket_add (Bucket *bucket,
+            guint   slot,
+            gint64  ticks)
 {
-  guint mask = sums->cap - 1;
-
-  for (guint slot = (region * 2654435761u) & mask; sums->slots[slot].key != 0; slot = (slot + 1) & mask)
-    if (sums->slots[slot].key == region + 1)
-      {
-        sums->slots[slot].ticks += ticks;
-        return;
-      }
-
-  sums_insert (sums, region, ticks);
+  if (bucket->ticks[slot] == 0)
+    bucket->used[bucket->n_used++] = slot;
+  bucket->ticks[slot] += ticks;
 }
 
 static void
@@ -168,7 +162,6 @@ bucket_open (Bucket *bucket,
   bucket->index = index;
   bucket->busy = 0;
   memset (bucket->t, 0, sizeof bucket->t);
-  sums_reset (&bucket->regions);
 }
 
 static gboolean flush_level (LodBuilder *self, guint level, GError **error);
@@ -191,13 +184,15 @@ ensure_bucket (LodBuilder  *self,
   return TRUE;
 }
 
+/* Writes the open bucket of @level, adds it to the bucket above and empties
+ * it. */
 static gboolean
 flush_level (LodBuilder  *self,
              guint        level,
              GError     **error)
 {
   Bucket *bucket = &self->levels[level];
-  const RegionSums *sums = &bucket->regions;
+  Bucket *parent = level + 1 < self->n_levels ? &self->levels[level + 1] : NULL;
   guint32 dominant = 0;
   gint64 best = -1;
 
@@ -205,13 +200,16 @@ flush_level (LodBuilder  *self,
   bucket->open = FALSE;
 
   if (bucket->busy == 0)
-    return TRUE;
-
-  for (guint i = 0; i < sums->n; i++)
     {
-      guint slot = sums->used[i];
-      guint32 region = sums->slots[slot].key - 1;
-      gint64 ticks = sums->slots[slot].ticks;
+      g_assert (bucket->n_used == 0);
+      return TRUE;
+    }
+
+  for (guint i = 0; i < bucket->n_used; i++)
+    {
+      guint slot = bucket->used[i];
+      guint32 region = self->regions[slot];
+      gint64 ticks = bucket->ticks[slot];
 
       /* ties go to the smaller region id, so the result does not depend on
        * the order the regions came in */
@@ -237,19 +235,24 @@ flush_level (LodBuilder  *self,
       return FALSE;
   }
 
-  if (level + 1 < self->n_levels)
+  if (parent != NULL)
     {
-      Bucket *parent = &self->levels[level + 1];
-
       if (!ensure_bucket (self, level + 1, bucket->index >> 1, error))
         return FALSE;
 
       parent->busy += bucket->busy;
       for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
         parent->t[c] += bucket->t[c];
-      for (guint i = 0; i < sums->n; i++)
-        sums_add (&parent->regions, sums->slots[sums->used[i]].key - 1, sums->slots[sums->used[i]].ticks);
     }
+  for (guint i = 0; i < bucket->n_used; i++)
+    {
+      guint slot = bucket->used[i];
+
+      if (parent != NULL)
+        bucket_add (parent, slot, bucket->ticks[slot]);
+      bucket->ticks[slot] = 0;
+    }
+  bucket->n_used = 0;
 
   return TRUE;
 }
@@ -263,16 +266,18 @@ add_interval (LodBuilder       *self,
               SextantCategory   category,
               GError          **error)
 {
+  Bucket *bucket = &self->levels[0];
+  guint slot;
+
   if (t1 <= t0)
     return TRUE;
 
-  if (self->levels[0].open && t0 >= self->open_begin && t1 <= self->open_end)
+  slot = slot_of (self, region);
+  if (bucket->open && t0 >= self->open_begin && t1 <= self->open_end)
     {
-      Bucket *bucket = &self->levels[0];
-
       bucket->busy += t1 - t0;
       bucket->t[category] += t1 - t0;
-      sums_add (&bucket->regions, region, t1 - t0);
+      bucket_add (bucket, slot, t1 - t0);
       return TRUE;
     }
 
@@ -280,7 +285,6 @@ add_interval (LodBuilder       *self,
     {
       gint64 bucket_end = self->origin + (index + 1) * self->base;
       gint64 piece = MIN (t1, bucket_end) - t0;
-      Bucket *bucket = &self->levels[0];
 
       if (!ensure_bucket (self, 0, index, error))
         return FALSE;
@@ -289,7 +293,7 @@ add_interval (LodBuilder       *self,
 
       bucket->busy += piece;
       bucket->t[category] += piece;
-      sums_add (&bucket->regions, region, piece);
+      bucket_add (bucket, slot, piece);
 
       t0 += piece;
       if (t0 >= t1)
@@ -371,7 +375,6 @@ _sextant_lod_builder_new (SextantImport *import,
   self->rows = g_new0 (SextantChunkWriter *, self->n_levels);
   for (guint level = 0; level < self->n_levels; level++)
     {
-      sums_init (&self->levels[level].regions, 16);
       self->rows[level] = sextant_chunk_writer_new_queued (import->chunks, SEXTANT_CHUNK_LOD, SEXTANT_LOD_N_COLUMNS,
                                                     ((gint64)loc << LOD_LOC_SHIFT) |
                                                     ((gint64)level << LOD_LEVEL_SHIFT),
@@ -388,11 +391,15 @@ _sextant_lod_builder_free (SextantLodBuilder *self)
 {
   for (guint level = 0; level < self->n_levels; level++)
     {
-      sums_clear (&self->levels[level].regions);
+      g_free (self->levels[level].used);
+      g_free (self->levels[level].ticks);
       sextant_chunk_writer_free (self->rows[level]);
     }
   g_free (self->levels);
   g_free (self->rows);
+  g_free (self->regions);
+  g_free (self->dense);
+  g_clear_pointer (&self->sparse, g_hash_table_unref);
   g_array_unref (self->stack);
   g_free (self);
 }
