@@ -198,6 +198,17 @@ set_descr (onecoll__win         *w,
   memcpy (w->base + ONECOLL__DESCR_OFF, d, sizeof *d);
 }
 
+/* (@a + @b) mod @p for @a, @b >= 0 and @a + @b < 2 @p: a rank from a
+ * relative rank and the root (or back), without the division that %
+ * costs on every delivery. */
+static int
+rank_add (int a,
+          int b,
+          int p)
+{
+  return a + b >= p ? a + b - p : a + b;
+}
+
 /* 1 if relative rank @v (not the root) has no children in a p-rank binomial
  * tree (either order builds the same tree): v is odd, or v + 1 is beyond
  * the last rank. */
@@ -287,7 +298,7 @@ deliver (onecoll__runtime *rt,
          int               sent)
 {
   int p = rt->nprocs;
-  int target = (v + root) % p;
+  int target = rank_add (v, root, p);
   int rc;
 
   if (rt->cfg.relay == ONECOLL_RELAY_WAITER && is_leaf (v, p))
@@ -317,7 +328,7 @@ put_loop (onecoll__runtime *rt,
           uint64_t          seq)
 {
   int p = rt->nprocs;
-  int vrank = (node - root + p) % p;
+  int vrank = rank_add (node, p - root, p);
   int kids[32];                     /* relative ranks of the children, in order */
   int n = 0;
   int sent = 0;
@@ -353,7 +364,7 @@ put_loop (onecoll__runtime *rt,
     {
       /* a leaf of the WAITER runtime gets no request: no descriptor */
       for (int i = 0; i < n && rc == ONECOLL_OK; i++)
-        rc = put_data (w, (kids[i] + root) % p,
+        rc = put_data (w, rank_add (kids[i], root, p),
                        rt->cfg.relay == ONECOLL_RELAY_WAITER && is_leaf (kids[i], p)
                        ? 0 : ONECOLL__DESCR_OFF, count);
       if (rc == ONECOLL_OK)
@@ -385,7 +396,7 @@ bcast_linear (onecoll__runtime *rt,
                   ONECOLL_ALGO_LINEAR, -1);
   for (int i = 1; i < p && rc == ONECOLL_OK; i++)
     {
-      int target = (rt->rank + i) % p;
+      int target = rank_add (rt->rank, i, p);
 
       ONECOLL__ENTER (ONECOLL_REGION_PUT_REQUEST, w->id, seq, rt->rank, target, count,
                       ONECOLL_ALGO_LINEAR, -1);
@@ -395,7 +406,7 @@ bcast_linear (onecoll__runtime *rt,
   if (rc == ONECOLL_OK)
     rc = onecoll__mpi (MPI_Win_flush_all (w->mpi_win));
   for (int i = 1; i < p && rc == ONECOLL_OK; i++)
-    rc = onecoll__mpi (MPI_Accumulate (&one, 1, MPI_INT64_T, (rt->rank + i) % p,
+    rc = onecoll__mpi (MPI_Accumulate (&one, 1, MPI_INT64_T, rank_add (rt->rank, i, p),
                                        onecoll__aux (rt, w->slot, ONECOLL__ARRIVED), 1, MPI_INT64_T,
                                        MPI_SUM, rt->aux));
   if (rc == ONECOLL_OK)
@@ -628,7 +639,7 @@ help_check (onecoll__runtime *rt,
             uint64_t          grace,
             int              *ready)
 {
-  int node = (v + rt->rank) % rt->nprocs;
+  int node = rank_add (v, rt->rank, rt->nprocs);
   int64_t words[2];
   uint64_t t;
   int rc;
@@ -687,7 +698,7 @@ onecoll__root_help (onecoll__runtime *rt,
       for (int v = 1; v < p && rc == ONECOLL_OK; v++)
         if (w->help_done[v] == ONECOLL__HELP_PUBLISHED)
           {
-            int node = (v + rt->rank) % p;
+            int node = rank_add (v, rt->rank, p);
 
             rc = onecoll__mpi (MPI_Compare_and_swap (&helped_token, &w->claim_seen[node],
                                                      &w->help_old[v], MPI_INT64_T, node,
@@ -705,7 +716,7 @@ onecoll__root_help (onecoll__runtime *rt,
       for (int v = 1; v < p && rc == ONECOLL_OK; v++)
         if (w->help_done[v] == ONECOLL__HELP_CLAIMING)
           {
-            int node = (v + rt->rank) % p;
+            int node = rank_add (v, rt->rank, p);
             int won = w->help_old[v] == w->claim_seen[node];
 
             w->help_done[v] = ONECOLL__HELP_SETTLED;
@@ -726,7 +737,7 @@ onecoll__root_help (onecoll__runtime *rt,
    * first, then claim one by one. */
   for (int v = 1; v < p && rc == ONECOLL_OK; v++)
     {
-      int node = (v + rt->rank) % p;
+      int node = rank_add (v, rt->rank, p);
       int ready = 0;
       int won = 0;
 
