@@ -63,6 +63,7 @@ sextant_chunk_queue_push (SextantChunkQueue    *self,
                           SextantChunkTable     table,
                           gint64                first_row,
                           const gint64 * const *columns,
+                          gsize                 stride,
                           const gint64         *constants,
                           guint                 n_cols,
                           guint                 n_rows)
@@ -73,7 +74,7 @@ sextant_chunk_queue_push (SextantChunkQueue    *self,
   chunk->first_row = first_row;
   chunk->n_cols = n_cols;
   chunk->n_rows = n_rows;
-  chunk->data = sextant_chunk_encode_with_constants (columns, constants, n_cols, n_rows, chunk->header);
+  chunk->data = sextant_chunk_encode_strided (columns, stride, constants, n_cols, n_rows, chunk->header);
 
   g_mutex_lock (&self->lock);
   g_ptr_array_add (self->chunks, chunk);

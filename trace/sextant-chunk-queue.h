@@ -19,13 +19,15 @@ typedef struct _SextantChunkQueue SextantChunkQueue;
 SextantChunkQueue *sextant_chunk_queue_new   (SextantStore        *store);
 void               sextant_chunk_queue_free  (SextantChunkQueue   *self);
 
-/* Encodes @n_rows rows of @n_cols columns (@columns[c][r], or @constants[c]
- * in every row where @columns[c] is %NULL) as one chunk of @table from row id
+/* Encodes @n_rows rows of @n_cols columns (@columns[c][r * @stride], or
+ * @constants[c] in every row where @columns[c] is %NULL; see
+ * sextant_chunk_encode_strided()) as one chunk of @table from row id
  * @first_row on, and queues it. Any thread. */
 void               sextant_chunk_queue_push  (SextantChunkQueue   *self,
                                               SextantChunkTable    table,
                                               gint64               first_row,
                                               const gint64 * const *columns,
+                                              gsize                stride,
                                               const gint64        *constants,
                                               guint                n_cols,
                                               guint                n_rows);

@@ -5,14 +5,18 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "sextant-chunk.h"
 #include "sextant-chunk-writer.h"
 
-/* A column that had one value in every row so far (the location of a
+/* The rows of a chunk being filled, one after the other (n_cols values
+ * each): adding a row writes one or two cache lines, where a column per
+ * array wrote one in every column; the encoder reads them with a stride.
+ * A column that had one value in every row so far (the location of a
  * visit, a call site where the trace has none, the level of a pyramid row)
  * has its bit in `constant` and the value in `value`: the encoder takes it
- * as a constant. Every value is stored row by row all the same; a store per
- * column costs fewer instructions than the branches that would skip it. */
+ * as a constant. */
 typedef struct
 {
   gint64   first_row;
@@ -21,7 +25,7 @@ typedef struct
   guint    n_open;
   guint32  constant;
   gint64   value[SEXTANT_CHUNK_MAX_COLS];
-  gint64  *cols[SEXTANT_CHUNK_MAX_COLS];
+  gint64  *rows;
 } Block;
 
 G_STATIC_ASSERT (SEXTANT_CHUNK_MAX_COLS <= 32);
@@ -45,8 +49,7 @@ block_free (gpointer data)
 {
   Block *block = data;
 
-  for (guint c = 0; c < SEXTANT_CHUNK_MAX_COLS; c++)
-    g_free (block->cols[c]);
+  g_free (block->rows);
   g_free (block);
 }
 
@@ -148,27 +151,23 @@ sextant_chunk_writer_reserve (SextantChunkWriter *self,
       /* a writer of big chunks fills many: the whole chunk at once, no
        * copies; small ones (a level of a pyramid) grow */
       block->capacity = self->big ? self->chunk_rows : MIN (MAX (64, block->capacity * 2), self->chunk_rows);
-      for (guint c = 0; c < self->n_cols; c++)
-        block->cols[c] = g_renew (gint64, block->cols[c], block->capacity);
+      block->rows = g_renew (gint64, block->rows, (gsize)block->capacity * self->n_cols);
     }
 
   if (values == NULL)
     values = nulls;
+  memcpy (block->rows + (gsize)block->n * self->n_cols, values, self->n_cols * sizeof (gint64));
   if (block->n == 0)
     {
       block->constant = self->n_cols == 32 ? G_MAXUINT32 : (1u << self->n_cols) - 1;
-      for (guint c = 0; c < self->n_cols; c++)
-        block->value[c] = block->cols[c][0] = values[c];
+      memcpy (block->value, values, self->n_cols * sizeof (gint64));
     }
   else
     {
       guint32 differ = 0;
 
       for (guint c = 0; c < self->n_cols; c++)
-        {
-          block->cols[c][block->n] = values[c];
-          differ |= (guint32)(values[c] != block->value[c]) << c;
-        }
+        differ |= (guint32)(values[c] != block->value[c]) << c;
       block->constant &= ~differ;
     }
   block->n++;
@@ -183,21 +182,26 @@ write_block (SextantChunkWriter  *self,
              GError             **error)
 {
   Block *block = g_ptr_array_index (self->blocks, index);
+  const gint64 *cols[SEXTANT_CHUNK_MAX_COLS];
   gboolean ok = TRUE;
 
+  for (guint c = 0; c < self->n_cols; c++)
+    cols[c] = (block->constant & (1u << c)) != 0 ? NULL : block->rows + c;
   if (block->n > 0 && self->queue != NULL)
-    {
-      const gint64 *cols[SEXTANT_CHUNK_MAX_COLS];
-
-      for (guint c = 0; c < self->n_cols; c++)
-        cols[c] = (block->constant & (1u << c)) != 0 ? NULL : block->cols[c];
-      sextant_chunk_queue_push (self->queue, self->table, block->first_row, cols, block->value,
-                                self->n_cols, block->n);
-    }
+    sextant_chunk_queue_push (self->queue, self->table, block->first_row, cols, self->n_cols, block->value,
+                              self->n_cols, block->n);
   else if (block->n > 0)
     {
-      ok = sextant_store_write_chunk (self->store, self->table, block->first_row,
-                                      (const gint64 * const *)block->cols, self->n_cols, block->n, error);
+      guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
+      g_autoptr(GBytes) data = NULL;
+      gsize size;
+      gconstpointer bytes;
+
+      g_assert (sextant_chunk_header_size (self->n_cols) <= sizeof header);
+      data = sextant_chunk_encode_strided (cols, self->n_cols, block->value, self->n_cols, block->n, header);
+      bytes = g_bytes_get_data (data, &size);
+      ok = sextant_store_write_encoded_chunk (self->store, self->table, block->first_row, header,
+                                              self->n_cols, block->n, bytes, size, error);
     }
   g_ptr_array_steal_index (self->blocks, index);
   /* a small writer keeps the block it grew for its next chunk; a big one
@@ -237,7 +241,7 @@ sextant_chunk_writer_close_row_with (SextantChunkWriter  *self,
 
   if (value != block->value[col])
     block->constant &= ~(1u << col);
-  block->cols[col][row - block->first_row] = value;
+  block->rows[(gsize)(row - block->first_row) * self->n_cols + col] = value;
 
   return close_in_block (self, block, index, error);
 }
@@ -306,14 +310,16 @@ sextant_chunk_writer_map (SextantChunkWriter  *self,
     {
       Block *block = g_ptr_array_index (self->blocks, i);
 
+      gint64 *v = block->rows + col;
+
       if ((block->constant & (1u << col)) != 0)
         {
           map (&block->value[col], data);
           for (guint r = 0; r < block->n; r++)
-            block->cols[col][r] = block->value[col];
+            v[(gsize)r * self->n_cols] = block->value[col];
         }
       else
         for (guint r = 0; r < block->n; r++)
-          map (&block->cols[col][r], data);
+          map (&v[(gsize)r * self->n_cols], data);
     }
 }

@@ -63,7 +63,7 @@ sextant_chunk_encode (const gint64 * const *columns,
                       guint                 n_rows,
                       guint8               *header)
 {
-  return sextant_chunk_encode_with_constants (columns, NULL, n_cols, n_rows, header);
+  return sextant_chunk_encode_strided (columns, 1, NULL, n_cols, n_rows, header);
 }
 
 /* The smallest and largest value of @v that are not NULL (G_MININT64), and
@@ -73,6 +73,7 @@ sextant_chunk_encode (const gint64 * const *columns,
  * only wins the maximum if every row is NULL. */
 static void
 column_range (const gint64 *v,
+              gsize         stride,
               guint         n_rows,
               gint64       *lo_out,
               gint64       *hi_out,
@@ -92,15 +93,15 @@ column_range (const gint64 *v,
     hi[k] = x_ > hi[k] ? x_ : hi[k]; \
   } G_STMT_END
 
-  for (; r + 4 <= n_rows; r += 4)
+  for (; r + 4 <= n_rows; r += 4, v += 4 * stride)
     {
-      RANGE_STEP (0, v[r]);
-      RANGE_STEP (1, v[r + 1]);
-      RANGE_STEP (2, v[r + 2]);
-      RANGE_STEP (3, v[r + 3]);
+      RANGE_STEP (0, v[0]);
+      RANGE_STEP (1, v[stride]);
+      RANGE_STEP (2, v[2 * stride]);
+      RANGE_STEP (3, v[3 * stride]);
     }
-  for (; r < n_rows; r++)
-    RANGE_STEP (0, v[r]);
+  for (; r < n_rows; r++, v += stride)
+    RANGE_STEP (0, v[0]);
 #undef RANGE_STEP
 
   *lo_out = MIN (MIN (lo[0], lo[1]), MIN (lo[2], lo[3]));
@@ -109,11 +110,12 @@ column_range (const gint64 *v,
 }
 
 GBytes *
-sextant_chunk_encode_with_constants (const gint64 * const *columns,
-                                     const gint64         *constants,
-                                     guint                 n_cols,
-                                     guint                 n_rows,
-                                     guint8               *header)
+sextant_chunk_encode_strided (const gint64 * const *columns,
+                              gsize                 stride,
+                              const gint64         *constants,
+                              guint                 n_cols,
+                              guint                 n_rows,
+                              guint8               *header)
 {
   SextantChunkColumn cols[SEXTANT_CHUNK_MAX_COLS];
   gsize size = 0;
@@ -146,7 +148,7 @@ sextant_chunk_encode_with_constants (const gint64 * const *columns,
             hi = x;
           }
         else if (v != NULL)
-          column_range (v, n_rows, &lo, &hi, &n_null);
+          column_range (v, stride, n_rows, &lo, &hi, &n_null);
         any = n_null < n_rows;
         col->has_null = n_null > 0;
         col->min = lo;
@@ -185,51 +187,15 @@ sextant_chunk_encode_with_constants (const gint64 * const *columns,
       if (col->width == 0)
         continue;
 
-      /* the common widths in loops of their own, which the compiler
-       * vectorises; the host is little endian or the generic loop runs */
-      if (G_BYTE_ORDER == G_LITTLE_ENDIAN && !col->has_null &&
-          (col->width == 1 || col->width == 2 || col->width == 4 || col->width == 8))
-        {
-          guint64 base = (guint64)col->min;
-
-          switch (col->width)
-            {
-            case 1:
-              for (guint r = 0; r < n_rows; r++)
-                p[r] = (guint8)((guint64)v[r] - base);
-              break;
-            case 2:
-              for (guint r = 0; r < n_rows; r++)
-                {
-                  guint16 x = (guint16)((guint64)v[r] - base);
-                  memcpy (p + 2 * r, &x, 2);
-                }
-              break;
-            case 4:
-              for (guint r = 0; r < n_rows; r++)
-                {
-                  guint32 x = (guint32)((guint64)v[r] - base);
-                  memcpy (p + 4 * r, &x, 4);
-                }
-              break;
-            default:
-              for (guint r = 0; r < n_rows; r++)
-                {
-                  guint64 x = (guint64)v[r] - base;
-                  memcpy (p + 8 * r, &x, 8);
-                }
-              break;
-            }
-          p += (gsize)col->width * n_rows;
-          continue;
-        }
-
+      /* one 8-byte store per value, of which the next value overwrites
+       * what is not this one's (any width, no branch on it) */
       {
         guint64 base = (guint64)col->min - (col->has_null ? 1 : 0);
+        const gint64 *x = v;
 
-        for (guint r = 0; r < n_rows; r++)
+        for (guint r = 0; r < n_rows; r++, x += stride)
           {
-            guint64 s = v[r] == G_MININT64 ? 0 : (guint64)v[r] - base;
+            guint64 s = *x == G_MININT64 ? 0 : (guint64)*x - base;
 
             if (G_BYTE_ORDER == G_LITTLE_ENDIAN)
               memcpy (p, &s, 8);

@@ -51,14 +51,17 @@ GBytes  *sextant_chunk_encode      (const gint64 * const *columns,
                                     guint              n_cols,
                                     guint              n_rows,
                                     guint8            *header);
-/* The same, where a column c with @columns[c] == %NULL has the value
+/* The same, where the value of row r in column c is @columns[c][r * @stride]
+ * (1 for columns, the number of columns for rows stored one after the
+ * other), and a column c with @columns[c] == %NULL has the value
  * @constants[c] in every row (the result is the same as for an array that
  * holds it @n_rows times). */
-GBytes  *sextant_chunk_encode_with_constants (const gint64 * const *columns,
-                                              const gint64      *constants,
-                                              guint              n_cols,
-                                              guint              n_rows,
-                                              guint8            *header);
+GBytes  *sextant_chunk_encode_strided (const gint64 * const *columns,
+                                       gsize              stride,
+                                       const gint64      *constants,
+                                       guint              n_cols,
+                                       guint              n_rows,
+                                       guint8            *header);
 
 /* Parses a header; FALSE if it is not one of @n_cols columns. */
 gboolean sextant_chunk_parse_header (SextantChunk      *chunk,
