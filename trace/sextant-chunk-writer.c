@@ -156,20 +156,22 @@ sextant_chunk_writer_reserve (SextantChunkWriter *self,
 
   if (values == NULL)
     values = nulls;
-  memcpy (block->rows + (gsize)block->n * self->n_cols, values, self->n_cols * sizeof (gint64));
   if (block->n == 0)
     {
       block->constant = self->n_cols == 32 ? G_MAXUINT32 : (1u << self->n_cols) - 1;
       memcpy (block->value, values, self->n_cols * sizeof (gint64));
     }
-  else
-    {
-      guint32 differ = 0;
+  {
+    gint64 *row = block->rows + (gsize)block->n * self->n_cols;
+    guint32 differ = 0;
 
-      for (guint c = 0; c < self->n_cols; c++)
+    for (guint c = 0; c < self->n_cols; c++)
+      {
+        row[c] = values[c];
         differ |= (guint32)(values[c] != block->value[c]) << c;
-      block->constant &= ~differ;
-    }
+      }
+    block->constant &= ~differ;
+  }
   block->n++;
   block->n_open++;
 
