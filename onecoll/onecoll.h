@@ -257,15 +257,18 @@ ONECOLL_API int onecoll_initialized (void);
 
 /* onecoll_win_create:
  * Collective. Allocates a broadcast window of @size bytes on every rank
- * (MPI_Win_allocate; @size must be the same everywhere) and registers it.
+ * (MPI_Win_allocate of 64 more bytes, the head below the base that carries
+ * the binomial broadcast's request descriptors; @size must be the same
+ * everywhere) and registers it. The base is on a 64-byte boundary of the
+ * allocation.
  * @opts (may be NULL) is the window's default algorithm and order; it is
  * copied. On success *@win is the new id, the same on every rank. The
  * window's bytes are uninitialised.
  * Returns:
  *   ONECOLL_OK;
  *   ONECOLL_ERR_NOT_INIT;
- *   ONECOLL_ERR_ARG     @win is NULL, @size < 0, @opts invalid, or the
- *                       ranks passed different sizes;
+ *   ONECOLL_ERR_ARG     @win is NULL, @size < 0 or above INT64_MAX - 64,
+ *                       @opts invalid, or the ranks passed different sizes;
  *   ONECOLL_ERR_LIMIT   max_windows windows exist already;
  *   ONECOLL_ERR_NOMEM, ONECOLL_ERR_MPI;
  *   ONECOLL_ERR_PEER    another rank failed.

@@ -119,6 +119,9 @@ check_win_create_errors (void)
   onecoll_bcast_opts bad = { (onecoll_algo) 5, ONECOLL_ORDER_DEFAULT };
 
   OC_EXPECT_RC (onecoll_win_create (-1, NULL, &win), ONECOLL_ERR_ARG, "win_create size -1");
+  /* the head (64 bytes) would not fit in the allocation's size */
+  OC_EXPECT_RC (onecoll_win_create (INT64_MAX, NULL, &win), ONECOLL_ERR_ARG,
+                "win_create size INT64_MAX");
   OC_EXPECT_RC (onecoll_win_create (16, NULL, NULL), ONECOLL_ERR_ARG, "win_create out NULL");
   OC_EXPECT_RC (onecoll_win_create (16, &bad, &win), ONECOLL_ERR_ARG, "win_create bad opts");
   if (nprocs > 1)
