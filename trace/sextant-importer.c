@@ -1162,12 +1162,16 @@ plan_chunk_rows (guint n_locations)
 }
 
 /* A round of decoding: every location not done reads up to the round's
- * time; threads take tasks from a shared counter. The first two tasks, the
- * biggest, carry on from the round before: task 0 hands its message and
- * collective halves to the matcher, task 1 puts every chunk queued so far
- * into the store. So the threads are as many as the cores, nobody waits for
- * the store, and the matcher sees the rounds in order (which keeps the ids
- * deterministic). */
+ * time; threads take tasks from a shared counter. Task 0, the biggest,
+ * puts every chunk queued so far into the store; task i + 1 reads location
+ * i. Beside the rounds runs the matcher: the halves of messages and
+ * collectives a round found are one batch, and a thread that finds batches
+ * waiting while no other thread matches matches them, in the order of the
+ * rounds (which keeps the ids deterministic), whether or not the round that
+ * settled them is over; a round ends when its tasks are done, not when the
+ * matcher is. So the threads are as many as the cores, nobody waits for the
+ * store, and nobody waits for the matcher (it had held up one round in
+ * three at its end). */
 typedef struct
 {
   SextantImport  *import;
@@ -1176,18 +1180,23 @@ typedef struct
   gint64          until;
   guint64         max_events;
   gboolean        finishing;     /* the last round: the locations write what is still open */
-  GPtrArray      *batch;         /* halves of the round before (halves, collective halves, ...) */
-  GPtrArray      *spent;         /* the arrays of a batch the matcher is done with, for the decoders */
-  gint64          match_usec;    /* time in the tasks 0 and 1, all rounds */
+  gint64          match_usec;
   gint64          write_usec;
-  gint            next;          /* atomic: the next task, 0 and 1 the matcher's and the store's, i + 2 location i */
-  gint            running;       /* atomic: helper threads still in the round */
+  gint            next;          /* atomic: the next task, 0 the store's, i + 1 location i */
+  gint            completed;     /* atomic: tasks of this round done */
+  gint            failed;        /* atomic: the remaining tasks are skipped */
+  gint            pending;       /* atomic: the length of `batches` */
   gint            generation;    /* atomic: rounds started, the helpers start one when it changes */
   gint            quit;          /* atomic: the helpers return at the next generation */
   GPtrArray      *helpers;       /* GThread* */
   GMutex          lock;
+  GQueue          batches;       /* GPtrArray* of halves (a location's, a location's collective ones, ...),
+                                  * settled and not matched yet, oldest first */
+  GQueue          spent;         /* the batches the matcher is done with, whose arrays go back to the decoders */
+  gboolean        matching;      /* a thread matches */
   GCond           start;
-  GCond           finished;
+  GCond           finished;      /* the round's last task is done */
+  GCond           matched;       /* a thread stopped matching */
   GError         *error;         /* the first failure of a thread */
 } Round;
 
@@ -1213,24 +1222,52 @@ match_batch (SextantImport  *import,
   return TRUE;
 }
 
-/* Task 0 of a round: the halves of the round before go to the matcher. */
-static gboolean
-round_match (Round   *round,
-             GError **error)
+/* Keeps the first failure; the tasks still to come are skipped. */
+static void
+round_fail (Round  *round,
+            GError *error)
 {
-  GPtrArray *batch = g_steal_pointer (&round->batch);
-  gint64 start = g_get_monotonic_time ();
-  gboolean ok = batch == NULL || match_batch (round->import, batch, error);
-
-  g_clear_pointer (&round->spent, g_ptr_array_unref);
-  round->spent = batch;
-  round->match_usec += g_get_monotonic_time () - start;
-
-  return ok;
+  g_mutex_lock (&round->lock);
+  if (round->error == NULL)
+    round->error = error;
+  else
+    g_error_free (error);
+  g_mutex_unlock (&round->lock);
+  g_atomic_int_set (&round->failed, TRUE);
 }
 
-/* Task 1: the chunks queued so far go into the store (those the matcher
- * queues meanwhile go with the next round's). */
+/* Matches the batches waiting, oldest first, unless another thread does. */
+static void
+pump_matcher (Round *round)
+{
+  g_mutex_lock (&round->lock);
+  while (!round->matching && !g_queue_is_empty (&round->batches) && !g_atomic_int_get (&round->failed))
+    {
+      GPtrArray *batch = g_queue_pop_head (&round->batches);
+      GError *error = NULL;
+      gint64 start;
+      gboolean ok;
+
+      g_atomic_int_add (&round->pending, -1);
+      round->matching = TRUE;
+      g_mutex_unlock (&round->lock);
+
+      start = g_get_monotonic_time ();
+      ok = match_batch (round->import, batch, &error);
+      if (!ok)
+        round_fail (round, error);
+
+      g_mutex_lock (&round->lock);
+      round->match_usec += g_get_monotonic_time () - start;
+      g_queue_push_tail (&round->spent, batch);
+      round->matching = FALSE;
+      g_cond_broadcast (&round->matched);
+    }
+  g_mutex_unlock (&round->lock);
+}
+
+/* Task 0: the chunks queued so far go into the store (those queued
+ * meanwhile go with the next round's). */
 static gboolean
 round_write (Round   *round,
              GError **error)
@@ -1243,43 +1280,61 @@ round_write (Round   *round,
   return ok;
 }
 
-static void
-round_work (Round *round)
+static gboolean
+round_task (Round   *round,
+            guint    i,
+            GError **error)
 {
-  guint n = round->decoders->len;
+  guint loc = i - 1;
+
+  if (i == 0)
+    return round_write (round, error);
+  if (round->finishing)
+    return _sextant_location_decoder_finish (g_ptr_array_index (round->decoders, loc), error);
+  if (round->done[loc])
+    return TRUE;
+  /* the first round opens the locations, on the threads that read them:
+   * libotf2 allocates and clears a chunk for each, 1 MiB by default */
+  if (g_ptr_array_index (round->decoders, loc) == NULL &&
+      (round->decoders->pdata[loc] = _sextant_location_decoder_new (round->import, loc, error)) == NULL)
+    return FALSE;
+
+  return _sextant_location_decoder_read (g_ptr_array_index (round->decoders, loc), round->until,
+                                         round->max_events, &round->done[loc], error);
+}
+
+/* Takes tasks until none is left. A thread that @may_match matches the
+ * batches waiting before it takes the next; with helper threads, this
+ * thread leaves that to them: it settles the locations between the rounds,
+ * and a round that waits for it to finish a batch would wait idle. */
+static void
+round_work (Round    *round,
+            gboolean  may_match)
+{
+  guint n_tasks = round->decoders->len + 1;
   guint i;
 
-  while ((i = (guint)g_atomic_int_add (&round->next, 1)) < n + 2)
+  for (;;)
     {
-      GError *error = NULL;
-      gboolean ok;
+      if (may_match && g_atomic_int_get (&round->pending) > 0)
+        pump_matcher (round);
 
-      guint loc = i - 2;
+      if ((i = (guint)g_atomic_int_add (&round->next, 1)) >= n_tasks)
+        return;
 
-      if (i == 0)
-        ok = round_match (round, &error);
-      else if (i == 1)
-        ok = round_write (round, &error);
-      else if (round->finishing)
-        ok = _sextant_location_decoder_finish (g_ptr_array_index (round->decoders, loc), &error);
-      else if (round->done[loc])
-        continue;
-      else if (g_ptr_array_index (round->decoders, loc) == NULL &&
-               (round->decoders->pdata[loc] = _sextant_location_decoder_new (round->import, loc, &error)) == NULL)
-        ok = FALSE;
-      else
-        ok = _sextant_location_decoder_read (g_ptr_array_index (round->decoders, loc), round->until,
-                                             round->max_events, &round->done[loc], &error);
-      if (!ok)
+      if (!g_atomic_int_get (&round->failed))
+        {
+          GError *error = NULL;
+
+          if (!round_task (round, i, &error))
+            round_fail (round, error);
+        }
+
+      if ((guint)g_atomic_int_add (&round->completed, 1) + 1 == n_tasks)
         {
           g_mutex_lock (&round->lock);
-          if (round->error == NULL)
-            round->error = error;
-          else
-            g_clear_error (&error);
+          g_cond_signal (&round->finished);
           g_mutex_unlock (&round->lock);
-          /* the others stop at their next task */
-          g_atomic_int_set (&round->next, (gint)n + 2);
         }
     }
 }
@@ -1299,12 +1354,12 @@ spin_pause (void)
 #endif
 }
 
-/* Spins while *@value is @old (or, with @above_zero, while it is above
- * zero), for at most ROUND_SPIN_USEC; returns the value last read. */
+/* Spins while @lo <= *@value <= @hi, for at most ROUND_SPIN_USEC; returns
+ * the value last read. */
 static gint
-spin_while (gint     *value,
-            gint      old,
-            gboolean  above_zero)
+spin_while_in (gint *value,
+               gint  lo,
+               gint  hi)
 {
   gint64 deadline = g_get_monotonic_time () + ROUND_SPIN_USEC;
   gint v;
@@ -1312,10 +1367,10 @@ spin_while (gint     *value,
   for (guint i = 1; ; i++)
     {
       v = g_atomic_int_get (value);
-      if (above_zero ? v <= 0 : v != old)
+      if (v < lo || v > hi)
         break;
       spin_pause ();
-      if (i % 64 == 0)
+      if (i % 256 == 0)
         {
           if (g_get_monotonic_time () > deadline)
             break;
@@ -1335,7 +1390,7 @@ round_thread (gpointer data)
 
   for (;;)
     {
-      gint generation = spin_while (&round->generation, seen, FALSE);
+      gint generation = spin_while_in (&round->generation, seen, seen);
 
       if (generation == seen)
         {
@@ -1348,14 +1403,7 @@ round_thread (gpointer data)
       if (g_atomic_int_get (&round->quit))
         return NULL;
 
-      round_work (round);
-
-      if (g_atomic_int_dec_and_test (&round->running))
-        {
-          g_mutex_lock (&round->lock);
-          g_cond_signal (&round->finished);
-          g_mutex_unlock (&round->lock);
-        }
+      round_work (round, TRUE);
     }
 }
 
@@ -1369,28 +1417,43 @@ start_helpers (Round *round)
   g_mutex_unlock (&round->lock);
 }
 
-/* Runs a round on this thread and the helpers; returns the time this thread
- * waited for them. */
+/* Runs a round on this thread and the helpers (set its parameters first);
+ * returns the time this thread waited for them. A helper may still be
+ * matching when it returns. */
 static gint64
 run_round (Round *round)
 {
+  gint n_tasks = (gint)round->decoders->len + 1;
   gint64 wait_start;
 
+  /* a helper that comes late from the round before may take a task as soon
+   * as `next` is 0 */
+  g_atomic_int_set (&round->completed, 0);
   g_atomic_int_set (&round->next, 0);
-  g_atomic_int_set (&round->running, (gint)round->helpers->len);
   start_helpers (round);
 
-  round_work (round);
+  round_work (round, round->helpers->len == 0);
   wait_start = g_get_monotonic_time ();
-  if (spin_while (&round->running, 0, TRUE) > 0)
+  if (spin_while_in (&round->completed, G_MININT, n_tasks - 1) < n_tasks)
     {
       g_mutex_lock (&round->lock);
-      while (g_atomic_int_get (&round->running) > 0)
+      while (g_atomic_int_get (&round->completed) < n_tasks)
         g_cond_wait (&round->finished, &round->lock);
       g_mutex_unlock (&round->lock);
     }
 
   return g_get_monotonic_time () - wait_start;
+}
+
+/* Waits until no thread matches, then matches what is left on this one. */
+static void
+drain_matcher (Round *round)
+{
+  g_mutex_lock (&round->lock);
+  while (round->matching)
+    g_cond_wait (&round->matched, &round->lock);
+  g_mutex_unlock (&round->lock);
+  pump_matcher (round);
 }
 
 /* The error that stopped a round: a callback's (in the import) or the
@@ -1422,11 +1485,12 @@ round_failed (Round   *round,
  * no clock properties the windows are rounds of events instead.
  *
  * Each round reads the locations in parallel, one thread per core, and
- * matches and stores what the round before found; between rounds, this
- * thread settles every location in order (call paths seen for the first
- * time get their ids, halves are collected for the matcher), so the store
- * does not depend on which thread read what: two imports of one archive are
- * equal row for row. */
+ * stores what the round before found, while the matcher matches the
+ * batches of the rounds before; between rounds, this thread settles every
+ * location in order (call paths seen for the first time get their ids,
+ * halves are collected into the round's batch), so the store does not
+ * depend on which thread read what: two imports of one archive are equal
+ * row for row. */
 /* CPU time of the process so far (user + system), for the debug log. */
 static gint64
 cpu_usec (void)
@@ -1465,9 +1529,10 @@ decode_events (SextantImport  *import,
   gint64 rounds_usec;
   gint64 rounds_cpu;
   guint n_rounds = 0;
+  GPtrArray *spent = NULL;
+  GPtrArray *batch = NULL;
 
-  /* the first round opens the locations, on the threads that read them:
-   * libotf2 allocates and clears a chunk for each, 1 MiB by default */
+  /* opened by the first round */
   g_ptr_array_set_size (decoders, n);
   round.decoders = decoders;
   rounds_usec = g_get_monotonic_time ();
@@ -1475,6 +1540,7 @@ decode_events (SextantImport  *import,
   g_mutex_init (&round.lock);
   g_cond_init (&round.start);
   g_cond_init (&round.finished);
+  g_cond_init (&round.matched);
   n_threads = MAX (1, MIN (n_threads, n));
   round.helpers = g_ptr_array_new ();
   for (guint t = 1; t < n_threads; t++)
@@ -1493,22 +1559,30 @@ decode_events (SextantImport  *import,
       settle_start = g_get_monotonic_time ();
       left = 0;
       next_time = G_MAXINT64;
-      round.batch = g_ptr_array_new_with_free_func (halves_free);
+      g_mutex_lock (&round.lock);
+      spent = g_queue_pop_head (&round.spent);
+      g_mutex_unlock (&round.lock);
+      batch = g_ptr_array_new_with_free_func (halves_free);
       for (guint i = 0; ok && i < n; i++)
         {
           guint64 events = 0;
-          GArray *halves = round.spent != NULL ? g_ptr_array_steal_index (round.spent, 0) : NULL;
-          GArray *coll_halves = round.spent != NULL ? g_ptr_array_steal_index (round.spent, 0) : NULL;
+          GArray *halves = spent != NULL ? g_ptr_array_steal_index (spent, 0) : NULL;
+          GArray *coll_halves = spent != NULL ? g_ptr_array_steal_index (spent, 0) : NULL;
 
           ok = _sextant_location_decoder_settle (g_ptr_array_index (decoders, i), &events,
                                                  &halves, &coll_halves, error);
-          g_ptr_array_add (round.batch, halves);
-          g_ptr_array_add (round.batch, coll_halves);
+          g_ptr_array_add (batch, halves);
+          g_ptr_array_add (batch, coll_halves);
           import->events_read += events;
           left += !done[i];
           if (!done[i])
             next_time = MIN (next_time, _sextant_location_decoder_get_time (g_ptr_array_index (decoders, i)));
         }
+      g_clear_pointer (&spent, g_ptr_array_unref);
+      g_mutex_lock (&round.lock);
+      g_queue_push_tail (&round.batches, g_steal_pointer (&batch));
+      g_atomic_int_inc (&round.pending);
+      g_mutex_unlock (&round.lock);
       settle_usec += g_get_monotonic_time () - settle_start;
       n_rounds++;
 
@@ -1535,18 +1609,23 @@ decode_events (SextantImport  *import,
     {
       round.finishing = TRUE;
       run_round (&round);
+      drain_matcher (&round);
       ok = !round_failed (&round, error);
     }
+  g_atomic_int_set (&round.failed, TRUE);
   g_atomic_int_set (&round.quit, TRUE);
   start_helpers (&round);
   for (guint t = 0; t < round.helpers->len; t++)
     g_thread_join (g_ptr_array_index (round.helpers, t));
   g_ptr_array_unref (round.helpers);
   g_cond_clear (&round.start);
-  g_mutex_clear (&round.lock);
   g_cond_clear (&round.finished);
-  g_clear_pointer (&round.batch, g_ptr_array_unref);
-  g_clear_pointer (&round.spent, g_ptr_array_unref);
+  g_cond_clear (&round.matched);
+  g_mutex_clear (&round.lock);
+  g_queue_clear_full (&round.batches, (GDestroyNotify)g_ptr_array_unref);
+  g_queue_clear_full (&round.spent, (GDestroyNotify)g_ptr_array_unref);
+  g_clear_pointer (&batch, g_ptr_array_unref);
+  g_clear_pointer (&spent, g_ptr_array_unref);
   if (!ok)
     return FALSE;
 
