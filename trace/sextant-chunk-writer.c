@@ -163,14 +163,18 @@ sextant_chunk_writer_reserve (SextantChunkWriter *self,
     }
   {
     gint64 *row = block->rows + (gsize)block->n * self->n_cols;
-    guint32 differ = 0;
 
     for (guint c = 0; c < self->n_cols; c++)
+      row[c] = values[c];
+    /* only the columns still constant are compared: after the first rows of
+     * a chunk, a few */
+    for (guint32 m = block->constant; m != 0; m &= m - 1)
       {
-        row[c] = values[c];
-        differ |= (guint32)(values[c] != block->value[c]) << c;
+        guint c = (guint)__builtin_ctz (m);
+
+        if (values[c] != block->value[c])
+          block->constant &= ~(1u << c);
       }
-    block->constant &= ~differ;
   }
   block->n++;
   block->n_open++;

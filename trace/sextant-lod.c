@@ -23,7 +23,7 @@
  */
 #include "config.h"
 
-#include "sextant-chunk-writer.h"
+#include "sextant-chunk-queue.h"
 #include "sextant-lod.h"
 
 /* row ids of lod: (loc << 32) | (level << 26) | n, so that every chunk holds
@@ -60,6 +60,8 @@ typedef struct
   gint64  leave;
 } Open;
 
+typedef struct _LodRows LodRows;
+
 struct _SextantLodBuilder
 {
   SextantImport *import;
@@ -68,7 +70,7 @@ struct _SextantLodBuilder
   gint64         base;       /* ticks per base bucket */
   guint          n_levels;
   Bucket        *levels;
-  SextantChunkWriter **rows; /* per level */
+  LodRows       *rows;       /* per level */
   guint          n_slots;
   guint          slot_cap;   /* of every level's `used` and `ticks` */
   guint32       *regions;    /* slot -> region */
@@ -82,6 +84,49 @@ struct _SextantLodBuilder
 };
 
 typedef SextantLodBuilder LodBuilder;
+
+/* The rows of a level not written yet, one after the other: a pyramid row
+ * is final when it is made, so it needs none of a chunk writer's
+ * bookkeeping. A level's rows are ids first_row on, in bucket order. */
+struct _LodRows
+{
+  gint64   first_row;
+  guint    n;
+  guint    capacity;     /* grows to LOD_CHUNK_ROWS: most levels hold few */
+  gint64  *values;       /* n rows of SEXTANT_LOD_N_COLUMNS */
+};
+
+/* Queues the rows of @rows as one chunk. */
+static void
+rows_write (LodBuilder *self,
+            LodRows    *rows)
+{
+  const gint64 *cols[SEXTANT_LOD_N_COLUMNS];
+
+  if (rows->n == 0)
+    return;
+  for (guint c = 0; c < SEXTANT_LOD_N_COLUMNS; c++)
+    cols[c] = rows->values + c;
+  sextant_chunk_queue_push (self->import->chunks, SEXTANT_CHUNK_LOD, rows->first_row, cols, SEXTANT_LOD_N_COLUMNS,
+                            NULL, SEXTANT_LOD_N_COLUMNS, rows->n);
+  rows->first_row += rows->n;
+  rows->n = 0;
+}
+
+static gint64 *
+rows_add (LodBuilder *self,
+          LodRows    *rows)
+{
+  if (rows->n == LOD_CHUNK_ROWS)
+    rows_write (self, rows);
+  if (rows->n == rows->capacity)
+    {
+      rows->capacity = MIN (MAX (64, rows->capacity * 2), LOD_CHUNK_ROWS);
+      rows->values = g_renew (gint64, rows->values, (gsize)rows->capacity * SEXTANT_LOD_N_COLUMNS);
+    }
+
+  return rows->values + (gsize)rows->n++ * SEXTANT_LOD_N_COLUMNS;
+}
 
 /* A new slot for @region, in every level. */
 static guint
@@ -221,18 +266,15 @@ flush_level (LodBuilder  *self,
     }
 
   {
-    gint64 row[SEXTANT_LOD_N_COLUMNS] = {
-      [SEXTANT_LOD_LOC] = self->loc,
-      [SEXTANT_LOD_LEVEL] = level,
-      [SEXTANT_LOD_BUCKET] = bucket->index,
-      [SEXTANT_LOD_REGION] = dominant,
-      [SEXTANT_LOD_BUSY] = bucket->busy,
-    };
+    gint64 *row = rows_add (self, &self->rows[level]);
 
+    row[SEXTANT_LOD_LOC] = self->loc;
+    row[SEXTANT_LOD_LEVEL] = level;
+    row[SEXTANT_LOD_BUCKET] = bucket->index;
+    row[SEXTANT_LOD_REGION] = dominant;
+    row[SEXTANT_LOD_BUSY] = bucket->busy;
     for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
       row[SEXTANT_LOD_T_FIRST + c] = bucket->t[c];
-    if (sextant_chunk_writer_append (self->rows[level], row, error) < 0)
-      return FALSE;
   }
 
   if (parent != NULL)
@@ -372,14 +414,9 @@ _sextant_lod_builder_new (SextantImport *import,
   self->base = import->lod_base_ticks;
   self->n_levels = import->lod_levels;
   self->levels = g_new0 (Bucket, self->n_levels);
-  self->rows = g_new0 (SextantChunkWriter *, self->n_levels);
+  self->rows = g_new0 (LodRows, self->n_levels);
   for (guint level = 0; level < self->n_levels; level++)
-    {
-      self->rows[level] = sextant_chunk_writer_new_queued (import->chunks, SEXTANT_CHUNK_LOD, SEXTANT_LOD_N_COLUMNS,
-                                                    ((gint64)loc << LOD_LOC_SHIFT) |
-                                                    ((gint64)level << LOD_LEVEL_SHIFT),
-                                                    LOD_CHUNK_ROWS);
-    }
+    self->rows[level].first_row = ((gint64)loc << LOD_LOC_SHIFT) | ((gint64)level << LOD_LEVEL_SHIFT);
   self->stack = g_array_new (FALSE, FALSE, sizeof (Open));
   self->cursor = G_MININT64;
 
@@ -393,7 +430,7 @@ _sextant_lod_builder_free (SextantLodBuilder *self)
     {
       g_free (self->levels[level].used);
       g_free (self->levels[level].ticks);
-      sextant_chunk_writer_free (self->rows[level]);
+      g_free (self->rows[level].values);
     }
   g_free (self->levels);
   g_free (self->rows);
@@ -426,8 +463,7 @@ _sextant_lod_builder_finish (SextantLodBuilder  *self,
       return FALSE;
 
   for (guint level = 0; level < self->n_levels; level++)
-    if (!sextant_chunk_writer_flush (self->rows[level], error))
-      return FALSE;
+    rows_write (self, &self->rows[level]);
 
   return TRUE;
 }
