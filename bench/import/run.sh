@@ -13,7 +13,8 @@
 #   (b) $SEXTANT import ANCHOR -o DB --force  the real importer
 # each under /usr/bin/time -f '%e %M %U %S' (Debian package `time`), and prints
 # a Markdown table: median wall time, median CPU time (user + system), events/s,
-# peak RSS (largest of the REPS), the ratio b/a, the database size per event
+# peak RSS (largest of the REPS), the ratio b/a (the median of the
+# repetitions' own ratios, and the ratio of the medians), the database size per event
 # and the load average before and after, followed by the commands. On a
 # shared machine the wall times depend on what else runs; the CPU times much
 # less.
@@ -116,19 +117,25 @@ raw_rss=$(cut -d' ' -f2 "$logs/raw.all" | largest)
 import_wall=$(cut -d' ' -f1 "$logs/import.all" | median)
 import_cpu=$(awk '{ print $3 + $4 }' "$logs/import.all" | median)
 import_rss=$(cut -d' ' -f2 "$logs/import.all" | largest)
+# each repetition's (b) against the (a) just before it: the machine's speed
+# drifts between repetitions, less within one
+pair_ratio=$(paste -d' ' "$logs/raw.all" "$logs/import.all" | awk '{ print $5 / $1 }' | median)
+pair_min=$(paste -d' ' "$logs/raw.all" "$logs/import.all" | awk '{ print $5 / $1 }' | sort -g | head -1)
+pair_max=$(paste -d' ' "$logs/raw.all" "$logs/import.all" | awk '{ print $5 / $1 }' | sort -g | tail -1)
 db_bytes=$(stat -c %s "$db")
 archive_bytes=$(du -sb "$trace_dir" | cut -f1)
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 
 awk -v e="$n_events" -v rw="$raw_wall" -v rr="$raw_rss" -v iw="$import_wall" -v ir="$import_rss" \
     -v rc="$raw_cpu" -v ic="$import_cpu" \
-    -v db="$db_bytes" -v ab="$archive_bytes" -v reps="$reps" -v label="$raw_label" 'BEGIN {
+    -v db="$db_bytes" -v ab="$archive_bytes" -v reps="$reps" -v label="$raw_label" \
+    -v pr="$pair_ratio" -v pmin="$pair_min" -v pmax="$pair_max" 'BEGIN {
   printf "| step | median wall (s) | median CPU, user + sys (s) | events/s | peak RSS (MiB) |\n"
   printf "|---|---:|---:|---:|---:|\n"
   printf "| (a) raw read, libotf2 + empty callbacks, %s | %.2f | %.2f | %.0f | %.0f |\n", label, rw, rc, e / rw, rr / 1024
   printf "| (b) sextant import | %.2f | %.2f | %.0f | %.0f |\n", iw, ic, e / iw, ir / 1024
   printf "\n"
-  printf "- ratio b/a (median wall): **%.2f**\n", iw / rw
+  printf "- ratio b/a: **%.2f**, the median of the repetitions\x27 ratios (each (b) against the (a) just before it; %.2f to %.2f); %.2f from the median walls\n", pr, pmin, pmax, iw / rw
   printf "- events: %d; archive: %.1f MiB (%.1f bytes/event)\n", e, ab / 1048576, ab / e
   printf "- database: %.1f MiB, **%.1f bytes/event**\n", db / 1048576, db / e
   printf "- %d repetitions, alternating (a) and (b), warm page cache; peak RSS is the largest of the repetitions\n", reps
