@@ -1181,8 +1181,8 @@ typedef struct
   gint64          until;
   guint64         max_events;
   gboolean        finishing;     /* the last round: the locations write what is still open */
-  gint64          match_usec;
-  gint64          write_usec;
+  gint64          match_usec;    /* time matching, all rounds (under `lock`) */
+  gint64          write_usec;    /* time in task 0, all rounds */
   gint            next;          /* atomic: the next task, 0 the store's, i + 1 location i */
   gint            completed;     /* atomic: tasks of this round done */
   gint            failed;        /* atomic: the remaining tasks are skipped */
