@@ -1,0 +1,519 @@
+/*
+ * sextant-import-rounds.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reads the events of an import: every location's decoder, in rounds
+ * through time windows, on one thread per core, with the matcher beside
+ * them (see _sextant_import_decode_events()).
+ */
+#include "config.h"
+
+#include <sys/resource.h>
+
+#include "sextant-chunk-queue.h"
+#include "sextant-import-private.h"
+
+/* Rows per chunk: 4096, fewer when many locations each buffer their own. */
+guint
+_sextant_import_plan_chunk_rows (guint n_locations)
+{
+  const gsize budget = 96 * 1024 * 1024;
+  gsize per_location = budget / MAX (n_locations, 1) / (3 * SEXTANT_VISIT_N_COLUMNS * sizeof (gint64));
+
+  return (guint)CLAMP (per_location, 256, 4096);
+}
+
+/* A round of decoding: every location not done reads up to the round's
+ * time; threads take tasks from a shared counter. Task 0, the biggest,
+ * puts every chunk queued so far into the store; task i + 1 reads location
+ * i. Beside the rounds runs the matcher: the halves of messages and
+ * collectives a round found are one batch, and a thread that finds batches
+ * waiting while no other thread matches matches them, in the order of the
+ * rounds (which keeps the ids deterministic), whether or not the round that
+ * settled them is over; a round ends when its tasks are done, not when the
+ * matcher is. So the threads are as many as the cores, nobody waits for the
+ * store, and nobody waits for the matcher (it had held up one round in
+ * three at its end). */
+typedef struct
+{
+  SextantImport  *import;
+  GPtrArray      *decoders;
+  gboolean       *done;
+  gint64          until;
+  guint64         max_events;
+  gboolean        finishing;     /* the last round: the locations write what is still open */
+  gint64          match_usec;    /* time matching, all rounds (under `lock`) */
+  gint64          write_usec;    /* time in task 0, all rounds */
+  gint            next;          /* atomic: the next task, 0 the store's, i + 1 location i */
+  gint            completed;     /* atomic: tasks of this round done */
+  gint            failed;        /* atomic: the remaining tasks are skipped */
+  gint            pending;       /* atomic: the length of `batches` */
+  gint            generation;    /* atomic: rounds started, the helpers start one when it changes */
+  gint            quit;          /* atomic: the helpers return at the next generation */
+  GPtrArray      *helpers;       /* GThread* */
+  GMutex          lock;
+  GQueue          batches;       /* GPtrArray* of halves (a location's, a location's collective ones, ...),
+                                  * settled and not matched yet, oldest first */
+  GQueue          spent;         /* the batches the matcher is done with, whose arrays go back to the decoders */
+  gboolean        matching;      /* a thread matches */
+  GCond           start;
+  GCond           finished;      /* the round's last task is done */
+  GCond           matched;       /* a thread stopped matching */
+  GError         *error;         /* the first failure of a thread */
+} Round;
+
+static void
+halves_free (gpointer array)
+{
+  if (array != NULL)
+    g_array_unref (array);
+}
+
+/* Hands a batch of halves, every location's in location order, to the
+ * matcher. */
+static gboolean
+match_batch (SextantImport  *import,
+             GPtrArray      *batch,
+             GError        **error)
+{
+  for (guint i = 0; i + 1 < batch->len; i += 2)
+    if (!_sextant_matcher_add_deferred (import->matcher, g_ptr_array_index (batch, i),
+                                        g_ptr_array_index (batch, i + 1), error))
+      return FALSE;
+
+  return TRUE;
+}
+
+/* Keeps the first failure; the tasks still to come are skipped. */
+static void
+round_fail (Round  *round,
+            GError *error)
+{
+  g_mutex_lock (&round->lock);
+  if (round->error == NULL)
+    round->error = error;
+  else
+    g_error_free (error);
+  g_mutex_unlock (&round->lock);
+  g_atomic_int_set (&round->failed, TRUE);
+}
+
+/* Matches the batches waiting, oldest first, unless another thread does. */
+static void
+pump_matcher (Round *round)
+{
+  g_mutex_lock (&round->lock);
+  while (!round->matching && !g_queue_is_empty (&round->batches) && !g_atomic_int_get (&round->failed))
+    {
+      GPtrArray *batch = g_queue_pop_head (&round->batches);
+      GError *error = NULL;
+      gint64 start;
+      gboolean ok;
+
+      g_atomic_int_add (&round->pending, -1);
+      round->matching = TRUE;
+      g_mutex_unlock (&round->lock);
+
+      start = g_get_monotonic_time ();
+      ok = match_batch (round->import, batch, &error);
+      if (!ok)
+        round_fail (round, error);
+
+      g_mutex_lock (&round->lock);
+      round->match_usec += g_get_monotonic_time () - start;
+      g_queue_push_tail (&round->spent, batch);
+      round->matching = FALSE;
+      g_cond_broadcast (&round->matched);
+    }
+  g_mutex_unlock (&round->lock);
+}
+
+/* Task 0: the chunks queued so far go into the store (those queued
+ * meanwhile go with the next round's). */
+static gboolean
+round_write (Round   *round,
+             GError **error)
+{
+  gint64 start = g_get_monotonic_time ();
+  gboolean ok = sextant_chunk_queue_write (round->import->chunks, error);
+
+  round->write_usec += g_get_monotonic_time () - start;
+
+  return ok;
+}
+
+static gboolean
+round_task (Round   *round,
+            guint    i,
+            GError **error)
+{
+  guint loc = i - 1;
+
+  if (i == 0)
+    return round_write (round, error);
+  if (round->finishing)
+    return _sextant_location_decoder_finish (g_ptr_array_index (round->decoders, loc), error);
+  if (round->done[loc])
+    return TRUE;
+  /* the first round opens the locations, on the threads that read them:
+   * libotf2 allocates and clears a chunk for each, 1 MiB by default */
+  if (g_ptr_array_index (round->decoders, loc) == NULL &&
+      (round->decoders->pdata[loc] = _sextant_location_decoder_new (round->import, loc, error)) == NULL)
+    return FALSE;
+
+  return _sextant_location_decoder_read (g_ptr_array_index (round->decoders, loc), round->until,
+                                         round->max_events, &round->done[loc], error);
+}
+
+/* Takes tasks until none is left. A thread that @may_match matches the
+ * batches waiting before it takes the next; with helper threads, this
+ * thread leaves that to them: it settles the locations between the rounds,
+ * and a round that waits for it to finish a batch would wait idle. */
+static void
+round_work (Round    *round,
+            gboolean  may_match)
+{
+  guint n_tasks = round->decoders->len + 1;
+  guint i;
+
+  for (;;)
+    {
+      if (may_match && g_atomic_int_get (&round->pending) > 0)
+        pump_matcher (round);
+
+      if ((i = (guint)g_atomic_int_add (&round->next, 1)) >= n_tasks)
+        return;
+
+      if (!g_atomic_int_get (&round->failed))
+        {
+          GError *error = NULL;
+
+          if (!round_task (round, i, &error))
+            round_fail (round, error);
+        }
+
+      if ((guint)g_atomic_int_add (&round->completed, 1) + 1 == n_tasks)
+        {
+          g_mutex_lock (&round->lock);
+          g_cond_signal (&round->finished);
+          g_mutex_unlock (&round->lock);
+        }
+    }
+}
+
+/* How long a thread spins before it sleeps, waiting for the next round or
+ * for the others to finish this one. A round takes milliseconds and the gap
+ * between two rounds tens of microseconds, while waking a sleeping thread
+ * can take a hundred (on a virtual machine whose idle CPU halted): with a
+ * thread pool that slept, the helper thread was idle for 12 % of the rounds. */
+#define ROUND_SPIN_USEC 2000
+
+static inline void
+spin_pause (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#endif
+}
+
+/* Spins while @lo <= *@value <= @hi, for at most ROUND_SPIN_USEC; returns
+ * the value last read. */
+static gint
+spin_while_in (gint *value,
+               gint  lo,
+               gint  hi)
+{
+  gint64 deadline = g_get_monotonic_time () + ROUND_SPIN_USEC;
+  gint v;
+
+  for (guint i = 1; ; i++)
+    {
+      v = g_atomic_int_get (value);
+      if (v < lo || v > hi)
+        break;
+      spin_pause ();
+      if (i % 256 == 0)
+        {
+          if (g_get_monotonic_time () > deadline)
+            break;
+          /* lets whatever else wants this CPU run */
+          g_thread_yield ();
+        }
+    }
+
+  return v;
+}
+
+static gpointer
+round_thread (gpointer data)
+{
+  Round *round = data;
+  gint seen = 0;
+
+  for (;;)
+    {
+      gint generation = spin_while_in (&round->generation, seen, seen);
+
+      if (generation == seen)
+        {
+          g_mutex_lock (&round->lock);
+          while ((generation = g_atomic_int_get (&round->generation)) == seen)
+            g_cond_wait (&round->start, &round->lock);
+          g_mutex_unlock (&round->lock);
+        }
+      seen = generation;
+      if (g_atomic_int_get (&round->quit))
+        return NULL;
+
+      round_work (round, TRUE);
+    }
+}
+
+/* Starts the next generation of the helper threads. */
+static void
+start_helpers (Round *round)
+{
+  g_mutex_lock (&round->lock);
+  g_atomic_int_inc (&round->generation);
+  g_cond_broadcast (&round->start);
+  g_mutex_unlock (&round->lock);
+}
+
+/* Runs a round on this thread and the helpers (set its parameters first);
+ * returns the time this thread waited for them. A helper may still be
+ * matching when it returns. */
+static gint64
+run_round (Round *round)
+{
+  gint n_tasks = (gint)round->decoders->len + 1;
+  gint64 wait_start;
+
+  /* a helper that comes late from the round before may take a task as soon
+   * as `next` is 0 */
+  g_atomic_int_set (&round->completed, 0);
+  g_atomic_int_set (&round->next, 0);
+  start_helpers (round);
+
+  round_work (round, round->helpers->len == 0);
+  wait_start = g_get_monotonic_time ();
+  if (spin_while_in (&round->completed, G_MININT, n_tasks - 1) < n_tasks)
+    {
+      g_mutex_lock (&round->lock);
+      while (g_atomic_int_get (&round->completed) < n_tasks)
+        g_cond_wait (&round->finished, &round->lock);
+      g_mutex_unlock (&round->lock);
+    }
+
+  return g_get_monotonic_time () - wait_start;
+}
+
+/* Waits until no thread matches, then matches what is left on this one. */
+static void
+drain_matcher (Round *round)
+{
+  g_mutex_lock (&round->lock);
+  while (round->matching)
+    g_cond_wait (&round->matched, &round->lock);
+  g_mutex_unlock (&round->lock);
+  pump_matcher (round);
+}
+
+/* The error that stopped a round: a callback's (in the import) or the
+ * reader's. */
+static gboolean
+round_failed (Round   *round,
+              GError **error)
+{
+  SextantImport *import = round->import;
+
+  if (import->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&import->error));
+      g_clear_error (&round->error);
+      return TRUE;
+    }
+  if (round->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&round->error));
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* CPU time of the process so far (user + system), for the debug log. */
+static gint64
+cpu_usec (void)
+{
+  struct rusage usage;
+
+  if (getrusage (RUSAGE_SELF, &usage) != 0)
+    return 0;
+
+  return (gint64)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * G_USEC_PER_SEC +
+         usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+}
+
+/* Reads the locations in turns through time windows, so that both halves of
+ * a message (and all members of a collective) arrive at the matcher close
+ * together and it holds only what is in flight across a window's edge. With
+ * no clock properties the windows are rounds of events instead.
+ *
+ * Each round reads the locations in parallel, one thread per core, and
+ * stores what the round before found, while the matcher matches the
+ * batches of the rounds before; between rounds, this thread settles every
+ * location in order (call paths seen for the first time get their ids,
+ * halves are collected into the round's batch), so the store does not
+ * depend on which thread read what: two imports of one archive are equal
+ * row for row. */
+gboolean
+_sextant_import_decode_events (SextantImport  *import,
+                               GError        **error)
+{
+  guint n = import->locations->len;
+  g_autoptr(GPtrArray) decoders = g_ptr_array_new_with_free_func ((GDestroyNotify)_sextant_location_decoder_free);
+  g_autofree gboolean *done = g_new0 (gboolean, MAX (n, 1));
+  const guint n_windows = 1024;
+  gint64 step = import->have_clock && import->trace_length > 0
+                ? MAX ((gint64)(import->trace_length / n_windows), 1) : 0;
+  const char *threads_env = g_getenv ("SEXTANT_IMPORT_THREADS");
+  guint n_threads = threads_env != NULL ? (guint)CLAMP (g_ascii_strtoull (threads_env, NULL, 10), 1, 64)
+                                        : MIN ((guint)g_get_num_processors (), 8);
+  Round round = { import, NULL, done, 0, step > 0 ? G_MAXUINT64 : 65536 };
+  gboolean ok = TRUE;
+  guint left = n;
+  gint64 next_time;
+  gint64 settle_start;
+  gint64 settle_usec = 0;
+  gint64 wait_usec = 0;
+  gint64 start_usec = g_get_monotonic_time ();
+  gint64 start_cpu = cpu_usec ();
+  gint64 rounds_usec;
+  gint64 rounds_cpu;
+  guint n_rounds = 0;
+  GPtrArray *spent = NULL;
+  GPtrArray *batch = NULL;
+
+  /* opened by the first round */
+  g_ptr_array_set_size (decoders, n);
+  round.decoders = decoders;
+  rounds_usec = g_get_monotonic_time ();
+  rounds_cpu = cpu_usec ();
+  g_mutex_init (&round.lock);
+  g_cond_init (&round.start);
+  g_cond_init (&round.finished);
+  g_cond_init (&round.matched);
+  n_threads = MAX (1, MIN (n_threads, n));
+  round.helpers = g_ptr_array_new ();
+  for (guint t = 1; t < n_threads; t++)
+    g_ptr_array_add (round.helpers, g_thread_new ("sextant-import", round_thread, &round));
+
+  while (ok && left > 0)
+    {
+      round.until = step > 0 && round.until <= G_MAXINT64 - step ? round.until + step : G_MAXINT64;
+      wait_usec += run_round (&round);
+      if (round_failed (&round, error))
+        {
+          ok = FALSE;
+          break;
+        }
+
+      settle_start = g_get_monotonic_time ();
+      left = 0;
+      next_time = G_MAXINT64;
+      g_mutex_lock (&round.lock);
+      spent = g_queue_pop_head (&round.spent);
+      g_mutex_unlock (&round.lock);
+      batch = g_ptr_array_new_with_free_func (halves_free);
+      for (guint i = 0; ok && i < n; i++)
+        {
+          guint64 events = 0;
+          GArray *halves = spent != NULL ? g_ptr_array_steal_index (spent, 0) : NULL;
+          GArray *coll_halves = spent != NULL ? g_ptr_array_steal_index (spent, 0) : NULL;
+
+          ok = _sextant_location_decoder_settle (g_ptr_array_index (decoders, i), &events,
+                                                 &halves, &coll_halves, error);
+          g_ptr_array_add (batch, halves);
+          g_ptr_array_add (batch, coll_halves);
+          import->events_read += events;
+          left += !done[i];
+          if (!done[i])
+            next_time = MIN (next_time, _sextant_location_decoder_get_time (g_ptr_array_index (decoders, i)));
+        }
+      g_clear_pointer (&spent, g_ptr_array_unref);
+      g_mutex_lock (&round.lock);
+      g_queue_push_tail (&round.batches, g_steal_pointer (&batch));
+      g_atomic_int_inc (&round.pending);
+      g_mutex_unlock (&round.lock);
+      settle_usec += g_get_monotonic_time () - settle_start;
+      n_rounds++;
+
+      /* every location still reading is past the window now: when the clock
+       * properties understate the run, skip the windows nobody is in */
+      if (step > 0 && next_time != G_MAXINT64 && next_time - step > round.until)
+        round.until = next_time - step;
+      if (ok)
+        {
+          _sextant_import_report_progress (import);
+          ok = !g_cancellable_set_error_if_cancelled (import->cancellable, error);
+        }
+    }
+
+  g_debug ("%u rounds on %u thread(s) in %.3f s (%.2f CPUs busy): matching %.3f s, writing %.3f s, "
+           "waits for the other threads %.3f s, settling between rounds %.3f s", n_rounds, n_threads,
+           (g_get_monotonic_time () - rounds_usec) / (double)G_USEC_PER_SEC,
+           (cpu_usec () - rounds_cpu) / (double)MAX (g_get_monotonic_time () - rounds_usec, 1),
+           round.match_usec / (double)G_USEC_PER_SEC, round.write_usec / (double)G_USEC_PER_SEC,
+           wait_usec / (double)G_USEC_PER_SEC, settle_usec / (double)G_USEC_PER_SEC);
+  /* one more round: the locations write what is still open, beside the
+   * matching of the last round's halves */
+  if (ok)
+    {
+      round.finishing = TRUE;
+      run_round (&round);
+      drain_matcher (&round);
+      ok = !round_failed (&round, error);
+    }
+  g_atomic_int_set (&round.failed, TRUE);
+  g_atomic_int_set (&round.quit, TRUE);
+  start_helpers (&round);
+  for (guint t = 0; t < round.helpers->len; t++)
+    g_thread_join (g_ptr_array_index (round.helpers, t));
+  g_ptr_array_unref (round.helpers);
+  g_cond_clear (&round.start);
+  g_cond_clear (&round.finished);
+  g_cond_clear (&round.matched);
+  g_mutex_clear (&round.lock);
+  g_queue_clear_full (&round.batches, (GDestroyNotify)g_ptr_array_unref);
+  g_queue_clear_full (&round.spent, (GDestroyNotify)g_ptr_array_unref);
+  g_clear_pointer (&batch, g_ptr_array_unref);
+  g_clear_pointer (&spent, g_ptr_array_unref);
+  if (!ok)
+    return FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      SextantLocationDecoder *decoder = g_ptr_array_index (decoders, i);
+      guint64 events = 0;
+      GArray *halves = NULL;
+      GArray *coll_halves = NULL;
+      gboolean ok_finish;
+
+      ok_finish = _sextant_location_decoder_settle (decoder, &events, &halves, &coll_halves, error) &&
+                  _sextant_matcher_add_deferred (import->matcher, halves, coll_halves, error);
+      g_clear_pointer (&halves, g_array_unref);
+      g_clear_pointer (&coll_halves, g_array_unref);
+      if (!ok_finish)
+        return FALSE;
+    }
+
+  if (!_sextant_matcher_finish (import->matcher, error) ||
+      !sextant_chunk_queue_write (import->chunks, error) ||
+      !sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error))
+    return FALSE;
+  g_debug ("events decoded: %.3f s for %.3f s of CPU", (g_get_monotonic_time () - start_usec) / (double)G_USEC_PER_SEC,
+           (cpu_usec () - start_cpu) / (double)G_USEC_PER_SEC);
+
+  return TRUE;
+}
