@@ -308,15 +308,24 @@ run_round (Round *round)
   return g_get_monotonic_time () - wait_start;
 }
 
-/* Waits until no thread matches, then matches what is left on this one. */
+/* Returns when every batch is matched (or a thread failed) and no thread
+ * matches: matches what is left on this thread, or waits for the thread
+ * that does. */
 static void
 drain_matcher (Round *round)
 {
   g_mutex_lock (&round->lock);
-  while (round->matching)
-    g_cond_wait (&round->matched, &round->lock);
+  for (;;)
+    {
+      while (round->matching)
+        g_cond_wait (&round->matched, &round->lock);
+      if (g_queue_is_empty (&round->batches) || g_atomic_int_get (&round->failed))
+        break;
+      g_mutex_unlock (&round->lock);
+      pump_matcher (round);
+      g_mutex_lock (&round->lock);
+    }
   g_mutex_unlock (&round->lock);
-  pump_matcher (round);
 }
 
 /* The error that stopped a round: a callback's (in the import) or the
