@@ -121,12 +121,8 @@ find_block (SextantChunkWriter *self,
   g_error ("chunk writer: row %" G_GINT64_FORMAT " is not buffered", row);
 }
 
-static const gint64 nulls[SEXTANT_CHUNK_MAX_COLS] = {
-  SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL,
-  SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL,
-  SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL,
-  SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL,
-};
+/* the row of a reserve() without values */
+static const gint64 nulls[SEXTANT_CHUNK_MAX_COLS] = { [0 ... SEXTANT_CHUNK_MAX_COLS - 1] = SEXTANT_NULL };
 
 gint64
 sextant_chunk_writer_reserve (SextantChunkWriter *self,
@@ -197,18 +193,8 @@ write_block (SextantChunkWriter  *self,
     sextant_chunk_queue_push (self->queue, self->table, block->first_row, cols, self->n_cols, block->value,
                               self->n_cols, block->n);
   else if (block->n > 0)
-    {
-      guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
-      g_autoptr(GBytes) data = NULL;
-      gsize size;
-      gconstpointer bytes;
-
-      g_assert (sextant_chunk_header_size (self->n_cols) <= sizeof header);
-      data = sextant_chunk_encode_strided (cols, self->n_cols, block->value, self->n_cols, block->n, header);
-      bytes = g_bytes_get_data (data, &size);
-      ok = sextant_store_write_encoded_chunk (self->store, self->table, block->first_row, header,
-                                              self->n_cols, block->n, bytes, size, error);
-    }
+    ok = sextant_store_write_chunk (self->store, self->table, block->first_row, cols, self->n_cols, block->value,
+                                    self->n_cols, block->n, error);
   g_ptr_array_steal_index (self->blocks, index);
   /* a small writer keeps the block it grew for its next chunk; a big one
    * gives it back (malloc has it again for the next, and the memory of the

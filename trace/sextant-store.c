@@ -827,18 +827,22 @@ sextant_store_write_encoded_chunk (SextantStore      *self,
  * sextant_store_write_chunk:
  * @table: which column table
  * @first_row: the row id of the chunk's first row
- * @columns: (array length=n_cols): the values, @columns[c][r] for row r of
- *   stored column c, SEXTANT_NULL for NULL
+ * @columns: (array length=n_cols): the values, @columns[c][r * @stride] for
+ *   row r of stored column c, SEXTANT_NULL for NULL; %NULL for a column
+ *   that holds @constants[c] in every row
  *
  * Writes @n_rows rows of a column table (visit, message, collective_member,
- * lod, pattern_instance_data) as one chunk. The rows of a table are ids
- * @first_row onwards; chunks must not overlap.
+ * lod, pattern_instance_data) as one chunk (see
+ * sextant_chunk_encode_strided()). The rows of a table are ids @first_row
+ * onwards; chunks must not overlap.
  */
 gboolean
 sextant_store_write_chunk (SextantStore         *self,
                            SextantChunkTable     table,
                            gint64                first_row,
                            const gint64 * const *columns,
+                           gsize                 stride,
+                           const gint64         *constants,
                            guint                 n_cols,
                            guint                 n_rows,
                            GError              **error)
@@ -851,7 +855,7 @@ sextant_store_write_chunk (SextantStore         *self,
   g_return_val_if_fail (table < SEXTANT_N_CHUNK_TABLES && n_cols == chunk_columns[table], FALSE);
   g_assert (sextant_chunk_header_size (n_cols) <= sizeof header);
 
-  data = sextant_chunk_encode (columns, n_cols, n_rows, header);
+  data = sextant_chunk_encode_strided (columns, stride, constants, n_cols, n_rows, header);
   bytes = g_bytes_get_data (data, &size);
 
   return sextant_store_write_encoded_chunk (self, table, first_row, header, n_cols, n_rows, bytes, size, error);

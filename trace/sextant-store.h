@@ -207,6 +207,8 @@ gboolean      sextant_store_write_chunk     (SextantStore      *self,
                                              SextantChunkTable  table,
                                              gint64             first_row,
                                              const gint64 * const *columns,
+                                             gsize              stride,
+                                             const gint64      *constants,
                                              guint              n_cols,
                                              guint              n_rows,
                                              GError           **error);
