@@ -37,6 +37,7 @@
 #include "sextant-chunk-writer.h"
 #include "sextant-import-private.h"
 #include "sextant-lod.h"
+#include "sextant-request-map.h"
 
 #define READ_BATCH 4096    /* events per OTF2 read call */
 
@@ -200,9 +201,9 @@ typedef struct _SextantLocationDecoder
   SeqTable       coll_seq;
   OTF2_CommRef   comm_ref;               /* the communicator of the last message */
   const SextantCommDef *comm_def;
-  GHashTable    *isends;                 /* &request -> PendingSend* (the key inside) */
-  GHashTable    *irecvs;                 /* &request -> PendingPoint* (the key inside) */
-  GHashTable    *nb_colls;               /* &request -> PendingPoint* (the key inside) */
+  SextantRequestMap *isends;             /* request -> PendingSend */
+  SextantRequestMap *irecvs;             /* request -> PendingPoint */
+  SextantRequestMap *nb_colls;           /* request -> PendingPoint */
   GQueue         coll_begins;            /* PendingPoint*, oldest first */
   GQueue         rma_coll_begins;        /* PendingPoint* */
   GHashTable    *rma_pending;            /* (win, matching id) -> GQueue of PendingRma* */
@@ -811,6 +812,27 @@ write_send (Decoder            *self,
   return TRUE;
 }
 
+/* A send at @t, numbered on its channel. */
+static PendingSend
+new_send (Decoder      *self,
+          gint64        t,
+          guint32       receiver,
+          OTF2_CommRef  comm,
+          guint32       tag,
+          guint64       length,
+          gint64        request)
+{
+  PendingSend send = { .comm = comm_value (comm), .peer = resolve_peer (self, comm, receiver), .tag = tag };
+
+  send.seq = next_seq (&self->send_seq, send.comm, send.peer, tag);
+  send.bytes = (gint64)length;
+  send.time = t;
+  send.visit = top_visit (self);
+  send.request = request;
+
+  return send;
+}
+
 static OTF2_CallbackCode
 on_mpi_send (DECODER_ARGS,
              uint32_t     receiver,
@@ -820,16 +842,7 @@ on_mpi_send (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_SEND, time);
-  PendingSend send;
-
-  send.comm = comm_value (comm);
-  send.peer = resolve_peer (self, comm, receiver);
-  send.tag = tag;
-  send.seq = next_seq (&self->send_seq, send.comm, send.peer, tag);
-  send.bytes = (gint64)length;
-  send.time = t;
-  send.visit = top_visit (self);
-  send.request = SEXTANT_NULL;
+  PendingSend send = new_send (self, t, receiver, comm, tag, length, SEXTANT_NULL);
 
   STORE (self, write_send (self, &send, SEXTANT_MODE_BLOCKING, SEXTANT_NULL, SEXTANT_NULL, &store_error));
   return OTF2_CALLBACK_SUCCESS;
@@ -845,31 +858,17 @@ on_mpi_isend (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_ISEND, time);
-  PendingSend *send = g_new (PendingSend, 1);
+  PendingSend send = new_send (self, t, receiver, comm, tag, length, (gint64)request);
   PendingSend *old;
-  GError *error = NULL;
-
-  send->comm = comm_value (comm);
-  send->peer = resolve_peer (self, comm, receiver);
-  send->tag = tag;
-  send->seq = next_seq (&self->send_seq, send->comm, send->peer, tag);
-  send->bytes = (gint64)length;
-  send->time = t;
-  send->visit = top_visit (self);
-  send->request = (gint64)request;
 
   /* A request id still open is a lost completion: keep the older send. */
-  if ((old = g_hash_table_lookup (self->isends, &request)) != NULL)
+  if ((old = sextant_request_map_lookup (self->isends, request)) != NULL)
     {
       _sextant_import_log (self->import, "request_reused", self->loc, t,
                            "MPI_ISEND reuses an open request id; the earlier send is kept without completion");
-      if (!write_send (self, old, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL, &error))
-        {
-          g_free (send);
-          return _sextant_import_fail (self->import, error);
-        }
+      STORE (self, write_send (self, old, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL, &store_error));
     }
-  g_hash_table_replace (self->isends, &send->request, send);
+  *(PendingSend *)sextant_request_map_insert (self->isends, request) = send;
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -880,18 +879,26 @@ on_mpi_isend_complete (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_ISEND_COMPLETE, time);
-  g_autofree PendingSend *send = NULL;
+  PendingSend send;
 
-  if (!g_hash_table_steal_extended (self->isends, &request, NULL, (gpointer *)&send))
+  if (!sextant_request_map_remove (self->isends, request, &send))
     {
       _sextant_import_log (self->import, "unknown_request", self->loc, t,
                            "MPI_ISEND_COMPLETE for a request without MPI_ISEND; ignored");
       return OTF2_CALLBACK_SUCCESS;
     }
 
-  STORE (self, write_send (self, send, SEXTANT_MODE_NONBLOCKING, t, top_visit (self), &store_error));
+  STORE (self, write_send (self, &send, SEXTANT_MODE_NONBLOCKING, t, top_visit (self), &store_error));
 
   return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Where the location is at @t: its innermost visit. */
+static inline PendingPoint
+point_here (Decoder *self,
+            gint64   t)
+{
+  return (PendingPoint) { .time = t, .visit = top_visit (self), .region = top_region (self), .request = SEXTANT_NULL };
 }
 
 static PendingPoint *
@@ -900,10 +907,7 @@ new_point (Decoder *self,
 {
   PendingPoint *point = g_new (PendingPoint, 1);
 
-  point->time = t;
-  point->visit = top_visit (self);
-  point->region = top_region (self);
-  point->request = SEXTANT_NULL;
+  *point = point_here (self, t);
 
   return point;
 }
@@ -914,10 +918,10 @@ on_mpi_irecv_request (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_IRECV_REQUEST, time);
-  PendingPoint *post = new_point (self, t);
+  PendingPoint *post = sextant_request_map_insert (self->irecvs, request);
 
+  *post = point_here (self, t);
   post->request = (gint64)request;
-  g_hash_table_replace (self->irecvs, &post->request, post);
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -973,11 +977,11 @@ on_mpi_irecv (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_IRECV, time);
-  g_autofree PendingPoint *post = NULL;
+  PendingPoint post;
+  gboolean posted = sextant_request_map_remove (self->irecvs, request, &post);
 
-  g_hash_table_steal_extended (self->irecvs, &request, NULL, (gpointer *)&post);
-
-  return receive (self, t, sender, comm, tag, length, SEXTANT_MODE_NONBLOCKING, (gint64)request, post);
+  return receive (self, t, sender, comm, tag, length, SEXTANT_MODE_NONBLOCKING, (gint64)request,
+                  posted ? &post : NULL);
 }
 
 static OTF2_CallbackCode
@@ -988,7 +992,8 @@ on_mpi_request_cancelled (DECODER_ARGS,
   gint64 t = on_record (self, SEXTANT_EVENT_MPI_REQUEST_CANCELLED, time);
 
   /* A cancelled send or receive never happened: it must not stay unmatched. */
-  if (!g_hash_table_remove (self->isends, &request) && !g_hash_table_remove (self->irecvs, &request))
+  if (!sextant_request_map_remove (self->isends, request, NULL) &&
+      !sextant_request_map_remove (self->irecvs, request, NULL))
     _sextant_import_log (self->import, "unknown_request", self->loc, t,
                          "MPI_REQUEST_CANCELLED for a request that is not open; ignored");
 
@@ -1090,10 +1095,10 @@ on_nb_collective_request (DECODER_ARGS,
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_REQUEST, time);
 
-  PendingPoint *point = new_point (self, t);
+  PendingPoint *point = sextant_request_map_insert (self->nb_colls, request);
 
+  *point = point_here (self, t);
   point->request = (gint64)request;
-  g_hash_table_replace (self->nb_colls, &point->request, point);
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -1109,7 +1114,8 @@ on_nb_collective_complete (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = on_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_COMPLETE, time);
-  PendingPoint *begin = g_hash_table_lookup (self->nb_colls, &request);
+  PendingPoint begin_point;
+  PendingPoint *begin = sextant_request_map_remove (self->nb_colls, request, &begin_point) ? &begin_point : NULL;
   OTF2_CallbackCode code;
 
   if (begin == NULL)
@@ -1119,7 +1125,6 @@ on_nb_collective_complete (DECODER_ARGS,
   code = write_collective (self, collective_op, comm, root, sent, received,
                            begin != NULL ? begin->time : t,
                            begin != NULL ? begin->visit : top_visit (self), TRUE, t);
-  g_hash_table_remove (self->nb_colls, &request);
 
   return code;
 }
@@ -1959,9 +1964,9 @@ _sextant_location_decoder_free (Decoder *self)
   g_free (self->send_seq.slots);
   g_free (self->recv_seq.slots);
   g_free (self->coll_seq.slots);
-  g_clear_pointer (&self->isends, g_hash_table_unref);
-  g_clear_pointer (&self->irecvs, g_hash_table_unref);
-  g_clear_pointer (&self->nb_colls, g_hash_table_unref);
+  g_clear_pointer (&self->isends, sextant_request_map_free);
+  g_clear_pointer (&self->irecvs, sextant_request_map_free);
+  g_clear_pointer (&self->nb_colls, sextant_request_map_free);
   g_clear_pointer (&self->rma_pending, g_hash_table_unref);
   g_clear_pointer (&self->locks, g_hash_table_unref);
   g_queue_clear_full (&self->coll_begins, g_free);
@@ -1978,6 +1983,7 @@ _sextant_location_decoder_finish (Decoder  *self,
                                   GError  **error)
 {
   SextantStore *store = self->import->store;
+  g_autoptr(GArray) open_sends = NULL;
   GHashTableIter iter;
   gpointer value;
 
@@ -2009,18 +2015,20 @@ _sextant_location_decoder_finish (Decoder  *self,
                          g_array_index (self->import->locations, SextantLocationDef, self->loc).n_events,
                          self->n_events);
 
-  g_hash_table_iter_init (&iter, self->isends);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  /* oldest first */
+  open_sends = sextant_request_map_steal_values (self->isends);
+  for (guint i = 0; i < open_sends->len; i++)
     {
-      _sextant_import_log (self->import, "incomplete_request", self->loc, ((PendingSend *)value)->time,
-                           "MPI_ISEND never completed");
-      if (!write_send (self, value, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL, error))
+      const PendingSend *send = &g_array_index (open_sends, PendingSend, i);
+
+      _sextant_import_log (self->import, "incomplete_request", self->loc, send->time, "MPI_ISEND never completed");
+      if (!write_send (self, send, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL, error))
         return FALSE;
     }
 
-  if (g_hash_table_size (self->irecvs) > 0)
+  if (sextant_request_map_size (self->irecvs) > 0)
     _sextant_import_log (self->import, "incomplete_request", self->loc, self->last_time,
-                         "%u MPI_IRECV_REQUEST(s) never completed", g_hash_table_size (self->irecvs));
+                         "%u MPI_IRECV_REQUEST(s) never completed", sextant_request_map_size (self->irecvs));
 
   g_hash_table_iter_init (&iter, self->rma_pending);
   while (g_hash_table_iter_next (&iter, NULL, &value))
@@ -2111,9 +2119,9 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   self->profile = g_array_new (FALSE, TRUE, sizeof (Profile));
   self->comm_ref = OTF2_UNDEFINED_COMM;
-  self->isends = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
-  self->irecvs = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
-  self->nb_colls = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  self->isends = sextant_request_map_new (sizeof (PendingSend));
+  self->irecvs = sextant_request_map_new (sizeof (PendingPoint));
+  self->nb_colls = sextant_request_map_new (sizeof (PendingPoint));
   self->rma_pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, free_queue);
   self->locks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_queue_init (&self->coll_begins);
