@@ -45,11 +45,14 @@ typedef struct
   gboolean        finishing;     /* the last round: the locations write what is still open */
   gint64          match_usec;    /* time matching, all rounds (under `lock`) */
   gint64          write_usec;    /* time in task 0, all rounds */
-  gint            next;          /* atomic: the next task, 0 the store's, i + 1 location i */
+  gint           *claimed;       /* per task (0 the store's, i + 1 location i): the generation
+                                  * that took it last (atomic) */
   gint            completed;     /* atomic: tasks of this round done */
   gint            failed;        /* atomic: the remaining tasks are skipped */
   gint            pending;       /* atomic: the length of `batches` */
   gint            generation;    /* atomic: rounds started, the helpers start one when it changes */
+  guint           n_threads;     /* this one and the helpers */
+  gint            helpers_started; /* atomic: gives each helper its number */
   gint            quit;          /* atomic: the helpers return at the next generation */
   GPtrArray      *helpers;       /* GThread* */
   GMutex          lock;
@@ -166,24 +169,34 @@ round_task (Round   *round,
                                          round->max_events, &round->done[loc], error);
 }
 
-/* Takes tasks until none is left. A thread that @may_match matches the
+/* Takes the tasks of round @generation that no thread has claimed yet,
+ * scanning them all once from @first (each thread starts elsewhere, so a
+ * location is mostly read by the same thread round after round, and its
+ * state stays in that core's cache). A thread that @may_match matches the
  * batches waiting before it takes the next; with helper threads, this
  * thread leaves that to them: it settles the locations between the rounds,
  * and a round that waits for it to finish a batch would wait idle. */
 static void
 round_work (Round    *round,
+            gint      generation,
+            guint     first,
             gboolean  may_match)
 {
   guint n_tasks = round->decoders->len + 1;
-  guint i;
 
-  for (;;)
+  for (guint k = 0; k < n_tasks; k++)
     {
+      guint i = (first + k) % n_tasks;
+      gint taken;
+
       if (may_match && g_atomic_int_get (&round->pending) > 0)
         pump_matcher (round);
 
-      if ((i = (guint)g_atomic_int_add (&round->next, 1)) >= n_tasks)
-        return;
+      /* generations only grow: a thread late from the round before
+       * (taken >= its generation) must not take a task of this one */
+      if ((taken = g_atomic_int_get (&round->claimed[i])) >= generation ||
+          !g_atomic_int_compare_and_exchange (&round->claimed[i], taken, generation))
+        continue;
 
       if (!g_atomic_int_get (&round->failed))
         {
@@ -249,6 +262,7 @@ static gpointer
 round_thread (gpointer data)
 {
   Round *round = data;
+  guint index = (guint)g_atomic_int_add (&round->helpers_started, 1) + 1;
   gint seen = 0;
 
   for (;;)
@@ -266,18 +280,23 @@ round_thread (gpointer data)
       if (g_atomic_int_get (&round->quit))
         return NULL;
 
-      round_work (round, TRUE);
+      /* helper k of the n_threads - 1 starts at task k n_tasks / n_threads */
+      round_work (round, generation, index * (round->decoders->len + 1) / round->n_threads, TRUE);
     }
 }
 
-/* Starts the next generation of the helper threads. */
-static void
+/* Starts the next generation of the helper threads; returns it. */
+static gint
 start_helpers (Round *round)
 {
+  gint generation;
+
   g_mutex_lock (&round->lock);
-  g_atomic_int_inc (&round->generation);
+  generation = g_atomic_int_add (&round->generation, 1) + 1;
   g_cond_broadcast (&round->start);
   g_mutex_unlock (&round->lock);
+
+  return generation;
 }
 
 /* Runs a round on this thread and the helpers (set its parameters first);
@@ -288,14 +307,14 @@ run_round (Round *round)
 {
   gint n_tasks = (gint)round->decoders->len + 1;
   gint64 wait_start;
+  gint generation;
 
-  /* a helper that comes late from the round before may take a task as soon
-   * as `next` is 0 */
+  /* a helper that comes late from the round before finds every task
+   * claimed by its generation or this one, and takes none */
   g_atomic_int_set (&round->completed, 0);
-  g_atomic_int_set (&round->next, 0);
-  start_helpers (round);
+  generation = start_helpers (round);
 
-  round_work (round, round->helpers->len == 0);
+  round_work (round, generation, 0, round->helpers->len == 0);
   wait_start = g_get_monotonic_time ();
   if (spin_while_in (&round->completed, G_MININT, n_tasks - 1) < n_tasks)
     {
@@ -407,6 +426,7 @@ _sextant_import_decode_events (SextantImport  *import,
   /* opened by the first round */
   g_ptr_array_set_size (decoders, n);
   round.decoders = decoders;
+  round.claimed = g_new0 (gint, n + 1);
   rounds_usec = g_get_monotonic_time ();
   rounds_cpu = cpu_usec ();
   g_mutex_init (&round.lock);
@@ -414,6 +434,7 @@ _sextant_import_decode_events (SextantImport  *import,
   g_cond_init (&round.finished);
   g_cond_init (&round.matched);
   n_threads = MAX (1, MIN (n_threads, n));
+  round.n_threads = n_threads;
   round.helpers = g_ptr_array_new ();
   for (guint t = 1; t < n_threads; t++)
     g_ptr_array_add (round.helpers, g_thread_new ("sextant-import", round_thread, &round));
@@ -498,6 +519,7 @@ _sextant_import_decode_events (SextantImport  *import,
   g_queue_clear_full (&round.spent, (GDestroyNotify)g_ptr_array_unref);
   g_clear_pointer (&batch, g_ptr_array_unref);
   g_clear_pointer (&spent, g_ptr_array_unref);
+  g_free (round.claimed);
   if (!ok)
     return FALSE;
 

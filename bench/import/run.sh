@@ -3,7 +3,8 @@
 #
 # bench/import/run.sh - how fast `sextant import` is, against the libotf2 floor
 #
-#   bench/import/run.sh [-n REPS] [-r RANKS] [-e EVENTS] [-s SEED] [-g] [-f] [WORKDIR]
+#   bench/import/run.sh [-n REPS] [-r RANKS] [-e EVENTS] [-s SEED] [-g] [-f]
+#                       [-c OTHER_SEXTANT] [WORKDIR]
 #
 # Generates a simulated MPI trace once (sextant-bench-gen, kept in WORKDIR,
 # default /tmp/sextant-bench-import, reused by later runs with the same
@@ -21,7 +22,11 @@
 #
 # Options: -n REPS, -r RANKS (64), -e EVENTS (10000000), -s SEED (1),
 #          -g read with the merging global event reader in (a),
-#          -f regenerate the trace even if it exists.
+#          -f regenerate the trace even if it exists,
+#          -c OTHER_SEXTANT also time (c) OTHER_SEXTANT import in every
+#             repetition (before or after (b), in turns), for an A/B
+#             comparison of two builds: adds its row and the median of the
+#             repetitions' c/b.
 # Environment: BUILDDIR (build), SEXTANT ($BUILDDIR/app/sextant),
 #              BENCH_GEN / BENCH_RAW_READ (the tools in $BUILDDIR/bench/import).
 
@@ -37,14 +42,15 @@ seed=1
 raw_flags=()
 raw_label="per-location readers"
 regenerate=0
+other=
 
 usage ()
 {
-  sed -n '4,25s/^# \{0,1\}//p' "$0"
+  sed -n '4,30s/^# \{0,1\}//p' "$0"
 }
 
 
-while getopts "n:r:e:s:gfh" opt; do
+while getopts "n:r:e:s:gfc:h" opt; do
   case "$opt" in
     n) reps=$OPTARG ;;
     r) ranks=$OPTARG ;;
@@ -52,6 +58,7 @@ while getopts "n:r:e:s:gfh" opt; do
     s) seed=$OPTARG ;;
     g) raw_flags=(--global); raw_label="global (merged) reader" ;;
     f) regenerate=1 ;;
+    c) other=$OPTARG ;;
     h) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
   esac
@@ -68,7 +75,7 @@ raw=${BENCH_RAW_READ:-$builddir/bench/import/sextant-bench-raw-read}
 timer=/usr/bin/time
 
 [ -x "$timer" ] || die "$timer not found (apt install time)"
-for tool in "$gen" "$raw" "$sextant"; do
+for tool in "$gen" "$raw" "$sextant" ${other:+"$other"}; do
   [ -x "$tool" ] || die "$tool is not an executable (build first, or set BUILDDIR / SEXTANT)"
 done
 
@@ -84,6 +91,7 @@ mkdir -p "$workdir" "$logs"
 gen_cmd=("$gen" --ranks "$ranks" --events "$events" --seed "$seed" --force "$trace_dir")
 raw_cmd=("$raw" "${raw_flags[@]}" "$anchor")
 import_cmd=("$sextant" import "$anchor" -o "$db" --force)
+other_cmd=("$other" import "$anchor" -o "$workdir/other.sextant.db" --force)
 
 gen_seconds="(reused)"
 if [ "$regenerate" = 1 ] || [ ! -f "$anchor" ]; then
@@ -99,13 +107,23 @@ n_events=$(awk '$1 == "events" { print $2 }' "$logs/warmup.out")
 
 : >"$logs/raw.all"
 : >"$logs/import.all"
+: >"$logs/other.all"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for i in $(seq 1 "$reps"); do
   echo "repetition $i/$reps ..." >&2
   timed "raw.$i" "${raw_cmd[@]}"
+  # (b) and (c) take turns at going first: neither always runs on the cache
+  # the other left
+  if [ -n "$other" ] && [ $((i % 2)) = 0 ]; then
+    timed "other.$i" "${other_cmd[@]}"
+  fi
   timed "import.$i" "${import_cmd[@]}"
+  if [ -n "$other" ] && [ $((i % 2)) = 1 ]; then
+    timed "other.$i" "${other_cmd[@]}"
+  fi
   cat "$logs/raw.$i.time" >>"$logs/raw.all"
   cat "$logs/import.$i.time" >>"$logs/import.all"
+  [ -z "$other" ] || cat "$logs/other.$i.time" >>"$logs/other.all"
   n=$(awk '$1 == "events" { print $2 }' "$logs/raw.$i.out")
   [ "$n" = "$n_events" ] || die "raw read $i saw $n events, not $n_events"
 done
@@ -140,6 +158,19 @@ awk -v e="$n_events" -v rw="$raw_wall" -v rr="$raw_rss" -v iw="$import_wall" -v 
   printf "- database: %.1f MiB, **%.1f bytes/event**\n", db / 1048576, db / e
   printf "- %d repetitions, alternating (a) and (b), warm page cache; peak RSS is the largest of the repetitions\n", reps
 }'
+if [ -n "$other" ]; then
+  other_wall=$(cut -d' ' -f1 "$logs/other.all" | median)
+  other_cpu=$(awk '{ print $3 + $4 }' "$logs/other.all" | median)
+  other_rss=$(cut -d' ' -f2 "$logs/other.all" | largest)
+  other_ratio=$(paste -d' ' "$logs/raw.all" "$logs/other.all" | awk '{ print $5 / $1 }' | median)
+  cb_ratio=$(paste -d' ' "$logs/import.all" "$logs/other.all" | awk '{ print $5 / $1 }' | median)
+  cb_cpu=$(paste -d' ' "$logs/import.all" "$logs/other.all" | awk '{ print ($7 + $8) / ($3 + $4) }' | median)
+  awk -v e="$n_events" -v w="$other_wall" -v c="$other_cpu" -v r="$other_rss" \
+      -v ra="$other_ratio" -v cb="$cb_ratio" -v cc="$cb_cpu" -v bin="$other" 'BEGIN {
+    printf "- (c) %s import: median wall %.2f s, CPU %.2f s, %.0f events/s, peak RSS %.0f MiB; c/a %.2f\n", bin, w, c, e / w, r / 1024, ra
+    printf "- **c/b: %.3f** wall, %.3f CPU (medians of the repetitions\x27 own ratios)\n", cb, cc
+  }'
+fi
 echo "- load average (1, 5, 15 min) before: $load_before; after: $load_after"
 echo "- trace generation: $gen_seconds s"
 echo "- machine: $(nproc) CPUs, ${cpu:-unknown CPU}, $(uname -sr)"
@@ -151,4 +182,5 @@ echo "# BUILDDIR=$builddir SEXTANT=$sextant $invocation"
 echo "${gen_cmd[*]}"
 echo "/usr/bin/time -f '%e %M %U %S' ${raw_cmd[*]}"
 echo "/usr/bin/time -f '%e %M %U %S' ${import_cmd[*]}"
+[ -z "$other" ] || echo "/usr/bin/time -f '%e %M %U %S' ${other_cmd[*]}"
 echo '```'
