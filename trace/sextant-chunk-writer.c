@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "sextant-block-pool.h"
 #include "sextant-chunk.h"
 #include "sextant-chunk-writer.h"
 
@@ -34,6 +35,7 @@ struct _SextantChunkWriter
 {
   SextantStore      *store;       /* chunks written here at once, */
   SextantChunkQueue *queue;       /* or queued here */
+  SextantBlockPool  *pool;        /* the rows of big writers' blocks, or NULL: malloc */
   SextantChunkTable  table;
   guint              n_cols;
   guint              chunk_rows;
@@ -44,12 +46,24 @@ struct _SextantChunkWriter
   gboolean           held;        /* complete chunks wait for sextant_chunk_writer_release() */
 };
 
-static void
-block_free (gpointer data)
+static inline gsize
+block_bytes (SextantChunkWriter *self,
+             guint               capacity)
 {
-  Block *block = data;
+  return (gsize)capacity * self->n_cols * sizeof (gint64);
+}
 
-  g_free (block->rows);
+static void
+block_free (SextantChunkWriter *self,
+            Block              *block)
+{
+  if (block == NULL)
+    return;
+
+  if (self->pool != NULL && self->big)
+    sextant_block_pool_give (self->pool, block->rows, block_bytes (self, block->capacity));
+  else
+    g_free (block->rows);
   g_free (block);
 }
 
@@ -69,15 +83,17 @@ sextant_chunk_writer_new (SextantStore      *store,
   self->n_cols = n_cols;
   self->chunk_rows = CLAMP (chunk_rows, 1, SEXTANT_CHUNK_MAX_ROWS);
   self->next_row = first_row;
-  self->blocks = g_ptr_array_new_with_free_func (block_free);
+  self->blocks = g_ptr_array_new ();
   self->big = self->chunk_rows >= 1024;
 
   return self;
 }
 
-/* A writer whose chunks go to @queue instead of straight into the store. */
+/* A writer whose chunks go to @queue instead of straight into the store;
+ * a big one (chunk_rows >= 1024) takes its blocks from @pool (nullable). */
 SextantChunkWriter *
 sextant_chunk_writer_new_queued (SextantChunkQueue *queue,
+                                 SextantBlockPool  *pool,
                                  SextantChunkTable  table,
                                  guint              n_cols,
                                  gint64             first_row,
@@ -86,6 +102,7 @@ sextant_chunk_writer_new_queued (SextantChunkQueue *queue,
   SextantChunkWriter *self = sextant_chunk_writer_new (NULL, table, n_cols, first_row, chunk_rows);
 
   self->queue = queue;
+  self->pool = pool;
 
   return self;
 }
@@ -96,8 +113,10 @@ sextant_chunk_writer_free (SextantChunkWriter *self)
   if (self == NULL)
     return;
 
+  for (guint i = 0; i < self->blocks->len; i++)
+    block_free (self, g_ptr_array_index (self->blocks, i));
   g_ptr_array_unref (self->blocks);
-  g_clear_pointer (&self->spare, block_free);
+  block_free (self, self->spare);
   g_free (self);
 }
 
@@ -146,8 +165,17 @@ sextant_chunk_writer_reserve (SextantChunkWriter *self,
     {
       /* a writer of big chunks fills many: the whole chunk at once, no
        * copies; small ones (a level of a pyramid) grow */
-      block->capacity = self->big ? self->chunk_rows : MIN (MAX (64, block->capacity * 2), self->chunk_rows);
-      block->rows = g_renew (gint64, block->rows, (gsize)block->capacity * self->n_cols);
+      if (self->big && self->pool != NULL)
+        {
+          g_assert (block->rows == NULL);
+          block->capacity = self->chunk_rows;
+          block->rows = sextant_block_pool_take (self->pool, block_bytes (self, block->capacity));
+        }
+      else
+        {
+          block->capacity = self->big ? self->chunk_rows : MIN (MAX (64, block->capacity * 2), self->chunk_rows);
+          block->rows = g_realloc (block->rows, block_bytes (self, block->capacity));
+        }
     }
 
   if (values == NULL)
@@ -197,12 +225,12 @@ write_block (SextantChunkWriter  *self,
                                     self->n_cols, block->n, error);
   g_ptr_array_steal_index (self->blocks, index);
   /* a small writer keeps the block it grew for its next chunk; a big one
-   * gives it back (malloc has it again for the next, and the memory of the
-   * import is not one spare chunk per location higher) */
+   * gives it back (the pool or malloc has it again for the next, and the
+   * memory of the import is not one spare chunk per location higher) */
   if (self->spare == NULL && !self->big)
     self->spare = block;
   else
-    block_free (block);
+    block_free (self, block);
 
   return ok;
 }

@@ -14,6 +14,7 @@
  */
 #pragma once
 
+#include "sextant-block-pool.h"
 #include "sextant-chunk-queue.h"
 
 G_BEGIN_DECLS
@@ -26,6 +27,7 @@ SextantChunkWriter *sextant_chunk_writer_new       (SextantStore        *store,
                                                     gint64               first_row,
                                                     guint                chunk_rows);
 SextantChunkWriter *sextant_chunk_writer_new_queued (SextantChunkQueue   *queue,
+                                                    SextantBlockPool    *pool,
                                                     SextantChunkTable    table,
                                                     guint                n_cols,
                                                     gint64               first_row,

@@ -12,6 +12,7 @@
 
 #include <otf2/otf2.h>
 
+#include "sextant-block-pool.h"
 #include "sextant-chunk-queue.h"
 #include "sextant-otf2-names.h"
 #include "sextant-store.h"
@@ -125,6 +126,7 @@ typedef struct
 {
   SextantStore      *store;
   SextantChunkQueue *chunks;           /* the column tables' chunks, on their way to the store */
+  SextantBlockPool  *blocks;           /* the rows of the chunks being filled */
   OTF2_Reader       *reader;
   char              *archive_dir;      /* directory of the anchor file */
   char              *archive_name;     /* anchor file name without .otf2 */

@@ -1360,6 +1360,7 @@ import_clear (SextantImport *import)
     OTF2_Reader_Close (import->reader);
   g_clear_pointer (&import->matcher, _sextant_matcher_free);
   g_clear_pointer (&import->chunks, sextant_chunk_queue_free);
+  g_clear_pointer (&import->blocks, sextant_block_pool_free);
   g_clear_object (&import->store);
   g_clear_error (&import->error);
   g_clear_pointer (&import->archive_dir, g_free);
@@ -1670,6 +1671,7 @@ import_archive (SextantImporter  *self,
   if (!(import.store = sextant_store_create (tmp_path, error)))
     return FALSE;
   import.chunks = sextant_chunk_queue_new (import.store);
+  import.blocks = sextant_block_pool_new ();
 
   if (!(import.reader = OTF2_Reader_Open (self->anchor)))
     {

@@ -2128,8 +2128,9 @@ _sextant_location_decoder_new (SextantImport  *import,
   g_queue_init (&self->rma_coll_begins);
   if (import->lod_streaming)
     self->lod = _sextant_lod_builder_new (import, loc);
-  self->visits = sextant_chunk_writer_new_queued (import->chunks, SEXTANT_CHUNK_VISIT, SEXTANT_VISIT_N_COLUMNS,
-                                           (gint64)loc << VISIT_ID_SHIFT, import->chunk_rows);
+  self->visits = sextant_chunk_writer_new_queued (import->chunks, import->blocks, SEXTANT_CHUNK_VISIT,
+                                                  SEXTANT_VISIT_N_COLUMNS, (gint64)loc << VISIT_ID_SHIFT,
+                                                  import->chunk_rows);
 
   self->reader = OTF2_Reader_GetEvtReader (import->reader, self->otf2_id);
   if (self->reader == NULL)

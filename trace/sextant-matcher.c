@@ -283,10 +283,11 @@ _sextant_matcher_new (SextantImport *import,
 
   self->import = import;
   self->instances = g_hash_table_new_full (instance_hash, instance_equal, NULL, instance_free);
-  self->message_rows = sextant_chunk_writer_new_queued (import->chunks, SEXTANT_CHUNK_MESSAGE,
-                                                 SEXTANT_MESSAGE_N_COLUMNS, 1, chunk_rows);
-  self->member_rows = sextant_chunk_writer_new_queued (import->chunks, SEXTANT_CHUNK_COLLECTIVE_MEMBER,
-                                                SEXTANT_MEMBER_N_COLUMNS, 1, chunk_rows);
+  self->message_rows = sextant_chunk_writer_new_queued (import->chunks, import->blocks, SEXTANT_CHUNK_MESSAGE,
+                                                        SEXTANT_MESSAGE_N_COLUMNS, 1, chunk_rows);
+  self->member_rows = sextant_chunk_writer_new_queued (import->chunks, import->blocks,
+                                                       SEXTANT_CHUNK_COLLECTIVE_MEMBER,
+                                                       SEXTANT_MEMBER_N_COLUMNS, 1, chunk_rows);
   self->next_collective = 1;
 
   return self;
