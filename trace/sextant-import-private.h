@@ -255,10 +255,16 @@ gboolean _sextant_location_decoder_read   (SextantLocationDecoder  *self,
                                            GError                 **error);
 /* Gives the call paths first seen since the last call their ids; returns
  * the events read since and the message halves (SextantDeferredHalf) and
- * collective halves (SextantCollectiveHalf) read since, for the matcher.
- * Empty arrays in @halves and @coll_halves are taken for the next ones. */
+ * collective halves (SextantCollectiveHalf) read since, for the matcher,
+ * or %NULL for none (the location keeps its empty array). An array handed
+ * out is replaced by one popped from @spare_halves or @spare_coll_halves
+ * (nullable stacks of empty arrays) or a new one: a location has halves in
+ * a few rounds of many, and arrays only for those go round, not an array
+ * per location and round grown to the largest count it ever held. */
 gboolean _sextant_location_decoder_settle (SextantLocationDecoder  *self,
                                            guint64                 *events,
+                                           GPtrArray               *spare_halves,
+                                           GPtrArray               *spare_coll_halves,
                                            GArray                 **halves,
                                            GArray                 **coll_halves,
                                            GError                 **error);
@@ -272,7 +278,7 @@ void     _sextant_location_decoder_free   (SextantLocationDecoder  *self);
 SextantMatcher *_sextant_matcher_new      (SextantImport                *import,
                                            guint                         chunk_rows);
 void     _sextant_matcher_free            (SextantMatcher               *self);
-/* Adds the halves of one location (in the order read). */
+/* Adds the halves of one location (in the order read); either may be %NULL. */
 gboolean _sextant_matcher_add_deferred    (SextantMatcher               *self,
                                            const GArray                 *halves,
                                            const GArray                 *coll_halves,

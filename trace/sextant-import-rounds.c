@@ -25,7 +25,8 @@ _sextant_import_plan_chunk_rows (guint n_locations)
 }
 
 /* A round of decoding: every location not done reads up to the round's
- * time; threads take tasks from a shared counter. Task 0, the biggest,
+ * time; each thread claims the tasks no other thread has claimed, starting
+ * at its own place among them. Task 0, the biggest,
  * puts every chunk queued so far into the store; task i + 1 reads location
  * i. Beside the rounds runs the matcher: the halves of messages and
  * collectives a round found are one batch, and a thread that finds batches
@@ -58,7 +59,8 @@ typedef struct
   GMutex          lock;
   GQueue          batches;       /* GPtrArray* of halves (a location's, a location's collective ones, ...),
                                   * settled and not matched yet, oldest first */
-  GQueue          spent;         /* the batches the matcher is done with, whose arrays go back to the decoders */
+  GPtrArray      *spare_halves;  /* the arrays of halves the matcher is done with, for the decoders */
+  GPtrArray      *spare_coll_halves;
   gboolean        matching;      /* a thread matches */
   GCond           start;
   GCond           finished;      /* the round's last task is done */
@@ -125,7 +127,13 @@ pump_matcher (Round *round)
 
       g_mutex_lock (&round->lock);
       round->match_usec += g_get_monotonic_time () - start;
-      g_queue_push_tail (&round->spent, batch);
+      /* a batch has a location's halves and its collective halves in turn,
+       * NULL for a location that had none */
+      for (guint i = 0; i < batch->len; i++)
+        if (batch->pdata[i] != NULL)
+          g_ptr_array_add (i % 2 == 0 ? round->spare_halves : round->spare_coll_halves,
+                           g_steal_pointer (&batch->pdata[i]));
+      g_ptr_array_unref (batch);
       round->matching = FALSE;
       g_cond_broadcast (&round->matched);
     }
@@ -420,13 +428,16 @@ _sextant_import_decode_events (SextantImport  *import,
   gint64 rounds_usec;
   gint64 rounds_cpu;
   guint n_rounds = 0;
-  GPtrArray *spent = NULL;
+  g_autoptr(GPtrArray) spare_halves = g_ptr_array_new_with_free_func (halves_free);
+  g_autoptr(GPtrArray) spare_coll_halves = g_ptr_array_new_with_free_func (halves_free);
   GPtrArray *batch = NULL;
 
   /* opened by the first round */
   g_ptr_array_set_size (decoders, n);
   round.decoders = decoders;
   round.claimed = g_new0 (gint, n + 1);
+  round.spare_halves = g_ptr_array_new_with_free_func (halves_free);
+  round.spare_coll_halves = g_ptr_array_new_with_free_func (halves_free);
   rounds_usec = g_get_monotonic_time ();
   rounds_cpu = cpu_usec ();
   g_mutex_init (&round.lock);
@@ -453,17 +464,21 @@ _sextant_import_decode_events (SextantImport  *import,
       left = 0;
       next_time = G_MAXINT64;
       g_mutex_lock (&round.lock);
-      spent = g_queue_pop_head (&round.spent);
+      while (round.spare_halves->len > 0)
+        g_ptr_array_add (spare_halves, g_ptr_array_steal_index_fast (round.spare_halves, round.spare_halves->len - 1));
+      while (round.spare_coll_halves->len > 0)
+        g_ptr_array_add (spare_coll_halves,
+                         g_ptr_array_steal_index_fast (round.spare_coll_halves, round.spare_coll_halves->len - 1));
       g_mutex_unlock (&round.lock);
       batch = g_ptr_array_new_with_free_func (halves_free);
       for (guint i = 0; ok && i < n; i++)
         {
           guint64 events = 0;
-          GArray *halves = spent != NULL ? g_ptr_array_steal_index (spent, 0) : NULL;
-          GArray *coll_halves = spent != NULL ? g_ptr_array_steal_index (spent, 0) : NULL;
+          GArray *halves = NULL;
+          GArray *coll_halves = NULL;
 
-          ok = _sextant_location_decoder_settle (g_ptr_array_index (decoders, i), &events,
-                                                 &halves, &coll_halves, error);
+          ok = _sextant_location_decoder_settle (g_ptr_array_index (decoders, i), &events, spare_halves,
+                                                 spare_coll_halves, &halves, &coll_halves, error);
           g_ptr_array_add (batch, halves);
           g_ptr_array_add (batch, coll_halves);
           import->events_read += events;
@@ -471,7 +486,6 @@ _sextant_import_decode_events (SextantImport  *import,
           if (!done[i])
             next_time = MIN (next_time, _sextant_location_decoder_get_time (g_ptr_array_index (decoders, i)));
         }
-      g_clear_pointer (&spent, g_ptr_array_unref);
       g_mutex_lock (&round.lock);
       g_queue_push_tail (&round.batches, g_steal_pointer (&batch));
       g_atomic_int_inc (&round.pending);
@@ -516,9 +530,9 @@ _sextant_import_decode_events (SextantImport  *import,
   g_cond_clear (&round.matched);
   g_mutex_clear (&round.lock);
   g_queue_clear_full (&round.batches, (GDestroyNotify)g_ptr_array_unref);
-  g_queue_clear_full (&round.spent, (GDestroyNotify)g_ptr_array_unref);
+  g_ptr_array_unref (round.spare_halves);
+  g_ptr_array_unref (round.spare_coll_halves);
   g_clear_pointer (&batch, g_ptr_array_unref);
-  g_clear_pointer (&spent, g_ptr_array_unref);
   g_free (round.claimed);
   if (!ok)
     return FALSE;
@@ -531,7 +545,7 @@ _sextant_import_decode_events (SextantImport  *import,
       GArray *coll_halves = NULL;
       gboolean ok_finish;
 
-      ok_finish = _sextant_location_decoder_settle (decoder, &events, &halves, &coll_halves, error) &&
+      ok_finish = _sextant_location_decoder_settle (decoder, &events, NULL, NULL, &halves, &coll_halves, error) &&
                   _sextant_matcher_add_deferred (import->matcher, halves, coll_halves, error);
       g_clear_pointer (&halves, g_array_unref);
       g_clear_pointer (&coll_halves, g_array_unref);

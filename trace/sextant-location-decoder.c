@@ -2212,12 +2212,35 @@ map_path (gint64   *value,
   return TRUE;
 }
 
+/* The filled array *@array, replaced by a spare; %NULL if it is empty. */
+static GArray *
+hand_out (GArray    **array,
+          GPtrArray  *spares,
+          guint       element_size)
+{
+  GArray *full;
+
+  if ((*array)->len == 0)
+    return NULL;
+
+  full = g_steal_pointer (array);
+  if (spares != NULL && spares->len > 0)
+    *array = g_ptr_array_steal_index_fast (spares, spares->len - 1);
+  else
+    *array = g_array_new (FALSE, FALSE, element_size);
+  g_array_set_size (*array, 0);
+
+  return full;
+}
+
 gboolean
-_sextant_location_decoder_settle (Decoder   *self,
-                                  guint64   *events,
-                                  GArray   **halves,
-                                  GArray   **coll_halves,
-                                  GError   **error)
+_sextant_location_decoder_settle (Decoder    *self,
+                                  guint64    *events,
+                                  GPtrArray  *spare_halves,
+                                  GPtrArray  *spare_coll_halves,
+                                  GArray    **halves,
+                                  GArray    **coll_halves,
+                                  GError    **error)
 {
   SextantImport *import = self->import;
 
@@ -2263,17 +2286,8 @@ _sextant_location_decoder_settle (Decoder   *self,
 
   /* the halves go to the matcher, which may run beside the next round; the
    * arrays it is done with come back */
-  {
-    GArray *spare = g_steal_pointer (halves);
-    GArray *coll_spare = g_steal_pointer (coll_halves);
-
-    *halves = g_steal_pointer (&self->halves);
-    *coll_halves = g_steal_pointer (&self->coll_halves);
-    self->halves = spare != NULL ? spare : g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
-    self->coll_halves = coll_spare != NULL ? coll_spare : g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
-    g_array_set_size (self->halves, 0);
-    g_array_set_size (self->coll_halves, 0);
-  }
+  *halves = hand_out (&self->halves, spare_halves, sizeof (SextantDeferredHalf));
+  *coll_halves = hand_out (&self->coll_halves, spare_coll_halves, sizeof (SextantCollectiveHalf));
 
   return TRUE;
 }

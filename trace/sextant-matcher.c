@@ -533,13 +533,13 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
 {
   gboolean ok = TRUE;
 
-  for (guint i = 0; ok && i < halves->len; i++)
+  for (guint i = 0; ok && halves != NULL && i < halves->len; i++)
     {
       const SextantDeferredHalf *d = &g_array_index (halves, SextantDeferredHalf, i);
 
       ok = add_half (self, &d->half, d->is_recv, error);
     }
-  for (guint i = 0; ok && i < coll_halves->len; i++)
+  for (guint i = 0; ok && coll_halves != NULL && i < coll_halves->len; i++)
     ok = add_collective (self, &g_array_index (coll_halves, SextantCollectiveHalf, i), error);
 
   return ok;
