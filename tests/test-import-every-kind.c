@@ -24,6 +24,7 @@
 #include "otf2gen-scenarios.h"
 #include "sextant-column-table.h"
 #include "sextant-importer.h"
+#include "sextant-test-util.h"
 
 typedef struct
 {
@@ -567,22 +568,6 @@ test_unknown_anchor (gconstpointer data)
                    (SMALL_TINY_N_EVENTS_LOC0 + SMALL_TINY_N_EVENTS_LOC1) / 2);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    while ((name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *child = g_build_filename (path, name, NULL);
-
-        remove_tree (child);
-      }
-  g_remove (path);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -613,7 +598,7 @@ main (int   argc,
   status = g_test_run ();
 
   sqlite3_close (every_kind.db);
-  remove_tree (every_kind.dir);
+  sextant_test_remove_tree (every_kind.dir);
   g_free (every_kind.dir);
 
   return status;

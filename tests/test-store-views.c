@@ -12,10 +12,8 @@
  */
 #include "config.h"
 
-#include <glib/gstdio.h>
-
-#include "sextant-importer.h"
 #include "sextant-store.h"
+#include "sextant-test-util.h"
 
 typedef struct
 {
@@ -49,40 +47,14 @@ query_count (SextantStore *store,
   return count;
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        remove_dir (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 /* Imports @archive and compares the copy of receive_wait with the view. */
 static void
 check_receive_wait (const char *archive)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
-  g_autofree char *db = g_build_filename (tmpdir, "t.db", NULL);
-  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, db);
-  g_autoptr(SextantStore) store = NULL;
+  g_autofree char *tmpdir = NULL;
+  g_autoptr(SextantStore) store = sextant_test_import (archive, &tmpdir);
   Count view, copy, missing, extra, ties;
-
-  g_assert_no_error (error);
-  g_assert_true (sextant_importer_run (importer, NULL, &error));
-  g_assert_no_error (error);
-  store = sextant_store_open (db, &error);
-  g_assert_no_error (error);
 
   view = query_count (store, "SELECT count (*), sum (later_send IS NULL) FROM main.receive_wait");
   /* the same rows, whatever SQLite's window would compute: every column */
@@ -109,7 +81,7 @@ check_receive_wait (const char *archive)
                    ==, view.rows);
 
   g_clear_object (&store);
-  remove_dir (tmpdir);
+  sextant_test_remove_tree (tmpdir);
 }
 
 static void
@@ -143,7 +115,7 @@ test_planted (gconstpointer data)
 
   anchor = g_build_filename (out, "traces.otf2", NULL);
   check_receive_wait (g_file_test (anchor, G_FILE_TEST_EXISTS) ? anchor : out);
-  remove_dir (tmpdir);
+  sextant_test_remove_tree (tmpdir);
 }
 
 int

@@ -19,22 +19,6 @@
 
 G_BEGIN_DECLS
 
-/* What the timeline colours a region by; the LOD keeps one time per category. */
-typedef enum
-{
-  SEXTANT_CATEGORY_MPI,
-  SEXTANT_CATEGORY_RMA,
-  SEXTANT_CATEGORY_USER,
-  SEXTANT_CATEGORY_OMP,
-  SEXTANT_CATEGORY_THREAD,
-  SEXTANT_CATEGORY_IO,
-  SEXTANT_CATEGORY_ACCEL,
-  SEXTANT_CATEGORY_OTHER,
-  SEXTANT_N_CATEGORIES
-} SextantCategory;
-
-extern const char * const sextant_category_names[SEXTANT_N_CATEGORIES];
-
 typedef struct
 {
   guint64     otf2_id;

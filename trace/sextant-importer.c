@@ -51,10 +51,6 @@ struct _SextantImporter
 
 G_DEFINE_FINAL_TYPE (SextantImporter, sextant_importer, G_TYPE_OBJECT)
 
-const char * const sextant_category_names[SEXTANT_N_CATEGORIES] = {
-  "MPI", "RMA", "USER", "OMP", "THREAD", "IO", "ACCEL", "OTHER",
-};
-
 typedef struct
 {
   char   *kind;

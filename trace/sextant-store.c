@@ -55,6 +55,10 @@ struct _SextantStore
   guint         in_transaction : 1;
 };
 
+const char * const sextant_category_names[SEXTANT_N_CATEGORIES] = {
+  "MPI", "RMA", "USER", "OMP", "THREAD", "IO", "ACCEL", "OTHER",
+};
+
 G_DEFINE_FINAL_TYPE (SextantStore, sextant_store, G_TYPE_OBJECT)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
@@ -197,6 +201,11 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT min (time_begin), max (time_end), max (events) FROM location WHERE events > 0",
   [SEXTANT_QUERY_LOCATION_VISIT_RANGES] =
     "SELECT id, first_visit, last_visit FROM location WHERE first_visit IS NOT NULL ORDER BY id",
+  /* a chunk of lod holds one level of one location in bucket order: the
+   * equalities and the range pick one or two chunks */
+  [SEXTANT_QUERY_LOD_BUCKETS] =
+    "SELECT bucket, region, busy, t_mpi, t_rma, t_user, t_omp, t_thread, t_io, t_accel, t_other FROM lod "
+    "WHERE loc = ?1 AND level = ?2 AND bucket BETWEEN ?3 AND ?4 ORDER BY bucket",
   /* instances are column chunks (written by the million, read by
    * summaries through pattern_aggregate, and a few at a time) */
   [SEXTANT_STMT_CLEAR_PATTERNS] =

@@ -87,6 +87,7 @@ typedef enum
   SEXTANT_QUERY_LOCATION_VISITS,
   SEXTANT_QUERY_TIME_SPAN,
   SEXTANT_QUERY_LOCATION_VISIT_RANGES,
+  SEXTANT_QUERY_LOD_BUCKETS,
 
   /* Patterns (sextant analyze) */
   SEXTANT_STMT_CLEAR_PATTERNS,
@@ -118,6 +119,24 @@ typedef enum
 
 /* The tables stored as column chunks, and their stored columns in the order
  * of schema-1.sql (the row id is not stored). */
+/* What the timeline colours a region by (region.category); the level of
+ * detail keeps one time per category, in this order (lod.t_mpi ...). */
+typedef enum
+{
+  SEXTANT_CATEGORY_MPI,
+  SEXTANT_CATEGORY_RMA,
+  SEXTANT_CATEGORY_USER,
+  SEXTANT_CATEGORY_OMP,
+  SEXTANT_CATEGORY_THREAD,
+  SEXTANT_CATEGORY_IO,
+  SEXTANT_CATEGORY_ACCEL,
+  SEXTANT_CATEGORY_OTHER,
+  SEXTANT_N_CATEGORIES
+} SextantCategory;
+
+/* "MPI", "RMA", ...: the names region.category holds */
+extern const char * const sextant_category_names[SEXTANT_N_CATEGORIES];
+
 typedef enum
 {
   SEXTANT_CHUNK_VISIT,

@@ -1,0 +1,20 @@
+/*
+ * sextant-test-util.h: what the C tests of trace/ share.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "sextant-store.h"
+
+G_BEGIN_DECLS
+
+/* Imports @archive into a store in a new temporary directory, which it
+ * returns in @tmpdir (remove it with sextant_test_remove_tree()), and
+ * opens the store; fails the test if any of it fails. */
+SextantStore *sextant_test_import      (const char  *archive,
+                                        char       **tmpdir);
+/* Removes @path and, if it is a directory, everything in it. */
+void          sextant_test_remove_tree (const char  *path);
+
+G_END_DECLS
