@@ -438,7 +438,7 @@ open_or_import (const char  *path,
 {
   g_autoptr(SextantImporter) importer = NULL;
 
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR) && !g_str_has_suffix (path, ".otf2"))
+  if (sextant_path_is_store (path))
     {
       *db_path = g_strdup (path);
       return sextant_store_open (path, error);

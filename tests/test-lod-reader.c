@@ -224,6 +224,86 @@ test_views (Fixture       *fixture,
   g_test_message ("%s: %u locations, %u partial views", (const char *)data, locations->len, checked);
 }
 
+/* The exact pieces past the pyramid add up, per category, to what the
+ * pyramid's base buckets hold: over the whole run and over random ranges
+ * of base buckets, whose starts cut through visits long open. */
+static void
+test_visits (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
+  g_autoptr(GArray) locations = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  gint64 origin = sextant_lod_reader_get_origin (reader);
+  gint64 base = sextant_lod_reader_get_bucket_ticks (reader, 0);
+  gint64 n_base = (gint64)1 << (sextant_lod_reader_get_n_levels (reader) - 1);
+  guint pieces = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (sextant_store_foreach (fixture->store, SEXTANT_QUERY_LOCATIONS, add_location, locations,
+                                        &error, ""));
+  g_assert_no_error (error);
+
+  for (guint l = 0; l < locations->len; l++)
+    {
+      gint64 loc = g_array_index (locations, gint64, l);
+
+      for (guint trial = 0; trial < 12; trial++)
+        {
+          g_autoptr(GArray) exact = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+          g_autoptr(GArray) lod = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+          gint64 want[SEXTANT_N_CATEGORIES] = { 0 };
+          gint64 got[SEXTANT_N_CATEGORIES] = { 0 };
+          /* the whole run first, then ranges of base buckets */
+          gint64 i = trial == 0 ? 0 : g_rand_int_range (rand, 0, (gint32)n_base);
+          gint64 j = trial == 0 ? n_base : i + 1 + g_rand_int_range (rand, 0, (gint32)MIN (n_base - i, 64));
+          gint64 t0 = origin + i * base;
+          gint64 t1 = origin + j * base;
+
+          g_assert_true (sextant_lod_reader_read_visits (reader, loc, t0, t1, exact, &error));
+          g_assert_no_error (error);
+          g_assert_true (sextant_lod_reader_read (reader, loc, 0, t0, t1, lod, &error));
+          g_assert_no_error (error);
+          for (guint k = 0; k < lod->len; k++)
+            for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+              want[c] += g_array_index (lod, SextantLodBucket, k).time[c];
+          for (guint k = 0; k < exact->len; k++)
+            {
+              const SextantLodBucket *p = &g_array_index (exact, SextantLodBucket, k);
+              guint n_categories = 0;
+
+              g_assert_cmpint (p->bucket, ==, -1);
+              g_assert_cmpint (p->begin, >=, t0);
+              g_assert_cmpint (p->end, <=, t1);
+              g_assert_cmpint (p->begin, <, p->end);
+              g_assert_cmpint (p->busy, ==, p->end - p->begin);
+              if (k > 0)
+                g_assert_cmpint (p->begin, >=, g_array_index (exact, SextantLodBucket, k - 1).end);
+              for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+                {
+                  got[c] += p->time[c];
+                  n_categories += p->time[c] > 0;
+                }
+              g_assert_cmpuint (n_categories, ==, 1);
+            }
+          for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+            g_assert_cmpint (got[c], ==, want[c]);
+          if (trial == 0)
+            {
+              gint64 busy = 0;
+
+              for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+                busy += got[c];
+              g_assert_cmpint (busy, ==, outer_visit_ticks (fixture->store, loc));
+            }
+          pieces += exact->len;
+        }
+    }
+  g_test_message ("%s: %u pieces", (const char *)data, pieces);
+  g_assert_cmpuint (pieces, >, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -238,9 +318,11 @@ main (int    argc,
     {
       g_autofree char *geometry = g_strdup_printf ("/lod-reader/geometry/%s", archives[i]);
       g_autofree char *views = g_strdup_printf ("/lod-reader/views/%s", archives[i]);
+      g_autofree char *visits = g_strdup_printf ("/lod-reader/visits/%s", archives[i]);
 
       g_test_add (geometry, Fixture, archives[i], fixture_set_up, test_geometry, fixture_tear_down);
       g_test_add (views, Fixture, archives[i], fixture_set_up, test_views, fixture_tear_down);
+      g_test_add (visits, Fixture, archives[i], fixture_set_up, test_visits, fixture_tear_down);
     }
 
   return g_test_run ();

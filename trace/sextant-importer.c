@@ -1219,6 +1219,14 @@ anchor_base_name (const char *anchor)
   return g_steal_pointer (&base);
 }
 
+gboolean
+sextant_path_is_store (const char *path)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR) && !g_str_has_suffix (path, ".otf2");
+}
+
 /**
  * sextant_archive_default_db_path:
  *

@@ -55,5 +55,9 @@ gboolean         sextant_importer_run_finish        (SextantImporter        *sel
 char            *sextant_archive_find_anchor        (const char             *path,
                                                      GError                **error);
 char            *sextant_archive_default_db_path    (const char             *anchor);
+/* TRUE if @path names a trace store rather than an archive: a regular
+ * file whose name does not end in .otf2 (an archive is its anchor file or
+ * the directory that holds it). */
+gboolean         sextant_path_is_store              (const char             *path);
 
 G_END_DECLS

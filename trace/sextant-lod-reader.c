@@ -13,7 +13,24 @@ struct _SextantLodReader
   gint64        origin;
   gint64        base;       /* ticks of a bucket of level 0 */
   guint         n_levels;
+  GHashTable   *categories; /* region id -> SextantCategory + 1, read at the first read_visits() */
+  GHashTable   *ranges;     /* location -> VisitRange, likewise */
 };
+
+typedef struct
+{
+  gint64 first;
+  gint64 last;
+} VisitRange;
+
+typedef struct
+{
+  gint64 id;
+  gint64 enter;
+  gint64 leave;
+  gint64 region;
+  gint64 parent;
+} Visit;
 
 /* meta.@key as an integer; FALSE if it is missing or not one */
 static gboolean
@@ -64,6 +81,8 @@ sextant_lod_reader_free (SextantLodReader *self)
     return;
 
   g_clear_object (&self->store);
+  g_clear_pointer (&self->categories, g_hash_table_unref);
+  g_clear_pointer (&self->ranges, g_hash_table_unref);
   g_free (self);
 }
 
@@ -162,4 +181,186 @@ sextant_lod_reader_read (SextantLodReader  *self,
 
   return sextant_store_foreach (self->store, SEXTANT_QUERY_LOD_BUCKETS, bucket_row, &data, error,
                                 "iiii", loc, (gint64)level, first, last);
+}
+
+/* Visits ------------------------------------------------------------------------ */
+
+static gboolean
+category_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  const char *name = sextant_row_is_null (row, 2) ? "" : sextant_row_get_text (row, 2);
+  guint category = SEXTANT_CATEGORY_OTHER;
+  gint64 *id = g_new (gint64, 1);
+
+  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+    if (g_str_equal (name, sextant_category_names[c]))
+      category = c;
+  *id = sextant_row_get_int (row, 0);
+  g_hash_table_insert (user_data, id, GUINT_TO_POINTER (category + 1));
+
+  return TRUE;
+}
+
+static gboolean
+range_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  gint64 *loc = g_new (gint64, 1);
+  VisitRange *range = g_new (VisitRange, 1);
+
+  *loc = sextant_row_get_int (row, 0);
+  range->first = sextant_row_get_int (row, 1);
+  range->last = sextant_row_get_int (row, 2);
+  g_hash_table_insert (user_data, loc, range);
+
+  return TRUE;
+}
+
+static gboolean
+take_id (const SextantRow  *row,
+         gpointer           user_data,
+         GError           **error)
+{
+  *(gint64 *)user_data = sextant_row_get_int (row, 0);
+
+  return TRUE;
+}
+
+static gboolean
+visit_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  Visit v;
+
+  v.id = sextant_row_get_int (row, 0);
+  v.enter = sextant_row_get_int (row, 1);
+  v.leave = sextant_row_get_int (row, 2);
+  v.region = sextant_row_get_int (row, 3);
+  v.parent = sextant_row_is_null (row, 4) ? SEXTANT_NULL : sextant_row_get_int (row, 4);
+  g_array_append_val ((GArray *)user_data, v);
+
+  return TRUE;
+}
+
+/* [a, b) of [t0, t1) as the innermost time of @v */
+static void
+emit (SextantLodReader *self,
+      GArray           *buckets,
+      const Visit      *v,
+      gint64            a,
+      gint64            t1,
+      gint64            b)
+{
+  SextantLodBucket piece = { 0 };
+  guint category = GPOINTER_TO_UINT (g_hash_table_lookup (self->categories, &v->region));
+
+  b = MIN (b, t1);
+  if (b <= a)
+    return;
+
+  piece.bucket = -1;
+  piece.begin = a;
+  piece.end = b;
+  piece.region = v->region;
+  piece.busy = b - a;
+  piece.time[category > 0 ? category - 1 : SEXTANT_CATEGORY_OTHER] = b - a;
+  g_array_append_val (buckets, piece);
+}
+
+gboolean
+sextant_lod_reader_read_visits (SextantLodReader  *self,
+                                gint64             loc,
+                                gint64             t0,
+                                gint64             t1,
+                                GArray            *buckets,
+                                GError           **error)
+{
+  g_autoptr(GArray) visits = g_array_new (FALSE, FALSE, sizeof (Visit));
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Visit));
+  const VisitRange *range;
+  gint64 first_in = G_MININT64;
+  gint64 cursor = t0;
+  guint n_open;
+
+  g_return_val_if_fail (buckets != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (buckets) == sizeof (SextantLodBucket), FALSE);
+
+  if (self->categories == NULL)
+    {
+      g_autoptr(GHashTable) categories = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      g_autoptr(GHashTable) ranges = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+      if (!sextant_store_foreach (self->store, SEXTANT_QUERY_REGION_NAMES, category_row, categories, error, "") ||
+          !sextant_store_foreach (self->store, SEXTANT_QUERY_LOCATION_VISIT_RANGES, range_row, ranges, error, ""))
+        return FALSE;
+      self->categories = g_steal_pointer (&categories);
+      self->ranges = g_steal_pointer (&ranges);
+    }
+  if (t1 <= t0 || (range = g_hash_table_lookup (self->ranges, &loc)) == NULL)
+    return TRUE;
+
+  /* the visits open at t0: the one entered last before it, and its
+   * ancestors (nesting: whatever else was open is one of them) */
+  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_FIRST_VISIT_FROM, take_id, &first_in, error, "iiii",
+                              loc, t0, range->first, range->last))
+    return FALSE;
+  for (gint64 id = first_in != G_MININT64 ? first_in - 1 : range->last;
+       id >= range->first && id != SEXTANT_NULL; )
+    {
+      guint n = visits->len;
+
+      if (!sextant_store_foreach (self->store, SEXTANT_QUERY_VISIT_BY_ID, visit_row, visits, error, "i", id))
+        return FALSE;
+      if (visits->len == n)
+        break;
+      id = g_array_index (visits, Visit, n).parent;
+      if (g_array_index (visits, Visit, n).leave <= t0)
+        g_array_remove_index (visits, n);
+    }
+  /* outermost first */
+  n_open = visits->len;
+  for (guint i = 0; i < n_open / 2; i++)
+    {
+      Visit tmp = g_array_index (visits, Visit, i);
+
+      g_array_index (visits, Visit, i) = g_array_index (visits, Visit, n_open - 1 - i);
+      g_array_index (visits, Visit, n_open - 1 - i) = tmp;
+    }
+  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_VISITS_ENTERED, visit_row, visits, error, "iiiii",
+                              loc, t0, t1, range->first, range->last))
+    return FALSE;
+
+  /* in enter order, a stack of the open visits: the top one is innermost */
+  for (guint i = 0; i < visits->len; i++)
+    {
+      const Visit *v = &g_array_index (visits, Visit, i);
+      gint64 at = MAX (v->enter, t0);
+
+      while (stack->len > 0 && g_array_index (stack, Visit, stack->len - 1).leave <= at)
+        {
+          const Visit *top = &g_array_index (stack, Visit, stack->len - 1);
+
+          emit (self, buckets, top, cursor, t1, top->leave);
+          cursor = MAX (cursor, top->leave);
+          g_array_set_size (stack, stack->len - 1);
+        }
+      if (stack->len > 0)
+        emit (self, buckets, &g_array_index (stack, Visit, stack->len - 1), cursor, t1, at);
+      cursor = at;
+      g_array_append_val (stack, *v);
+    }
+  while (stack->len > 0)
+    {
+      const Visit *top = &g_array_index (stack, Visit, stack->len - 1);
+
+      emit (self, buckets, top, cursor, t1, top->leave);
+      cursor = MAX (cursor, MIN (top->leave, t1));
+      g_array_set_size (stack, stack->len - 1);
+    }
+
+  return TRUE;
 }

@@ -55,6 +55,17 @@ gboolean          sextant_lod_reader_read             (SextantLodReader  *self,
                                                        GArray            *buckets,
                                                        GError           **error);
 
+/* Past the pyramid, when a base bucket is wider than a pixel: appends to
+ * @buckets the pieces of [@t0, @t1) in which one visit of @loc was the
+ * innermost, in time order, each as a bucket (bucket -1) whose busy time
+ * is its whole length, in its region's category. */
+gboolean          sextant_lod_reader_read_visits      (SextantLodReader  *self,
+                                                       gint64             loc,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       GArray            *buckets,
+                                                       GError           **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLodReader, sextant_lod_reader_free)
 
 G_END_DECLS

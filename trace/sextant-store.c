@@ -206,6 +206,19 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_LOD_BUCKETS] =
     "SELECT bucket, region, busy, t_mpi, t_rma, t_user, t_omp, t_thread, t_io, t_accel, t_other FROM lod "
     "WHERE loc = ?1 AND level = ?2 AND bucket BETWEEN ?3 AND ?4 ORDER BY bucket",
+  [SEXTANT_QUERY_REGION_NAMES] =
+    "SELECT id, name, category FROM region ORDER BY id",
+  /* a timeline zoomed in past the pyramid: the visits open at the view's
+   * start (the one entered last before it and its ancestors, from the
+   * first visit entered in it) and those entered in it; ids are in enter
+   * order within a location, so these stop early and read few chunks */
+  [SEXTANT_QUERY_FIRST_VISIT_FROM] =
+    "SELECT id FROM visit WHERE loc = ?1 AND enter >= ?2 AND id BETWEEN ?3 AND ?4 ORDER BY id LIMIT 1",
+  [SEXTANT_QUERY_VISIT_BY_ID] =
+    "SELECT id, enter, leave, region, parent FROM visit WHERE id = ?1",
+  [SEXTANT_QUERY_VISITS_ENTERED] =
+    "SELECT id, enter, leave, region, parent FROM visit "
+    "WHERE loc = ?1 AND enter >= ?2 AND enter < ?3 AND id BETWEEN ?4 AND ?5 ORDER BY id",
   /* instances are column chunks (written by the million, read by
    * summaries through pattern_aggregate, and a few at a time) */
   [SEXTANT_STMT_CLEAR_PATTERNS] =
