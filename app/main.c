@@ -11,6 +11,9 @@
 #include <stdio.h>
 
 #include "sextant-cli.h"
+#ifdef SEXTANT_HAVE_GUI
+#include "sextant-gui.h"
+#endif
 
 typedef struct
 {
@@ -24,6 +27,9 @@ static const Command commands[] = {
   { "info",    sextant_cli_info,    "Summarise a trace store or archive (--json)" },
   { "analyze", sextant_cli_analyze, "Find inefficiency patterns, linked to source lines (--json)" },
   { "report",  sextant_cli_report,  "Write a report: -f html|md|csv|json -o OUT" },
+#ifdef SEXTANT_HAVE_GUI
+  { "open",    sextant_gui_run,     "Open the application window on an archive or a store" },
+#endif
 };
 
 static void

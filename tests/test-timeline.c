@@ -1,0 +1,340 @@
+/*
+ * test-timeline.c: the pixels the timeline draws, against the trace.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A real window under Xvfb (meson runs this through xvfb-run, with the
+ * Cairo renderer) shows a third-party archive imported for the test. The
+ * finest level of the pyramid says, for each pixel column of each row,
+ * whether one category filled the column's whole time (then the whole
+ * column of the row must be that category's colour) or nothing ran (then
+ * none of it may be a category's colour). Checked for the whole run and
+ * after zooming in and panning, where the widget reads other levels.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "sextant-lod-reader.h"
+#include "sextant-test-util.h"
+#include "sextant-timeline.h"
+
+typedef struct
+{
+  char            *tmpdir;
+  SextantStore    *store;
+  GArray          *locs;        /* the rows' locations */
+  GtkWidget       *window;
+  SextantTimeline *timeline;
+} Fixture;
+
+static gboolean
+add_location (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  gint64 id = sextant_row_get_int (row, 0);
+
+  /* the timeline has a row per location with events */
+  if (sextant_row_get_int (row, 6) > 0)
+    g_array_append_val ((GArray *)user_data, id);
+
+  return TRUE;
+}
+
+static gboolean
+timed_out (gpointer data)
+{
+  *(gboolean *)data = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until the timeline shows its data for its view */
+static void
+wait_ready (Fixture *fixture)
+{
+  gboolean late = FALSE;
+  guint timeout = g_timeout_add_seconds (30, timed_out, &late);
+
+  while (!sextant_timeline_get_ready (fixture->timeline) && !late)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (late);
+  g_source_remove (timeout);
+}
+
+static gboolean
+count_frame (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       data)
+{
+  (*(guint *)data)++;
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* The timeline as drawn (after two more frames), as 8-bit RGBA rows */
+static guint8 *
+render (Fixture *fixture,
+        int     *width,
+        int     *height,
+        gsize   *stride)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (fixture->timeline));
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  guint frames = 0;
+  guint tick = gtk_widget_add_tick_callback (fixture->window, count_frame, &frames, NULL);
+  guint8 *pixels;
+
+  while (frames < 3)
+    g_main_context_iteration (NULL, TRUE);
+  gtk_widget_remove_tick_callback (fixture->window, tick);
+
+  *width = gtk_widget_get_width (GTK_WIDGET (fixture->timeline));
+  *height = gtk_widget_get_height (GTK_WIDGET (fixture->timeline));
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), *width, *height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (fixture->window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+  *stride = (gsize)*width * 4;
+  pixels = g_malloc (*stride * *height);
+  gdk_texture_download (texture, pixels, *stride);
+
+  return pixels;
+}
+
+/* gdk_texture_download() gives B, G, R, A in memory on little-endian machines
+ * (CAIRO_FORMAT_ARGB32); compares with @color */
+static gboolean
+pixel_is (const guint8  *pixels,
+          gsize          stride,
+          int            x,
+          int            y,
+          const GdkRGBA *color)
+{
+  const guint8 *p = pixels + (gsize)y * stride + (gsize)x * 4;
+  guint32 argb = *(const guint32 *)p;
+  int r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+
+  return abs (r - (int)lround (color->red * 255)) <= 2 && abs (g - (int)lround (color->green * 255)) <= 2 &&
+         abs (b - (int)lround (color->blue * 255)) <= 2;
+}
+
+typedef struct
+{
+  guint full;      /* columns that one category filled, checked */
+  guint idle;      /* columns where nothing ran, checked */
+} Checked;
+
+/* Every row's pixel columns against the finest level of the pyramid */
+static void
+check_view (Fixture *fixture,
+            Checked *checked)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
+  g_autofree guint8 *pixels = NULL;
+  int width, height;
+  gsize stride;
+  gint64 t0, t1;
+
+  g_assert_no_error (error);
+  pixels = render (fixture, &width, &height, &stride);
+  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+
+  for (guint row = 0; row < fixture->locs->len; row++)
+    {
+      g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+      graphene_rect_t area;
+      double ticks_per_px;
+      guint first = 0;
+
+      g_assert_true (sextant_timeline_get_row_area (fixture->timeline, row, &area));
+      g_assert_cmpfloat (area.origin.y + area.size.height, <=, height);
+      ticks_per_px = (double)(t1 - t0) / area.size.width;
+      g_assert_true (sextant_lod_reader_read (reader, g_array_index (fixture->locs, gint64, row), 0,
+                                              t0 - (gint64)ceil (ticks_per_px), t1 + (gint64)ceil (ticks_per_px),
+                                              buckets, &error));
+      g_assert_no_error (error);
+
+      for (int col = 0; col < (int)area.size.width; col++)
+        {
+          /* the column and a column's width either side: whatever level
+           * the widget read, a bucket that puts time into the column lies
+           * in there (its buckets are at most a column wide, or they are
+           * those of level 0) */
+          double a = t0 + (col - 1) * ticks_per_px;
+          double b = t0 + (col + 2) * ticks_per_px;
+          int x = (int)area.origin.x + col;
+          double reached = a;
+          int category = -1;
+          gboolean full = TRUE;
+          gboolean any = FALSE;
+
+          while (first < buckets->len && g_array_index (buckets, SextantLodBucket, first).end <= a)
+            first++;
+          for (guint i = first; i < buckets->len; i++)
+            {
+              const SextantLodBucket *k = &g_array_index (buckets, SextantLodBucket, i);
+
+              if (k->begin >= b)
+                break;
+              any = TRUE;
+              /* contiguous, busy all the time, and all of one category */
+              full = full && k->begin <= reached && k->busy == k->end - k->begin;
+              for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+                if (k->time[c] > 0)
+                  {
+                    full = full && (category < 0 || category == (int)c) && k->time[c] == k->busy;
+                    category = (int)c;
+                  }
+              reached = k->end;
+            }
+          full = full && any && reached >= b && category >= 0;
+
+          if (!any)
+            {
+              for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+                for (int y = (int)area.origin.y; y < (int)(area.origin.y + area.size.height); y++)
+                  if (pixel_is (pixels, stride, x, y, sextant_timeline_category_color (c)))
+                    g_error ("row %u, column %d (x %d, y %d): nothing ran, but %s is drawn", row, col, x, y,
+                             sextant_category_names[c]);
+              checked->idle++;
+            }
+          else if (full)
+            {
+              const GdkRGBA *color = sextant_timeline_category_color ((guint)category);
+
+              for (int y = (int)area.origin.y; y < (int)(area.origin.y + area.size.height); y++)
+                if (!pixel_is (pixels, stride, x, y, color))
+                  g_error ("row %u, column %d (x %d, y %d): expected all %s", row, col, x, y,
+                           sextant_category_names[category]);
+              checked->full++;
+            }
+        }
+    }
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
+  g_autofree char *archive = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (root);
+  archive = g_build_filename (root, data, NULL);
+  fixture->store = sextant_test_import (archive, &fixture->tmpdir);
+  fixture->locs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_assert_true (sextant_store_foreach (fixture->store, SEXTANT_QUERY_LOCATIONS, add_location, fixture->locs,
+                                        &error, ""));
+  g_assert_no_error (error);
+
+  fixture->window = gtk_window_new ();
+  fixture->timeline = SEXTANT_TIMELINE (sextant_timeline_new ());
+  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->timeline));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 960, 400);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  sextant_timeline_set_store (fixture->timeline, sextant_store_get_path (fixture->store));
+  wait_ready (fixture);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  g_clear_pointer (&fixture->locs, g_array_unref);
+  g_clear_object (&fixture->store);
+  sextant_test_remove_tree (fixture->tmpdir);
+  g_free (fixture->tmpdir);
+}
+
+static void
+test_whole_run (Fixture       *fixture,
+                gconstpointer  data)
+{
+  Checked checked = { 0 };
+  gint64 t0, t1;
+  g_autofree char *begin = sextant_store_get_meta (fixture->store, "time_begin");
+
+  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  g_assert_cmpint (t0, ==, g_ascii_strtoll (begin, NULL, 10));
+  check_view (fixture, &checked);
+  g_test_message ("%s, the whole run: %u columns of one category, %u idle", (const char *)data, checked.full,
+                  checked.idle);
+  g_assert_cmpuint (checked.full + checked.idle, >, 0);
+}
+
+static void
+test_zoomed (Fixture       *fixture,
+             gconstpointer  data)
+{
+  Checked checked = { 0 };
+  gint64 t0, t1, z0, z1;
+
+  /* 64 times closer, around a third of the run, then half a view on */
+  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  sextant_timeline_zoom (fixture->timeline, 64, 1.0 / 3);
+  wait_ready (fixture);
+  sextant_timeline_get_view (fixture->timeline, &z0, &z1);
+  g_assert_cmpint (z1 - z0, <, (t1 - t0) / 32);
+  check_view (fixture, &checked);
+  gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.pan", "d", 0.5);
+  wait_ready (fixture);
+  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  g_assert_cmpint (t0, >, z0);
+  check_view (fixture, &checked);
+  g_test_message ("%s, zoomed in: %u columns of one category, %u idle", (const char *)data, checked.full,
+                  checked.idle);
+  g_assert_cmpuint (checked.full, >, 0);
+
+  /* past the pyramid, where the widget draws the visits themselves: a
+   * view a hundred times narrower than the base buckets' pixel width */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
+    gint64 base = sextant_lod_reader_get_bucket_ticks (reader, 0);
+    graphene_rect_t area;
+    Checked exact = { 0 };
+
+    g_assert_no_error (error);
+    g_assert_true (sextant_timeline_get_row_area (fixture->timeline, 0, &area));
+    sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+    sextant_timeline_set_view (fixture->timeline, t0, t0 + MAX ((gint64)(base * area.size.width / 100), 1000));
+    wait_ready (fixture);
+    check_view (fixture, &exact);
+    g_test_message ("%s, past the pyramid: %u columns of one category, %u idle", (const char *)data, exact.full,
+                    exact.idle);
+    g_assert_cmpuint (exact.full + exact.idle, >, 0);
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const char * const archives[] = { "casita-4_mpi_ls_barr", "sstmacro-otf2_test_traces" };
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: run under xvfb-run\n");
+      return 1;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (archives); i++)
+    {
+      g_autofree char *whole = g_strdup_printf ("/timeline/whole-run/%s", archives[i]);
+      g_autofree char *zoomed = g_strdup_printf ("/timeline/zoomed/%s", archives[i]);
+
+      g_test_add (whole, Fixture, archives[i], fixture_set_up, test_whole_run, fixture_tear_down);
+      g_test_add (zoomed, Fixture, archives[i], fixture_set_up, test_zoomed, fixture_tear_down);
+    }
+
+  return g_test_run ();
+}

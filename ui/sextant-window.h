@@ -1,0 +1,28 @@
+/*
+ * sextant-window.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The main window: a header bar (open, zoom) over the timeline of one
+ * trace. Opening an OTF2 archive imports it first, on a worker thread with
+ * a progress bar and a cancel button (a store that is up to date with the
+ * archive is reused); a trace store opens at once.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sextant-timeline.h"
+
+G_BEGIN_DECLS
+
+#define SEXTANT_TYPE_WINDOW (sextant_window_get_type ())
+G_DECLARE_FINAL_TYPE (SextantWindow, sextant_window, SEXTANT, WINDOW, GtkApplicationWindow)
+
+SextantWindow   *sextant_window_new          (GtkApplication *application);
+/* Opens an archive (anchor file or its directory) or a trace store. */
+void             sextant_window_open         (SextantWindow  *self,
+                                              const char     *path);
+SextantTimeline *sextant_window_get_timeline (SextantWindow  *self);
+
+G_END_DECLS
