@@ -74,20 +74,25 @@ shoot_cb (GtkWidget     *widget,
 }
 
 static void
+window_error_cb (SextantWindow *window,
+                 GParamSpec    *pspec,
+                 Gui           *gui)
+{
+  if (sextant_window_get_error (window) == NULL)
+    return;
+
+  fprintf (stderr, "sextant: %s\n", sextant_window_get_error (window));
+  gui->status = 1;
+  g_signal_handlers_disconnect_by_data (window, gui);
+  g_signal_handlers_disconnect_by_data (sextant_window_get_timeline (window), gui);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
 timeline_changed_cb (SextantTimeline *timeline,
                      GParamSpec      *pspec,
                      Gui             *gui)
 {
-  g_autofree char *error = NULL;
-
-  g_object_get (timeline, "error", &error, NULL);
-  if (error != NULL)
-    {
-      fprintf (stderr, "sextant: %s\n", error);
-      gui->status = 1;
-      gtk_window_destroy (GTK_WINDOW (gui->window));
-      return;
-    }
   if (sextant_timeline_get_ready (timeline))
     {
       g_signal_handlers_disconnect_by_data (timeline, gui);
@@ -107,7 +112,7 @@ activate_cb (GtkApplication *app,
 
       gtk_window_set_default_size (GTK_WINDOW (gui->window), gui->width, gui->height);
       g_signal_connect (timeline, "notify::ready", G_CALLBACK (timeline_changed_cb), gui);
-      g_signal_connect (timeline, "notify::error", G_CALLBACK (timeline_changed_cb), gui);
+      g_signal_connect (gui->window, "notify::error", G_CALLBACK (window_error_cb), gui);
     }
   if (gui->to > gui->from)
     sextant_timeline_set_view_seconds (sextant_window_get_timeline (gui->window), gui->from, gui->to);

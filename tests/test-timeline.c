@@ -14,6 +14,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
+#include <sys/wait.h>
 
 #include "sextant-lod-reader.h"
 #include "sextant-test-util.h"
@@ -314,6 +316,70 @@ test_zoomed (Fixture       *fixture,
   }
 }
 
+/* `sextant open --screenshot`: an archive is imported and the window's
+ * PNG has the size asked for; a missing archive and a file that is not a
+ * store each end with the problem on stderr and exit status 1. */
+static void
+run_open (const char  *path,
+          const char  *png,
+          int         *status,
+          char       **err)
+{
+  const char *sextant = g_getenv ("SEXTANT");
+  const char *argv[] = { sextant, "open", "--size", "900x300", "--screenshot", png, path, NULL };
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  g_assert_nonnull (sextant);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err,
+                               &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  *status = WEXITSTATUS (wait_status);
+}
+
+static void
+test_app_screenshot (void)
+{
+  const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *archive = g_build_filename (tmpdir, "casita", NULL);
+  g_autofree char *source = g_build_filename (root, "casita-4_mpi_ls_barr", NULL);
+  g_autofree char *png = g_build_filename (tmpdir, "window.png", NULL);
+  g_autofree char *garbage = g_build_filename (tmpdir, "garbage.db", NULL);
+  g_autofree char *missing = g_build_filename (tmpdir, "missing", NULL);
+  g_autofree char *err = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  const char *cp[] = { "cp", "-r", source, archive, NULL };
+  int status = -1;
+
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_sync (NULL, (char **)cp, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+
+  /* an archive: imported, then drawn */
+  run_open (archive, png, &status, &err);
+  g_assert_cmpint (status, ==, 0);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ABS (gdk_texture_get_width (texture) - 900), <=, 30);
+  g_assert_cmpint (ABS (gdk_texture_get_height (texture) - 300), <=, 30);
+
+  g_clear_pointer (&err, g_free);
+  run_open (missing, png, &status, &err);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "missing: no such file or directory"));
+
+  g_assert_true (g_file_set_contents (garbage, "not a database", -1, NULL));
+  g_clear_pointer (&err, g_free);
+  run_open (garbage, png, &status, &err);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "garbage.db: not a Sextant trace store"));
+
+  sextant_test_remove_tree (tmpdir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -327,6 +393,7 @@ main (int    argc,
       return 1;
     }
 
+  g_test_add_func ("/timeline/app/screenshot-and-errors", test_app_screenshot);
   for (guint i = 0; i < G_N_ELEMENTS (archives); i++)
     {
       g_autofree char *whole = g_strdup_printf ("/timeline/whole-run/%s", archives[i]);

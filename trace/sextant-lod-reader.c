@@ -179,6 +179,15 @@ sextant_lod_reader_read (SextantLodReader  *self,
   first = (MAX (t0, self->origin) - self->origin) / data.ticks;
   last = (t1 - 1 - self->origin) / data.ticks;
 
+  /* room for every bucket of the range at once: the array is not grown
+   * (and copied) row by row */
+  {
+    guint len = buckets->len;
+
+    g_array_set_size (buckets, len + (guint)MIN (last - first + 1, 1 << 20));
+    g_array_set_size (buckets, len);
+  }
+
   return sextant_store_foreach (self->store, SEXTANT_QUERY_LOD_BUCKETS, bucket_row, &data, error,
                                 "iiii", loc, (gint64)level, first, last);
 }

@@ -33,10 +33,29 @@ typedef struct
   char   *label;        /* the process, and the thread if it has several */
 } Row;
 
+/* The worker's connection and reader, kept from frame to frame (a new
+ * connection reads the column tables' directories again): used by one
+ * frame at a time, on whatever thread runs it */
+typedef struct
+{
+  SextantStore     *store;
+  SextantLodReader *reader;
+} Source;
+
+static void
+source_clear (gpointer data)
+{
+  Source *source = data;
+
+  g_clear_pointer (&source->reader, sextant_lod_reader_free);
+  g_clear_object (&source->store);
+}
+
 /* What a store shows, read once */
 typedef struct
 {
   char       *db_path;
+  Source     *source;        /* g_atomic_rc_box */
   GArray     *rows;          /* Row, in location order */
   GHashTable *regions;       /* region id (gint64*) -> name */
   gint64      t_begin;
@@ -132,6 +151,8 @@ static void
 outline_free (Outline *outline)
 {
   g_free (outline->db_path);
+  if (outline->source != NULL)
+    g_atomic_rc_box_release_full (outline->source, source_clear);
   g_clear_pointer (&outline->rows, g_array_unref);
   g_clear_pointer (&outline->regions, g_hash_table_unref);
   g_free (outline);
@@ -202,15 +223,17 @@ load_outline_worker (GTask        *task,
 {
   const char *db_path = task_data;
   g_autoptr(Outline) outline = g_new0 (Outline, 1);
-  g_autoptr(SextantStore) store = NULL;
+  SextantStore *store;
   GError *error = NULL;
 
   outline->db_path = g_strdup (db_path);
   outline->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   g_array_set_clear_func (outline->rows, row_clear);
   outline->regions = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  outline->source = g_atomic_rc_box_new0 (Source);
 
-  if (!(store = sextant_store_open (db_path, &error)) ||
+  if (!(store = outline->source->store = sextant_store_open (db_path, &error)) ||
+      !(outline->source->reader = sextant_lod_reader_new (store, &error)) ||
       !sextant_store_foreach (store, SEXTANT_QUERY_LOCATIONS, location_row, outline->rows, &error, "") ||
       !sextant_store_foreach (store, SEXTANT_QUERY_REGION_NAMES, region_row, outline->regions, &error, ""))
     {
@@ -252,7 +275,7 @@ load_outline_worker (GTask        *task,
 
 typedef struct
 {
-  char   *db_path;
+  Source *source;
   GArray *locs;      /* gint64, the rows' locations */
   gint64  t0;
   gint64  t1;
@@ -262,7 +285,7 @@ typedef struct
 static void
 frame_request_free (FrameRequest *request)
 {
-  g_free (request->db_path);
+  g_atomic_rc_box_release_full (request->source, source_clear);
   g_array_unref (request->locs);
   g_free (request);
 }
@@ -274,22 +297,14 @@ read_frame_worker (GTask        *task,
                    GCancellable *cancellable)
 {
   FrameRequest *request = task_data;
+  SextantLodReader *reader = request->source->reader;
   g_autoptr(Frame) frame = g_new0 (Frame, 1);
-  g_autoptr(SextantStore) store = NULL;
-  g_autoptr(SextantLodReader) reader = NULL;
   GError *error = NULL;
 
   frame->t0 = request->t0;
   frame->t1 = request->t1;
   frame->width = request->width;
   frame->buckets = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
-
-  if (!(store = sextant_store_open (request->db_path, &error)) ||
-      !(reader = sextant_lod_reader_new (store, &error)))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
 
   frame->level = sextant_lod_reader_pick_level (reader, (double)(request->t1 - request->t0) / request->width);
   frame->bucket_ticks = sextant_lod_reader_get_bucket_ticks (reader, frame->level);
@@ -388,7 +403,7 @@ read_frame (SextantTimeline *self)
     return;
 
   request = g_new0 (FrameRequest, 1);
-  request->db_path = g_strdup (self->outline->db_path);
+  request->source = g_atomic_rc_box_acquire (self->outline->source);
   request->locs = g_array_sized_new (FALSE, FALSE, sizeof (gint64), self->outline->rows->len);
   for (guint i = 0; i < self->outline->rows->len; i++)
     g_array_append_val (request->locs, g_array_index (self->outline->rows, Row, i).loc);
@@ -767,16 +782,8 @@ sextant_timeline_snapshot (GtkWidget   *widget,
   stripe = fg;
   stripe.alpha = 0.05;
 
-  if (self->error != NULL || self->outline == NULL)
-    {
-      pango_layout_set_text (layout, self->error != NULL ? self->error : "", -1);
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (12, 12));
-      gtk_snapshot_append_layout (snapshot, layout, &fg);
-      gtk_snapshot_restore (snapshot);
-      return;
-    }
-  if (plot <= 0 || self->t1 <= self->t0)
+  /* an error is the window's to show */
+  if (self->error != NULL || self->outline == NULL || plot <= 0 || self->t1 <= self->t0)
     return;
 
   snapshot_ruler (self, snapshot, layout, &fg, width, height);

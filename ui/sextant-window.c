@@ -22,16 +22,40 @@ struct _SextantWindow
   guint                 progress_source;
   double                fraction;        /* written by the import thread (under `lock`) */
   GMutex                lock;
+  char                 *error;           /* what the message says */
 };
 
 G_DEFINE_FINAL_TYPE (SextantWindow, sextant_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_ERROR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void
 show_message (SextantWindow *self,
               const char    *text)
 {
+  if (g_strcmp0 (text, self->error) == 0)
+    return;
+
+  g_free (self->error);
+  self->error = g_strdup (text);
   gtk_label_set_text (GTK_LABEL (self->message), text != NULL ? text : "");
   gtk_widget_set_visible (self->message, text != NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
+
+const char *
+sextant_window_get_error (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return self->error;
 }
 
 static void
@@ -242,9 +266,28 @@ sextant_window_dispose (GObject *object)
 static void
 sextant_window_finalize (GObject *object)
 {
-  g_mutex_clear (&SEXTANT_WINDOW (object)->lock);
+  SextantWindow *self = SEXTANT_WINDOW (object);
+
+  g_mutex_clear (&self->lock);
+  g_free (self->error);
 
   G_OBJECT_CLASS (sextant_window_parent_class)->finalize (object);
+}
+
+static void
+sextant_window_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_ERROR:
+      g_value_set_string (value, SEXTANT_WINDOW (object)->error);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -256,7 +299,13 @@ sextant_window_class_init (SextantWindowClass *klass)
 
   object_class->dispose = sextant_window_dispose;
   object_class->finalize = sextant_window_finalize;
+  object_class->get_property = sextant_window_get_property;
   window_class->close_request = sextant_window_close_request;
+
+  /* the message the window shows: a failed import, an unreadable store */
+  properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL,
+                                                G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-import", NULL, cancel_import_action);

@@ -24,5 +24,7 @@ SextantWindow   *sextant_window_new          (GtkApplication *application);
 void             sextant_window_open         (SextantWindow  *self,
                                               const char     *path);
 SextantTimeline *sextant_window_get_timeline (SextantWindow  *self);
+/* What went wrong last (the "error" property), or NULL. */
+const char      *sextant_window_get_error    (SextantWindow  *self);
 
 G_END_DECLS
