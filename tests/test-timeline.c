@@ -96,6 +96,8 @@ render (Fixture *fixture,
 
   *width = gtk_widget_get_width (GTK_WIDGET (fixture->timeline));
   *height = gtk_widget_get_height (GTK_WIDGET (fixture->timeline));
+  /* on white, as in a window: the widget draws no background of its own */
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, *width, *height));
   gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), *width, *height);
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   g_assert_nonnull (node);
@@ -144,7 +146,10 @@ check_view (Fixture *fixture,
   gint64 t0, t1;
 
   g_assert_no_error (error);
+  /* the rows alone: message lines cross them */
+  g_object_set (fixture->timeline, "show-messages", FALSE, NULL);
   pixels = render (fixture, &width, &height, &stride);
+  g_object_set (fixture->timeline, "show-messages", TRUE, NULL);
   sextant_timeline_get_view (fixture->timeline, &t0, &t1);
 
   for (guint row = 0; row < fixture->locs->len; row++)
@@ -316,6 +321,114 @@ test_zoomed (Fixture       *fixture,
   }
 }
 
+/* Message lines: at the middle of each line between two rows, where that
+ * lies inside a row, a pixel of the line is dark (every channel below 100:
+ * the line is 85 % black and 1.5 pixels wide, so even a pixel it covers by
+ * three quarters over MPI red is; no category colour and no background
+ * is) */
+static void
+test_messages (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
+  g_autoptr(GArray) messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+  g_autofree guint8 *pixels = NULL;
+  gboolean too_many = TRUE;
+  int width, height;
+  gsize stride;
+  gint64 t0, t1;
+  guint checked = 0;
+
+  g_assert_no_error (error);
+  /* around a message from the middle of the run, narrower and narrower
+   * until the view has at most a few hundred in flight */
+  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, 10000000, messages, &too_many, &error));
+  g_assert_no_error (error);
+  g_assert_false (too_many);
+  g_assert_cmpuint (messages->len, >, 0);
+  {
+    SextantViewMessage middle = g_array_index (messages, SextantViewMessage, messages->len / 2);
+    gint64 margin = (t1 - t0) / 4;
+
+    do
+      {
+        t0 = middle.send_time - margin;
+        t1 = middle.recv_time + margin + 1;
+        g_array_set_size (messages, 0);
+        g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, 400, messages, &too_many, &error));
+        g_assert_no_error (error);
+        margin /= 2;
+      }
+    while (too_many && margin > 0);
+  }
+  g_assert_false (too_many);
+  sextant_timeline_set_view (fixture->timeline, t0, t1);
+  wait_ready (fixture);
+  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  g_array_set_size (messages, 0);
+  g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, 400, messages, &too_many, &error));
+  g_assert_no_error (error);
+  pixels = render (fixture, &width, &height, &stride);
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      const SextantViewMessage *m = &g_array_index (messages, SextantViewMessage, i);
+      graphene_rect_t from, to;
+      double x0, x1, y0, y1;
+      guint row_from = G_MAXUINT, row_to = G_MAXUINT;
+
+      for (guint r = 0; r < fixture->locs->len; r++)
+        {
+          if (g_array_index (fixture->locs, gint64, r) == m->send_loc)
+            row_from = r;
+          if (g_array_index (fixture->locs, gint64, r) == m->recv_loc)
+            row_to = r;
+        }
+      if (row_from == G_MAXUINT || row_to == G_MAXUINT || row_from == row_to)
+        continue;
+      g_assert_true (sextant_timeline_get_row_area (fixture->timeline, row_from, &from));
+      g_assert_true (sextant_timeline_get_row_area (fixture->timeline, row_to, &to));
+      x0 = sextant_timeline_x_for_time (fixture->timeline, m->send_time);
+      x1 = sextant_timeline_x_for_time (fixture->timeline, m->recv_time);
+      y0 = from.origin.y + from.size.height / 2;
+      y1 = to.origin.y + to.size.height / 2;
+      /* points a quarter, a half and three quarters along the line */
+      for (guint q = 1; q <= 3; q++)
+        {
+          int xm = (int)lround (x0 + (x1 - x0) * q / 4);
+          int ym = (int)lround (y0 + (y1 - y0) * q / 4);
+          graphene_rect_t under;
+          gboolean dark = FALSE;
+          guint r = 0;
+
+          /* inside the plot and inside a row, not in a gap between rows */
+          if (xm < from.origin.x + 2 || xm > from.origin.x + from.size.width - 3)
+            continue;
+          while (sextant_timeline_get_row_area (fixture->timeline, r, &under) &&
+                 !(ym >= under.origin.y + 1 && ym < under.origin.y + under.size.height - 1))
+            r++;
+          if (r >= fixture->locs->len)
+            continue;
+          for (int dx = -1; dx <= 1; dx++)
+            for (int dy = -1; dy <= 1; dy++)
+              {
+                const guint8 *p = pixels + (gsize)(ym + dy) * stride + (gsize)(xm + dx) * 4;
+
+                dark = dark || (p[0] < 100 && p[1] < 100 && p[2] < 100);
+              }
+          if (!dark)
+            g_error ("the message from row %u at %.1f to row %u at %.1f has no line at (%d, %d)", row_from, x0,
+                     row_to, x1, xm, ym);
+          checked++;
+        }
+    }
+  g_test_message ("%s: %u messages in view, %u points of their lines checked", (const char *)data, messages->len,
+                  checked);
+  g_assert_cmpuint (checked, >, 0);
+}
+
 /* `sextant open --screenshot`: an archive is imported and the window's
  * PNG has the size asked for; a missing archive and a file that is not a
  * store each end with the problem on stderr and exit status 1. */
@@ -398,9 +511,11 @@ main (int    argc,
     {
       g_autofree char *whole = g_strdup_printf ("/timeline/whole-run/%s", archives[i]);
       g_autofree char *zoomed = g_strdup_printf ("/timeline/zoomed/%s", archives[i]);
+      g_autofree char *lines = g_strdup_printf ("/timeline/messages/%s", archives[i]);
 
       g_test_add (whole, Fixture, archives[i], fixture_set_up, test_whole_run, fixture_tear_down);
       g_test_add (zoomed, Fixture, archives[i], fixture_set_up, test_zoomed, fixture_tear_down);
+      g_test_add (lines, Fixture, archives[i], fixture_set_up, test_messages, fixture_tear_down);
     }
 
   return g_test_run ();

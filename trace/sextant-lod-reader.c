@@ -373,3 +373,52 @@ sextant_lod_reader_read_visits (SextantLodReader  *self,
 
   return TRUE;
 }
+
+/* Messages ---------------------------------------------------------------------- */
+
+static gboolean
+message_row (const SextantRow  *row,
+             gpointer           user_data,
+             GError           **error)
+{
+  SextantViewMessage m;
+
+  m.send_loc = sextant_row_get_int (row, 0);
+  m.recv_loc = sextant_row_get_int (row, 1);
+  m.send_time = sextant_row_get_int (row, 2);
+  m.recv_time = sextant_row_get_int (row, 3);
+  g_array_append_val ((GArray *)user_data, m);
+
+  return TRUE;
+}
+
+gboolean
+sextant_lod_reader_read_messages (SextantLodReader  *self,
+                                  gint64             t0,
+                                  gint64             t1,
+                                  guint              max,
+                                  GArray            *messages,
+                                  gboolean          *too_many,
+                                  GError           **error)
+{
+  guint len;
+
+  g_return_val_if_fail (messages != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (messages) == sizeof (SextantViewMessage), FALSE);
+  g_return_val_if_fail (too_many != NULL, FALSE);
+
+  *too_many = FALSE;
+  len = messages->len;
+  if (t1 <= t0)
+    return TRUE;
+  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_MESSAGES_IN_VIEW, message_row, messages, error, "iii",
+                              t0, t1, (gint64)max + 1))
+    return FALSE;
+  if (messages->len - len > max)
+    {
+      g_array_set_size (messages, len);
+      *too_many = TRUE;
+    }
+
+  return TRUE;
+}

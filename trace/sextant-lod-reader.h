@@ -66,6 +66,26 @@ gboolean          sextant_lod_reader_read_visits      (SextantLodReader  *self,
                                                        GArray            *buckets,
                                                        GError           **error);
 
+typedef struct
+{
+  gint64  send_loc;
+  gint64  recv_loc;
+  gint64  send_time;   /* the MPI_SEND/ISEND record */
+  gint64  recv_time;   /* the MPI_RECV/IRECV record */
+} SextantViewMessage;
+
+/* Appends to @messages (of SextantViewMessage) the matched messages in
+ * flight during [@t0, @t1) (sent before @t1, received at or after @t0), in
+ * no particular order; when there are more than @max, none, and
+ * @too_many is set (a view that dense draws no lines). */
+gboolean          sextant_lod_reader_read_messages    (SextantLodReader  *self,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       guint              max,
+                                                       GArray            *messages,
+                                                       gboolean          *too_many,
+                                                       GError           **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLodReader, sextant_lod_reader_free)
 
 G_END_DECLS

@@ -216,6 +216,12 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT id FROM visit WHERE loc = ?1 AND enter >= ?2 AND id BETWEEN ?3 AND ?4 ORDER BY id LIMIT 1",
   [SEXTANT_QUERY_VISIT_BY_ID] =
     "SELECT id, enter, leave, region, parent FROM visit WHERE id = ?1",
+  /* messages in flight during [?1, ?2), at most ?3: both bounds prune
+   * chunks (messages are stored in the order they were matched, which
+   * follows time closely) */
+  [SEXTANT_QUERY_MESSAGES_IN_VIEW] =
+    "SELECT send_loc, recv_loc, send_time, recv_time FROM message "
+    "WHERE send_time < ?2 AND recv_time >= ?1 AND send_loc IS NOT NULL AND recv_loc IS NOT NULL LIMIT ?3",
   [SEXTANT_QUERY_VISITS_ENTERED] =
     "SELECT id, enter, leave, region, parent FROM visit "
     "WHERE loc = ?1 AND enter >= ?2 AND enter < ?3 AND id BETWEEN ?4 AND ?5 ORDER BY id",

@@ -58,6 +58,7 @@ typedef struct
   Source     *source;        /* g_atomic_rc_box */
   GArray     *rows;          /* Row, in location order */
   GHashTable *regions;       /* region id (gint64*) -> name */
+  GHashTable *row_of;        /* location id (gint64*) -> row + 1 */
   gint64      t_begin;
   gint64      t_end;         /* exclusive */
   gint64      resolution;    /* ticks per second */
@@ -73,7 +74,12 @@ typedef struct
   gint64     bucket_ticks;
   gboolean   exact;          /* the visits themselves, past the pyramid */
   GPtrArray *buckets;        /* GArray of SextantLodBucket per row */
+  GArray    *messages;       /* SextantViewMessage, NULL when too many to draw */
 } Frame;
+
+/* A view with more messages in flight than this draws none: the lines
+ * would be a grey wash (about 4 per pixel column of a 1920-pixel view) */
+#define MAX_MESSAGES 8000
 
 /* Past the pyramid: the visits are read when a base bucket is this many
  * pixels wide (it holds about 32 events of the busiest location, so a
@@ -96,6 +102,7 @@ struct _SextantTimeline
   double        drag_t0;       /* the view when a drag began */
   double        drag_t1;
   double        pointer_x;     /* where Ctrl + wheel zooms around */
+  gboolean      show_messages;
   double        wanted_from;   /* seconds: the view to show once the outline is in */
   double        wanted_to;
 };
@@ -108,6 +115,7 @@ enum
   PROP_STORE,
   PROP_READY,
   PROP_ERROR,
+  PROP_SHOW_MESSAGES,
   N_PROPS
 };
 
@@ -155,6 +163,7 @@ outline_free (Outline *outline)
     g_atomic_rc_box_release_full (outline->source, source_clear);
   g_clear_pointer (&outline->rows, g_array_unref);
   g_clear_pointer (&outline->regions, g_hash_table_unref);
+  g_clear_pointer (&outline->row_of, g_hash_table_unref);
   g_free (outline);
 }
 
@@ -164,6 +173,7 @@ static void
 frame_free (Frame *frame)
 {
   g_clear_pointer (&frame->buckets, g_ptr_array_unref);
+  g_clear_pointer (&frame->messages, g_array_unref);
   g_free (frame);
 }
 
@@ -267,6 +277,10 @@ load_outline_worker (GTask        *task,
       }
   }
 
+  outline->row_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < outline->rows->len; i++)
+    g_hash_table_insert (outline->row_of, &g_array_index (outline->rows, Row, i).loc, GUINT_TO_POINTER (i + 1));
+
   outline->t_begin = meta_int (store, "time_begin", 0);
   outline->t_end = MAX (meta_int (store, "time_end", 0), outline->t_begin) + 1;
   outline->resolution = MAX (meta_int (store, "resolution", 1), 1);
@@ -329,6 +343,20 @@ read_frame_worker (GTask        *task,
           return;
         }
     }
+
+  {
+    gboolean too_many = FALSE;
+
+    frame->messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+    if (!sextant_lod_reader_read_messages (reader, request->t0, request->t1, MAX_MESSAGES, frame->messages,
+                                           &too_many, &error))
+      {
+        g_task_return_error (task, error);
+        return;
+      }
+    if (too_many)
+      g_clear_pointer (&frame->messages, g_array_unref);
+  }
 
   g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)frame_free);
 }
@@ -764,6 +792,40 @@ snapshot_row (SextantTimeline *self,
     }
 }
 
+/* A line from the send on the sender's row to the receive on the
+ * receiver's, over the rows, as tools of the field draw messages. */
+static void
+snapshot_messages (SextantTimeline *self,
+                   GtkSnapshot     *snapshot,
+                   int              plot,
+                   int              height)
+{
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (LABEL_WIDTH, RULER_HEIGHT, plot,
+                                                                          height - RULER_HEIGHT));
+  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
+  GArray *messages = self->frame->messages;
+
+  cairo_rectangle (cr, LABEL_WIDTH, RULER_HEIGHT, plot, height - RULER_HEIGHT);
+  cairo_clip (cr);
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.85);
+  for (guint i = 0; i < messages->len; i++)
+    {
+      const SextantViewMessage *m = &g_array_index (messages, SextantViewMessage, i);
+      guint from = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->send_loc));
+      guint to = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->recv_loc));
+
+      if (from == 0 || to == 0)
+        continue;
+      cairo_move_to (cr, LABEL_WIDTH + (m->send_time - self->t0) / ticks_per_px,
+                     RULER_HEIGHT + ROW_GAP + (from - 1) * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
+      cairo_line_to (cr, LABEL_WIDTH + (m->recv_time - self->t0) / ticks_per_px,
+                     RULER_HEIGHT + ROW_GAP + (to - 1) * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
+    }
+  cairo_stroke (cr);
+  cairo_destroy (cr);
+}
+
 /* The frame's buckets lie in its own view; drawn in the current one they
  * keep their times, so a frame read before a zoom is still in place. */
 static void
@@ -803,6 +865,8 @@ sextant_timeline_snapshot (GtkWidget   *widget,
       if (self->frame != NULL && i < self->frame->buckets->len)
         snapshot_row (self, snapshot, g_ptr_array_index (self->frame->buckets, i), y, plot);
     }
+  if (self->show_messages && self->frame != NULL && self->frame->messages != NULL && self->frame->messages->len > 0)
+    snapshot_messages (self, snapshot, plot, height);
 }
 
 static void
@@ -1031,6 +1095,9 @@ sextant_timeline_get_property (GObject    *object,
     case PROP_ERROR:
       g_value_set_string (value, self->error);
       break;
+    case PROP_SHOW_MESSAGES:
+      g_value_set_boolean (value, self->show_messages);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1048,6 +1115,14 @@ sextant_timeline_set_property (GObject      *object,
     {
     case PROP_STORE:
       sextant_timeline_set_store (self, g_value_get_string (value));
+      break;
+    case PROP_SHOW_MESSAGES:
+      if (self->show_messages != g_value_get_boolean (value))
+        {
+          self->show_messages = g_value_get_boolean (value);
+          gtk_widget_queue_draw (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1076,7 +1151,12 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
                                                  G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL,
                                                 G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* lines from each send to its receive, where the view has few enough */
+  properties[PROP_SHOW_MESSAGES] = g_param_spec_boolean ("show-messages", NULL, NULL, TRUE,
+                                                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                         G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  gtk_widget_class_install_property_action (widget_class, "timeline.show-messages", "show-messages");
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
@@ -1090,6 +1170,7 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.zoom-fit", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan", "d", -0.1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan", "d", 0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, 0, "timeline.show-messages", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
 }
@@ -1101,6 +1182,7 @@ sextant_timeline_init (SextantTimeline *self)
   GtkEventController *motion = gtk_event_controller_motion_new ();
   GtkGesture *drag = gtk_gesture_drag_new ();
 
+  self->show_messages = TRUE;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
 

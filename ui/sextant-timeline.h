@@ -9,8 +9,10 @@
  * seconds since the run's start. It draws from the level-of-detail pyramid
  * (sextant-lod-reader.h), read on a worker thread for the time range in
  * view, so any zoom of any trace costs the same: at most two buckets per
- * pixel and location. Ctrl + wheel zooms around the pointer, a drag or
- * Shift + wheel pans, the keys +, - and 0 zoom in, out and to the whole run.
+ * pixel and location. Where a view has few enough messages in flight, a
+ * line goes from each send to its receive (the "show-messages" property,
+ * key M). Ctrl + wheel zooms around the pointer, a drag or Shift + wheel
+ * pans, the keys +, - and 0 zoom in, out and to the whole run.
  */
 #pragma once
 

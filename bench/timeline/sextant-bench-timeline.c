@@ -9,9 +9,10 @@
  * location's data for a view WIDTH pixels wide (default 1920): the whole
  * run, then views 16, 256, 4096 and 65536 times narrower around the
  * middle of the run (the last ones past the pyramid, from the visits).
- * Each view is read REPS times (default 9) on one connection, opened once
- * like the worker's; prints per view the level, the rows read and the
- * median, fastest and slowest wall time.
+ * With the rows, the messages in flight (at most 8000, as the window
+ * draws). Each view is read REPS times (default 9) on one connection,
+ * opened once like the worker's; prints per view the level, the rows and
+ * messages read and the median, fastest and slowest wall time.
  */
 #include "config.h"
 
@@ -21,7 +22,8 @@
 #include "sextant-lod-reader.h"
 #include "sextant-store.h"
 
-#define EXACT_FROM_PIXELS 8   /* as ui/sextant-timeline.c */
+#define EXACT_FROM_PIXELS 8      /* as ui/sextant-timeline.c */
+#define MAX_MESSAGES      8000   /* likewise */
 
 static gboolean
 add_location (const SextantRow  *row,
@@ -84,8 +86,8 @@ main (int    argc,
   t_begin = begin_text != NULL ? g_ascii_strtoll (begin_text, NULL, 10) : 0;
   t_end = (end_text != NULL ? g_ascii_strtoll (end_text, NULL, 10) : 0) + 1;
 
-  printf ("| view (of the run) | level | rows read | median | fastest | slowest |\n");
-  printf ("|---|---:|---:|---:|---:|---:|\n");
+  printf ("| view (of the run) | level | rows read | messages | median | fastest | slowest |\n");
+  printf ("|---|---:|---:|---:|---:|---:|---:|\n");
   for (gint64 narrower = 1; narrower <= 65536; narrower *= 16)
     {
       gint64 span = narrower == 1 ? t_end - t_begin : MAX ((t_end - t_begin) / narrower, 1);
@@ -96,6 +98,9 @@ main (int    argc,
                        sextant_lod_reader_get_bucket_ticks (reader, 0) * width > EXACT_FROM_PIXELS * span;
       g_autofree double *seconds = g_new (double, reps);
       char level_text[16];
+      char messages_text[32];
+      gboolean too_many = FALSE;
+      guint n_messages = 0;
       guint64 rows = 0;
 
       for (int r = 0; r < reps; r++)
@@ -117,12 +122,24 @@ main (int    argc,
                 }
               rows += buckets->len;
             }
+          {
+            g_autoptr(GArray) messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+
+            if (!sextant_lod_reader_read_messages (reader, t0, t1, MAX_MESSAGES, messages, &too_many, &error))
+              {
+                fprintf (stderr, "sextant-bench-timeline: %s\n", error->message);
+                return 1;
+              }
+            n_messages = messages->len;
+          }
           seconds[r] = (g_get_monotonic_time () - start) / 1e6;
         }
       qsort (seconds, reps, sizeof (double), compare_doubles);
       g_snprintf (level_text, sizeof level_text, exact ? "visits" : "%u", level);
-      printf ("| 1/%" G_GINT64_FORMAT " | %s | %" G_GUINT64_FORMAT " | %.1f ms | %.1f ms | %.1f ms |\n", narrower,
-              level_text, rows, seconds[reps / 2] * 1e3, seconds[0] * 1e3,
+      g_snprintf (messages_text, sizeof messages_text, too_many ? "> %u (none drawn)" : "%u",
+                  too_many ? MAX_MESSAGES : n_messages);
+      printf ("| 1/%" G_GINT64_FORMAT " | %s | %" G_GUINT64_FORMAT " | %s | %.1f ms | %.1f ms | %.1f ms |\n", narrower,
+              level_text, rows, messages_text, seconds[reps / 2] * 1e3, seconds[0] * 1e3,
               seconds[reps - 1] * 1e3);
     }
   printf ("\n%u locations, %d pixels, %d reads of each view\n", locs->len, width, reps);
