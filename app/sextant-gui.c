@@ -24,6 +24,8 @@ typedef struct
   guint          frames_waited;
   double         from;        /* --view, seconds */
   double         to;
+  char          *source_root;
+  gboolean       show_worst;
 } Gui;
 
 /* The window as it was last drawn (its paintable follows what it draws),
@@ -88,17 +90,32 @@ window_error_cb (SextantWindow *window,
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The screenshot is taken when the patterns are listed and the timeline
+ * shows its data; with --show-worst, after the worst instance was chosen
+ * and the timeline went there. */
 static void
-timeline_changed_cb (SextantTimeline *timeline,
-                     GParamSpec      *pspec,
-                     Gui             *gui)
+ready_changed_cb (GObject    *object,
+                  GParamSpec *pspec,
+                  Gui        *gui)
 {
-  if (sextant_timeline_get_ready (timeline))
+  SextantTimeline *timeline = sextant_window_get_timeline (gui->window);
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (gui->window);
+
+  if (!sextant_timeline_get_ready (timeline) || !sextant_pattern_browser_get_ready (browser))
+    return;
+  if (gui->show_worst && g_list_model_get_n_items (sextant_pattern_browser_get_instances (browser)) > 0)
     {
-      g_signal_handlers_disconnect_by_data (timeline, gui);
-      gui->paintable = gtk_widget_paintable_new (GTK_WIDGET (gui->window));
-      gtk_widget_add_tick_callback (GTK_WIDGET (gui->window), shoot_cb, gui, NULL);
+      gui->show_worst = FALSE;
+      sextant_pattern_browser_activate (browser, 0);
+      /* the timeline moves, and is ready again once it has read there */
+      if (!sextant_timeline_get_ready (timeline))
+        return;
     }
+
+  g_signal_handlers_disconnect_by_data (timeline, gui);
+  g_signal_handlers_disconnect_by_data (browser, gui);
+  gui->paintable = gtk_widget_paintable_new (GTK_WIDGET (gui->window));
+  gtk_widget_add_tick_callback (GTK_WIDGET (gui->window), shoot_cb, gui, NULL);
 }
 
 static void
@@ -111,11 +128,15 @@ activate_cb (GtkApplication *app,
       SextantTimeline *timeline = sextant_window_get_timeline (gui->window);
 
       gtk_window_set_default_size (GTK_WINDOW (gui->window), gui->width, gui->height);
-      g_signal_connect (timeline, "notify::ready", G_CALLBACK (timeline_changed_cb), gui);
+      g_signal_connect (timeline, "notify::ready", G_CALLBACK (ready_changed_cb), gui);
+      g_signal_connect (sextant_window_get_pattern_browser (gui->window), "notify::ready",
+                        G_CALLBACK (ready_changed_cb), gui);
       g_signal_connect (gui->window, "notify::error", G_CALLBACK (window_error_cb), gui);
     }
   if (gui->to > gui->from)
     sextant_timeline_set_view_seconds (sextant_window_get_timeline (gui->window), gui->from, gui->to);
+  if (gui->source_root != NULL)
+    sextant_window_set_source_root (gui->window, gui->source_root);
   if (gui->path != NULL)
     sextant_window_open (gui->window, gui->path);
   gtk_window_present (GTK_WINDOW (gui->window));
@@ -125,7 +146,7 @@ int
 sextant_gui_run (int    argc,
                  char **argv)
 {
-  Gui gui = { NULL, NULL, 1200, 640, 0, NULL, NULL, 0, 0, 0 };
+  Gui gui = { NULL, NULL, 1200, 640, 0, NULL, NULL, 0, 0, 0, NULL, FALSE };
   char *size = NULL;
   char *view = NULL;
   GOptionEntry entries[] = {
@@ -133,6 +154,10 @@ sextant_gui_run (int    argc,
       "Write the window to a PNG once the timeline is drawn, then quit", "PNG" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "The window's size for --screenshot (1200x640)", "WxH" },
     { "view", 0, 0, G_OPTION_ARG_STRING, &view, "Show this time range, seconds since the run's start", "FROM:TO" },
+    { "source-root", 0, 0, G_OPTION_ARG_FILENAME, &gui.source_root,
+      "Look for source files that are not where the trace says in DIR", "DIR" },
+    { "show-worst", 0, 0, G_OPTION_ARG_NONE, &gui.show_worst,
+      "Choose the worst pattern instance (for --screenshot)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("[ARCHIVE|DB] - open the application window");
@@ -150,7 +175,8 @@ sextant_gui_run (int    argc,
       gui.width < 100 || gui.height < 100 || (gui.screenshot != NULL && argc != 2) ||
       (view != NULL && (sscanf (view, "%lf:%lf", &gui.from, &gui.to) != 2 || !(gui.to > gui.from))))
     {
-      fprintf (stderr, "sextant open: expected [--view FROM:TO] [--screenshot PNG [--size WxH]] [ARCHIVE|DB]\n");
+      fprintf (stderr, "sextant open: expected [--view FROM:TO] [--source-root DIR] "
+               "[--screenshot PNG [--size WxH] [--show-worst]] [ARCHIVE|DB]\n");
       return 2;
     }
   gui.path = argc == 2 ? argv[1] : NULL;
@@ -169,6 +195,7 @@ sextant_gui_run (int    argc,
   g_free (size);
   g_free (view);
   g_free (gui.screenshot);
+  g_free (gui.source_root);
   g_clear_object (&gui.paintable);
 
   return gui.status;

@@ -31,6 +31,39 @@ sextant_test_import (const char  *archive,
   return store;
 }
 
+typedef struct
+{
+  GArray   *ids;
+  gboolean  all;
+} Locations;
+
+static gboolean
+add_location (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  Locations *locations = user_data;
+  gint64 id = sextant_row_get_int (row, 0);
+
+  if (locations->all || sextant_row_get_int (row, 6) > 0)
+    g_array_append_val (locations->ids, id);
+
+  return TRUE;
+}
+
+GArray *
+sextant_test_locations (SextantStore *store,
+                        gboolean      all)
+{
+  Locations locations = { g_array_new (FALSE, FALSE, sizeof (gint64)), all };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (sextant_store_foreach (store, SEXTANT_QUERY_LOCATIONS, add_location, &locations, &error, ""));
+  g_assert_no_error (error);
+
+  return locations.ids;
+}
+
 void
 sextant_test_remove_tree (const char *path)
 {

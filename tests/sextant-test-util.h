@@ -14,6 +14,10 @@ G_BEGIN_DECLS
  * opens the store; fails the test if any of it fails. */
 SextantStore *sextant_test_import      (const char  *archive,
                                         char       **tmpdir);
+/* The ids of @store's locations with events, in id order: the rows of the
+ * timeline. With @all, every location. */
+GArray       *sextant_test_locations   (SextantStore *store,
+                                        gboolean      all);
 /* Removes @path and, if it is a directory, everything in it. */
 void          sextant_test_remove_tree (const char  *path);
 

@@ -54,18 +54,6 @@ meta_int (SextantStore *store,
 }
 
 static gboolean
-add_location (const SextantRow  *row,
-              gpointer           user_data,
-              GError           **error)
-{
-  gint64 id = sextant_row_get_int (row, 0);
-
-  g_array_append_val ((GArray *)user_data, id);
-
-  return TRUE;
-}
-
-static gboolean
 take_int (const SextantRow  *row,
           gpointer           user_data,
           GError           **error)
@@ -136,15 +124,12 @@ test_views (Fixture       *fixture,
   static const int widths[] = { 1, 37, 400, 1920, 100000 };
   g_autoptr(GError) error = NULL;
   g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
-  g_autoptr(GArray) locations = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) locations = sextant_test_locations (fixture->store, TRUE);
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
   gint64 t_begin = meta_int (fixture->store, "time_begin");
   gint64 t_end = meta_int (fixture->store, "time_end") + 1;
   guint checked = 0;
 
-  g_assert_no_error (error);
-  g_assert_true (sextant_store_foreach (fixture->store, SEXTANT_QUERY_LOCATIONS, add_location, locations,
-                                        &error, ""));
   g_assert_no_error (error);
   g_assert_cmpuint (locations->len, >, 0);
 
@@ -233,16 +218,13 @@ test_visits (Fixture       *fixture,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
-  g_autoptr(GArray) locations = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) locations = sextant_test_locations (fixture->store, TRUE);
   g_autoptr(GRand) rand = g_rand_new_with_seed (11);
   gint64 origin = sextant_lod_reader_get_origin (reader);
   gint64 base = sextant_lod_reader_get_bucket_ticks (reader, 0);
   gint64 n_base = (gint64)1 << (sextant_lod_reader_get_n_levels (reader) - 1);
   guint pieces = 0;
 
-  g_assert_no_error (error);
-  g_assert_true (sextant_store_foreach (fixture->store, SEXTANT_QUERY_LOCATIONS, add_location, locations,
-                                        &error, ""));
   g_assert_no_error (error);
 
   for (guint l = 0; l < locations->len; l++)

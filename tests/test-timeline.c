@@ -31,20 +31,6 @@ typedef struct
 } Fixture;
 
 static gboolean
-add_location (const SextantRow  *row,
-              gpointer           user_data,
-              GError           **error)
-{
-  gint64 id = sextant_row_get_int (row, 0);
-
-  /* the timeline has a row per location with events */
-  if (sextant_row_get_int (row, 6) > 0)
-    g_array_append_val ((GArray *)user_data, id);
-
-  return TRUE;
-}
-
-static gboolean
 timed_out (gpointer data)
 {
   *(gboolean *)data = TRUE;
@@ -236,10 +222,7 @@ fixture_set_up (Fixture       *fixture,
   g_assert_nonnull (root);
   archive = g_build_filename (root, data, NULL);
   fixture->store = sextant_test_import (archive, &fixture->tmpdir);
-  fixture->locs = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_assert_true (sextant_store_foreach (fixture->store, SEXTANT_QUERY_LOCATIONS, add_location, fixture->locs,
-                                        &error, ""));
-  g_assert_no_error (error);
+  fixture->locs = sextant_test_locations (fixture->store, FALSE);
 
   fixture->window = gtk_window_new ();
   fixture->timeline = SEXTANT_TIMELINE (sextant_timeline_new ());

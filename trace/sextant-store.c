@@ -287,6 +287,17 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "JOIN pattern_instance AS i ON i.id = top.id JOIN pattern AS p ON p.id = i.pattern "
     "JOIN location AS l ON l.id = i.loc LEFT JOIN location AS pl ON pl.id = i.peer_loc "
     "ORDER BY i.severity DESC, i.id",
+  /* the worst instances of one pattern (?1) for the pattern browser: its
+   * instance ids are (number << 32) + n, a range of the column table */
+  [SEXTANT_QUERY_PATTERN_INSTANCES] =
+    "SELECT i.id, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", i.file, i.line, i.comment, i.callpath "
+    "FROM (SELECT d.id FROM pattern_instance_data AS d "
+    "      WHERE d.id BETWEEN (SELECT number FROM pattern WHERE id = ?1) << 32 "
+    "                     AND ((SELECT number FROM pattern WHERE id = ?1) << 32) + 4294967295 "
+    "      ORDER BY d.severity DESC, d.id LIMIT ?2) AS top "
+    "JOIN pattern_instance AS i ON i.id = top.id ORDER BY i.severity DESC, i.id",
+  [SEXTANT_QUERY_LOCATION_LABELS] =
+    "SELECT loc, label FROM location_label",
   [SEXTANT_QUERY_VISITS_IN_WINDOW] =
     "SELECT v.enter, v.leave, v.depth, r.name, r.category FROM visit AS v "
     "JOIN region AS r ON r.id = v.region "
@@ -1350,6 +1361,32 @@ sextant_store_get_meta (SextantStore *self,
 }
 
 
+
+static gboolean
+name_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  gint64 *id = g_new (gint64, 1);
+
+  *id = sextant_row_get_int (row, 0);
+  g_hash_table_insert (user_data, id, g_strdup (sextant_row_is_null (row, 1) ? "?" : sextant_row_get_text (row, 1)));
+
+  return TRUE;
+}
+
+GHashTable *
+sextant_store_read_names (SextantStore      *self,
+                          SextantStoreStmt   query,
+                          GError           **error)
+{
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+  if (!sextant_store_foreach (self, query, name_row, names, error, ""))
+    return NULL;
+
+  return g_steal_pointer (&names);
+}
 
 gboolean
 sextant_row_is_null (const SextantRow *row,

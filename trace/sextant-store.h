@@ -117,6 +117,8 @@ typedef enum
   SEXTANT_QUERY_COMM_MATRIX,
   SEXTANT_QUERY_MESSAGE_SIZES,
   SEXTANT_QUERY_TOP_INSTANCES,
+  SEXTANT_QUERY_PATTERN_INSTANCES,
+  SEXTANT_QUERY_LOCATION_LABELS,
   SEXTANT_QUERY_VISITS_IN_WINDOW,
 
   SEXTANT_N_STMTS
@@ -268,6 +270,12 @@ gboolean      sextant_store_run_query       (SextantStore      *self,
                                              gboolean           with_visit_context,
                                              SextantRowFunc     func,
                                              gpointer           user_data,
+                                             GError           **error);
+
+/* Runs @query (no parameters), whose first two columns are an id and a
+ * name, into a table id (gint64*) -> name ("?" for NULL). */
+GHashTable   *sextant_store_read_names      (SextantStore      *self,
+                                             SextantStoreStmt   query,
                                              GError           **error);
 
 gboolean      sextant_row_is_null           (const SextantRow  *row,

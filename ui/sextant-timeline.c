@@ -103,6 +103,10 @@ struct _SextantTimeline
   double        drag_t1;
   double        pointer_x;     /* where Ctrl + wheel zooms around */
   gboolean      show_messages;
+  gint64        mark_loc;      /* SEXTANT_NULL: no mark */
+  gint64        mark_peer;
+  gint64        mark_t0;
+  gint64        mark_t1;
   double        wanted_from;   /* seconds: the view to show once the outline is in */
   double        wanted_to;
 };
@@ -212,19 +216,6 @@ location_row (const SextantRow  *row,
   return TRUE;
 }
 
-static gboolean
-region_row (const SextantRow  *row,
-            gpointer           user_data,
-            GError           **error)
-{
-  gint64 *id = g_new (gint64, 1);
-
-  *id = sextant_row_get_int (row, 0);
-  g_hash_table_insert (user_data, id, g_strdup (sextant_row_is_null (row, 1) ? "?" : sextant_row_get_text (row, 1)));
-
-  return TRUE;
-}
-
 static void
 load_outline_worker (GTask        *task,
                      gpointer      source_object,
@@ -239,13 +230,12 @@ load_outline_worker (GTask        *task,
   outline->db_path = g_strdup (db_path);
   outline->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   g_array_set_clear_func (outline->rows, row_clear);
-  outline->regions = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   outline->source = g_atomic_rc_box_new0 (Source);
 
   if (!(store = outline->source->store = sextant_store_open (db_path, &error)) ||
       !(outline->source->reader = sextant_lod_reader_new (store, &error)) ||
       !sextant_store_foreach (store, SEXTANT_QUERY_LOCATIONS, location_row, outline->rows, &error, "") ||
-      !sextant_store_foreach (store, SEXTANT_QUERY_REGION_NAMES, region_row, outline->regions, &error, ""))
+      !(outline->regions = sextant_store_read_names (store, SEXTANT_QUERY_REGION_NAMES, &error)))
     {
       g_task_return_error (task, error);
       return;
@@ -590,6 +580,7 @@ sextant_timeline_set_store (SextantTimeline *self,
   g_clear_pointer (&self->error, g_free);
   self->reading = FALSE;
   self->t0 = self->t1 = 0;
+  self->mark_loc = self->mark_peer = SEXTANT_NULL;
   set_ready (self, FALSE);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
@@ -609,6 +600,36 @@ sextant_timeline_get_store (SextantTimeline *self)
   g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), NULL);
 
   return self->outline != NULL ? self->outline->db_path : NULL;
+}
+
+void
+sextant_timeline_set_mark (SextantTimeline *self,
+                           gint64           loc,
+                           gint64           peer_loc,
+                           gint64           t0,
+                           gint64           t1)
+{
+  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
+
+  self->mark_loc = loc;
+  self->mark_peer = peer_loc;
+  self->mark_t0 = t0;
+  self->mark_t1 = MAX (t1, t0);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+sextant_timeline_show_range (SextantTimeline *self,
+                             gint64           t0,
+                             gint64           t1)
+{
+  gint64 width;
+
+  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
+
+  /* the range in the middle fifth, wide enough to see what came before */
+  width = MAX (MAX (t1 - t0, 0) * 5, MIN_PLOT_WIDTH);
+  sextant_timeline_set_view (self, t0 - (width - (t1 - t0)) / 2, t0 - (width - (t1 - t0)) / 2 + width);
 }
 
 gboolean
@@ -826,6 +847,42 @@ snapshot_messages (SextantTimeline *self,
   cairo_destroy (cr);
 }
 
+static const GdkRGBA mark_fill = { 1.0, 0.85, 0.0, 1 };
+
+/* A yellow box with a dark frame over @loc's row from mark_t0 to mark_t1
+ * (at least 3 pixels wide, so that a short instance shows) */
+static void
+snapshot_mark (SextantTimeline *self,
+               GtkSnapshot     *snapshot,
+               gint64           loc,
+               int              plot,
+               float            alpha)
+{
+  guint row = self->outline != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &loc)) : 0;
+  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
+  float x0, x1, y;
+  GdkRGBA fill = mark_fill;
+  GdkRGBA border = { 0, 0, 0, alpha };
+  GskRoundedRect frame;
+
+  if (loc == SEXTANT_NULL || row == 0)
+    return;
+
+  x0 = (float)CLAMP (LABEL_WIDTH + (self->mark_t0 - self->t0) / ticks_per_px, LABEL_WIDTH - 2, LABEL_WIDTH + plot + 2);
+  x1 = (float)CLAMP (LABEL_WIDTH + (self->mark_t1 - self->t0) / ticks_per_px, LABEL_WIDTH - 2, LABEL_WIDTH + plot + 2);
+  if (x1 - x0 < 3)
+    {
+      x0 = (x0 + x1) / 2 - 1.5f;
+      x1 = x0 + 3;
+    }
+  y = RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP);
+  fill.alpha = alpha * 0.6f;
+  gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x0, y, x1 - x0, ROW_HEIGHT));
+  gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x0 - 1, y - 1, x1 - x0 + 2, ROW_HEIGHT + 2), 0);
+  gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
+                              (GdkRGBA[4]) { border, border, border, border });
+}
+
 /* The frame's buckets lie in its own view; drawn in the current one they
  * keep their times, so a frame read before a zoom is still in place. */
 static void
@@ -867,6 +924,11 @@ sextant_timeline_snapshot (GtkWidget   *widget,
     }
   if (self->show_messages && self->frame != NULL && self->frame->messages != NULL && self->frame->messages->len > 0)
     snapshot_messages (self, snapshot, plot, height);
+  if (self->mark_loc != SEXTANT_NULL)
+    {
+      snapshot_mark (self, snapshot, self->mark_peer, plot, 0.35);
+      snapshot_mark (self, snapshot, self->mark_loc, plot, 0.75);
+    }
 }
 
 static void
@@ -1183,6 +1245,7 @@ sextant_timeline_init (SextantTimeline *self)
   GtkGesture *drag = gtk_gesture_drag_new ();
 
   self->show_messages = TRUE;
+  self->mark_loc = self->mark_peer = SEXTANT_NULL;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
 

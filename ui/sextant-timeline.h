@@ -55,6 +55,18 @@ gboolean    sextant_timeline_get_row_area (SextantTimeline *self,
 /* The x coordinate of time @t in the current view. */
 double      sextant_timeline_x_for_time   (SextantTimeline *self,
                                            gint64           t);
+/* Marks [@t0, @t1) on the row of location @loc (and, fainter, of
+ * @peer_loc, SEXTANT_NULL for none): where a pattern instance lost its
+ * time. @loc SEXTANT_NULL removes the mark. */
+void        sextant_timeline_set_mark     (SextantTimeline *self,
+                                           gint64           loc,
+                                           gint64           peer_loc,
+                                           gint64           t0,
+                                           gint64           t1);
+/* Shows [@t0, @t1) with room either side, as a marked instance is shown */
+void        sextant_timeline_show_range   (SextantTimeline *self,
+                                           gint64           t0,
+                                           gint64           t1);
 /* The colour of a region category (SextantCategory) in the timeline. */
 const GdkRGBA *sextant_timeline_category_color (guint category);
 

@@ -6,6 +6,9 @@
 #include "config.h"
 
 #include "sextant-importer.h"
+#include "sextant-pattern-browser.h"
+#include "sextant-source-view.h"
+#include "sextant-store.h"
 #include "sextant-window.h"
 
 struct _SextantWindow
@@ -14,6 +17,8 @@ struct _SextantWindow
 
   GtkWidget            *title;
   GtkWidget            *timeline;
+  GtkWidget            *browser;
+  GtkWidget            *source;
   GtkWidget            *import_bar;      /* shown while an archive is imported */
   GtkWidget            *progress;
   GtkWidget            *message;         /* what went wrong */
@@ -108,6 +113,16 @@ import_done (SextantWindow *self)
 }
 
 static void
+set_store (SextantWindow *self,
+           const char    *db_path)
+{
+  sextant_timeline_set_store (SEXTANT_TIMELINE (self->timeline), db_path);
+  sextant_pattern_browser_set_store (SEXTANT_PATTERN_BROWSER (self->browser), db_path);
+  sextant_source_view_show (SEXTANT_SOURCE_VIEW (self->source), NULL, 0,
+                            db_path != NULL ? "Choose a pattern instance to see its source line." : NULL);
+}
+
+static void
 imported_cb (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
@@ -125,7 +140,7 @@ imported_cb (GObject      *object,
     }
 
   import_done (self);
-  sextant_timeline_set_store (SEXTANT_TIMELINE (self->timeline), sextant_importer_get_db_path (importer));
+  set_store (self, sextant_importer_get_db_path (importer));
 }
 
 void
@@ -153,7 +168,7 @@ sextant_window_open (SextantWindow *self,
 
   if (sextant_path_is_store (path))
     {
-      sextant_timeline_set_store (SEXTANT_TIMELINE (self->timeline), path);
+      set_store (self, path);
       return;
     }
 
@@ -161,7 +176,7 @@ sextant_window_open (SextantWindow *self,
   {
     g_autoptr(SextantImporter) importer = sextant_importer_new (path, NULL);
 
-    sextant_timeline_set_store (SEXTANT_TIMELINE (self->timeline), NULL);
+    set_store (self, NULL);
     self->fraction = 0;
     gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), 0);
     gtk_widget_set_visible (self->import_bar, TRUE);
@@ -170,6 +185,50 @@ sextant_window_open (SextantWindow *self,
     sextant_importer_set_progress_func (importer, import_progress, self, NULL);
     sextant_importer_run_async (importer, self->import_cancellable, imported_cb, g_object_ref (self));
   }
+}
+
+void
+sextant_window_set_source_root (SextantWindow *self,
+                                const char    *dir)
+{
+  g_return_if_fail (SEXTANT_IS_WINDOW (self));
+
+  sextant_source_view_set_source_root (SEXTANT_SOURCE_VIEW (self->source), dir);
+}
+
+SextantPatternBrowser *
+sextant_window_get_pattern_browser (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return SEXTANT_PATTERN_BROWSER (self->browser);
+}
+
+SextantSourceView *
+sextant_window_get_source_view (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return SEXTANT_SOURCE_VIEW (self->source);
+}
+
+/* A pattern instance chosen: where it lost its time, and its source line */
+static void
+instance_activated_cb (SextantPatternBrowser     *browser,
+                       const SextantInstanceInfo *info,
+                       SextantWindow             *self)
+{
+  SextantTimeline *timeline = SEXTANT_TIMELINE (self->timeline);
+  g_autofree char *caption = NULL;
+
+  if (info->begin != SEXTANT_NULL && info->end != SEXTANT_NULL)
+    {
+      sextant_timeline_set_mark (timeline, info->loc, info->peer_loc, info->begin, info->end);
+      sextant_timeline_show_range (timeline, info->begin, info->end);
+    }
+  caption = g_strdup_printf ("%s%s%s", info->location != NULL ? info->location : "",
+                             info->comment != NULL ? ": " : "", info->comment != NULL ? info->comment : "");
+  sextant_source_view_show (SEXTANT_SOURCE_VIEW (self->source), info->file, info->line, caption);
 }
 
 SextantTimeline *
@@ -368,6 +427,8 @@ sextant_window_init (SextantWindow *self)
   GtkWidget *zoom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *across = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *down = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   GtkWidget *cancel = gtk_button_new_with_label ("Cancel");
 
   g_mutex_init (&self->lock);
@@ -427,7 +488,21 @@ sextant_window_init (SextantWindow *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->timeline);
   gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (box), scrolled);
+
+  /* patterns on the left; the timeline over the source line on the right */
+  self->browser = sextant_pattern_browser_new ();
+  g_signal_connect (self->browser, "instance-activated", G_CALLBACK (instance_activated_cb), self);
+  self->source = sextant_source_view_new ();
+  gtk_paned_set_start_child (GTK_PANED (down), scrolled);
+  gtk_paned_set_end_child (GTK_PANED (down), self->source);
+  gtk_paned_set_resize_end_child (GTK_PANED (down), FALSE);
+  gtk_widget_set_size_request (self->source, -1, 140);
+  gtk_paned_set_start_child (GTK_PANED (across), self->browser);
+  gtk_paned_set_end_child (GTK_PANED (across), down);
+  gtk_paned_set_resize_start_child (GTK_PANED (across), FALSE);
+  gtk_widget_set_size_request (self->browser, 380, -1);
+  gtk_widget_set_vexpand (across, TRUE);
+  gtk_box_append (GTK_BOX (box), across);
 
   gtk_window_set_child (GTK_WINDOW (self), box);
 }

@@ -1,0 +1,332 @@
+/*
+ * test-window.c: the patterns, the timeline and the source line together.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Under Xvfb (meson runs it through xvfb-run): the window opens a copy of
+ * a third-party archive, imports and analyses it, lists the patterns as
+ * the store has them and the worst instances of the chosen one; choosing
+ * an instance brings its time into the timeline's view and marks it; the
+ * mark changes the pixels of the instance's box and nothing else; the
+ * source view shows a file with the line highlighted, found where the
+ * trace says or in the source root.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "sextant-store.h"
+#include "sextant-test-util.h"
+#include "sextant-window.h"
+
+static gboolean
+timed_out (gpointer data)
+{
+  *(gboolean *)data = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until @ready (a boolean property of @object) holds */
+static void
+wait_for (gpointer    object,
+          const char *ready)
+{
+  gboolean late = FALSE;
+  guint timeout = g_timeout_add_seconds (60, timed_out, &late);
+  gboolean value = FALSE;
+
+  for (;;)
+    {
+      g_object_get (object, ready, &value, NULL);
+      if (value || late)
+        break;
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_false (late);
+  g_source_remove (timeout);
+}
+
+typedef struct
+{
+  GArray *ids;          /* char *: the patterns with instances, worst first */
+  GArray *counts;       /* gint64 */
+} Totals;
+
+static gboolean
+total_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  Totals *totals = user_data;
+  char *id = g_strdup (sextant_row_get_text (row, 0));
+  gint64 count = sextant_row_get_int (row, 3);
+
+  if (count > 0)
+    {
+      g_array_append_val (totals->ids, id);
+      g_array_append_val (totals->counts, count);
+    }
+  else
+    g_free (id);
+
+  return TRUE;
+}
+
+static void
+run_frames (GtkWidget *widget,
+            guint      n)
+{
+  gint64 until = g_get_monotonic_time () + n * 20000;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE);
+  gtk_widget_queue_draw (widget);
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static guint8 *
+render (GtkWidget *widget,
+        int       *width,
+        int       *height)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  guint8 *pixels;
+
+  run_frames (widget, 5);
+  *width = gtk_widget_get_width (widget);
+  *height = gtk_widget_get_height (widget);
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), *width, *height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+  pixels = g_malloc ((gsize)*width * 4 * *height);
+  gdk_texture_download (texture, pixels, (gsize)*width * 4);
+
+  return pixels;
+}
+
+static void
+test_window_patterns (void)
+{
+  const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *archive = g_build_filename (tmpdir, "casita", NULL);
+  g_autofree char *source = g_build_filename (root, "casita-4_mpi_ls_barr", NULL);
+  const char *cp[] = { "cp", "-r", source, archive, NULL };
+  SextantWindow *window;
+  SextantPatternBrowser *browser;
+  SextantTimeline *timeline;
+  g_autoptr(SextantStore) store = NULL;
+  Totals totals = { g_array_new (FALSE, FALSE, sizeof (char *)), g_array_new (FALSE, FALSE, sizeof (gint64)) };
+  GListModel *instances;
+  const SextantInstanceInfo *worst;
+  g_autoptr(GObject) first = NULL;
+  gint64 t0, t1;
+  int status = -1;
+
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_sync (NULL, (char **)cp, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+
+  window = sextant_window_new (NULL);
+  browser = sextant_window_get_pattern_browser (window);
+  timeline = sextant_window_get_timeline (window);
+  gtk_window_present (GTK_WINDOW (window));
+  sextant_window_open (window, archive);
+  wait_for (timeline, "ready");
+  wait_for (browser, "ready");
+
+  /* the patterns with instances, as the store has them after the analysis
+   * the window ran, worst first */
+  store = sextant_store_open (sextant_timeline_get_store (timeline), &error);
+  g_assert_no_error (error);
+  g_assert_true (sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, total_row, &totals, &error, ""));
+  g_assert_no_error (error);
+  g_assert_cmpuint (totals.ids->len, >, 0);
+  g_assert_cmpuint (sextant_pattern_browser_get_n_patterns (browser), ==, totals.ids->len);
+  for (guint i = 0; i < totals.ids->len; i++)
+    g_assert_cmpstr (sextant_pattern_browser_get_pattern_id (browser, i), ==, g_array_index (totals.ids, char *, i));
+
+  /* the first (worst) pattern is chosen, its instances worst first */
+  instances = sextant_pattern_browser_get_instances (browser);
+  g_assert_cmpuint (g_list_model_get_n_items (instances), ==, MIN (g_array_index (totals.counts, gint64, 0), 1000));
+  first = g_list_model_get_item (instances, 0);
+  worst = sextant_instance_item_get_info (first);
+  for (guint i = 1; i < g_list_model_get_n_items (instances); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (instances, i);
+
+      g_assert_cmpint (sextant_instance_item_get_info (item)->severity, <=, worst->severity);
+    }
+
+  /* choosing it brings its time into view */
+  sextant_pattern_browser_activate (browser, 0);
+  wait_for (timeline, "ready");
+  sextant_timeline_get_view (timeline, &t0, &t1);
+  g_assert_cmpint (t0, <=, worst->begin);
+  g_assert_cmpint (t1, >=, worst->end);
+
+  /* another pattern: its own instances */
+  if (totals.ids->len > 1)
+    {
+      g_autoptr(GObject) item = NULL;
+
+      sextant_pattern_browser_select (browser, 1);
+      wait_for (browser, "ready");
+      g_assert_cmpuint (g_list_model_get_n_items (instances), ==,
+                        MIN (g_array_index (totals.counts, gint64, 1), 1000));
+      item = g_list_model_get_item (instances, 0);
+      g_assert_cmpint (sextant_instance_item_get_info (item)->id >> 32, !=, worst->id >> 32);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_clear_object (&store);
+  for (guint i = 0; i < totals.ids->len; i++)
+    g_free (g_array_index (totals.ids, char *, i));
+  g_array_unref (totals.ids);
+  g_array_unref (totals.counts);
+  sextant_test_remove_tree (tmpdir);
+}
+
+/* The mark changes the pixels of the instance's box on its row (and the
+ * peer's) and nothing else. */
+static void
+test_timeline_mark (void)
+{
+  const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
+  g_autofree char *archive = g_build_filename (root, "casita-4_mpi_ls_barr", NULL);
+  g_autofree char *tmpdir = NULL;
+  g_autoptr(SextantStore) store = sextant_test_import (archive, &tmpdir);
+  GtkWidget *window = gtk_window_new ();
+  SextantTimeline *timeline = SEXTANT_TIMELINE (sextant_timeline_new ());
+  g_autofree guint8 *before = NULL;
+  g_autofree guint8 *after = NULL;
+  graphene_rect_t row;
+  gint64 t0, t1, m0, m1;
+  int width, height, x0, x1;
+  guint changed = 0;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (timeline));
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 200);
+  gtk_window_present (GTK_WINDOW (window));
+  sextant_timeline_set_store (timeline, sextant_store_get_path (store));
+  wait_for (timeline, "ready");
+  g_object_set (timeline, "show-messages", FALSE, NULL);
+
+  before = render (GTK_WIDGET (timeline), &width, &height);
+  sextant_timeline_get_view (timeline, &t0, &t1);
+  /* the second tenth of the run on row 1 */
+  m0 = t0 + (t1 - t0) / 10;
+  m1 = t0 + (t1 - t0) / 5;
+  g_assert_true (sextant_timeline_get_row_area (timeline, 1, &row));
+  {
+    g_autoptr(GArray) locs = sextant_test_locations (store, FALSE);
+
+    g_assert_cmpuint (locs->len, >, 1);
+    sextant_timeline_set_mark (timeline, g_array_index (locs, gint64, 1), SEXTANT_NULL, m0, m1);
+  }
+  after = render (GTK_WIDGET (timeline), &width, &height);
+
+  x0 = (int)sextant_timeline_x_for_time (timeline, m0);
+  x1 = (int)sextant_timeline_x_for_time (timeline, m1);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        gsize at = (gsize)y * width * 4 + (gsize)x * 4;
+        gboolean differs = memcmp (before + at, after + at, 4) != 0;
+        /* the box and its 2-pixel frame */
+        gboolean in_box = x >= x0 - 3 && x <= x1 + 3 && y >= row.origin.y - 3 &&
+                          y <= row.origin.y + row.size.height + 3;
+
+        if (differs && !in_box)
+          g_error ("the mark changed (%d, %d), outside its box (%d..%d, %.0f..%.0f)", x, y, x0, x1, row.origin.y,
+                   row.origin.y + row.size.height);
+        if (in_box && x > x0 + 2 && x < x1 - 2 && y > row.origin.y + 2 && y < row.origin.y + row.size.height - 2)
+          {
+            if (!differs)
+              g_error ("the mark did not change (%d, %d), inside its box", x, y);
+            changed++;
+          }
+      }
+  g_assert_cmpuint (changed, >, 100);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_clear_object (&store);
+  sextant_test_remove_tree (tmpdir);
+}
+
+static void
+test_source_view (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *file = g_build_filename (tmpdir, "solver.c", NULL);
+  g_autofree char *elsewhere = g_build_filename ("/nonexistent/build/tree", "solver.c", NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  SextantSourceView *view = SEXTANT_SOURCE_VIEW (sextant_source_view_new ());
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (sextant_source_view_get_text_view (view));
+  GtkTextTag *highlight = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "highlight");
+  g_autofree char *shown = NULL;
+  GtkTextIter start, end;
+
+  g_object_ref_sink (view);
+  g_assert_no_error (error);
+  for (int i = 1; i <= 100; i++)
+    g_string_append_printf (text, "line %d;\n", i);
+  g_assert_true (g_file_set_contents (file, text->str, -1, NULL));
+
+  /* where the trace says */
+  sextant_source_view_show (view, file, 42, "MPI Rank 3 waited");
+  g_assert_cmpstr (sextant_source_view_get_path (view), ==, file);
+  g_assert_cmpint (sextant_source_view_get_line (view), ==, 42);
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  g_assert_cmpstr (shown, ==, text->str);
+  gtk_text_buffer_get_iter_at_line (buffer, &start, 41);
+  g_assert_true (gtk_text_iter_has_tag (&start, highlight));
+  gtk_text_buffer_get_iter_at_line (buffer, &start, 40);
+  g_assert_false (gtk_text_iter_has_tag (&start, highlight));
+  gtk_text_buffer_get_iter_at_line (buffer, &start, 42);
+  g_assert_false (gtk_text_iter_has_tag (&start, highlight));
+
+  /* made elsewhere: not found, then found by its name in the source root */
+  sextant_source_view_show (view, elsewhere, 7, NULL);
+  g_assert_null (sextant_source_view_get_path (view));
+  g_assert_cmpint (sextant_source_view_get_line (view), ==, 0);
+  sextant_source_view_set_source_root (view, tmpdir);
+  sextant_source_view_show (view, elsewhere, 7, NULL);
+  g_assert_cmpstr (sextant_source_view_get_path (view), ==, file);
+  g_assert_cmpint (sextant_source_view_get_line (view), ==, 7);
+
+  /* a line past the end: the file, no line */
+  sextant_source_view_show (view, file, 1000, NULL);
+  g_assert_cmpint (sextant_source_view_get_line (view), ==, 0);
+
+  g_object_unref (view);
+  sextant_test_remove_tree (tmpdir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: run under xvfb-run\n");
+      return 1;
+    }
+
+  g_test_add_func ("/window/patterns-and-timeline", test_window_patterns);
+  g_test_add_func ("/window/timeline-mark", test_timeline_mark);
+  g_test_add_func ("/window/source-view", test_source_view);
+
+  return g_test_run ();
+}
