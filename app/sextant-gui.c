@@ -47,8 +47,8 @@ render_window (Gui *gui)
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
 }
 
-/* At the frames after the timeline has its data: the first one the window
- * has drawn goes to the PNG. */
+/* At the frames after the timeline has its data: the 15th (or the first
+ * after it that the window has drawn) goes to the PNG. */
 static gboolean
 shoot_cb (GtkWidget     *widget,
           GdkFrameClock *clock,
@@ -57,7 +57,11 @@ shoot_cb (GtkWidget     *widget,
   Gui *gui = user_data;
   g_autoptr(GdkTexture) texture = NULL;
 
-  if ((texture = render_window (gui)) == NULL && ++gui->frames_waited < 100)
+  /* a few frames for what settles after the data came (the source view
+   * scrolls to its line once the text is laid out) */
+  if (++gui->frames_waited < 15)
+    return G_SOURCE_CONTINUE;
+  if ((texture = render_window (gui)) == NULL && gui->frames_waited < 100)
     return G_SOURCE_CONTINUE;
 
   if (texture == NULL)

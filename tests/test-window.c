@@ -305,6 +305,31 @@ test_source_view (void)
   g_assert_cmpstr (sextant_source_view_get_path (view), ==, file);
   g_assert_cmpint (sextant_source_view_get_line (view), ==, 7);
 
+  /* in a window, the line scrolls into view */
+  {
+    GtkWidget *window = gtk_window_new ();
+    GtkAdjustment *vadjustment;
+    GdkRectangle line_area;
+    GtkTextIter line_start;
+
+    gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+    gtk_window_set_default_size (GTK_WINDOW (window), 400, 200);
+    gtk_window_present (GTK_WINDOW (window));
+    run_frames (window, 5);
+    sextant_source_view_show (view, file, 80, NULL);
+    run_frames (window, 10);
+    vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (sextant_source_view_get_text_view (view)));
+    gtk_text_buffer_get_iter_at_line (buffer, &line_start, 79);
+    gtk_text_view_get_iter_location (sextant_source_view_get_text_view (view), &line_start, &line_area);
+    g_test_message ("scrolled to %.0f of %.0f, line 80 at %d, page %.0f", gtk_adjustment_get_value (vadjustment),
+                    gtk_adjustment_get_upper (vadjustment), line_area.y, gtk_adjustment_get_page_size (vadjustment));
+    g_assert_cmpfloat (line_area.y, >=, gtk_adjustment_get_value (vadjustment));
+    g_assert_cmpfloat (line_area.y + line_area.height, <=,
+                       gtk_adjustment_get_value (vadjustment) + gtk_adjustment_get_page_size (vadjustment));
+    gtk_window_set_child (GTK_WINDOW (window), NULL);
+    gtk_window_destroy (GTK_WINDOW (window));
+  }
+
   /* a line past the end: the file, no line */
   sextant_source_view_show (view, file, 1000, NULL);
   g_assert_cmpint (sextant_source_view_get_line (view), ==, 0);

@@ -15,6 +15,9 @@ struct _SextantSourceView
   GtkWidget   *caption;
   GtkWidget   *text;
   GtkTextTag  *highlight;
+  GtkTextMark *at;            /* the highlighted line */
+  guint        scroll_tick;
+  guint        scroll_frames;
   char        *source_root;
   char        *path;
   gint64       line;
@@ -60,19 +63,31 @@ read_source (SextantSourceView  *self,
   return NULL;
 }
 
+/* The view lays a new text out a screenful at a time, on idle, and until
+ * it has, a line's place is an estimate: the line is scrolled to again at
+ * every frame until it is where it was asked to be (or 60 frames passed) */
 static gboolean
-scroll_to_line (gpointer data)
+scroll_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       data)
 {
   SextantSourceView *self = data;
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text));
-  GtkTextIter at;
+  GtkTextView *text = GTK_TEXT_VIEW (self->text);
+  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (text));
+  GtkTextIter iter;
+  int y, height;
 
-  if (self->line > 0)
+  gtk_text_buffer_get_iter_at_mark (gtk_text_view_get_buffer (text), &iter, self->at);
+  gtk_text_view_get_line_yrange (text, &iter, &y, &height);
+  if (self->line > 0 && self->scroll_frames++ < 60 && vadjustment != NULL &&
+      (y < gtk_adjustment_get_value (vadjustment) ||
+       y + height > gtk_adjustment_get_value (vadjustment) + gtk_adjustment_get_page_size (vadjustment)))
     {
-      gtk_text_buffer_get_iter_at_line (buffer, &at, (int)self->line - 1);
-      gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->text), &at, 0.0, TRUE, 0.0, 0.4);
+      gtk_text_view_scroll_to_mark (text, self->at, 0.0, TRUE, 0.0, 0.4);
+      return G_SOURCE_CONTINUE;
     }
 
+  self->scroll_tick = 0;
   return G_SOURCE_REMOVE;
 }
 
@@ -132,8 +147,10 @@ sextant_source_view_show (SextantSourceView *self,
       gtk_text_iter_forward_line (&end);
       gtk_text_buffer_apply_tag (buffer, self->highlight, &start, &end);
       gtk_text_buffer_place_cursor (buffer, &start);
-      /* once the lines have their heights */
-      g_idle_add_full (G_PRIORITY_LOW, scroll_to_line, g_object_ref (self), g_object_unref);
+      gtk_text_buffer_move_mark (buffer, self->at, &start);
+      self->scroll_frames = 0;
+      if (self->scroll_tick == 0)
+        self->scroll_tick = gtk_widget_add_tick_callback (self->text, scroll_tick_cb, self, NULL);
     }
 }
 
@@ -166,6 +183,9 @@ sextant_source_view_dispose (GObject *object)
 {
   SextantSourceView *self = SEXTANT_SOURCE_VIEW (object);
 
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (self->text, self->scroll_tick);
+  self->scroll_tick = 0;
   g_clear_pointer (&self->box, gtk_widget_unparent);
 
   G_OBJECT_CLASS (sextant_source_view_parent_class)->dispose (object);
@@ -216,6 +236,13 @@ sextant_source_view_init (SextantSourceView *self)
   self->highlight = gtk_text_buffer_create_tag (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text)), "highlight",
                                                 "paragraph-background", "#fce94f", "weight", PANGO_WEIGHT_BOLD,
                                                 NULL);
+  {
+    GtkTextIter start;
+
+    gtk_text_buffer_get_start_iter (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text)), &start);
+    self->at = gtk_text_buffer_create_mark (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text)), "line", &start,
+                                            TRUE);
+  }
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->text);
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_box_append (GTK_BOX (self->box), scrolled);

@@ -19,7 +19,8 @@
 #include "sextant-store.h"
 #include "sextant-timeline.h"
 
-#define LABEL_WIDTH   160
+#define LABEL_MIN     100    /* the label column: its widest label, within these */
+#define LABEL_MAX     320
 #define RULER_HEIGHT   26
 #define ROW_HEIGHT     18
 #define ROW_GAP         2
@@ -103,6 +104,7 @@ struct _SextantTimeline
   double        drag_t1;
   double        pointer_x;     /* where Ctrl + wheel zooms around */
   gboolean      show_messages;
+  int           label_width;   /* the column of the rows' names */
   gint64        mark_loc;      /* SEXTANT_NULL: no mark */
   gint64        mark_peer;
   gint64        mark_t0;
@@ -356,7 +358,7 @@ read_frame_worker (GTask        *task,
 static int
 plot_width (SextantTimeline *self)
 {
-  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - LABEL_WIDTH, 1);
+  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - self->label_width, 1);
 }
 
 static void
@@ -417,7 +419,7 @@ read_frame (SextantTimeline *self)
 
   /* not before the widget has its width: a frame is read for a width */
   if (self->outline == NULL || self->reading || self->error != NULL || frame_is_current (self) ||
-      gtk_widget_get_width (GTK_WIDGET (self)) <= LABEL_WIDTH)
+      gtk_widget_get_width (GTK_WIDGET (self)) <= self->label_width)
     return;
 
   request = g_new0 (FrameRequest, 1);
@@ -556,6 +558,20 @@ outline_loaded_cb (GObject      *object,
     }
 
   self->outline = outline;
+  {
+    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+    int widest = 0;
+
+    for (guint i = 0; i < outline->rows->len; i++)
+      {
+        int w;
+
+        pango_layout_set_text (layout, g_array_index (outline->rows, Row, i).label, -1);
+        pango_layout_get_pixel_size (layout, &w, NULL);
+        widest = MAX (widest, w);
+      }
+    self->label_width = CLAMP (widest + 14, LABEL_MIN, LABEL_MAX);
+  }
   gtk_widget_queue_resize (GTK_WIDGET (self));
   /* a view asked for before the store was there, once */
   if (self->wanted_to > self->wanted_from)
@@ -642,7 +658,7 @@ sextant_timeline_get_row_area (SextantTimeline *self,
   if (self->outline == NULL || row >= self->outline->rows->len)
     return FALSE;
 
-  graphene_rect_init (area, LABEL_WIDTH, RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP), plot_width (self),
+  graphene_rect_init (area, self->label_width, RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP), plot_width (self),
                       ROW_HEIGHT);
 
   return TRUE;
@@ -655,9 +671,9 @@ sextant_timeline_x_for_time (SextantTimeline *self,
   g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), 0);
 
   if (self->t1 <= self->t0)
-    return LABEL_WIDTH;
+    return self->label_width;
 
-  return LABEL_WIDTH + (double)(t - self->t0) / (self->t1 - self->t0) * plot_width (self);
+  return self->label_width + (double)(t - self->t0) / (self->t1 - self->t0) * plot_width (self);
 }
 
 /* Drawing -------------------------------------------------------------------- */
@@ -711,13 +727,13 @@ snapshot_ruler (SextantTimeline *self,
   double res = (double)self->outline->resolution;
   double s0 = (self->t0 - self->outline->t_begin) / res;
   double s1 = (self->t1 - self->outline->t_begin) / res;
-  double step = ruler_step (s1 - s0, width - LABEL_WIDTH);
+  double step = ruler_step (s1 - s0, width - self->label_width);
   GdkRGBA grid = *fg;
 
   grid.alpha = 0.15;
   for (double s = ceil (s0 / step) * step; s <= s1; s += step)
     {
-      float x = LABEL_WIDTH + (float)((s - s0) / (s1 - s0) * (width - LABEL_WIDTH));
+      float x = self->label_width + (float)((s - s0) / (s1 - s0) * (width - self->label_width));
       g_autofree char *text = format_seconds (fabs (s) < step * 1e-6 ? 0 : s, step, MAX (fabs (s0), fabs (s1)));
 
       int text_width;
@@ -733,7 +749,7 @@ snapshot_ruler (SextantTimeline *self,
       gtk_snapshot_append_layout (snapshot, layout, fg);
       gtk_snapshot_restore (snapshot);
     }
-  gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (LABEL_WIDTH, RULER_HEIGHT - 1, width, 1));
+  gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT - 1, width, 1));
 }
 
 /* Bottom to top in a row: computation first, waiting and communication on
@@ -805,7 +821,7 @@ snapshot_row (SextantTimeline *self,
               {
                 bottom -= run[k];
                 gtk_snapshot_append_color (snapshot, &category_colors[stack_order[k]],
-                                           &GRAPHENE_RECT_INIT (LABEL_WIDTH + start, bottom, x - start, run[k]));
+                                           &GRAPHENE_RECT_INIT (self->label_width + start, bottom, x - start, run[k]));
               }
           memcpy (run, stack, sizeof run);
           start = x;
@@ -821,12 +837,12 @@ snapshot_messages (SextantTimeline *self,
                    int              plot,
                    int              height)
 {
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (LABEL_WIDTH, RULER_HEIGHT, plot,
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
                                                                           height - RULER_HEIGHT));
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
   GArray *messages = self->frame->messages;
 
-  cairo_rectangle (cr, LABEL_WIDTH, RULER_HEIGHT, plot, height - RULER_HEIGHT);
+  cairo_rectangle (cr, self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
   cairo_clip (cr);
   cairo_set_line_width (cr, 1.5);
   cairo_set_source_rgba (cr, 0, 0, 0, 0.85);
@@ -838,9 +854,9 @@ snapshot_messages (SextantTimeline *self,
 
       if (from == 0 || to == 0)
         continue;
-      cairo_move_to (cr, LABEL_WIDTH + (m->send_time - self->t0) / ticks_per_px,
+      cairo_move_to (cr, self->label_width + (m->send_time - self->t0) / ticks_per_px,
                      RULER_HEIGHT + ROW_GAP + (from - 1) * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
-      cairo_line_to (cr, LABEL_WIDTH + (m->recv_time - self->t0) / ticks_per_px,
+      cairo_line_to (cr, self->label_width + (m->recv_time - self->t0) / ticks_per_px,
                      RULER_HEIGHT + ROW_GAP + (to - 1) * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
     }
   cairo_stroke (cr);
@@ -868,8 +884,8 @@ snapshot_mark (SextantTimeline *self,
   if (loc == SEXTANT_NULL || row == 0)
     return;
 
-  x0 = (float)CLAMP (LABEL_WIDTH + (self->mark_t0 - self->t0) / ticks_per_px, LABEL_WIDTH - 2, LABEL_WIDTH + plot + 2);
-  x1 = (float)CLAMP (LABEL_WIDTH + (self->mark_t1 - self->t0) / ticks_per_px, LABEL_WIDTH - 2, LABEL_WIDTH + plot + 2);
+  x0 = (float)CLAMP (self->label_width + (self->mark_t0 - self->t0) / ticks_per_px, self->label_width - 2, self->label_width + plot + 2);
+  x1 = (float)CLAMP (self->label_width + (self->mark_t1 - self->t0) / ticks_per_px, self->label_width - 2, self->label_width + plot + 2);
   if (x1 - x0 < 3)
     {
       x0 = (x0 + x1) / 2 - 1.5f;
@@ -892,7 +908,7 @@ sextant_timeline_snapshot (GtkWidget   *widget,
   SextantTimeline *self = SEXTANT_TIMELINE (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  int plot = width - LABEL_WIDTH;
+  int plot = width - self->label_width;
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
   GdkRGBA fg;
   GdkRGBA stripe;
@@ -907,13 +923,13 @@ sextant_timeline_snapshot (GtkWidget   *widget,
 
   snapshot_ruler (self, snapshot, layout, &fg, width, height);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
-  pango_layout_set_width (layout, (LABEL_WIDTH - 12) * PANGO_SCALE);
+  pango_layout_set_width (layout, (self->label_width - 12) * PANGO_SCALE);
   for (guint i = 0; i < self->outline->rows->len; i++)
     {
       const Row *row = &g_array_index (self->outline->rows, Row, i);
       float y = RULER_HEIGHT + ROW_GAP + i * (ROW_HEIGHT + ROW_GAP);
 
-      gtk_snapshot_append_color (snapshot, &stripe, &GRAPHENE_RECT_INIT (LABEL_WIDTH, y, plot, ROW_HEIGHT));
+      gtk_snapshot_append_color (snapshot, &stripe, &GRAPHENE_RECT_INIT (self->label_width, y, plot, ROW_HEIGHT));
       pango_layout_set_text (layout, row->label, -1);
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (6, y + 1));
@@ -944,8 +960,8 @@ sextant_timeline_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = LABEL_WIDTH + MIN_PLOT_WIDTH;
-      *natural = LABEL_WIDTH + 800;
+      *minimum = self->label_width + MIN_PLOT_WIDTH;
+      *natural = self->label_width + 800;
     }
   else
     {
@@ -984,11 +1000,11 @@ sextant_timeline_query_tooltip (GtkWidget  *widget,
   GArray *buckets;
   gint64 t;
 
-  if (self->outline == NULL || self->frame == NULL || x < LABEL_WIDTH || y < RULER_HEIGHT + ROW_GAP ||
+  if (self->outline == NULL || self->frame == NULL || x < self->label_width || y < RULER_HEIGHT + ROW_GAP ||
       row < 0 || (guint)row >= self->frame->buckets->len)
     return FALSE;
 
-  t = self->t0 + (gint64)((double)(x - LABEL_WIDTH) / plot_width (self) * (self->t1 - self->t0));
+  t = self->t0 + (gint64)((double)(x - self->label_width) / plot_width (self) * (self->t1 - self->t0));
   g_string_append_printf (text, "<b>%s</b>\n%.6f s", g_array_index (self->outline->rows, Row, row).label,
                           (t - self->outline->t_begin) / (double)self->outline->resolution);
   buckets = g_ptr_array_index (self->frame->buckets, row);
@@ -1017,7 +1033,7 @@ static double
 fraction_at (SextantTimeline *self,
              double           x)
 {
-  return CLAMP ((x - LABEL_WIDTH) / plot_width (self), 0.0, 1.0);
+  return CLAMP ((x - self->label_width) / plot_width (self), 0.0, 1.0);
 }
 
 static gboolean
@@ -1245,6 +1261,7 @@ sextant_timeline_init (SextantTimeline *self)
   GtkGesture *drag = gtk_gesture_drag_new ();
 
   self->show_messages = TRUE;
+  self->label_width = 160;
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
