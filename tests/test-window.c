@@ -311,16 +311,28 @@ test_source_view (void)
     GtkAdjustment *vadjustment;
     GdkRectangle line_area;
     GtkTextIter line_start;
+    gint64 deadline;
 
     gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
     gtk_window_set_default_size (GTK_WINDOW (window), 400, 200);
     gtk_window_present (GTK_WINDOW (window));
     run_frames (window, 5);
     sextant_source_view_show (view, file, 80, NULL);
-    run_frames (window, 10);
     vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (sextant_source_view_get_text_view (view)));
     gtk_text_buffer_get_iter_at_line (buffer, &line_start, 79);
-    gtk_text_view_get_iter_location (sextant_source_view_get_text_view (view), &line_start, &line_area);
+    /* it scrolls frame by frame as the text is laid out: wait (on a busy
+     * machine frames are far apart) until the line is in view, or 10 s */
+    deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    do
+      {
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (1000);
+        gtk_text_view_get_iter_location (sextant_source_view_get_text_view (view), &line_start, &line_area);
+      }
+    while (g_get_monotonic_time () < deadline &&
+           (line_area.y < gtk_adjustment_get_value (vadjustment) ||
+            line_area.y + line_area.height > gtk_adjustment_get_value (vadjustment) +
+                                             gtk_adjustment_get_page_size (vadjustment)));
     g_test_message ("scrolled to %.0f of %.0f, line 80 at %d, page %.0f", gtk_adjustment_get_value (vadjustment),
                     gtk_adjustment_get_upper (vadjustment), line_area.y, gtk_adjustment_get_page_size (vadjustment));
     g_assert_cmpfloat (line_area.y, >=, gtk_adjustment_get_value (vadjustment));

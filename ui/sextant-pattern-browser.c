@@ -97,6 +97,7 @@ struct _SextantPatternBrowser
   char         *db_path;
   Patterns     *patterns;
   GCancellable *cancellable;
+  GCancellable *instances_cancellable;  /* of the chosen pattern's instances: a newer choice cancels them */
   gboolean      ready;
   gboolean      filling;       /* the instances are being replaced: no activation */
 };
@@ -339,6 +340,13 @@ sextant_pattern_browser_select (SextantPatternBrowser *self,
 }
 
 static void
+cancel_too (GCancellable *cancellable,
+            GCancellable *other)
+{
+  g_cancellable_cancel (other);
+}
+
+static void
 pattern_selected_cb (GtkListBox            *list,
                      GtkListBoxRow         *row,
                      SextantPatternBrowser *self)
@@ -352,10 +360,16 @@ pattern_selected_cb (GtkListBox            *list,
     return;
 
   set_ready (self, FALSE);
+  g_cancellable_cancel (self->instances_cancellable);
+  g_clear_object (&self->instances_cancellable);
+  self->instances_cancellable = g_cancellable_new ();
+  /* a new store cancels these too */
+  g_cancellable_connect (self->cancellable, G_CALLBACK (cancel_too), g_object_ref (self->instances_cancellable),
+                         g_object_unref);
   request = g_new0 (InstancesRequest, 1);
   request->db_path = g_strdup (self->db_path);
   request->pattern = g_strdup (g_array_index (self->patterns->patterns, PatternRow, index).id);
-  task = g_task_new (NULL, self->cancellable, instances_loaded_cb, g_object_ref (self));
+  task = g_task_new (NULL, self->instances_cancellable, instances_loaded_cb, g_object_ref (self));
   g_task_set_source_tag (task, pattern_selected_cb);
   g_task_set_task_data (task, request, (GDestroyNotify)instances_request_free);
   g_task_run_in_thread (task, load_instances_worker);
@@ -630,6 +644,8 @@ sextant_pattern_browser_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->instances_cancellable);
+  g_clear_object (&self->instances_cancellable);
   g_clear_pointer (&self->box, gtk_widget_unparent);
 
   G_OBJECT_CLASS (sextant_pattern_browser_parent_class)->dispose (object);

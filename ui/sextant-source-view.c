@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "sextant-source-view.h"
 
 struct _SextantSourceView
@@ -18,6 +20,7 @@ struct _SextantSourceView
   GtkTextMark *at;            /* the highlighted line */
   guint        scroll_tick;
   guint        scroll_frames;
+  int          scroll_y;      /* where the line was at the last frame */
   char        *source_root;
   char        *path;
   gint64       line;
@@ -64,8 +67,8 @@ read_source (SextantSourceView  *self,
 }
 
 /* The view lays a new text out a screenful at a time, on idle, and until
- * it has, a line's place is an estimate: the line is scrolled to again at
- * every frame until it is where it was asked to be (or 60 frames passed) */
+ * it has, a line's place is an estimate: at every frame the line is put at
+ * 0.4 of the height again, until it stays where it is (or 120 frames) */
 static gboolean
 scroll_tick_cb (GtkWidget     *widget,
                 GdkFrameClock *clock,
@@ -76,19 +79,27 @@ scroll_tick_cb (GtkWidget     *widget,
   GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (text));
   GtkTextIter iter;
   int y, height;
+  double page, target;
+
+  if (self->line <= 0 || vadjustment == NULL || self->scroll_frames++ >= 120)
+    {
+      self->scroll_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
 
   gtk_text_buffer_get_iter_at_mark (gtk_text_view_get_buffer (text), &iter, self->at);
   gtk_text_view_get_line_yrange (text, &iter, &y, &height);
-  if (self->line > 0 && self->scroll_frames++ < 60 && vadjustment != NULL &&
-      (y < gtk_adjustment_get_value (vadjustment) ||
-       y + height > gtk_adjustment_get_value (vadjustment) + gtk_adjustment_get_page_size (vadjustment)))
+  page = gtk_adjustment_get_page_size (vadjustment);
+  target = CLAMP (y - 0.4 * page, 0, MAX (gtk_adjustment_get_upper (vadjustment) - page, 0));
+  if (page > 0 && y == self->scroll_y && fabs (gtk_adjustment_get_value (vadjustment) - target) < 1)
     {
-      gtk_text_view_scroll_to_mark (text, self->at, 0.0, TRUE, 0.0, 0.4);
-      return G_SOURCE_CONTINUE;
+      self->scroll_tick = 0;
+      return G_SOURCE_REMOVE;
     }
+  self->scroll_y = y;
+  gtk_adjustment_set_value (vadjustment, target);
 
-  self->scroll_tick = 0;
-  return G_SOURCE_REMOVE;
+  return G_SOURCE_CONTINUE;
 }
 
 void
@@ -149,6 +160,7 @@ sextant_source_view_show (SextantSourceView *self,
       gtk_text_buffer_place_cursor (buffer, &start);
       gtk_text_buffer_move_mark (buffer, self->at, &start);
       self->scroll_frames = 0;
+      self->scroll_y = -1;
       if (self->scroll_tick == 0)
         self->scroll_tick = gtk_widget_add_tick_callback (self->text, scroll_tick_cb, self, NULL);
     }

@@ -388,6 +388,15 @@ frame_read_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   Frame *frame;
 
+  /* a read of a store shown before: the one of this store may be running,
+   * on the same connection, so `reading` stays as it is */
+  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    {
+      if ((frame = g_task_propagate_pointer (G_TASK (result), NULL)) != NULL)
+        frame_free (frame);
+      return;
+    }
+
   self->reading = FALSE;
   if (!(frame = g_task_propagate_pointer (G_TASK (result), &error)))
     {
