@@ -73,17 +73,29 @@ total_row (const SextantRow  *row,
   return TRUE;
 }
 
+static gboolean
+count_frame (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       data)
+{
+  (*(guint *)data)++;
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until @widget's window has drawn @n more frames (a
+ * change made before is on screen then, however busy the machine) */
 static void
 run_frames (GtkWidget *widget,
             guint      n)
 {
-  gint64 until = g_get_monotonic_time () + n * 20000;
+  guint frames = 0;
+  guint tick = gtk_widget_add_tick_callback (widget, count_frame, &frames, NULL);
 
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, FALSE);
   gtk_widget_queue_draw (widget);
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
+  while (frames < n)
+    g_main_context_iteration (NULL, TRUE);
+  gtk_widget_remove_tick_callback (widget, tick);
 }
 
 static guint8 *

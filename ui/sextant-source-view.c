@@ -19,8 +19,7 @@ struct _SextantSourceView
   GtkTextTag  *highlight;
   GtkTextMark *at;            /* the highlighted line */
   guint        scroll_tick;
-  guint        scroll_frames;
-  int          scroll_y;      /* where the line was at the last frame */
+  gint64       scroll_until;  /* monotonic time: the line is kept in view until then */
   char        *source_root;
   char        *path;
   gint64       line;
@@ -67,8 +66,9 @@ read_source (SextantSourceView  *self,
 }
 
 /* The view lays a new text out a screenful at a time, on idle, and until
- * it has, a line's place is an estimate: at every frame the line is put at
- * 0.4 of the height again, until it stays where it is (or 120 frames) */
+ * it has, a line's place is an estimate that changes as it goes: for 3 s
+ * after the text came, every frame puts the line at 0.4 of the height
+ * again (the user scrolls it away after that) */
 static gboolean
 scroll_tick_cb (GtkWidget     *widget,
                 GdkFrameClock *clock,
@@ -81,7 +81,7 @@ scroll_tick_cb (GtkWidget     *widget,
   int y, height;
   double page, target;
 
-  if (self->line <= 0 || vadjustment == NULL || self->scroll_frames++ >= 120)
+  if (self->line <= 0 || vadjustment == NULL || g_get_monotonic_time () > self->scroll_until)
     {
       self->scroll_tick = 0;
       return G_SOURCE_REMOVE;
@@ -91,13 +91,8 @@ scroll_tick_cb (GtkWidget     *widget,
   gtk_text_view_get_line_yrange (text, &iter, &y, &height);
   page = gtk_adjustment_get_page_size (vadjustment);
   target = CLAMP (y - 0.4 * page, 0, MAX (gtk_adjustment_get_upper (vadjustment) - page, 0));
-  if (page > 0 && y == self->scroll_y && fabs (gtk_adjustment_get_value (vadjustment) - target) < 1)
-    {
-      self->scroll_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-  self->scroll_y = y;
-  gtk_adjustment_set_value (vadjustment, target);
+  if (fabs (gtk_adjustment_get_value (vadjustment) - target) >= 1)
+    gtk_adjustment_set_value (vadjustment, target);
 
   return G_SOURCE_CONTINUE;
 }
@@ -159,8 +154,7 @@ sextant_source_view_show (SextantSourceView *self,
       gtk_text_buffer_apply_tag (buffer, self->highlight, &start, &end);
       gtk_text_buffer_place_cursor (buffer, &start);
       gtk_text_buffer_move_mark (buffer, self->at, &start);
-      self->scroll_frames = 0;
-      self->scroll_y = -1;
+      self->scroll_until = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
       if (self->scroll_tick == 0)
         self->scroll_tick = gtk_widget_add_tick_callback (self->text, scroll_tick_cb, self, NULL);
     }
