@@ -730,6 +730,7 @@ sextant_pattern_browser_init (SextantPatternBrowser *self)
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
   self->view = gtk_column_view_new (GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_swapped (self->view, "activate", G_CALLBACK (sextant_pattern_browser_activate), self);
   add_column (self, "Lost", COLUMN_LOST, 76);
   add_column (self, "Location", COLUMN_LOCATION, 110);
   add_column (self, "Source", COLUMN_SOURCE, 110);

@@ -5,9 +5,9 @@
  *
  * The patterns found in a trace, worst first, and the worst instances of
  * the one chosen (up to 1000), each with the time it lost, its location
- * and its source line. Activating an instance (double click, Enter)
- * emits "instance-activated": the window then shows it on the timeline
- * and its source line. A store that has not been analysed is analysed
+ * and its source line. Choosing an instance (selecting its row, or Enter
+ * on it) emits "instance-activated": the window then shows it on the
+ * timeline and its source line. A store that has not been analysed is analysed
  * when it is set (the built-in catalogue and the user's patterns, as
  * `sextant analyze` does), on a worker thread.
  */
