@@ -305,7 +305,7 @@ test_zoomed (Fixture       *fixture,
 }
 
 /* Message lines: at the middle of each line between two rows, where that
- * lies inside a row, a pixel of the line is dark (every channel below 100:
+ * lies inside a row, a pixel of the line is dark (every channel below 110:
  * the line is 85 % black and 1.5 pixels wide, so even a pixel it covers by
  * three quarters over MPI red is; no category colour and no background
  * is) */
@@ -399,7 +399,7 @@ test_messages (Fixture       *fixture,
               {
                 const guint8 *p = pixels + (gsize)(ym + dy) * stride + (gsize)(xm + dx) * 4;
 
-                dark = dark || (p[0] < 100 && p[1] < 100 && p[2] < 100);
+                dark = dark || (p[0] < 110 && p[1] < 110 && p[2] < 110);
               }
           if (!dark)
             g_error ("the message from row %u at %.1f to row %u at %.1f has no line at (%d, %d)", row_from, x0,
@@ -409,6 +409,125 @@ test_messages (Fixture       *fixture,
     }
   g_test_message ("%s: %u messages in view, %u points of their lines checked", (const char *)data, messages->len,
                   checked);
+  g_assert_cmpuint (checked, >, 0);
+}
+
+/* Collectives: a navy line across the members' rows where the last one
+ * arrived; checked where it crosses a row between the first and the last
+ * member's (the messages are drawn too: they are black, not navy) */
+static void
+test_collectives (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
+  g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
+  g_autofree guint8 *pixels = NULL;
+  gboolean too_many = TRUE;
+  int width, height;
+  gsize stride;
+  gint64 t0, t1;
+  guint checked = 0;
+
+  g_assert_no_error (error);
+  /* around a collective from the middle of the run, narrower and narrower
+   * until few are in view */
+  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  g_assert_true (sextant_lod_reader_read_collectives (reader, t0, t1, 10000000, members, &too_many, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (members->len, >, 0);
+  {
+    /* the collective whose last member arrived farthest from the run's
+     * ends (a line at the edge of the view is not there to check) */
+    gint64 sync = G_MININT64;
+    gint64 margin = (t1 - t0) / 4;
+    gint64 best = -1;
+
+    for (guint i = 0; i < members->len; )
+      {
+        gint64 id = g_array_index (members, SextantViewMember, i).collective;
+        gint64 last = G_MININT64;
+        guint j;
+
+        for (j = i; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
+          last = MAX (last, g_array_index (members, SextantViewMember, j).begin);
+        if (MIN (last - t0, t1 - last) > best)
+          {
+            best = MIN (last - t0, t1 - last);
+            sync = last;
+          }
+        i = j;
+      }
+    if (best < (t1 - t0) / 100)
+      {
+        g_test_skip ("every collective ends at an end of the run");
+        return;
+      }
+    do
+      {
+        t0 = sync - margin;
+        t1 = sync + margin + 1;
+        g_array_set_size (members, 0);
+        g_assert_true (sextant_lod_reader_read_collectives (reader, t0, t1, 2000, members, &too_many, &error));
+        g_assert_no_error (error);
+        margin /= 2;
+      }
+    while (too_many && margin > 0);
+  }
+  sextant_timeline_set_view (fixture->timeline, t0, t1);
+  wait_ready (fixture);
+  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  g_array_set_size (members, 0);
+  g_assert_true (sextant_lod_reader_read_collectives (reader, t0, t1, 2000, members, &too_many, &error));
+  g_assert_no_error (error);
+  g_assert_false (too_many);
+  pixels = render (fixture, &width, &height, &stride);
+
+  for (guint i = 0; i < members->len; )
+    {
+      gint64 id = g_array_index (members, SextantViewMember, i).collective;
+      gint64 last = G_MININT64;
+      guint top = G_MAXUINT, bottom = 0;
+      guint j;
+      int x;
+
+      for (j = i; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
+        {
+          const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
+
+          last = MAX (last, m->begin);
+          for (guint r = 0; r < fixture->locs->len; r++)
+            if (g_array_index (fixture->locs, gint64, r) == m->loc)
+              {
+                top = MIN (top, r);
+                bottom = MAX (bottom, r);
+              }
+        }
+      i = j;
+      x = (int)lround (sextant_timeline_x_for_time (fixture->timeline, last));
+      for (guint r = top + 1; top != G_MAXUINT && r < bottom; r++)
+        {
+          graphene_rect_t area;
+          gboolean navy = FALSE;
+          int y;
+
+          g_assert_true (sextant_timeline_get_row_area (fixture->timeline, r, &area));
+          if (x < area.origin.x + 2 || x > area.origin.x + area.size.width - 3)
+            continue;
+          y = (int)(area.origin.y + area.size.height / 2);
+          for (int dx = -1; dx <= 1; dx++)
+            {
+              const guint8 *p = pixels + (gsize)y * stride + (gsize)(x + dx) * 4;
+              int b = p[0], g = p[1], red = p[2];   /* B, G, R in memory */
+
+              navy = navy || (red < 80 && g < 80 && b >= 70 && b - red >= 40);
+            }
+          if (!navy)
+            g_error ("collective %" G_GINT64_FORMAT ": no line across row %u at x %d", id, r, x);
+          checked++;
+        }
+    }
+  g_test_message ("%s: %u members in view, %u crossings checked", (const char *)data, members->len, checked);
   g_assert_cmpuint (checked, >, 0);
 }
 
@@ -495,10 +614,12 @@ main (int    argc,
       g_autofree char *whole = g_strdup_printf ("/timeline/whole-run/%s", archives[i]);
       g_autofree char *zoomed = g_strdup_printf ("/timeline/zoomed/%s", archives[i]);
       g_autofree char *lines = g_strdup_printf ("/timeline/messages/%s", archives[i]);
+      g_autofree char *collectives = g_strdup_printf ("/timeline/collectives/%s", archives[i]);
 
       g_test_add (whole, Fixture, archives[i], fixture_set_up, test_whole_run, fixture_tear_down);
       g_test_add (zoomed, Fixture, archives[i], fixture_set_up, test_zoomed, fixture_tear_down);
       g_test_add (lines, Fixture, archives[i], fixture_set_up, test_messages, fixture_tear_down);
+      g_test_add (collectives, Fixture, archives[i], fixture_set_up, test_collectives, fixture_tear_down);
     }
 
   return g_test_run ();

@@ -422,3 +422,66 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
 
   return TRUE;
 }
+
+/* Collectives ------------------------------------------------------------------- */
+
+static gboolean
+member_row (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
+{
+  SextantViewMember m;
+
+  m.collective = sextant_row_get_int (row, 0);
+  m.loc = sextant_row_get_int (row, 1);
+  m.begin = sextant_row_get_int (row, 2);
+  m.end = sextant_row_get_int (row, 3);
+  g_array_append_val ((GArray *)user_data, m);
+
+  return TRUE;
+}
+
+gboolean
+sextant_lod_reader_read_collectives (SextantLodReader  *self,
+                                     gint64             t0,
+                                     gint64             t1,
+                                     guint              max,
+                                     GArray            *members,
+                                     gboolean          *too_many,
+                                     GError           **error)
+{
+  guint len;
+
+  g_return_val_if_fail (members != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (members) == sizeof (SextantViewMember), FALSE);
+  g_return_val_if_fail (too_many != NULL, FALSE);
+
+  *too_many = FALSE;
+  len = members->len;
+  if (t1 <= t0)
+    return TRUE;
+  /* counted first in the small collective table: a view of the whole run
+   * does not read 16000 members to learn that it has too many */
+  {
+    gint64 n = 0;
+
+    if (!sextant_store_foreach (self->store, SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW, take_id, &n, error, "ii",
+                                t0, t1))
+      return FALSE;
+    if (n > (gint64)max)
+      {
+        *too_many = TRUE;
+        return TRUE;
+      }
+  }
+  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_COLLECTIVES_IN_VIEW, member_row, members, error, "iii",
+                              t0, t1, (gint64)max + 1))
+    return FALSE;
+  if (members->len - len > max)
+    {
+      g_array_set_size (members, len);
+      *too_many = TRUE;
+    }
+
+  return TRUE;
+}

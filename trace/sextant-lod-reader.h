@@ -86,6 +86,26 @@ gboolean          sextant_lod_reader_read_messages    (SextantLodReader  *self,
                                                        gboolean          *too_many,
                                                        GError           **error);
 
+typedef struct
+{
+  gint64  collective;  /* collective.id */
+  gint64  loc;
+  gint64  begin;       /* MPI_COLLECTIVE_BEGIN */
+  gint64  end;         /* MPI_COLLECTIVE_END */
+} SextantViewMember;
+
+/* Appends to @members (of SextantViewMember) the members of the
+ * collectives with more than one member under way during [@t0, @t1),
+ * grouped by collective; when there are more than @max members, none,
+ * and @too_many is set. */
+gboolean          sextant_lod_reader_read_collectives (SextantLodReader  *self,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       guint              max,
+                                                       GArray            *members,
+                                                       gboolean          *too_many,
+                                                       GError           **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLodReader, sextant_lod_reader_free)
 
 G_END_DECLS

@@ -76,7 +76,11 @@ typedef struct
   gboolean   exact;          /* the visits themselves, past the pyramid */
   GPtrArray *buckets;        /* GArray of SextantLodBucket per row */
   GArray    *messages;       /* SextantViewMessage, NULL when too many to draw */
+  GArray    *members;        /* SextantViewMember, by collective; NULL when too many */
 } Frame;
+
+/* Likewise for the members of collectives (64 ranks: 250 collectives) */
+#define MAX_MEMBERS 16000
 
 /* A view with more messages in flight than this draws none: the lines
  * would be a grey wash (about 4 per pixel column of a 1920-pixel view) */
@@ -180,6 +184,7 @@ frame_free (Frame *frame)
 {
   g_clear_pointer (&frame->buckets, g_ptr_array_unref);
   g_clear_pointer (&frame->messages, g_array_unref);
+  g_clear_pointer (&frame->members, g_array_unref);
   g_free (frame);
 }
 
@@ -348,6 +353,16 @@ read_frame_worker (GTask        *task,
       }
     if (too_many)
       g_clear_pointer (&frame->messages, g_array_unref);
+
+    frame->members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
+    if (!sextant_lod_reader_read_collectives (reader, request->t0, request->t1, MAX_MEMBERS, frame->members,
+                                              &too_many, &error))
+      {
+        g_task_return_error (task, error);
+        return;
+      }
+    if (too_many)
+      g_clear_pointer (&frame->members, g_array_unref);
   }
 
   g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)frame_free);
@@ -872,6 +887,67 @@ snapshot_messages (SextantTimeline *self,
   cairo_destroy (cr);
 }
 
+const GdkRGBA *
+sextant_timeline_collective_color (void)
+{
+  static const GdkRGBA navy = { 0.05f, 0.10f, 0.40f, 1 };
+
+  return &navy;
+}
+
+/* A collective: a navy line across its members' rows at the moment the
+ * last of them arrived (nobody leaves a synchronising collective before),
+ * and a short tick on each member's row where it arrived. */
+static void
+snapshot_collectives (SextantTimeline *self,
+                      GtkSnapshot     *snapshot,
+                      int              plot,
+                      int              height)
+{
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
+                                                                          height - RULER_HEIGHT));
+  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
+  GArray *members = self->frame->members;
+
+  cairo_rectangle (cr, self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
+  cairo_clip (cr);
+  gdk_cairo_set_source_rgba (cr, sextant_timeline_collective_color ());
+  cairo_set_line_width (cr, 2);
+  for (guint i = 0; i < members->len; )
+    {
+      gint64 id = g_array_index (members, SextantViewMember, i).collective;
+      gint64 last = G_MININT64;
+      guint top = G_MAXUINT, bottom = 0;
+      guint j;
+
+      for (j = i; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
+        {
+          const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
+          guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->loc));
+
+          last = MAX (last, m->begin);
+          if (row == 0)
+            continue;
+          top = MIN (top, row - 1);
+          bottom = MAX (bottom, row - 1);
+          /* where it arrived */
+          cairo_move_to (cr, self->label_width + (m->begin - self->t0) / ticks_per_px,
+                         RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0 - 3);
+          cairo_rel_line_to (cr, 0, 6);
+        }
+      if (top < bottom)
+        {
+          double x = self->label_width + (last - self->t0) / ticks_per_px;
+
+          cairo_move_to (cr, x, RULER_HEIGHT + ROW_GAP + top * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
+          cairo_line_to (cr, x, RULER_HEIGHT + ROW_GAP + bottom * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
+        }
+      i = j;
+    }
+  cairo_stroke (cr);
+  cairo_destroy (cr);
+}
+
 static const GdkRGBA mark_fill = { 1.0, 0.85, 0.0, 1 };
 
 /* A yellow box with a dark frame over @loc's row from mark_t0 to mark_t1
@@ -947,8 +1023,11 @@ sextant_timeline_snapshot (GtkWidget   *widget,
       if (self->frame != NULL && i < self->frame->buckets->len)
         snapshot_row (self, snapshot, g_ptr_array_index (self->frame->buckets, i), y, plot);
     }
+  /* the collectives over the messages: fewer, and they order the run */
   if (self->show_messages && self->frame != NULL && self->frame->messages != NULL && self->frame->messages->len > 0)
     snapshot_messages (self, snapshot, plot, height);
+  if (self->show_messages && self->frame != NULL && self->frame->members != NULL && self->frame->members->len > 0)
+    snapshot_collectives (self, snapshot, plot, height);
   if (self->mark_loc != SEXTANT_NULL)
     {
       snapshot_mark (self, snapshot, self->mark_peer, plot, 0.35);

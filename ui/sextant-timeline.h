@@ -10,8 +10,9 @@
  * (sextant-lod-reader.h), read on a worker thread for the time range in
  * view, so any zoom of any trace costs the same: at most two buckets per
  * pixel and location. Where a view has few enough messages in flight, a
- * line goes from each send to its receive (the "show-messages" property,
- * key M). Ctrl + wheel zooms around the pointer, a drag or Shift + wheel
+ * line goes from each send to its receive, and a collective is a line
+ * across its members' rows where the last of them arrived (the
+ * "show-messages" property, key M). Ctrl + wheel zooms around the pointer, a drag or Shift + wheel
  * pans, the keys +, - and 0 zoom in, out and to the whole run.
  */
 #pragma once
@@ -67,6 +68,8 @@ void        sextant_timeline_set_mark     (SextantTimeline *self,
 void        sextant_timeline_show_range   (SextantTimeline *self,
                                            gint64           t0,
                                            gint64           t1);
+/* The colour of the collectives' lines */
+const GdkRGBA *sextant_timeline_collective_color (void);
 /* The colour of a region category (SextantCategory) in the timeline. */
 const GdkRGBA *sextant_timeline_category_color (guint category);
 

@@ -10,7 +10,7 @@
  * run, then views 16, 256, 4096 and 65536 times narrower around the
  * middle of the run (the last ones past the pyramid, from the visits).
  * With the rows, the messages in flight (at most 8000, as the window
- * draws). Each view is read REPS times (default 9) on one connection,
+ * draws) and the members of the collectives under way (at most 16000). Each view is read REPS times (default 9) on one connection,
  * opened once like the worker's; prints per view the level, the rows and
  * messages read and the median, fastest and slowest wall time.
  */
@@ -24,6 +24,7 @@
 
 #define EXACT_FROM_PIXELS 8      /* as ui/sextant-timeline.c */
 #define MAX_MESSAGES      8000   /* likewise */
+#define MAX_MEMBERS       16000  /* likewise */
 
 static gboolean
 add_location (const SextantRow  *row,
@@ -86,8 +87,8 @@ main (int    argc,
   t_begin = begin_text != NULL ? g_ascii_strtoll (begin_text, NULL, 10) : 0;
   t_end = (end_text != NULL ? g_ascii_strtoll (end_text, NULL, 10) : 0) + 1;
 
-  printf ("| view (of the run) | level | rows read | messages | median | fastest | slowest |\n");
-  printf ("|---|---:|---:|---:|---:|---:|---:|\n");
+  printf ("| view (of the run) | level | rows read | messages | collective members | median | fastest | slowest |\n");
+  printf ("|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (gint64 narrower = 1; narrower <= 65536; narrower *= 16)
     {
       gint64 span = narrower == 1 ? t_end - t_begin : MAX ((t_end - t_begin) / narrower, 1);
@@ -101,6 +102,8 @@ main (int    argc,
       char messages_text[32];
       gboolean too_many = FALSE;
       guint n_messages = 0;
+      guint n_members = 0;
+      char members_text[32];
       guint64 rows = 0;
 
       for (int r = 0; r < reps; r++)
@@ -132,14 +135,28 @@ main (int    argc,
               }
             n_messages = messages->len;
           }
+          {
+            g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
+            gboolean too_many_members = FALSE;
+
+            if (!sextant_lod_reader_read_collectives (reader, t0, t1, MAX_MEMBERS, members, &too_many_members,
+                                                      &error))
+              {
+                fprintf (stderr, "sextant-bench-timeline: %s\n", error->message);
+                return 1;
+              }
+            n_members = too_many_members ? G_MAXUINT : members->len;
+          }
           seconds[r] = (g_get_monotonic_time () - start) / 1e6;
         }
       qsort (seconds, reps, sizeof (double), compare_doubles);
       g_snprintf (level_text, sizeof level_text, exact ? "visits" : "%u", level);
       g_snprintf (messages_text, sizeof messages_text, too_many ? "> %u (none drawn)" : "%u",
                   too_many ? MAX_MESSAGES : n_messages);
-      printf ("| 1/%" G_GINT64_FORMAT " | %s | %" G_GUINT64_FORMAT " | %s | %.1f ms | %.1f ms | %.1f ms |\n", narrower,
-              level_text, rows, messages_text, seconds[reps / 2] * 1e3, seconds[0] * 1e3,
+      g_snprintf (members_text, sizeof members_text, n_members == G_MAXUINT ? "> %u (none drawn)" : "%u",
+                  n_members == G_MAXUINT ? MAX_MEMBERS : n_members);
+      printf ("| 1/%" G_GINT64_FORMAT " | %s | %" G_GUINT64_FORMAT " | %s | %s | %.1f ms | %.1f ms | %.1f ms |\n",
+              narrower, level_text, rows, messages_text, members_text, seconds[reps / 2] * 1e3, seconds[0] * 1e3,
               seconds[reps - 1] * 1e3);
     }
   printf ("\n%u locations, %d pixels, %d reads of each view\n", locs->len, width, reps);
