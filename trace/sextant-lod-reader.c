@@ -374,20 +374,47 @@ sextant_lod_reader_read_visits (SextantLodReader  *self,
   return TRUE;
 }
 
-/* Messages ---------------------------------------------------------------------- */
+/* Messages and collectives ------------------------------------------------------- */
+
+/* Both are four integers a row, in the query's order */
+G_STATIC_ASSERT (sizeof (SextantViewMessage) == 4 * sizeof (gint64));
+G_STATIC_ASSERT (sizeof (SextantViewMember) == 4 * sizeof (gint64));
 
 static gboolean
-message_row (const SextantRow  *row,
-             gpointer           user_data,
-             GError           **error)
+four_ints_row (const SextantRow  *row,
+               gpointer           user_data,
+               GError           **error)
 {
-  SextantViewMessage m;
+  gint64 v[4];
 
-  m.send_loc = sextant_row_get_int (row, 0);
-  m.recv_loc = sextant_row_get_int (row, 1);
-  m.send_time = sextant_row_get_int (row, 2);
-  m.recv_time = sextant_row_get_int (row, 3);
-  g_array_append_val ((GArray *)user_data, m);
+  for (int c = 0; c < 4; c++)
+    v[c] = sextant_row_get_int (row, c);
+  g_array_append_vals ((GArray *)user_data, v, 1);
+
+  return TRUE;
+}
+
+/* Appends @query's rows for [@t0, @t1) to @out, or none with @too_many set
+ * when there are more than @max */
+static gboolean
+read_bounded (SextantLodReader  *self,
+              SextantStoreStmt   query,
+              gint64             t0,
+              gint64             t1,
+              guint              max,
+              GArray            *out,
+              gboolean          *too_many,
+              GError           **error)
+{
+  guint len = out->len;
+
+  if (!sextant_store_foreach (self->store, query, four_ints_row, out, error, "iii", t0, t1, (gint64)max + 1))
+    return FALSE;
+  if (out->len - len > max)
+    {
+      g_array_set_size (out, len);
+      *too_many = TRUE;
+    }
 
   return TRUE;
 }
@@ -401,44 +428,15 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
                                   gboolean          *too_many,
                                   GError           **error)
 {
-  guint len;
-
   g_return_val_if_fail (messages != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (messages) == sizeof (SextantViewMessage), FALSE);
   g_return_val_if_fail (too_many != NULL, FALSE);
 
   *too_many = FALSE;
-  len = messages->len;
   if (t1 <= t0)
     return TRUE;
-  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_MESSAGES_IN_VIEW, message_row, messages, error, "iii",
-                              t0, t1, (gint64)max + 1))
-    return FALSE;
-  if (messages->len - len > max)
-    {
-      g_array_set_size (messages, len);
-      *too_many = TRUE;
-    }
 
-  return TRUE;
-}
-
-/* Collectives ------------------------------------------------------------------- */
-
-static gboolean
-member_row (const SextantRow  *row,
-            gpointer           user_data,
-            GError           **error)
-{
-  SextantViewMember m;
-
-  m.collective = sextant_row_get_int (row, 0);
-  m.loc = sextant_row_get_int (row, 1);
-  m.begin = sextant_row_get_int (row, 2);
-  m.end = sextant_row_get_int (row, 3);
-  g_array_append_val ((GArray *)user_data, m);
-
-  return TRUE;
+  return read_bounded (self, SEXTANT_QUERY_MESSAGES_IN_VIEW, t0, t1, max, messages, too_many, error);
 }
 
 gboolean
@@ -450,38 +448,25 @@ sextant_lod_reader_read_collectives (SextantLodReader  *self,
                                      gboolean          *too_many,
                                      GError           **error)
 {
-  guint len;
+  gint64 n = 0;
 
   g_return_val_if_fail (members != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (members) == sizeof (SextantViewMember), FALSE);
   g_return_val_if_fail (too_many != NULL, FALSE);
 
   *too_many = FALSE;
-  len = members->len;
   if (t1 <= t0)
     return TRUE;
   /* counted first in the small collective table: a view of the whole run
    * does not read 16000 members to learn that it has too many */
-  {
-    gint64 n = 0;
-
-    if (!sextant_store_foreach (self->store, SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW, take_id, &n, error, "ii",
-                                t0, t1))
-      return FALSE;
-    if (n > (gint64)max)
-      {
-        *too_many = TRUE;
-        return TRUE;
-      }
-  }
-  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_COLLECTIVES_IN_VIEW, member_row, members, error, "iii",
-                              t0, t1, (gint64)max + 1))
+  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW, take_id, &n, error, "ii", t0,
+                              t1))
     return FALSE;
-  if (members->len - len > max)
+  if (n > (gint64)max)
     {
-      g_array_set_size (members, len);
       *too_many = TRUE;
+      return TRUE;
     }
 
-  return TRUE;
+  return read_bounded (self, SEXTANT_QUERY_COLLECTIVES_IN_VIEW, t0, t1, max, members, too_many, error);
 }
