@@ -853,6 +853,29 @@ snapshot_row (SextantTimeline *self,
     }
 }
 
+/* The middle of row @row (0-based) */
+static inline double
+row_middle (guint row)
+{
+  return RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0;
+}
+
+/* A Cairo context for the plot, clipped to it, for the lines */
+static cairo_t *
+plot_cairo (SextantTimeline *self,
+            GtkSnapshot     *snapshot,
+            int              plot,
+            int              height)
+{
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
+                                                                          height - RULER_HEIGHT));
+
+  cairo_rectangle (cr, self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
+  cairo_clip (cr);
+
+  return cr;
+}
+
 /* A line from the send on the sender's row to the receive on the
  * receiver's, over the rows, as tools of the field draw messages. */
 static void
@@ -861,13 +884,10 @@ snapshot_messages (SextantTimeline *self,
                    int              plot,
                    int              height)
 {
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
-                                                                          height - RULER_HEIGHT));
+  cairo_t *cr = plot_cairo (self, snapshot, plot, height);
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
   GArray *messages = self->frame->messages;
 
-  cairo_rectangle (cr, self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
-  cairo_clip (cr);
   cairo_set_line_width (cr, 1.5);
   cairo_set_source_rgba (cr, 0, 0, 0, 0.85);
   for (guint i = 0; i < messages->len; i++)
@@ -878,10 +898,8 @@ snapshot_messages (SextantTimeline *self,
 
       if (from == 0 || to == 0)
         continue;
-      cairo_move_to (cr, self->label_width + (m->send_time - self->t0) / ticks_per_px,
-                     RULER_HEIGHT + ROW_GAP + (from - 1) * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
-      cairo_line_to (cr, self->label_width + (m->recv_time - self->t0) / ticks_per_px,
-                     RULER_HEIGHT + ROW_GAP + (to - 1) * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
+      cairo_move_to (cr, self->label_width + (m->send_time - self->t0) / ticks_per_px, row_middle (from - 1));
+      cairo_line_to (cr, self->label_width + (m->recv_time - self->t0) / ticks_per_px, row_middle (to - 1));
     }
   cairo_stroke (cr);
   cairo_destroy (cr);
@@ -904,13 +922,10 @@ snapshot_collectives (SextantTimeline *self,
                       int              plot,
                       int              height)
 {
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
-                                                                          height - RULER_HEIGHT));
+  cairo_t *cr = plot_cairo (self, snapshot, plot, height);
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
   GArray *members = self->frame->members;
 
-  cairo_rectangle (cr, self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
-  cairo_clip (cr);
   gdk_cairo_set_source_rgba (cr, sextant_timeline_collective_color ());
   cairo_set_line_width (cr, 2);
   for (guint i = 0; i < members->len; )
@@ -931,16 +946,15 @@ snapshot_collectives (SextantTimeline *self,
           top = MIN (top, row - 1);
           bottom = MAX (bottom, row - 1);
           /* where it arrived */
-          cairo_move_to (cr, self->label_width + (m->begin - self->t0) / ticks_per_px,
-                         RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0 - 3);
+          cairo_move_to (cr, self->label_width + (m->begin - self->t0) / ticks_per_px, row_middle (row - 1) - 3);
           cairo_rel_line_to (cr, 0, 6);
         }
       if (top < bottom)
         {
           double x = self->label_width + (last - self->t0) / ticks_per_px;
 
-          cairo_move_to (cr, x, RULER_HEIGHT + ROW_GAP + top * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
-          cairo_line_to (cr, x, RULER_HEIGHT + ROW_GAP + bottom * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0);
+          cairo_move_to (cr, x, row_middle (top));
+          cairo_line_to (cr, x, row_middle (bottom));
         }
       i = j;
     }
