@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "sextant-lod-reader.h"
 #include "sextant-store.h"
 #include "sextant-test-util.h"
 #include "sextant-window.h"
@@ -197,6 +198,71 @@ test_window_patterns (void)
       item = g_list_model_get_item (instances, 0);
       g_assert_cmpint (sextant_instance_item_get_info (item)->id >> 32, !=, worst->id >> 32);
     }
+
+  /* the lost time shaded: on each row, the pixels inside the union of its
+   * instances' intervals change when the shading comes on, the others not */
+  {
+    g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (store, &error);
+    g_autoptr(GArray) lost = g_array_new (FALSE, FALSE, sizeof (SextantViewLost));
+    g_autoptr(GArray) locs = sextant_test_locations (store, FALSE);
+    g_autofree guint8 *plain = NULL;
+    g_autofree guint8 *shaded = NULL;
+    gboolean too_many = FALSE;
+    guint inside = 0, outside = 0;
+    int width, height;
+
+    g_assert_no_error (error);
+    sextant_timeline_set_mark (timeline, SEXTANT_NULL, SEXTANT_NULL, 0, 0);
+    g_object_set (timeline, "show-messages", FALSE, NULL);
+    sextant_timeline_zoom_fit (timeline);
+    wait_for (timeline, "ready");
+    sextant_timeline_get_view (timeline, &t0, &t1);
+    g_assert_true (sextant_lod_reader_read_lost (reader, t0, t1, 100000, lost, &too_many, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (lost->len, >, 0);
+    g_object_set (timeline, "show-lost", FALSE, NULL);
+    plain = render (GTK_WIDGET (timeline), &width, &height);
+    g_object_set (timeline, "show-lost", TRUE, NULL);
+    shaded = render (GTK_WIDGET (timeline), &width, &height);
+
+    for (guint r = 0; r < locs->len; r++)
+      {
+        graphene_rect_t area;
+        int y;
+
+        g_assert_true (sextant_timeline_get_row_area (timeline, r, &area));
+        y = (int)(area.origin.y + area.size.height / 2);
+        for (int x = (int)area.origin.x + 1; x < (int)(area.origin.x + area.size.width) - 1; x++)
+          {
+            gsize at = (gsize)y * width * 4 + (gsize)x * 4;
+            gboolean differs = memcmp (plain + at, shaded + at, 4) != 0;
+            int where = -1;   /* 1: inside an interval, -1: a pixel away from all, 0: at an edge */
+
+            for (guint i = 0; i < lost->len; i++)
+              {
+                const SextantViewLost *l = &g_array_index (lost, SextantViewLost, i);
+                double x0, x1;
+
+                if (l->loc != g_array_index (locs, gint64, r))
+                  continue;
+                x0 = sextant_timeline_x_for_time (timeline, l->begin);
+                x1 = sextant_timeline_x_for_time (timeline, l->end);
+                if (x >= x0 + 1 && x + 1 <= x1 - 1)
+                  where = 1;
+                else if (where != 1 && x + 1 >= x0 - 1 && x <= x1 + 1)
+                  where = 0;
+              }
+            if (where == 1 && !differs)
+              g_error ("row %u, x %d: lost time, not shaded", r, x);
+            if (where == -1 && differs)
+              g_error ("row %u, x %d: shaded, but no instance lost time there", r, x);
+            inside += where == 1;
+            outside += where == -1;
+          }
+      }
+    g_test_message ("lost time: %u instances, %u pixels shaded, %u not", lost->len, inside, outside);
+    g_assert_cmpuint (inside, >, 0);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_clear_object (&store);

@@ -374,11 +374,12 @@ sextant_lod_reader_read_visits (SextantLodReader  *self,
   return TRUE;
 }
 
-/* Messages and collectives ------------------------------------------------------- */
+/* Messages, collectives, lost time ---------------------------------------------- */
 
 /* Both are four integers a row, in the query's order */
 G_STATIC_ASSERT (sizeof (SextantViewMessage) == 4 * sizeof (gint64));
 G_STATIC_ASSERT (sizeof (SextantViewMember) == 4 * sizeof (gint64));
+G_STATIC_ASSERT (sizeof (SextantViewLost) == 4 * sizeof (gint64));
 
 static gboolean
 four_ints_row (const SextantRow  *row,
@@ -469,4 +470,24 @@ sextant_lod_reader_read_collectives (SextantLodReader  *self,
     }
 
   return read_bounded (self, SEXTANT_QUERY_COLLECTIVES_IN_VIEW, t0, t1, max, members, too_many, error);
+}
+
+gboolean
+sextant_lod_reader_read_lost (SextantLodReader  *self,
+                              gint64             t0,
+                              gint64             t1,
+                              guint              max,
+                              GArray            *lost,
+                              gboolean          *too_many,
+                              GError           **error)
+{
+  g_return_val_if_fail (lost != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (lost) == sizeof (SextantViewLost), FALSE);
+  g_return_val_if_fail (too_many != NULL, FALSE);
+
+  *too_many = FALSE;
+  if (t1 <= t0)
+    return TRUE;
+
+  return read_bounded (self, SEXTANT_QUERY_LOST_IN_VIEW, t0, t1, max, lost, too_many, error);
 }

@@ -106,6 +106,25 @@ gboolean          sextant_lod_reader_read_collectives (SextantLodReader  *self,
                                                        gboolean          *too_many,
                                                        GError           **error);
 
+typedef struct
+{
+  gint64  loc;
+  gint64  begin;       /* the time an instance of a pattern lost */
+  gint64  end;
+  gint64  severity;    /* ticks (for some patterns less than end - begin) */
+} SextantViewLost;
+
+/* Appends to @lost (of SextantViewLost) the pattern instances of the last
+ * analysis whose time overlaps [@t0, @t1), in no particular order; when
+ * there are more than @max, none, and @too_many is set. */
+gboolean          sextant_lod_reader_read_lost        (SextantLodReader  *self,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       guint              max,
+                                                       GArray            *lost,
+                                                       gboolean          *too_many,
+                                                       GError           **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLodReader, sextant_lod_reader_free)
 
 G_END_DECLS

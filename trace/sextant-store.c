@@ -235,6 +235,10 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   /* how many members those are: the collective table is small */
   [SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW] =
     "SELECT coalesce (sum (members), 0) FROM collective WHERE begin < ?2 AND \"end\" >= ?1 AND members > 1",
+  /* the time the pattern instances lost that overlaps [?1, ?2), at most ?3 */
+  [SEXTANT_QUERY_LOST_IN_VIEW] =
+    "SELECT loc, begin, \"end\", severity FROM pattern_instance_data "
+    "WHERE begin < ?2 AND \"end\" > ?1 AND loc IS NOT NULL LIMIT ?3",
   [SEXTANT_QUERY_VISITS_ENTERED] =
     "SELECT id, enter, leave, region, parent FROM visit "
     "WHERE loc = ?1 AND enter >= ?2 AND enter < ?3 AND id BETWEEN ?4 AND ?5 ORDER BY id",

@@ -114,6 +114,7 @@ enum
 enum
 {
   INSTANCE_ACTIVATED,
+  ANALYSED,
   N_SIGNALS
 };
 
@@ -451,6 +452,8 @@ patterns_loaded_cb (GObject      *object,
                               patterns->analysed ? " (analysed now)" : "", total);
   gtk_label_set_text (GTK_LABEL (self->status), status);
 
+  if (patterns->analysed)
+    g_signal_emit (self, signals[ANALYSED], 0);
   if (patterns->patterns->len > 0)
     sextant_pattern_browser_select (self, 0);
   else
@@ -696,6 +699,9 @@ sextant_pattern_browser_class_init (SextantPatternBrowserClass *klass)
   /* (const SextantInstanceInfo *info): valid during the emission */
   signals[INSTANCE_ACTIVATED] = g_signal_new ("instance-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                               0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  /* the browser analysed the store: it holds new instances */
+  signals[ANALYSED] = g_signal_new ("analysed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                    G_TYPE_NONE, 0);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }

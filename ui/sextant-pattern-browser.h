@@ -9,7 +9,8 @@
  * on it) emits "instance-activated": the window then shows it on the
  * timeline and its source line. A store that has not been analysed is analysed
  * when it is set (the built-in catalogue and the user's patterns, as
- * `sextant analyze` does), on a worker thread.
+ * `sextant analyze` does), on a worker thread; "analysed" says when that
+ * has written the instances.
  */
 #pragma once
 

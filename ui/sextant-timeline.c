@@ -36,9 +36,12 @@ typedef struct
 
 /* The worker's connection and reader, kept from frame to frame (a new
  * connection reads the column tables' directories again): used by one
- * frame at a time, on whatever thread runs it */
+ * frame at a time, on whatever thread runs it, and opened by the first.
+ * A connection keeps what it read of those directories, so when another
+ * one wrote to the store (the analysis) the timeline takes a new Source. */
 typedef struct
 {
+  char             *db_path;
   SextantStore     *store;
   SextantLodReader *reader;
 } Source;
@@ -50,6 +53,30 @@ source_clear (gpointer data)
 
   g_clear_pointer (&source->reader, sextant_lod_reader_free);
   g_clear_object (&source->store);
+  g_free (source->db_path);
+}
+
+static Source *
+source_new (const char *db_path)
+{
+  Source *source = g_atomic_rc_box_new0 (Source);
+
+  source->db_path = g_strdup (db_path);
+
+  return source;
+}
+
+/* On the worker thread */
+static gboolean
+source_open (Source  *source,
+             GError **error)
+{
+  if (source->reader != NULL)
+    return TRUE;
+
+  g_clear_object (&source->store);
+  return (source->store = sextant_store_open (source->db_path, error)) != NULL &&
+         (source->reader = sextant_lod_reader_new (source->store, error)) != NULL;
 }
 
 /* What a store shows, read once */
@@ -74,10 +101,15 @@ typedef struct
   guint      level;
   gint64     bucket_ticks;
   gboolean   exact;          /* the visits themselves, past the pyramid */
+  guint      generation;     /* of the store's content it was read from */
   GPtrArray *buckets;        /* GArray of SextantLodBucket per row */
   GArray    *messages;       /* SextantViewMessage, NULL when too many to draw */
   GArray    *members;        /* SextantViewMember, by collective; NULL when too many */
+  GArray    *lost;           /* SextantViewLost, NULL when too many */
 } Frame;
+
+/* Pattern instances whose lost time is shaded, at most */
+#define MAX_LOST 20000
 
 /* Likewise for the members of collectives (64 ranks: 250 collectives) */
 #define MAX_MEMBERS 16000
@@ -107,7 +139,9 @@ struct _SextantTimeline
   double        drag_t0;       /* the view when a drag began */
   double        drag_t1;
   double        pointer_x;     /* where Ctrl + wheel zooms around */
+  guint         generation;    /* of the store's content: sextant_timeline_refresh() counts up */
   gboolean      show_messages;
+  gboolean      show_lost;
   int           label_width;   /* the column of the rows' names */
   gint64        mark_loc;      /* SEXTANT_NULL: no mark */
   gint64        mark_peer;
@@ -126,6 +160,7 @@ enum
   PROP_READY,
   PROP_ERROR,
   PROP_SHOW_MESSAGES,
+  PROP_SHOW_LOST,
   N_PROPS
 };
 
@@ -185,6 +220,7 @@ frame_free (Frame *frame)
   g_clear_pointer (&frame->buckets, g_ptr_array_unref);
   g_clear_pointer (&frame->messages, g_array_unref);
   g_clear_pointer (&frame->members, g_array_unref);
+  g_clear_pointer (&frame->lost, g_array_unref);
   g_free (frame);
 }
 
@@ -237,10 +273,9 @@ load_outline_worker (GTask        *task,
   outline->db_path = g_strdup (db_path);
   outline->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   g_array_set_clear_func (outline->rows, row_clear);
-  outline->source = g_atomic_rc_box_new0 (Source);
+  outline->source = source_new (db_path);
 
-  if (!(store = outline->source->store = sextant_store_open (db_path, &error)) ||
-      !(outline->source->reader = sextant_lod_reader_new (store, &error)) ||
+  if (!source_open (outline->source, &error) || !(store = outline->source->store) ||
       !sextant_store_foreach (store, SEXTANT_QUERY_LOCATIONS, location_row, outline->rows, &error, "") ||
       !(outline->regions = sextant_store_read_names (store, SEXTANT_QUERY_REGION_NAMES, &error)))
     {
@@ -291,6 +326,7 @@ typedef struct
   gint64  t0;
   gint64  t1;
   int     width;
+  guint   generation;
 } FrameRequest;
 
 static void
@@ -308,13 +344,21 @@ read_frame_worker (GTask        *task,
                    GCancellable *cancellable)
 {
   FrameRequest *request = task_data;
-  SextantLodReader *reader = request->source->reader;
+  SextantLodReader *reader;
   g_autoptr(Frame) frame = g_new0 (Frame, 1);
   GError *error = NULL;
+
+  if (!source_open (request->source, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  reader = request->source->reader;
 
   frame->t0 = request->t0;
   frame->t1 = request->t1;
   frame->width = request->width;
+  frame->generation = request->generation;
   frame->buckets = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
 
   frame->level = sextant_lod_reader_pick_level (reader, (double)(request->t1 - request->t0) / request->width);
@@ -363,6 +407,15 @@ read_frame_worker (GTask        *task,
       }
     if (too_many)
       g_clear_pointer (&frame->members, g_array_unref);
+
+    frame->lost = g_array_new (FALSE, FALSE, sizeof (SextantViewLost));
+    if (!sextant_lod_reader_read_lost (reader, request->t0, request->t1, MAX_LOST, frame->lost, &too_many, &error))
+      {
+        g_task_return_error (task, error);
+        return;
+      }
+    if (too_many)
+      g_clear_pointer (&frame->lost, g_array_unref);
   }
 
   g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)frame_free);
@@ -391,7 +444,7 @@ static gboolean
 frame_is_current (SextantTimeline *self)
 {
   return self->frame != NULL && self->frame->t0 == self->t0 && self->frame->t1 == self->t1 &&
-         self->frame->width == plot_width (self);
+         self->frame->width == plot_width (self) && self->frame->generation == self->generation;
 }
 
 static void
@@ -454,6 +507,7 @@ read_frame (SextantTimeline *self)
   request->t0 = self->t0;
   request->t1 = self->t1;
   request->width = plot_width (self);
+  request->generation = self->generation;
 
   self->reading = TRUE;
   task = g_task_new (NULL, self->cancellable, frame_read_cb, g_object_ref (self));
@@ -551,6 +605,24 @@ sextant_timeline_zoom_fit (SextantTimeline *self)
 
   if (self->outline != NULL)
     sextant_timeline_set_view (self, self->outline->t_begin, self->outline->t_end);
+}
+
+void
+sextant_timeline_refresh (SextantTimeline *self)
+{
+  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
+
+  /* the frame stays drawn, but is not the view's any more, nor is one
+   * being read now; the next is read on a new connection */
+  self->generation++;
+  if (self->outline != NULL)
+    {
+      Source *fresh = source_new (self->outline->db_path);
+
+      g_atomic_rc_box_release_full (self->outline->source, source_clear);
+      self->outline->source = fresh;
+    }
+  view_changed (self);
 }
 
 gboolean
@@ -860,6 +932,58 @@ row_middle (guint row)
   return RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0;
 }
 
+static int
+compare_lost (gconstpointer a,
+              gconstpointer b)
+{
+  const SextantViewLost *x = a;
+  const SextantViewLost *y = b;
+
+  return x->loc != y->loc ? (x->loc > y->loc) - (x->loc < y->loc) : (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+/* The time lost by pattern instances, dark over the rows: per row the
+ * union of the instances' intervals, so that overlapping patterns (a late
+ * sender inside a wait at N x N) do not darken each other. */
+static void
+snapshot_lost (SextantTimeline *self,
+               GtkSnapshot     *snapshot,
+               int              plot)
+{
+  static const GdkRGBA shade = { 0, 0, 0, 0.35f };
+  g_autoptr(GArray) lost = g_array_copy (self->frame->lost);
+  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
+
+  g_array_sort (lost, compare_lost);
+  for (guint i = 0; i < lost->len; )
+    {
+      gint64 loc = g_array_index (lost, SextantViewLost, i).loc;
+      guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &loc));
+      guint j = i;
+
+      while (j < lost->len && g_array_index (lost, SextantViewLost, j).loc == loc)
+        {
+          gint64 begin = g_array_index (lost, SextantViewLost, j).begin;
+          gint64 end = g_array_index (lost, SextantViewLost, j).end;
+          double x0, x1;
+
+          for (j++; j < lost->len && g_array_index (lost, SextantViewLost, j).loc == loc &&
+                    g_array_index (lost, SextantViewLost, j).begin <= end; j++)
+            end = MAX (end, g_array_index (lost, SextantViewLost, j).end);
+          if (row == 0)
+            continue;
+          x0 = CLAMP ((begin - self->t0) / ticks_per_px, 0, plot);
+          x1 = CLAMP ((end - self->t0) / ticks_per_px, 0, plot);
+          if (x1 - x0 < 1)
+            x1 = MIN (x0 + 1, plot);
+          gtk_snapshot_append_color (snapshot, &shade,
+                                     &GRAPHENE_RECT_INIT (self->label_width + (float)x0, row_middle (row - 1) - ROW_HEIGHT / 2.0f,
+                                                          (float)(x1 - x0), ROW_HEIGHT));
+        }
+      i = j;
+    }
+}
+
 /* A Cairo context for the plot, clipped to it, for the lines */
 static cairo_t *
 plot_cairo (SextantTimeline *self,
@@ -1037,6 +1161,8 @@ sextant_timeline_snapshot (GtkWidget   *widget,
       if (self->frame != NULL && i < self->frame->buckets->len)
         snapshot_row (self, snapshot, g_ptr_array_index (self->frame->buckets, i), y, plot);
     }
+  if (self->show_lost && self->frame != NULL && self->frame->lost != NULL && self->frame->lost->len > 0)
+    snapshot_lost (self, snapshot, plot);
   /* the collectives over the messages: fewer, and they order the run */
   if (self->show_messages && self->frame != NULL && self->frame->messages != NULL && self->frame->messages->len > 0)
     snapshot_messages (self, snapshot, plot, height);
@@ -1278,6 +1404,9 @@ sextant_timeline_get_property (GObject    *object,
     case PROP_SHOW_MESSAGES:
       g_value_set_boolean (value, self->show_messages);
       break;
+    case PROP_SHOW_LOST:
+      g_value_set_boolean (value, self->show_lost);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1300,6 +1429,14 @@ sextant_timeline_set_property (GObject      *object,
       if (self->show_messages != g_value_get_boolean (value))
         {
           self->show_messages = g_value_get_boolean (value);
+          gtk_widget_queue_draw (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_SHOW_LOST:
+      if (self->show_lost != g_value_get_boolean (value))
+        {
+          self->show_lost = g_value_get_boolean (value);
           gtk_widget_queue_draw (GTK_WIDGET (self));
           g_object_notify_by_pspec (object, pspec);
         }
@@ -1335,8 +1472,13 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
   properties[PROP_SHOW_MESSAGES] = g_param_spec_boolean ("show-messages", NULL, NULL, TRUE,
                                                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                          G_PARAM_STATIC_STRINGS);
+  /* the time the last analysis's pattern instances lost, shaded */
+  properties[PROP_SHOW_LOST] = g_param_spec_boolean ("show-lost", NULL, NULL, TRUE,
+                                                     G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                     G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_install_property_action (widget_class, "timeline.show-messages", "show-messages");
+  gtk_widget_class_install_property_action (widget_class, "timeline.show-lost", "show-lost");
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
@@ -1351,6 +1493,7 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan", "d", -0.1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan", "d", 0.1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, 0, "timeline.show-messages", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.show-lost", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
 }
@@ -1363,6 +1506,7 @@ sextant_timeline_init (SextantTimeline *self)
   GtkGesture *drag = gtk_gesture_drag_new ();
 
   self->show_messages = TRUE;
+  self->show_lost = TRUE;
   self->label_width = 160;
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);

@@ -45,6 +45,9 @@ void        sextant_timeline_zoom         (SextantTimeline *self,
                                            double           factor,
                                            double           at_fraction);
 void        sextant_timeline_zoom_fit     (SextantTimeline *self);
+/* Reads the view again: the store changed (an analysis wrote its
+ * instances, whose lost time the timeline shades) */
+void        sextant_timeline_refresh      (SextantTimeline *self);
 /* TRUE when what is drawn is the data of the current view and width (the
  * "ready" property; screenshots and tests wait for it). */
 gboolean    sextant_timeline_get_ready    (SextantTimeline *self);

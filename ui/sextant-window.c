@@ -28,7 +28,8 @@ struct _SextantWindow
   double                fraction;        /* written by the import thread (under `lock`) */
   GMutex                lock;
   char                 *error;           /* what the message says */
-  gboolean              show_messages;   /* bound to the timeline's, for the header bar's toggle */
+  gboolean              show_messages;   /* bound to the timeline's, for the header bar's toggles */
+  gboolean              show_lost;
 };
 
 G_DEFINE_FINAL_TYPE (SextantWindow, sextant_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -38,6 +39,7 @@ enum
   PROP_0,
   PROP_ERROR,
   PROP_SHOW_MESSAGES,
+  PROP_SHOW_LOST,
   N_PROPS
 };
 
@@ -349,6 +351,9 @@ sextant_window_get_property (GObject    *object,
     case PROP_SHOW_MESSAGES:
       g_value_set_boolean (value, SEXTANT_WINDOW (object)->show_messages);
       break;
+    case PROP_SHOW_LOST:
+      g_value_set_boolean (value, SEXTANT_WINDOW (object)->show_lost);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -368,6 +373,13 @@ sextant_window_set_property (GObject      *object,
       if (self->show_messages != g_value_get_boolean (value))
         {
           self->show_messages = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_SHOW_LOST:
+      if (self->show_lost != g_value_get_boolean (value))
+        {
+          self->show_lost = g_value_get_boolean (value);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -395,6 +407,9 @@ sextant_window_class_init (SextantWindowClass *klass)
   properties[PROP_SHOW_MESSAGES] = g_param_spec_boolean ("show-messages", NULL, NULL, TRUE,
                                                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                          G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_LOST] = g_param_spec_boolean ("show-lost", NULL, NULL, TRUE,
+                                                     G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                     G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
@@ -403,6 +418,7 @@ sextant_window_class_init (SextantWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_action);
   gtk_widget_class_install_property_action (widget_class, "timeline.show-messages", "show-messages");
+  gtk_widget_class_install_property_action (widget_class, "timeline.show-lost", "show-lost");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
 }
 
@@ -433,6 +449,7 @@ sextant_window_init (SextantWindow *self)
 
   g_mutex_init (&self->lock);
   self->show_messages = TRUE;
+  self->show_lost = TRUE;
   gtk_window_set_default_size (GTK_WINDOW (self), 1200, 640);
   gtk_window_set_title (GTK_WINDOW (self), "Sextant");
 
@@ -453,6 +470,13 @@ sextant_window_init (SextantWindow *self)
     gtk_actionable_set_action_name (GTK_ACTIONABLE (messages), "timeline.show-messages");
     gtk_widget_set_tooltip_text (messages, "Lines from each send to its receive, where few enough are in view (M)");
     gtk_header_bar_pack_end (GTK_HEADER_BAR (header), messages);
+  }
+  {
+    GtkWidget *lost = gtk_toggle_button_new_with_mnemonic ("_Lost time");
+
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (lost), "timeline.show-lost");
+    gtk_widget_set_tooltip_text (lost, "Shade the time the patterns' instances lost (W)");
+    gtk_header_bar_pack_end (GTK_HEADER_BAR (header), lost);
   }
   gtk_window_set_titlebar (GTK_WINDOW (self), header);
 
@@ -484,6 +508,8 @@ sextant_window_init (SextantWindow *self)
   self->timeline = sextant_timeline_new ();
   g_object_bind_property (self, "show-messages", self->timeline, "show-messages",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "show-lost", self->timeline, "show-lost",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (self->timeline, "notify::error", G_CALLBACK (timeline_error_cb), self);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->timeline);
@@ -492,6 +518,8 @@ sextant_window_init (SextantWindow *self)
   /* patterns on the left; the timeline over the source line on the right */
   self->browser = sextant_pattern_browser_new ();
   g_signal_connect (self->browser, "instance-activated", G_CALLBACK (instance_activated_cb), self);
+  /* the instances' lost time is new on the timeline */
+  g_signal_connect_swapped (self->browser, "analysed", G_CALLBACK (sextant_timeline_refresh), self->timeline);
   self->source = sextant_source_view_new ();
   gtk_paned_set_start_child (GTK_PANED (down), scrolled);
   gtk_paned_set_end_child (GTK_PANED (down), self->source);
