@@ -10,7 +10,8 @@
  * run, then views 16, 256, 4096 and 65536 times narrower around the
  * middle of the run (the last ones past the pyramid, from the visits).
  * With the rows, the messages in flight (at most 8000, as the window
- * draws) and the members of the collectives under way (at most 16000). Each view is read REPS times (default 9) on one connection,
+ * draws), the members of the collectives under way (at most 16000) and
+ * the pattern instances whose lost time is shaded (at most 20000). Each view is read REPS times (default 9) on one connection,
  * opened once like the worker's; prints per view the level, the rows and
  * messages read and the median, fastest and slowest wall time.
  */
@@ -25,6 +26,7 @@
 #define EXACT_FROM_PIXELS 8      /* as ui/sextant-timeline.c */
 #define MAX_MESSAGES      8000   /* likewise */
 #define MAX_MEMBERS       16000  /* likewise */
+#define MAX_LOST          20000  /* likewise */
 
 static gboolean
 add_location (const SextantRow  *row,
@@ -87,8 +89,8 @@ main (int    argc,
   t_begin = begin_text != NULL ? g_ascii_strtoll (begin_text, NULL, 10) : 0;
   t_end = (end_text != NULL ? g_ascii_strtoll (end_text, NULL, 10) : 0) + 1;
 
-  printf ("| view (of the run) | level | rows read | messages | collective members | median | fastest | slowest |\n");
-  printf ("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  printf ("| view (of the run) | level | rows read | messages | collective members | instances | median | fastest | slowest |\n");
+  printf ("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (gint64 narrower = 1; narrower <= 65536; narrower *= 16)
     {
       gint64 span = narrower == 1 ? t_end - t_begin : MAX ((t_end - t_begin) / narrower, 1);
@@ -103,7 +105,9 @@ main (int    argc,
       gboolean too_many = FALSE;
       guint n_messages = 0;
       guint n_members = 0;
+      guint n_lost = 0;
       char members_text[32];
+      char lost_text[32];
       guint64 rows = 0;
 
       for (int r = 0; r < reps; r++)
@@ -147,6 +151,17 @@ main (int    argc,
               }
             n_members = too_many_members ? G_MAXUINT : members->len;
           }
+          {
+            g_autoptr(GArray) lost = g_array_new (FALSE, FALSE, sizeof (SextantViewLost));
+            gboolean too_many_lost = FALSE;
+
+            if (!sextant_lod_reader_read_lost (reader, t0, t1, MAX_LOST, lost, &too_many_lost, &error))
+              {
+                fprintf (stderr, "sextant-bench-timeline: %s\n", error->message);
+                return 1;
+              }
+            n_lost = too_many_lost ? G_MAXUINT : lost->len;
+          }
           seconds[r] = (g_get_monotonic_time () - start) / 1e6;
         }
       qsort (seconds, reps, sizeof (double), compare_doubles);
@@ -155,8 +170,10 @@ main (int    argc,
                   too_many ? MAX_MESSAGES : n_messages);
       g_snprintf (members_text, sizeof members_text, n_members == G_MAXUINT ? "> %u (none drawn)" : "%u",
                   n_members == G_MAXUINT ? MAX_MEMBERS : n_members);
-      printf ("| 1/%" G_GINT64_FORMAT " | %s | %" G_GUINT64_FORMAT " | %s | %s | %.1f ms | %.1f ms | %.1f ms |\n",
-              narrower, level_text, rows, messages_text, members_text, seconds[reps / 2] * 1e3, seconds[0] * 1e3,
+      g_snprintf (lost_text, sizeof lost_text, n_lost == G_MAXUINT ? "> %u (none shaded)" : "%u",
+                  n_lost == G_MAXUINT ? MAX_LOST : n_lost);
+      printf ("| 1/%" G_GINT64_FORMAT " | %s | %" G_GUINT64_FORMAT " | %s | %s | %s | %.1f ms | %.1f ms | %.1f ms |\n",
+              narrower, level_text, rows, messages_text, members_text, lost_text, seconds[reps / 2] * 1e3, seconds[0] * 1e3,
               seconds[reps - 1] * 1e3);
     }
   printf ("\n%u locations, %d pixels, %d reads of each view\n", locs->len, width, reps);
