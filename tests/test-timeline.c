@@ -19,6 +19,7 @@
 
 #include "sextant-lod-reader.h"
 #include "sextant-test-util.h"
+#include "sextant-ui-test-util.h"
 #include "sextant-timeline.h"
 
 typedef struct
@@ -29,72 +30,6 @@ typedef struct
   GtkWidget       *window;
   SextantTimeline *timeline;
 } Fixture;
-
-static gboolean
-timed_out (gpointer data)
-{
-  *(gboolean *)data = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until the timeline shows its data for its view */
-static void
-wait_ready (Fixture *fixture)
-{
-  gboolean late = FALSE;
-  guint timeout = g_timeout_add_seconds (30, timed_out, &late);
-
-  while (!sextant_timeline_get_ready (fixture->timeline) && !late)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (late);
-  g_source_remove (timeout);
-}
-
-static gboolean
-count_frame (GtkWidget     *widget,
-             GdkFrameClock *clock,
-             gpointer       data)
-{
-  (*(guint *)data)++;
-
-  return G_SOURCE_CONTINUE;
-}
-
-/* The timeline as drawn (after two more frames), as 8-bit RGBA rows */
-static guint8 *
-render (Fixture *fixture,
-        int     *width,
-        int     *height,
-        gsize   *stride)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (fixture->timeline));
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  guint frames = 0;
-  guint tick = gtk_widget_add_tick_callback (fixture->window, count_frame, &frames, NULL);
-  guint8 *pixels;
-
-  while (frames < 3)
-    g_main_context_iteration (NULL, TRUE);
-  gtk_widget_remove_tick_callback (fixture->window, tick);
-
-  *width = gtk_widget_get_width (GTK_WIDGET (fixture->timeline));
-  *height = gtk_widget_get_height (GTK_WIDGET (fixture->timeline));
-  /* on white, as in a window: the widget draws no background of its own */
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, *width, *height));
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), *width, *height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (fixture->window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, *width, *height));
-  *stride = (gsize)*width * 4;
-  pixels = g_malloc (*stride * *height);
-  gdk_texture_download (texture, pixels, *stride);
-
-  return pixels;
-}
 
 /* gdk_texture_download() gives B, G, R, A in memory on little-endian machines
  * (CAIRO_FORMAT_ARGB32); compares with @color */
@@ -134,7 +69,8 @@ check_view (Fixture *fixture,
   g_assert_no_error (error);
   /* the rows alone: message lines cross them */
   g_object_set (fixture->timeline, "show-messages", FALSE, NULL);
-  pixels = render (fixture, &width, &height, &stride);
+  pixels = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
+  stride = (gsize)width * 4;
   g_object_set (fixture->timeline, "show-messages", TRUE, NULL);
   sextant_timeline_get_view (fixture->timeline, &t0, &t1);
 
@@ -230,7 +166,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 960, 400);
   gtk_window_present (GTK_WINDOW (fixture->window));
   sextant_timeline_set_store (fixture->timeline, sextant_store_get_path (fixture->store));
-  wait_ready (fixture);
+  sextant_test_wait_for (fixture->timeline, "ready", 30);
 }
 
 static void
@@ -270,12 +206,12 @@ test_zoomed (Fixture       *fixture,
   /* 64 times closer, around a third of the run, then half a view on */
   sextant_timeline_get_view (fixture->timeline, &t0, &t1);
   sextant_timeline_zoom (fixture->timeline, 64, 1.0 / 3);
-  wait_ready (fixture);
+  sextant_test_wait_for (fixture->timeline, "ready", 30);
   sextant_timeline_get_view (fixture->timeline, &z0, &z1);
   g_assert_cmpint (z1 - z0, <, (t1 - t0) / 32);
   check_view (fixture, &checked);
   gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.pan", "d", 0.5);
-  wait_ready (fixture);
+  sextant_test_wait_for (fixture->timeline, "ready", 30);
   sextant_timeline_get_view (fixture->timeline, &t0, &t1);
   g_assert_cmpint (t0, >, z0);
   check_view (fixture, &checked);
@@ -296,7 +232,7 @@ test_zoomed (Fixture       *fixture,
     g_assert_true (sextant_timeline_get_row_area (fixture->timeline, 0, &area));
     sextant_timeline_get_view (fixture->timeline, &t0, &t1);
     sextant_timeline_set_view (fixture->timeline, t0, t0 + MAX ((gint64)(base * area.size.width / 100), 1000));
-    wait_ready (fixture);
+    sextant_test_wait_for (fixture->timeline, "ready", 30);
     check_view (fixture, &exact);
     g_test_message ("%s, past the pyramid: %u columns of one category, %u idle", (const char *)data, exact.full,
                     exact.idle);
@@ -348,12 +284,13 @@ test_messages (Fixture       *fixture,
   }
   g_assert_false (too_many);
   sextant_timeline_set_view (fixture->timeline, t0, t1);
-  wait_ready (fixture);
+  sextant_test_wait_for (fixture->timeline, "ready", 30);
   sextant_timeline_get_view (fixture->timeline, &t0, &t1);
   g_array_set_size (messages, 0);
   g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, 400, messages, &too_many, &error));
   g_assert_no_error (error);
-  pixels = render (fixture, &width, &height, &stride);
+  pixels = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
+  stride = (gsize)width * 4;
 
   for (guint i = 0; i < messages->len; i++)
     {
@@ -475,13 +412,14 @@ test_collectives (Fixture       *fixture,
     while (too_many && margin > 0);
   }
   sextant_timeline_set_view (fixture->timeline, t0, t1);
-  wait_ready (fixture);
+  sextant_test_wait_for (fixture->timeline, "ready", 30);
   sextant_timeline_get_view (fixture->timeline, &t0, &t1);
   g_array_set_size (members, 0);
   g_assert_true (sextant_lod_reader_read_collectives (reader, t0, t1, 2000, members, &too_many, &error));
   g_assert_no_error (error);
   g_assert_false (too_many);
-  pixels = render (fixture, &width, &height, &stride);
+  pixels = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
+  stride = (gsize)width * 4;
 
   for (guint i = 0; i < members->len; )
     {

@@ -18,35 +18,8 @@
 #include "sextant-lod-reader.h"
 #include "sextant-store.h"
 #include "sextant-test-util.h"
+#include "sextant-ui-test-util.h"
 #include "sextant-window.h"
-
-static gboolean
-timed_out (gpointer data)
-{
-  *(gboolean *)data = TRUE;
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until @ready (a boolean property of @object) holds */
-static void
-wait_for (gpointer    object,
-          const char *ready)
-{
-  gboolean late = FALSE;
-  guint timeout = g_timeout_add_seconds (60, timed_out, &late);
-  gboolean value = FALSE;
-
-  for (;;)
-    {
-      g_object_get (object, ready, &value, NULL);
-      if (value || late)
-        break;
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_assert_false (late);
-  g_source_remove (timeout);
-}
 
 typedef struct
 {
@@ -72,56 +45,6 @@ total_row (const SextantRow  *row,
     g_free (id);
 
   return TRUE;
-}
-
-static gboolean
-count_frame (GtkWidget     *widget,
-             GdkFrameClock *clock,
-             gpointer       data)
-{
-  (*(guint *)data)++;
-
-  return G_SOURCE_CONTINUE;
-}
-
-/* Runs the main loop until @widget's window has drawn @n more frames (a
- * change made before is on screen then, however busy the machine) */
-static void
-run_frames (GtkWidget *widget,
-            guint      n)
-{
-  guint frames = 0;
-  guint tick = gtk_widget_add_tick_callback (widget, count_frame, &frames, NULL);
-
-  gtk_widget_queue_draw (widget);
-  while (frames < n)
-    g_main_context_iteration (NULL, TRUE);
-  gtk_widget_remove_tick_callback (widget, tick);
-}
-
-static guint8 *
-render (GtkWidget *widget,
-        int       *width,
-        int       *height)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  guint8 *pixels;
-
-  run_frames (widget, 5);
-  *width = gtk_widget_get_width (widget);
-  *height = gtk_widget_get_height (widget);
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, *width, *height));
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), *width, *height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, *width, *height));
-  pixels = g_malloc ((gsize)*width * 4 * *height);
-  gdk_texture_download (texture, pixels, (gsize)*width * 4);
-
-  return pixels;
 }
 
 static void
@@ -153,8 +76,8 @@ test_window_patterns (void)
   timeline = sextant_window_get_timeline (window);
   gtk_window_present (GTK_WINDOW (window));
   sextant_window_open (window, archive);
-  wait_for (timeline, "ready");
-  wait_for (browser, "ready");
+  sextant_test_wait_for (timeline, "ready", 60);
+  sextant_test_wait_for (browser, "ready", 60);
 
   /* the patterns with instances, as the store has them after the analysis
    * the window ran, worst first */
@@ -181,7 +104,7 @@ test_window_patterns (void)
 
   /* choosing it brings its time into view */
   sextant_pattern_browser_activate (browser, 0);
-  wait_for (timeline, "ready");
+  sextant_test_wait_for (timeline, "ready", 60);
   sextant_timeline_get_view (timeline, &t0, &t1);
   g_assert_cmpint (t0, <=, worst->begin);
   g_assert_cmpint (t1, >=, worst->end);
@@ -192,7 +115,7 @@ test_window_patterns (void)
       g_autoptr(GObject) item = NULL;
 
       sextant_pattern_browser_select (browser, 1);
-      wait_for (browser, "ready");
+      sextant_test_wait_for (browser, "ready", 60);
       g_assert_cmpuint (g_list_model_get_n_items (instances), ==,
                         MIN (g_array_index (totals.counts, gint64, 1), 1000));
       item = g_list_model_get_item (instances, 0);
@@ -215,15 +138,15 @@ test_window_patterns (void)
     sextant_timeline_set_mark (timeline, SEXTANT_NULL, SEXTANT_NULL, 0, 0);
     g_object_set (timeline, "show-messages", FALSE, NULL);
     sextant_timeline_zoom_fit (timeline);
-    wait_for (timeline, "ready");
+    sextant_test_wait_for (timeline, "ready", 60);
     sextant_timeline_get_view (timeline, &t0, &t1);
     g_assert_true (sextant_lod_reader_read_lost (reader, t0, t1, 100000, lost, &too_many, &error));
     g_assert_no_error (error);
     g_assert_cmpuint (lost->len, >, 0);
     g_object_set (timeline, "show-lost", FALSE, NULL);
-    plain = render (GTK_WIDGET (timeline), &width, &height);
+    plain = sextant_test_render (GTK_WIDGET (timeline), &width, &height);
     g_object_set (timeline, "show-lost", TRUE, NULL);
-    shaded = render (GTK_WIDGET (timeline), &width, &height);
+    shaded = sextant_test_render (GTK_WIDGET (timeline), &width, &height);
 
     for (guint r = 0; r < locs->len; r++)
       {
@@ -295,10 +218,10 @@ test_timeline_mark (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 200);
   gtk_window_present (GTK_WINDOW (window));
   sextant_timeline_set_store (timeline, sextant_store_get_path (store));
-  wait_for (timeline, "ready");
+  sextant_test_wait_for (timeline, "ready", 60);
   g_object_set (timeline, "show-messages", FALSE, NULL);
 
-  before = render (GTK_WIDGET (timeline), &width, &height);
+  before = sextant_test_render (GTK_WIDGET (timeline), &width, &height);
   sextant_timeline_get_view (timeline, &t0, &t1);
   /* the second tenth of the run on row 1 */
   m0 = t0 + (t1 - t0) / 10;
@@ -310,7 +233,7 @@ test_timeline_mark (void)
     g_assert_cmpuint (locs->len, >, 1);
     sextant_timeline_set_mark (timeline, g_array_index (locs, gint64, 1), SEXTANT_NULL, m0, m1);
   }
-  after = render (GTK_WIDGET (timeline), &width, &height);
+  after = sextant_test_render (GTK_WIDGET (timeline), &width, &height);
 
   x0 = (int)sextant_timeline_x_for_time (timeline, m0);
   x1 = (int)sextant_timeline_x_for_time (timeline, m1);
@@ -394,7 +317,7 @@ test_source_view (void)
     gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
     gtk_window_set_default_size (GTK_WINDOW (window), 400, 200);
     gtk_window_present (GTK_WINDOW (window));
-    run_frames (window, 5);
+    sextant_test_run_frames (window, 5);
     sextant_source_view_show (view, file, 80, NULL);
     vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (sextant_source_view_get_text_view (view)));
     gtk_text_buffer_get_iter_at_line (buffer, &line_start, 79);

@@ -28,8 +28,6 @@ struct _SextantWindow
   double                fraction;        /* written by the import thread (under `lock`) */
   GMutex                lock;
   char                 *error;           /* what the message says */
-  gboolean              show_messages;   /* bound to the timeline's, for the header bar's toggles */
-  gboolean              show_lost;
 };
 
 G_DEFINE_FINAL_TYPE (SextantWindow, sextant_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -38,8 +36,6 @@ enum
 {
   PROP_0,
   PROP_ERROR,
-  PROP_SHOW_MESSAGES,
-  PROP_SHOW_LOST,
   N_PROPS
 };
 
@@ -348,41 +344,6 @@ sextant_window_get_property (GObject    *object,
     case PROP_ERROR:
       g_value_set_string (value, SEXTANT_WINDOW (object)->error);
       break;
-    case PROP_SHOW_MESSAGES:
-      g_value_set_boolean (value, SEXTANT_WINDOW (object)->show_messages);
-      break;
-    case PROP_SHOW_LOST:
-      g_value_set_boolean (value, SEXTANT_WINDOW (object)->show_lost);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-sextant_window_set_property (GObject      *object,
-                             guint         prop_id,
-                             const GValue *value,
-                             GParamSpec   *pspec)
-{
-  SextantWindow *self = SEXTANT_WINDOW (object);
-
-  switch (prop_id)
-    {
-    case PROP_SHOW_MESSAGES:
-      if (self->show_messages != g_value_get_boolean (value))
-        {
-          self->show_messages = g_value_get_boolean (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
-    case PROP_SHOW_LOST:
-      if (self->show_lost != g_value_get_boolean (value))
-        {
-          self->show_lost = g_value_get_boolean (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -398,18 +359,11 @@ sextant_window_class_init (SextantWindowClass *klass)
   object_class->dispose = sextant_window_dispose;
   object_class->finalize = sextant_window_finalize;
   object_class->get_property = sextant_window_get_property;
-  object_class->set_property = sextant_window_set_property;
   window_class->close_request = sextant_window_close_request;
 
   /* the message the window shows: a failed import, an unreadable store */
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL,
                                                 G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SHOW_MESSAGES] = g_param_spec_boolean ("show-messages", NULL, NULL, TRUE,
-                                                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
-                                                         G_PARAM_STATIC_STRINGS);
-  properties[PROP_SHOW_LOST] = g_param_spec_boolean ("show-lost", NULL, NULL, TRUE,
-                                                     G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
-                                                     G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
@@ -417,8 +371,6 @@ sextant_window_class_init (SextantWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_action);
-  gtk_widget_class_install_property_action (widget_class, "timeline.show-messages", "show-messages");
-  gtk_widget_class_install_property_action (widget_class, "timeline.show-lost", "show-lost");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
 }
 
@@ -446,10 +398,10 @@ sextant_window_init (SextantWindow *self)
   GtkWidget *across = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   GtkWidget *down = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   GtkWidget *cancel = gtk_button_new_with_label ("Cancel");
+  GtkWidget *messages = gtk_toggle_button_new_with_mnemonic ("_Messages");
+  GtkWidget *lost = gtk_toggle_button_new_with_mnemonic ("_Lost time");
 
   g_mutex_init (&self->lock);
-  self->show_messages = TRUE;
-  self->show_lost = TRUE;
   gtk_window_set_default_size (GTK_WINDOW (self), 1200, 640);
   gtk_window_set_title (GTK_WINDOW (self), "Sextant");
 
@@ -464,20 +416,10 @@ sextant_window_init (SextantWindow *self)
   gtk_box_append (GTK_BOX (zoom), icon_button ("zoom-fit-best-symbolic", "timeline.zoom-fit", "The whole run (0)"));
   gtk_box_append (GTK_BOX (zoom), icon_button ("zoom-in-symbolic", "timeline.zoom-in", "Zoom in (+)"));
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), zoom);
-  {
-    GtkWidget *messages = gtk_toggle_button_new_with_mnemonic ("_Messages");
-
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (messages), "timeline.show-messages");
-    gtk_widget_set_tooltip_text (messages, "Lines from each send to its receive, where few enough are in view (M)");
-    gtk_header_bar_pack_end (GTK_HEADER_BAR (header), messages);
-  }
-  {
-    GtkWidget *lost = gtk_toggle_button_new_with_mnemonic ("_Lost time");
-
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (lost), "timeline.show-lost");
-    gtk_widget_set_tooltip_text (lost, "Shade the time the patterns' instances lost (W)");
-    gtk_header_bar_pack_end (GTK_HEADER_BAR (header), lost);
-  }
+  gtk_widget_set_tooltip_text (messages, "Lines from each send to its receive, where few enough are in view (M)");
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), messages);
+  gtk_widget_set_tooltip_text (lost, "Shade the time the patterns' instances lost (W)");
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), lost);
   gtk_window_set_titlebar (GTK_WINDOW (self), header);
 
   self->import_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
@@ -506,9 +448,10 @@ sextant_window_init (SextantWindow *self)
   gtk_box_append (GTK_BOX (box), self->message);
 
   self->timeline = sextant_timeline_new ();
-  g_object_bind_property (self, "show-messages", self->timeline, "show-messages",
+  /* the toggles follow the timeline's keys (M, W) too */
+  g_object_bind_property (self->timeline, "show-messages", messages, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self, "show-lost", self->timeline, "show-lost",
+  g_object_bind_property (self->timeline, "show-lost", lost, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (self->timeline, "notify::error", G_CALLBACK (timeline_error_cb), self);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
