@@ -140,6 +140,7 @@ struct _SextantTimeline
   double        drag_t1;
   double        pointer_x;     /* where Ctrl + wheel zooms around */
   guint         generation;    /* of the store's content: sextant_timeline_refresh() counts up */
+  GArray       *columns;       /* double: snapshot_row()'s sums per pixel column and category */
   gboolean      show_messages;
   gboolean      show_lost;
   int           label_width;   /* the column of the rows' names */
@@ -337,6 +338,18 @@ frame_request_free (FrameRequest *request)
   g_free (request);
 }
 
+/* The frame's lost time by location, then begin: snapshot_lost() merges
+ * a row's intervals in one pass */
+static int
+compare_lost (gconstpointer a,
+              gconstpointer b)
+{
+  const SextantViewLost *x = a;
+  const SextantViewLost *y = b;
+
+  return x->loc != y->loc ? (x->loc > y->loc) - (x->loc < y->loc) : (x->begin > y->begin) - (x->begin < y->begin);
+}
+
 static void
 read_frame_worker (GTask        *task,
                    gpointer      source_object,
@@ -416,6 +429,8 @@ read_frame_worker (GTask        *task,
       }
     if (too_many)
       g_clear_pointer (&frame->lost, g_array_unref);
+    else
+      g_array_sort (frame->lost, compare_lost);
   }
 
   g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)frame_free);
@@ -866,10 +881,15 @@ snapshot_row (SextantTimeline *self,
               float            y,
               int              plot)
 {
-  g_autofree double *time = g_new0 (double, (gsize)plot * SEXTANT_N_CATEGORIES);
+  double *time;
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
   guint8 run[SEXTANT_N_CATEGORIES] = { 0 };
   int start = 0;
+
+  /* the columns' sums, in a buffer the rows and the frames share */
+  g_array_set_size (self->columns, 0);
+  g_array_set_size (self->columns, (guint)plot * SEXTANT_N_CATEGORIES);
+  time = (double *)(void *)self->columns->data;
 
   for (guint i = 0; i < buckets->len; i++)
     {
@@ -932,16 +952,6 @@ row_middle (guint row)
   return RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0;
 }
 
-static int
-compare_lost (gconstpointer a,
-              gconstpointer b)
-{
-  const SextantViewLost *x = a;
-  const SextantViewLost *y = b;
-
-  return x->loc != y->loc ? (x->loc > y->loc) - (x->loc < y->loc) : (x->begin > y->begin) - (x->begin < y->begin);
-}
-
 /* The time lost by pattern instances, dark over the rows: per row the
  * union of the instances' intervals, so that overlapping patterns (a late
  * sender inside a wait at N x N) do not darken each other. */
@@ -951,10 +961,9 @@ snapshot_lost (SextantTimeline *self,
                int              plot)
 {
   static const GdkRGBA shade = { 0, 0, 0, 0.35f };
-  g_autoptr(GArray) lost = g_array_copy (self->frame->lost);
+  GArray *lost = self->frame->lost;   /* sorted by the worker */
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
 
-  g_array_sort (lost, compare_lost);
   for (guint i = 0; i < lost->len; )
     {
       gint64 loc = g_array_index (lost, SextantViewLost, i).loc;
@@ -1377,6 +1386,7 @@ sextant_timeline_finalize (GObject *object)
 
   g_clear_pointer (&self->outline, outline_free);
   g_clear_pointer (&self->frame, frame_free);
+  g_clear_pointer (&self->columns, g_array_unref);
   g_free (self->error);
 
   G_OBJECT_CLASS (sextant_timeline_parent_class)->finalize (object);
@@ -1507,6 +1517,7 @@ sextant_timeline_init (SextantTimeline *self)
 
   self->show_messages = TRUE;
   self->show_lost = TRUE;
+  self->columns = g_array_new (FALSE, TRUE, sizeof (double));
   self->label_width = 160;
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
