@@ -3,16 +3,19 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * `sextant COMMAND ...`: dispatches to the subcommands of sextant-cli.c.
+ * `sextant COMMAND ...`: dispatches to the subcommands of sextant-cli.c;
+ * `sextant [FILE...]` (and `sextant open [FILE...]`, as it was first
+ * called) starts the application window (sextant-application.c).
  */
 #include "config.h"
 
 #include <locale.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sextant-cli.h"
 #ifdef SEXTANT_HAVE_GUI
-#include "sextant-gui.h"
+#include "sextant-application.h"
 #endif
 
 typedef struct
@@ -27,21 +30,25 @@ static const Command commands[] = {
   { "info",    sextant_cli_info,    "Summarise a trace store or archive (--json)" },
   { "analyze", sextant_cli_analyze, "Find inefficiency patterns, linked to source lines (--json)" },
   { "report",  sextant_cli_report,  "Write a report: -f html|md|csv|json -o OUT" },
-#ifdef SEXTANT_HAVE_GUI
-  { "open",    sextant_gui_run,     "Open the application window on an archive or a store" },
-#endif
 };
 
 static void
 print_usage (FILE *stream)
 {
   fprintf (stream,
-           "Usage: sextant COMMAND [OPTION...] ARGS\n\n"
-           "Sextant %s - find where an MPI program lost its time.\n\nCommands:\n",
+           "Usage: sextant COMMAND [OPTION...] ARGS\n"
+#ifdef SEXTANT_HAVE_GUI
+           "       sextant [OPTION...] [ARCHIVE|DB...]   (the application window)\n"
+#endif
+           "\nSextant %s - find where an MPI program lost its time.\n\nCommands:\n",
            PACKAGE_VERSION);
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (stream, "  %-9s %s\n", commands[i].name, commands[i].summary);
-  fprintf (stream, "\nRun 'sextant COMMAND --help' for the options of a command.\n");
+  fprintf (stream, "\nRun 'sextant COMMAND --help' for the options of a command");
+#ifdef SEXTANT_HAVE_GUI
+  fprintf (stream, ", 'sextant --help-window' for the window's");
+#endif
+  fprintf (stream, ".\n");
 }
 
 int
@@ -51,29 +58,50 @@ main (int    argc,
   setlocale (LC_ALL, "");
   g_set_prgname ("sextant");
 
-  if (argc < 2)
-    {
-      print_usage (stderr);
-      return 2;
-    }
-
-  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+  if (argc >= 2 && (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help")))
     {
       print_usage (stdout);
       return 0;
     }
 
-  if (g_str_equal (argv[1], "--version"))
+  if (argc >= 2 && g_str_equal (argv[1], "--version"))
     {
       printf ("sextant %s\n", PACKAGE_VERSION);
       return 0;
     }
 
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+  for (guint i = 0; argc >= 2 && i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (argv[1], commands[i].name))
       return commands[i].run (argc - 1, argv + 1);
 
-  fprintf (stderr, "sextant: unknown command '%s'\n\n", argv[1]);
+#ifdef SEXTANT_HAVE_GUI
+  /* `sextant open ARGS` is `sextant ARGS`; --help-window is the window's --help */
+  if (argc >= 2 && g_str_equal (argv[1], "open"))
+    {
+      argv[1] = argv[0];
+      argc--;
+      argv++;
+    }
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--help-window"))
+      argv[i] = (char *)"--help";
+  /* a mistyped command, not a trace */
+  if (argc >= 2 && argv[1][0] != '-' && strpbrk (argv[1], "/.") == NULL &&
+      !g_file_test (argv[1], G_FILE_TEST_EXISTS))
+    {
+      fprintf (stderr, "sextant: '%s' is neither a command nor a file\n\n", argv[1]);
+      print_usage (stderr);
+      return 2;
+    }
+  return sextant_application_main (argc, argv);
+#else
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return 2;
+    }
+  fprintf (stderr, "sextant: unknown command '%s' (this build has no window)\n\n", argv[1]);
   print_usage (stderr);
   return 2;
+#endif
 }

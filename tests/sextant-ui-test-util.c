@@ -83,3 +83,28 @@ sextant_test_render (GtkWidget *widget,
 
   return pixels;
 }
+
+static void
+loaded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GError **error = user_data;
+
+  if (!sextant_session_load_finish (SEXTANT_SESSION (object), result, error))
+    g_assert_nonnull (*error);
+}
+
+SextantSession *
+sextant_test_load_session (const char *path)
+{
+  g_autoptr(SextantSession) session = sextant_session_new (path);
+  g_autoptr(GError) error = NULL;
+
+  sextant_session_load_async (session, NULL, loaded_cb, &error);
+  while (!sextant_session_get_loaded (session) && error == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&session);
+}

@@ -7,6 +7,8 @@
 
 #include <gtk/gtk.h>
 
+#include "sextant-session.h"
+
 G_BEGIN_DECLS
 
 /* Runs the main loop until the boolean property @property of @object holds;
@@ -24,5 +26,9 @@ void    sextant_test_run_frames (GtkWidget  *widget,
 guint8 *sextant_test_render     (GtkWidget  *widget,
                                  int        *width,
                                  int        *height);
+
+/* A session on @path (an archive or a store), loaded: runs the main loop
+ * until it is; fails the test if it cannot be */
+SextantSession *sextant_test_load_session (const char *path);
 
 G_END_DECLS

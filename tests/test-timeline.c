@@ -26,6 +26,7 @@ typedef struct
 {
   char            *tmpdir;
   SextantStore    *store;
+  SextantSession  *session;
   GArray          *locs;        /* the rows' locations */
   GtkWidget       *window;
   SextantTimeline *timeline;
@@ -72,7 +73,8 @@ check_view (Fixture *fixture,
   pixels = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
   stride = (gsize)width * 4;
   g_object_set (fixture->timeline, "show-messages", TRUE, NULL);
-  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  t0 = sextant_session_get_view_begin (fixture->session);
+  t1 = sextant_session_get_view_end (fixture->session);
 
   for (guint row = 0; row < fixture->locs->len; row++)
     {
@@ -165,7 +167,8 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->timeline));
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 960, 400);
   gtk_window_present (GTK_WINDOW (fixture->window));
-  sextant_timeline_set_store (fixture->timeline, sextant_store_get_path (fixture->store));
+  fixture->session = sextant_test_load_session (sextant_store_get_path (fixture->store));
+  sextant_timeline_set_session (fixture->timeline, fixture->session);
   sextant_test_wait_for (fixture->timeline, "ready", 30);
 }
 
@@ -175,6 +178,7 @@ fixture_tear_down (Fixture       *fixture,
 {
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   g_clear_pointer (&fixture->locs, g_array_unref);
+  g_clear_object (&fixture->session);
   g_clear_object (&fixture->store);
   sextant_test_remove_tree (fixture->tmpdir);
   g_free (fixture->tmpdir);
@@ -187,9 +191,13 @@ test_whole_run (Fixture       *fixture,
   Checked checked = { 0 };
   gint64 t0, t1;
   g_autofree char *begin = sextant_store_get_meta (fixture->store, "time_begin");
+  g_autofree char *end = sextant_store_get_meta (fixture->store, "time_end");
 
-  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  /* the whole run, its last tick included */
+  t0 = sextant_session_get_view_begin (fixture->session);
+  t1 = sextant_session_get_view_end (fixture->session);
   g_assert_cmpint (t0, ==, g_ascii_strtoll (begin, NULL, 10));
+  g_assert_cmpint (t1, ==, g_ascii_strtoll (end, NULL, 10) + 1);
   check_view (fixture, &checked);
   g_test_message ("%s, the whole run: %u columns of one category, %u idle", (const char *)data, checked.full,
                   checked.idle);
@@ -204,15 +212,18 @@ test_zoomed (Fixture       *fixture,
   gint64 t0, t1, z0, z1;
 
   /* 64 times closer, around a third of the run, then half a view on */
-  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
-  sextant_timeline_zoom (fixture->timeline, 64, 1.0 / 3);
+  t0 = sextant_session_get_view_begin (fixture->session);
+  t1 = sextant_session_get_view_end (fixture->session);
+  sextant_session_zoom (fixture->session, 64, 1.0 / 3);
   sextant_test_wait_for (fixture->timeline, "ready", 30);
-  sextant_timeline_get_view (fixture->timeline, &z0, &z1);
+  z0 = sextant_session_get_view_begin (fixture->session);
+  z1 = sextant_session_get_view_end (fixture->session);
   g_assert_cmpint (z1 - z0, <, (t1 - t0) / 32);
   check_view (fixture, &checked);
-  gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.pan", "d", 0.5);
+  sextant_session_pan (fixture->session, 0.5);
   sextant_test_wait_for (fixture->timeline, "ready", 30);
-  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  t0 = sextant_session_get_view_begin (fixture->session);
+  t1 = sextant_session_get_view_end (fixture->session);
   g_assert_cmpint (t0, >, z0);
   check_view (fixture, &checked);
   g_test_message ("%s, zoomed in: %u columns of one category, %u idle", (const char *)data, checked.full,
@@ -230,8 +241,9 @@ test_zoomed (Fixture       *fixture,
 
     g_assert_no_error (error);
     g_assert_true (sextant_timeline_get_row_area (fixture->timeline, 0, &area));
-    sextant_timeline_get_view (fixture->timeline, &t0, &t1);
-    sextant_timeline_set_view (fixture->timeline, t0, t0 + MAX ((gint64)(base * area.size.width / 100), 1000));
+    t0 = sextant_session_get_view_begin (fixture->session);
+  t1 = sextant_session_get_view_end (fixture->session);
+    sextant_session_set_view (fixture->session, t0, t0 + MAX ((gint64)(base * area.size.width / 100), 1000));
     sextant_test_wait_for (fixture->timeline, "ready", 30);
     check_view (fixture, &exact);
     g_test_message ("%s, past the pyramid: %u columns of one category, %u idle", (const char *)data, exact.full,
@@ -262,7 +274,8 @@ test_messages (Fixture       *fixture,
   g_assert_no_error (error);
   /* around a message from the middle of the run, narrower and narrower
    * until the view has at most a few hundred in flight */
-  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  t0 = sextant_session_get_view_begin (fixture->session);
+  t1 = sextant_session_get_view_end (fixture->session);
   g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, 10000000, messages, &too_many, &error));
   g_assert_no_error (error);
   g_assert_false (too_many);
@@ -283,9 +296,10 @@ test_messages (Fixture       *fixture,
     while (too_many && margin > 0);
   }
   g_assert_false (too_many);
-  sextant_timeline_set_view (fixture->timeline, t0, t1);
+  sextant_session_set_view (fixture->session, t0, t1);
   sextant_test_wait_for (fixture->timeline, "ready", 30);
-  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  t0 = sextant_session_get_view_begin (fixture->session);
+  t1 = sextant_session_get_view_end (fixture->session);
   g_array_set_size (messages, 0);
   g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, 400, messages, &too_many, &error));
   g_assert_no_error (error);
@@ -369,7 +383,8 @@ test_collectives (Fixture       *fixture,
   g_assert_no_error (error);
   /* around a collective from the middle of the run, narrower and narrower
    * until few are in view */
-  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  t0 = sextant_session_get_view_begin (fixture->session);
+  t1 = sextant_session_get_view_end (fixture->session);
   g_assert_true (sextant_lod_reader_read_collectives (reader, t0, t1, 10000000, members, &too_many, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (members->len, >, 0);
@@ -411,9 +426,10 @@ test_collectives (Fixture       *fixture,
       }
     while (too_many && margin > 0);
   }
-  sextant_timeline_set_view (fixture->timeline, t0, t1);
+  sextant_session_set_view (fixture->session, t0, t1);
   sextant_test_wait_for (fixture->timeline, "ready", 30);
-  sextant_timeline_get_view (fixture->timeline, &t0, &t1);
+  t0 = sextant_session_get_view_begin (fixture->session);
+  t1 = sextant_session_get_view_end (fixture->session);
   g_array_set_size (members, 0);
   g_assert_true (sextant_lod_reader_read_collectives (reader, t0, t1, 2000, members, &too_many, &error));
   g_assert_no_error (error);
@@ -479,7 +495,7 @@ run_open (const char  *path,
           char       **err)
 {
   const char *sextant = g_getenv ("SEXTANT");
-  const char *argv[] = { sextant, "open", "--size", "900x300", "--screenshot", png, path, NULL };
+  const char *argv[] = { sextant, "--size", "900x320", "--screenshot", png, path, NULL };
   g_autoptr(GError) error = NULL;
   int wait_status = 0;
 
@@ -517,7 +533,7 @@ test_app_screenshot (void)
   texture = gdk_texture_new_from_filename (png, &error);
   g_assert_no_error (error);
   g_assert_cmpint (ABS (gdk_texture_get_width (texture) - 900), <=, 30);
-  g_assert_cmpint (ABS (gdk_texture_get_height (texture) - 300), <=, 30);
+  g_assert_cmpint (ABS (gdk_texture_get_height (texture) - 320), <=, 30);
 
   g_clear_pointer (&err, g_free);
   run_open (missing, png, &status, &err);

@@ -1,125 +1,200 @@
 /*
- * test-window.c: the patterns, the timeline and the source line together.
+ * test-window.c: the application window as a user drives it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Under Xvfb (meson runs it through xvfb-run): the window opens a copy of
- * a third-party archive, imports and analyses it, lists the patterns as
- * the store has them and the worst instances of the chosen one; choosing
- * an instance brings its time into the timeline's view and marks it; the
- * mark changes the pixels of the instance's box and nothing else; the
- * source view shows a file with the line highlighted, found where the
- * trace says or in the source root.
+ * Under Xvfb (meson runs it through xvfb-run, with the Cairo renderer):
+ * the window opens a copy of a third-party archive, imports and analyses
+ * it, and lists the patterns as the store has them; choosing an instance
+ * brings its time into view, marks it and shows its details and source
+ * line; the instance table sorts by each column and sizes its columns to
+ * their content; keys typed with xdotool (real X events) work wherever the
+ * focus is; a failed open keeps the trace shown and says why; the start
+ * page lists the recent traces that opened; a dropped file opens; a
+ * partial analysis is said and analysed again whole; the view and the
+ * report export to files that parse; an import is cancelled.
  */
 #include "config.h"
 
+#include <gdk/x11/gdkx.h>
+#include <math.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "sextant-lod-reader.h"
-#include "sextant-store.h"
 #include "sextant-test-util.h"
 #include "sextant-ui-test-util.h"
 #include "sextant-window.h"
 
+/* The archive every test opens (copied: the import writes beside it) */
 typedef struct
 {
-  GArray *ids;          /* char *: the patterns with instances, worst first */
-  GArray *counts;       /* gint64 */
-} Totals;
+  char          *tmpdir;
+  char          *archive;
+  SextantWindow *window;
+} Fixture;
 
-static gboolean
-total_row (const SextantRow  *row,
-           gpointer           user_data,
-           GError           **error)
+static void
+copy_tree (const char *from,
+           const char *to)
 {
-  Totals *totals = user_data;
-  char *id = g_strdup (sextant_row_get_text (row, 0));
-  gint64 count = sextant_row_get_int (row, 3);
+  const char *cp[] = { "cp", "-r", from, to, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = -1;
 
-  if (count > 0)
-    {
-      g_array_append_val (totals->ids, id);
-      g_array_append_val (totals->counts, count);
-    }
-  else
-    g_free (id);
-
-  return TRUE;
+  g_assert_true (g_spawn_sync (NULL, (char **)cp, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
 
 static void
-test_window_patterns (void)
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
 {
   const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
+  g_autofree char *source = g_build_filename (root, data != NULL ? data : "casita-4_mpi_ls_barr", NULL);
   g_autoptr(GError) error = NULL;
-  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
-  g_autofree char *archive = g_build_filename (tmpdir, "casita", NULL);
-  g_autofree char *source = g_build_filename (root, "casita-4_mpi_ls_barr", NULL);
-  const char *cp[] = { "cp", "-r", source, archive, NULL };
-  SextantWindow *window;
-  SextantPatternBrowser *browser;
-  SextantTimeline *timeline;
+
+  fixture->tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->archive = g_build_filename (fixture->tmpdir, "casita", NULL);
+  copy_tree (source, fixture->archive);
+  fixture->window = sextant_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1300, 720);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  sextant_test_remove_tree (fixture->tmpdir);
+  g_free (fixture->archive);
+  g_free (fixture->tmpdir);
+}
+
+/* Opens @path in the fixture's window and waits until it is shown, analysed and drawn */
+static void
+open_and_wait (Fixture    *fixture,
+               const char *path)
+{
+  sextant_window_open (fixture->window, path);
+  sextant_test_wait_for (fixture->window, "ready", 120);
+  g_assert_null (sextant_window_get_error (fixture->window));
+}
+
+static SextantStore *
+open_shown_store (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  SextantStore *store = sextant_session_open_store (sextant_window_get_session (fixture->window), &error);
+
+  g_assert_no_error (error);
+
+  return store;
+}
+
+static SextantInstance *
+instance_at (SextantPatternBrowser *browser,
+             guint                  i)
+{
+  SextantInstance *instance = g_list_model_get_item (sextant_pattern_browser_get_instances (browser), i);
+
+  g_assert_nonnull (instance);
+  g_object_unref (instance);   /* the list keeps it */
+
+  return instance;
+}
+
+/* Patterns, instances, the choice ---------------------------------------------------- */
+
+static void
+test_patterns (Fixture       *fixture,
+               gconstpointer  data)
+{
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (fixture->window);
+  SextantTimeline *timeline = sextant_window_get_timeline (fixture->window);
+  SextantSession *session;
   g_autoptr(SextantStore) store = NULL;
-  Totals totals = { g_array_new (FALSE, FALSE, sizeof (char *)), g_array_new (FALSE, FALSE, sizeof (gint64)) };
+  g_autoptr(GPtrArray) totals = NULL;
+  g_autoptr(GError) error = NULL;
   GListModel *instances;
-  const SextantInstanceInfo *worst;
-  g_autoptr(GObject) first = NULL;
-  gint64 t0, t1;
-  int status = -1;
+  const SextantPatternInstance *worst;
+  guint listed = 0;
 
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_sync (NULL, (char **)cp, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
+  open_and_wait (fixture, fixture->archive);
+  session = sextant_window_get_session (fixture->window);
+  g_assert_cmpstr (sextant_session_get_title (session), ==, "casita");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "casita");
+  /* analysed by the window, whole */
+  g_assert_true (sextant_session_get_analysis_scope (session)->analysed);
+  g_assert_null (sextant_session_get_analysis_scope (session)->selected);
+  g_assert_null (sextant_pattern_browser_get_scope_text (browser));
 
-  window = sextant_window_new (NULL);
-  browser = sextant_window_get_pattern_browser (window);
-  timeline = sextant_window_get_timeline (window);
-  gtk_window_present (GTK_WINDOW (window));
-  sextant_window_open (window, archive);
-  sextant_test_wait_for (timeline, "ready", 60);
-  sextant_test_wait_for (browser, "ready", 60);
-
-  /* the patterns with instances, as the store has them after the analysis
-   * the window ran, worst first */
-  store = sextant_store_open (sextant_timeline_get_store (timeline), &error);
+  /* the patterns with instances, as the store has them, worst first */
+  store = open_shown_store (fixture);
+  totals = sextant_store_list_pattern_totals (store, &error);
   g_assert_no_error (error);
-  g_assert_true (sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, total_row, &totals, &error, ""));
-  g_assert_no_error (error);
-  g_assert_cmpuint (totals.ids->len, >, 0);
-  g_assert_cmpuint (sextant_pattern_browser_get_n_patterns (browser), ==, totals.ids->len);
-  for (guint i = 0; i < totals.ids->len; i++)
-    g_assert_cmpstr (sextant_pattern_browser_get_pattern_id (browser, i), ==, g_array_index (totals.ids, char *, i));
-
-  /* the first (worst) pattern is chosen, its instances worst first */
-  instances = sextant_pattern_browser_get_instances (browser);
-  g_assert_cmpuint (g_list_model_get_n_items (instances), ==, MIN (g_array_index (totals.counts, gint64, 0), 1000));
-  first = g_list_model_get_item (instances, 0);
-  worst = sextant_instance_item_get_info (first);
-  for (guint i = 1; i < g_list_model_get_n_items (instances); i++)
+  for (guint i = 0; i < totals->len; i++)
     {
-      g_autoptr(GObject) item = g_list_model_get_item (instances, i);
+      const SextantPatternTotal *total = g_ptr_array_index (totals, i);
 
-      g_assert_cmpint (sextant_instance_item_get_info (item)->severity, <=, worst->severity);
+      if (total->instances == 0)
+        continue;
+      g_assert_cmpstr (sextant_pattern_browser_get_pattern_id (browser, listed), ==, total->id);
+      listed++;
+    }
+  g_assert_cmpuint (listed, >, 0);
+  g_assert_cmpuint (sextant_pattern_browser_get_n_patterns (browser), ==, listed);
+  g_assert_nonnull (strstr (sextant_pattern_browser_get_status (browser), "patterns found"));
+
+  /* the worst pattern's instances, worst first, with their texts */
+  instances = sextant_pattern_browser_get_instances (browser);
+  g_assert_cmpuint (g_list_model_get_n_items (instances), >, 0);
+  worst = sextant_instance_get_record (instance_at (browser, 0));
+  for (guint i = 0; i < g_list_model_get_n_items (instances); i++)
+    {
+      SextantInstance *instance = instance_at (browser, i);
+      const char *lost = sextant_instance_get_lost (instance);
+
+      g_assert_cmpint (sextant_instance_get_severity (instance), <=, worst->severity);
+      /* one unit system: s, ms, µs */
+      g_assert_true (g_str_has_suffix (lost, " s") || g_str_has_suffix (lost, " ms") ||
+                     g_str_has_suffix (lost, " µs"));
+      g_assert_null (strstr (sextant_instance_get_diagnosis (instance), " us "));
     }
 
-  /* choosing it brings its time into view */
+  /* choosing it: its time in view, its details, its source line */
   sextant_pattern_browser_activate (browser, 0);
-  sextant_test_wait_for (timeline, "ready", 60);
-  sextant_timeline_get_view (timeline, &t0, &t1);
-  g_assert_cmpint (t0, <=, worst->begin);
-  g_assert_cmpint (t1, >=, worst->end);
+  g_assert_true (sextant_session_get_instance (session) == instance_at (browser, 0));
+  sextant_test_wait_for (fixture->window, "ready", 60);
+  g_assert_cmpint (sextant_session_get_view_begin (session), <=, worst->begin);
+  g_assert_cmpint (sextant_session_get_view_end (session), >=, worst->end);
+  {
+    const char *details = sextant_pattern_browser_get_details (browser);
+    const char *first = strstr (details, worst->comment);
+    g_autofree char *twice = g_strdup_printf ("%s: %s", worst->location, worst->location);
+
+    /* the whole diagnosis, once, without its location said twice */
+    g_assert_nonnull (first);
+    g_assert_null (strstr (first + 1, worst->comment));
+    g_assert_null (strstr (details, twice));
+    g_assert_nonnull (strstr (details, "Lost"));
+    g_assert_nonnull (strstr (details, worst->location));
+  }
+  if (worst->file != NULL && g_file_test (worst->file, G_FILE_TEST_EXISTS))
+    g_assert_cmpint (sextant_source_view_get_line (sextant_window_get_source_view (fixture->window)), ==,
+                     worst->line);
 
   /* another pattern: its own instances */
-  if (totals.ids->len > 1)
+  if (listed > 1)
     {
-      g_autoptr(GObject) item = NULL;
-
       sextant_pattern_browser_select (browser, 1);
       sextant_test_wait_for (browser, "ready", 60);
-      g_assert_cmpuint (g_list_model_get_n_items (instances), ==,
-                        MIN (g_array_index (totals.counts, gint64, 1), 1000));
-      item = g_list_model_get_item (instances, 0);
-      g_assert_cmpint (sextant_instance_item_get_info (item)->id >> 32, !=, worst->id >> 32);
+      g_assert_cmpuint (g_list_model_get_n_items (instances), >, 0);
+      g_assert_cmpstr (sextant_instance_get_record (instance_at (browser, 0))->pattern, ==,
+                       sextant_pattern_browser_get_pattern_id (browser, 1));
     }
 
   /* the lost time shaded: on each row, the pixels inside the union of its
@@ -135,12 +210,13 @@ test_window_patterns (void)
     int width, height;
 
     g_assert_no_error (error);
-    sextant_timeline_set_mark (timeline, SEXTANT_NULL, SEXTANT_NULL, 0, 0);
+    sextant_session_set_instance (session, NULL);
     g_object_set (timeline, "show-messages", FALSE, NULL);
-    sextant_timeline_zoom_fit (timeline);
+    sextant_session_zoom_fit (session);
     sextant_test_wait_for (timeline, "ready", 60);
-    sextant_timeline_get_view (timeline, &t0, &t1);
-    g_assert_true (sextant_lod_reader_read_lost (reader, t0, t1, 100000, lost, &too_many, &error));
+    g_assert_true (sextant_lod_reader_read_lost (reader, sextant_session_get_view_begin (session),
+                                                 sextant_session_get_view_end (session), 100000, lost, &too_many,
+                                                 &error));
     g_assert_no_error (error);
     g_assert_cmpuint (lost->len, >, 0);
     g_object_set (timeline, "show-lost", FALSE, NULL);
@@ -186,57 +262,58 @@ test_window_patterns (void)
     g_test_message ("lost time: %u instances, %u pixels shaded, %u not", lost->len, inside, outside);
     g_assert_cmpuint (inside, >, 0);
   }
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_clear_object (&store);
-  for (guint i = 0; i < totals.ids->len; i++)
-    g_free (g_array_index (totals.ids, char *, i));
-  g_array_unref (totals.ids);
-  g_array_unref (totals.counts);
-  sextant_test_remove_tree (tmpdir);
 }
 
-/* The mark changes the pixels of the instance's box on its row (and the
- * peer's) and nothing else. */
+/* The chosen instance's mark changes the pixels of its box on its row and
+ * nothing else (a timeline of its own: the window would zoom to it) */
 static void
-test_timeline_mark (void)
+test_mark (void)
 {
   const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
   g_autofree char *archive = g_build_filename (root, "casita-4_mpi_ls_barr", NULL);
   g_autofree char *tmpdir = NULL;
   g_autoptr(SextantStore) store = sextant_test_import (archive, &tmpdir);
+  g_autoptr(SextantSession) session = sextant_test_load_session (sextant_store_get_path (store));
+  g_autoptr(GArray) locs = sextant_test_locations (store, FALSE);
   GtkWidget *window = gtk_window_new ();
   SextantTimeline *timeline = SEXTANT_TIMELINE (sextant_timeline_new ());
+  g_autoptr(SextantInstance) instance = NULL;
+  SextantPatternInstance *record;
   g_autofree guint8 *before = NULL;
   g_autofree guint8 *after = NULL;
   graphene_rect_t row;
-  gint64 t0, t1, m0, m1;
+  gint64 t0, t1;
   int width, height, x0, x1;
   guint changed = 0;
 
+  g_assert_cmpuint (locs->len, >, 1);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (timeline));
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 200);
   gtk_window_present (GTK_WINDOW (window));
-  sextant_timeline_set_store (timeline, sextant_store_get_path (store));
+  sextant_timeline_set_session (timeline, session);
   sextant_test_wait_for (timeline, "ready", 60);
-  g_object_set (timeline, "show-messages", FALSE, NULL);
-
+  g_object_set (timeline, "show-messages", FALSE, "show-lost", FALSE, NULL);
   before = sextant_test_render (GTK_WIDGET (timeline), &width, &height);
-  sextant_timeline_get_view (timeline, &t0, &t1);
-  /* the second tenth of the run on row 1 */
-  m0 = t0 + (t1 - t0) / 10;
-  m1 = t0 + (t1 - t0) / 5;
-  g_assert_true (sextant_timeline_get_row_area (timeline, 1, &row));
-  {
-    g_autoptr(GArray) locs = sextant_test_locations (store, FALSE);
 
-    g_assert_cmpuint (locs->len, >, 1);
-    sextant_timeline_set_mark (timeline, g_array_index (locs, gint64, 1), SEXTANT_NULL, m0, m1);
-  }
+  /* an instance on row 1 over the second tenth of the run */
+  t0 = sextant_session_get_view_begin (session);
+  t1 = sextant_session_get_view_end (session);
+  record = g_new0 (SextantPatternInstance, 1);
+  record->pattern = g_strdup ("late_sender");
+  record->loc = g_array_index (locs, gint64, 1);
+  record->peer_loc = SEXTANT_NULL;
+  record->begin = t0 + (t1 - t0) / 10;
+  record->end = t0 + (t1 - t0) / 5;
+  record->severity = record->end - record->begin;
+  record->location = g_strdup ("row 1");
+  record->comment = g_strdup ("planted by the test");
+  instance = sextant_instance_new (record, sextant_session_get_resolution (session));
+  sextant_session_set_instance (session, instance);
   after = sextant_test_render (GTK_WIDGET (timeline), &width, &height);
+  g_assert_true (sextant_timeline_get_row_area (timeline, 1, &row));
 
-  x0 = (int)sextant_timeline_x_for_time (timeline, m0);
-  x1 = (int)sextant_timeline_x_for_time (timeline, m1);
+  x0 = (int)sextant_timeline_x_for_time (timeline, record->begin);
+  x1 = (int)sextant_timeline_x_for_time (timeline, record->end);
   for (int y = 0; y < height; y++)
     for (int x = 0; x < width; x++)
       {
@@ -258,113 +335,589 @@ test_timeline_mark (void)
       }
   g_assert_cmpuint (changed, >, 100);
 
+  /* no instance, no mark */
+  sextant_session_set_instance (session, NULL);
+  g_clear_pointer (&after, g_free);
+  after = sextant_test_render (GTK_WIDGET (timeline), &width, &height);
+  g_assert_cmpmem (before, (gsize)width * height * 4, after, (gsize)width * height * 4);
+
   gtk_window_destroy (GTK_WINDOW (window));
-  g_clear_object (&store);
   sextant_test_remove_tree (tmpdir);
 }
 
-static void
-test_source_view (void)
+/* The instance table --------------------------------------------------------------- */
+
+static GtkColumnViewColumn *
+column_titled (GtkColumnView *view,
+               const char    *title)
 {
+  GListModel *columns = gtk_column_view_get_columns (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_str_equal (gtk_column_view_column_get_title (column), title))
+        return column;
+    }
+  g_error ("no column %s", title);
+}
+
+static void
+test_sort (Fixture       *fixture,
+           gconstpointer  data)
+{
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (fixture->window);
+  GtkColumnView *view = sextant_pattern_browser_get_instance_view (browser);
+  GListModel *instances = sextant_pattern_browser_get_instances (browser);
+  guint n;
+
+  open_and_wait (fixture, fixture->archive);
+  n = g_list_model_get_n_items (instances);
+  g_assert_cmpuint (n, >, 1);
+
+  /* what a click on each header does */
+  gtk_column_view_sort_by_column (view, column_titled (view, "Location"), GTK_SORT_ASCENDING);
+  for (guint i = 1; i < n; i++)
+    g_assert_cmpint (sextant_instance_get_record (instance_at (browser, i - 1))->loc, <=,
+                     sextant_instance_get_record (instance_at (browser, i))->loc);
+  gtk_column_view_sort_by_column (view, column_titled (view, "Lost"), GTK_SORT_ASCENDING);
+  for (guint i = 1; i < n; i++)
+    g_assert_cmpint (sextant_instance_get_severity (instance_at (browser, i - 1)), <=,
+                     sextant_instance_get_severity (instance_at (browser, i)));
+  gtk_column_view_sort_by_column (view, column_titled (view, "Diagnosis"), GTK_SORT_DESCENDING);
+  for (guint i = 1; i < n; i++)
+    g_assert_cmpint (g_utf8_collate (sextant_instance_get_diagnosis (instance_at (browser, i - 1)),
+                                     sextant_instance_get_diagnosis (instance_at (browser, i))), >=, 0);
+  /* the chosen row is the chosen instance whatever the order */
+  sextant_pattern_browser_activate (browser, n - 1);
+  g_assert_true (sextant_session_get_instance (sextant_window_get_session (fixture->window)) ==
+                 instance_at (browser, n - 1));
+}
+
+/* Collects the labels under @widget */
+static void
+collect_labels (GtkWidget *widget,
+                GPtrArray *labels)
+{
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (labels, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, labels);
+}
+
+/* Every cell but the diagnosis's shows its whole text; the diagnosis is
+ * ellipsized at the end, with the whole text as its tooltip */
+static void
+test_columns (Fixture       *fixture,
+              gconstpointer  data)
+{
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (fixture->window);
+  GtkColumnView *view = sextant_pattern_browser_get_instance_view (browser);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  guint whole = 0, diagnoses = 0;
+
+  open_and_wait (fixture, fixture->archive);
+  sextant_test_run_frames (GTK_WIDGET (view), 5);
+  collect_labels (GTK_WIDGET (view), labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkWidget *label = g_ptr_array_index (labels, i);
+      int natural = 0;
+
+      if (!gtk_widget_get_mapped (label) || gtk_label_get_text (GTK_LABEL (label))[0] == '\0')
+        continue;
+      if (gtk_label_get_ellipsize (GTK_LABEL (label)) != PANGO_ELLIPSIZE_NONE)
+        {
+          g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, gtk_label_get_text (GTK_LABEL (label)));
+          diagnoses++;
+          continue;
+        }
+      gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      if (gtk_widget_get_width (label) < natural)
+        g_error ("the cell \"%s\" is %d px wide, its text %d px", gtk_label_get_text (GTK_LABEL (label)),
+                 gtk_widget_get_width (label), natural);
+      whole++;
+    }
+  g_test_message ("%u cells whole, %u diagnoses", whole, diagnoses);
+  g_assert_cmpuint (whole, >, 6);
+  g_assert_cmpuint (diagnoses, >, 0);
+}
+
+/* Keys, as X events ----------------------------------------------------------------- */
+
+static void
+xdotool (const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
-  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
-  g_autofree char *file = g_build_filename (tmpdir, "solver.c", NULL);
-  g_autofree char *elsewhere = g_build_filename ("/nonexistent/build/tree", "solver.c", NULL);
-  g_autoptr(GString) text = g_string_new (NULL);
-  SextantSourceView *view = SEXTANT_SOURCE_VIEW (sextant_source_view_new ());
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (sextant_source_view_get_text_view (view));
-  GtkTextTag *highlight = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "highlight");
-  g_autofree char *shown = NULL;
-  GtkTextIter start, end;
+  int status = -1;
+  va_list args;
 
-  g_object_ref_sink (view);
+  g_ptr_array_add (argv, (char *)"xdotool");
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *)a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                               &status, &error));
   g_assert_no_error (error);
-  for (int i = 1; i <= 100; i++)
-    g_string_append_printf (text, "line %d;\n", i);
-  g_assert_true (g_file_set_contents (file, text->str, -1, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
 
-  /* where the trace says */
-  sextant_source_view_show (view, file, 42, "MPI Rank 3 waited");
-  g_assert_cmpstr (sextant_source_view_get_path (view), ==, file);
-  g_assert_cmpint (sextant_source_view_get_line (view), ==, 42);
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
-  g_assert_cmpstr (shown, ==, text->str);
-  gtk_text_buffer_get_iter_at_line (buffer, &start, 41);
-  g_assert_true (gtk_text_iter_has_tag (&start, highlight));
-  gtk_text_buffer_get_iter_at_line (buffer, &start, 40);
-  g_assert_false (gtk_text_iter_has_tag (&start, highlight));
-  gtk_text_buffer_get_iter_at_line (buffer, &start, 42);
-  g_assert_false (gtk_text_iter_has_tag (&start, highlight));
+/* The key goes to the X server, which sends it to the focused window */
+static void
+press (Fixture    *fixture,
+       const char *key)
+{
+  xdotool ("key", "--clearmodifiers", key, NULL);
+  /* a round trip: the events came */
+  sextant_test_run_frames (GTK_WIDGET (fixture->window), 3);
+}
 
-  /* made elsewhere: not found, then found by its name in the source root */
-  sextant_source_view_show (view, elsewhere, 7, NULL);
-  g_assert_null (sextant_source_view_get_path (view));
-  g_assert_cmpint (sextant_source_view_get_line (view), ==, 0);
-  sextant_source_view_set_source_root (view, tmpdir);
-  sextant_source_view_show (view, elsewhere, 7, NULL);
-  g_assert_cmpstr (sextant_source_view_get_path (view), ==, file);
-  g_assert_cmpint (sextant_source_view_get_line (view), ==, 7);
+static gint64
+view_width (SextantSession *session)
+{
+  return sextant_session_get_view_end (session) - sextant_session_get_view_begin (session);
+}
 
-  /* in a window, the line scrolls into view */
+static void
+test_keys (Fixture       *fixture,
+           gconstpointer  data)
+{
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (fixture->window);
+  SextantSession *session;
+  g_autofree char *xid = NULL;
+  GtkWidget *focus_on[4];
+  gint64 whole;
+
+  if (g_find_program_in_path ("xdotool") == NULL)
+    {
+      g_test_skip ("no xdotool");
+      return;
+    }
+
+  open_and_wait (fixture, fixture->archive);
+  session = sextant_window_get_session (fixture->window);
+  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (fixture->window))));
+  xdotool ("windowfocus", "--sync", xid, NULL);
+  sextant_test_wait_for (fixture->window, "is-active", 10);
+  whole = view_width (session);
+
+  /* with the focus in the pattern list, the instance table, the source
+   * view and the timeline: none of them use these keys, so they reach the
+   * window; the arrows pan when the timeline has the focus */
+  focus_on[0] = GTK_WIDGET (browser);
+  focus_on[1] = GTK_WIDGET (sextant_pattern_browser_get_instance_view (browser));
+  focus_on[2] = GTK_WIDGET (sextant_window_get_source_view (fixture->window));
+  focus_on[3] = GTK_WIDGET (sextant_window_get_timeline (fixture->window));
+  for (guint i = 0; i < G_N_ELEMENTS (focus_on); i++)
+    {
+      g_assert_true (gtk_widget_grab_focus (focus_on[i]) || gtk_widget_child_focus (focus_on[i], GTK_DIR_TAB_FORWARD));
+      sextant_test_run_frames (GTK_WIDGET (fixture->window), 2);
+      g_test_message ("focus on %s", G_OBJECT_TYPE_NAME (gtk_window_get_focus (GTK_WINDOW (fixture->window))));
+
+      sextant_session_zoom_fit (session);
+      press (fixture, "plus");
+      g_assert_cmpint (llabs (view_width (session) - whole / 2), <=, 2);
+      press (fixture, "plus");
+      g_assert_cmpint (llabs (view_width (session) - whole / 4), <=, 2);
+      press (fixture, "minus");
+      g_assert_cmpint (llabs (view_width (session) - whole / 2), <=, 2);
+      if (focus_on[i] == GTK_WIDGET (sextant_window_get_timeline (fixture->window)))
+        {
+          gint64 before = sextant_session_get_view_begin (session);
+
+          press (fixture, "Right");
+          g_assert_cmpint (sextant_session_get_view_begin (session), >, before);
+          press (fixture, "Left");
+          g_assert_cmpint (sextant_session_get_view_begin (session), ==, before);
+        }
+      press (fixture, "0");
+      g_assert_cmpint (view_width (session), ==, whole);
+    }
+
+  /* M and W toggle the lines and the shading */
+  gtk_widget_grab_focus (GTK_WIDGET (browser));
+  for (guint round = 0; round < 2; round++)
+    {
+      gboolean messages, lost, now_messages, now_lost;
+
+      g_object_get (sextant_window_get_timeline (fixture->window), "show-messages", &messages, "show-lost", &lost,
+                    NULL);
+      press (fixture, "m");
+      press (fixture, "w");
+      g_object_get (sextant_window_get_timeline (fixture->window), "show-messages", &now_messages, "show-lost",
+                    &now_lost, NULL);
+      g_assert_cmpint (now_messages, ==, !messages);
+      g_assert_cmpint (now_lost, ==, !lost);
+    }
+}
+
+/* Errors, the start page, recent traces, drops --------------------------------------- */
+
+static void
+test_error_keeps_trace (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  SextantSession *session;
+  g_autofree char *garbage = g_build_filename (fixture->tmpdir, "garbage.otf2", NULL);
+  g_autofree char *store = g_build_filename (fixture->tmpdir, "garbage.sextant.db", NULL);
+  g_autofree char *missing = g_build_filename (fixture->tmpdir, "missing", "traces.otf2", NULL);
+  const char *bad[] = { garbage, store, missing };
+
+  open_and_wait (fixture, fixture->archive);
+  session = sextant_window_get_session (fixture->window);
+  g_assert_true (g_file_set_contents (garbage, "\x13\x37 this is not an anchor file\n", -1, NULL));
+  g_assert_true (g_file_set_contents (store, "and this is not a database, far from it", -1, NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *base = g_path_get_basename (bad[i]);
+
+      sextant_window_open (fixture->window, bad[i]);
+      while (sextant_window_get_error (fixture->window) == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      g_test_message ("%s: %s", base, sextant_window_get_error (fixture->window));
+      /* it names the file, and the trace shown stays */
+      g_assert_nonnull (strstr (sextant_window_get_error (fixture->window), base));
+      g_assert_true (sextant_window_get_session (fixture->window) == session);
+      g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fixture->window)), ==, "casita");
+      sextant_test_wait_for (fixture->window, "ready", 60);
+      gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.dismiss-error", NULL);
+      g_assert_null (sextant_window_get_error (fixture->window));
+    }
+  /* no archive was written to, no store left behind */
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_start_and_recent (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  GtkRecentManager *recent = gtk_recent_manager_get_default ();
+  g_autofree char *garbage = g_build_filename (fixture->tmpdir, "other.otf2", NULL);
+  SextantWindow *empty;
+  GList *items;
+  guint ours = 0;
+
+  /* an empty window is the start page */
+  g_assert_true (sextant_window_is_empty (fixture->window));
+  g_assert_null (sextant_window_get_session (fixture->window));
+
+  open_and_wait (fixture, fixture->archive);
+  g_assert_true (g_file_set_contents (garbage, "garbage", -1, NULL));
+  sextant_window_open (fixture->window, garbage);
+  while (sextant_window_get_error (fixture->window) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  /* the trace that opened is recent, by its directory's name; the failed one is not */
+  items = gtk_recent_manager_get_items (recent);
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      g_autofree char *path = g_filename_from_uri (gtk_recent_info_get_uri (info), NULL, NULL);
+
+      if (!gtk_recent_info_has_application (info, "sextant"))
+        continue;
+      g_assert_cmpstr (path, !=, garbage);
+      if (g_strcmp0 (path, fixture->archive) == 0)
+        {
+          g_assert_cmpstr (gtk_recent_info_get_display_name (info), ==, "casita");
+          ours++;
+        }
+    }
+  g_list_free_full (items, (GDestroyNotify)gtk_recent_info_unref);
+  g_assert_cmpuint (ours, ==, 1);
+
+  /* a new window offers it on its start page; choosing it opens it */
+  empty = sextant_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (empty));
+  g_assert_true (sextant_window_is_empty (empty));
+  gtk_widget_activate_action (GTK_WIDGET (empty), "win.open-recent", "s", fixture->archive);
+  sextant_test_wait_for (empty, "ready", 120);
+  g_assert_cmpstr (sextant_session_get_title (sextant_window_get_session (empty)), ==, "casita");
+  gtk_window_destroy (GTK_WINDOW (empty));
+}
+
+static GtkDropTarget *
+find_drop_target (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        return GTK_DROP_TARGET (controller);
+    }
+
+  return NULL;
+}
+
+/* A drop of the archive's directory, as a file manager sends it */
+static void
+test_drop (Fixture       *fixture,
+           gconstpointer  data)
+{
+  GtkDropTarget *target = find_drop_target (GTK_WIDGET (fixture->window));
+  g_autoptr(GFile) file = g_file_new_for_path (fixture->archive);
+  GSList *files = g_slist_prepend (NULL, file);
+  g_auto(GValue) value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+
+  g_assert_nonnull (target);
+  g_assert_true (g_type_is_a (gtk_drop_target_get_gtypes (target, NULL)[0], GDK_TYPE_FILE_LIST));
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_slist_free (files);
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_assert_true (accepted);
+  sextant_test_wait_for (fixture->window, "ready", 120);
+  g_assert_cmpstr (sextant_session_get_path (sextant_window_get_session (fixture->window)), ==, fixture->archive);
+}
+
+/* Partial analysis, re-analysis --------------------------------------------------- */
+
+static int
+run_sextant (const char * const *args,
+             char              **err)
+{
+  const char *sextant = g_getenv ("SEXTANT");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  g_assert_nonnull (sextant);
+  g_ptr_array_add (argv, (char *)sextant);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *)args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+
+  return WEXITSTATUS (status);
+}
+
+static void
+test_partial_analysis (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (fixture->window);
+  g_autofree char *db = g_build_filename (fixture->tmpdir, "casita.sextant.db", NULL);
+  const char *import[] = { "import", "--quiet", "-o", db, fixture->archive, NULL };
+  const char *analyze[] = { "analyze", "--pattern", "late_sender", db, NULL };
+  const SextantAnalysisScope *scope;
+  guint partial;
+
+  g_assert_cmpint (run_sextant (import, NULL), ==, 0);
+  g_assert_cmpint (run_sextant (analyze, NULL), ==, 0);
+  open_and_wait (fixture, db);
+
+  /* the window says the analysis was partial, and does not redo it */
+  scope = sextant_session_get_analysis_scope (sextant_window_get_session (fixture->window));
+  g_assert_nonnull (scope->selected);
+  g_assert_nonnull (sextant_pattern_browser_get_scope_text (browser));
+  g_assert_nonnull (strstr (sextant_pattern_browser_get_scope_text (browser), "late_sender"));
+  partial = sextant_pattern_browser_get_n_patterns (browser);
+  for (guint i = 0; i < partial; i++)
+    g_assert_true (g_str_has_prefix (sextant_pattern_browser_get_pattern_id (browser, i), "late_sender"));
+
+  /* Analyse All (F5): every pattern, the scope is whole */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.analyse", NULL);
+  g_assert_true (sextant_session_get_analysing (sextant_window_get_session (fixture->window)));
+  sextant_test_wait_for (fixture->window, "ready", 120);
+  scope = sextant_session_get_analysis_scope (sextant_window_get_session (fixture->window));
+  g_assert_null (scope->selected);
+  g_assert_null (sextant_pattern_browser_get_scope_text (browser));
+  g_assert_cmpuint (sextant_pattern_browser_get_n_patterns (browser), >, partial);
+}
+
+/* Exports ------------------------------------------------------------------------- */
+
+static void
+check_svg (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  static const GMarkupParser parser = { 0 };
+  gsize length;
+
+  g_assert_true (g_file_get_contents (path, &text, &length, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "<svg"));
+  context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+  g_assert_true (g_markup_parse_context_parse (context, text, (gssize)length, &error) &&
+                 g_markup_parse_context_end_parse (context, &error));
+  g_assert_no_error (error);
+}
+
+static void
+check_pdf (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { "pdfinfo", path, NULL };
+  int status = -1;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_true (g_str_has_prefix (text, "%PDF-"));
+  if (g_find_program_in_path ("pdfinfo") == NULL)
+    return;
+  g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, NULL, &status,
+                               &error));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (out, "Pages:"));
+  g_assert_cmpint (g_ascii_strtoll (strstr (out, "Pages:") + strlen ("Pages:"), NULL, 10), ==, 1);
+}
+
+static void
+report_written_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  char **path = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *path = g_strdup (sextant_window_export_report_finish (SEXTANT_WINDOW (object), result, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_exports (Fixture       *fixture,
+              gconstpointer  data)
+{
+  GtkWidget *timeline = GTK_WIDGET (sextant_window_get_timeline (fixture->window));
+  g_autofree char *png = g_build_filename (fixture->tmpdir, "view.png", NULL);
+  g_autofree char *svg = g_build_filename (fixture->tmpdir, "view.svg", NULL);
+  g_autofree char *pdf = g_build_filename (fixture->tmpdir, "view.PDF", NULL);
+  g_autofree char *bad = g_build_filename (fixture->tmpdir, "view.bmp", NULL);
+  g_autofree char *report = g_build_filename (fixture->tmpdir, "report", NULL);
+  g_autofree char *written = NULL;
+  g_autofree char *html = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GError) error = NULL;
+
+  open_and_wait (fixture, fixture->archive);
+  g_assert_true (sextant_window_export_view (fixture->window, png, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, gtk_widget_get_width (timeline));
+  /* as high as its rows, not the empty space under them */
   {
-    GtkWidget *window = gtk_window_new ();
-    GtkAdjustment *vadjustment;
-    GdkRectangle line_area;
-    GtkTextIter line_start;
-    gint64 deadline;
+    graphene_rect_t last;
+    guint rows = sextant_session_get_locations (sextant_window_get_session (fixture->window))->len;
 
-    gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
-    gtk_window_set_default_size (GTK_WINDOW (window), 400, 200);
-    gtk_window_present (GTK_WINDOW (window));
-    sextant_test_run_frames (window, 5);
-    sextant_source_view_show (view, file, 80, NULL);
-    vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (sextant_source_view_get_text_view (view)));
-    gtk_text_buffer_get_iter_at_line (buffer, &line_start, 79);
-    /* it scrolls frame by frame as the text is laid out: wait (on a busy
-     * machine frames are far apart) until the line is in view, or 10 s */
-    deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-    do
-      {
-        g_main_context_iteration (NULL, FALSE);
-        g_usleep (1000);
-        gtk_text_view_get_iter_location (sextant_source_view_get_text_view (view), &line_start, &line_area);
-      }
-    while (g_get_monotonic_time () < deadline &&
-           (line_area.y < gtk_adjustment_get_value (vadjustment) ||
-            line_area.y + line_area.height > gtk_adjustment_get_value (vadjustment) +
-                                             gtk_adjustment_get_page_size (vadjustment)));
-    g_test_message ("scrolled to %.0f of %.0f, line 80 at %d, page %.0f", gtk_adjustment_get_value (vadjustment),
-                    gtk_adjustment_get_upper (vadjustment), line_area.y, gtk_adjustment_get_page_size (vadjustment));
-    g_assert_cmpfloat (line_area.y, >=, gtk_adjustment_get_value (vadjustment));
-    g_assert_cmpfloat (line_area.y + line_area.height, <=,
-                       gtk_adjustment_get_value (vadjustment) + gtk_adjustment_get_page_size (vadjustment));
-    gtk_window_set_child (GTK_WINDOW (window), NULL);
-    gtk_window_destroy (GTK_WINDOW (window));
+    g_assert_true (sextant_timeline_get_row_area (SEXTANT_TIMELINE (timeline), rows - 1, &last));
+    g_assert_cmpint (gdk_texture_get_height (texture), <=, gtk_widget_get_height (timeline));
+    g_assert_cmpint (gdk_texture_get_height (texture), >=, (int)(last.origin.y + last.size.height));
+    g_assert_cmpint (gdk_texture_get_height (texture), <=, (int)(last.origin.y + last.size.height) + 8);
+  }
+  g_assert_true (sextant_window_export_view (fixture->window, svg, &error));
+  check_svg (svg);
+  g_assert_true (sextant_window_export_view (fixture->window, pdf, &error));
+  check_pdf (pdf);
+  g_assert_false (sextant_window_export_view (fixture->window, bad, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+
+  /* the report: no extension, so HTML */
+  sextant_window_export_report_async (fixture->window, report, NULL, report_written_cb, &written);
+  while (written == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_str_has_suffix (written, "report.html"));
+  g_assert_true (g_file_get_contents (written, &html, NULL, NULL));
+  g_assert_nonnull (strstr (html, "<html"));
+  g_assert_nonnull (strstr (html, sextant_pattern_browser_get_pattern_id (sextant_window_get_pattern_browser (fixture->window), 0)));
+}
+
+/* Cancelling an import: nothing is left of it, the trace shown stays ----------------- */
+
+static void
+test_cancel_import (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  const char *gen = g_getenv ("SEXTANT_BENCH_GEN");
+  g_autofree char *big = g_build_filename (fixture->tmpdir, "big", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = NULL;
+  SextantSession *session;
+  const char *name;
+  int status = -1;
+
+  if (gen == NULL)
+    {
+      g_test_skip ("SEXTANT_BENCH_GEN is not set");
+      return;
+    }
+  {
+    const char *argv[] = { gen, "--ranks", "16", "--events", "3000000", "--seed", "2", "--force", big, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                                 &status, &error));
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
   }
 
-  /* a line past the end: the file, no line */
-  sextant_source_view_show (view, file, 1000, NULL);
-  g_assert_cmpint (sextant_source_view_get_line (view), ==, 0);
-
-  g_object_unref (view);
-  sextant_test_remove_tree (tmpdir);
+  open_and_wait (fixture, fixture->archive);
+  session = sextant_window_get_session (fixture->window);
+  sextant_window_open (fixture->window, big);
+  g_assert_false (sextant_window_get_ready (fixture->window));
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.cancel", NULL);
+  sextant_test_wait_for (fixture->window, "ready", 60);
+  g_assert_true (sextant_window_get_session (fixture->window) == session);
+  g_assert_null (sextant_window_get_error (fixture->window));
+  /* no store, no temporary file beside the archive */
+  dir = g_dir_open (fixture->tmpdir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (strstr (name, "big") != NULL && !g_str_equal (name, "big"))
+      g_error ("the cancelled import left %s", name);
 }
 
 int
 main (int    argc,
       char **argv)
 {
+  g_autofree char *data_home = g_dir_make_tmp ("sextant-test-data-XXXXXX", NULL);
+  struct { const char *path; void (*test) (Fixture *, gconstpointer); } tests[] = {
+    { "/window/patterns", test_patterns },
+    { "/window/instances/sort", test_sort },
+    { "/window/instances/columns", test_columns },
+    { "/window/keys", test_keys },
+    { "/window/error-keeps-trace", test_error_keeps_trace },
+    { "/window/start-and-recent", test_start_and_recent },
+    { "/window/drop", test_drop },
+    { "/window/partial-analysis", test_partial_analysis },
+    { "/window/exports", test_exports },
+    { "/window/cancel-import", test_cancel_import },
+  };
+  int status;
+
+  /* the recent traces and the preferences of this run only */
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
     {
       g_printerr ("no display: run under xvfb-run\n");
       return 1;
     }
+  adw_init ();
 
-  g_test_add_func ("/window/patterns-and-timeline", test_window_patterns);
-  g_test_add_func ("/window/timeline-mark", test_timeline_mark);
-  g_test_add_func ("/window/source-view", test_source_view);
+  g_test_add_func ("/window/timeline-mark", test_mark);
+  for (guint i = 0; i < G_N_ELEMENTS (tests); i++)
+    g_test_add (tests[i].path, Fixture, NULL, fixture_set_up, tests[i].test, fixture_tear_down);
 
-  return g_test_run ();
+  status = g_test_run ();
+  sextant_test_remove_tree (data_home);
+
+  return status;
 }

@@ -3,12 +3,15 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Two kinds of work leave the main thread: the outline (the locations, the
- * regions' names, the run's time span), read once per store, and a frame
- * (a location's buckets for the view), read for every view the user
- * settles on. At most one frame is read at a time; a view change meanwhile
- * is read when it finishes. Until then the last frame is drawn where its
- * buckets fall in the new view, so zooming and panning answer at once.
+ * The timeline shows its session's view (view-begin, view-end) and marks
+ * its chosen instance; the user's wheel and drags change the session's
+ * view, and every other view follows. The rows come from the session's
+ * locations. A frame (every row's buckets for the view, the messages,
+ * collectives and lost time in it) is read on a worker thread for every
+ * view the user settles on. At most one frame is read at a time; a view
+ * change meanwhile is read when it finishes. Until then the last frame is
+ * drawn where its buckets fall in the new view, so zooming and panning
+ * answer at once.
  */
 #include "config.h"
 
@@ -16,7 +19,6 @@
 #include <string.h>
 
 #include "sextant-lod-reader.h"
-#include "sextant-store.h"
 #include "sextant-timeline.h"
 
 #define LABEL_MIN     100    /* the label column: its widest label, within these */
@@ -37,11 +39,12 @@ typedef struct
 /* The worker's connection and reader, kept from frame to frame (a new
  * connection reads the column tables' directories again): used by one
  * frame at a time, on whatever thread runs it, and opened by the first.
- * A connection keeps what it read of those directories, so when another
- * one wrote to the store (the analysis) the timeline takes a new Source. */
+ * A connection keeps what it read of those directories, so when the
+ * session's generation changes (an analysis wrote to the store) the
+ * timeline takes a new Source. */
 typedef struct
 {
-  char             *db_path;
+  SextantSession   *session;
   SextantStore     *store;
   SextantLodReader *reader;
 } Source;
@@ -53,15 +56,15 @@ source_clear (gpointer data)
 
   g_clear_pointer (&source->reader, sextant_lod_reader_free);
   g_clear_object (&source->store);
-  g_free (source->db_path);
+  g_clear_object (&source->session);
 }
 
 static Source *
-source_new (const char *db_path)
+source_new (SextantSession *session)
 {
   Source *source = g_atomic_rc_box_new0 (Source);
 
-  source->db_path = g_strdup (db_path);
+  source->session = g_object_ref (session);
 
   return source;
 }
@@ -75,17 +78,16 @@ source_open (Source  *source,
     return TRUE;
 
   g_clear_object (&source->store);
-  return (source->store = sextant_store_open (source->db_path, error)) != NULL &&
+  return (source->store = sextant_session_open_store (source->session, error)) != NULL &&
          (source->reader = sextant_lod_reader_new (source->store, error)) != NULL;
 }
 
-/* What a store shows, read once */
+/* The rows of the session's trace */
 typedef struct
 {
-  char       *db_path;
   Source     *source;        /* g_atomic_rc_box */
   GArray     *rows;          /* Row, in location order */
-  GHashTable *regions;       /* region id (gint64*) -> name */
+  GHashTable *regions;       /* region id (gint64*) -> name, the session's */
   GHashTable *row_of;        /* location id (gint64*) -> row + 1 */
   gint64      t_begin;
   gint64      t_end;         /* exclusive */
@@ -127,19 +129,21 @@ struct _SextantTimeline
 {
   GtkWidget     parent_instance;
 
+  SextantSession *session;
+  GSignalGroup *session_signals;
   Outline      *outline;
   Frame        *frame;
   char         *error;
-  gint64        t0;            /* the view */
+  gint64        t0;            /* the view: the session's, as last drawn */
   gint64        t1;
-  GCancellable *cancellable;   /* of the outline's load and the frame being read */
+  GCancellable *cancellable;   /* of the frame being read */
   gboolean      reading;
   gboolean      ready;
 
   double        drag_t0;       /* the view when a drag began */
   double        drag_t1;
   double        pointer_x;     /* where Ctrl + wheel zooms around */
-  guint         generation;    /* of the store's content: sextant_timeline_refresh() counts up */
+  guint         generation;    /* of the store's content, the session's */
   GArray       *columns;       /* double: snapshot_row()'s sums per pixel column and category */
   gboolean      show_messages;
   gboolean      show_lost;
@@ -148,8 +152,6 @@ struct _SextantTimeline
   gint64        mark_peer;
   gint64        mark_t0;
   gint64        mark_t1;
-  double        wanted_from;   /* seconds: the view to show once the outline is in */
-  double        wanted_to;
 };
 
 G_DEFINE_FINAL_TYPE (SextantTimeline, sextant_timeline, GTK_TYPE_WIDGET)
@@ -157,7 +159,7 @@ G_DEFINE_FINAL_TYPE (SextantTimeline, sextant_timeline, GTK_TYPE_WIDGET)
 enum
 {
   PROP_0,
-  PROP_STORE,
+  PROP_SESSION,
   PROP_READY,
   PROP_ERROR,
   PROP_SHOW_MESSAGES,
@@ -204,7 +206,6 @@ row_clear (gpointer data)
 static void
 outline_free (Outline *outline)
 {
-  g_free (outline->db_path);
   if (outline->source != NULL)
     g_atomic_rc_box_release_full (outline->source, source_clear);
   g_clear_pointer (&outline->rows, g_array_unref);
@@ -227,97 +228,39 @@ frame_free (Frame *frame)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Frame, frame_free)
 
-static gint64
-meta_int (SextantStore *store,
-          const char   *key,
-          gint64        fallback)
+/* The rows: the locations that have events, labelled as the session
+ * labels them ("MPI Rank 3", "MPI Rank 3 / OpenMP thread 2") */
+static Outline *
+outline_new (SextantSession *session)
 {
-  g_autofree char *text = sextant_store_get_meta (store, key);
+  Outline *outline = g_new0 (Outline, 1);
+  GPtrArray *locations = sextant_session_get_locations (session);
 
-  return text != NULL ? g_ascii_strtoll (text, NULL, 10) : fallback;
-}
-
-static gboolean
-location_row (const SextantRow  *row,
-              gpointer           user_data,
-              GError           **error)
-{
-  GArray *rows = user_data;
-  const char *name = sextant_row_is_null (row, 2) ? "?" : sextant_row_get_text (row, 2);
-  const char *group = sextant_row_is_null (row, 4) ? NULL : sextant_row_get_text (row, 4);
-  Row r;
-
-  /* locations without events have no row */
-  if (sextant_row_get_int (row, 6) == 0)
-    return TRUE;
-
-  r.loc = sextant_row_get_int (row, 0);
-  r.group = g_strdup (group);
-  r.name = g_strdup (name);
-  r.label = NULL;
-  g_array_append_val (rows, r);
-
-  return TRUE;
-}
-
-static void
-load_outline_worker (GTask        *task,
-                     gpointer      source_object,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
-{
-  const char *db_path = task_data;
-  g_autoptr(Outline) outline = g_new0 (Outline, 1);
-  SextantStore *store;
-  GError *error = NULL;
-
-  outline->db_path = g_strdup (db_path);
+  outline->source = source_new (session);
   outline->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   g_array_set_clear_func (outline->rows, row_clear);
-  outline->source = source_new (db_path);
-
-  if (!source_open (outline->source, &error) || !(store = outline->source->store) ||
-      !sextant_store_foreach (store, SEXTANT_QUERY_LOCATIONS, location_row, outline->rows, &error, "") ||
-      !(outline->regions = sextant_store_read_names (store, SEXTANT_QUERY_REGION_NAMES, &error)))
+  for (guint i = 0; i < locations->len; i++)
     {
-      g_task_return_error (task, error);
-      return;
+      const SextantLocationInfo *info = g_ptr_array_index (locations, i);
+      Row r;
+
+      if (info->events == 0)
+        continue;
+      r.loc = info->id;
+      r.group = g_strdup (info->group);
+      r.name = g_strdup (info->name);
+      r.label = g_strdup (info->label);
+      g_array_append_val (outline->rows, r);
     }
-
-  /* "MPI Rank 3", or "MPI Rank 3 / OpenMP thread 2" where a process has
-   * several threads */
-  {
-    g_autoptr(GHashTable) threads = g_hash_table_new (g_str_hash, g_str_equal);
-
-    for (guint i = 0; i < outline->rows->len; i++)
-      {
-        Row *r = &g_array_index (outline->rows, Row, i);
-
-        if (r->group != NULL)
-          g_hash_table_insert (threads, r->group,
-                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (threads, r->group)) + 1));
-      }
-    for (guint i = 0; i < outline->rows->len; i++)
-      {
-        Row *r = &g_array_index (outline->rows, Row, i);
-
-        if (r->group == NULL)
-          r->label = g_strdup (r->name);
-        else if (GPOINTER_TO_UINT (g_hash_table_lookup (threads, r->group)) > 1)
-          r->label = g_strdup_printf ("%s / %s", r->group, r->name);
-        else
-          r->label = g_strdup (r->group);
-      }
-  }
-
   outline->row_of = g_hash_table_new (g_int64_hash, g_int64_equal);
   for (guint i = 0; i < outline->rows->len; i++)
     g_hash_table_insert (outline->row_of, &g_array_index (outline->rows, Row, i).loc, GUINT_TO_POINTER (i + 1));
+  outline->regions = g_hash_table_ref (sextant_session_get_region_names (session));
+  outline->t_begin = sextant_session_get_time_begin (session);
+  outline->t_end = sextant_session_get_time_end (session);
+  outline->resolution = sextant_session_get_resolution (session);
 
-  outline->t_begin = meta_int (store, "time_begin", 0);
-  outline->t_end = MAX (meta_int (store, "time_end", 0), outline->t_begin) + 1;
-  outline->resolution = MAX (meta_int (store, "resolution", 1), 1);
-  g_task_return_pointer (task, g_steal_pointer (&outline), (GDestroyNotify)outline_free);
+  return outline;
 }
 
 typedef struct
@@ -539,24 +482,14 @@ view_changed (SextantTimeline *self)
   read_frame (self);
 }
 
-void
-sextant_timeline_set_view (SextantTimeline *self,
-                           gint64           t0,
-                           gint64           t1)
+/* The session's view moved: draw the frame there, read the view's */
+static void
+session_view_cb (SextantTimeline *self)
 {
-  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
+  gint64 t0 = sextant_session_get_view_begin (self->session);
+  gint64 t1 = sextant_session_get_view_end (self->session);
 
-  if (self->outline != NULL)
-    {
-      /* within the run, and at least a tick a pixel */
-      gint64 span = self->outline->t_end - self->outline->t_begin;
-      gint64 width = MAX (t1 - t0, MIN (span, MIN_PLOT_WIDTH));
-
-      width = MIN (width, span);
-      t0 = CLAMP (t0, self->outline->t_begin, self->outline->t_end - width);
-      t1 = t0 + width;
-    }
-  if (t0 == self->t0 && t1 == self->t1)
+  if (self->outline == NULL || (t0 == self->t0 && t1 == self->t1))
     return;
 
   self->t0 = t0;
@@ -564,80 +497,42 @@ sextant_timeline_set_view (SextantTimeline *self,
   view_changed (self);
 }
 
-void
-sextant_timeline_set_view_seconds (SextantTimeline *self,
-                                   double           from,
-                                   double           to)
+/* The store's content changed (an analysis wrote its instances, whose lost
+ * time the timeline shades): the frame stays drawn, but is not the view's
+ * any more, nor is one being read now; the next is read on a new
+ * connection */
+static void
+session_generation_cb (SextantTimeline *self)
 {
-  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
-  g_return_if_fail (to > from);
+  Source *fresh;
 
-  self->wanted_from = from;
-  self->wanted_to = to;
-  if (self->outline != NULL)
-    {
-      double res = (double)self->outline->resolution;
+  if (self->outline == NULL)
+    return;
 
-      sextant_timeline_set_view (self, self->outline->t_begin + (gint64)llround (from * res),
-                                 self->outline->t_begin + (gint64)llround (to * res));
-    }
-}
-
-void
-sextant_timeline_get_view (SextantTimeline *self,
-                           gint64          *t0,
-                           gint64          *t1)
-{
-  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
-
-  if (t0 != NULL)
-    *t0 = self->t0;
-  if (t1 != NULL)
-    *t1 = self->t1;
-}
-
-/* Zooms by @factor (> 1: in) keeping the time at @at_fraction of the plot
- * where it is. */
-void
-sextant_timeline_zoom (SextantTimeline *self,
-                       double           factor,
-                       double           at_fraction)
-{
-  double width = (double)(self->t1 - self->t0);
-  double at = self->t0 + at_fraction * width;
-  double new_width = width / factor;
-
-  g_return_if_fail (factor > 0);
-
-  sextant_timeline_set_view (self, (gint64)llround (at - at_fraction * new_width),
-                             (gint64)llround (at - at_fraction * new_width + new_width));
-}
-
-void
-sextant_timeline_zoom_fit (SextantTimeline *self)
-{
-  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
-
-  if (self->outline != NULL)
-    sextant_timeline_set_view (self, self->outline->t_begin, self->outline->t_end);
-}
-
-void
-sextant_timeline_refresh (SextantTimeline *self)
-{
-  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
-
-  /* the frame stays drawn, but is not the view's any more, nor is one
-   * being read now; the next is read on a new connection */
-  self->generation++;
-  if (self->outline != NULL)
-    {
-      Source *fresh = source_new (self->outline->db_path);
-
-      g_atomic_rc_box_release_full (self->outline->source, source_clear);
-      self->outline->source = fresh;
-    }
+  self->generation = sextant_session_get_generation (self->session);
+  fresh = source_new (self->session);
+  g_atomic_rc_box_release_full (self->outline->source, source_clear);
+  self->outline->source = fresh;
   view_changed (self);
+}
+
+/* The chosen instance: marked on its location's row, and on its peer's */
+static void
+session_instance_cb (SextantTimeline *self)
+{
+  SextantInstance *instance = sextant_session_get_instance (self->session);
+  const SextantPatternInstance *record = instance != NULL ? sextant_instance_get_record (instance) : NULL;
+
+  if (record == NULL || record->begin == SEXTANT_NULL || record->end == SEXTANT_NULL)
+    self->mark_loc = self->mark_peer = SEXTANT_NULL;
+  else
+    {
+      self->mark_loc = record->loc;
+      self->mark_peer = record->peer_loc;
+      self->mark_t0 = record->begin;
+      self->mark_t1 = MAX (record->end, record->begin);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 gboolean
@@ -648,57 +543,39 @@ sextant_timeline_get_ready (SextantTimeline *self)
   return self->ready;
 }
 
+/* The label column: as wide as the widest row name, within bounds */
 static void
-outline_loaded_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+measure_labels (SextantTimeline *self)
 {
-  g_autoptr(SextantTimeline) self = user_data;
-  g_autoptr(GError) error = NULL;
-  Outline *outline;
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  int widest = 0;
 
-  if (!(outline = g_task_propagate_pointer (G_TASK (result), &error)))
+  for (guint i = 0; i < self->outline->rows->len; i++)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          self->error = g_strdup (error->message);
-          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
-          gtk_widget_queue_draw (GTK_WIDGET (self));
-        }
-      return;
+      int w;
+
+      pango_layout_set_text (layout, g_array_index (self->outline->rows, Row, i).label, -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      widest = MAX (widest, w);
     }
-
-  self->outline = outline;
-  {
-    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-    int widest = 0;
-
-    for (guint i = 0; i < outline->rows->len; i++)
-      {
-        int w;
-
-        pango_layout_set_text (layout, g_array_index (outline->rows, Row, i).label, -1);
-        pango_layout_get_pixel_size (layout, &w, NULL);
-        widest = MAX (widest, w);
-      }
-    self->label_width = CLAMP (widest + 14, LABEL_MIN, LABEL_MAX);
-  }
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  /* a view asked for before the store was there, once */
-  if (self->wanted_to > self->wanted_from)
-    sextant_timeline_set_view_seconds (self, self->wanted_from, self->wanted_to);
-  else
-    sextant_timeline_zoom_fit (self);
-  self->wanted_from = self->wanted_to = 0;
+  self->label_width = CLAMP (widest + 14, LABEL_MIN, LABEL_MAX);
 }
 
+/**
+ * sextant_timeline_set_session:
+ * @session: (nullable): a loaded session, or %NULL for nothing
+ *
+ * Shows @session's trace: its view, its chosen instance, its content.
+ */
 void
-sextant_timeline_set_store (SextantTimeline *self,
-                            const char      *db_path)
+sextant_timeline_set_session (SextantTimeline *self,
+                              SextantSession  *session)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (SEXTANT_IS_TIMELINE (self));
+  g_return_if_fail (session == NULL || (SEXTANT_IS_SESSION (session) && sextant_session_get_loaded (session)));
+
+  if (session == self->session)
+    return;
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -708,55 +585,29 @@ sextant_timeline_set_store (SextantTimeline *self,
   self->reading = FALSE;
   self->t0 = self->t1 = 0;
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
+  g_set_object (&self->session, session);
+  g_signal_group_set_target (self->session_signals, session);
   set_ready (self, FALSE);
+  if (session != NULL)
+    {
+      self->cancellable = g_cancellable_new ();
+      self->outline = outline_new (session);
+      self->generation = sextant_session_get_generation (session);
+      measure_labels (self);
+      session_instance_cb (self);
+      session_view_cb (self);
+    }
   gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
-  if (db_path == NULL)
-    return;
-
-  self->cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->cancellable, outline_loaded_cb, g_object_ref (self));
-  g_task_set_source_tag (task, sextant_timeline_set_store);
-  g_task_set_task_data (task, g_strdup (db_path), g_free);
-  g_task_run_in_thread (task, load_outline_worker);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
-const char *
-sextant_timeline_get_store (SextantTimeline *self)
+/* Returns: (transfer none) (nullable): the session shown */
+SextantSession *
+sextant_timeline_get_session (SextantTimeline *self)
 {
   g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), NULL);
 
-  return self->outline != NULL ? self->outline->db_path : NULL;
-}
-
-void
-sextant_timeline_set_mark (SextantTimeline *self,
-                           gint64           loc,
-                           gint64           peer_loc,
-                           gint64           t0,
-                           gint64           t1)
-{
-  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
-
-  self->mark_loc = loc;
-  self->mark_peer = peer_loc;
-  self->mark_t0 = t0;
-  self->mark_t1 = MAX (t1, t0);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-sextant_timeline_show_range (SextantTimeline *self,
-                             gint64           t0,
-                             gint64           t1)
-{
-  gint64 width;
-
-  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
-
-  /* the range in the middle fifth, wide enough to see what came before */
-  width = MAX (MAX (t1 - t0, 0) * 5, MIN_PLOT_WIDTH);
-  sextant_timeline_set_view (self, t0 - (width - (t1 - t0)) / 2, t0 - (width - (t1 - t0)) / 2 + width);
+  return self->session;
 }
 
 gboolean
@@ -1281,19 +1132,17 @@ scroll_cb (GtkEventControllerScroll *controller,
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
 
-  if (self->outline == NULL)
+  if (self->session == NULL)
     return FALSE;
 
   if ((state & GDK_CONTROL_MASK) != 0)
     {
-      sextant_timeline_zoom (self, pow (1.25, -dy), fraction_at (self, self->pointer_x));
+      sextant_session_zoom (self->session, pow (1.25, -dy), fraction_at (self, self->pointer_x));
       return TRUE;
     }
   if ((state & GDK_SHIFT_MASK) != 0 || dx != 0)
     {
-      double shift = ((state & GDK_SHIFT_MASK) != 0 ? dy : dx) * 0.1 * (self->t1 - self->t0);
-
-      sextant_timeline_set_view (self, self->t0 + (gint64)shift, self->t1 + (gint64)shift);
+      sextant_session_pan (self->session, ((state & GDK_SHIFT_MASK) != 0 ? dy : dx) * 0.1);
       return TRUE;
     }
 
@@ -1328,42 +1177,9 @@ drag_update_cb (GtkGestureDrag  *gesture,
 {
   double shift = -dx / plot_width (self) * (self->drag_t1 - self->drag_t0);
 
-  sextant_timeline_set_view (self, (gint64)llround (self->drag_t0 + shift), (gint64)llround (self->drag_t1 + shift));
-}
-
-static void
-zoom_in_action (GtkWidget  *widget,
-                const char *action,
-                GVariant   *parameter)
-{
-  sextant_timeline_zoom (SEXTANT_TIMELINE (widget), 2.0, 0.5);
-}
-
-static void
-zoom_out_action (GtkWidget  *widget,
-                 const char *action,
-                 GVariant   *parameter)
-{
-  sextant_timeline_zoom (SEXTANT_TIMELINE (widget), 0.5, 0.5);
-}
-
-static void
-zoom_fit_action (GtkWidget  *widget,
-                 const char *action,
-                 GVariant   *parameter)
-{
-  sextant_timeline_zoom_fit (SEXTANT_TIMELINE (widget));
-}
-
-static void
-pan_action (GtkWidget  *widget,
-            const char *action,
-            GVariant   *parameter)
-{
-  SextantTimeline *self = SEXTANT_TIMELINE (widget);
-  gint64 shift = (gint64)(g_variant_get_double (parameter) * (self->t1 - self->t0));
-
-  sextant_timeline_set_view (self, self->t0 + shift, self->t1 + shift);
+  if (self->session != NULL)
+    sextant_session_set_view (self->session, (gint64)llround (self->drag_t0 + shift),
+                              (gint64)llround (self->drag_t1 + shift));
 }
 
 /* GObject -------------------------------------------------------------------- */
@@ -1375,6 +1191,10 @@ sextant_timeline_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->session_signals != NULL)
+    g_signal_group_set_target (self->session_signals, NULL);
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (sextant_timeline_parent_class)->dispose (object);
 }
@@ -1402,8 +1222,8 @@ sextant_timeline_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_STORE:
-      g_value_set_string (value, sextant_timeline_get_store (self));
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     case PROP_READY:
       g_value_set_boolean (value, self->ready);
@@ -1432,8 +1252,8 @@ sextant_timeline_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_STORE:
-      sextant_timeline_set_store (self, g_value_get_string (value));
+    case PROP_SESSION:
+      sextant_timeline_set_session (self, g_value_get_object (value));
       break;
     case PROP_SHOW_MESSAGES:
       if (self->show_messages != g_value_get_boolean (value))
@@ -1472,8 +1292,9 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
   widget_class->size_allocate = sextant_timeline_size_allocate;
   widget_class->query_tooltip = sextant_timeline_query_tooltip;
 
-  properties[PROP_STORE] = g_param_spec_string ("store", NULL, NULL, NULL,
-                                                G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the trace shown */
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, SEXTANT_TYPE_SESSION,
+                                                  G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_READY] = g_param_spec_boolean ("ready", NULL, NULL, FALSE,
                                                  G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL,
@@ -1487,23 +1308,11 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
                                                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                      G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
-  gtk_widget_class_install_property_action (widget_class, "timeline.show-messages", "show-messages");
-  gtk_widget_class_install_property_action (widget_class, "timeline.show-lost", "show-lost");
-
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_fit_action);
-  gtk_widget_class_install_action (widget_class, "timeline.pan", "d", pan_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.zoom-fit", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan", "d", -0.1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan", "d", 0.1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, 0, "timeline.show-messages", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.show-lost", NULL);
+  /* the window's action: the view is the session's */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "win.pan", "d", -0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "win.pan", "d", 0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Left, 0, "win.pan", "d", -0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Right, 0, "win.pan", "d", 0.1);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
 }
@@ -1522,6 +1331,13 @@ sextant_timeline_init (SextantTimeline *self)
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+
+  self->session_signals = g_signal_group_new (SEXTANT_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::view-begin", G_CALLBACK (session_view_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::view-end", G_CALLBACK (session_view_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::generation", G_CALLBACK (session_generation_cb),
+                                  self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::instance", G_CALLBACK (session_instance_cb), self);
 
   g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);

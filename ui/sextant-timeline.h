@@ -12,42 +12,29 @@
  * pixel and location. Where a view has few enough messages in flight, a
  * line goes from each send to its receive, and a collective is a line
  * across its members' rows where the last of them arrived (the
- * "show-messages" property, key M). Ctrl + wheel zooms around the pointer, a drag or Shift + wheel
- * pans, the keys +, - and 0 zoom in, out and to the whole run.
+ * "show-messages" property). The time the pattern instances lost is
+ * shaded darker ("show-lost"), and the session's chosen instance is
+ * marked on its row and its peer's.
+ *
+ * It shows its session's view: Ctrl + wheel zooms the session's view
+ * around the pointer, a drag or Shift + wheel pans it (the window's keys
+ * and buttons change it too).
  */
 #pragma once
 
 #include <gtk/gtk.h>
+
+#include "sextant-session.h"
 
 G_BEGIN_DECLS
 
 #define SEXTANT_TYPE_TIMELINE (sextant_timeline_get_type ())
 G_DECLARE_FINAL_TYPE (SextantTimeline, sextant_timeline, SEXTANT, TIMELINE, GtkWidget)
 
-GtkWidget  *sextant_timeline_new          (void);
-/* Shows the trace store at @db_path (NULL: nothing), the whole run. */
-void        sextant_timeline_set_store    (SextantTimeline *self,
-                                           const char      *db_path);
-const char *sextant_timeline_get_store    (SextantTimeline *self);
-/* The time range in view, in ticks of the trace's clock. */
-void        sextant_timeline_set_view     (SextantTimeline *self,
-                                           gint64           t0,
-                                           gint64           t1);
-void        sextant_timeline_get_view     (SextantTimeline *self,
-                                           gint64          *t0,
-                                           gint64          *t1);
-/* The view in seconds since the run's start; before the store's outline
- * has loaded, it is shown once it has (instead of the whole run). */
-void        sextant_timeline_set_view_seconds (SextantTimeline *self,
-                                               double           from,
-                                               double           to);
-void        sextant_timeline_zoom         (SextantTimeline *self,
-                                           double           factor,
-                                           double           at_fraction);
-void        sextant_timeline_zoom_fit     (SextantTimeline *self);
-/* Reads the view again: the store changed (an analysis wrote its
- * instances, whose lost time the timeline shades) */
-void        sextant_timeline_refresh      (SextantTimeline *self);
+GtkWidget      *sextant_timeline_new          (void);
+void            sextant_timeline_set_session  (SextantTimeline *self,
+                                               SextantSession  *session);
+SextantSession *sextant_timeline_get_session  (SextantTimeline *self);
 /* TRUE when what is drawn is the data of the current view and width (the
  * "ready" property; screenshots and tests wait for it). */
 gboolean    sextant_timeline_get_ready    (SextantTimeline *self);
@@ -59,18 +46,6 @@ gboolean    sextant_timeline_get_row_area (SextantTimeline *self,
 /* The x coordinate of time @t in the current view. */
 double      sextant_timeline_x_for_time   (SextantTimeline *self,
                                            gint64           t);
-/* Marks [@t0, @t1) on the row of location @loc (and, fainter, of
- * @peer_loc, SEXTANT_NULL for none): where a pattern instance lost its
- * time. @loc SEXTANT_NULL removes the mark. */
-void        sextant_timeline_set_mark     (SextantTimeline *self,
-                                           gint64           loc,
-                                           gint64           peer_loc,
-                                           gint64           t0,
-                                           gint64           t1);
-/* Shows [@t0, @t1) with room either side, as a marked instance is shown */
-void        sextant_timeline_show_range   (SextantTimeline *self,
-                                           gint64           t0,
-                                           gint64           t1);
 /* The colour of the collectives' lines */
 const GdkRGBA *sextant_timeline_collective_color (void);
 /* The colour of a region category (SextantCategory) in the timeline. */

@@ -2,59 +2,62 @@
  * sextant-window.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window holds the session it shows and, while a trace is being
+ * opened, the session being loaded; the views hold the shown session and
+ * observe it. The window itself only reacts to what concerns it: the
+ * chosen instance (bring it into view, show its source line), the
+ * progress of an import or an analysis, and errors.
  */
 #include "config.h"
 
-#include "sextant-importer.h"
-#include "sextant-pattern-browser.h"
-#include "sextant-source-view.h"
-#include "sextant-store.h"
-#include "sextant-window.h"
+#include "sextant-resources.h"
+#include "sextant-settings.h"
+#include "sextant-window-private.h"
 
-struct _SextantWindow
-{
-  GtkApplicationWindow  parent_instance;
-
-  GtkWidget            *title;
-  GtkWidget            *timeline;
-  GtkWidget            *browser;
-  GtkWidget            *source;
-  GtkWidget            *import_bar;      /* shown while an archive is imported */
-  GtkWidget            *progress;
-  GtkWidget            *message;         /* what went wrong */
-  GCancellable         *import_cancellable;
-  GtkFileChooserNative *chooser;
-  guint                 progress_source;
-  double                fraction;        /* written by the import thread (under `lock`) */
-  GMutex                lock;
-  char                 *error;           /* what the message says */
-};
-
-G_DEFINE_FINAL_TYPE (SextantWindow, sextant_window, GTK_TYPE_APPLICATION_WINDOW)
+G_DEFINE_FINAL_TYPE (SextantWindow, sextant_window, ADW_TYPE_APPLICATION_WINDOW)
 
 enum
 {
   PROP_0,
+  PROP_SESSION,
+  PROP_READY,
   PROP_ERROR,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-show_message (SextantWindow *self,
-              const char    *text)
+/* The recent traces kept for Sextant in GtkRecentManager */
+#define RECENT_APP  "sextant"
+#define MAX_RECENT  10
+
+/* Errors and toasts ----------------------------------------------------------- */
+
+/* Shows @message (NULL: hides the bar) above the views; what is shown stays */
+void
+_sextant_window_show_error (SextantWindow *self,
+                            const char    *message)
 {
-  if (g_strcmp0 (text, self->error) == 0)
+  if (g_strcmp0 (message, self->error) == 0)
     return;
 
   g_free (self->error);
-  self->error = g_strdup (text);
-  gtk_label_set_text (GTK_LABEL (self->message), text != NULL ? text : "");
-  gtk_widget_set_visible (self->message, text != NULL);
+  self->error = g_strdup (message);
+  if (message != NULL)
+    gtk_label_set_text (self->error_label, message);
+  gtk_revealer_set_reveal_child (self->error_revealer, message != NULL);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
 }
 
+void
+_sextant_window_toast (SextantWindow *self,
+                       const char    *text)
+{
+  adw_toast_overlay_add_toast (self->toasts, adw_toast_new (text));
+}
+
+/* Returns: (nullable): what the error bar says */
 const char *
 sextant_window_get_error (SextantWindow *self)
 {
@@ -63,170 +66,428 @@ sextant_window_get_error (SextantWindow *self)
   return self->error;
 }
 
-static void
-timeline_error_cb (SextantWindow *self)
-{
-  g_autofree char *error = NULL;
-
-  g_object_get (self->timeline, "error", &error, NULL);
-  show_message (self, error);
-}
-
-/* Import --------------------------------------------------------------------- */
-
-/* Called on the import thread: the bar is updated by a timeout on the main
- * thread, never from here. */
-static void
-import_progress (double   fraction,
-                 double   events_per_second,
-                 gpointer user_data)
-{
-  SextantWindow *self = user_data;
-
-  g_mutex_lock (&self->lock);
-  self->fraction = fraction;
-  g_mutex_unlock (&self->lock);
-}
-
-static gboolean
-update_progress (gpointer user_data)
-{
-  SextantWindow *self = user_data;
-  double fraction;
-
-  g_mutex_lock (&self->lock);
-  fraction = self->fraction;
-  g_mutex_unlock (&self->lock);
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), CLAMP (fraction, 0.0, 1.0));
-
-  return G_SOURCE_CONTINUE;
-}
+/* Readiness and progress ------------------------------------------------------- */
 
 static void
-import_done (SextantWindow *self)
+update_ready (SextantWindow *self)
 {
-  gtk_widget_set_visible (self->import_bar, FALSE);
-  g_clear_handle_id (&self->progress_source, g_source_remove);
-  g_clear_object (&self->import_cancellable);
+  gboolean ready = self->session != NULL && self->loading == NULL &&
+                   !sextant_session_get_analysing (self->session) &&
+                   sextant_timeline_get_ready (self->timeline) &&
+                   sextant_pattern_browser_get_ready (self->browser) &&
+                   sextant_source_view_get_loaded (self->source_view) && !self->choose_worst;
+
+  if (ready == self->ready)
+    return;
+
+  self->ready = ready;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+}
+
+/**
+ * sextant_window_get_ready:
+ *
+ * Returns: %TRUE when the window shows a trace, nothing is being opened
+ * or analysed, and every view has drawn what it has to show (the "ready"
+ * property: screenshots and tests wait for it)
+ */
+gboolean
+sextant_window_get_ready (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), FALSE);
+
+  return self->ready;
+}
+
+/* The bar under the header: the import of the trace being opened, or the
+ * analysis of the one shown */
+static void
+update_progress (SextantWindow *self)
+{
+  g_autofree char *text = NULL;
+  double fraction = 0;
+
+  if (self->loading != NULL)
+    {
+      text = g_strdup_printf (sextant_session_get_importing (self->loading) ? "Importing %s…" : "Opening %s…",
+                              sextant_session_get_title (self->loading));
+      fraction = sextant_session_get_progress (self->loading);
+    }
+  else if (self->session != NULL && sextant_session_get_analysing (self->session))
+    {
+      text = g_strdup_printf ("Finding patterns in %s…", sextant_session_get_title (self->session));
+      fraction = sextant_session_get_analysis_progress (self->session);
+    }
+
+  if (text != NULL)
+    {
+      gtk_label_set_text (self->progress_label, text);
+      gtk_progress_bar_set_fraction (self->progress_bar, fraction);
+    }
+  gtk_revealer_set_reveal_child (self->progress_revealer, text != NULL);
+  _sextant_window_actions_update (self);
+  update_ready (self);
+}
+
+/* Recent traces ----------------------------------------------------------------- */
+
+static int
+compare_recent (gconstpointer a,
+                gconstpointer b)
+{
+  GtkRecentInfo *x = *(GtkRecentInfo **)a;
+  GtkRecentInfo *y = *(GtkRecentInfo **)b;
+  GDateTime *tx = gtk_recent_info_get_modified (x);
+  GDateTime *ty = gtk_recent_info_get_modified (y);
+
+  return -g_date_time_compare (tx, ty);
+}
+
+/* Returns: (transfer full) (element-type GtkRecentInfo): Sextant's recent
+ * traces that still exist, newest first, at most MAX_RECENT */
+static GPtrArray *
+list_recent (void)
+{
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  GPtrArray *recent = g_ptr_array_new_with_free_func ((GDestroyNotify)gtk_recent_info_unref);
+
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+
+      if (gtk_recent_info_has_application (info, RECENT_APP) && gtk_recent_info_is_local (info) &&
+          gtk_recent_info_exists (info))
+        g_ptr_array_add (recent, gtk_recent_info_ref (info));
+    }
+  g_list_free_full (items, (GDestroyNotify)gtk_recent_info_unref);
+  g_ptr_array_sort (recent, compare_recent);
+  if (recent->len > MAX_RECENT)
+    g_ptr_array_set_size (recent, MAX_RECENT);
+
+  return recent;
 }
 
 static void
-set_store (SextantWindow *self,
-           const char    *db_path)
+recent_row_activated_cb (GtkListBox    *list,
+                         GtkListBoxRow *row,
+                         SextantWindow *self)
 {
-  sextant_timeline_set_store (SEXTANT_TIMELINE (self->timeline), db_path);
-  sextant_pattern_browser_set_store (SEXTANT_PATTERN_BROWSER (self->browser), db_path);
-  sextant_source_view_show (SEXTANT_SOURCE_VIEW (self->source), NULL, 0,
-                            db_path != NULL ? "Choose a pattern instance to see its source line." : NULL);
+  const char *path = g_object_get_data (G_OBJECT (row), "path");
+
+  if (path != NULL)
+    sextant_window_open (self, path);
+}
+
+/* The start page's list and the menu's Open Recent */
+static void
+rebuild_recent (SextantWindow *self)
+{
+  g_autoptr(GPtrArray) recent = list_recent ();
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
+    gtk_list_box_remove (self->recent_list, child);
+  g_menu_remove_all (self->recent_menu);
+
+  for (guint i = 0; i < recent->len; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (recent, i);
+      g_autofree char *path = g_filename_from_uri (gtk_recent_info_get_uri (info), NULL, NULL);
+      g_autofree char *dir = NULL;
+      g_autofree char *label = NULL;
+      const char *name = gtk_recent_info_get_display_name (info);
+      gboolean twice = FALSE;
+      GtkWidget *row;
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (path == NULL)
+        continue;
+      dir = g_path_get_dirname (path);
+      for (guint j = 0; j < recent->len; j++)
+        twice |= j != i && g_strcmp0 (name, gtk_recent_info_get_display_name (g_ptr_array_index (recent, j))) == 0;
+      label = twice ? g_strdup_printf ("%s (%s)", name, dir) : g_strdup (name);
+
+      row = adw_action_row_new ();
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), path);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+      g_object_set_data_full (G_OBJECT (row), "path", g_strdup (path), g_free);
+      gtk_list_box_append (self->recent_list, row);
+
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (path));
+      g_menu_append_item (self->recent_menu, item);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->recent_group), recent->len > 0);
 }
 
 static void
-imported_cb (GObject      *object,
+add_recent (SextantSession *session)
+{
+  const char *path = sextant_session_get_path (session);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *uri = g_file_get_uri (file);
+  GtkRecentData data = { 0 };
+
+  data.display_name = (char *)sextant_session_get_title (session);
+  data.description = (char *)"A trace opened in Sextant";
+  data.mime_type = (char *)(g_str_equal (path, sextant_session_get_db_path (session)) ? "application/x-sextant-store"
+                                                                                       : "application/x-otf2-trace");
+  data.app_name = (char *)RECENT_APP;
+  data.app_exec = (char *)"sextant %f";
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+/* The session shown ------------------------------------------------------------- */
+
+static void
+update_source_roots (SextantWindow *self)
+{
+  g_auto(GStrv) preferred = g_settings_get_strv (self->settings, "source-roots");
+  g_autoptr(GStrvBuilder) roots = g_strv_builder_new ();
+  g_auto(GStrv) all = NULL;
+
+  if (self->extra_roots != NULL)
+    g_strv_builder_addv (roots, (const char **)self->extra_roots);
+  g_strv_builder_addv (roots, (const char **)preferred);
+  all = g_strv_builder_end (roots);
+  sextant_source_view_set_source_roots (self->source_view, (const char * const *)all);
+}
+
+/* A pattern instance was chosen: its time in view, its source line shown */
+static void
+instance_changed_cb (SextantWindow *self)
+{
+  SextantInstance *instance = self->session != NULL ? sextant_session_get_instance (self->session) : NULL;
+  const SextantPatternInstance *record;
+  g_autofree char *caption = NULL;
+
+  if (instance == NULL)
+    {
+      sextant_source_view_show (self->source_view, NULL, 0,
+                                self->session != NULL ? "Choose a pattern instance to see its source line." : NULL);
+      return;
+    }
+
+  record = sextant_instance_get_record (instance);
+  if (record->begin != SEXTANT_NULL && record->end != SEXTANT_NULL)
+    sextant_session_show_range (self->session, record->begin, record->end);
+  caption = g_strdup_printf ("%s %s", record->call != NULL ? record->call : "The call",
+                             record->site_kind == SEXTANT_SITE_FUNCTION
+                             ? "is in the function that begins here (the trace has no call sites)"
+                             : "that lost the time");
+  sextant_source_view_show (self->source_view, record->file, record->line, caption);
+}
+
+static void
+set_session (SextantWindow  *self,
+             SextantSession *session)
+{
+  if (!g_set_object (&self->session, session))
+    return;
+
+  g_signal_group_set_target (self->session_signals, session);
+  sextant_timeline_set_session (self->timeline, session);
+  sextant_pattern_browser_set_session (self->browser, session);
+  if (session != NULL)
+    {
+      adw_window_title_set_title (self->window_title, sextant_session_get_title (session));
+      adw_window_title_set_subtitle (self->window_title, sextant_session_get_path (session));
+      gtk_window_set_title (GTK_WINDOW (self), sextant_session_get_title (session));
+      gtk_stack_set_visible_child_name (self->stack, "trace");
+      gtk_widget_grab_focus (GTK_WIDGET (self->browser));
+    }
+  else
+    {
+      adw_window_title_set_title (self->window_title, "Sextant");
+      adw_window_title_set_subtitle (self->window_title, NULL);
+      gtk_window_set_title (GTK_WINDOW (self), "Sextant");
+      gtk_stack_set_visible_child_name (self->stack, "start");
+    }
+  instance_changed_cb (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  update_progress (self);
+}
+
+/* Returns: (transfer none) (nullable): the session shown */
+SextantSession *
+sextant_window_get_session (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return self->session;
+}
+
+/* TRUE when the window shows the start page and opens nothing */
+gboolean
+sextant_window_is_empty (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), FALSE);
+
+  return self->session == NULL && self->loading == NULL;
+}
+
+static void
+analysed_cb (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
   g_autoptr(SextantWindow) self = user_data;
-  SextantImporter *importer = SEXTANT_IMPORTER (object);
+  SextantSession *session = SEXTANT_SESSION (object);
   g_autoptr(GError) error = NULL;
 
-  if (!sextant_importer_run_finish (importer, result, &error))
+  if (!sextant_session_analyse_finish (session, result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_message (self, error->message);
-      import_done (self);
+        {
+          g_autofree char *message = g_strdup_printf ("The analysis of %s failed: %s",
+                                                      sextant_session_get_title (session), error->message);
+
+          _sextant_window_show_error (self, message);
+        }
+      else if (session == self->session)
+        _sextant_window_toast (self, "Analysis cancelled: the previous results stay");
+    }
+  if (session == self->session)
+    g_clear_object (&self->analysis_cancellable);
+  update_progress (self);
+}
+
+/* Analyses the session shown anew: every pattern, the preferences' parameters */
+void
+_sextant_window_analyse (SextantWindow *self)
+{
+  g_auto(GStrv) parameters = NULL;
+
+  if (self->session == NULL || sextant_session_get_analysing (self->session))
+    return;
+
+  parameters = sextant_settings_dup_parameters (self->settings);
+  g_clear_object (&self->analysis_cancellable);
+  self->analysis_cancellable = g_cancellable_new ();
+  sextant_session_analyse_async (self->session, NULL, (const char * const *)parameters, self->analysis_cancellable,
+                                 analysed_cb, g_object_ref (self));
+  update_progress (self);
+}
+
+static void
+loaded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(SextantWindow) self = user_data;
+  g_autoptr(SextantSession) session = g_object_ref (SEXTANT_SESSION (object));
+  g_autoptr(GError) error = NULL;
+
+  if (session != self->loading)
+    return;                     /* another open replaced it */
+
+  g_signal_group_set_target (self->loading_signals, NULL);
+  g_clear_object (&self->loading);
+  g_clear_object (&self->load_cancellable);
+  if (!sextant_session_load_finish (session, result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *message = g_strdup_printf ("Cannot open %s: %s", sextant_session_get_title (session),
+                                                      error->message);
+
+          _sextant_window_show_error (self, message);
+        }
+      update_progress (self);
       return;
     }
 
-  import_done (self);
-  set_store (self, sextant_importer_get_db_path (importer));
+  add_recent (session);
+  if (self->initial_to > self->initial_from)
+    sextant_session_set_view_seconds (session, self->initial_from, self->initial_to);
+  self->initial_from = self->initial_to = 0;
+  set_session (self, session);
+  if (!sextant_session_get_analysis_scope (session)->analysed)
+    _sextant_window_analyse (self);
 }
 
+/**
+ * sextant_window_open:
+ * @path: an OTF2 archive (its anchor file or directory) or a trace store
+ *
+ * Opens @path in this window, importing it first if it is an archive. An
+ * open or an analysis still running is cancelled; the trace shown stays
+ * until the new one is ready, and stays if it fails.
+ */
 void
 sextant_window_open (SextantWindow *self,
                      const char    *path)
 {
-  g_autofree char *name = NULL;
-
   g_return_if_fail (SEXTANT_IS_WINDOW (self));
   g_return_if_fail (path != NULL);
 
-  g_cancellable_cancel (self->import_cancellable);
-  import_done (self);
-  show_message (self, NULL);
-  name = g_path_get_basename (path);
-  if (g_str_equal (name, "traces.otf2"))
-    {
-      g_autofree char *dir = g_path_get_dirname (path);
+  g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  g_cancellable_cancel (self->analysis_cancellable);
+  _sextant_window_show_error (self, NULL);
 
-      g_free (name);
-      name = g_path_get_basename (dir);
-    }
-  gtk_label_set_text (GTK_LABEL (self->title), name);
-  gtk_window_set_title (GTK_WINDOW (self), name);
-
-  if (sextant_path_is_store (path))
-    {
-      set_store (self, path);
-      return;
-    }
-
-  /* an archive: import it, or reuse its store if that is up to date */
-  {
-    g_autoptr(SextantImporter) importer = sextant_importer_new (path, NULL);
-
-    set_store (self, NULL);
-    self->fraction = 0;
-    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress), 0);
-    gtk_widget_set_visible (self->import_bar, TRUE);
-    self->progress_source = g_timeout_add (100, update_progress, self);
-    self->import_cancellable = g_cancellable_new ();
-    sextant_importer_set_progress_func (importer, import_progress, self, NULL);
-    sextant_importer_run_async (importer, self->import_cancellable, imported_cb, g_object_ref (self));
-  }
+  g_clear_object (&self->loading);
+  self->loading = sextant_session_new (path);
+  self->load_cancellable = g_cancellable_new ();
+  g_signal_group_set_target (self->loading_signals, self->loading);
+  sextant_session_load_async (self->loading, self->load_cancellable, loaded_cb, g_object_ref (self));
+  update_progress (self);
 }
 
 void
-sextant_window_set_source_root (SextantWindow *self,
+sextant_window_add_source_root (SextantWindow *self,
                                 const char    *dir)
+{
+  g_autoptr(GStrvBuilder) roots = g_strv_builder_new ();
+
+  g_return_if_fail (SEXTANT_IS_WINDOW (self));
+  g_return_if_fail (dir != NULL);
+
+  if (self->extra_roots != NULL)
+    g_strv_builder_addv (roots, (const char **)self->extra_roots);
+  g_strv_builder_add (roots, dir);
+  g_strfreev (self->extra_roots);
+  self->extra_roots = g_strv_builder_end (roots);
+  update_source_roots (self);
+}
+
+/* The time range, in seconds since the run's start, the next trace opens at */
+void
+sextant_window_set_initial_view (SextantWindow *self,
+                                 double         from,
+                                 double         to)
+{
+  g_return_if_fail (SEXTANT_IS_WINDOW (self));
+  g_return_if_fail (to > from);
+
+  self->initial_from = from;
+  self->initial_to = to;
+}
+
+static void
+choose_worst (SextantWindow *self)
+{
+  if (!self->choose_worst || self->session == NULL || sextant_session_get_analysing (self->session) ||
+      !sextant_pattern_browser_get_ready (self->browser))
+    return;
+
+  self->choose_worst = FALSE;
+  if (g_list_model_get_n_items (sextant_pattern_browser_get_instances (self->browser)) > 0)
+    sextant_pattern_browser_activate (self->browser, 0);
+  update_ready (self);
+}
+
+/* Once the next trace's patterns are listed, its worst instance is chosen */
+void
+sextant_window_choose_worst_when_listed (SextantWindow *self)
 {
   g_return_if_fail (SEXTANT_IS_WINDOW (self));
 
-  sextant_source_view_set_source_root (SEXTANT_SOURCE_VIEW (self->source), dir);
-}
-
-SextantPatternBrowser *
-sextant_window_get_pattern_browser (SextantWindow *self)
-{
-  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
-
-  return SEXTANT_PATTERN_BROWSER (self->browser);
-}
-
-SextantSourceView *
-sextant_window_get_source_view (SextantWindow *self)
-{
-  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
-
-  return SEXTANT_SOURCE_VIEW (self->source);
-}
-
-/* A pattern instance chosen: where it lost its time, and its source line */
-static void
-instance_activated_cb (SextantPatternBrowser     *browser,
-                       const SextantInstanceInfo *info,
-                       SextantWindow             *self)
-{
-  SextantTimeline *timeline = SEXTANT_TIMELINE (self->timeline);
-  g_autofree char *caption = NULL;
-
-  if (info->begin != SEXTANT_NULL && info->end != SEXTANT_NULL)
-    {
-      sextant_timeline_set_mark (timeline, info->loc, info->peer_loc, info->begin, info->end);
-      sextant_timeline_show_range (timeline, info->begin, info->end);
-    }
-  caption = g_strdup_printf ("%s%s%s", info->location != NULL ? info->location : "",
-                             info->comment != NULL ? ": " : "", info->comment != NULL ? info->comment : "");
-  sextant_source_view_show (SEXTANT_SOURCE_VIEW (self->source), info->file, info->line, caption);
+  self->choose_worst = TRUE;
+  choose_worst (self);
 }
 
 SextantTimeline *
@@ -234,76 +495,51 @@ sextant_window_get_timeline (SextantWindow *self)
 {
   g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
 
-  return SEXTANT_TIMELINE (self->timeline);
+  return self->timeline;
 }
 
-/* Actions -------------------------------------------------------------------- */
+SextantPatternBrowser *
+sextant_window_get_pattern_browser (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return self->browser;
+}
+
+SextantSourceView *
+sextant_window_get_source_view (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return self->source_view;
+}
+
+/* GObject ------------------------------------------------------------------------ */
 
 static void
-chooser_response_cb (GtkNativeDialog *dialog,
-                     int              response,
-                     SextantWindow   *self)
+browser_ready_cb (SextantWindow *self)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-
-      if (path != NULL)
-        sextant_window_open (self, path);
-    }
-  g_clear_object (&self->chooser);
+  choose_worst (self);
+  update_ready (self);
 }
-
-static void
-open_action (GtkWidget  *widget,
-             const char *action,
-             GVariant   *parameter)
-{
-  SextantWindow *self = SEXTANT_WINDOW (widget);
-  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
-
-  if (self->chooser != NULL)
-    return;
-
-  self->chooser = gtk_file_chooser_native_new ("Open a Trace", GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                               "_Open", "_Cancel");
-  gtk_file_filter_set_name (traces, "OTF2 archives and trace stores");
-  gtk_file_filter_add_pattern (traces, "*.otf2");
-  gtk_file_filter_add_pattern (traces, "*.sextant.db");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), traces);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
-
-static void
-cancel_import_action (GtkWidget  *widget,
-                      const char *action,
-                      GVariant   *parameter)
-{
-  g_cancellable_cancel (SEXTANT_WINDOW (widget)->import_cancellable);
-}
-
-static void
-zoom_action (GtkWidget  *widget,
-             const char *action,
-             GVariant   *parameter)
-{
-  SextantWindow *self = SEXTANT_WINDOW (widget);
-
-  /* the header bar's buttons reach the timeline's action of that name */
-  gtk_widget_activate_action (self->timeline, action, NULL);
-}
-
-/* GObject -------------------------------------------------------------------- */
 
 static gboolean
 sextant_window_close_request (GtkWindow *window)
 {
   SextantWindow *self = SEXTANT_WINDOW (window);
+  int width, height;
 
-  /* the import holds a reference on the window until it ends */
-  g_cancellable_cancel (self->import_cancellable);
+  /* what runs holds a reference on the window until it ends */
+  g_cancellable_cancel (self->load_cancellable);
+  g_cancellable_cancel (self->analysis_cancellable);
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (!gtk_window_is_maximized (window))
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
 
   return GTK_WINDOW_CLASS (sextant_window_parent_class)->close_request (window);
 }
@@ -313,11 +549,23 @@ sextant_window_dispose (GObject *object)
 {
   SextantWindow *self = SEXTANT_WINDOW (object);
 
-  g_cancellable_cancel (self->import_cancellable);
-  import_done (self);
+  g_cancellable_cancel (self->load_cancellable);
+  g_cancellable_cancel (self->analysis_cancellable);
+  g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->analysis_cancellable);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  if (self->session_signals != NULL)
+    g_signal_group_set_target (self->session_signals, NULL);
+  if (self->loading_signals != NULL)
+    g_signal_group_set_target (self->loading_signals, NULL);
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->loading_signals);
+  g_clear_object (&self->loading);
+  g_clear_object (&self->session);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), SEXTANT_TYPE_WINDOW);
 
   G_OBJECT_CLASS (sextant_window_parent_class)->dispose (object);
 }
@@ -327,7 +575,8 @@ sextant_window_finalize (GObject *object)
 {
   SextantWindow *self = SEXTANT_WINDOW (object);
 
-  g_mutex_clear (&self->lock);
+  g_clear_object (&self->settings);
+  g_strfreev (self->extra_roots);
   g_free (self->error);
 
   G_OBJECT_CLASS (sextant_window_parent_class)->finalize (object);
@@ -339,10 +588,18 @@ sextant_window_get_property (GObject    *object,
                              GValue     *value,
                              GParamSpec *pspec)
 {
+  SextantWindow *self = SEXTANT_WINDOW (object);
+
   switch (prop_id)
     {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_READY:
+      g_value_set_boolean (value, self->ready);
+      break;
     case PROP_ERROR:
-      g_value_set_string (value, SEXTANT_WINDOW (object)->error);
+      g_value_set_string (value, self->error);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -361,121 +618,77 @@ sextant_window_class_init (SextantWindowClass *klass)
   object_class->get_property = sextant_window_get_property;
   window_class->close_request = sextant_window_close_request;
 
-  /* the message the window shows: a failed import, an unreadable store */
+  /* the trace shown */
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, SEXTANT_TYPE_SESSION,
+                                                  G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_READY] = g_param_spec_boolean ("ready", NULL, NULL, FALSE,
+                                                 G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* what the error bar says: a failed import or analysis, an unreadable store */
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL,
                                                 G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "win.cancel-import", NULL, cancel_import_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
-}
+  g_type_ensure (SEXTANT_TYPE_PATTERN_BROWSER);
+  g_type_ensure (SEXTANT_TYPE_TIMELINE);
+  g_type_ensure (SEXTANT_TYPE_SOURCE_VIEW);
+  /* links the bundle (its constructor registers it) */
+  (void)sextant_get_resource ();
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/sextant/Sextant/ui/sextant-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, toasts);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, progress_label);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, recent_group);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, browser);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, source_view);
+  gtk_widget_class_bind_template_callback (widget_class, recent_row_activated_cb);
 
-static GtkWidget *
-icon_button (const char *icon,
-             const char *action,
-             const char *tooltip)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
-
-  return button;
+  _sextant_window_class_actions_init (widget_class);
 }
 
 static void
 sextant_window_init (SextantWindow *self)
 {
-  GtkWidget *header = gtk_header_bar_new ();
-  GtkWidget *open = gtk_button_new_with_mnemonic ("_Open");
-  GtkWidget *zoom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkWidget *across = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *down = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  GtkWidget *cancel = gtk_button_new_with_label ("Cancel");
-  GtkWidget *messages = gtk_toggle_button_new_with_mnemonic ("_Messages");
-  GtkWidget *lost = gtk_toggle_button_new_with_mnemonic ("_Lost time");
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  g_mutex_init (&self->lock);
-  gtk_window_set_default_size (GTK_WINDOW (self), 1200, 640);
-  gtk_window_set_title (GTK_WINDOW (self), "Sextant");
+  self->settings = g_object_ref (sextant_settings_get_default ());
+  gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
 
-  self->title = gtk_label_new ("Sextant");
-  gtk_widget_add_css_class (self->title, "title");
-  gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), self->title);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.open");
-  gtk_widget_set_tooltip_text (open, "Open an OTF2 archive or a trace store (Ctrl+O)");
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), open);
-  gtk_widget_add_css_class (zoom, "linked");
-  gtk_box_append (GTK_BOX (zoom), icon_button ("zoom-out-symbolic", "timeline.zoom-out", "Zoom out (-)"));
-  gtk_box_append (GTK_BOX (zoom), icon_button ("zoom-fit-best-symbolic", "timeline.zoom-fit", "The whole run (0)"));
-  gtk_box_append (GTK_BOX (zoom), icon_button ("zoom-in-symbolic", "timeline.zoom-in", "Zoom in (+)"));
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), zoom);
-  gtk_widget_set_tooltip_text (messages, "Lines from each send to its receive, where few enough are in view (M)");
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), messages);
-  gtk_widget_set_tooltip_text (lost, "Shade the time the patterns' instances lost (W)");
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), lost);
-  gtk_window_set_titlebar (GTK_WINDOW (self), header);
+  /* the session shown: its chosen instance, its analysis */
+  self->session_signals = g_signal_group_new (SEXTANT_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::instance", G_CALLBACK (instance_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::analysing", G_CALLBACK (update_progress), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::analysis-progress",
+                                  G_CALLBACK (update_progress), self);
+  /* the one being opened: its import */
+  self->loading_signals = g_signal_group_new (SEXTANT_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->loading_signals, "notify::importing", G_CALLBACK (update_progress), self);
+  g_signal_group_connect_swapped (self->loading_signals, "notify::progress", G_CALLBACK (update_progress), self);
 
-  self->import_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_widget_set_margin_start (self->import_bar, 12);
-  gtk_widget_set_margin_end (self->import_bar, 12);
-  gtk_widget_set_margin_top (self->import_bar, 8);
-  gtk_widget_set_margin_bottom (self->import_bar, 8);
-  gtk_box_append (GTK_BOX (self->import_bar), gtk_label_new ("Importing"));
-  self->progress = gtk_progress_bar_new ();
-  gtk_widget_set_hexpand (self->progress, TRUE);
-  gtk_widget_set_valign (self->progress, GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (self->import_bar), self->progress);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "win.cancel-import");
-  gtk_box_append (GTK_BOX (self->import_bar), cancel);
-  gtk_widget_set_visible (self->import_bar, FALSE);
-  gtk_box_append (GTK_BOX (box), self->import_bar);
+  g_signal_connect_object (self->timeline, "notify::ready", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->browser, "notify::ready", G_CALLBACK (browser_ready_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->source_view, "notify::loaded", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::source-roots", G_CALLBACK (update_source_roots), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (rebuild_recent), self,
+                           G_CONNECT_SWAPPED);
 
-  self->message = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->message), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->message), 0);
-  gtk_widget_add_css_class (self->message, "error");
-  gtk_widget_set_margin_start (self->message, 12);
-  gtk_widget_set_margin_top (self->message, 8);
-  gtk_widget_set_margin_bottom (self->message, 8);
-  gtk_widget_set_visible (self->message, FALSE);
-  gtk_box_append (GTK_BOX (box), self->message);
-
-  self->timeline = sextant_timeline_new ();
-  /* the toggles follow the timeline's keys (M, W) too */
-  g_object_bind_property (self->timeline, "show-messages", messages, "active",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->timeline, "show-lost", lost, "active",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_signal_connect_swapped (self->timeline, "notify::error", G_CALLBACK (timeline_error_cb), self);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->timeline);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-
-  /* patterns on the left; the timeline over the source line on the right */
-  self->browser = sextant_pattern_browser_new ();
-  g_signal_connect (self->browser, "instance-activated", G_CALLBACK (instance_activated_cb), self);
-  /* the instances' lost time is new on the timeline */
-  g_signal_connect_swapped (self->browser, "analysed", G_CALLBACK (sextant_timeline_refresh), self->timeline);
-  self->source = sextant_source_view_new ();
-  gtk_paned_set_start_child (GTK_PANED (down), scrolled);
-  gtk_paned_set_end_child (GTK_PANED (down), self->source);
-  gtk_paned_set_resize_end_child (GTK_PANED (down), FALSE);
-  gtk_widget_set_size_request (self->source, -1, 140);
-  gtk_paned_set_start_child (GTK_PANED (across), self->browser);
-  gtk_paned_set_end_child (GTK_PANED (across), down);
-  gtk_paned_set_resize_start_child (GTK_PANED (across), FALSE);
-  gtk_widget_set_size_request (self->browser, 380, -1);
-  gtk_widget_set_vexpand (across, TRUE);
-  gtk_box_append (GTK_BOX (box), across);
-
-  gtk_window_set_child (GTK_WINDOW (self), box);
+  _sextant_window_actions_init (self);
+  _sextant_window_dnd_init (self);
+  update_source_roots (self);
+  rebuild_recent (self);
+  set_session (self, NULL);
+  gtk_stack_set_visible_child_name (self->stack, "start");
 }
 
 SextantWindow *

@@ -3,37 +3,55 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The main window: a header bar (open, messages, zoom) over the patterns
- * found in one trace (left), its timeline and the source line of the
- * pattern instance chosen (right): choosing an instance marks it on the
- * timeline, zooms there and opens its source line. Opening an OTF2 archive imports it first, on a worker thread with
- * a progress bar and a cancel button (a store that is up to date with the
- * archive is reused); a trace store opens at once.
+ * The main window shows one trace (a SextantSession): the patterns found
+ * in it (left), its timeline over the source line of the pattern instance
+ * chosen (right). Opening a trace imports it first when it is an archive,
+ * with a progress bar and Cancel; the trace shown stays until the new one
+ * is ready, and stays when the new one fails (the error bar says why). A
+ * store that was never analysed is analysed, with the preferences'
+ * pattern parameters. Without a trace, the window is the start page: the
+ * recent traces and a drop target.
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "sextant-pattern-browser.h"
+#include "sextant-session.h"
 #include "sextant-source-view.h"
 #include "sextant-timeline.h"
 
 G_BEGIN_DECLS
 
 #define SEXTANT_TYPE_WINDOW (sextant_window_get_type ())
-G_DECLARE_FINAL_TYPE (SextantWindow, sextant_window, SEXTANT, WINDOW, GtkApplicationWindow)
+G_DECLARE_FINAL_TYPE (SextantWindow, sextant_window, SEXTANT, WINDOW, AdwApplicationWindow)
 
-SextantWindow   *sextant_window_new          (GtkApplication *application);
-/* Opens an archive (anchor file or its directory) or a trace store. */
-void             sextant_window_open         (SextantWindow  *self,
-                                              const char     *path);
-SextantTimeline *sextant_window_get_timeline (SextantWindow  *self);
-SextantPatternBrowser *sextant_window_get_pattern_browser (SextantWindow *self);
-SextantSourceView *sextant_window_get_source_view (SextantWindow *self);
-/* Where source files named by a trace made elsewhere are looked for */
-void             sextant_window_set_source_root (SextantWindow *self,
-                                                 const char    *dir);
-/* What went wrong last (the "error" property), or NULL. */
-const char      *sextant_window_get_error    (SextantWindow  *self);
+SextantWindow         *sextant_window_new                 (GtkApplication *application);
+void                   sextant_window_open                (SextantWindow  *self,
+                                                           const char     *path);
+gboolean               sextant_window_is_empty            (SextantWindow  *self);
+SextantSession        *sextant_window_get_session         (SextantWindow  *self);
+gboolean               sextant_window_get_ready           (SextantWindow  *self);
+const char            *sextant_window_get_error           (SextantWindow  *self);
+void                   sextant_window_add_source_root     (SextantWindow  *self,
+                                                           const char     *dir);
+void                   sextant_window_set_initial_view    (SextantWindow  *self,
+                                                           double          from,
+                                                           double          to);
+void                   sextant_window_choose_worst_when_listed (SextantWindow *self);
+gboolean               sextant_window_export_view         (SextantWindow  *self,
+                                                           const char     *path,
+                                                           GError        **error);
+void                   sextant_window_export_report_async (SextantWindow  *self,
+                                                           const char     *path,
+                                                           GCancellable   *cancellable,
+                                                           GAsyncReadyCallback callback,
+                                                           gpointer        user_data);
+const char            *sextant_window_export_report_finish (SextantWindow *self,
+                                                           GAsyncResult   *result,
+                                                           GError        **error);
+SextantTimeline       *sextant_window_get_timeline        (SextantWindow  *self);
+SextantPatternBrowser *sextant_window_get_pattern_browser (SextantWindow  *self);
+SextantSourceView     *sextant_window_get_source_view     (SextantWindow  *self);
 
 G_END_DECLS

@@ -1,0 +1,960 @@
+/*
+ * sextant-session.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Loading runs on one worker thread: the import (when the path is an
+ * archive), then the few reads every view needs (a few thousand rows at
+ * most: one per location and region). The import reports its progress on
+ * its own thread; the session keeps the last fraction under a lock and
+ * notifies "progress" from an idle on the main thread, at most once per
+ * main-loop iteration however often the importer calls.
+ *
+ * An analysis is SextantAnalysis's async pair on a connection opened for
+ * it; when it has written its instances, the generation counts up and the
+ * views read again.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "sextant-analysis.h"
+#include "sextant-importer.h"
+#include "sextant-session.h"
+
+/* The narrowest view, in ticks: about a tick a pixel on a small window */
+#define MIN_VIEW_TICKS 200
+
+struct _SextantSession
+{
+  GObject               parent_instance;
+
+  char                 *path;           /* what the user opened */
+  char                 *title;
+  char                 *db_path;        /* NULL until loaded */
+
+  /* Loaded once (main thread, read-only after) */
+  gboolean              loaded;
+  GPtrArray            *locations;      /* SextantLocationInfo, by location.id */
+  GHashTable           *location_of;    /* location.id (gint64 *) -> SextantLocationInfo (borrowed) */
+  GHashTable           *regions;        /* region.id (gint64 *) -> name */
+  SextantTimeSpan       span;           /* end exclusive here */
+  SextantAnalysisScope  scope;
+
+  /* Loading and analysing */
+  gboolean              importing;
+  gboolean              analysing;
+  GMutex                lock;           /* guards the two fractions and the idle ids */
+  double                progress;       /* import, written on the worker */
+  double                analysis_progress;
+  guint                 progress_idle;
+  guint                 analysis_idle;
+  guint                 generation;
+
+  /* The view and the choice */
+  gint64                view_begin;
+  gint64                view_end;
+  double                wanted_from;    /* seconds: a view asked for before the load */
+  double                wanted_to;
+  SextantInstance      *instance;
+};
+
+G_DEFINE_FINAL_TYPE (SextantSession, sextant_session, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_PATH,
+  PROP_TITLE,
+  PROP_LOADED,
+  PROP_IMPORTING,
+  PROP_PROGRESS,
+  PROP_ANALYSING,
+  PROP_ANALYSIS_PROGRESS,
+  PROP_GENERATION,
+  PROP_VIEW_BEGIN,
+  PROP_VIEW_END,
+  PROP_INSTANCE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/**
+ * sextant_session_dup_title_for_path:
+ * @path: an archive (anchor file or directory) or a trace store
+ *
+ * Returns: (transfer full): the name a person knows the trace by: the
+ * archive's directory for "…/casita/traces.otf2" and for the store
+ * "…/casita/traces.otf2.sextant.db" beside it, else the file's name
+ * without ".sextant.db" and ".otf2".
+ */
+char *
+sextant_session_dup_title_for_path (const char *path)
+{
+  g_autofree char *name = g_path_get_basename (path);
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    return g_steal_pointer (&name);
+  if (g_str_has_suffix (name, ".sextant.db"))
+    name[strlen (name) - strlen (".sextant.db")] = '\0';
+  if (g_str_has_suffix (name, ".otf2"))
+    name[strlen (name) - strlen (".otf2")] = '\0';
+  /* the anchor's usual name says nothing: its directory does */
+  if (g_str_equal (name, "traces") || name[0] == '\0')
+    {
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autofree char *parent = g_path_get_basename (dir);
+
+      if (!g_str_equal (parent, ".") && !g_str_equal (parent, G_DIR_SEPARATOR_S))
+        return g_steal_pointer (&parent);
+    }
+
+  return g_steal_pointer (&name);
+}
+
+SextantSession *
+sextant_session_new (const char *path)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return g_object_new (SEXTANT_TYPE_SESSION, "path", path, NULL);
+}
+
+const char *
+sextant_session_get_path (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return self->path;
+}
+
+const char *
+sextant_session_get_title (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return self->title;
+}
+
+/* Loading -------------------------------------------------------------------- */
+
+typedef struct
+{
+  char                 *db_path;
+  GPtrArray            *locations;
+  GHashTable           *regions;
+  SextantTimeSpan       span;
+  SextantAnalysisScope  scope;
+} Loaded;
+
+static void
+loaded_free (Loaded *loaded)
+{
+  g_free (loaded->db_path);
+  g_clear_pointer (&loaded->locations, g_ptr_array_unref);
+  g_clear_pointer (&loaded->regions, g_hash_table_unref);
+  sextant_analysis_scope_clear (&loaded->scope);
+  g_free (loaded);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Loaded, loaded_free)
+
+static gboolean
+notify_progress_cb (gpointer user_data)
+{
+  SextantSession *self = user_data;
+
+  g_mutex_lock (&self->lock);
+  self->progress_idle = 0;
+  g_mutex_unlock (&self->lock);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* On the import's thread */
+static void
+import_progress (double   fraction,
+                 double   events_per_second,
+                 gpointer user_data)
+{
+  SextantSession *self = user_data;
+
+  g_mutex_lock (&self->lock);
+  self->progress = CLAMP (fraction, 0.0, 1.0);
+  if (self->progress_idle == 0)
+    self->progress_idle = g_idle_add_full (G_PRIORITY_DEFAULT, notify_progress_cb, g_object_ref (self),
+                                           g_object_unref);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+load_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SextantSession *self = source_object;
+  g_autoptr(Loaded) loaded = g_new0 (Loaded, 1);
+  g_autoptr(SextantStore) store = NULL;
+  GError *error = NULL;
+
+  if (sextant_path_is_store (self->path))
+    loaded->db_path = g_strdup (self->path);
+  else
+    {
+      g_autoptr(SextantImporter) importer = sextant_importer_new (self->path, NULL);
+
+      sextant_importer_set_progress_func (importer, import_progress, self, NULL);
+      if (!sextant_importer_run (importer, cancellable, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      loaded->db_path = g_strdup (sextant_importer_get_db_path (importer));
+    }
+
+  if (!(store = sextant_store_open (loaded->db_path, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  sextant_store_set_cancellable (store, cancellable);
+  if (!(loaded->locations = sextant_store_list_locations (store, &error)) ||
+      !(loaded->regions = sextant_store_read_region_names (store, &error)) ||
+      !sextant_store_get_time_span (store, &loaded->span, &error) ||
+      !sextant_store_get_analysis_scope (store, &loaded->scope, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  sextant_store_set_cancellable (store, NULL);
+
+  g_task_return_pointer (task, g_steal_pointer (&loaded), (GDestroyNotify)loaded_free);
+}
+
+static void
+set_importing (SextantSession *self,
+               gboolean        importing)
+{
+  if (self->importing == importing)
+    return;
+
+  self->importing = importing;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IMPORTING]);
+}
+
+/**
+ * sextant_session_load_async:
+ *
+ * Imports the session's archive (or takes its store), then reads what the
+ * views need. The "importing" and "progress" properties follow the
+ * import; cancelling @cancellable stops it and leaves no store behind.
+ * Call once.
+ */
+void
+sextant_session_load_async (SextantSession      *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+  g_return_if_fail (!self->loaded && self->db_path == NULL);
+
+  set_importing (self, !sextant_path_is_store (self->path));
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sextant_session_load_async);
+  g_task_set_check_cancellable (task, TRUE);
+  g_task_run_in_thread (task, load_worker);
+}
+
+/**
+ * sextant_session_load_finish:
+ *
+ * Returns: %TRUE when the session is loaded; else %FALSE with @error set
+ * (G_IO_ERROR_CANCELLED when it was cancelled), and the session is of no
+ * further use.
+ */
+gboolean
+sextant_session_load_finish (SextantSession  *self,
+                             GAsyncResult    *result,
+                             GError         **error)
+{
+  g_autoptr(Loaded) loaded = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  set_importing (self, FALSE);
+  if (!(loaded = g_task_propagate_pointer (G_TASK (result), error)))
+    return FALSE;
+
+  self->db_path = g_steal_pointer (&loaded->db_path);
+  self->locations = g_steal_pointer (&loaded->locations);
+  self->regions = g_steal_pointer (&loaded->regions);
+  self->span = loaded->span;
+  /* exclusive, and never empty */
+  self->span.end = MAX (self->span.end, self->span.begin) + 1;
+  self->span.resolution = MAX (self->span.resolution, 1);
+  self->scope = loaded->scope;
+  memset (&loaded->scope, 0, sizeof loaded->scope);
+  for (guint i = 0; i < self->locations->len; i++)
+    {
+      SextantLocationInfo *info = g_ptr_array_index (self->locations, i);
+
+      g_hash_table_insert (self->location_of, &info->id, info);
+    }
+
+  self->loaded = TRUE;
+  self->view_begin = self->span.begin;
+  self->view_end = self->span.end;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADED]);
+  if (self->wanted_to > self->wanted_from)
+    sextant_session_set_view_seconds (self, self->wanted_from, self->wanted_to);
+  else
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_BEGIN]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_END]);
+    }
+
+  return TRUE;
+}
+
+gboolean
+sextant_session_get_loaded (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+
+  return self->loaded;
+}
+
+gboolean
+sextant_session_get_importing (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+
+  return self->importing;
+}
+
+/* The import's fraction done, 0..1 */
+double
+sextant_session_get_progress (SextantSession *self)
+{
+  double progress;
+
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
+
+  g_mutex_lock (&self->lock);
+  progress = self->progress;
+  g_mutex_unlock (&self->lock);
+
+  return progress;
+}
+
+/* The store, its content and what every view needs ---------------------------- */
+
+/* NULL until loaded */
+const char *
+sextant_session_get_db_path (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return self->db_path;
+}
+
+/**
+ * sextant_session_open_store:
+ *
+ * A connection of its own to the session's store, for a view's worker.
+ * Any thread may call this once the session is loaded; the connection is
+ * then used by one thread at a time. A connection keeps what it read of
+ * the column tables, so a view takes a new one when the generation
+ * changes.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set
+ */
+SextantStore *
+sextant_session_open_store (SextantSession  *self,
+                            GError         **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+  g_return_val_if_fail (self->db_path != NULL, NULL);
+
+  return sextant_store_open (self->db_path, error);
+}
+
+/* Counts up each time an analysis has written new instances */
+guint
+sextant_session_get_generation (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
+
+  return self->generation;
+}
+
+/**
+ * sextant_session_get_locations:
+ *
+ * Returns: (transfer none) (element-type SextantLocationInfo): every
+ * location, by id; %NULL until loaded
+ */
+GPtrArray *
+sextant_session_get_locations (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return self->locations;
+}
+
+/* Returns: (nullable): how the trace names location @loc */
+const char *
+sextant_session_get_location_label (SextantSession *self,
+                                    gint64          loc)
+{
+  SextantLocationInfo *info;
+
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  info = g_hash_table_lookup (self->location_of, &loc);
+
+  return info != NULL ? info->label : NULL;
+}
+
+/* Returns: (transfer none): region.id (gint64 *) -> name; NULL until loaded */
+GHashTable *
+sextant_session_get_region_names (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return self->regions;
+}
+
+gint64
+sextant_session_get_time_begin (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
+
+  return self->span.begin;
+}
+
+/* The run's end, exclusive */
+gint64
+sextant_session_get_time_end (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
+
+  return self->span.end;
+}
+
+gint64
+sextant_session_get_resolution (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), 1);
+
+  return MAX (self->span.resolution, 1);
+}
+
+/* Returns: (transfer full): @t as the time since the run's start, "1.25 ms" */
+char *
+sextant_session_format_time (SextantSession *self,
+                             gint64          t)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return sextant_format_duration (t - self->span.begin, sextant_session_get_resolution (self));
+}
+
+/* Analysis ------------------------------------------------------------------- */
+
+typedef struct
+{
+  SextantStore    *store;
+  SextantAnalysis *analysis;
+} Analysing;
+
+static void
+analysing_free (Analysing *analysing)
+{
+  g_clear_object (&analysing->analysis);
+  g_clear_object (&analysing->store);
+  g_free (analysing);
+}
+
+static gboolean
+notify_analysis_progress_cb (gpointer user_data)
+{
+  SextantSession *self = user_data;
+
+  g_mutex_lock (&self->lock);
+  self->analysis_idle = 0;
+  g_mutex_unlock (&self->lock);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS_PROGRESS]);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* On the analysis's thread */
+static void
+analysis_progress (double      fraction,
+                   const char *pattern_id,
+                   gpointer    user_data)
+{
+  SextantSession *self = user_data;
+
+  g_mutex_lock (&self->lock);
+  self->analysis_progress = CLAMP (fraction, 0.0, 1.0);
+  if (self->analysis_idle == 0)
+    self->analysis_idle = g_idle_add_full (G_PRIORITY_DEFAULT, notify_analysis_progress_cb, g_object_ref (self),
+                                           g_object_unref);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+set_analysing (SextantSession *self,
+               gboolean        analysing)
+{
+  if (self->analysing == analysing)
+    return;
+
+  self->analysing = analysing;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS_PROGRESS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSING]);
+}
+
+static void
+analysed_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SextantSession *self = g_task_get_source_object (task);
+  Analysing *analysing = g_task_get_task_data (task);
+  SextantAnalysisScope scope = { 0 };
+  GError *error = NULL;
+
+  set_analysing (self, FALSE);
+  sextant_store_set_cancellable (analysing->store, NULL);
+  if (!sextant_analysis_run_finish (analysing->analysis, result, &error) ||
+      !sextant_store_get_analysis_scope (analysing->store, &scope, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  sextant_analysis_scope_clear (&self->scope);
+  self->scope = scope;
+  self->generation++;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GENERATION]);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * sextant_session_analyse_async:
+ * @patterns: (nullable): the ids of the patterns to run; %NULL: all, the
+ *   built-in catalogue and the user's
+ * @parameters: (nullable): overrides, "name=value" or "pattern.name=value"
+ *
+ * Replaces the store's analysis with a new one. While it runs,
+ * "analysing" is %TRUE and "analysis-progress" follows it; when its
+ * instances are written, "generation" counts up. A failed or cancelled
+ * analysis leaves the previous one in place.
+ */
+void
+sextant_session_analyse_async (SextantSession      *self,
+                               const char * const  *patterns,
+                               const char * const  *parameters,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(SextantPatternSet) set = NULL;
+  Analysing *analysing;
+  GError *error = NULL;
+
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+  g_return_if_fail (self->loaded);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sextant_session_analyse_async);
+  if (self->analysing)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING, "An analysis of this trace is running");
+      return;
+    }
+
+  analysing = g_new0 (Analysing, 1);
+  g_task_set_task_data (task, analysing, (GDestroyNotify)analysing_free);
+  if (!(set = sextant_pattern_set_new_default (&error)) ||
+      !(analysing->store = sextant_store_open (self->db_path, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  analysing->analysis = sextant_analysis_new (analysing->store, set);
+  for (guint i = 0; patterns != NULL && patterns[i] != NULL; i++)
+    if (!sextant_analysis_select (analysing->analysis, patterns[i], &error))
+      {
+        g_task_return_error (task, error);
+        return;
+      }
+  for (guint i = 0; parameters != NULL && parameters[i] != NULL; i++)
+    if (!sextant_analysis_set_param (analysing->analysis, parameters[i], &error))
+      {
+        g_task_return_error (task, error);
+        return;
+      }
+
+  g_mutex_lock (&self->lock);
+  self->analysis_progress = 0;
+  g_mutex_unlock (&self->lock);
+  set_analysing (self, TRUE);
+  sextant_store_set_cancellable (analysing->store, cancellable);
+  sextant_analysis_set_progress_func (analysing->analysis, analysis_progress, g_object_ref (self), g_object_unref);
+  sextant_analysis_run_async (analysing->analysis, cancellable, analysed_cb, g_steal_pointer (&task));
+}
+
+gboolean
+sextant_session_analyse_finish (SextantSession  *self,
+                                GAsyncResult    *result,
+                                GError         **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+gboolean
+sextant_session_get_analysing (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+
+  return self->analysing;
+}
+
+double
+sextant_session_get_analysis_progress (SextantSession *self)
+{
+  double progress;
+
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
+
+  g_mutex_lock (&self->lock);
+  progress = self->analysis_progress;
+  g_mutex_unlock (&self->lock);
+
+  return progress;
+}
+
+/* Returns: (transfer none): what the store's analysis ran ("analysed" FALSE: none yet) */
+const SextantAnalysisScope *
+sextant_session_get_analysis_scope (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return &self->scope;
+}
+
+/* The view ------------------------------------------------------------------- */
+
+gint64
+sextant_session_get_view_begin (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
+
+  return self->view_begin;
+}
+
+/* Exclusive */
+gint64
+sextant_session_get_view_end (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
+
+  return self->view_end;
+}
+
+/**
+ * sextant_session_set_view:
+ *
+ * Shows [@begin, @end) in ticks, moved and widened as needed to lie in the
+ * run and be at least MIN_VIEW_TICKS wide. Before the session is loaded,
+ * nothing happens.
+ */
+void
+sextant_session_set_view (SextantSession *self,
+                          gint64          begin,
+                          gint64          end)
+{
+  gint64 span;
+  gint64 width;
+
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  if (!self->loaded)
+    return;
+
+  span = self->span.end - self->span.begin;
+  width = MIN (MAX (end - begin, MIN (span, MIN_VIEW_TICKS)), span);
+  begin = CLAMP (begin, self->span.begin, self->span.end - width);
+  end = begin + width;
+  if (begin == self->view_begin && end == self->view_end)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (begin != self->view_begin)
+    {
+      self->view_begin = begin;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_BEGIN]);
+    }
+  if (end != self->view_end)
+    {
+      self->view_end = end;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_END]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The view in seconds since the run's start; asked for before the load,
+ * it is shown once the session is loaded (instead of the whole run). */
+void
+sextant_session_set_view_seconds (SextantSession *self,
+                                  double          from,
+                                  double          to)
+{
+  double res;
+
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+  g_return_if_fail (to > from);
+
+  if (!self->loaded)
+    {
+      self->wanted_from = from;
+      self->wanted_to = to;
+      return;
+    }
+
+  self->wanted_from = self->wanted_to = 0;
+  res = (double)sextant_session_get_resolution (self);
+  sextant_session_set_view (self, self->span.begin + (gint64)llround (from * res),
+                            self->span.begin + (gint64)llround (to * res));
+}
+
+/* Zooms by @factor (> 1: in) keeping the time at @at_fraction of the view where it is */
+void
+sextant_session_zoom (SextantSession *self,
+                      double          factor,
+                      double          at_fraction)
+{
+  double width;
+  double at;
+  double new_width;
+
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+  g_return_if_fail (factor > 0);
+
+  width = (double)(self->view_end - self->view_begin);
+  at = self->view_begin + at_fraction * width;
+  new_width = width / factor;
+  sextant_session_set_view (self, (gint64)llround (at - at_fraction * new_width),
+                            (gint64)llround (at - at_fraction * new_width + new_width));
+}
+
+void
+sextant_session_zoom_fit (SextantSession *self)
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  sextant_session_set_view (self, self->span.begin, self->span.end);
+}
+
+/* Moves the view by @fraction of its width (negative: to the left) */
+void
+sextant_session_pan (SextantSession *self,
+                     double          fraction)
+{
+  gint64 shift;
+
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  shift = (gint64)llround (fraction * (double)(self->view_end - self->view_begin));
+  sextant_session_set_view (self, self->view_begin + shift, self->view_end + shift);
+}
+
+/* Shows [@begin, @end) in the middle fifth of the view, with what came before and after */
+void
+sextant_session_show_range (SextantSession *self,
+                            gint64          begin,
+                            gint64          end)
+{
+  gint64 width;
+
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  end = MAX (end, begin);
+  width = MAX ((end - begin) * 5, MIN_VIEW_TICKS);
+  sextant_session_set_view (self, begin - (width - (end - begin)) / 2, begin - (width - (end - begin)) / 2 + width);
+}
+
+/* The chosen instance ----------------------------------------------------------- */
+
+/* Returns: (transfer none) (nullable): the pattern instance chosen */
+SextantInstance *
+sextant_session_get_instance (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return self->instance;
+}
+
+void
+sextant_session_set_instance (SextantSession  *self,
+                              SextantInstance *instance)
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+  g_return_if_fail (instance == NULL || SEXTANT_IS_INSTANCE (instance));
+
+  if (g_set_object (&self->instance, instance))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INSTANCE]);
+}
+
+/* GObject -------------------------------------------------------------------- */
+
+static void
+sextant_session_dispose (GObject *object)
+{
+  SextantSession *self = SEXTANT_SESSION (object);
+
+  g_clear_object (&self->instance);
+
+  G_OBJECT_CLASS (sextant_session_parent_class)->dispose (object);
+}
+
+static void
+sextant_session_finalize (GObject *object)
+{
+  SextantSession *self = SEXTANT_SESSION (object);
+
+  g_free (self->path);
+  g_free (self->title);
+  g_free (self->db_path);
+  g_clear_pointer (&self->location_of, g_hash_table_unref);
+  g_clear_pointer (&self->locations, g_ptr_array_unref);
+  g_clear_pointer (&self->regions, g_hash_table_unref);
+  sextant_analysis_scope_clear (&self->scope);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (sextant_session_parent_class)->finalize (object);
+}
+
+static void
+sextant_session_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  SextantSession *self = SEXTANT_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      g_value_set_string (value, self->path);
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_LOADED:
+      g_value_set_boolean (value, self->loaded);
+      break;
+    case PROP_IMPORTING:
+      g_value_set_boolean (value, self->importing);
+      break;
+    case PROP_PROGRESS:
+      g_value_set_double (value, sextant_session_get_progress (self));
+      break;
+    case PROP_ANALYSING:
+      g_value_set_boolean (value, self->analysing);
+      break;
+    case PROP_ANALYSIS_PROGRESS:
+      g_value_set_double (value, sextant_session_get_analysis_progress (self));
+      break;
+    case PROP_GENERATION:
+      g_value_set_uint (value, self->generation);
+      break;
+    case PROP_VIEW_BEGIN:
+      g_value_set_int64 (value, self->view_begin);
+      break;
+    case PROP_VIEW_END:
+      g_value_set_int64 (value, self->view_end);
+      break;
+    case PROP_INSTANCE:
+      g_value_set_object (value, self->instance);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sextant_session_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  SextantSession *self = SEXTANT_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      self->path = g_value_dup_string (value);
+      self->title = sextant_session_dup_title_for_path (self->path);
+      break;
+    case PROP_INSTANCE:
+      sextant_session_set_instance (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sextant_session_class_init (SextantSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = sextant_session_dispose;
+  object_class->finalize = sextant_session_finalize;
+  object_class->get_property = sextant_session_get_property;
+  object_class->set_property = sextant_session_set_property;
+
+  /* what the user opened: an archive or a store */
+  properties[PROP_PATH] = g_param_spec_string ("path", NULL, NULL, NULL,
+                                               G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOADED] = g_param_spec_boolean ("loaded", NULL, NULL, FALSE, ro);
+  properties[PROP_IMPORTING] = g_param_spec_boolean ("importing", NULL, NULL, FALSE, ro);
+  properties[PROP_PROGRESS] = g_param_spec_double ("progress", NULL, NULL, 0, 1, 0, ro);
+  properties[PROP_ANALYSING] = g_param_spec_boolean ("analysing", NULL, NULL, FALSE, ro);
+  properties[PROP_ANALYSIS_PROGRESS] = g_param_spec_double ("analysis-progress", NULL, NULL, 0, 1, 0, ro);
+  properties[PROP_GENERATION] = g_param_spec_uint ("generation", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_VIEW_BEGIN] = g_param_spec_int64 ("view-begin", NULL, NULL, G_MININT64, G_MAXINT64, 0, ro);
+  properties[PROP_VIEW_END] = g_param_spec_int64 ("view-end", NULL, NULL, G_MININT64, G_MAXINT64, 0, ro);
+  properties[PROP_INSTANCE] = g_param_spec_object ("instance", NULL, NULL, SEXTANT_TYPE_INSTANCE,
+                                                   G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                   G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+sextant_session_init (SextantSession *self)
+{
+  g_mutex_init (&self->lock);
+  self->location_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+}

@@ -1,0 +1,469 @@
+/*
+ * sextant-window-actions.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the window's menu, buttons and keys do. The time range in view and
+ * the chosen instance live in the session, so zooming and panning are the
+ * session's: the keys work wherever the focus is in the window (they are
+ * the window's bindings, reached by every key its focused widget does not
+ * use itself), and the Ctrl shortcuts are the application's accelerators
+ * (sextant-application.c).
+ */
+#include "config.h"
+
+#include "sextant-export.h"
+#include "sextant-report.h"
+#include "sextant-window-private.h"
+
+/* Opening ------------------------------------------------------------------------ */
+
+static void
+open_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  SextantWindow   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autofree char *dir = folder != NULL ? g_file_get_path (folder) : NULL;
+
+      if (dir != NULL)
+        g_settings_set_string (self->settings, "last-folder", dir);
+      if (path != NULL)
+        sextant_window_open (self, path);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static GtkFileChooserNative *
+new_chooser (SextantWindow        *self,
+             const char           *title,
+             GtkFileChooserAction  action,
+             const char           *accept)
+{
+  g_autofree char *last = g_settings_get_string (self->settings, "last-folder");
+
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, "_Cancel");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  if (last[0] != '\0' && g_file_test (last, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GFile) folder = g_file_new_for_path (last);
+
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), folder, NULL);
+    }
+
+  return self->chooser;
+}
+
+static void
+add_filter (GtkFileChooserNative *chooser,
+            const char           *name,
+            const char * const   *patterns)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (filter, patterns[i]);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+  GtkFileChooserNative *chooser = new_chooser (self, "Open a Trace", GTK_FILE_CHOOSER_ACTION_OPEN, "_Open");
+
+  add_filter (chooser, "OTF2 archives and trace stores", (const char *[]) { "*.otf2", "*.sextant.db", NULL });
+  add_filter (chooser, "All files", (const char *[]) { "*", NULL });
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_recent_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  sextant_window_open (SEXTANT_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+close_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  gtk_window_close (GTK_WINDOW (widget));
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  else
+    g_cancellable_cancel (self->analysis_cancellable);
+}
+
+static void
+dismiss_error_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  _sextant_window_show_error (SEXTANT_WINDOW (widget), NULL);
+}
+
+static void
+analyse_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  _sextant_window_analyse (SEXTANT_WINDOW (widget));
+}
+
+/* The view ----------------------------------------------------------------------- */
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+
+  if (self->session == NULL)
+    return;
+  if (g_str_equal (action_name, "win.zoom-in"))
+    sextant_session_zoom (self->session, 2.0, 0.5);
+  else if (g_str_equal (action_name, "win.zoom-out"))
+    sextant_session_zoom (self->session, 0.5, 0.5);
+  else
+    sextant_session_zoom_fit (self->session);
+}
+
+static void
+pan_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+
+  if (self->session != NULL)
+    sextant_session_pan (self->session, g_variant_get_double (parameter));
+}
+
+/* Exports ------------------------------------------------------------------------ */
+
+/**
+ * sextant_window_export_view:
+ * @path: .png, .svg or .pdf
+ *
+ * Writes the timeline as it is drawn now to @path.
+ */
+gboolean
+sextant_window_export_view (SextantWindow  *self,
+                            const char     *path,
+                            GError        **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), FALSE);
+
+  return sextant_export_widget (GTK_WIDGET (self->timeline), path, error);
+}
+
+static char *
+suggested_name (SextantWindow *self,
+                const char    *what)
+{
+  return g_strdup_printf ("%s-%s", self->session != NULL ? sextant_session_get_title (self->session) : "sextant", what);
+}
+
+static void
+export_view_response_cb (GtkNativeDialog *dialog,
+                         int              response,
+                         SextantWindow   *self)
+{
+  g_autoptr(GFile) file = response == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)) : NULL;
+  g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_clear_object (&self->chooser);
+  if (path == NULL)
+    return;
+
+  if (!sextant_export_format_from_path (path, NULL))
+    {
+      g_autofree char *png = g_strconcat (path, ".png", NULL);
+
+      g_free (path);
+      path = g_steal_pointer (&png);
+    }
+  if (!sextant_window_export_view (self, path, &error))
+    _sextant_window_show_error (self, error->message);
+  else
+    {
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *text = g_strdup_printf ("The timeline is in %s", base);
+
+      _sextant_window_toast (self, text);
+    }
+}
+
+static void
+export_view_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+  GtkFileChooserNative *chooser = new_chooser (self, "Export the View", GTK_FILE_CHOOSER_ACTION_SAVE, "_Export");
+  g_autofree char *name = suggested_name (self, "timeline.svg");
+
+  add_filter (chooser, "SVG image (vector)", (const char *[]) { "*.svg", NULL });
+  add_filter (chooser, "PDF document (vector)", (const char *[]) { "*.pdf", NULL });
+  add_filter (chooser, "PNG image", (const char *[]) { "*.png", NULL });
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_view_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+typedef struct
+{
+  SextantStore        *store;
+  char                *path;
+  char                *source_root;
+  SextantReportFormat  format;
+} ReportJob;
+
+static void
+report_job_free (ReportJob *job)
+{
+  g_clear_object (&job->store);
+  g_free (job->path);
+  g_free (job->source_root);
+  g_free (job);
+}
+
+/* The report of the analysis the store has (as `sextant report` writes it) */
+static void
+report_worker (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ReportJob *job = task_data;
+  g_autoptr(JsonNode) model = NULL;
+  g_autofree char *text = NULL;
+  GError *error = NULL;
+
+  sextant_store_set_cancellable (job->store, cancellable);
+  if (!(model = sextant_report_gather (job->store, job->source_root, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  text = sextant_report_render (model, job->format);
+  if (!g_file_set_contents (job->path, text, -1, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * sextant_window_export_report_async:
+ * @path: where to write; .html, .md, .csv or .json says the format
+ *   (another name gets .html added)
+ *
+ * Writes the report of the analysis the session shown has, as `sextant
+ * report` does, on a worker thread.
+ */
+void
+sextant_window_export_report_async (SextantWindow       *self,
+                                    const char          *path,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) roots = NULL;
+  ReportJob *job;
+  const char *dot;
+
+  g_return_if_fail (SEXTANT_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  job = g_new0 (ReportJob, 1);
+  job->path = g_strdup (path);
+  dot = strrchr (job->path, '.');
+  if (dot == NULL || !sextant_report_format_from_string (dot + 1, &job->format))
+    {
+      char *html = g_strconcat (job->path, ".html", NULL);
+
+      g_free (job->path);
+      job->path = html;
+      job->format = SEXTANT_REPORT_HTML;
+    }
+  roots = g_settings_get_strv (self->settings, "source-roots");
+  job->source_root = g_strdup (self->extra_roots != NULL ? self->extra_roots[0] : roots[0]);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sextant_window_export_report_async);
+  g_task_set_task_data (task, job, (GDestroyNotify)report_job_free);
+  if (self->session == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No trace is open");
+      return;
+    }
+  if (!(job->store = sextant_session_open_store (self->session, &error)))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_run_in_thread (task, report_worker);
+}
+
+/* Returns: (transfer none): the file written, or %NULL with @error set */
+const char *
+sextant_window_export_report_finish (SextantWindow  *self,
+                                     GAsyncResult   *result,
+                                     GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return NULL;
+
+  return ((ReportJob *)g_task_get_task_data (G_TASK (result)))->path;
+}
+
+static void
+report_written_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(SextantWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  const char *path;
+
+  if (!(path = sextant_window_export_report_finish (self, result, &error)))
+    {
+      g_autofree char *message = g_strdup_printf ("The report was not written: %s", error->message);
+
+      _sextant_window_show_error (self, message);
+    }
+  else
+    {
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *text = g_strdup_printf ("The report is in %s", base);
+
+      _sextant_window_toast (self, text);
+    }
+}
+
+static void
+export_report_response_cb (GtkNativeDialog *dialog,
+                           int              response,
+                           SextantWindow   *self)
+{
+  g_autoptr(GFile) file = response == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)) : NULL;
+  g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+  g_clear_object (&self->chooser);
+  if (path != NULL)
+    sextant_window_export_report_async (self, path, NULL, report_written_cb, g_object_ref (self));
+}
+
+static void
+export_report_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+  GtkFileChooserNative *chooser = new_chooser (self, "Export the Report", GTK_FILE_CHOOSER_ACTION_SAVE, "_Export");
+  g_autofree char *name = suggested_name (self, "report.html");
+
+  add_filter (chooser, "HTML (one self-contained file)", (const char *[]) { "*.html", NULL });
+  add_filter (chooser, "Markdown", (const char *[]) { "*.md", NULL });
+  add_filter (chooser, "CSV", (const char *[]) { "*.csv", NULL });
+  add_filter (chooser, "JSON", (const char *[]) { "*.json", NULL });
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_report_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Enabled states ----------------------------------------------------------------- */
+
+/* What needs a trace shown, or something running, is enabled only then */
+void
+_sextant_window_actions_update (SextantWindow *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean shown = self->session != NULL;
+  gboolean analysing = shown && sextant_session_get_analysing (self->session);
+  static const char * const need_trace[] = {
+    "win.zoom-in", "win.zoom-out", "win.zoom-fit", "win.pan", "win.export-view", "win.export-report",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (need_trace); i++)
+    gtk_widget_action_set_enabled (widget, need_trace[i], shown);
+  gtk_widget_action_set_enabled (widget, "win.analyse", shown && !analysing);
+  gtk_widget_action_set_enabled (widget, "win.cancel", self->loading != NULL || analysing);
+}
+
+void
+_sextant_window_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "win.dismiss-error", NULL, dismiss_error_action);
+  gtk_widget_class_install_action (widget_class, "win.analyse", NULL, analyse_action);
+  gtk_widget_class_install_action (widget_class, "win.export-view", NULL, export_view_action);
+  gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.pan", "d", pan_action);
+
+  /* Plain keys: the window's, so that a widget that types or moves with
+   * them keeps them while it has the focus. The arrows are not among them:
+   * they move the focus between the window's parts (GtkWindow's own
+   * bindings come first); they pan when the timeline has the focus (its
+   * bindings) */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "win.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "win.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "win.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "win.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, 0, "win.show-messages", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "win.show-lost-time", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
+}
+
+void
+_sextant_window_actions_init (SextantWindow *self)
+{
+  g_autoptr(GAction) messages = g_settings_create_action (self->settings, "show-messages");
+  g_autoptr(GAction) lost = g_settings_create_action (self->settings, "show-lost-time");
+
+  /* the header bar's toggles and the keys M and W; the timeline follows
+   * the same keys of the preferences */
+  g_action_map_add_action (G_ACTION_MAP (self), messages);
+  g_action_map_add_action (G_ACTION_MAP (self), lost);
+  g_settings_bind (self->settings, "show-messages", self->timeline, "show-messages", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "show-lost-time", self->timeline, "show-lost", G_SETTINGS_BIND_GET);
+  _sextant_window_actions_update (self);
+}

@@ -1,0 +1,65 @@
+/*
+ * sextant-window-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Shared by the files of SextantWindow: sextant-window.c (the trace it
+ * shows, its state), sextant-window-actions.c (what the menu, the buttons
+ * and the keys do) and sextant-window-dnd.c (dropping a trace on it).
+ */
+#pragma once
+
+#include "sextant-window.h"
+
+G_BEGIN_DECLS
+
+struct _SextantWindow
+{
+  AdwApplicationWindow   parent_instance;
+
+  /* Template widgets */
+  AdwWindowTitle        *window_title;
+  AdwToastOverlay       *toasts;
+  GtkRevealer           *error_revealer;
+  GtkLabel              *error_label;
+  GtkRevealer           *progress_revealer;
+  GtkLabel              *progress_label;
+  GtkProgressBar        *progress_bar;
+  GtkStack              *stack;
+  AdwPreferencesGroup   *recent_group;
+  GtkListBox            *recent_list;
+  GMenu                 *recent_menu;
+  SextantPatternBrowser *browser;
+  SextantTimeline       *timeline;
+  SextantSourceView     *source_view;
+
+  /* Owned references */
+  SextantSession        *session;            /* shown; NULL: the start page */
+  SextantSession        *loading;            /* being opened: replaces `session` when loaded */
+  GCancellable          *load_cancellable;
+  GCancellable          *analysis_cancellable;
+  GSettings             *settings;
+  GSignalGroup          *session_signals;
+  GSignalGroup          *loading_signals;
+  GtkFileChooserNative  *chooser;
+  GStrv                  extra_roots;        /* --source-root, for this window */
+  char                  *error;
+
+  /* State */
+  double                 initial_from;       /* --view, seconds; to <= from: none */
+  double                 initial_to;
+  gboolean               choose_worst;       /* --show-worst, until done */
+  gboolean               ready;
+};
+
+void _sextant_window_class_actions_init  (GtkWidgetClass *widget_class);
+void _sextant_window_actions_init        (SextantWindow  *self);
+void _sextant_window_actions_update      (SextantWindow  *self);
+void _sextant_window_dnd_init            (SextantWindow  *self);
+void _sextant_window_show_error          (SextantWindow  *self,
+                                          const char     *message);
+void _sextant_window_analyse             (SextantWindow  *self);
+void _sextant_window_toast               (SextantWindow  *self,
+                                          const char     *text);
+
+G_END_DECLS
