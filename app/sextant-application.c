@@ -39,7 +39,7 @@ static const GOptionEntry gui_entries[] = {
   { "show-worst", 0, 0, G_OPTION_ARG_NONE, NULL,
     "Choose the worst instance of the worst pattern once it is listed", NULL },
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    "Write the window to a PNG once the trace is drawn, then quit", "PNG" },
+    "Write the window to a PNG once the trace is drawn (without one: the start page), then quit", "PNG" },
   { "export", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     "Write the timeline as drawn to FILE (.png, .svg or .pdf), then quit", "FILE" },
   { "size", 0, 0, G_OPTION_ARG_STRING, NULL,
@@ -137,10 +137,14 @@ request_check (Request  *request,
       *message = g_strdup ("--screenshot and --export cannot be used together");
       return FALSE;
     }
-  if ((request->screenshot != NULL || request->export != NULL) && n_files != 1)
+  if (request->screenshot != NULL && n_files > 1)
     {
-      *message = g_strdup_printf ("%s needs exactly one ARCHIVE or DB", request->screenshot != NULL ? "--screenshot"
-                                                                                                     : "--export");
+      *message = g_strdup ("--screenshot takes one ARCHIVE or DB (none: the start page)");
+      return FALSE;
+    }
+  if (request->export != NULL && n_files != 1)
+    {
+      *message = g_strdup ("--export needs exactly one ARCHIVE or DB");
       return FALSE;
     }
   if (request->export != NULL && !sextant_export_format_from_path (request->export, NULL))
@@ -202,6 +206,7 @@ typedef struct
   SextantWindow      *window;
   char               *screenshot;
   char               *export;
+  gboolean            start_page;  /* no trace: the start page is the picture */
   guint               frames;
   gulong              ready_id;
   gulong              error_id;
@@ -239,7 +244,7 @@ capture_tick_cb (GtkWidget     *widget,
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
-  if (!sextant_window_get_ready (capture->window))
+  if (!capture->start_page && !sextant_window_get_ready (capture->window))
     {
       capture->frames = 0;
       return G_SOURCE_CONTINUE;
@@ -286,7 +291,9 @@ start_capture (SextantApplication *self,
   capture->error_id = g_signal_connect (capture->window, "notify::error", G_CALLBACK (capture_error_cb), capture);
   gtk_widget_add_tick_callback (GTK_WIDGET (capture->window), capture_tick_cb, capture, NULL);
   configure_window (capture->window, request);
-  sextant_window_open (capture->window, request->files[0]);
+  capture->start_page = request->files == NULL || request->files[0] == NULL;
+  if (!capture->start_page)
+    sextant_window_open (capture->window, request->files[0]);
   gtk_window_present (GTK_WINDOW (capture->window));
 }
 

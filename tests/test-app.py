@@ -59,7 +59,8 @@ def command_line_errors():
         (["--view", "abc", "x.otf2"], "expected FROM:TO"),
         (["--view", "1:z", "x.otf2"], "TO is not a number"),
         (["--size", "10x10", "--screenshot", "a.png", "x.otf2"], "WIDTH and HEIGHT must be"),
-        (["--screenshot", "a.png"], "--screenshot needs exactly one ARCHIVE or DB"),
+        (["--screenshot", "a.png", "x.otf2", "y.otf2"], "--screenshot takes one ARCHIVE or DB"),
+        (["--export", "a.svg"], "--export needs exactly one ARCHIVE or DB"),
         (["--export", "a.bmp", "x.otf2"], "must end in .png, .svg or .pdf"),
         (["--bogus"], "Unknown option --bogus"),
         (["improt", "x"], "'improt' is neither a command nor a file"),
@@ -139,12 +140,13 @@ def desktop_session(tmp, archive):
 
         focus()
         xdotool("key", "--clearmodifiers", "ctrl+question")
-        shortcuts = wait_for("Shortcuts", lambda: windows("Shortcuts"), 20)
+        shortcuts = wait_for("Shortcuts", lambda: windows("Keyboard Shortcuts"), 20)
         ok(shortcuts, "Ctrl+? opens the Keyboard Shortcuts")
         if shortcuts:
             xdotool("windowfocus", "--sync", shortcuts[0])
             xdotool("key", "Escape")
-            wait_for("Shortcuts closed", lambda: not windows("Shortcuts"), 20)
+            ok(wait_for("Shortcuts closed", lambda: not windows("Keyboard Shortcuts"), 20),
+               "Escape closes the Keyboard Shortcuts")
 
         focus()
         xdotool("key", "--clearmodifiers", "F1")

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "sextant-settings.h"
 
 /**
@@ -51,7 +53,8 @@ sextant_settings_get_default (void)
  *
  * Returns: (transfer full): the pattern parameters the user set
  * (`pattern-parameters`), as `sextant analyze --param` takes them:
- * "name=value" or "pattern.name=value"
+ * "name=value" or "pattern.name=value", the former first (applied in
+ * this order, a pattern's own value wins)
  */
 char **
 sextant_settings_dup_parameters (GSettings *settings)
@@ -62,13 +65,20 @@ sextant_settings_dup_parameters (GSettings *settings)
   const char *name;
   double value;
 
-  g_variant_iter_init (&iter, overrides);
-  while (g_variant_iter_next (&iter, "{&sd}", &name, &value))
+  /* the names for every pattern first: a pattern's own value wins */
+  for (guint pass = 0; pass < 2; pass++)
     {
-      char text[G_ASCII_DTOSTR_BUF_SIZE];
-      g_autofree char *assignment = g_strdup_printf ("%s=%s", name, g_ascii_dtostr (text, sizeof text, value));
+      g_variant_iter_init (&iter, overrides);
+      while (g_variant_iter_next (&iter, "{&sd}", &name, &value))
+        {
+          char text[G_ASCII_DTOSTR_BUF_SIZE];
+          g_autofree char *assignment = NULL;
 
-      g_strv_builder_add (builder, assignment);
+          if ((strchr (name, '.') != NULL) != (pass == 1))
+            continue;
+          assignment = g_strdup_printf ("%s=%s", name, g_ascii_dtostr (text, sizeof text, value));
+          g_strv_builder_add (builder, assignment);
+        }
     }
 
   return g_strv_builder_end (builder);

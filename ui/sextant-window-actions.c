@@ -28,7 +28,7 @@ open_response_cb (GtkNativeDialog *dialog,
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autoptr(GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
       g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-      g_autofree char *dir = folder != NULL ? g_file_get_path (folder) : NULL;
+      g_autofree char *dir = folder != NULL ? g_file_get_uri (folder) : NULL;
 
       if (dir != NULL)
         g_settings_set_string (self->settings, "last-folder", dir);
@@ -49,11 +49,13 @@ new_chooser (SextantWindow        *self,
   g_clear_object (&self->chooser);
   self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, "_Cancel");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  if (last[0] != '\0' && g_file_test (last, G_FILE_TEST_IS_DIR))
+  if (last[0] != '\0')
     {
-      g_autoptr(GFile) folder = g_file_new_for_path (last);
+      /* a URI: any file name */
+      g_autoptr(GFile) folder = g_file_new_for_uri (last);
 
-      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), folder, NULL);
+      if (g_file_query_file_type (folder, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), folder, NULL);
     }
 
   return self->chooser;
