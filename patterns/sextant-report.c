@@ -26,6 +26,10 @@ typedef struct
   const char   *source_root;
   gint64        resolution;
   gint64        total_ticks;
+  gint64        time_begin;   /* the run's first and last event, ticks */
+  gint64        time_end;
+  GHashTable   *labels;       /* location id -> its label (location_label) */
+  GHashTable   *otf2_labels;  /* OTF2 location id -> its label */
   JsonObject   *root;
 } Gather;
 
@@ -141,14 +145,72 @@ gather_summary (Gather  *g,
         json_object_set_string_member (summary, names[i], value);
     }
 
+  g->time_begin = g_ascii_strtoll (json_object_get_string_member_with_default (meta, "time_begin", "0"), NULL, 10);
+  g->time_end = MAX (g->time_begin,
+                     g_ascii_strtoll (json_object_get_string_member_with_default (meta, "time_end", "0"), NULL, 10));
+
   json_object_set_string_member (summary, "database", sextant_store_get_path (g->store));
   json_object_set_int_member (summary, "resolution", g->resolution);
-  json_object_set_double_member (summary, "duration_seconds",
-                                 seconds (g, g_ascii_strtoll (json_object_get_string_member_with_default (meta, "time_end", "0"), NULL, 10) -
-                                             g_ascii_strtoll (json_object_get_string_member_with_default (meta, "time_begin", "0"), NULL, 10)));
+  json_object_set_double_member (summary, "duration_seconds", seconds (g, g->time_end - g->time_begin));
   json_object_set_double_member (summary, "total_time_seconds", seconds (g, g->total_ticks));
 
   return TRUE;
+}
+
+/* Location labels ---------------------------------------------------------- */
+
+/* Labels as the trace names the locations (the location_label view: "MPI
+ * Rank 3", or "MPI Rank 3 / Master thread" where a rank has several threads),
+ * by store id and by OTF2 id; the report names locations by these. */
+static gboolean
+label_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  Gather *g = user_data;
+  gint64 loc = sextant_row_get_int (row, 0);
+
+  if (!sextant_row_is_null (row, 1))
+    g_hash_table_insert (g->labels, g_memdup2 (&loc, sizeof loc), g_strdup (sextant_row_get_text (row, 1)));
+  return TRUE;
+}
+
+static gboolean
+otf2_label_row (const SextantRow  *row,
+                gpointer           user_data,
+                GError           **error)
+{
+  Gather *g = user_data;
+  gint64 loc = sextant_row_get_int (row, 0);
+  gint64 otf2_id = sextant_row_get_int (row, 1);
+  const char *label = g_hash_table_lookup (g->labels, &loc);
+
+  if (label != NULL)
+    g_hash_table_insert (g->otf2_labels, g_memdup2 (&otf2_id, sizeof otf2_id), g_strdup (label));
+  return TRUE;
+}
+
+static gboolean
+gather_labels (Gather  *g,
+               GError **error)
+{
+  return sextant_store_foreach (g->store, SEXTANT_QUERY_LOCATION_LABELS, label_row, g, error, "") &&
+         sextant_store_foreach (g->store, SEXTANT_QUERY_LOCATIONS, otf2_label_row, g, error, "");
+}
+
+/* Sets @name to the label of @id in @labels, "location ID" if it has none. */
+static void
+set_label (JsonObject *object,
+           const char *name,
+           GHashTable *labels,
+           gint64      id)
+{
+  const char *label = g_hash_table_lookup (labels, &id);
+  g_autofree char *fallback = NULL;
+
+  if (label == NULL)
+    label = fallback = g_strdup_printf ("location %" G_GINT64_FORMAT, id);
+  json_object_set_string_member (object, name, label);
 }
 
 /* Patterns (the list `sextant analyze --json` prints) ----------------------- */
@@ -283,6 +345,57 @@ matrix_row (const SextantRow  *row,
   return TRUE;
 }
 
+static int
+compare_int64 (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 x = *(const gint64 *)a;
+  gint64 y = *(const gint64 *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The matrix's rows and columns: every location that sent or received a
+ * message, by OTF2 id, with its label. */
+static gboolean
+gather_matrix (Gather     *g,
+               JsonObject *matrix,
+               GError    **error)
+{
+  JsonArray *cells = json_array_new ();
+  JsonArray *locations = json_array_new ();
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  json_object_set_array_member (matrix, "cells", cells);
+  json_object_set_array_member (matrix, "locations", locations);
+  if (!sextant_store_foreach (g->store, SEXTANT_QUERY_COMM_MATRIX, matrix_row, cells, error, ""))
+    return FALSE;
+
+  for (guint i = 0; i < json_array_get_length (cells); i++)
+    {
+      JsonObject *c = json_array_get_object_element (cells, i);
+      gint64 ends[2] = { json_object_get_int_member (c, "from"), json_object_get_int_member (c, "to") };
+
+      g_array_append_vals (ids, ends, 2);
+    }
+  g_array_sort (ids, compare_int64);
+
+  for (guint k = 0; k < ids->len; k++)
+    {
+      gint64 id = g_array_index (ids, gint64, k);
+      JsonObject *location;
+
+      if (k > 0 && id == g_array_index (ids, gint64, k - 1))
+        continue;
+      location = json_object_new ();
+      json_object_set_int_member (location, "location", id);
+      set_label (location, "label", g->otf2_labels, id);
+      json_array_add_object_element (locations, location);
+    }
+
+  return TRUE;
+}
+
 /* Message sizes in power-of-two buckets: [0], [1], [2, 3], [4, 7], ... */
 static gboolean
 size_row (const SextantRow  *row,
@@ -402,6 +515,7 @@ add_timeline_row (Gather      *g,
   TimelineRows t = { g, json_array_new () };
 
   json_object_set_int_member (row, "location", otf2_id);
+  set_label (row, "label", g->labels, loc);
   json_object_set_array_member (row, "visits", t.visits);
   json_array_add_object_element (rows, row);
 
@@ -416,18 +530,25 @@ instance_row (const SextantRow  *row,
 {
   Gather *g = user_data;
   JsonObject *instance = json_object_new ();
-  JsonObject *timeline = json_object_new ();
-  JsonArray *rows = json_array_new ();
+  JsonObject *timeline;
+  JsonArray *rows;
   JsonArray *source;
-  gint64 begin = sextant_row_is_null (row, 8) ? 0 : sextant_row_get_int (row, 8);
+  gboolean interval = !sextant_row_is_null (row, 8);
+  gint64 begin = interval ? sextant_row_get_int (row, 8) : 0;
   gint64 end = sextant_row_is_null (row, 9) ? begin : sextant_row_get_int (row, 9);
   gint64 margin = MAX (1, (gint64)((end - begin) * TIMELINE_MARGIN));
+  gint64 t0 = begin - margin, t1 = end + margin;
 
   json_object_set_string_member (instance, "pattern", sextant_row_get_text (row, 0));
   json_object_set_string_member (instance, "title", sextant_row_get_text (row, 1));
   json_object_set_double_member (instance, "severity_seconds", seconds (g, sextant_row_get_int (row, 2)));
   json_object_set_int_member (instance, "location", sextant_row_get_int (row, 3));
+  set_label (instance, "location_label", g->labels, sextant_row_get_int (row, 12));
   set_int_or_null (instance, "peer", row, 10);
+  if (sextant_row_is_null (row, 13))
+    json_object_set_null_member (instance, "peer_label");
+  else
+    set_label (instance, "peer_label", g->labels, sextant_row_get_int (row, 13));
   set_text_or_null (instance, "callpath", row, 5);
   set_text_or_null (instance, "file", row, 6);
   set_int_or_null (instance, "line", row, 7);
@@ -442,18 +563,33 @@ instance_row (const SextantRow  *row,
   else
     json_object_set_null_member (instance, "source");
 
-  json_object_set_double_member (timeline, "begin_seconds", seconds (g, begin - margin));
-  json_object_set_double_member (timeline, "end_seconds", seconds (g, end + margin));
-  json_object_set_array_member (timeline, "rows", rows);
-  json_object_set_object_member (instance, "timeline", timeline);
   json_array_add_object_element (json_object_get_array_member (g->root, "instances"), instance);
 
-  if (!add_timeline_row (g, rows, sextant_row_get_int (row, 12), sextant_row_get_int (row, 3),
-                         begin - margin, end + margin, error))
+  /* an instance summed over the run (no interval) has no timeline */
+  if (!interval)
+    {
+      json_object_set_null_member (instance, "timeline");
+      return TRUE;
+    }
+
+  /* the margin stays inside the run, where the time axis starts at 0 */
+  if (t0 < g->time_begin && g->time_begin <= begin)
+    t0 = g->time_begin;
+  if (t1 > g->time_end && g->time_end >= end)
+    t1 = g->time_end;
+
+  timeline = json_object_new ();
+  rows = json_array_new ();
+  json_object_set_double_member (timeline, "origin_seconds", seconds (g, g->time_begin));
+  json_object_set_double_member (timeline, "begin_seconds", seconds (g, t0));
+  json_object_set_double_member (timeline, "end_seconds", seconds (g, t1));
+  json_object_set_array_member (timeline, "rows", rows);
+  json_object_set_object_member (instance, "timeline", timeline);
+
+  if (!add_timeline_row (g, rows, sextant_row_get_int (row, 12), sextant_row_get_int (row, 3), t0, t1, error))
     return FALSE;
   if (!sextant_row_is_null (row, 13) && sextant_row_get_int (row, 13) != sextant_row_get_int (row, 12))
-    return add_timeline_row (g, rows, sextant_row_get_int (row, 13), sextant_row_get_int (row, 10),
-                             begin - margin, end + margin, error);
+    return add_timeline_row (g, rows, sextant_row_get_int (row, 13), sextant_row_get_int (row, 10), t0, t1, error);
 
   return TRUE;
 }
@@ -473,7 +609,7 @@ sextant_report_gather_patterns (SextantStore  *store,
                                 GError       **error)
 {
   g_autoptr(JsonObject) root = json_object_new ();
-  Gather g = { store, NULL, 1, 0, root };
+  Gather g = { .store = store, .resolution = 1, .root = root };
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
 
@@ -500,9 +636,13 @@ sextant_report_gather (SextantStore  *store,
                        GError       **error)
 {
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(GHashTable) labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(GHashTable) otf2_labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   JsonObject *matrix = json_object_new ();
-  JsonArray *cells = json_array_new ();
-  Gather g = { store, source_root, 1, 0, json_object_new () };
+  Gather g = {
+    .store = store, .source_root = source_root, .resolution = 1,
+    .labels = labels, .otf2_labels = otf2_labels, .root = json_object_new (),
+  };
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
 
@@ -511,14 +651,14 @@ sextant_report_gather (SextantStore  *store,
   json_object_set_array_member (g.root, "profile", json_array_new ());
   json_object_set_array_member (g.root, "instances", json_array_new ());
   json_object_set_object_member (g.root, "matrix", matrix);
-  json_object_set_array_member (matrix, "cells", cells);
 
   if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
       !gather_summary (&g, error) ||
+      !gather_labels (&g, error) ||
       !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_row, &g, error, "") ||
       !sextant_store_foreach (store, SEXTANT_QUERY_REGION_PROFILE, profile_row, &g, error, "i",
                               (gint64)PROFILE_ROWS) ||
-      !sextant_store_foreach (store, SEXTANT_QUERY_COMM_MATRIX, matrix_row, cells, error, "") ||
+      !gather_matrix (&g, matrix, error) ||
       !gather_sizes (&g, error) ||
       !sextant_store_foreach (store, SEXTANT_QUERY_TOP_INSTANCES, instance_row, &g, error, "i",
                               (gint64)TOP_INSTANCES))

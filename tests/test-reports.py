@@ -63,7 +63,7 @@ def fmt_seconds(s):
         return "%.3f s" % s
     if s >= 1e-3:
         return "%.3f ms" % (s * 1e3)
-    return "%.2f us" % (s * 1e6)
+    return "%.2f µs" % (s * 1e6)
 
 
 def check(archive, work):
@@ -97,7 +97,10 @@ def check(archive, work):
     insts = model["instances"]
     ok(len(insts) == min(10, sum(p["instances"] for p in analyze["patterns"])),
        "%s: top instances listed" % archive, str(len(insts)))
-    ok(all(i["comment"] and i["timeline"]["rows"] for i in insts), "%s: instances have a comment and a timeline" % archive)
+    ok(all(i["comment"] and (i["timeline"] is None or i["timeline"]["rows"]) for i in insts),
+       "%s: instances have a comment and, those with an interval, a timeline" % archive)
+    ok(all((i["timeline"] is None) == (i["begin_seconds"] == i["end_seconds"] == 0) for i in insts),
+       "%s: instances summed over the run have no timeline" % archive)
     ok(insts == sorted(insts, key=lambda i: -i["severity_seconds"]), "%s: instances by severity" % archive)
     sent = sum(c["messages"] for c in model["matrix"]["cells"])
     ok(sent == model["summary"]["messages_matched"], "%s: matrix counts every matched message" % archive)
@@ -129,7 +132,7 @@ def check(archive, work):
     checker.close()
     ok(not checker.errors and not checker.stack, "%s: HTML well-formed and self-contained" % archive,
        "\n".join(checker.errors[:5] + ["open: %s" % checker.stack]))
-    svgs = re.findall(r"<svg.*?</svg>", outs["html"], re.S)
+    svgs = re.findall(r"<svg.*?</svg>(?=</div>)", outs["html"], re.S)   # a figure holds nested <svg>s
     bad = []
     for s in svgs:
         try:
