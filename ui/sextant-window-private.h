@@ -20,6 +20,9 @@ struct _SextantWindow
   /* Template widgets */
   AdwWindowTitle        *window_title;
   AdwToastOverlay       *toasts;
+  GtkWidget             *zoom_box;           /* the timeline's controls: shown with a trace */
+  GtkWidget             *messages_button;
+  GtkWidget             *lost_button;
   GtkRevealer           *error_revealer;
   GtkLabel              *error_label;
   GtkRevealer           *progress_revealer;

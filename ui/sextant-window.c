@@ -221,6 +221,13 @@ rebuild_recent (SextantWindow *self)
       g_menu_append_item (self->recent_menu, item);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->recent_group), recent->len > 0);
+  if (recent->len == 0)
+    {
+      /* an item without an action: shown, not sensitive */
+      g_autoptr(GMenuItem) none = g_menu_item_new ("No Recent Traces", NULL);
+
+      g_menu_append_item (self->recent_menu, none);
+    }
 }
 
 static void
@@ -289,6 +296,9 @@ set_session (SextantWindow  *self,
     return;
 
   g_signal_group_set_target (self->session_signals, session);
+  gtk_widget_set_visible (self->zoom_box, session != NULL);
+  gtk_widget_set_visible (self->messages_button, session != NULL);
+  gtk_widget_set_visible (self->lost_button, session != NULL);
   sextant_timeline_set_session (self->timeline, session);
   sextant_pattern_browser_set_session (self->browser, session);
   if (session != NULL)
@@ -636,6 +646,9 @@ sextant_window_class_init (SextantWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/sextant/Sextant/ui/sextant-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, toasts);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, zoom_box);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, messages_button);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, lost_button);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, progress_revealer);
@@ -687,7 +700,9 @@ sextant_window_init (SextantWindow *self)
   _sextant_window_dnd_init (self);
   update_source_roots (self);
   rebuild_recent (self);
-  set_session (self, NULL);
+  gtk_widget_set_visible (self->zoom_box, FALSE);
+  gtk_widget_set_visible (self->messages_button, FALSE);
+  gtk_widget_set_visible (self->lost_button, FALSE);
   gtk_stack_set_visible_child_name (self->stack, "start");
 }
 
