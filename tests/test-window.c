@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "sextant-lod-reader.h"
-#include "sextant-store.h"
+#include "sextant-store-private.h"
 #include "sextant-test-util.h"
 #include "sextant-ui-test-util.h"
 #include "sextant-window.h"

@@ -13,6 +13,7 @@
 #include "sextant-pattern-browser.h"
 #include "sextant-pattern-set.h"
 #include "sextant-store.h"
+#include "sextant-store-private.h"
 
 #define MAX_INSTANCES 1000
 

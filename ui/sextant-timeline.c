@@ -17,6 +17,7 @@
 
 #include "sextant-lod-reader.h"
 #include "sextant-store.h"
+#include "sextant-store-private.h"
 #include "sextant-timeline.h"
 
 #define LABEL_MIN     100    /* the label column: its widest label, within these */
