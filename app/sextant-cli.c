@@ -19,7 +19,7 @@
 #include "sextant-report.h"
 #include "sextant-cli.h"
 #include "sextant-importer.h"
-#include "sextant-store.h"
+#include "sextant-store-private.h"
 
 #define EXIT_USAGE 2
 
@@ -536,10 +536,13 @@ print_analysis (Analysis *a)
           JsonObject *site = json_array_get_object_element (sites, k);
           JsonNode *file = json_object_get_member (site, "file");
 
+          const char *function = json_object_get_string_member_with_default (site, "function", NULL);
           g_autofree char *where = JSON_NODE_HOLDS_NULL (file)
             ? g_strdup ("(no source information)")
-            : g_strdup_printf ("%s:%" G_GINT64_FORMAT, json_node_get_string (file),
-                               json_object_get_int_member_with_default (site, "line", 0));
+            : g_strdup_printf ("%s:%" G_GINT64_FORMAT "%s%s%s", json_node_get_string (file),
+                               json_object_get_int_member_with_default (site, "line", 0),
+                               function != NULL ? " (where " : "", function != NULL ? function : "",
+                               function != NULL ? " begins; the trace gives no call site)" : "");
 
           g_print ("  %-24s %12.6f s  %s  (%s)\n", json_object_get_string_member (p, "id"),
                    json_object_get_double_member (site, "severity_seconds"), where,
@@ -554,11 +557,10 @@ sextant_cli_analyze (int    argc,
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("DB|ARCHIVE - find inefficiency patterns");
   g_autoptr(SextantStore) store = NULL;
-  g_autoptr(SextantPatternSet) patterns = sextant_pattern_set_new ();
+  g_autoptr(SextantPatternSet) patterns = NULL;
   g_autoptr(SextantAnalysis) analysis = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *db_path = NULL;
-  g_autofree char *user_dir = sextant_pattern_set_user_directory ();
   g_auto(GStrv) only = NULL;
   g_auto(GStrv) params = NULL;
   g_auto(GStrv) files = NULL;
@@ -586,8 +588,13 @@ sextant_cli_analyze (int    argc,
   if (argc != 2)
     return usage_error (context, "analyze needs exactly one DB or ARCHIVE");
 
-  if (!sextant_pattern_set_add_builtin (patterns, &error) ||
-      (!no_user && !sextant_pattern_set_add_directory (patterns, user_dir, &error)))
+  if (no_user)
+    {
+      patterns = sextant_pattern_set_new ();
+      if (!sextant_pattern_set_add_builtin (patterns, &error))
+        return runtime_error (error);
+    }
+  else if (!(patterns = sextant_pattern_set_new_default (&error)))
     return runtime_error (error);
   for (guint i = 0; files != NULL && files[i] != NULL; i++)
     if (!sextant_pattern_set_add_file (patterns, files[i], &error))
@@ -640,7 +647,7 @@ sextant_cli_report (int    argc,
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("DB|ARCHIVE - write a summary report");
   g_autoptr(SextantStore) store = NULL;
-  g_autoptr(SextantPatternSet) patterns = sextant_pattern_set_new ();
+  g_autoptr(SextantPatternSet) patterns = NULL;
   g_autoptr(SextantAnalysis) analysis = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) model = NULL;
@@ -649,7 +656,6 @@ sextant_cli_report (int    argc,
   g_autofree char *format_name = NULL;
   g_autofree char *output = NULL;
   g_autofree char *source_root = NULL;
-  g_autofree char *user_dir = sextant_pattern_set_user_directory ();
   SextantReportFormat format;
   int status = 0;
   GOptionEntry entries[] = {
@@ -676,8 +682,7 @@ sextant_cli_report (int    argc,
   if (output == NULL)
     return usage_error (context, "report needs -o OUT");
 
-  if (!sextant_pattern_set_add_builtin (patterns, &error) ||
-      !sextant_pattern_set_add_directory (patterns, user_dir, &error) ||
+  if (!(patterns = sextant_pattern_set_new_default (&error)) ||
       !(store = open_or_import (argv[1], &db_path, &error)))
     return runtime_error (error);
 

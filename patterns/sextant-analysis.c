@@ -14,6 +14,14 @@
  * the definition of the enclosing region). The comment is the pattern's
  * template, filled in when the instance is read (the pattern_instance view).
  *
+ * Threads: the queries run on a pool of workers, each on a connection of
+ * its own (taken from a queue, so a connection's cache of decoded chunks
+ * serves the next query), while the thread that runs the analysis writes
+ * the instances of the queries done, in the order the patterns were
+ * submitted, inside one transaction. Every connection follows one
+ * cancellable: the caller's, chained, which the run also cancels itself
+ * when a pattern fails, so the queries still running stop.
+ *
  * Workload: a pattern can have hundreds of thousands of instances. The
  * visit's call path, region and call-site ids come with each row (the store
  * joins them onto the query); file and line are looked up once per source
@@ -23,17 +31,21 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <time.h>
 #include <string.h>
 
 #include "sextant-analysis.h"
 #include "sextant-chunk-writer.h"
+#include "sextant-store-private.h"
 
 typedef struct
 {
-  char   *file;       /* NULL: no source information */
-  gint64  line;
-  gint64  site;       /* its pattern_site.id, 0 until an instance uses it */
+  char            *file;       /* NULL: no source information */
+  gint64           line;
+  SextantSiteKind  kind;       /* CALL or FUNCTION when file is set */
+  char            *function;   /* FUNCTION: the region that begins at line */
+  gint64           site;       /* its pattern_site.id, 0 until an instance uses it */
 } Source;
 
 struct _SextantAnalysis
@@ -44,6 +56,11 @@ struct _SextantAnalysis
   SextantPatternSet *patterns;
   GHashTable        *overrides;    /* "name" or "id.name" -> double* */
   GHashTable        *selected;     /* id -> id, NULL = all */
+  GPtrArray         *selection;    /* the selected ids in the order given, NULL = all */
+  SextantAnalysisProgress progress;
+  gpointer           progress_data;
+  GDestroyNotify     progress_destroy;
+  gint               running;      /* atomic: a run is under way */
 
   /* during a run */
   gint64             resolution;
@@ -51,7 +68,7 @@ struct _SextantAnalysis
   GHashTable        *ctx_sources;  /* calling context id -> Source* */
   GHashTable        *path_sources; /* call path id -> Source*: the enclosing function's definition */
   GHashTable        *region_sources; /* region id -> Source* */
-  GHashTable        *sites;        /* "file\x1fline" -> pattern_site.id */
+  GHashTable        *sites;        /* "kind\x1ffile\x1fline\x1ffunction" -> pattern_site.id */
   GPtrArray         *site_sources; /* Source by pattern_site.id - 1 (borrowed from the caches) */
   GHashTable        *path_names;   /* call path id -> name */
 };
@@ -67,6 +84,7 @@ source_free (gpointer data)
   Source *source = data;
 
   g_free (source->file);
+  g_free (source->function);
   g_free (source);
 }
 
@@ -79,6 +97,9 @@ sextant_analysis_finalize (GObject *object)
   g_clear_object (&self->patterns);
   g_clear_pointer (&self->overrides, g_hash_table_unref);
   g_clear_pointer (&self->selected, g_hash_table_unref);
+  g_clear_pointer (&self->selection, g_ptr_array_unref);
+  if (self->progress_destroy != NULL)
+    self->progress_destroy (self->progress_data);
   g_clear_pointer (&self->scl_sources, g_hash_table_unref);
   g_clear_pointer (&self->ctx_sources, g_hash_table_unref);
   g_clear_pointer (&self->path_sources, g_hash_table_unref);
@@ -240,7 +261,12 @@ sextant_analysis_select (SextantAnalysis  *self,
     }
 
   if (self->selected == NULL)
-    self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    {
+      self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      self->selection = g_ptr_array_new_with_free_func (g_free);
+    }
+  if (!g_hash_table_contains (self->selected, pattern_id))
+    g_ptr_array_add (self->selection, g_strdup (pattern_id));
   g_hash_table_add (self->selected, g_strdup (pattern_id));
 
   return TRUE;
@@ -283,14 +309,19 @@ source_row (const SextantRow  *row,
   if (!sextant_row_is_null (row, 0))
     {
       g_free (source->file);
+      g_free (source->function);
       source->file = g_strdup (sextant_row_get_text (row, 0));
       source->line = sextant_row_is_null (row, 1) ? 0 : sextant_row_get_int (row, 1);
+      /* the third column names the region a definition's line begins */
+      source->function = sextant_row_is_null (row, 2) ? NULL : g_strdup (sextant_row_get_text (row, 2));
+      source->kind = source->function != NULL ? SEXTANT_SITE_FUNCTION : SEXTANT_SITE_CALL;
     }
 
   return TRUE;
 }
 
-/* The (cached) result of a query that returns file and line for an id. */
+/* The (cached) result of a query that returns file, line and the name of
+ * the function that begins there (NULL for a call site) for an id. */
 static Source *
 cached_source (SextantAnalysis   *self,
                GHashTable        *cache,
@@ -366,6 +397,8 @@ path_source (SextantAnalysis  *self,
         {
           source->file = g_strdup (defined->file);
           source->line = defined->line;
+          source->kind = SEXTANT_SITE_FUNCTION;
+          source->function = g_strdup (defined->function);
         }
     }
   g_hash_table_insert (self->path_sources, g_memdup2 (&path, sizeof path), source);
@@ -397,6 +430,22 @@ call_site (SextantAnalysis  *self,
   return source;
 }
 
+/* pattern_site.kind, pattern_aggregate.site_kind */
+static const char *
+site_kind_name (SextantSiteKind kind)
+{
+  switch (kind)
+    {
+    case SEXTANT_SITE_CALL:
+      return "call";
+    case SEXTANT_SITE_FUNCTION:
+      return "function";
+    case SEXTANT_SITE_NONE:
+    default:
+      return "none";
+    }
+}
+
 /* The pattern_site id of a call site, written the first time it is used. */
 static gboolean
 site_id (SextantAnalysis  *self,
@@ -409,14 +458,16 @@ site_id (SextantAnalysis  *self,
 
   if (source->site == 0)
     {
-      key = g_strdup_printf ("%s\x1f%" G_GINT64_FORMAT, source->file, source->line);
+      key = g_strdup_printf ("%d\x1f%s\x1f%" G_GINT64_FORMAT "\x1f%s", source->kind, source->file, source->line,
+                             source->function != NULL ? source->function : "");
       if ((known = g_hash_table_lookup (self->sites, key)) != NULL)
         source->site = GPOINTER_TO_SIZE (known);
       else
         {
           source->site = g_hash_table_size (self->sites) + 1;
-          if (!sextant_store_run (self->store, SEXTANT_STMT_PATTERN_SITE, error, "iti",
-                                  source->site, source->file, source->line))
+          if (!sextant_store_run (self->store, SEXTANT_STMT_PATTERN_SITE, error, "ititt",
+                                  source->site, source->file, source->line, site_kind_name (source->kind),
+                                  source->function))
             return FALSE;
           g_hash_table_insert (self->sites, g_steal_pointer (&key), GSIZE_TO_POINTER (source->site));
           g_ptr_array_add (self->site_sources, source);
@@ -546,6 +597,7 @@ typedef struct
   GAsyncQueue    *connections; /* idle SextantStore*, shared by the workers */
   GAsyncQueue    *shared;      /* the one connection whose copies of the
                                 * shared views the jobs that read them share */
+  GCancellable   *cancellable; /* the run's: every connection follows it */
   gboolean        uses_shared;
   guint           index;       /* order of submission: instances are written in it */
   GArray         *found;       /* Found */
@@ -564,6 +616,7 @@ job_free (Job *job)
   g_free (job->store_path);
   g_clear_pointer (&job->connections, g_async_queue_unref);
   g_clear_pointer (&job->shared, g_async_queue_unref);
+  g_clear_object (&job->cancellable);
   g_free (job);
 }
 
@@ -658,7 +711,9 @@ run_job (gpointer data,
   store = job->uses_shared ? g_async_queue_pop (queue) : g_async_queue_try_pop (queue);
   if (store == NULL && (store = g_async_queue_try_pop (job->shared)) != NULL)
     queue = job->shared;    /* idle: borrowed, so at most one connection per worker */
-  if ((store == NULL && (store = sextant_store_open (job->store_path, &error)) == NULL) ||
+  if (store == NULL && (store = sextant_store_open (job->store_path, &error)) != NULL)
+    sextant_store_set_cancellable (store, job->cancellable);
+  if (store == NULL ||
       !sextant_store_materialize_views (store, sextant_pattern_get_sql (job->pattern), &error) ||
       !sextant_store_run_query (store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
                                 collect_row, job, &error))
@@ -728,6 +783,7 @@ job_new (SextantAnalysis *self,
          SextantPattern  *pattern,
          GAsyncQueue     *connections,
          GAsyncQueue     *shared,
+         GCancellable    *cancellable,
          guint            index)
 {
   Job *job = g_new0 (Job, 1);
@@ -738,6 +794,7 @@ job_new (SextantAnalysis *self,
   job->store_path = g_strdup (sextant_store_get_path (self->store));
   job->connections = g_async_queue_ref (connections);
   job->shared = g_async_queue_ref (shared);
+  job->cancellable = g_object_ref (cancellable);
   job->uses_shared = sextant_store_reads_shared_views (sextant_pattern_get_sql (pattern));
   job->index = index;
   job->found = g_array_new (FALSE, FALSE, sizeof (Found));
@@ -806,7 +863,14 @@ write_job (SextantAnalysis  *self,
   rows = sextant_chunk_writer_new (self->store, SEXTANT_CHUNK_PATTERN_INSTANCE, SEXTANT_INSTANCE_N_COLUMNS,
                                    (gint64)job->index << 32, INSTANCE_CHUNK_ROWS);
   for (guint i = 0; ok && i < job->found->len; i++)
-    ok = insert_instance (self, pattern, rows, &g_array_index (job->found, Found, i), aggregates, error);
+    {
+      /* single-row writes are too short for SQLite to notice a
+       * cancellation: a pattern with a million instances checks itself */
+      if (i % INSTANCE_CHUNK_ROWS == 0 && sextant_store_set_error_if_cancelled (self->store, error))
+        ok = FALSE;
+      else
+        ok = insert_instance (self, pattern, rows, &g_array_index (job->found, Found, i), aggregates, error);
+    }
   ok = ok && sextant_chunk_writer_flush (rows, error);
   sextant_chunk_writer_free (rows);
 
@@ -821,10 +885,11 @@ write_job (SextantAnalysis  *self,
         return FALSE;
       if (a->site != SEXTANT_NULL)
         site = g_ptr_array_index (self->site_sources, a->site - 1);
-      ok = sextant_store_run (self->store, SEXTANT_STMT_PATTERN_AGGREGATE, error, "tittnii",
+      ok = sextant_store_run (self->store, SEXTANT_STMT_PATTERN_AGGREGATE, error, "tittnttii",
                               sextant_pattern_get_id (pattern), a->loc, callpath,
                               site != NULL ? site->file : NULL, site != NULL ? site->line : SEXTANT_NULL,
-                              a->severity, a->instances);
+                              site_kind_name (site != NULL ? site->kind : SEXTANT_SITE_NONE),
+                              site != NULL ? site->function : NULL, a->severity, a->instances);
     }
 
   g_debug ("pattern %s: %u instances written, %.3f s CPU", sextant_pattern_get_id (pattern), job->found->len,
@@ -843,16 +908,59 @@ resolution_row (const SextantRow  *row,
   return TRUE;
 }
 
-/**
- * sextant_analysis_run:
- *
- * Replaces the store's pattern instances with those of this run, in one
- * transaction: on failure the store keeps the previous analysis.
- */
-gboolean
-sextant_analysis_run (SextantAnalysis  *self,
-                      GCancellable     *cancellable,
-                      GError          **error)
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+/* The scope of this run into meta (analysis_selected, analysis_parameters:
+ * sextant_store_get_analysis_scope()), inside the run's transaction. */
+static gboolean
+write_scope (SextantAnalysis  *self,
+             GError          **error)
+{
+  g_autoptr(GString) selected = g_string_new (NULL);
+  g_autoptr(GString) parameters = g_string_new (NULL);
+  guint n_keys = 0;
+  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (self->overrides, &n_keys);
+
+  if (self->selection == NULL)
+    g_string_append (selected, SEXTANT_ANALYSIS_ALL_PATTERNS);
+  for (guint i = 0; self->selection != NULL && i < self->selection->len; i++)
+    g_string_append_printf (selected, "%s%s", i > 0 ? " " : "", (const char *)g_ptr_array_index (self->selection, i));
+
+  qsort (keys, n_keys, sizeof *keys, compare_strings);
+  for (guint i = 0; i < n_keys; i++)
+    {
+      const char *key = keys[i];
+      char value[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (value, sizeof value, "%g", *(double *)g_hash_table_lookup (self->overrides, key));
+      g_string_append_printf (parameters, "%s%s=%s", i > 0 ? " " : "", key, value);
+    }
+
+  return sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_selected", selected->str) &&
+         sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_parameters",
+                            parameters->len > 0 ? parameters->str : NULL);
+}
+
+static void
+cancel_run (GCancellable *cancellable,
+            gpointer      user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+/* The run, on the store whose cancellable is @run: the caller's, chained,
+ * and cancelled too when a pattern fails, so the queries still running
+ * stop. */
+static gboolean
+run_patterns (SextantAnalysis  *self,
+              GCancellable     *cancellable,
+              GCancellable     *run,
+              GError          **error)
 {
   GPtrArray *patterns;
   GThreadPool *pool;
@@ -862,8 +970,6 @@ sextant_analysis_run (SextantAnalysis  *self,
   GPtrArray *jobs;
   guint n_jobs = 0;
   gboolean ok = TRUE;
-
-  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
 
   g_clear_pointer (&self->scl_sources, g_hash_table_unref);
   g_clear_pointer (&self->ctx_sources, g_hash_table_unref);
@@ -887,7 +993,7 @@ sextant_analysis_run (SextantAnalysis  *self,
     return FALSE;
 
   patterns = sextant_pattern_set_get_patterns (self->patterns);
-  ok = sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error);
+  ok = sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error) && write_scope (self, error);
 
   /* Workers run the queries on connections of their own (the store is in
    * WAL mode: they read the data as it was before this transaction), one
@@ -904,17 +1010,17 @@ sextant_analysis_run (SextantAnalysis  *self,
 
       if (!is_selected (self, pattern))
         continue;
-      g_ptr_array_add (jobs, job_new (self, pattern, connections, shared, n_jobs));
+      g_ptr_array_add (jobs, job_new (self, pattern, connections, shared, run, n_jobs));
       n_jobs++;
     }
 
   /* the jobs that share a view: the first one first (it computes the view),
    * the others last, so that the other workers have work meanwhile */
   {
-    g_autoptr(SextantStore) shared_store = sextant_store_open (sextant_store_get_path (self->store), error);
+    g_autoptr(SextantStore) shared_store = NULL;
     gboolean first_shared = TRUE;
 
-    if (shared_store == NULL)
+    if (n_jobs > 0 && (shared_store = sextant_store_open (sextant_store_get_path (self->store), error)) == NULL)
       {
         ok = FALSE;
         for (guint i = 0; i < jobs->len; i++)
@@ -922,8 +1028,11 @@ sextant_analysis_run (SextantAnalysis  *self,
         g_ptr_array_set_size (jobs, 0);
         n_jobs = 0;
       }
-    else
-      g_async_queue_push (shared, g_steal_pointer (&shared_store));
+    else if (shared_store != NULL)
+      {
+        sextant_store_set_cancellable (shared_store, run);
+        g_async_queue_push (shared, g_steal_pointer (&shared_store));
+      }
     pool = g_thread_pool_new (run_job, results, MAX (1, (gint)MIN (g_get_num_processors (), 4)), FALSE, NULL);
     for (guint pass = 0; pass < 3; pass++)
       for (guint i = 0; i < jobs->len; i++)
@@ -953,19 +1062,169 @@ sextant_analysis_run (SextantAnalysis  *self,
     {
       g_autoptr(Job) job = g_async_queue_pop (results);
 
-      if (ok)
-        ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, error);
+      if (!ok)
+        continue;
+      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, error);
+      if (!ok)
+        g_cancellable_cancel (run);     /* the other queries stop */
+      else if (self->progress != NULL)
+        self->progress ((double)(i + 1) / n_jobs, sextant_pattern_get_id (job->pattern), self->progress_data);
     }
   g_thread_pool_free (pool, FALSE, TRUE);
   g_async_queue_unref (results);
   g_async_queue_unref (connections);
   g_async_queue_unref (shared);
 
-  if (!ok)
+  /* a cancellation after the last pattern was written: nothing is lost by
+   * honouring it, and the caller asked for the previous state */
+  if (!ok || g_cancellable_set_error_if_cancelled (cancellable, error))
     {
       sextant_store_rollback (self->store);
       return FALSE;
     }
 
   return sextant_store_commit (self->store, error);
+}
+
+/**
+ * sextant_analysis_run:
+ * @cancellable: (nullable): stops the run: the queries under way are
+ *   interrupted (sqlite3_interrupt()) on every connection of the run
+ *
+ * Replaces the store's pattern instances with those of this run, and its
+ * recorded scope with this run's, in one transaction: on failure or
+ * cancellation the store keeps the previous analysis. Cancelled on a large
+ * store, it returns within a fraction of a second (docs/patterns.md).
+ *
+ * Threading: blocks; runs the pattern queries on a pool of worker threads,
+ * each with its own connection to the store's file, and writes from the
+ * calling thread, which owns the store meanwhile. The progress function is
+ * called in the calling thread.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %G_IO_ERROR_CANCELLED when
+ *   @cancellable was cancelled, %G_IO_ERROR_PENDING when this analysis
+ *   runs already, %SEXTANT_TRACE_ERROR_QUERY (a user pattern's query is
+ *   invalid; the message names the pattern and its file) or another
+ *   %SEXTANT_TRACE_ERROR of the store
+ */
+gboolean
+sextant_analysis_run (SextantAnalysis  *self,
+                      GCancellable     *cancellable,
+                      GError          **error)
+{
+  g_autoptr(GCancellable) run = NULL;
+  g_autoptr(GCancellable) previous = NULL;
+  gulong chained = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
+
+  if (!g_atomic_int_compare_and_exchange (&self->running, FALSE, TRUE))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PENDING, "the analysis is running already");
+      return FALSE;
+    }
+
+  run = g_cancellable_new ();
+  if (cancellable != NULL)
+    chained = g_cancellable_connect (cancellable, G_CALLBACK (cancel_run), run, NULL);
+  previous = sextant_store_get_cancellable (self->store);
+  if (previous != NULL)
+    g_object_ref (previous);
+  sextant_store_set_cancellable (self->store, run);
+
+  ok = run_patterns (self, cancellable, run, error);
+
+  sextant_store_set_cancellable (self->store, previous);
+  if (cancellable != NULL)
+    g_cancellable_disconnect (cancellable, chained);
+  g_atomic_int_set (&self->running, FALSE);
+
+  return ok;
+}
+
+/**
+ * sextant_analysis_set_progress_func:
+ * @func: (nullable): called after each pattern is written, in the thread
+ *   that runs the analysis (see #SextantAnalysisProgress)
+ * @destroy: (nullable): frees @user_data when the function is replaced or
+ *   the analysis finalized
+ *
+ * Threading: before a run, not during one.
+ */
+void
+sextant_analysis_set_progress_func (SextantAnalysis          *self,
+                                    SextantAnalysisProgress   func,
+                                    gpointer                  user_data,
+                                    GDestroyNotify            destroy)
+{
+  g_return_if_fail (SEXTANT_IS_ANALYSIS (self));
+
+  if (self->progress_destroy != NULL)
+    self->progress_destroy (self->progress_data);
+  self->progress = func;
+  self->progress_data = user_data;
+  self->progress_destroy = destroy;
+}
+
+static void
+run_worker (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!sextant_analysis_run (source_object, cancellable, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * sextant_analysis_run_async:
+ * @cancellable: (nullable): stops the run, as for sextant_analysis_run()
+ * @callback: called in the thread-default main context of the caller when
+ *   the run is over
+ *
+ * Runs sextant_analysis_run() in a worker thread (GTask). The store belongs
+ * to that thread until @callback is called; the progress function is called
+ * in it too. Get the result with sextant_analysis_run_finish().
+ */
+void
+sextant_analysis_run_async (SextantAnalysis     *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (SEXTANT_IS_ANALYSIS (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sextant_analysis_run_async);
+  /* the run answers a cancellation itself: a run that committed before
+   * the cancellation reports success, as the store holds its results */
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_run_in_thread (task, run_worker);
+}
+
+/**
+ * sextant_analysis_run_finish:
+ *
+ * Returns: %TRUE if the run committed; %FALSE with @error set as for
+ *   sextant_analysis_run() (the store then keeps the previous analysis)
+ */
+gboolean
+sextant_analysis_run_finish (SextantAnalysis  *self,
+                             GAsyncResult     *result,
+                             GError          **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_async_result_is_tagged (result, sextant_analysis_run_async), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -58,6 +58,31 @@ sextant_pattern_set_new (void)
 }
 
 /**
+ * sextant_pattern_set_new_default:
+ *
+ * The patterns `sextant analyze` runs: the built-in catalogue and the .sql
+ * files of the user's patterns folder (sextant_pattern_set_user_directory(),
+ * which need not exist). Reads files: call it off the main thread when the
+ * folder may be slow.
+ *
+ * Returns: (transfer full) (nullable): the set, or %NULL with @error set
+ *   when a user pattern does not parse or repeats an id
+ *   (%SEXTANT_PATTERN_ERROR_SYNTAX) or the folder cannot be read
+ */
+SextantPatternSet *
+sextant_pattern_set_new_default (GError **error)
+{
+  g_autoptr(SextantPatternSet) self = sextant_pattern_set_new ();
+  g_autofree char *user_dir = sextant_pattern_set_user_directory ();
+
+  if (!sextant_pattern_set_add_builtin (self, error) ||
+      !sextant_pattern_set_add_directory (self, user_dir, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/**
  * sextant_pattern_set_add:
  *
  * Adds @pattern; fails if the set has a pattern with its id already.

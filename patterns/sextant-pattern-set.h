@@ -18,6 +18,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SextantPatternSet, sextant_pattern_set, SEXTANT, PATTERN_SET, GObject)
 
 SextantPatternSet *sextant_pattern_set_new            (void);
+SextantPatternSet *sextant_pattern_set_new_default    (GError           **error);
 gboolean           sextant_pattern_set_add_builtin    (SextantPatternSet  *self,
                                                        GError            **error);
 gboolean           sextant_pattern_set_add_directory  (SextantPatternSet  *self,

@@ -364,6 +364,26 @@ html_summary (GString    *out,
                           int_or (summary, "collectives", 0));
 }
 
+/* A pattern's top call site as the pattern table says it: "file:line", or
+ * what the trace has instead of a call site. */
+static char *
+top_site_text (JsonObject *site,
+               gboolean    base_name)
+{
+  const char *file = str_or (site, "file", NULL);
+  const char *function = str_or (site, "function", NULL);
+  g_autofree char *name = NULL;
+
+  if (file == NULL)
+    return g_strdup ("no source information in the trace");
+  name = base_name ? g_path_get_basename (file) : g_strdup (file);
+  if (g_strcmp0 (str_or (site, "kind", NULL), "function") == 0)
+    return g_strdup_printf ("%s:%" G_GINT64_FORMAT " (where %s begins; the trace gives no call site)", name,
+                            int_or (site, "line", 0), function != NULL ? function : "the function");
+
+  return g_strdup_printf ("%s:%" G_GINT64_FORMAT, name, int_or (site, "line", 0));
+}
+
 static void
 html_patterns (GString   *out,
                JsonArray *patterns)
@@ -397,11 +417,9 @@ html_patterns (GString   *out,
                               json_object_get_int_member (p, "instances"), max > 0 ? 200.0 * s / max : 0.0);
       if (json_array_get_length (sites) > 0)
         {
-          JsonObject *site = json_array_get_object_element (sites, 0);
-          g_autofree char *base = g_path_get_basename (str_or (site, "file", "?"));
+          g_autofree char *where = top_site_text (json_array_get_object_element (sites, 0), TRUE);
 
-          append_escaped (out, base);
-          g_string_append_printf (out, ":%" G_GINT64_FORMAT, int_or (site, "line", 0));
+          append_escaped (out, where);
         }
       g_string_append (out, "</td></tr>");
     }
@@ -1081,10 +1099,9 @@ render_markdown (JsonObject *root)
                               json_object_get_int_member (p, "instances"));
       if (json_array_get_length (sites) > 0)
         {
-          JsonObject *site = json_array_get_object_element (sites, 0);
+          g_autofree char *where = top_site_text (json_array_get_object_element (sites, 0), FALSE);
 
-          md_cell (out, str_or (site, "file", "?"));
-          g_string_append_printf (out, ":%" G_GINT64_FORMAT, int_or (site, "line", 0));
+          md_cell (out, where);
         }
       g_string_append (out, " |\n");
     }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sextant-report.h"
+#include "sextant-store-private.h"
 
 #define PROFILE_ROWS      30
 #define TOP_INSTANCES     10
@@ -246,6 +247,10 @@ site_row (const SextantRow  *row,
   json_object_set_double_member (site, "severity_seconds", seconds (r->g, sextant_row_get_int (row, 2)));
   json_object_set_int_member (site, "instances", sextant_row_get_int (row, 3));
   set_text_or_null (site, "callpath", row, 4);
+  /* "call": the call's own line; "function": where the enclosing
+   * "function" begins (the trace has no call site); "none" */
+  set_text_or_null (site, "kind", row, 5);
+  set_text_or_null (site, "function", row, 6);
   json_array_add_object_element (json_object_get_array_member (r->object, "top_sites"), site);
 
   return TRUE;

@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include "sextant-store.h"
+#include "sextant-store-private.h"
 
 G_BEGIN_DECLS
 

@@ -13,7 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "sextant-importer.h"
-#include "sextant-store.h"
+#include "sextant-store-private.h"
 
 typedef struct
 {

@@ -12,7 +12,7 @@
  */
 #include "config.h"
 
-#include "sextant-store.h"
+#include "sextant-store-private.h"
 #include "sextant-test-util.h"
 
 typedef struct

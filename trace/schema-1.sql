@@ -451,11 +451,14 @@ CREATE VIRTUAL TABLE pattern_instance_data USING sextant_columns (
   id ROWID, severity, loc, visit, region, path, site, begin, "end", peer_loc, message, collective);
 
 -- The source lines the instances point at: a call's call-site attribute,
--- else its calling context, else the definition of the enclosing region.
+-- else its calling context (kind 'call'), else the definition of the
+-- enclosing region (kind 'function': the line where that function begins).
 CREATE TABLE pattern_site (
-  id   INTEGER PRIMARY KEY,
-  file TEXT NOT NULL,
-  line INTEGER
+  id       INTEGER PRIMARY KEY,
+  file     TEXT NOT NULL,
+  line     INTEGER,
+  kind     TEXT NOT NULL,          -- 'call' or 'function'
+  function TEXT                    -- kind 'function': the region that begins at line
 );
 
 -- The comments a pattern query wrote itself (the others come from the
@@ -480,20 +483,25 @@ CREATE VIEW location_label AS
 -- Every instance of a pattern: who lost how much time where, and why.
 --   pattern, severity (ticks lost), loc, visit, callpath (region names from
 --   the root visit, '/'-separated), file and line of the call, begin and end
---   of the time lost, peer_loc, message, collective, and comment: the
+--   of the time lost, peer_loc, message, collective, comment: the
 --   diagnosis and recommendation, the query's own or the pattern's template
---   filled in (sextant_comment, trace/sextant-sql-functions.c).
+--   (a plain default without one) filled in (sextant_comment,
+--   trace/sextant-sql-functions.c), call (the visit's region), site_kind
+--   ('call', 'function' or 'none': what file and line are) and function
+--   (site_kind 'function': the function that begins at line).
 CREATE VIEW pattern_instance AS
   SELECT i.id AS id, p.id AS pattern, i.severity AS severity, i.loc AS loc, i.visit AS visit,
          cp.name AS callpath, s.file AS file, s.line AS line, i.begin AS begin, i."end" AS "end",
          i.peer_loc AS peer_loc, i.message AS message, i.collective AS collective,
          coalesce (n.comment,
-                   sextant_comment (p.comment, coalesce (ll.label, 'an unknown location'),
+                   sextant_comment (coalesce (p.comment, '{location} lost {seconds} in {call} at {site}.'),
+                                    coalesce (ll.label, 'an unknown location'),
                                     CASE WHEN i.peer_loc IS NOT NULL
                                          THEN coalesce (pl.label, 'an unknown location') END,
                                     i.severity,
                                     (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'resolution'),
-                                    r.name, s.file, s.line, cp.name)) AS comment
+                                    r.name, s.file, s.line, cp.name, s.kind, s.function)) AS comment,
+         r.name AS call, coalesce (s.kind, 'none') AS site_kind, s.function AS function
   FROM pattern_instance_data AS i
   JOIN pattern AS p ON p.number = i.id >> 32
   LEFT JOIN location_label AS ll ON ll.loc = i.loc
@@ -512,6 +520,8 @@ CREATE TABLE pattern_aggregate (
   callpath   TEXT,
   file       TEXT,
   line       INTEGER,
+  site_kind  TEXT NOT NULL,         -- as pattern_instance.site_kind: 'call', 'function' or 'none'
+  function   TEXT,                  -- site_kind 'function': the function that begins at line
   severity   INTEGER NOT NULL,      -- ticks, the sum
   instances  INTEGER NOT NULL
 );

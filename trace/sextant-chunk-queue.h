@@ -10,7 +10,7 @@
  */
 #pragma once
 
-#include "sextant-store.h"
+#include "sextant-store-private.h"
 
 G_BEGIN_DECLS
 

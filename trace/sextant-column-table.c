@@ -39,7 +39,9 @@ SQLITE_EXTENSION_INIT3
 
 struct _SextantColumnModule
 {
-  guint64 generation;
+  guint64    generation;
+  gboolean (*interrupted) (gpointer data);   /* or NULL */
+  gpointer   interrupted_data;
 };
 
 typedef struct
@@ -684,6 +686,12 @@ seek (ColumnCursor *self,
           return SQLITE_OK;
         }
 
+      /* a scan that skips row after row runs here, not in SQLite's
+       * virtual machine, which checks for an interrupt between rows: a
+       * cancelled query stops at the next chunk */
+      if (table->module->interrupted != NULL && table->module->interrupted (table->module->interrupted_data))
+        return SQLITE_INTERRUPT;
+
       {
         const DirEntry *e = &g_array_index (table->dir, DirEntry, self->entry);
         int rc = SQLITE_OK;
@@ -934,4 +942,15 @@ void
 sextant_column_module_changed (SextantColumnModule *module)
 {
   module->generation++;
+}
+
+/* @func (@data) is called before each chunk a scan reads; when it returns
+ * TRUE the scan fails with SQLITE_INTERRUPT. */
+void
+sextant_column_module_set_interrupt_func (SextantColumnModule  *module,
+                                          gboolean            (*func) (gpointer data),
+                                          gpointer              data)
+{
+  module->interrupted = func;
+  module->interrupted_data = data;
 }

@@ -38,4 +38,12 @@ SextantColumnModule *sextant_column_table_register (sqlite3             *db,
 /* Tells the tables of @module's connection that chunks were written. */
 void                 sextant_column_module_changed (SextantColumnModule *module);
 
+/* Makes the scans of @module's tables stop with SQLITE_INTERRUPT before the
+ * next chunk they read once @func (@data) returns TRUE (the store's
+ * cancellable; sqlite3_is_interrupted() is SQLite 3.41). Called on the
+ * connection's thread. */
+void                 sextant_column_module_set_interrupt_func (SextantColumnModule  *module,
+                                                               gboolean            (*func) (gpointer data),
+                                                               gpointer              data);
+
 G_END_DECLS

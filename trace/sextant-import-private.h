@@ -15,7 +15,7 @@
 #include "sextant-block-pool.h"
 #include "sextant-chunk-queue.h"
 #include "sextant-otf2-names.h"
-#include "sextant-store.h"
+#include "sextant-store-private.h"
 
 G_BEGIN_DECLS
 

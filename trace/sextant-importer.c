@@ -1674,6 +1674,10 @@ import_archive (SextantImporter  *self,
 
   if (!(import.store = sextant_store_create (tmp_path, error)))
     return FALSE;
+  /* the rounds check the cancellable between tasks; the store's statements
+   * (the indexes and ANALYZE at the end take seconds on a large trace) stop
+   * when it is cancelled */
+  sextant_store_set_cancellable (import.store, cancellable);
   import.chunks = sextant_chunk_queue_new (import.store);
   import.blocks = sextant_block_pool_new ();
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "sextant-lod-reader.h"
+#include "sextant-store-private.h"
 
 struct _SextantLodReader
 {

@@ -7,13 +7,16 @@
  * that reads a store (the store's own, and the loadable extension's):
  *
  *   sextant_comment (template, location, peer, severity, resolution, call,
- *                    file, line, callpath)
+ *                    file, line, callpath, site_kind, function)
  *     A pattern instance's comment: the pattern's template with {location},
  *     {peer}, {seconds} (severity ticks at resolution ticks per second:
  *     "2.01 s", "1.50 ms", "0.2 us", rounded half up from the exact ticks),
- *     {call}, {site} ("file:line" with the file's base name, or "an unknown
- *     source line") and {callpath} filled in, in one pass: a value that
+ *     {call}, {site} and {callpath} filled in, in one pass: a value that
  *     contains a key is not filled again. Other braces stay as they are.
+ *     {site} is "file:line" with the file's base name for a call site;
+ *     for site_kind 'function', the line where the enclosing function
+ *     begins, it says so: "gen_mpi.c:52 (where late_sender begins; the
+ *     trace gives no call site)"; without a file, "an unknown source line".
  *     NULL when the template is NULL.
  */
 #include "config.h"
@@ -125,6 +128,9 @@ comment_func (sqlite3_context  *context,
 
               g_string_append_printf (out, "%s:%" G_GINT64_FORMAT, slash != NULL ? slash + 1 : file,
                                       (gint64)sqlite3_value_int64 (argv[7]));
+              if (g_strcmp0 (text_or (argv[9], NULL), "function") == 0)
+                g_string_append_printf (out, " (where %s begins; the trace gives no call site)",
+                                        text_or (argv[10], "the enclosing function"));
             }
           break;
         case CALLPATH:
@@ -152,7 +158,7 @@ gboolean
 sextant_sql_functions_register (sqlite3  *db,
                                 char    **message)
 {
-  int rc = sqlite3_create_function_v2 (db, "sextant_comment", 9,
+  int rc = sqlite3_create_function_v2 (db, "sextant_comment", 11,
                                        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
                                        NULL, comment_func, NULL, NULL, NULL);
 

@@ -18,6 +18,15 @@
  * written with sextant_store_write_chunk(), a row per thousands of events,
  * and read as ordinary tables through that module (sextant-column-table.c).
  *
+ * Cancelling: sextant_store_set_cancellable() connects the cancellable to
+ * sqlite3_interrupt(), which stops the statements running on the connection
+ * from whatever thread cancels; a progress handler (every PROGRESS_OPS
+ * virtual machine instructions) catches the statements that start just
+ * after the cancellation, which sqlite3_interrupt() would miss, and the
+ * column tables check between chunks (their scans run in C, beside the
+ * virtual machine). A statement stopped that way fails with
+ * G_IO_ERROR_CANCELLED; an interrupted write rolls its transaction back.
+ *
  * Workload: a bulk load is a few thousand chunk INSERTs and single-row
  * INSERTs for the definitions and the rarer events, from persistent prepared
  * statements inside one transaction; after that the file is read by views
@@ -33,7 +42,7 @@
 #include "sextant-chunk.h"
 #include "sextant-column-table.h"
 #include "sextant-sql-functions.h"
-#include "sextant-store.h"
+#include "sextant-store-private.h"
 #include "sextant-trace-resources.h"
 
 struct _SextantRow
@@ -49,9 +58,12 @@ struct _SextantStore
   sqlite3      *db;
   sqlite3_stmt *stmts[SEXTANT_N_STMTS];  /* prepared on first use */
   SextantColumnModule *columns;          /* belongs to db */
-  GMutex        lock;                    /* run, exec and write_chunk may be called from
-                                          * the importer's decoding threads */
+  GMutex        lock;                    /* serializes run, exec, write_chunk and
+                                          * write_encoded_chunk (the importer's decoding
+                                          * threads call them at once); nothing else */
   GHashTable   *materialized;            /* views copied into temporary tables */
+  GCancellable *cancellable;             /* interrupts db when cancelled, or NULL */
+  gulong        cancelled_id;            /* its handler, which calls sqlite3_interrupt() */
   guint         in_transaction : 1;
 };
 
@@ -62,6 +74,10 @@ const char * const sextant_category_names[SEXTANT_N_CATEGORIES] = {
 G_DEFINE_FINAL_TYPE (SextantStore, sextant_store, G_TYPE_OBJECT)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+/* Virtual machine instructions between two checks of the cancellable: a
+ * check is an atomic read, and 1000 instructions take a few microseconds. */
+#define PROGRESS_OPS 1000
 
 static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_STMT_META] =
@@ -251,21 +267,21 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "INSERT OR REPLACE INTO pattern (id, number, title, parent, description, criterion, comment, origin, "
     "parameters) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
   [SEXTANT_STMT_PATTERN_SITE] =
-    "INSERT INTO pattern_site (id, file, line) VALUES (?1, ?2, ?3)",
+    "INSERT INTO pattern_site (id, file, line, kind, function) VALUES (?1, ?2, ?3, ?4, ?5)",
   [SEXTANT_STMT_PATTERN_NOTE] =
     "INSERT INTO pattern_note (instance, comment) VALUES (?1, ?2)",
   [SEXTANT_STMT_PATTERN_AGGREGATE] =
-    "INSERT INTO pattern_aggregate (pattern, loc, callpath, file, line, severity, instances) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    "INSERT INTO pattern_aggregate (pattern, loc, callpath, file, line, site_kind, function, severity, instances) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
   [SEXTANT_QUERY_SOURCE_CODE_LOCATION] =
-    "SELECT file, line FROM source_code_location WHERE id = ?1",
+    "SELECT file, line, NULL FROM source_code_location WHERE id = ?1",
   [SEXTANT_QUERY_CONTEXT_SOURCE] =
-    "SELECT s.file, s.line FROM calling_context AS c "
+    "SELECT s.file, s.line, NULL FROM calling_context AS c "
     "JOIN source_code_location AS s ON s.id = c.source_code_location WHERE c.id = ?1",
   [SEXTANT_QUERY_CALL_PATH] =
     "SELECT parent, region FROM call_path WHERE id = ?1",
   [SEXTANT_QUERY_REGION_SOURCE] =
-    "SELECT file, begin_line FROM region WHERE id = ?1 AND file IS NOT NULL",
+    "SELECT file, begin_line, coalesce (name, '?') FROM region WHERE id = ?1 AND file IS NOT NULL",
   [SEXTANT_QUERY_CALL_PATH_NAME] =
     "SELECT name FROM call_path WHERE id = ?1",
   [SEXTANT_QUERY_TOTAL_TIME] =
@@ -284,8 +300,9 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "JOIN location AS l ON l.id = a.loc WHERE a.pattern = ?1 GROUP BY a.callpath, a.loc "
     "ORDER BY 1, 2",
   [SEXTANT_QUERY_PATTERN_TOP_SITES] =
-    "SELECT file, line, sum (severity), sum (instances), min (callpath) FROM pattern_aggregate "
-    "WHERE pattern = ?1 GROUP BY file, line ORDER BY 3 DESC, 1, 2 LIMIT 10",
+    "SELECT file, line, sum (severity), sum (instances), min (callpath), site_kind, function "
+    "FROM pattern_aggregate WHERE pattern = ?1 GROUP BY file, line, site_kind, function "
+    "ORDER BY 3 DESC, 1, 2, 6, 7 LIMIT 10",
   [SEXTANT_QUERY_REGION_PROFILE] =
     "SELECT r.name, r.category, sum (f.visits), sum (f.inclusive), sum (f.exclusive), r.file, r.begin_line "
     "FROM call_path_profile AS f JOIN call_path AS p ON p.id = f.path JOIN region AS r ON r.id = p.region "
@@ -321,7 +338,38 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "WHERE v.loc = ?1 AND v.enter <= ?3 AND v.leave >= ?2 AND v.id BETWEEN "
     "  (SELECT first_visit FROM location WHERE id = ?1) AND (SELECT last_visit FROM location WHERE id = ?1) "
     "ORDER BY v.depth, v.enter LIMIT 400",
+  [SEXTANT_QUERY_LOCATION_INFOS] =
+    "SELECT l.id, l.otf2_id, coalesce (l.name, '?'), g.name, coalesce (ll.label, '?'), coalesce (l.events, 0) "
+    "FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group "
+    "LEFT JOIN location_label AS ll ON ll.loc = l.id ORDER BY l.id",
+  [SEXTANT_QUERY_RUN_SPAN] =
+    "SELECT (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_begin'), "
+    "       (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_end'), "
+    "       (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'resolution')",
+  /* worst first, the patterns without instances last */
+  [SEXTANT_QUERY_PATTERN_TOTAL_LIST] =
+    "SELECT p.id, coalesce (nullif (p.title, ''), p.id), p.parent, p.description, "
+    "       coalesce (sum (a.instances), 0) AS n, coalesce (sum (a.severity), 0) AS lost "
+    "FROM pattern AS p LEFT JOIN pattern_aggregate AS a ON a.pattern = p.id "
+    "GROUP BY p.id ORDER BY n = 0, lost DESC, p.id",
+  /* as SEXTANT_QUERY_PATTERN_INSTANCES, with the locations' labels */
+  [SEXTANT_QUERY_PATTERN_INSTANCE_LIST] =
+    "SELECT i.id, i.pattern, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", coalesce (ll.label, '?'), "
+    "       pl.label, i.call, i.callpath, i.file, i.line, i.site_kind, i.function, coalesce (i.comment, '') "
+    "FROM (SELECT d.id FROM pattern_instance_data AS d "
+    "      WHERE d.id BETWEEN (SELECT number FROM pattern WHERE id = ?1) << 32 "
+    "                     AND ((SELECT number FROM pattern WHERE id = ?1) << 32) + 4294967295 "
+    "      ORDER BY d.severity DESC, d.id LIMIT ?2) AS top "
+    "JOIN pattern_instance AS i ON i.id = top.id "
+    "LEFT JOIN location_label AS ll ON ll.loc = i.loc LEFT JOIN location_label AS pl ON pl.loc = i.peer_loc "
+    "ORDER BY i.severity DESC, i.id",
 };
+
+static void
+set_cancelled (GError **error)
+{
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+}
 
 static void
 set_error_from_db (SextantStore  *self,
@@ -331,7 +379,9 @@ set_error_from_db (SextantStore  *self,
 {
   int primary = rc & 0xff;
 
-  if (primary == SQLITE_FULL)
+  if (primary == SQLITE_INTERRUPT)
+    set_cancelled (error);
+  else if (primary == SQLITE_FULL)
     g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
                  "%s: no space left on device (%s)", self->path, what);
   else if (primary == SQLITE_CONSTRAINT)
@@ -344,6 +394,22 @@ set_error_from_db (SextantStore  *self,
     g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
                  "%s: %s: %s", self->path, what,
                  self->db != NULL ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
+}
+
+/* Whether a statement may start: the store is open and its cancellable
+ * not cancelled (sqlite3_interrupt() does not reach a statement that
+ * starts after it). */
+static gboolean
+check_usable (SextantStore  *self,
+              GError       **error)
+{
+  if (self->db == NULL)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, "%s: the store is closed", self->path);
+      return FALSE;
+    }
+
+  return !g_cancellable_set_error_if_cancelled (self->cancellable, error);
 }
 
 static gboolean
@@ -442,11 +508,121 @@ get_stmt (SextantStore      *self,
   return stmt;
 }
 
+/* The cancellable's handler, in the thread that cancels. */
+static void
+interrupt_db (GCancellable *cancellable,
+              gpointer      user_data)
+{
+  SextantStore *self = user_data;
+
+  /* safe from any thread; sextant_store_close() and the finalizer
+   * disconnect (which waits for a running handler) before closing db */
+  if (self->db != NULL)
+    sqlite3_interrupt (self->db);
+}
+
+/* SQLite's progress handler: a non-zero return interrupts the statement. */
+static int
+progress_check (void *user_data)
+{
+  SextantStore *self = user_data;
+
+  return g_cancellable_is_cancelled (self->cancellable);
+}
+
+/* The column tables' check between chunks. */
+static gboolean
+columns_interrupted (gpointer user_data)
+{
+  SextantStore *self = user_data;
+
+  return g_cancellable_is_cancelled (self->cancellable);
+}
+
+static void
+disconnect_cancellable (SextantStore *self)
+{
+  if (self->cancellable == NULL)
+    return;
+
+  g_cancellable_disconnect (self->cancellable, self->cancelled_id);
+  self->cancelled_id = 0;
+  g_clear_object (&self->cancellable);
+  if (self->db != NULL)
+    sqlite3_progress_handler (self->db, 0, NULL, NULL);
+}
+
+/**
+ * sextant_store_set_cancellable:
+ * @cancellable: (nullable): what stops the store's statements, or %NULL
+ *   for none
+ *
+ * From now on, cancelling @cancellable (from any thread) stops the
+ * statement the store's connection runs, and every statement it starts
+ * while @cancellable stays cancelled: each fails with
+ * %G_IO_ERROR_CANCELLED, and an interrupted write rolls its transaction
+ * back. Replaces the cancellable set before; %NULL removes it.
+ *
+ * Threading: called by the thread that owns the store, while no statement
+ * runs.
+ */
+void
+sextant_store_set_cancellable (SextantStore *self,
+                               GCancellable *cancellable)
+{
+  g_return_if_fail (SEXTANT_IS_STORE (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  if (cancellable == self->cancellable)
+    return;
+
+  disconnect_cancellable (self);
+  if (cancellable == NULL || self->db == NULL)
+    return;
+
+  self->cancellable = g_object_ref (cancellable);
+  sqlite3_progress_handler (self->db, PROGRESS_OPS, progress_check, self);
+  /* runs interrupt_db at once if it is cancelled already (a no-op then:
+   * no statement runs; the progress handler and the checks before each
+   * statement do it) */
+  self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (interrupt_db), self, NULL);
+}
+
+/**
+ * sextant_store_get_cancellable:
+ *
+ * Returns: (transfer none) (nullable): the cancellable set with
+ *   sextant_store_set_cancellable()
+ */
+GCancellable *
+sextant_store_get_cancellable (SextantStore *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+
+  return self->cancellable;
+}
+
+/**
+ * sextant_store_set_error_if_cancelled:
+ *
+ * Returns: %TRUE, with @error set to %G_IO_ERROR_CANCELLED, if the store's
+ *   cancellable is cancelled
+ */
+gboolean
+sextant_store_set_error_if_cancelled (SextantStore  *self,
+                                      GError       **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+
+  return g_cancellable_set_error_if_cancelled (self->cancellable, error);
+}
+
 static void
 sextant_store_finalize (GObject *object)
 {
   SextantStore *self = (SextantStore *)object;
 
+  disconnect_cancellable (self);
   for (guint i = 0; i < SEXTANT_N_STMTS; i++)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
@@ -493,6 +669,7 @@ store_open_path (const char  *path,
       set_error_from_db (self, SQLITE_ERROR, "registering the column tables and functions", error);
       return NULL;
     }
+  sextant_column_module_set_interrupt_func (self->columns, columns_interrupted, self);
 
   return g_steal_pointer (&self);
 }
@@ -503,6 +680,8 @@ store_open_path (const char  *path,
  *
  * Creates a store for a bulk load, with the current schema and without
  * indexes. Call sextant_store_finish_load() when all rows are in.
+ *
+ * Threading: any thread; the store belongs to it (sextant-store.h).
  *
  * Returns: (transfer full): the store, or %NULL with @error set
  */
@@ -538,12 +717,19 @@ sextant_store_create (const char  *path,
 
 /**
  * sextant_store_open:
- * @path: a store written by sextant_store_create()
+ * @path: (type filename): a store the importer finished
  *
- * Opens a finished store. Fails with %SEXTANT_TRACE_ERROR_SCHEMA if the file
- * is not a Sextant store of the schema version this build reads.
+ * Opens a finished store for reading and for analyses (which write their
+ * results into it). Opening reads the meta table only: it is cheap, and
+ * each thread that reads at the same time as another opens its own.
  *
- * Returns: (transfer full): the store, or %NULL with @error set
+ * Threading: any thread; the store belongs to it (see the file comment).
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set:
+ *   %SEXTANT_TRACE_ERROR_NOT_FOUND when @path is not a regular file,
+ *   %SEXTANT_TRACE_ERROR_SCHEMA when it is not a Sextant store, or one of
+ *   another schema version or of another build's schema (import the archive
+ *   again), %SEXTANT_TRACE_ERROR_STORE when SQLite cannot open it
  */
 SextantStore *
 sextant_store_open (const char  *path,
@@ -598,6 +784,14 @@ sextant_store_open (const char  *path,
   return g_steal_pointer (&self);
 }
 
+/**
+ * sextant_store_get_path:
+ *
+ * Threading: any thread (the path never changes).
+ *
+ * Returns: (transfer none) (type filename): the file the store was opened
+ *   or created at
+ */
 const char *
 sextant_store_get_path (SextantStore *self)
 {
@@ -610,8 +804,14 @@ sextant_store_get_path (SextantStore *self)
  * sextant_store_close:
  *
  * Finalizes the statements and closes the file, reporting a failure that
- * dropping the last reference would only log. The object stays valid but
- * unusable.
+ * dropping the last reference would only log; removes the cancellable.
+ * The object stays valid but unusable: every later call but
+ * sextant_store_get_path() and sextant_store_close() fails. Closing a
+ * closed store does nothing. Dropping the last reference closes it too.
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%SEXTANT_TRACE_ERROR_STORE)
  */
 gboolean
 sextant_store_close (SextantStore  *self,
@@ -621,6 +821,7 @@ sextant_store_close (SextantStore  *self,
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
 
+  disconnect_cancellable (self);
   for (guint i = 0; i < SEXTANT_N_STMTS; i++)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
 
@@ -638,6 +839,31 @@ sextant_store_close (SextantStore  *self,
   return TRUE;
 }
 
+/* Runs COMMIT or ROLLBACK without the progress handler: a cancellation
+ * that comes after the last statement of a transaction does not split its
+ * end (sqlite3_interrupt() can still stop a COMMIT that is under way; then
+ * it fails and the transaction is rolled back). */
+static int
+exec_uninterrupted (SextantStore *self,
+                    const char   *sql)
+{
+  int rc;
+
+  if (self->cancellable != NULL)
+    sqlite3_progress_handler (self->db, 0, NULL, NULL);
+  rc = sqlite3_exec (self->db, sql, NULL, NULL, NULL);
+  if (self->cancellable != NULL)
+    sqlite3_progress_handler (self->db, PROGRESS_OPS, progress_check, self);
+
+  return rc;
+}
+
+/**
+ * sextant_store_begin:
+ *
+ * Starts a transaction (one at a time). Fails with %G_IO_ERROR_CANCELLED if
+ * the store's cancellable is cancelled.
+ */
 gboolean
 sextant_store_begin (SextantStore  *self,
                      GError       **error)
@@ -645,39 +871,59 @@ sextant_store_begin (SextantStore  *self,
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
-  if (!exec_sql (self, "BEGIN", error))
+  if (!check_usable (self, error) || !exec_sql (self, "BEGIN", error))
     return FALSE;
   self->in_transaction = TRUE;
 
   return TRUE;
 }
 
+/**
+ * sextant_store_commit:
+ *
+ * Commits the transaction sextant_store_begin() started. On failure the
+ * transaction is rolled back: either all of it is in the file or none.
+ */
 gboolean
 sextant_store_commit (SextantStore  *self,
                       GError       **error)
 {
+  int rc;
+
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (self->in_transaction, FALSE);
 
   self->in_transaction = FALSE;
+  rc = exec_uninterrupted (self, "COMMIT");
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "committing", error);
+      if (!sqlite3_get_autocommit (self->db))
+        exec_uninterrupted (self, "ROLLBACK");
+      return FALSE;
+    }
 
-  return exec_sql (self, "COMMIT", error);
+  return TRUE;
 }
 
-/* Abandons the open transaction, if any; never fails. */
+/* Abandons the open transaction, if any (an interrupted write has rolled
+ * it back already); never fails. */
 void
 sextant_store_rollback (SextantStore *self)
 {
   g_return_if_fail (SEXTANT_IS_STORE (self));
 
-  if (self->in_transaction)
-    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  if (self->in_transaction && !sqlite3_get_autocommit (self->db))
+    exec_uninterrupted (self, "ROLLBACK");
   self->in_transaction = FALSE;
 }
 
 /**
  * sextant_store_exec:
  * @stmt: a statement without parameters (possibly several, separated by ';')
+ *
+ * Threading: serialized on the store's lock: may be called by several
+ * threads at once while the owning thread calls nothing else.
  */
 gboolean
 sextant_store_exec (SextantStore      *self,
@@ -764,7 +1010,10 @@ bind_valist (sqlite3_stmt *stmt,
  *
  * Binds the values to statement @stmt and runs it to completion.
  * Constraint violations fail with %SEXTANT_TRACE_ERROR_DUPLICATE, a full disk
- * with %SEXTANT_TRACE_ERROR_NO_SPACE.
+ * with %SEXTANT_TRACE_ERROR_NO_SPACE, an interrupted statement with
+ * %G_IO_ERROR_CANCELLED.
+ *
+ * Threading: serialized on the store's lock, as sextant_store_exec().
  */
 gboolean
 sextant_store_run (SextantStore      *self,
@@ -844,6 +1093,8 @@ static const guint chunk_columns[SEXTANT_N_CHUNK_TABLES] = {
  * Writes a chunk like sextant_store_write_chunk() does, of rows encoded
  * beforehand: the importer's threads encode in parallel and write from one
  * (sextant-chunk-queue.c).
+ *
+ * Threading: serialized on the store's lock, as sextant_store_exec().
  */
 gboolean
 sextant_store_write_encoded_chunk (SextantStore      *self,
@@ -891,6 +1142,8 @@ sextant_store_write_encoded_chunk (SextantStore      *self,
  * lod, pattern_instance_data) as one chunk (see
  * sextant_chunk_encode_strided()). The rows of a table are ids @first_row
  * onwards; chunks must not overlap.
+ *
+ * Threading: serialized on the store's lock, as sextant_store_exec().
  */
 gboolean
 sextant_store_write_chunk (SextantStore         *self,
@@ -924,6 +1177,9 @@ sextant_store_write_chunk (SextantStore         *self,
  * @types: parameter types as for sextant_store_run(), "" for none
  *
  * Runs a query and hands each row to @func.
+ *
+ * Threading: the store's owning thread. Fails with %G_IO_ERROR_CANCELLED
+ * when the store's cancellable is cancelled, before or while it runs.
  */
 gboolean
 sextant_store_foreach (SextantStore      *self,
@@ -941,6 +1197,9 @@ sextant_store_foreach (SextantStore      *self,
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
+
+  if (!check_usable (self, error))
+    return FALSE;
 
   /* Not cached: a callback may run another query of the same kind. */
   rc = sqlite3_prepare_v2 (self->db, stmt_sql[query], -1, &stmt, NULL);
@@ -1002,6 +1261,9 @@ sextant_store_run_query (SextantStore        *self,
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (sql != NULL, FALSE);
+
+  if (!check_usable (self, error))
+    return FALSE;
 
   rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, &tail);
   if (rc != SQLITE_OK || stmt == NULL)
@@ -1095,6 +1357,11 @@ sextant_store_run_query (SextantStore        *self,
         return FALSE;
     }
 
+  if ((rc & 0xff) == SQLITE_INTERRUPT)
+    {
+      set_cancelled (error);
+      return FALSE;
+    }
   if (rc != SQLITE_DONE)
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
@@ -1193,6 +1460,10 @@ fill_receive_wait (SextantStore  *self,
       return FALSE;
     }
 
+  /* the sort and the pass below are C: they check the cancellable
+   * themselves (every location, which holds a few thousand receives) */
+  if (sextant_store_set_error_if_cancelled (self, error))
+    return FALSE;
   g_array_sort (rows, compare_receive_wait);
 
   /* per location, the groups of equal receive time from the latest: each
@@ -1202,7 +1473,11 @@ fill_receive_wait (SextantStore  *self,
     {
       gint64 loc = g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC];
       gint64 earliest = SEXTANT_NULL;     /* of the groups before */
-      g_autoptr(GHashTable) earliest_from = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+      g_autoptr(GHashTable) earliest_from = NULL;
+
+      if (sextant_store_set_error_if_cancelled (self, error))
+        return FALSE;
+      earliest_from = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 
       while (i < rows->len && g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC] == loc)
         {
@@ -1320,6 +1595,9 @@ sextant_store_materialize_views (SextantStore  *self,
 {
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
 
+  if (sextant_store_set_error_if_cancelled (self, error))
+    return FALSE;
+
   for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
     {
       if (strstr (sql, shared_views[i].name) == NULL ||
@@ -1354,30 +1632,63 @@ sextant_store_finish_load (SextantStore  *self,
          exec_sql (self, "PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = WAL;", error);
 }
 
+/* The value of @key in meta, or NULL when it has none: FALSE only when the
+ * read fails. */
+static gboolean
+get_meta (SextantStore  *self,
+          const char    *key,
+          char         **value,
+          GError       **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  *value = NULL;
+  if (!check_usable (self, error))
+    return FALSE;
+  rc = sqlite3_prepare_v2 (self->db, "SELECT value FROM meta WHERE key = ?1", -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "reading meta", error);
+      return FALSE;
+    }
+
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    *value = g_strdup ((const char *)sqlite3_column_text (stmt, 0));
+  else if (rc != SQLITE_DONE)
+    {
+      set_error_from_db (self, rc, "reading meta", error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /**
  * sextant_store_get_meta:
+ * @key: a key of the meta table (docs/schema.md): "resolution", "time_begin", ...
+ *
+ * Threading: the store's owning thread.
  *
  * Returns: (transfer full) (nullable): the value of @key in the meta table
+ *   as text; %NULL when the store has no such key, and when the read fails
+ *   (a cancelled store, a damaged file)
  */
 char *
 sextant_store_get_meta (SextantStore *self,
                         const char   *key)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  char *value = NULL;
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
 
-  if (sqlite3_prepare_v2 (self->db, "SELECT value FROM meta WHERE key = ?1", -1, &stmt, NULL) != SQLITE_OK)
-    return NULL;
+  get_meta (self, key, &value, NULL);
 
-  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
-    return NULL;
-
-  return g_strdup ((const char *)sqlite3_column_text (stmt, 0));
+  return value;
 }
-
-
 
 static gboolean
 name_row (const SextantRow  *row,
@@ -1438,4 +1749,368 @@ sextant_row_find_column (const SextantRow *row,
       return i;
 
   return -1;
+}
+
+/* Typed readers ------------------------------------------------------------- */
+
+static char *
+dup_text_or_null (const SextantRow *row,
+                  int               column)
+{
+  return sextant_row_is_null (row, column) ? NULL : g_strdup (sextant_row_get_text (row, column));
+}
+
+static gint64
+int_or_null (const SextantRow *row,
+             int               column)
+{
+  return sextant_row_is_null (row, column) ? SEXTANT_NULL : sextant_row_get_int (row, column);
+}
+
+/**
+ * sextant_location_info_free:
+ * @info: (nullable): a location from sextant_store_list_locations()
+ */
+void
+sextant_location_info_free (SextantLocationInfo *info)
+{
+  if (info == NULL)
+    return;
+
+  g_free (info->name);
+  g_free (info->group);
+  g_free (info->label);
+  g_free (info);
+}
+
+static gboolean
+location_info_row (const SextantRow  *row,
+                   gpointer           user_data,
+                   GError           **error)
+{
+  SextantLocationInfo *info = g_new0 (SextantLocationInfo, 1);
+
+  info->id = sextant_row_get_int (row, 0);
+  info->otf2_id = sextant_row_get_int (row, 1);
+  info->name = g_strdup (sextant_row_get_text (row, 2));
+  info->group = dup_text_or_null (row, 3);
+  info->label = g_strdup (sextant_row_get_text (row, 4));
+  info->events = sextant_row_get_int (row, 5);
+  g_ptr_array_add (user_data, info);
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_list_locations:
+ *
+ * Every location the archive defines, with or without events.
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: (transfer full) (element-type SextantLocationInfo): the
+ *   locations in location.id order (each freed with the array), or %NULL
+ *   with @error set: %G_IO_ERROR_CANCELLED when the store's cancellable was
+ *   cancelled, a %SEXTANT_TRACE_ERROR when SQLite fails
+ */
+GPtrArray *
+sextant_store_list_locations (SextantStore  *self,
+                              GError       **error)
+{
+  g_autoptr(GPtrArray) locations = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  locations = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_location_info_free);
+  if (!sextant_store_foreach (self, SEXTANT_QUERY_LOCATION_INFOS, location_info_row, locations, error, ""))
+    return NULL;
+
+  return g_steal_pointer (&locations);
+}
+
+static gboolean
+span_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  SextantTimeSpan *span = user_data;
+
+  if (sextant_row_is_null (row, 0) || sextant_row_is_null (row, 1))
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
+                   "the store has no time span (meta time_begin, time_end): its import did not finish");
+      return FALSE;
+    }
+  span->begin = sextant_row_get_int (row, 0);
+  span->end = sextant_row_get_int (row, 1);
+  span->resolution = sextant_row_is_null (row, 2) ? 1 : MAX (1, sextant_row_get_int (row, 2));
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_get_time_span:
+ * @span: (out caller-allocates): the run's time span
+ *
+ * Reads the run's time span and clock resolution (meta time_begin,
+ * time_end, resolution). A trace without events has the span [0, 0].
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (and @span untouched):
+ *   %SEXTANT_TRACE_ERROR_SCHEMA when the store has no span,
+ *   %G_IO_ERROR_CANCELLED, or another %SEXTANT_TRACE_ERROR
+ */
+gboolean
+sextant_store_get_time_span (SextantStore     *self,
+                             SextantTimeSpan  *span,
+                             GError          **error)
+{
+  SextantTimeSpan read = { 0, 0, 1 };
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (span != NULL, FALSE);
+
+  if (!sextant_store_foreach (self, SEXTANT_QUERY_RUN_SPAN, span_row, &read, error, ""))
+    return FALSE;
+  *span = read;
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_read_region_names:
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: (transfer full) (element-type gint64 utf8): region.id (a
+ *   gint64 *) -> the region's name ("?" when it has none), or %NULL with
+ *   @error set (%G_IO_ERROR_CANCELLED or a %SEXTANT_TRACE_ERROR)
+ */
+GHashTable *
+sextant_store_read_region_names (SextantStore  *self,
+                                 GError       **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+
+  return sextant_store_read_names (self, SEXTANT_QUERY_REGION_NAMES, error);
+}
+
+/**
+ * sextant_pattern_total_free:
+ * @total: (nullable): a pattern from sextant_store_list_pattern_totals()
+ */
+void
+sextant_pattern_total_free (SextantPatternTotal *total)
+{
+  if (total == NULL)
+    return;
+
+  g_free (total->id);
+  g_free (total->title);
+  g_free (total->parent);
+  g_free (total->description);
+  g_free (total);
+}
+
+static gboolean
+pattern_total_row (const SextantRow  *row,
+                   gpointer           user_data,
+                   GError           **error)
+{
+  SextantPatternTotal *total = g_new0 (SextantPatternTotal, 1);
+
+  total->id = g_strdup (sextant_row_get_text (row, 0));
+  total->title = g_strdup (sextant_row_get_text (row, 1));
+  total->parent = dup_text_or_null (row, 2);
+  total->description = dup_text_or_null (row, 3);
+  total->instances = sextant_row_get_int (row, 4);
+  total->severity = sextant_row_get_int (row, 5);
+  g_ptr_array_add (user_data, total);
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_list_pattern_totals:
+ *
+ * Every pattern the last analysis ran (none before the first), with what
+ * it found: the worst (most ticks lost) first, ties by id, and the patterns
+ * without instances last.
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: (transfer full) (element-type SextantPatternTotal): the
+ *   patterns, or %NULL with @error set (%G_IO_ERROR_CANCELLED or a
+ *   %SEXTANT_TRACE_ERROR)
+ */
+GPtrArray *
+sextant_store_list_pattern_totals (SextantStore  *self,
+                                   GError       **error)
+{
+  g_autoptr(GPtrArray) totals = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+
+  totals = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_total_free);
+  if (!sextant_store_foreach (self, SEXTANT_QUERY_PATTERN_TOTAL_LIST, pattern_total_row, totals, error, ""))
+    return NULL;
+
+  return g_steal_pointer (&totals);
+}
+
+/**
+ * sextant_pattern_instance_free:
+ * @instance: (nullable): an instance from sextant_store_list_pattern_instances()
+ */
+void
+sextant_pattern_instance_free (SextantPatternInstance *instance)
+{
+  if (instance == NULL)
+    return;
+
+  g_free (instance->pattern);
+  g_free (instance->location);
+  g_free (instance->peer);
+  g_free (instance->call);
+  g_free (instance->callpath);
+  g_free (instance->file);
+  g_free (instance->function);
+  g_free (instance->comment);
+  g_free (instance);
+}
+
+static SextantSiteKind
+site_kind_from_string (const char *kind)
+{
+  if (g_strcmp0 (kind, "call") == 0)
+    return SEXTANT_SITE_CALL;
+  if (g_strcmp0 (kind, "function") == 0)
+    return SEXTANT_SITE_FUNCTION;
+
+  return SEXTANT_SITE_NONE;
+}
+
+static gboolean
+pattern_instance_row (const SextantRow  *row,
+                      gpointer           user_data,
+                      GError           **error)
+{
+  SextantPatternInstance *instance = g_new0 (SextantPatternInstance, 1);
+
+  instance->id = sextant_row_get_int (row, 0);
+  instance->pattern = g_strdup (sextant_row_get_text (row, 1));
+  instance->severity = sextant_row_get_int (row, 2);
+  instance->loc = sextant_row_get_int (row, 3);
+  instance->peer_loc = int_or_null (row, 4);
+  instance->begin = int_or_null (row, 5);
+  instance->end = int_or_null (row, 6);
+  instance->location = g_strdup (sextant_row_get_text (row, 7));
+  instance->peer = dup_text_or_null (row, 8);
+  instance->call = dup_text_or_null (row, 9);
+  instance->callpath = dup_text_or_null (row, 10);
+  instance->file = dup_text_or_null (row, 11);
+  instance->line = sextant_row_is_null (row, 12) ? 0 : sextant_row_get_int (row, 12);
+  instance->site_kind = instance->file != NULL ? site_kind_from_string (sextant_row_get_text (row, 13))
+                                               : SEXTANT_SITE_NONE;
+  instance->function = instance->site_kind == SEXTANT_SITE_FUNCTION ? dup_text_or_null (row, 14) : NULL;
+  instance->comment = g_strdup (sextant_row_get_text (row, 15));
+  g_ptr_array_add (user_data, instance);
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_list_pattern_instances:
+ * @pattern: a pattern's id
+ * @limit: at most this many instances
+ *
+ * The worst instances of @pattern in the last analysis: most ticks lost
+ * first, ties by id. A pattern the analysis did not run has none.
+ *
+ * Threading: the store's owning thread. Reads only the @limit rows it
+ * returns (the instances of a pattern are a range of ids), but fills in
+ * their comments: a few milliseconds for a hundred.
+ *
+ * Returns: (transfer full) (element-type SextantPatternInstance): the
+ *   instances, or %NULL with @error set (%G_IO_ERROR_CANCELLED or a
+ *   %SEXTANT_TRACE_ERROR)
+ */
+GPtrArray *
+sextant_store_list_pattern_instances (SextantStore  *self,
+                                      const char    *pattern,
+                                      guint          limit,
+                                      GError       **error)
+{
+  g_autoptr(GPtrArray) instances = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+  g_return_val_if_fail (pattern != NULL, NULL);
+
+  instances = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_instance_free);
+  if (!sextant_store_foreach (self, SEXTANT_QUERY_PATTERN_INSTANCE_LIST, pattern_instance_row, instances, error,
+                              "ti", pattern, (gint64)limit))
+    return NULL;
+
+  return g_steal_pointer (&instances);
+}
+
+/**
+ * sextant_analysis_scope_clear:
+ * @scope: a scope sextant_store_get_analysis_scope() filled in
+ *
+ * Frees what @scope holds and zeroes it; clearing it twice is harmless.
+ */
+void
+sextant_analysis_scope_clear (SextantAnalysisScope *scope)
+{
+  g_return_if_fail (scope != NULL);
+
+  g_clear_pointer (&scope->selected, g_strfreev);
+  g_clear_pointer (&scope->parameters, g_free);
+  scope->analysed = FALSE;
+}
+
+/**
+ * sextant_store_get_analysis_scope:
+ * @scope: (out caller-allocates): what the last analysis ran; clear it with
+ *   sextant_analysis_scope_clear()
+ *
+ * Reads what the last analysis recorded with its results (meta
+ * analysis_selected and analysis_parameters, written in the same
+ * transaction): whether there was one, which patterns it was restricted to
+ * and its parameter overrides. A store never analysed gives
+ * @scope->analysed %FALSE.
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%G_IO_ERROR_CANCELLED or a
+ *   %SEXTANT_TRACE_ERROR) and @scope zeroed
+ */
+gboolean
+sextant_store_get_analysis_scope (SextantStore          *self,
+                                  SextantAnalysisScope  *scope,
+                                  GError               **error)
+{
+  g_autofree char *selected = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (scope != NULL, FALSE);
+
+  memset (scope, 0, sizeof *scope);
+  if (!get_meta (self, "analysis_selected", &selected, error) ||
+      !get_meta (self, "analysis_parameters", &scope->parameters, error))
+    {
+      sextant_analysis_scope_clear (scope);
+      return FALSE;
+    }
+
+  scope->analysed = selected != NULL;
+  if (selected != NULL && !g_str_equal (selected, SEXTANT_ANALYSIS_ALL_PATTERNS))
+    scope->selected = g_strsplit (selected, " ", -1);
+  if (scope->parameters != NULL && *scope->parameters == '\0')
+    g_clear_pointer (&scope->parameters, g_free);
+
+  return TRUE;
 }

@@ -3,13 +3,34 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * SextantStore is the trace store: one SQLite file per OTF2 archive. It is
- * the only place in the tree that holds SQL (the schema is in schema-1.sql,
- * every statement is in sextant-store.c). Callers name a statement by its
- * SextantStoreStmt value and pass typed values; rows come back through
- * SextantRow accessors, so no caller includes <sqlite3.h>.
+ * SextantStore is the trace store: one SQLite file per OTF2 archive
+ * (docs/schema.md). This header is its contract with the views: it opens a
+ * finished store and reads it through typed readers, so that nothing above
+ * trace/ and patterns/ sees SQL, SQLite or positional columns. The bulk
+ * load, the statements and the column layout of the engine are in
+ * sextant-store-private.h, for trace/, patterns/, the command line, the
+ * tests and the benchmarks; ui/ never includes it. All SQL of the store is
+ * in sextant-store.c and the schema resources.
  *
- * Threading: a store is used from one thread at a time.
+ * Threading. A store is one SQLite connection opened without SQLite's own
+ * locking (SQLITE_OPEN_NOMUTEX). It belongs to one thread at a time: any
+ * thread may use it, but never two at once, and a store handed to another
+ * thread (a GTask's worker) is not touched by the thread that handed it
+ * over until it comes back. Code that reads from several threads at once
+ * opens the file once per thread: the finished store is in WAL mode, so
+ * readers on their own connections run beside a writer and see the last
+ * committed state. Two things may come from another thread:
+ *
+ *  - cancelling the GCancellable given to sextant_store_set_cancellable(),
+ *    from any thread, interrupts what the store's connection runs;
+ *  - the bulk-load writers of sextant-store-private.h (sextant_store_run(),
+ *    _exec(), _write_chunk(), _write_encoded_chunk()) serialize on a lock of
+ *    the store and may be called by several threads at once, while the
+ *    owning thread calls nothing else (the importer's decoding threads).
+ *    That lock is all the store's mutex protects.
+ *
+ * Reference counting (g_object_ref/unref) is thread-safe as for any GObject;
+ * the last unref closes the connection, so it must not race with a use.
  */
 #pragma once
 
@@ -19,116 +40,11 @@
 
 G_BEGIN_DECLS
 
-/* An absent integer value: bound as SQL NULL by the 'n' type code. */
+/* An absent integer value: SQL NULL. */
 #define SEXTANT_NULL G_MININT64
 
 #define SEXTANT_SCHEMA_VERSION_CURRENT 1
 
-typedef enum
-{
-  /* Definitions and bookkeeping (bulk load) */
-  SEXTANT_STMT_META,
-  SEXTANT_STMT_LOG,
-  SEXTANT_STMT_DEFINITION_COUNT,
-  SEXTANT_STMT_STRING,
-  SEXTANT_STMT_SYSTEM_TREE_NODE,
-  SEXTANT_STMT_SYSTEM_TREE_NODE_PROPERTY,
-  SEXTANT_STMT_SYSTEM_TREE_NODE_DOMAIN,
-  SEXTANT_STMT_LOCATION_GROUP,
-  SEXTANT_STMT_LOCATION,
-  SEXTANT_STMT_LOCATION_PROPERTY,
-  SEXTANT_STMT_LOCATION_UPDATE,
-  SEXTANT_STMT_PARADIGM,
-  SEXTANT_STMT_REGION,
-  SEXTANT_STMT_GROUP,
-  SEXTANT_STMT_GROUP_MEMBER,
-  SEXTANT_STMT_COMM,
-  SEXTANT_STMT_COMM_MEMBER,
-  SEXTANT_STMT_RMA_WINDOW,
-  SEXTANT_STMT_SOURCE_CODE_LOCATION,
-  SEXTANT_STMT_CALLING_CONTEXT,
-  SEXTANT_STMT_CALLPATH,
-  SEXTANT_STMT_CALLSITE,
-  SEXTANT_STMT_METRIC_MEMBER,
-  SEXTANT_STMT_METRIC,
-  SEXTANT_STMT_METRIC_CLASS_MEMBER,
-  SEXTANT_STMT_ATTRIBUTE,
-  SEXTANT_STMT_PARAMETER,
-
-  /* Events (bulk load) */
-  SEXTANT_STMT_EVENT_COUNT,
-  SEXTANT_STMT_VISIT_CHUNK,
-  SEXTANT_STMT_MESSAGE_CHUNK,
-  SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK,
-  SEXTANT_STMT_LOD_CHUNK,
-  SEXTANT_STMT_CALL_PATH,
-  SEXTANT_STMT_CALL_PATH_PROFILE,
-  SEXTANT_STMT_VISIT_ATTRIBUTE,
-  SEXTANT_STMT_COLLECTIVE,
-  SEXTANT_STMT_RMA_OP,
-  SEXTANT_STMT_RMA_SYNC,
-  SEXTANT_STMT_LOCK,
-  SEXTANT_STMT_METRIC_VALUE,
-  SEXTANT_STMT_THREAD_EVENT,
-  SEXTANT_STMT_PROGRAM,
-  SEXTANT_STMT_PARAMETER_VALUE,
-  SEXTANT_STMT_SAMPLE,
-
-  /* After the events (no parameters) */
-  SEXTANT_STMT_RESOLVE_RMA_TARGETS,
-
-  /* Queries */
-  SEXTANT_QUERY_META,
-  SEXTANT_QUERY_DEFINITION_COUNTS,
-  SEXTANT_QUERY_EVENT_COUNTS,
-  SEXTANT_QUERY_LOCATIONS,
-  SEXTANT_QUERY_SUMMARY_COUNTS,
-  SEXTANT_QUERY_IMPORT_LOG,
-  SEXTANT_QUERY_LOCATION_VISITS,
-  SEXTANT_QUERY_TIME_SPAN,
-  SEXTANT_QUERY_LOCATION_VISIT_RANGES,
-  SEXTANT_QUERY_LOD_BUCKETS,
-  SEXTANT_QUERY_REGION_NAMES,
-  SEXTANT_QUERY_FIRST_VISIT_FROM,
-  SEXTANT_QUERY_VISIT_BY_ID,
-  SEXTANT_QUERY_VISITS_ENTERED,
-  SEXTANT_QUERY_MESSAGES_IN_VIEW,
-  SEXTANT_QUERY_COLLECTIVES_IN_VIEW,
-  SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW,
-  SEXTANT_QUERY_LOST_IN_VIEW,
-
-  /* Patterns (sextant analyze) */
-  SEXTANT_STMT_CLEAR_PATTERNS,
-  SEXTANT_STMT_PATTERN,
-  SEXTANT_STMT_PATTERN_AGGREGATE,
-  SEXTANT_STMT_PATTERN_INSTANCE_CHUNK,
-  SEXTANT_STMT_PATTERN_SITE,
-  SEXTANT_STMT_PATTERN_NOTE,
-  SEXTANT_QUERY_SOURCE_CODE_LOCATION,
-  SEXTANT_QUERY_CONTEXT_SOURCE,
-  SEXTANT_QUERY_CALL_PATH,
-  SEXTANT_QUERY_REGION_SOURCE,
-  SEXTANT_QUERY_CALL_PATH_NAME,
-  SEXTANT_QUERY_TOTAL_TIME,
-  SEXTANT_QUERY_PATTERN_TOTALS,
-  SEXTANT_QUERY_PATTERN_BY_LOCATION,
-  SEXTANT_QUERY_PATTERN_TOP_SITES,
-  SEXTANT_QUERY_PATTERN_BY_CALLPATH,
-
-  /* Reports */
-  SEXTANT_QUERY_REGION_PROFILE,
-  SEXTANT_QUERY_COMM_MATRIX,
-  SEXTANT_QUERY_MESSAGE_SIZES,
-  SEXTANT_QUERY_TOP_INSTANCES,
-  SEXTANT_QUERY_PATTERN_INSTANCES,
-  SEXTANT_QUERY_LOCATION_LABELS,
-  SEXTANT_QUERY_VISITS_IN_WINDOW,
-
-  SEXTANT_N_STMTS
-} SextantStoreStmt;
-
-/* The tables stored as column chunks, and their stored columns in the order
- * of schema-1.sql (the row id is not stored). */
 /* What the timeline colours a region by (region.category); the level of
  * detail keeps one time per category, in this order (lod.t_mpi ...). */
 typedef enum
@@ -147,147 +63,197 @@ typedef enum
 /* "MPI", "RMA", ...: the names region.category holds */
 extern const char * const sextant_category_names[SEXTANT_N_CATEGORIES];
 
-typedef enum
-{
-  SEXTANT_CHUNK_VISIT,
-  SEXTANT_CHUNK_MESSAGE,
-  SEXTANT_CHUNK_COLLECTIVE_MEMBER,
-  SEXTANT_CHUNK_LOD,
-  SEXTANT_CHUNK_PATTERN_INSTANCE,
-  SEXTANT_N_CHUNK_TABLES
-} SextantChunkTable;
-
-enum
-{
-  SEXTANT_VISIT_LOC, SEXTANT_VISIT_REGION, SEXTANT_VISIT_ENTER, SEXTANT_VISIT_LEAVE,
-  SEXTANT_VISIT_DEPTH, SEXTANT_VISIT_PARENT, SEXTANT_VISIT_CONTEXT, SEXTANT_VISIT_SCL,
-  SEXTANT_VISIT_PATH,
-  SEXTANT_VISIT_N_COLUMNS
-};
-
-enum
-{
-  SEXTANT_MESSAGE_COMM, SEXTANT_MESSAGE_TAG, SEXTANT_MESSAGE_BYTES, SEXTANT_MESSAGE_SEND_LOC,
-  SEXTANT_MESSAGE_RECV_LOC, SEXTANT_MESSAGE_SEND_MODE, SEXTANT_MESSAGE_RECV_MODE,
-  SEXTANT_MESSAGE_SEND_TIME, SEXTANT_MESSAGE_SEND_VISIT, SEXTANT_MESSAGE_SEND_REQUEST,
-  SEXTANT_MESSAGE_SEND_COMPLETE_TIME, SEXTANT_MESSAGE_SEND_COMPLETE_VISIT,
-  SEXTANT_MESSAGE_RECV_POST_TIME, SEXTANT_MESSAGE_RECV_POST_VISIT, SEXTANT_MESSAGE_RECV_TIME,
-  SEXTANT_MESSAGE_RECV_VISIT, SEXTANT_MESSAGE_RECV_REQUEST, SEXTANT_MESSAGE_RECV_BYTES,
-  SEXTANT_MESSAGE_N_COLUMNS
-};
-
-/* send_mode, recv_mode */
-#define SEXTANT_MODE_BLOCKING    0
-#define SEXTANT_MODE_NONBLOCKING 1
-
-enum
-{
-  SEXTANT_MEMBER_COLLECTIVE, SEXTANT_MEMBER_LOC, SEXTANT_MEMBER_VISIT, SEXTANT_MEMBER_END_VISIT,
-  SEXTANT_MEMBER_BEGIN, SEXTANT_MEMBER_END, SEXTANT_MEMBER_BYTES_SENT, SEXTANT_MEMBER_BYTES_RECEIVED,
-  SEXTANT_MEMBER_N_COLUMNS
-};
-
-enum
-{
-  SEXTANT_LOD_LOC, SEXTANT_LOD_LEVEL, SEXTANT_LOD_BUCKET, SEXTANT_LOD_REGION, SEXTANT_LOD_BUSY,
-  SEXTANT_LOD_T_FIRST,
-  SEXTANT_LOD_N_COLUMNS = SEXTANT_LOD_T_FIRST + 8
-};
-
-enum
-{
-  SEXTANT_INSTANCE_SEVERITY, SEXTANT_INSTANCE_LOC, SEXTANT_INSTANCE_VISIT, SEXTANT_INSTANCE_REGION,
-  SEXTANT_INSTANCE_PATH, SEXTANT_INSTANCE_SITE, SEXTANT_INSTANCE_BEGIN, SEXTANT_INSTANCE_END,
-  SEXTANT_INSTANCE_PEER_LOC, SEXTANT_INSTANCE_MESSAGE, SEXTANT_INSTANCE_COLLECTIVE,
-  SEXTANT_INSTANCE_N_COLUMNS
-};
-
 #define SEXTANT_TYPE_STORE (sextant_store_get_type ())
 G_DECLARE_FINAL_TYPE (SextantStore, sextant_store, SEXTANT, STORE, GObject)
 
-/* A row of a query result, valid only inside the SextantRowFunc call. */
-typedef struct _SextantRow SextantRow;
+SextantStore *sextant_store_open             (const char     *path,
+                                              GError        **error);
+const char   *sextant_store_get_path         (SextantStore   *self);
+gboolean      sextant_store_close            (SextantStore   *self,
+                                              GError        **error);
+char         *sextant_store_get_meta         (SextantStore   *self,
+                                              const char     *key);
+void          sextant_store_set_cancellable  (SextantStore   *self,
+                                              GCancellable   *cancellable);
 
-typedef gboolean (*SextantRowFunc) (const SextantRow *row,
-                                    gpointer          user_data,
-                                    GError          **error);
+/* Locations ---------------------------------------------------------------- */
 
-SextantStore *sextant_store_create          (const char        *path,
-                                             GError           **error);
-SextantStore *sextant_store_open            (const char        *path,
-                                             GError           **error);
-const char   *sextant_store_get_path        (SextantStore      *self);
-gboolean      sextant_store_close           (SextantStore      *self,
-                                             GError           **error);
-gboolean      sextant_store_begin           (SextantStore      *self,
-                                             GError           **error);
-gboolean      sextant_store_commit          (SextantStore      *self,
-                                             GError           **error);
-void          sextant_store_rollback        (SextantStore      *self);
-gboolean      sextant_store_exec            (SextantStore      *self,
-                                             SextantStoreStmt   stmt,
-                                             GError           **error);
-gboolean      sextant_store_run             (SextantStore      *self,
-                                             SextantStoreStmt   stmt,
-                                             GError           **error,
-                                             const char        *types,
-                                             ...);
-gboolean      sextant_store_write_chunk     (SextantStore      *self,
-                                             SextantChunkTable  table,
-                                             gint64             first_row,
-                                             const gint64 * const *columns,
-                                             gsize              stride,
-                                             const gint64      *constants,
-                                             guint              n_cols,
-                                             guint              n_rows,
-                                             GError           **error);
-gboolean      sextant_store_write_encoded_chunk (SextantStore  *self,
-                                             SextantChunkTable  table,
-                                             gint64             first_row,
-                                             const guint8      *header,
-                                             guint              n_cols,
-                                             guint              n_rows,
-                                             gconstpointer      data,
-                                             gsize              size,
-                                             GError           **error);
-gboolean      sextant_store_foreach         (SextantStore      *self,
-                                             SextantStoreStmt   query,
-                                             SextantRowFunc     func,
-                                             gpointer           user_data,
-                                             GError           **error,
-                                             const char        *types,
-                                             ...);
-gboolean      sextant_store_finish_load     (SextantStore      *self,
-                                             GError           **error);
-gboolean      sextant_store_reads_shared_views (const char     *sql);
-gboolean      sextant_store_materialize_views (SextantStore    *self,
-                                             const char        *sql,
-                                             GError           **error);
-char         *sextant_store_get_meta        (SextantStore      *self,
-                                             const char        *key);
-char         *sextant_store_schema_checksum (void);
-gboolean      sextant_store_run_query       (SextantStore      *self,
-                                             const char        *sql,
-                                             GHashTable        *parameters,
-                                             const char * const *required_columns,
-                                             gboolean           with_visit_context,
-                                             SextantRowFunc     func,
-                                             gpointer           user_data,
-                                             GError           **error);
+/**
+ * SextantLocationInfo:
+ * @id: location.id, the dense index (0..n-1 in OTF2 location id order)
+ * @otf2_id: the archive's location id
+ * @name: the location's name ("Master thread"); "?" when it has none, never %NULL
+ * @group: its process's (location group's) name ("MPI Rank 3"), or %NULL
+ * @label: how comments name it (the location_label view): the process, and
+ *   the thread too when the process has several ("MPI Rank 3 / thread 2")
+ * @events: event records read on it; 0: it has no row in a timeline
+ *
+ * One location of the trace. sextant_location_info_free() frees it.
+ */
+typedef struct
+{
+  gint64  id;
+  gint64  otf2_id;
+  char   *name;
+  char   *group;
+  char   *label;
+  gint64  events;
+} SextantLocationInfo;
 
-/* Runs @query (no parameters), whose first two columns are an id and a
- * name, into a table id (gint64*) -> name ("?" for NULL). */
-GHashTable   *sextant_store_read_names      (SextantStore      *self,
-                                             SextantStoreStmt   query,
-                                             GError           **error);
+void          sextant_location_info_free         (SextantLocationInfo *info);
+GPtrArray    *sextant_store_list_locations       (SextantStore        *self,
+                                                  GError             **error);
 
-gboolean      sextant_row_is_null           (const SextantRow  *row,
-                                             int                column);
-gint64        sextant_row_get_int           (const SextantRow  *row,
-                                             int                column);
-const char   *sextant_row_get_text          (const SextantRow  *row,
-                                             int                column);
-int           sextant_row_find_column       (const SextantRow  *row,
-                                             const char        *name);
+/* Time --------------------------------------------------------------------- */
+
+/**
+ * SextantTimeSpan:
+ * @begin: ticks, meta time_begin: the first event over all locations
+ * @end: ticks, meta time_end: the last event over all locations. Inclusive
+ *   as stored: the last event happens at @end, so the run lasts
+ *   @end - @begin ticks and a range that shows it all is [@begin, @end]
+ * @resolution: ticks per second (meta resolution), at least 1
+ *
+ * The run's time span, in the store's ticks (relative to the archive's
+ * global offset).
+ */
+typedef struct
+{
+  gint64 begin;
+  gint64 end;
+  gint64 resolution;
+} SextantTimeSpan;
+
+gboolean      sextant_store_get_time_span        (SextantStore        *self,
+                                                  SextantTimeSpan     *span,
+                                                  GError             **error);
+
+/* Regions ------------------------------------------------------------------ */
+
+GHashTable   *sextant_store_read_region_names    (SextantStore        *self,
+                                                  GError             **error);
+
+/* The last analysis -------------------------------------------------------- */
+
+/**
+ * SextantPatternTotal:
+ * @id: the pattern's stable id ("late_sender")
+ * @title: its title; the id when it has none, never %NULL
+ * @parent: (nullable): the pattern or group above it in the pattern tree
+ * @description: (nullable): what it means
+ * @instances: how many instances the last analysis found
+ * @severity: the ticks they lost, summed
+ *
+ * A pattern of the last analysis and what it found.
+ */
+typedef struct
+{
+  char   *id;
+  char   *title;
+  char   *parent;
+  char   *description;
+  gint64  instances;
+  gint64  severity;
+} SextantPatternTotal;
+
+void          sextant_pattern_total_free         (SextantPatternTotal *total);
+GPtrArray    *sextant_store_list_pattern_totals  (SextantStore        *self,
+                                                  GError             **error);
+
+/**
+ * SextantSiteKind:
+ * @SEXTANT_SITE_NONE: the trace says nothing about where the call is
+ * @SEXTANT_SITE_CALL: file and line of the call itself (its call-site
+ *   attribute or its calling context)
+ * @SEXTANT_SITE_FUNCTION: the trace has no call site for the call: file
+ *   and line where the enclosing function begins (its region definition)
+ *
+ * Which source line an instance's file and line are.
+ */
+typedef enum
+{
+  SEXTANT_SITE_NONE,
+  SEXTANT_SITE_CALL,
+  SEXTANT_SITE_FUNCTION,
+} SextantSiteKind;
+
+/**
+ * SextantPatternInstance:
+ * @id: the instance's id (pattern_instance.id)
+ * @pattern: the pattern's id
+ * @severity: ticks lost
+ * @loc: location.id of the location that lost them
+ * @peer_loc: location.id of the location that caused it, %SEXTANT_NULL for none
+ * @begin: ticks, the start of the time lost; %SEXTANT_NULL: unknown
+ * @end: ticks, its end; %SEXTANT_NULL: unknown
+ * @location: @loc's label (location_label)
+ * @peer: (nullable): @peer_loc's label
+ * @call: (nullable): the region of the visit that lost the time ("MPI_Recv")
+ * @callpath: (nullable): region names from the top-level visit down to the
+ *   call, '/'-separated
+ * @file: (nullable): the source file, as the trace names it
+ * @line: the line in @file; 0: none
+ * @site_kind: what @file and @line are
+ * @function: (nullable): for %SEXTANT_SITE_FUNCTION the function that
+ *   begins at @line; otherwise %NULL
+ * @comment: the diagnosis and recommendation, never %NULL
+ *
+ * One instance of a pattern, as the pattern browser shows it.
+ */
+typedef struct
+{
+  gint64           id;
+  char            *pattern;
+  gint64           severity;
+  gint64           loc;
+  gint64           peer_loc;
+  gint64           begin;
+  gint64           end;
+  char            *location;
+  char            *peer;
+  char            *call;
+  char            *callpath;
+  char            *file;
+  gint64           line;
+  SextantSiteKind  site_kind;
+  char            *function;
+  char            *comment;
+} SextantPatternInstance;
+
+void          sextant_pattern_instance_free        (SextantPatternInstance *instance);
+GPtrArray    *sextant_store_list_pattern_instances (SextantStore           *self,
+                                                    const char             *pattern,
+                                                    guint                   limit,
+                                                    GError                **error);
+
+/**
+ * SextantAnalysisScope:
+ * @analysed: an analysis has written its results into the store
+ * @selected: (array zero-terminated=1) (nullable): %NULL when every pattern
+ *   of the set ran; else the ids the analysis was restricted to
+ *   (sextant_analysis_select(): patterns or groups of the tree, each with
+ *   the patterns below it), in the order given
+ * @parameters: (nullable): the parameter overrides of that run as
+ *   "name=value ..." text (sorted by name; "pattern.name=value" for one
+ *   pattern), %NULL when it ran with the defaults
+ *
+ * What the last analysis ran. Clear it with sextant_analysis_scope_clear().
+ */
+typedef struct
+{
+  gboolean   analysed;
+  char     **selected;
+  char      *parameters;
+} SextantAnalysisScope;
+
+void          sextant_analysis_scope_clear       (SextantAnalysisScope *scope);
+gboolean      sextant_store_get_analysis_scope   (SextantStore         *self,
+                                                  SextantAnalysisScope *scope,
+                                                  GError              **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLocationInfo, sextant_location_info_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantPatternTotal, sextant_pattern_total_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantPatternInstance, sextant_pattern_instance_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantAnalysisScope, sextant_analysis_scope_clear)
 
 G_END_DECLS

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 
 #include "sextant-lod-reader.h"
-#include "sextant-store.h"
+#include "sextant-store-private.h"
 
 #define EXACT_FROM_PIXELS 8      /* as ui/sextant-timeline.c */
 #define MAX_MESSAGES      8000   /* likewise */

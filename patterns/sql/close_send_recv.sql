@@ -8,8 +8,8 @@
 --   whose next point-to-point call is a blocking MPI_Recv from j, with no other
 --   call between them and enter(Recv) - leave(Send) < distance; severity = the
 --   shorter of the two calls, the most a combined MPI_Sendrecv can save.
--- comment: {location} sends to and then receives from {peer} at {site}
---   ({seconds} could overlap). Use MPI_Sendrecv, if the receive buffer does
+-- comment: {location} sends to and then receives from {peer} at {site};
+--   {seconds} could overlap. Use MPI_Sendrecv, if the receive buffer does
 --   not depend on the sent data.
 -- param: distance = 0.00001 s: the largest gap between the two calls
 -- param: eps = 0 s: savings at or below this are not instances

@@ -6,7 +6,7 @@
 -- criterion: per location and call path of the MPI call with at
 --   least min_calls point-to-point or collective calls: severity = the time in
 --   those calls.
--- comment: {location} made many communication calls at {site} ({callpath}),
+-- comment: {location} made many communication calls in {callpath} at {site},
 --   {seconds} in all. Aggregate small messages, or communicate less often.
 -- param: min_calls = 1000: call sites with fewer calls are not instances
 SELECT f.loc AS loc, f.last_visit AS visit, f.inclusive AS severity

@@ -644,7 +644,8 @@ PL_TABLE PlEvent pl_wo_same[] = {
 PL_TABLE PlInstance pl_wo_same_expect[] = {
   { "late_sender_wrong_order", 1, 30, 0, "main/exchange/MPI_Recv", PL_FILE, 40 },
   { "wrong_order", 1, 30, 0, "main/exchange/MPI_Recv", PL_FILE, 40,
-    "waited 30.0 us in MPI_Recv at planted.c:40 for a message from MPI Rank 0 while an earlier message" },
+    "waited 30.0 us in MPI_Recv at planted.c:40 (where exchange begins; the trace gives no call site) for a "
+    "message from MPI Rank 0 while an earlier message" },
 };
 
 /* Different source, in collect(): rank 1 waits for rank 2 (send enter 340,
