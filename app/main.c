@@ -89,7 +89,7 @@ main (int    argc,
   if (argc >= 2 && argv[1][0] != '-' && strpbrk (argv[1], "/.") == NULL &&
       !g_file_test (argv[1], G_FILE_TEST_EXISTS))
     {
-      fprintf (stderr, "sextant: '%s' is neither a command nor a file\n\n", argv[1]);
+      fprintf (stderr, "sextant: unknown command '%s' (nor is it a file to open)\n\n", argv[1]);
       print_usage (stderr);
       return 2;
     }

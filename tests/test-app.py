@@ -63,7 +63,7 @@ def command_line_errors():
         (["--export", "a.svg"], "--export needs exactly one ARCHIVE or DB"),
         (["--export", "a.bmp", "x.otf2"], "must end in .png, .svg or .pdf"),
         (["--bogus"], "Unknown option --bogus"),
-        (["improt", "x"], "'improt' is neither a command nor a file"),
+        (["improt", "x"], "unknown command 'improt'"),
     ]:
         r = run(args, timeout=30)
         ok(r.returncode == 2 and says in r.stderr, "sextant %s: exit 2, says '%s'" % (" ".join(args), says),

@@ -4,10 +4,7 @@
 
 No file under ui/ may include <sqlite3.h>, an OTF2 header (<otf2/...>) or
 sextant-store-private.h (the statements, rows and column layout of the
-engine), directly or through a header of the tree it includes. The pairs
-listed in tests/ui-private-includes.txt are the includes ui/ still has while
-it moves to the readers: each must still exist (delete the line with the
-include) and the file goes once it is empty. Output is TAP.
+engine), directly or through a header of the tree it includes. Output is TAP.
 """
 
 import os
@@ -17,7 +14,6 @@ import sys
 from tap import finish, ok
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ALLOW_LIST = os.path.join(SOURCE, "tests", "ui-private-includes.txt")
 SEARCH = ["ui", "trace", "patterns", "app"]   # where the tree's own headers are
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
@@ -53,22 +49,7 @@ def forbidden_includes(path, seen):
     return found
 
 
-def read_allow_list():
-    allowed = set()
-    if not os.path.exists(ALLOW_LIST):
-        return allowed
-    with open(ALLOW_LIST, encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if line:
-                source, header = line.split()
-                allowed.add((source, header))
-    return allowed
-
-
 def main():
-    allowed = read_allow_list()
-    used = set()
     ui = os.path.join(SOURCE, "ui")
     files = sorted(name for name in os.listdir(ui) if name.endswith((".c", ".h")))
     ok(files, "ui/ has sources")
@@ -78,14 +59,8 @@ def main():
         bad = []
         for header, chain in forbidden_includes(path, set()):
             direct = len(chain) == 1
-            if direct and (rel, header) in allowed:
-                used.add((rel, header))
-                continue
             bad.append("%s includes %s%s" % (rel, header, "" if direct else " via " + " -> ".join(chain[1:])))
         ok(not bad, "%s: no SQLite, OTF2 or store-private header" % rel, "\n".join(bad))
-    stale = sorted(allowed - used)
-    ok(not stale, "%s lists only includes that still exist" % os.path.relpath(ALLOW_LIST, SOURCE),
-       "\n".join("%s %s: remove the line" % pair for pair in stale))
     return finish()
 
 

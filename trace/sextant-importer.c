@@ -1147,6 +1147,35 @@ resolve_comms (SextantImport  *import,
 
 /* The archive ------------------------------------------------------------ */
 
+/* An anchor file starts with OTF2's buffer header (two bytes) and the
+ * magic "OTF2\0"; anything else is not one, whatever its name says (libotf2
+ * would look for its definitions and report a missing .def file). */
+static gboolean
+anchor_is_otf2 (const char  *anchor,
+                GError     **error)
+{
+  static const char magic[] = "OTF2";   /* with its NUL */
+  char head[2 + sizeof magic];
+  g_autoptr(GFile) file = g_file_new_for_path (anchor);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, error);
+  gsize n = 0;
+
+  if (in == NULL ||
+      !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &n, NULL, error))
+    {
+      g_prefix_error (error, "%s: ", anchor);
+      return FALSE;
+    }
+  if (n < sizeof head || memcmp (head + 2, magic, sizeof magic) != 0)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_ARCHIVE,
+                   "%s: not an OTF2 archive (this anchor file does not begin with OTF2's magic)", anchor);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /**
  * sextant_archive_find_anchor:
  * @path: an anchor file (`*.otf2`) or the directory that holds one
@@ -1172,7 +1201,7 @@ sextant_archive_find_anchor (const char  *path,
     }
 
   if (!g_file_test (path, G_FILE_TEST_IS_DIR))
-    return g_strdup (path);
+    return anchor_is_otf2 (path, error) ? g_strdup (path) : NULL;
 
   if (!(dir = g_dir_open (path, 0, error)))
     return NULL;
@@ -1204,6 +1233,8 @@ sextant_archive_find_anchor (const char  *path,
                    "%s: holds %u anchor files; name the one to import", path, n_found);
       return NULL;
     }
+  if (!anchor_is_otf2 (found, error))
+    return NULL;
 
   return g_steal_pointer (&found);
 }
