@@ -263,94 +263,6 @@ test_timeline_mark (void)
   sextant_test_remove_tree (tmpdir);
 }
 
-static void
-test_source_view (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
-  g_autofree char *file = g_build_filename (tmpdir, "solver.c", NULL);
-  g_autofree char *elsewhere = g_build_filename ("/nonexistent/build/tree", "solver.c", NULL);
-  g_autoptr(GString) text = g_string_new (NULL);
-  SextantSourceView *view = SEXTANT_SOURCE_VIEW (sextant_source_view_new ());
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (sextant_source_view_get_text_view (view));
-  GtkTextTag *highlight = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "highlight");
-  g_autofree char *shown = NULL;
-  GtkTextIter start, end;
-
-  g_object_ref_sink (view);
-  g_assert_no_error (error);
-  for (int i = 1; i <= 100; i++)
-    g_string_append_printf (text, "line %d;\n", i);
-  g_assert_true (g_file_set_contents (file, text->str, -1, NULL));
-
-  /* where the trace says */
-  sextant_source_view_show (view, file, 42, "MPI Rank 3 waited");
-  g_assert_cmpstr (sextant_source_view_get_path (view), ==, file);
-  g_assert_cmpint (sextant_source_view_get_line (view), ==, 42);
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  shown = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
-  g_assert_cmpstr (shown, ==, text->str);
-  gtk_text_buffer_get_iter_at_line (buffer, &start, 41);
-  g_assert_true (gtk_text_iter_has_tag (&start, highlight));
-  gtk_text_buffer_get_iter_at_line (buffer, &start, 40);
-  g_assert_false (gtk_text_iter_has_tag (&start, highlight));
-  gtk_text_buffer_get_iter_at_line (buffer, &start, 42);
-  g_assert_false (gtk_text_iter_has_tag (&start, highlight));
-
-  /* made elsewhere: not found, then found by its name in the source root */
-  sextant_source_view_show (view, elsewhere, 7, NULL);
-  g_assert_null (sextant_source_view_get_path (view));
-  g_assert_cmpint (sextant_source_view_get_line (view), ==, 0);
-  sextant_source_view_set_source_root (view, tmpdir);
-  sextant_source_view_show (view, elsewhere, 7, NULL);
-  g_assert_cmpstr (sextant_source_view_get_path (view), ==, file);
-  g_assert_cmpint (sextant_source_view_get_line (view), ==, 7);
-
-  /* in a window, the line scrolls into view */
-  {
-    GtkWidget *window = gtk_window_new ();
-    GtkAdjustment *vadjustment;
-    GdkRectangle line_area;
-    GtkTextIter line_start;
-    gint64 deadline;
-
-    gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
-    gtk_window_set_default_size (GTK_WINDOW (window), 400, 200);
-    gtk_window_present (GTK_WINDOW (window));
-    sextant_test_run_frames (window, 5);
-    sextant_source_view_show (view, file, 80, NULL);
-    vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (sextant_source_view_get_text_view (view)));
-    gtk_text_buffer_get_iter_at_line (buffer, &line_start, 79);
-    /* it scrolls frame by frame as the text is laid out: wait (on a busy
-     * machine frames are far apart) until the line is in view, or 10 s */
-    deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-    do
-      {
-        g_main_context_iteration (NULL, FALSE);
-        g_usleep (1000);
-        gtk_text_view_get_iter_location (sextant_source_view_get_text_view (view), &line_start, &line_area);
-      }
-    while (g_get_monotonic_time () < deadline &&
-           (line_area.y < gtk_adjustment_get_value (vadjustment) ||
-            line_area.y + line_area.height > gtk_adjustment_get_value (vadjustment) +
-                                             gtk_adjustment_get_page_size (vadjustment)));
-    g_test_message ("scrolled to %.0f of %.0f, line 80 at %d, page %.0f", gtk_adjustment_get_value (vadjustment),
-                    gtk_adjustment_get_upper (vadjustment), line_area.y, gtk_adjustment_get_page_size (vadjustment));
-    g_assert_cmpfloat (line_area.y, >=, gtk_adjustment_get_value (vadjustment));
-    g_assert_cmpfloat (line_area.y + line_area.height, <=,
-                       gtk_adjustment_get_value (vadjustment) + gtk_adjustment_get_page_size (vadjustment));
-    gtk_window_set_child (GTK_WINDOW (window), NULL);
-    gtk_window_destroy (GTK_WINDOW (window));
-  }
-
-  /* a line past the end: the file, no line */
-  sextant_source_view_show (view, file, 1000, NULL);
-  g_assert_cmpint (sextant_source_view_get_line (view), ==, 0);
-
-  g_object_unref (view);
-  sextant_test_remove_tree (tmpdir);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -364,7 +276,6 @@ main (int    argc,
 
   g_test_add_func ("/window/patterns-and-timeline", test_window_patterns);
   g_test_add_func ("/window/timeline-mark", test_timeline_mark);
-  g_test_add_func ("/window/source-view", test_source_view);
 
   return g_test_run ();
 }
