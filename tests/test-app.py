@@ -128,25 +128,19 @@ def desktop_session(tmp, archive):
             time.sleep(0.3)
 
         # accelerators: the focus is wherever the window put it (the pattern list)
-        focus()
-        xdotool("key", "--clearmodifiers", "ctrl+comma")
-        prefs = wait_for("Preferences", lambda: windows("Preferences"), 20)
-        ok(prefs, "Ctrl+, opens the Preferences")
-        if prefs:
-            xdotool("windowfocus", "--sync", prefs[0])
-            xdotool("key", "Escape")
-            ok(wait_for("Preferences closed", lambda: not windows("Preferences"), 20),
-               "Escape closes the Preferences")
+        def opens_and_closes(keys, title):
+            """keys open a window titled title; Escape closes it"""
+            focus()
+            xdotool("key", "--clearmodifiers", keys)
+            shown = wait_for(title, lambda: windows(title), 20)
+            ok(shown, "%s opens the %s" % (keys, title))
+            if shown:
+                xdotool("windowfocus", "--sync", shown[0])
+                xdotool("key", "Escape")
+                ok(wait_for(title + " closed", lambda: not windows(title), 20), "Escape closes the %s" % title)
 
-        focus()
-        xdotool("key", "--clearmodifiers", "ctrl+question")
-        shortcuts = wait_for("Shortcuts", lambda: windows("Keyboard Shortcuts"), 20)
-        ok(shortcuts, "Ctrl+? opens the Keyboard Shortcuts")
-        if shortcuts:
-            xdotool("windowfocus", "--sync", shortcuts[0])
-            xdotool("key", "Escape")
-            ok(wait_for("Shortcuts closed", lambda: not windows("Keyboard Shortcuts"), 20),
-               "Escape closes the Keyboard Shortcuts")
+        opens_and_closes("ctrl+comma", "Preferences")
+        opens_and_closes("ctrl+question", "Keyboard Shortcuts")
 
         focus()
         xdotool("key", "--clearmodifiers", "F1")

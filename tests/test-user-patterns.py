@@ -59,8 +59,8 @@ TEMPLATE_COMMENTS = [
     "[MPI Rank 3|MPI Rank 0|2.01 s|MPI_Recv|gen_mpi.c:52 (where late_sender begins; the trace gives no call site)|"
     "main/late_sender/MPI_Recv|{other}]",
     "[MPI Rank 0|another process|1.50 ms|the call|an unknown source line||{other}]",
-    "[MPI Rank 0|another process|0.2 us|the call|an unknown source line||{other}]",
-    "[MPI Rank 0|another process|999.9 us|the call|an unknown source line||{other}]",
+    "[MPI Rank 0|another process|0.2 µs|the call|an unknown source line||{other}]",
+    "[MPI Rank 0|another process|999.9 µs|the call|an unknown source line||{other}]",
     "its own words",
 ]
 

@@ -10,7 +10,7 @@
  *                    file, line, callpath, site_kind, function)
  *     A pattern instance's comment: the pattern's template with {location},
  *     {peer}, {seconds} (severity ticks at resolution ticks per second:
- *     "2.01 s", "1.50 ms", "0.2 us", rounded half up from the exact ticks),
+ *     "2.01 s", "1.50 ms", "0.2 µs", rounded half up from the exact ticks),
  *     {call}, {site} and {callpath} filled in, in one pass: a value that
  *     contains a key is not filled again. Other braces stay as they are.
  *     {site} is "file:line" with the file's base name for a call site;
@@ -57,7 +57,7 @@ append_seconds (GString *out,
   else
     {
       q = (t * 10000000 + r / 2) / r;
-      g_string_append_printf (out, "%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT " us", q / 10, q % 10);
+      g_string_append_printf (out, "%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT " µs", q / 10, q % 10);
     }
 }
 

@@ -59,7 +59,9 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-static void load_totals (SextantPatternBrowser *self);
+static void load_totals  (SextantPatternBrowser *self);
+static void show_details (SextantPatternBrowser *self,
+                          SextantInstance       *instance);
 
 static void
 set_ready (SextantPatternBrowser *self,
@@ -161,6 +163,7 @@ instances_loaded_cb (GObject      *object,
                        items->pdata, items->len);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->filling = FALSE;
+  show_details (self, NULL);
   set_ready (self, TRUE);
 }
 
@@ -277,8 +280,7 @@ update_scope (SextantPatternBrowser *self)
     }
 
   list = g_strjoinv (", ", scope->selected);
-  text = g_strdup_printf ("Partial analysis: only %s %s run (as `sextant analyze --pattern` chose). "
-                          "Other wait states may be there.", list,
+  text = g_strdup_printf ("Partial analysis: only %s %s run. Other wait states may be there.", list,
                           g_strv_length (scope->selected) == 1 ? "was" : "were");
   gtk_label_set_text (self->scope_label, text);
   gtk_widget_set_visible (self->scope_box, TRUE);

@@ -25,6 +25,15 @@
 /* The narrowest view, in ticks: about a tick a pixel on a small window */
 #define MIN_VIEW_TICKS 200
 
+/* How far an import or an analysis is: set on its thread, read and
+ * notified on the main thread */
+typedef struct
+{
+  double  value;     /* 0..1 */
+  guint   idle;      /* the idle that notifies it, 0: none pending */
+  guint   prop_id;
+} Fraction;
+
 struct _SextantSession
 {
   GObject               parent_instance;
@@ -44,11 +53,9 @@ struct _SextantSession
   /* Loading and analysing */
   gboolean              importing;
   gboolean              analysing;
-  GMutex                lock;           /* guards the two fractions and the idle ids */
-  double                progress;       /* import, written on the worker */
-  double                analysis_progress;
-  guint                 progress_idle;
-  guint                 analysis_idle;
+  GMutex                lock;           /* guards the two Fractions */
+  Fraction              progress;       /* of the import */
+  Fraction              analysis_progress;
   guint                 generation;
 
   /* The view and the choice */
@@ -162,17 +169,67 @@ loaded_free (Loaded *loaded)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Loaded, loaded_free)
 
-static gboolean
-notify_progress_cb (gpointer user_data)
+typedef struct
 {
-  SextantSession *self = user_data;
+  SextantSession *self;
+  Fraction       *fraction;
+} FractionNotify;
 
-  g_mutex_lock (&self->lock);
-  self->progress_idle = 0;
-  g_mutex_unlock (&self->lock);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+static gboolean
+notify_fraction_cb (gpointer user_data)
+{
+  FractionNotify *notify = user_data;
+  guint prop_id;
+
+  g_mutex_lock (&notify->self->lock);
+  notify->fraction->idle = 0;
+  prop_id = notify->fraction->prop_id;
+  g_mutex_unlock (&notify->self->lock);
+  g_object_notify_by_pspec (G_OBJECT (notify->self), properties[prop_id]);
 
   return G_SOURCE_REMOVE;
+}
+
+static void
+fraction_notify_free (gpointer data)
+{
+  FractionNotify *notify = data;
+
+  g_object_unref (notify->self);
+  g_free (notify);
+}
+
+/* On any thread: the property follows, notified from an idle on the main
+ * thread (one per main-loop iteration, however often this is called) */
+static void
+fraction_set (SextantSession *self,
+              Fraction       *fraction,
+              double          value)
+{
+  g_mutex_lock (&self->lock);
+  fraction->value = CLAMP (value, 0.0, 1.0);
+  if (fraction->idle == 0)
+    {
+      FractionNotify *notify = g_new (FractionNotify, 1);
+
+      notify->self = g_object_ref (self);
+      notify->fraction = fraction;
+      fraction->idle = g_idle_add_full (G_PRIORITY_DEFAULT, notify_fraction_cb, notify, fraction_notify_free);
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+static double
+fraction_get (SextantSession *self,
+              Fraction       *fraction)
+{
+  double value;
+
+  g_mutex_lock (&self->lock);
+  value = fraction->value;
+  g_mutex_unlock (&self->lock);
+
+  return value;
 }
 
 /* On the import's thread */
@@ -183,12 +240,7 @@ import_progress (double   fraction,
 {
   SextantSession *self = user_data;
 
-  g_mutex_lock (&self->lock);
-  self->progress = CLAMP (fraction, 0.0, 1.0);
-  if (self->progress_idle == 0)
-    self->progress_idle = g_idle_add_full (G_PRIORITY_DEFAULT, notify_progress_cb, g_object_ref (self),
-                                           g_object_unref);
-  g_mutex_unlock (&self->lock);
+  fraction_set (self, &self->progress, fraction);
 }
 
 static void
@@ -345,15 +397,9 @@ sextant_session_get_importing (SextantSession *self)
 double
 sextant_session_get_progress (SextantSession *self)
 {
-  double progress;
-
   g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
 
-  g_mutex_lock (&self->lock);
-  progress = self->progress;
-  g_mutex_unlock (&self->lock);
-
-  return progress;
+  return fraction_get (self, &self->progress);
 }
 
 /* The store, its content and what every view needs ---------------------------- */
@@ -485,19 +531,6 @@ analysing_free (Analysing *analysing)
   g_free (analysing);
 }
 
-static gboolean
-notify_analysis_progress_cb (gpointer user_data)
-{
-  SextantSession *self = user_data;
-
-  g_mutex_lock (&self->lock);
-  self->analysis_idle = 0;
-  g_mutex_unlock (&self->lock);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS_PROGRESS]);
-
-  return G_SOURCE_REMOVE;
-}
-
 /* On the analysis's thread */
 static void
 analysis_progress (double      fraction,
@@ -506,12 +539,7 @@ analysis_progress (double      fraction,
 {
   SextantSession *self = user_data;
 
-  g_mutex_lock (&self->lock);
-  self->analysis_progress = CLAMP (fraction, 0.0, 1.0);
-  if (self->analysis_idle == 0)
-    self->analysis_idle = g_idle_add_full (G_PRIORITY_DEFAULT, notify_analysis_progress_cb, g_object_ref (self),
-                                           g_object_unref);
-  g_mutex_unlock (&self->lock);
+  fraction_set (self, &self->analysis_progress, fraction);
 }
 
 static void
@@ -610,9 +638,7 @@ sextant_session_analyse_async (SextantSession      *self,
         return;
       }
 
-  g_mutex_lock (&self->lock);
-  self->analysis_progress = 0;
-  g_mutex_unlock (&self->lock);
+  fraction_set (self, &self->analysis_progress, 0);
   set_analysing (self, TRUE);
   sextant_store_set_cancellable (analysing->store, cancellable);
   sextant_analysis_set_progress_func (analysing->analysis, analysis_progress, g_object_ref (self), g_object_unref);
@@ -641,15 +667,9 @@ sextant_session_get_analysing (SextantSession *self)
 double
 sextant_session_get_analysis_progress (SextantSession *self)
 {
-  double progress;
-
   g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
 
-  g_mutex_lock (&self->lock);
-  progress = self->analysis_progress;
-  g_mutex_unlock (&self->lock);
-
-  return progress;
+  return fraction_get (self, &self->analysis_progress);
 }
 
 /* Returns: (transfer none): what the store's analysis ran ("analysed" FALSE: none yet) */
@@ -956,5 +976,7 @@ static void
 sextant_session_init (SextantSession *self)
 {
   g_mutex_init (&self->lock);
+  self->progress.prop_id = PROP_PROGRESS;
+  self->analysis_progress.prop_id = PROP_ANALYSIS_PROGRESS;
   self->location_of = g_hash_table_new (g_int64_hash, g_int64_equal);
 }

@@ -696,6 +696,10 @@ sextant_window_init (SextantWindow *self)
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (rebuild_recent), self,
                            G_CONNECT_SWAPPED);
 
+  /* the source follows the application's light or dark style */
+  g_object_bind_property (adw_style_manager_get_default (), "dark", self->source_view, "dark",
+                          G_BINDING_SYNC_CREATE);
+
   _sextant_window_actions_init (self);
   _sextant_window_dnd_init (self);
   update_source_roots (self);

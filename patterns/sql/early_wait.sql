@@ -48,10 +48,10 @@ best AS (
   FROM ops GROUP BY wait
 )
 SELECT loc, wait AS visit, severity, wenter AS begin, wleave AS "end", peer AS peer_loc, message,
-       printf ('%s waited %s in its wait for a %s posted %.1f us before; the optimal distance between '
-               || 'the two calls is %.1f us: move the wait later, with independent work in between.',
+       printf ('%s waited %s in its wait for a %s posted %.1f µs before; the optimal distance between '
+               || 'the two calls is %.1f µs: move the wait later, with independent work in between.',
                (SELECT label FROM location_label WHERE loc = best.loc),
-               printf ('%.1f us', severity * 1e6 / :resolution), side,
+               printf ('%.1f µs', severity * 1e6 / :resolution), side,
                distance * 1e6 / :resolution, o_d * 1e6 / :resolution) AS comment
 FROM best
 WHERE severity > :eps

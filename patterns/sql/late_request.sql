@@ -21,7 +21,7 @@ SELECT c.loc, c.visit, c.enter - p.leave AS severity, p.leave AS begin, c.enter 
             THEN (SELECT min (x.loc) FROM location_rank AS x WHERE x.rank = c.peer)
             ELSE p.loc END AS peer_loc,
        CASE WHEN c.region = 'onecoll_help_relay'
-            THEN printf ('The root relayed a broadcast request for rank %d %.1f us after it was posted: '
+            THEN printf ('The root relayed a broadcast request for rank %d %.1f µs after it was posted: '
                          || 'no thread of that rank was polling. Keep a thread of each rank in '
                          || 'onecoll_bcast_flush/test, or poll faster.',
                          c.peer, (c.enter - p.leave) * 1e6 / :resolution) END AS comment

@@ -644,7 +644,7 @@ PL_TABLE PlEvent pl_wo_same[] = {
 PL_TABLE PlInstance pl_wo_same_expect[] = {
   { "late_sender_wrong_order", 1, 30, 0, "main/exchange/MPI_Recv", PL_FILE, 40 },
   { "wrong_order", 1, 30, 0, "main/exchange/MPI_Recv", PL_FILE, 40,
-    "waited 30.0 us in MPI_Recv at planted.c:40 (where exchange begins; the trace gives no call site) for a "
+    "waited 30.0 µs in MPI_Recv at planted.c:40 (where exchange begins; the trace gives no call site) for a "
     "message from MPI Rank 0 while an earlier message" },
 };
 
@@ -764,8 +764,8 @@ PL_TABLE PlEvent pl_lr_issend[] = {
 PL_TABLE PlInstance pl_lr_issend_expect[] = {
   { "late_receiver", 1, 20, 0, "main/MPI_Wait", PL_FILE, 10 },
   { "early_wait", 1, 40, 0, "main/MPI_Wait", PL_FILE, 10,
-    "MPI Rank 1 waited 40.0 us in its wait for a send posted 10.0 us before; "
-    "the optimal distance between the two calls is 34.0 us" },
+    "MPI Rank 1 waited 40.0 µs in its wait for a send posted 10.0 µs before; "
+    "the optimal distance between the two calls is 34.0 µs" },
 };
 
 /* Nothing else: every receive starts after its send (no late_sender); rank 2
@@ -806,8 +806,8 @@ PL_TABLE PlEvent pl_ew_recv_later[] = {
 };
 PL_TABLE PlInstance pl_ew_recv_later_expect[] = {
   { "early_wait", 0, 40, 1, "main/MPI_Wait", PL_FILE, 10,
-    "MPI Rank 0 waited 40.0 us in its wait for a receive posted 10.0 us before; "
-    "the optimal distance between the two calls is 56.0 us" },
+    "MPI Rank 0 waited 40.0 µs in its wait for a receive posted 10.0 µs before; "
+    "the optimal distance between the two calls is 56.0 µs" },
   { "late_sender", 0, 20, 1, "main/MPI_Wait", PL_FILE, 10 },
 };
 
@@ -823,8 +823,8 @@ PL_TABLE PlEvent pl_ew_send_later[] = {
 };
 PL_TABLE PlInstance pl_ew_send_later_expect[] = {
   { "early_wait", 1, 40, 0, "main/MPI_Wait", PL_FILE, 10,
-    "MPI Rank 1 waited 40.0 us in its wait for a send posted 5.0 us before; "
-    "the optimal distance between the two calls is 45.5 us" },
+    "MPI Rank 1 waited 40.0 µs in its wait for a send posted 5.0 µs before; "
+    "the optimal distance between the two calls is 45.5 µs" },
   { "late_receiver", 1, 15, 0, "main/MPI_Wait", PL_FILE, 10 },
 };
 
@@ -840,8 +840,8 @@ PL_TABLE PlEvent pl_ew_send_first[] = {
 };
 PL_TABLE PlInstance pl_ew_send_first_expect[] = {
   { "early_wait", 0, 23, 1, "main/MPI_Wait", PL_FILE, 10,
-    "MPI Rank 0 waited 23.0 us in its wait for a receive posted 5.0 us before; "
-    "the optimal distance between the two calls is 24.0 us" },
+    "MPI Rank 0 waited 23.0 µs in its wait for a receive posted 5.0 µs before; "
+    "the optimal distance between the two calls is 24.0 µs" },
   { "late_receiver", 1, 10, 0, "main/MPI_Send", PL_FILE, 10 },
 };
 
