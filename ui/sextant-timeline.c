@@ -18,36 +18,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sextant-lod-reader.h"
-#include "sextant-timeline.h"
-
-#define LABEL_MIN     100    /* the label column: its widest label, within these */
-#define LABEL_MAX     320
-#define RULER_HEIGHT   26
-#define ROW_HEIGHT     18
-#define ROW_GAP         2
-#define MIN_PLOT_WIDTH 200
-
-typedef struct
-{
-  gint64  loc;
-  char   *group;        /* the process */
-  char   *name;         /* the thread */
-  char   *label;        /* the process, and the thread if it has several */
-} Row;
-
-/* The worker's connection and reader, kept from frame to frame (a new
- * connection reads the column tables' directories again): used by one
- * frame at a time, on whatever thread runs it, and opened by the first.
- * A connection keeps what it read of those directories, so when the
- * session's generation changes (an analysis wrote to the store) the
- * timeline takes a new Source. */
-typedef struct
-{
-  SextantSession   *session;
-  SextantStore     *store;
-  SextantLodReader *reader;
-} Source;
+#include "sextant-timeline-private.h"
 
 static void
 source_clear (gpointer data)
@@ -82,78 +53,6 @@ source_open (Source  *source,
          (source->reader = sextant_lod_reader_new (source->store, error)) != NULL;
 }
 
-/* The rows of the session's trace */
-typedef struct
-{
-  Source     *source;        /* g_atomic_rc_box */
-  GArray     *rows;          /* Row, in location order */
-  GHashTable *regions;       /* region id (gint64*) -> name, the session's */
-  GHashTable *row_of;        /* location id (gint64*) -> row + 1 */
-  gint64      t_begin;
-  gint64      t_end;         /* exclusive */
-  gint64      resolution;    /* ticks per second */
-} Outline;
-
-/* The buckets of every row for one view, read on a worker thread */
-typedef struct
-{
-  gint64     t0;
-  gint64     t1;
-  int        width;
-  guint      level;
-  gint64     bucket_ticks;
-  gboolean   exact;          /* the visits themselves, past the pyramid */
-  guint      generation;     /* of the store's content it was read from */
-  GPtrArray *buckets;        /* GArray of SextantLodBucket per row */
-  GArray    *messages;       /* SextantViewMessage, NULL when too many to draw */
-  GArray    *members;        /* SextantViewMember, by collective; NULL when too many */
-  GArray    *lost;           /* SextantViewLost, NULL when too many */
-} Frame;
-
-/* Pattern instances whose lost time is shaded, at most */
-#define MAX_LOST 20000
-
-/* Likewise for the members of collectives (64 ranks: 250 collectives) */
-#define MAX_MEMBERS 16000
-
-/* A view with more messages in flight than this draws none: the lines
- * would be a grey wash (about 4 per pixel column of a 1920-pixel view) */
-#define MAX_MESSAGES 8000
-
-/* Past the pyramid: the visits are read when a base bucket is this many
- * pixels wide (it holds about 32 events of the busiest location, so a
- * row has at most about 4 events a pixel) */
-#define EXACT_FROM_PIXELS 8
-
-struct _SextantTimeline
-{
-  GtkWidget     parent_instance;
-
-  SextantSession *session;
-  GSignalGroup *session_signals;
-  Outline      *outline;
-  Frame        *frame;
-  char         *error;
-  gint64        t0;            /* the view: the session's, as last drawn */
-  gint64        t1;
-  GCancellable *cancellable;   /* of the frame being read */
-  gboolean      reading;
-  gboolean      ready;
-
-  double        drag_t0;       /* the view when a drag began */
-  double        drag_t1;
-  double        pointer_x;     /* where Ctrl + wheel zooms around */
-  guint         generation;    /* of the store's content, the session's */
-  GArray       *columns;       /* double: snapshot_row()'s sums per pixel column and category */
-  gboolean      show_messages;
-  gboolean      show_lost;
-  int           label_width;   /* the column of the rows' names */
-  gint64        mark_loc;      /* SEXTANT_NULL: no mark */
-  gint64        mark_peer;
-  gint64        mark_t0;
-  gint64        mark_t1;
-};
-
 G_DEFINE_FINAL_TYPE (SextantTimeline, sextant_timeline, GTK_TYPE_WIDGET)
 
 enum
@@ -170,26 +69,6 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 static void read_frame (SextantTimeline *self);
-
-/* Vampir's colours, as tools of the field use them: MPI red, user green. */
-static const GdkRGBA category_colors[SEXTANT_N_CATEGORIES] = {
-  [SEXTANT_CATEGORY_MPI]    = { 0.86, 0.20, 0.22, 1 },
-  [SEXTANT_CATEGORY_RMA]    = { 0.96, 0.49, 0.13, 1 },
-  [SEXTANT_CATEGORY_USER]   = { 0.22, 0.64, 0.35, 1 },
-  [SEXTANT_CATEGORY_OMP]    = { 0.15, 0.45, 0.85, 1 },
-  [SEXTANT_CATEGORY_THREAD] = { 0.56, 0.33, 0.78, 1 },
-  [SEXTANT_CATEGORY_IO]     = { 0.93, 0.74, 0.17, 1 },
-  [SEXTANT_CATEGORY_ACCEL]  = { 0.07, 0.62, 0.58, 1 },
-  [SEXTANT_CATEGORY_OTHER]  = { 0.55, 0.55, 0.60, 1 },
-};
-
-const GdkRGBA *
-sextant_timeline_category_color (guint category)
-{
-  g_return_val_if_fail (category < SEXTANT_N_CATEGORIES, NULL);
-
-  return &category_colors[category];
-}
 
 /* Outline and frame ---------------------------------------------------------- */
 
@@ -381,8 +260,8 @@ read_frame_worker (GTask        *task,
 
 /* The view ------------------------------------------------------------------- */
 
-static int
-plot_width (SextantTimeline *self)
+int
+_sextant_timeline_plot_width (SextantTimeline *self)
 {
   return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - self->label_width, 1);
 }
@@ -402,7 +281,7 @@ static gboolean
 frame_is_current (SextantTimeline *self)
 {
   return self->frame != NULL && self->frame->t0 == self->t0 && self->frame->t1 == self->t1 &&
-         self->frame->width == plot_width (self) && self->frame->generation == self->generation;
+         self->frame->width == _sextant_timeline_plot_width (self) && self->frame->generation == self->generation;
 }
 
 static void
@@ -464,7 +343,7 @@ read_frame (SextantTimeline *self)
     g_array_append_val (request->locs, g_array_index (self->outline->rows, Row, i).loc);
   request->t0 = self->t0;
   request->t1 = self->t1;
-  request->width = plot_width (self);
+  request->width = _sextant_timeline_plot_width (self);
   request->generation = self->generation;
 
   self->reading = TRUE;
@@ -620,7 +499,7 @@ sextant_timeline_get_row_area (SextantTimeline *self,
   if (self->outline == NULL || row >= self->outline->rows->len)
     return FALSE;
 
-  graphene_rect_init (area, self->label_width, RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP), plot_width (self),
+  graphene_rect_init (area, self->label_width, RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP), _sextant_timeline_plot_width (self),
                       ROW_HEIGHT);
 
   return TRUE;
@@ -635,404 +514,7 @@ sextant_timeline_x_for_time (SextantTimeline *self,
   if (self->t1 <= self->t0)
     return self->label_width;
 
-  return self->label_width + (double)(t - self->t0) / (self->t1 - self->t0) * plot_width (self);
-}
-
-/* Drawing -------------------------------------------------------------------- */
-
-/* A tick step of 1, 2 or 5 times a power of ten seconds that puts about
- * one label every 100 pixels. */
-static double
-ruler_step (double seconds,
-            int    width)
-{
-  double raw = seconds / MAX (width / 100.0, 1.0);
-  double power = pow (10.0, floor (log10 (raw)));
-
-  if (raw <= power)
-    return power;
-  if (raw <= 2 * power)
-    return 2 * power;
-  if (raw <= 5 * power)
-    return 5 * power;
-  return 10 * power;
-}
-
-/* @seconds in the unit of @magnitude (the largest time on the ruler), with
- * as many decimals as @step needs: "100.5 ms", "2 s" */
-static char *
-format_seconds (double seconds,
-                double step,
-                double magnitude)
-{
-  static const struct { double unit; const char *name; } units[] = {
-    { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "µs" }, { 1e-9, "ns" },
-  };
-  guint u = 0;
-  int decimals;
-
-  while (u + 1 < G_N_ELEMENTS (units) && magnitude < units[u].unit)
-    u++;
-  decimals = (int)CLAMP (ceil (-log10 (step / units[u].unit) - 1e-9), 0, 9);
-
-  return g_strdup_printf ("%.*f %s", decimals, seconds / units[u].unit, units[u].name);
-}
-
-static void
-snapshot_ruler (SextantTimeline *self,
-                GtkSnapshot     *snapshot,
-                PangoLayout     *layout,
-                const GdkRGBA   *fg,
-                int              width,
-                int              height)
-{
-  double res = (double)self->outline->resolution;
-  double s0 = (self->t0 - self->outline->t_begin) / res;
-  double s1 = (self->t1 - self->outline->t_begin) / res;
-  double step = ruler_step (s1 - s0, width - self->label_width);
-  GdkRGBA grid = *fg;
-
-  grid.alpha = 0.15;
-  for (double s = ceil (s0 / step) * step; s <= s1; s += step)
-    {
-      float x = self->label_width + (float)((s - s0) / (s1 - s0) * (width - self->label_width));
-      g_autofree char *text = format_seconds (fabs (s) < step * 1e-6 ? 0 : s, step, MAX (fabs (s0), fabs (s1)));
-
-      int text_width;
-
-      gtk_snapshot_append_color (snapshot, fg, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT - 6, 1, 6));
-      gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT, 1, height - RULER_HEIGHT));
-      pango_layout_set_text (layout, text, -1);
-      pango_layout_get_pixel_size (layout, &text_width, NULL);
-      if (x + 3 + text_width > width)
-        continue;
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 3, 2));
-      gtk_snapshot_append_layout (snapshot, layout, fg);
-      gtk_snapshot_restore (snapshot);
-    }
-  gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT - 1, width, 1));
-}
-
-/* Bottom to top in a row: computation first, waiting and communication on
- * top, where the eye looks for them. */
-static const guint stack_order[SEXTANT_N_CATEGORIES] = {
-  SEXTANT_CATEGORY_USER, SEXTANT_CATEGORY_OMP, SEXTANT_CATEGORY_ACCEL, SEXTANT_CATEGORY_IO,
-  SEXTANT_CATEGORY_THREAD, SEXTANT_CATEGORY_OTHER, SEXTANT_CATEGORY_RMA, SEXTANT_CATEGORY_MPI,
-};
-
-/* One row: the frame's buckets summed per pixel column of the current
- * view; each column is a stack, a category's height its share of the
- * column's time (a column half idle is half empty). Columns with the same
- * stack make one rectangle per category. */
-static void
-snapshot_row (SextantTimeline *self,
-              GtkSnapshot     *snapshot,
-              GArray          *buckets,
-              float            y,
-              int              plot)
-{
-  double *time;
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
-  guint8 run[SEXTANT_N_CATEGORIES] = { 0 };
-  int start = 0;
-
-  /* the columns' sums, in a buffer the rows and the frames share */
-  g_array_set_size (self->columns, 0);
-  g_array_set_size (self->columns, (guint)plot * SEXTANT_N_CATEGORIES);
-  time = (double *)(void *)self->columns->data;
-
-  for (guint i = 0; i < buckets->len; i++)
-    {
-      const SextantLodBucket *b = &g_array_index (buckets, SextantLodBucket, i);
-      double x0 = (b->begin - self->t0) / ticks_per_px;
-      double x1 = (b->end - self->t0) / ticks_per_px;
-
-      /* a bucket's time spread over the columns it covers, in proportion */
-      for (int x = MAX ((int)floor (x0), 0); x < MIN ((int)ceil (x1), plot); x++)
-        {
-          double share = (MIN (x1, x + 1.0) - MAX (x0, (double)x)) / (x1 - x0);
-
-          for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-            time[(gsize)x * SEXTANT_N_CATEGORIES + c] += share * b->time[c];
-        }
-    }
-
-  for (int x = 0; x <= plot; x++)
-    {
-      guint8 stack[SEXTANT_N_CATEGORIES] = { 0 };
-
-      if (x < plot)
-        {
-          /* heights in whole pixels, rounded on the running sum so that
-           * they add up to the rounded total */
-          double sum = 0;
-          int below = 0;
-
-          for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
-            {
-              int top;
-
-              sum += time[(gsize)x * SEXTANT_N_CATEGORIES + stack_order[k]];
-              top = (int)lround (MIN (sum / ticks_per_px, 1.0) * ROW_HEIGHT);
-              stack[k] = (guint8)(top - below);
-              below = top;
-            }
-        }
-      if (x == plot || memcmp (stack, run, sizeof stack) != 0)
-        {
-          float bottom = y + ROW_HEIGHT;
-
-          for (guint k = 0; k < SEXTANT_N_CATEGORIES && x > start; k++)
-            if (run[k] > 0)
-              {
-                bottom -= run[k];
-                gtk_snapshot_append_color (snapshot, &category_colors[stack_order[k]],
-                                           &GRAPHENE_RECT_INIT (self->label_width + start, bottom, x - start, run[k]));
-              }
-          memcpy (run, stack, sizeof run);
-          start = x;
-        }
-    }
-}
-
-/* The middle of row @row (0-based) */
-static inline double
-row_middle (guint row)
-{
-  return RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0;
-}
-
-/* The time lost by pattern instances, dark over the rows: per row the
- * union of the instances' intervals, so that overlapping patterns (a late
- * sender inside a wait at N x N) do not darken each other. */
-static void
-snapshot_lost (SextantTimeline *self,
-               GtkSnapshot     *snapshot,
-               int              plot)
-{
-  static const GdkRGBA shade = { 0, 0, 0, 0.35f };
-  GArray *lost = self->frame->lost;   /* sorted by the worker */
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
-
-  for (guint i = 0; i < lost->len; )
-    {
-      gint64 loc = g_array_index (lost, SextantViewLost, i).loc;
-      guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &loc));
-      guint j = i;
-
-      while (j < lost->len && g_array_index (lost, SextantViewLost, j).loc == loc)
-        {
-          gint64 begin = g_array_index (lost, SextantViewLost, j).begin;
-          gint64 end = g_array_index (lost, SextantViewLost, j).end;
-          double x0, x1;
-
-          for (j++; j < lost->len && g_array_index (lost, SextantViewLost, j).loc == loc &&
-                    g_array_index (lost, SextantViewLost, j).begin <= end; j++)
-            end = MAX (end, g_array_index (lost, SextantViewLost, j).end);
-          if (row == 0)
-            continue;
-          x0 = CLAMP ((begin - self->t0) / ticks_per_px, 0, plot);
-          x1 = CLAMP ((end - self->t0) / ticks_per_px, 0, plot);
-          if (x1 - x0 < 1)
-            x1 = MIN (x0 + 1, plot);
-          gtk_snapshot_append_color (snapshot, &shade,
-                                     &GRAPHENE_RECT_INIT (self->label_width + (float)x0, row_middle (row - 1) - ROW_HEIGHT / 2.0f,
-                                                          (float)(x1 - x0), ROW_HEIGHT));
-        }
-      i = j;
-    }
-}
-
-/* A Cairo context for the plot, clipped to it, for the lines */
-static cairo_t *
-plot_cairo (SextantTimeline *self,
-            GtkSnapshot     *snapshot,
-            int              plot,
-            int              height)
-{
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
-                                                                          height - RULER_HEIGHT));
-
-  cairo_rectangle (cr, self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
-  cairo_clip (cr);
-
-  return cr;
-}
-
-/* A line from the send on the sender's row to the receive on the
- * receiver's, over the rows, as tools of the field draw messages. */
-static void
-snapshot_messages (SextantTimeline *self,
-                   GtkSnapshot     *snapshot,
-                   int              plot,
-                   int              height)
-{
-  cairo_t *cr = plot_cairo (self, snapshot, plot, height);
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
-  GArray *messages = self->frame->messages;
-
-  cairo_set_line_width (cr, 1.5);
-  cairo_set_source_rgba (cr, 0, 0, 0, 0.85);
-  for (guint i = 0; i < messages->len; i++)
-    {
-      const SextantViewMessage *m = &g_array_index (messages, SextantViewMessage, i);
-      guint from = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->send_loc));
-      guint to = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->recv_loc));
-
-      if (from == 0 || to == 0)
-        continue;
-      cairo_move_to (cr, self->label_width + (m->send_time - self->t0) / ticks_per_px, row_middle (from - 1));
-      cairo_line_to (cr, self->label_width + (m->recv_time - self->t0) / ticks_per_px, row_middle (to - 1));
-    }
-  cairo_stroke (cr);
-  cairo_destroy (cr);
-}
-
-const GdkRGBA *
-sextant_timeline_collective_color (void)
-{
-  static const GdkRGBA navy = { 0.05f, 0.10f, 0.40f, 1 };
-
-  return &navy;
-}
-
-/* A collective: a navy line across its members' rows at the moment the
- * last of them arrived (nobody leaves a synchronising collective before),
- * and a short tick on each member's row where it arrived. */
-static void
-snapshot_collectives (SextantTimeline *self,
-                      GtkSnapshot     *snapshot,
-                      int              plot,
-                      int              height)
-{
-  cairo_t *cr = plot_cairo (self, snapshot, plot, height);
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
-  GArray *members = self->frame->members;
-
-  gdk_cairo_set_source_rgba (cr, sextant_timeline_collective_color ());
-  cairo_set_line_width (cr, 2);
-  for (guint i = 0; i < members->len; )
-    {
-      gint64 id = g_array_index (members, SextantViewMember, i).collective;
-      gint64 last = G_MININT64;
-      guint top = G_MAXUINT, bottom = 0;
-      guint j;
-
-      for (j = i; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
-        {
-          const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
-          guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->loc));
-
-          last = MAX (last, m->begin);
-          if (row == 0)
-            continue;
-          top = MIN (top, row - 1);
-          bottom = MAX (bottom, row - 1);
-          /* where it arrived */
-          cairo_move_to (cr, self->label_width + (m->begin - self->t0) / ticks_per_px, row_middle (row - 1) - 3);
-          cairo_rel_line_to (cr, 0, 6);
-        }
-      if (top < bottom)
-        {
-          double x = self->label_width + (last - self->t0) / ticks_per_px;
-
-          cairo_move_to (cr, x, row_middle (top));
-          cairo_line_to (cr, x, row_middle (bottom));
-        }
-      i = j;
-    }
-  cairo_stroke (cr);
-  cairo_destroy (cr);
-}
-
-static const GdkRGBA mark_fill = { 1.0, 0.85, 0.0, 1 };
-
-/* A yellow box with a dark frame over @loc's row from mark_t0 to mark_t1
- * (at least 3 pixels wide, so that a short instance shows) */
-static void
-snapshot_mark (SextantTimeline *self,
-               GtkSnapshot     *snapshot,
-               gint64           loc,
-               int              plot,
-               float            alpha)
-{
-  guint row = self->outline != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &loc)) : 0;
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
-  float x0, x1, y;
-  GdkRGBA fill = mark_fill;
-  GdkRGBA border = { 0, 0, 0, alpha };
-  GskRoundedRect frame;
-
-  if (loc == SEXTANT_NULL || row == 0)
-    return;
-
-  x0 = (float)CLAMP (self->label_width + (self->mark_t0 - self->t0) / ticks_per_px, self->label_width - 2, self->label_width + plot + 2);
-  x1 = (float)CLAMP (self->label_width + (self->mark_t1 - self->t0) / ticks_per_px, self->label_width - 2, self->label_width + plot + 2);
-  if (x1 - x0 < 3)
-    {
-      x0 = (x0 + x1) / 2 - 1.5f;
-      x1 = x0 + 3;
-    }
-  y = RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP);
-  fill.alpha = alpha * 0.6f;
-  gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x0, y, x1 - x0, ROW_HEIGHT));
-  gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x0 - 1, y - 1, x1 - x0 + 2, ROW_HEIGHT + 2), 0);
-  gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
-                              (GdkRGBA[4]) { border, border, border, border });
-}
-
-/* The frame's buckets lie in its own view; drawn in the current one they
- * keep their times, so a frame read before a zoom is still in place. */
-static void
-sextant_timeline_snapshot (GtkWidget   *widget,
-                           GtkSnapshot *snapshot)
-{
-  SextantTimeline *self = SEXTANT_TIMELINE (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  int plot = width - self->label_width;
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
-  GdkRGBA fg;
-  GdkRGBA stripe;
-
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  stripe = fg;
-  stripe.alpha = 0.05;
-
-  /* an error is the window's to show */
-  if (self->error != NULL || self->outline == NULL || plot <= 0 || self->t1 <= self->t0)
-    return;
-
-  snapshot_ruler (self, snapshot, layout, &fg, width, height);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
-  pango_layout_set_width (layout, (self->label_width - 12) * PANGO_SCALE);
-  for (guint i = 0; i < self->outline->rows->len; i++)
-    {
-      const Row *row = &g_array_index (self->outline->rows, Row, i);
-      float y = RULER_HEIGHT + ROW_GAP + i * (ROW_HEIGHT + ROW_GAP);
-
-      gtk_snapshot_append_color (snapshot, &stripe, &GRAPHENE_RECT_INIT (self->label_width, y, plot, ROW_HEIGHT));
-      pango_layout_set_text (layout, row->label, -1);
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (6, y + 1));
-      gtk_snapshot_append_layout (snapshot, layout, &fg);
-      gtk_snapshot_restore (snapshot);
-      if (self->frame != NULL && i < self->frame->buckets->len)
-        snapshot_row (self, snapshot, g_ptr_array_index (self->frame->buckets, i), y, plot);
-    }
-  if (self->show_lost && self->frame != NULL && self->frame->lost != NULL && self->frame->lost->len > 0)
-    snapshot_lost (self, snapshot, plot);
-  /* the collectives over the messages: fewer, and they order the run */
-  if (self->show_messages && self->frame != NULL && self->frame->messages != NULL && self->frame->messages->len > 0)
-    snapshot_messages (self, snapshot, plot, height);
-  if (self->show_messages && self->frame != NULL && self->frame->members != NULL && self->frame->members->len > 0)
-    snapshot_collectives (self, snapshot, plot, height);
-  if (self->mark_loc != SEXTANT_NULL)
-    {
-      snapshot_mark (self, snapshot, self->mark_peer, plot, 0.35);
-      snapshot_mark (self, snapshot, self->mark_loc, plot, 0.75);
-    }
+  return self->label_width + (double)(t - self->t0) / (self->t1 - self->t0) * _sextant_timeline_plot_width (self);
 }
 
 static void
@@ -1068,7 +550,7 @@ sextant_timeline_size_allocate (GtkWidget *widget,
   SextantTimeline *self = SEXTANT_TIMELINE (widget);
 
   /* a frame is read for a width */
-  if (self->frame != NULL && self->frame->width != plot_width (self))
+  if (self->frame != NULL && self->frame->width != _sextant_timeline_plot_width (self))
     view_changed (self);
   else
     read_frame (self);
@@ -1092,7 +574,7 @@ sextant_timeline_query_tooltip (GtkWidget  *widget,
       row < 0 || (guint)row >= self->frame->buckets->len)
     return FALSE;
 
-  t = self->t0 + (gint64)((double)(x - self->label_width) / plot_width (self) * (self->t1 - self->t0));
+  t = self->t0 + (gint64)((double)(x - self->label_width) / _sextant_timeline_plot_width (self) * (self->t1 - self->t0));
   g_string_append_printf (text, "<b>%s</b>\n%.6f s", g_array_index (self->outline->rows, Row, row).label,
                           (t - self->outline->t_begin) / (double)self->outline->resolution);
   buckets = g_ptr_array_index (self->frame->buckets, row);
@@ -1121,7 +603,7 @@ static double
 fraction_at (SextantTimeline *self,
              double           x)
 {
-  return CLAMP ((x - self->label_width) / plot_width (self), 0.0, 1.0);
+  return CLAMP ((x - self->label_width) / _sextant_timeline_plot_width (self), 0.0, 1.0);
 }
 
 static gboolean
@@ -1175,7 +657,7 @@ drag_update_cb (GtkGestureDrag  *gesture,
                 double           dy,
                 SextantTimeline *self)
 {
-  double shift = -dx / plot_width (self) * (self->drag_t1 - self->drag_t0);
+  double shift = -dx / _sextant_timeline_plot_width (self) * (self->drag_t1 - self->drag_t0);
 
   if (self->session != NULL)
     sextant_session_set_view (self->session, (gint64)llround (self->drag_t0 + shift),
@@ -1287,7 +769,7 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
   object_class->get_property = sextant_timeline_get_property;
   object_class->set_property = sextant_timeline_set_property;
 
-  widget_class->snapshot = sextant_timeline_snapshot;
+  widget_class->snapshot = _sextant_timeline_snapshot;
   widget_class->measure = sextant_timeline_measure;
   widget_class->size_allocate = sextant_timeline_size_allocate;
   widget_class->query_tooltip = sextant_timeline_query_tooltip;
