@@ -540,6 +540,40 @@ test_keys (Fixture       *fixture,
       g_assert_cmpint (view_width (session), ==, whole);
     }
 
+  /* the keyboard alone: Down in the pattern list chooses the next pattern,
+   * Tab goes to its instances, Down chooses the first */
+  gtk_widget_grab_focus (GTK_WIDGET (browser));
+  sextant_test_run_frames (GTK_WIDGET (fixture->window), 2);
+  if (sextant_pattern_browser_get_n_patterns (browser) > 1)
+    {
+      const char *second = sextant_pattern_browser_get_pattern_id (browser, 1);
+
+      sextant_session_set_instance (session, NULL);
+      press (fixture, "Down");
+      sextant_test_wait_for (browser, "ready", 60);
+      press (fixture, "Tab");
+      g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (fixture->window)),
+                                             GTK_WIDGET (sextant_pattern_browser_get_instance_view (browser))));
+      press (fixture, "Down");
+      g_assert_nonnull (sextant_session_get_instance (session));
+      g_assert_cmpstr (sextant_instance_get_record (sextant_session_get_instance (session))->pattern, ==, second);
+    }
+
+  /* F6: the next part of the window, Shift+F6 back */
+  gtk_widget_grab_focus (GTK_WIDGET (browser));
+  press (fixture, "F6");
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (fixture->window)) ==
+                 GTK_WIDGET (sextant_window_get_timeline (fixture->window)));
+  press (fixture, "F6");
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (fixture->window)),
+                                         GTK_WIDGET (sextant_window_get_source_view (fixture->window))));
+  press (fixture, "shift+F6");
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (fixture->window)) ==
+                 GTK_WIDGET (sextant_window_get_timeline (fixture->window)));
+  press (fixture, "F6");
+  press (fixture, "F6");
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (fixture->window)), GTK_WIDGET (browser)));
+
   /* M and W toggle the lines and the shading */
   gtk_widget_grab_focus (GTK_WIDGET (browser));
   for (guint round = 0; round < 2; round++)

@@ -27,7 +27,10 @@ struct _SextantPatternBrowser
   GtkLabel           *status;
   GtkWidget          *scope_box;
   GtkLabel           *scope_label;
-  GtkListBox         *patterns;
+  GtkListView        *patterns;               /* of pattern_ids: the ids of `totals` */
+  GtkSingleSelection *pattern_selection;
+  GtkStringList      *pattern_ids;
+  GtkListItemFactory *pattern_factory;
   GtkColumnView      *instances_view;
   GtkColumnViewColumn *lost_column;
   GtkSingleSelection *selection;
@@ -174,18 +177,16 @@ cancel_too (GCancellable *cancellable,
   g_cancellable_cancel (other);
 }
 
+/* Reads the instances of the @index-th pattern */
 static void
-pattern_selected_cb (GtkListBox            *list,
-                     GtkListBoxRow         *row,
-                     SextantPatternBrowser *self)
+load_instances (SextantPatternBrowser *self,
+                guint                  index)
 {
   g_autoptr(GTask) task = NULL;
   InstancesRequest *request;
   const SextantPatternTotal *total;
-  int index;
 
-  if (row == NULL || self->totals == NULL || (index = gtk_list_box_row_get_index (row)) < 0 ||
-      (guint)index >= self->totals->len)
+  if (self->totals == NULL || index >= self->totals->len)
     return;
 
   total = g_ptr_array_index (self->totals, index);
@@ -203,7 +204,7 @@ pattern_selected_cb (GtkListBox            *list,
   request->session = g_object_ref (self->session);
   request->pattern = g_strdup (total->id);
   task = g_task_new (NULL, self->instances_cancellable, instances_loaded_cb, g_object_ref (self));
-  g_task_set_source_tag (task, pattern_selected_cb);
+  g_task_set_source_tag (task, load_instances);
   g_task_set_task_data (task, request, (GDestroyNotify)instances_request_free);
   g_task_run_in_thread (task, load_instances_worker);
 }
@@ -235,33 +236,87 @@ load_totals_worker (GTask        *task,
   g_task_return_pointer (task, totals, (GDestroyNotify)g_ptr_array_unref);
 }
 
-static GtkWidget *
-pattern_row_widget (const SextantPatternTotal *total,
-                    gint64                     resolution)
+static void
+pattern_selected_cb (GtkSingleSelection    *selection,
+                     GParamSpec            *pspec,
+                     SextantPatternBrowser *self)
+{
+  guint index = gtk_single_selection_get_selected (selection);
+
+  if (index != GTK_INVALID_LIST_POSITION)
+    load_instances (self, index);
+}
+
+/* A pattern's row: its title, the number of its instances, the time they lost */
+static void
+setup_pattern_row (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   SextantPatternBrowser    *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *title = gtk_label_new (total->title);
-  g_autofree char *lost = sextant_format_duration (total->severity, resolution);
-  g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, total->instances);
-  g_autofree char *tooltip = NULL;
-  GtkWidget *time = gtk_label_new (lost);
-  GtkWidget *n = gtk_label_new (count);
+  GtkWidget *title = gtk_label_new (NULL);
+  GtkWidget *count = gtk_label_new (NULL);
+  GtkWidget *lost = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (title, TRUE);
-  tooltip = g_strdup_printf ("%s (%s): %s instances lost %s in all%s%s", total->title, total->id, count, lost,
+  gtk_widget_add_css_class (count, "dim-label");
+  gtk_widget_add_css_class (count, "numeric");
+  gtk_widget_add_css_class (lost, "numeric");
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), count);
+  gtk_box_append (GTK_BOX (box), lost);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+bind_pattern_row (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  SextantPatternBrowser    *self)
+{
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *title = gtk_widget_get_first_child (box);
+  GtkWidget *count = gtk_widget_get_next_sibling (title);
+  GtkWidget *lost = gtk_widget_get_next_sibling (count);
+  guint position = gtk_list_item_get_position (item);
+  const SextantPatternTotal *total;
+  g_autofree char *seconds = NULL;
+  g_autofree char *n = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (self->totals == NULL || position >= self->totals->len)
+    return;
+
+  total = g_ptr_array_index (self->totals, position);
+  seconds = sextant_format_duration (total->severity, sextant_session_get_resolution (self->session));
+  n = g_strdup_printf ("%" G_GINT64_FORMAT, total->instances);
+  tooltip = g_strdup_printf ("%s (%s): %s instances lost %s in all%s%s", total->title, total->id, n, seconds,
                              total->description != NULL ? ".\n" : "",
                              total->description != NULL ? total->description : "");
+  gtk_label_set_text (GTK_LABEL (title), total->title);
+  gtk_label_set_text (GTK_LABEL (count), n);
+  gtk_label_set_text (GTK_LABEL (lost), seconds);
   gtk_widget_set_tooltip_text (box, tooltip);
-  gtk_widget_add_css_class (n, "dim-label");
-  gtk_widget_add_css_class (n, "numeric");
-  gtk_widget_add_css_class (time, "numeric");
-  gtk_box_append (GTK_BOX (box), title);
-  gtk_box_append (GTK_BOX (box), n);
-  gtk_box_append (GTK_BOX (box), time);
+}
 
-  return box;
+/* The list's rows: the ids of `totals`, in its order */
+static void
+set_pattern_rows (SextantPatternBrowser *self,
+                  guint                  select)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) ids = NULL;
+
+  for (guint i = 0; self->totals != NULL && i < self->totals->len; i++)
+    g_strv_builder_add (builder, ((SextantPatternTotal *)g_ptr_array_index (self->totals, i))->id);
+  ids = g_strv_builder_end (builder);
+  g_signal_handlers_block_by_func (self->pattern_selection, pattern_selected_cb, self);
+  gtk_string_list_splice (self->pattern_ids, 0, g_list_model_get_n_items (G_LIST_MODEL (self->pattern_ids)),
+                          (const char * const *)ids);
+  gtk_single_selection_set_selected (self->pattern_selection, g_strv_length (ids) > 0 ? select
+                                                                                      : GTK_INVALID_LIST_POSITION);
+  g_signal_handlers_unblock_by_func (self->pattern_selection, pattern_selected_cb, self);
 }
 
 /* What the scope of the analysis leaves out, if anything */
@@ -298,7 +353,6 @@ totals_loaded_cb (GObject      *object,
   gint64 worst = 0;
   guint select = 0;
   g_autofree char *status = NULL;
-  GtkWidget *child;
 
   if (all == NULL)
     {
@@ -319,17 +373,15 @@ totals_loaded_cb (GObject      *object,
     }
 
   resolution = sextant_session_get_resolution (self->session);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->patterns))) != NULL)
-    gtk_list_box_remove (self->patterns, child);
   for (guint i = 0; i < self->totals->len; i++)
     {
       const SextantPatternTotal *total = g_ptr_array_index (self->totals, i);
 
-      gtk_list_box_append (self->patterns, pattern_row_widget (total, resolution));
       worst = MAX (worst, total->severity);
       if (g_strcmp0 (total->id, self->chosen) == 0)
         select = i;
     }
+  set_pattern_rows (self, select);
 
   if (!sextant_session_get_analysis_scope (self->session)->analysed)
     status = g_strdup ("Not analysed yet.");
@@ -346,7 +398,7 @@ totals_loaded_cb (GObject      *object,
   update_scope (self);
 
   if (self->totals->len > 0)
-    sextant_pattern_browser_select (self, select);
+    load_instances (self, select);
   else
     {
       clear_instances (self);
@@ -450,8 +502,6 @@ void
 sextant_pattern_browser_set_session (SextantPatternBrowser *self,
                                      SextantSession        *session)
 {
-  GtkWidget *child;
-
   g_return_if_fail (SEXTANT_IS_PATTERN_BROWSER (self));
   g_return_if_fail (session == NULL || SEXTANT_IS_SESSION (session));
 
@@ -461,8 +511,7 @@ sextant_pattern_browser_set_session (SextantPatternBrowser *self,
   g_signal_group_set_target (self->session_signals, session);
   g_clear_pointer (&self->totals, g_ptr_array_unref);
   g_clear_pointer (&self->chosen, g_free);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->patterns))) != NULL)
-    gtk_list_box_remove (self->patterns, child);
+  set_pattern_rows (self, 0);
   clear_instances (self);
   gtk_label_set_text (self->status, "");
   update_scope (self);
@@ -511,17 +560,15 @@ void
 sextant_pattern_browser_select (SextantPatternBrowser *self,
                                 guint                  index)
 {
-  GtkListBoxRow *row;
-
   g_return_if_fail (SEXTANT_IS_PATTERN_BROWSER (self));
 
-  if ((row = gtk_list_box_get_row_at_index (self->patterns, (int)index)) == NULL)
+  if (self->totals == NULL || index >= self->totals->len)
     return;
 
-  if (gtk_list_box_get_selected_row (self->patterns) == row)
-    pattern_selected_cb (self->patterns, row, self);
+  if (gtk_single_selection_get_selected (self->pattern_selection) == index)
+    load_instances (self, index);
   else
-    gtk_list_box_select_row (self->patterns, row);
+    gtk_single_selection_set_selected (self->pattern_selection, index);
 }
 
 /* Returns: (transfer none): the instances as the table shows them (sorted) */
@@ -566,6 +613,38 @@ sextant_pattern_browser_get_details (SextantPatternBrowser *self)
   g_return_val_if_fail (SEXTANT_IS_PATTERN_BROWSER (self), NULL);
 
   return gtk_label_get_text (self->details);
+}
+
+/* Tab in the pattern list goes to the instances (GTK 4.8's lists move from
+ * item to item with it), Shift+Tab in the instances back to the patterns */
+static gboolean
+list_key_cb (GtkEventControllerKey *controller,
+             guint                  keyval,
+             guint                  keycode,
+             GdkModifierType        state,
+             SextantPatternBrowser *self)
+{
+  GtkWidget *list = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
+    return FALSE;
+  if (list == GTK_WIDGET (self->patterns) && keyval == GDK_KEY_Tab && (state & GDK_SHIFT_MASK) == 0)
+    return gtk_widget_grab_focus (GTK_WIDGET (self->instances_view));
+  if (list == GTK_WIDGET (self->instances_view) && keyval == GDK_KEY_ISO_Left_Tab)
+    return gtk_widget_grab_focus (GTK_WIDGET (self->patterns));
+
+  return FALSE;
+}
+
+static void
+add_list_keys (SextantPatternBrowser *self,
+               GtkWidget             *list)
+{
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (list_key_cb), self);
+  gtk_widget_add_controller (list, keys);
 }
 
 /* GObject -------------------------------------------------------------------- */
@@ -672,6 +751,9 @@ sextant_pattern_browser_class_init (SextantPatternBrowserClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, scope_box);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, scope_label);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, patterns);
+  gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, pattern_selection);
+  gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, pattern_ids);
+  gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, pattern_factory);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, instances_view);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, lost_column);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, selection);
@@ -686,9 +768,13 @@ sextant_pattern_browser_init (SextantPatternBrowser *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  g_signal_connect (self->patterns, "row-selected", G_CALLBACK (pattern_selected_cb), self);
+  g_signal_connect (self->pattern_factory, "setup", G_CALLBACK (setup_pattern_row), self);
+  g_signal_connect (self->pattern_factory, "bind", G_CALLBACK (bind_pattern_row), self);
+  g_signal_connect (self->pattern_selection, "notify::selected", G_CALLBACK (pattern_selected_cb), self);
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
   g_signal_connect (self->instances_view, "activate", G_CALLBACK (instance_activated_cb), self);
+  add_list_keys (self, GTK_WIDGET (self->patterns));
+  add_list_keys (self, GTK_WIDGET (self->instances_view));
   /* worst first, until the user sorts otherwise */
   gtk_column_view_sort_by_column (self->instances_view, self->lost_column, GTK_SORT_DESCENDING);
 

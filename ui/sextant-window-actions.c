@@ -163,6 +163,33 @@ pan_action (GtkWidget  *widget,
     sextant_session_pan (self->session, g_variant_get_double (parameter));
 }
 
+/* The parts of the window, in the order F6 goes through them */
+static void
+next_part_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+  GtkWidget *parts[] = { GTK_WIDGET (self->browser), GTK_WIDGET (self->timeline), GTK_WIDGET (self->source_view) };
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+  int step = g_variant_get_int32 (parameter);
+  int n = G_N_ELEMENTS (parts);
+  int at = -1;
+
+  if (self->session == NULL)
+    return;
+  for (int i = 0; i < n && at < 0; i++)
+    if (focus != NULL && (focus == parts[i] || gtk_widget_is_ancestor (focus, parts[i])))
+      at = i;
+  for (int k = 1; k <= n; k++)
+    {
+      GtkWidget *next = parts[((at < 0 ? (step > 0 ? -1 : 0) : at) + step * k + 2 * n) % n];
+
+      if (gtk_widget_grab_focus (next) || gtk_widget_child_focus (next, GTK_DIR_TAB_FORWARD))
+        return;
+    }
+}
+
 /* Exports ------------------------------------------------------------------------ */
 
 /**
@@ -437,6 +464,7 @@ _sextant_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.pan", "d", pan_action);
+  gtk_widget_class_install_action (widget_class, "win.next-part", "i", next_part_action);
 
   /* Plain keys: the window's, so that a widget that types or moves with
    * them keeps them while it has the focus. The arrows are not among them:
@@ -458,6 +486,7 @@ _sextant_window_class_actions_init (GtkWidgetClass *widget_class)
 void
 _sextant_window_actions_init (SextantWindow *self)
 {
+  GtkEventController *parts = gtk_shortcut_controller_new ();
   g_autoptr(GAction) messages = g_settings_create_action (self->settings, "show-messages");
   g_autoptr(GAction) lost = g_settings_create_action (self->settings, "show-lost-time");
 
@@ -467,5 +496,17 @@ _sextant_window_actions_init (SextantWindow *self)
   g_action_map_add_action (G_ACTION_MAP (self), lost);
   g_settings_bind (self->settings, "show-messages", self->timeline, "show-messages", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "show-lost-time", self->timeline, "show-lost", G_SETTINGS_BIND_GET);
+
+  /* F6 before the panes' own F6, which cycles inside the innermost pane */
+  gtk_event_controller_set_propagation_phase (parts, GTK_PHASE_CAPTURE);
+  for (int step = -1; step <= 1; step += 2)
+    {
+      GtkShortcut *shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_F6, step < 0 ? GDK_SHIFT_MASK : 0),
+                                                gtk_named_action_new ("win.next-part"));
+
+      gtk_shortcut_set_arguments (shortcut, g_variant_new_int32 (step));
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (parts), shortcut);
+    }
+  gtk_widget_add_controller (GTK_WIDGET (self), parts);
   _sextant_window_actions_update (self);
 }
