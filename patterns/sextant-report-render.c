@@ -364,8 +364,8 @@ html_summary (GString    *out,
                           int_or (summary, "collectives", 0));
 }
 
-/* A pattern's top call site as the pattern table says it: "file:line", or
- * what the trace has instead of a call site. */
+/* A call site (a pattern's top one, or an instance's) as the report says
+ * it: "file:line", or what the trace has instead of a call site. */
 static char *
 top_site_text (JsonObject *site,
                gboolean    base_name)
@@ -704,12 +704,12 @@ html_instances (GString   *out,
       append_escaped (out, json_object_get_string_member (inst, "location_label"));
       g_string_append (out, "</h3><div class=\"muted\">");
       append_escaped (out, str_or (inst, "callpath", ""));
-      if (str_or (inst, "file", NULL) != NULL)
-        {
-          g_string_append (out, " &middot; ");
-          append_escaped (out, str_or (inst, "file", ""));
-          g_string_append_printf (out, ":%" G_GINT64_FORMAT, int_or (inst, "line", 0));
-        }
+      {
+        g_autofree char *site = top_site_text (inst, FALSE);
+
+        g_string_append (out, " &middot; ");
+        append_escaped (out, site);
+      }
       g_string_append (out, "</div><p class=\"comment\">");
       append_escaped (out, str_or (inst, "comment", ""));
       g_string_append (out, "</p>");
@@ -1112,12 +1112,14 @@ render_markdown (JsonObject *root)
       JsonObject *inst = json_array_get_object_element (instances, i);
       JsonNode *source = json_object_get_member (inst, "source");
 
-      g_string_append_printf (out, "\n### %u. %s: %.9g s on location %" G_GINT64_FORMAT "\n\n", i + 1,
+      g_autofree char *site = top_site_text (inst, FALSE);
+
+      g_string_append_printf (out, "\n### %u. %s: %.9g s on %s\n\n", i + 1,
                               json_object_get_string_member (inst, "title"),
                               json_object_get_double_member (inst, "severity_seconds"),
-                              json_object_get_int_member (inst, "location"));
-      g_string_append_printf (out, "`%s` at `%s:%" G_GINT64_FORMAT "`\n\n%s\n", str_or (inst, "callpath", ""),
-                              str_or (inst, "file", "?"), int_or (inst, "line", 0), str_or (inst, "comment", ""));
+                              str_or (inst, "location_label", "?"));
+      g_string_append_printf (out, "`%s`%s%s\n\n%s\n", str_or (inst, "callpath", ""),
+                              str_or (inst, "file", NULL) != NULL ? " at " : ": ", site, str_or (inst, "comment", ""));
       if (source != NULL && JSON_NODE_HOLDS_ARRAY (source))
         {
           JsonArray *lines = json_node_get_array (source);

@@ -557,6 +557,10 @@ instance_row (const SextantRow  *row,
   set_text_or_null (instance, "callpath", row, 5);
   set_text_or_null (instance, "file", row, 6);
   set_int_or_null (instance, "line", row, 7);
+  /* what the line is: the call's ("call"), where the calling "function"
+   * begins ("function"), or there is none ("none") */
+  set_text_or_null (instance, "kind", row, 14);
+  set_text_or_null (instance, "function", row, 15);
   json_object_set_double_member (instance, "begin_seconds", seconds (g, begin));
   json_object_set_double_member (instance, "end_seconds", seconds (g, end));
   set_text_or_null (instance, "comment", row, 11);

@@ -316,7 +316,7 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT coalesce (bytes, recv_bytes), count (*) FROM message GROUP BY 1 ORDER BY 1",
   [SEXTANT_QUERY_TOP_INSTANCES] =
     "SELECT i.pattern, p.title, i.severity, l.otf2_id, i.visit, i.callpath, i.file, i.line, "
-    "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc "
+    "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc, i.site_kind, i.function "
     "FROM (SELECT id FROM pattern_instance_data ORDER BY severity DESC, id LIMIT ?1) AS top "
     "JOIN pattern_instance AS i ON i.id = top.id JOIN pattern AS p ON p.id = i.pattern "
     "JOIN location AS l ON l.id = i.loc LEFT JOIN location AS pl ON pl.id = i.peer_loc "
