@@ -24,6 +24,8 @@
 #include "sextant-lod-reader.h"
 #include "sextant-test-util.h"
 #include "sextant-ui-test-util.h"
+#include "sextant-preferences-window.h"
+#include "sextant-settings.h"
 #include "sextant-window.h"
 
 /* The archive every test opens (copied: the import writes beside it) */
@@ -773,6 +775,105 @@ test_partial_analysis (Fixture       *fixture,
   g_assert_cmpuint (sextant_pattern_browser_get_n_patterns (browser), >, partial);
 }
 
+/* Preferences ---------------------------------------------------------------------- */
+
+typedef gboolean (*Match) (GtkWidget     *widget,
+                           gconstpointer  data);
+
+/* The first widget under @widget (itself included) that @match takes */
+static GtkWidget *
+find_widget (GtkWidget     *widget,
+             Match          match,
+             gconstpointer  data)
+{
+  if (match (widget, data))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+is_combo_row (GtkWidget     *widget,
+              gconstpointer  data)
+{
+  return ADW_IS_COMBO_ROW (widget);
+}
+
+/* the spin button of a pattern parameter ("eps", "late_receiver.eager_limit") */
+static gboolean
+is_spin_of (GtkWidget     *widget,
+            gconstpointer  key)
+{
+  return GTK_IS_SPIN_BUTTON (widget) && g_strcmp0 (g_object_get_data (G_OBJECT (widget), "key"), key) == 0;
+}
+
+/* What the Preferences set is what the window uses: the source folders in
+ * the source view, the pattern parameters in the next analysis */
+static void
+test_preferences (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GSettings *settings = sextant_settings_get_default ();
+  SextantPreferencesWindow *prefs;
+  SextantSourceView *source = sextant_window_get_source_view (fixture->window);
+  GtkWidget *eps;
+  g_auto(GStrv) roots = NULL;
+  g_autofree char *style = NULL;
+
+  g_settings_reset (settings, "source-roots");
+  g_settings_reset (settings, "pattern-parameters");
+  open_and_wait (fixture, fixture->archive);
+  prefs = sextant_preferences_window_new (GTK_WINDOW (fixture->window));
+  gtk_window_present (GTK_WINDOW (prefs));
+
+  /* a source folder, once */
+  sextant_preferences_window_add_source_root (prefs, fixture->tmpdir);
+  sextant_preferences_window_add_source_root (prefs, fixture->tmpdir);
+  roots = g_settings_get_strv (settings, "source-roots");
+  g_assert_cmpuint (g_strv_length (roots), ==, 1);
+  g_assert_cmpstr (roots[0], ==, fixture->tmpdir);
+  g_assert_true (g_strv_contains (sextant_source_view_get_source_roots (source), fixture->tmpdir));
+
+  /* eps, shown in µs, set for every pattern; back to its default, unset */
+  eps = find_widget (GTK_WIDGET (prefs), is_spin_of, "eps");
+  g_assert_nonnull (eps);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (eps), 2.5);
+  {
+    g_auto(GStrv) parameters = sextant_settings_dup_parameters (settings);
+
+    g_assert_cmpuint (g_strv_length (parameters), ==, 1);
+    g_assert_cmpstr (parameters[0], ==, "eps=2.5e-06");
+  }
+
+  /* the next analysis runs with it, and the store says so */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.analyse", NULL);
+  sextant_test_wait_for (fixture->window, "ready", 120);
+  g_assert_nonnull (strstr (sextant_session_get_analysis_scope (sextant_window_get_session (fixture->window))->parameters,
+                            "eps=2.5e-06"));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (eps), 0);
+  {
+    g_autoptr(GVariant) overrides = g_settings_get_value (settings, "pattern-parameters");
+
+    g_assert_cmpuint (g_variant_n_children (overrides), ==, 0);
+  }
+
+  /* the style */
+  g_object_set (find_widget (GTK_WIDGET (prefs), is_combo_row, NULL), "selected", 2, NULL);
+  style = g_settings_get_string (settings, "color-scheme");
+  g_assert_cmpstr (style, ==, "dark");
+  g_settings_reset (settings, "color-scheme");
+  g_settings_reset (settings, "source-roots");
+  gtk_window_destroy (GTK_WINDOW (prefs));
+}
+
 /* Exports ------------------------------------------------------------------------- */
 
 static void
@@ -930,6 +1031,7 @@ main (int    argc,
     { "/window/start-and-recent", test_start_and_recent },
     { "/window/drop", test_drop },
     { "/window/partial-analysis", test_partial_analysis },
+    { "/window/preferences", test_preferences },
     { "/window/exports", test_exports },
     { "/window/cancel-import", test_cancel_import },
   };

@@ -209,14 +209,20 @@ set_override (SextantPreferencesWindow *self,
               gboolean                  remove)
 {
   g_autoptr(GVariant) overrides = g_settings_get_value (self->settings, "pattern-parameters");
-  GVariantDict dict;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *name;
+  double old;
 
-  g_variant_dict_init (&dict, overrides);
-  if (remove)
-    g_variant_dict_remove (&dict, key);
-  else
-    g_variant_dict_insert (&dict, key, "d", value);
-  g_settings_set_value (self->settings, "pattern-parameters", g_variant_dict_end (&dict));
+  /* a{sd}, not GVariantDict's a{sv} */
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sd}"));
+  g_variant_iter_init (&iter, overrides);
+  while (g_variant_iter_next (&iter, "{&sd}", &name, &old))
+    if (!g_str_equal (name, key))
+      g_variant_builder_add (&builder, "{sd}", name, old);
+  if (!remove)
+    g_variant_builder_add (&builder, "{sd}", key, value);
+  g_settings_set_value (self->settings, "pattern-parameters", g_variant_builder_end (&builder));
 }
 
 static void

@@ -76,7 +76,8 @@ sextant_settings_dup_parameters (GSettings *settings)
 
           if ((strchr (name, '.') != NULL) != (pass == 1))
             continue;
-          assignment = g_strdup_printf ("%s=%s", name, g_ascii_dtostr (text, sizeof text, value));
+          /* 15 digits: what the user typed, without the binary noise of µs -> s */
+          assignment = g_strdup_printf ("%s=%s", name, g_ascii_formatd (text, sizeof text, "%.15g", value));
           g_strv_builder_add (builder, assignment);
         }
     }

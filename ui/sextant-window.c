@@ -526,6 +526,20 @@ sextant_window_get_source_view (SextantWindow *self)
 
 /* GObject ------------------------------------------------------------------------ */
 
+/* The timeline could not read the store (a file gone, or damaged) */
+static void
+timeline_error_cb (SextantWindow *self)
+{
+  g_autofree char *error = NULL;
+  g_autofree char *message = NULL;
+
+  g_object_get (self->timeline, "error", &error, NULL);
+  if (error == NULL)
+    return;
+  message = g_strdup_printf ("The timeline cannot be read: %s", error);
+  _sextant_window_show_error (self, message);
+}
+
 static void
 browser_ready_cb (SextantWindow *self)
 {
@@ -689,6 +703,7 @@ sextant_window_init (SextantWindow *self)
   g_signal_group_connect_swapped (self->loading_signals, "notify::progress", G_CALLBACK (update_progress), self);
 
   g_signal_connect_object (self->timeline, "notify::ready", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::error", G_CALLBACK (timeline_error_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->browser, "notify::ready", G_CALLBACK (browser_ready_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->source_view, "notify::loaded", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::source-roots", G_CALLBACK (update_source_roots), self,
