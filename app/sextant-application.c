@@ -553,14 +553,6 @@ sextant_application_new (gboolean one_shot)
   return self;
 }
 
-GSettings *
-sextant_application_get_settings (SextantApplication *self)
-{
-  g_return_val_if_fail (SEXTANT_IS_APPLICATION (self), NULL);
-
-  return self->settings;
-}
-
 void
 sextant_application_set_exit_status (SextantApplication *self,
                                      int                 status)

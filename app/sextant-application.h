@@ -28,7 +28,6 @@ G_DECLARE_FINAL_TYPE (SextantApplication, sextant_application, SEXTANT, APPLICAT
 int                 sextant_application_main      (int                  argc,
                                                    char               **argv);
 SextantApplication *sextant_application_new       (gboolean             one_shot);
-GSettings          *sextant_application_get_settings (SextantApplication *self);
 void                sextant_application_set_exit_status (SextantApplication *self,
                                                    int                  status);
 

@@ -137,30 +137,6 @@ sextant_instance_get_lost (SextantInstance *self)
 }
 
 const char *
-sextant_instance_get_location (SextantInstance *self)
-{
-  g_return_val_if_fail (SEXTANT_IS_INSTANCE (self), NULL);
-
-  return self->record->location;
-}
-
-const char *
-sextant_instance_get_source (SextantInstance *self)
-{
-  g_return_val_if_fail (SEXTANT_IS_INSTANCE (self), NULL);
-
-  return self->source;
-}
-
-const char *
-sextant_instance_get_source_note (SextantInstance *self)
-{
-  g_return_val_if_fail (SEXTANT_IS_INSTANCE (self), NULL);
-
-  return self->source_note;
-}
-
-const char *
 sextant_instance_get_diagnosis (SextantInstance *self)
 {
   g_return_val_if_fail (SEXTANT_IS_INSTANCE (self), NULL);

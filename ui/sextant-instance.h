@@ -28,9 +28,6 @@ const SextantPatternInstance *
 gint64           sextant_instance_get_severity    (SextantInstance        *self);
 double           sextant_instance_get_seconds     (SextantInstance        *self);
 const char      *sextant_instance_get_lost        (SextantInstance        *self);
-const char      *sextant_instance_get_location    (SextantInstance        *self);
-const char      *sextant_instance_get_source      (SextantInstance        *self);
-const char      *sextant_instance_get_source_note (SextantInstance        *self);
 const char      *sextant_instance_get_diagnosis   (SextantInstance        *self);
 char            *sextant_instance_dup_details     (SextantInstance        *self,
                                                    gint64                  time_begin);

@@ -490,10 +490,11 @@ sextant_pattern_browser_activate (SextantPatternBrowser *self,
   if ((instance = g_list_model_get_item (G_LIST_MODEL (self->sorted), index)) == NULL || self->session == NULL)
     return;
 
-  if (sextant_session_get_instance (self->session) == instance)
-    sextant_session_set_instance (self->session, NULL);
+  /* the row's selection shows its details; the choice is made once, here */
+  self->filling = TRUE;
   gtk_single_selection_set_selected (self->selection, index);
-  sextant_session_set_instance (self->session, instance);
+  self->filling = FALSE;
+  sextant_session_choose_instance (self->session, instance);
 }
 
 /* The session ------------------------------------------------------------------- */
@@ -523,7 +524,9 @@ sextant_pattern_browser_set_session (SextantPatternBrowser *self,
 static void
 session_analysing_cb (SextantPatternBrowser *self)
 {
-  /* done: the store has the new patterns (or, failed, the old ones) */
+  /* begun: "Finding patterns…"; done: the store has the new patterns (the
+   * generation counted up before, while this still waited) or, failed,
+   * the old ones */
   load_totals (self);
 }
 

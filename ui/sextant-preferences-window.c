@@ -277,17 +277,11 @@ parameter_row (SextantPreferencesWindow  *self,
   GtkWidget *reset = gtk_button_new_from_icon_name ("edit-undo-symbolic");
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
+  const char *unit;
   char shown[G_ASCII_DTOSTR_BUF_SIZE];
 
-  title = g_strdup_printf ("%s%s%s", param->name, scale != 1 ? " (µs)" : param->unit[0] != '\0' ? " (" : "",
-                           scale != 1 ? "" : param->unit[0] != '\0' ? param->unit : "");
-  if (scale == 1 && param->unit[0] != '\0')
-    {
-      char *closed = g_strconcat (title, ")", NULL);
-
-      g_free (title);
-      title = closed;
-    }
+  unit = scale != 1 ? "µs" : param->unit;
+  title = unit[0] != '\0' ? g_strdup_printf ("%s (%s)", param->name, unit) : g_strdup (param->name);
   g_ascii_formatd (shown, sizeof shown, "%g", param->value * scale);
   subtitle = g_strdup_printf ("%s (default %s)", param->description != NULL ? param->description : "", shown);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);

@@ -45,7 +45,6 @@ struct _SextantSession
   /* Loaded once (main thread, read-only after) */
   gboolean              loaded;
   GPtrArray            *locations;      /* SextantLocationInfo, by location.id */
-  GHashTable           *location_of;    /* location.id (gint64 *) -> SextantLocationInfo (borrowed) */
   GHashTable           *regions;        /* region.id (gint64 *) -> name */
   SextantTimeSpan       span;           /* end exclusive here */
   SextantAnalysisScope  scope;
@@ -355,12 +354,6 @@ sextant_session_load_finish (SextantSession  *self,
   self->span.resolution = MAX (self->span.resolution, 1);
   self->scope = loaded->scope;
   memset (&loaded->scope, 0, sizeof loaded->scope);
-  for (guint i = 0; i < self->locations->len; i++)
-    {
-      SextantLocationInfo *info = g_ptr_array_index (self->locations, i);
-
-      g_hash_table_insert (self->location_of, &info->id, info);
-    }
 
   self->loaded = TRUE;
   self->view_begin = self->span.begin;
@@ -457,20 +450,6 @@ sextant_session_get_locations (SextantSession *self)
   return self->locations;
 }
 
-/* Returns: (nullable): how the trace names location @loc */
-const char *
-sextant_session_get_location_label (SextantSession *self,
-                                    gint64          loc)
-{
-  SextantLocationInfo *info;
-
-  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
-
-  info = g_hash_table_lookup (self->location_of, &loc);
-
-  return info != NULL ? info->label : NULL;
-}
-
 /* Returns: (transfer none): region.id (gint64 *) -> name; NULL until loaded */
 GHashTable *
 sextant_session_get_region_names (SextantSession *self)
@@ -503,16 +482,6 @@ sextant_session_get_resolution (SextantSession *self)
   g_return_val_if_fail (SEXTANT_IS_SESSION (self), 1);
 
   return MAX (self->span.resolution, 1);
-}
-
-/* Returns: (transfer full): @t as the time since the run's start, "1.25 ms" */
-char *
-sextant_session_format_time (SextantSession *self,
-                             gint64          t)
-{
-  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
-
-  return sextant_format_duration (t - self->span.begin, sextant_session_get_resolution (self));
 }
 
 /* Analysis ------------------------------------------------------------------- */
@@ -565,19 +534,22 @@ analysed_cb (GObject      *object,
   SextantAnalysisScope scope = { 0 };
   GError *error = NULL;
 
-  set_analysing (self, FALSE);
   sextant_store_set_cancellable (analysing->store, NULL);
   if (!sextant_analysis_run_finish (analysing->analysis, result, &error) ||
       !sextant_store_get_analysis_scope (analysing->store, &scope, &error))
     {
+      set_analysing (self, FALSE);
       g_task_return_error (task, error);
       return;
     }
 
+  /* the new content first, then the end of the analysis: a view that
+   * waits for the end reads the store once, with the new instances */
   sextant_analysis_scope_clear (&self->scope);
   self->scope = scope;
   self->generation++;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GENERATION]);
+  set_analysing (self, FALSE);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -844,6 +816,25 @@ sextant_session_set_instance (SextantSession  *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INSTANCE]);
 }
 
+/**
+ * sextant_session_choose_instance:
+ *
+ * Chooses @instance as a user does: as sextant_session_set_instance(), but
+ * "instance" is notified even when it was the chosen one already, so that
+ * the views show it again (Enter on the chosen row brings it back into
+ * view after the user moved away).
+ */
+void
+sextant_session_choose_instance (SextantSession  *self,
+                                 SextantInstance *instance)
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+  g_return_if_fail (instance == NULL || SEXTANT_IS_INSTANCE (instance));
+
+  g_set_object (&self->instance, instance);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INSTANCE]);
+}
+
 /* GObject -------------------------------------------------------------------- */
 
 static void
@@ -864,7 +855,6 @@ sextant_session_finalize (GObject *object)
   g_free (self->path);
   g_free (self->title);
   g_free (self->db_path);
-  g_clear_pointer (&self->location_of, g_hash_table_unref);
   g_clear_pointer (&self->locations, g_ptr_array_unref);
   g_clear_pointer (&self->regions, g_hash_table_unref);
   sextant_analysis_scope_clear (&self->scope);
@@ -978,5 +968,4 @@ sextant_session_init (SextantSession *self)
   g_mutex_init (&self->lock);
   self->progress.prop_id = PROP_PROGRESS;
   self->analysis_progress.prop_id = PROP_ANALYSIS_PROGRESS;
-  self->location_of = g_hash_table_new (g_int64_hash, g_int64_equal);
 }

@@ -55,14 +55,10 @@ SextantStore   *sextant_session_open_store         (SextantSession       *self,
 guint           sextant_session_get_generation     (SextantSession       *self);
 
 GPtrArray      *sextant_session_get_locations      (SextantSession       *self);
-const char     *sextant_session_get_location_label (SextantSession       *self,
-                                                    gint64                loc);
 GHashTable     *sextant_session_get_region_names   (SextantSession       *self);
 gint64          sextant_session_get_time_begin     (SextantSession       *self);
 gint64          sextant_session_get_time_end       (SextantSession       *self);
 gint64          sextant_session_get_resolution     (SextantSession       *self);
-char           *sextant_session_format_time        (SextantSession       *self,
-                                                    gint64                t);
 
 void            sextant_session_analyse_async      (SextantSession       *self,
                                                     const char * const   *patterns,
@@ -98,6 +94,8 @@ void            sextant_session_show_range         (SextantSession       *self,
 
 SextantInstance *sextant_session_get_instance      (SextantSession       *self);
 void            sextant_session_set_instance       (SextantSession       *self,
+                                                    SextantInstance      *instance);
+void            sextant_session_choose_instance    (SextantSession       *self,
                                                     SextantInstance      *instance);
 
 G_END_DECLS
