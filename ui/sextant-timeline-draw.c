@@ -108,7 +108,7 @@ snapshot_ruler (SextantTimeline *self,
       gtk_snapshot_append_layout (snapshot, layout, fg);
       gtk_snapshot_restore (snapshot);
     }
-  gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT - 1, width, 1));
+  gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT - 1, width - self->label_width, 1));
 }
 
 /* Bottom to top in a row: computation first, waiting and communication on
