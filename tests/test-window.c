@@ -8,7 +8,7 @@
  * it, and lists the patterns as the store has them; choosing an instance
  * brings its time into view, marks it and shows its details and source
  * line; the instance table sorts by each column and sizes its columns to
- * their content; keys typed with xdotool (real X events) work wherever the
+ * their content; keys typed with sextant_test_xdotool (real X events) work wherever the
  * focus is; a failed open keeps the trace shown and says why; the start
  * page lists the recent traces that opened; a dropped file opens; a
  * partial analysis is said and analysed again whole; the view and the
@@ -16,7 +16,6 @@
  */
 #include "config.h"
 
-#include <gdk/x11/gdkx.h>
 #include <math.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -50,44 +49,6 @@ copy_tree (const char *from,
 }
 
 static void
-xdotool (const char *first,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int status = -1;
-  va_list args;
-
-  g_ptr_array_add (argv, (char *)"xdotool");
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *)a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
-                               &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-}
-
-/* Gives @window the X input focus and waits until GTK knows: its style
- * (text and stripes) differs when it is not active, and focus that comes
- * late, between two renders a test compares, would change their pixels */
-static void
-focus_window (GtkWindow *window)
-{
-  g_autofree char *xid = NULL;
-
-  if (g_find_program_in_path ("xdotool") == NULL)
-    return;
-
-  sextant_test_run_frames (GTK_WIDGET (window), 1);
-  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (window))));
-  xdotool ("windowfocus", "--sync", xid, NULL);
-  sextant_test_wait_for (window, "is-active", 10);
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -102,7 +63,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->window = sextant_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1300, 720);
   gtk_window_present (GTK_WINDOW (fixture->window));
-  focus_window (GTK_WINDOW (fixture->window));
+  sextant_test_focus_window (GTK_WINDOW (fixture->window));
 }
 
 static void
@@ -349,7 +310,7 @@ test_mark (void)
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (timeline));
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 200);
   gtk_window_present (GTK_WINDOW (window));
-  focus_window (GTK_WINDOW (window));
+  sextant_test_focus_window (GTK_WINDOW (window));
   sextant_timeline_set_session (timeline, session);
   sextant_test_wait_for (timeline, "ready", 60);
   g_object_set (timeline, "show-messages", FALSE, "show-lost", FALSE, NULL);
@@ -512,7 +473,7 @@ static void
 press (Fixture    *fixture,
        const char *key)
 {
-  xdotool ("key", "--clearmodifiers", key, NULL);
+  sextant_test_xdotool ("key", "--clearmodifiers", key, NULL);
   /* a round trip: the events came */
   sextant_test_run_frames (GTK_WIDGET (fixture->window), 3);
 }
@@ -540,7 +501,7 @@ test_keys (Fixture       *fixture,
 
   open_and_wait (fixture, fixture->archive);
   session = sextant_window_get_session (fixture->window);
-  focus_window (GTK_WINDOW (fixture->window));
+  sextant_test_focus_window (GTK_WINDOW (fixture->window));
   whole = view_width (session);
 
   /* with the focus in the pattern list, the instance table, the source

@@ -612,7 +612,7 @@ set_error (SextantMatrixView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
 }
 
-/* "8 locations · 1.2 MiB in 336 messages, the whole run" */
+/* "336 messages, 1.2 MiB, 3.05 ms in receives (whole run)" */
 static void
 update_summary (SextantMatrixView *self)
 {
@@ -626,10 +626,8 @@ update_summary (SextantMatrixView *self)
                                             sextant_comm_matrix_get_total (self->matrix, SEXTANT_MATRIX_TIME));
       double count = sextant_comm_matrix_get_total (self->matrix, SEXTANT_MATRIX_COUNT);
 
-      summary = g_strdup_printf ("%u locations · %s in %.0f %s, %s in receives · %s",
-                                 sextant_comm_matrix_get_size (self->matrix), bytes, count,
-                                 count == 1 ? "message" : "messages", time,
-                                 self->visible_range ? "the visible range" : "the whole run");
+      summary = g_strdup_printf ("%.0f %s, %s, %s in receives (%s)", count, count == 1 ? "message" : "messages",
+                                 bytes, time, self->visible_range ? "visible range" : "whole run");
     }
   if (g_strcmp0 (summary, self->summary) == 0)
     return;

@@ -273,9 +273,9 @@ overlaps_any (GArray                *taken,
   return FALSE;
 }
 
-/* "1.0 KiB · 12.3 µs" at the middle of an edge, where it overlaps no box
- * and no other label (past MAX_LABELLED boxes, the critical path's only);
- * a delay chain's link says its pattern */
+/* "1.0 KiB · 12.3 µs" at the middle of a transfer, where it overlaps no
+ * box and no other label (past MAX_LABELLED boxes, the critical path's
+ * only); a delay chain's link says its pattern */
 static void
 snapshot_edge_labels (SextantTreeView *self,
                       GtkSnapshot     *snapshot,
@@ -304,6 +304,10 @@ snapshot_edge_labels (SextantTreeView *self,
       if (crowded && !sextant_comm_tree_edge_is_critical (self->tree, (guint)e))
         continue;
       edge = sextant_comm_tree_get_edge (self->tree, (guint)e);
+      /* a wait says how long by its band (the tooltip has the numbers) */
+      if (edge->end > sextant_comm_tree_get_node (self->tree, i)->arrival &&
+          sextant_comm_tree_get_kind (self->tree) != SEXTANT_TREE_DELAY_CHAIN)
+        continue;
       latency = sextant_format_duration (edge->end - edge->begin, resolution);
       if (sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_DELAY_CHAIN && edge->by != NULL)
         text = g_strdup_printf ("%s · %s", edge->by, latency);

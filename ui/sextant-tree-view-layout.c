@@ -8,11 +8,11 @@
  * as a sender is above its receivers, so the delay runs down the rows and
  * to the right in time); inside a row a node's box sits at its arrival
  * time, and nodes whose boxes or bars would overlap go into lanes. A row
- * shows at most MAX_PER_DEPTH nodes: the critical path's, the children of
- * a parent the user expanded, then the latest (by lateness) of the rest;
- * the other children of each parent, with their subtrees, become one
- * aggregate box. Linear in the nodes but for the lanes (quadratic in the
- * items of one row: MAX_PER_DEPTH and those expanded).
+ * shows MAX_PER_DEPTH nodes, the critical path's and the latest (by
+ * lateness) of the others, and EXPAND_STEP more of a parent's children
+ * for each click on its collapsed box; the other children of each
+ * parent, with their subtrees, become one aggregate box. Linear in the
+ * nodes but for the lanes (quadratic in the items of one row).
  */
 #include "config.h"
 
@@ -26,7 +26,6 @@ typedef struct
 {
   SextantCommTree *tree;
   const gboolean  *critical;
-  const gboolean  *forced;
 } Priority;
 
 static int
@@ -42,8 +41,6 @@ compare_priority (gconstpointer a,
 
   if (p->critical[i] != p->critical[j])
     return p->critical[i] ? -1 : 1;
-  if (p->forced[i] != p->forced[j])
-    return p->forced[i] ? -1 : 1;
   if (x->lateness != y->lateness)
     return x->lateness > y->lateness ? -1 : 1;
   if (x->arrival != y->arrival)
@@ -179,20 +176,24 @@ add_item (Layout   *layout,
 }
 
 /* Lanes: in one depth, each item goes into the first lane where its box
- * and its bar overlap nothing; the critical path's first, so that it
- * keeps to lane 0 */
+ * and its bar overlap nothing (in a row crowded past MAX_PER_DEPTH, its
+ * box: the bars run under the later boxes, and the row is as many lanes
+ * high as the boxes need, not one a member); the critical path's first,
+ * so that it keeps to lane 0 */
 static guint
 pack_lanes (Layout *layout,
             GArray *row)
 {
   g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (GArray *));
+  gboolean crowded = row->len > MAX_PER_DEPTH;
   guint lanes = 0;
 
   for (guint k = 0; k < row->len; k++)
     {
       Item *item = &g_array_index (layout->items, Item, g_array_index (row, guint, k));
       double from = item->box.origin.x;
-      double to = MAX (item->box.origin.x + item->box.size.width, item->bar_end) + ITEM_GAP;
+      double to = (crowded ? item->box.origin.x + item->box.size.width
+                           : MAX (item->box.origin.x + item->box.size.width, item->bar_end)) + ITEM_GAP;
       guint lane;
 
       for (lane = 0; lane < lanes; lane++)
@@ -238,7 +239,8 @@ compare_row (gconstpointer a,
 
 /**
  * _sextant_tree_layout_new:
- * @expanded: node indices (+ 1, as pointers) whose collapsed children show
+ * @expanded: node index + 2 (-1: the roots) -> how many more of its
+ *   collapsed children show (GUINT_TO_POINTER)
  * @model: lay the tree out on its model edges when it has any
  * @width: the widget's width
  * @text: a layout of the widget's, to measure the boxes' text
@@ -256,7 +258,7 @@ _sextant_tree_layout_new (SextantCommTree *tree,
   guint n = sextant_comm_tree_get_n_nodes (tree);
   const GArray *path = sextant_comm_tree_get_critical_path (tree);
   g_autofree gboolean *critical = g_new0 (gboolean, MAX (n, 1));
-  g_autofree gboolean *forced = g_new0 (gboolean, MAX (n, 1));
+  g_autofree guint *budget = g_new0 (guint, n + 1);
   g_autofree gboolean *visible = g_new0 (gboolean, MAX (n, 1));
   g_autofree int *child_start = g_new0 (int, n + 2);
   g_autofree int *children = g_new (int, MAX (n, 1));
@@ -266,7 +268,7 @@ _sextant_tree_layout_new (SextantCommTree *tree,
   g_autofree gint64 *subtree_last = g_new (gint64, MAX (n, 1));
   g_autoptr(GArray) level = g_array_new (FALSE, FALSE, sizeof (int));
   g_autoptr(GArray) next = g_array_new (FALSE, FALSE, sizeof (int));
-  Priority priority = { tree, critical, forced };
+  Priority priority = { tree, critical };
   guint n_order = 0;
   int root = sextant_comm_tree_get_root (tree);
   double widest = BOX_MIN_WIDTH;
@@ -348,11 +350,9 @@ _sextant_tree_layout_new (SextantCommTree *tree,
 
   /* depth by depth: which candidates show, which are collapsed */
   for (guint i = 0; i < n; i++)
-    {
-      layout->item_of[i] = -1;
-      forced[i] = layout->parent[i] >= 0 &&
-                  g_hash_table_contains (expanded, GINT_TO_POINTER (layout->parent[i] + 1));
-    }
+    layout->item_of[i] = -1;
+  for (int p = -1; p < (int)n; p++)
+    budget[p + 1] = GPOINTER_TO_UINT (g_hash_table_lookup (expanded, GINT_TO_POINTER (p + 2)));
   for (guint k = 0; k < n_order && depth[order[k]] == 0; k++)
     g_array_append_val (level, order[k]);
   for (guint d = 0; level->len > 0; d++)
@@ -366,12 +366,17 @@ _sextant_tree_layout_new (SextantCommTree *tree,
           int i = g_array_index (level, int, k);
           int p = layout->parent[i];
 
-          if (critical[i] || forced[i] || shown < MAX_PER_DEPTH)
+          gboolean show = critical[i] || shown < MAX_PER_DEPTH || budget[p + 1] > 0;
+
+          if (show && !critical[i] && shown >= MAX_PER_DEPTH)
+            budget[p + 1]--;
+          else if (show && !critical[i])
+            shown++;
+          if (show)
             {
               Item *item = add_item (layout, ITEM_NODE, i, d);
               const SextantTreeNode *node = sextant_comm_tree_get_node (tree, (guint)i);
 
-              shown += !critical[i] && !forced[i];
               visible[i] = TRUE;
               item->critical = critical[i];
               item->t = node->arrival;

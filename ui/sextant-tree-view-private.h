@@ -28,6 +28,9 @@ G_BEGIN_DECLS
 /* Nodes shown at one depth before the least late siblings are collapsed */
 #define MAX_PER_DEPTH   24
 
+/* More of a parent's collapsed children shown by a click on their box */
+#define EXPAND_STEP     (4 * MAX_PER_DEPTH)
+
 /* Past this many boxes, only the critical path's edges are labelled */
 #define MAX_LABELLED    40
 
@@ -105,7 +108,7 @@ struct _SextantTreeView
   gboolean         ready;
   gboolean         model_layout;   /* MPI collectives: on Open MPI's binomial tree */
 
-  GHashTable      *expanded;       /* node index (GINT_TO_POINTER + 1) whose collapsed children are shown */
+  GHashTable      *expanded;       /* node index + 2 -> more of its collapsed children shown (see the layout) */
   Layout          *layout;         /* for the current width, NULL until needed */
   GskRenderNode   *rendered;       /* the layout drawn, replayed each frame */
   int              hover;          /* item under the pointer, -1 */

@@ -386,7 +386,7 @@ node_details (SextantTreeView *self,
         }
       append_time (text, "first arrival", tree, item->t);
       append_time (text, "last arrival", tree, item->t_end);
-      g_string_append (text, "\nClick to show them");
+      g_string_append_printf (text, "\nClick to show %s", item->members > EXPAND_STEP ? "the next ones" : "them");
       return g_string_free (text, FALSE);
     }
 
@@ -507,7 +507,7 @@ leave_cb (GtkEventControllerMotion *controller,
 }
 
 /* A node: its location at its arrival, selected in the session; a
- * collapsed box: its nodes shown */
+ * collapsed box: EXPAND_STEP more of its nodes shown */
 static void
 activate_item (SextantTreeView *self,
                int              hit)
@@ -516,7 +516,10 @@ activate_item (SextantTreeView *self,
 
   if (item->kind == ITEM_AGGREGATE)
     {
-      g_hash_table_add (self->expanded, GINT_TO_POINTER (item->node + 1));
+      gpointer key = GINT_TO_POINTER (item->node + 2);
+
+      g_hash_table_insert (self->expanded, key,
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (self->expanded, key)) + EXPAND_STEP));
       self->hover = -1;
       _sextant_tree_view_invalidate (self);
       gtk_widget_queue_resize (GTK_WIDGET (self));
