@@ -12,7 +12,9 @@
  * focus is; a failed open keeps the trace shown and says why; the start
  * page lists the recent traces that opened; a dropped file opens; a
  * partial analysis is said and analysed again whole; the view and the
- * report export to files that parse; an import is cancelled.
+ * report export to files that parse; an import is cancelled; the pages
+ * under the timeline follow Alt+1, 2, 3, a click on a collective's line
+ * shows its tree, a chosen instance's tree is its delay chain.
  */
 #include "config.h"
 
@@ -588,6 +590,85 @@ test_keys (Fixture       *fixture,
     }
 }
 
+/* The pages under the timeline --------------------------------------------------------- */
+
+static gboolean
+collective_chosen (gpointer data)
+{
+  return sextant_session_get_collective (data) != NULL;
+}
+
+/* A click on the barrier's line in the timeline chooses it and shows its
+ * tree on the Tree page; Alt+1, 2, 3 show the pages; the chosen instance's
+ * tree is its delay chain */
+static void
+test_pages (Fixture       *fixture,
+            gconstpointer  data)
+{
+  SextantTimeline *timeline = sextant_window_get_timeline (fixture->window);
+  SextantTreeView *tree_view = sextant_window_get_tree_view (fixture->window);
+  SextantSession *session;
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(SextantLodReader) reader = NULL;
+  g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  gboolean too_many = FALSE;
+  gint64 last = G_MININT64;
+  graphene_rect_t row;
+
+  if (g_find_program_in_path ("xdotool") == NULL)
+    {
+      g_test_skip ("no xdotool");
+      return;
+    }
+  open_and_wait (fixture, fixture->archive);
+  session = sextant_window_get_session (fixture->window);
+  sextant_test_focus_window (GTK_WINDOW (fixture->window));
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "source");
+
+  /* the keys */
+  press (fixture, "alt+2");
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "tree");
+  press (fixture, "alt+3");
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "matrix");
+  press (fixture, "alt+1");
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "source");
+
+  /* the barrier's line: where its last member arrived, across the rows */
+  store = open_shown_store (fixture);
+  reader = sextant_lod_reader_new (store, &error);
+  g_assert_no_error (error);
+  g_assert_true (sextant_lod_reader_read_collectives (reader, sextant_session_get_view_begin (session),
+                                                      sextant_session_get_view_end (session), 1000, members,
+                                                      &too_many, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (members->len, >, 1);
+  for (guint i = 0; i < members->len; i++)
+    if (g_array_index (members, SextantViewMember, i).collective == g_array_index (members, SextantViewMember, 0).collective)
+      last = MAX (last, g_array_index (members, SextantViewMember, i).begin);
+  id = g_strdup_printf ("%" G_GINT64_FORMAT, g_array_index (members, SextantViewMember, 0).collective);
+  g_assert_true (sextant_timeline_get_row_area (timeline, 0, &row));
+  sextant_test_click (GTK_WIDGET (timeline), sextant_timeline_x_for_time (timeline, last),
+                      row.origin.y + row.size.height / 2);
+  sextant_test_wait_until (collective_chosen, session, 30);
+  g_assert_cmpstr (sextant_session_get_collective (session), ==, id);
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "tree");
+  sextant_test_wait_for (fixture->window, "ready", 60);
+  g_assert_cmpstr (sextant_tree_view_get_error (tree_view), ==, NULL);
+  g_assert_cmpstr (sextant_comm_tree_get_id (sextant_tree_view_get_tree (tree_view)), ==, id);
+  g_assert_cmpuint (sextant_comm_tree_get_n_nodes (sextant_tree_view_get_tree (tree_view)), ==, 4);
+
+  /* the worst instance chosen: the collective is no longer, the tree is
+   * the chain of waits behind the instance */
+  sextant_pattern_browser_activate (sextant_window_get_pattern_browser (fixture->window), 0);
+  g_assert_null (sextant_session_get_collective (session));
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "tree");
+  sextant_test_wait_for (fixture->window, "ready", 60);
+  g_assert_cmpstr (sextant_tree_view_get_error (tree_view), ==, NULL);
+  g_assert_cmpint (sextant_comm_tree_get_kind (sextant_tree_view_get_tree (tree_view)), ==, SEXTANT_TREE_DELAY_CHAIN);
+}
+
 /* Errors, the start page, recent traces, drops --------------------------------------- */
 
 static void
@@ -1022,6 +1103,7 @@ main (int    argc,
     { "/window/instances/sort", test_sort },
     { "/window/instances/columns", test_columns },
     { "/window/keys", test_keys },
+    { "/window/pages", test_pages },
     { "/window/error-keeps-trace", test_error_keeps_trace },
     { "/window/start-and-recent", test_start_and_recent },
     { "/window/drop", test_drop },

@@ -358,11 +358,16 @@ snapshot_captions (SextantTreeView *self,
       node = sextant_comm_tree_get_node (self->tree, (guint)item->node);
       if (node->cause == SEXTANT_CAUSE_NONE)
         continue;
-      if (node->cause == SEXTANT_CAUSE_ROOT)
-        text = node->file != NULL && node->line > 0
-                 ? g_strdup_printf ("root cause: %s (%s:%" G_GINT64_FORMAT ")",
-                                    node->region_name != NULL ? node->region_name : "?", node->file, node->line)
-                 : g_strdup_printf ("root cause: %s", node->region_name != NULL ? node->region_name : "?");
+      if (node->cause == SEXTANT_CAUSE_ROOT && node->file != NULL && node->line > 0)
+        {
+          /* the file's name: its path is in the tooltip */
+          g_autofree char *file = g_path_get_basename (node->file);
+
+          text = g_strdup_printf ("root cause: %s (%s:%" G_GINT64_FORMAT ")",
+                                  node->region_name != NULL ? node->region_name : "?", file, node->line);
+        }
+      else if (node->cause == SEXTANT_CAUSE_ROOT)
+        text = g_strdup_printf ("root cause: %s", node->region_name != NULL ? node->region_name : "?");
       else if (node->cause == SEXTANT_CAUSE_TRUNCATED)
         text = g_strdup ("the chain stops here (depth or a cycle)");
       else

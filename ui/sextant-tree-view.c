@@ -137,7 +137,7 @@ set_error (SextantTreeView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
 }
 
-/* The heading: what the tree is of, and its size */
+/* The heading: the builder's title of the tree (what it is of, its shape) */
 static void
 update_title (SextantTreeView *self)
 {
@@ -147,12 +147,13 @@ update_title (SextantTreeView *self)
     {
       const char *name = sextant_comm_tree_get_title (self->tree);
       guint n = sextant_comm_tree_get_n_nodes (self->tree);
-      const GArray *path = sextant_comm_tree_get_critical_path (self->tree);
 
-      title = sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_DELAY_CHAIN
-                ? g_strdup_printf ("%s: %u locations in the chain", name != NULL ? name : "Delay chain", n)
-                : g_strdup_printf ("%s: %u members, critical path of %u", name != NULL ? name : "Collective", n,
-                                   path->len);
+      if (name != NULL)
+        title = g_strdup (name);
+      else if (sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_DELAY_CHAIN)
+        title = g_strdup_printf ("A chain of waits over %u locations", n);
+      else
+        title = g_strdup_printf ("The collective %s, %u members", sextant_comm_tree_get_id (self->tree), n);
     }
   else if (self->subject != NULL)
     title = g_strdup (self->subject);

@@ -297,7 +297,7 @@ instance_changed_cb (SextantWindow *self)
 }
 
 /* A trace shown: the timeline's pane as high as its rows, between a
- * third and three fifths of the height, the pages under it the rest.
+ * third and a half of the height, the pages under it the rest.
  * The pane's height is known once it is allocated ("max-position"). */
 static void
 fit_panes (SextantWindow *self)
@@ -309,7 +309,7 @@ fit_panes (SextantWindow *self)
     return;
   self->fit_panes = FALSE;
   gtk_widget_measure (GTK_WIDGET (self->timeline), GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
-  gtk_paned_set_position (self->down, CLAMP (natural + 40, height / 3, height * 3 / 5));
+  gtk_paned_set_position (self->down, CLAMP (natural + 40, height / 3, height / 2));
 }
 
 /* A collective chosen (a click in the timeline): its tree */
@@ -1008,9 +1008,10 @@ sextant_window_init (SextantWindow *self)
 
   /* the pages' headers */
   g_object_bind_property (self->tree_view, "title", self->tree_title, "label", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->tree_view, "title", self->tree_title, "tooltip-text", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->tree_view, "model-layout", self->tree_model_button, "active",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
-  g_object_bind_property (self->tree_view, "has-model", self->tree_model_button, "sensitive", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->tree_view, "has-model", self->tree_model_button, "visible", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->matrix_view, "summary", self->matrix_summary, "label", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->matrix_view, "metric", self->matrix_metric, "selected",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
