@@ -79,3 +79,16 @@ sextant_test_remove_tree (const char *path)
       }
   g_remove (path);
 }
+
+void
+sextant_test_copy_tree (const char *from,
+                        const char *to)
+{
+  const char *cp[] = { "cp", "-r", from, to, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **)cp, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}

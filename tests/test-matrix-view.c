@@ -30,19 +30,6 @@
 
 static const GdkRGBA filter_blue = { 0.11f, 0.44f, 0.85f, 1 };
 
-static void
-copy_tree (const char *from,
-           const char *to)
-{
-  const char *cp[] = { "cp", "-r", from, to, NULL };
-  g_autoptr(GError) error = NULL;
-  int status = -1;
-
-  g_assert_true (g_spawn_sync (NULL, (char **)cp, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-}
-
 /* The store's messages, read without the matrix: sender, receiver, first
  * send and last receive of each pair that exchanged any */
 typedef struct
@@ -216,7 +203,7 @@ test_casita (void)
   int s, r;
 
   g_assert_no_error (error);
-  copy_tree (source, archive);
+  sextant_test_copy_tree (source, archive);
   window = sextant_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1300, 900);
   gtk_window_present (GTK_WINDOW (window));

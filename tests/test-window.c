@@ -38,19 +38,6 @@ typedef struct
 } Fixture;
 
 static void
-copy_tree (const char *from,
-           const char *to)
-{
-  const char *cp[] = { "cp", "-r", from, to, NULL };
-  g_autoptr(GError) error = NULL;
-  int status = -1;
-
-  g_assert_true (g_spawn_sync (NULL, (char **)cp, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -61,7 +48,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
   g_assert_no_error (error);
   fixture->archive = g_build_filename (fixture->tmpdir, "casita", NULL);
-  copy_tree (source, fixture->archive);
+  sextant_test_copy_tree (source, fixture->archive);
   fixture->window = sextant_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1300, 720);
   gtk_window_present (GTK_WINDOW (fixture->window));

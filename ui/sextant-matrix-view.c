@@ -21,6 +21,7 @@
 
 #include "sextant-instance.h"
 #include "sextant-matrix-view.h"
+#include "sextant-snapshot-util.h"
 
 #define MARGIN        12
 #define LEGEND_WIDTH 110
@@ -97,14 +98,8 @@ heat_color (double   fraction,
     { 0.89f, 0.10f, 0.11f },
     { 0.50f, 0.00f, 0.15f },
   };
-  double f = CLAMP (fraction, 0, 1) * 4;
-  int s = MIN ((int)f, 3);
-  float u = (float)(f - s);
 
-  color->red = stops[s][0] + u * (stops[s + 1][0] - stops[s][0]);
-  color->green = stops[s][1] + u * (stops[s + 1][1] - stops[s][1]);
-  color->blue = stops[s][2] + u * (stops[s + 1][2] - stops[s][2]);
-  color->alpha = 1;
+  sextant_scale_color (stops, G_N_ELEMENTS (stops), fraction, color);
 }
 
 /* Where @value lies on the scale: logarithmic from the smallest value to
@@ -326,34 +321,6 @@ cell_at (SextantMatrixView *self,
 
 /* Drawing ------------------------------------------------------------------------ */
 
-static void
-draw_text (GtkSnapshot   *snapshot,
-           PangoLayout   *layout,
-           const char    *text,
-           float          x,
-           float          y,
-           const GdkRGBA *color)
-{
-  pango_layout_set_text (layout, text, -1);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
-}
-
-static void
-append_frame (GtkSnapshot           *snapshot,
-              const graphene_rect_t *rect,
-              float                  width,
-              const GdkRGBA         *color)
-{
-  GskRoundedRect frame;
-
-  gsk_rounded_rect_init_from_rect (&frame, rect, 0);
-  gtk_snapshot_append_border (snapshot, &frame, (float[4]) { width, width, width, width },
-                              (GdkRGBA[4]) { *color, *color, *color, *color });
-}
-
 /* The label of a drawn row or column: its location's, or its block's first */
 static const char *
 axis_label (SextantMatrixView *self,
@@ -379,7 +346,7 @@ snapshot_axes (SextantMatrixView *self,
 
   title = g_strdup_printf ("Senders down, receivers across%s%s%s", self->shared != NULL ? " (" : "",
                            self->shared != NULL ? self->shared : "", self->shared != NULL ? "…)" : "");
-  draw_text (snapshot, layout, title, MARGIN, MARGIN / 2.0f, fg);
+  sextant_snapshot_text (snapshot, layout, title, MARGIN, MARGIN / 2.0f, fg);
 
   for (guint r = 0; r < self->rows; r += (guint)step)
     {
@@ -388,7 +355,7 @@ snapshot_axes (SextantMatrixView *self,
 
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &w, NULL);
-      draw_text (snapshot, layout, text, (float)(self->left - 6 - w),
+      sextant_snapshot_text (snapshot, layout, text, (float)(self->left - 6 - w),
                  (float)(self->top + r * self->cell + (self->cell - text_height) / 2.0), fg);
     }
   for (guint c = 0; c < self->rows; c += (guint)step)
@@ -419,7 +386,7 @@ snapshot_legend (SextantMatrixView *self,
   float y, height;
   int text_height;
 
-  draw_text (snapshot, layout, metric_title (self->metric), x, (float)self->top - 2, fg);
+  sextant_snapshot_text (snapshot, layout, metric_title (self->metric), x, (float)self->top - 2, fg);
   pango_layout_get_pixel_size (layout, NULL, &text_height);
   /* under the title, as high as the plot (at most 240 pixels), and room
    * for half a label under it */
@@ -443,29 +410,10 @@ snapshot_legend (SextantMatrixView *self,
                         self->log_scale ? self->low : 0 };
       g_autofree char *text = format_value (self->metric, lows[k]);
 
-      draw_text (snapshot, layout, text, x + 20, y + (float)(k / 2.0 * (height - 1)) - text_height / 2.0f, fg);
+      sextant_snapshot_text (snapshot, layout, text, x + 20, y + (float)(k / 2.0 * (height - 1)) - text_height / 2.0f, fg);
     }
   if (self->log_scale)
-    draw_text (snapshot, layout, "log scale", x, y + height + 6, fg);
-}
-
-static void
-snapshot_message (GtkWidget     *widget,
-                  GtkSnapshot   *snapshot,
-                  const char    *text,
-                  const GdkRGBA *color)
-{
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
-  int h;
-
-  pango_layout_set_width (layout, MAX (gtk_widget_get_width (widget) - 2 * MARGIN, 50) * PANGO_SCALE);
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
-  pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
-  pango_layout_get_pixel_size (layout, NULL, &h);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (MARGIN, MAX ((gtk_widget_get_height (widget) - h) / 2, MARGIN)));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
+    sextant_snapshot_text (snapshot, layout, "log scale", x, y + height + 6, fg);
 }
 
 /* The pair filter's cells, when it is one of this matrix's */
@@ -501,21 +449,19 @@ sextant_matrix_view_snapshot (GtkWidget   *widget,
   faint.alpha = 0.06f;
   if (self->error != NULL)
     {
-      snapshot_message (widget, snapshot, self->error, &(GdkRGBA) { 0.75f, 0.11f, 0.16f, 1 });
+      sextant_snapshot_message (widget, snapshot, self->error, MARGIN, &(GdkRGBA) { 0.75f, 0.11f, 0.16f, 1 });
       return;
     }
   if (self->matrix == NULL || sextant_comm_matrix_get_size (self->matrix) == 0)
     {
       GdkRGBA dim = fg;
+      const char *text = self->building || self->stale || self->debounce != 0 ? "Counting the messages…"
+                         : self->matrix == NULL ? ""
+                         : self->visible_range ? "No messages in the visible range."
+                         : "The trace has no messages.";
 
       dim.alpha = 0.6f;
-      snapshot_message (widget, snapshot,
-                        self->building || self->stale || self->debounce != 0
-                        ? "Counting the messages…"
-                        : self->matrix != NULL
-                          ? (self->visible_range ? "No messages in the visible range." : "The trace has no messages.")
-                          : "",
-                        &dim);
+      sextant_snapshot_message (widget, snapshot, text, MARGIN, &dim);
       return;
     }
 
@@ -530,7 +476,7 @@ sextant_matrix_view_snapshot (GtkWidget   *widget,
   snapshot_legend (self, snapshot, layout, &fg);
 
   if (filter_cells (self, &row, &col))
-    append_frame (snapshot, &GRAPHENE_RECT_INIT (self->left + col * self->cell - 2, self->top + row * self->cell - 2,
+    sextant_snapshot_frame (snapshot, &GRAPHENE_RECT_INIT (self->left + col * self->cell - 2, self->top + row * self->cell - 2,
                                                  self->cell + 4, self->cell + 4),
                   2, &(GdkRGBA) { 0.15f, 0.45f, 0.85f, 1 });
   if (self->hover_row >= 0 && (guint)self->hover_row < self->rows && (guint)self->hover_col < self->rows)
@@ -538,7 +484,7 @@ sextant_matrix_view_snapshot (GtkWidget   *widget,
       GdkRGBA ring = fg;
 
       ring.alpha = 0.7f;
-      append_frame (snapshot, &GRAPHENE_RECT_INIT (self->left + self->hover_col * self->cell - 1,
+      sextant_snapshot_frame (snapshot, &GRAPHENE_RECT_INIT (self->left + self->hover_col * self->cell - 1,
                                                    self->top + self->hover_row * self->cell - 1, self->cell + 2,
                                                    self->cell + 2),
                     1, &ring);

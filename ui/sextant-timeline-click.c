@@ -101,25 +101,13 @@ collective_on_line (SextantTimeline *self,
 
   for (guint i = 0; members != NULL && i < members->len;)
     {
-      gint64 id = g_array_index (members, SextantViewMember, i).collective;
-      gint64 last = G_MININT64;
-      guint top = G_MAXUINT, bottom = 0;
-      guint j;
+      gint64 last;
+      guint top, bottom;
+      guint j = _sextant_timeline_collective (self, i, &last, &top, &bottom);
 
-      for (j = i; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
-        {
-          const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
-          guint r = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->loc));
-
-          last = MAX (last, m->begin);
-          if (r == 0)
-            continue;
-          top = MIN (top, r - 1);
-          bottom = MAX (bottom, r - 1);
-        }
       if (top <= row && row <= bottom &&
           fabs (self->label_width + (last - self->t0) / ticks_per_px - x) <= CLICK_SLOP)
-        return id;
+        return g_array_index (members, SextantViewMember, i).collective;
       i = j;
     }
 

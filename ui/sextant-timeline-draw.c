@@ -240,6 +240,44 @@ snapshot_messages (SextantTimeline *self,
   cairo_destroy (cr);
 }
 
+/**
+ * _sextant_timeline_collective:
+ * @first: the frame's first member of a collective
+ * @last: (out): when the last of its members arrived
+ * @top: (out): the first row of its members (G_MAXUINT: none has a row)
+ * @bottom: (out): their last row
+ *
+ * Returns: the index of the next collective's first member
+ */
+guint
+_sextant_timeline_collective (SextantTimeline *self,
+                              guint            first,
+                              gint64          *last,
+                              guint           *top,
+                              guint           *bottom)
+{
+  GArray *members = self->frame->members;
+  gint64 id = g_array_index (members, SextantViewMember, first).collective;
+  guint j;
+
+  *last = G_MININT64;
+  *top = G_MAXUINT;
+  *bottom = 0;
+  for (j = first; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
+    {
+      const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
+      guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->loc));
+
+      *last = MAX (*last, m->begin);
+      if (row == 0)
+        continue;
+      *top = MIN (*top, row - 1);
+      *bottom = MAX (*bottom, row - 1);
+    }
+
+  return j;
+}
+
 const GdkRGBA *
 sextant_timeline_collective_color (void)
 {
@@ -265,22 +303,18 @@ snapshot_collectives (SextantTimeline *self,
   cairo_set_line_width (cr, 2);
   for (guint i = 0; i < members->len; )
     {
-      gint64 id = g_array_index (members, SextantViewMember, i).collective;
-      gint64 last = G_MININT64;
-      guint top = G_MAXUINT, bottom = 0;
-      guint j;
+      gint64 last;
+      guint top, bottom;
+      guint j = _sextant_timeline_collective (self, i, &last, &top, &bottom);
 
-      for (j = i; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
+      for (guint k = i; k < j; k++)
         {
-          const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
+          const SextantViewMember *m = &g_array_index (members, SextantViewMember, k);
           guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->loc));
 
-          last = MAX (last, m->begin);
+          /* where it arrived */
           if (row == 0)
             continue;
-          top = MIN (top, row - 1);
-          bottom = MAX (bottom, row - 1);
-          /* where it arrived */
           cairo_move_to (cr, self->label_width + (m->begin - self->t0) / ticks_per_px, row_middle (row - 1) - 3);
           cairo_rel_line_to (cr, 0, 6);
         }

@@ -123,7 +123,12 @@ struct _SextantTimeline
   GCancellable *click_cancellable; /* the collective under a click, being found */
 };
 
-int  _sextant_timeline_plot_width (SextantTimeline *self);
+int   _sextant_timeline_plot_width (SextantTimeline *self);
+guint _sextant_timeline_collective (SextantTimeline *self,
+                                    guint            first,
+                                    gint64          *last,
+                                    guint           *top,
+                                    guint           *bottom);
 void _sextant_timeline_click_init (SextantTimeline *self);
 void _sextant_timeline_snapshot   (GtkWidget       *widget,
                                    GtkSnapshot     *snapshot);

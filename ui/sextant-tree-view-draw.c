@@ -16,6 +16,7 @@
 
 #include "sextant-instance.h"
 #include "sextant-ruler.h"
+#include "sextant-snapshot-util.h"
 #include "sextant-tree-view-private.h"
 
 static const GdkRGBA node_border = { 0.16f, 0.20f, 0.31f, 1 };
@@ -41,48 +42,14 @@ _sextant_tree_view_lateness_color (double   fraction,
     { 0.99f, 0.76f, 0.42f },
     { 0.83f, 0.17f, 0.14f },
   };
-  double f = CLAMP (fraction, 0, 1) * 2;
-  int s = MIN ((int)f, 1);
-  float u = (float)(f - s);
 
-  color->red = stops[s][0] + u * (stops[s + 1][0] - stops[s][0]);
-  color->green = stops[s][1] + u * (stops[s + 1][1] - stops[s][1]);
-  color->blue = stops[s][2] + u * (stops[s + 1][2] - stops[s][2]);
-  color->alpha = 1;
+  sextant_scale_color (stops, G_N_ELEMENTS (stops), fraction, color);
 }
 
 static gboolean
 is_dark (const GdkRGBA *color)
 {
   return 0.299 * color->red + 0.587 * color->green + 0.114 * color->blue < 0.5;
-}
-
-static void
-draw_text (GtkSnapshot   *snapshot,
-           PangoLayout   *layout,
-           const char    *text,
-           double         x,
-           double         y,
-           const GdkRGBA *color)
-{
-  pango_layout_set_text (layout, text, -1);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float)x, (float)y));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
-}
-
-static void
-append_frame (GtkSnapshot           *snapshot,
-              const graphene_rect_t *rect,
-              float                  width,
-              const GdkRGBA         *color)
-{
-  GskRoundedRect frame;
-
-  gsk_rounded_rect_init_from_rect (&frame, rect, 0);
-  gtk_snapshot_append_border (snapshot, &frame, (float[4]) { width, width, width, width },
-                              (GdkRGBA[4]) { *color, *color, *color, *color });
 }
 
 /* The legend: the lateness scale, the critical path, a collapsed box */
@@ -100,7 +67,7 @@ snapshot_legend (SextantTreeView *self,
   int w;
   cairo_t *cr;
 
-  draw_text (snapshot, layout, "Lateness", x, 4, fg);
+  sextant_snapshot_text (snapshot, layout, "Lateness", x, 4, fg);
   pango_layout_get_pixel_size (layout, &w, NULL);
   x += w + 8;
   for (int i = 0; i < 60; i++)
@@ -111,7 +78,7 @@ snapshot_legend (SextantTreeView *self,
       gtk_snapshot_append_color (snapshot, &c, &GRAPHENE_RECT_INIT ((float)x + i, 7, 1, 12));
     }
   x += 66;
-  draw_text (snapshot, layout, scale, x, 4, fg);
+  sextant_snapshot_text (snapshot, layout, scale, x, 4, fg);
   pango_layout_get_pixel_size (layout, &w, NULL);
   x += w + 24;
 
@@ -123,7 +90,7 @@ snapshot_legend (SextantTreeView *self,
   cairo_stroke (cr);
   cairo_destroy (cr);
   x += 34;
-  draw_text (snapshot, layout, "critical path", x, 4, fg);
+  sextant_snapshot_text (snapshot, layout, "critical path", x, 4, fg);
   pango_layout_get_pixel_size (layout, &w, NULL);
   x += w + 24;
 
@@ -138,7 +105,7 @@ snapshot_legend (SextantTreeView *self,
       cairo_stroke (cr);
       cairo_destroy (cr);
       x += 34;
-      draw_text (snapshot, layout, "Open MPI's binomial tree (assumed)", x, 4, fg);
+      sextant_snapshot_text (snapshot, layout, "Open MPI's binomial tree (assumed)", x, 4, fg);
       pango_layout_get_pixel_size (layout, &w, NULL);
       x += w + 24;
     }
@@ -146,8 +113,8 @@ snapshot_legend (SextantTreeView *self,
     if (g_array_index (l->items, Item, k).kind == ITEM_AGGREGATE)
       {
         gtk_snapshot_append_color (snapshot, &aggregate_fill, &GRAPHENE_RECT_INIT ((float)x, 5, 22, 15));
-        append_frame (snapshot, &GRAPHENE_RECT_INIT ((float)x, 5, 22, 15), 1, &aggregate_border);
-        draw_text (snapshot, layout, "collapsed: click to show", x + 28, 4, fg);
+        sextant_snapshot_frame (snapshot, &GRAPHENE_RECT_INIT ((float)x, 5, 22, 15), 1, &aggregate_border);
+        sextant_snapshot_text (snapshot, layout, "collapsed: click to show", x + 28, 4, fg);
         break;
       }
 }
@@ -330,7 +297,7 @@ snapshot_edge_labels (SextantTreeView *self,
       g_array_append_val (taken, rect);
       gtk_snapshot_append_color (snapshot, &back, &GRAPHENE_RECT_INIT (rect.origin.x - 2, rect.origin.y,
                                                                       rect.size.width + 4, rect.size.height));
-      draw_text (snapshot, layout, text, rect.origin.x, rect.origin.y, fg);
+      sextant_snapshot_text (snapshot, layout, text, rect.origin.x, rect.origin.y, fg);
     }
 }
 
@@ -386,7 +353,7 @@ snapshot_captions (SextantTreeView *self,
       if (x + w > l->width - 2 || overlaps_any (taken, &rect))
         continue;
       g_array_append_val (taken, rect);
-      draw_text (snapshot, layout, text, rect.origin.x, rect.origin.y, fg);
+      sextant_snapshot_text (snapshot, layout, text, rect.origin.x, rect.origin.y, fg);
     }
 }
 
@@ -457,12 +424,12 @@ snapshot_items (SextantTreeView *self,
         fill = aggregate_fill;
       text_color = is_dark (&fill) ? &(GdkRGBA) { 1, 1, 1, 1 } : &(GdkRGBA) { 0, 0, 0, 0.87f };
       gtk_snapshot_append_color (snapshot, &fill, &item->box);
-      append_frame (snapshot, &item->box, item->critical ? 2 : 1,
+      sextant_snapshot_frame (snapshot, &item->box, item->critical ? 2 : 1,
                     item->kind == ITEM_NODE ? &node_border : &aggregate_border);
       pango_layout_set_width (layout, (int)(item->box.size.width - 2 * BOX_PAD + 2) * PANGO_SCALE);
       pango_layout_set_text (layout, item->text, -1);
       pango_layout_get_pixel_size (layout, &w, NULL);
-      draw_text (snapshot, layout, item->text, item->box.origin.x + (item->box.size.width - w) / 2.0,
+      sextant_snapshot_text (snapshot, layout, item->text, item->box.origin.x + (item->box.size.width - w) / 2.0,
                  item->box.origin.y + floor ((BOX_HEIGHT - text_height) / 2.0), text_color);
       g_array_append_val (taken, item->box);
     }
@@ -504,27 +471,6 @@ render (SextantTreeView *self,
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 }
 
-/* A message in the middle of the view: nothing chosen, being built, an error */
-static void
-snapshot_message (GtkWidget     *widget,
-                  GtkSnapshot   *snapshot,
-                  const char    *text,
-                  const GdkRGBA *color)
-{
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
-  int width = gtk_widget_get_width (widget);
-  int w, h;
-
-  pango_layout_set_width (layout, MAX (width - 2 * MARGIN, 50) * PANGO_SCALE);
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
-  pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (MARGIN, MAX ((gtk_widget_get_height (widget) - h) / 2, MARGIN)));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
-}
-
 void
 _sextant_tree_view_snapshot (GtkWidget   *widget,
                              GtkSnapshot *snapshot)
@@ -538,19 +484,20 @@ _sextant_tree_view_snapshot (GtkWidget   *widget,
     {
       GdkRGBA error = { 0.75f, 0.11f, 0.16f, 1 };
 
-      snapshot_message (widget, snapshot, self->error, is_dark (&fg) ? &error : &(GdkRGBA) { 1, 0.48f, 0.39f, 1 });
+      sextant_snapshot_message (widget, snapshot, self->error, MARGIN,
+                                is_dark (&fg) ? &error : &(GdkRGBA) { 1, 0.48f, 0.39f, 1 });
       return;
     }
   if (self->tree == NULL || self->layout == NULL)
     {
       GdkRGBA dim = fg;
+      const char *text = self->building
+                         ? "Building the tree…"
+                         : "Choose a collective in the timeline (a click on its line or its region) or a pattern "
+                           "instance: its tree, or the chain of waits behind it, shows here.";
 
       dim.alpha = 0.6f;
-      snapshot_message (widget, snapshot,
-                        self->building ? "Building the tree…"
-                        : "Choose a collective in the timeline (a click on its line or its region) or a pattern "
-                          "instance: its tree, or the chain of waits behind it, shows here.",
-                        &dim);
+      sextant_snapshot_message (widget, snapshot, text, MARGIN, &dim);
       return;
     }
 
@@ -568,7 +515,7 @@ _sextant_tree_view_snapshot (GtkWidget   *widget,
         if (item->kind != ITEM_NODE || sextant_comm_tree_get_node (self->tree, (guint)item->node)->loc != loc)
           continue;
         graphene_rect_inset_r (&item->box, -3, -3, &around);
-        append_frame (snapshot, &around, 2, &selection_color);
+        sextant_snapshot_frame (snapshot, &around, 2, &selection_color);
       }
   if (self->hover >= 0 && (guint)self->hover < self->layout->items->len)
     {
@@ -578,6 +525,6 @@ _sextant_tree_view_snapshot (GtkWidget   *widget,
 
       ring.alpha = 0.5f;
       graphene_rect_inset_r (&item->box, -2, -2, &around);
-      append_frame (snapshot, &around, 1, &ring);
+      sextant_snapshot_frame (snapshot, &around, 1, &ring);
     }
 }
