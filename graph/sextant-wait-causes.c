@@ -90,8 +90,17 @@ has_interval (const SextantWaitInterval *w)
   return w->begin != SEXTANT_NULL && w->end != SEXTANT_NULL && w->end > w->begin;
 }
 
-/* The wait intervals of one location: positions [first, last) of the
- * sorted order. */
+/* A wait interval in the index, where the waits are grouped by location
+ * and sorted by begin within each location. */
+typedef struct
+{
+  gint64 begin;
+  gint64 end;
+  gint64 instance;
+  guint  wait;          /* its index in the waits */
+} Entry;
+
+/* The waits of one location: entries [first, last). */
 typedef struct
 {
   gint64 loc;
@@ -101,67 +110,109 @@ typedef struct
 
 typedef struct
 {
-  const SextantWaitInterval *waits;
-  guint                     *order;     /* indices into waits, by (loc, begin, instance) */
-  gint64                    *max_end;   /* by position: the largest end so far in the group */
-  Group                     *groups;    /* by loc */
-  guint                      n_groups;
+  Entry  *entries;
+  gint64 *max_end;      /* by entry: the largest end of its location's entries up to it */
+  Group  *groups;       /* by loc */
+  guint   n_groups;
 } Index;
 
 static int
-compare_positions (gconstpointer a,
-                   gconstpointer b,
-                   gpointer      user_data)
+compare_entries (gconstpointer a,
+                 gconstpointer b)
 {
-  const SextantWaitInterval *waits = user_data;
-  const SextantWaitInterval *x = &waits[*(const guint *)a];
-  const SextantWaitInterval *y = &waits[*(const guint *)b];
+  const Entry *x = a, *y = b;
 
-  if (x->loc != y->loc)
-    return x->loc < y->loc ? -1 : 1;
   if (x->begin != y->begin)
     return x->begin < y->begin ? -1 : 1;
   return x->instance < y->instance ? -1 : x->instance > y->instance;
 }
 
+static int
+compare_locs (gconstpointer a,
+              gconstpointer b)
+{
+  gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Groups the waits by location (a counting sort over the locations, which
+ * are few), then sorts each group by begin: small sorts of 32-byte records,
+ * most of them nearly in order already. */
 static void
 index_build (Index                     *index,
              const SextantWaitInterval *waits,
              guint                      n_waits)
 {
-  guint n = 0;
-
-  index->waits = waits;
-  index->order = g_new (guint, MAX (n_waits, 1));
-  index->max_end = g_new (gint64, MAX (n_waits, 1));
-  index->groups = g_new (Group, MAX (n_waits, 1));
-  index->n_groups = 0;
+  g_autoptr(GHashTable) group_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GArray) locs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree guint *group = g_new (guint, MAX (n_waits, 1));
+  g_autofree guint *fill = NULL;
+  gint64 last_loc = 0;
+  guint last_group = G_MAXUINT;
 
   for (guint i = 0; i < n_waits; i++)
-    if (has_interval (&waits[i]))
-      index->order[n++] = i;
+    if (has_interval (&waits[i]) && !g_hash_table_contains (group_of, &waits[i].loc))
+      {
+        g_array_append_val (locs, waits[i].loc);
+        g_hash_table_add (group_of, (gpointer)&waits[i].loc);
+      }
+  g_array_sort (locs, compare_locs);
 
-  g_qsort_with_data (index->order, n, sizeof (guint), compare_positions, (gpointer)waits);
-
-  for (guint pos = 0; pos < n; pos++)
+  index->n_groups = locs->len;
+  index->groups = g_new0 (Group, MAX (locs->len, 1));
+  g_hash_table_remove_all (group_of);
+  for (guint g = 0; g < locs->len; g++)
     {
-      const SextantWaitInterval *w = &waits[index->order[pos]];
+      index->groups[g].loc = g_array_index (locs, gint64, g);
+      g_hash_table_insert (group_of, &index->groups[g].loc, GUINT_TO_POINTER (g));
+    }
 
-      if (index->n_groups == 0 || index->groups[index->n_groups - 1].loc != w->loc)
+  /* count, then place */
+  for (guint i = 0; i < n_waits; i++)
+    {
+      group[i] = G_MAXUINT;
+      if (!has_interval (&waits[i]))
+        continue;
+      if (last_group == G_MAXUINT || waits[i].loc != last_loc)
         {
-          index->groups[index->n_groups++] = (Group) { w->loc, pos, pos };
-          index->max_end[pos] = w->end;
+          last_loc = waits[i].loc;
+          last_group = GPOINTER_TO_UINT (g_hash_table_lookup (group_of, &last_loc));
         }
-      else
-        index->max_end[pos] = MAX (index->max_end[pos - 1], w->end);
-      index->groups[index->n_groups - 1].last = pos + 1;
+      group[i] = last_group;
+      index->groups[last_group].last++;
+    }
+  fill = g_new (guint, MAX (locs->len, 1));
+  for (guint g = 0, first = 0; g < locs->len; g++)
+    {
+      guint n = index->groups[g].last;
+
+      index->groups[g].first = first;
+      index->groups[g].last = first + n;
+      fill[g] = first;
+      first += n;
+    }
+  index->entries = g_new (Entry, MAX (n_waits, 1));
+  index->max_end = g_new (gint64, MAX (n_waits, 1));
+  for (guint i = 0; i < n_waits; i++)
+    if (group[i] != G_MAXUINT)
+      index->entries[fill[group[i]]++] = (Entry) { waits[i].begin, waits[i].end, waits[i].instance, i };
+
+  for (guint g = 0; g < index->n_groups; g++)
+    {
+      Group *grp = &index->groups[g];
+
+      qsort (index->entries + grp->first, grp->last - grp->first, sizeof (Entry), compare_entries);
+      for (guint pos = grp->first; pos < grp->last; pos++)
+        index->max_end[pos] = pos == grp->first ? index->entries[pos].end
+                                                : MAX (index->max_end[pos - 1], index->entries[pos].end);
     }
 }
 
 static void
 index_clear (Index *index)
 {
-  g_free (index->order);
+  g_free (index->entries);
   g_free (index->max_end);
   g_free (index->groups);
 }
@@ -194,6 +245,7 @@ peer_waiting (const Index               *index,
               gint                      *cause)
 {
   const Group *group = find_group (index, w->peer);
+  const Entry *best_entry = NULL;
   guint lo, hi;
   gint64 total = 0, cur_begin = 0, cur_end = 0, best = 0;
   gboolean open = FALSE;
@@ -202,14 +254,14 @@ peer_waiting (const Index               *index,
   if (group == NULL)
     return 0;
 
-  /* the first position of the group whose wait begins at or after end */
+  /* the first entry of the group whose wait begins at or after end */
   lo = group->first;
   hi = group->last;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (index->waits[index->order[mid]].begin < w->end)
+      if (index->entries[mid].begin < w->end)
         lo = mid + 1;
       else
         hi = mid;
@@ -219,20 +271,19 @@ peer_waiting (const Index               *index,
    * after begin; their clipped overlaps come by decreasing begin */
   for (guint pos = lo; pos > group->first && index->max_end[pos - 1] > w->begin; pos--)
     {
-      guint i = index->order[pos - 1];
-      const SextantWaitInterval *x = &index->waits[i];
+      const Entry *x = &index->entries[pos - 1];
       gint64 s = MAX (w->begin, x->begin);
       gint64 t = MIN (w->end, x->end);
 
-      if (i == self || t <= s)
+      if (x->wait == self || t <= s)
         continue;
 
-      if (t - s > best || (t - s == best && *cause >= 0 &&
-                           (x->end > index->waits[*cause].end ||
-                            (x->end == index->waits[*cause].end && x->instance > index->waits[*cause].instance))))
+      if (t - s > best || (t - s == best && best_entry != NULL &&
+                           (x->end > best_entry->end ||
+                            (x->end == best_entry->end && x->instance > best_entry->instance))))
         {
           best = t - s;
-          *cause = (gint)i;
+          best_entry = x;
         }
 
       if (!open)
@@ -255,6 +306,8 @@ peer_waiting (const Index               *index,
     }
   if (open)
     total += cur_end - cur_begin;
+  if (best_entry != NULL)
+    *cause = (gint)best_entry->wait;
 
   return total;
 }
@@ -273,7 +326,7 @@ sextant_wait_causes_classify (const SextantWaitInterval *waits,
                               guint                      n_waits)
 {
   enum { UNSEEN, ON_PATH, DONE };
-  GArray *states = g_array_sized_new (FALSE, TRUE, sizeof (SextantWaitState), n_waits);
+  GArray *states = g_array_sized_new (FALSE, FALSE, sizeof (SextantWaitState), n_waits);
   g_autofree gint *cause = g_new (gint, MAX (n_waits, 1));
   g_autofree guint8 *mark = g_new0 (guint8, MAX (n_waits, 1));
   g_autofree gint *root = g_new (gint, MAX (n_waits, 1));
@@ -287,6 +340,7 @@ sextant_wait_causes_classify (const SextantWaitInterval *waits,
     {
       const SextantWaitInterval *w = &waits[i];
       SextantWaitState *state = &g_array_index (states, SextantWaitState, i);
+      gint64 waited;
 
       state->instance = w->instance;
       state->cause = SEXTANT_WAIT_CAUSE_NONE;
@@ -296,7 +350,9 @@ sextant_wait_causes_classify (const SextantWaitInterval *waits,
 
       if (w->peer == SEXTANT_NULL || !has_interval (w))
         continue;
-      if (w->peer != w->loc && 2 * peer_waiting (&index, w, i, &cause[i]) >= w->end - w->begin && cause[i] >= 0)
+      /* a peer waiting at least half of the wait: propagated */
+      waited = w->peer != w->loc ? peer_waiting (&index, w, i, &cause[i]) : 0;
+      if (cause[i] >= 0 && 2 * waited >= w->end - w->begin)
         {
           state->cause = SEXTANT_WAIT_CAUSE_PROPAGATED;
           state->cause_instance = waits[cause[i]].instance;
@@ -355,19 +411,11 @@ sextant_wait_causes_classify (const SextantWaitInterval *waits,
   return states;
 }
 
-static int
-compare_instances (gconstpointer a,
-                   gconstpointer b)
-{
-  const SextantWaitState *x = a, *y = b;
-
-  return x->instance < y->instance ? -1 : x->instance > y->instance;
-}
-
 /**
  * sextant_wait_causes_write:
  * @waits: (element-type SextantWaitInterval): every wait state of the
- *   analysis, in any order
+ *   analysis, in any order (the analysis gives each pattern's instances in
+ *   id order, consecutive ids: whole chunks)
  *
  * Judges @waits and writes the wait_state table, inside the analysis's
  * transaction.
@@ -383,8 +431,9 @@ sextant_wait_causes_write (SextantStore  *store,
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), FALSE);
 
+  /* in the order of @waits: the rows of one pattern are consecutive ids
+   * there, and the writer starts new chunks where the ids jump */
   states = sextant_wait_causes_classify ((const SextantWaitInterval *)(void *)waits->data, waits->len);
-  g_array_sort (states, compare_instances);
 
   return sextant_store_write_wait_states (store, (const SextantWaitState *)(void *)states->data, states->len,
                                           error);

@@ -13,6 +13,10 @@
  * line of the call (its call-site attribute, else its calling context, else
  * the definition of the enclosing region). The comment is the pattern's
  * template, filled in when the instance is read (the pattern_instance view).
+ * Once every pattern is written, the wait states among the instances are
+ * judged direct or propagated and their root causes found
+ * (graph/sextant-wait-causes.c, the wait_state table), in the same
+ * transaction.
  *
  * Threads: the queries run on a pool of workers, each on a connection of
  * its own (taken from a queue, so a connection's cache of decoded chunks
@@ -1093,10 +1097,12 @@ run_patterns (SextantAnalysis  *self,
   if (ok && !g_cancellable_set_error_if_cancelled (cancellable, error))
     {
       gint64 start = g_get_monotonic_time ();
+      gint64 cpu_start = thread_cpu_usec ();
 
       ok = sextant_wait_causes_write (self->store, self->waits, error);
-      g_debug ("wait causes: %u wait states judged and written in %.3f s", self->waits->len,
-               (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC);
+      g_debug ("wait causes: %u wait states judged and written in %.3f s (%.3f s CPU)", self->waits->len,
+               (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
+               (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
     }
   else
     ok = FALSE;

@@ -293,15 +293,23 @@ read_visits (sqlite3    *db,
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* A visit's line: its call site, else its calling context's, else the
+ * line where @file begins (the region's, or the calling function's). */
 static void
 set_site (SextantDelayActivity *activity,
+          const Visit          *v,
           const char           *file,
-          gint64                line,
-          SextantSiteKind       kind)
+          gint64                line)
 {
-  activity->file = g_strdup (file);
-  activity->line = line == SEXTANT_NULL ? 0 : line;
-  activity->site_kind = kind;
+  if (v->scl_file != NULL || v->ctx_file != NULL || file != NULL)
+    {
+      gboolean call = v->scl_file != NULL || v->ctx_file != NULL;
+
+      line = v->scl_file != NULL ? v->scl_line : v->ctx_file != NULL ? v->ctx_line : line;
+      activity->file = g_strdup (v->scl_file != NULL ? v->scl_file : v->ctx_file != NULL ? v->ctx_file : file);
+      activity->line = line == SEXTANT_NULL ? 0 : line;
+      activity->site_kind = call ? SEXTANT_SITE_CALL : SEXTANT_SITE_FUNCTION;
+    }
 }
 
 /**
@@ -387,12 +395,7 @@ sextant_delay_activity_find (sqlite3              *db,
       activity->visit = best->id;
       activity->region = best->region;
       activity->function = g_strdup (best->name);
-      if (best->scl_file != NULL)
-        set_site (activity, best->scl_file, best->scl_line, SEXTANT_SITE_CALL);
-      else if (best->ctx_file != NULL)
-        set_site (activity, best->ctx_file, best->ctx_line, SEXTANT_SITE_CALL);
-      else if (best->file != NULL)
-        set_site (activity, best->file, best->line, SEXTANT_SITE_FUNCTION);
+      set_site (activity, best, best->file, best->line);
       return SQLITE_OK;
     }
 
@@ -421,12 +424,7 @@ sextant_delay_activity_find (sqlite3              *db,
           activity->region = parent->region;
         }
     }
-  if (late->scl_file != NULL)
-    set_site (activity, late->scl_file, late->scl_line, SEXTANT_SITE_CALL);
-  else if (late->ctx_file != NULL)
-    set_site (activity, late->ctx_file, late->ctx_line, SEXTANT_SITE_CALL);
-  else if (late->ctx_function_file != NULL)
-    set_site (activity, late->ctx_function_file, late->ctx_function_line, SEXTANT_SITE_FUNCTION);
+  set_site (activity, late, late->ctx_function_file, late->ctx_function_line);
 
   return SQLITE_OK;
 }

@@ -38,9 +38,9 @@ sextant_wait_cause_to_string (SextantWaitCause cause)
 
 /**
  * sextant_store_write_wait_states:
- * @states: (array length=n_states): the rows, by instance id; the ids of
- *   one pattern's instances are consecutive, so each run of consecutive
- *   ids becomes chunks of its own
+ * @states: (array length=n_states): the rows, each instance once, in any
+ *   order; each run of consecutive ids (a pattern's instances, as the
+ *   analysis writes them) becomes chunks of its own
  *
  * Writes the wait_state rows of an analysis, inside its transaction (the
  * analysis cleared the table with the other results of the previous one).
