@@ -181,8 +181,9 @@ test_rule (void)
 
 typedef struct
 {
-  SextantStore *store;
-  char         *tmpdir;
+  SextantStore           *store;
+  char                   *tmpdir;
+  SextantPatternInstance *late[4];   /* analysed: the Late Sender on ranks 1, 2 and 3 */
 } Casita;
 
 static void
@@ -192,14 +193,19 @@ casita_setup (Casita        *fixture,
   g_autofree char *anchor = external_anchor ("casita-4_mpi_ls_barr");
 
   fixture->store = sextant_test_import (anchor, &fixture->tmpdir);
-  if (GPOINTER_TO_INT (analysed))
-    analyse (fixture->store);
+  if (!GPOINTER_TO_INT (analysed))
+    return;
+  analyse (fixture->store);
+  for (gint64 rank = 1; rank <= 3; rank++)
+    fixture->late[rank] = find_instance (fixture->store, "late_sender", rank);
 }
 
 static void
 casita_teardown (Casita        *fixture,
                  gconstpointer  data)
 {
+  for (guint i = 0; i < G_N_ELEMENTS (fixture->late); i++)
+    g_clear_pointer (&fixture->late[i], sextant_pattern_instance_free);
   g_clear_object (&fixture->store);
   sextant_test_remove_tree (fixture->tmpdir);
   g_free (fixture->tmpdir);
@@ -212,9 +218,7 @@ static void
 test_casita_causes (Casita        *fixture,
                     gconstpointer  data)
 {
-  g_autoptr(SextantPatternInstance) one = find_instance (fixture->store, "late_sender", 1);
-  g_autoptr(SextantPatternInstance) two = find_instance (fixture->store, "late_sender", 2);
-  g_autoptr(SextantPatternInstance) three = find_instance (fixture->store, "late_sender", 3);
+  const SextantPatternInstance *one = fixture->late[1], *two = fixture->late[2], *three = fixture->late[3];
   g_autoptr(SextantPatternInstance) barrier = find_instance (fixture->store, "wait_at_barrier", 2);
   g_autoptr(SextantPatternInstance) completion = find_instance (fixture->store, "barrier_completion", 2);
 
@@ -251,9 +255,7 @@ test_casita_chain (Casita        *fixture,
                    gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SextantPatternInstance) one = find_instance (fixture->store, "late_sender", 1);
-  g_autoptr(SextantPatternInstance) two = find_instance (fixture->store, "late_sender", 2);
-  g_autoptr(SextantPatternInstance) three = find_instance (fixture->store, "late_sender", 3);
+  const SextantPatternInstance *one = fixture->late[1], *two = fixture->late[2], *three = fixture->late[3];
   g_autoptr(SextantCommTree) chain = sextant_graph_build_delay_chain (fixture->store, three->id, 0, &error);
   const SextantPatternInstance *links[] = { three, two, one };
   const SextantTreeNode *root;
@@ -319,9 +321,7 @@ test_casita_depth (Casita        *fixture,
                    gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SextantPatternInstance) one = find_instance (fixture->store, "late_sender", 1);
-  g_autoptr(SextantPatternInstance) two = find_instance (fixture->store, "late_sender", 2);
-  g_autoptr(SextantPatternInstance) three = find_instance (fixture->store, "late_sender", 3);
+  const SextantPatternInstance *one = fixture->late[1], *two = fixture->late[2], *three = fixture->late[3];
   g_autoptr(SextantCommTree) one_link = sextant_graph_build_delay_chain (fixture->store, three->id, 1, &error);
   g_autoptr(SextantCommTree) two_links = NULL;
   const SextantTreeNode *last;
