@@ -10,7 +10,9 @@
  * load, the statements and the column layout of the engine are in
  * sextant-store-private.h, for trace/, patterns/, the command line, the
  * tests and the benchmarks; ui/ never includes it. All SQL of the store is
- * in sextant-store.c and the schema resources.
+ * in trace/: sextant-store.c, the typed readers of the other
+ * sextant-store-*.c files, the views' functions (sextant-sql-functions.c)
+ * and the schema resources.
  *
  * Threading. A store is one SQLite connection opened without SQLite's own
  * locking (SQLITE_OPEN_NOMUTEX). It belongs to one thread at a time: any
