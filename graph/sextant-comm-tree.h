@@ -115,9 +115,14 @@ void              sextant_comm_tree_add_edge        (SextantCommTree        *sel
                                                      const SextantTreeEdge  *edge);
 void              sextant_comm_tree_set_root        (SextantCommTree        *self,
                                                      int                     root);
+/* A parent the builder knows (a model layout); -1 leaves it to _finish(). */
+void              sextant_comm_tree_set_parent      (SextantCommTree        *self,
+                                                     int                     node,
+                                                     int                     parent);
 /* Sets every node's parent from the edges (the first non-model edge into
- * it), the critical path (root to the node that finished last, through
- * parents) and, unless the builder set them, the lateness of each node:
+ * it), the critical path (root to the node that finished last - of several
+ * the deepest - through parents) and, unless the builder set them, the
+ * lateness of each node:
  * arrival - (parent's arrival + the edge's end - begin), at least 0. */
 void              sextant_comm_tree_finish          (SextantCommTree        *self);
 

@@ -241,6 +241,13 @@ gboolean      sextant_store_foreach         (SextantStore      *self,
                                              GError           **error,
                                              const char        *types,
                                              ...);
+gboolean      sextant_store_foreach_sql     (SextantStore      *self,
+                                             const char        *sql,
+                                             SextantRowFunc     func,
+                                             gpointer           user_data,
+                                             GError           **error,
+                                             const char        *types,
+                                             ...);
 gboolean      sextant_store_finish_load     (SextantStore      *self,
                                              GError           **error);
 gboolean      sextant_store_reads_shared_views (const char     *sql);

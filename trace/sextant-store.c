@@ -1171,6 +1171,60 @@ sextant_store_write_chunk (SextantStore         *self,
 }
 
 
+/* Prepares @sql (not cached: a callback may run another query of the same
+ * kind), binds the parameters and hands each row to @func. A callback that
+ * returns %FALSE with its error set fails the call; with @stop_ok, one that
+ * returns %FALSE without an error ends the scan, and the call succeeds. */
+static gboolean
+foreach_valist (SextantStore    *self,
+                const char      *sql,
+                gboolean         stop_ok,
+                SextantRowFunc   func,
+                gpointer         user_data,
+                GError         **error,
+                const char      *types,
+                va_list          args)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  SextantRow row;
+  int rc;
+
+  if (!check_usable (self, error))
+    return FALSE;
+
+  rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "preparing a query", error);
+      return FALSE;
+    }
+
+  bind_valist (stmt, types, args);
+
+  row.stmt = stmt;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      GError *local = NULL;
+
+      if (!func (&row, user_data, &local))
+        {
+          if (local == NULL && stop_ok)
+            return TRUE;
+          if (local != NULL)
+            g_propagate_error (error, local);
+          return FALSE;
+        }
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_error_from_db (self, rc, "reading rows", error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /**
  * sextant_store_foreach:
  * @func: called for each row; returning %FALSE (with its error set) stops
@@ -1190,43 +1244,53 @@ sextant_store_foreach (SextantStore      *self,
                        const char        *types,
                        ...)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  SextantRow row;
   va_list args;
-  int rc;
+  gboolean ok;
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
 
-  if (!check_usable (self, error))
-    return FALSE;
-
-  /* Not cached: a callback may run another query of the same kind. */
-  rc = sqlite3_prepare_v2 (self->db, stmt_sql[query], -1, &stmt, NULL);
-  if (rc != SQLITE_OK)
-    {
-      set_error_from_db (self, rc, "preparing a query", error);
-      return FALSE;
-    }
-
   va_start (args, types);
-  bind_valist (stmt, types, args);
+  ok = foreach_valist (self, stmt_sql[query], FALSE, func, user_data, error, types, args);
   va_end (args);
 
-  row.stmt = stmt;
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      if (!func (&row, user_data, error))
-        return FALSE;
-    }
+  return ok;
+}
 
-  if (rc != SQLITE_DONE)
-    {
-      set_error_from_db (self, rc, "reading rows", error);
-      return FALSE;
-    }
+/**
+ * sextant_store_foreach_sql:
+ * @sql: one SELECT statement of trace/ (the typed readers of the
+ *   sextant-store-*.c files keep their SQL beside them)
+ * @func: called for each row; returning %FALSE with its error set fails the
+ *   call, returning %FALSE without an error ends the scan early (the call
+ *   then succeeds)
+ * @types: parameter types as for sextant_store_run(), "" for none
+ *
+ * sextant_store_foreach() for a statement that is not in the store's
+ * table, prepared for this call.
+ *
+ * Threading: the store's owning thread; cancelled as sextant_store_foreach().
+ */
+gboolean
+sextant_store_foreach_sql (SextantStore    *self,
+                           const char      *sql,
+                           SextantRowFunc   func,
+                           gpointer         user_data,
+                           GError         **error,
+                           const char      *types,
+                           ...)
+{
+  va_list args;
+  gboolean ok;
 
-  return TRUE;
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (sql != NULL && func != NULL, FALSE);
+
+  va_start (args, types);
+  ok = foreach_valist (self, sql, TRUE, func, user_data, error, types, args);
+  va_end (args);
+
+  return ok;
 }
 
 /**
