@@ -21,20 +21,21 @@
 #include "sextant-graph.h"
 #include "sextant-report.h"
 
-/* Durations in the unit that suits them: "0 s", "472 ns", "12.3 µs", "1.5 ms". */
+/* Durations in the unit that suits them, 3 significant digits: "0 s",
+ * "472 ns", "12.3 µs", "1.5 ms" (999.7 µs is "1 ms", not "1e+03 µs"). */
 static char *
 format_duration (double seconds)
 {
+  static const struct { double scale; const char *unit; } units[] = {
+    { 1, "s" }, { 1e3, "ms" }, { 1e6, "µs" }, { 1e9, "ns" },
+  };
   double a = seconds < 0 ? -seconds : seconds;
 
   if (a == 0)
     return g_strdup ("0 s");
-  if (a >= 1)
-    return g_strdup_printf ("%.3g s", seconds);
-  if (a >= 1e-3)
-    return g_strdup_printf ("%.3g ms", seconds * 1e3);
-  if (a >= 1e-6)
-    return g_strdup_printf ("%.3g µs", seconds * 1e6);
+  for (guint i = 0; i + 1 < G_N_ELEMENTS (units); i++)
+    if (a * units[i].scale >= 0.9995)
+      return g_strdup_printf ("%.3g %s", seconds * units[i].scale, units[i].unit);
 
   return g_strdup_printf ("%.3g ns", seconds * 1e9);
 }
