@@ -8,6 +8,3 @@ CREATE INDEX rma_op_loc             ON rma_op (loc, issue_time);
 CREATE INDEX lock_loc               ON lock (loc, acquire_time);
 CREATE INDEX metric_value_loc       ON metric_value (loc, time);
 CREATE INDEX thread_event_loc       ON thread_event (loc, time);
--- onecoll's broadcasts by window and sequence number (the trees of
--- graph/sextant-tree-onecoll.c read one broadcast's regions through it)
-CREATE INDEX visit_attribute_value  ON visit_attribute (attribute, value);

@@ -250,6 +250,10 @@ gboolean      sextant_store_foreach_sql     (SextantStore      *self,
                                              ...);
 gboolean      sextant_store_finish_load     (SextantStore      *self,
                                              GError           **error);
+/* The indexes of the tree readers that depend on the trace's own ids
+ * (sextant-store-trees.c); part of sextant_store_finish_load(). */
+gboolean      sextant_store_index_onecoll   (SextantStore      *self,
+                                             GError           **error);
 gboolean      sextant_store_reads_shared_views (const char     *sql);
 gboolean      sextant_store_materialize_views (SextantStore    *self,
                                              const char        *sql,

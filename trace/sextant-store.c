@@ -1259,7 +1259,7 @@ sextant_store_foreach (SextantStore      *self,
 
 /**
  * sextant_store_foreach_sql:
- * @sql: one SELECT statement of trace/ (the typed readers of the
+ * @sql: one statement of trace/ (the typed readers of the
  *   sextant-store-*.c files keep their SQL beside them)
  * @func: called for each row; returning %FALSE with its error set fails the
  *   call, returning %FALSE without an error ends the scan early (the call
@@ -1692,6 +1692,7 @@ sextant_store_finish_load (SextantStore  *self,
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
 
   return exec_resource (self, "/org/sextant/trace/schema-1-index.sql", error) &&
+         sextant_store_index_onecoll (self, error) &&
          exec_sql (self, "PRAGMA analysis_limit = 1000; ANALYZE;", error) &&
          exec_sql (self, "PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = WAL;", error);
 }
