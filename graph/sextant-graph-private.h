@@ -37,6 +37,14 @@ SextantCommTree              *_sextant_graph_context_new_tree (SextantGraphConte
                                                             const char           *id,
                                                             const char           *title);
 
+/* A node of a collective tree (no delay-chain fields, no parent yet); the
+ * name is copied when the node is added. */
+SextantTreeNode               _sextant_graph_node          (gint64                loc,
+                                                            const char           *name,
+                                                            gint64                arrival,
+                                                            gint64                finish,
+                                                            gint64                lateness);
+
 void                          _sextant_graph_set_unknown_id (GError             **error,
                                                             const char           *id,
                                                             const char           *why);

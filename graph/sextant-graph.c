@@ -80,6 +80,31 @@ _sextant_graph_context_new_tree (SextantGraphContext *ctx,
   return sextant_comm_tree_new (kind, id, title, ctx->span.begin, ctx->span.resolution);
 }
 
+SextantTreeNode
+_sextant_graph_node (gint64      loc,
+                     const char *name,
+                     gint64      arrival,
+                     gint64      finish,
+                     gint64      lateness)
+{
+  SextantTreeNode node = {
+    .loc = loc,
+    .name = (char *)(name != NULL ? name : "?"),
+    .arrival = arrival,
+    .finish = finish,
+    .lateness = lateness,
+    .parent = -1,
+    .cause = SEXTANT_CAUSE_NONE,
+    .instance = SEXTANT_NULL,
+    .region = SEXTANT_NULL,
+    .line = SEXTANT_NULL,
+    .begin = SEXTANT_NULL,
+    .end = SEXTANT_NULL,
+  };
+
+  return node;
+}
+
 void
 _sextant_graph_set_unknown_id (GError     **error,
                                const char  *id,

@@ -251,20 +251,8 @@ _sextant_tree_build_mpi_collective (SextantStore       *store,
     {
       const SextantCollectiveMember *m = &g_array_index (members, SextantCollectiveMember, i);
       const SextantLocationProcess *location = _sextant_graph_context_location (&ctx, m->loc);
-      SextantTreeNode node = {
-        .loc = m->loc,
-        .name = location != NULL ? location->label : (char *)"?",
-        .arrival = m->enter,
-        .finish = m->leave,
-        .lateness = m->enter - earliest,
-        .parent = -1,
-        .cause = SEXTANT_CAUSE_NONE,
-        .instance = SEXTANT_NULL,
-        .region = SEXTANT_NULL,
-        .line = SEXTANT_NULL,
-        .begin = SEXTANT_NULL,
-        .end = SEXTANT_NULL,
-      };
+      SextantTreeNode node = _sextant_graph_node (m->loc, location != NULL ? location->label : NULL, m->enter,
+                                                  m->leave, m->enter - earliest);
 
       sextant_comm_tree_add_node (tree, &node);
     }

@@ -542,22 +542,11 @@ _sextant_tree_build_exchange (SextantStore  *store,
       const SextantVisitSpan *visit = g_hash_table_lookup (spans, &loc);
       const LocStat *stat = g_hash_table_lookup (stats, &loc);
       const SextantLocationProcess *location = _sextant_graph_context_location (&ctx, loc);
-      SextantTreeNode node = {
-        .loc = loc,
-        .name = location != NULL ? location->label : (char *)"?",
-        /* the root had what it sends from the start; so has a location
-         * that only sends */
-        .arrival = loc == root_loc || stat->first_recv == G_MAXINT64 ? visit->enter : stat->first_recv,
-        .finish = visit->leave,
-        .lateness = 0,
-        .parent = -1,
-        .cause = SEXTANT_CAUSE_NONE,
-        .instance = SEXTANT_NULL,
-        .region = SEXTANT_NULL,
-        .line = SEXTANT_NULL,
-        .begin = SEXTANT_NULL,
-        .end = SEXTANT_NULL,
-      };
+      /* the root had what it sends from the start; so has a location that
+       * only sends */
+      SextantTreeNode node = _sextant_graph_node (loc, location != NULL ? location->label : NULL,
+                                                  loc == root_loc || stat->first_recv == G_MAXINT64
+                                                  ? visit->enter : stat->first_recv, visit->leave, 0);
       int index = sextant_comm_tree_add_node (tree, &node);
 
       g_hash_table_insert (node_of, g_memdup2 (&loc, sizeof loc), GINT_TO_POINTER (index));

@@ -464,20 +464,10 @@ _sextant_tree_build_onecoll (SextantStore  *store,
     {
       Process *p = g_ptr_array_index (b.processes, i);
       const SextantLocationProcess *location = _sextant_graph_context_location (&b.ctx, p->loc);
-      SextantTreeNode node = {
-        .loc = p->loc,
-        .name = location != NULL ? location->process_name : (char *)"?",
-        .arrival = arrival[i],
-        .finish = finish[i] != SEXTANT_NULL ? MAX (finish[i], arrival[i]) : arrival[i],
-        .lateness = 0,
-        .parent = -1,
-        .cause = SEXTANT_CAUSE_NONE,
-        .instance = SEXTANT_NULL,
-        .region = SEXTANT_NULL,
-        .line = SEXTANT_NULL,
-        .begin = SEXTANT_NULL,
-        .end = SEXTANT_NULL,
-      };
+      SextantTreeNode node = _sextant_graph_node (p->loc, location != NULL ? location->process_name : NULL,
+                                                  arrival[i],
+                                                  finish[i] != SEXTANT_NULL ? MAX (finish[i], arrival[i])
+                                                                            : arrival[i], 0);
 
       sextant_comm_tree_add_node (tree, &node);
     }

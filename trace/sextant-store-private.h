@@ -280,6 +280,10 @@ gint64        sextant_row_get_int           (const SextantRow  *row,
                                              int                column);
 const char   *sextant_row_get_text          (const SextantRow  *row,
                                              int                column);
+char         *sextant_row_dup_text          (const SextantRow  *row,
+                                             int                column);
+gint64        sextant_row_get_int_or_null   (const SextantRow  *row,
+                                             int                column);
 int           sextant_row_find_column       (const SextantRow  *row,
                                              const char        *name);
 

@@ -193,20 +193,6 @@ static const char messages_enter_sql[] =
   "       m.recv_time "
   "FROM message AS m LEFT JOIN visit AS sv ON sv.id = m.send_visit " MESSAGE_WHERE;
 
-static char *
-text_or_null (const SextantRow *row,
-              int               column)
-{
-  return sextant_row_is_null (row, column) ? NULL : g_strdup (sextant_row_get_text (row, column));
-}
-
-static gint64
-int_or_null (const SextantRow *row,
-             int               column)
-{
-  return sextant_row_is_null (row, column) ? SEXTANT_NULL : sextant_row_get_int (row, column);
-}
-
 /* Locations ----------------------------------------------------------------- */
 
 /**
@@ -232,10 +218,10 @@ location_process_row (const SextantRow  *row,
   SextantLocationProcess *location = g_new0 (SextantLocationProcess, 1);
 
   location->loc = sextant_row_get_int (row, 0);
-  location->process = int_or_null (row, 1);
+  location->process = sextant_row_get_int_or_null (row, 1);
   location->process_name = g_strdup (sextant_row_get_text (row, 2));
   location->label = g_strdup (sextant_row_get_text (row, 3));
-  location->world_rank = int_or_null (row, 4);
+  location->world_rank = sextant_row_get_int_or_null (row, 4);
   g_ptr_array_add (user_data, location);
 
   return TRUE;
@@ -342,10 +328,10 @@ onecoll_visit_row (const SextantRow  *row,
   visit->region = g_strdup (sextant_row_get_text (row, 2));
   visit->enter = sextant_row_get_int (row, 3);
   visit->leave = sextant_row_get_int (row, 4);
-  visit->parent = int_or_null (row, 5);
-  visit->parent_region = text_or_null (row, 6);
-  visit->root = int_or_null (row, 7);
-  visit->peer = int_or_null (row, 8);
+  visit->parent = sextant_row_get_int_or_null (row, 5);
+  visit->parent_region = sextant_row_dup_text (row, 6);
+  visit->root = sextant_row_get_int_or_null (row, 7);
+  visit->peer = sextant_row_get_int_or_null (row, 8);
   g_ptr_array_add (user_data, visit);
 
   return TRUE;
@@ -471,8 +457,8 @@ onecoll_ids_row (const SextantRow  *row,
 {
   OnecollIds *ids = user_data;
 
-  ids->win = int_or_null (row, 0);
-  ids->seq = int_or_null (row, 1);
+  ids->win = sextant_row_get_int_or_null (row, 0);
+  ids->seq = sextant_row_get_int_or_null (row, 1);
 
   return TRUE;
 }
@@ -518,8 +504,8 @@ onecoll_bcast_row (const SextantRow  *row,
 
   bcast.win = sextant_row_get_int (row, 0);
   bcast.seq = sextant_row_get_int (row, 1);
-  bcast.root = int_or_null (row, 2);
-  bcast.root_loc = int_or_null (row, 3);
+  bcast.root = sextant_row_get_int_or_null (row, 2);
+  bcast.root_loc = sextant_row_get_int_or_null (row, 3);
   bcast.members = sextant_row_get_int (row, 4);
   bcast.begin = sextant_row_get_int (row, 5);
   bcast.end = sextant_row_get_int (row, 6);
@@ -567,13 +553,13 @@ rma_op_row (const SextantRow  *row,
   op.id = sextant_row_get_int (row, 0);
   op.kind = g_strcmp0 (kind, "PUT") == 0 ? SEXTANT_RMA_PUT
             : g_strcmp0 (kind, "GET") == 0 ? SEXTANT_RMA_GET : SEXTANT_RMA_ATOMIC;
-  op.win = int_or_null (row, 2);
-  op.comm = int_or_null (row, 3);
-  op.target = int_or_null (row, 4);
-  op.target_loc = int_or_null (row, 5);
+  op.win = sextant_row_get_int_or_null (row, 2);
+  op.comm = sextant_row_get_int_or_null (row, 3);
+  op.target = sextant_row_get_int_or_null (row, 4);
+  op.target_loc = sextant_row_get_int_or_null (row, 5);
   op.bytes = sextant_row_get_int (row, 6);
   op.issue_time = sextant_row_get_int (row, 7);
-  op.complete_time = int_or_null (row, 8);
+  op.complete_time = sextant_row_get_int_or_null (row, 8);
   g_array_append_val (user_data, op);
 
   return TRUE;
@@ -636,17 +622,17 @@ collective_info_row (const SextantRow  *row,
   SextantCollectiveInfo *info = g_new0 (SextantCollectiveInfo, 1);
 
   info->id = sextant_row_get_int (row, 0);
-  info->comm = int_or_null (row, 1);
-  info->comm_name = text_or_null (row, 2);
+  info->comm = sextant_row_get_int_or_null (row, 1);
+  info->comm_name = sextant_row_dup_text (row, 2);
   info->comm_size = sextant_row_get_int (row, 3);
   info->kind = g_strdup (sextant_row_is_null (row, 4) ? "?" : sextant_row_get_text (row, 4));
-  info->root = int_or_null (row, 5);
-  info->root_loc = int_or_null (row, 6);
+  info->root = sextant_row_get_int_or_null (row, 5);
+  info->root_loc = sextant_row_get_int_or_null (row, 6);
   info->nonblocking = sextant_row_get_int (row, 7) != 0;
   info->members = sextant_row_get_int (row, 8);
   info->begin = sextant_row_get_int (row, 9);
   info->end = sextant_row_get_int (row, 10);
-  info->bytes = int_or_null (row, 11);
+  info->bytes = sextant_row_get_int_or_null (row, 11);
   g_ptr_array_add (user_data, info);
 
   return TRUE;
@@ -716,14 +702,14 @@ collective_member_row (const SextantRow  *row,
   SextantCollectiveMember member;
 
   member.loc = sextant_row_get_int (row, 0);
-  member.visit = int_or_null (row, 1);
-  member.end_visit = int_or_null (row, 2);
+  member.visit = sextant_row_get_int_or_null (row, 1);
+  member.end_visit = sextant_row_get_int_or_null (row, 2);
   member.enter = sextant_row_get_int (row, 3);
   member.leave = sextant_row_get_int (row, 4);
   member.begin = sextant_row_get_int (row, 5);
   member.end = sextant_row_get_int (row, 6);
-  member.bytes_sent = int_or_null (row, 7);
-  member.bytes_received = int_or_null (row, 8);
+  member.bytes_sent = sextant_row_get_int_or_null (row, 7);
+  member.bytes_received = sextant_row_get_int_or_null (row, 8);
   g_array_append_val (user_data, member);
 
   return TRUE;
@@ -770,7 +756,7 @@ collective_call_row (const SextantRow  *row,
 {
   CallSearch *search = user_data;
 
-  if (int_or_null (row, 1) == search->visit || int_or_null (row, 2) == search->visit)
+  if (sextant_row_get_int_or_null (row, 1) == search->visit || sextant_row_get_int_or_null (row, 2) == search->visit)
     {
       search->found = sextant_row_get_int (row, 0);
       return FALSE;                       /* found: stop */
@@ -979,7 +965,7 @@ region_location_row (const SextantRow  *row,
   where.loc = sextant_row_get_int (row, 0);
   where.visits = sextant_row_get_int (row, 1);
   where.last_visit = sextant_row_get_int (row, 2);
-  where.first_visit = int_or_null (row, 3);
+  where.first_visit = sextant_row_get_int_or_null (row, 3);
   g_array_append_val (user_data, where);
 
   return TRUE;
@@ -1120,7 +1106,7 @@ message_row (const SextantRow  *row,
   message.recv_loc = sextant_row_get_int (row, 2);
   message.bytes = sextant_row_get_int (row, 3);
   message.send_time = sextant_row_get_int (row, 4);
-  message.send_enter = int_or_null (row, 5);
+  message.send_enter = sextant_row_get_int_or_null (row, 5);
   message.recv_time = sextant_row_get_int (row, 6);
 
   return scan->func (&message, scan->user_data);
