@@ -445,8 +445,8 @@ _sextant_tree_build_onecoll (SextantStore  *store,
       finish[i] = SEXTANT_NULL;
     }
 
-  /* arrival: the end of the first delivery to a rank; finish: the end of
-   * its own last delivery */
+  /* arrival: the end of the first delivery to a rank; finish: the leave of
+   * the last put request it did itself */
   for (guint i = 0; i < b.deliveries->len; i++)
     {
       const Delivery *d = &g_array_index (b.deliveries, Delivery, i);
