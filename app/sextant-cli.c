@@ -18,6 +18,7 @@
 #include "sextant-analysis.h"
 #include "sextant-report.h"
 #include "sextant-cli.h"
+#include "sextant-cli-private.h"
 #include "sextant-importer.h"
 #include "sextant-store-private.h"
 
@@ -462,9 +463,12 @@ sextant_cli_info (int    argc,
   g_autofree char *db_path = NULL;
   g_auto(Info) info = { NULL };
   gboolean as_json = FALSE;
+  gboolean collectives = FALSE;
   int status = 0;
   GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
+    { "collectives", 'c', 0, G_OPTION_ARG_NONE, &collectives,
+      "List the collectives (their ids are those of `sextant tree --collective`)", NULL },
     { NULL }
   };
 
@@ -473,7 +477,8 @@ sextant_cli_info (int    argc,
     "Prints what a trace holds: event records by kind (named as otf2-print names\n"
     "them), per location, definitions, visits, messages, collectives, the time span\n"
     "and the import warnings. An ARCHIVE is imported first (or its up-to-date\n"
-    "database beside it is used).");
+    "database beside it is used). With --collectives, lists every collective\n"
+    "instead: MPI collectives, onecoll broadcasts and exchanges in phase regions.");
   if (!parse (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
@@ -481,6 +486,9 @@ sextant_cli_info (int    argc,
 
   if (!(store = open_or_import (argv[1], &db_path, &error)))
     return runtime_error (error);
+
+  if (collectives)
+    return _sextant_cli_print_collectives (store, db_path, as_json);
 
   if (!read_info (store, &info, &error))
     return runtime_error (error);
@@ -698,4 +706,36 @@ sextant_cli_report (int    argc,
     return runtime_error (error);
 
   return EXIT_SUCCESS;
+}
+
+/* Shared with the subcommands of other files (sextant-cli-private.h) ------ */
+
+int
+_sextant_cli_usage_error (GOptionContext *context,
+                          const char     *message)
+{
+  return usage_error (context, message);
+}
+
+int
+_sextant_cli_runtime_error (const GError *error)
+{
+  return runtime_error (error);
+}
+
+gboolean
+_sextant_cli_parse (GOptionContext   *context,
+                    int              *argc,
+                    char           ***argv,
+                    int              *status)
+{
+  return parse (context, argc, argv, status);
+}
+
+SextantStore *
+_sextant_cli_open_or_import (const char  *path,
+                             char       **db_path,
+                             GError     **error)
+{
+  return open_or_import (path, db_path, error);
 }

@@ -1171,6 +1171,60 @@ sextant_store_write_chunk (SextantStore         *self,
 }
 
 
+/* Prepares @sql (not cached: a callback may run another query of the same
+ * kind), binds the parameters and hands each row to @func. A callback that
+ * returns %FALSE with its error set fails the call; with @stop_ok, one that
+ * returns %FALSE without an error ends the scan, and the call succeeds. */
+static gboolean
+foreach_valist (SextantStore    *self,
+                const char      *sql,
+                gboolean         stop_ok,
+                SextantRowFunc   func,
+                gpointer         user_data,
+                GError         **error,
+                const char      *types,
+                va_list          args)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  SextantRow row;
+  int rc;
+
+  if (!check_usable (self, error))
+    return FALSE;
+
+  rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "preparing a query", error);
+      return FALSE;
+    }
+
+  bind_valist (stmt, types, args);
+
+  row.stmt = stmt;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      GError *local = NULL;
+
+      if (!func (&row, user_data, &local))
+        {
+          if (local == NULL && stop_ok)
+            return TRUE;
+          if (local != NULL)
+            g_propagate_error (error, local);
+          return FALSE;
+        }
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_error_from_db (self, rc, "reading rows", error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /**
  * sextant_store_foreach:
  * @func: called for each row; returning %FALSE (with its error set) stops
@@ -1190,43 +1244,53 @@ sextant_store_foreach (SextantStore      *self,
                        const char        *types,
                        ...)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  SextantRow row;
   va_list args;
-  int rc;
+  gboolean ok;
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
 
-  if (!check_usable (self, error))
-    return FALSE;
-
-  /* Not cached: a callback may run another query of the same kind. */
-  rc = sqlite3_prepare_v2 (self->db, stmt_sql[query], -1, &stmt, NULL);
-  if (rc != SQLITE_OK)
-    {
-      set_error_from_db (self, rc, "preparing a query", error);
-      return FALSE;
-    }
-
   va_start (args, types);
-  bind_valist (stmt, types, args);
+  ok = foreach_valist (self, stmt_sql[query], FALSE, func, user_data, error, types, args);
   va_end (args);
 
-  row.stmt = stmt;
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      if (!func (&row, user_data, error))
-        return FALSE;
-    }
+  return ok;
+}
 
-  if (rc != SQLITE_DONE)
-    {
-      set_error_from_db (self, rc, "reading rows", error);
-      return FALSE;
-    }
+/**
+ * sextant_store_foreach_sql:
+ * @sql: one statement of trace/ (the typed readers of the
+ *   sextant-store-*.c files keep their SQL beside them)
+ * @func: called for each row; returning %FALSE with its error set fails the
+ *   call, returning %FALSE without an error ends the scan early (the call
+ *   then succeeds)
+ * @types: parameter types as for sextant_store_run(), "" for none
+ *
+ * sextant_store_foreach() for a statement that is not in the store's
+ * table, prepared for this call.
+ *
+ * Threading: the store's owning thread; cancelled as sextant_store_foreach().
+ */
+gboolean
+sextant_store_foreach_sql (SextantStore    *self,
+                           const char      *sql,
+                           SextantRowFunc   func,
+                           gpointer         user_data,
+                           GError         **error,
+                           const char      *types,
+                           ...)
+{
+  va_list args;
+  gboolean ok;
 
-  return TRUE;
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (sql != NULL && func != NULL, FALSE);
+
+  va_start (args, types);
+  ok = foreach_valist (self, sql, TRUE, func, user_data, error, types, args);
+  va_end (args);
+
+  return ok;
 }
 
 /**
@@ -1628,6 +1692,7 @@ sextant_store_finish_load (SextantStore  *self,
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
 
   return exec_resource (self, "/org/sextant/trace/schema-1-index.sql", error) &&
+         sextant_store_index_onecoll (self, error) &&
          exec_sql (self, "PRAGMA analysis_limit = 1000; ANALYZE;", error) &&
          exec_sql (self, "PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = WAL;", error);
 }
@@ -1739,6 +1804,22 @@ sextant_row_get_text (const SextantRow *row,
   return (const char *)sqlite3_column_text (row->stmt, column);
 }
 
+/* The column's text, copied; %NULL for SQL NULL. */
+char *
+sextant_row_dup_text (const SextantRow *row,
+                      int               column)
+{
+  return sextant_row_is_null (row, column) ? NULL : g_strdup (sextant_row_get_text (row, column));
+}
+
+/* The column's integer, %SEXTANT_NULL for SQL NULL. */
+gint64
+sextant_row_get_int_or_null (const SextantRow *row,
+                             int               column)
+{
+  return sextant_row_is_null (row, column) ? SEXTANT_NULL : sextant_row_get_int (row, column);
+}
+
 /* The index of the result column called @name, or -1. */
 int
 sextant_row_find_column (const SextantRow *row,
@@ -1752,20 +1833,6 @@ sextant_row_find_column (const SextantRow *row,
 }
 
 /* Typed readers ------------------------------------------------------------- */
-
-static char *
-dup_text_or_null (const SextantRow *row,
-                  int               column)
-{
-  return sextant_row_is_null (row, column) ? NULL : g_strdup (sextant_row_get_text (row, column));
-}
-
-static gint64
-int_or_null (const SextantRow *row,
-             int               column)
-{
-  return sextant_row_is_null (row, column) ? SEXTANT_NULL : sextant_row_get_int (row, column);
-}
 
 /**
  * sextant_location_info_free:
@@ -1793,7 +1860,7 @@ location_info_row (const SextantRow  *row,
   info->id = sextant_row_get_int (row, 0);
   info->otf2_id = sextant_row_get_int (row, 1);
   info->name = g_strdup (sextant_row_get_text (row, 2));
-  info->group = dup_text_or_null (row, 3);
+  info->group = sextant_row_dup_text (row, 3);
   info->label = g_strdup (sextant_row_get_text (row, 4));
   info->events = sextant_row_get_int (row, 5);
   g_ptr_array_add (user_data, info);
@@ -1923,8 +1990,8 @@ pattern_total_row (const SextantRow  *row,
 
   total->id = g_strdup (sextant_row_get_text (row, 0));
   total->title = g_strdup (sextant_row_get_text (row, 1));
-  total->parent = dup_text_or_null (row, 2);
-  total->description = dup_text_or_null (row, 3);
+  total->parent = sextant_row_dup_text (row, 2);
+  total->description = sextant_row_dup_text (row, 3);
   total->instances = sextant_row_get_int (row, 4);
   total->severity = sextant_row_get_int (row, 5);
   g_ptr_array_add (user_data, total);
@@ -2003,18 +2070,18 @@ pattern_instance_row (const SextantRow  *row,
   instance->pattern = g_strdup (sextant_row_get_text (row, 1));
   instance->severity = sextant_row_get_int (row, 2);
   instance->loc = sextant_row_get_int (row, 3);
-  instance->peer_loc = int_or_null (row, 4);
-  instance->begin = int_or_null (row, 5);
-  instance->end = int_or_null (row, 6);
+  instance->peer_loc = sextant_row_get_int_or_null (row, 4);
+  instance->begin = sextant_row_get_int_or_null (row, 5);
+  instance->end = sextant_row_get_int_or_null (row, 6);
   instance->location = g_strdup (sextant_row_get_text (row, 7));
-  instance->peer = dup_text_or_null (row, 8);
-  instance->call = dup_text_or_null (row, 9);
-  instance->callpath = dup_text_or_null (row, 10);
-  instance->file = dup_text_or_null (row, 11);
+  instance->peer = sextant_row_dup_text (row, 8);
+  instance->call = sextant_row_dup_text (row, 9);
+  instance->callpath = sextant_row_dup_text (row, 10);
+  instance->file = sextant_row_dup_text (row, 11);
   instance->line = sextant_row_is_null (row, 12) ? 0 : sextant_row_get_int (row, 12);
   instance->site_kind = instance->file != NULL ? site_kind_from_string (sextant_row_get_text (row, 13))
                                                : SEXTANT_SITE_NONE;
-  instance->function = instance->site_kind == SEXTANT_SITE_FUNCTION ? dup_text_or_null (row, 14) : NULL;
+  instance->function = instance->site_kind == SEXTANT_SITE_FUNCTION ? sextant_row_dup_text (row, 14) : NULL;
   instance->comment = g_strdup (sextant_row_get_text (row, 15));
   g_ptr_array_add (user_data, instance);
 
