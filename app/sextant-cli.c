@@ -463,9 +463,12 @@ sextant_cli_info (int    argc,
   g_autofree char *db_path = NULL;
   g_auto(Info) info = { NULL };
   gboolean as_json = FALSE;
+  gboolean collectives = FALSE;
   int status = 0;
   GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
+    { "collectives", 'c', 0, G_OPTION_ARG_NONE, &collectives,
+      "List the collectives (their ids are those of `sextant tree --collective`)", NULL },
     { NULL }
   };
 
@@ -474,7 +477,8 @@ sextant_cli_info (int    argc,
     "Prints what a trace holds: event records by kind (named as otf2-print names\n"
     "them), per location, definitions, visits, messages, collectives, the time span\n"
     "and the import warnings. An ARCHIVE is imported first (or its up-to-date\n"
-    "database beside it is used).");
+    "database beside it is used). With --collectives, lists every collective\n"
+    "instead: MPI collectives, onecoll broadcasts and exchanges in phase regions.");
   if (!parse (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
@@ -482,6 +486,9 @@ sextant_cli_info (int    argc,
 
   if (!(store = open_or_import (argv[1], &db_path, &error)))
     return runtime_error (error);
+
+  if (collectives)
+    return _sextant_cli_print_collectives (store, db_path, as_json);
 
   if (!read_info (store, &info, &error))
     return runtime_error (error);

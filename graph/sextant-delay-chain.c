@@ -40,8 +40,6 @@
 
 #include "sextant-graph.h"
 
-G_DEFINE_QUARK (sextant-graph-error-quark, sextant_graph_error)
-
 /* The instance and its wait_state row; FALSE with @error set on failure. */
 static gboolean
 read_link (SextantStore             *store,

@@ -8,12 +8,13 @@ rank 2, which receives and passes the value on to rank 3 (twice). Then:
  - `sextant analyze --json`: rank 2's Late Senders are direct, rank 3's
    propagated, both with rank 1 as the root cause; rank 3's comment names
    rank 1 in compute_late before the MPI_Send of the line marked LATE;
- - the delay chain behind each (delay-chain-json, the C API as `sextant
-   tree --instance --json` prints it): 3 -> 2 -> 1 for rank 3, 2 -> 1 for
-   rank 2, ending at rank 1 in compute_late at rec-chain.c:<LATE line>, each
-   link's interval the waiting instance's;
+ - the delay chain behind each (`sextant tree --instance ID --json`, and
+   as text): 3 -> 2 -> 1 for rank 3, 2 -> 1 for rank 2, ending at rank 1 in
+   compute_late at rec-chain.c:<LATE line>, each link's interval the waiting
+   instance's;
  - the errors: an unknown id, an instance that is no wait state, a store
-   without analysis - a message that says so and a non-zero exit;
+   without analysis, an id that is no number - a message that says so and
+   a non-zero exit;
  - `sextant matrix` on the same trace: --json and --csv shapes, the sums
    equal the message table's, a range keeps the first round only.
 """
@@ -53,7 +54,7 @@ def run(*args, timeout=300):
 
 def main():
     parser = argparse.ArgumentParser()
-    for option in ('builddir', 'srcdir', 'launcher', 'mpirun', 'timeout', 'otf2-print', 'chain-json'):
+    for option in ('builddir', 'srcdir', 'launcher', 'mpirun', 'timeout', 'otf2-print'):
         parser.add_argument('--' + option, required=option != 'otf2-print')
     args = parser.parse_args()
     sextant = os.environ['SEXTANT']
@@ -80,9 +81,9 @@ def check(args, sextant, source, late_line, tmp):
     ok(imp.returncode == 0, 'sextant import', imp.stderr)
 
     # a store without analysis first: the chain says so
-    bare = run(args.chain_json, db, '51539607552')
-    ok(bare.returncode != 0 and 'has not been analysed' in bare.stderr and bare.stdout == '',
-       'no analysis: a message and a non-zero exit', bare.stderr + bare.stdout)
+    bare = run(sextant, 'tree', db, '--instance', '51539607552', '--json')
+    ok(bare.returncode == 1 and 'has not been analysed' in bare.stderr and bare.stdout == '',
+       'no analysis: a message and exit status 1', bare.stderr + bare.stdout)
 
     ana = run(sextant, 'analyze', '--json', '--no-user-patterns', db)
     ok(ana.returncode == 0, 'sextant analyze --json', ana.stderr)
@@ -116,7 +117,7 @@ def check(args, sextant, source, late_line, tmp):
     # the chains
     by_id = {i['id']: i for i in instances}
     for i in on[3] + on[2]:
-        chain_run = run(args.chain_json, db, str(i['id']))
+        chain_run = run(sextant, 'tree', db, '--instance', str(i['id']), '--json')
         ok(chain_run.returncode == 0, 'the chain behind instance %d' % i['id'], chain_run.stderr)
         if chain_run.returncode != 0:
             continue
@@ -148,15 +149,26 @@ def check(args, sextant, source, late_line, tmp):
            'instance %d: node 0 is the instance, the critical path runs from the root cause' % i['id'])
         if i['location'] == 3:
             ok(nodes[1]['instance'] == i['cause_instance'], 'instance %d: its second link is its cause' % i['id'])
+            text = run(sextant, 'tree', db, '--instance', str(i['id']))
+            lines = text.stdout.splitlines()
+            root_line = [l for l in lines if 'ROOT CAUSE' in l]
+            ok(text.returncode == 0 and len(root_line) == 1
+               and re.search(r'MPI Rank 1 \(location 1\).* in compute_late at .*rec-chain\.c:%d$' % late_line,
+                             root_line[0])
+               and sum(1 for l in lines if 'late_sender, instance' in l) == 2,
+               'instance %d as text: two links, the root cause marked with its region and line' % i['id'],
+               text.stdout + text.stderr)
 
     # errors
-    unknown = run(args.chain_json, db, '123456789')
-    ok(unknown.returncode != 0 and 'no pattern instance with id 123456789' in unknown.stderr,
-       'an unknown id: a message and a non-zero exit', unknown.stderr)
+    unknown = run(sextant, 'tree', db, '--instance', '123456789', '--json')
+    ok(unknown.returncode == 1 and 'no pattern instance with id 123456789' in unknown.stderr
+       and unknown.stdout == '', 'an unknown id: a message and exit status 1', unknown.stderr)
     completion = next(i for i in instances if i['pattern'] == 'barrier_completion')
-    no_wait = run(args.chain_json, db, str(completion['id']))
-    ok(no_wait.returncode != 0 and 'no wait state' in no_wait.stderr,
-       'an instance that is no wait state: a message and a non-zero exit', no_wait.stderr)
+    no_wait = run(sextant, 'tree', db, '--instance', str(completion['id']), '--json')
+    ok(no_wait.returncode == 1 and 'no wait state' in no_wait.stderr and no_wait.stdout == '',
+       'an instance that is no wait state: a message and exit status 1', no_wait.stderr)
+    bad = run(sextant, 'tree', db, '--instance', 'rank3')
+    ok(bad.returncode == 2 and '--instance' in bad.stderr, 'an id that is no number: a usage error', bad.stderr)
 
     check_matrix(sextant, db)
 

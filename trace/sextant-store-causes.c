@@ -98,13 +98,6 @@ sextant_store_write_wait_states (SextantStore            *self,
 static const char wait_state_sql[] =
   "SELECT cause, cause_instance, root_instance, root_loc FROM wait_state WHERE instance = ?1";
 
-static gint64
-int_or_null (const SextantRow *row,
-             int               column)
-{
-  return sextant_row_is_null (row, column) ? SEXTANT_NULL : sextant_row_get_int (row, column);
-}
-
 typedef struct
 {
   SextantWaitState *state;
@@ -122,9 +115,9 @@ wait_state_row (const SextantRow  *row,
   state->cause = sextant_row_is_null (row, 0) ? SEXTANT_WAIT_CAUSE_NONE
                  : g_str_equal (sextant_row_get_text (row, 0), "propagated") ? SEXTANT_WAIT_CAUSE_PROPAGATED
                  : SEXTANT_WAIT_CAUSE_DIRECT;
-  state->cause_instance = int_or_null (row, 1);
-  state->root_instance = int_or_null (row, 2);
-  state->root_loc = int_or_null (row, 3);
+  state->cause_instance = sextant_row_get_int_or_null (row, 1);
+  state->root_instance = sextant_row_get_int_or_null (row, 2);
+  state->root_loc = sextant_row_get_int_or_null (row, 3);
   *read->found = TRUE;
 
   return TRUE;

@@ -265,6 +265,10 @@ gboolean      sextant_store_write_wait_states (SextantStore    *self,
                                              GError           **error);
 gboolean      sextant_store_finish_load     (SextantStore      *self,
                                              GError           **error);
+/* The indexes of the tree readers that depend on the trace's own ids
+ * (sextant-store-trees.c); part of sextant_store_finish_load(). */
+gboolean      sextant_store_index_onecoll   (SextantStore      *self,
+                                             GError           **error);
 gboolean      sextant_store_reads_shared_views (const char     *sql);
 gboolean      sextant_store_materialize_views (SextantStore    *self,
                                              const char        *sql,
@@ -290,6 +294,10 @@ gboolean      sextant_row_is_null           (const SextantRow  *row,
 gint64        sextant_row_get_int           (const SextantRow  *row,
                                              int                column);
 const char   *sextant_row_get_text          (const SextantRow  *row,
+                                             int                column);
+char         *sextant_row_dup_text          (const SextantRow  *row,
+                                             int                column);
+gint64        sextant_row_get_int_or_null   (const SextantRow  *row,
                                              int                column);
 int           sextant_row_find_column       (const SextantRow  *row,
                                              const char        *name);

@@ -1278,7 +1278,7 @@ sextant_store_foreach (SextantStore      *self,
 
 /**
  * sextant_store_foreach_sql:
- * @sql: one SELECT statement of trace/ (the typed readers of the
+ * @sql: one statement of trace/ (the typed readers of the
  *   sextant-store-*.c files keep their SQL beside them)
  * @func: called for each row; returning %FALSE with its error set fails the
  *   call, returning %FALSE without an error ends the scan early (the call
@@ -1711,6 +1711,7 @@ sextant_store_finish_load (SextantStore  *self,
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
 
   return exec_resource (self, "/org/sextant/trace/schema-1-index.sql", error) &&
+         sextant_store_index_onecoll (self, error) &&
          exec_sql (self, "PRAGMA analysis_limit = 1000; ANALYZE;", error) &&
          exec_sql (self, "PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = WAL;", error);
 }
@@ -1822,6 +1823,22 @@ sextant_row_get_text (const SextantRow *row,
   return (const char *)sqlite3_column_text (row->stmt, column);
 }
 
+/* The column's text, copied; %NULL for SQL NULL. */
+char *
+sextant_row_dup_text (const SextantRow *row,
+                      int               column)
+{
+  return sextant_row_is_null (row, column) ? NULL : g_strdup (sextant_row_get_text (row, column));
+}
+
+/* The column's integer, %SEXTANT_NULL for SQL NULL. */
+gint64
+sextant_row_get_int_or_null (const SextantRow *row,
+                             int               column)
+{
+  return sextant_row_is_null (row, column) ? SEXTANT_NULL : sextant_row_get_int (row, column);
+}
+
 /* The index of the result column called @name, or -1. */
 int
 sextant_row_find_column (const SextantRow *row,
@@ -1835,20 +1852,6 @@ sextant_row_find_column (const SextantRow *row,
 }
 
 /* Typed readers ------------------------------------------------------------- */
-
-static char *
-dup_text_or_null (const SextantRow *row,
-                  int               column)
-{
-  return sextant_row_is_null (row, column) ? NULL : g_strdup (sextant_row_get_text (row, column));
-}
-
-static gint64
-int_or_null (const SextantRow *row,
-             int               column)
-{
-  return sextant_row_is_null (row, column) ? SEXTANT_NULL : sextant_row_get_int (row, column);
-}
 
 /**
  * sextant_location_info_free:
@@ -1876,7 +1879,7 @@ location_info_row (const SextantRow  *row,
   info->id = sextant_row_get_int (row, 0);
   info->otf2_id = sextant_row_get_int (row, 1);
   info->name = g_strdup (sextant_row_get_text (row, 2));
-  info->group = dup_text_or_null (row, 3);
+  info->group = sextant_row_dup_text (row, 3);
   info->label = g_strdup (sextant_row_get_text (row, 4));
   info->events = sextant_row_get_int (row, 5);
   g_ptr_array_add (user_data, info);
@@ -2006,8 +2009,8 @@ pattern_total_row (const SextantRow  *row,
 
   total->id = g_strdup (sextant_row_get_text (row, 0));
   total->title = g_strdup (sextant_row_get_text (row, 1));
-  total->parent = dup_text_or_null (row, 2);
-  total->description = dup_text_or_null (row, 3);
+  total->parent = sextant_row_dup_text (row, 2);
+  total->description = sextant_row_dup_text (row, 3);
   total->instances = sextant_row_get_int (row, 4);
   total->severity = sextant_row_get_int (row, 5);
   g_ptr_array_add (user_data, total);
@@ -2087,25 +2090,25 @@ pattern_instance_row (const SextantRow  *row,
   instance->pattern = g_strdup (sextant_row_get_text (row, 1));
   instance->severity = sextant_row_get_int (row, 2);
   instance->loc = sextant_row_get_int (row, 3);
-  instance->peer_loc = int_or_null (row, 4);
-  instance->begin = int_or_null (row, 5);
-  instance->end = int_or_null (row, 6);
+  instance->peer_loc = sextant_row_get_int_or_null (row, 4);
+  instance->begin = sextant_row_get_int_or_null (row, 5);
+  instance->end = sextant_row_get_int_or_null (row, 6);
   instance->location = g_strdup (sextant_row_get_text (row, 7));
-  instance->peer = dup_text_or_null (row, 8);
-  instance->call = dup_text_or_null (row, 9);
-  instance->callpath = dup_text_or_null (row, 10);
-  instance->file = dup_text_or_null (row, 11);
+  instance->peer = sextant_row_dup_text (row, 8);
+  instance->call = sextant_row_dup_text (row, 9);
+  instance->callpath = sextant_row_dup_text (row, 10);
+  instance->file = sextant_row_dup_text (row, 11);
   instance->line = sextant_row_is_null (row, 12) ? 0 : sextant_row_get_int (row, 12);
   instance->site_kind = instance->file != NULL ? site_kind_from_string (sextant_row_get_text (row, 13))
                                                : SEXTANT_SITE_NONE;
-  instance->function = instance->site_kind == SEXTANT_SITE_FUNCTION ? dup_text_or_null (row, 14) : NULL;
+  instance->function = instance->site_kind == SEXTANT_SITE_FUNCTION ? sextant_row_dup_text (row, 14) : NULL;
   instance->comment = g_strdup (sextant_row_get_text (row, 15));
   instance->cause = sextant_row_is_null (row, 16) ? SEXTANT_WAIT_CAUSE_NONE
                     : g_str_equal (sextant_row_get_text (row, 16), "propagated") ? SEXTANT_WAIT_CAUSE_PROPAGATED
                     : SEXTANT_WAIT_CAUSE_DIRECT;
-  instance->cause_instance = int_or_null (row, 17);
-  instance->root_loc = int_or_null (row, 18);
-  instance->root_label = dup_text_or_null (row, 19);
+  instance->cause_instance = sextant_row_get_int_or_null (row, 17);
+  instance->root_loc = sextant_row_get_int_or_null (row, 18);
+  instance->root_label = sextant_row_dup_text (row, 19);
   g_ptr_array_add (user_data, instance);
 
   return TRUE;
