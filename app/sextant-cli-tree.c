@@ -227,6 +227,69 @@ print_tree (SextantCommTree *tree)
     }
 }
 
+/* A delay chain, from the waiting location to its root cause: each link
+ * with its pattern, wait, call and source line, the root cause's region
+ * and line (graph/sextant-delay-chain.c). */
+static void
+print_chain (SextantCommTree *tree)
+{
+  guint n = sextant_comm_tree_get_n_nodes (tree);
+
+  g_print ("%s\n", sextant_comm_tree_get_title (tree));
+  g_print ("%s %s; times in seconds since the run's start; each location waited for the next\n\n",
+           sextant_tree_kind_to_string (sextant_comm_tree_get_kind (tree)), sextant_comm_tree_get_id (tree));
+
+  for (guint i = 0; i < n; i++)
+    {
+      const SextantTreeNode *node = sextant_comm_tree_get_node (tree, i);
+      g_autofree char *begin = format_time (tree, node->begin);
+      g_autofree char *end = format_time (tree, node->end);
+      g_autofree char *waited = format_duration ((double)node->lateness /
+                                                 (double)sextant_comm_tree_get_resolution (tree));
+      const char *lead = i == 0 ? "   " : "<- ";
+
+      switch (node->cause)
+        {
+        case SEXTANT_CAUSE_ROOT:
+          g_print ("%sROOT CAUSE %s (location %" G_GINT64_FORMAT "), %s to %s", lead, node->name, node->loc, begin,
+                   end);
+          break;
+        case SEXTANT_CAUSE_TRUNCATED:
+          g_print ("%s%s (location %" G_GINT64_FORMAT "): the chain stops here (depth bound or a loop)", lead,
+                   node->name, node->loc);
+          if (node->instance != SEXTANT_NULL)
+            g_print ("; it waited in instance %" G_GINT64_FORMAT " (%s), %s to %s", node->instance, node->pattern,
+                     begin, end);
+          break;
+        case SEXTANT_CAUSE_WAITING:
+        case SEXTANT_CAUSE_NONE:
+        default:
+          g_print ("%s%s (location %" G_GINT64_FORMAT ") waited %s, %s to %s: %s, instance %" G_GINT64_FORMAT,
+                   lead, node->name, node->loc, waited, begin, end, node->pattern, node->instance);
+          break;
+        }
+      if (node->region_name != NULL)
+        {
+          g_print (", in %s", node->region_name);
+          if (node->file != NULL)
+            g_print (" at %s:%" G_GINT64_FORMAT, node->file, node->line == SEXTANT_NULL ? 0 : node->line);
+        }
+      g_print ("\n");
+    }
+}
+
+/* An instance id: a whole number */
+static gboolean
+parse_instance (const char *text,
+                gint64     *id)
+{
+  char *end = NULL;
+
+  *id = g_ascii_strtoll (text, &end, 10);
+
+  return end != text && *end == '\0';
+}
+
 static gboolean
 parse_layout (const char        *name,
               SextantTreeLayout *layout)
@@ -254,6 +317,7 @@ sextant_cli_tree (int    argc,
   g_autofree char *instance = NULL;
   g_autofree char *layout_name = NULL;
   SextantTreeLayout layout;
+  gint64 instance_id = 0;
   gboolean as_json = FALSE;
   int status = 0;
   GOptionEntry entries[] = {
@@ -286,20 +350,16 @@ sextant_cli_tree (int    argc,
   if (!parse_layout (layout_name, &layout))
     return _sextant_cli_usage_error (context, "--layout must be recorded or binomial");
 
-  if (instance != NULL)
-    {
-      /* TODO(issue 13, merge): build the delay chain here with
-       * sextant_graph_build_delay_chain (graph/sextant-delay-chain.c, on
-       * another branch): parse the instance id, open the store, print the
-       * chain like a tree (print_tree shows each node's region, file and
-       * line), NOT_ANALYSED / NO_DATA / UNKNOWN_ID as runtime errors. */
-      g_printerr ("sextant: --instance: delay chains are not built yet\n");
-      return EXIT_FAILURE;
-    }
+  if (instance != NULL && !parse_instance (instance, &instance_id))
+    return _sextant_cli_usage_error (context, "--instance needs an instance id (a number)");
 
   if (!(store = _sextant_cli_open_or_import (argv[1], &db_path, &error)))
     return _sextant_cli_runtime_error (error);
-  if (!(tree = sextant_graph_build_collective (store, collective, layout, &error)))
+  if (instance != NULL)
+    tree = sextant_graph_build_delay_chain (store, instance_id, SEXTANT_DELAY_CHAIN_MAX_DEPTH, &error);
+  else
+    tree = sextant_graph_build_collective (store, collective, layout, &error);
+  if (tree == NULL)
     return _sextant_cli_runtime_error (error);
 
   if (as_json)
@@ -309,6 +369,8 @@ sextant_cli_tree (int    argc,
 
       g_print ("%s\n", text);
     }
+  else if (instance != NULL)
+    print_chain (tree);
   else
     print_tree (tree);
 

@@ -574,6 +574,7 @@ sextant_cli_analyze (int    argc,
   g_auto(GStrv) files = NULL;
   gboolean as_json = FALSE;
   gboolean no_user = FALSE;
+  int per_pattern = 100;
   Analysis a = { 0, NULL };
   int status = 0;
   GOptionEntry entries[] = {
@@ -582,6 +583,8 @@ sextant_cli_analyze (int    argc,
     { "param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &params, "Set a parameter: name=value or pattern.name=value (repeatable)", "K=V" },
     { "pattern-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, "Also run the pattern in FILE (repeatable)", "FILE" },
     { "no-user-patterns", 0, 0, G_OPTION_ARG_NONE, &no_user, "Do not load the user's patterns folder", NULL },
+    { "instances", 0, 0, G_OPTION_ARG_INT, &per_pattern,
+      "With --json: list the N worst instances of each pattern (default 100; 0: all)", "N" },
     { NULL }
   };
 
@@ -590,11 +593,16 @@ sextant_cli_analyze (int    argc,
     "Runs the pattern catalogue (and the user's patterns from\n"
     "$XDG_DATA_HOME/sextant/patterns/*.sql) over a trace, stores every instance in\n"
     "the trace store, and prints the patterns by severity with their top call sites.\n"
+    "With --json also the worst instances of each pattern, with their ids (for\n"
+    "`sextant tree --instance`) and, for wait states, whether each was direct or\n"
+    "propagated and its root cause's location.\n"
     "An ARCHIVE is imported first (or its up-to-date database beside it is used).");
   if (!parse (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
     return usage_error (context, "analyze needs exactly one DB or ARCHIVE");
+  if (per_pattern < 0)
+    return usage_error (context, "--instances must be 0 or more");
 
   if (no_user)
     {
@@ -630,10 +638,18 @@ sextant_cli_analyze (int    argc,
       g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
       JsonObject *object = json_object_new ();
       g_autofree char *text = NULL;
+      JsonArray *instances;
 
+      if (!(instances = sextant_report_gather_instances (store, (guint)per_pattern, &error)))
+        {
+          json_object_unref (object);
+          json_array_unref (a.patterns);
+          return runtime_error (error);
+        }
       json_object_set_string_member (object, "database", db_path);
       json_object_set_double_member (object, "total_time_seconds", a.total_seconds);
       json_object_set_array_member (object, "patterns", a.patterns);
+      json_object_set_array_member (object, "instances", instances);
       json_node_take_object (root, object);
       text = sextant_report_json_to_data (root);
       g_print ("%s\n", text);

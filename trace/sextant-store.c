@@ -3,8 +3,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The trace store: all SQL of Sextant lives in this file and in the schema
- * resources. Two ways in:
+ * The trace store: all SQL of Sextant lives in this file, in the typed
+ * readers of the other sextant-store-*.c files (through
+ * sextant_store_foreach_sql()) and in the schema resources. Two ways in:
  *
  *  - sextant_store_create() makes a new file for a bulk load: journal and
  *    fsync off (the importer writes a temporary file and renames it only when
@@ -157,6 +158,8 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "INSERT INTO lod_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
   [SEXTANT_STMT_PATTERN_INSTANCE_CHUNK] =
     "INSERT INTO pattern_instance_data_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_WAIT_STATE_CHUNK] =
+    "INSERT INTO wait_state_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
   [SEXTANT_STMT_CALL_PATH_PROFILE] =
     "INSERT INTO call_path_profile (loc, path, visits, inclusive, exclusive, last_visit) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -260,9 +263,12 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "WHERE loc = ?1 AND enter >= ?2 AND enter < ?3 AND id BETWEEN ?4 AND ?5 ORDER BY id",
   /* instances are column chunks (written by the million, read by
    * summaries through pattern_aggregate, and a few at a time) */
+  /* wait_state as in schema-1.sql: a store written before it had none */
   [SEXTANT_STMT_CLEAR_PATTERNS] =
+    "CREATE VIRTUAL TABLE IF NOT EXISTS wait_state USING sextant_columns ("
+    "  instance ROWID, cause TEXT direct propagated, cause_instance, root_instance, root_loc); "
     "DELETE FROM pattern_instance_data_chunk; DELETE FROM pattern_site; DELETE FROM pattern_note; "
-    "DELETE FROM pattern; DELETE FROM pattern_aggregate;",
+    "DELETE FROM pattern; DELETE FROM pattern_aggregate; DELETE FROM wait_state_chunk;",
   [SEXTANT_STMT_PATTERN] =
     "INSERT OR REPLACE INTO pattern (id, number, title, parent, description, criterion, comment, origin, "
     "parameters) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -316,10 +322,12 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT coalesce (bytes, recv_bytes), count (*) FROM message GROUP BY 1 ORDER BY 1",
   [SEXTANT_QUERY_TOP_INSTANCES] =
     "SELECT i.pattern, p.title, i.severity, l.otf2_id, i.visit, i.callpath, i.file, i.line, "
-    "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc, i.site_kind, i.function "
+    "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc, i.site_kind, i.function, "
+    "       i.id, i.cause, rl.otf2_id, i.root_loc, i.cause_instance "
     "FROM (SELECT id FROM pattern_instance_data ORDER BY severity DESC, id LIMIT ?1) AS top "
     "JOIN pattern_instance AS i ON i.id = top.id JOIN pattern AS p ON p.id = i.pattern "
     "JOIN location AS l ON l.id = i.loc LEFT JOIN location AS pl ON pl.id = i.peer_loc "
+    "LEFT JOIN location AS rl ON rl.id = i.root_loc "
     "ORDER BY i.severity DESC, i.id",
   /* the worst instances of one pattern (?1) for the pattern browser: its
    * instance ids are (number << 32) + n, a range of the column table */
@@ -355,7 +363,8 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   /* as SEXTANT_QUERY_PATTERN_INSTANCES, with the locations' labels */
   [SEXTANT_QUERY_PATTERN_INSTANCE_LIST] =
     "SELECT i.id, i.pattern, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", coalesce (ll.label, '?'), "
-    "       pl.label, i.call, i.callpath, i.file, i.line, i.site_kind, i.function, coalesce (i.comment, '') "
+    "       pl.label, i.call, i.callpath, i.file, i.line, i.site_kind, i.function, coalesce (i.comment, ''), "
+    "       i.cause, i.cause_instance, i.root_loc, i.root_label "
     "FROM (SELECT d.id FROM pattern_instance_data AS d "
     "      WHERE d.id BETWEEN (SELECT number FROM pattern WHERE id = ?1) << 32 "
     "                     AND ((SELECT number FROM pattern WHERE id = ?1) << 32) + 4294967295 "
@@ -363,6 +372,14 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "JOIN pattern_instance AS i ON i.id = top.id "
     "LEFT JOIN location_label AS ll ON ll.loc = i.loc LEFT JOIN location_label AS pl ON pl.loc = i.peer_loc "
     "ORDER BY i.severity DESC, i.id",
+  /* the same columns for one instance */
+  [SEXTANT_QUERY_PATTERN_INSTANCE_BY_ID] =
+    "SELECT i.id, i.pattern, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", coalesce (ll.label, '?'), "
+    "       pl.label, i.call, i.callpath, i.file, i.line, i.site_kind, i.function, coalesce (i.comment, ''), "
+    "       i.cause, i.cause_instance, i.root_loc, i.root_label "
+    "FROM pattern_instance AS i "
+    "LEFT JOIN location_label AS ll ON ll.loc = i.loc LEFT JOIN location_label AS pl ON pl.loc = i.peer_loc "
+    "WHERE i.id = ?1",
 };
 
 static void
@@ -1075,6 +1092,7 @@ static const SextantStoreStmt chunk_stmts[SEXTANT_N_CHUNK_TABLES] = {
   [SEXTANT_CHUNK_COLLECTIVE_MEMBER] = SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK,
   [SEXTANT_CHUNK_LOD] = SEXTANT_STMT_LOD_CHUNK,
   [SEXTANT_CHUNK_PATTERN_INSTANCE] = SEXTANT_STMT_PATTERN_INSTANCE_CHUNK,
+  [SEXTANT_CHUNK_WAIT_STATE] = SEXTANT_STMT_WAIT_STATE_CHUNK,
 };
 static const guint chunk_columns[SEXTANT_N_CHUNK_TABLES] = {
   [SEXTANT_CHUNK_VISIT] = SEXTANT_VISIT_N_COLUMNS,
@@ -1082,6 +1100,7 @@ static const guint chunk_columns[SEXTANT_N_CHUNK_TABLES] = {
   [SEXTANT_CHUNK_COLLECTIVE_MEMBER] = SEXTANT_MEMBER_N_COLUMNS,
   [SEXTANT_CHUNK_LOD] = SEXTANT_LOD_N_COLUMNS,
   [SEXTANT_CHUNK_PATTERN_INSTANCE] = SEXTANT_INSTANCE_N_COLUMNS,
+  [SEXTANT_CHUNK_WAIT_STATE] = SEXTANT_WAIT_STATE_N_COLUMNS,
 };
 
 /**
@@ -2045,6 +2064,7 @@ sextant_pattern_instance_free (SextantPatternInstance *instance)
   g_free (instance->file);
   g_free (instance->function);
   g_free (instance->comment);
+  g_free (instance->root_label);
   g_free (instance);
 }
 
@@ -2083,6 +2103,12 @@ pattern_instance_row (const SextantRow  *row,
                                                : SEXTANT_SITE_NONE;
   instance->function = instance->site_kind == SEXTANT_SITE_FUNCTION ? sextant_row_dup_text (row, 14) : NULL;
   instance->comment = g_strdup (sextant_row_get_text (row, 15));
+  instance->cause = sextant_row_is_null (row, 16) ? SEXTANT_WAIT_CAUSE_NONE
+                    : g_str_equal (sextant_row_get_text (row, 16), "propagated") ? SEXTANT_WAIT_CAUSE_PROPAGATED
+                    : SEXTANT_WAIT_CAUSE_DIRECT;
+  instance->cause_instance = sextant_row_get_int_or_null (row, 17);
+  instance->root_loc = sextant_row_get_int_or_null (row, 18);
+  instance->root_label = sextant_row_dup_text (row, 19);
   g_ptr_array_add (user_data, instance);
 
   return TRUE;
@@ -2121,6 +2147,86 @@ sextant_store_list_pattern_instances (SextantStore  *self,
     return NULL;
 
   return g_steal_pointer (&instances);
+}
+
+/**
+ * sextant_store_get_pattern_instance:
+ * @id: an instance id (pattern_instance.id)
+ * @instance: (out) (transfer full) (nullable): the instance, or %NULL
+ *   when the last analysis has none with that id
+ *
+ * One instance of the last analysis, as sextant_store_list_pattern_instances()
+ * gives them.
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: %FALSE with @error set when the store could not be read
+ */
+gboolean
+sextant_store_get_pattern_instance (SextantStore            *self,
+                                    gint64                   id,
+                                    SextantPatternInstance **instance,
+                                    GError                 **error)
+{
+  g_autoptr(GPtrArray) found = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (instance != NULL, FALSE);
+
+  *instance = NULL;
+  found = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_instance_free);
+  if (!sextant_store_foreach (self, SEXTANT_QUERY_PATTERN_INSTANCE_BY_ID, pattern_instance_row, found, error,
+                              "i", id))
+    return FALSE;
+  if (found->len > 0)
+    *instance = g_ptr_array_steal_index (found, 0);
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_find_delay_activity:
+ * @loc: the location that made another wait (location.id)
+ * @begin: ticks: the interval of the wait
+ * @activity: (out caller-allocates): what @loc did then; its @visit is
+ *   %SEXTANT_NULL when @loc has no visit there. Clear it with
+ *   sextant_delay_activity_clear().
+ *
+ * Where @loc spent [@begin, @end]: the region of the program with the most
+ * exclusive time there, or, in a trace of MPI calls only, the late call
+ * and the function it is made in (sextant_delay_activity_find(),
+ * sextant-sql-functions.c, has the rule). Reads the visits of @loc around
+ * the interval: a few chunks.
+ *
+ * Threading: the store's owning thread.
+ */
+gboolean
+sextant_store_find_delay_activity (SextantStore          *self,
+                                   gint64                 loc,
+                                   gint64                 begin,
+                                   gint64                 end,
+                                   SextantDelayActivity  *activity,
+                                   GError               **error)
+{
+  int rc;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (activity != NULL, FALSE);
+
+  memset (activity, 0, sizeof *activity);
+  activity->visit = SEXTANT_NULL;
+  activity->region = SEXTANT_NULL;
+  if (!check_usable (self, error))
+    return FALSE;
+  rc = sextant_delay_activity_find (self->db, loc, begin, end, activity);
+  if (rc != SQLITE_OK)
+    {
+      sextant_delay_activity_clear (activity);
+      set_error_from_db (self, rc, "reading the visits of a delay", error);
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 /**

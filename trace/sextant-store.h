@@ -11,7 +11,8 @@
  * sextant-store-private.h, for trace/, patterns/, the command line, the
  * tests and the benchmarks; ui/ never includes it. All SQL of the store is
  * in sextant-store.c, the sextant-store-*.c files of trace/ (readers for one
- * purpose: sextant-store-trees.c) and the schema resources.
+ * purpose: sextant-store-trees.c, -causes.c, -matrix.c), the views' functions
+ * (sextant-sql-functions.c) and the schema resources.
  *
  * Threading. A store is one SQLite connection opened without SQLite's own
  * locking (SQLITE_OPEN_NOMUTEX). It belongs to one thread at a time: any
@@ -179,6 +180,29 @@ typedef enum
 } SextantSiteKind;
 
 /**
+ * SextantWaitCause:
+ * @SEXTANT_WAIT_CAUSE_NONE: not a wait state (or one without a peer or an
+ *   interval)
+ * @SEXTANT_WAIT_CAUSE_DIRECT: the location it waited for was doing
+ *   something else than waiting for most of the wait (computing): the
+ *   delay is that location's own
+ * @SEXTANT_WAIT_CAUSE_PROPAGATED: the location it waited for was itself
+ *   in wait states for at least half of the wait: the delay came from
+ *   further back (docs/patterns.md, "Direct and propagated wait states")
+ *
+ * Why a wait state waited.
+ */
+typedef enum
+{
+  SEXTANT_WAIT_CAUSE_NONE,
+  SEXTANT_WAIT_CAUSE_DIRECT,
+  SEXTANT_WAIT_CAUSE_PROPAGATED,
+} SextantWaitCause;
+
+/* "direct", "propagated"; NULL for SEXTANT_WAIT_CAUSE_NONE */
+const char   *sextant_wait_cause_to_string       (SextantWaitCause     cause);
+
+/**
  * SextantPatternInstance:
  * @id: the instance's id (pattern_instance.id)
  * @pattern: the pattern's id
@@ -197,7 +221,15 @@ typedef enum
  * @site_kind: what @file and @line are
  * @function: (nullable): for %SEXTANT_SITE_FUNCTION the function that
  *   begins at @line; otherwise %NULL
- * @comment: the diagnosis and recommendation, never %NULL
+ * @comment: the diagnosis and recommendation, never %NULL; for a
+ *   propagated wait state it names the root cause
+ * @cause: whether a wait state was direct or propagated;
+ *   %SEXTANT_WAIT_CAUSE_NONE for the instances of other patterns
+ * @cause_instance: propagated: the wait state of @peer_loc it came from
+ *   (an instance id); else %SEXTANT_NULL
+ * @root_loc: wait states: location.id of the root cause (@peer_loc when
+ *   direct); %SEXTANT_NULL otherwise, or when the chain of waits loops
+ * @root_label: (nullable): @root_loc's label
  *
  * One instance of a pattern, as the pattern browser shows it.
  */
@@ -219,12 +251,120 @@ typedef struct
   SextantSiteKind  site_kind;
   char            *function;
   char            *comment;
+  SextantWaitCause cause;
+  gint64           cause_instance;
+  gint64           root_loc;
+  char            *root_label;
 } SextantPatternInstance;
 
 void          sextant_pattern_instance_free        (SextantPatternInstance *instance);
 GPtrArray    *sextant_store_list_pattern_instances (SextantStore           *self,
                                                     const char             *pattern,
                                                     guint                   limit,
+                                                    GError                **error);
+gboolean      sextant_store_get_pattern_instance   (SextantStore           *self,
+                                                    gint64                  id,
+                                                    SextantPatternInstance **instance,
+                                                    GError                **error);
+
+/**
+ * SextantWaitState:
+ * @instance: the wait state's instance id
+ * @cause: direct or propagated (%SEXTANT_WAIT_CAUSE_NONE: no peer or no
+ *   interval to judge)
+ * @cause_instance: propagated: the wait state of the peer that overlapped
+ *   the wait most; else %SEXTANT_NULL
+ * @root_instance: the direct wait state at the end of the chain of
+ *   @cause_instance links (@instance itself when direct); %SEXTANT_NULL
+ *   when the chain loops
+ * @root_loc: the peer of @root_instance: the root cause's location
+ *
+ * What the last analysis found behind one wait state (the wait_state
+ * table, docs/schema.md).
+ */
+typedef struct
+{
+  gint64           instance;
+  SextantWaitCause cause;
+  gint64           cause_instance;
+  gint64           root_instance;
+  gint64           root_loc;
+} SextantWaitState;
+
+gboolean      sextant_store_get_wait_state         (SextantStore           *self,
+                                                    gint64                  instance,
+                                                    SextantWaitState       *state,
+                                                    gboolean               *found,
+                                                    GError                **error);
+
+/**
+ * SextantDelayActivity:
+ * @visit: the visit that names it; %SEXTANT_NULL when the location has
+ *   no visit in the interval (then the other fields are empty)
+ * @region: region.id of @function when it is a visit's region; else
+ *   %SEXTANT_NULL
+ * @function: (nullable): where the time went: the region of the program
+ *   that had the most exclusive time, or, in a trace of MPI calls only, the
+ *   function the late call was made in
+ * @call: (nullable): in a trace of MPI calls only: the late call
+ *   ("MPI_Send"); %NULL when @function is a recorded region
+ * @file: (nullable): the source file of @site_kind's line
+ * @line: the line; 0 for none
+ * @site_kind: %SEXTANT_SITE_CALL: the line of the call (of @function's
+ *   visit, or of @call); %SEXTANT_SITE_FUNCTION: where @function begins
+ *
+ * Where a location spent an interval in which it made another wait: the
+ * root cause of a chain of wait states (sextant_store_find_delay_activity()).
+ * Clear it with sextant_delay_activity_clear().
+ */
+typedef struct
+{
+  gint64           visit;
+  gint64           region;
+  char            *function;
+  char            *call;
+  char            *file;
+  gint64           line;
+  SextantSiteKind  site_kind;
+} SextantDelayActivity;
+
+void          sextant_delay_activity_clear         (SextantDelayActivity   *activity);
+gboolean      sextant_store_find_delay_activity    (SextantStore           *self,
+                                                    gint64                  loc,
+                                                    gint64                  begin,
+                                                    gint64                  end,
+                                                    SextantDelayActivity   *activity,
+                                                    GError                **error);
+
+/* Point-to-point traffic (sextant-store-matrix.c) ---------------------------- */
+
+/**
+ * SextantMessagePair:
+ * @sender: location.id of the sending side
+ * @receiver: location.id of the receiving side
+ * @messages: matched messages (both sides recorded)
+ * @bytes: their bytes (message.bytes, as sent)
+ * @receive_ticks: time in the receive calls that completed them: each call
+ *   counted once, shared evenly among the messages of the range it completed
+ * @first_send: ticks: the earliest send
+ * @last_receive: ticks: the latest receive
+ *
+ * The messages from one location to another, summed.
+ */
+typedef struct
+{
+  gint64 sender;
+  gint64 receiver;
+  gint64 messages;
+  gint64 bytes;
+  double receive_ticks;
+  gint64 first_send;
+  gint64 last_receive;
+} SextantMessagePair;
+
+GArray       *sextant_store_read_message_pairs     (SextantStore           *self,
+                                                    gint64                  begin,
+                                                    gint64                  end,
                                                     GError                **error);
 
 /**
@@ -579,6 +719,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLocationInfo, sextant_location_info_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantPatternTotal, sextant_pattern_total_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantPatternInstance, sextant_pattern_instance_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantAnalysisScope, sextant_analysis_scope_clear)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantDelayActivity, sextant_delay_activity_clear)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLocationProcess, sextant_location_process_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantOnecollVisit, sextant_onecoll_visit_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantCollectiveInfo, sextant_collective_info_free)
