@@ -30,6 +30,8 @@ static const Command commands[] = {
   { "info",    sextant_cli_info,    "Summarise a trace store or archive (--json)" },
   { "analyze", sextant_cli_analyze, "Find inefficiency patterns, linked to source lines (--json)" },
   { "report",  sextant_cli_report,  "Write a report: -f html|md|csv|json -o OUT" },
+  { "tree",    sextant_cli_tree,    "The tree of a collective: --collective ID [--json]" },
+  { "matrix",  sextant_cli_matrix,  "The communication matrix: --metric bytes|count|time [--json|--csv]" },
 };
 
 static void

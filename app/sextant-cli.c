@@ -18,6 +18,7 @@
 #include "sextant-analysis.h"
 #include "sextant-report.h"
 #include "sextant-cli.h"
+#include "sextant-cli-private.h"
 #include "sextant-importer.h"
 #include "sextant-store-private.h"
 
@@ -462,9 +463,12 @@ sextant_cli_info (int    argc,
   g_autofree char *db_path = NULL;
   g_auto(Info) info = { NULL };
   gboolean as_json = FALSE;
+  gboolean collectives = FALSE;
   int status = 0;
   GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
+    { "collectives", 'c', 0, G_OPTION_ARG_NONE, &collectives,
+      "List the collectives (their ids are those of `sextant tree --collective`)", NULL },
     { NULL }
   };
 
@@ -473,7 +477,8 @@ sextant_cli_info (int    argc,
     "Prints what a trace holds: event records by kind (named as otf2-print names\n"
     "them), per location, definitions, visits, messages, collectives, the time span\n"
     "and the import warnings. An ARCHIVE is imported first (or its up-to-date\n"
-    "database beside it is used).");
+    "database beside it is used). With --collectives, lists every collective\n"
+    "instead: MPI collectives, onecoll broadcasts and exchanges in phase regions.");
   if (!parse (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
@@ -481,6 +486,9 @@ sextant_cli_info (int    argc,
 
   if (!(store = open_or_import (argv[1], &db_path, &error)))
     return runtime_error (error);
+
+  if (collectives)
+    return _sextant_cli_print_collectives (store, db_path, as_json);
 
   if (!read_info (store, &info, &error))
     return runtime_error (error);
@@ -566,6 +574,7 @@ sextant_cli_analyze (int    argc,
   g_auto(GStrv) files = NULL;
   gboolean as_json = FALSE;
   gboolean no_user = FALSE;
+  int per_pattern = 100;
   Analysis a = { 0, NULL };
   int status = 0;
   GOptionEntry entries[] = {
@@ -574,6 +583,8 @@ sextant_cli_analyze (int    argc,
     { "param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &params, "Set a parameter: name=value or pattern.name=value (repeatable)", "K=V" },
     { "pattern-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, "Also run the pattern in FILE (repeatable)", "FILE" },
     { "no-user-patterns", 0, 0, G_OPTION_ARG_NONE, &no_user, "Do not load the user's patterns folder", NULL },
+    { "instances", 0, 0, G_OPTION_ARG_INT, &per_pattern,
+      "With --json: list the N worst instances of each pattern (default 100; 0: all)", "N" },
     { NULL }
   };
 
@@ -582,11 +593,16 @@ sextant_cli_analyze (int    argc,
     "Runs the pattern catalogue (and the user's patterns from\n"
     "$XDG_DATA_HOME/sextant/patterns/*.sql) over a trace, stores every instance in\n"
     "the trace store, and prints the patterns by severity with their top call sites.\n"
+    "With --json also the worst instances of each pattern, with their ids (for\n"
+    "`sextant tree --instance`) and, for wait states, whether each was direct or\n"
+    "propagated and its root cause's location.\n"
     "An ARCHIVE is imported first (or its up-to-date database beside it is used).");
   if (!parse (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
     return usage_error (context, "analyze needs exactly one DB or ARCHIVE");
+  if (per_pattern < 0)
+    return usage_error (context, "--instances must be 0 or more");
 
   if (no_user)
     {
@@ -622,10 +638,18 @@ sextant_cli_analyze (int    argc,
       g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
       JsonObject *object = json_object_new ();
       g_autofree char *text = NULL;
+      JsonArray *instances;
 
+      if (!(instances = sextant_report_gather_instances (store, (guint)per_pattern, &error)))
+        {
+          json_object_unref (object);
+          json_array_unref (a.patterns);
+          return runtime_error (error);
+        }
       json_object_set_string_member (object, "database", db_path);
       json_object_set_double_member (object, "total_time_seconds", a.total_seconds);
       json_object_set_array_member (object, "patterns", a.patterns);
+      json_object_set_array_member (object, "instances", instances);
       json_node_take_object (root, object);
       text = sextant_report_json_to_data (root);
       g_print ("%s\n", text);
@@ -698,4 +722,36 @@ sextant_cli_report (int    argc,
     return runtime_error (error);
 
   return EXIT_SUCCESS;
+}
+
+/* Shared with the subcommands of other files (sextant-cli-private.h) ------ */
+
+int
+_sextant_cli_usage_error (GOptionContext *context,
+                          const char     *message)
+{
+  return usage_error (context, message);
+}
+
+int
+_sextant_cli_runtime_error (const GError *error)
+{
+  return runtime_error (error);
+}
+
+gboolean
+_sextant_cli_parse (GOptionContext   *context,
+                    int              *argc,
+                    char           ***argv,
+                    int              *status)
+{
+  return parse (context, argc, argv, status);
+}
+
+SextantStore *
+_sextant_cli_open_or_import (const char  *path,
+                             char       **db_path,
+                             GError     **error)
+{
+  return open_or_import (path, db_path, error);
 }

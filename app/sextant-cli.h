@@ -20,5 +20,9 @@ int sextant_cli_analyze (int    argc,
                          char **argv);
 int sextant_cli_report  (int    argc,
                          char **argv);
+int sextant_cli_tree    (int    argc,
+                         char **argv);
+int sextant_cli_matrix  (int    argc,
+                         char **argv);
 
 G_END_DECLS

@@ -171,6 +171,24 @@ node_at (SextantCommTree *self,
 }
 
 /**
+ * sextant_comm_tree_set_parent:
+ * @node: a node's index
+ * @parent: the index of its parent, or -1
+ *
+ * Sets a parent the builder knows (the layout of an assumed algorithm),
+ * which sextant_comm_tree_finish() keeps; only while building.
+ */
+void
+sextant_comm_tree_set_parent (SextantCommTree *self,
+                              int              node,
+                              int              parent)
+{
+  g_return_if_fail (node >= 0 && (guint) node < self->nodes->len);
+  g_return_if_fail (parent >= -1 && parent < (int) self->nodes->len);
+  node_at (self, node)->parent = parent;
+}
+
+/**
  * sextant_comm_tree_finish:
  *
  * Completes a built tree: each node's parent is the sender of the first
@@ -178,7 +196,8 @@ node_at (SextantCommTree *self,
  * it), the lateness of each node that has a parent and a lateness of 0 is
  * arrival - (parent's arrival + transfer time), at least 0, and the critical
  * path runs from the root, through parents, to the node that finished last
- * (the earliest of several). Edges on that path are marked critical.
+ * (of several, the deepest in the tree, then the first). Edges on that path
+ * are marked critical.
  * A parent chain that loops (a builder's mistake) is cut at the loop.
  */
 void
@@ -219,9 +238,28 @@ sextant_comm_tree_finish (SextantCommTree *self)
         }
     }
 
-  for (guint i = 0; i < n; i++)
-    if (last < 0 || node_at (self, (int) i)->finish > node_at (self, last)->finish)
-      last = (int) i;
+  /* of the nodes that finished last, the deepest: a sender's finish is
+   * often the end of its last delivery, which is when the receiver got it */
+  {
+    g_autofree guint *depth = g_new (guint, MAX (n, 1));
+
+    for (guint i = 0; i < n; i++)
+      {
+        guint d = 0;
+
+        for (int p = node_at (self, (int) i)->parent; p >= 0 && d <= n; p = node_at (self, p)->parent)
+          d++;
+        depth[i] = d;
+      }
+    for (guint i = 0; i < n; i++)
+      {
+        gint64 finish = node_at (self, (int) i)->finish;
+
+        if (last < 0 || finish > node_at (self, last)->finish ||
+            (finish == node_at (self, last)->finish && depth[i] > depth[last]))
+          last = (int) i;
+      }
+  }
 
   g_array_set_size (self->critical, 0);
   g_array_set_size (self->critical_edge, self->edges->len);

@@ -15,7 +15,8 @@
  *   sextant-tree-collective.c  an MPI collective (its members' enter/leave)
  *   sextant-tree-exchange.c    point-to-point messages inside phase regions
  *   sextant-delay-chain.c      the chain of wait states behind an instance
- * Builders set a node's parent to -1 unless they know it.
+ * Builders set a node's parent to -1 unless they know it. docs/trees.md
+ * defines each kind's nodes, edges, arrival, finish and lateness.
  * Collective ids (SextantCollectiveRef.id) are strings, so that the three
  * kinds share one namespace:
  *   "<n>"                 collective.id n, an MPI collective
@@ -66,7 +67,9 @@ typedef struct
   gint64            arrival;   /* ticks: when the data (or the release) reached it */
   gint64            finish;    /* ticks: when it was done (left the call, delivered its subtree) */
   gint64            lateness;  /* ticks: arrival less the earliest it could have had it given its
-                                * parent's arrival; 0 for the root */
+                                * parent's arrival; 0 for the root. An MPI collective's member:
+                                * how much later than the first member it arrived (its enter
+                                * less the earliest member's enter), the root included */
   int               parent;    /* index of the parent node, -1 for the root */
   /* delay chains (SEXTANT_TREE_DELAY_CHAIN) only, else NULL / SEXTANT_NULL */
   SextantCauseKind  cause;
@@ -84,7 +87,10 @@ typedef struct
 {
   int     from;                /* node index: the sender, the releaser, the delayer */
   int     to;                  /* node index: the receiver, the released, the delayed */
-  gint64  bytes;               /* SEXTANT_NULL when not known */
+  gint64  bytes;               /* SEXTANT_NULL when not known. A onecoll delivery: its MPI_Put
+                                * bytes to the target (the data, and the 40-byte descriptor in
+                                * the same put for a rank with children), not the 8-byte flag or
+                                * counter accumulates; an MPI member: its bytes_received */
   gint64  begin;               /* ticks: the transfer or the wait */
   gint64  end;
   gint64  by_loc;              /* the location (thread) that did the transfer; SEXTANT_NULL if none */
@@ -115,9 +121,14 @@ void              sextant_comm_tree_add_edge        (SextantCommTree        *sel
                                                      const SextantTreeEdge  *edge);
 void              sextant_comm_tree_set_root        (SextantCommTree        *self,
                                                      int                     root);
+/* A parent the builder knows (a model layout); -1 leaves it to _finish(). */
+void              sextant_comm_tree_set_parent      (SextantCommTree        *self,
+                                                     int                     node,
+                                                     int                     parent);
 /* Sets every node's parent from the edges (the first non-model edge into
- * it), the critical path (root to the node that finished last, through
- * parents) and, unless the builder set them, the lateness of each node:
+ * it), the critical path (root to the node that finished last - of several
+ * the deepest - through parents) and, unless the builder set them, the
+ * lateness of each node:
  * arrival - (parent's arrival + the edge's end - begin), at least 0. */
 void              sextant_comm_tree_finish          (SextantCommTree        *self);
 

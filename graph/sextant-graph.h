@@ -33,8 +33,9 @@ typedef struct
   SextantTreeKind  kind;       /* ONECOLL_BCAST, MPI_COLLECTIVE or P2P_EXCHANGE */
   char            *operation;  /* "BARRIER", "BCAST", ..., "onecoll_bcast", the phase region's name */
   char            *comm;       /* the communicator's name, or NULL */
-  gint64           root_loc;   /* SEXTANT_NULL when it has none */
-  gint64           members;    /* locations (processes) that took part */
+  gint64           root_loc;   /* the root of a rooted MPI collective, a onecoll broadcast's root
+                                * thread, an exchange's first sender; SEXTANT_NULL when none */
+  gint64           members;    /* locations (processes) that took part: the tree's nodes */
   gint64           begin;      /* ticks: first member's begin */
   gint64           end;        /* ticks: last member's end */
   gint64           bytes;      /* bytes moved, SEXTANT_NULL if unknown */
@@ -42,7 +43,9 @@ typedef struct
 
 void              sextant_collective_ref_free        (SextantCollectiveRef *ref);
 
-/* Every collective of the trace, by begin time. (transfer container) */
+/* Every collective of the trace, by begin time: MPI collectives of more
+ * than one member, onecoll broadcasts, exchanges of phase regions
+ * (docs/trees.md). (transfer container) */
 GPtrArray        *sextant_graph_list_collectives     (SextantStore         *store,
                                                       GError              **error);
 /* The id of the collective a location was in at @time (its MPI collective

@@ -13,6 +13,10 @@
  * line of the call (its call-site attribute, else its calling context, else
  * the definition of the enclosing region). The comment is the pattern's
  * template, filled in when the instance is read (the pattern_instance view).
+ * Once every pattern is written, the wait states among the instances are
+ * judged direct or propagated and their root causes found
+ * (graph/sextant-wait-causes.c, the wait_state table), in the same
+ * transaction.
  *
  * Threads: the queries run on a pool of workers, each on a connection of
  * its own (taken from a queue, so a connection's cache of decoded chunks
@@ -38,6 +42,7 @@
 #include "sextant-analysis.h"
 #include "sextant-chunk-writer.h"
 #include "sextant-store-private.h"
+#include "sextant-wait-causes.h"
 
 typedef struct
 {
@@ -71,6 +76,7 @@ struct _SextantAnalysis
   GHashTable        *sites;        /* "kind\x1ffile\x1fline\x1ffunction" -> pattern_site.id */
   GPtrArray         *site_sources; /* Source by pattern_site.id - 1 (borrowed from the caches) */
   GHashTable        *path_names;   /* call path id -> name */
+  GArray            *waits;        /* SextantWaitInterval: the wait states written */
 };
 
 G_DEFINE_FINAL_TYPE (SextantAnalysis, sextant_analysis, G_TYPE_OBJECT)
@@ -107,6 +113,7 @@ sextant_analysis_finalize (GObject *object)
   g_clear_pointer (&self->sites, g_hash_table_unref);
   g_clear_pointer (&self->site_sources, g_ptr_array_unref);
   g_clear_pointer (&self->path_names, g_hash_table_unref);
+  g_clear_pointer (&self->waits, g_array_unref);
 
   G_OBJECT_CLASS (sextant_analysis_parent_class)->finalize (object);
 }
@@ -736,6 +743,7 @@ insert_instance (SextantAnalysis     *self,
                  SextantChunkWriter  *rows,
                  const Found         *f,
                  GHashTable          *aggregates,
+                 gboolean             wait_state,
                  GError             **error)
 {
   gint64 values[SEXTANT_INSTANCE_N_COLUMNS];
@@ -772,6 +780,12 @@ insert_instance (SextantAnalysis     *self,
   values[SEXTANT_INSTANCE_COLLECTIVE] = f->collective;
   if ((id = sextant_chunk_writer_append (rows, values, error)) < 0)
     return FALSE;
+  if (wait_state)
+    {
+      SextantWaitInterval wait = { id, f->loc, f->peer, f->begin, f->end };
+
+      g_array_append_val (self->waits, wait);
+    }
 
   return f->comment == NULL ||
          sextant_store_run (self->store, SEXTANT_STMT_PATTERN_NOTE, error, "it", id, f->comment);
@@ -843,6 +857,7 @@ write_job (SextantAnalysis  *self,
   SextantChunkWriter *rows;
   GHashTableIter iter;
   gpointer value;
+  gboolean wait_state = sextant_wait_causes_is_wait_state (sextant_pattern_get_id (pattern));
   gboolean ok = TRUE;
 
   if (job->error != NULL)
@@ -869,7 +884,8 @@ write_job (SextantAnalysis  *self,
       if (i % INSTANCE_CHUNK_ROWS == 0 && sextant_store_set_error_if_cancelled (self->store, error))
         ok = FALSE;
       else
-        ok = insert_instance (self, pattern, rows, &g_array_index (job->found, Found, i), aggregates, error);
+        ok = insert_instance (self, pattern, rows, &g_array_index (job->found, Found, i), aggregates, wait_state,
+                              error);
     }
   ok = ok && sextant_chunk_writer_flush (rows, error);
   sextant_chunk_writer_free (rows);
@@ -978,6 +994,7 @@ run_patterns (SextantAnalysis  *self,
   g_clear_pointer (&self->sites, g_hash_table_unref);
   g_clear_pointer (&self->site_sources, g_ptr_array_unref);
   g_clear_pointer (&self->path_names, g_hash_table_unref);
+  g_clear_pointer (&self->waits, g_array_unref);
   self->scl_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
   self->ctx_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
   self->path_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
@@ -985,6 +1002,7 @@ run_patterns (SextantAnalysis  *self,
   self->sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->site_sources = g_ptr_array_new ();
   self->path_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->waits = g_array_new (FALSE, FALSE, sizeof (SextantWaitInterval));
   self->resolution = 1;
 
   if (!sextant_store_foreach (self->store, SEXTANT_QUERY_TOTAL_TIME, resolution_row, &self->resolution,
@@ -1074,6 +1092,21 @@ run_patterns (SextantAnalysis  *self,
   g_async_queue_unref (results);
   g_async_queue_unref (connections);
   g_async_queue_unref (shared);
+
+  /* which wait states were direct and which propagated: once all are in */
+  if (ok && !g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      gint64 start = g_get_monotonic_time ();
+      gint64 cpu_start = thread_cpu_usec ();
+
+      ok = sextant_wait_causes_write (self->store, self->waits, error);
+      g_debug ("wait causes: %u wait states judged and written in %.3f s (%.3f s CPU)", self->waits->len,
+               (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
+               (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
+    }
+  else
+    ok = FALSE;
+  g_clear_pointer (&self->waits, g_array_unref);
 
   /* a cancellation after the last pattern was written: nothing is lost by
    * honouring it, and the caller asked for the previous state */

@@ -683,6 +683,22 @@ html_timeline_legend (GString              *out,
   g_string_append (out, "<span style=\"background:#ffe08a;border:1px solid #b8860b\"></span>time lost</p>");
 }
 
+/* "Direct wait state: the root cause is MPI Rank 0." / "Propagated ...";
+ * NULL for an instance that is no wait state */
+static char *
+cause_text (JsonObject *inst)
+{
+  const char *cause = str_or (inst, "cause", NULL);
+  const char *root = str_or (inst, "root_cause_label", NULL);
+
+  if (cause == NULL)
+    return NULL;
+
+  return g_strdup_printf ("%s wait state: the root cause is %s.",
+                          g_str_equal (cause, "propagated") ? "Propagated" : "Direct",
+                          root != NULL ? root : "unknown (the chain of waits loops)");
+}
+
 static void
 html_instances (GString   *out,
                 JsonArray *instances)
@@ -713,6 +729,16 @@ html_instances (GString   *out,
       g_string_append (out, "</div><p class=\"comment\">");
       append_escaped (out, str_or (inst, "comment", ""));
       g_string_append (out, "</p>");
+      {
+        g_autofree char *cause = cause_text (inst);
+
+        if (cause != NULL)
+          {
+            g_string_append (out, "<p class=\"muted\">");
+            append_escaped (out, cause);
+            g_string_append (out, "</p>");
+          }
+      }
       if (JSON_NODE_HOLDS_OBJECT (json_object_get_member (inst, "timeline")))
         html_timeline (out, inst, &layout);
       else
@@ -1120,6 +1146,12 @@ render_markdown (JsonObject *root)
                               str_or (inst, "location_label", "?"));
       g_string_append_printf (out, "`%s`%s%s\n\n%s\n", str_or (inst, "callpath", ""),
                               str_or (inst, "file", NULL) != NULL ? " at " : ": ", site, str_or (inst, "comment", ""));
+      {
+        g_autofree char *cause = cause_text (inst);
+
+        if (cause != NULL)
+          g_string_append_printf (out, "\n%s\n", cause);
+      }
       if (source != NULL && JSON_NODE_HOLDS_ARRAY (source))
         {
           JsonArray *lines = json_node_get_array (source);

@@ -564,6 +564,15 @@ instance_row (const SextantRow  *row,
   json_object_set_double_member (instance, "begin_seconds", seconds (g, begin));
   json_object_set_double_member (instance, "end_seconds", seconds (g, end));
   set_text_or_null (instance, "comment", row, 11);
+  json_object_set_int_member (instance, "id", sextant_row_get_int (row, 16));
+  /* wait states: "direct" or "propagated", and the root cause's location */
+  set_text_or_null (instance, "cause", row, 17);
+  set_int_or_null (instance, "cause_instance", row, 20);
+  set_int_or_null (instance, "root_cause_location", row, 18);
+  if (sextant_row_is_null (row, 19))
+    json_object_set_null_member (instance, "root_cause_label");
+  else
+    set_label (instance, "root_cause_label", g->labels, sextant_row_get_int (row, 19));
 
   source = read_source (sextant_row_is_null (row, 6) ? NULL : sextant_row_get_text (row, 6),
                         sextant_row_is_null (row, 7) ? 0 : sextant_row_get_int (row, 7), g->source_root);
@@ -630,6 +639,126 @@ sextant_report_gather_patterns (SextantStore  *store,
   *total_time_seconds = seconds (&g, g.total_ticks);
 
   return json_array_ref (json_object_get_array_member (root, "patterns"));
+}
+
+/* Instances of every pattern (sextant analyze --json) --------------------- */
+
+static void
+set_string_or_null (JsonObject *object,
+                    const char *name,
+                    const char *value)
+{
+  if (value == NULL)
+    json_object_set_null_member (object, name);
+  else
+    json_object_set_string_member (object, name, value);
+}
+
+static void
+set_location_or_null (JsonObject *object,
+                      const char *name,
+                      GPtrArray  *locations,
+                      gint64      loc)
+{
+  if (loc == SEXTANT_NULL || loc < 0 || (guint64)loc >= locations->len)
+    json_object_set_null_member (object, name);
+  else
+    json_object_set_int_member (object, name,
+                                ((SextantLocationInfo *)g_ptr_array_index (locations, loc))->otf2_id);
+}
+
+static JsonObject *
+instance_to_json (Gather                       *g,
+                  GPtrArray                    *locations,
+                  const SextantPatternInstance *inst)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_int_member (object, "id", inst->id);
+  json_object_set_string_member (object, "pattern", inst->pattern);
+  json_object_set_double_member (object, "severity_seconds", seconds (g, inst->severity));
+  set_location_or_null (object, "location", locations, inst->loc);
+  json_object_set_string_member (object, "location_label", inst->location);
+  set_location_or_null (object, "peer", locations, inst->peer_loc);
+  set_string_or_null (object, "peer_label", inst->peer);
+  if (inst->begin == SEXTANT_NULL)
+    json_object_set_null_member (object, "begin_seconds");
+  else
+    json_object_set_double_member (object, "begin_seconds", seconds (g, inst->begin));
+  if (inst->end == SEXTANT_NULL)
+    json_object_set_null_member (object, "end_seconds");
+  else
+    json_object_set_double_member (object, "end_seconds", seconds (g, inst->end));
+  set_string_or_null (object, "call", inst->call);
+  set_string_or_null (object, "callpath", inst->callpath);
+  set_string_or_null (object, "file", inst->file);
+  if (inst->file == NULL)
+    json_object_set_null_member (object, "line");
+  else
+    json_object_set_int_member (object, "line", inst->line);
+  json_object_set_string_member (object, "kind", inst->site_kind == SEXTANT_SITE_CALL ? "call"
+                                                 : inst->site_kind == SEXTANT_SITE_FUNCTION ? "function" : "none");
+  set_string_or_null (object, "function", inst->function);
+  json_object_set_string_member (object, "comment", inst->comment);
+  set_string_or_null (object, "cause", sextant_wait_cause_to_string (inst->cause));
+  if (inst->cause_instance == SEXTANT_NULL)
+    json_object_set_null_member (object, "cause_instance");
+  else
+    json_object_set_int_member (object, "cause_instance", inst->cause_instance);
+  set_location_or_null (object, "root_cause_location", locations, inst->root_loc);
+  set_string_or_null (object, "root_cause_label", inst->root_label);
+
+  return object;
+}
+
+/**
+ * sextant_report_gather_instances:
+ * @per_pattern: at most this many instances of each pattern, the worst
+ *   first; 0 for all
+ *
+ * The instances of the last analysis, pattern by pattern (as
+ * sextant_report_gather_patterns() orders them), each with its id (what
+ * `sextant tree --instance` takes), its locations (OTF2 location ids, as in
+ * the report) and labels, interval and source line, comment and, for wait
+ * states, "cause" ("direct" or "propagated"), "cause_instance" and the root
+ * cause's location ("root_cause_location", "root_cause_label"); "cause" is
+ * null for the other patterns.
+ *
+ * Returns: (transfer full): a JSON array, or %NULL with @error set
+ */
+JsonArray *
+sextant_report_gather_instances (SextantStore  *store,
+                                 guint          per_pattern,
+                                 GError       **error)
+{
+  g_autoptr(JsonArray) instances = json_array_new ();
+  g_autoptr(JsonObject) root = json_object_new ();
+  g_autoptr(GPtrArray) totals = NULL;
+  g_autoptr(GPtrArray) locations = NULL;
+  Gather g = { .store = store, .resolution = 1, .root = root };
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
+
+  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
+      !(totals = sextant_store_list_pattern_totals (store, error)) ||
+      !(locations = sextant_store_list_locations (store, error)))
+    return NULL;
+
+  for (guint i = 0; i < totals->len; i++)
+    {
+      const SextantPatternTotal *total = g_ptr_array_index (totals, i);
+      g_autoptr(GPtrArray) found = NULL;
+
+      if (total->instances == 0)
+        continue;
+      if (!(found = sextant_store_list_pattern_instances (store, total->id, per_pattern > 0 ? per_pattern : G_MAXUINT,
+                                                          error)))
+        return NULL;
+      for (guint k = 0; k < found->len; k++)
+        json_array_add_object_element (instances, instance_to_json (&g, locations, g_ptr_array_index (found, k)));
+    }
+
+  return g_steal_pointer (&instances);
 }
 
 /**

@@ -30,6 +30,9 @@ gboolean  sextant_report_format_from_string (const char           *name,
 JsonArray *sextant_report_gather_patterns   (SextantStore         *store,
                                              double               *total_time_seconds,
                                              GError              **error);
+JsonArray *sextant_report_gather_instances  (SextantStore         *store,
+                                             guint                 per_pattern,
+                                             GError              **error);
 JsonNode *sextant_report_gather             (SextantStore         *store,
                                              const char           *source_root,
                                              GError              **error);

@@ -102,6 +102,15 @@ def check(archive, work):
     ok(all((i["timeline"] is None) == (i["begin_seconds"] == i["end_seconds"] == 0) for i in insts),
        "%s: instances summed over the run have no timeline" % archive)
     ok(insts == sorted(insts, key=lambda i: -i["severity_seconds"]), "%s: instances by severity" % archive)
+    # wait states: direct or propagated and the root cause, as analyze --json says
+    listed = {i["id"]: i for i in analyze["instances"]}
+    keys = ("cause", "cause_instance", "root_cause_location", "root_cause_label", "comment")
+    ok(all(i["id"] in listed and all(i[k] == listed[i["id"]][k] for k in keys) for i in insts),
+       "%s: top instances carry the cause and root cause of analyze --json" % archive)
+    for i in insts:
+        if i["cause"] is not None:
+            line = "%s wait state: the root cause is %s." % (i["cause"].capitalize(), i["root_cause_label"])
+            ok(line in outs["md"] and line in outs["html"], "%s: Markdown and HTML say %r" % (archive, line))
     sent = sum(c["messages"] for c in model["matrix"]["cells"])
     ok(sent == model["summary"]["messages_matched"], "%s: matrix counts every matched message" % archive)
     ok(sum(b["messages"] for b in model["message_sizes"]) ==

@@ -306,16 +306,18 @@ check_results (SextantStore *store)
       g_assert_no_error (error);
       rows = query (store,
         "SELECT i.id, i.pattern, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", ll.label, pl.label, i.call, "
-        "       i.callpath, i.file, i.line, i.site_kind, i.function, i.comment "
+        "       i.callpath, i.file, i.line, i.site_kind, i.function, i.comment, "
+        "       coalesce (i.cause, 'none'), i.cause_instance, i.root_loc, i.root_label "
         "FROM pattern_instance AS i JOIN location_label AS ll ON ll.loc = i.loc "
         "LEFT JOIN location_label AS pl ON pl.loc = i.peer_loc "
-        "WHERE i.pattern = :p ORDER BY i.severity DESC, i.id LIMIT 40", 16, total->id);
+        "WHERE i.pattern = :p ORDER BY i.severity DESC, i.id LIMIT 40", 20, total->id);
       g_assert_cmpuint (instances->len, ==, rows->len);
       g_assert_cmpuint (instances->len, ==, MIN (40, total->instances));
       for (guint k = 0; k < instances->len; k++)
         {
           SextantPatternInstance *instance = g_ptr_array_index (instances, k);
           static const char * const kinds[] = { "none", "call", "function" };
+          static const char * const causes[] = { "none", "direct", "propagated" };
 
           g_assert_cmpint (instance->id, ==, cell_int (rows, k, 0));
           g_assert_cmpstr (instance->pattern, ==, total->id);
@@ -336,6 +338,22 @@ check_results (SextantStore *store)
           g_assert_true ((instance->site_kind == SEXTANT_SITE_NONE) == (instance->file == NULL));
           g_assert_cmpstr (instance->comment, ==, cell (rows, k, 15));
           g_assert_cmpstr (instance->comment, !=, "");
+          g_assert_cmpstr (causes[instance->cause], ==, cell (rows, k, 16));
+          g_assert_cmpint (instance->cause_instance, ==, cell_int (rows, k, 17));
+          g_assert_cmpint (instance->root_loc, ==, cell_int (rows, k, 18));
+          g_assert_cmpstr (or_null (instance->root_label), ==, cell (rows, k, 19));
+          if (k == 0)
+            {
+              g_autoptr(SextantPatternInstance) one = NULL;
+
+              g_assert_true (sextant_store_get_pattern_instance (store, instance->id, &one, &error));
+              g_assert_no_error (error);
+              g_assert_nonnull (one);
+              g_assert_cmpint (one->id, ==, instance->id);
+              g_assert_cmpstr (one->comment, ==, instance->comment);
+              g_assert_cmpint (one->cause, ==, instance->cause);
+              g_assert_cmpint (one->root_loc, ==, instance->root_loc);
+            }
           if (k > 0)
             g_assert_cmpint (instance->severity, <=,
                              ((SextantPatternInstance *)g_ptr_array_index (instances, k - 1))->severity);

@@ -468,6 +468,26 @@ CREATE TABLE pattern_note (
   comment  TEXT NOT NULL
 );
 
+-- Direct or propagated, for every instance of a wait-state pattern (one
+-- location waited for another: late_sender, late_sender_wrong_order,
+-- late_receiver, wait_at_barrier, wait_at_nxn, late_broadcast, early_reduce,
+-- early_scan, wait_at_finalize, wait_at_fence, wait_at_win_create,
+-- wait_at_win_free, lock_contention), computed by `sextant analyze` once its
+-- patterns are written (graph/sextant-wait-causes.c, docs/patterns.md
+-- "Direct and propagated wait states"). Column chunks keyed like
+-- pattern_instance_data: row id = the instance's id.
+--   cause           'direct': the peer was doing something else than waiting
+--                   for most of the wait (computing: the delay is its own);
+--                   'propagated': the peer was itself in wait states for at
+--                   least half of it; NULL: no peer or no interval
+--   cause_instance  propagated: the peer's wait state that overlapped most
+--   root_instance   the direct wait state at the end of the chain of
+--                   cause_instance links (itself when direct); NULL when the
+--                   chain loops
+--   root_loc        that instance's peer: the root cause's location
+CREATE VIRTUAL TABLE wait_state USING sextant_columns (
+  instance ROWID, cause TEXT direct propagated, cause_instance, root_instance, root_loc);
+
 -- How comments name a location: its process (location group), and the
 -- thread too when the process has several.
 CREATE VIEW location_label AS
@@ -488,20 +508,40 @@ CREATE VIEW location_label AS
 --   (a plain default without one) filled in (sextant_comment,
 --   trace/sextant-sql-functions.c), call (the visit's region), site_kind
 --   ('call', 'function' or 'none': what file and line are) and function
---   (site_kind 'function': the function that begins at line).
+--   (site_kind 'function': the function that begins at line); for wait
+--   states (wait_state) cause ('direct' or 'propagated', else NULL),
+--   cause_instance, root_loc and root_label (the root cause's location).
+--   A propagated instance's comment names its root cause instead of the
+--   pattern's advice about the peer: the root location and where it spent
+--   the time (sextant_delay_activity over the root instance's interval).
 CREATE VIEW pattern_instance AS
   SELECT i.id AS id, p.id AS pattern, i.severity AS severity, i.loc AS loc, i.visit AS visit,
          cp.name AS callpath, s.file AS file, s.line AS line, i.begin AS begin, i."end" AS "end",
          i.peer_loc AS peer_loc, i.message AS message, i.collective AS collective,
-         coalesce (n.comment,
-                   sextant_comment (coalesce (p.comment, '{location} lost {seconds} in {call} at {site}.'),
+         CASE WHEN w.cause = 'propagated' AND n.comment IS NULL
+              THEN sextant_comment ('{location} waited {seconds} in {call} at {site} for {peer}, which was '
+                                    || 'itself waiting (propagated); the root cause is {root}.',
                                     coalesce (ll.label, 'an unknown location'),
-                                    CASE WHEN i.peer_loc IS NOT NULL
-                                         THEN coalesce (pl.label, 'an unknown location') END,
+                                    coalesce (pl.label, 'an unknown location'),
                                     i.severity,
                                     (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'resolution'),
-                                    r.name, s.file, s.line, cp.name, s.kind, s.function)) AS comment,
-         r.name AS call, coalesce (s.kind, 'none') AS site_kind, s.function AS function
+                                    r.name, s.file, s.line, cp.name, s.kind, s.function,
+                                    CASE WHEN w.root_loc IS NULL
+                                         THEN 'unknown: the chain of waits behind it loops'
+                                         ELSE coalesce (rl.label, 'an unknown location')
+                                              || coalesce (' ' || sextant_delay_activity (ri.peer_loc, ri.begin,
+                                                                                          ri."end"), '')
+                                              || ': balance the work there' END)
+              ELSE coalesce (n.comment,
+                             sextant_comment (coalesce (p.comment, '{location} lost {seconds} in {call} at {site}.'),
+                                              coalesce (ll.label, 'an unknown location'),
+                                              CASE WHEN i.peer_loc IS NOT NULL
+                                                   THEN coalesce (pl.label, 'an unknown location') END,
+                                              i.severity,
+                                              (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'resolution'),
+                                              r.name, s.file, s.line, cp.name, s.kind, s.function)) END AS comment,
+         r.name AS call, coalesce (s.kind, 'none') AS site_kind, s.function AS function,
+         w.cause AS cause, w.cause_instance AS cause_instance, w.root_loc AS root_loc, rl.label AS root_label
   FROM pattern_instance_data AS i
   JOIN pattern AS p ON p.number = i.id >> 32
   LEFT JOIN location_label AS ll ON ll.loc = i.loc
@@ -509,7 +549,10 @@ CREATE VIEW pattern_instance AS
   LEFT JOIN call_path AS cp ON cp.id = i.path
   LEFT JOIN region AS r ON r.id = i.region
   LEFT JOIN pattern_site AS s ON s.id = i.site
-  LEFT JOIN pattern_note AS n ON n.instance = i.id;
+  LEFT JOIN pattern_note AS n ON n.instance = i.id
+  LEFT JOIN wait_state AS w ON w.instance = i.id
+  LEFT JOIN location_label AS rl ON rl.loc = w.root_loc
+  LEFT JOIN pattern_instance_data AS ri ON ri.id = w.root_instance;
 
 -- The instances summed per pattern, location, call path and call site (the
 -- cube of Scalasca's reports), written with them: the summaries of analyze

@@ -17,7 +17,16 @@
  *     for site_kind 'function', the line where the enclosing function
  *     begins, it says so: "gen_mpi.c:52 (where late_sender begins; the
  *     trace gives no call site)"; without a file, "an unknown source line".
- *     NULL when the template is NULL.
+ *     NULL when the template is NULL. A 12th argument fills {root} (a
+ *     propagated wait state's root cause, see the pattern_instance view).
+ *
+ *   sextant_delay_activity (loc, begin, end)
+ *     Where location loc spent the ticks [begin, end] when it made another
+ *     location wait (sextant_delay_activity_find() below), as comments say
+ *     it: "in foo at gen_mpi.c:32 (where foo begins; the trace gives no
+ *     call site)", "in compute_late, before MPI_Send at chain.c:30"; NULL
+ *     when the location has no visit there. It reads the visits, so it is
+ *     called once per row that needs it (a propagated instance's comment).
  */
 #include "config.h"
 
@@ -29,6 +38,7 @@ SQLITE_EXTENSION_INIT3
 #endif
 
 #include "sextant-sql-functions.h"
+#include "sextant-store.h"
 
 /* Appends @ticks at @resolution ticks per second the way comments say it. */
 static void
@@ -70,13 +80,36 @@ text_or (sqlite3_value *value,
   return text != NULL ? (const char *)text : otherwise;
 }
 
+/* {site}: "file:line" with the file's base name; for a function's own
+ * line, that it is where the function begins. */
+static void
+append_site (GString    *out,
+             const char *file,
+             gint64      line,
+             gboolean    function_line,
+             const char *function)
+{
+  const char *slash;
+
+  if (file == NULL)
+    {
+      g_string_append (out, "an unknown source line");
+      return;
+    }
+  slash = strrchr (file, '/');
+  g_string_append_printf (out, "%s:%" G_GINT64_FORMAT, slash != NULL ? slash + 1 : file, line);
+  if (function_line)
+    g_string_append_printf (out, " (where %s begins; the trace gives no call site)",
+                            function != NULL ? function : "the enclosing function");
+}
+
 static void
 comment_func (sqlite3_context  *context,
               int               argc,
               sqlite3_value   **argv)
 {
-  static const char * const keys[] = { "location", "peer", "seconds", "call", "site", "callpath" };
-  enum { LOCATION, PEER, SECONDS, CALL, SITE, CALLPATH };
+  static const char * const keys[] = { "location", "peer", "seconds", "call", "site", "callpath", "root" };
+  enum { LOCATION, PEER, SECONDS, CALL, SITE, CALLPATH, ROOT };
   const char *template = text_or (argv[0], NULL);
   const char *file = text_or (argv[6], NULL);
   GString *out;
@@ -120,21 +153,14 @@ comment_func (sqlite3_context  *context,
           g_string_append (out, text_or (argv[5], "the call"));
           break;
         case SITE:
-          if (file == NULL)
-            g_string_append (out, "an unknown source line");
-          else
-            {
-              const char *slash = strrchr (file, '/');
-
-              g_string_append_printf (out, "%s:%" G_GINT64_FORMAT, slash != NULL ? slash + 1 : file,
-                                      (gint64)sqlite3_value_int64 (argv[7]));
-              if (g_strcmp0 (text_or (argv[9], NULL), "function") == 0)
-                g_string_append_printf (out, " (where %s begins; the trace gives no call site)",
-                                        text_or (argv[10], "the enclosing function"));
-            }
+          append_site (out, file, sqlite3_value_int64 (argv[7]), g_strcmp0 (text_or (argv[9], NULL), "function") == 0,
+                       text_or (argv[10], NULL));
           break;
         case CALLPATH:
           g_string_append (out, text_or (argv[8], ""));
+          break;
+        case ROOT:
+          g_string_append (out, argc > 11 ? text_or (argv[11], "unknown") : "unknown");
           break;
         default:
           g_string_append_c (out, *p);
@@ -144,6 +170,330 @@ comment_func (sqlite3_context  *context,
 
   size = out->len;
   sqlite3_result_text64 (context, g_string_free (out, FALSE), size, g_free, SQLITE_UTF8);
+}
+
+/* Where a delaying location spent its time ------------------------------------ */
+
+/* The visits of ?1 that overlap [?2, ?3] (rule 1, and the late call of
+ * rule 2 when one contains ?3), with what names them: the region, its call
+ * site, its calling context (the call site and the function the call is
+ * made in) and the region's own definition. A location's visits are a range
+ * of ids in enter order: the zone maps of id, enter and leave pick the
+ * chunks around the interval. */
+#define ACTIVITY_COLUMNS \
+  "SELECT v.id, v.parent, v.enter, v.leave, v.depth, v.region, r.name, " \
+  "       r.paradigm = 'MPI' OR r.role = 'ARTIFICIAL', s.file, s.line, cs.file, cs.line, cr.name, " \
+  "       r.file, r.begin_line, cr.file, cr.begin_line " \
+  "FROM visit AS v JOIN region AS r ON r.id = v.region " \
+  "LEFT JOIN source_code_location AS s ON s.id = v.scl " \
+  "LEFT JOIN calling_context AS c ON c.id = v.context " \
+  "LEFT JOIN source_code_location AS cs ON cs.id = c.source_code_location " \
+  "LEFT JOIN region AS cr ON cr.id = c.region " \
+  "WHERE v.loc = ?1 AND v.id BETWEEN (SELECT first_visit FROM location WHERE id = ?1) " \
+  "                              AND (SELECT last_visit FROM location WHERE id = ?1) "
+
+static const char activity_sql[] = ACTIVITY_COLUMNS "AND v.enter <= ?3 AND v.leave > ?2";
+/* rule 2 when no visit contains ?3: the first call entered at or after it */
+static const char first_after_sql[] = ACTIVITY_COLUMNS "AND v.enter >= ?3 ORDER BY v.id LIMIT 1";
+
+typedef struct
+{
+  gint64    id;
+  gint64    parent;
+  gint64    enter;
+  gint64    leave;
+  gint64    depth;
+  gint64    region;
+  char     *name;
+  gboolean  mpi;           /* an MPI call (or a measurement artefact): not the program's own work */
+  char     *scl_file;      /* the call site */
+  gint64    scl_line;
+  char     *ctx_file;      /* the calling context's call site */
+  gint64    ctx_line;
+  char     *ctx_function;  /* the function the call is made in */
+  char     *file;          /* the region's definition */
+  gint64    line;
+  char     *ctx_function_file;
+  gint64    ctx_function_line;
+  gint64    exclusive;     /* ticks of [begin, end] in it and in none of its children */
+} Visit;
+
+static void
+visit_clear (gpointer data)
+{
+  Visit *v = data;
+
+  g_free (v->name);
+  g_free (v->scl_file);
+  g_free (v->ctx_file);
+  g_free (v->ctx_function);
+  g_free (v->file);
+  g_free (v->ctx_function_file);
+}
+
+static char *
+column_text (sqlite3_stmt *stmt,
+             int           col)
+{
+  const unsigned char *text = sqlite3_column_type (stmt, col) == SQLITE_NULL ? NULL : sqlite3_column_text (stmt, col);
+
+  return g_strdup ((const char *)text);
+}
+
+static gint64
+column_int (sqlite3_stmt *stmt,
+            int           col)
+{
+  return sqlite3_column_type (stmt, col) == SQLITE_NULL ? SEXTANT_NULL : sqlite3_column_int64 (stmt, col);
+}
+
+/* Appends the rows of @sql for (@loc, @begin, @end) to @visits. */
+static int
+read_visits (sqlite3    *db,
+             const char *sql,
+             gint64      loc,
+             gint64      begin,
+             gint64      end,
+             GArray     *visits)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+
+  if (rc != SQLITE_OK)
+    return rc;
+  sqlite3_bind_int64 (stmt, 1, loc);
+  sqlite3_bind_int64 (stmt, 2, begin);
+  sqlite3_bind_int64 (stmt, 3, end);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      Visit v = {
+        .id = sqlite3_column_int64 (stmt, 0),
+        .parent = column_int (stmt, 1),
+        .enter = sqlite3_column_int64 (stmt, 2),
+        .leave = sqlite3_column_int64 (stmt, 3),
+        .depth = sqlite3_column_int64 (stmt, 4),
+        .region = sqlite3_column_int64 (stmt, 5),
+        .name = column_text (stmt, 6),
+        .mpi = sqlite3_column_int (stmt, 7) != 0,
+        .scl_file = column_text (stmt, 8),
+        .scl_line = column_int (stmt, 9),
+        .ctx_file = column_text (stmt, 10),
+        .ctx_line = column_int (stmt, 11),
+        .ctx_function = column_text (stmt, 12),
+        .file = column_text (stmt, 13),
+        .line = column_int (stmt, 14),
+        .ctx_function_file = column_text (stmt, 15),
+        .ctx_function_line = column_int (stmt, 16),
+      };
+
+      g_array_append_val (visits, v);
+    }
+  sqlite3_finalize (stmt);
+
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* A visit's line: its call site, else its calling context's, else the
+ * line where @file begins (the region's, or the calling function's). */
+static void
+set_site (SextantDelayActivity *activity,
+          const Visit          *v,
+          const char           *file,
+          gint64                line)
+{
+  if (v->scl_file != NULL || v->ctx_file != NULL || file != NULL)
+    {
+      gboolean call = v->scl_file != NULL || v->ctx_file != NULL;
+
+      line = v->scl_file != NULL ? v->scl_line : v->ctx_file != NULL ? v->ctx_line : line;
+      activity->file = g_strdup (v->scl_file != NULL ? v->scl_file : v->ctx_file != NULL ? v->ctx_file : file);
+      activity->line = line == SEXTANT_NULL ? 0 : line;
+      activity->site_kind = call ? SEXTANT_SITE_CALL : SEXTANT_SITE_FUNCTION;
+    }
+}
+
+/**
+ * sextant_delay_activity_find:
+ * @db: a connection to a trace store (with the column tables registered)
+ * @loc: the delaying location (location.id)
+ * @begin: (in): ticks: the interval another location waited for @loc
+ * @activity: (out caller-allocates): cleared first; filled in when
+ *   @loc has a visit there
+ *
+ * Where @loc spent [@begin, @end] - the root cause of a chain of wait
+ * states:
+ *
+ *  1. the visit of a region of the program (not an MPI call, nor a
+ *     measurement artefact) with the most exclusive time in the interval
+ *     (its time there less its children's; ties: the deeper, then the
+ *     later), named by its region, at its call site (call-site attribute,
+ *     else calling context), else where its region begins;
+ *  2. when the trace has no such visit there (the recorder and other PMPI
+ *     tools record the MPI calls only): the late call itself - the
+ *     innermost visit that contains @end, else the first entered after it
+ *     (the send that came late, the late arrival at the collective) -
+ *     named by the function it is made in (its calling context, else the
+ *     enclosing visit's region) and the call, at the call's site.
+ *
+ * Returns: an SQLite result code: SQLITE_OK also when nothing was found
+ *   (@activity->visit is then %SEXTANT_NULL)
+ */
+int
+sextant_delay_activity_find (sqlite3              *db,
+                             gint64                loc,
+                             gint64                begin,
+                             gint64                end,
+                             SextantDelayActivity *activity)
+{
+  g_autoptr(GArray) visits = g_array_new (FALSE, TRUE, sizeof (Visit));
+  g_autoptr(GHashTable) index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  Visit *best = NULL;
+  Visit *late = NULL;
+  int rc;
+
+  memset (activity, 0, sizeof *activity);
+  activity->visit = SEXTANT_NULL;
+  activity->region = SEXTANT_NULL;
+  g_array_set_clear_func (visits, visit_clear);
+
+  if (end < begin)
+    return SQLITE_OK;
+  if ((rc = read_visits (db, activity_sql, loc, begin, end, visits)) != SQLITE_OK)
+    return rc;
+
+  /* exclusive time: each visit's overlap less its children's */
+  for (guint i = 0; i < visits->len; i++)
+    {
+      Visit *v = &g_array_index (visits, Visit, i);
+
+      v->exclusive = MAX (0, MIN (end, v->leave) - MAX (begin, v->enter));
+      g_hash_table_insert (index, &v->id, v);
+    }
+  for (guint i = 0; i < visits->len; i++)
+    {
+      Visit *v = &g_array_index (visits, Visit, i);
+      Visit *parent = v->parent != SEXTANT_NULL ? g_hash_table_lookup (index, &v->parent) : NULL;
+
+      if (parent != NULL)
+        parent->exclusive -= MAX (0, MIN (end, v->leave) - MAX (begin, v->enter));
+    }
+
+  for (guint i = 0; i < visits->len; i++)
+    {
+      Visit *v = &g_array_index (visits, Visit, i);
+
+      if (!v->mpi && v->exclusive > 0 &&
+          (best == NULL || v->exclusive > best->exclusive ||
+           (v->exclusive == best->exclusive && v->depth >= best->depth)))
+        best = v;
+      if (v->enter <= end && end < v->leave && (late == NULL || v->depth > late->depth))
+        late = v;
+    }
+
+  if (best != NULL)
+    {
+      activity->visit = best->id;
+      activity->region = best->region;
+      activity->function = g_strdup (best->name);
+      set_site (activity, best, best->file, best->line);
+      return SQLITE_OK;
+    }
+
+  if (late == NULL)
+    {
+      g_array_set_size (visits, 0);
+      g_hash_table_remove_all (index);
+      if ((rc = read_visits (db, first_after_sql, loc, begin, end, visits)) != SQLITE_OK)
+        return rc;
+      if (visits->len == 0)
+        return SQLITE_OK;
+      late = &g_array_index (visits, Visit, 0);
+    }
+
+  activity->visit = late->id;
+  activity->call = g_strdup (late->name);
+  if (late->ctx_function != NULL)
+    activity->function = g_strdup (late->ctx_function);
+  else
+    {
+      Visit *parent = late->parent != SEXTANT_NULL ? g_hash_table_lookup (index, &late->parent) : NULL;
+
+      if (parent != NULL)
+        {
+          activity->function = g_strdup (parent->name);
+          activity->region = parent->region;
+        }
+    }
+  set_site (activity, late, late->ctx_function_file, late->ctx_function_line);
+
+  return SQLITE_OK;
+}
+
+/**
+ * sextant_delay_activity_clear:
+ *
+ * Frees what sextant_delay_activity_find() put into @activity.
+ */
+void
+sextant_delay_activity_clear (SextantDelayActivity *activity)
+{
+  g_clear_pointer (&activity->function, g_free);
+  g_clear_pointer (&activity->call, g_free);
+  g_clear_pointer (&activity->file, g_free);
+}
+
+/* The activity as comments say it: "in foo at gen_mpi.c:32 (...)", "in
+ * compute_late, before MPI_Send at chain.c:30"; NULL for none. */
+char *
+sextant_delay_activity_describe (const SextantDelayActivity *activity)
+{
+  GString *out;
+
+  if (activity->visit == SEXTANT_NULL)
+    return NULL;
+
+  out = g_string_new (NULL);
+  if (activity->function != NULL)
+    g_string_append_printf (out, "in %s", activity->function);
+  if (activity->call != NULL)
+    g_string_append_printf (out, "%sbefore %s", out->len > 0 ? ", " : "", activity->call);
+  if (activity->file != NULL)
+    {
+      g_string_append (out, " at ");
+      append_site (out, activity->file, activity->line, activity->site_kind == SEXTANT_SITE_FUNCTION,
+                   activity->function);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+delay_activity_func (sqlite3_context  *context,
+                     int               argc,
+                     sqlite3_value   **argv)
+{
+  g_auto(SextantDelayActivity) activity = { 0 };
+  char *text;
+  int rc;
+
+  for (int i = 0; i < 3; i++)
+    if (sqlite3_value_type (argv[i]) == SQLITE_NULL)
+      {
+        sqlite3_result_null (context);
+        return;
+      }
+
+  rc = sextant_delay_activity_find (sqlite3_context_db_handle (context), sqlite3_value_int64 (argv[0]),
+                                    sqlite3_value_int64 (argv[1]), sqlite3_value_int64 (argv[2]), &activity);
+  if (rc != SQLITE_OK)
+    {
+      sqlite3_result_error_code (context, rc);
+      return;
+    }
+  if ((text = sextant_delay_activity_describe (&activity)) == NULL)
+    sqlite3_result_null (context);
+  else
+    sqlite3_result_text64 (context, text, strlen (text), g_free, SQLITE_UTF8);
 }
 
 /**
@@ -158,15 +508,31 @@ gboolean
 sextant_sql_functions_register (sqlite3  *db,
                                 char    **message)
 {
-  int rc = sqlite3_create_function_v2 (db, "sextant_comment", 11,
-                                       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                                       NULL, comment_func, NULL, NULL, NULL);
+  static const struct
+  {
+    const char *name;
+    int         n_args;
+    int         flags;
+    void      (*func) (sqlite3_context *, int, sqlite3_value **);
+  } functions[] = {
+    { "sextant_comment", 11, SQLITE_DETERMINISTIC, comment_func },
+    { "sextant_comment", 12, SQLITE_DETERMINISTIC, comment_func },
+    /* reads the store: the same within a statement, not across writes */
+    { "sextant_delay_activity", 3, 0, delay_activity_func },
+  };
 
-  if (rc != SQLITE_OK)
+  for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
     {
-      if (message != NULL)
-        *message = g_strdup_printf ("sextant_comment: %s", sqlite3_errmsg (db));
-      return FALSE;
+      int rc = sqlite3_create_function_v2 (db, functions[i].name, functions[i].n_args,
+                                           SQLITE_UTF8 | SQLITE_INNOCUOUS | functions[i].flags,
+                                           NULL, functions[i].func, NULL, NULL, NULL);
+
+      if (rc != SQLITE_OK)
+        {
+          if (message != NULL)
+            *message = g_strdup_printf ("%s: %s", functions[i].name, sqlite3_errmsg (db));
+          return FALSE;
+        }
     }
 
   return TRUE;

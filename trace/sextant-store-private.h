@@ -101,6 +101,7 @@ typedef enum
   SEXTANT_STMT_PATTERN_INSTANCE_CHUNK,
   SEXTANT_STMT_PATTERN_SITE,
   SEXTANT_STMT_PATTERN_NOTE,
+  SEXTANT_STMT_WAIT_STATE_CHUNK,
   SEXTANT_QUERY_SOURCE_CODE_LOCATION,
   SEXTANT_QUERY_CONTEXT_SOURCE,
   SEXTANT_QUERY_CALL_PATH,
@@ -126,6 +127,7 @@ typedef enum
   SEXTANT_QUERY_RUN_SPAN,
   SEXTANT_QUERY_PATTERN_TOTAL_LIST,
   SEXTANT_QUERY_PATTERN_INSTANCE_LIST,
+  SEXTANT_QUERY_PATTERN_INSTANCE_BY_ID,
 
   SEXTANT_N_STMTS
 } SextantStoreStmt;
@@ -139,6 +141,7 @@ typedef enum
   SEXTANT_CHUNK_COLLECTIVE_MEMBER,
   SEXTANT_CHUNK_LOD,
   SEXTANT_CHUNK_PATTERN_INSTANCE,
+  SEXTANT_CHUNK_WAIT_STATE,
   SEXTANT_N_CHUNK_TABLES
 } SextantChunkTable;
 
@@ -185,6 +188,14 @@ enum
   SEXTANT_INSTANCE_PATH, SEXTANT_INSTANCE_SITE, SEXTANT_INSTANCE_BEGIN, SEXTANT_INSTANCE_END,
   SEXTANT_INSTANCE_PEER_LOC, SEXTANT_INSTANCE_MESSAGE, SEXTANT_INSTANCE_COLLECTIVE,
   SEXTANT_INSTANCE_N_COLUMNS
+};
+
+/* wait_state (row id: the instance); cause 0 direct, 1 propagated */
+enum
+{
+  SEXTANT_WAIT_STATE_CAUSE, SEXTANT_WAIT_STATE_CAUSE_INSTANCE, SEXTANT_WAIT_STATE_ROOT_INSTANCE,
+  SEXTANT_WAIT_STATE_ROOT_LOC,
+  SEXTANT_WAIT_STATE_N_COLUMNS
 };
 
 /* meta analysis_selected when every pattern of the set ran (else the
@@ -241,7 +252,22 @@ gboolean      sextant_store_foreach         (SextantStore      *self,
                                              GError           **error,
                                              const char        *types,
                                              ...);
+gboolean      sextant_store_foreach_sql     (SextantStore      *self,
+                                             const char        *sql,
+                                             SextantRowFunc     func,
+                                             gpointer           user_data,
+                                             GError           **error,
+                                             const char        *types,
+                                             ...);
+gboolean      sextant_store_write_wait_states (SextantStore    *self,
+                                             const SextantWaitState *states,
+                                             guint              n_states,
+                                             GError           **error);
 gboolean      sextant_store_finish_load     (SextantStore      *self,
+                                             GError           **error);
+/* The indexes of the tree readers that depend on the trace's own ids
+ * (sextant-store-trees.c); part of sextant_store_finish_load(). */
+gboolean      sextant_store_index_onecoll   (SextantStore      *self,
                                              GError           **error);
 gboolean      sextant_store_reads_shared_views (const char     *sql);
 gboolean      sextant_store_materialize_views (SextantStore    *self,
@@ -268,6 +294,10 @@ gboolean      sextant_row_is_null           (const SextantRow  *row,
 gint64        sextant_row_get_int           (const SextantRow  *row,
                                              int                column);
 const char   *sextant_row_get_text          (const SextantRow  *row,
+                                             int                column);
+char         *sextant_row_dup_text          (const SextantRow  *row,
+                                             int                column);
+gint64        sextant_row_get_int_or_null   (const SextantRow  *row,
                                              int                column);
 int           sextant_row_find_column       (const SextantRow  *row,
                                              const char        *name);

@@ -3,8 +3,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The trace store: all SQL of Sextant lives in this file and in the schema
- * resources. Two ways in:
+ * The trace store: all SQL of Sextant lives in this file, in the typed
+ * readers of the other sextant-store-*.c files (through
+ * sextant_store_foreach_sql()) and in the schema resources. Two ways in:
  *
  *  - sextant_store_create() makes a new file for a bulk load: journal and
  *    fsync off (the importer writes a temporary file and renames it only when
@@ -157,6 +158,8 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "INSERT INTO lod_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
   [SEXTANT_STMT_PATTERN_INSTANCE_CHUNK] =
     "INSERT INTO pattern_instance_data_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
+  [SEXTANT_STMT_WAIT_STATE_CHUNK] =
+    "INSERT INTO wait_state_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
   [SEXTANT_STMT_CALL_PATH_PROFILE] =
     "INSERT INTO call_path_profile (loc, path, visits, inclusive, exclusive, last_visit) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -260,9 +263,12 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "WHERE loc = ?1 AND enter >= ?2 AND enter < ?3 AND id BETWEEN ?4 AND ?5 ORDER BY id",
   /* instances are column chunks (written by the million, read by
    * summaries through pattern_aggregate, and a few at a time) */
+  /* wait_state as in schema-1.sql: a store written before it had none */
   [SEXTANT_STMT_CLEAR_PATTERNS] =
+    "CREATE VIRTUAL TABLE IF NOT EXISTS wait_state USING sextant_columns ("
+    "  instance ROWID, cause TEXT direct propagated, cause_instance, root_instance, root_loc); "
     "DELETE FROM pattern_instance_data_chunk; DELETE FROM pattern_site; DELETE FROM pattern_note; "
-    "DELETE FROM pattern; DELETE FROM pattern_aggregate;",
+    "DELETE FROM pattern; DELETE FROM pattern_aggregate; DELETE FROM wait_state_chunk;",
   [SEXTANT_STMT_PATTERN] =
     "INSERT OR REPLACE INTO pattern (id, number, title, parent, description, criterion, comment, origin, "
     "parameters) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -316,10 +322,12 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT coalesce (bytes, recv_bytes), count (*) FROM message GROUP BY 1 ORDER BY 1",
   [SEXTANT_QUERY_TOP_INSTANCES] =
     "SELECT i.pattern, p.title, i.severity, l.otf2_id, i.visit, i.callpath, i.file, i.line, "
-    "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc, i.site_kind, i.function "
+    "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc, i.site_kind, i.function, "
+    "       i.id, i.cause, rl.otf2_id, i.root_loc, i.cause_instance "
     "FROM (SELECT id FROM pattern_instance_data ORDER BY severity DESC, id LIMIT ?1) AS top "
     "JOIN pattern_instance AS i ON i.id = top.id JOIN pattern AS p ON p.id = i.pattern "
     "JOIN location AS l ON l.id = i.loc LEFT JOIN location AS pl ON pl.id = i.peer_loc "
+    "LEFT JOIN location AS rl ON rl.id = i.root_loc "
     "ORDER BY i.severity DESC, i.id",
   /* the worst instances of one pattern (?1) for the pattern browser: its
    * instance ids are (number << 32) + n, a range of the column table */
@@ -355,7 +363,8 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   /* as SEXTANT_QUERY_PATTERN_INSTANCES, with the locations' labels */
   [SEXTANT_QUERY_PATTERN_INSTANCE_LIST] =
     "SELECT i.id, i.pattern, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", coalesce (ll.label, '?'), "
-    "       pl.label, i.call, i.callpath, i.file, i.line, i.site_kind, i.function, coalesce (i.comment, '') "
+    "       pl.label, i.call, i.callpath, i.file, i.line, i.site_kind, i.function, coalesce (i.comment, ''), "
+    "       i.cause, i.cause_instance, i.root_loc, i.root_label "
     "FROM (SELECT d.id FROM pattern_instance_data AS d "
     "      WHERE d.id BETWEEN (SELECT number FROM pattern WHERE id = ?1) << 32 "
     "                     AND ((SELECT number FROM pattern WHERE id = ?1) << 32) + 4294967295 "
@@ -363,6 +372,14 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "JOIN pattern_instance AS i ON i.id = top.id "
     "LEFT JOIN location_label AS ll ON ll.loc = i.loc LEFT JOIN location_label AS pl ON pl.loc = i.peer_loc "
     "ORDER BY i.severity DESC, i.id",
+  /* the same columns for one instance */
+  [SEXTANT_QUERY_PATTERN_INSTANCE_BY_ID] =
+    "SELECT i.id, i.pattern, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", coalesce (ll.label, '?'), "
+    "       pl.label, i.call, i.callpath, i.file, i.line, i.site_kind, i.function, coalesce (i.comment, ''), "
+    "       i.cause, i.cause_instance, i.root_loc, i.root_label "
+    "FROM pattern_instance AS i "
+    "LEFT JOIN location_label AS ll ON ll.loc = i.loc LEFT JOIN location_label AS pl ON pl.loc = i.peer_loc "
+    "WHERE i.id = ?1",
 };
 
 static void
@@ -1075,6 +1092,7 @@ static const SextantStoreStmt chunk_stmts[SEXTANT_N_CHUNK_TABLES] = {
   [SEXTANT_CHUNK_COLLECTIVE_MEMBER] = SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK,
   [SEXTANT_CHUNK_LOD] = SEXTANT_STMT_LOD_CHUNK,
   [SEXTANT_CHUNK_PATTERN_INSTANCE] = SEXTANT_STMT_PATTERN_INSTANCE_CHUNK,
+  [SEXTANT_CHUNK_WAIT_STATE] = SEXTANT_STMT_WAIT_STATE_CHUNK,
 };
 static const guint chunk_columns[SEXTANT_N_CHUNK_TABLES] = {
   [SEXTANT_CHUNK_VISIT] = SEXTANT_VISIT_N_COLUMNS,
@@ -1082,6 +1100,7 @@ static const guint chunk_columns[SEXTANT_N_CHUNK_TABLES] = {
   [SEXTANT_CHUNK_COLLECTIVE_MEMBER] = SEXTANT_MEMBER_N_COLUMNS,
   [SEXTANT_CHUNK_LOD] = SEXTANT_LOD_N_COLUMNS,
   [SEXTANT_CHUNK_PATTERN_INSTANCE] = SEXTANT_INSTANCE_N_COLUMNS,
+  [SEXTANT_CHUNK_WAIT_STATE] = SEXTANT_WAIT_STATE_N_COLUMNS,
 };
 
 /**
@@ -1171,6 +1190,60 @@ sextant_store_write_chunk (SextantStore         *self,
 }
 
 
+/* Prepares @sql (not cached: a callback may run another query of the same
+ * kind), binds the parameters and hands each row to @func. A callback that
+ * returns %FALSE with its error set fails the call; with @stop_ok, one that
+ * returns %FALSE without an error ends the scan, and the call succeeds. */
+static gboolean
+foreach_valist (SextantStore    *self,
+                const char      *sql,
+                gboolean         stop_ok,
+                SextantRowFunc   func,
+                gpointer         user_data,
+                GError         **error,
+                const char      *types,
+                va_list          args)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  SextantRow row;
+  int rc;
+
+  if (!check_usable (self, error))
+    return FALSE;
+
+  rc = sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_error_from_db (self, rc, "preparing a query", error);
+      return FALSE;
+    }
+
+  bind_valist (stmt, types, args);
+
+  row.stmt = stmt;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      GError *local = NULL;
+
+      if (!func (&row, user_data, &local))
+        {
+          if (local == NULL && stop_ok)
+            return TRUE;
+          if (local != NULL)
+            g_propagate_error (error, local);
+          return FALSE;
+        }
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      set_error_from_db (self, rc, "reading rows", error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /**
  * sextant_store_foreach:
  * @func: called for each row; returning %FALSE (with its error set) stops
@@ -1190,43 +1263,53 @@ sextant_store_foreach (SextantStore      *self,
                        const char        *types,
                        ...)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  SextantRow row;
   va_list args;
-  int rc;
+  gboolean ok;
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
 
-  if (!check_usable (self, error))
-    return FALSE;
-
-  /* Not cached: a callback may run another query of the same kind. */
-  rc = sqlite3_prepare_v2 (self->db, stmt_sql[query], -1, &stmt, NULL);
-  if (rc != SQLITE_OK)
-    {
-      set_error_from_db (self, rc, "preparing a query", error);
-      return FALSE;
-    }
-
   va_start (args, types);
-  bind_valist (stmt, types, args);
+  ok = foreach_valist (self, stmt_sql[query], FALSE, func, user_data, error, types, args);
   va_end (args);
 
-  row.stmt = stmt;
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      if (!func (&row, user_data, error))
-        return FALSE;
-    }
+  return ok;
+}
 
-  if (rc != SQLITE_DONE)
-    {
-      set_error_from_db (self, rc, "reading rows", error);
-      return FALSE;
-    }
+/**
+ * sextant_store_foreach_sql:
+ * @sql: one statement of trace/ (the typed readers of the
+ *   sextant-store-*.c files keep their SQL beside them)
+ * @func: called for each row; returning %FALSE with its error set fails the
+ *   call, returning %FALSE without an error ends the scan early (the call
+ *   then succeeds)
+ * @types: parameter types as for sextant_store_run(), "" for none
+ *
+ * sextant_store_foreach() for a statement that is not in the store's
+ * table, prepared for this call.
+ *
+ * Threading: the store's owning thread; cancelled as sextant_store_foreach().
+ */
+gboolean
+sextant_store_foreach_sql (SextantStore    *self,
+                           const char      *sql,
+                           SextantRowFunc   func,
+                           gpointer         user_data,
+                           GError         **error,
+                           const char      *types,
+                           ...)
+{
+  va_list args;
+  gboolean ok;
 
-  return TRUE;
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (sql != NULL && func != NULL, FALSE);
+
+  va_start (args, types);
+  ok = foreach_valist (self, sql, TRUE, func, user_data, error, types, args);
+  va_end (args);
+
+  return ok;
 }
 
 /**
@@ -1628,6 +1711,7 @@ sextant_store_finish_load (SextantStore  *self,
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
 
   return exec_resource (self, "/org/sextant/trace/schema-1-index.sql", error) &&
+         sextant_store_index_onecoll (self, error) &&
          exec_sql (self, "PRAGMA analysis_limit = 1000; ANALYZE;", error) &&
          exec_sql (self, "PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = WAL;", error);
 }
@@ -1739,6 +1823,22 @@ sextant_row_get_text (const SextantRow *row,
   return (const char *)sqlite3_column_text (row->stmt, column);
 }
 
+/* The column's text, copied; %NULL for SQL NULL. */
+char *
+sextant_row_dup_text (const SextantRow *row,
+                      int               column)
+{
+  return sextant_row_is_null (row, column) ? NULL : g_strdup (sextant_row_get_text (row, column));
+}
+
+/* The column's integer, %SEXTANT_NULL for SQL NULL. */
+gint64
+sextant_row_get_int_or_null (const SextantRow *row,
+                             int               column)
+{
+  return sextant_row_is_null (row, column) ? SEXTANT_NULL : sextant_row_get_int (row, column);
+}
+
 /* The index of the result column called @name, or -1. */
 int
 sextant_row_find_column (const SextantRow *row,
@@ -1752,20 +1852,6 @@ sextant_row_find_column (const SextantRow *row,
 }
 
 /* Typed readers ------------------------------------------------------------- */
-
-static char *
-dup_text_or_null (const SextantRow *row,
-                  int               column)
-{
-  return sextant_row_is_null (row, column) ? NULL : g_strdup (sextant_row_get_text (row, column));
-}
-
-static gint64
-int_or_null (const SextantRow *row,
-             int               column)
-{
-  return sextant_row_is_null (row, column) ? SEXTANT_NULL : sextant_row_get_int (row, column);
-}
 
 /**
  * sextant_location_info_free:
@@ -1793,7 +1879,7 @@ location_info_row (const SextantRow  *row,
   info->id = sextant_row_get_int (row, 0);
   info->otf2_id = sextant_row_get_int (row, 1);
   info->name = g_strdup (sextant_row_get_text (row, 2));
-  info->group = dup_text_or_null (row, 3);
+  info->group = sextant_row_dup_text (row, 3);
   info->label = g_strdup (sextant_row_get_text (row, 4));
   info->events = sextant_row_get_int (row, 5);
   g_ptr_array_add (user_data, info);
@@ -1923,8 +2009,8 @@ pattern_total_row (const SextantRow  *row,
 
   total->id = g_strdup (sextant_row_get_text (row, 0));
   total->title = g_strdup (sextant_row_get_text (row, 1));
-  total->parent = dup_text_or_null (row, 2);
-  total->description = dup_text_or_null (row, 3);
+  total->parent = sextant_row_dup_text (row, 2);
+  total->description = sextant_row_dup_text (row, 3);
   total->instances = sextant_row_get_int (row, 4);
   total->severity = sextant_row_get_int (row, 5);
   g_ptr_array_add (user_data, total);
@@ -1978,6 +2064,7 @@ sextant_pattern_instance_free (SextantPatternInstance *instance)
   g_free (instance->file);
   g_free (instance->function);
   g_free (instance->comment);
+  g_free (instance->root_label);
   g_free (instance);
 }
 
@@ -2003,19 +2090,25 @@ pattern_instance_row (const SextantRow  *row,
   instance->pattern = g_strdup (sextant_row_get_text (row, 1));
   instance->severity = sextant_row_get_int (row, 2);
   instance->loc = sextant_row_get_int (row, 3);
-  instance->peer_loc = int_or_null (row, 4);
-  instance->begin = int_or_null (row, 5);
-  instance->end = int_or_null (row, 6);
+  instance->peer_loc = sextant_row_get_int_or_null (row, 4);
+  instance->begin = sextant_row_get_int_or_null (row, 5);
+  instance->end = sextant_row_get_int_or_null (row, 6);
   instance->location = g_strdup (sextant_row_get_text (row, 7));
-  instance->peer = dup_text_or_null (row, 8);
-  instance->call = dup_text_or_null (row, 9);
-  instance->callpath = dup_text_or_null (row, 10);
-  instance->file = dup_text_or_null (row, 11);
+  instance->peer = sextant_row_dup_text (row, 8);
+  instance->call = sextant_row_dup_text (row, 9);
+  instance->callpath = sextant_row_dup_text (row, 10);
+  instance->file = sextant_row_dup_text (row, 11);
   instance->line = sextant_row_is_null (row, 12) ? 0 : sextant_row_get_int (row, 12);
   instance->site_kind = instance->file != NULL ? site_kind_from_string (sextant_row_get_text (row, 13))
                                                : SEXTANT_SITE_NONE;
-  instance->function = instance->site_kind == SEXTANT_SITE_FUNCTION ? dup_text_or_null (row, 14) : NULL;
+  instance->function = instance->site_kind == SEXTANT_SITE_FUNCTION ? sextant_row_dup_text (row, 14) : NULL;
   instance->comment = g_strdup (sextant_row_get_text (row, 15));
+  instance->cause = sextant_row_is_null (row, 16) ? SEXTANT_WAIT_CAUSE_NONE
+                    : g_str_equal (sextant_row_get_text (row, 16), "propagated") ? SEXTANT_WAIT_CAUSE_PROPAGATED
+                    : SEXTANT_WAIT_CAUSE_DIRECT;
+  instance->cause_instance = sextant_row_get_int_or_null (row, 17);
+  instance->root_loc = sextant_row_get_int_or_null (row, 18);
+  instance->root_label = sextant_row_dup_text (row, 19);
   g_ptr_array_add (user_data, instance);
 
   return TRUE;
@@ -2054,6 +2147,86 @@ sextant_store_list_pattern_instances (SextantStore  *self,
     return NULL;
 
   return g_steal_pointer (&instances);
+}
+
+/**
+ * sextant_store_get_pattern_instance:
+ * @id: an instance id (pattern_instance.id)
+ * @instance: (out) (transfer full) (nullable): the instance, or %NULL
+ *   when the last analysis has none with that id
+ *
+ * One instance of the last analysis, as sextant_store_list_pattern_instances()
+ * gives them.
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: %FALSE with @error set when the store could not be read
+ */
+gboolean
+sextant_store_get_pattern_instance (SextantStore            *self,
+                                    gint64                   id,
+                                    SextantPatternInstance **instance,
+                                    GError                 **error)
+{
+  g_autoptr(GPtrArray) found = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (instance != NULL, FALSE);
+
+  *instance = NULL;
+  found = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_instance_free);
+  if (!sextant_store_foreach (self, SEXTANT_QUERY_PATTERN_INSTANCE_BY_ID, pattern_instance_row, found, error,
+                              "i", id))
+    return FALSE;
+  if (found->len > 0)
+    *instance = g_ptr_array_steal_index (found, 0);
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_find_delay_activity:
+ * @loc: the location that made another wait (location.id)
+ * @begin: ticks: the interval of the wait
+ * @activity: (out caller-allocates): what @loc did then; its @visit is
+ *   %SEXTANT_NULL when @loc has no visit there. Clear it with
+ *   sextant_delay_activity_clear().
+ *
+ * Where @loc spent [@begin, @end]: the region of the program with the most
+ * exclusive time there, or, in a trace of MPI calls only, the late call
+ * and the function it is made in (sextant_delay_activity_find(),
+ * sextant-sql-functions.c, has the rule). Reads the visits of @loc around
+ * the interval: a few chunks.
+ *
+ * Threading: the store's owning thread.
+ */
+gboolean
+sextant_store_find_delay_activity (SextantStore          *self,
+                                   gint64                 loc,
+                                   gint64                 begin,
+                                   gint64                 end,
+                                   SextantDelayActivity  *activity,
+                                   GError               **error)
+{
+  int rc;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (activity != NULL, FALSE);
+
+  memset (activity, 0, sizeof *activity);
+  activity->visit = SEXTANT_NULL;
+  activity->region = SEXTANT_NULL;
+  if (!check_usable (self, error))
+    return FALSE;
+  rc = sextant_delay_activity_find (self->db, loc, begin, end, activity);
+  if (rc != SQLITE_OK)
+    {
+      sextant_delay_activity_clear (activity);
+      set_error_from_db (self, rc, "reading the visits of a delay", error);
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 /**

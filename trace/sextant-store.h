@@ -10,7 +10,9 @@
  * load, the statements and the column layout of the engine are in
  * sextant-store-private.h, for trace/, patterns/, the command line, the
  * tests and the benchmarks; ui/ never includes it. All SQL of the store is
- * in sextant-store.c and the schema resources.
+ * in sextant-store.c, the sextant-store-*.c files of trace/ (readers for one
+ * purpose: sextant-store-trees.c, -causes.c, -matrix.c), the views' functions
+ * (sextant-sql-functions.c) and the schema resources.
  *
  * Threading. A store is one SQLite connection opened without SQLite's own
  * locking (SQLITE_OPEN_NOMUTEX). It belongs to one thread at a time: any
@@ -178,6 +180,29 @@ typedef enum
 } SextantSiteKind;
 
 /**
+ * SextantWaitCause:
+ * @SEXTANT_WAIT_CAUSE_NONE: not a wait state (or one without a peer or an
+ *   interval)
+ * @SEXTANT_WAIT_CAUSE_DIRECT: the location it waited for was doing
+ *   something else than waiting for most of the wait (computing): the
+ *   delay is that location's own
+ * @SEXTANT_WAIT_CAUSE_PROPAGATED: the location it waited for was itself
+ *   in wait states for at least half of the wait: the delay came from
+ *   further back (docs/patterns.md, "Direct and propagated wait states")
+ *
+ * Why a wait state waited.
+ */
+typedef enum
+{
+  SEXTANT_WAIT_CAUSE_NONE,
+  SEXTANT_WAIT_CAUSE_DIRECT,
+  SEXTANT_WAIT_CAUSE_PROPAGATED,
+} SextantWaitCause;
+
+/* "direct", "propagated"; NULL for SEXTANT_WAIT_CAUSE_NONE */
+const char   *sextant_wait_cause_to_string       (SextantWaitCause     cause);
+
+/**
  * SextantPatternInstance:
  * @id: the instance's id (pattern_instance.id)
  * @pattern: the pattern's id
@@ -196,7 +221,15 @@ typedef enum
  * @site_kind: what @file and @line are
  * @function: (nullable): for %SEXTANT_SITE_FUNCTION the function that
  *   begins at @line; otherwise %NULL
- * @comment: the diagnosis and recommendation, never %NULL
+ * @comment: the diagnosis and recommendation, never %NULL; for a
+ *   propagated wait state it names the root cause
+ * @cause: whether a wait state was direct or propagated;
+ *   %SEXTANT_WAIT_CAUSE_NONE for the instances of other patterns
+ * @cause_instance: propagated: the wait state of @peer_loc it came from
+ *   (an instance id); else %SEXTANT_NULL
+ * @root_loc: wait states: location.id of the root cause (@peer_loc when
+ *   direct); %SEXTANT_NULL otherwise, or when the chain of waits loops
+ * @root_label: (nullable): @root_loc's label
  *
  * One instance of a pattern, as the pattern browser shows it.
  */
@@ -218,12 +251,120 @@ typedef struct
   SextantSiteKind  site_kind;
   char            *function;
   char            *comment;
+  SextantWaitCause cause;
+  gint64           cause_instance;
+  gint64           root_loc;
+  char            *root_label;
 } SextantPatternInstance;
 
 void          sextant_pattern_instance_free        (SextantPatternInstance *instance);
 GPtrArray    *sextant_store_list_pattern_instances (SextantStore           *self,
                                                     const char             *pattern,
                                                     guint                   limit,
+                                                    GError                **error);
+gboolean      sextant_store_get_pattern_instance   (SextantStore           *self,
+                                                    gint64                  id,
+                                                    SextantPatternInstance **instance,
+                                                    GError                **error);
+
+/**
+ * SextantWaitState:
+ * @instance: the wait state's instance id
+ * @cause: direct or propagated (%SEXTANT_WAIT_CAUSE_NONE: no peer or no
+ *   interval to judge)
+ * @cause_instance: propagated: the wait state of the peer that overlapped
+ *   the wait most; else %SEXTANT_NULL
+ * @root_instance: the direct wait state at the end of the chain of
+ *   @cause_instance links (@instance itself when direct); %SEXTANT_NULL
+ *   when the chain loops
+ * @root_loc: the peer of @root_instance: the root cause's location
+ *
+ * What the last analysis found behind one wait state (the wait_state
+ * table, docs/schema.md).
+ */
+typedef struct
+{
+  gint64           instance;
+  SextantWaitCause cause;
+  gint64           cause_instance;
+  gint64           root_instance;
+  gint64           root_loc;
+} SextantWaitState;
+
+gboolean      sextant_store_get_wait_state         (SextantStore           *self,
+                                                    gint64                  instance,
+                                                    SextantWaitState       *state,
+                                                    gboolean               *found,
+                                                    GError                **error);
+
+/**
+ * SextantDelayActivity:
+ * @visit: the visit that names it; %SEXTANT_NULL when the location has
+ *   no visit in the interval (then the other fields are empty)
+ * @region: region.id of @function when it is a visit's region; else
+ *   %SEXTANT_NULL
+ * @function: (nullable): where the time went: the region of the program
+ *   that had the most exclusive time, or, in a trace of MPI calls only, the
+ *   function the late call was made in
+ * @call: (nullable): in a trace of MPI calls only: the late call
+ *   ("MPI_Send"); %NULL when @function is a recorded region
+ * @file: (nullable): the source file of @site_kind's line
+ * @line: the line; 0 for none
+ * @site_kind: %SEXTANT_SITE_CALL: the line of the call (of @function's
+ *   visit, or of @call); %SEXTANT_SITE_FUNCTION: where @function begins
+ *
+ * Where a location spent an interval in which it made another wait: the
+ * root cause of a chain of wait states (sextant_store_find_delay_activity()).
+ * Clear it with sextant_delay_activity_clear().
+ */
+typedef struct
+{
+  gint64           visit;
+  gint64           region;
+  char            *function;
+  char            *call;
+  char            *file;
+  gint64           line;
+  SextantSiteKind  site_kind;
+} SextantDelayActivity;
+
+void          sextant_delay_activity_clear         (SextantDelayActivity   *activity);
+gboolean      sextant_store_find_delay_activity    (SextantStore           *self,
+                                                    gint64                  loc,
+                                                    gint64                  begin,
+                                                    gint64                  end,
+                                                    SextantDelayActivity   *activity,
+                                                    GError                **error);
+
+/* Point-to-point traffic (sextant-store-matrix.c) ---------------------------- */
+
+/**
+ * SextantMessagePair:
+ * @sender: location.id of the sending side
+ * @receiver: location.id of the receiving side
+ * @messages: matched messages (both sides recorded)
+ * @bytes: their bytes (message.bytes, as sent)
+ * @receive_ticks: time in the receive calls that completed them: each call
+ *   counted once, shared evenly among the messages of the range it completed
+ * @first_send: ticks: the earliest send
+ * @last_receive: ticks: the latest receive
+ *
+ * The messages from one location to another, summed.
+ */
+typedef struct
+{
+  gint64 sender;
+  gint64 receiver;
+  gint64 messages;
+  gint64 bytes;
+  double receive_ticks;
+  gint64 first_send;
+  gint64 last_receive;
+} SextantMessagePair;
+
+GArray       *sextant_store_read_message_pairs     (SextantStore           *self,
+                                                    gint64                  begin,
+                                                    gint64                  end,
                                                     GError                **error);
 
 /**
@@ -251,9 +392,337 @@ gboolean      sextant_store_get_analysis_scope   (SextantStore         *self,
                                                   SextantAnalysisScope *scope,
                                                   GError              **error);
 
+/* Collective trees (graph/) ------------------------------------------------
+ *
+ * What graph/ reads to build the trees of collective operations
+ * (graph/sextant-graph.h): the regions onecoll records for a broadcast and
+ * the RMA operations inside them, the members of MPI collectives, the
+ * visits of phase regions and the messages inside them. Implemented in
+ * sextant-store-trees.c. Each reader reads only what one tree needs (an
+ * index or the column tables' zone maps), except the listings, which read
+ * every collective, broadcast or message once. */
+
+/**
+ * SextantLocationProcess:
+ * @loc: location.id
+ * @process: its process (location_group.id), %SEXTANT_NULL when it has none
+ * @process_name: the process's name ("MPI Rank 3"), or the location's label
+ *   when it has no process; never %NULL
+ * @label: how comments name the location (location_label)
+ * @world_rank: the process's rank in MPI_COMM_WORLD, %SEXTANT_NULL if unknown
+ *
+ * A location with its process.
+ */
+typedef struct
+{
+  gint64  loc;
+  gint64  process;
+  char   *process_name;
+  char   *label;
+  gint64  world_rank;
+} SextantLocationProcess;
+
+void          sextant_location_process_free      (SextantLocationProcess *location);
+GPtrArray    *sextant_store_list_location_processes (SextantStore      *self,
+                                                  GError             **error);
+GArray       *sextant_store_read_comm_ranks      (SextantStore        *self,
+                                                  gint64               comm,
+                                                  GError             **error);
+
+/**
+ * SextantOnecollVisit:
+ * @visit: visit.id
+ * @loc: where it ran
+ * @region: its region's name ("onecoll_put_request", "onecoll_bcast", ...)
+ * @enter: ticks
+ * @leave: ticks
+ * @parent: the enclosing visit, %SEXTANT_NULL at the top
+ * @parent_region: (nullable): the enclosing visit's region name
+ * @root: the 'onecoll root' attribute (a rank of onecoll's communicator),
+ *   %SEXTANT_NULL when the visit has none
+ * @peer: the 'onecoll peer' attribute: the target of a put request, the
+ *   parent of a relay, the rank a help relay was for; %SEXTANT_NULL if none
+ *
+ * One region of a onecoll broadcast, as onecoll's trace hooks recorded it
+ * (onecoll/onecoll-trace.h).
+ */
+typedef struct
+{
+  gint64  visit;
+  gint64  loc;
+  char   *region;
+  gint64  enter;
+  gint64  leave;
+  gint64  parent;
+  char   *parent_region;
+  gint64  root;
+  gint64  peer;
+} SextantOnecollVisit;
+
+void          sextant_onecoll_visit_free         (SextantOnecollVisit *visit);
+GPtrArray    *sextant_store_list_onecoll_visits  (SextantStore        *self,
+                                                  gint64               win,
+                                                  gint64               seq,
+                                                  GError             **error);
+gboolean      sextant_store_get_onecoll_ids      (SextantStore        *self,
+                                                  gint64               visit,
+                                                  gint64              *win,
+                                                  gint64              *seq,
+                                                  GError             **error);
+
+/**
+ * SextantOnecollBcast:
+ * @win: the 'onecoll window' attribute of its regions
+ * @seq: the 'onecoll sequence' attribute
+ * @root: the root rank ('onecoll root'), %SEXTANT_NULL if not recorded
+ * @root_loc: the location of the root's own put loop (its application
+ *   thread), %SEXTANT_NULL when none was recorded
+ * @members: processes with an onecoll_bcast visit of the broadcast
+ * @begin: ticks: the first enter of any of its regions
+ * @end: ticks: the last leave of any of its regions
+ * @bytes: bytes of the MPI_Put operations inside its put loops (data and
+ *   descriptors), 0 when none were recorded
+ *
+ * One onecoll broadcast, as `sextant info --collectives` lists it.
+ */
+typedef struct
+{
+  gint64  win;
+  gint64  seq;
+  gint64  root;
+  gint64  root_loc;
+  gint64  members;
+  gint64  begin;
+  gint64  end;
+  gint64  bytes;
+} SextantOnecollBcast;
+
+GArray       *sextant_store_list_onecoll_bcasts  (SextantStore        *self,
+                                                  GError             **error);
+
+typedef enum
+{
+  SEXTANT_RMA_PUT,
+  SEXTANT_RMA_GET,
+  SEXTANT_RMA_ATOMIC,
+} SextantRmaKind;
+
+/**
+ * SextantRmaOp:
+ * @id: rma_op.id
+ * @kind: put, get or atomic (accumulates, compare-and-swap, ...)
+ * @win: the MPI window (rma_window.id), %SEXTANT_NULL if unknown
+ * @comm: the window's communicator, %SEXTANT_NULL if unknown
+ * @target: the target rank in @comm
+ * @target_loc: the target's location, %SEXTANT_NULL if not resolved
+ * @bytes: bytes sent
+ * @issue_time: ticks
+ * @complete_time: ticks, %SEXTANT_NULL when its completion was not recorded
+ *
+ * One one-sided operation issued by a location.
+ */
+typedef struct
+{
+  gint64          id;
+  SextantRmaKind  kind;
+  gint64          win;
+  gint64          comm;
+  gint64          target;
+  gint64          target_loc;
+  gint64          bytes;
+  gint64          issue_time;
+  gint64          complete_time;
+} SextantRmaOp;
+
+GArray       *sextant_store_list_rma_ops         (SextantStore        *self,
+                                                  gint64               loc,
+                                                  gint64               begin,
+                                                  gint64               end,
+                                                  GError             **error);
+
+/**
+ * SextantCollectiveInfo:
+ * @id: collective.id
+ * @comm: its communicator, %SEXTANT_NULL if unknown
+ * @comm_name: (nullable): the communicator's name
+ * @comm_size: the communicator's size (collective.expected)
+ * @kind: "BARRIER", "BCAST", "ALLREDUCE", ...
+ * @root: the root rank, %SEXTANT_NULL when it has none
+ * @root_loc: the root's location, %SEXTANT_NULL when it has none
+ * @nonblocking: an MPI_I* collective
+ * @members: locations that took part
+ * @begin: ticks: the earliest member begin record
+ * @end: ticks: the latest member end record
+ * @bytes: bytes the members sent, summed; %SEXTANT_NULL when not read
+ *
+ * One MPI collective operation matched across its communicator.
+ */
+typedef struct
+{
+  gint64    id;
+  gint64    comm;
+  char     *comm_name;
+  gint64    comm_size;
+  char     *kind;
+  gint64    root;
+  gint64    root_loc;
+  gboolean  nonblocking;
+  gint64    members;
+  gint64    begin;
+  gint64    end;
+  gint64    bytes;
+} SextantCollectiveInfo;
+
+void          sextant_collective_info_free       (SextantCollectiveInfo *info);
+GPtrArray    *sextant_store_list_collective_infos (SextantStore       *self,
+                                                  GError             **error);
+SextantCollectiveInfo *sextant_store_get_collective (SextantStore     *self,
+                                                  gint64               id,
+                                                  GError             **error);
+
+/**
+ * SextantCollectiveMember:
+ * @loc: the member's location
+ * @visit: the MPI call around its begin record
+ * @end_visit: the call around its end record (the Wait of a non-blocking one)
+ * @enter: ticks: @visit's enter
+ * @leave: ticks: @end_visit's leave (@visit's without one)
+ * @begin: ticks: its MPI_COLLECTIVE_BEGIN record
+ * @end: ticks: its MPI_COLLECTIVE_END record
+ * @bytes_sent: as recorded
+ * @bytes_received: as recorded
+ *
+ * One member of an MPI collective.
+ */
+typedef struct
+{
+  gint64  loc;
+  gint64  visit;
+  gint64  end_visit;
+  gint64  enter;
+  gint64  leave;
+  gint64  begin;
+  gint64  end;
+  gint64  bytes_sent;
+  gint64  bytes_received;
+} SextantCollectiveMember;
+
+GArray       *sextant_store_list_collective_members (SextantStore     *self,
+                                                  gint64               collective,
+                                                  GError             **error);
+gint64        sextant_store_find_collective_call (SextantStore        *self,
+                                                  gint64               loc,
+                                                  gint64               visit,
+                                                  gint64               enter,
+                                                  gint64               leave,
+                                                  GError             **error);
+
+/**
+ * SextantVisitSpan:
+ * @id: visit.id
+ * @loc: its location
+ * @region: region.id
+ * @depth: 0 for a top-level visit
+ * @enter: ticks
+ * @leave: ticks
+ *
+ * Where and when one visit ran.
+ */
+typedef struct
+{
+  gint64  id;
+  gint64  loc;
+  gint64  region;
+  gint64  depth;
+  gint64  enter;
+  gint64  leave;
+} SextantVisitSpan;
+
+GArray       *sextant_store_list_visits_at       (SextantStore        *self,
+                                                  gint64               loc,
+                                                  gint64               time,
+                                                  GError             **error);
+
+/**
+ * SextantRegionPresence:
+ * @region: region.id
+ * @name: the region's name, "?" when it has none
+ * @paradigm: "MPI", "USER", ...
+ * @loc: a location that ran it
+ * @visits: how many times @loc entered it
+ * @min_depth: the smallest depth of those visits
+ *
+ * How often a location entered a region (from the call-path profile).
+ */
+typedef struct
+{
+  gint64  region;
+  char   *name;
+  char   *paradigm;
+  gint64  loc;
+  gint64  visits;
+  gint64  min_depth;
+} SextantRegionPresence;
+
+void          sextant_region_presence_free       (SextantRegionPresence *presence);
+GPtrArray    *sextant_store_list_region_presence (SextantStore        *self,
+                                                  GError             **error);
+GArray       *sextant_store_list_region_visits   (SextantStore        *self,
+                                                  const gint64        *regions,
+                                                  guint                n_regions,
+                                                  GError             **error);
+GArray       *sextant_store_list_nth_visits      (SextantStore        *self,
+                                                  gint64               region,
+                                                  gint64               n,
+                                                  GError             **error);
+gint64        sextant_store_count_visits_before  (SextantStore        *self,
+                                                  gint64               loc,
+                                                  gint64               region,
+                                                  gint64               visit,
+                                                  GError             **error);
+
+/**
+ * SextantMessageInfo:
+ * @id: message.id
+ * @send_loc: the sender
+ * @recv_loc: the receiver
+ * @bytes: bytes sent (received, without a send record)
+ * @send_time: ticks: the send record
+ * @send_enter: ticks: the enter of the send call, %SEXTANT_NULL when not read
+ * @recv_time: ticks: the receive's completion record
+ *
+ * A matched point-to-point message.
+ */
+typedef struct
+{
+  gint64  id;
+  gint64  send_loc;
+  gint64  recv_loc;
+  gint64  bytes;
+  gint64  send_time;
+  gint64  send_enter;
+  gint64  recv_time;
+} SextantMessageInfo;
+
+typedef gboolean (*SextantMessageFunc) (const SextantMessageInfo *message,
+                                        gpointer                  user_data);
+
+gboolean      sextant_store_foreach_message      (SextantStore        *self,
+                                                  gint64               begin,
+                                                  gint64               end,
+                                                  gboolean             with_send_enter,
+                                                  SextantMessageFunc   func,
+                                                  gpointer             user_data,
+                                                  GError             **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLocationInfo, sextant_location_info_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantPatternTotal, sextant_pattern_total_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantPatternInstance, sextant_pattern_instance_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantAnalysisScope, sextant_analysis_scope_clear)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantDelayActivity, sextant_delay_activity_clear)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLocationProcess, sextant_location_process_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantOnecollVisit, sextant_onecoll_visit_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantCollectiveInfo, sextant_collective_info_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantRegionPresence, sextant_region_presence_free)
 
 G_END_DECLS
