@@ -25,6 +25,17 @@ static const GdkRGBA aggregate_fill = { 0.93f, 0.93f, 0.93f, 1 };
 static const GdkRGBA waiting_band = { 0.86f, 0.20f, 0.22f, 0.40f };
 static const GdkRGBA cause_band = { 0.96f, 0.55f, 0.10f, 0.60f };
 static const GdkRGBA selection_color = { 1.0f, 0.80f, 0.0f, 1 };
+static const GdkRGBA root_help = { 0.56f, 0.33f, 0.78f, 1 };
+
+/* A onecoll put the root made for a rank whose parent had not relayed */
+static gboolean
+by_root_help (SextantTreeView *self,
+              int              e)
+{
+  const SextantTreeEdge *edge = e >= 0 ? sextant_comm_tree_get_edge (self->tree, (guint)e) : NULL;
+
+  return edge != NULL && edge->by != NULL && g_str_equal (edge->by, "root help");
+}
 
 const GdkRGBA *
 sextant_tree_view_node_border_color (void)
@@ -52,7 +63,51 @@ is_dark (const GdkRGBA *color)
   return 0.299 * color->red + 0.587 * color->green + 0.114 * color->blue < 0.5;
 }
 
-/* The legend: the lateness scale, the critical path, a collapsed box */
+/* A legend's entry: a sample (a line, or a box when @fill is given) and
+ * its text, at *@x, which moves past it; left out when it does not fit */
+static void
+legend_entry (SextantTreeView *self,
+              GtkSnapshot     *snapshot,
+              PangoLayout     *layout,
+              const GdkRGBA   *fg,
+              const GdkRGBA   *color,
+              double           line,
+              gboolean         dashed,
+              const GdkRGBA   *fill,
+              const char      *text,
+              double          *x)
+{
+  int w;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  if (*x + 34 + w > self->layout->width - MARGIN)
+    return;
+  if (fill != NULL)
+    {
+      gtk_snapshot_append_color (snapshot, fill, &GRAPHENE_RECT_INIT ((float)*x + 3, 6, 22, 14));
+      if (color != NULL)
+        sextant_snapshot_frame (snapshot, &GRAPHENE_RECT_INIT ((float)*x + 3, 6, 22, 14), 1, color);
+    }
+  else
+    {
+      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT ((float)*x, 0, 30, LEGEND_HEIGHT));
+
+      gdk_cairo_set_source_rgba (cr, color);
+      cairo_set_line_width (cr, line);
+      cairo_set_dash (cr, (double[]) { 4, 3 }, dashed ? 2 : 0, 0);
+      cairo_move_to (cr, *x, 13);
+      cairo_line_to (cr, *x + 28, 13);
+      cairo_stroke (cr);
+      cairo_destroy (cr);
+    }
+  sextant_snapshot_text (snapshot, layout, text, *x + 34, 4, fg);
+  *x += 34 + w + 20;
+}
+
+/* The legend: the lateness scale, the critical path, and what else the
+ * tree draws (assumed edges, the root's help, waits, a root cause's
+ * delay, collapsed boxes) */
 static void
 snapshot_legend (SextantTreeView *self,
                  GtkSnapshot     *snapshot,
@@ -63,9 +118,26 @@ snapshot_legend (SextantTreeView *self,
   gint64 resolution = sextant_comm_tree_get_resolution (self->tree);
   g_autofree char *most = sextant_format_duration (l->max_lateness, resolution);
   g_autofree char *scale = g_strdup_printf ("0 … %s", most);
+  gboolean help = FALSE, waits = FALSE, cause = FALSE, collapsed = FALSE;
   double x = MARGIN;
   int w;
-  cairo_t *cr;
+
+  for (guint k = 0; k < l->items->len; k++)
+    {
+      const Item *item = &g_array_index (l->items, Item, k);
+      const SextantTreeNode *node;
+      int e;
+
+      collapsed |= item->kind == ITEM_AGGREGATE;
+      if (item->kind != ITEM_NODE)
+        continue;
+      node = sextant_comm_tree_get_node (self->tree, (guint)item->node);
+      e = l->edge_in[item->node];
+      help |= by_root_help (self, e);
+      waits |= node->cause == SEXTANT_CAUSE_WAITING ||
+               (e >= 0 && sextant_comm_tree_get_edge (self->tree, (guint)e)->end > node->arrival);
+      cause |= node->cause == SEXTANT_CAUSE_ROOT;
+    }
 
   sextant_snapshot_text (snapshot, layout, "Lateness", x, 4, fg);
   pango_layout_get_pixel_size (layout, &w, NULL);
@@ -82,41 +154,18 @@ snapshot_legend (SextantTreeView *self,
   pango_layout_get_pixel_size (layout, &w, NULL);
   x += w + 24;
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT ((float)x, 0, 30, LEGEND_HEIGHT));
-  gdk_cairo_set_source_rgba (cr, fg);
-  cairo_set_line_width (cr, 3);
-  cairo_move_to (cr, x, 13);
-  cairo_line_to (cr, x + 28, 13);
-  cairo_stroke (cr);
-  cairo_destroy (cr);
-  x += 34;
-  sextant_snapshot_text (snapshot, layout, "critical path", x, 4, fg);
-  pango_layout_get_pixel_size (layout, &w, NULL);
-  x += w + 24;
-
+  legend_entry (self, snapshot, layout, fg, fg, 3, FALSE, NULL, "critical path", &x);
   if (l->model)
-    {
-      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT ((float)x, 0, 30, LEGEND_HEIGHT));
-      gdk_cairo_set_source_rgba (cr, fg);
-      cairo_set_line_width (cr, 1.5);
-      cairo_set_dash (cr, (double[]) { 4, 3 }, 2, 0);
-      cairo_move_to (cr, x, 13);
-      cairo_line_to (cr, x + 28, 13);
-      cairo_stroke (cr);
-      cairo_destroy (cr);
-      x += 34;
-      sextant_snapshot_text (snapshot, layout, "Open MPI's binomial tree (assumed)", x, 4, fg);
-      pango_layout_get_pixel_size (layout, &w, NULL);
-      x += w + 24;
-    }
-  for (guint k = 0; k < l->items->len; k++)
-    if (g_array_index (l->items, Item, k).kind == ITEM_AGGREGATE)
-      {
-        gtk_snapshot_append_color (snapshot, &aggregate_fill, &GRAPHENE_RECT_INIT ((float)x, 5, 22, 15));
-        sextant_snapshot_frame (snapshot, &GRAPHENE_RECT_INIT ((float)x, 5, 22, 15), 1, &aggregate_border);
-        sextant_snapshot_text (snapshot, layout, "collapsed: click to show", x + 28, 4, fg);
-        break;
-      }
+    legend_entry (self, snapshot, layout, fg, fg, 1.5, TRUE, NULL, "Open MPI's binomial tree (assumed)", &x);
+  if (help)
+    legend_entry (self, snapshot, layout, fg, &root_help, 1.75, FALSE, NULL, "the root's help", &x);
+  if (waits)
+    legend_entry (self, snapshot, layout, fg, NULL, 0, FALSE, &waiting_band, "waiting", &x);
+  if (cause)
+    legend_entry (self, snapshot, layout, fg, NULL, 0, FALSE, &cause_band, "the root cause's delay", &x);
+  if (collapsed)
+    legend_entry (self, snapshot, layout, fg, &aggregate_border, 0, FALSE, &aggregate_fill, "collapsed: click for more",
+                  &x);
 }
 
 /* Every other depth on a faint band, so that its lanes read as one row */
@@ -171,8 +220,8 @@ edge_points (SextantTreeView *self,
 }
 
 /* Parent to child: recorded transfers solid, assumed ones dashed, the
- * critical path bold; from a parent to its collapsed children's box faint
- * and dashed */
+ * critical path bold, the puts of a onecoll root's help purple; from a
+ * parent to its collapsed children's box faint and dashed */
 static void
 snapshot_edges (SextantTreeView *self,
                 GtkSnapshot     *snapshot,
@@ -200,13 +249,17 @@ snapshot_edges (SextantTreeView *self,
     }
   cairo_stroke (cr);
 
-  for (int pass = 0; pass < 2; pass++)
+  /* thin, then bold (the critical path); each in the foreground's colour,
+   * then in the root's help's */
+  for (int pass = 0; pass < 4; pass++)
     {
-      gboolean bold = pass == 1;
+      gboolean bold = pass >= 2;
+      gboolean help = pass % 2 == 1;
 
-      c.alpha = bold ? 1 : 0.55;
+      c = help ? root_help : *fg;
+      c.alpha = bold ? 1 : help ? 0.8 : 0.55;
       gdk_cairo_set_source_rgba (cr, &c);
-      cairo_set_line_width (cr, bold ? 3 : 1.25);
+      cairo_set_line_width (cr, bold ? 3 : help ? 1.75 : 1.25);
       cairo_set_dash (cr, (double[]) { 4, 3 }, l->model ? 2 : 0, 0);
       for (guint i = 0; i < l->n_nodes; i++)
         {
@@ -218,7 +271,8 @@ snapshot_edges (SextantTreeView *self,
               g_array_index (l->items, Item, l->item_of[i]).kind != ITEM_NODE ||
               g_array_index (l->items, Item, l->item_of[p]).kind != ITEM_NODE)
             continue;
-          if (bold != (e >= 0 && sextant_comm_tree_edge_is_critical (self->tree, (guint)e)))
+          if (bold != (e >= 0 && sextant_comm_tree_edge_is_critical (self->tree, (guint)e)) ||
+              help != by_root_help (self, e))
             continue;
           edge_points (self, (int)i, &x0, &y0, &x1, &y1);
           cairo_move_to (cr, x0, y0);
@@ -286,14 +340,36 @@ snapshot_edge_labels (SextantTreeView *self,
         }
       else
         text = g_steal_pointer (&latency);
+      /* who relayed, when not the sender's own thread (onecoll's
+       * Broadcaster, a waiting thread, the root's help) */
+      if (sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_ONECOLL_BCAST && edge->by != NULL &&
+          !g_str_equal (edge->by, "root"))
+        {
+          char *by = g_strdup_printf ("%s · %s", text, edge->by);
+
+          g_free (text);
+          text = by;
+        }
       edge_points (self, (int)i, &x0, &y0, &x1, &y1);
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &w, &h);
-      graphene_rect_init (&rect, (float)floor ((x0 + x1) / 2 - w / 2.0), (float)floor ((y0 + y1) / 2 - h / 2.0), w, h);
-      rect.origin.x = MAX (rect.origin.x, 2);
-      if (overlaps_any (taken, &GRAPHENE_RECT_INIT (rect.origin.x - 2, rect.origin.y, rect.size.width + 4,
-                                                    rect.size.height)))
-        continue;
+      /* at the middle of the edge, else a little before or after it */
+      {
+        static const double along[] = { 0.5, 0.35, 0.65, 0.2, 0.8 };
+        guint a;
+
+        for (a = 0; a < G_N_ELEMENTS (along); a++)
+          {
+            graphene_rect_init (&rect, (float)floor (x0 + along[a] * (x1 - x0) - w / 2.0),
+                                (float)floor (y0 + along[a] * (y1 - y0) - h / 2.0), w, h);
+            rect.origin.x = CLAMP (rect.origin.x, 2, l->width - w - 2);
+            if (!overlaps_any (taken, &GRAPHENE_RECT_INIT (rect.origin.x - 2, rect.origin.y, rect.size.width + 4,
+                                                           rect.size.height)))
+              break;
+          }
+        if (a == G_N_ELEMENTS (along))
+          continue;
+      }
       g_array_append_val (taken, rect);
       gtk_snapshot_append_color (snapshot, &back, &GRAPHENE_RECT_INIT (rect.origin.x - 2, rect.origin.y,
                                                                       rect.size.width + 4, rect.size.height));

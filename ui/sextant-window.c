@@ -296,20 +296,27 @@ instance_changed_cb (SextantWindow *self)
   sextant_source_view_show (self->source_view, record->file, record->line, caption);
 }
 
-/* A trace shown: the timeline's pane as high as its rows, between a
- * third and a half of the height, the pages under it the rest.
- * The pane's height is known once it is allocated ("max-position"). */
+/* A trace shown: the timeline's pane as high as its rows, at least a
+ * third of the height; the page under it keeps BOTTOM_MIN pixels, or three
+ * fifths of the height when it is the Tree or the Matrix (--page,
+ * --collective).
+ * The pane's height is known once it is allocated ("max-position"); the
+ * divider is the user's after that. */
+#define BOTTOM_MIN 260
+
 static void
 fit_panes (SextantWindow *self)
 {
   int height = gtk_widget_get_height (GTK_WIDGET (self->down));
+  gboolean source = g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "source") == 0;
   int natural = 0;
 
   if (!self->fit_panes || height <= 0)
     return;
   self->fit_panes = FALSE;
   gtk_widget_measure (GTK_WIDGET (self->timeline), GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
-  gtk_paned_set_position (self->down, CLAMP (natural + 40, height / 3, height / 2));
+  gtk_paned_set_position (self->down,
+                          MAX (MIN (natural + 40, source ? height - BOTTOM_MIN : height * 2 / 5), height / 3));
 }
 
 /* A collective chosen (a click in the timeline): its tree */
