@@ -18,11 +18,15 @@
  * location at its arrival in the session, and the timeline marks it
  * there; clicks on a collapsed box show its members. The frame times at
  * 1024 members, collapsed and all shown, are measured and reported.
+ * `sextant --screenshot --page tree --collective ID` (and --instance ID)
+ * draws the tree, and a collective the trace lacks fails.
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "sextant-graph.h"
 #include "sextant-test-util.h"
@@ -388,6 +392,74 @@ test_casita (Fixture       *fixture,
   g_assert_cmpuint (count_boxes (fixture), ==, sextant_comm_tree_get_n_nodes (tree));
 }
 
+/* `sextant --screenshot` on a page and a choice ------------------------------ */
+
+static int
+run_app (const char * const *args,
+         char              **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, (char *)g_getenv ("SEXTANT"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *)args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+
+  return WEXITSTATUS (status);
+}
+
+/* --page tree --collective ID and --instance ID draw that tree; a
+ * collective the trace does not have is exit status 1 and its reason */
+static void
+test_app (Fixture       *fixture,
+          gconstpointer  data)
+{
+  g_autofree char *archive = g_build_filename (g_getenv ("SEXTANT_EXTERNAL_TRACES"), "casita-4_mpi_ls_barr", NULL);
+  g_autoptr(SextantStore) store = sextant_test_import (archive, &fixture->tmpdir);
+  g_autofree char *png = g_build_filename (fixture->tmpdir, "tree.png", NULL);
+  g_autoptr(SextantSession) session = sextant_test_load_session (sextant_store_get_path (store));
+  g_autoptr(GPtrArray) collectives = NULL;
+  g_autoptr(GPtrArray) worst = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *instance = NULL;
+  const char *db = sextant_store_get_path (store);
+  char *err = NULL;
+
+  g_assert_nonnull (g_getenv ("SEXTANT"));
+  fixture->session = g_object_ref (session);
+  sextant_session_analyse_async (session, NULL, NULL, NULL, analysed_cb, &error);
+  sextant_test_wait_until (analysed, fixture, 120);
+  g_assert_no_error (error);
+  collectives = sextant_graph_list_collectives (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (collectives->len, >, 0);
+  worst = sextant_store_list_pattern_instances (store, "late_sender", 1, &error);
+  g_assert_no_error (error);
+  instance = g_strdup_printf ("%" G_GINT64_FORMAT, ((SextantPatternInstance *)g_ptr_array_index (worst, 0))->id);
+
+  g_assert_cmpint (run_app ((const char *[]) { "--size", "900x600", "--screenshot", png, "--page", "tree", "--collective",
+                                               ((SextantCollectiveRef *)g_ptr_array_index (collectives, 0))->id, db,
+                                               NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_remove (png), ==, 0);
+  g_assert_cmpint (run_app ((const char *[]) { "--size", "900x600", "--screenshot", png, "--instance", instance, db,
+                                               NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (run_app ((const char *[]) { "--size", "900x600", "--screenshot", png, "--collective", "12345678",
+                                               db, NULL }, &err), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "12345678"));
+  g_free (err);
+}
+
 /* 1024 members ---------------------------------------------------------------- */
 
 static double
@@ -522,6 +594,7 @@ main (int   argc,
   g_test_add ("/tree-view/onecoll-broadcast", Fixture, NULL, NULL, test_onecoll, fixture_tear_down);
   g_test_add ("/tree-view/barrier-and-delay-chain", Fixture, NULL, NULL, test_casita, fixture_tear_down);
   g_test_add ("/tree-view/1024-members", Fixture, NULL, NULL, test_1024, fixture_tear_down);
+  g_test_add ("/tree-view/app-screenshot", Fixture, NULL, NULL, test_app, fixture_tear_down);
 
   return g_test_run ();
 }

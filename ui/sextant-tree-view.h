@@ -9,9 +9,9 @@
  * data (or its release) arrived, with a thin bar to the time it finished,
  * filled by its lateness (neutral to red, with a legend); edges go from
  * the parent's send to the child's arrival, the critical path bold, with
- * their bytes and latency where they fit. Past MAX_PER_DEPTH nodes at one
- * depth, the least late siblings of a parent (with their subtrees) are one
- * box "+ 37 ranks"; a click on it shows them. Hover: a node's details; a
+ * their bytes and latency where they fit. Past 24 nodes at one depth, the
+ * least late siblings of a parent (with their subtrees) are one box "+ 37
+ * ranks"; a click on it shows 96 more of them. Hover: a node's details; a
  * click: the session selects its location at its arrival.
  *
  * It shows its session's choice: the chosen collective's tree, else the
