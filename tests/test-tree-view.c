@@ -26,7 +26,6 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "sextant-graph.h"
 #include "sextant-test-util.h"
@@ -394,26 +393,6 @@ test_casita (Fixture       *fixture,
 
 /* `sextant --screenshot` on a page and a choice ------------------------------ */
 
-static int
-run_app (const char * const *args,
-         char              **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  g_ptr_array_add (argv, (char *)g_getenv ("SEXTANT"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *)args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err,
-                               &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-
-  return WEXITSTATUS (status);
-}
-
 /* --page tree --collective ID and --instance ID draw that tree; a
  * collective the trace does not have is exit status 1 and its reason */
 static void
@@ -443,17 +422,17 @@ test_app (Fixture       *fixture,
   g_assert_no_error (error);
   instance = g_strdup_printf ("%" G_GINT64_FORMAT, ((SextantPatternInstance *)g_ptr_array_index (worst, 0))->id);
 
-  g_assert_cmpint (run_app ((const char *[]) { "--size", "900x600", "--screenshot", png, "--page", "tree", "--collective",
+  g_assert_cmpint (sextant_test_run_sextant ((const char *[]) { "--size", "900x600", "--screenshot", png, "--page", "tree", "--collective",
                                                ((SextantCollectiveRef *)g_ptr_array_index (collectives, 0))->id, db,
                                                NULL }, &err), ==, 0);
   g_clear_pointer (&err, g_free);
   g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
   g_assert_cmpint (g_remove (png), ==, 0);
-  g_assert_cmpint (run_app ((const char *[]) { "--size", "900x600", "--screenshot", png, "--instance", instance, db,
+  g_assert_cmpint (sextant_test_run_sextant ((const char *[]) { "--size", "900x600", "--screenshot", png, "--instance", instance, db,
                                                NULL }, &err), ==, 0);
   g_clear_pointer (&err, g_free);
   g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
-  g_assert_cmpint (run_app ((const char *[]) { "--size", "900x600", "--screenshot", png, "--collective", "12345678",
+  g_assert_cmpint (sextant_test_run_sextant ((const char *[]) { "--size", "900x600", "--screenshot", png, "--collective", "12345678",
                                                db, NULL }, &err), ==, 1);
   g_test_message ("%s", err);
   g_assert_nonnull (strstr (err, "12345678"));

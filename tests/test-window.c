@@ -782,28 +782,6 @@ test_drop (Fixture       *fixture,
 
 /* Partial analysis, re-analysis --------------------------------------------------- */
 
-static int
-run_sextant (const char * const *args,
-             char              **err)
-{
-  const char *sextant = g_getenv ("SEXTANT");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int status = -1;
-
-  g_assert_nonnull (sextant);
-  g_ptr_array_add (argv, (char *)sextant);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *)args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err,
-                               &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-
-  return WEXITSTATUS (status);
-}
-
 static void
 test_partial_analysis (Fixture       *fixture,
                        gconstpointer  data)
@@ -815,8 +793,8 @@ test_partial_analysis (Fixture       *fixture,
   const SextantAnalysisScope *scope;
   guint partial;
 
-  g_assert_cmpint (run_sextant (import, NULL), ==, 0);
-  g_assert_cmpint (run_sextant (analyze, NULL), ==, 0);
+  g_assert_cmpint (sextant_test_run_sextant (import, NULL), ==, 0);
+  g_assert_cmpint (sextant_test_run_sextant (analyze, NULL), ==, 0);
   open_and_wait (fixture, db);
 
   /* the window says the analysis was partial, and does not redo it */
