@@ -224,7 +224,11 @@ sextant_cli_matrix (int    argc,
   if (as_json)
     {
       g_autoptr(JsonNode) json = sextant_comm_matrix_to_json (matrix, metric);
-      g_autofree char *text = sextant_report_json_to_data (json);
+      g_autofree char *text = NULL;
+
+      if (!_sextant_cli_add_otf2_locations (store, json, &error))
+        return _sextant_cli_runtime_error (error);
+      text = sextant_report_json_to_data (json);
 
       g_print ("%s\n", text);
     }

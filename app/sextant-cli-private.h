@@ -10,6 +10,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "sextant-store.h"
 
@@ -31,6 +32,11 @@ gboolean      _sextant_cli_parse          (GOptionContext  *context,
 SextantStore *_sextant_cli_open_or_import (const char      *path,
                                            char           **db_path,
                                            GError         **error);
+
+/* Adds "otf2_location" beside every "location" of @json (tree, matrix). */
+gboolean      _sextant_cli_add_otf2_locations (SextantStore  *store,
+                                               JsonNode      *json,
+                                               GError       **error);
 
 /* `sextant info DB --collectives [--json]` (sextant-cli-tree.c) */
 int           _sextant_cli_print_collectives (SextantStore *store,

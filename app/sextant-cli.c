@@ -755,3 +755,58 @@ _sextant_cli_open_or_import (const char  *path,
 {
   return open_or_import (path, db_path, error);
 }
+
+static void
+add_otf2_locations (JsonNode   *node,
+                    GHashTable *otf2_ids)
+{
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        add_otf2_locations (json_array_get_element (array, i), otf2_ids);
+    }
+  else if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *object = json_node_get_object (node);
+      JsonNode *loc = json_object_get_member (object, "location");
+      g_autoptr(GList) members = json_object_get_values (object);
+
+      if (loc != NULL && json_node_get_value_type (loc) == G_TYPE_INT64)
+        {
+          gint64 id = json_node_get_int (loc);
+          gint64 *otf2_id = g_hash_table_lookup (otf2_ids, &id);
+
+          if (otf2_id != NULL)
+            json_object_set_int_member (object, "otf2_location", *otf2_id);
+        }
+      for (GList *l = members; l != NULL; l = l->next)
+        if (!JSON_NODE_HOLDS_VALUE ((JsonNode *)l->data))
+          add_otf2_locations (l->data, otf2_ids);
+    }
+}
+
+/* Adds "otf2_location" (the archive's id, as `sextant info` and `analyze
+ * --json` print locations) beside every "location" (the store's dense
+ * location.id) of @json. */
+gboolean
+_sextant_cli_add_otf2_locations (SextantStore  *store,
+                                 JsonNode      *json,
+                                 GError       **error)
+{
+  g_autoptr(GPtrArray) locations = sextant_store_list_locations (store, error);
+  g_autoptr(GHashTable) otf2_ids = NULL;
+
+  if (locations == NULL)
+    return FALSE;
+  otf2_ids = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < locations->len; i++)
+    {
+      SextantLocationInfo *info = g_ptr_array_index (locations, i);
+
+      g_hash_table_insert (otf2_ids, &info->id, &info->otf2_id);
+    }
+  add_otf2_locations (json, otf2_ids);
+  return TRUE;
+}

@@ -173,6 +173,13 @@ test_patterns (Fixture       *fixture,
     g_assert_null (strstr (details, twice));
     g_assert_nonnull (strstr (details, "Lost"));
     g_assert_nonnull (strstr (details, worst->location));
+    /* casita-4_mpi_ls_barr's worst wait, rank 3's Late Sender, was
+     * propagated from rank 2, itself waiting for rank 1, who waited for
+     * rank 0: the details say so and name the root cause */
+    g_assert_cmpint (worst->cause, ==, SEXTANT_WAIT_CAUSE_PROPAGATED);
+    g_assert_cmpstr (worst->root_label, ==, "MPI Rank 0");
+    g_assert_nonnull (strstr (details, "Cause propagated: MPI Rank 2 was itself waiting; "
+                                       "the root cause is MPI Rank 0"));
   }
   if (worst->file != NULL && g_file_test (worst->file, G_FILE_TEST_EXISTS))
     g_assert_cmpint (sextant_source_view_get_line (sextant_window_get_source_view (fixture->window)), ==,

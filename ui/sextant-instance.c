@@ -166,7 +166,11 @@ sextant_instance_dup_details (SextantInstance *self,
   diagnosis = g_markup_escape_text (r->comment, -1);
   g_string_append (text, diagnosis);
   g_string_append_printf (text, "\n\n<b>Lost</b> %s", self->lost);
-  g_string_append_printf (text, " on <b>%s</b>", r->location);
+  {
+    g_autofree char *location = g_markup_escape_text (r->location, -1);
+
+    g_string_append_printf (text, " on <b>%s</b>", location);
+  }
   if (r->call != NULL)
     g_string_append_printf (text, " in <tt>%s</tt>", r->call);
   if (r->peer != NULL)
@@ -181,6 +185,21 @@ sextant_instance_dup_details (SextantInstance *self,
       g_autofree char *length = sextant_format_duration (r->end - r->begin, self->resolution);
 
       g_string_append_printf (text, "\n<b>When</b> %s after the run's start, for %s", from, length);
+    }
+  if (r->cause == SEXTANT_WAIT_CAUSE_DIRECT)
+    {
+      g_autofree char *peer = g_markup_escape_text (r->peer != NULL ? r->peer : "the peer", -1);
+
+      g_string_append_printf (text, "\n<b>Cause</b> direct: %s was not waiting itself, "
+                              "so the time was lost there (Tree page: Alt+2)", peer);
+    }
+  else if (r->cause == SEXTANT_WAIT_CAUSE_PROPAGATED)
+    {
+      g_autofree char *peer = g_markup_escape_text (r->peer != NULL ? r->peer : "the peer", -1);
+      g_autofree char *root = g_markup_escape_text (r->root_label != NULL ? r->root_label : "not found (the chain loops)", -1);
+
+      g_string_append_printf (text, "\n<b>Cause</b> propagated: %s was itself waiting; "
+                              "the root cause is <b>%s</b> (Tree page: Alt+2)", peer, root);
     }
   {
     g_autofree char *note = g_markup_escape_text (self->source_note, -1);
