@@ -44,6 +44,12 @@ static const GOptionEntry gui_entries[] = {
     "Write the timeline as drawn to FILE (.png, .svg or .pdf), then quit", "FILE" },
   { "size", 0, 0, G_OPTION_ARG_STRING, NULL,
     "The window's size for --screenshot and --export (default 1200x720)", "WxH" },
+  { "page", 0, 0, G_OPTION_ARG_STRING, NULL,
+    "The page under the timeline: source (the default), tree or matrix", "PAGE" },
+  { "collective", 0, 0, G_OPTION_ARG_STRING, NULL,
+    "Choose this collective (an id of `sextant info --collectives`) and show its tree", "ID" },
+  { "instance", 0, 0, G_OPTION_ARG_INT64, NULL,
+    "Choose this pattern instance (an id of `sextant analyze --json`) once the trace is analysed", "ID" },
   { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, "[ARCHIVE|DB...]" },
   { NULL }
 };
@@ -57,6 +63,9 @@ typedef struct
   char    *screenshot;
   char    *export;
   char    *size;
+  char    *page;
+  char    *collective;
+  gint64   instance;   /* 0: none (ids count from 1) */
   char   **files;
   double   from;       /* --view, parsed */
   double   to;
@@ -72,6 +81,8 @@ request_clear (Request *request)
   g_clear_pointer (&request->screenshot, g_free);
   g_clear_pointer (&request->export, g_free);
   g_clear_pointer (&request->size, g_free);
+  g_clear_pointer (&request->page, g_free);
+  g_clear_pointer (&request->collective, g_free);
   g_clear_pointer (&request->files, g_strfreev);
 }
 
@@ -132,6 +143,23 @@ request_check (Request  *request,
           return FALSE;
         }
     }
+  if (request->page != NULL && !g_str_equal (request->page, "source") && !g_str_equal (request->page, "tree") &&
+      !g_str_equal (request->page, "matrix"))
+    {
+      *message = g_strdup_printf ("--page %s: expected source, tree or matrix", request->page);
+      return FALSE;
+    }
+  if (request->instance < 0)
+    {
+      *message = g_strdup_printf ("--instance %" G_GINT64_FORMAT ": expected an instance id (from 1)",
+                                  request->instance);
+      return FALSE;
+    }
+  if ((request->collective != NULL || request->instance > 0) && n_files == 0)
+    {
+      *message = g_strdup ("--collective and --instance need an ARCHIVE or DB");
+      return FALSE;
+    }
   if (request->screenshot != NULL && request->export != NULL)
     {
       *message = g_strdup ("--screenshot and --export cannot be used together");
@@ -183,6 +211,12 @@ configure_window (SextantWindow *window,
     sextant_window_set_initial_view (window, request->from, request->to);
   if (request->show_worst)
     sextant_window_choose_worst_when_listed (window);
+  if (request->page != NULL)
+    sextant_window_show_page (window, request->page);
+  if (request->collective != NULL)
+    sextant_window_choose_collective_when_shown (window, request->collective);
+  if (request->instance > 0)
+    sextant_window_choose_instance_when_analysed (window, request->instance);
 }
 
 static void
@@ -207,6 +241,7 @@ typedef struct
   char               *screenshot;
   char               *export;
   gboolean            start_page;  /* no trace: the start page is the picture */
+  gboolean            needs_tree;  /* --collective or --instance: a tree that cannot be built is a failure */
   guint               frames;
   gulong              ready_id;
   gulong              error_id;
@@ -251,6 +286,12 @@ capture_tick_cb (GtkWidget     *widget,
     }
   if (++capture->frames < 15)
     return G_SOURCE_CONTINUE;
+  if (capture->needs_tree && sextant_tree_view_get_error (sextant_window_get_tree_view (capture->window)) != NULL)
+    {
+      g_printerr ("sextant: %s\n", sextant_tree_view_get_error (sextant_window_get_tree_view (capture->window)));
+      capture_done (capture, 1);
+      return G_SOURCE_REMOVE;
+    }
 
   if (capture->screenshot != NULL)
     ok = sextant_export_widget (GTK_WIDGET (capture->window), capture->screenshot, &error);
@@ -292,6 +333,7 @@ start_capture (SextantApplication *self,
   gtk_widget_add_tick_callback (GTK_WIDGET (capture->window), capture_tick_cb, capture, NULL);
   configure_window (capture->window, request);
   capture->start_page = request->files == NULL || request->files[0] == NULL;
+  capture->needs_tree = request->collective != NULL || request->instance > 0;
   if (!capture->start_page)
     sextant_window_open (capture->window, request->files[0]);
   gtk_window_present (GTK_WINDOW (capture->window));
@@ -315,6 +357,9 @@ sextant_application_command_line (GApplication            *application,
   g_variant_dict_lookup (options, "screenshot", "^ay", &request.screenshot);
   g_variant_dict_lookup (options, "export", "^ay", &request.export);
   g_variant_dict_lookup (options, "size", "s", &request.size);
+  g_variant_dict_lookup (options, "page", "s", &request.page);
+  g_variant_dict_lookup (options, "collective", "s", &request.collective);
+  g_variant_dict_lookup (options, "instance", "x", &request.instance);
   if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &files))
     {
       GPtrArray *paths = g_ptr_array_new ();
@@ -584,7 +629,10 @@ check_command_line (int    argc,
   entries[3].arg_data = &request.screenshot;
   entries[4].arg_data = &request.export;
   entries[5].arg_data = &request.size;
-  entries[6].arg_data = &request.files;
+  entries[6].arg_data = &request.page;
+  entries[7].arg_data = &request.collective;
+  entries[8].arg_data = &request.instance;
+  entries[9].arg_data = &request.files;
   for (int i = 0; i < argc; i++)
     args[i] = g_strdup (argv[i]);
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <sys/wait.h>
 
 #include "sextant-importer.h"
 #include "sextant-test-util.h"
@@ -78,4 +79,39 @@ sextant_test_remove_tree (const char *path)
         sextant_test_remove_tree (child);
       }
   g_remove (path);
+}
+
+void
+sextant_test_copy_tree (const char *from,
+                        const char *to)
+{
+  const char *cp[] = { "cp", "-r", from, to, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **)cp, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+int
+sextant_test_run_sextant (const char * const *args,
+                          char              **err)
+{
+  const char *sextant = g_getenv ("SEXTANT");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  g_assert_nonnull (sextant);
+  g_ptr_array_add (argv, (char *)sextant);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *)args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+
+  return WEXITSTATUS (status);
 }

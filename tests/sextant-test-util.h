@@ -18,6 +18,14 @@ SextantStore *sextant_test_import      (const char  *archive,
  * timeline. With @all, every location. */
 GArray       *sextant_test_locations   (SextantStore *store,
                                         gboolean      all);
+/* Copies @from (a directory: everything in it) to @to (cp -r); fails the
+ * test if it cannot. */
+void          sextant_test_copy_tree   (const char  *from,
+                                        const char  *to);
+/* Runs the sextant of the build ($SEXTANT) with @args (NULL-terminated),
+ * its stderr in @err; returns its exit status */
+int           sextant_test_run_sextant (const char * const *args,
+                                        char              **err);
 /* Removes @path and, if it is a directory, everything in it. */
 void          sextant_test_remove_tree (const char  *path);
 

@@ -5,6 +5,9 @@
  */
 #include "config.h"
 
+#include <gdk/x11/gdkx.h>
+#include <math.h>
+
 #include "sextant-ui-test-util.h"
 
 static gboolean
@@ -107,4 +110,150 @@ sextant_test_load_session (const char *path)
   g_assert_no_error (error);
 
   return g_steal_pointer (&session);
+}
+
+void
+sextant_test_wait_until (gboolean (*done) (gpointer data),
+                         gpointer   data,
+                         guint      seconds)
+{
+  gboolean late = FALSE;
+  guint timeout = g_timeout_add_seconds (seconds, timed_out, &late);
+
+  while (!done (data) && !late)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (late);
+  g_source_remove (timeout);
+}
+
+void
+sextant_test_xdotool (const char *first,
+                      ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+  va_list args;
+
+  g_ptr_array_add (argv, (char *)"xdotool");
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *)a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+static char *
+window_xid (GtkNative *native)
+{
+  return g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (native)));
+}
+
+void
+sextant_test_focus_window (GtkWindow *window)
+{
+  g_autofree char *xid = NULL;
+
+  if (g_find_program_in_path ("xdotool") == NULL)
+    return;
+
+  sextant_test_run_frames (GTK_WIDGET (window), 1);
+  xid = window_xid (GTK_NATIVE (window));
+  sextant_test_xdotool ("windowfocus", "--sync", xid, NULL);
+  sextant_test_wait_for (window, "is-active", 10);
+}
+
+void
+sextant_test_click (GtkWidget *widget,
+                    double     x,
+                    double     y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  g_autofree char *xid = window_xid (native);
+  g_autofree char *sx = NULL;
+  g_autofree char *sy = NULL;
+  graphene_point_t at;
+  double dx, dy;
+
+  /* in view first, when the widget scrolls */
+  if (scrolled != NULL)
+    {
+      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+      graphene_point_t inside;
+      double content;
+
+      /* the point in the scrolled content: in its viewport, plus the scroll */
+      g_assert_true (gtk_widget_compute_point (widget, scrolled, &GRAPHENE_POINT_INIT (x, y), &inside));
+      content = inside.y + gtk_adjustment_get_value (adjustment);
+      gtk_adjustment_clamp_page (adjustment, content - 40, content + 40);
+      sextant_test_run_frames (widget, 3);
+    }
+  /* the widget's point in the surface's coordinates (past its shadow) */
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  sx = g_strdup_printf ("%d", (int)lround (at.x + dx));
+  sy = g_strdup_printf ("%d", (int)lround (at.y + dy));
+  /* one connection: the move, then the click (--sync would wait for a
+   * motion that never comes when the pointer is there already) */
+  sextant_test_xdotool ("mousemove", "--window", xid, sx, sy, "click", "1", NULL);
+  /* a round trip: the events came */
+  sextant_test_run_frames (widget, 3);
+}
+
+gboolean
+sextant_test_pixel_is (const guint8  *pixels,
+                       int            width,
+                       int            x,
+                       int            y,
+                       const GdkRGBA *color)
+{
+  const guint8 *p = pixels + ((gsize)y * width + x) * 4;
+  guint32 argb = *(const guint32 *)p;
+  int r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+
+  return abs (r - (int)lround (color->red * 255)) <= 2 && abs (g - (int)lround (color->green * 255)) <= 2 &&
+         abs (b - (int)lround (color->blue * 255)) <= 2;
+}
+
+guint
+sextant_test_count_regions (const guint8  *pixels,
+                            int            width,
+                            int            height,
+                            const GdkRGBA *color)
+{
+  g_autofree guint8 *seen = g_new0 (guint8, (gsize)width * height);
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (int));
+  guint regions = 0;
+
+  for (int start = 0; start < width * height; start++)
+    {
+      if (seen[start] || !sextant_test_pixel_is (pixels, width, start % width, start / width, color))
+        continue;
+      regions++;
+      seen[start] = 1;
+      g_array_append_val (stack, start);
+      while (stack->len > 0)
+        {
+          int at = g_array_index (stack, int, stack->len - 1);
+          int x = at % width, y = at / width;
+          int next[4] = { x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, y > 0 ? at - width : -1,
+                          y < height - 1 ? at + width : -1 };
+
+          g_array_set_size (stack, stack->len - 1);
+          for (int k = 0; k < 4; k++)
+            if (next[k] >= 0 && !seen[next[k]] &&
+                sextant_test_pixel_is (pixels, width, next[k] % width, next[k] / width, color))
+              {
+                seen[next[k]] = 1;
+                g_array_append_val (stack, next[k]);
+              }
+        }
+    }
+
+  return regions;
 }

@@ -31,4 +31,35 @@ guint8 *sextant_test_render     (GtkWidget  *widget,
  * until it is; fails the test if it cannot be */
 SextantSession *sextant_test_load_session (const char *path);
 
+/* Runs the main loop until @done (@data) is TRUE; fails the test after
+ * @seconds */
+void     sextant_test_wait_until     (gboolean   (*done) (gpointer data),
+                                      gpointer    data,
+                                      guint       seconds);
+/* Runs xdotool with these arguments (NULL-terminated); fails the test if
+ * it fails. Real X events: the X server sends them to the focused window */
+void     sextant_test_xdotool        (const char *first,
+                                      ...) G_GNUC_NULL_TERMINATED;
+/* Gives @window the X input focus and waits until GTK knows (its style
+ * differs when it is not active); nothing without xdotool */
+void     sextant_test_focus_window   (GtkWindow  *window);
+/* A click of the first button at (@x, @y) of @widget, as a user makes it:
+ * scrolled into view if the widget scrolls, the X pointer moves there and
+ * clicks (xdotool) */
+void     sextant_test_click          (GtkWidget  *widget,
+                                      double      x,
+                                      double      y);
+/* Connected regions (4-neighbours) of the pixels of @color (within 2 of
+ * each channel) in an image of sextant_test_render() */
+guint    sextant_test_count_regions  (const guint8  *pixels,
+                                      int            width,
+                                      int            height,
+                                      const GdkRGBA *color);
+/* Whether the pixel at (@x, @y) is @color (within 2 of each channel) */
+gboolean sextant_test_pixel_is       (const guint8  *pixels,
+                                      int            width,
+                                      int            x,
+                                      int            y,
+                                      const GdkRGBA *color);
+
 G_END_DECLS

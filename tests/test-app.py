@@ -62,6 +62,9 @@ def command_line_errors():
         (["--screenshot", "a.png", "x.otf2", "y.otf2"], "--screenshot takes one ARCHIVE or DB"),
         (["--export", "a.svg"], "--export needs exactly one ARCHIVE or DB"),
         (["--export", "a.bmp", "x.otf2"], "must end in .png, .svg or .pdf"),
+        (["--page", "bogus", "x.otf2"], "expected source, tree or matrix"),
+        (["--collective", "1"], "--collective and --instance need an ARCHIVE or DB"),
+        (["--instance", "-3", "x.otf2"], "expected an instance id"),
         (["--bogus"], "Unknown option --bogus"),
         (["improt", "x"], "unknown command 'improt'"),
     ]:

@@ -32,23 +32,6 @@ typedef struct
   SextantTimeline *timeline;
 } Fixture;
 
-/* gdk_texture_download() gives B, G, R, A in memory on little-endian machines
- * (CAIRO_FORMAT_ARGB32); compares with @color */
-static gboolean
-pixel_is (const guint8  *pixels,
-          gsize          stride,
-          int            x,
-          int            y,
-          const GdkRGBA *color)
-{
-  const guint8 *p = pixels + (gsize)y * stride + (gsize)x * 4;
-  guint32 argb = *(const guint32 *)p;
-  int r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
-
-  return abs (r - (int)lround (color->red * 255)) <= 2 && abs (g - (int)lround (color->green * 255)) <= 2 &&
-         abs (b - (int)lround (color->blue * 255)) <= 2;
-}
-
 typedef struct
 {
   guint full;      /* columns that one category filled, checked */
@@ -64,14 +47,12 @@ check_view (Fixture *fixture,
   g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
   g_autofree guint8 *pixels = NULL;
   int width, height;
-  gsize stride;
   gint64 t0, t1;
 
   g_assert_no_error (error);
   /* the rows alone: message lines cross them */
   g_object_set (fixture->timeline, "show-messages", FALSE, NULL);
   pixels = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
-  stride = (gsize)width * 4;
   g_object_set (fixture->timeline, "show-messages", TRUE, NULL);
   t0 = sextant_session_get_view_begin (fixture->session);
   t1 = sextant_session_get_view_end (fixture->session);
@@ -130,7 +111,7 @@ check_view (Fixture *fixture,
             {
               for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
                 for (int y = (int)area.origin.y; y < (int)(area.origin.y + area.size.height); y++)
-                  if (pixel_is (pixels, stride, x, y, sextant_timeline_category_color (c)))
+                  if (sextant_test_pixel_is (pixels, width, x, y, sextant_timeline_category_color (c)))
                     g_error ("row %u, column %d (x %d, y %d): nothing ran, but %s is drawn", row, col, x, y,
                              sextant_category_names[c]);
               checked->idle++;
@@ -140,7 +121,7 @@ check_view (Fixture *fixture,
               const GdkRGBA *color = sextant_timeline_category_color ((guint)category);
 
               for (int y = (int)area.origin.y; y < (int)(area.origin.y + area.size.height); y++)
-                if (!pixel_is (pixels, stride, x, y, color))
+                if (!sextant_test_pixel_is (pixels, width, x, y, color))
                   g_error ("row %u, column %d (x %d, y %d): expected all %s", row, col, x, y,
                            sextant_category_names[category]);
               checked->full++;

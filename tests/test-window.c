@@ -8,15 +8,16 @@
  * it, and lists the patterns as the store has them; choosing an instance
  * brings its time into view, marks it and shows its details and source
  * line; the instance table sorts by each column and sizes its columns to
- * their content; keys typed with xdotool (real X events) work wherever the
+ * their content; keys typed with sextant_test_xdotool (real X events) work wherever the
  * focus is; a failed open keeps the trace shown and says why; the start
  * page lists the recent traces that opened; a dropped file opens; a
  * partial analysis is said and analysed again whole; the view and the
- * report export to files that parse; an import is cancelled.
+ * report export to files that parse; an import is cancelled; the pages
+ * under the timeline follow Alt+1, 2, 3, a click on a collective's line
+ * shows its tree, a chosen instance's tree is its delay chain.
  */
 #include "config.h"
 
-#include <gdk/x11/gdkx.h>
 #include <math.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -37,57 +38,6 @@ typedef struct
 } Fixture;
 
 static void
-copy_tree (const char *from,
-           const char *to)
-{
-  const char *cp[] = { "cp", "-r", from, to, NULL };
-  g_autoptr(GError) error = NULL;
-  int status = -1;
-
-  g_assert_true (g_spawn_sync (NULL, (char **)cp, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-}
-
-static void
-xdotool (const char *first,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int status = -1;
-  va_list args;
-
-  g_ptr_array_add (argv, (char *)"xdotool");
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *)a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
-                               &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-}
-
-/* Gives @window the X input focus and waits until GTK knows: its style
- * (text and stripes) differs when it is not active, and focus that comes
- * late, between two renders a test compares, would change their pixels */
-static void
-focus_window (GtkWindow *window)
-{
-  g_autofree char *xid = NULL;
-
-  if (g_find_program_in_path ("xdotool") == NULL)
-    return;
-
-  sextant_test_run_frames (GTK_WIDGET (window), 1);
-  xid = g_strdup_printf ("%lu", (gulong)gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (window))));
-  xdotool ("windowfocus", "--sync", xid, NULL);
-  sextant_test_wait_for (window, "is-active", 10);
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -98,11 +48,11 @@ fixture_set_up (Fixture       *fixture,
   fixture->tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
   g_assert_no_error (error);
   fixture->archive = g_build_filename (fixture->tmpdir, "casita", NULL);
-  copy_tree (source, fixture->archive);
+  sextant_test_copy_tree (source, fixture->archive);
   fixture->window = sextant_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1300, 720);
   gtk_window_present (GTK_WINDOW (fixture->window));
-  focus_window (GTK_WINDOW (fixture->window));
+  sextant_test_focus_window (GTK_WINDOW (fixture->window));
 }
 
 static void
@@ -356,7 +306,7 @@ test_mark (void)
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (timeline));
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 200);
   gtk_window_present (GTK_WINDOW (window));
-  focus_window (GTK_WINDOW (window));
+  sextant_test_focus_window (GTK_WINDOW (window));
   sextant_timeline_set_session (timeline, session);
   sextant_test_wait_for (timeline, "ready", 60);
   g_object_set (timeline, "show-messages", FALSE, "show-lost", FALSE, NULL);
@@ -519,7 +469,7 @@ static void
 press (Fixture    *fixture,
        const char *key)
 {
-  xdotool ("key", "--clearmodifiers", key, NULL);
+  sextant_test_xdotool ("key", "--clearmodifiers", key, NULL);
   /* a round trip: the events came */
   sextant_test_run_frames (GTK_WIDGET (fixture->window), 3);
 }
@@ -547,7 +497,7 @@ test_keys (Fixture       *fixture,
 
   open_and_wait (fixture, fixture->archive);
   session = sextant_window_get_session (fixture->window);
-  focus_window (GTK_WINDOW (fixture->window));
+  sextant_test_focus_window (GTK_WINDOW (fixture->window));
   whole = view_width (session);
 
   /* with the focus in the pattern list, the instance table, the source
@@ -632,6 +582,85 @@ test_keys (Fixture       *fixture,
       g_assert_cmpint (now_messages, ==, !messages);
       g_assert_cmpint (now_lost, ==, !lost);
     }
+}
+
+/* The pages under the timeline --------------------------------------------------------- */
+
+static gboolean
+collective_chosen (gpointer data)
+{
+  return sextant_session_get_collective (data) != NULL;
+}
+
+/* A click on the barrier's line in the timeline chooses it and shows its
+ * tree on the Tree page; Alt+1, 2, 3 show the pages; the chosen instance's
+ * tree is its delay chain */
+static void
+test_pages (Fixture       *fixture,
+            gconstpointer  data)
+{
+  SextantTimeline *timeline = sextant_window_get_timeline (fixture->window);
+  SextantTreeView *tree_view = sextant_window_get_tree_view (fixture->window);
+  SextantSession *session;
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(SextantLodReader) reader = NULL;
+  g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  gboolean too_many = FALSE;
+  gint64 last = G_MININT64;
+  graphene_rect_t row;
+
+  if (g_find_program_in_path ("xdotool") == NULL)
+    {
+      g_test_skip ("no xdotool");
+      return;
+    }
+  open_and_wait (fixture, fixture->archive);
+  session = sextant_window_get_session (fixture->window);
+  sextant_test_focus_window (GTK_WINDOW (fixture->window));
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "source");
+
+  /* the keys */
+  press (fixture, "alt+2");
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "tree");
+  press (fixture, "alt+3");
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "matrix");
+  press (fixture, "alt+1");
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "source");
+
+  /* the barrier's line: where its last member arrived, across the rows */
+  store = open_shown_store (fixture);
+  reader = sextant_lod_reader_new (store, &error);
+  g_assert_no_error (error);
+  g_assert_true (sextant_lod_reader_read_collectives (reader, sextant_session_get_view_begin (session),
+                                                      sextant_session_get_view_end (session), 1000, members,
+                                                      &too_many, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (members->len, >, 1);
+  for (guint i = 0; i < members->len; i++)
+    if (g_array_index (members, SextantViewMember, i).collective == g_array_index (members, SextantViewMember, 0).collective)
+      last = MAX (last, g_array_index (members, SextantViewMember, i).begin);
+  id = g_strdup_printf ("%" G_GINT64_FORMAT, g_array_index (members, SextantViewMember, 0).collective);
+  g_assert_true (sextant_timeline_get_row_area (timeline, 0, &row));
+  sextant_test_click (GTK_WIDGET (timeline), sextant_timeline_x_for_time (timeline, last),
+                      row.origin.y + row.size.height / 2);
+  sextant_test_wait_until (collective_chosen, session, 30);
+  g_assert_cmpstr (sextant_session_get_collective (session), ==, id);
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "tree");
+  sextant_test_wait_for (fixture->window, "ready", 60);
+  g_assert_cmpstr (sextant_tree_view_get_error (tree_view), ==, NULL);
+  g_assert_cmpstr (sextant_comm_tree_get_id (sextant_tree_view_get_tree (tree_view)), ==, id);
+  g_assert_cmpuint (sextant_comm_tree_get_n_nodes (sextant_tree_view_get_tree (tree_view)), ==, 4);
+
+  /* the worst instance chosen: the collective is no longer, the tree is
+   * the chain of waits behind the instance */
+  sextant_pattern_browser_activate (sextant_window_get_pattern_browser (fixture->window), 0);
+  g_assert_null (sextant_session_get_collective (session));
+  g_assert_cmpstr (sextant_window_get_page (fixture->window), ==, "tree");
+  sextant_test_wait_for (fixture->window, "ready", 60);
+  g_assert_cmpstr (sextant_tree_view_get_error (tree_view), ==, NULL);
+  g_assert_cmpint (sextant_comm_tree_get_kind (sextant_tree_view_get_tree (tree_view)), ==, SEXTANT_TREE_DELAY_CHAIN);
 }
 
 /* Errors, the start page, recent traces, drops --------------------------------------- */
@@ -760,28 +789,6 @@ test_drop (Fixture       *fixture,
 
 /* Partial analysis, re-analysis --------------------------------------------------- */
 
-static int
-run_sextant (const char * const *args,
-             char              **err)
-{
-  const char *sextant = g_getenv ("SEXTANT");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int status = -1;
-
-  g_assert_nonnull (sextant);
-  g_ptr_array_add (argv, (char *)sextant);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *)args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err,
-                               &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-
-  return WEXITSTATUS (status);
-}
-
 static void
 test_partial_analysis (Fixture       *fixture,
                        gconstpointer  data)
@@ -793,8 +800,8 @@ test_partial_analysis (Fixture       *fixture,
   const SextantAnalysisScope *scope;
   guint partial;
 
-  g_assert_cmpint (run_sextant (import, NULL), ==, 0);
-  g_assert_cmpint (run_sextant (analyze, NULL), ==, 0);
+  g_assert_cmpint (sextant_test_run_sextant (import, NULL), ==, 0);
+  g_assert_cmpint (sextant_test_run_sextant (analyze, NULL), ==, 0);
   open_and_wait (fixture, db);
 
   /* the window says the analysis was partial, and does not redo it */
@@ -1068,6 +1075,7 @@ main (int    argc,
     { "/window/instances/sort", test_sort },
     { "/window/instances/columns", test_columns },
     { "/window/keys", test_keys },
+    { "/window/pages", test_pages },
     { "/window/error-keeps-trace", test_error_keeps_trace },
     { "/window/start-and-recent", test_start_and_recent },
     { "/window/drop", test_drop },

@@ -63,6 +63,10 @@ struct _SextantSession
   double                wanted_from;    /* seconds: a view asked for before the load */
   double                wanted_to;
   SextantInstance      *instance;
+  char                 *collective;     /* a collective id (sextant-comm-tree.h), or NULL */
+  gint64                selection_loc;  /* SEXTANT_NULL: nothing selected */
+  gint64                selection_time;
+  SextantPairFilter    *pair_filter;    /* NULL: every message */
 };
 
 G_DEFINE_FINAL_TYPE (SextantSession, sextant_session, G_TYPE_OBJECT)
@@ -81,6 +85,10 @@ enum
   PROP_VIEW_BEGIN,
   PROP_VIEW_END,
   PROP_INSTANCE,
+  PROP_COLLECTIVE,
+  PROP_SELECTION_LOC,
+  PROP_SELECTION_TIME,
+  PROP_PAIR_FILTER,
   N_PROPS
 };
 
@@ -805,6 +813,18 @@ sextant_session_get_instance (SextantSession *self)
   return self->instance;
 }
 
+/* An instance chosen replaces the collective chosen: the tree view shows
+ * what was chosen last */
+static void
+clear_collective (SextantSession *self)
+{
+  if (self->collective == NULL)
+    return;
+
+  g_clear_pointer (&self->collective, g_free);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLECTIVE]);
+}
+
 void
 sextant_session_set_instance (SextantSession  *self,
                               SextantInstance *instance)
@@ -812,8 +832,14 @@ sextant_session_set_instance (SextantSession  *self,
   g_return_if_fail (SEXTANT_IS_SESSION (self));
   g_return_if_fail (instance == NULL || SEXTANT_IS_INSTANCE (instance));
 
-  if (g_set_object (&self->instance, instance))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INSTANCE]);
+  if (!g_set_object (&self->instance, instance))
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (instance != NULL)
+    clear_collective (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INSTANCE]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /**
@@ -831,8 +857,212 @@ sextant_session_choose_instance (SextantSession  *self,
   g_return_if_fail (SEXTANT_IS_SESSION (self));
   g_return_if_fail (instance == NULL || SEXTANT_IS_INSTANCE (instance));
 
+  g_object_freeze_notify (G_OBJECT (self));
   g_set_object (&self->instance, instance);
+  if (instance != NULL)
+    clear_collective (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INSTANCE]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The chosen collective ------------------------------------------------------- */
+
+/* Returns: (nullable): the id of the collective chosen (sextant-comm-tree.h
+ * says the forms), %NULL when none is */
+const char *
+sextant_session_get_collective (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return self->collective;
+}
+
+/**
+ * sextant_session_choose_collective:
+ * @id: (nullable): a collective id, as sextant_graph_list_collectives()
+ *   and sextant_graph_collective_at() give them; %NULL: none
+ *
+ * Chooses a collective as a user does (a click on it in the timeline):
+ * the tree view shows its tree until an instance is chosen (which clears
+ * it). "collective" is notified even when @id was chosen already, so that
+ * the window shows its tree again.
+ */
+void
+sextant_session_choose_collective (SextantSession *self,
+                                   const char     *id)
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  if (id == NULL && self->collective == NULL)
+    return;
+
+  g_free (self->collective);
+  self->collective = g_strdup (id);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLECTIVE]);
+}
+
+/* The selection ---------------------------------------------------------------- */
+
+/**
+ * sextant_session_get_selection:
+ * @loc: (out) (optional): the location selected
+ * @time: (out) (optional): the time selected, in ticks
+ *
+ * Returns: %TRUE when a location is selected at a time (a node clicked in
+ * the tree view); @loc and @time are then set
+ */
+gboolean
+sextant_session_get_selection (SextantSession *self,
+                               gint64         *loc,
+                               gint64         *time)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+
+  if (self->selection_loc == SEXTANT_NULL)
+    return FALSE;
+  if (loc != NULL)
+    *loc = self->selection_loc;
+  if (time != NULL)
+    *time = self->selection_time;
+
+  return TRUE;
+}
+
+/**
+ * sextant_session_select:
+ * @loc: a location.id, or %SEXTANT_NULL to select nothing
+ * @time: ticks
+ *
+ * Selects @loc at @time: the timeline marks it there and brings its row
+ * into view. When @time lies outside the view, the view moves (its width
+ * kept) to centre it. "selection-loc" and "selection-time" are notified
+ * together, even when the selection was this one already (so that the
+ * timeline brings it back into view).
+ */
+void
+sextant_session_select (SextantSession *self,
+                        gint64          loc,
+                        gint64          time)
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  if (loc == SEXTANT_NULL && self->selection_loc == SEXTANT_NULL)
+    return;
+
+  if (loc != SEXTANT_NULL && self->loaded && (time < self->view_begin || time >= self->view_end))
+    {
+      gint64 width = self->view_end - self->view_begin;
+
+      sextant_session_set_view (self, time - width / 2, time - width / 2 + width);
+    }
+  g_object_freeze_notify (G_OBJECT (self));
+  self->selection_loc = loc;
+  self->selection_time = loc != SEXTANT_NULL ? time : 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_LOC]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_TIME]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The pair filter -------------------------------------------------------------- */
+
+G_DEFINE_BOXED_TYPE (SextantPairFilter, sextant_pair_filter, sextant_pair_filter_copy, sextant_pair_filter_free)
+
+SextantPairFilter *
+sextant_pair_filter_copy (const SextantPairFilter *filter)
+{
+  return g_memdup2 (filter, sizeof *filter);
+}
+
+void
+sextant_pair_filter_free (SextantPairFilter *filter)
+{
+  g_free (filter);
+}
+
+/* Whether a message from @sender to @receiver is one the filter keeps */
+gboolean
+sextant_pair_filter_matches (const SextantPairFilter *filter,
+                             gint64                   sender,
+                             gint64                   receiver)
+{
+  return sender >= filter->sender_first && sender <= filter->sender_last &&
+         receiver >= filter->receiver_first && receiver <= filter->receiver_last;
+}
+
+/* Both %NULL, or the same ranges */
+gboolean
+sextant_pair_filter_equal (const SextantPairFilter *a,
+                           const SextantPairFilter *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  return a->sender_first == b->sender_first && a->sender_last == b->sender_last &&
+         a->receiver_first == b->receiver_first && a->receiver_last == b->receiver_last;
+}
+
+/* Returns: (transfer none) (nullable): the messages the timeline draws,
+ * %NULL for all of them */
+const SextantPairFilter *
+sextant_session_get_pair_filter (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return self->pair_filter;
+}
+
+/**
+ * sextant_session_set_pair_filter:
+ * @filter: (nullable): the messages to draw; %NULL: all of them
+ *
+ * Narrows the timeline's message lines to the pairs of @filter (a click
+ * on a cell of the matrix), until it is cleared (Escape, or the bar's
+ * button). "pair-filter" is notified when it changes.
+ */
+void
+sextant_session_set_pair_filter (SextantSession          *self,
+                                 const SextantPairFilter *filter)
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  if (sextant_pair_filter_equal (filter, self->pair_filter))
+    return;
+
+  g_clear_pointer (&self->pair_filter, sextant_pair_filter_free);
+  if (filter != NULL)
+    self->pair_filter = sextant_pair_filter_copy (filter);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAIR_FILTER]);
+}
+
+static const char *
+label_of (SextantSession *self,
+          gint64          loc)
+{
+  return loc >= 0 && (guint64)loc < self->locations->len
+           ? ((SextantLocationInfo *)g_ptr_array_index (self->locations, loc))->label : "?";
+}
+
+/**
+ * sextant_session_dup_pair_filter_text:
+ *
+ * Returns: (transfer full) (nullable): the pair filter in words, "MPI
+ * Rank 1 → MPI Rank 2" or "MPI Rank 0 … MPI Rank 3 → MPI Rank 4 … MPI
+ * Rank 7"; %NULL without a filter
+ */
+char *
+sextant_session_dup_pair_filter_text (SextantSession *self)
+{
+  const SextantPairFilter *f;
+
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  if ((f = self->pair_filter) == NULL || self->locations == NULL)
+    return NULL;
+  if (f->sender_first == f->sender_last && f->receiver_first == f->receiver_last)
+    return g_strdup_printf ("%s → %s", label_of (self, f->sender_first), label_of (self, f->receiver_first));
+
+  return g_strdup_printf ("%s … %s → %s … %s", label_of (self, f->sender_first), label_of (self, f->sender_last),
+                          label_of (self, f->receiver_first), label_of (self, f->receiver_last));
 }
 
 /* GObject -------------------------------------------------------------------- */
@@ -855,6 +1085,8 @@ sextant_session_finalize (GObject *object)
   g_free (self->path);
   g_free (self->title);
   g_free (self->db_path);
+  g_free (self->collective);
+  g_clear_pointer (&self->pair_filter, sextant_pair_filter_free);
   g_clear_pointer (&self->locations, g_ptr_array_unref);
   g_clear_pointer (&self->regions, g_hash_table_unref);
   sextant_analysis_scope_clear (&self->scope);
@@ -906,6 +1138,18 @@ sextant_session_get_property (GObject    *object,
     case PROP_INSTANCE:
       g_value_set_object (value, self->instance);
       break;
+    case PROP_COLLECTIVE:
+      g_value_set_string (value, self->collective);
+      break;
+    case PROP_SELECTION_LOC:
+      g_value_set_int64 (value, self->selection_loc);
+      break;
+    case PROP_SELECTION_TIME:
+      g_value_set_int64 (value, self->selection_time);
+      break;
+    case PROP_PAIR_FILTER:
+      g_value_set_boxed (value, self->pair_filter);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -927,6 +1171,9 @@ sextant_session_set_property (GObject      *object,
       break;
     case PROP_INSTANCE:
       sextant_session_set_instance (self, g_value_get_object (value));
+      break;
+    case PROP_COLLECTIVE:
+      sextant_session_choose_collective (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -959,6 +1206,16 @@ sextant_session_class_init (SextantSessionClass *klass)
   properties[PROP_INSTANCE] = g_param_spec_object ("instance", NULL, NULL, SEXTANT_TYPE_INSTANCE,
                                                    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                    G_PARAM_STATIC_STRINGS);
+  /* a collective id, or NULL */
+  properties[PROP_COLLECTIVE] = g_param_spec_string ("collective", NULL, NULL, NULL,
+                                                     G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                     G_PARAM_STATIC_STRINGS);
+  /* the location selected (SEXTANT_NULL: none) and the time, in ticks */
+  properties[PROP_SELECTION_LOC] = g_param_spec_int64 ("selection-loc", NULL, NULL, G_MININT64, G_MAXINT64,
+                                                       SEXTANT_NULL, ro);
+  properties[PROP_SELECTION_TIME] = g_param_spec_int64 ("selection-time", NULL, NULL, G_MININT64, G_MAXINT64, 0, ro);
+  /* the messages the timeline draws; NULL: all */
+  properties[PROP_PAIR_FILTER] = g_param_spec_boxed ("pair-filter", NULL, NULL, SEXTANT_TYPE_PAIR_FILTER, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -966,6 +1223,7 @@ static void
 sextant_session_init (SextantSession *self)
 {
   g_mutex_init (&self->lock);
+  self->selection_loc = SEXTANT_NULL;
   self->progress.prop_id = PROP_PROGRESS;
   self->analysis_progress.prop_id = PROP_ANALYSIS_PROGRESS;
 }

@@ -6,10 +6,13 @@
  * SextantSession is one open trace: its store, what the store holds that
  * every view needs (the locations, the regions' names, the run's time
  * span, the last analysis's scope), the content generation (it counts up
- * when an analysis writes new instances), the time range in view and the
- * pattern instance chosen. The window holds one session; the views
- * (timeline, pattern browser, source view, and the coming tree and matrix)
- * observe its properties and change it through its API, never each other.
+ * when an analysis writes new instances), the time range in view, the
+ * pattern instance chosen, the collective chosen, the selection (a
+ * location at a time: a node clicked in the tree view) and the pair filter
+ * (the messages the timeline draws, chosen in the matrix). The window
+ * holds one session; the views (timeline, pattern browser, source view,
+ * tree view, matrix view) observe its properties and change it through its
+ * API, never each other.
  *
  * A session is made for a path (an OTF2 archive, its anchor file, or a
  * trace store) and loaded once, asynchronously: an archive is imported
@@ -29,6 +32,36 @@
 #include "sextant-store.h"
 
 G_BEGIN_DECLS
+
+/**
+ * SextantPairFilter:
+ * @sender_first: the first sending location (location.id)
+ * @sender_last: the last sending location, inclusive
+ * @receiver_first: the first receiving location
+ * @receiver_last: the last receiving location, inclusive
+ *
+ * The messages the timeline draws while a filter is set: those from a
+ * location in [@sender_first, @sender_last] to one in [@receiver_first,
+ * @receiver_last]. One pair of the matrix: first == last; a block of an
+ * aggregated matrix: the locations its rows and columns span.
+ */
+typedef struct
+{
+  gint64 sender_first;
+  gint64 sender_last;
+  gint64 receiver_first;
+  gint64 receiver_last;
+} SextantPairFilter;
+
+#define SEXTANT_TYPE_PAIR_FILTER (sextant_pair_filter_get_type ())
+GType           sextant_pair_filter_get_type       (void) G_GNUC_CONST;
+SextantPairFilter *sextant_pair_filter_copy        (const SextantPairFilter *filter);
+void            sextant_pair_filter_free           (SextantPairFilter    *filter);
+gboolean        sextant_pair_filter_matches        (const SextantPairFilter *filter,
+                                                    gint64                sender,
+                                                    gint64                receiver);
+gboolean        sextant_pair_filter_equal          (const SextantPairFilter *a,
+                                                    const SextantPairFilter *b);
 
 #define SEXTANT_TYPE_SESSION (sextant_session_get_type ())
 G_DECLARE_FINAL_TYPE (SextantSession, sextant_session, SEXTANT, SESSION, GObject)
@@ -97,5 +130,24 @@ void            sextant_session_set_instance       (SextantSession       *self,
                                                     SextantInstance      *instance);
 void            sextant_session_choose_instance    (SextantSession       *self,
                                                     SextantInstance      *instance);
+
+const char     *sextant_session_get_collective     (SextantSession       *self);
+void            sextant_session_choose_collective  (SextantSession       *self,
+                                                    const char           *id);
+
+gboolean        sextant_session_get_selection      (SextantSession       *self,
+                                                    gint64               *loc,
+                                                    gint64               *time);
+void            sextant_session_select             (SextantSession       *self,
+                                                    gint64                loc,
+                                                    gint64                time);
+
+const SextantPairFilter *
+                sextant_session_get_pair_filter    (SextantSession       *self);
+void            sextant_session_set_pair_filter    (SextantSession       *self,
+                                                    const SextantPairFilter *filter);
+char           *sextant_session_dup_pair_filter_text (SextantSession     *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantPairFilter, sextant_pair_filter_free)
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sextant-ruler.h"
 #include "sextant-timeline-private.h"
 
 /* Vampir's colours, as tools of the field use them: MPI red, user green. */
@@ -37,44 +38,6 @@ sextant_timeline_category_color (guint category)
 
 /* Drawing -------------------------------------------------------------------- */
 
-/* A tick step of 1, 2 or 5 times a power of ten seconds that puts about
- * one label every 100 pixels. */
-static double
-ruler_step (double seconds,
-            int    width)
-{
-  double raw = seconds / MAX (width / 100.0, 1.0);
-  double power = pow (10.0, floor (log10 (raw)));
-
-  if (raw <= power)
-    return power;
-  if (raw <= 2 * power)
-    return 2 * power;
-  if (raw <= 5 * power)
-    return 5 * power;
-  return 10 * power;
-}
-
-/* @seconds in the unit of @magnitude (the largest time on the ruler), with
- * as many decimals as @step needs: "100.5 ms", "2 s" */
-static char *
-format_seconds (double seconds,
-                double step,
-                double magnitude)
-{
-  static const struct { double unit; const char *name; } units[] = {
-    { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "µs" }, { 1e-9, "ns" },
-  };
-  guint u = 0;
-  int decimals;
-
-  while (u + 1 < G_N_ELEMENTS (units) && magnitude < units[u].unit)
-    u++;
-  decimals = (int)CLAMP (ceil (-log10 (step / units[u].unit) - 1e-9), 0, 9);
-
-  return g_strdup_printf ("%.*f %s", decimals, seconds / units[u].unit, units[u].name);
-}
-
 static void
 snapshot_ruler (SextantTimeline *self,
                 GtkSnapshot     *snapshot,
@@ -84,31 +47,10 @@ snapshot_ruler (SextantTimeline *self,
                 int              height)
 {
   double res = (double)self->outline->resolution;
-  double s0 = (self->t0 - self->outline->t_begin) / res;
-  double s1 = (self->t1 - self->outline->t_begin) / res;
-  double step = ruler_step (s1 - s0, width - self->label_width);
-  GdkRGBA grid = *fg;
 
-  grid.alpha = 0.15;
-  for (double s = ceil (s0 / step) * step; s <= s1; s += step)
-    {
-      float x = self->label_width + (float)((s - s0) / (s1 - s0) * (width - self->label_width));
-      g_autofree char *text = format_seconds (fabs (s) < step * 1e-6 ? 0 : s, step, MAX (fabs (s0), fabs (s1)));
-
-      int text_width;
-
-      gtk_snapshot_append_color (snapshot, fg, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT - 6, 1, 6));
-      gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT, 1, height - RULER_HEIGHT));
-      pango_layout_set_text (layout, text, -1);
-      pango_layout_get_pixel_size (layout, &text_width, NULL);
-      if (x + 3 + text_width > width)
-        continue;
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 3, 2));
-      gtk_snapshot_append_layout (snapshot, layout, fg);
-      gtk_snapshot_restore (snapshot);
-    }
-  gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT - 1, width - self->label_width, 1));
+  sextant_ruler_snapshot (snapshot, layout, fg, self->label_width, width - self->label_width, RULER_HEIGHT,
+                          height - RULER_HEIGHT, (self->t0 - self->outline->t_begin) / res,
+                          (self->t1 - self->outline->t_begin) / res);
 }
 
 /* Bottom to top in a row: computation first, waiting and communication on
@@ -257,6 +199,9 @@ plot_cairo (SextantTimeline *self,
   return cr;
 }
 
+/* The selection's and the pair filter's colour */
+static const GdkRGBA selection_color = { 0.11f, 0.44f, 0.85f, 1 };
+
 /* A line from the send on the sender's row to the receive on the
  * receiver's, over the rows, as tools of the field draw messages. */
 static void
@@ -269,8 +214,17 @@ snapshot_messages (SextantTimeline *self,
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
   GArray *messages = self->frame->messages;
 
-  cairo_set_line_width (cr, 1.5);
-  cairo_set_source_rgba (cr, 0, 0, 0, 0.85);
+  /* a pair's messages alone: bolder, in the selection's blue */
+  if (self->frame->filter != NULL)
+    {
+      cairo_set_line_width (cr, 2.5);
+      gdk_cairo_set_source_rgba (cr, &selection_color);
+    }
+  else
+    {
+      cairo_set_line_width (cr, 1.5);
+      cairo_set_source_rgba (cr, 0, 0, 0, 0.85);
+    }
   for (guint i = 0; i < messages->len; i++)
     {
       const SextantViewMessage *m = &g_array_index (messages, SextantViewMessage, i);
@@ -284,6 +238,44 @@ snapshot_messages (SextantTimeline *self,
     }
   cairo_stroke (cr);
   cairo_destroy (cr);
+}
+
+/**
+ * _sextant_timeline_collective:
+ * @first: the frame's first member of a collective
+ * @last: (out): when the last of its members arrived
+ * @top: (out): the first row of its members (G_MAXUINT: none has a row)
+ * @bottom: (out): their last row
+ *
+ * Returns: the index of the next collective's first member
+ */
+guint
+_sextant_timeline_collective (SextantTimeline *self,
+                              guint            first,
+                              gint64          *last,
+                              guint           *top,
+                              guint           *bottom)
+{
+  GArray *members = self->frame->members;
+  gint64 id = g_array_index (members, SextantViewMember, first).collective;
+  guint j;
+
+  *last = G_MININT64;
+  *top = G_MAXUINT;
+  *bottom = 0;
+  for (j = first; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
+    {
+      const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
+      guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->loc));
+
+      *last = MAX (*last, m->begin);
+      if (row == 0)
+        continue;
+      *top = MIN (*top, row - 1);
+      *bottom = MAX (*bottom, row - 1);
+    }
+
+  return j;
 }
 
 const GdkRGBA *
@@ -311,22 +303,18 @@ snapshot_collectives (SextantTimeline *self,
   cairo_set_line_width (cr, 2);
   for (guint i = 0; i < members->len; )
     {
-      gint64 id = g_array_index (members, SextantViewMember, i).collective;
-      gint64 last = G_MININT64;
-      guint top = G_MAXUINT, bottom = 0;
-      guint j;
+      gint64 last;
+      guint top, bottom;
+      guint j = _sextant_timeline_collective (self, i, &last, &top, &bottom);
 
-      for (j = i; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
+      for (guint k = i; k < j; k++)
         {
-          const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
+          const SextantViewMember *m = &g_array_index (members, SextantViewMember, k);
           guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->loc));
 
-          last = MAX (last, m->begin);
+          /* where it arrived */
           if (row == 0)
             continue;
-          top = MIN (top, row - 1);
-          bottom = MAX (bottom, row - 1);
-          /* where it arrived */
           cairo_move_to (cr, self->label_width + (m->begin - self->t0) / ticks_per_px, row_middle (row - 1) - 3);
           cairo_rel_line_to (cr, 0, 6);
         }
@@ -377,6 +365,61 @@ snapshot_mark (SextantTimeline *self,
   gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x0 - 1, y - 1, x1 - x0 + 2, ROW_HEIGHT + 2), 0);
   gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
                               (GdkRGBA[4]) { border, border, border, border });
+}
+
+/* The session's selection: its row tinted, a line at its time with a
+ * triangle above it */
+static void
+snapshot_selection (SextantTimeline *self,
+                    GtkSnapshot     *snapshot,
+                    int              plot,
+                    int              height)
+{
+  guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &self->selection_loc));
+  float y, x;
+  GdkRGBA tint = selection_color;
+  cairo_t *cr;
+
+  if (row == 0)
+    return;
+  y = RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP);
+  tint.alpha = 0.18f;
+  gtk_snapshot_append_color (snapshot, &tint, &GRAPHENE_RECT_INIT (self->label_width, y, plot, ROW_HEIGHT));
+  if (self->selection_time < self->t0 || self->selection_time >= self->t1)
+    return;
+  x = (float)sextant_timeline_x_for_time (self, self->selection_time);
+  gtk_snapshot_append_color (snapshot, &selection_color, &GRAPHENE_RECT_INIT (x - 1, y - 3, 2, ROW_HEIGHT + 6));
+  cr = plot_cairo (self, snapshot, plot, height);
+  gdk_cairo_set_source_rgba (cr, &selection_color);
+  cairo_move_to (cr, x - 5, y - 9);
+  cairo_line_to (cr, x + 5, y - 9);
+  cairo_line_to (cr, x, y - 3);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+  cairo_destroy (cr);
+}
+
+/* While the pair filter is set: a badge at the ruler's right end says
+ * whose messages are drawn */
+static void
+snapshot_filter_badge (SextantTimeline *self,
+                       GtkSnapshot     *snapshot,
+                       PangoLayout     *layout,
+                       int              width)
+{
+  g_autofree char *pair = sextant_session_dup_pair_filter_text (self->session);
+  g_autofree char *text = g_strdup_printf ("Only %s (Escape: all)", pair != NULL ? pair : "a pair");
+  int w, h;
+
+  pango_layout_set_width (layout, -1);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  gtk_snapshot_append_color (snapshot, &selection_color,
+                             &GRAPHENE_RECT_INIT (width - w - 12, 1, w + 10, RULER_HEIGHT - 3));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (width - w - 7, (RULER_HEIGHT - 2 - h) / 2.0f));
+  gtk_snapshot_append_layout (snapshot, layout, &(GdkRGBA) { 1, 1, 1, 1 });
+  gtk_snapshot_restore (snapshot);
 }
 
 /* The frame's buckets lie in its own view; drawn in the current one they
@@ -430,5 +473,9 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
       snapshot_mark (self, snapshot, self->mark_peer, plot, 0.35);
       snapshot_mark (self, snapshot, self->mark_loc, plot, 0.75);
     }
+  if (self->selection_loc != SEXTANT_NULL)
+    snapshot_selection (self, snapshot, plot, height);
+  if (self->filter != NULL)
+    snapshot_filter_badge (self, snapshot, layout, width);
 }
 

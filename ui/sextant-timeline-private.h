@@ -65,6 +65,7 @@ typedef struct
   gboolean   exact;          /* the visits themselves, past the pyramid */
   guint      generation;     /* of the store's content it was read from */
   GPtrArray *buckets;        /* GArray of SextantLodBucket per row */
+  SextantPairFilter *filter; /* the messages kept, NULL: all */
   GArray    *messages;       /* SextantViewMessage, NULL when too many to draw */
   GArray    *members;        /* SextantViewMember, by collective; NULL when too many */
   GArray    *lost;           /* SextantViewLost, NULL when too many */
@@ -79,6 +80,10 @@ typedef struct
 /* A view with more messages in flight than this draws none: the lines
  * would be a grey wash (about 4 per pixel column of a 1920-pixel view) */
 #define MAX_MESSAGES 8000
+
+/* With a pair filter, the messages in flight read to find the pair's (the
+ * view is then the pair's span, where others may be many more) */
+#define MAX_FILTERED_READ (64 * MAX_MESSAGES)
 
 /* Past the pyramid: the visits are read when a base bucket is this many
  * pixels wide (it holds about 32 events of the busiest location, so a
@@ -112,9 +117,19 @@ struct _SextantTimeline
   gint64        mark_peer;
   gint64        mark_t0;
   gint64        mark_t1;
+  gint64        selection_loc; /* the session's selection: SEXTANT_NULL, none */
+  gint64        selection_time;
+  SextantPairFilter *filter;   /* the session's pair filter, NULL: none */
+  GCancellable *click_cancellable; /* the collective under a click, being found */
 };
 
-int  _sextant_timeline_plot_width (SextantTimeline *self);
+int   _sextant_timeline_plot_width (SextantTimeline *self);
+guint _sextant_timeline_collective (SextantTimeline *self,
+                                    guint            first,
+                                    gint64          *last,
+                                    guint           *top,
+                                    guint           *bottom);
+void _sextant_timeline_click_init (SextantTimeline *self);
 void _sextant_timeline_snapshot   (GtkWidget       *widget,
                                    GtkSnapshot     *snapshot);
 

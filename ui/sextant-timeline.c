@@ -98,6 +98,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Outline, outline_free)
 static void
 frame_free (Frame *frame)
 {
+  g_clear_pointer (&frame->filter, sextant_pair_filter_free);
   g_clear_pointer (&frame->buckets, g_ptr_array_unref);
   g_clear_pointer (&frame->messages, g_array_unref);
   g_clear_pointer (&frame->members, g_array_unref);
@@ -150,11 +151,13 @@ typedef struct
   gint64  t1;
   int     width;
   guint   generation;
+  SextantPairFilter *filter;
 } FrameRequest;
 
 static void
 frame_request_free (FrameRequest *request)
 {
+  g_clear_pointer (&request->filter, sextant_pair_filter_free);
   g_atomic_rc_box_release_full (request->source, source_clear);
   g_array_unref (request->locs);
   g_free (request);
@@ -194,6 +197,7 @@ read_frame_worker (GTask        *task,
   frame->t1 = request->t1;
   frame->width = request->width;
   frame->generation = request->generation;
+  frame->filter = request->filter != NULL ? sextant_pair_filter_copy (request->filter) : NULL;
   frame->buckets = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
 
   frame->level = sextant_lod_reader_pick_level (reader, (double)(request->t1 - request->t0) / request->width);
@@ -224,11 +228,27 @@ read_frame_worker (GTask        *task,
     gboolean too_many = FALSE;
 
     frame->messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
-    if (!sextant_lod_reader_read_messages (reader, request->t0, request->t1, MAX_MESSAGES, frame->messages,
-                                           &too_many, &error))
+    if (!sextant_lod_reader_read_messages (reader, request->t0, request->t1,
+                                           request->filter != NULL ? MAX_FILTERED_READ : MAX_MESSAGES,
+                                           frame->messages, &too_many, &error))
       {
         g_task_return_error (task, error);
         return;
+      }
+    /* the pair's messages only */
+    if (request->filter != NULL && !too_many)
+      {
+        guint kept = 0;
+
+        for (guint i = 0; i < frame->messages->len; i++)
+          {
+            const SextantViewMessage *m = &g_array_index (frame->messages, SextantViewMessage, i);
+
+            if (sextant_pair_filter_matches (request->filter, m->send_loc, m->recv_loc))
+              g_array_index (frame->messages, SextantViewMessage, kept++) = *m;
+          }
+        g_array_set_size (frame->messages, kept);
+        too_many = kept > MAX_MESSAGES;
       }
     if (too_many)
       g_clear_pointer (&frame->messages, g_array_unref);
@@ -281,7 +301,8 @@ static gboolean
 frame_is_current (SextantTimeline *self)
 {
   return self->frame != NULL && self->frame->t0 == self->t0 && self->frame->t1 == self->t1 &&
-         self->frame->width == _sextant_timeline_plot_width (self) && self->frame->generation == self->generation;
+         self->frame->width == _sextant_timeline_plot_width (self) && self->frame->generation == self->generation &&
+         sextant_pair_filter_equal (self->frame->filter, self->filter);
 }
 
 static void
@@ -345,6 +366,7 @@ read_frame (SextantTimeline *self)
   request->t1 = self->t1;
   request->width = _sextant_timeline_plot_width (self);
   request->generation = self->generation;
+  request->filter = self->filter != NULL ? sextant_pair_filter_copy (self->filter) : NULL;
 
   self->reading = TRUE;
   task = g_task_new (NULL, self->cancellable, frame_read_cb, g_object_ref (self));
@@ -414,6 +436,48 @@ session_instance_cb (SextantTimeline *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* The selection (a node clicked in the tree view): marked, its row
+ * scrolled into view (the session brings its time into the view) */
+static void
+session_selection_cb (SextantTimeline *self)
+{
+  GtkWidget *scrolled;
+  gint64 loc, time;
+  guint row;
+
+  if (!sextant_session_get_selection (self->session, &loc, &time))
+    {
+      self->selection_loc = SEXTANT_NULL;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  self->selection_loc = loc;
+  self->selection_time = time;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  row = self->outline != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &loc)) : 0;
+  scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  if (row > 0 && scrolled != NULL)
+    {
+      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+      double y = RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP);
+
+      gtk_adjustment_clamp_page (adjustment, MAX (y - ROW_HEIGHT, 0), y + 2 * ROW_HEIGHT);
+    }
+}
+
+/* The pair filter: the messages drawn are read again */
+static void
+session_filter_cb (SextantTimeline *self)
+{
+  const SextantPairFilter *filter = sextant_session_get_pair_filter (self->session);
+
+  if (sextant_pair_filter_equal (filter, self->filter))
+    return;
+  g_clear_pointer (&self->filter, sextant_pair_filter_free);
+  self->filter = filter != NULL ? sextant_pair_filter_copy (filter) : NULL;
+  view_changed (self);
+}
+
 gboolean
 sextant_timeline_get_ready (SextantTimeline *self)
 {
@@ -464,6 +528,9 @@ sextant_timeline_set_session (SextantTimeline *self,
   self->reading = FALSE;
   self->t0 = self->t1 = 0;
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
+  self->selection_loc = SEXTANT_NULL;
+  g_clear_pointer (&self->filter, sextant_pair_filter_free);
+  g_cancellable_cancel (self->click_cancellable);
   g_set_object (&self->session, session);
   g_signal_group_set_target (self->session_signals, session);
   set_ready (self, FALSE);
@@ -474,6 +541,9 @@ sextant_timeline_set_session (SextantTimeline *self,
       self->generation = sextant_session_get_generation (session);
       measure_labels (self);
       session_instance_cb (self);
+      session_selection_cb (self);
+      if (sextant_session_get_pair_filter (session) != NULL)
+        self->filter = sextant_pair_filter_copy (sextant_session_get_pair_filter (session));
       session_view_cb (self);
     }
   gtk_widget_queue_resize (GTK_WIDGET (self));
@@ -673,6 +743,8 @@ sextant_timeline_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->click_cancellable);
+  g_clear_object (&self->click_cancellable);
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);
@@ -689,6 +761,7 @@ sextant_timeline_finalize (GObject *object)
   g_clear_pointer (&self->outline, outline_free);
   g_clear_pointer (&self->frame, frame_free);
   g_clear_pointer (&self->columns, g_array_unref);
+  g_clear_pointer (&self->filter, sextant_pair_filter_free);
   g_free (self->error);
 
   G_OBJECT_CLASS (sextant_timeline_parent_class)->finalize (object);
@@ -811,6 +884,7 @@ sextant_timeline_init (SextantTimeline *self)
   self->columns = g_array_new (FALSE, TRUE, sizeof (double));
   self->label_width = 160;
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
+  self->selection_loc = SEXTANT_NULL;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
 
@@ -820,6 +894,9 @@ sextant_timeline_init (SextantTimeline *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::generation", G_CALLBACK (session_generation_cb),
                                   self);
   g_signal_group_connect_swapped (self->session_signals, "notify::instance", G_CALLBACK (session_instance_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selection-loc", G_CALLBACK (session_selection_cb),
+                                  self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::pair-filter", G_CALLBACK (session_filter_cb), self);
 
   g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);
@@ -831,6 +908,8 @@ sextant_timeline_init (SextantTimeline *self)
   g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+
+  _sextant_timeline_click_init (self);
 }
 
 GtkWidget *

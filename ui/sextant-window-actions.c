@@ -3,9 +3,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the window's menu, buttons and keys do. The time range in view and
- * the chosen instance live in the session, so zooming and panning are the
- * session's: the keys work wherever the focus is in the window (they are
+ * What the window's menu, buttons and keys do. The time range in view,
+ * the chosen instance and the pair filter live in the session, so
+ * zooming, panning and clearing the filter are the session's: the keys work wherever the focus is in the window (they are
  * the window's bindings, reached by every key its focused widget does not
  * use itself), and the Ctrl shortcuts are the application's accelerators
  * (sextant-application.c).
@@ -104,6 +104,7 @@ close_action (GtkWidget  *widget,
   gtk_window_close (GTK_WINDOW (widget));
 }
 
+/* Escape: the import or the analysis under way; else the pair filter */
 static void
 cancel_action (GtkWidget  *widget,
                const char *action_name,
@@ -113,8 +114,35 @@ cancel_action (GtkWidget  *widget,
 
   if (self->loading != NULL)
     g_cancellable_cancel (self->load_cancellable);
-  else
+  else if (self->session != NULL && sextant_session_get_analysing (self->session))
     g_cancellable_cancel (self->analysis_cancellable);
+  else if (self->session != NULL)
+    sextant_session_set_pair_filter (self->session, NULL);
+}
+
+static void
+clear_pair_filter_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+
+  if (self->session != NULL)
+    sextant_session_set_pair_filter (self->session, NULL);
+}
+
+/* Alt+1, 2, 3: the Source, Tree and Matrix pages, with the focus in them */
+static void
+show_page_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+
+  if (self->session == NULL)
+    return;
+  sextant_window_show_page (self, g_variant_get_string (parameter, NULL));
+  gtk_widget_grab_focus (_sextant_window_page_widget (self));
 }
 
 static void
@@ -170,7 +198,7 @@ next_part_action (GtkWidget  *widget,
                   GVariant   *parameter)
 {
   SextantWindow *self = SEXTANT_WINDOW (widget);
-  GtkWidget *parts[] = { GTK_WIDGET (self->browser), GTK_WIDGET (self->timeline), GTK_WIDGET (self->source_view) };
+  GtkWidget *parts[] = { GTK_WIDGET (self->browser), GTK_WIDGET (self->timeline), _sextant_window_page_widget (self) };
   GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
   int step = g_variant_get_int32 (parameter);
   int n = G_N_ELEMENTS (parts);
@@ -439,14 +467,17 @@ _sextant_window_actions_update (SextantWindow *self)
   GtkWidget *widget = GTK_WIDGET (self);
   gboolean shown = self->session != NULL;
   gboolean analysing = shown && sextant_session_get_analysing (self->session);
+  gboolean filtered = shown && sextant_session_get_pair_filter (self->session) != NULL;
   static const char * const need_trace[] = {
     "win.zoom-in", "win.zoom-out", "win.zoom-fit", "win.pan", "win.export-view", "win.export-report",
+    "win.show-page",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (need_trace); i++)
     gtk_widget_action_set_enabled (widget, need_trace[i], shown);
   gtk_widget_action_set_enabled (widget, "win.analyse", shown && !analysing);
-  gtk_widget_action_set_enabled (widget, "win.cancel", self->loading != NULL || analysing);
+  gtk_widget_action_set_enabled (widget, "win.cancel", self->loading != NULL || analysing || filtered);
+  gtk_widget_action_set_enabled (widget, "win.clear-pair-filter", filtered);
 }
 
 void
@@ -465,6 +496,8 @@ _sextant_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.pan", "d", pan_action);
   gtk_widget_class_install_action (widget_class, "win.next-part", "i", next_part_action);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-pair-filter", NULL, clear_pair_filter_action);
 
   /* Plain keys: the window's, so that a widget that types or moves with
    * them keeps them while it has the focus. The arrows are not among them:
@@ -481,6 +514,9 @@ _sextant_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, 0, "win.show-messages", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "win.show-lost-time", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-page", "s", "source");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-page", "s", "tree");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-page", "s", "matrix");
 }
 
 void

@@ -33,14 +33,26 @@ struct _SextantWindow
   GtkListBox            *recent_list;
   GMenu                 *recent_menu;
   SextantPatternBrowser *browser;
+  GtkPaned              *down;               /* the timeline over the pages */
   SextantTimeline       *timeline;
+  GtkRevealer           *filter_revealer;    /* the pair filter's bar, above the timeline */
+  GtkLabel              *filter_label;
+  GtkStack              *views;              /* the pages under the timeline: source, tree, matrix */
   SextantSourceView     *source_view;
+  SextantTreeView       *tree_view;
+  GtkLabel              *tree_title;
+  GtkToggleButton       *tree_model_button;
+  SextantMatrixView     *matrix_view;
+  GtkLabel              *matrix_summary;
+  GtkDropDown           *matrix_metric;
+  GtkToggleButton       *matrix_range_button;
 
   /* Owned references */
   SextantSession        *session;            /* shown; NULL: the start page */
   SextantSession        *loading;            /* being opened: replaces `session` when loaded */
   GCancellable          *load_cancellable;
   GCancellable          *analysis_cancellable;
+  GCancellable          *instance_cancellable; /* --instance: finding it in the store */
   GSettings             *settings;
   GSignalGroup          *session_signals;
   GSignalGroup          *loading_signals;
@@ -52,6 +64,10 @@ struct _SextantWindow
   double                 initial_from;       /* --view, seconds; to <= from: none */
   double                 initial_to;
   gboolean               choose_worst;       /* --show-worst, until done */
+  char                  *pending_collective; /* --collective, chosen once the trace is shown */
+  gint64                 pending_instance;   /* --instance, once analysed; SEXTANT_NULL: none */
+  gboolean               finding_instance;
+  gboolean               fit_panes;          /* a trace shown: the timeline's pane to fit its rows */
   gboolean               ready;
 };
 
@@ -64,5 +80,6 @@ void _sextant_window_show_error          (SextantWindow  *self,
 void _sextant_window_analyse             (SextantWindow  *self);
 void _sextant_window_toast               (SextantWindow  *self,
                                           const char     *text);
+GtkWidget *_sextant_window_page_widget   (SextantWindow  *self);
 
 G_END_DECLS

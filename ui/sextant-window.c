@@ -6,7 +6,8 @@
  * The window holds the session it shows and, while a trace is being
  * opened, the session being loaded; the views hold the shown session and
  * observe it. The window itself only reacts to what concerns it: the
- * chosen instance (bring it into view, show its source line), the
+ * chosen instance (bring it into view, show its source line), the chosen
+ * collective (show the Tree page), the pair filter (its bar), the
  * progress of an import or an analysis, and errors.
  */
 #include "config.h"
@@ -71,11 +72,15 @@ sextant_window_get_error (SextantWindow *self)
 static void
 update_ready (SextantWindow *self)
 {
+  const char *page = gtk_stack_get_visible_child_name (self->views);
   gboolean ready = self->session != NULL && self->loading == NULL &&
                    !sextant_session_get_analysing (self->session) &&
                    sextant_timeline_get_ready (self->timeline) &&
                    sextant_pattern_browser_get_ready (self->browser) &&
-                   sextant_source_view_get_loaded (self->source_view) && !self->choose_worst;
+                   sextant_source_view_get_loaded (self->source_view) && !self->choose_worst &&
+                   self->pending_collective == NULL && self->pending_instance == SEXTANT_NULL &&
+                   (g_strcmp0 (page, "tree") != 0 || sextant_tree_view_get_ready (self->tree_view)) &&
+                   (g_strcmp0 (page, "matrix") != 0 || sextant_matrix_view_get_ready (self->matrix_view));
 
   if (ready == self->ready)
     return;
@@ -88,8 +93,8 @@ update_ready (SextantWindow *self)
  * sextant_window_get_ready:
  *
  * Returns: %TRUE when the window shows a trace, nothing is being opened
- * or analysed, and every view has drawn what it has to show (the "ready"
- * property: screenshots and tests wait for it)
+ * or analysed, and every view shown has drawn what it has to show (the
+ * "ready" property: screenshots and tests wait for it)
  */
 gboolean
 sextant_window_get_ready (SextantWindow *self)
@@ -98,6 +103,8 @@ sextant_window_get_ready (SextantWindow *self)
 
   return self->ready;
 }
+
+static void apply_pending (SextantWindow *self);
 
 /* The bar under the header: the import of the trace being opened, or the
  * analysis of the one shown */
@@ -126,6 +133,7 @@ update_progress (SextantWindow *self)
     }
   gtk_revealer_set_reveal_child (self->progress_revealer, text != NULL);
   _sextant_window_actions_update (self);
+  apply_pending (self);
   update_ready (self);
 }
 
@@ -288,6 +296,54 @@ instance_changed_cb (SextantWindow *self)
   sextant_source_view_show (self->source_view, record->file, record->line, caption);
 }
 
+/* A trace shown: the timeline's pane as high as its rows, at least a
+ * third of the height; the page under it keeps BOTTOM_MIN pixels, or three
+ * fifths of the height when it is the Tree or the Matrix (--page,
+ * --collective).
+ * The pane's height is known once it is allocated ("max-position"); the
+ * divider is the user's after that. */
+#define BOTTOM_MIN 260
+
+static void
+fit_panes (SextantWindow *self)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (self->down));
+  gboolean source = g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "source") == 0;
+  int natural = 0;
+
+  if (!self->fit_panes || height <= 0)
+    return;
+  self->fit_panes = FALSE;
+  gtk_widget_measure (GTK_WIDGET (self->timeline), GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  gtk_paned_set_position (self->down,
+                          MAX (MIN (natural + 40, source ? height - BOTTOM_MIN : height * 2 / 5), height / 3));
+}
+
+/* A collective chosen (a click in the timeline): its tree */
+static void
+collective_changed_cb (SextantWindow *self)
+{
+  if (self->session != NULL && sextant_session_get_collective (self->session) != NULL)
+    gtk_stack_set_visible_child_name (self->views, "tree");
+}
+
+/* The matrix's pair filter: a bar says whose messages the timeline draws */
+static void
+pair_filter_cb (SextantWindow *self)
+{
+  const SextantPairFilter *filter = self->session != NULL ? sextant_session_get_pair_filter (self->session) : NULL;
+
+  if (filter != NULL)
+    {
+      g_autofree char *pair = sextant_session_dup_pair_filter_text (self->session);
+      g_autofree char *text = g_strdup_printf ("The timeline draws only the messages %s", pair);
+
+      gtk_label_set_text (self->filter_label, text);
+    }
+  gtk_revealer_set_reveal_child (self->filter_revealer, filter != NULL);
+  _sextant_window_actions_update (self);
+}
+
 static void
 set_session (SextantWindow  *self,
              SextantSession *session)
@@ -301,6 +357,8 @@ set_session (SextantWindow  *self,
   gtk_widget_set_visible (self->lost_button, session != NULL);
   sextant_timeline_set_session (self->timeline, session);
   sextant_pattern_browser_set_session (self->browser, session);
+  sextant_tree_view_set_session (self->tree_view, session);
+  sextant_matrix_view_set_session (self->matrix_view, session);
   if (session != NULL)
     {
       adw_window_title_set_title (self->window_title, sextant_session_get_title (session));
@@ -317,6 +375,9 @@ set_session (SextantWindow  *self,
       gtk_stack_set_visible_child_name (self->stack, "start");
     }
   instance_changed_cb (self);
+  pair_filter_cb (self);
+  self->fit_panes = session != NULL;
+  fit_panes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
   update_progress (self);
 }
@@ -500,6 +561,226 @@ sextant_window_choose_worst_when_listed (SextantWindow *self)
   choose_worst (self);
 }
 
+/* --instance: the instance of that id, found in the store ------------------- */
+
+typedef struct
+{
+  SextantStore *store;
+  gint64        id;
+} FindInstance;
+
+static void
+find_instance_free (FindInstance *find)
+{
+  g_clear_object (&find->store);
+  g_free (find);
+}
+
+/* The store has no reader of one instance by id: each pattern's list */
+static void
+find_instance_worker (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  FindInstance *find = task_data;
+  g_autoptr(GPtrArray) totals = NULL;
+  GError *error = NULL;
+
+  sextant_store_set_cancellable (find->store, cancellable);
+  if (!(totals = sextant_store_list_pattern_totals (find->store, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  for (guint t = 0; t < totals->len; t++)
+    {
+      const SextantPatternTotal *total = g_ptr_array_index (totals, t);
+      g_autoptr(GPtrArray) instances = NULL;
+
+      if (total->instances == 0)
+        continue;
+      if (!(instances = sextant_store_list_pattern_instances (find->store, total->id, G_MAXINT, &error)))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      for (guint i = 0; i < instances->len; i++)
+        if (((SextantPatternInstance *)g_ptr_array_index (instances, i))->id == find->id)
+          {
+            g_task_return_pointer (task, g_ptr_array_steal_index (instances, i),
+                                   (GDestroyNotify)sextant_pattern_instance_free);
+            return;
+          }
+    }
+
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "The analysis has no pattern instance %" G_GINT64_FORMAT,
+                           find->id);
+}
+
+static void
+instance_found_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(SextantWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  SextantPatternInstance *record = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self->finding_instance = FALSE;
+  self->pending_instance = SEXTANT_NULL;
+  if (record == NULL)
+    _sextant_window_show_error (self, error->message);
+  else if (self->session != NULL)
+    {
+      g_autoptr(SextantInstance) instance = sextant_instance_new (record, sextant_session_get_resolution (self->session));
+
+      sextant_session_choose_instance (self->session, instance);
+    }
+  else
+    sextant_pattern_instance_free (record);
+  update_ready (self);
+}
+
+/* What the command line asked to choose, once the trace is shown (and
+ * analysed, for an instance) */
+static void
+apply_pending (SextantWindow *self)
+{
+  if (self->session == NULL || self->loading != NULL)
+    return;
+
+  if (self->pending_collective != NULL)
+    {
+      g_autofree char *id = g_steal_pointer (&self->pending_collective);
+
+      sextant_session_choose_collective (self->session, id);
+    }
+  if (self->pending_instance != SEXTANT_NULL && !self->finding_instance &&
+      !sextant_session_get_analysing (self->session) && sextant_session_get_analysis_scope (self->session)->analysed)
+    {
+      g_autoptr(GTask) task = NULL;
+      g_autoptr(GError) error = NULL;
+      FindInstance *find = g_new0 (FindInstance, 1);
+
+      find->id = self->pending_instance;
+      g_clear_object (&self->instance_cancellable);
+      self->instance_cancellable = g_cancellable_new ();
+      task = g_task_new (NULL, self->instance_cancellable, instance_found_cb, g_object_ref (self));
+      g_task_set_task_data (task, find, (GDestroyNotify)find_instance_free);
+      if (!(find->store = sextant_session_open_store (self->session, &error)))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      self->finding_instance = TRUE;
+      g_task_run_in_thread (task, find_instance_worker);
+    }
+}
+
+/**
+ * sextant_window_choose_collective_when_shown:
+ * @id: a collective id (sextant-comm-tree.h)
+ *
+ * Once the next trace is shown, chooses that collective: the Tree page
+ * shows its tree (or why it has none).
+ */
+void
+sextant_window_choose_collective_when_shown (SextantWindow *self,
+                                             const char    *id)
+{
+  g_return_if_fail (SEXTANT_IS_WINDOW (self));
+  g_return_if_fail (id != NULL);
+
+  g_free (self->pending_collective);
+  self->pending_collective = g_strdup (id);
+  apply_pending (self);
+  update_ready (self);
+}
+
+/**
+ * sextant_window_choose_instance_when_analysed:
+ * @id: a pattern instance id (pattern_instance.id, as `sextant analyze
+ *   --json` gives them)
+ *
+ * Once the next trace is shown and analysed, chooses that instance, as a
+ * click in the instance table does; an id the analysis does not have is
+ * said in the error bar.
+ */
+void
+sextant_window_choose_instance_when_analysed (SextantWindow *self,
+                                              gint64         id)
+{
+  g_return_if_fail (SEXTANT_IS_WINDOW (self));
+
+  self->pending_instance = id;
+  apply_pending (self);
+  update_ready (self);
+}
+
+/* The pages under the timeline ---------------------------------------------------- */
+
+/**
+ * sextant_window_show_page:
+ * @page: "source", "tree" or "matrix"
+ */
+void
+sextant_window_show_page (SextantWindow *self,
+                          const char    *page)
+{
+  g_return_if_fail (SEXTANT_IS_WINDOW (self));
+  g_return_if_fail (page != NULL);
+
+  if (gtk_stack_get_child_by_name (self->views, page) != NULL)
+    gtk_stack_set_visible_child_name (self->views, page);
+}
+
+/* Returns: the page shown under the timeline: "source", "tree" or "matrix" */
+const char *
+sextant_window_get_page (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return gtk_stack_get_visible_child_name (self->views);
+}
+
+/* The widget of the page shown that takes the focus */
+GtkWidget *
+_sextant_window_page_widget (SextantWindow *self)
+{
+  const char *page = gtk_stack_get_visible_child_name (self->views);
+
+  if (g_strcmp0 (page, "tree") == 0)
+    return GTK_WIDGET (self->tree_view);
+  if (g_strcmp0 (page, "matrix") == 0)
+    return GTK_WIDGET (self->matrix_view);
+  return GTK_WIDGET (self->source_view);
+}
+
+static void
+views_page_cb (SextantWindow *self)
+{
+  update_ready (self);
+}
+
+SextantTreeView *
+sextant_window_get_tree_view (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return self->tree_view;
+}
+
+SextantMatrixView *
+sextant_window_get_matrix_view (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return self->matrix_view;
+}
+
 SextantTimeline *
 sextant_window_get_timeline (SextantWindow *self)
 {
@@ -556,6 +837,7 @@ sextant_window_close_request (GtkWindow *window)
   /* what runs holds a reference on the window until it ends */
   g_cancellable_cancel (self->load_cancellable);
   g_cancellable_cancel (self->analysis_cancellable);
+  g_cancellable_cancel (self->instance_cancellable);
 
   gtk_window_get_default_size (window, &width, &height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
@@ -575,8 +857,10 @@ sextant_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->load_cancellable);
   g_cancellable_cancel (self->analysis_cancellable);
+  g_cancellable_cancel (self->instance_cancellable);
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->analysis_cancellable);
+  g_clear_object (&self->instance_cancellable);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -602,6 +886,7 @@ sextant_window_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_strfreev (self->extra_roots);
   g_free (self->error);
+  g_free (self->pending_collective);
 
   G_OBJECT_CLASS (sextant_window_parent_class)->finalize (object);
 }
@@ -655,6 +940,8 @@ sextant_window_class_init (SextantWindowClass *klass)
   g_type_ensure (SEXTANT_TYPE_PATTERN_BROWSER);
   g_type_ensure (SEXTANT_TYPE_TIMELINE);
   g_type_ensure (SEXTANT_TYPE_SOURCE_VIEW);
+  g_type_ensure (SEXTANT_TYPE_TREE_VIEW);
+  g_type_ensure (SEXTANT_TYPE_MATRIX_VIEW);
   /* links the bundle (its constructor registers it) */
   (void)sextant_get_resource ();
   gtk_widget_class_set_template_from_resource (widget_class, "/org/sextant/Sextant/ui/sextant-window.ui");
@@ -674,8 +961,20 @@ sextant_window_class_init (SextantWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, browser);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, down);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, filter_revealer);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, filter_label);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, views);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, source_view);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, tree_view);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, tree_title);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, tree_model_button);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_view);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_summary);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_metric);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_range_button);
   gtk_widget_class_bind_template_callback (widget_class, recent_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, views_page_cb);
 
   _sextant_window_class_actions_init (widget_class);
 }
@@ -684,6 +983,7 @@ static void
 sextant_window_init (SextantWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->pending_instance = SEXTANT_NULL;
 
   self->settings = g_object_ref (sextant_settings_get_default ());
   gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),
@@ -694,6 +994,9 @@ sextant_window_init (SextantWindow *self)
   /* the session shown: its chosen instance, its analysis */
   self->session_signals = g_signal_group_new (SEXTANT_TYPE_SESSION);
   g_signal_group_connect_swapped (self->session_signals, "notify::instance", G_CALLBACK (instance_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::collective", G_CALLBACK (collective_changed_cb),
+                                  self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::pair-filter", G_CALLBACK (pair_filter_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::analysing", G_CALLBACK (update_progress), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::analysis-progress",
                                   G_CALLBACK (update_progress), self);
@@ -706,6 +1009,21 @@ sextant_window_init (SextantWindow *self)
   g_signal_connect_object (self->timeline, "notify::error", G_CALLBACK (timeline_error_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->browser, "notify::ready", G_CALLBACK (browser_ready_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->source_view, "notify::loaded", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->down, "notify::max-position", G_CALLBACK (fit_panes), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->tree_view, "notify::ready", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->matrix_view, "notify::ready", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
+
+  /* the pages' headers */
+  g_object_bind_property (self->tree_view, "title", self->tree_title, "label", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->tree_view, "title", self->tree_title, "tooltip-text", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->tree_view, "model-layout", self->tree_model_button, "active",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_object_bind_property (self->tree_view, "has-model", self->tree_model_button, "visible", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->matrix_view, "summary", self->matrix_summary, "label", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->matrix_view, "metric", self->matrix_metric, "selected",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_object_bind_property (self->matrix_view, "visible-range", self->matrix_range_button, "active",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   g_signal_connect_object (self->settings, "changed::source-roots", G_CALLBACK (update_source_roots), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (rebuild_recent), self,

@@ -4,8 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The main window shows one trace (a SextantSession): the patterns found
- * in it (left), its timeline over the source line of the pattern instance
- * chosen (right). Opening a trace imports it first when it is an archive,
+ * in it (left), its timeline over three pages (right): the source line of
+ * the pattern instance chosen, the tree of the collective or instance
+ * chosen (a click on a collective in the timeline shows it), and the
+ * communication matrix (a click on a cell narrows the timeline to the
+ * pair's messages). Opening a trace imports it first when it is an archive,
  * with a progress bar and Cancel; the trace shown stays until the new one
  * is ready, and stays when the new one fails (the error bar says why). A
  * store that was never analysed is analysed, with the preferences'
@@ -19,7 +22,9 @@
 #include "sextant-pattern-browser.h"
 #include "sextant-session.h"
 #include "sextant-source-view.h"
+#include "sextant-matrix-view.h"
 #include "sextant-timeline.h"
+#include "sextant-tree-view.h"
 
 G_BEGIN_DECLS
 
@@ -53,5 +58,14 @@ const char            *sextant_window_export_report_finish (SextantWindow *self,
 SextantTimeline       *sextant_window_get_timeline        (SextantWindow  *self);
 SextantPatternBrowser *sextant_window_get_pattern_browser (SextantWindow  *self);
 SextantSourceView     *sextant_window_get_source_view     (SextantWindow  *self);
+SextantTreeView       *sextant_window_get_tree_view       (SextantWindow  *self);
+SextantMatrixView     *sextant_window_get_matrix_view     (SextantWindow  *self);
+void                   sextant_window_show_page           (SextantWindow  *self,
+                                                           const char     *page);
+const char            *sextant_window_get_page            (SextantWindow  *self);
+void                   sextant_window_choose_collective_when_shown (SextantWindow *self,
+                                                           const char     *id);
+void                   sextant_window_choose_instance_when_analysed (SextantWindow *self,
+                                                           gint64          id);
 
 G_END_DECLS

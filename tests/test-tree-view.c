@@ -1,0 +1,579 @@
+/*
+ * test-tree-view.c: the tree view on real recordings, drawn and clicked.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Under Xvfb (meson runs it through xvfb-run, with the Cairo renderer), a
+ * window holds a timeline over a tree view, both on one session, as the
+ * application's window has them. The trees are the builders' (graph/) on
+ * real stores:
+ *   - onecoll broadcasts recorded on 4 Open MPI ranks in the test (the
+ *     recorder's rec-onecoll program; skipped without MPI);
+ *   - the barrier and the worst wait state of a third-party Score-P trace
+ *     (casita-4_mpi_ls_barr: its delay chain, once analysed);
+ *   - an allreduce of 1024 ranks (the import benchmark's generator).
+ * Each tree is drawn with one box per member: the boxes' border has a
+ * colour of its own, and its connected regions in the pixels are
+ * counted. A click on a node (a real X click, xdotool) selects its
+ * location at its arrival in the session, and the timeline marks it
+ * there; clicks on a collapsed box show its members. The frame times at
+ * 1024 members, collapsed and all shown, are measured and reported.
+ * `sextant --screenshot --page tree --collective ID` (and --instance ID)
+ * draws the tree, and a collective the trace lacks fails.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "sextant-graph.h"
+#include "sextant-test-util.h"
+#include "sextant-timeline.h"
+#include "sextant-tree-view.h"
+#include "sextant-ui-test-util.h"
+
+typedef struct
+{
+  char            *tmpdir;
+  SextantSession  *session;
+  GtkWidget       *window;
+  SextantTimeline *timeline;
+  SextantTreeView *view;
+} Fixture;
+
+/* In a scrolled window as the application's window has it: a viewport
+ * that does not scroll to the child when it takes the focus */
+static GtkWidget *
+scrolled (GtkWidget *child)
+{
+  GtkWidget *viewport = gtk_viewport_new (NULL, NULL);
+  GtkWidget *window = gtk_scrolled_window_new ();
+
+  gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (viewport), FALSE);
+  gtk_viewport_set_child (GTK_VIEWPORT (viewport), child);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (window), viewport);
+
+  return window;
+}
+
+/* A window as the application's: the timeline over the tree view */
+static void
+fixture_show (Fixture    *fixture,
+              const char *db,
+              int         width,
+              int         height)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *upper, *lower;
+
+  fixture->window = gtk_window_new ();
+  fixture->timeline = SEXTANT_TIMELINE (sextant_timeline_new ());
+  fixture->view = SEXTANT_TREE_VIEW (sextant_tree_view_new ());
+  upper = scrolled (GTK_WIDGET (fixture->timeline));
+  lower = scrolled (GTK_WIDGET (fixture->view));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (upper), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_size_request (upper, -1, height / 3);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (lower), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_vexpand (lower, TRUE);
+  gtk_box_append (GTK_BOX (box), upper);
+  gtk_box_append (GTK_BOX (box), lower);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), box);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), width, height);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  sextant_test_focus_window (GTK_WINDOW (fixture->window));
+
+  fixture->session = sextant_test_load_session (db);
+  sextant_timeline_set_session (fixture->timeline, fixture->session);
+  sextant_tree_view_set_session (fixture->view, fixture->session);
+  sextant_test_wait_for (fixture->timeline, "ready", 60);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  if (fixture->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (fixture->window));
+  g_clear_object (&fixture->session);
+  if (fixture->tmpdir != NULL)
+    sextant_test_remove_tree (fixture->tmpdir);
+  g_free (fixture->tmpdir);
+}
+
+static SextantStore *
+open_store (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  SextantStore *store = sextant_session_open_store (fixture->session, &error);
+
+  g_assert_no_error (error);
+
+  return store;
+}
+
+/* The session chooses @id; its tree is built and drawn */
+static SextantCommTree *
+choose (Fixture    *fixture,
+        const char *id)
+{
+  sextant_session_choose_collective (fixture->session, id);
+  g_assert_false (sextant_tree_view_get_ready (fixture->view));
+  sextant_test_wait_for (fixture->view, "ready", 60);
+  g_assert_cmpstr (sextant_tree_view_get_error (fixture->view), ==, NULL);
+  g_assert_nonnull (sextant_tree_view_get_tree (fixture->view));
+  g_assert_cmpstr (sextant_comm_tree_get_id (sextant_tree_view_get_tree (fixture->view)), ==, id);
+
+  return sextant_tree_view_get_tree (fixture->view);
+}
+
+/* The boxes drawn: regions of the nodes' border colour, and every node
+ * drawn on its own has its box's four corners in that colour */
+static guint
+count_boxes (Fixture *fixture)
+{
+  SextantCommTree *tree = sextant_tree_view_get_tree (fixture->view);
+  g_autofree guint8 *pixels = NULL;
+  int width, height;
+  guint regions, own = 0;
+
+  pixels = sextant_test_render (GTK_WIDGET (fixture->view), &width, &height);
+  regions = sextant_test_count_regions (pixels, width, height, sextant_tree_view_node_border_color ());
+  for (guint i = 0; i < sextant_comm_tree_get_n_nodes (tree); i++)
+    {
+      graphene_rect_t box;
+      int x0, y0, x1, y1;
+
+      if (!sextant_tree_view_get_node_area (fixture->view, i, &box))
+        continue;
+      own++;
+      x0 = (int)box.origin.x;
+      y0 = (int)box.origin.y;
+      x1 = (int)(box.origin.x + box.size.width) - 1;
+      y1 = (int)(box.origin.y + box.size.height) - 1;
+      g_assert_cmpint (y1, <, height);
+      g_assert_true (sextant_test_pixel_is (pixels, width, x0, y0, sextant_tree_view_node_border_color ()));
+      g_assert_true (sextant_test_pixel_is (pixels, width, x1, y1, sextant_tree_view_node_border_color ()));
+    }
+  g_test_message ("%u boxes of nodes drawn, %u regions of their border's colour, %u collapsed boxes", own, regions,
+                  sextant_tree_view_get_n_aggregates (fixture->view));
+  g_assert_cmpuint (regions, ==, own);
+
+  return own;
+}
+
+typedef struct
+{
+  SextantSession *session;
+  gint64          loc;
+} Selected;
+
+static gboolean
+is_selected (gpointer data)
+{
+  Selected *want = data;
+  gint64 loc;
+
+  return sextant_session_get_selection (want->session, &loc, NULL) && loc == want->loc;
+}
+
+/* A real click on node @i: the session selects its location at its
+ * arrival, the view shows that time, and the timeline marks it there */
+static void
+click_node (Fixture *fixture,
+            guint    i)
+{
+  SextantCommTree *tree = sextant_tree_view_get_tree (fixture->view);
+  const SextantTreeNode *node = sextant_comm_tree_get_node (tree, i);
+  Selected want = { fixture->session, node->loc };
+  g_autoptr(SextantStore) store = open_store (fixture);
+  g_autoptr(GArray) rows = sextant_test_locations (store, FALSE);
+  g_autofree guint8 *pixels = NULL;
+  const GdkRGBA blue = { 0.11f, 0.44f, 0.85f, 1 };
+  graphene_rect_t box, row;
+  gint64 loc, time;
+  guint r, marked = 0;
+  int width, height, x;
+
+  g_assert_true (sextant_tree_view_get_node_area (fixture->view, i, &box));
+  sextant_session_select (fixture->session, SEXTANT_NULL, 0);
+  sextant_test_click (GTK_WIDGET (fixture->view), box.origin.x + box.size.width / 2,
+                      box.origin.y + box.size.height / 2);
+  sextant_test_wait_until (is_selected, &want, 10);
+  g_assert_true (sextant_session_get_selection (fixture->session, &loc, &time));
+  g_assert_cmpint (loc, ==, node->loc);
+  g_assert_cmpint (time, ==, node->arrival);
+  g_assert_cmpint (sextant_session_get_view_begin (fixture->session), <=, time);
+  g_assert_cmpint (sextant_session_get_view_end (fixture->session), >, time);
+
+  /* the timeline's mark: a line of the selection's blue at that time on
+   * that location's row */
+  sextant_test_wait_for (fixture->timeline, "ready", 60);
+  for (r = 0; r < rows->len && g_array_index (rows, gint64, r) != loc; r++)
+    ;
+  g_assert_cmpuint (r, <, rows->len);
+  g_assert_true (sextant_timeline_get_row_area (fixture->timeline, r, &row));
+  pixels = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
+  x = (int)floor (sextant_timeline_x_for_time (fixture->timeline, time));
+  for (int y = (int)row.origin.y; y < (int)(row.origin.y + row.size.height); y++)
+    for (int dx = -1; dx <= 1; dx++)
+      marked += sextant_test_pixel_is (pixels, width, x + dx, y, &blue);
+  g_test_message ("node %u (location %" G_GINT64_FORMAT "): %u pixels of the mark", i, loc, marked);
+  g_assert_cmpuint (marked, >=, (guint)row.size.height);
+}
+
+/* onecoll broadcasts recorded on 4 ranks -------------------------------------------- */
+
+static char *
+record_onecoll (const char *dir)
+{
+  const char *program = g_getenv ("SEXTANT_TEST_ONECOLL");
+  const char *mpirun = g_getenv ("SEXTANT_TEST_MPIRUN");
+  g_autofree char *trace = g_build_filename (dir, "trace", NULL);
+  const char *argv[] = { "timeout", "--kill-after=10", "180", mpirun, "--oversubscribe", "--allow-run-as-root",
+                         "--bind-to", "none", "--mca", "osc", "sm", "--mca", "btl", "self,vader",
+                         "-x", "SEXTANT_RECORD_DIR", "-np", "4", program, NULL };
+  g_auto(GStrv) env = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  env = g_environ_setenv (env, "SEXTANT_RECORD_DIR", trace, TRUE);
+  env = g_environ_setenv (env, "OMPI_ALLOW_RUN_AS_ROOT", "1", TRUE);
+  env = g_environ_setenv (env, "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv, env, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                               NULL, NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("rec-onecoll on 4 ranks failed: %s", err);
+
+  return g_build_filename (trace, "traces.otf2", NULL);
+}
+
+static void
+test_onecoll (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *archive = NULL;
+  g_autoptr(SextantStore) recorded = NULL;
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GPtrArray) collectives = NULL;
+  g_autoptr(GError) error = NULL;
+  guint trees = 0;
+
+  if (g_getenv ("SEXTANT_TEST_ONECOLL") == NULL)
+    {
+      g_test_skip ("no MPI or no recorder: onecoll's broadcast cannot be recorded");
+      return;
+    }
+  {
+    g_autofree char *dir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+
+    g_assert_no_error (error);
+    archive = record_onecoll (dir);
+    recorded = sextant_test_import (archive, &fixture->tmpdir);
+    sextant_test_remove_tree (dir);
+  }
+  fixture_show (fixture, sextant_store_get_path (recorded), 1100, 800);
+  store = open_store (fixture);
+  collectives = sextant_graph_list_collectives (store, &error);
+  g_assert_no_error (error);
+
+  /* every broadcast's tree: one box per rank */
+  for (guint c = 0; c < collectives->len; c++)
+    {
+      const SextantCollectiveRef *ref = g_ptr_array_index (collectives, c);
+      SextantCommTree *tree;
+
+      if (ref->kind != SEXTANT_TREE_ONECOLL_BCAST)
+        continue;
+      tree = choose (fixture, ref->id);
+      g_assert_cmpint (sextant_comm_tree_get_kind (tree), ==, SEXTANT_TREE_ONECOLL_BCAST);
+      g_assert_cmpuint (sextant_comm_tree_get_n_nodes (tree), ==, (guint)ref->members);
+      g_assert_cmpuint (count_boxes (fixture), ==, (guint)ref->members);
+      g_assert_cmpuint (sextant_tree_view_get_n_aggregates (fixture->view), ==, 0);
+      /* the last broadcast's leaves are clicked */
+      if (++trees == 3)
+        for (guint i = 0; i < sextant_comm_tree_get_n_nodes (tree); i++)
+          if ((int)i != sextant_comm_tree_get_root (tree))
+            click_node (fixture, i);
+      if (trees == 3)
+        break;
+    }
+  g_assert_cmpuint (trees, ==, 3);
+}
+
+/* The barrier and the worst wait state of a Score-P trace --------------------- */
+
+static void
+analysed_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GError **error = user_data;
+
+  if (!sextant_session_analyse_finish (SEXTANT_SESSION (object), result, error))
+    g_assert_nonnull (*error);
+}
+
+static gboolean
+analysed (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return sextant_session_get_analysis_scope (fixture->session)->analysed &&
+         !sextant_session_get_analysing (fixture->session);
+}
+
+static void
+test_casita (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *archive = g_build_filename (g_getenv ("SEXTANT_EXTERNAL_TRACES"), "casita-4_mpi_ls_barr", NULL);
+  g_autoptr(SextantStore) imported = sextant_test_import (archive, &fixture->tmpdir);
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GPtrArray) collectives = NULL;
+  g_autoptr(GPtrArray) worst = NULL;
+  g_autoptr(SextantInstance) instance = NULL;
+  g_autoptr(GError) error = NULL;
+  SextantCommTree *tree;
+  const char *barrier = NULL;
+
+  fixture_show (fixture, sextant_store_get_path (imported), 1100, 700);
+  store = open_store (fixture);
+
+  /* nothing chosen: the empty state, no tree */
+  g_assert_true (sextant_tree_view_get_ready (fixture->view));
+  g_assert_null (sextant_tree_view_get_tree (fixture->view));
+
+  collectives = sextant_graph_list_collectives (store, &error);
+  g_assert_no_error (error);
+  for (guint c = 0; c < collectives->len && barrier == NULL; c++)
+    {
+      const SextantCollectiveRef *ref = g_ptr_array_index (collectives, c);
+
+      if (ref->kind == SEXTANT_TREE_MPI_COLLECTIVE && g_strcmp0 (ref->operation, "BARRIER") == 0)
+        barrier = ref->id;
+    }
+  g_assert_nonnull (barrier);
+  tree = choose (fixture, barrier);
+  g_assert_cmpuint (sextant_comm_tree_get_n_nodes (tree), ==, 4);
+  g_assert_cmpuint (count_boxes (fixture), ==, 4);
+  click_node (fixture, (guint)sextant_comm_tree_get_root (tree));
+
+  /* an unknown collective: its error, drawn, no tree */
+  sextant_session_choose_collective (fixture->session, "no-such-collective");
+  sextant_test_wait_for (fixture->view, "ready", 60);
+  g_assert_nonnull (sextant_tree_view_get_error (fixture->view));
+  g_assert_null (sextant_tree_view_get_tree (fixture->view));
+  g_test_message ("%s", sextant_tree_view_get_error (fixture->view));
+
+  /* the worst wait state, once analysed: the chain behind it, drawn as
+   * many boxes as it has links' locations; choosing it clears the
+   * collective */
+  sextant_session_analyse_async (fixture->session, NULL, NULL, NULL, analysed_cb, &error);
+  sextant_test_wait_until (analysed, fixture, 120);
+  g_assert_no_error (error);
+  g_object_unref (store);
+  store = open_store (fixture);
+  worst = sextant_store_list_pattern_instances (store, "late_sender", 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (worst->len, ==, 1);
+  instance = sextant_instance_new (g_ptr_array_steal_index (worst, 0), sextant_session_get_resolution (fixture->session));
+  sextant_session_choose_instance (fixture->session, instance);
+  g_assert_null (sextant_session_get_collective (fixture->session));
+  sextant_test_wait_for (fixture->view, "ready", 60);
+  g_assert_cmpstr (sextant_tree_view_get_error (fixture->view), ==, NULL);
+  tree = sextant_tree_view_get_tree (fixture->view);
+  g_assert_nonnull (tree);
+  g_assert_cmpint (sextant_comm_tree_get_kind (tree), ==, SEXTANT_TREE_DELAY_CHAIN);
+  g_assert_cmpuint (sextant_comm_tree_get_n_nodes (tree), >=, 2);
+  g_assert_cmpuint (count_boxes (fixture), ==, sextant_comm_tree_get_n_nodes (tree));
+}
+
+/* `sextant --screenshot` on a page and a choice ------------------------------ */
+
+/* --page tree --collective ID and --instance ID draw that tree; a
+ * collective the trace does not have is exit status 1 and its reason */
+static void
+test_app (Fixture       *fixture,
+          gconstpointer  data)
+{
+  g_autofree char *archive = g_build_filename (g_getenv ("SEXTANT_EXTERNAL_TRACES"), "casita-4_mpi_ls_barr", NULL);
+  g_autoptr(SextantStore) store = sextant_test_import (archive, &fixture->tmpdir);
+  g_autofree char *png = g_build_filename (fixture->tmpdir, "tree.png", NULL);
+  g_autoptr(SextantSession) session = sextant_test_load_session (sextant_store_get_path (store));
+  g_autoptr(GPtrArray) collectives = NULL;
+  g_autoptr(GPtrArray) worst = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *instance = NULL;
+  const char *db = sextant_store_get_path (store);
+  char *err = NULL;
+
+  g_assert_nonnull (g_getenv ("SEXTANT"));
+  fixture->session = g_object_ref (session);
+  sextant_session_analyse_async (session, NULL, NULL, NULL, analysed_cb, &error);
+  sextant_test_wait_until (analysed, fixture, 120);
+  g_assert_no_error (error);
+  collectives = sextant_graph_list_collectives (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (collectives->len, >, 0);
+  worst = sextant_store_list_pattern_instances (store, "late_sender", 1, &error);
+  g_assert_no_error (error);
+  instance = g_strdup_printf ("%" G_GINT64_FORMAT, ((SextantPatternInstance *)g_ptr_array_index (worst, 0))->id);
+
+  g_assert_cmpint (sextant_test_run_sextant ((const char *[]) { "--size", "900x600", "--screenshot", png, "--page", "tree", "--collective",
+                                               ((SextantCollectiveRef *)g_ptr_array_index (collectives, 0))->id, db,
+                                               NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_remove (png), ==, 0);
+  g_assert_cmpint (sextant_test_run_sextant ((const char *[]) { "--size", "900x600", "--screenshot", png, "--instance", instance, db,
+                                               NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (sextant_test_run_sextant ((const char *[]) { "--size", "900x600", "--screenshot", png, "--collective", "12345678",
+                                               db, NULL }, &err), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "12345678"));
+  g_free (err);
+}
+
+/* 1024 members ---------------------------------------------------------------- */
+
+static double
+ms_since (gint64 start)
+{
+  return (g_get_monotonic_time () - start) / 1000.0;
+}
+
+/* The view's frame: its layout, its snapshot (the layout's drawing made
+ * anew, then replayed from its cache) and the rasterization by the
+ * window's renderer of what a window shows of it (its first 800 pixels);
+ * reported, and held to bounds a slow machine meets */
+static void
+measure_frames (Fixture *fixture,
+                guint    boxes)
+{
+  GtkWidget *widget = GTK_WIDGET (fixture->view);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  double fresh = G_MAXDOUBLE, cached = G_MAXDOUBLE, raster = G_MAXDOUBLE, layout = G_MAXDOUBLE;
+
+  for (int round = 0; round < 5; round++)
+    {
+      g_autoptr(GtkSnapshot) first = gtk_snapshot_new ();
+      g_autoptr(GtkSnapshot) again = gtk_snapshot_new ();
+      g_autoptr(GskRenderNode) node = NULL;
+      g_autoptr(GskRenderNode) replay = NULL;
+      g_autoptr(GdkTexture) texture = NULL;
+      int natural;
+      gint64 start;
+
+      /* another width (GTK's cache of sizes dropped): a new layout; back
+       * to the widget's: drawn anew */
+      gtk_widget_queue_resize (widget);
+      start = g_get_monotonic_time ();
+      gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width - 1, NULL, &natural, NULL, NULL);
+      layout = MIN (layout, ms_since (start));
+      gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width, NULL, &natural, NULL, NULL);
+      start = g_get_monotonic_time ();
+      GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, first);
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&first));
+      fresh = MIN (fresh, ms_since (start));
+      start = g_get_monotonic_time ();
+      GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, again);
+      replay = gtk_snapshot_free_to_node (g_steal_pointer (&again));
+      cached = MIN (cached, ms_since (start));
+      start = g_get_monotonic_time ();
+      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, MIN (height, 800)));
+      raster = MIN (raster, ms_since (start));
+    }
+  g_test_message ("1024 members, %u boxes of their own and %u collapsed, %d x %d px: layout %.2f ms, "
+                  "snapshot %.2f ms (drawn anew) / %.3f ms (replayed), 800 px of it rasterized by %s in %.2f ms "
+                  "(best of 5)",
+                  boxes, sextant_tree_view_get_n_aggregates (fixture->view), width, height, layout, fresh, cached,
+                  G_OBJECT_TYPE_NAME (renderer), raster);
+  g_assert_cmpfloat (layout + fresh, <, 250);
+  g_assert_cmpfloat (cached, <, 5);
+}
+
+static void
+test_1024 (Fixture       *fixture,
+           gconstpointer  data)
+{
+  const char *db = g_getenv ("SEXTANT_TEST_1024_STORE");
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GPtrArray) collectives = NULL;
+  g_autoptr(GError) error = NULL;
+  const SextantCollectiveRef *widest = NULL;
+  SextantCommTree *tree;
+  graphene_rect_t area;
+  guint own, members, in_aggregates = 0;
+
+  g_assert_nonnull (db);
+  fixture_show (fixture, db, 1200, 900);
+  store = open_store (fixture);
+  collectives = sextant_graph_list_collectives (store, &error);
+  g_assert_no_error (error);
+  for (guint c = 0; c < collectives->len; c++)
+    {
+      const SextantCollectiveRef *ref = g_ptr_array_index (collectives, c);
+
+      if (ref->kind == SEXTANT_TREE_MPI_COLLECTIVE && (widest == NULL || ref->members > widest->members))
+        widest = ref;
+    }
+  g_assert_nonnull (widest);
+  g_assert_cmpint (widest->members, ==, 1024);
+  tree = choose (fixture, widest->id);
+  g_assert_cmpuint (sextant_comm_tree_get_n_nodes (tree), ==, 1024);
+
+  /* a box per node shown, the others in collapsed boxes: all 1024 */
+  own = count_boxes (fixture);
+  g_assert_cmpuint (sextant_tree_view_get_n_aggregates (fixture->view), >, 0);
+  for (guint a = 0; sextant_tree_view_get_aggregate_area (fixture->view, a, &members, &area); a++)
+    in_aggregates += members;
+  g_assert_cmpuint (own + in_aggregates, ==, 1024);
+  measure_frames (fixture, own);
+
+  /* a click on a collapsed box shows more of its nodes (the latest
+   * first), until all 1024 have a box of their own */
+  for (guint clicks = 0; sextant_tree_view_get_n_aggregates (fixture->view) > 0; clicks++)
+    {
+      guint before = own;
+
+      g_assert_cmpuint (clicks, <, 1024 / 24);
+      g_assert_true (sextant_tree_view_get_aggregate_area (fixture->view, 0, &members, &area));
+      sextant_test_click (GTK_WIDGET (fixture->view), area.origin.x + area.size.width / 2,
+                          area.origin.y + area.size.height / 2);
+      own = count_boxes (fixture);
+      g_test_message ("clicked the collapsed box of %u members at y %.0f", members, area.origin.y);
+      g_assert_cmpuint (own, >, before);
+    }
+  g_assert_cmpuint (own, ==, 1024);
+  measure_frames (fixture, own);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: run under xvfb-run\n");
+      return 1;
+    }
+  if (g_find_program_in_path ("xdotool") == NULL)
+    {
+      g_printerr ("xdotool is needed: the clicks are real X events\n");
+      return 77;
+    }
+
+  g_test_add ("/tree-view/onecoll-broadcast", Fixture, NULL, NULL, test_onecoll, fixture_tear_down);
+  g_test_add ("/tree-view/barrier-and-delay-chain", Fixture, NULL, NULL, test_casita, fixture_tear_down);
+  g_test_add ("/tree-view/1024-members", Fixture, NULL, NULL, test_1024, fixture_tear_down);
+  g_test_add ("/tree-view/app-screenshot", Fixture, NULL, NULL, test_app, fixture_tear_down);
+
+  return g_test_run ();
+}

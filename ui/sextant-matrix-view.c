@@ -1,0 +1,1196 @@
+/*
+ * sextant-matrix-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The matrix is read on a worker thread (sextant_comm_matrix_build: one
+ * pass over the messages of the range); the last asked for is shown, the
+ * others are cancelled and dropped. Following the visible range, a view
+ * change starts a timer and the matrix is built once the view has stayed
+ * put for DEBOUNCE_MS; an unmapped view (another page of the window)
+ * builds nothing until it is shown. The cells are one texture of the
+ * plot's size, made on the main thread when the matrix, the metric or the
+ * size changes (one pass over the n x n values, summed into blocks when n
+ * is larger than the plot's pixels): a frame is that texture, the labels
+ * and the legend, whatever n.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sextant-instance.h"
+#include "sextant-matrix-view.h"
+#include "sextant-snapshot-util.h"
+
+#define MARGIN        12
+#define LEGEND_WIDTH 110
+#define GAP_FROM       6     /* cells this wide or wider have a pixel of gap */
+#define DEBOUNCE_MS  250
+
+struct _SextantMatrixView
+{
+  GtkWidget            parent_instance;
+
+  SextantSession      *session;
+  GSignalGroup        *session_signals;
+  SextantCommMatrix   *matrix;
+  char                *error;
+  char                *summary;
+  SextantMatrixMetric  metric;
+  gboolean             visible_range;
+  gboolean             ready;
+  gboolean             building;
+  gboolean             stale;          /* to build when mapped */
+  GCancellable        *cancellable;
+  guint                serial;
+  guint                debounce;
+
+  /* What is drawn, for the matrix, the metric and the size */
+  char               **labels;         /* short labels, by matrix index */
+  char                *shared;         /* what every label begins with ("MPI Rank "), or NULL */
+  int                  width;
+  int                  height;
+  int                  left;           /* the plot's top left corner */
+  int                  top;
+  int                  cell;           /* pixels per drawn row and column */
+  guint                block;          /* matrix rows per drawn row */
+  guint                rows;           /* drawn rows (and columns) */
+  double              *values;         /* rows x rows, the metric summed per block */
+  double               low;            /* the smallest value above 0 */
+  double               high;
+  gboolean             log_scale;
+  GdkTexture          *texture;
+  int                  hover_row;
+  int                  hover_col;
+};
+
+G_DEFINE_FINAL_TYPE (SextantMatrixView, sextant_matrix_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_SESSION,
+  PROP_MATRIX,
+  PROP_READY,
+  PROP_ERROR,
+  PROP_METRIC,
+  PROP_VISIBLE_RANGE,
+  PROP_SUMMARY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void rebuild (SextantMatrixView *self);
+
+/* Scale and text ------------------------------------------------------------------ */
+
+/* Light yellow to dark red (ColorBrewer's YlOrRd), by 0..1 */
+static void
+heat_color (double   fraction,
+            GdkRGBA *color)
+{
+  static const float stops[5][3] = {
+    { 1.00f, 1.00f, 0.80f },
+    { 1.00f, 0.85f, 0.46f },
+    { 0.99f, 0.55f, 0.24f },
+    { 0.89f, 0.10f, 0.11f },
+    { 0.50f, 0.00f, 0.15f },
+  };
+
+  sextant_scale_color (stops, G_N_ELEMENTS (stops), fraction, color);
+}
+
+/* Where @value lies on the scale: logarithmic from the smallest value to
+ * the largest when they are more than two decades apart; a cell with
+ * anything in it is never the lightest */
+static double
+scale_fraction (SextantMatrixView *self,
+                double             value)
+{
+  if (self->high <= 0 || value <= 0)
+    return 0;
+  if (self->log_scale)
+    return 0.08 + 0.92 * log (value / self->low) / log (self->high / self->low);
+  return 0.08 + 0.92 * value / self->high;
+}
+
+static char *
+format_value (SextantMatrixMetric metric,
+              double              value)
+{
+  switch (metric)
+    {
+    case SEXTANT_MATRIX_BYTES:
+      return g_format_size_full ((guint64)llround (value), G_FORMAT_SIZE_IEC_UNITS);
+    case SEXTANT_MATRIX_TIME:
+      return sextant_format_duration ((gint64)llround (value * 1e9), 1000000000);
+    case SEXTANT_MATRIX_COUNT:
+    case SEXTANT_N_MATRIX_METRICS:
+    default:
+      return g_strdup_printf ("%.0f", value);
+    }
+}
+
+static const char *
+metric_title (SextantMatrixMetric metric)
+{
+  switch (metric)
+    {
+    case SEXTANT_MATRIX_BYTES:
+      return "Bytes sent";
+    case SEXTANT_MATRIX_TIME:
+      return "Time in receives";
+    case SEXTANT_MATRIX_COUNT:
+    case SEXTANT_N_MATRIX_METRICS:
+    default:
+      return "Messages";
+    }
+}
+
+/* The labels without the words they all begin with: "MPI Rank 3" -> "3"
+ * (the axes say "MPI Rank …"); nothing is cut where a label would be
+ * left empty */
+static void
+make_labels (SextantMatrixView *self)
+{
+  guint n = sextant_comm_matrix_get_size (self->matrix);
+  gsize prefix = 0;
+
+  g_clear_pointer (&self->labels, g_strfreev);
+  g_clear_pointer (&self->shared, g_free);
+  if (n > 1)
+    {
+      const char *first = sextant_comm_matrix_get_label (self->matrix, 0);
+
+      prefix = strlen (first);
+      for (guint i = 1; i < n && prefix > 0; i++)
+        {
+          const char *label = sextant_comm_matrix_get_label (self->matrix, i);
+          gsize p = 0;
+
+          while (p < prefix && label[p] == first[p])
+            p++;
+          prefix = p;
+        }
+      /* whole words */
+      while (prefix > 0 && (g_ascii_isalnum (first[prefix - 1]) || (guchar)first[prefix - 1] >= 128))
+        prefix--;
+      for (guint i = 0; i < n; i++)
+        if (strlen (sextant_comm_matrix_get_label (self->matrix, i)) <= prefix)
+          prefix = 0;
+      if (prefix > 0)
+        self->shared = g_strndup (first, prefix);
+    }
+  self->labels = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    self->labels[i] = g_strdup (sextant_comm_matrix_get_label (self->matrix, i) + prefix);
+}
+
+/* Geometry and cells ------------------------------------------------------------- */
+
+static void
+clear_cells (SextantMatrixView *self)
+{
+  g_clear_object (&self->texture);
+  g_clear_pointer (&self->values, g_free);
+  self->width = self->height = 0;
+}
+
+/* The sum of the metric over a block of matrix rows and columns */
+static double
+block_value (SextantMatrixView   *self,
+             SextantMatrixMetric  metric,
+             guint                row,
+             guint                col)
+{
+  guint n = sextant_comm_matrix_get_size (self->matrix);
+  double sum = 0;
+
+  for (guint s = row * self->block; s < MIN ((row + 1) * self->block, n); s++)
+    for (guint r = col * self->block; r < MIN ((col + 1) * self->block, n); r++)
+      sum += sextant_comm_matrix_get_value (self->matrix, metric, s, r);
+
+  return sum;
+}
+
+/* The plot's place and its cells' pixels, for the widget's size */
+static void
+layout_cells (SextantMatrixView *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  guint n;
+  int widest = 0, text_height = 0, side, plot;
+  guint8 *pixels;
+
+  if (self->matrix == NULL || (n = sextant_comm_matrix_get_size (self->matrix)) == 0 || width <= 0 || height <= 0)
+    return;
+  if (self->texture != NULL && self->width == width && self->height == height)
+    return;
+
+  clear_cells (self);
+  self->width = width;
+  self->height = height;
+  for (guint i = 0; i < n; i++)
+    {
+      int w;
+
+      pango_layout_set_text (layout, self->labels[i], -1);
+      pango_layout_get_pixel_size (layout, &w, &text_height);
+      widest = MAX (widest, w);
+    }
+  self->left = MARGIN + widest + 8;
+  self->top = MARGIN + text_height + 6 + widest + 8;
+  side = MAX (MIN (width - self->left - LEGEND_WIDTH - MARGIN, height - self->top - MARGIN), 40);
+  self->block = (n + (guint)side - 1) / (guint)side;
+  self->rows = (n + self->block - 1) / self->block;
+  self->cell = MAX (side / (int)self->rows, 1);
+  plot = self->cell * (int)self->rows;
+
+  /* the values, their range */
+  self->values = g_new (double, (gsize)self->rows * self->rows);
+  self->low = G_MAXDOUBLE;
+  self->high = 0;
+  for (guint r = 0; r < self->rows; r++)
+    for (guint c = 0; c < self->rows; c++)
+      {
+        double v = self->block == 1 ? sextant_comm_matrix_get_value (self->matrix, self->metric, r, c)
+                                    : block_value (self, self->metric, r, c);
+
+        self->values[(gsize)r * self->rows + c] = v;
+        if (v > 0)
+          {
+            self->low = MIN (self->low, v);
+            self->high = MAX (self->high, v);
+          }
+      }
+  self->log_scale = self->high > 0 && self->high / self->low > 100;
+
+  /* B, G, R, A premultiplied (GDK_MEMORY_DEFAULT): opaque cells, a clear
+   * gap between cells wide enough to have one */
+  pixels = g_malloc0 ((gsize)plot * plot * 4);
+  for (guint r = 0; r < self->rows; r++)
+    for (guint c = 0; c < self->rows; c++)
+      {
+        double v = self->values[(gsize)r * self->rows + c];
+        int inner = self->cell >= GAP_FROM ? self->cell - 1 : self->cell;
+        guint8 px[4];
+        GdkRGBA color;
+
+        if (v <= 0)
+          continue;
+        heat_color (scale_fraction (self, v), &color);
+        px[0] = (guint8)lround (color.blue * 255);
+        px[1] = (guint8)lround (color.green * 255);
+        px[2] = (guint8)lround (color.red * 255);
+        px[3] = 255;
+        for (int y = 0; y < inner; y++)
+          {
+            guint8 *row = pixels + ((gsize)(r * self->cell + y) * plot + (gsize)c * self->cell) * 4;
+
+            for (int x = 0; x < inner; x++)
+              memcpy (row + (gsize)x * 4, px, 4);
+          }
+      }
+  bytes = g_bytes_new_take (pixels, (gsize)plot * plot * 4);
+  self->texture = gdk_memory_texture_new (plot, plot, GDK_MEMORY_DEFAULT, bytes, (gsize)plot * 4);
+}
+
+/* The drawn row and column under (@x, @y), FALSE outside the plot */
+static gboolean
+cell_at (SextantMatrixView *self,
+         double             x,
+         double             y,
+         guint             *row,
+         guint             *col)
+{
+  int plot = self->cell * (int)self->rows;
+
+  if (self->texture == NULL || x < self->left || y < self->top || x >= self->left + plot || y >= self->top + plot)
+    return FALSE;
+  *col = (guint)((x - self->left) / self->cell);
+  *row = (guint)((y - self->top) / self->cell);
+
+  return TRUE;
+}
+
+/* Drawing ------------------------------------------------------------------------ */
+
+/* The label of a drawn row or column: its location's, or its block's first */
+static const char *
+axis_label (SextantMatrixView *self,
+            guint              index)
+{
+  return self->labels[index * self->block];
+}
+
+/* Senders down the left, receivers across the top (turned), one label in
+ * every few rows when they are denser than the text */
+static void
+snapshot_axes (SextantMatrixView *self,
+               GtkSnapshot       *snapshot,
+               PangoLayout       *layout,
+               const GdkRGBA     *fg)
+{
+  int text_height, step;
+  g_autofree char *title = NULL;
+
+  pango_layout_set_text (layout, "0", -1);
+  pango_layout_get_pixel_size (layout, NULL, &text_height);
+  step = MAX (1, (text_height + 2 + self->cell - 1) / self->cell);
+
+  title = g_strdup_printf ("Senders down, receivers across%s%s%s", self->shared != NULL ? " (" : "",
+                           self->shared != NULL ? self->shared : "", self->shared != NULL ? "…)" : "");
+  sextant_snapshot_text (snapshot, layout, title, MARGIN, MARGIN / 2.0f, fg);
+
+  for (guint r = 0; r < self->rows; r += (guint)step)
+    {
+      const char *text = axis_label (self, r);
+      int w;
+
+      pango_layout_set_text (layout, text, -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      sextant_snapshot_text (snapshot, layout, text, (float)(self->left - 6 - w),
+                 (float)(self->top + r * self->cell + (self->cell - text_height) / 2.0), fg);
+    }
+  for (guint c = 0; c < self->rows; c += (guint)step)
+    {
+      const char *text = axis_label (self, c);
+
+      /* read bottom to top, ending above the column */
+      pango_layout_set_text (layout, text, -1);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float)(self->left + c * self->cell +
+                                                                      (self->cell - text_height) / 2.0),
+                                                              (float)(self->top - 6)));
+      gtk_snapshot_rotate (snapshot, -90);
+      gtk_snapshot_append_layout (snapshot, layout, fg);
+      gtk_snapshot_restore (snapshot);
+    }
+}
+
+/* The scale: dark (the most) at the top, its values at three heights */
+static void
+snapshot_legend (SextantMatrixView *self,
+                 GtkSnapshot       *snapshot,
+                 PangoLayout       *layout,
+                 const GdkRGBA     *fg)
+{
+  int plot = self->cell * (int)self->rows;
+  float x = (float)(self->left + plot + 18);
+  float y, height;
+  int text_height;
+
+  sextant_snapshot_text (snapshot, layout, metric_title (self->metric), x, (float)self->top - 2, fg);
+  pango_layout_get_pixel_size (layout, NULL, &text_height);
+  /* under the title, as high as the plot (at most 240 pixels), and room
+   * for half a label under it */
+  y = (float)self->top + text_height + 8;
+  height = (float)MIN (self->top + plot - y, 240);
+  if (height < 30)
+    return;
+  for (int i = 0; i < (int)height; i++)
+    {
+      GdkRGBA c;
+
+      heat_color (0.08 + 0.92 * (1 - i / (height - 1)), &c);
+      gtk_snapshot_append_color (snapshot, &c, &GRAPHENE_RECT_INIT (x, y + i, 14, 1));
+    }
+  if (self->high <= 0)
+    return;
+  for (int k = 0; k < 3; k++)
+    {
+      /* the most, the middle of the scale, the least (0 when linear) */
+      double lows[] = { self->high, self->log_scale ? sqrt (self->low * self->high) : self->high / 2,
+                        self->log_scale ? self->low : 0 };
+      g_autofree char *text = format_value (self->metric, lows[k]);
+
+      sextant_snapshot_text (snapshot, layout, text, x + 20, y + (float)(k / 2.0 * (height - 1)) - text_height / 2.0f, fg);
+    }
+  if (self->log_scale)
+    sextant_snapshot_text (snapshot, layout, "log scale", x, y + height + 6, fg);
+}
+
+/* The pair filter's cells, when it is one of this matrix's */
+static gboolean
+filter_cells (SextantMatrixView *self,
+              guint             *row,
+              guint             *col)
+{
+  const SextantPairFilter *filter = self->session != NULL ? sextant_session_get_pair_filter (self->session) : NULL;
+  int s, r;
+
+  if (filter == NULL || (s = sextant_comm_matrix_find_loc (self->matrix, filter->sender_first)) < 0 ||
+      (r = sextant_comm_matrix_find_loc (self->matrix, filter->receiver_first)) < 0)
+    return FALSE;
+  *row = (guint)s / self->block;
+  *col = (guint)r / self->block;
+
+  return TRUE;
+}
+
+static void
+sextant_matrix_view_snapshot (GtkWidget   *widget,
+                              GtkSnapshot *snapshot)
+{
+  SextantMatrixView *self = SEXTANT_MATRIX_VIEW (widget);
+  g_autoptr(PangoLayout) layout = NULL;
+  GdkRGBA fg, faint;
+  int plot;
+  guint row, col;
+
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+  faint = fg;
+  faint.alpha = 0.06f;
+  if (self->error != NULL)
+    {
+      sextant_snapshot_message (widget, snapshot, self->error, MARGIN, &(GdkRGBA) { 0.75f, 0.11f, 0.16f, 1 });
+      return;
+    }
+  if (self->matrix == NULL || sextant_comm_matrix_get_size (self->matrix) == 0)
+    {
+      GdkRGBA dim = fg;
+      const char *text = self->building || self->stale || self->debounce != 0 ? "Counting the messages…"
+                         : self->matrix == NULL ? ""
+                         : self->visible_range ? "No messages in the visible range."
+                         : "The trace has no messages.";
+
+      dim.alpha = 0.6f;
+      sextant_snapshot_message (widget, snapshot, text, MARGIN, &dim);
+      return;
+    }
+
+  layout_cells (self);
+  if (self->texture == NULL)
+    return;
+  plot = self->cell * (int)self->rows;
+  layout = gtk_widget_create_pango_layout (widget, NULL);
+  gtk_snapshot_append_color (snapshot, &faint, &GRAPHENE_RECT_INIT (self->left, self->top, plot, plot));
+  gtk_snapshot_append_texture (snapshot, self->texture, &GRAPHENE_RECT_INIT (self->left, self->top, plot, plot));
+  snapshot_axes (self, snapshot, layout, &fg);
+  snapshot_legend (self, snapshot, layout, &fg);
+
+  if (filter_cells (self, &row, &col))
+    sextant_snapshot_frame (snapshot, &GRAPHENE_RECT_INIT (self->left + col * self->cell - 2, self->top + row * self->cell - 2,
+                                                 self->cell + 4, self->cell + 4),
+                  2, &(GdkRGBA) { 0.15f, 0.45f, 0.85f, 1 });
+  if (self->hover_row >= 0 && (guint)self->hover_row < self->rows && (guint)self->hover_col < self->rows)
+    {
+      GdkRGBA ring = fg;
+
+      ring.alpha = 0.7f;
+      sextant_snapshot_frame (snapshot, &GRAPHENE_RECT_INIT (self->left + self->hover_col * self->cell - 1,
+                                                   self->top + self->hover_row * self->cell - 1, self->cell + 2,
+                                                   self->cell + 2),
+                    1, &ring);
+    }
+}
+
+/* Building ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  SextantSession *session;
+  gint64          begin;
+  gint64          end;
+  guint           serial;
+} Request;
+
+static void
+request_free (Request *request)
+{
+  g_clear_object (&request->session);
+  g_free (request);
+}
+
+static void
+build_worker (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Request *request = task_data;
+  g_autoptr(SextantStore) store = NULL;
+  SextantCommMatrix *matrix;
+  GError *error = NULL;
+
+  if (!(store = sextant_session_open_store (request->session, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  sextant_store_set_cancellable (store, cancellable);
+  if (!(matrix = sextant_comm_matrix_build (store, request->begin, request->end, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  sextant_store_set_cancellable (store, NULL);
+
+  g_task_return_pointer (task, matrix, (GDestroyNotify)sextant_comm_matrix_unref);
+}
+
+static void
+set_ready (SextantMatrixView *self,
+           gboolean           ready)
+{
+  if (self->ready == ready)
+    return;
+
+  self->ready = ready;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+}
+
+static void
+set_error (SextantMatrixView *self,
+           const char        *error)
+{
+  if (g_strcmp0 (error, self->error) == 0)
+    return;
+
+  g_free (self->error);
+  self->error = g_strdup (error);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
+
+/* "336 messages, 1.2 MiB, 3.05 ms in receives (whole run)" */
+static void
+update_summary (SextantMatrixView *self)
+{
+  g_autofree char *summary = NULL;
+
+  if (self->matrix != NULL)
+    {
+      g_autofree char *bytes = format_value (SEXTANT_MATRIX_BYTES,
+                                             sextant_comm_matrix_get_total (self->matrix, SEXTANT_MATRIX_BYTES));
+      g_autofree char *time = format_value (SEXTANT_MATRIX_TIME,
+                                            sextant_comm_matrix_get_total (self->matrix, SEXTANT_MATRIX_TIME));
+      double count = sextant_comm_matrix_get_total (self->matrix, SEXTANT_MATRIX_COUNT);
+
+      summary = g_strdup_printf ("%.0f %s, %s, %s in receives (%s)", count, count == 1 ? "message" : "messages",
+                                 bytes, time, self->visible_range ? "visible range" : "whole run");
+    }
+  if (g_strcmp0 (summary, self->summary) == 0)
+    return;
+  g_free (self->summary);
+  self->summary = g_steal_pointer (&summary);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY]);
+}
+
+static void
+show_matrix (SextantMatrixView *self,
+             SextantCommMatrix *matrix)
+{
+  if (matrix != NULL)
+    sextant_comm_matrix_ref (matrix);
+  g_clear_pointer (&self->matrix, sextant_comm_matrix_unref);
+  self->matrix = matrix;
+  clear_cells (self);
+  g_clear_pointer (&self->labels, g_strfreev);
+  g_clear_pointer (&self->shared, g_free);
+  if (matrix != NULL)
+    make_labels (self);
+  self->hover_row = self->hover_col = -1;
+  update_summary (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATRIX]);
+}
+
+static void
+built_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(SextantMatrixView) self = user_data;
+  Request *request = g_task_get_task_data (G_TASK (result));
+  g_autoptr(SextantCommMatrix) matrix = NULL;
+  g_autoptr(GError) error = NULL;
+
+  matrix = g_task_propagate_pointer (G_TASK (result), &error);
+  if (request->serial != self->serial)
+    return;
+
+  self->building = FALSE;
+  if (matrix == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (matrix == NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("The matrix cannot be built: %s", error->message);
+
+      show_matrix (self, NULL);
+      set_error (self, message);
+    }
+  else
+    show_matrix (self, matrix);
+  set_ready (self, TRUE);
+}
+
+/* Builds the matrix of the whole run or of the session's view, now if
+ * the view is shown, else once it is */
+static void
+rebuild (SextantMatrixView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Request *request;
+
+  g_clear_handle_id (&self->debounce, g_source_remove);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->serial++;
+  self->building = FALSE;
+  set_error (self, NULL);
+  if (self->session == NULL)
+    {
+      self->stale = FALSE;
+      show_matrix (self, NULL);
+      set_ready (self, TRUE);
+      return;
+    }
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->stale = TRUE;
+      set_ready (self, FALSE);
+      return;
+    }
+
+  self->stale = FALSE;
+  request = g_new0 (Request, 1);
+  request->session = g_object_ref (self->session);
+  request->serial = self->serial;
+  request->begin = self->visible_range ? sextant_session_get_view_begin (self->session) : SEXTANT_NULL;
+  request->end = self->visible_range ? sextant_session_get_view_end (self->session) : SEXTANT_NULL;
+  self->building = TRUE;
+  self->cancellable = g_cancellable_new ();
+  set_ready (self, FALSE);
+  task = g_task_new (NULL, self->cancellable, built_cb, g_object_ref (self));
+  g_task_set_source_tag (task, rebuild);
+  g_task_set_task_data (task, request, (GDestroyNotify)request_free);
+  g_task_run_in_thread (task, build_worker);
+}
+
+static gboolean
+debounced_cb (gpointer user_data)
+{
+  SextantMatrixView *self = user_data;
+
+  self->debounce = 0;
+  rebuild (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The view moved: following it, the matrix is built once it stays put */
+static void
+session_view_cb (SextantMatrixView *self)
+{
+  if (!self->visible_range)
+    return;
+
+  g_clear_handle_id (&self->debounce, g_source_remove);
+  set_ready (self, FALSE);
+  self->debounce = g_timeout_add (DEBOUNCE_MS, debounced_cb, self);
+}
+
+static void
+sextant_matrix_view_map (GtkWidget *widget)
+{
+  SextantMatrixView *self = SEXTANT_MATRIX_VIEW (widget);
+
+  GTK_WIDGET_CLASS (sextant_matrix_view_parent_class)->map (widget);
+  if (self->stale)
+    rebuild (self);
+}
+
+/* Hover and clicks ------------------------------------------------------------------ */
+
+static char *
+cell_details (SextantMatrixView *self,
+              guint              row,
+              guint              col)
+{
+  guint n = sextant_comm_matrix_get_size (self->matrix);
+  GString *text = g_string_new (NULL);
+  guint s_last = MIN ((row + 1) * self->block, n) - 1;
+  guint r_last = MIN ((col + 1) * self->block, n) - 1;
+  g_autofree char *from = g_markup_escape_text (sextant_comm_matrix_get_label (self->matrix, row * self->block), -1);
+  g_autofree char *to = g_markup_escape_text (sextant_comm_matrix_get_label (self->matrix, col * self->block), -1);
+
+  if (self->block == 1)
+    g_string_append_printf (text, "<b>%s → %s</b>", from, to);
+  else
+    {
+      g_autofree char *from_last = g_markup_escape_text (sextant_comm_matrix_get_label (self->matrix, s_last), -1);
+      g_autofree char *to_last = g_markup_escape_text (sextant_comm_matrix_get_label (self->matrix, r_last), -1);
+
+      g_string_append_printf (text, "<b>%s … %s → %s … %s</b>\na block of %u × %u locations", from, from_last, to,
+                              to_last, s_last - row * self->block + 1, r_last - col * self->block + 1);
+    }
+  {
+    double count = block_value (self, SEXTANT_MATRIX_COUNT, row, col);
+    g_autofree char *bytes = format_value (SEXTANT_MATRIX_BYTES, block_value (self, SEXTANT_MATRIX_BYTES, row, col));
+    g_autofree char *time = format_value (SEXTANT_MATRIX_TIME, block_value (self, SEXTANT_MATRIX_TIME, row, col));
+
+    if (count <= 0)
+      g_string_append (text, "\nno messages");
+    else
+      g_string_append_printf (text, "\n%.0f %s, %s\n%s in the receives\nClick to see them in the timeline", count,
+                              count == 1 ? "message" : "messages", bytes, time);
+  }
+
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+sextant_matrix_view_query_tooltip (GtkWidget  *widget,
+                                   int         x,
+                                   int         y,
+                                   gboolean    keyboard,
+                                   GtkTooltip *tooltip)
+{
+  SextantMatrixView *self = SEXTANT_MATRIX_VIEW (widget);
+  g_autofree char *markup = NULL;
+  guint row, col;
+
+  if (!cell_at (self, x, y, &row, &col))
+    return FALSE;
+  markup = cell_details (self, row, col);
+  gtk_tooltip_set_markup (tooltip, markup);
+
+  return TRUE;
+}
+
+static void
+set_hover (SextantMatrixView *self,
+           int                row,
+           int                col)
+{
+  if (row == self->hover_row && col == self->hover_col)
+    return;
+
+  self->hover_row = row;
+  self->hover_col = col;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+motion_cb (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           SextantMatrixView        *self)
+{
+  guint row, col;
+
+  if (cell_at (self, x, y, &row, &col))
+    set_hover (self, (int)row, (int)col);
+  else
+    set_hover (self, -1, -1);
+}
+
+static void
+leave_cb (GtkEventControllerMotion *controller,
+          SextantMatrixView        *self)
+{
+  set_hover (self, -1, -1);
+}
+
+/**
+ * sextant_matrix_view_activate_cell:
+ * @sender: a drawn row (a matrix index when sextant_matrix_view_get_block()
+ *   is 1)
+ * @receiver: a drawn column
+ *
+ * What a click on the cell does: the session's view becomes the span of
+ * the cell's messages (a twentieth more either side) and its pair filter
+ * the cell's locations. A cell without messages does nothing.
+ */
+void
+sextant_matrix_view_activate_cell (SextantMatrixView *self,
+                                   guint              sender,
+                                   guint              receiver)
+{
+  guint n;
+  gint64 begin = G_MAXINT64, end = G_MININT64, pad;
+  SextantPairFilter filter;
+
+  g_return_if_fail (SEXTANT_IS_MATRIX_VIEW (self));
+
+  if (self->matrix == NULL || self->session == NULL || self->block == 0 || sender >= self->rows ||
+      receiver >= self->rows)
+    return;
+  n = sextant_comm_matrix_get_size (self->matrix);
+  for (guint s = sender * self->block; s < MIN ((sender + 1) * self->block, n); s++)
+    for (guint r = receiver * self->block; r < MIN ((receiver + 1) * self->block, n); r++)
+      {
+        gint64 b, e;
+
+        if (sextant_comm_matrix_get_pair_span (self->matrix, s, r, &b, &e))
+          {
+            begin = MIN (begin, b);
+            end = MAX (end, e);
+          }
+      }
+  if (begin > end)
+    return;
+
+  filter.sender_first = sextant_comm_matrix_get_loc (self->matrix, sender * self->block);
+  filter.sender_last = sextant_comm_matrix_get_loc (self->matrix, MIN ((sender + 1) * self->block, n) - 1);
+  filter.receiver_first = sextant_comm_matrix_get_loc (self->matrix, receiver * self->block);
+  filter.receiver_last = sextant_comm_matrix_get_loc (self->matrix, MIN ((receiver + 1) * self->block, n) - 1);
+  pad = MAX ((end - begin) / 20, 1);
+  sextant_session_set_pair_filter (self->session, &filter);
+  sextant_session_set_view (self->session, begin - pad, end + 1 + pad);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+released_cb (GtkGestureClick   *gesture,
+             int                n_press,
+             double             x,
+             double             y,
+             SextantMatrixView *self)
+{
+  guint row, col;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (cell_at (self, x, y, &row, &col))
+    sextant_matrix_view_activate_cell (self, row, col);
+}
+
+/* Public ------------------------------------------------------------------------- */
+
+/**
+ * sextant_matrix_view_set_session:
+ * @session: (nullable): a loaded session
+ *
+ * Shows @session's matrix, and follows its view when "visible-range" is set.
+ */
+void
+sextant_matrix_view_set_session (SextantMatrixView *self,
+                                 SextantSession    *session)
+{
+  g_return_if_fail (SEXTANT_IS_MATRIX_VIEW (self));
+  g_return_if_fail (session == NULL || (SEXTANT_IS_SESSION (session) && sextant_session_get_loaded (session)));
+
+  if (!g_set_object (&self->session, session))
+    return;
+
+  g_signal_group_set_target (self->session_signals, session);
+  show_matrix (self, NULL);
+  rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+/* Returns: (transfer none) (nullable) */
+SextantSession *
+sextant_matrix_view_get_session (SextantMatrixView *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), NULL);
+
+  return self->session;
+}
+
+/* Returns: (transfer none) (nullable): the matrix drawn */
+SextantCommMatrix *
+sextant_matrix_view_get_matrix (SextantMatrixView *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), NULL);
+
+  return self->matrix;
+}
+
+/* TRUE when the matrix drawn is the one of the range asked for (or its error) */
+gboolean
+sextant_matrix_view_get_ready (SextantMatrixView *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), FALSE);
+
+  return self->ready;
+}
+
+/* Returns: (nullable): why the matrix was not built */
+const char *
+sextant_matrix_view_get_error (SextantMatrixView *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), NULL);
+
+  return self->error;
+}
+
+SextantMatrixMetric
+sextant_matrix_view_get_metric (SextantMatrixView *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), SEXTANT_MATRIX_BYTES);
+
+  return self->metric;
+}
+
+void
+sextant_matrix_view_set_metric (SextantMatrixView   *self,
+                                SextantMatrixMetric  metric)
+{
+  g_return_if_fail (SEXTANT_IS_MATRIX_VIEW (self));
+  g_return_if_fail (metric < SEXTANT_N_MATRIX_METRICS);
+
+  if (self->metric == metric)
+    return;
+
+  self->metric = metric;
+  clear_cells (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_METRIC]);
+}
+
+gboolean
+sextant_matrix_view_get_visible_range (SextantMatrixView *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), FALSE);
+
+  return self->visible_range;
+}
+
+/* TRUE: the matrix of the session's view, built again as it moves; FALSE: the whole run */
+void
+sextant_matrix_view_set_visible_range (SextantMatrixView *self,
+                                       gboolean           visible_range)
+{
+  g_return_if_fail (SEXTANT_IS_MATRIX_VIEW (self));
+
+  if (self->visible_range == !!visible_range)
+    return;
+
+  self->visible_range = !!visible_range;
+  rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_RANGE]);
+}
+
+/* Matrix rows (and columns) summed into each drawn one: 1 unless the
+ * matrix has more locations than the plot has pixels */
+guint
+sextant_matrix_view_get_block (SextantMatrixView *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), 1);
+
+  layout_cells (self);
+
+  return MAX (self->block, 1);
+}
+
+/**
+ * sextant_matrix_view_get_cell_area:
+ * @sender: a drawn row
+ * @receiver: a drawn column
+ * @area: (out): where the cell is drawn (its gap, if any, included)
+ *
+ * Returns: %FALSE when there is no such cell drawn
+ */
+gboolean
+sextant_matrix_view_get_cell_area (SextantMatrixView *self,
+                                   guint              sender,
+                                   guint              receiver,
+                                   graphene_rect_t   *area)
+{
+  g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), FALSE);
+
+  layout_cells (self);
+  if (self->texture == NULL || sender >= self->rows || receiver >= self->rows)
+    return FALSE;
+  graphene_rect_init (area, self->left + receiver * self->cell, self->top + sender * self->cell, self->cell,
+                      self->cell);
+
+  return TRUE;
+}
+
+/* GObject ------------------------------------------------------------------------- */
+
+static void
+sextant_matrix_view_size_allocate (GtkWidget *widget,
+                                   int        width,
+                                   int        height,
+                                   int        baseline)
+{
+  SextantMatrixView *self = SEXTANT_MATRIX_VIEW (widget);
+
+  if (self->width != width || self->height != height)
+    clear_cells (self);
+}
+
+static void
+sextant_matrix_view_measure (GtkWidget      *widget,
+                             GtkOrientation  orientation,
+                             int             for_size,
+                             int            *minimum,
+                             int            *natural,
+                             int            *minimum_baseline,
+                             int            *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 320 : 160;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 700 : 420;
+}
+
+static void
+session_filter_cb (SextantMatrixView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+sextant_matrix_view_dispose (GObject *object)
+{
+  SextantMatrixView *self = SEXTANT_MATRIX_VIEW (object);
+
+  g_clear_handle_id (&self->debounce, g_source_remove);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->session_signals != NULL)
+    g_signal_group_set_target (self->session_signals, NULL);
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->session);
+
+  G_OBJECT_CLASS (sextant_matrix_view_parent_class)->dispose (object);
+}
+
+static void
+sextant_matrix_view_finalize (GObject *object)
+{
+  SextantMatrixView *self = SEXTANT_MATRIX_VIEW (object);
+
+  clear_cells (self);
+  g_clear_pointer (&self->matrix, sextant_comm_matrix_unref);
+  g_strfreev (self->labels);
+  g_free (self->shared);
+  g_free (self->error);
+  g_free (self->summary);
+
+  G_OBJECT_CLASS (sextant_matrix_view_parent_class)->finalize (object);
+}
+
+static void
+sextant_matrix_view_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  SextantMatrixView *self = SEXTANT_MATRIX_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_MATRIX:
+      g_value_set_boxed (value, self->matrix);
+      break;
+    case PROP_READY:
+      g_value_set_boolean (value, self->ready);
+      break;
+    case PROP_ERROR:
+      g_value_set_string (value, self->error);
+      break;
+    case PROP_METRIC:
+      g_value_set_uint (value, self->metric);
+      break;
+    case PROP_VISIBLE_RANGE:
+      g_value_set_boolean (value, self->visible_range);
+      break;
+    case PROP_SUMMARY:
+      g_value_set_string (value, self->summary);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sextant_matrix_view_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  SextantMatrixView *self = SEXTANT_MATRIX_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      sextant_matrix_view_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_METRIC:
+      sextant_matrix_view_set_metric (self, g_value_get_uint (value));
+      break;
+    case PROP_VISIBLE_RANGE:
+      sextant_matrix_view_set_visible_range (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sextant_matrix_view_class_init (SextantMatrixViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = sextant_matrix_view_dispose;
+  object_class->finalize = sextant_matrix_view_finalize;
+  object_class->get_property = sextant_matrix_view_get_property;
+  object_class->set_property = sextant_matrix_view_set_property;
+
+  widget_class->snapshot = sextant_matrix_view_snapshot;
+  widget_class->measure = sextant_matrix_view_measure;
+  widget_class->size_allocate = sextant_matrix_view_size_allocate;
+  widget_class->map = sextant_matrix_view_map;
+  widget_class->query_tooltip = sextant_matrix_view_query_tooltip;
+
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, SEXTANT_TYPE_SESSION, rw);
+  properties[PROP_MATRIX] = g_param_spec_boxed ("matrix", NULL, NULL, SEXTANT_TYPE_COMM_MATRIX, ro);
+  properties[PROP_READY] = g_param_spec_boolean ("ready", NULL, NULL, FALSE, ro);
+  properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL, ro);
+  /* a SextantMatrixMetric: what the colours are of */
+  properties[PROP_METRIC] = g_param_spec_uint ("metric", NULL, NULL, 0, SEXTANT_N_MATRIX_METRICS - 1,
+                                               SEXTANT_MATRIX_BYTES, rw);
+  /* the session's view instead of the whole run */
+  properties[PROP_VISIBLE_RANGE] = g_param_spec_boolean ("visible-range", NULL, NULL, FALSE, rw);
+  /* a line for the pane's header: the locations, the totals, the range */
+  properties[PROP_SUMMARY] = g_param_spec_string ("summary", NULL, NULL, NULL, ro);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "commmatrix");
+}
+
+static void
+sextant_matrix_view_init (SextantMatrixView *self)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  self->hover_row = self->hover_col = -1;
+  self->ready = TRUE;
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+
+  self->session_signals = g_signal_group_new (SEXTANT_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::view-begin", G_CALLBACK (session_view_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::view-end", G_CALLBACK (session_view_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::pair-filter", G_CALLBACK (session_filter_cb), self);
+
+  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "released", G_CALLBACK (released_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+}
+
+GtkWidget *
+sextant_matrix_view_new (void)
+{
+  return g_object_new (SEXTANT_TYPE_MATRIX_VIEW, NULL);
+}
