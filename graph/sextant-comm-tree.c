@@ -20,6 +20,7 @@ struct _SextantCommTree
   gint64           origin;
   gint64           resolution;
   int              root;
+  gboolean         has_model_layout;
   GArray          *nodes;          /* SextantTreeNode */
   GArray          *edges;          /* SextantTreeEdge */
   GArray          *critical;       /* int: node indices, root first */
@@ -277,6 +278,19 @@ sextant_comm_tree_finish (SextantCommTree *self)
       if (i == self->root)
         break;
     }
+}
+
+void
+sextant_comm_tree_set_has_model_layout (SextantCommTree *self,
+                                        gboolean         has_model_layout)
+{
+  self->has_model_layout = has_model_layout;
+}
+
+gboolean
+sextant_comm_tree_get_has_model_layout (SextantCommTree *self)
+{
+  return self->has_model_layout;
 }
 
 SextantTreeKind

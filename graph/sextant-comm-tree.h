@@ -132,6 +132,12 @@ void              sextant_comm_tree_set_parent      (SextantCommTree        *sel
  * arrival - (parent's arrival + the edge's end - begin), at least 0. */
 void              sextant_comm_tree_finish          (SextantCommTree        *self);
 
+/* Whether SEXTANT_TREE_LAYOUT_BINOMIAL gives this tree a model layout (an
+ * MPI BCAST or REDUCE), whichever layout it was built with. */
+void              sextant_comm_tree_set_has_model_layout (SextantCommTree *self,
+                                                          gboolean         has_model_layout);
+gboolean          sextant_comm_tree_get_has_model_layout (SextantCommTree *self);
+
 SextantTreeKind   sextant_comm_tree_get_kind        (SextantCommTree        *self);
 const char       *sextant_comm_tree_get_id          (SextantCommTree        *self);
 const char       *sextant_comm_tree_get_title       (SextantCommTree        *self);

@@ -246,6 +246,7 @@ _sextant_tree_build_mpi_collective (SextantStore       *store,
                            members->len, where != NULL ? where->label : "?", release_rule_text (rule),
                            binomial ? "; laid out on Open MPI's binomial tree" : "");
   tree = _sextant_graph_context_new_tree (&ctx, SEXTANT_TREE_MPI_COLLECTIVE, id, title);
+  sextant_comm_tree_set_has_model_layout (tree, g_str_equal (info->kind, "BCAST") || g_str_equal (info->kind, "REDUCE"));
 
   for (guint i = 0; i < members->len; i++)
     {

@@ -144,6 +144,10 @@ check_all (SextantStore *store)
       g_assert_cmpint (sextant_comm_tree_get_kind (tree), ==, ref->kind);
       g_assert_cmpstr (sextant_comm_tree_get_id (tree), ==, ref->id);
       g_assert_cmpint (sextant_comm_tree_get_n_nodes (tree), ==, ref->members);
+      /* a model layout (the window's Binomial Layout) only for MPI BCAST and REDUCE */
+      g_assert_cmpint (sextant_comm_tree_get_has_model_layout (tree), ==,
+                       ref->kind == SEXTANT_TREE_MPI_COLLECTIVE &&
+                       (g_str_equal (ref->operation, "BCAST") || g_str_equal (ref->operation, "REDUCE")));
       g_assert_cmpint (ref->end, >=, ref->begin);
       if (i > 0)
         g_assert_cmpint (ref->begin, >=, ((SextantCollectiveRef *)g_ptr_array_index (refs, i - 1))->begin);

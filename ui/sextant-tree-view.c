@@ -169,7 +169,7 @@ static void
 show_tree (SextantTreeView *self,
            SextantCommTree *tree)
 {
-  gboolean had_model = self->tree != NULL && sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_MPI_COLLECTIVE;
+  gboolean had_model = self->tree != NULL && sextant_comm_tree_get_has_model_layout (self->tree);
 
   if (tree != NULL)
     sextant_comm_tree_ref (tree);
@@ -180,7 +180,7 @@ show_tree (SextantTreeView *self,
   _sextant_tree_view_invalidate (self);
   update_title (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
-  if (had_model != (tree != NULL && sextant_comm_tree_get_kind (tree) == SEXTANT_TREE_MPI_COLLECTIVE))
+  if (had_model != (tree != NULL && sextant_comm_tree_get_has_model_layout (tree)))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_MODEL]);
 }
 
@@ -794,8 +794,7 @@ sextant_tree_view_get_property (GObject    *object,
       g_value_set_boolean (value, self->model_layout);
       break;
     case PROP_HAS_MODEL:
-      g_value_set_boolean (value, self->tree != NULL &&
-                                  sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_MPI_COLLECTIVE);
+      g_value_set_boolean (value, self->tree != NULL && sextant_comm_tree_get_has_model_layout (self->tree));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -859,7 +858,7 @@ sextant_tree_view_class_init (SextantTreeViewClass *klass)
   properties[PROP_MODEL_LAYOUT] = g_param_spec_boolean ("model-layout", NULL, NULL, FALSE,
                                                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                         G_PARAM_STATIC_STRINGS);
-  /* the tree shown is an MPI collective's: "model-layout" applies */
+  /* the tree shown is an MPI BCAST's or REDUCE's: "model-layout" applies */
   properties[PROP_HAS_MODEL] = g_param_spec_boolean ("has-model", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
