@@ -4,8 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `sextant matrix DB|ARCHIVE [--metric bytes|count|time] [--range B:E]
- * [--json|--csv]`: the communication matrix (graph/sextant-comm-matrix.h)
- * of the whole run or of a time range, as a table (the grid up to 16
+ * [--transfers messages|one-sided|all] [--json|--csv]`: the communication
+ * matrix (graph/sextant-comm-matrix.h) of the whole run or of a time range,
+ * of the point-to-point messages, the one-sided operations or both, as a
+ * table (the grid up to 16
  * locations, else the pairs with the most traffic), JSON or CSV.
  */
 #include "config.h"
@@ -171,7 +173,9 @@ sextant_cli_matrix (int    argc,
   g_autofree char *db_path = NULL;
   g_autofree char *metric_name = NULL;
   g_autofree char *range = NULL;
+  g_autofree char *transfers_name = NULL;
   SextantMatrixMetric metric = SEXTANT_MATRIX_BYTES;
+  SextantMatrixTransfers transfers = SEXTANT_MATRIX_TRANSFERS_MESSAGES;
   SextantTimeSpan span;
   gboolean as_json = FALSE;
   gboolean as_csv = FALSE;
@@ -184,6 +188,9 @@ sextant_cli_matrix (int    argc,
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range,
       "Only the messages sent or received in [BEGIN, END), seconds since the run's start (either may be "
       "left out)", "BEGIN:END" },
+    { "transfers", 't', 0, G_OPTION_ARG_STRING, &transfers_name,
+      "messages (default: matched point-to-point), one-sided (RMA puts, gets and atomics, counted where "
+      "issued; their time is 0: no receive call) or all", "TRANSFERS" },
     { "json", 'j', 0, G_OPTION_ARG_NONE, &as_json, "Print JSON: the locations and every pair's figures", NULL },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &as_csv, "Print the matrix of METRIC as CSV (senders as rows)", NULL },
     { NULL }
@@ -194,7 +201,8 @@ sextant_cli_matrix (int    argc,
     "Sums the matched point-to-point messages of a trace per sender and receiver:\n"
     "bytes, message count, or the time the receivers spent in the calls that\n"
     "completed them (a call that completed several messages is shared among\n"
-    "them). Locations are location ids, as in `sextant tree`. An ARCHIVE is\n"
+    "them); or, with --transfers, the one-sided (RMA) operations' data, or both.\n"
+    "Locations are location ids, as in `sextant tree`. An ARCHIVE is\n"
     "imported first (or its up-to-date database beside it is used).");
   if (!_sextant_cli_parse (context, &argc, &argv, &status))
     return status;
@@ -202,6 +210,8 @@ sextant_cli_matrix (int    argc,
     return _sextant_cli_usage_error (context, "matrix needs exactly one DB or ARCHIVE");
   if (metric_name != NULL && !sextant_matrix_metric_from_string (metric_name, &metric))
     return _sextant_cli_usage_error (context, "--metric must be bytes, count or time");
+  if (transfers_name != NULL && !sextant_matrix_transfers_from_string (transfers_name, &transfers))
+    return _sextant_cli_usage_error (context, "--transfers must be messages, one-sided or all");
   if (as_json && as_csv)
     return _sextant_cli_usage_error (context, "--json and --csv exclude each other");
   if (range != NULL && !parse_range (range, &range_begin, &range_end))
@@ -218,7 +228,7 @@ sextant_cli_matrix (int    argc,
       end = isfinite (range_end) ? span.begin + (gint64)llround (range_end * span.resolution) : span.end + 1;
     }
 
-  if (!(matrix = sextant_comm_matrix_build (store, begin, end, &error)))
+  if (!(matrix = sextant_comm_matrix_build_full (store, begin, end, transfers, &error)))
     return _sextant_cli_runtime_error (error);
 
   if (as_json)
@@ -240,17 +250,33 @@ sextant_cli_matrix (int    argc,
     }
   else
     {
-      g_print ("Communication matrix of %s, %s\n", db_path,
-               range == NULL ? "the whole run" : "the messages sent or received in the range");
+      static const char * const what[SEXTANT_N_MATRIX_TRANSFERS] = {
+        [SEXTANT_MATRIX_TRANSFERS_MESSAGES] = "point-to-point messages",
+        [SEXTANT_MATRIX_TRANSFERS_ONE_SIDED] = "one-sided operations",
+        [SEXTANT_MATRIX_TRANSFERS_ALL] = "messages and one-sided operations",
+      };
+
+      g_print ("Communication matrix of %s, %s, %s\n", db_path, what[transfers],
+               range == NULL ? "the whole run"
+                             : transfers == SEXTANT_MATRIX_TRANSFERS_ONE_SIDED ? "issued in the range"
+                                                                               : "sent or received in the range");
       if (range != NULL)
         g_print ("Range:     %.6f s to %.6f s since the run's start\n",
                  (double)(begin - span.begin) / span.resolution, (double)(end - span.begin) / span.resolution);
-      g_print ("Messages:  %.0f (matched)\nBytes:     %.0f\nReceives:  %.6f s\n\n",
+      g_print ("%s %.0f%s\nBytes:     %.0f\nReceives:  %.6f s%s\n",
+               transfers == SEXTANT_MATRIX_TRANSFERS_MESSAGES ? "Messages: " : "Transfers:",
                sextant_comm_matrix_get_total (matrix, SEXTANT_MATRIX_COUNT),
+               transfers == SEXTANT_MATRIX_TRANSFERS_MESSAGES ? " (matched)"
+               : transfers == SEXTANT_MATRIX_TRANSFERS_ONE_SIDED ? " (operations)" : " (messages and operations)",
                sextant_comm_matrix_get_total (matrix, SEXTANT_MATRIX_BYTES),
-               sextant_comm_matrix_get_total (matrix, SEXTANT_MATRIX_TIME));
+               sextant_comm_matrix_get_total (matrix, SEXTANT_MATRIX_TIME),
+               transfers == SEXTANT_MATRIX_TRANSFERS_MESSAGES ? "" : " (one-sided operations: 0)");
+      if (sextant_comm_matrix_get_n_skipped (matrix) > 0)
+        g_print ("Skipped:   %" G_GINT64_FORMAT " one-sided operations without a target location\n",
+                 sextant_comm_matrix_get_n_skipped (matrix));
+      g_print ("\n");
       if (sextant_comm_matrix_get_size (matrix) == 0)
-        g_print ("  no point-to-point messages\n");
+        g_print ("  no %s\n", what[transfers]);
       else if (sextant_comm_matrix_get_size (matrix) <= GRID_MAX)
         {
           g_print ("%s per sender (rows) and receiver (columns; location ids):\n\n",

@@ -8,7 +8,9 @@
  * as sender x receiver: bytes, message count, and the time spent in the
  * receive calls that completed them (each call counted once: one that
  * completed n messages gives each 1/n of its duration;
- * trace/sextant-store-matrix.c reads and sums the messages).
+ * trace/sextant-store-matrix.c reads and sums the messages). Or, as chosen
+ * (SextantMatrixTransfers), the one-sided operations issued in the range
+ * (their data per direction; count = operations; time 0), or both summed.
  *
  * Workload: the axes are the locations that sent or received a message in
  * the range; the three metrics are dense n x n arrays of doubles (n = 1024:
@@ -37,9 +39,50 @@ struct _SextantCommMatrix
   gint64      origin;
   gint64      begin;                           /* the range, or SEXTANT_NULL */
   gint64      end;
+  SextantMatrixTransfers transfers;
+  gint64      skipped;                         /* one-sided ops without a target */
 };
 
 G_DEFINE_BOXED_TYPE (SextantCommMatrix, sextant_comm_matrix, sextant_comm_matrix_ref, sextant_comm_matrix_unref)
+
+static const char * const transfers_names[SEXTANT_N_MATRIX_TRANSFERS] = {
+  [SEXTANT_MATRIX_TRANSFERS_MESSAGES] = "messages",
+  [SEXTANT_MATRIX_TRANSFERS_ONE_SIDED] = "one-sided",
+  [SEXTANT_MATRIX_TRANSFERS_ALL] = "all",
+};
+
+const char *
+sextant_matrix_transfers_to_string (SextantMatrixTransfers transfers)
+{
+  g_return_val_if_fail (transfers < SEXTANT_N_MATRIX_TRANSFERS, NULL);
+
+  return transfers_names[transfers];
+}
+
+/* The index of @name in @names, or -1 */
+static int
+find_name (const char * const *names,
+           guint               n_names,
+           const char         *name)
+{
+  for (guint i = 0; i < n_names; i++)
+    if (g_strcmp0 (name, names[i]) == 0)
+      return (int)i;
+
+  return -1;
+}
+
+gboolean
+sextant_matrix_transfers_from_string (const char             *name,
+                                      SextantMatrixTransfers *transfers)
+{
+  int i = find_name (transfers_names, SEXTANT_N_MATRIX_TRANSFERS, name);
+
+  if (i >= 0)
+    *transfers = (SextantMatrixTransfers)i;
+
+  return i >= 0;
+}
 
 static const char * const metric_names[SEXTANT_N_MATRIX_METRICS] = {
   [SEXTANT_MATRIX_BYTES] = "bytes",
@@ -59,14 +102,12 @@ gboolean
 sextant_matrix_metric_from_string (const char          *name,
                                    SextantMatrixMetric *metric)
 {
-  for (guint i = 0; i < SEXTANT_N_MATRIX_METRICS; i++)
-    if (g_strcmp0 (name, metric_names[i]) == 0)
-      {
-        *metric = (SextantMatrixMetric)i;
-        return TRUE;
-      }
+  int i = find_name (metric_names, SEXTANT_N_MATRIX_METRICS, name);
 
-  return FALSE;
+  if (i >= 0)
+    *metric = (SextantMatrixMetric)i;
+
+  return i >= 0;
 }
 
 static void
@@ -109,6 +150,9 @@ compare_int64 (gconstpointer a,
  *   for the whole run
  * @end: ticks: the range's end (exclusive)
  *
+ * The matrix of the point-to-point messages:
+ * sextant_comm_matrix_build_full() with %SEXTANT_MATRIX_TRANSFERS_MESSAGES.
+ *
  * Threading: the thread that owns @store (a worker's own connection).
  *
  * Returns: (transfer full): the matrix (of size 0 when no message lies in
@@ -120,7 +164,33 @@ sextant_comm_matrix_build (SextantStore  *store,
                            gint64         end,
                            GError       **error)
 {
-  g_autoptr(GArray) pairs = NULL;
+  return sextant_comm_matrix_build_full (store, begin, end, SEXTANT_MATRIX_TRANSFERS_MESSAGES, error);
+}
+
+/**
+ * sextant_comm_matrix_build_full:
+ * @begin: ticks: the range's start; %SEXTANT_NULL with @end %SEXTANT_NULL
+ *   for the whole run
+ * @end: ticks: the range's end (exclusive)
+ * @transfers: what to count: the messages sent or received in the range,
+ *   the one-sided operations issued in it, or both
+ *
+ * Threading: the thread that owns @store (a worker's own connection).
+ *
+ * Returns: (transfer full): the matrix (of size 0 when no transfer lies in
+ *   the range), or %NULL with @error set
+ */
+SextantCommMatrix *
+sextant_comm_matrix_build_full (SextantStore            *store,
+                                gint64                   begin,
+                                gint64                   end,
+                                SextantMatrixTransfers   transfers,
+                                GError                 **error)
+{
+  g_autoptr(GArray) pairs = g_array_new (FALSE, FALSE, sizeof (SextantMessagePair));
+  g_autoptr(GArray) messages = NULL;
+  g_autoptr(GArray) rma = NULL;
+  gint64 skipped = 0;
   g_autoptr(GPtrArray) locations = NULL;
   g_autoptr(GArray) locs = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GHashTable) axis = g_hash_table_new (g_int64_hash, g_int64_equal);
@@ -129,11 +199,19 @@ sextant_comm_matrix_build (SextantStore  *store,
   gsize cells;
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
+  g_return_val_if_fail (transfers < SEXTANT_N_MATRIX_TRANSFERS, NULL);
 
   if (!sextant_store_get_time_span (store, &span, error) ||
-      !(pairs = sextant_store_read_message_pairs (store, begin, end, error)) ||
+      (transfers != SEXTANT_MATRIX_TRANSFERS_ONE_SIDED &&
+       !(messages = sextant_store_read_message_pairs (store, begin, end, error))) ||
+      (transfers != SEXTANT_MATRIX_TRANSFERS_MESSAGES &&
+       !(rma = sextant_store_read_rma_pairs (store, begin, end, &skipped, error))) ||
       !(locations = sextant_store_list_locations (store, error)))
     return NULL;
+  if (messages != NULL)
+    g_array_append_vals (pairs, messages->data, messages->len);
+  if (rma != NULL)
+    g_array_append_vals (pairs, rma->data, rma->len);
 
   for (guint i = 0; i < pairs->len; i++)
     {
@@ -149,6 +227,8 @@ sextant_comm_matrix_build (SextantStore  *store,
   self->origin = span.begin;
   self->begin = begin;
   self->end = end;
+  self->transfers = transfers;
+  self->skipped = skipped;
   self->locs = g_new (gint64, MAX (locs->len, 1));
   for (guint i = 0; i < locs->len; i++)
     {
@@ -192,17 +272,30 @@ sextant_comm_matrix_build (SextantStore  *store,
         [SEXTANT_MATRIX_TIME] = p->receive_ticks / (double)MAX (span.resolution, 1),
       };
 
+      /* a pair may come twice: as messages and as one-sided transfers */
       for (guint m = 0; m < SEXTANT_N_MATRIX_METRICS; m++)
         {
-          self->values[m][c] = v[m];
+          self->values[m][c] += v[m];
           self->total[m] += v[m];
-          self->max[m] = MAX (self->max[m], v[m]);
+          self->max[m] = MAX (self->max[m], self->values[m][c]);
         }
-      self->first_send[c] = p->first_send;
-      self->last_receive[c] = p->last_receive;
+      self->first_send[c] = MIN (self->first_send[c], p->first_send);
+      self->last_receive[c] = MAX (self->last_receive[c], p->last_receive);
     }
 
   return self;
+}
+
+SextantMatrixTransfers
+sextant_comm_matrix_get_transfers (SextantCommMatrix *self)
+{
+  return self->transfers;
+}
+
+gint64
+sextant_comm_matrix_get_n_skipped (SextantCommMatrix *self)
+{
+  return self->skipped;
 }
 
 guint
@@ -317,12 +410,15 @@ set_range (SextantCommMatrix *self,
  * sextant_comm_matrix_to_json:
  *
  * Returns: (transfer full): what `sextant matrix --json` prints:
- *   {"metric", "unit", "begin", "end" (seconds since the run's start, null
- *   for the whole run), "locations": [{"location", "label"}], "total",
- *   "max", "messages", "bytes", "time_seconds" (the totals of the three
- *   metrics), "cells": [{"from", "to", "value", "bytes", "count",
- *   "time_seconds"}] for the pairs that exchanged messages, by sender then
- *   receiver}. Locations are location.id, as in `sextant tree`.
+ *   {"transfers" ("messages", "one-sided" or "all"), "metric", "unit",
+ *   "begin", "end" (seconds since the run's start, null for the whole run),
+ *   "locations": [{"location", "label"}], "total", "max", "messages",
+ *   "bytes", "time_seconds" (the totals of the three metrics: "messages"
+ *   counts the one-sided operations too when they are counted),
+ *   "skipped_operations" (one-sided operations without a target location;
+ *   0 for messages only), "cells": [{"from", "to", "value", "bytes",
+ *   "count", "time_seconds"}] for the pairs that exchanged data, by sender
+ *   then receiver}. Locations are location.id, as in `sextant tree`.
  */
 JsonNode *
 sextant_comm_matrix_to_json (SextantCommMatrix   *self,
@@ -337,6 +433,7 @@ sextant_comm_matrix_to_json (SextantCommMatrix   *self,
   g_return_val_if_fail (metric < SEXTANT_N_MATRIX_METRICS, NULL);
 
   json_node_take_object (node, root);
+  json_object_set_string_member (root, "transfers", transfers_names[self->transfers]);
   json_object_set_string_member (root, "metric", metric_names[metric]);
   json_object_set_string_member (root, "unit", units[metric]);
   set_range (self, root, "begin", self->begin);
@@ -355,6 +452,7 @@ sextant_comm_matrix_to_json (SextantCommMatrix   *self,
   json_object_set_int_member (root, "messages", (gint64)llround (self->total[SEXTANT_MATRIX_COUNT]));
   json_object_set_int_member (root, "bytes", (gint64)llround (self->total[SEXTANT_MATRIX_BYTES]));
   json_object_set_double_member (root, "time_seconds", self->total[SEXTANT_MATRIX_TIME]);
+  json_object_set_int_member (root, "skipped_operations", self->skipped);
 
   for (guint s = 0; s < self->size; s++)
     for (guint r = 0; r < self->size; r++)

@@ -5,7 +5,8 @@
  *
  * A SextantCommMatrix is the point-to-point traffic of a run (or of a time
  * range) as sender x receiver: bytes, message count and the time spent in
- * the receives, for every pair of locations that exchanged messages. The
+ * the receives, for every pair of locations that exchanged messages; or
+ * the one-sided (RMA) operations' data, or both (SextantMatrixTransfers). The
  * matrix view draws it; `sextant matrix` prints it. Immutable once built,
  * reference counted (a GBoxed type): build it on a worker thread.
  */
@@ -25,6 +26,23 @@ typedef enum
   SEXTANT_N_MATRIX_METRICS
 } SextantMatrixMetric;
 
+/* What the matrix counts. One-sided: an operation is in a range when
+ * issued in it; a PUT moves its bytes origin -> target, a GET its fetched
+ * bytes target -> origin, an ATOMIC both; count = operations; time = 0
+ * (no receive call completes a one-sided transfer). */
+typedef enum
+{
+  SEXTANT_MATRIX_TRANSFERS_MESSAGES,    /* matched point-to-point messages */
+  SEXTANT_MATRIX_TRANSFERS_ONE_SIDED,   /* rma_op: puts, gets, atomics */
+  SEXTANT_MATRIX_TRANSFERS_ALL,         /* both, summed */
+  SEXTANT_N_MATRIX_TRANSFERS
+} SextantMatrixTransfers;
+
+/* "messages", "one-sided", "all"; and back (FALSE for an unknown name) */
+const char *sextant_matrix_transfers_to_string   (SextantMatrixTransfers  transfers);
+gboolean    sextant_matrix_transfers_from_string (const char             *name,
+                                                  SextantMatrixTransfers *transfers);
+
 /* "bytes", "count", "time"; and back (FALSE for an unknown name) */
 const char *sextant_matrix_metric_to_string   (SextantMatrixMetric  metric);
 gboolean    sextant_matrix_metric_from_string (const char          *name,
@@ -42,9 +60,17 @@ SextantCommMatrix *sextant_comm_matrix_build         (SextantStore       *store,
                                                       gint64              begin,
                                                       gint64              end,
                                                       GError            **error);
+SextantCommMatrix *sextant_comm_matrix_build_full    (SextantStore       *store,
+                                                      gint64              begin,
+                                                      gint64              end,
+                                                      SextantMatrixTransfers transfers,
+                                                      GError            **error);
 SextantCommMatrix *sextant_comm_matrix_ref           (SextantCommMatrix  *self);
 void               sextant_comm_matrix_unref         (SextantCommMatrix  *self);
 
+SextantMatrixTransfers sextant_comm_matrix_get_transfers (SextantCommMatrix *self);
+/* One-sided operations of the range left out: no target location known. */
+gint64             sextant_comm_matrix_get_n_skipped (SextantCommMatrix  *self);
 guint              sextant_comm_matrix_get_size      (SextantCommMatrix  *self);
 gint64             sextant_comm_matrix_get_loc       (SextantCommMatrix  *self,
                                                       guint               index);
@@ -61,8 +87,9 @@ double             sextant_comm_matrix_get_max       (SextantCommMatrix  *self,
                                                       SextantMatrixMetric metric);
 double             sextant_comm_matrix_get_total     (SextantCommMatrix  *self,
                                                       SextantMatrixMetric metric);
-/* The first send and last receive of the pair's messages (ticks), FALSE
- * when the pair exchanged none. */
+/* The first send and last receive of the pair's messages (ticks; for
+ * one-sided operations their first issue and last completion), FALSE when
+ * the pair exchanged none. */
 gboolean           sextant_comm_matrix_get_pair_span (SextantCommMatrix  *self,
                                                       guint               sender,
                                                       guint               receiver,

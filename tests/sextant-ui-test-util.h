@@ -61,5 +61,9 @@ gboolean sextant_test_pixel_is       (const guint8  *pixels,
                                       int            x,
                                       int            y,
                                       const GdkRGBA *color);
+/* Records onecoll's broadcast test program (SEXTANT_TEST_ONECOLL) on 4
+ * Open MPI ranks (SEXTANT_TEST_MPIRUN, under timeout) into @dir/trace;
+ * returns (transfer full) its anchor; fails the test if the run fails */
+char    *sextant_test_record_onecoll (const char *dir);
 
 G_END_DECLS

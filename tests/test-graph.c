@@ -471,6 +471,178 @@ test_matrix_sums (void)
 /* casita-4_mpi_ls_barr: three messages of 4 bytes, 0 -> 1 -> 2 -> 3; the
  * time in the receives is the three MPI_Recv calls (9.02 s, 10.01 s,
  * 10.99 s). */
+/* One-sided transfers: a PUT's bytes go origin -> target, a GET's fetched
+ * bytes target -> origin, an ATOMIC's both; an operation counts once (where
+ * its PUT/ATOMIC data goes, or its GET data comes from) */
+static const char rma_cell_sql[] =
+  "SELECT coalesce (sum (CASE WHEN kind <> 'GET' AND loc = ?1 AND target_loc = ?2 THEN 1 "
+  "                           WHEN kind = 'GET' AND loc = ?2 AND target_loc = ?1 THEN 1 ELSE 0 END), 0), "
+  "       coalesce (sum (CASE WHEN kind <> 'GET' AND loc = ?1 AND target_loc = ?2 THEN bytes ELSE 0 END "
+  "                    + CASE WHEN kind <> 'PUT' AND loc = ?2 AND target_loc = ?1 THEN bytes_received ELSE 0 END), 0), "
+  "       0 FROM rma_op";
+static const char rma_total_sql[] =
+  "SELECT count (*), coalesce (sum (CASE kind WHEN 'PUT' THEN bytes WHEN 'GET' THEN bytes_received "
+  "                                           ELSE bytes + bytes_received END), 0), "
+  "       (SELECT count (*) FROM rma_op WHERE target_loc IS NULL) "
+  "FROM rma_op WHERE target_loc IS NOT NULL AND ?1 = ?2";
+static const char rma_range_sql[] =
+  "SELECT count (*), 0, 0 FROM rma_op WHERE target_loc IS NOT NULL AND issue_time >= ?1 AND issue_time < ?2";
+
+/* The matrix with the one-sided operations of a synthetic trace of every
+ * record kind (4 ranks: puts, a get and an atomic between them, and a few
+ * messages), imported for real. */
+static void
+test_matrix_one_sided (void)
+{
+  const char *otf2gen = g_getenv ("SEXTANT_OTF2GEN");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gendir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *out = g_build_filename (gendir, "archive", NULL);
+  g_autofree char *anchor = g_build_filename (out, "traces.otf2", NULL);
+  g_autofree char *tmpdir = NULL;
+  const char *argv[] = { otf2gen, "every-kind", out, NULL };
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(SextantCommMatrix) messages = NULL;
+  g_autoptr(SextantCommMatrix) old = NULL;
+  g_autoptr(SextantCommMatrix) one_sided = NULL;
+  g_autoptr(SextantCommMatrix) all = NULL;
+  g_autoptr(SextantCommMatrix) part = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  gint64 totals[3], message_totals[3], issues[3], in_range[3];
+  double sum_bytes = 0, sum_count = 0;
+  int status = -1;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (otf2gen);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  store = sextant_test_import (anchor, &tmpdir);
+
+  messages = sextant_comm_matrix_build_full (store, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_MATRIX_TRANSFERS_MESSAGES,
+                                             &error);
+  g_assert_no_error (error);
+  old = sextant_comm_matrix_build (store, SEXTANT_NULL, SEXTANT_NULL, &error);
+  g_assert_no_error (error);
+  one_sided = sextant_comm_matrix_build_full (store, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_MATRIX_TRANSFERS_ONE_SIDED,
+                                              &error);
+  g_assert_no_error (error);
+  all = sextant_comm_matrix_build_full (store, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_MATRIX_TRANSFERS_ALL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sextant_comm_matrix_get_transfers (old), ==, SEXTANT_MATRIX_TRANSFERS_MESSAGES);
+  g_assert_cmpint (sextant_comm_matrix_get_transfers (one_sided), ==, SEXTANT_MATRIX_TRANSFERS_ONE_SIDED);
+
+  /* messages only: as before, the message table's */
+  query3 (store, total_sql, message_totals, 0, 0);
+  g_assert_cmpint (message_totals[0], >, 0);
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (messages, SEXTANT_MATRIX_COUNT), ==, message_totals[0]);
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (messages, SEXTANT_MATRIX_BYTES), ==, message_totals[1]);
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (old, SEXTANT_MATRIX_BYTES), ==, message_totals[1]);
+  g_assert_cmpuint (sextant_comm_matrix_get_size (old), ==, sextant_comm_matrix_get_size (messages));
+
+  /* one-sided: rma_op's, summed apart in SQL */
+  query3 (store, rma_total_sql, totals, 0, 0);
+  g_assert_cmpint (totals[0], >=, 4);
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (one_sided, SEXTANT_MATRIX_COUNT), ==, totals[0]);
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (one_sided, SEXTANT_MATRIX_BYTES), ==, totals[1]);
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (one_sided, SEXTANT_MATRIX_TIME), ==, 0);
+  g_assert_cmpint (sextant_comm_matrix_get_n_skipped (one_sided), ==, totals[2]);
+  for (guint s = 0; s < sextant_comm_matrix_get_size (one_sided); s++)
+    for (guint r = 0; r < sextant_comm_matrix_get_size (one_sided); r++)
+      {
+        gint64 cell[3], b, e;
+
+        query3 (store, rma_cell_sql, cell, sextant_comm_matrix_get_loc (one_sided, s),
+                sextant_comm_matrix_get_loc (one_sided, r));
+        g_assert_cmpfloat (sextant_comm_matrix_get_value (one_sided, SEXTANT_MATRIX_COUNT, s, r), ==, cell[0]);
+        g_assert_cmpfloat (sextant_comm_matrix_get_value (one_sided, SEXTANT_MATRIX_BYTES, s, r), ==, cell[1]);
+        g_assert_cmpint (sextant_comm_matrix_get_pair_span (one_sided, s, r, &b, &e), ==, cell[0] > 0 || cell[1] > 0);
+        if (cell[0] > 0)
+          {
+            gint64 times[3];
+
+            /* the span: the pair's first issue to its last completion */
+            query3 (store, "SELECT min (issue_time), max (coalesce (complete_time, issue_time)), 0 FROM rma_op "
+                           "WHERE (kind <> 'GET' AND loc = ?1 AND target_loc = ?2) "
+                           "   OR (kind <> 'PUT' AND loc = ?2 AND target_loc = ?1)",
+                    times, sextant_comm_matrix_get_loc (one_sided, s), sextant_comm_matrix_get_loc (one_sided, r));
+            g_assert_cmpint (b, ==, times[0]);
+            g_assert_cmpint (e, ==, times[1]);
+          }
+        sum_count += sextant_comm_matrix_get_value (one_sided, SEXTANT_MATRIX_COUNT, s, r);
+        sum_bytes += sextant_comm_matrix_get_value (one_sided, SEXTANT_MATRIX_BYTES, s, r);
+      }
+  g_assert_cmpfloat (sum_count, ==, totals[0]);
+  g_assert_cmpfloat (sum_bytes, ==, totals[1]);
+
+  /* all: both, cell by cell */
+  for (guint m = 0; m < SEXTANT_N_MATRIX_METRICS; m++)
+    g_assert_cmpfloat_with_epsilon (sextant_comm_matrix_get_total (all, m),
+                                    sextant_comm_matrix_get_total (messages, m) +
+                                    sextant_comm_matrix_get_total (one_sided, m), 1e-9);
+  for (guint s = 0; s < sextant_comm_matrix_get_size (all); s++)
+    for (guint r = 0; r < sextant_comm_matrix_get_size (all); r++)
+      {
+        int ms = sextant_comm_matrix_find_loc (messages, sextant_comm_matrix_get_loc (all, s));
+        int mr = sextant_comm_matrix_find_loc (messages, sextant_comm_matrix_get_loc (all, r));
+        int os = sextant_comm_matrix_find_loc (one_sided, sextant_comm_matrix_get_loc (all, s));
+        int orr = sextant_comm_matrix_find_loc (one_sided, sextant_comm_matrix_get_loc (all, r));
+        double bytes = (ms >= 0 && mr >= 0 ? sextant_comm_matrix_get_value (messages, SEXTANT_MATRIX_BYTES, ms, mr) : 0) +
+                       (os >= 0 && orr >= 0 ? sextant_comm_matrix_get_value (one_sided, SEXTANT_MATRIX_BYTES, os, orr) : 0);
+
+        g_assert_cmpfloat (sextant_comm_matrix_get_value (all, SEXTANT_MATRIX_BYTES, s, r), ==, bytes);
+      }
+
+  /* a range: the operations issued in it */
+  query3 (store, "SELECT min (issue_time), max (issue_time), 0 FROM rma_op WHERE ?1 = ?2", issues, 0, 0);
+  part = sextant_comm_matrix_build_full (store, issues[0] + 1, issues[1] + 1, SEXTANT_MATRIX_TRANSFERS_ONE_SIDED,
+                                         &error);
+  g_assert_no_error (error);
+  query3 (store, rma_range_sql, in_range, issues[0] + 1, issues[1] + 1);
+  g_assert_cmpint (in_range[0], >, 0);
+  g_assert_cmpint (in_range[0], <, totals[0]);
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (part, SEXTANT_MATRIX_COUNT), ==, in_range[0]);
+
+  json = sextant_comm_matrix_to_json (one_sided, SEXTANT_MATRIX_BYTES);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json), "transfers"), ==, "one-sided");
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json), "bytes"), ==, totals[1]);
+
+  /* `sextant matrix --transfers` */
+  {
+    const char *sextant = g_getenv ("SEXTANT");
+    const char *db = sextant_store_get_path (store);
+    const char *cli[] = { sextant, "matrix", db, "--json", "--transfers", "one-sided", NULL };
+    const char *bad[] = { sextant, "matrix", db, "--transfers", "rma", NULL };
+    g_autofree char *stdout_text = NULL;
+    g_autofree char *stderr_text = NULL;
+    g_autoptr(JsonNode) printed = NULL;
+
+    g_assert_nonnull (sextant);
+    g_assert_true (g_spawn_sync (NULL, (char **)cli, NULL, G_SPAWN_DEFAULT, NULL, NULL, &stdout_text, NULL,
+                                 &status, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    printed = json_from_string (stdout_text, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (printed), "transfers"), ==, "one-sided");
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (printed), "messages"), ==, totals[0]);
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (printed), "bytes"), ==, totals[1]);
+
+    g_clear_pointer (&stdout_text, g_free);
+    g_assert_true (g_spawn_sync (NULL, (char **)bad, NULL, G_SPAWN_DEFAULT, NULL, NULL, &stdout_text, &stderr_text,
+                                 &status, &error));
+    g_assert_no_error (error);
+    g_assert_false (g_spawn_check_wait_status (status, &error));
+    g_assert_error (error, G_SPAWN_EXIT_ERROR, 2);
+    g_clear_error (&error);
+    g_assert_nonnull (strstr (stderr_text, "--transfers"));
+  }
+
+  sextant_test_remove_tree (tmpdir);
+  sextant_test_remove_tree (gendir);
+}
+
 static void
 test_matrix_casita (Casita        *fixture,
                     gconstpointer  data)
@@ -522,6 +694,7 @@ main (int    argc,
   g_test_add ("/graph/delay-chain/not-analysed", Casita, GINT_TO_POINTER (FALSE), casita_setup,
               test_casita_errors, casita_teardown);
   g_test_add_func ("/graph/matrix/sums", test_matrix_sums);
+  g_test_add_func ("/graph/matrix/one-sided", test_matrix_one_sided);
   g_test_add ("/graph/matrix/casita", Casita, GINT_TO_POINTER (FALSE), casita_setup, test_matrix_casita,
               casita_teardown);
 

@@ -14,6 +14,11 @@
  *     filter: the bar above the timeline says so, the timeline draws that
  *     pair's lines (in the selection's blue) and no other; Escape clears
  *     the filter; the visible range builds the matrix of the view;
+ *   - onecoll's broadcast recorded on 4 ranks (one-sided puts and atomics,
+ *     no point-to-point message): the Matrix page starts on the one-sided
+ *     transfers, its dropdown says so, and its totals are rma_op's (summed
+ *     in SQL apart); the dropdown set to Messages empties it, to both
+ *     gives the one-sided figures again (skipped without MPI);
  *   - a store of 1024 ranks (the import benchmark's generator): the matrix
  *     of 1024 x 1024 is drawn in blocks, each coloured exactly when a
  *     message of its pairs exists; the time to draw it is reported.
@@ -24,6 +29,7 @@
 #include <string.h>
 
 #include "sextant-lod-reader.h"
+#include "sextant-store-private.h"
 #include "sextant-test-util.h"
 #include "sextant-ui-test-util.h"
 #include "sextant-window.h"
@@ -291,6 +297,127 @@ test_casita (void)
   sextant_test_remove_tree (tmpdir);
 }
 
+/* The window's dropdown whose tooltip begins with @tooltip */
+static GtkDropDown *
+find_drop_down (GtkWidget  *widget,
+                const char *tooltip)
+{
+  const char *text = gtk_widget_get_tooltip_text (widget);
+
+  if (GTK_IS_DROP_DOWN (widget) && text != NULL && g_str_has_prefix (text, tooltip))
+    return GTK_DROP_DOWN (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkDropDown *found = find_drop_down (child, tooltip);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+count_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  gint64 *values = user_data;
+
+  values[0] = sextant_row_get_int (row, 0);
+  values[1] = sextant_row_get_int (row, 1);
+  return TRUE;
+}
+
+/* Waits for the matrix of @transfers, built */
+static void
+wait_for_transfers (SextantMatrixView      *view,
+                    SextantMatrixTransfers  transfers)
+{
+  sextant_test_wait_for (view, "ready", 60);
+  g_assert_null (sextant_matrix_view_get_error (view));
+  g_assert_nonnull (sextant_matrix_view_get_matrix (view));
+  g_assert_cmpint (sextant_comm_matrix_get_transfers (sextant_matrix_view_get_matrix (view)), ==, transfers);
+}
+
+static void
+test_one_sided (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *anchor = NULL;
+  g_autofree char *tmpdir = NULL;
+  g_autoptr(SextantStore) store = NULL;
+  SextantWindow *window;
+  SextantMatrixView *view;
+  SextantCommMatrix *matrix;
+  GtkDropDown *transfers;
+  gint64 rma[2] = { 0, 0 }, messages[2] = { 0, 0 };
+
+  if (g_getenv ("SEXTANT_TEST_ONECOLL") == NULL)
+    {
+      g_test_skip ("no MPI or no recorder: onecoll's broadcast cannot be recorded");
+      return;
+    }
+  dir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  anchor = sextant_test_record_onecoll (dir);
+  store = sextant_test_import (anchor, &tmpdir);
+  sextant_test_remove_tree (dir);
+  /* the figures, summed in SQL apart from the matrix */
+  g_assert_true (sextant_store_foreach_sql (store, "SELECT count (*), coalesce (sum (CASE kind WHEN 'PUT' THEN bytes "
+                                                   "WHEN 'GET' THEN bytes_received ELSE bytes + bytes_received END), 0) "
+                                                   "FROM rma_op WHERE target_loc IS NOT NULL",
+                                            count_row, rma, &error, ""));
+  g_assert_no_error (error);
+  g_assert_true (sextant_store_foreach_sql (store, "SELECT count (*), 0 FROM message", count_row, messages, &error,
+                                            ""));
+  g_assert_no_error (error);
+  g_assert_cmpint (messages[0], ==, 0);
+  g_assert_cmpint (rma[0], >, 0);
+
+  window = sextant_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  sextant_test_focus_window (GTK_WINDOW (window));
+  sextant_window_open (window, sextant_store_get_path (store));
+  sextant_test_wait_for (window, "ready", 120);
+  view = sextant_window_get_matrix_view (window);
+  transfers = find_drop_down (GTK_WIDGET (window), "What is counted");
+  g_assert_nonnull (transfers);
+
+  /* no messages: the page starts on the one-sided operations */
+  sextant_test_xdotool ("key", "--clearmodifiers", "alt+3", NULL);
+  sextant_test_wait_until (matrix_page_ready, window, 60);
+  wait_for_transfers (view, SEXTANT_MATRIX_TRANSFERS_ONE_SIDED);
+  matrix = sextant_matrix_view_get_matrix (view);
+  g_assert_cmpuint (gtk_drop_down_get_selected (transfers), ==, SEXTANT_MATRIX_TRANSFERS_ONE_SIDED);
+  g_assert_cmpuint (sextant_comm_matrix_get_size (matrix), >=, 4);   /* the ranks and their relay threads */
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (matrix, SEXTANT_MATRIX_COUNT), ==, rma[0]);
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (matrix, SEXTANT_MATRIX_BYTES), ==, rma[1]);
+  {
+    g_autofree char *summary = NULL;
+    g_autofree char *expected = g_strdup_printf ("%" G_GINT64_FORMAT " one-sided operations", rma[0]);
+
+    g_object_get (view, "summary", &summary, NULL);
+    g_assert_nonnull (strstr (summary, expected));
+  }
+
+  /* the dropdown: messages (none), then both */
+  gtk_drop_down_set_selected (transfers, SEXTANT_MATRIX_TRANSFERS_MESSAGES);
+  g_assert_cmpint (sextant_matrix_view_get_transfers (view), ==, SEXTANT_MATRIX_TRANSFERS_MESSAGES);
+  wait_for_transfers (view, SEXTANT_MATRIX_TRANSFERS_MESSAGES);
+  g_assert_cmpuint (sextant_comm_matrix_get_size (sextant_matrix_view_get_matrix (view)), ==, 0);
+  gtk_drop_down_set_selected (transfers, SEXTANT_MATRIX_TRANSFERS_ALL);
+  wait_for_transfers (view, SEXTANT_MATRIX_TRANSFERS_ALL);
+  g_assert_cmpfloat (sextant_comm_matrix_get_total (sextant_matrix_view_get_matrix (view), SEXTANT_MATRIX_BYTES), ==,
+                     rma[1]);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  sextant_test_remove_tree (tmpdir);
+}
+
 static void
 test_1024 (void)
 {
@@ -363,6 +490,7 @@ main (int   argc,
     }
 
   g_test_add_func ("/matrix-view/casita", test_casita);
+  g_test_add_func ("/matrix-view/one-sided", test_one_sided);
   g_test_add_func ("/matrix-view/1024-ranks", test_1024);
 
   status = g_test_run ();

@@ -366,6 +366,11 @@ GArray       *sextant_store_read_message_pairs     (SextantStore           *self
                                                     gint64                  begin,
                                                     gint64                  end,
                                                     GError                **error);
+GArray       *sextant_store_read_rma_pairs         (SextantStore           *self,
+                                                    gint64                  begin,
+                                                    gint64                  end,
+                                                    gint64                 *skipped,
+                                                    GError                **error);
 
 /**
  * SextantAnalysisScope:

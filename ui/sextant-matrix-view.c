@@ -3,8 +3,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The matrix is read on a worker thread (sextant_comm_matrix_build: one
- * pass over the messages of the range); the last asked for is shown, the
+ * The matrix is read on a worker thread (sextant_comm_matrix_build_full:
+ * one pass over the messages of the range, and/or one grouped scan of the
+ * one-sided operations, as "transfers" says; a trace's first matrix, when
+ * it has no messages, is of its one-sided operations if it has any, and
+ * "transfers" follows); the last asked for is shown, the
  * others are cancelled and dropped. Following the visible range, a view
  * change starts a timer and the matrix is built once the view has stayed
  * put for DEBOUNCE_MS; an unmapped view (another page of the window)
@@ -38,6 +41,8 @@ struct _SextantMatrixView
   char                *error;
   char                *summary;
   SextantMatrixMetric  metric;
+  SextantMatrixTransfers transfers;
+  gboolean             pick_transfers; /* the session's first matrix: one-sided if no messages */
   gboolean             visible_range;
   gboolean             ready;
   gboolean             building;
@@ -75,6 +80,7 @@ enum
   PROP_READY,
   PROP_ERROR,
   PROP_METRIC,
+  PROP_TRANSFERS,
   PROP_VISIBLE_RANGE,
   PROP_SUMMARY,
   N_PROPS
@@ -499,6 +505,8 @@ typedef struct
   gint64          begin;
   gint64          end;
   guint           serial;
+  SextantMatrixTransfers transfers;
+  gboolean        pick_transfers;
 } Request;
 
 static void
@@ -525,10 +533,31 @@ build_worker (GTask        *task,
       return;
     }
   sextant_store_set_cancellable (store, cancellable);
-  if (!(matrix = sextant_comm_matrix_build (store, request->begin, request->end, &error)))
+  if (!(matrix = sextant_comm_matrix_build_full (store, request->begin, request->end, request->transfers, &error)))
     {
       g_task_return_error (task, error);
       return;
+    }
+  /* no messages: the one-sided operations, if there are any */
+  if (request->pick_transfers && request->transfers == SEXTANT_MATRIX_TRANSFERS_MESSAGES &&
+      sextant_comm_matrix_get_size (matrix) == 0)
+    {
+      SextantCommMatrix *one_sided = sextant_comm_matrix_build_full (store, request->begin, request->end,
+                                                                     SEXTANT_MATRIX_TRANSFERS_ONE_SIDED, &error);
+
+      if (one_sided == NULL)
+        {
+          sextant_comm_matrix_unref (matrix);
+          g_task_return_error (task, error);
+          return;
+        }
+      if (sextant_comm_matrix_get_size (one_sided) > 0)
+        {
+          sextant_comm_matrix_unref (matrix);
+          matrix = one_sided;
+        }
+      else
+        sextant_comm_matrix_unref (one_sided);
     }
   sextant_store_set_cancellable (store, NULL);
 
@@ -558,6 +587,24 @@ set_error (SextantMatrixView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
 }
 
+/* what a count of the matrix counts */
+static const char *
+transfer_noun (SextantCommMatrix *matrix,
+               double             count)
+{
+  switch (sextant_comm_matrix_get_transfers (matrix))
+    {
+    case SEXTANT_MATRIX_TRANSFERS_ONE_SIDED:
+      return count == 1 ? "one-sided operation" : "one-sided operations";
+    case SEXTANT_MATRIX_TRANSFERS_ALL:
+      return count == 1 ? "message or operation" : "messages and operations";
+    case SEXTANT_MATRIX_TRANSFERS_MESSAGES:
+    case SEXTANT_N_MATRIX_TRANSFERS:
+    default:
+      return count == 1 ? "message" : "messages";
+    }
+}
+
 /* "336 messages, 1.2 MiB, 3.05 ms in receives (whole run)" */
 static void
 update_summary (SextantMatrixView *self)
@@ -572,8 +619,13 @@ update_summary (SextantMatrixView *self)
                                             sextant_comm_matrix_get_total (self->matrix, SEXTANT_MATRIX_TIME));
       double count = sextant_comm_matrix_get_total (self->matrix, SEXTANT_MATRIX_COUNT);
 
-      summary = g_strdup_printf ("%.0f %s, %s, %s in receives (%s)", count, count == 1 ? "message" : "messages",
-                                 bytes, time, self->visible_range ? "visible range" : "whole run");
+      if (sextant_comm_matrix_get_transfers (self->matrix) == SEXTANT_MATRIX_TRANSFERS_ONE_SIDED)
+        summary = g_strdup_printf ("%.0f one-sided %s, %s (%s)", count, count == 1 ? "operation" : "operations",
+                                   bytes, self->visible_range ? "visible range" : "whole run");
+      else
+        summary = g_strdup_printf ("%.0f %s, %s, %s in receives (%s)", count,
+                                   transfer_noun (self->matrix, count), bytes, time,
+                                   self->visible_range ? "visible range" : "whole run");
     }
   if (g_strcmp0 (summary, self->summary) == 0)
     return;
@@ -626,7 +678,15 @@ built_cb (GObject      *object,
       set_error (self, message);
     }
   else
-    show_matrix (self, matrix);
+    {
+      self->pick_transfers = FALSE;
+      if (sextant_comm_matrix_get_transfers (matrix) != self->transfers)
+        {
+          self->transfers = sextant_comm_matrix_get_transfers (matrix);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFERS]);
+        }
+      show_matrix (self, matrix);
+    }
   set_ready (self, TRUE);
 }
 
@@ -664,6 +724,8 @@ rebuild (SextantMatrixView *self)
   request->serial = self->serial;
   request->begin = self->visible_range ? sextant_session_get_view_begin (self->session) : SEXTANT_NULL;
   request->end = self->visible_range ? sextant_session_get_view_end (self->session) : SEXTANT_NULL;
+  request->transfers = self->transfers;
+  request->pick_transfers = self->pick_transfers;
   self->building = TRUE;
   self->cancellable = g_cancellable_new ();
   set_ready (self, FALSE);
@@ -735,11 +797,14 @@ cell_details (SextantMatrixView *self,
     g_autofree char *bytes = format_value (SEXTANT_MATRIX_BYTES, block_value (self, SEXTANT_MATRIX_BYTES, row, col));
     g_autofree char *time = format_value (SEXTANT_MATRIX_TIME, block_value (self, SEXTANT_MATRIX_TIME, row, col));
 
-    if (count <= 0)
-      g_string_append (text, "\nno messages");
+    if (count <= 0 && block_value (self, SEXTANT_MATRIX_BYTES, row, col) <= 0)
+      g_string_append_printf (text, "\nno %s", transfer_noun (self->matrix, 0));
+    else if (sextant_comm_matrix_get_transfers (self->matrix) == SEXTANT_MATRIX_TRANSFERS_ONE_SIDED)
+      g_string_append_printf (text, "\n%.0f %s, %s\nClick to see them in the timeline", count,
+                              transfer_noun (self->matrix, count), bytes);
     else
       g_string_append_printf (text, "\n%.0f %s, %s\n%s in the receives\nClick to see them in the timeline", count,
-                              count == 1 ? "message" : "messages", bytes, time);
+                              transfer_noun (self->matrix, count), bytes, time);
   }
 
   return g_string_free (text, FALSE);
@@ -880,6 +945,7 @@ sextant_matrix_view_set_session (SextantMatrixView *self,
     return;
 
   g_signal_group_set_target (self->session_signals, session);
+  self->pick_transfers = TRUE;
   show_matrix (self, NULL);
   rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -943,6 +1009,32 @@ sextant_matrix_view_set_metric (SextantMatrixView   *self,
   clear_cells (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_METRIC]);
+}
+
+SextantMatrixTransfers
+sextant_matrix_view_get_transfers (SextantMatrixView *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), SEXTANT_MATRIX_TRANSFERS_MESSAGES);
+
+  return self->transfers;
+}
+
+/* What the matrix counts: messages, one-sided operations or both; built again */
+void
+sextant_matrix_view_set_transfers (SextantMatrixView      *self,
+                                   SextantMatrixTransfers  transfers)
+{
+  g_return_if_fail (SEXTANT_IS_MATRIX_VIEW (self));
+  g_return_if_fail (transfers < SEXTANT_N_MATRIX_TRANSFERS);
+
+  /* chosen: no longer picked for the session */
+  self->pick_transfers = FALSE;
+  if (self->transfers == transfers)
+    return;
+
+  self->transfers = transfers;
+  rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFERS]);
 }
 
 gboolean
@@ -1094,6 +1186,9 @@ sextant_matrix_view_get_property (GObject    *object,
     case PROP_METRIC:
       g_value_set_uint (value, self->metric);
       break;
+    case PROP_TRANSFERS:
+      g_value_set_uint (value, self->transfers);
+      break;
     case PROP_VISIBLE_RANGE:
       g_value_set_boolean (value, self->visible_range);
       break;
@@ -1120,6 +1215,9 @@ sextant_matrix_view_set_property (GObject      *object,
       break;
     case PROP_METRIC:
       sextant_matrix_view_set_metric (self, g_value_get_uint (value));
+      break;
+    case PROP_TRANSFERS:
+      sextant_matrix_view_set_transfers (self, g_value_get_uint (value));
       break;
     case PROP_VISIBLE_RANGE:
       sextant_matrix_view_set_visible_range (self, g_value_get_boolean (value));
@@ -1155,6 +1253,10 @@ sextant_matrix_view_class_init (SextantMatrixViewClass *klass)
   /* a SextantMatrixMetric: what the colours are of */
   properties[PROP_METRIC] = g_param_spec_uint ("metric", NULL, NULL, 0, SEXTANT_N_MATRIX_METRICS - 1,
                                                SEXTANT_MATRIX_BYTES, rw);
+  /* a SextantMatrixTransfers: what is counted (a session's first matrix
+   * takes the one-sided operations when there are no messages) */
+  properties[PROP_TRANSFERS] = g_param_spec_uint ("transfers", NULL, NULL, 0, SEXTANT_N_MATRIX_TRANSFERS - 1,
+                                                  SEXTANT_MATRIX_TRANSFERS_MESSAGES, rw);
   /* the session's view instead of the whole run */
   properties[PROP_VISIBLE_RANGE] = g_param_spec_boolean ("visible-range", NULL, NULL, FALSE, rw);
   /* a line for the pane's header: the locations, the totals, the range */

@@ -39,6 +39,9 @@ const char        *sextant_matrix_view_get_error     (SextantMatrixView   *self)
 SextantMatrixMetric sextant_matrix_view_get_metric   (SextantMatrixView   *self);
 void               sextant_matrix_view_set_metric    (SextantMatrixView   *self,
                                                       SextantMatrixMetric  metric);
+SextantMatrixTransfers sextant_matrix_view_get_transfers (SextantMatrixView *self);
+void               sextant_matrix_view_set_transfers (SextantMatrixView      *self,
+                                                      SextantMatrixTransfers  transfers);
 gboolean           sextant_matrix_view_get_visible_range (SextantMatrixView *self);
 void               sextant_matrix_view_set_visible_range (SextantMatrixView *self,
                                                       gboolean             visible_range);

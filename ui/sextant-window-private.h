@@ -45,6 +45,7 @@ struct _SextantWindow
   SextantMatrixView     *matrix_view;
   GtkLabel              *matrix_summary;
   GtkDropDown           *matrix_metric;
+  GtkDropDown           *matrix_transfers;
   GtkToggleButton       *matrix_range_button;
 
   /* Owned references */

@@ -972,6 +972,7 @@ sextant_window_class_init (SextantWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_view);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_summary);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_metric);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_transfers);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_range_button);
   gtk_widget_class_bind_template_callback (widget_class, recent_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, views_page_cb);
@@ -1021,6 +1022,8 @@ sextant_window_init (SextantWindow *self)
   g_object_bind_property (self->tree_view, "has-model", self->tree_model_button, "visible", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->matrix_view, "summary", self->matrix_summary, "label", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->matrix_view, "metric", self->matrix_metric, "selected",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_object_bind_property (self->matrix_view, "transfers", self->matrix_transfers, "selected",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   g_object_bind_property (self->matrix_view, "visible-range", self->matrix_range_button, "active",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
