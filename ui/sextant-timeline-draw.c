@@ -331,10 +331,12 @@ snapshot_collectives (SextantTimeline *self,
   cairo_destroy (cr);
 }
 
-static const GdkRGBA mark_fill = { 1.0, 0.85, 0.0, 1 };
+static const GdkRGBA mark_halo = { 1.0, 0.85, 0.0, 1 };
 
-/* A yellow box with a dark frame over @loc's row from mark_t0 to mark_t1
- * (at least 3 pixels wide, so that a short instance shows) */
+/* An outline around @loc's row from mark_t0 to mark_t1 (at least 3 pixels
+ * wide, so that a short instance shows): a dark frame with a yellow halo
+ * outside it, so that it stands out on any colour; what is drawn inside
+ * stays as it is */
 static void
 snapshot_mark (SextantTimeline *self,
                GtkSnapshot     *snapshot,
@@ -345,7 +347,7 @@ snapshot_mark (SextantTimeline *self,
   guint row = self->outline != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &loc)) : 0;
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
   float x0, x1, y;
-  GdkRGBA fill = mark_fill;
+  GdkRGBA halo = mark_halo;
   GdkRGBA border = { 0, 0, 0, alpha };
   GskRoundedRect frame;
 
@@ -360,8 +362,10 @@ snapshot_mark (SextantTimeline *self,
       x1 = x0 + 3;
     }
   y = RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP);
-  fill.alpha = alpha * 0.6f;
-  gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x0, y, x1 - x0, ROW_HEIGHT));
+  halo.alpha = alpha;
+  gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x0 - 3, y - 3, x1 - x0 + 6, ROW_HEIGHT + 6), 0);
+  gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
+                              (GdkRGBA[4]) { halo, halo, halo, halo });
   gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x0 - 1, y - 1, x1 - x0 + 2, ROW_HEIGHT + 2), 0);
   gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
                               (GdkRGBA[4]) { border, border, border, border });
