@@ -19,6 +19,7 @@
 #include "sextant-cli.h"
 #include "sextant-cli-private.h"
 #include "sextant-graph.h"
+#include "sextant-json.h"
 #include "sextant-report.h"
 
 /* Durations in the unit that suits them, 3 significant digits: "0 s",
@@ -383,29 +384,6 @@ sextant_cli_tree (int    argc,
 
 /* info --collectives ----------------------------------------------------------- */
 
-static void
-set_seconds (JsonObject            *object,
-             const char            *name,
-             gint64                 ticks,
-             const SextantTimeSpan *span)
-{
-  if (ticks == SEXTANT_NULL)
-    json_object_set_null_member (object, name);
-  else
-    json_object_set_double_member (object, name, (double)(ticks - span->begin) / (double)span->resolution);
-}
-
-static void
-set_int_or_null (JsonObject *object,
-                 const char *name,
-                 gint64      value)
-{
-  if (value == SEXTANT_NULL)
-    json_object_set_null_member (object, name);
-  else
-    json_object_set_int_member (object, name, value);
-}
-
 int
 _sextant_cli_print_collectives (SextantStore *store,
                                 const char   *db_path,
@@ -436,15 +414,12 @@ _sextant_cli_print_collectives (SextantStore *store,
           json_object_set_string_member (row, "id", ref->id);
           json_object_set_string_member (row, "kind", sextant_tree_kind_to_string (ref->kind));
           json_object_set_string_member (row, "operation", ref->operation);
-          if (ref->comm != NULL)
-            json_object_set_string_member (row, "comm", ref->comm);
-          else
-            json_object_set_null_member (row, "comm");
-          set_int_or_null (row, "root", ref->root_loc);
+          sextant_json_set_string_or_null (row, "comm", ref->comm);
+          sextant_json_set_int_or_null (row, "root", ref->root_loc);
           json_object_set_int_member (row, "members", ref->members);
-          set_seconds (row, "begin", ref->begin, &span);
-          set_seconds (row, "end", ref->end, &span);
-          set_int_or_null (row, "bytes", ref->bytes);
+          sextant_json_set_seconds_or_null (row, "begin", ref->begin, span.begin, span.resolution);
+          sextant_json_set_seconds_or_null (row, "end", ref->end, span.begin, span.resolution);
+          sextant_json_set_int_or_null (row, "bytes", ref->bytes);
           json_array_add_object_element (list, row);
         }
       json_object_set_string_member (object, "database", db_path);

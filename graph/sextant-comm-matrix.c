@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "sextant-comm-matrix.h"
+#include "sextant-json.h"
 
 struct _SextantCommMatrix
 {
@@ -400,10 +401,7 @@ set_range (SextantCommMatrix *self,
            const char        *name,
            gint64             ticks)
 {
-  if (ticks == SEXTANT_NULL)
-    json_object_set_null_member (object, name);
-  else
-    json_object_set_double_member (object, name, (double)(ticks - self->origin) / (double)self->resolution);
+  sextant_json_set_seconds_or_null (object, name, ticks, self->origin, self->resolution);
 }
 
 /**

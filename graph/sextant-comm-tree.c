@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "sextant-comm-tree.h"
+#include "sextant-json.h"
 
 struct _SextantCommTree
 {
@@ -383,32 +384,7 @@ set_time (SextantCommTree *self,
           const char      *name,
           gint64           ticks)
 {
-  if (ticks == SEXTANT_NULL)
-    json_object_set_null_member (object, name);
-  else
-    json_object_set_double_member (object, name, sextant_comm_tree_seconds (self, ticks));
-}
-
-static void
-set_int (JsonObject *object,
-         const char *name,
-         gint64      value)
-{
-  if (value == SEXTANT_NULL)
-    json_object_set_null_member (object, name);
-  else
-    json_object_set_int_member (object, name, value);
-}
-
-static void
-set_string (JsonObject *object,
-            const char *name,
-            const char *value)
-{
-  if (value == NULL)
-    json_object_set_null_member (object, name);
-  else
-    json_object_set_string_member (object, name, value);
+  sextant_json_set_seconds_or_null (object, name, ticks, self->origin, self->resolution);
 }
 
 /**
@@ -430,8 +406,8 @@ sextant_comm_tree_to_json (SextantCommTree *self)
 
   json_node_take_object (root_node, root);
   json_object_set_string_member (root, "kind", sextant_tree_kind_to_string (self->kind));
-  set_string (root, "id", self->id);
-  set_string (root, "title", self->title);
+  sextant_json_set_string_or_null (root, "id", self->id);
+  sextant_json_set_string_or_null (root, "title", self->title);
   if (self->root >= 0)
     json_object_set_int_member (root, "root", node_at (self, self->root)->loc);
   else
@@ -443,7 +419,7 @@ sextant_comm_tree_to_json (SextantCommTree *self)
       JsonObject *object = json_object_new ();
 
       json_object_set_int_member (object, "location", node->loc);
-      set_string (object, "name", node->name);
+      sextant_json_set_string_or_null (object, "name", node->name);
       set_time (self, object, "arrival", node->arrival);
       set_time (self, object, "finish", node->finish);
       json_object_set_double_member (object, "lateness_seconds",
@@ -454,12 +430,12 @@ sextant_comm_tree_to_json (SextantCommTree *self)
         json_object_set_null_member (object, "parent");
       if (self->kind == SEXTANT_TREE_DELAY_CHAIN)
         {
-          set_string (object, "cause", cause_names[node->cause]);
-          set_int (object, "instance", node->instance);
-          set_string (object, "pattern", node->pattern);
-          set_string (object, "region", node->region_name);
-          set_string (object, "file", node->file);
-          set_int (object, "line", node->line);
+          sextant_json_set_string_or_null (object, "cause", cause_names[node->cause]);
+          sextant_json_set_int_or_null (object, "instance", node->instance);
+          sextant_json_set_string_or_null (object, "pattern", node->pattern);
+          sextant_json_set_string_or_null (object, "region", node->region_name);
+          sextant_json_set_string_or_null (object, "file", node->file);
+          sextant_json_set_int_or_null (object, "line", node->line);
           set_time (self, object, "begin", node->begin);
           set_time (self, object, "end", node->end);
         }
@@ -476,11 +452,11 @@ sextant_comm_tree_to_json (SextantCommTree *self)
       json_object_set_int_member (object, "to", node_at (self, edge->to)->loc);
       json_object_set_int_member (object, "from_node", edge->from);
       json_object_set_int_member (object, "to_node", edge->to);
-      set_int (object, "bytes", edge->bytes);
+      sextant_json_set_int_or_null (object, "bytes", edge->bytes);
       set_time (self, object, "begin", edge->begin);
       set_time (self, object, "end", edge->end);
-      set_string (object, "by", edge->by);
-      set_int (object, "by_location", edge->by_loc);
+      sextant_json_set_string_or_null (object, "by", edge->by);
+      sextant_json_set_int_or_null (object, "by_location", edge->by_loc);
       json_object_set_boolean_member (object, "model", edge->model);
       json_object_set_boolean_member (object, "critical", sextant_comm_tree_edge_is_critical (self, e));
       json_array_add_object_element (edges, object);

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sextant-json.h"
 #include "sextant-report.h"
 #include "sextant-store-private.h"
 
@@ -644,17 +645,6 @@ sextant_report_gather_patterns (SextantStore  *store,
 /* Instances of every pattern (sextant analyze --json) --------------------- */
 
 static void
-set_string_or_null (JsonObject *object,
-                    const char *name,
-                    const char *value)
-{
-  if (value == NULL)
-    json_object_set_null_member (object, name);
-  else
-    json_object_set_string_member (object, name, value);
-}
-
-static void
 set_location_or_null (JsonObject *object,
                       const char *name,
                       GPtrArray  *locations,
@@ -680,7 +670,7 @@ instance_to_json (Gather                       *g,
   set_location_or_null (object, "location", locations, inst->loc);
   json_object_set_string_member (object, "location_label", inst->location);
   set_location_or_null (object, "peer", locations, inst->peer_loc);
-  set_string_or_null (object, "peer_label", inst->peer);
+  sextant_json_set_string_or_null (object, "peer_label", inst->peer);
   if (inst->begin == SEXTANT_NULL)
     json_object_set_null_member (object, "begin_seconds");
   else
@@ -689,24 +679,21 @@ instance_to_json (Gather                       *g,
     json_object_set_null_member (object, "end_seconds");
   else
     json_object_set_double_member (object, "end_seconds", seconds (g, inst->end));
-  set_string_or_null (object, "call", inst->call);
-  set_string_or_null (object, "callpath", inst->callpath);
-  set_string_or_null (object, "file", inst->file);
+  sextant_json_set_string_or_null (object, "call", inst->call);
+  sextant_json_set_string_or_null (object, "callpath", inst->callpath);
+  sextant_json_set_string_or_null (object, "file", inst->file);
   if (inst->file == NULL)
     json_object_set_null_member (object, "line");
   else
     json_object_set_int_member (object, "line", inst->line);
   json_object_set_string_member (object, "kind", inst->site_kind == SEXTANT_SITE_CALL ? "call"
                                                  : inst->site_kind == SEXTANT_SITE_FUNCTION ? "function" : "none");
-  set_string_or_null (object, "function", inst->function);
+  sextant_json_set_string_or_null (object, "function", inst->function);
   json_object_set_string_member (object, "comment", inst->comment);
-  set_string_or_null (object, "cause", sextant_wait_cause_to_string (inst->cause));
-  if (inst->cause_instance == SEXTANT_NULL)
-    json_object_set_null_member (object, "cause_instance");
-  else
-    json_object_set_int_member (object, "cause_instance", inst->cause_instance);
+  sextant_json_set_string_or_null (object, "cause", sextant_wait_cause_to_string (inst->cause));
+  sextant_json_set_int_or_null (object, "cause_instance", inst->cause_instance);
   set_location_or_null (object, "root_cause_location", locations, inst->root_loc);
-  set_string_or_null (object, "root_cause_label", inst->root_label);
+  sextant_json_set_string_or_null (object, "root_cause_label", inst->root_label);
 
   return object;
 }
