@@ -72,6 +72,8 @@ typedef struct
   gint64  recv_loc;
   gint64  send_time;   /* the MPI_SEND/ISEND record */
   gint64  recv_time;   /* the MPI_RECV/IRECV record */
+  gint64  id;          /* message.rowid (the details pane reads it) */
+  gint64  bytes;
 } SextantViewMessage;
 
 /* Appends to @messages (of SextantViewMessage) the matched messages in
@@ -112,6 +114,8 @@ typedef struct
   gint64  begin;       /* the time an instance of a pattern lost */
   gint64  end;
   gint64  severity;    /* ticks (for some patterns less than end - begin) */
+  gint64  instance;    /* pattern_instance.id */
+  guint   pattern;     /* pattern.number (instance >> 32) */
 } SextantViewLost;
 
 /* Appends to @lost (of SextantViewLost) the pattern instances of the last
@@ -123,6 +127,119 @@ gboolean          sextant_lod_reader_read_lost        (SextantLodReader  *self,
                                                        guint              max,
                                                        GArray            *lost,
                                                        gboolean          *too_many,
+                                                       GError           **error);
+
+/* Dense views ----------------------------------------------------------- */
+
+typedef struct
+{
+  gint64  send_loc;
+  gint64  recv_loc;
+  gint64  begin;       /* the first send of the stretch */
+  gint64  end;         /* the last receive */
+  gint64  count;       /* messages sent from send_loc to recv_loc in [slot, slot + slot_ticks) */
+  gint64  bytes;
+} SextantViewMessageDensity;
+
+/* When read_messages() found too many: the messages in flight during
+ * [@t0, @t1) counted per pair of locations and slot of @slot_ticks (by
+ * send time), at most @max entries (then the coarsest slots that fit:
+ * @slot_ticks doubled until they do). Cost bounded by the messages in
+ * the view, never a scan of the table. */
+gboolean          sextant_lod_reader_read_message_density (SextantLodReader  *self,
+                                                           gint64             t0,
+                                                           gint64             t1,
+                                                           gint64             slot_ticks,
+                                                           guint              max,
+                                                           GArray            *density,
+                                                           GError           **error);
+
+/* One-sided communication ------------------------------------------------ */
+
+typedef enum
+{
+  SEXTANT_VIEW_RMA_PUT,
+  SEXTANT_VIEW_RMA_GET,
+  SEXTANT_VIEW_RMA_ATOMIC,      /* accumulate, fetch-and-op, compare-and-swap */
+} SextantViewRmaKind;
+
+typedef struct
+{
+  gint64  id;          /* rma_op.id */
+  gint64  origin_loc;
+  gint64  target_loc;  /* SEXTANT_NULL: not known (the window's rank has no location) */
+  gint64  issue_time;
+  gint64  complete_time;  /* SEXTANT_NULL: never completed in the trace */
+  gint64  bytes;
+  gint64  win;
+  SextantViewRmaKind kind;
+} SextantViewRma;
+
+/* Appends to @ops (of SextantViewRma) the one-sided operations issued
+ * before @t1 and completed at or after @t0 (or never completed), in issue
+ * order; when there are more than @max, none and @too_many is set. */
+gboolean          sextant_lod_reader_read_rma         (SextantLodReader  *self,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       guint              max,
+                                                       GArray            *ops,
+                                                       gboolean          *too_many,
+                                                       GError           **error);
+
+typedef enum
+{
+  SEXTANT_VIEW_SYNC_FENCE,      /* MPI_Win_fence: collective epoch boundary */
+  SEXTANT_VIEW_SYNC_LOCK,       /* an access epoch opens: lock, lock_all, start */
+  SEXTANT_VIEW_SYNC_UNLOCK,     /* it closes: unlock, unlock_all, complete */
+  SEXTANT_VIEW_SYNC_FLUSH,      /* flush, flush_all, flush_local, sync */
+  SEXTANT_VIEW_SYNC_EXPOSE,     /* an exposure epoch: post .. wait */
+  SEXTANT_VIEW_SYNC_OTHER,      /* another RMA synchronisation record */
+} SextantViewSyncKind;
+
+typedef struct
+{
+  gint64  loc;
+  gint64  begin;       /* the call's (or record's) time */
+  gint64  end;         /* the call's end; begin for a record */
+  gint64  win;         /* SEXTANT_NULL: unknown */
+  gint64  target_loc;  /* lock/unlock/flush of one target, SEXTANT_NULL: all or none */
+  SextantViewSyncKind kind;
+} SextantViewSync;
+
+/* Appends to @syncs (of SextantViewSync) the window synchronisations
+ * (from rma_sync, lock and the visits of MPI_Win_* synchronisation calls)
+ * during [@t0, @t1), in time order; more than @max: none, @too_many. */
+gboolean          sextant_lod_reader_read_rma_sync    (SextantLodReader  *self,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       guint              max,
+                                                       GArray            *syncs,
+                                                       gboolean          *too_many,
+                                                       GError           **error);
+
+/* Whole-machine mode ------------------------------------------------------ */
+
+typedef struct
+{
+  guint8  share[SEXTANT_N_CATEGORIES];   /* of the cell's time, 0..255 (255: all of it) */
+} SextantMachineCell;
+
+/* The whole-machine mode's picture: @n_locs locations (@locs, in row
+ * order) squeezed into @n_bands bands (band b holds locations
+ * [b * n_locs / n_bands, (b + 1) * n_locs / n_bands)), each band cut into
+ * @width pixel columns of [@t0, @t1): @cells (@n_bands * @width, band by
+ * band, filled by the call) gets each cell's mean share per category over
+ * the band's locations. Reads at a level coarse enough that the whole
+ * picture costs about as much as a view of 64 rows (a cell can then span
+ * a few columns), so that 4096 locations draw in bounded time. */
+gboolean          sextant_lod_reader_read_machine     (SextantLodReader  *self,
+                                                       const gint64      *locs,
+                                                       guint              n_locs,
+                                                       guint              n_bands,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       guint              width,
+                                                       SextantMachineCell *cells,
                                                        GError           **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLodReader, sextant_lod_reader_free)

@@ -124,6 +124,17 @@ void            sextant_session_pan                (SextantSession       *self,
 void            sextant_session_show_range         (SextantSession       *self,
                                                     gint64                begin,
                                                     gint64                end);
+/* Zoom history (the "can-go-back" and "can-go-forward" properties), as a
+ * browser's: a jump (show_range, zoom_fit, set_view_seconds, a range
+ * zoom, an instance chosen) is one step; a continuous change (wheel, drag,
+ * pan keys) is one step per gesture: the view before it is recorded when
+ * it follows a second without change. Going back or forward sets the view
+ * without recording; a new step after going back drops the steps ahead.
+ * At most 100 steps. */
+gboolean        sextant_session_go_back            (SextantSession       *self);
+gboolean        sextant_session_go_forward         (SextantSession       *self);
+gboolean        sextant_session_get_can_go_back    (SextantSession       *self);
+gboolean        sextant_session_get_can_go_forward (SextantSession       *self);
 
 SextantInstance *sextant_session_get_instance      (SextantSession       *self);
 void            sextant_session_set_instance       (SextantSession       *self,
@@ -141,6 +152,39 @@ gboolean        sextant_session_get_selection      (SextantSession       *self,
 void            sextant_session_select             (SextantSession       *self,
                                                     gint64                loc,
                                                     gint64                time);
+
+/**
+ * SextantItem:
+ * @kind: what was clicked
+ * @loc: the row's location (the sender for a message, the origin for a
+ *   one-sided operation)
+ * @time: where (ticks)
+ * @id: message.rowid, collective.id, rma_op.id; SEXTANT_NULL for a visit
+ *   (the innermost visit of @loc at @time is meant)
+ *
+ * What a click on the timeline chose: the details pane shows it.
+ */
+typedef enum
+{
+  SEXTANT_ITEM_VISIT,
+  SEXTANT_ITEM_MESSAGE,
+  SEXTANT_ITEM_COLLECTIVE,
+  SEXTANT_ITEM_RMA,
+} SextantItemKind;
+
+typedef struct
+{
+  SextantItemKind kind;
+  gint64          loc;
+  gint64          time;
+  gint64          id;
+} SextantItem;
+
+/* The "item" property (notify::item); NULL: none */
+const SextantItem *
+                sextant_session_get_item           (SextantSession       *self);
+void            sextant_session_set_item           (SextantSession       *self,
+                                                    const SextantItem    *item);
 
 const SextantPairFilter *
                 sextant_session_get_pair_filter    (SextantSession       *self);
