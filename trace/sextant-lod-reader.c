@@ -377,21 +377,52 @@ sextant_lod_reader_read_visits (SextantLodReader  *self,
 
 /* Messages, collectives, lost time ---------------------------------------------- */
 
-/* Both are four integers a row, in the query's order */
-G_STATIC_ASSERT (sizeof (SextantViewMessage) == 4 * sizeof (gint64));
-G_STATIC_ASSERT (sizeof (SextantViewMember) == 4 * sizeof (gint64));
-G_STATIC_ASSERT (sizeof (SextantViewLost) == 4 * sizeof (gint64));
+static gboolean
+message_row (const SextantRow  *row,
+             gpointer           user_data,
+             GError           **error)
+{
+  SextantViewMessage m = { 0 };
+
+  m.send_loc = sextant_row_get_int (row, 0);
+  m.recv_loc = sextant_row_get_int (row, 1);
+  m.send_time = sextant_row_get_int (row, 2);
+  m.recv_time = sextant_row_get_int (row, 3);
+  m.id = SEXTANT_NULL;
+  g_array_append_val ((GArray *)user_data, m);
+
+  return TRUE;
+}
 
 static gboolean
-four_ints_row (const SextantRow  *row,
-               gpointer           user_data,
-               GError           **error)
+member_row (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
 {
-  gint64 v[4];
+  SextantViewMember m;
 
-  for (int c = 0; c < 4; c++)
-    v[c] = sextant_row_get_int (row, c);
-  g_array_append_vals ((GArray *)user_data, v, 1);
+  m.collective = sextant_row_get_int (row, 0);
+  m.loc = sextant_row_get_int (row, 1);
+  m.begin = sextant_row_get_int (row, 2);
+  m.end = sextant_row_get_int (row, 3);
+  g_array_append_val ((GArray *)user_data, m);
+
+  return TRUE;
+}
+
+static gboolean
+lost_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  SextantViewLost l = { 0 };
+
+  l.loc = sextant_row_get_int (row, 0);
+  l.begin = sextant_row_get_int (row, 1);
+  l.end = sextant_row_get_int (row, 2);
+  l.severity = sextant_row_get_int (row, 3);
+  l.instance = SEXTANT_NULL;
+  g_array_append_val ((GArray *)user_data, l);
 
   return TRUE;
 }
@@ -401,6 +432,7 @@ four_ints_row (const SextantRow  *row,
 static gboolean
 read_bounded (SextantLodReader  *self,
               SextantStoreStmt   query,
+              SextantRowFunc     func,
               gint64             t0,
               gint64             t1,
               guint              max,
@@ -410,7 +442,7 @@ read_bounded (SextantLodReader  *self,
 {
   guint len = out->len;
 
-  if (!sextant_store_foreach (self->store, query, four_ints_row, out, error, "iii", t0, t1, (gint64)max + 1))
+  if (!sextant_store_foreach (self->store, query, func, out, error, "iii", t0, t1, (gint64)max + 1))
     return FALSE;
   if (out->len - len > max)
     {
@@ -438,7 +470,7 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
   if (t1 <= t0)
     return TRUE;
 
-  return read_bounded (self, SEXTANT_QUERY_MESSAGES_IN_VIEW, t0, t1, max, messages, too_many, error);
+  return read_bounded (self, SEXTANT_QUERY_MESSAGES_IN_VIEW, message_row, t0, t1, max, messages, too_many, error);
 }
 
 gboolean
@@ -470,7 +502,7 @@ sextant_lod_reader_read_collectives (SextantLodReader  *self,
       return TRUE;
     }
 
-  return read_bounded (self, SEXTANT_QUERY_COLLECTIVES_IN_VIEW, t0, t1, max, members, too_many, error);
+  return read_bounded (self, SEXTANT_QUERY_COLLECTIVES_IN_VIEW, member_row, t0, t1, max, members, too_many, error);
 }
 
 gboolean
@@ -490,5 +522,5 @@ sextant_lod_reader_read_lost (SextantLodReader  *self,
   if (t1 <= t0)
     return TRUE;
 
-  return read_bounded (self, SEXTANT_QUERY_LOST_IN_VIEW, t0, t1, max, lost, too_many, error);
+  return read_bounded (self, SEXTANT_QUERY_LOST_IN_VIEW, lost_row, t0, t1, max, lost, too_many, error);
 }
