@@ -8,6 +8,7 @@
 #include <gdk/x11/gdkx.h>
 #include <math.h>
 
+#include "sextant-timeline.h"
 #include "sextant-ui-test-util.h"
 
 static gboolean
@@ -284,4 +285,23 @@ sextant_test_record_onecoll (const char *dir)
     g_error ("rec-onecoll on 4 ranks failed: %s", err);
 
   return g_build_filename (trace, "traces.otf2", NULL);
+}
+
+GArray *
+sextant_test_timeline_rows (gpointer timeline)
+{
+  SextantTimelineRows *rows = sextant_timeline_get_rows (timeline);
+  GArray *locs = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  g_assert_nonnull (rows);
+  for (guint i = 0; i < sextant_timeline_rows_get_n_rows (rows); i++)
+    {
+      const SextantTimelineRow *row = sextant_timeline_rows_get_row (rows, i);
+      gint64 loc = row->kind == SEXTANT_TIMELINE_ROW_COUNTER || row->locs->len != 1
+                   ? SEXTANT_NULL : g_array_index (row->locs, gint64, 0);
+
+      g_array_append_val (locs, loc);
+    }
+
+  return locs;
 }

@@ -66,4 +66,8 @@ gboolean sextant_test_pixel_is       (const guint8  *pixels,
  * returns (transfer full) its anchor; fails the test if the run fails */
 char    *sextant_test_record_onecoll (const char *dir);
 
+/* The location each shown row of @timeline draws (SEXTANT_NULL for a row
+ * of several locations or a counter), in row order */
+GArray  *sextant_test_timeline_rows  (gpointer    timeline);
+
 G_END_DECLS

@@ -64,8 +64,12 @@ check_view (Fixture *fixture,
       double ticks_per_px;
       guint first = 0;
 
+      if (g_array_index (fixture->locs, gint64, row) == SEXTANT_NULL)
+        continue;
       g_assert_true (sextant_timeline_get_row_area (fixture->timeline, row, &area));
-      g_assert_cmpfloat (area.origin.y + area.size.height, <=, height);
+      /* the rows in view */
+      if (area.origin.y + area.size.height > height)
+        break;
       ticks_per_px = (double)(t1 - t0) / area.size.width;
       g_assert_true (sextant_lod_reader_read (reader, g_array_index (fixture->locs, gint64, row), 0,
                                               t0 - (gint64)ceil (ticks_per_px), t1 + (gint64)ceil (ticks_per_px),
@@ -141,7 +145,6 @@ fixture_set_up (Fixture       *fixture,
   g_assert_nonnull (root);
   archive = g_build_filename (root, data, NULL);
   fixture->store = sextant_test_import (archive, &fixture->tmpdir);
-  fixture->locs = sextant_test_locations (fixture->store, FALSE);
 
   fixture->window = gtk_window_new ();
   fixture->timeline = SEXTANT_TIMELINE (sextant_timeline_new ());
@@ -151,6 +154,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->session = sextant_test_load_session (sextant_store_get_path (fixture->store));
   sextant_timeline_set_session (fixture->timeline, fixture->session);
   sextant_test_wait_for (fixture->timeline, "ready", 30);
+  fixture->locs = sextant_test_timeline_rows (fixture->timeline);
 }
 
 static void

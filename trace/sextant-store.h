@@ -159,6 +159,8 @@ typedef struct
 } SextantPatternTotal;
 
 void          sextant_pattern_total_free         (SextantPatternTotal *total);
+GHashTable   *sextant_store_list_pattern_numbers (SextantStore        *self,
+                                                  GError             **error);
 GPtrArray    *sextant_store_list_pattern_totals  (SextantStore        *self,
                                                   GError             **error);
 

@@ -3,15 +3,17 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A click on the timeline chooses the collective under it in the session
- * (the window then shows its tree). On a collective's line (drawn from
- * the frame's members), that collective, found at once; elsewhere on a
- * row, the collective the row's location was in at that time, within
- * CLICK_SLOP pixels either side: an MPI collective call or a onecoll
- * broadcast's region (sextant_graph_collective_at, an indexed lookup on a
- * connection of its own, on a worker thread). A click on nothing chooses
- * nothing. A drag pans: GtkGestureClick gives way to it once the pointer
- * moves.
+ * A click on the timeline chooses what is under it as the session's item
+ * (the details pane shows it): a message line or a one-sided operation's
+ * arrow within CLICK_SLOP pixels (the frame's, found at once), a
+ * collective's line, else the visit of the row's location at that time.
+ * It also chooses the collective under it (the window then shows its
+ * tree): on a collective's line, that collective; elsewhere on a row, the
+ * collective the row's location was in at that time, within CLICK_SLOP
+ * pixels either side: an MPI collective call or a onecoll broadcast's
+ * region (sextant_graph_collective_at, an indexed lookup on a connection
+ * of its own, on a worker thread). A drag pans: GtkGestureClick gives way
+ * to it once the pointer moves.
  */
 #include "config.h"
 
@@ -89,29 +91,155 @@ collective_found_cb (GObject      *object,
     sextant_session_choose_collective (self->session, id);
 }
 
+/**
+ * _sextant_timeline_collective:
+ * @first: the frame's first member of a collective
+ * @last: (out): when the last of its members arrived
+ * @top: (out): the top of its members' rows (G_MAXDOUBLE: none has a row)
+ * @bottom: (out): the bottom of their rows
+ *
+ * Returns: the index of the next collective's first member
+ */
+guint
+_sextant_timeline_collective (SextantTimeline *self,
+                              guint            first,
+                              gint64          *last,
+                              double          *top,
+                              double          *bottom)
+{
+  GArray *members = self->frame->members;
+  gint64 id = g_array_index (members, SextantViewMember, first).collective;
+  SextantTimelineGeometry geometry;
+  guint j;
+
+  _sextant_timeline_geometry (self, &geometry);
+  *last = G_MININT64;
+  *top = G_MAXDOUBLE;
+  *bottom = -G_MAXDOUBLE;
+  for (j = first; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
+    {
+      const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
+      float y, h;
+
+      *last = MAX (*last, m->begin);
+      if (!geometry.row_of (geometry.row_data, m->loc, &y, &h))
+        continue;
+      *top = MIN (*top, y);
+      *bottom = MAX (*bottom, y + h);
+    }
+
+  return j;
+}
+
 /* The collective whose line (drawn across its members' rows where the
- * last of them arrived) passes within CLICK_SLOP pixels of @x on @row */
+ * last of them arrived) passes within CLICK_SLOP pixels of (@x, @y) */
 static gint64
 collective_on_line (SextantTimeline *self,
-                    guint            row,
-                    double           x)
+                    double           x,
+                    double           y)
 {
   GArray *members = self->frame != NULL ? self->frame->members : NULL;
-  double ticks_per_px = (double)(self->t1 - self->t0) / _sextant_timeline_plot_width (self);
 
   for (guint i = 0; members != NULL && i < members->len;)
     {
       gint64 last;
-      guint top, bottom;
+      double top, bottom;
       guint j = _sextant_timeline_collective (self, i, &last, &top, &bottom);
 
-      if (top <= row && row <= bottom &&
-          fabs (self->label_width + (last - self->t0) / ticks_per_px - x) <= CLICK_SLOP)
+      if (top <= y && y <= bottom && fabs (sextant_timeline_x_for_time (self, last) - x) <= CLICK_SLOP)
         return g_array_index (members, SextantViewMember, i).collective;
       i = j;
     }
 
   return SEXTANT_NULL;
+}
+
+/* The distance from (@px, @py) to the segment (@ax, @ay) - (@bx, @by) */
+static double
+segment_distance (double px,
+                  double py,
+                  double ax,
+                  double ay,
+                  double bx,
+                  double by)
+{
+  double dx = bx - ax, dy = by - ay;
+  double len = dx * dx + dy * dy;
+  double t = len > 0 ? CLAMP (((px - ax) * dx + (py - ay) * dy) / len, 0, 1) : 0;
+
+  return hypot (px - (ax + t * dx), py - (ay + t * dy));
+}
+
+/* A line from @from at @t0 to @to at @t1, as the layers draw it (row
+ * middles); FALSE when an end has no row */
+static gboolean
+line_ends (const SextantTimelineGeometry *geometry,
+           gint64                         from,
+           gint64                         t0,
+           gint64                         to,
+           gint64                         t1,
+           double                        *ends)
+{
+  float y, h;
+
+  if (!geometry->row_of (geometry->row_data, from, &y, &h))
+    return FALSE;
+  ends[0] = sextant_timeline_geometry_x (geometry, t0);
+  ends[1] = y + h / 2.0;
+  if (!geometry->row_of (geometry->row_data, to, &y, &h))
+    return FALSE;
+  ends[2] = sextant_timeline_geometry_x (geometry, t1);
+  ends[3] = y + h / 2.0;
+
+  return TRUE;
+}
+
+/* The message or one-sided operation whose line passes nearest (@x, @y),
+ * within CLICK_SLOP pixels */
+static gboolean
+line_at (SextantTimeline *self,
+         double           x,
+         double           y,
+         SextantItem     *item)
+{
+  SextantTimelineGeometry geometry;
+  double best = CLICK_SLOP;
+  gboolean found = FALSE;
+  double e[4];
+
+  _sextant_timeline_geometry (self, &geometry);
+  for (guint i = 0; self->frame->messages != NULL && i < self->frame->messages->len; i++)
+    {
+      const SextantViewMessage *m = &g_array_index (self->frame->messages, SextantViewMessage, i);
+      double d;
+
+      if (m->id == SEXTANT_NULL || !line_ends (&geometry, m->send_loc, m->send_time, m->recv_loc, m->recv_time, e))
+        continue;
+      if ((d = segment_distance (x, y, e[0], e[1], e[2], e[3])) <= best)
+        {
+          best = d;
+          found = TRUE;
+          *item = (SextantItem) { SEXTANT_ITEM_MESSAGE, m->send_loc, m->send_time, m->id };
+        }
+    }
+  for (guint i = 0; self->frame->rma != NULL && i < self->frame->rma->len; i++)
+    {
+      const SextantViewRma *op = &g_array_index (self->frame->rma, SextantViewRma, i);
+      gint64 end = op->complete_time != SEXTANT_NULL ? op->complete_time : op->issue_time;
+      double d;
+
+      if (op->target_loc == SEXTANT_NULL ||
+          !line_ends (&geometry, op->origin_loc, op->issue_time, op->target_loc, end, e))
+        continue;
+      if ((d = segment_distance (x, y, e[0], e[1], e[2], e[3])) <= best)
+        {
+          best = d;
+          found = TRUE;
+          *item = (SextantItem) { SEXTANT_ITEM_RMA, op->origin_loc, op->issue_time, op->id };
+        }
+    }
+
+  return found;
 }
 
 static void
@@ -121,29 +249,46 @@ released_cb (GtkGestureClick *gesture,
              double           y,
              SextantTimeline *self)
 {
-  int row = (int)floor ((y - RULER_HEIGHT - ROW_GAP) / (ROW_HEIGHT + ROW_GAP));
+  const SextantTimelineRow *row = NULL;
   double ticks_per_px;
   g_autoptr(GTask) task = NULL;
   ClickRequest *request;
+  SextantItem item;
   gint64 line;
+  int position;
 
-  if (self->session == NULL || self->outline == NULL || self->t1 <= self->t0 || x < self->label_width || row < 0 ||
-      (guint)row >= self->outline->rows->len)
+  if (self->session == NULL || self->rows == NULL || self->t1 <= self->t0 || x < self->label_width ||
+      y < RULER_HEIGHT || self->selecting)
     return;
 
-  if (self->show_messages && (line = collective_on_line (self, (guint)row, x)) != SEXTANT_NULL)
+  if (self->show_messages && self->frame != NULL && line_at (self, x, y, &item))
+    {
+      sextant_session_set_item (self->session, &item);
+      return;
+    }
+  if (self->show_messages && self->frame != NULL && (line = collective_on_line (self, x, y)) != SEXTANT_NULL)
     {
       g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, line);
 
+      item = (SextantItem) { SEXTANT_ITEM_COLLECTIVE, SEXTANT_NULL, _sextant_timeline_time_at (self, x), line };
+      sextant_session_set_item (self->session, &item);
       sextant_session_choose_collective (self->session, id);
       return;
     }
 
+  if ((position = _sextant_timeline_row_at (self, y)) < 0 ||
+      (row = sextant_timeline_rows_get_row (self->rows, (guint)position))->kind == SEXTANT_TIMELINE_ROW_COUNTER)
+    return;
+
   ticks_per_px = (double)(self->t1 - self->t0) / _sextant_timeline_plot_width (self);
+  item = (SextantItem) { SEXTANT_ITEM_VISIT, g_array_index (row->locs, gint64, 0), _sextant_timeline_time_at (self, x),
+                         SEXTANT_NULL };
+  sextant_session_set_item (self->session, &item);
+
   request = g_new0 (ClickRequest, 1);
   request->session = g_object_ref (self->session);
-  request->loc = g_array_index (self->outline->rows, Row, row).loc;
-  request->times[0] = self->t0 + (gint64)llround ((x - self->label_width) * ticks_per_px);
+  request->loc = item.loc;
+  request->times[0] = item.time;
   request->times[1] = request->times[0] - (gint64)llround (CLICK_SLOP * ticks_per_px);
   request->times[2] = request->times[0] + (gint64)llround (CLICK_SLOP * ticks_per_px);
 

@@ -3,10 +3,20 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the timeline draws of a frame: the ruler, a stack of the time
- * shares per pixel column and row, the lost time, the message and
- * collective lines, the chosen instance's mark. Rectangles are colour
- * nodes, one per run of equal columns; Cairo draws only the lines.
+ * What the timeline draws of a frame, bottom to top:
+ * - the rows in view: a stack of the time shares per pixel column (by
+ *   category, or the dominant region's colour), counter plots for metric
+ *   rows, or in the whole-machine mode one picture of every location
+ *   (a texture, a pixel row per band of locations). This is a render node
+ *   cached by frame, view and geometry (sysprof-flame-graph.c's way): a
+ *   mark, a toggle or a tooltip does not sum the rows again;
+ * - the layers (sextant-timeline-layers.h): lost time, messages,
+ *   collectives, one-sided operations;
+ * - the chosen instance's outline, the selection, the range being chosen;
+ * - the label column (expanders, names) and the ruler, fixed above the
+ *   rows.
+ * Rectangles are colour nodes, one per run of equal columns; Cairo draws
+ * only the lines.
  */
 #include "config.h"
 
@@ -16,43 +26,6 @@
 #include "sextant-ruler.h"
 #include "sextant-timeline-private.h"
 
-/* Vampir's colours, as tools of the field use them: MPI red, user green. */
-static const GdkRGBA category_colors[SEXTANT_N_CATEGORIES] = {
-  [SEXTANT_CATEGORY_MPI]    = { 0.86, 0.20, 0.22, 1 },
-  [SEXTANT_CATEGORY_RMA]    = { 0.96, 0.49, 0.13, 1 },
-  [SEXTANT_CATEGORY_USER]   = { 0.22, 0.64, 0.35, 1 },
-  [SEXTANT_CATEGORY_OMP]    = { 0.15, 0.45, 0.85, 1 },
-  [SEXTANT_CATEGORY_THREAD] = { 0.56, 0.33, 0.78, 1 },
-  [SEXTANT_CATEGORY_IO]     = { 0.93, 0.74, 0.17, 1 },
-  [SEXTANT_CATEGORY_ACCEL]  = { 0.07, 0.62, 0.58, 1 },
-  [SEXTANT_CATEGORY_OTHER]  = { 0.55, 0.55, 0.60, 1 },
-};
-
-const GdkRGBA *
-sextant_timeline_category_color (guint category)
-{
-  g_return_val_if_fail (category < SEXTANT_N_CATEGORIES, NULL);
-
-  return &category_colors[category];
-}
-
-/* Drawing -------------------------------------------------------------------- */
-
-static void
-snapshot_ruler (SextantTimeline *self,
-                GtkSnapshot     *snapshot,
-                PangoLayout     *layout,
-                const GdkRGBA   *fg,
-                int              width,
-                int              height)
-{
-  double res = (double)self->outline->resolution;
-
-  sextant_ruler_snapshot (snapshot, layout, fg, self->label_width, width - self->label_width, RULER_HEIGHT,
-                          height - RULER_HEIGHT, (self->t0 - self->outline->t_begin) / res,
-                          (self->t1 - self->outline->t_begin) / res);
-}
-
 /* Bottom to top in a row: computation first, waiting and communication on
  * top, where the eye looks for them. */
 static const guint stack_order[SEXTANT_N_CATEGORIES] = {
@@ -60,51 +33,122 @@ static const guint stack_order[SEXTANT_N_CATEGORIES] = {
   SEXTANT_CATEGORY_THREAD, SEXTANT_CATEGORY_OTHER, SEXTANT_CATEGORY_RMA, SEXTANT_CATEGORY_MPI,
 };
 
-/* One row: the frame's buckets summed per pixel column of the current
- * view; each column is a stack, a category's height its share of the
- * column's time (a column half idle is half empty). Columns with the same
- * stack make one rectangle per category. */
+/* The selection's and the pair filter's colour */
+static const GdkRGBA selection_color = { 0.11f, 0.44f, 0.85f, 1 };
+
+/* Rows ------------------------------------------------------------------------- */
+
+/* The buckets of @locs summed per pixel column and category into
+ * self->columns; returns the number of locations found in the frame */
+static guint
+sum_columns (SextantTimeline *self,
+             GArray          *locs,
+             int              plot,
+             double         **out,
+             gint64         **regions)
+{
+  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
+  double *time;
+  guint found = 0;
+
+  g_array_set_size (self->columns, 0);
+  /* the categories' sums, then per column the time of its dominant region so far */
+  g_array_set_size (self->columns, (guint)plot * (SEXTANT_N_CATEGORIES + 1) + (guint)plot);
+  time = (double *)(void *)self->columns->data;
+  *regions = (gint64 *)(void *)(time + (gsize)plot * (SEXTANT_N_CATEGORIES + 1));
+  for (int x = 0; x < plot; x++)
+    (*regions)[x] = SEXTANT_NULL;
+
+  for (guint l = 0; l < locs->len; l++)
+    {
+      FrameLoc *fl = g_hash_table_lookup (self->frame->locs, &g_array_index (locs, gint64, l));
+
+      if (fl == NULL)
+        continue;
+      found++;
+      for (guint i = 0; i < fl->buckets->len; i++)
+        {
+          const SextantLodBucket *b = &g_array_index (fl->buckets, SextantLodBucket, i);
+          double x0 = (b->begin - self->t0) / ticks_per_px;
+          double x1 = (b->end - self->t0) / ticks_per_px;
+
+          /* a bucket's time spread over the columns it covers, in proportion */
+          for (int x = MAX ((int)floor (x0), 0); x < MIN ((int)ceil (x1), plot); x++)
+            {
+              double share = (MIN (x1, x + 1.0) - MAX (x0, (double)x)) / (x1 - x0);
+              double *column = time + (gsize)x * (SEXTANT_N_CATEGORIES + 1);
+
+              for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+                column[c] += share * b->time[c];
+              /* the region of the bucket that gave the column most */
+              if (share * b->busy > column[SEXTANT_N_CATEGORIES])
+                {
+                  column[SEXTANT_N_CATEGORIES] = share * b->busy;
+                  (*regions)[x] = b->region;
+                }
+            }
+        }
+    }
+  *out = time;
+
+  return found;
+}
+
+/* The colour of the dominant region of a column, by region mode */
+static void
+region_color (SextantTimeline *self,
+              gint64           region,
+              const double    *column,
+              GdkRGBA         *color)
+{
+  const char *name = region != SEXTANT_NULL ? g_hash_table_lookup (self->regions, &region) : NULL;
+  guint category = SEXTANT_CATEGORY_OTHER;
+  double most = 0;
+
+  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+    if (column[c] > most)
+      {
+        most = column[c];
+        category = c;
+      }
+  sextant_timeline_region_color (name != NULL ? name : "?", category, color);
+}
+
+/* One row: each column a stack, a category's height its share of the
+ * column's time over the row's locations (a column half idle is half
+ * empty); by region, one bar of the busy share in the colour of the region
+ * that took most of it. Columns with the same stack make one rectangle
+ * per category. */
 static void
 snapshot_row (SextantTimeline *self,
               GtkSnapshot     *snapshot,
-              GArray          *buckets,
+              GArray          *locs,
               float            y,
+              float            h,
               int              plot)
 {
-  double *time;
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
+  gboolean by_region = self->color_mode == SEXTANT_TIMELINE_COLOR_BY_REGION;
   guint8 run[SEXTANT_N_CATEGORIES] = { 0 };
+  gint64 run_region = SEXTANT_NULL;
+  gint64 *regions;
+  double *time;
+  guint found;
   int start = 0;
 
-  /* the columns' sums, in a buffer the rows and the frames share */
-  g_array_set_size (self->columns, 0);
-  g_array_set_size (self->columns, (guint)plot * SEXTANT_N_CATEGORIES);
-  time = (double *)(void *)self->columns->data;
-
-  for (guint i = 0; i < buckets->len; i++)
-    {
-      const SextantLodBucket *b = &g_array_index (buckets, SextantLodBucket, i);
-      double x0 = (b->begin - self->t0) / ticks_per_px;
-      double x1 = (b->end - self->t0) / ticks_per_px;
-
-      /* a bucket's time spread over the columns it covers, in proportion */
-      for (int x = MAX ((int)floor (x0), 0); x < MIN ((int)ceil (x1), plot); x++)
-        {
-          double share = (MIN (x1, x + 1.0) - MAX (x0, (double)x)) / (x1 - x0);
-
-          for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-            time[(gsize)x * SEXTANT_N_CATEGORIES + c] += share * b->time[c];
-        }
-    }
+  if ((found = sum_columns (self, locs, plot, &time, &regions)) == 0)
+    return;
 
   for (int x = 0; x <= plot; x++)
     {
       guint8 stack[SEXTANT_N_CATEGORIES] = { 0 };
+      gint64 region = SEXTANT_NULL;
 
       if (x < plot)
         {
           /* heights in whole pixels, rounded on the running sum so that
            * they add up to the rounded total */
+          const double *column = time + (gsize)x * (SEXTANT_N_CATEGORIES + 1);
           double sum = 0;
           int below = 0;
 
@@ -112,224 +156,247 @@ snapshot_row (SextantTimeline *self,
             {
               int top;
 
-              sum += time[(gsize)x * SEXTANT_N_CATEGORIES + stack_order[k]];
-              top = (int)lround (MIN (sum / ticks_per_px, 1.0) * ROW_HEIGHT);
+              sum += column[stack_order[k]] / found;
+              top = (int)lround (MIN (sum / ticks_per_px, 1.0) * h);
               stack[k] = (guint8)(top - below);
               below = top;
             }
+          if (by_region)
+            {
+              /* one bar */
+              memset (stack, 0, sizeof stack);
+              stack[0] = (guint8)below;
+              region = below > 0 ? regions[x] : SEXTANT_NULL;
+            }
         }
-      if (x == plot || memcmp (stack, run, sizeof stack) != 0)
+      if (x == plot || memcmp (stack, run, sizeof stack) != 0 || region != run_region)
         {
-          float bottom = y + ROW_HEIGHT;
+          float bottom = y + h;
 
           for (guint k = 0; k < SEXTANT_N_CATEGORIES && x > start; k++)
             if (run[k] > 0)
               {
+                GdkRGBA color = *sextant_timeline_category_color (stack_order[k]);
+
+                if (by_region)
+                  region_color (self, run_region, time + (gsize)start * (SEXTANT_N_CATEGORIES + 1), &color);
                 bottom -= run[k];
-                gtk_snapshot_append_color (snapshot, &category_colors[stack_order[k]],
+                gtk_snapshot_append_color (snapshot, &color,
                                            &GRAPHENE_RECT_INIT (self->label_width + start, bottom, x - start, run[k]));
               }
           memcpy (run, stack, sizeof run);
+          run_region = region;
           start = x;
         }
     }
 }
 
-/* The middle of row @row (0-based) */
-static inline double
-row_middle (guint row)
-{
-  return RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP) + ROW_HEIGHT / 2.0;
-}
-
-/* The time lost by pattern instances, dark over the rows: per row the
- * union of the instances' intervals, so that overlapping patterns (a late
- * sender inside a wait at N x N) do not darken each other. */
+/* A counter row's plot */
 static void
-snapshot_lost (SextantTimeline *self,
-               GtkSnapshot     *snapshot,
-               int              plot)
+snapshot_counter (SextantTimeline          *self,
+                  GtkSnapshot              *snapshot,
+                  PangoLayout              *layout,
+                  const SextantTimelineRow *row,
+                  float                     y,
+                  const SextantTimelineGeometry *geometry)
 {
-  static const GdkRGBA shade = { 0, 0, 0, 0.35f };
-  GArray *lost = self->frame->lost;   /* sorted by the worker */
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
+  gint64 loc = g_array_index (row->locs, gint64, 0);
 
-  for (guint i = 0; i < lost->len; )
+  for (guint i = 0; self->frame->counters != NULL && i < self->frame->counters->len; i++)
     {
-      gint64 loc = g_array_index (lost, SextantViewLost, i).loc;
-      guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &loc));
-      guint j = i;
+      FrameCounter *fc = g_ptr_array_index (self->frame->counters, i);
 
-      while (j < lost->len && g_array_index (lost, SextantViewLost, j).loc == loc)
+      if (fc->loc == loc && fc->metric == row->metric)
         {
-          gint64 begin = g_array_index (lost, SextantViewLost, j).begin;
-          gint64 end = g_array_index (lost, SextantViewLost, j).end;
-          double x0, x1;
-
-          for (j++; j < lost->len && g_array_index (lost, SextantViewLost, j).loc == loc &&
-                    g_array_index (lost, SextantViewLost, j).begin <= end; j++)
-            end = MAX (end, g_array_index (lost, SextantViewLost, j).end);
-          if (row == 0)
-            continue;
-          x0 = CLAMP ((begin - self->t0) / ticks_per_px, 0, plot);
-          x1 = CLAMP ((end - self->t0) / ticks_per_px, 0, plot);
-          if (x1 - x0 < 1)
-            x1 = MIN (x0 + 1, plot);
-          gtk_snapshot_append_color (snapshot, &shade,
-                                     &GRAPHENE_RECT_INIT (self->label_width + (float)x0, row_middle (row - 1) - ROW_HEIGHT / 2.0f,
-                                                          (float)(x1 - x0), ROW_HEIGHT));
+          sextant_timeline_layer_counter (snapshot, geometry, layout, y, (float)self->row_height, fc->points,
+                                          row->unit);
+          return;
         }
-      i = j;
     }
 }
 
-/* A Cairo context for the plot, clipped to it, for the lines */
-static cairo_t *
-plot_cairo (SextantTimeline *self,
-            GtkSnapshot     *snapshot,
-            int              plot,
-            int              height)
+/* The whole-machine picture: a texture of a pixel row per band, each
+ * cell the mean of its categories' colours weighted by their shares, as
+ * opaque as the cell was busy */
+static void
+snapshot_machine (SextantTimeline *self,
+                  GtkSnapshot     *snapshot,
+                  int              plot,
+                  int              height)
 {
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
-                                                                          height - RULER_HEIGHT));
+  const Frame *frame = self->frame;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  gsize stride = (gsize)frame->width * 4;
+  guint8 *rgba;
 
-  cairo_rectangle (cr, self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
-  cairo_clip (cr);
+  if (frame->cells == NULL || frame->n_bands == 0 || frame->width <= 0)
+    return;
+  rgba = g_malloc0 (stride * frame->n_bands);
+  for (guint b = 0; b < frame->n_bands; b++)
+    for (int x = 0; x < frame->width; x++)
+      {
+        const SextantMachineCell *cell = &frame->cells[(gsize)b * frame->width + x];
+        double r = 0, g = 0, bl = 0;
+        guint busy = 0;
+        guint8 *p = rgba + b * stride + (gsize)x * 4;
 
-  return cr;
+        for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+          {
+            const GdkRGBA *color = sextant_timeline_category_color (c);
+
+            busy += cell->share[c];
+            r += cell->share[c] * color->red;
+            g += cell->share[c] * color->green;
+            bl += cell->share[c] * color->blue;
+          }
+        if (busy == 0)
+          continue;
+        p[0] = (guint8)lround (255 * r / busy);
+        p[1] = (guint8)lround (255 * g / busy);
+        p[2] = (guint8)lround (255 * bl / busy);
+        /* a cell busy a tenth of its time still shows */
+        p[3] = (guint8)MIN (255, 40 + busy * 215 / 255);
+      }
+  bytes = g_bytes_new_take (rgba, stride * frame->n_bands);
+  texture = gdk_memory_texture_new (frame->width, (int)frame->n_bands, GDK_MEMORY_R8G8B8A8, bytes, stride);
+  gtk_snapshot_append_texture (snapshot, texture,
+                               &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT + ROW_GAP, plot,
+                                                    height - RULER_HEIGHT - ROW_GAP));
 }
 
-/* The selection's and the pair filter's colour */
-static const GdkRGBA selection_color = { 0.11f, 0.44f, 0.85f, 1 };
-
-/* A line from the send on the sender's row to the receive on the
- * receiver's, over the rows, as tools of the field draw messages. */
-static void
-snapshot_messages (SextantTimeline *self,
-                   GtkSnapshot     *snapshot,
-                   int              plot,
-                   int              height)
+/* The rows' node: stripes, stacks, counters; or the machine picture */
+static GskRenderNode *
+rows_node (SextantTimeline *self,
+           PangoLayout     *layout,
+           const GdkRGBA   *fg,
+           int              width,
+           int              height)
 {
-  cairo_t *cr = plot_cairo (self, snapshot, plot, height);
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
-  GArray *messages = self->frame->messages;
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  int plot = width - self->label_width;
+  SextantTimelineGeometry geometry;
+  GdkRGBA stripe = *fg;
+  guint first, last;
 
-  /* a pair's messages alone: bolder, in the selection's blue */
-  if (self->frame->filter != NULL)
+  stripe.alpha = 0.05f;
+  _sextant_timeline_geometry (self, &geometry);
+  if (self->machine)
     {
-      cairo_set_line_width (cr, 2.5);
-      gdk_cairo_set_source_rgba (cr, &selection_color);
+      if (self->frame != NULL && self->frame->machine)
+        snapshot_machine (self, snapshot, plot, height);
+      return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+    }
+
+  _sextant_timeline_visible_rows (self, &first, &last);
+  for (guint i = first; i < last; i++)
+    {
+      const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
+      float y = (float)_sextant_timeline_row_top (self, i);
+
+      gtk_snapshot_append_color (snapshot, &stripe,
+                                 &GRAPHENE_RECT_INIT (self->label_width, y, plot, (float)self->row_height));
+      if (self->frame == NULL || self->frame->machine)
+        continue;
+      if (row->kind == SEXTANT_TIMELINE_ROW_COUNTER)
+        snapshot_counter (self, snapshot, layout, row, y, &geometry);
+      else
+        snapshot_row (self, snapshot, row->locs, y, (float)self->row_height, plot);
+    }
+
+  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+}
+
+/* Labels ----------------------------------------------------------------------- */
+
+/* A triangle pointing right (collapsed) or down (expanded) */
+static void
+append_expander (GtkSnapshot   *snapshot,
+                 float          x,
+                 float          y,
+                 gboolean       expanded,
+                 const GdkRGBA *fg)
+{
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x - 1, y - 6, 10, 12));
+
+  gdk_cairo_set_source_rgba (cr, fg);
+  if (expanded)
+    {
+      cairo_move_to (cr, x, y - 2);
+      cairo_line_to (cr, x + 8, y - 2);
+      cairo_line_to (cr, x + 4, y + 3);
     }
   else
     {
-      cairo_set_line_width (cr, 1.5);
-      cairo_set_source_rgba (cr, 0, 0, 0, 0.85);
+      cairo_move_to (cr, x + 2, y - 4);
+      cairo_line_to (cr, x + 7, y);
+      cairo_line_to (cr, x + 2, y + 4);
     }
-  for (guint i = 0; i < messages->len; i++)
-    {
-      const SextantViewMessage *m = &g_array_index (messages, SextantViewMessage, i);
-      guint from = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->send_loc));
-      guint to = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->recv_loc));
-
-      if (from == 0 || to == 0)
-        continue;
-      cairo_move_to (cr, self->label_width + (m->send_time - self->t0) / ticks_per_px, row_middle (from - 1));
-      cairo_line_to (cr, self->label_width + (m->recv_time - self->t0) / ticks_per_px, row_middle (to - 1));
-    }
-  cairo_stroke (cr);
+  cairo_close_path (cr);
+  cairo_fill (cr);
   cairo_destroy (cr);
 }
 
-/**
- * _sextant_timeline_collective:
- * @first: the frame's first member of a collective
- * @last: (out): when the last of its members arrived
- * @top: (out): the first row of its members (G_MAXUINT: none has a row)
- * @bottom: (out): their last row
- *
- * Returns: the index of the next collective's first member
- */
-guint
-_sextant_timeline_collective (SextantTimeline *self,
-                              guint            first,
-                              gint64          *last,
-                              guint           *top,
-                              guint           *bottom)
-{
-  GArray *members = self->frame->members;
-  gint64 id = g_array_index (members, SextantViewMember, first).collective;
-  guint j;
-
-  *last = G_MININT64;
-  *top = G_MAXUINT;
-  *bottom = 0;
-  for (j = first; j < members->len && g_array_index (members, SextantViewMember, j).collective == id; j++)
-    {
-      const SextantViewMember *m = &g_array_index (members, SextantViewMember, j);
-      guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->loc));
-
-      *last = MAX (*last, m->begin);
-      if (row == 0)
-        continue;
-      *top = MIN (*top, row - 1);
-      *bottom = MAX (*bottom, row - 1);
-    }
-
-  return j;
-}
-
-const GdkRGBA *
-sextant_timeline_collective_color (void)
-{
-  static const GdkRGBA navy = { 0.05f, 0.10f, 0.40f, 1 };
-
-  return &navy;
-}
-
-/* A collective: a navy line across its members' rows at the moment the
- * last of them arrived (nobody leaves a synchronising collective before),
- * and a short tick on each member's row where it arrived. */
 static void
-snapshot_collectives (SextantTimeline *self,
-                      GtkSnapshot     *snapshot,
-                      int              plot,
-                      int              height)
+snapshot_labels (SextantTimeline *self,
+                 GtkSnapshot     *snapshot,
+                 PangoLayout     *layout,
+                 const GdkRGBA   *fg,
+                 int              height)
 {
-  cairo_t *cr = plot_cairo (self, snapshot, plot, height);
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
-  GArray *members = self->frame->members;
+  guint first, last;
+  int text_height;
 
-  gdk_cairo_set_source_rgba (cr, sextant_timeline_collective_color ());
-  cairo_set_line_width (cr, 2);
-  for (guint i = 0; i < members->len; )
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+  pango_layout_set_text (layout, "X", -1);
+  pango_layout_get_pixel_size (layout, NULL, &text_height);
+  if (self->machine)
     {
-      gint64 last;
-      guint top, bottom;
-      guint j = _sextant_timeline_collective (self, i, &last, &top, &bottom);
+      /* a label every 40 pixels or so: the location at that height */
+      GArray *all = sextant_timeline_rows_get_all_locations (self->rows);
+      double area = height - RULER_HEIGHT - ROW_GAP;
+      guint step = (guint)MAX (ceil (all->len * 40.0 / MAX (area, 1)), 1);
 
-      for (guint k = i; k < j; k++)
+      pango_layout_set_width (layout, (self->label_width - 12) * PANGO_SCALE);
+      for (guint i = 0; i < all->len; i += step)
         {
-          const SextantViewMember *m = &g_array_index (members, SextantViewMember, k);
-          guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &m->loc));
+          gint64 loc = g_array_index (all, gint64, i);
+          int row = sextant_timeline_rows_row_of_loc (self->rows, loc);
+          const SextantTimelineRow *r = row >= 0 ? sextant_timeline_rows_get_row (self->rows, (guint)row) : NULL;
+          float y = (float)(RULER_HEIGHT + ROW_GAP + i * area / all->len);
 
-          /* where it arrived */
-          if (row == 0)
+          if (r == NULL)
             continue;
-          cairo_move_to (cr, self->label_width + (m->begin - self->t0) / ticks_per_px, row_middle (row - 1) - 3);
-          cairo_rel_line_to (cr, 0, 6);
+          pango_layout_set_text (layout, r->tooltip != NULL ? r->tooltip : r->label, -1);
+          gtk_snapshot_append_color (snapshot, fg, &GRAPHENE_RECT_INIT (self->label_width - 5, y, 4, 1));
+          gtk_snapshot_save (snapshot);
+          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (6, y - text_height / 2.0f));
+          gtk_snapshot_append_layout (snapshot, layout, fg);
+          gtk_snapshot_restore (snapshot);
         }
-      if (top < bottom)
-        {
-          double x = self->label_width + (last - self->t0) / ticks_per_px;
-
-          cairo_move_to (cr, x, row_middle (top));
-          cairo_line_to (cr, x, row_middle (bottom));
-        }
-      i = j;
+      return;
     }
-  cairo_stroke (cr);
-  cairo_destroy (cr);
+
+  _sextant_timeline_visible_rows (self, &first, &last);
+  for (guint i = first; i < last; i++)
+    {
+      const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
+      float y = (float)_sextant_timeline_row_top (self, i);
+      float x = 4 + row->depth * INDENT;
+
+      if (row->expandable)
+        append_expander (snapshot, x, y + (float)self->row_height / 2, row->expanded, fg);
+      x += INDENT;
+      pango_layout_set_width (layout, (int)MAX (self->label_width - x - 6, 10) * PANGO_SCALE);
+      pango_layout_set_text (layout, row->label, -1);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y + ((float)self->row_height - text_height) / 2));
+      gtk_snapshot_append_layout (snapshot, layout, fg);
+      gtk_snapshot_restore (snapshot);
+    }
 }
+
+/* Marks ------------------------------------------------------------------------ */
 
 static const GdkRGBA mark_halo = { 1.0, 0.85, 0.0, 1 };
 
@@ -338,35 +405,35 @@ static const GdkRGBA mark_halo = { 1.0, 0.85, 0.0, 1 };
  * outside it, so that it stands out on any colour; what is drawn inside
  * stays as it is */
 static void
-snapshot_mark (SextantTimeline *self,
-               GtkSnapshot     *snapshot,
-               gint64           loc,
-               int              plot,
-               float            alpha)
+snapshot_mark (SextantTimeline               *self,
+               GtkSnapshot                   *snapshot,
+               const SextantTimelineGeometry *geometry,
+               gint64                         loc,
+               float                          alpha)
 {
-  guint row = self->outline != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &loc)) : 0;
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
-  float x0, x1, y;
   GdkRGBA halo = mark_halo;
   GdkRGBA border = { 0, 0, 0, alpha };
   GskRoundedRect frame;
+  float x0, x1, y, h;
 
-  if (loc == SEXTANT_NULL || row == 0)
+  if (loc == SEXTANT_NULL || !geometry->row_of (geometry->row_data, loc, &y, &h))
     return;
 
-  x0 = (float)CLAMP (self->label_width + (self->mark_t0 - self->t0) / ticks_per_px, self->label_width - 2, self->label_width + plot + 2);
-  x1 = (float)CLAMP (self->label_width + (self->mark_t1 - self->t0) / ticks_per_px, self->label_width - 2, self->label_width + plot + 2);
+  x0 = (float)CLAMP (sextant_timeline_geometry_x (geometry, self->mark_t0), self->label_width - 2,
+                     geometry->plot_x + geometry->plot_width + 2);
+  x1 = (float)CLAMP (sextant_timeline_geometry_x (geometry, self->mark_t1), self->label_width - 2,
+                     geometry->plot_x + geometry->plot_width + 2);
   if (x1 - x0 < 3)
     {
       x0 = (x0 + x1) / 2 - 1.5f;
       x1 = x0 + 3;
     }
-  y = RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP);
+  h = MAX (h, 3);
   halo.alpha = alpha;
-  gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x0 - 3, y - 3, x1 - x0 + 6, ROW_HEIGHT + 6), 0);
+  gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x0 - 3, y - 3, x1 - x0 + 6, h + 6), 0);
   gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
                               (GdkRGBA[4]) { halo, halo, halo, halo });
-  gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x0 - 1, y - 1, x1 - x0 + 2, ROW_HEIGHT + 2), 0);
+  gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x0 - 1, y - 1, x1 - x0 + 2, h + 2), 0);
   gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
                               (GdkRGBA[4]) { border, border, border, border });
 }
@@ -374,26 +441,23 @@ snapshot_mark (SextantTimeline *self,
 /* The session's selection: its row tinted, a line at its time with a
  * triangle above it */
 static void
-snapshot_selection (SextantTimeline *self,
-                    GtkSnapshot     *snapshot,
-                    int              plot,
-                    int              height)
+snapshot_selection (SextantTimeline               *self,
+                    GtkSnapshot                   *snapshot,
+                    const SextantTimelineGeometry *geometry)
 {
-  guint row = GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &self->selection_loc));
-  float y, x;
   GdkRGBA tint = selection_color;
+  float y, h, x;
   cairo_t *cr;
 
-  if (row == 0)
+  if (!geometry->row_of (geometry->row_data, self->selection_loc, &y, &h))
     return;
-  y = RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP);
   tint.alpha = 0.18f;
-  gtk_snapshot_append_color (snapshot, &tint, &GRAPHENE_RECT_INIT (self->label_width, y, plot, ROW_HEIGHT));
+  gtk_snapshot_append_color (snapshot, &tint, &GRAPHENE_RECT_INIT (geometry->plot_x, y, geometry->plot_width, h));
   if (self->selection_time < self->t0 || self->selection_time >= self->t1)
     return;
-  x = (float)sextant_timeline_x_for_time (self, self->selection_time);
-  gtk_snapshot_append_color (snapshot, &selection_color, &GRAPHENE_RECT_INIT (x - 1, y - 3, 2, ROW_HEIGHT + 6));
-  cr = plot_cairo (self, snapshot, plot, height);
+  x = (float)sextant_timeline_geometry_x (geometry, self->selection_time);
+  gtk_snapshot_append_color (snapshot, &selection_color, &GRAPHENE_RECT_INIT (x - 1, y - 3, 2, h + 6));
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x - 6, y - 10, 12, 8));
   gdk_cairo_set_source_rgba (cr, &selection_color);
   cairo_move_to (cr, x - 5, y - 9);
   cairo_line_to (cr, x + 5, y - 9);
@@ -401,6 +465,23 @@ snapshot_selection (SextantTimeline *self,
   cairo_close_path (cr);
   cairo_fill (cr);
   cairo_destroy (cr);
+}
+
+/* While a range is being chosen: it tinted, the rest as it is */
+static void
+snapshot_range (SextantTimeline *self,
+                GtkSnapshot     *snapshot,
+                int              height)
+{
+  float x0 = (float)MIN (self->range_x0, self->range_x1);
+  float x1 = (float)MAX (self->range_x0, self->range_x1);
+  GdkRGBA tint = selection_color;
+
+  x0 = MAX (x0, self->label_width);
+  tint.alpha = 0.2f;
+  gtk_snapshot_append_color (snapshot, &tint, &GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height));
+  gtk_snapshot_append_color (snapshot, &selection_color, &GRAPHENE_RECT_INIT (x0, 0, 1, height));
+  gtk_snapshot_append_color (snapshot, &selection_color, &GRAPHENE_RECT_INIT (x1 - 1, 0, 1, height));
 }
 
 /* While the pair filter is set: a badge at the ruler's right end says
@@ -430,56 +511,87 @@ snapshot_filter_badge (SextantTimeline *self,
  * keep their times, so a frame read before a zoom is still in place. */
 void
 _sextant_timeline_snapshot (GtkWidget   *widget,
-                           GtkSnapshot *snapshot)
+                            GtkSnapshot *snapshot)
 {
   SextantTimeline *self = SEXTANT_TIMELINE (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   int plot = width - self->label_width;
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
+  SextantTimelineGeometry geometry;
+  RowsKey key = { 0 };
   GdkRGBA fg;
-  GdkRGBA stripe;
-
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  stripe = fg;
-  stripe.alpha = 0.05;
+  GdkRGBA bg;
 
   /* an error is the window's to show */
-  if (self->error != NULL || self->outline == NULL || plot <= 0 || self->t1 <= self->t0)
+  if (self->error != NULL || self->rows == NULL || plot <= 0 || self->t1 <= self->t0)
     return;
 
-  snapshot_ruler (self, snapshot, layout, &fg, width, height);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
-  pango_layout_set_width (layout, (self->label_width - 12) * PANGO_SCALE);
-  for (guint i = 0; i < self->outline->rows->len; i++)
-    {
-      const Row *row = &g_array_index (self->outline->rows, Row, i);
-      float y = RULER_HEIGHT + ROW_GAP + i * (ROW_HEIGHT + ROW_GAP);
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+  _sextant_timeline_geometry (self, &geometry);
 
-      gtk_snapshot_append_color (snapshot, &stripe, &GRAPHENE_RECT_INIT (self->label_width, y, plot, ROW_HEIGHT));
-      pango_layout_set_text (layout, row->label, -1);
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (6, y + 1));
-      gtk_snapshot_append_layout (snapshot, layout, &fg);
-      gtk_snapshot_restore (snapshot);
-      if (self->frame != NULL && i < self->frame->buckets->len)
-        snapshot_row (self, snapshot, g_ptr_array_index (self->frame->buckets, i), y, plot);
+  /* the rows, cached */
+  key.frame = self->frame;
+  key.t0 = self->t0;
+  key.t1 = self->t1;
+  key.width = width;
+  key.height = height;
+  key.scroll = self->machine || self->vadjustment == NULL ? 0 : gtk_adjustment_get_value (self->vadjustment);
+  key.row_height = self->row_height;
+  key.rows_serial = self->rows_serial;
+  key.machine = self->machine;
+  key.color_mode = self->color_mode;
+  if (self->rows_node == NULL || memcmp (&key, &self->rows_key, sizeof key) != 0)
+    {
+      g_clear_pointer (&self->rows_node, gsk_render_node_unref);
+      self->rows_node = rows_node (self, layout, &fg, width, height);
+      self->rows_key = key;
     }
-  if (self->show_lost && self->frame != NULL && self->frame->lost != NULL && self->frame->lost->len > 0)
-    snapshot_lost (self, snapshot, plot);
-  /* the collectives over the messages: fewer, and they order the run */
-  if (self->show_messages && self->frame != NULL && self->frame->messages != NULL && self->frame->messages->len > 0)
-    snapshot_messages (self, snapshot, plot, height);
-  if (self->show_messages && self->frame != NULL && self->frame->members != NULL && self->frame->members->len > 0)
-    snapshot_collectives (self, snapshot, plot, height);
+
+  /* the ruler, fixed above the rows (they scroll under it), its grid
+   * lines under them */
+  sextant_ruler_snapshot (snapshot, layout, &fg, self->label_width, plot, RULER_HEIGHT, height - RULER_HEIGHT,
+                          (self->t0 - self->t_begin) / (double)self->resolution,
+                          (self->t1 - self->t_begin) / (double)self->resolution);
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, height - RULER_HEIGHT));
+  if (self->rows_node != NULL)
+    gtk_snapshot_append_node (snapshot, self->rows_node);
+
+  /* the layers over the rows: lost time, then the lines; the collectives
+   * over the messages: fewer, and they order the run */
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
+                                                         height - RULER_HEIGHT));
+  if (self->frame != NULL)
+    {
+      if (self->show_lost && self->frame->lost != NULL && self->frame->lost->len > 0)
+        sextant_timeline_layer_lost (snapshot, &geometry, self->frame->lost, self->patterns);
+      if (self->show_messages && (self->frame->messages != NULL || self->frame->density != NULL))
+        sextant_timeline_layer_messages (snapshot, &geometry, self->frame->messages, self->frame->density,
+                                         self->frame->filter != NULL);
+      if (self->show_messages && self->frame->members != NULL && self->frame->members->len > 0)
+        sextant_timeline_layer_collectives (snapshot, &geometry, self->frame->members);
+      if (self->show_messages && (self->frame->rma != NULL || self->frame->syncs != NULL))
+        sextant_timeline_layer_rma (snapshot, &geometry, self->frame->rma, self->frame->syncs);
+    }
   if (self->mark_loc != SEXTANT_NULL)
     {
-      snapshot_mark (self, snapshot, self->mark_peer, plot, 0.35);
-      snapshot_mark (self, snapshot, self->mark_loc, plot, 0.75);
+      snapshot_mark (self, snapshot, &geometry, self->mark_peer, 0.35f);
+      snapshot_mark (self, snapshot, &geometry, self->mark_loc, 0.75f);
     }
   if (self->selection_loc != SEXTANT_NULL)
-    snapshot_selection (self, snapshot, plot, height);
+    snapshot_selection (self, snapshot, &geometry);
+  gtk_snapshot_pop (snapshot);
+
+  snapshot_labels (self, snapshot, layout, &fg, height);
+  gtk_snapshot_pop (snapshot);
+
+  /* the ruler's edge */
+  bg = fg;
+  bg.alpha = 0.25f;
+  gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT - 1, width, 1));
+  if (self->selecting)
+    snapshot_range (self, snapshot, height);
   if (self->filter != NULL)
     snapshot_filter_badge (self, snapshot, layout, width);
 }
-

@@ -3,38 +3,41 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Shared by the files of SextantTimeline: sextant-timeline.c (the session,
- * the frames read for each view, input) and sextant-timeline-draw.c (what a
- * frame looks like).
+ * Shared by the files of SextantTimeline:
+ * - sextant-timeline.c: the widget, its session, the rows' geometry and
+ *   scrolling (GtkScrollable: only the rows in view are read and drawn);
+ * - sextant-timeline-frame.c: the model, a frame (what a view shows) read
+ *   on a worker thread for the rows in view;
+ * - sextant-timeline-draw.c: the ruler, the labels, the rows (a render
+ *   node cached by frame, view and geometry), the whole-machine picture,
+ *   and the layers (sextant-timeline-layers.h) over them;
+ * - sextant-timeline-input.c: wheel, drags, range zoom, the label
+ *   column's expanders and menu, tooltips;
+ * - sextant-timeline-click.c: what a click chooses.
  */
 #pragma once
 
 #include "sextant-lod-reader.h"
+#include "sextant-timeline-layers.h"
+#include "sextant-timeline-rows.h"
 #include "sextant-timeline.h"
 
 G_BEGIN_DECLS
 
-#define LABEL_MIN     100    /* the label column: its widest label, within these */
-#define LABEL_MAX     320
-#define RULER_HEIGHT   26
-#define ROW_HEIGHT     18
-#define ROW_GAP         2
+#define LABEL_MIN      100    /* the label column: its widest label, within these */
+#define LABEL_MAX      320
+#define RULER_HEIGHT    26
+#define ROW_MIN         18    /* a row's height: the pane's share, within these */
+#define ROW_MAX         48
+#define ROW_GAP          2
+#define INDENT          12    /* a level deeper in the label column */
 #define MIN_PLOT_WIDTH 200
-
-typedef struct
-{
-  gint64  loc;
-  char   *group;        /* the process */
-  char   *name;         /* the thread */
-  char   *label;        /* the process, and the thread if it has several */
-} Row;
 
 /* The worker's connection and reader, kept from frame to frame (a new
  * connection reads the column tables' directories again): used by one
  * frame at a time, on whatever thread runs it, and opened by the first.
- * A connection keeps what it read of those directories, so when the
- * session's generation changes (an analysis wrote to the store) the
- * timeline takes a new Source. */
+ * When the session's generation changes (an analysis wrote to the store)
+ * the timeline takes a new Source. */
 typedef struct
 {
   SextantSession   *session;
@@ -42,19 +45,27 @@ typedef struct
   SextantLodReader *reader;
 } Source;
 
-/* The rows of the session's trace */
+Source  *_sextant_timeline_source_new     (SextantSession *session);
+void     _sextant_timeline_source_release (Source         *source);
+
+/* The buckets of one location in a frame */
 typedef struct
 {
-  Source     *source;        /* g_atomic_rc_box */
-  GArray     *rows;          /* Row, in location order */
-  GHashTable *regions;       /* region id (gint64*) -> name, the session's */
-  GHashTable *row_of;        /* location id (gint64*) -> row + 1 */
-  gint64      t_begin;
-  gint64      t_end;         /* exclusive */
-  gint64      resolution;    /* ticks per second */
-} Outline;
+  gint64  loc;
+  GArray *buckets;            /* SextantLodBucket */
+} FrameLoc;
 
-/* The buckets of every row for one view, read on a worker thread */
+/* A counter row's points in a frame */
+typedef struct
+{
+  gint64  loc;
+  gint64  metric;
+  GArray *points;             /* SextantCounterPoint */
+} FrameCounter;
+
+/* What one view shows, read on a worker thread: the buckets of the rows
+ * in view (and a page either side), the lines and marks of the whole
+ * view */
 typedef struct
 {
   gint64     t0;
@@ -62,14 +73,53 @@ typedef struct
   int        width;
   guint      level;
   gint64     bucket_ticks;
-  gboolean   exact;          /* the visits themselves, past the pyramid */
-  guint      generation;     /* of the store's content it was read from */
-  GPtrArray *buckets;        /* GArray of SextantLodBucket per row */
-  SextantPairFilter *filter; /* the messages kept, NULL: all */
-  GArray    *messages;       /* SextantViewMessage, NULL when too many to draw */
-  GArray    *members;        /* SextantViewMember, by collective; NULL when too many */
-  GArray    *lost;           /* SextantViewLost, NULL when too many */
+  gboolean   exact;           /* the visits themselves, past the pyramid */
+  guint      generation;      /* of the store's content it was read from */
+  GHashTable *locs;           /* location (gint64*) -> FrameLoc */
+  GPtrArray *counters;        /* FrameCounter */
+  SextantPairFilter *filter;  /* the messages kept, NULL: all */
+  GArray    *messages;        /* SextantViewMessage, NULL when too many to draw */
+  GArray    *density;         /* SextantViewMessageDensity, when messages is NULL */
+  GArray    *members;         /* SextantViewMember, by collective; NULL when too many */
+  GArray    *lost;            /* SextantViewLost, by loc then begin; NULL when too many */
+  GArray    *rma;             /* SextantViewRma, NULL when too many */
+  GArray    *syncs;           /* SextantViewSync, NULL when too many */
+  guint      rows_serial;     /* of the rows it was read for */
+  guint      first_row;       /* they: [first_row, last_row) */
+  guint      last_row;
+  gboolean   machine;         /* the whole-machine mode's */
+  /* the whole-machine mode's picture */
+  guint      n_bands;
+  SextantMachineCell *cells;  /* n_bands * width */
+  guint      machine_locs;    /* locations in it */
 } Frame;
+
+void      _sextant_timeline_frame_free (Frame *frame);
+
+/* What a frame is read for */
+typedef struct
+{
+  Source   *source;
+  GArray   *locs;             /* gint64: the buckets' locations */
+  GArray   *counters;         /* gint64 pairs: loc, metric */
+  guint     rows_serial;
+  guint     first_row;
+  guint     last_row;
+  gboolean  machine;
+  GArray   *machine_locs;     /* gint64: the whole-machine mode's locations, or NULL */
+  guint     n_bands;
+  gint64    t0;
+  gint64    t1;
+  int       width;
+  guint     generation;
+  SextantPairFilter *filter;
+} FrameRequest;
+
+void      _sextant_timeline_frame_request_free (FrameRequest *request);
+void      _sextant_timeline_read_frame_worker  (GTask        *task,
+                                                gpointer      source_object,
+                                                gpointer      task_data,
+                                                GCancellable *cancellable);
 
 /* Pattern instances whose lost time is shaded, at most */
 #define MAX_LOST 20000
@@ -77,9 +127,15 @@ typedef struct
 /* Likewise for the members of collectives (64 ranks: 250 collectives) */
 #define MAX_MEMBERS 16000
 
-/* A view with more messages in flight than this draws none: the lines
- * would be a grey wash (about 4 per pixel column of a 1920-pixel view) */
+/* Messages read one by one for lines (about 4 per pixel column of a
+ * 1920-pixel view); a view with more reads their density instead */
 #define MAX_MESSAGES 8000
+
+/* The density's entries, at most */
+#define MAX_DENSITY 40000
+
+/* One-sided operations and synchronisations drawn, at most */
+#define MAX_RMA 8000
 
 /* With a pair filter, the messages in flight read to find the pair's (the
  * view is then the pair's span, where others may be many more) */
@@ -90,13 +146,34 @@ typedef struct
  * row has at most about 4 events a pixel) */
 #define EXACT_FROM_PIXELS 8
 
+/* The key of the cached render node of the rows: what they depend on */
+typedef struct
+{
+  const Frame *frame;
+  gint64       t0;
+  gint64       t1;
+  int          width;
+  int          height;
+  double       scroll;
+  double       row_height;
+  guint        rows_serial;
+  gboolean     machine;
+  int          color_mode;
+} RowsKey;
+
 struct _SextantTimeline
 {
   GtkWidget     parent_instance;
 
   SextantSession *session;
   GSignalGroup *session_signals;
-  Outline      *outline;
+  SextantTimelineRows *rows;   /* the model's rows */
+  guint         rows_serial;   /* bumped at each "changed" */
+  Source       *source;        /* g_atomic_rc_box */
+  GHashTable   *regions;       /* region id (gint64*) -> name, the session's */
+  gint64        t_begin;
+  gint64        t_end;         /* exclusive */
+  gint64        resolution;    /* ticks per second */
   Frame        *frame;
   char         *error;
   gint64        t0;            /* the view: the session's, as last drawn */
@@ -104,14 +181,25 @@ struct _SextantTimeline
   GCancellable *cancellable;   /* of the frame being read */
   gboolean      reading;
   gboolean      ready;
-
-  double        drag_t0;       /* the view when a drag began */
-  double        drag_t1;
-  double        pointer_x;     /* where Ctrl + wheel zooms around */
   guint         generation;    /* of the store's content, the session's */
-  GArray       *columns;       /* double: snapshot_row()'s sums per pixel column and category */
+
+  /* GtkScrollable: the rows scroll under the fixed ruler */
+  GtkAdjustment *hadjustment;
+  GtkAdjustment *vadjustment;
+  guint         hscroll_policy : 1;
+  guint         vscroll_policy : 1;
+  double        row_height;    /* ROW_MIN .. ROW_MAX: the pane's share */
+  gboolean      machine;       /* the whole-machine mode */
+  gboolean      machine_set;   /* by the user (else chosen by the row count) */
+  GHashTable   *machine_index; /* location (gint64*) -> its index among every row's */
+
+  /* drawing */
+  GArray       *columns;       /* double: a row's sums per pixel column and category */
+  GskRenderNode *rows_node;    /* the rows, cached */
+  RowsKey       rows_key;
   gboolean      show_messages;
   gboolean      show_lost;
+  SextantTimelineColorMode color_mode;
   int           label_width;   /* the column of the rows' names */
   gint64        mark_loc;      /* SEXTANT_NULL: no mark */
   gint64        mark_peer;
@@ -120,17 +208,45 @@ struct _SextantTimeline
   gint64        selection_loc; /* the session's selection: SEXTANT_NULL, none */
   gint64        selection_time;
   SextantPairFilter *filter;   /* the session's pair filter, NULL: none */
+  GHashTable   *patterns;      /* pattern number -> name, of the last analysis */
+
+  /* input */
+  double        drag_t0;       /* the view when a drag began */
+  double        drag_t1;
+  double        pointer_x;     /* where Ctrl + wheel zooms around */
+  gboolean      selecting;     /* a range being chosen (Shift + drag, or on the ruler) */
+  double        range_x0;
+  double        range_x1;
   GCancellable *click_cancellable; /* the collective under a click, being found */
 };
 
-int   _sextant_timeline_plot_width (SextantTimeline *self);
-guint _sextant_timeline_collective (SextantTimeline *self,
-                                    guint            first,
-                                    gint64          *last,
-                                    guint           *top,
-                                    guint           *bottom);
-void _sextant_timeline_click_init (SextantTimeline *self);
-void _sextant_timeline_snapshot   (GtkWidget       *widget,
-                                   GtkSnapshot     *snapshot);
+/* Geometry (sextant-timeline.c) */
+int      _sextant_timeline_plot_width  (SextantTimeline *self);
+double   _sextant_timeline_row_top     (SextantTimeline *self,
+                                        guint            row);
+int      _sextant_timeline_row_at      (SextantTimeline *self,
+                                        double           y);
+void     _sextant_timeline_visible_rows (SextantTimeline *self,
+                                         guint           *first,
+                                         guint           *last);
+void     _sextant_timeline_geometry    (SextantTimeline *self,
+                                        SextantTimelineGeometry *geometry);
+gint64   _sextant_timeline_time_at     (SextantTimeline *self,
+                                        double           x);
+void     _sextant_timeline_queue_frame (SextantTimeline *self);
+
+/* Drawing (sextant-timeline-draw.c) */
+void     _sextant_timeline_snapshot    (GtkWidget       *widget,
+                                        GtkSnapshot     *snapshot);
+
+/* Input (sextant-timeline-input.c, sextant-timeline-click.c) */
+void     _sextant_timeline_input_init  (SextantTimeline *self);
+void     _sextant_timeline_input_class_init (GtkWidgetClass *widget_class);
+void     _sextant_timeline_click_init  (SextantTimeline *self);
+guint    _sextant_timeline_collective  (SextantTimeline *self,
+                                        guint            first,
+                                        gint64          *last,
+                                        double          *top,
+                                        double          *bottom);
 
 G_END_DECLS

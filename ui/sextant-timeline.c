@@ -5,9 +5,15 @@
  *
  * The timeline shows its session's view (view-begin, view-end) and marks
  * its chosen instance; the user's wheel and drags change the session's
- * view, and every other view follows. The rows come from the session's
- * locations. A frame (every row's buckets for the view, the messages,
- * collectives and lost time in it) is read on a worker thread for every
+ * view, and every other view follows. The rows come from the row model
+ * (sextant-timeline-rows.h: grouped, collapsible, filtered). The widget is
+ * GtkScrollable: the rows scroll under a fixed ruler, and only those in
+ * view (and a page either side) are read and drawn, so a view of 4096
+ * ranks costs what a view of 40 does. Rows share the pane's height up to
+ * ROW_MAX pixels each; where there are more rows than the pane has pixels,
+ * the whole-machine mode squeezes every location into it instead.
+ *
+ * A frame (sextant-timeline-frame.c) is read on a worker thread for every
  * view the user settles on. At most one frame is read at a time; a view
  * change meanwhile is read when it finishes. Until then the last frame is
  * drawn where its buckets fall in the new view, so zooming and panning
@@ -20,40 +26,10 @@
 
 #include "sextant-timeline-private.h"
 
-static void
-source_clear (gpointer data)
-{
-  Source *source = data;
+static void sextant_timeline_scrollable_init (GtkScrollableInterface *iface);
 
-  g_clear_pointer (&source->reader, sextant_lod_reader_free);
-  g_clear_object (&source->store);
-  g_clear_object (&source->session);
-}
-
-static Source *
-source_new (SextantSession *session)
-{
-  Source *source = g_atomic_rc_box_new0 (Source);
-
-  source->session = g_object_ref (session);
-
-  return source;
-}
-
-/* On the worker thread */
-static gboolean
-source_open (Source  *source,
-             GError **error)
-{
-  if (source->reader != NULL)
-    return TRUE;
-
-  g_clear_object (&source->store);
-  return (source->store = sextant_session_open_store (source->session, error)) != NULL &&
-         (source->reader = sextant_lod_reader_new (source->store, error)) != NULL;
-}
-
-G_DEFINE_FINAL_TYPE (SextantTimeline, sextant_timeline, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE_WITH_CODE (SextantTimeline, sextant_timeline, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, sextant_timeline_scrollable_init))
 
 enum
 {
@@ -63,228 +39,171 @@ enum
   PROP_ERROR,
   PROP_SHOW_MESSAGES,
   PROP_SHOW_LOST,
-  N_PROPS
+  PROP_WHOLE_MACHINE,
+  PROP_COLOR_MODE,
+  N_PROPS,
+  /* GtkScrollable */
+  PROP_HADJUSTMENT = N_PROPS,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
 };
 
 static GParamSpec *properties[N_PROPS];
 
 static void read_frame (SextantTimeline *self);
 
-/* Outline and frame ---------------------------------------------------------- */
-
-static void
-row_clear (gpointer data)
-{
-  Row *row = data;
-
-  g_free (row->group);
-  g_free (row->name);
-  g_free (row->label);
-}
-
-static void
-outline_free (Outline *outline)
-{
-  if (outline->source != NULL)
-    g_atomic_rc_box_release_full (outline->source, source_clear);
-  g_clear_pointer (&outline->rows, g_array_unref);
-  g_clear_pointer (&outline->regions, g_hash_table_unref);
-  g_clear_pointer (&outline->row_of, g_hash_table_unref);
-  g_free (outline);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Outline, outline_free)
-
-static void
-frame_free (Frame *frame)
-{
-  g_clear_pointer (&frame->filter, sextant_pair_filter_free);
-  g_clear_pointer (&frame->buckets, g_ptr_array_unref);
-  g_clear_pointer (&frame->messages, g_array_unref);
-  g_clear_pointer (&frame->members, g_array_unref);
-  g_clear_pointer (&frame->lost, g_array_unref);
-  g_free (frame);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Frame, frame_free)
-
-/* The rows: the locations that have events, labelled as the session
- * labels them ("MPI Rank 3", "MPI Rank 3 / OpenMP thread 2") */
-static Outline *
-outline_new (SextantSession *session)
-{
-  Outline *outline = g_new0 (Outline, 1);
-  GPtrArray *locations = sextant_session_get_locations (session);
-
-  outline->source = source_new (session);
-  outline->rows = g_array_new (FALSE, FALSE, sizeof (Row));
-  g_array_set_clear_func (outline->rows, row_clear);
-  for (guint i = 0; i < locations->len; i++)
-    {
-      const SextantLocationInfo *info = g_ptr_array_index (locations, i);
-      Row r;
-
-      if (info->events == 0)
-        continue;
-      r.loc = info->id;
-      r.group = g_strdup (info->group);
-      r.name = g_strdup (info->name);
-      r.label = g_strdup (info->label);
-      g_array_append_val (outline->rows, r);
-    }
-  outline->row_of = g_hash_table_new (g_int64_hash, g_int64_equal);
-  for (guint i = 0; i < outline->rows->len; i++)
-    g_hash_table_insert (outline->row_of, &g_array_index (outline->rows, Row, i).loc, GUINT_TO_POINTER (i + 1));
-  outline->regions = g_hash_table_ref (sextant_session_get_region_names (session));
-  outline->t_begin = sextant_session_get_time_begin (session);
-  outline->t_end = sextant_session_get_time_end (session);
-  outline->resolution = sextant_session_get_resolution (session);
-
-  return outline;
-}
-
-typedef struct
-{
-  Source *source;
-  GArray *locs;      /* gint64, the rows' locations */
-  gint64  t0;
-  gint64  t1;
-  int     width;
-  guint   generation;
-  SextantPairFilter *filter;
-} FrameRequest;
-
-static void
-frame_request_free (FrameRequest *request)
-{
-  g_clear_pointer (&request->filter, sextant_pair_filter_free);
-  g_atomic_rc_box_release_full (request->source, source_clear);
-  g_array_unref (request->locs);
-  g_free (request);
-}
-
-/* The frame's lost time by location, then begin: snapshot_lost() merges
- * a row's intervals in one pass */
-static int
-compare_lost (gconstpointer a,
-              gconstpointer b)
-{
-  const SextantViewLost *x = a;
-  const SextantViewLost *y = b;
-
-  return x->loc != y->loc ? (x->loc > y->loc) - (x->loc < y->loc) : (x->begin > y->begin) - (x->begin < y->begin);
-}
-
-static void
-read_frame_worker (GTask        *task,
-                   gpointer      source_object,
-                   gpointer      task_data,
-                   GCancellable *cancellable)
-{
-  FrameRequest *request = task_data;
-  SextantLodReader *reader;
-  g_autoptr(Frame) frame = g_new0 (Frame, 1);
-  GError *error = NULL;
-
-  if (!source_open (request->source, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  reader = request->source->reader;
-
-  frame->t0 = request->t0;
-  frame->t1 = request->t1;
-  frame->width = request->width;
-  frame->generation = request->generation;
-  frame->filter = request->filter != NULL ? sextant_pair_filter_copy (request->filter) : NULL;
-  frame->buckets = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
-
-  frame->level = sextant_lod_reader_pick_level (reader, (double)(request->t1 - request->t0) / request->width);
-  frame->bucket_ticks = sextant_lod_reader_get_bucket_ticks (reader, frame->level);
-  frame->exact = frame->level == 0 &&
-                 frame->bucket_ticks * request->width > EXACT_FROM_PIXELS * (request->t1 - request->t0);
-  for (guint i = 0; i < request->locs->len; i++)
-    {
-      GArray *buckets = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
-      gint64 loc = g_array_index (request->locs, gint64, i);
-      gboolean ok;
-
-      g_ptr_array_add (frame->buckets, buckets);
-      if (g_task_return_error_if_cancelled (task))
-        return;
-      if (frame->exact)
-        ok = sextant_lod_reader_read_visits (reader, loc, request->t0, request->t1, buckets, &error);
-      else
-        ok = sextant_lod_reader_read (reader, loc, frame->level, request->t0, request->t1, buckets, &error);
-      if (!ok)
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-    }
-
-  {
-    gboolean too_many = FALSE;
-
-    frame->messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
-    if (!sextant_lod_reader_read_messages (reader, request->t0, request->t1,
-                                           request->filter != NULL ? MAX_FILTERED_READ : MAX_MESSAGES,
-                                           frame->messages, &too_many, &error))
-      {
-        g_task_return_error (task, error);
-        return;
-      }
-    /* the pair's messages only */
-    if (request->filter != NULL && !too_many)
-      {
-        guint kept = 0;
-
-        for (guint i = 0; i < frame->messages->len; i++)
-          {
-            const SextantViewMessage *m = &g_array_index (frame->messages, SextantViewMessage, i);
-
-            if (sextant_pair_filter_matches (request->filter, m->send_loc, m->recv_loc))
-              g_array_index (frame->messages, SextantViewMessage, kept++) = *m;
-          }
-        g_array_set_size (frame->messages, kept);
-        too_many = kept > MAX_MESSAGES;
-      }
-    if (too_many)
-      g_clear_pointer (&frame->messages, g_array_unref);
-
-    frame->members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
-    if (!sextant_lod_reader_read_collectives (reader, request->t0, request->t1, MAX_MEMBERS, frame->members,
-                                              &too_many, &error))
-      {
-        g_task_return_error (task, error);
-        return;
-      }
-    if (too_many)
-      g_clear_pointer (&frame->members, g_array_unref);
-
-    frame->lost = g_array_new (FALSE, FALSE, sizeof (SextantViewLost));
-    if (!sextant_lod_reader_read_lost (reader, request->t0, request->t1, MAX_LOST, frame->lost, &too_many, &error))
-      {
-        g_task_return_error (task, error);
-        return;
-      }
-    if (too_many)
-      g_clear_pointer (&frame->lost, g_array_unref);
-    else
-      g_array_sort (frame->lost, compare_lost);
-  }
-
-  g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)frame_free);
-}
-
-/* The view ------------------------------------------------------------------- */
+/* Geometry ------------------------------------------------------------------- */
 
 int
 _sextant_timeline_plot_width (SextantTimeline *self)
 {
   return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - self->label_width, 1);
 }
+
+static guint
+n_rows (SextantTimeline *self)
+{
+  return self->rows != NULL ? sextant_timeline_rows_get_n_rows (self->rows) : 0;
+}
+
+static double
+scroll_offset (SextantTimeline *self)
+{
+  return self->vadjustment != NULL && !self->machine ? gtk_adjustment_get_value (self->vadjustment) : 0;
+}
+
+/* The top of row @row in the widget (above the rows' area when scrolled
+ * past) */
+double
+_sextant_timeline_row_top (SextantTimeline *self,
+                           guint            row)
+{
+  return RULER_HEIGHT + ROW_GAP + row * (self->row_height + ROW_GAP) - scroll_offset (self);
+}
+
+/* The row at @y, or -1 */
+int
+_sextant_timeline_row_at (SextantTimeline *self,
+                          double           y)
+{
+  double offset = y - RULER_HEIGHT - ROW_GAP + scroll_offset (self);
+  int row;
+
+  if (y < RULER_HEIGHT || offset < 0 || self->machine)
+    return -1;
+  row = (int)floor (offset / (self->row_height + ROW_GAP));
+  if ((guint)row >= n_rows (self) || offset - row * (self->row_height + ROW_GAP) > self->row_height)
+    return -1;
+
+  return row;
+}
+
+/* The rows in view: [@first, @last); empty when none */
+void
+_sextant_timeline_visible_rows (SextantTimeline *self,
+                                guint           *first,
+                                guint           *last)
+{
+  double offset = scroll_offset (self);
+  double pitch = self->row_height + ROW_GAP;
+  int height = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT;
+
+  *first = *last = 0;
+  if (self->machine || n_rows (self) == 0 || height <= 0)
+    return;
+  *first = MIN ((guint)MAX (floor (offset / pitch), 0), n_rows (self));
+  *last = MIN ((guint)ceil ((offset + height) / pitch), n_rows (self));
+}
+
+gint64
+_sextant_timeline_time_at (SextantTimeline *self,
+                           double           x)
+{
+  return self->t0 + (gint64)llround ((x - self->label_width) / _sextant_timeline_plot_width (self) *
+                                     (double)(self->t1 - self->t0));
+}
+
+/* Where @loc is drawn (SextantTimelineGeometry.row_of): its row, wherever
+ * it is scrolled; in the whole-machine mode its share of the pane */
+static gboolean
+row_of_loc (gpointer  data,
+            gint64    loc,
+            float    *y,
+            float    *height)
+{
+  SextantTimeline *self = data;
+  int row;
+
+  if (self->rows == NULL)
+    return FALSE;
+  if (self->machine)
+    {
+      GArray *all = sextant_timeline_rows_get_all_locations (self->rows);
+      double area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
+      gpointer index;
+
+      if (self->machine_index == NULL || all->len == 0 ||
+          !g_hash_table_lookup_extended (self->machine_index, &loc, NULL, &index))
+        return FALSE;
+      *y = (float)(RULER_HEIGHT + ROW_GAP + GPOINTER_TO_UINT (index) * area / all->len);
+      *height = (float)MAX (area / all->len, 1.0);
+      return TRUE;
+    }
+  if ((row = sextant_timeline_rows_row_of_loc (self->rows, loc)) < 0)
+    return FALSE;
+  *y = (float)_sextant_timeline_row_top (self, (guint)row);
+  *height = (float)self->row_height;
+
+  return TRUE;
+}
+
+void
+_sextant_timeline_geometry (SextantTimeline         *self,
+                            SextantTimelineGeometry *geometry)
+{
+  geometry->t0 = self->t0;
+  geometry->t1 = MAX (self->t1, self->t0 + 1);
+  geometry->plot_x = self->label_width;
+  geometry->plot_width = _sextant_timeline_plot_width (self);
+  geometry->top = RULER_HEIGHT;
+  geometry->bottom = gtk_widget_get_height (GTK_WIDGET (self));
+  geometry->row_of = row_of_loc;
+  geometry->row_data = self;
+}
+
+/* The rows' height and the scrollbar, for the widget's height: the rows
+ * share the pane up to ROW_MAX each, at least ROW_MIN (then they scroll);
+ * more rows than pixels: the whole-machine mode, unless the user chose */
+static void
+update_layout (SextantTimeline *self)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  double area = height - RULER_HEIGHT - ROW_GAP;
+  guint n = n_rows (self);
+  gboolean machine = self->machine;
+
+  if (!self->machine_set && self->rows != NULL && height > 0)
+    machine = n > 0 && n > area;
+  if (machine != self->machine)
+    {
+      self->machine = machine;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_MACHINE]);
+    }
+  self->row_height = n > 0 ? CLAMP (floor (area / n) - ROW_GAP, ROW_MIN, ROW_MAX) : ROW_MIN;
+
+  if (self->vadjustment != NULL)
+    {
+      double upper = self->machine ? height : RULER_HEIGHT + ROW_GAP + n * (self->row_height + ROW_GAP);
+      double page = MAX (height, 1);
+
+      gtk_adjustment_configure (self->vadjustment, CLAMP (gtk_adjustment_get_value (self->vadjustment), 0,
+                                                          MAX (upper - page, 0)),
+                                0, MAX (upper, page), self->row_height + ROW_GAP, page * 0.9, page);
+    }
+}
+
+/* Frames --------------------------------------------------------------------- */
 
 static void
 set_ready (SextantTimeline *self,
@@ -297,12 +216,46 @@ set_ready (SextantTimeline *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
 }
 
+/* The bands of the whole-machine picture: a pixel row each, at most one
+ * per location */
+static guint
+machine_bands (SextantTimeline *self)
+{
+  int area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
+  GArray *all = self->rows != NULL ? sextant_timeline_rows_get_all_locations (self->rows) : NULL;
+
+  return all != NULL ? MIN ((guint)MAX (area, 1), all->len) : 0;
+}
+
+/* The rows a frame is read for: those in view and a page either side */
+static void
+wanted_rows (SextantTimeline *self,
+             guint           *first,
+             guint           *last)
+{
+  guint page;
+
+  _sextant_timeline_visible_rows (self, first, last);
+  page = *last - *first;
+  *first = *first > page ? *first - page : 0;
+  *last = MIN (*last + page, n_rows (self));
+}
+
 static gboolean
 frame_is_current (SextantTimeline *self)
 {
-  return self->frame != NULL && self->frame->t0 == self->t0 && self->frame->t1 == self->t1 &&
-         self->frame->width == _sextant_timeline_plot_width (self) && self->frame->generation == self->generation &&
-         sextant_pair_filter_equal (self->frame->filter, self->filter);
+  guint first, last;
+
+  if (self->frame == NULL || self->frame->t0 != self->t0 || self->frame->t1 != self->t1 ||
+      self->frame->width != _sextant_timeline_plot_width (self) || self->frame->generation != self->generation ||
+      !sextant_pair_filter_equal (self->frame->filter, self->filter) ||
+      self->frame->rows_serial != self->rows_serial || self->frame->machine != self->machine)
+    return FALSE;
+  if (self->machine)
+    return self->frame->n_bands == machine_bands (self);
+  _sextant_timeline_visible_rows (self, &first, &last);
+
+  return first >= self->frame->first_row && last <= self->frame->last_row;
 }
 
 static void
@@ -318,8 +271,7 @@ frame_read_cb (GObject      *object,
    * on the same connection, so `reading` stays as it is */
   if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
     {
-      if ((frame = g_task_propagate_pointer (G_TASK (result), NULL)) != NULL)
-        frame_free (frame);
+      _sextant_timeline_frame_free (g_task_propagate_pointer (G_TASK (result), NULL));
       return;
     }
 
@@ -336,7 +288,7 @@ frame_read_cb (GObject      *object,
       return;
     }
 
-  g_clear_pointer (&self->frame, frame_free);
+  _sextant_timeline_frame_free (self->frame);
   self->frame = frame;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   /* the view moved on while it was read */
@@ -346,42 +298,77 @@ frame_read_cb (GObject      *object,
     set_ready (self, TRUE);
 }
 
-static void
-read_frame (SextantTimeline *self)
+static FrameRequest *
+frame_request_new (SextantTimeline *self)
 {
-  g_autoptr(GTask) task = NULL;
-  FrameRequest *request;
+  FrameRequest *request = g_new0 (FrameRequest, 1);
+  guint first, last;
 
-  /* not before the widget has its width: a frame is read for a width */
-  if (self->outline == NULL || self->reading || self->error != NULL || frame_is_current (self) ||
-      gtk_widget_get_width (GTK_WIDGET (self)) <= self->label_width)
-    return;
-
-  request = g_new0 (FrameRequest, 1);
-  request->source = g_atomic_rc_box_acquire (self->outline->source);
-  request->locs = g_array_sized_new (FALSE, FALSE, sizeof (gint64), self->outline->rows->len);
-  for (guint i = 0; i < self->outline->rows->len; i++)
-    g_array_append_val (request->locs, g_array_index (self->outline->rows, Row, i).loc);
+  request->source = g_atomic_rc_box_acquire (self->source);
+  request->locs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  request->counters = g_array_new (FALSE, FALSE, sizeof (gint64));
   request->t0 = self->t0;
   request->t1 = self->t1;
   request->width = _sextant_timeline_plot_width (self);
   request->generation = self->generation;
   request->filter = self->filter != NULL ? sextant_pair_filter_copy (self->filter) : NULL;
+  request->rows_serial = self->rows_serial;
+  request->machine = self->machine;
+  if (self->machine)
+    {
+      request->machine_locs = g_array_ref (sextant_timeline_rows_get_all_locations (self->rows));
+      request->n_bands = machine_bands (self);
+      return request;
+    }
+
+  wanted_rows (self, &first, &last);
+  request->first_row = first;
+  request->last_row = last;
+  for (guint i = first; i < last; i++)
+    {
+      const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
+
+      if (row->kind == SEXTANT_TIMELINE_ROW_COUNTER)
+        {
+          g_array_append_val (request->counters, g_array_index (row->locs, gint64, 0));
+          g_array_append_val (request->counters, row->metric);
+        }
+      else
+        g_array_append_vals (request->locs, row->locs->data, row->locs->len);
+    }
+
+  return request;
+}
+
+static void
+read_frame (SextantTimeline *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  /* not before the widget has its size: a frame is read for a width and
+   * the rows in view */
+  if (self->rows == NULL || self->reading || self->error != NULL || frame_is_current (self) ||
+      gtk_widget_get_width (GTK_WIDGET (self)) <= self->label_width || gtk_widget_get_height (GTK_WIDGET (self)) <= 0)
+    return;
 
   self->reading = TRUE;
   task = g_task_new (NULL, self->cancellable, frame_read_cb, g_object_ref (self));
   g_task_set_source_tag (task, read_frame);
-  g_task_set_task_data (task, request, (GDestroyNotify)frame_request_free);
-  g_task_run_in_thread (task, read_frame_worker);
+  g_task_set_task_data (task, frame_request_new (self), (GDestroyNotify)_sextant_timeline_frame_request_free);
+  g_task_run_in_thread (task, _sextant_timeline_read_frame_worker);
 }
 
-static void
-view_changed (SextantTimeline *self)
+/* Something that changes what a frame holds: draw the last one where it
+ * falls, read the new one */
+void
+_sextant_timeline_queue_frame (SextantTimeline *self)
 {
   set_ready (self, frame_is_current (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
   read_frame (self);
 }
+
+/* The session ------------------------------------------------------------------ */
 
 /* The session's view moved: draw the frame there, read the view's */
 static void
@@ -390,12 +377,24 @@ session_view_cb (SextantTimeline *self)
   gint64 t0 = sextant_session_get_view_begin (self->session);
   gint64 t1 = sextant_session_get_view_end (self->session);
 
-  if (self->outline == NULL || (t0 == self->t0 && t1 == self->t1))
+  if (self->rows == NULL || (t0 == self->t0 && t1 == self->t1))
     return;
 
   self->t0 = t0;
   self->t1 = t1;
-  view_changed (self);
+  _sextant_timeline_queue_frame (self);
+}
+
+/* The patterns' names by number, for the lost time's styles */
+static void
+read_patterns (SextantTimeline *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantStore) store = sextant_session_open_store (self->session, &error);
+
+  g_clear_pointer (&self->patterns, g_hash_table_unref);
+  if (store == NULL || !(self->patterns = sextant_store_list_pattern_numbers (store, &error)))
+    g_warning ("The patterns' names: %s", error->message);
 }
 
 /* The store's content changed (an analysis wrote its instances, whose lost
@@ -405,16 +404,14 @@ session_view_cb (SextantTimeline *self)
 static void
 session_generation_cb (SextantTimeline *self)
 {
-  Source *fresh;
-
-  if (self->outline == NULL)
+  if (self->rows == NULL)
     return;
 
   self->generation = sextant_session_get_generation (self->session);
-  fresh = source_new (self->session);
-  g_atomic_rc_box_release_full (self->outline->source, source_clear);
-  self->outline->source = fresh;
-  view_changed (self);
+  _sextant_timeline_source_release (self->source);
+  self->source = _sextant_timeline_source_new (self->session);
+  read_patterns (self);
+  _sextant_timeline_queue_frame (self);
 }
 
 /* The chosen instance: marked on its location's row, and on its peer's */
@@ -432,6 +429,7 @@ session_instance_cb (SextantTimeline *self)
       self->mark_peer = record->peer_loc;
       self->mark_t0 = record->begin;
       self->mark_t1 = MAX (record->end, record->begin);
+      sextant_timeline_scroll_to_location (self, record->loc);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -441,9 +439,7 @@ session_instance_cb (SextantTimeline *self)
 static void
 session_selection_cb (SextantTimeline *self)
 {
-  GtkWidget *scrolled;
   gint64 loc, time;
-  guint row;
 
   if (!sextant_session_get_selection (self->session, &loc, &time))
     {
@@ -454,15 +450,7 @@ session_selection_cb (SextantTimeline *self)
   self->selection_loc = loc;
   self->selection_time = time;
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  row = self->outline != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (self->outline->row_of, &loc)) : 0;
-  scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
-  if (row > 0 && scrolled != NULL)
-    {
-      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
-      double y = RULER_HEIGHT + ROW_GAP + (row - 1) * (ROW_HEIGHT + ROW_GAP);
-
-      gtk_adjustment_clamp_page (adjustment, MAX (y - ROW_HEIGHT, 0), y + 2 * ROW_HEIGHT);
-    }
+  sextant_timeline_scroll_to_location (self, loc);
 }
 
 /* The pair filter: the messages drawn are read again */
@@ -475,7 +463,53 @@ session_filter_cb (SextantTimeline *self)
     return;
   g_clear_pointer (&self->filter, sextant_pair_filter_free);
   self->filter = filter != NULL ? sextant_pair_filter_copy (filter) : NULL;
-  view_changed (self);
+  _sextant_timeline_queue_frame (self);
+}
+
+/**
+ * sextant_timeline_scroll_to_location:
+ *
+ * Scrolls the row that draws @loc into view (a row above or below comes
+ * with it); nothing when it has none (hidden, filtered out).
+ */
+void
+sextant_timeline_scroll_to_location (SextantTimeline *self,
+                                     gint64           loc)
+{
+  int row;
+
+  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
+
+  if (self->rows == NULL || self->vadjustment == NULL || self->machine ||
+      (row = sextant_timeline_rows_row_of_loc (self->rows, loc)) < 0)
+    return;
+  {
+    double pitch = self->row_height + ROW_GAP;
+    double top = row * pitch;
+    double area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
+    double value = gtk_adjustment_get_value (self->vadjustment);
+
+    if (top - pitch < value)
+      gtk_adjustment_set_value (self->vadjustment, MAX (top - pitch, 0));
+    else if (top + 2 * pitch > value + area)
+      gtk_adjustment_set_value (self->vadjustment, top + 2 * pitch - area);
+  }
+}
+
+/* The rows changed (expanded, collapsed, hidden, filtered) */
+static void
+rows_changed_cb (SextantTimeline *self)
+{
+  GArray *all = sextant_timeline_rows_get_all_locations (self->rows);
+
+  self->rows_serial++;
+  g_clear_pointer (&self->machine_index, g_hash_table_unref);
+  self->machine_index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < all->len; i++)
+    g_hash_table_insert (self->machine_index, &g_array_index (all, gint64, i), GUINT_TO_POINTER (i));
+  update_layout (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  _sextant_timeline_queue_frame (self);
 }
 
 gboolean
@@ -486,20 +520,30 @@ sextant_timeline_get_ready (SextantTimeline *self)
   return self->ready;
 }
 
-/* The label column: as wide as the widest row name, within bounds */
+/* The label column: as wide as the widest row name, within bounds (the
+ * longest labels measured: a few dozen of thousands) */
 static void
 measure_labels (SextantTimeline *self)
 {
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  guint n = n_rows (self);
+  gsize longest[4] = { 0 };
   int widest = 0;
 
-  for (guint i = 0; i < self->outline->rows->len; i++)
+  for (guint i = 0; i < n; i++)
     {
+      const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
+      gsize len = strlen (row->label) + 2 * row->depth;
       int w;
 
-      pango_layout_set_text (layout, g_array_index (self->outline->rows, Row, i).label, -1);
+      /* at most a few per length class */
+      if (len < longest[0] && i >= 64)
+        continue;
+      memmove (longest + 1, longest, sizeof longest - sizeof longest[0]);
+      longest[0] = MAX (len, longest[1]);
+      pango_layout_set_text (layout, row->label, -1);
       pango_layout_get_pixel_size (layout, &w, NULL);
-      widest = MAX (widest, w);
+      widest = MAX (widest, w + (int)row->depth * INDENT + INDENT);
     }
   self->label_width = CLAMP (widest + 14, LABEL_MIN, LABEL_MAX);
 }
@@ -508,7 +552,8 @@ measure_labels (SextantTimeline *self)
  * sextant_timeline_set_session:
  * @session: (nullable): a loaded session, or %NULL for nothing
  *
- * Shows @session's trace: its view, its chosen instance, its content.
+ * Shows @session's trace: its view, its chosen instance, its content. The
+ * rows are read here (a few ms for thousands of locations).
  */
 void
 sextant_timeline_set_session (SextantTimeline *self,
@@ -522,29 +567,57 @@ sextant_timeline_set_session (SextantTimeline *self,
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->outline, outline_free);
-  g_clear_pointer (&self->frame, frame_free);
+  if (self->rows != NULL)
+    g_signal_handlers_disconnect_by_data (self->rows, self);
+  g_clear_object (&self->rows);
+  g_clear_pointer (&self->machine_index, g_hash_table_unref);
+  g_clear_pointer (&self->regions, g_hash_table_unref);
+  g_clear_pointer (&self->patterns, g_hash_table_unref);
+  _sextant_timeline_source_release (g_steal_pointer (&self->source));
+  g_clear_pointer (&self->frame, _sextant_timeline_frame_free);
+  g_clear_pointer (&self->rows_node, gsk_render_node_unref);
   g_clear_pointer (&self->error, g_free);
   self->reading = FALSE;
   self->t0 = self->t1 = 0;
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
   self->selection_loc = SEXTANT_NULL;
+  self->machine_set = FALSE;
   g_clear_pointer (&self->filter, sextant_pair_filter_free);
   g_cancellable_cancel (self->click_cancellable);
   g_set_object (&self->session, session);
   g_signal_group_set_target (self->session_signals, session);
   set_ready (self, FALSE);
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment, 0);
   if (session != NULL)
     {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SextantStore) store = sextant_session_open_store (session, &error);
+
       self->cancellable = g_cancellable_new ();
-      self->outline = outline_new (session);
-      self->generation = sextant_session_get_generation (session);
-      measure_labels (self);
-      session_instance_cb (self);
-      session_selection_cb (self);
-      if (sextant_session_get_pair_filter (session) != NULL)
-        self->filter = sextant_pair_filter_copy (sextant_session_get_pair_filter (session));
-      session_view_cb (self);
+      if (store == NULL || !(self->rows = sextant_timeline_rows_new (store, &error)))
+        {
+          self->error = g_strdup (error->message);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+        }
+      else
+        {
+          g_signal_connect_swapped (self->rows, "changed", G_CALLBACK (rows_changed_cb), self);
+          self->source = _sextant_timeline_source_new (session);
+          self->regions = g_hash_table_ref (sextant_session_get_region_names (session));
+          self->t_begin = sextant_session_get_time_begin (session);
+          self->t_end = sextant_session_get_time_end (session);
+          self->resolution = sextant_session_get_resolution (session);
+          self->generation = sextant_session_get_generation (session);
+          self->patterns = sextant_store_list_pattern_numbers (store, NULL);
+          measure_labels (self);
+          rows_changed_cb (self);
+          session_instance_cb (self);
+          session_selection_cb (self);
+          if (sextant_session_get_pair_filter (session) != NULL)
+            self->filter = sextant_pair_filter_copy (sextant_session_get_pair_filter (session));
+          session_view_cb (self);
+        }
     }
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -559,6 +632,15 @@ sextant_timeline_get_session (SextantTimeline *self)
   return self->session;
 }
 
+/* Returns: (transfer none) (nullable): the rows of the session's trace */
+SextantTimelineRows *
+sextant_timeline_get_rows (SextantTimeline *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), NULL);
+
+  return self->rows;
+}
+
 gboolean
 sextant_timeline_get_row_area (SextantTimeline *self,
                                guint            row,
@@ -566,11 +648,11 @@ sextant_timeline_get_row_area (SextantTimeline *self,
 {
   g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), FALSE);
 
-  if (self->outline == NULL || row >= self->outline->rows->len)
+  if (self->rows == NULL || row >= n_rows (self) || self->machine)
     return FALSE;
 
-  graphene_rect_init (area, self->label_width, RULER_HEIGHT + ROW_GAP + row * (ROW_HEIGHT + ROW_GAP), _sextant_timeline_plot_width (self),
-                      ROW_HEIGHT);
+  graphene_rect_init (area, self->label_width, (float)_sextant_timeline_row_top (self, row),
+                      _sextant_timeline_plot_width (self), (float)self->row_height);
 
   return TRUE;
 }
@@ -586,6 +668,38 @@ sextant_timeline_x_for_time (SextantTimeline *self,
 
   return self->label_width + (double)(t - self->t0) / (self->t1 - self->t0) * _sextant_timeline_plot_width (self);
 }
+
+gboolean
+sextant_timeline_get_whole_machine (SextantTimeline *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), FALSE);
+
+  return self->machine;
+}
+
+/**
+ * sextant_timeline_set_whole_machine:
+ *
+ * Squeezes every location into the pane (several a pixel row), or shows
+ * the rows again; the user's choice stays for the session (else the mode
+ * follows the number of rows: on when there are more than pixel rows).
+ */
+void
+sextant_timeline_set_whole_machine (SextantTimeline *self,
+                                    gboolean         machine)
+{
+  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
+
+  self->machine_set = TRUE;
+  if (self->machine == !!machine)
+    return;
+  self->machine = !!machine;
+  update_layout (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_MACHINE]);
+  _sextant_timeline_queue_frame (self);
+}
+
+/* Size -------------------------------------------------------------------------- */
 
 static void
 sextant_timeline_measure (GtkWidget      *widget,
@@ -605,9 +719,9 @@ sextant_timeline_measure (GtkWidget      *widget,
     }
   else
     {
-      guint rows = self->outline != NULL ? self->outline->rows->len : 0;
-
-      *minimum = *natural = RULER_HEIGHT + ROW_GAP + (int)rows * (ROW_HEIGHT + ROW_GAP);
+      /* scrolled: the natural height shows every row at its least height */
+      *minimum = RULER_HEIGHT + ROW_GAP + ROW_MIN;
+      *natural = RULER_HEIGHT + ROW_GAP + (int)n_rows (self) * (ROW_MIN + ROW_GAP);
     }
 }
 
@@ -619,122 +733,54 @@ sextant_timeline_size_allocate (GtkWidget *widget,
 {
   SextantTimeline *self = SEXTANT_TIMELINE (widget);
 
-  /* a frame is read for a width */
-  if (self->frame != NULL && self->frame->width != _sextant_timeline_plot_width (self))
-    view_changed (self);
-  else
+  update_layout (self);
+  _sextant_timeline_queue_frame (self);
+}
+
+/* GtkScrollable ---------------------------------------------------------------- */
+
+static void
+vadjustment_changed_cb (SextantTimeline *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  /* a frame holds a page either side: scrolling past it reads the rows */
+  if (self->frame != NULL && !frame_is_current (self))
     read_frame (self);
 }
 
-/* Tooltips: the location, the time, and what ran in the bucket there */
-static gboolean
-sextant_timeline_query_tooltip (GtkWidget  *widget,
-                                int         x,
-                                int         y,
-                                gboolean    keyboard,
-                                GtkTooltip *tooltip)
+static void
+set_vadjustment (SextantTimeline *self,
+                 GtkAdjustment   *adjustment)
 {
-  SextantTimeline *self = SEXTANT_TIMELINE (widget);
-  int row = (y - RULER_HEIGHT - ROW_GAP) / (ROW_HEIGHT + ROW_GAP);
-  g_autoptr(GString) text = g_string_new (NULL);
-  GArray *buckets;
-  gint64 t;
-
-  if (self->outline == NULL || self->frame == NULL || x < self->label_width || y < RULER_HEIGHT + ROW_GAP ||
-      row < 0 || (guint)row >= self->frame->buckets->len)
-    return FALSE;
-
-  t = self->t0 + (gint64)((double)(x - self->label_width) / _sextant_timeline_plot_width (self) * (self->t1 - self->t0));
-  g_string_append_printf (text, "<b>%s</b>\n%.6f s", g_array_index (self->outline->rows, Row, row).label,
-                          (t - self->outline->t_begin) / (double)self->outline->resolution);
-  buckets = g_ptr_array_index (self->frame->buckets, row);
-  for (guint i = 0; i < buckets->len; i++)
+  if (self->vadjustment == adjustment)
+    return;
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_func (self->vadjustment, vadjustment_changed_cb, self);
+  g_set_object (&self->vadjustment, adjustment);
+  if (adjustment != NULL)
     {
-      const SextantLodBucket *b = &g_array_index (buckets, SextantLodBucket, i);
-      const char *region;
-
-      if (t < b->begin || t >= b->end)
-        continue;
-      region = g_hash_table_lookup (self->outline->regions, &b->region);
-      g_string_append_printf (text, "\nmostly <tt>%s</tt>", region != NULL ? region : "?");
-      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-        if (b->time[c] > 0)
-          g_string_append_printf (text, "\n%s %.0f %%", sextant_category_names[c], 100.0 * b->time[c] / (b->end - b->begin));
-      break;
+      g_signal_connect_swapped (adjustment, "value-changed", G_CALLBACK (vadjustment_changed_cb), self);
+      update_layout (self);
     }
-  gtk_tooltip_set_markup (tooltip, text->str);
+}
+
+static gboolean
+sextant_timeline_get_border (GtkScrollable *scrollable,
+                             GtkBorder     *border)
+{
+  /* the ruler stays above the rows */
+  border->top = RULER_HEIGHT;
 
   return TRUE;
 }
 
-/* Input ---------------------------------------------------------------------- */
-
-static double
-fraction_at (SextantTimeline *self,
-             double           x)
-{
-  return CLAMP ((x - self->label_width) / _sextant_timeline_plot_width (self), 0.0, 1.0);
-}
-
-static gboolean
-scroll_cb (GtkEventControllerScroll *controller,
-           double                    dx,
-           double                    dy,
-           SextantTimeline          *self)
-{
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-
-  if (self->session == NULL)
-    return FALSE;
-
-  if ((state & GDK_CONTROL_MASK) != 0)
-    {
-      sextant_session_zoom (self->session, pow (1.25, -dy), fraction_at (self, self->pointer_x));
-      return TRUE;
-    }
-  if ((state & GDK_SHIFT_MASK) != 0 || dx != 0)
-    {
-      sextant_session_pan (self->session, ((state & GDK_SHIFT_MASK) != 0 ? dy : dx) * 0.1);
-      return TRUE;
-    }
-
-  return FALSE;
-}
-
 static void
-motion_cb (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           SextantTimeline          *self)
+sextant_timeline_scrollable_init (GtkScrollableInterface *iface)
 {
-  self->pointer_x = x;
+  iface->get_border = sextant_timeline_get_border;
 }
 
-static void
-drag_begin_cb (GtkGestureDrag  *gesture,
-               double           x,
-               double           y,
-               SextantTimeline *self)
-{
-  self->drag_t0 = (double)self->t0;
-  self->drag_t1 = (double)self->t1;
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-}
-
-static void
-drag_update_cb (GtkGestureDrag  *gesture,
-                double           dx,
-                double           dy,
-                SextantTimeline *self)
-{
-  double shift = -dx / _sextant_timeline_plot_width (self) * (self->drag_t1 - self->drag_t0);
-
-  if (self->session != NULL)
-    sextant_session_set_view (self->session, (gint64)llround (self->drag_t0 + shift),
-                              (gint64)llround (self->drag_t1 + shift));
-}
-
-/* GObject -------------------------------------------------------------------- */
+/* GObject ---------------------------------------------------------------------- */
 
 static void
 sextant_timeline_dispose (GObject *object)
@@ -749,6 +795,11 @@ sextant_timeline_dispose (GObject *object)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);
   g_clear_object (&self->session);
+  if (self->rows != NULL)
+    g_signal_handlers_disconnect_by_data (self->rows, self);
+  g_clear_object (&self->rows);
+  set_vadjustment (self, NULL);
+  g_clear_object (&self->hadjustment);
 
   G_OBJECT_CLASS (sextant_timeline_parent_class)->dispose (object);
 }
@@ -758,8 +809,12 @@ sextant_timeline_finalize (GObject *object)
 {
   SextantTimeline *self = SEXTANT_TIMELINE (object);
 
-  g_clear_pointer (&self->outline, outline_free);
-  g_clear_pointer (&self->frame, frame_free);
+  _sextant_timeline_source_release (self->source);
+  g_clear_pointer (&self->machine_index, g_hash_table_unref);
+  g_clear_pointer (&self->regions, g_hash_table_unref);
+  g_clear_pointer (&self->patterns, g_hash_table_unref);
+  g_clear_pointer (&self->frame, _sextant_timeline_frame_free);
+  g_clear_pointer (&self->rows_node, gsk_render_node_unref);
   g_clear_pointer (&self->columns, g_array_unref);
   g_clear_pointer (&self->filter, sextant_pair_filter_free);
   g_free (self->error);
@@ -792,9 +847,40 @@ sextant_timeline_get_property (GObject    *object,
     case PROP_SHOW_LOST:
       g_value_set_boolean (value, self->show_lost);
       break;
+    case PROP_WHOLE_MACHINE:
+      g_value_set_boolean (value, self->machine);
+      break;
+    case PROP_COLOR_MODE:
+      g_value_set_int (value, self->color_mode);
+      break;
+    case PROP_HADJUSTMENT:
+      g_value_set_object (value, self->hadjustment);
+      break;
+    case PROP_VADJUSTMENT:
+      g_value_set_object (value, self->vadjustment);
+      break;
+    case PROP_HSCROLL_POLICY:
+      g_value_set_enum (value, self->hscroll_policy);
+      break;
+    case PROP_VSCROLL_POLICY:
+      g_value_set_enum (value, self->vscroll_policy);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+set_flag (SextantTimeline *self,
+          gboolean        *flag,
+          gboolean         value,
+          GParamSpec      *pspec)
+{
+  if (*flag == value)
+    return;
+  *flag = value;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
 }
 
 static void
@@ -811,20 +897,33 @@ sextant_timeline_set_property (GObject      *object,
       sextant_timeline_set_session (self, g_value_get_object (value));
       break;
     case PROP_SHOW_MESSAGES:
-      if (self->show_messages != g_value_get_boolean (value))
+      set_flag (self, &self->show_messages, g_value_get_boolean (value), pspec);
+      break;
+    case PROP_SHOW_LOST:
+      set_flag (self, &self->show_lost, g_value_get_boolean (value), pspec);
+      break;
+    case PROP_WHOLE_MACHINE:
+      sextant_timeline_set_whole_machine (self, g_value_get_boolean (value));
+      break;
+    case PROP_COLOR_MODE:
+      if (self->color_mode != (SextantTimelineColorMode)g_value_get_int (value))
         {
-          self->show_messages = g_value_get_boolean (value);
+          self->color_mode = g_value_get_int (value);
           gtk_widget_queue_draw (GTK_WIDGET (self));
           g_object_notify_by_pspec (object, pspec);
         }
       break;
-    case PROP_SHOW_LOST:
-      if (self->show_lost != g_value_get_boolean (value))
-        {
-          self->show_lost = g_value_get_boolean (value);
-          gtk_widget_queue_draw (GTK_WIDGET (self));
-          g_object_notify_by_pspec (object, pspec);
-        }
+    case PROP_HADJUSTMENT:
+      g_set_object (&self->hadjustment, g_value_get_object (value));
+      break;
+    case PROP_VADJUSTMENT:
+      set_vadjustment (self, g_value_get_object (value));
+      break;
+    case PROP_HSCROLL_POLICY:
+      self->hscroll_policy = g_value_get_enum (value);
+      break;
+    case PROP_VSCROLL_POLICY:
+      self->vscroll_policy = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -845,7 +944,7 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
   widget_class->snapshot = _sextant_timeline_snapshot;
   widget_class->measure = sextant_timeline_measure;
   widget_class->size_allocate = sextant_timeline_size_allocate;
-  widget_class->query_tooltip = sextant_timeline_query_tooltip;
+  _sextant_timeline_input_class_init (widget_class);
 
   /* the trace shown */
   properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, SEXTANT_TYPE_SESSION,
@@ -854,15 +953,29 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
                                                  G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL,
                                                 G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* lines from each send to its receive, where the view has few enough */
+  /* lines from each send to its receive, collectives, one-sided operations */
   properties[PROP_SHOW_MESSAGES] = g_param_spec_boolean ("show-messages", NULL, NULL, TRUE,
                                                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                          G_PARAM_STATIC_STRINGS);
-  /* the time the last analysis's pattern instances lost, shaded */
+  /* the time the last analysis's pattern instances lost */
   properties[PROP_SHOW_LOST] = g_param_spec_boolean ("show-lost", NULL, NULL, TRUE,
                                                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                      G_PARAM_STATIC_STRINGS);
+  /* every location squeezed into the pane */
+  properties[PROP_WHOLE_MACHINE] = g_param_spec_boolean ("whole-machine", NULL, NULL, FALSE,
+                                                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                         G_PARAM_STATIC_STRINGS);
+  /* SextantTimelineColorMode: by category or by region */
+  properties[PROP_COLOR_MODE] = g_param_spec_int ("color-mode", NULL, NULL, SEXTANT_TIMELINE_COLOR_BY_CATEGORY,
+                                                  SEXTANT_TIMELINE_COLOR_BY_REGION, SEXTANT_TIMELINE_COLOR_BY_CATEGORY,
+                                                  G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                  G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
+  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
+  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+
   /* the window's action: the view is the session's */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "win.pan", "d", -0.1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "win.pan", "d", 0.1);
@@ -875,18 +988,16 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
 static void
 sextant_timeline_init (SextantTimeline *self)
 {
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkGesture *drag = gtk_gesture_drag_new ();
-
   self->show_messages = TRUE;
   self->show_lost = TRUE;
   self->columns = g_array_new (FALSE, TRUE, sizeof (double));
   self->label_width = 160;
+  self->row_height = ROW_MIN;
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
   self->selection_loc = SEXTANT_NULL;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
   self->session_signals = g_signal_group_new (SEXTANT_TYPE_SESSION);
   g_signal_group_connect_swapped (self->session_signals, "notify::view-begin", G_CALLBACK (session_view_cb), self);
@@ -898,17 +1009,7 @@ sextant_timeline_init (SextantTimeline *self)
                                   self);
   g_signal_group_connect_swapped (self->session_signals, "notify::pair-filter", G_CALLBACK (session_filter_cb), self);
 
-  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
-
-  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
-
+  _sextant_timeline_input_init (self);
   _sextant_timeline_click_init (self);
 }
 

@@ -35,6 +35,11 @@ struct _SextantWindow
   SextantPatternBrowser *browser;
   GtkPaned              *down;               /* the timeline over the pages */
   SextantTimeline       *timeline;
+  GtkWidget             *timeline_bar;       /* the legend, the rows' filter and mode */
+  GtkWidget             *legend_box;
+  GtkWidget             *hidden_button;
+  GtkSearchEntry        *row_filter;
+  GtkWidget             *machine_button;
   GtkRevealer           *filter_revealer;    /* the pair filter's bar, above the timeline */
   GtkLabel              *filter_label;
   GtkStack              *views;              /* the pages under the timeline: source, tree, matrix */
@@ -82,5 +87,8 @@ void _sextant_window_analyse             (SextantWindow  *self);
 void _sextant_window_toast               (SextantWindow  *self,
                                           const char     *text);
 GtkWidget *_sextant_window_page_widget   (SextantWindow  *self);
+void _sextant_window_timeline_class_init (GtkWidgetClass *widget_class);
+void _sextant_window_timeline_init       (SextantWindow  *self);
+void _sextant_window_timeline_update     (SextantWindow  *self);
 
 G_END_DECLS

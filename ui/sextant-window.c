@@ -356,6 +356,7 @@ set_session (SextantWindow  *self,
   gtk_widget_set_visible (self->messages_button, session != NULL);
   gtk_widget_set_visible (self->lost_button, session != NULL);
   sextant_timeline_set_session (self->timeline, session);
+  _sextant_window_timeline_update (self);
   sextant_pattern_browser_set_session (self->browser, session);
   sextant_tree_view_set_session (self->tree_view, session);
   sextant_matrix_view_set_session (self->matrix_view, session);
@@ -978,6 +979,7 @@ sextant_window_class_init (SextantWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, views_page_cb);
 
   _sextant_window_class_actions_init (widget_class);
+  _sextant_window_timeline_class_init (widget_class);
 }
 
 static void
@@ -1037,6 +1039,7 @@ sextant_window_init (SextantWindow *self)
                           G_BINDING_SYNC_CREATE);
 
   _sextant_window_actions_init (self);
+  _sextant_window_timeline_init (self);
   _sextant_window_dnd_init (self);
   update_source_roots (self);
   rebuild_recent (self);

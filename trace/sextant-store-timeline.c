@@ -1,0 +1,50 @@
+/*
+ * sextant-store-timeline.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the timeline reads of the store besides its frames: the names of
+ * the last analysis's patterns by number (a pattern instance's id is
+ * (number << 32) + n; the lost-time layer draws each pattern kind in its
+ * own style). Workload: one scan of the small `pattern` table.
+ */
+#include "config.h"
+
+#include "sextant-store-private.h"
+
+static const char pattern_numbers_sql[] =
+  "SELECT number, id FROM pattern WHERE number IS NOT NULL";
+
+static gboolean
+pattern_number_row (const SextantRow  *row,
+                    gpointer           user_data,
+                    GError           **error)
+{
+  g_hash_table_insert (user_data, GUINT_TO_POINTER ((guint)sextant_row_get_int (row, 0)),
+                       sextant_row_dup_text (row, 1));
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_list_pattern_numbers:
+ * @error: SQLite's errors
+ *
+ * Returns: (transfer full) (nullable): pattern number (GUINT_TO_POINTER)
+ *   -> pattern id ("late_sender"), of the last analysis
+ *
+ * Threading: the store's owning thread.
+ */
+GHashTable *
+sextant_store_list_pattern_numbers (SextantStore  *self,
+                                    GError       **error)
+{
+  g_autoptr(GHashTable) numbers = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+
+  if (!sextant_store_foreach_sql (self, pattern_numbers_sql, pattern_number_row, numbers, error, ""))
+    return NULL;
+
+  return g_steal_pointer (&numbers);
+}

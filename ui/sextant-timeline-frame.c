@@ -1,0 +1,292 @@
+/*
+ * sextant-timeline-frame.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The timeline's model: a frame is what one view shows, read on a worker
+ * thread from the store through the level-of-detail reader. Its cost is
+ * bounded by what is in view, never by the trace's size:
+ * - the buckets of the locations whose rows are in view (a page above and
+ *   below too, so that scrolling has them), at most 2 W + 2 per location,
+ *   or the pieces of the visits when zoomed in past the pyramid;
+ * - the counter rows' points, at most one per pixel column;
+ * - in the whole-machine mode, the picture of every location squeezed
+ *   into the pane's pixel rows, at a level the reader bounds;
+ * - the messages in flight (lines, at most MAX_MESSAGES, or their density
+ *   per pair of locations and stretch of time), the collectives' members,
+ *   the one-sided operations and window synchronisations, and the time
+ *   the pattern instances lost, each capped.
+ */
+#include "config.h"
+
+#include "sextant-store-rows.h"
+#include "sextant-timeline-private.h"
+
+static void
+source_clear (gpointer data)
+{
+  Source *source = data;
+
+  g_clear_pointer (&source->reader, sextant_lod_reader_free);
+  g_clear_object (&source->store);
+  g_clear_object (&source->session);
+}
+
+Source *
+_sextant_timeline_source_new (SextantSession *session)
+{
+  Source *source = g_atomic_rc_box_new0 (Source);
+
+  source->session = g_object_ref (session);
+
+  return source;
+}
+
+void
+_sextant_timeline_source_release (Source *source)
+{
+  if (source != NULL)
+    g_atomic_rc_box_release_full (source, source_clear);
+}
+
+/* On the worker thread */
+static gboolean
+source_open (Source  *source,
+             GError **error)
+{
+  if (source->reader != NULL)
+    return TRUE;
+
+  g_clear_object (&source->store);
+  return (source->store = sextant_session_open_store (source->session, error)) != NULL &&
+         (source->reader = sextant_lod_reader_new (source->store, error)) != NULL;
+}
+
+static void
+frame_loc_free (gpointer data)
+{
+  FrameLoc *fl = data;
+
+  g_array_unref (fl->buckets);
+  g_free (fl);
+}
+
+static void
+frame_counter_free (gpointer data)
+{
+  FrameCounter *fc = data;
+
+  g_array_unref (fc->points);
+  g_free (fc);
+}
+
+void
+_sextant_timeline_frame_free (Frame *frame)
+{
+  if (frame == NULL)
+    return;
+
+  g_clear_pointer (&frame->filter, sextant_pair_filter_free);
+  g_clear_pointer (&frame->locs, g_hash_table_unref);
+  g_clear_pointer (&frame->counters, g_ptr_array_unref);
+  g_clear_pointer (&frame->messages, g_array_unref);
+  g_clear_pointer (&frame->density, g_array_unref);
+  g_clear_pointer (&frame->members, g_array_unref);
+  g_clear_pointer (&frame->lost, g_array_unref);
+  g_clear_pointer (&frame->rma, g_array_unref);
+  g_clear_pointer (&frame->syncs, g_array_unref);
+  g_free (frame->cells);
+  g_free (frame);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Frame, _sextant_timeline_frame_free)
+
+void
+_sextant_timeline_frame_request_free (FrameRequest *request)
+{
+  g_clear_pointer (&request->filter, sextant_pair_filter_free);
+  _sextant_timeline_source_release (request->source);
+  g_clear_pointer (&request->locs, g_array_unref);
+  g_clear_pointer (&request->counters, g_array_unref);
+  g_clear_pointer (&request->machine_locs, g_array_unref);
+  g_free (request);
+}
+
+/* The frame's lost time by location, then begin: the lost-time layer
+ * merges a row's intervals in one pass */
+static int
+compare_lost (gconstpointer a,
+              gconstpointer b)
+{
+  const SextantViewLost *x = a;
+  const SextantViewLost *y = b;
+
+  return x->loc != y->loc ? (x->loc > y->loc) - (x->loc < y->loc) : (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+/* The rows' buckets, counters and the machine picture */
+static gboolean
+read_rows (Frame            *frame,
+           FrameRequest     *request,
+           SextantLodReader *reader,
+           SextantStore     *store,
+           GCancellable     *cancellable,
+           GError          **error)
+{
+  frame->level = sextant_lod_reader_pick_level (reader, (double)(request->t1 - request->t0) / request->width);
+  frame->bucket_ticks = sextant_lod_reader_get_bucket_ticks (reader, frame->level);
+  frame->exact = frame->level == 0 &&
+                 frame->bucket_ticks * request->width > EXACT_FROM_PIXELS * (request->t1 - request->t0);
+  frame->locs = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, frame_loc_free);
+  for (guint i = 0; i < request->locs->len; i++)
+    {
+      FrameLoc *fl = g_new0 (FrameLoc, 1);
+      gboolean ok;
+
+      fl->loc = g_array_index (request->locs, gint64, i);
+      fl->buckets = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+      g_hash_table_replace (frame->locs, &fl->loc, fl);
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (frame->exact)
+        ok = sextant_lod_reader_read_visits (reader, fl->loc, request->t0, request->t1, fl->buckets, error);
+      else
+        ok = sextant_lod_reader_read (reader, fl->loc, frame->level, request->t0, request->t1, fl->buckets, error);
+      if (!ok)
+        return FALSE;
+    }
+
+  frame->counters = g_ptr_array_new_with_free_func (frame_counter_free);
+  for (guint i = 0; request->counters != NULL && i + 1 < request->counters->len; i += 2)
+    {
+      FrameCounter *fc = g_new0 (FrameCounter, 1);
+
+      fc->loc = g_array_index (request->counters, gint64, i);
+      fc->metric = g_array_index (request->counters, gint64, i + 1);
+      fc->points = g_array_new (FALSE, FALSE, sizeof (SextantCounterPoint));
+      g_ptr_array_add (frame->counters, fc);
+      if (!sextant_store_read_counter (store, fc->loc, fc->metric, request->t0, request->t1, (guint)request->width,
+                                       fc->points, error))
+        return FALSE;
+    }
+
+  if (request->machine_locs != NULL && request->machine_locs->len > 0 && request->n_bands > 0)
+    {
+      frame->n_bands = request->n_bands;
+      frame->machine_locs = request->machine_locs->len;
+      frame->cells = g_new0 (SextantMachineCell, (gsize)request->n_bands * request->width);
+      if (!sextant_lod_reader_read_machine (reader, (const gint64 *)(void *)request->machine_locs->data,
+                                            request->machine_locs->len, request->n_bands, request->t0, request->t1,
+                                            (guint)request->width, frame->cells, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Messages (lines, or their density), collectives, one-sided operations,
+ * lost time */
+static gboolean
+read_lines (Frame            *frame,
+            FrameRequest     *request,
+            SextantLodReader *reader,
+            GError          **error)
+{
+  gboolean too_many = FALSE;
+
+  frame->messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+  if (!sextant_lod_reader_read_messages (reader, request->t0, request->t1,
+                                         request->filter != NULL ? MAX_FILTERED_READ : MAX_MESSAGES,
+                                         frame->messages, &too_many, error))
+    return FALSE;
+  /* the pair's messages only */
+  if (request->filter != NULL && !too_many)
+    {
+      guint kept = 0;
+
+      for (guint i = 0; i < frame->messages->len; i++)
+        {
+          const SextantViewMessage *m = &g_array_index (frame->messages, SextantViewMessage, i);
+
+          if (sextant_pair_filter_matches (request->filter, m->send_loc, m->recv_loc))
+            g_array_index (frame->messages, SextantViewMessage, kept++) = *m;
+        }
+      g_array_set_size (frame->messages, kept);
+      too_many = kept > MAX_MESSAGES;
+    }
+  if (too_many)
+    {
+      g_clear_pointer (&frame->messages, g_array_unref);
+      /* about 4 pixels a stretch */
+      frame->density = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
+      if (request->filter == NULL &&
+          !sextant_lod_reader_read_message_density (reader, request->t0, request->t1,
+                                                    MAX ((request->t1 - request->t0) * 4 / request->width, 1),
+                                                    MAX_DENSITY, frame->density, error))
+        return FALSE;
+    }
+
+  frame->members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
+  if (!sextant_lod_reader_read_collectives (reader, request->t0, request->t1, MAX_MEMBERS, frame->members,
+                                            &too_many, error))
+    return FALSE;
+  if (too_many)
+    g_clear_pointer (&frame->members, g_array_unref);
+
+  frame->rma = g_array_new (FALSE, FALSE, sizeof (SextantViewRma));
+  if (!sextant_lod_reader_read_rma (reader, request->t0, request->t1, MAX_RMA, frame->rma, &too_many, error))
+    return FALSE;
+  if (too_many)
+    g_clear_pointer (&frame->rma, g_array_unref);
+
+  frame->syncs = g_array_new (FALSE, FALSE, sizeof (SextantViewSync));
+  if (!sextant_lod_reader_read_rma_sync (reader, request->t0, request->t1, MAX_RMA, frame->syncs, &too_many, error))
+    return FALSE;
+  if (too_many)
+    g_clear_pointer (&frame->syncs, g_array_unref);
+
+  frame->lost = g_array_new (FALSE, FALSE, sizeof (SextantViewLost));
+  if (!sextant_lod_reader_read_lost (reader, request->t0, request->t1, MAX_LOST, frame->lost, &too_many, error))
+    return FALSE;
+  if (too_many)
+    g_clear_pointer (&frame->lost, g_array_unref);
+  else
+    g_array_sort (frame->lost, compare_lost);
+
+  return TRUE;
+}
+
+void
+_sextant_timeline_read_frame_worker (GTask        *task,
+                                     gpointer      source_object,
+                                     gpointer      task_data,
+                                     GCancellable *cancellable)
+{
+  FrameRequest *request = task_data;
+  g_autoptr(Frame) frame = g_new0 (Frame, 1);
+  GError *error = NULL;
+
+  if (!source_open (request->source, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  frame->t0 = request->t0;
+  frame->t1 = request->t1;
+  frame->width = request->width;
+  frame->generation = request->generation;
+  frame->filter = request->filter != NULL ? sextant_pair_filter_copy (request->filter) : NULL;
+  frame->rows_serial = request->rows_serial;
+  frame->first_row = request->first_row;
+  frame->last_row = request->last_row;
+  frame->machine = request->machine;
+  if (!read_rows (frame, request, request->source->reader, request->source->store, cancellable, &error) ||
+      !read_lines (frame, request, request->source->reader, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)_sextant_timeline_frame_free);
+}
