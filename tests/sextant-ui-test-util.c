@@ -206,6 +206,52 @@ sextant_test_click (GtkWidget *widget,
   sextant_test_run_frames (widget, 3);
 }
 
+/* @widget's point (@x, @y) on its surface, as xdotool wants it */
+static void
+surface_point (GtkWidget *widget,
+               double     x,
+               double     y,
+               char     **sx,
+               char     **sy)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t at;
+  double dx, dy;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  *sx = g_strdup_printf ("%d", (int)lround (at.x + dx));
+  *sy = g_strdup_printf ("%d", (int)lround (at.y + dy));
+}
+
+void
+sextant_test_drag (GtkWidget  *widget,
+                   double      x0,
+                   double      y0,
+                   double      x1,
+                   double      y1,
+                   const char *key)
+{
+  g_autofree char *xid = window_xid (gtk_widget_get_native (widget));
+  g_autofree char *sx0 = NULL, *sy0 = NULL, *sx1 = NULL, *sy1 = NULL, *mx = NULL, *my = NULL;
+
+  surface_point (widget, x0, y0, &sx0, &sy0);
+  surface_point (widget, (x0 + x1) / 2, (y0 + y1) / 2, &mx, &my);
+  surface_point (widget, x1, y1, &sx1, &sy1);
+  sextant_test_xdotool ("mousemove", "--window", xid, sx0, sy0, NULL);
+  sextant_test_run_frames (widget, 2);
+  if (key != NULL)
+    sextant_test_xdotool ("keydown", key, NULL);
+  sextant_test_xdotool ("mousedown", "1", "mousemove", "--window", xid, mx, my, NULL);
+  sextant_test_run_frames (widget, 2);
+  sextant_test_xdotool ("mousemove", "--window", xid, sx1, sy1, NULL);
+  sextant_test_run_frames (widget, 2);
+  sextant_test_xdotool ("mouseup", "1", NULL);
+  if (key != NULL)
+    sextant_test_xdotool ("keyup", key, NULL);
+  sextant_test_run_frames (widget, 3);
+}
+
 gboolean
 sextant_test_pixel_is (const guint8  *pixels,
                        int            width,

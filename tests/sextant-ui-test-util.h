@@ -66,6 +66,16 @@ gboolean sextant_test_pixel_is       (const guint8  *pixels,
  * returns (transfer full) its anchor; fails the test if the run fails */
 char    *sextant_test_record_onecoll (const char *dir);
 
+/* A drag with the first button from (@x0, @y0) to (@x1, @y1) in
+ * @widget's coordinates, real X events (xdotool), holding @key ("shift",
+ * NULL: none) */
+void     sextant_test_drag           (GtkWidget  *widget,
+                                      double      x0,
+                                      double      y0,
+                                      double      x1,
+                                      double      y1,
+                                      const char *key);
+
 /* The location each shown row of @timeline draws (SEXTANT_NULL for a row
  * of several locations or a counter), in row order */
 GArray  *sextant_test_timeline_rows  (gpointer    timeline);
