@@ -28,9 +28,10 @@
  *   the filter text (case-insensitive; a group stays when one of its
  *   children matches) are left out of the list.
  *
- * A row draws the sum of its locations' buckets divided by their number
- * (the share of the threads' time, so a full row means every thread was
- * busy). Main thread only. The signal "changed" (no arguments) is
+ * A row draws the sum of its locations' buckets divided by the number of
+ * threads they are (@n_threads: the share of the threads' time, so a full
+ * row means every thread was busy; a Broadcaster's sessions are one
+ * thread). Main thread only. The signal "changed" (no arguments) is
  * emitted when the shown list changes: expand, collapse, hide, filter.
  */
 #pragma once
@@ -60,14 +61,19 @@ typedef enum
  * @tooltip: the full label ("vm / MPI Rank 3 / OpenMP thread 2")
  * @locs: (element-type gint64): the locations whose buckets the row draws,
  *   now: one for a location row; the merged sessions; every location under
- *   a collapsed process or node; the master thread alone for an expanded
- *   process
+ *   a collapsed process or node (less the hidden ones); the master thread
+ *   alone for an expanded process; none for an expanded node (a heading:
+ *   its processes' rows follow it)
  * @expandable: the row has rows under it (node; process with threads)
  * @expanded: they are shown
  * @rank: the MPI rank of its process, -1 when it has none
  * @metric: SEXTANT_TIMELINE_ROW_COUNTER: the metric (metric_member id) it
  *   plots, on @locs' only location; -1 otherwise
  * @unit: COUNTER: the metric's unit ("bytes", "#", ""), never %NULL
+ * @n_threads: what the sum of @locs' buckets is divided by: the threads
+ *   the row stands for, where the merged sessions of a Broadcaster count
+ *   as one thread (they ran one after the other, never at once); 1 for a
+ *   location or counter row, 0 for an expanded node (no @locs)
  *
  * Owned by the model; valid until its next "changed".
  */
@@ -84,6 +90,7 @@ typedef struct
   int         rank;
   gint64      metric;
   const char *unit;
+  guint       n_threads;
 } SextantTimelineRow;
 
 #define SEXTANT_TYPE_TIMELINE_ROWS (sextant_timeline_rows_get_type ())
