@@ -12,7 +12,7 @@
  * never as empty rows.
  *
  * The model is a tree built once per session (the store's locations, read
- * on the caller's thread: a few ms for 4096 locations), flattened into the
+ * on the caller's thread: 10-14 ms for 4096 locations), flattened into the
  * list of rows shown:
  *
  * - a node row only where the trace has several nodes: its label is the
@@ -24,9 +24,10 @@
  *   expanded, its other threads follow it, one level deeper; collapsed,
  *   that row draws the aggregate of all its threads ("MPI Rank 3 (4
  *   threads)"), as Vampir's process rows do;
- * - hidden rows (the user's "Hide") and rows whose label does not contain
- *   the filter text (case-insensitive; a group stays when one of its
- *   children matches) are left out of the list.
+ * - hidden rows (the user's "Hide") and rows whose full label (@tooltip:
+ *   node / process / thread, so that a process's name keeps its threads)
+ *   does not contain the filter text (case-insensitive; a group stays when
+ *   one of its children matches) are left out of the list.
  *
  * A row draws the sum of its locations' buckets divided by the number of
  * threads they are (@n_threads: the share of the threads' time, so a full
@@ -105,7 +106,8 @@ guint                     sextant_timeline_rows_get_n_rows   (SextantTimelineRow
 const SextantTimelineRow *sextant_timeline_rows_get_row      (SextantTimelineRows *self,
                                                               guint                position);
 /* The shown row that draws @loc (a collapsed group's row, for a location
- * under it); -1 when @loc is hidden, filtered out or has no row */
+ * under it; a location that recorded only metrics: its first counter
+ * row); -1 when @loc is hidden, filtered out or has no row. O(1) */
 int                       sextant_timeline_rows_row_of_loc   (SextantTimelineRows *self,
                                                               gint64               loc);
 /* The shown row with @key, or -1 */
