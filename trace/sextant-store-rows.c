@@ -9,9 +9,11 @@
  *
  * Workload: the places and the metrics are read once per session: the
  * places are one pass over location joined to its group by primary key,
- * plus the system tree and MPI_COMM_WORLD's members (4096 locations: about
- * 5 ms); the metrics are one pass over metric_value grouped by location,
- * metric and position (72,670 values in fastotf2-simple-mi300: a few ms).
+ * plus the system tree and MPI_COMM_WORLD's members (at 4096 locations the
+ * timeline's whole row model is built in 10-14 ms); the metrics are one
+ * pass over metric_value grouped by location, metric and position (72,670
+ * values in fastotf2-simple-mi300), which no index serves: a trace of
+ * millions of metric values pays a scan of them once per session.
  * A counter read runs per frame and counter row in view: a range of the
  * index metric_value_loc (loc, time) (schema-1-index.sql), so its cost is
  * the location's values in the view (of all the metrics that location
