@@ -643,7 +643,8 @@ test_counter_pixels (void)
   SextantTimelineGeometry geometry;
   const int width = 240, height = 80, stride = width * 4;
   double lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE;
-  guint dark = 0, outside = 0;
+  guint dark = 0, outside = 0, under_label = 0;
+  int label_width, label_height;
   gint64 loc;
 
   if (store == NULL)
@@ -700,15 +701,25 @@ test_counter_pixels (void)
       }
   g_assert_cmpuint (outside, ==, 0);
   g_assert_cmpuint (dark, >, 10);
+  /* the label, at the top right: "max 688 M" */
+  g_assert_cmpstr (pango_layout_get_text (layout), ==, "max 688 M");
+  pango_layout_get_pixel_size (layout, &label_width, &label_height);
 
   /* each point's last value on the line, at its height on the scale: the
-   * largest value at the plot's top, the smallest at its bottom */
+   * largest value at the plot's top, the smallest at its bottom (where the
+   * label's text does not cover it) */
   for (guint i = 0; i < points->len; i++)
     {
       const SextantCounterPoint *p = &g_array_index (points, SextantCounterPoint, i);
       int x = (int)floor (sextant_timeline_geometry_x (&geometry, p->time));
       double y = row.top + 2 + (hi - p->last) / (hi - lo) * (row.height - 4);
       gboolean found = FALSE;
+
+      if (x >= geometry.plot_x + geometry.plot_width - label_width - 6 && y < row.top + label_height + 1)
+        {
+          under_label++;
+          continue;
+        }
 
       for (int dy = -1; dy <= 1 && !found; dy++)
         {
@@ -718,6 +729,7 @@ test_counter_pixels (void)
         }
       g_assert_true (found);
     }
+  g_assert_cmpuint (under_label, <, points->len / 2);   /* this metric ends at its top, on the right */
   /* the top and bottom of the scale are reached */
   {
     gboolean top = FALSE, bottom = FALSE;

@@ -8,7 +8,7 @@
  * give them (at most one per pixel column). Each column's range from its
  * smallest to its largest value is shaded, the last values are joined by a
  * step line (a value holds until the next one), and the row says the
- * largest value in view with its unit. Colour rectangles only: O(points),
+ * largest value in view with its unit, at its top right on a white veil. Colour rectangles only: O(points),
  * at most two rectangles and a shade per pixel column.
  */
 #include "config.h"
@@ -22,6 +22,7 @@
 static const GdkRGBA counter_line = { 0.10f, 0.37f, 0.71f, 1.0f };
 static const GdkRGBA counter_shade = { 0.10f, 0.37f, 0.71f, 0.30f };
 static const GdkRGBA counter_text = { 0.13f, 0.13f, 0.13f, 1.0f };
+static const GdkRGBA label_veil = { 1.0f, 1.0f, 1.0f, 0.75f };
 
 /* pixels between the row's edges and the plot */
 #define PAD 2.0f
@@ -141,8 +142,10 @@ sextant_timeline_layer_counter (GtkSnapshot                   *snapshot,
       pango_layout_get_pixel_size (layout, &text_width, &text_height);
       if (text_height <= height)
         {
+          /* on a veil, so that the plot under it does not cross the text */
           gtk_snapshot_save (snapshot);
           gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (geometry->plot_x + geometry->plot_width - text_width - 4, y));
+          gtk_snapshot_append_color (snapshot, &label_veil, &GRAPHENE_RECT_INIT (-2, 0, text_width + 4, text_height));
           gtk_snapshot_append_layout (snapshot, layout, &counter_text);
           gtk_snapshot_restore (snapshot);
         }
