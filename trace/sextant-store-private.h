@@ -293,6 +293,8 @@ gboolean      sextant_row_is_null           (const SextantRow  *row,
                                              int                column);
 gint64        sextant_row_get_int           (const SextantRow  *row,
                                              int                column);
+double        sextant_row_get_double        (const SextantRow  *row,
+                                             int                column);
 const char   *sextant_row_get_text          (const SextantRow  *row,
                                              int                column);
 char         *sextant_row_dup_text          (const SextantRow  *row,

@@ -1816,6 +1816,15 @@ sextant_row_get_int (const SextantRow *row,
 }
 
 
+/* The column's value as a double (an integer converted) */
+double
+sextant_row_get_double (const SextantRow *row,
+                        int               column)
+{
+  return sqlite3_column_double (row->stmt, column);
+}
+
+
 const char *
 sextant_row_get_text (const SextantRow *row,
                       int               column)

@@ -12,7 +12,7 @@
  * never as empty rows.
  *
  * The model is a tree built once per session (the store's locations, read
- * on the caller's thread: a few ms for 4096 locations), flattened into the
+ * on the caller's thread: 10-14 ms for 4096 locations), flattened into the
  * list of rows shown:
  *
  * - a node row only where the trace has several nodes: its label is the
@@ -24,13 +24,15 @@
  *   expanded, its other threads follow it, one level deeper; collapsed,
  *   that row draws the aggregate of all its threads ("MPI Rank 3 (4
  *   threads)"), as Vampir's process rows do;
- * - hidden rows (the user's "Hide") and rows whose label does not contain
- *   the filter text (case-insensitive; a group stays when one of its
- *   children matches) are left out of the list.
+ * - hidden rows (the user's "Hide") and rows whose full label (@tooltip:
+ *   node / process / thread, so that a process's name keeps its threads)
+ *   does not contain the filter text (case-insensitive; a group stays when
+ *   one of its children matches) are left out of the list.
  *
- * A row draws the sum of its locations' buckets divided by their number
- * (the share of the threads' time, so a full row means every thread was
- * busy). Main thread only. The signal "changed" (no arguments) is
+ * A row draws the sum of its locations' buckets divided by the number of
+ * threads they are (@n_threads: the share of the threads' time, so a full
+ * row means every thread was busy; a Broadcaster's sessions are one
+ * thread). Main thread only. The signal "changed" (no arguments) is
  * emitted when the shown list changes: expand, collapse, hide, filter.
  */
 #pragma once
@@ -60,14 +62,19 @@ typedef enum
  * @tooltip: the full label ("vm / MPI Rank 3 / OpenMP thread 2")
  * @locs: (element-type gint64): the locations whose buckets the row draws,
  *   now: one for a location row; the merged sessions; every location under
- *   a collapsed process or node; the master thread alone for an expanded
- *   process
+ *   a collapsed process or node (less the hidden ones); the master thread
+ *   alone for an expanded process; none for an expanded node (a heading:
+ *   its processes' rows follow it)
  * @expandable: the row has rows under it (node; process with threads)
  * @expanded: they are shown
  * @rank: the MPI rank of its process, -1 when it has none
  * @metric: SEXTANT_TIMELINE_ROW_COUNTER: the metric (metric_member id) it
  *   plots, on @locs' only location; -1 otherwise
  * @unit: COUNTER: the metric's unit ("bytes", "#", ""), never %NULL
+ * @n_threads: what the sum of @locs' buckets is divided by: the threads
+ *   the row stands for, where the merged sessions of a Broadcaster count
+ *   as one thread (they ran one after the other, never at once); 1 for a
+ *   location or counter row, 0 for an expanded node (no @locs)
  *
  * Owned by the model; valid until its next "changed".
  */
@@ -84,6 +91,7 @@ typedef struct
   int         rank;
   gint64      metric;
   const char *unit;
+  guint       n_threads;
 } SextantTimelineRow;
 
 #define SEXTANT_TYPE_TIMELINE_ROWS (sextant_timeline_rows_get_type ())
@@ -98,7 +106,8 @@ guint                     sextant_timeline_rows_get_n_rows   (SextantTimelineRow
 const SextantTimelineRow *sextant_timeline_rows_get_row      (SextantTimelineRows *self,
                                                               guint                position);
 /* The shown row that draws @loc (a collapsed group's row, for a location
- * under it); -1 when @loc is hidden, filtered out or has no row */
+ * under it; a location that recorded only metrics: its first counter
+ * row); -1 when @loc is hidden, filtered out or has no row. O(1) */
 int                       sextant_timeline_rows_row_of_loc   (SextantTimelineRows *self,
                                                               gint64               loc);
 /* The shown row with @key, or -1 */
