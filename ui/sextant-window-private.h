@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include "sextant-details-pane.h"
 #include "sextant-window.h"
 
 G_BEGIN_DECLS
@@ -35,6 +36,8 @@ struct _SextantWindow
   SextantPatternBrowser *browser;
   GtkPaned              *down;               /* the timeline over the pages */
   SextantTimeline       *timeline;
+  GtkRevealer           *details_revealer;   /* at the right of the timeline: shown with an item */
+  SextantDetailsPane    *details_pane;
   GtkRevealer           *filter_revealer;    /* the pair filter's bar, above the timeline */
   GtkLabel              *filter_label;
   GtkStack              *views;              /* the pages under the timeline: source, tree, matrix */
