@@ -411,8 +411,26 @@ test_pane (WindowFixture *fixture,
   g_assert_nonnull (strstr (text, "Call site: /opt/every-kind/src/solver.c:66\n"));
   g_assert_nonnull (strstr (text, "Call path: main/compute_kernel\n"));
   g_assert_nonnull (strstr (text, "Called from: main\n"));
-  /* the pane is wide enough to be read, at the right of the timeline */
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (pane)), >=, 300);
+  /* SEXTANT_TEST_SHOT=file.png: the window as drawn, to look at */
+  if (g_getenv ("SEXTANT_TEST_SHOT") != NULL)
+    {
+      int width, height;
+      g_autofree guint8 *pixels = sextant_test_render (GTK_WIDGET (fixture->window), &width, &height);
+      cairo_surface_t *surface = cairo_image_surface_create_for_data (pixels, CAIRO_FORMAT_ARGB32, width, height,
+                                                                      width * 4);
+
+      cairo_surface_write_to_png (surface, g_getenv ("SEXTANT_TEST_SHOT"));
+      cairo_surface_destroy (surface);
+    }
+  /* the pane is wide enough to be read, at the right of the timeline,
+   * whole inside the window */
+  {
+    graphene_rect_t bounds;
+
+    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (pane)), >=, 260);
+    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (pane), GTK_WIDGET (fixture->window), &bounds));
+    g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (GTK_WIDGET (fixture->window)));
+  }
 
   /* Show Source: the Source page at that line, of the file found under
    * a source folder */

@@ -289,6 +289,72 @@ test_rma (void)
   g_assert_nonnull (put->loc_label);
 }
 
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+
+  return (x > y) - (x < y);
+}
+
+/* The reads of 200 clicks at random places, on a connection kept from
+ * one to the next (@kept, as the pane does) or a new one each time;
+ * reported: the median, the ninth decile and the worst */
+static void
+bench_reads (const char *path,
+             gboolean    kept)
+{
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantStore) probe = sextant_store_open (path, &error);
+  g_autoptr(GArray) locations = NULL;
+  SextantTimeSpan span;
+  guint found = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (sextant_store_get_time_span (probe, &span, &error));
+  locations = sextant_test_locations (probe, FALSE);
+  for (guint i = 0; i < 200; i++)
+    {
+      gint64 loc = g_array_index (locations, gint64, g_rand_int_range (rand, 0, (gint32)locations->len));
+      gint64 t = span.begin + (gint64)(g_rand_double (rand) * (double)(span.end - span.begin));
+      gint64 start = g_get_monotonic_time ();
+      g_autoptr(SextantStore) store = kept ? g_object_ref (probe) : sextant_store_open (path, &error);
+      g_autoptr(SextantItemDetails) details = NULL;
+      double ms;
+
+      g_assert_no_error (error);
+      g_assert_true (sextant_store_read_item_details (store, SEXTANT_DETAILS_VISIT, loc, t, SEXTANT_NULL, &details,
+                                                      &error));
+      g_assert_no_error (error);
+      ms = (double)(g_get_monotonic_time () - start) / 1000.0;
+      g_array_append_val (times, ms);
+      found += details != NULL;
+    }
+  g_array_sort (times, compare_double);
+  g_test_message ("%s connection: %u clicks (%u on a visit): median %.2f ms, 90 %% %.2f ms, worst %.2f ms",
+                  kept ? "a kept" : "a new", times->len, found, g_array_index (times, double, times->len / 2),
+                  g_array_index (times, double, times->len * 9 / 10), g_array_index (times, double, times->len - 1));
+}
+
+/* SEXTANT_DETAILS_STORE=a store (the 10 M-event benchmark's): the time a
+ * click's read takes */
+static void
+test_bench (void)
+{
+  const char *path = g_getenv ("SEXTANT_DETAILS_STORE");
+
+  if (path == NULL)
+    {
+      g_test_skip ("SEXTANT_DETAILS_STORE is not set");
+      return;
+    }
+  bench_reads (path, TRUE);
+  bench_reads (path, FALSE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -300,6 +366,7 @@ main (int    argc,
   g_test_add_func ("/store-details/message", test_message);
   g_test_add_func ("/store-details/collective", test_collective);
   g_test_add_func ("/store-details/rma", test_rma);
+  g_test_add_func ("/store-details/bench", test_bench);
 
   return g_test_run ();
 }

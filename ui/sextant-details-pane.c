@@ -12,6 +12,13 @@
  * fills the grid. A new item cancels the read under way (its connection's
  * statements stop) and a result whose item is not the session's any more
  * is dropped: the newest item wins.
+ *
+ * Connections: a worker takes one from the pane's pool (a GAsyncQueue,
+ * shared with the workers under way) or opens one when the pool is empty
+ * (another read still holds it), and gives it back. A kept connection has
+ * the column tables' chunk directories and recent chunks already: a click
+ * on the 10 M-event store reads in 0.4 ms (median) on a kept connection,
+ * 16 ms on a new one (docs/ui.md).
  */
 #include "config.h"
 
@@ -32,6 +39,7 @@ struct _SextantDetailsPane
 
   /* Owned */
   SextantSession *session;
+  GAsyncQueue    *pool;           /* SextantStore: connections to its store */
   gulong          item_handler;
   GCancellable   *cancellable;    /* the read under way; NULL: none */
   char           *title_text;
@@ -58,9 +66,13 @@ static GParamSpec *properties[N_PROPS];
 /* What the worker returns when nothing is there (no visit at that time) */
 static const char NOTHING[] = "nothing";
 
+/* the connections the pool keeps */
+#define POOL_SIZE 2
+
 typedef struct
 {
   SextantSession     *session;
+  GAsyncQueue        *pool;
   SextantItem         item;
 } Request;
 
@@ -68,6 +80,7 @@ static void
 request_free (Request *request)
 {
   g_clear_object (&request->session);
+  g_clear_pointer (&request->pool, g_async_queue_unref);
   g_free (request);
 }
 
@@ -96,24 +109,27 @@ read_worker (GTask        *task,
              GCancellable *cancellable)
 {
   Request *request = task_data;
-  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(SextantStore) store = g_async_queue_try_pop (request->pool);
   SextantItemDetails *details = NULL;
   GError *error = NULL;
+  gboolean ok;
 
-  if (!(store = sextant_session_open_store (request->session, &error)))
+  if (store == NULL && !(store = sextant_session_open_store (request->session, &error)))
     {
       g_task_return_error (task, error);
       return;
     }
   sextant_store_set_cancellable (store, cancellable);
-  if (!sextant_store_read_item_details (store, details_kind (request->item.kind), request->item.loc,
-                                        request->item.time, request->item.id, &details, &error))
+  ok = sextant_store_read_item_details (store, details_kind (request->item.kind), request->item.loc,
+                                        request->item.time, request->item.id, &details, &error);
+  sextant_store_set_cancellable (store, NULL);
+  if (g_async_queue_length (request->pool) < POOL_SIZE)
+    g_async_queue_push (request->pool, g_steal_pointer (&store));
+  if (!ok)
     {
-      sextant_store_set_cancellable (store, NULL);
       g_task_return_error (task, error);
       return;
     }
-  sextant_store_set_cancellable (store, NULL);
   if (details != NULL)
     g_task_return_pointer (task, details, (GDestroyNotify)sextant_item_details_free);
   else
@@ -462,6 +478,7 @@ item_changed_cb (SextantDetailsPane *self)
   set_status (self, "Reading…");
   request = g_new0 (Request, 1);
   request->session = g_object_ref (self->session);
+  request->pool = g_async_queue_ref (self->pool);
   request->item = *item;
   self->cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->cancellable, read_cb, g_object_ref (self));
@@ -494,6 +511,9 @@ sextant_details_pane_set_session (SextantDetailsPane *self,
 
   g_clear_signal_handler (&self->item_handler, self->session);
   g_set_object (&self->session, session);
+  /* the connections were to the store of the session before */
+  g_clear_pointer (&self->pool, g_async_queue_unref);
+  self->pool = g_async_queue_new_full (g_object_unref);
   if (session != NULL)
     self->item_handler = g_signal_connect_object (session, "notify::item", G_CALLBACK (item_changed_cb), self,
                                                   G_CONNECT_SWAPPED);
@@ -560,6 +580,7 @@ sextant_details_pane_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_signal_handler (&self->item_handler, self->session);
   g_clear_object (&self->session);
+  g_clear_pointer (&self->pool, g_async_queue_unref);
   g_clear_pointer (&self->box, gtk_widget_unparent);
 
   G_OBJECT_CLASS (sextant_details_pane_parent_class)->dispose (object);
@@ -654,6 +675,7 @@ sextant_details_pane_init (SextantDetailsPane *self)
 
   self->text = g_string_new (NULL);
   self->ready = TRUE;
+  self->pool = g_async_queue_new_full (g_object_unref);
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
