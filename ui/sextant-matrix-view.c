@@ -908,7 +908,7 @@ sextant_matrix_view_activate_cell (SextantMatrixView *self,
   filter.receiver_last = sextant_comm_matrix_get_loc (self->matrix, MIN ((receiver + 1) * self->block, n) - 1);
   pad = MAX ((end - begin) / 20, 1);
   sextant_session_set_pair_filter (self->session, &filter);
-  sextant_session_set_view (self->session, begin - pad, end + 1 + pad);
+  sextant_session_zoom_to_range (self->session, begin - pad, end + 1 + pad);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

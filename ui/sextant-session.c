@@ -24,6 +24,25 @@
 
 /* The narrowest view, in ticks: about a tick a pixel on a small window */
 #define MIN_VIEW_TICKS 200
+/* Zoom history: the most steps kept back, and the pause (µs, monotonic)
+ * after which a continuous change (wheel, drag, pan) starts a new step */
+#define MAX_HISTORY 100
+#define GESTURE_GAP_US G_USEC_PER_SEC
+
+/* A view kept in the zoom history */
+typedef struct
+{
+  gint64 begin;
+  gint64 end;
+} View;
+
+/* How a change of the view counts in the history */
+typedef enum
+{
+  CHANGE_GESTURE,   /* continuous: one step per gesture */
+  CHANGE_JUMP,      /* one step */
+  CHANGE_HISTORY,   /* going back or forward: no step */
+} ChangeKind;
 
 /* How far an import or an analysis is: set on its thread, read and
  * notified on the main thread */
@@ -67,9 +86,24 @@ struct _SextantSession
   gint64                selection_loc;  /* SEXTANT_NULL: nothing selected */
   gint64                selection_time;
   SextantPairFilter    *pair_filter;    /* NULL: every message */
+  SextantItem          *item;           /* the clicked item; NULL: none */
+
+  /* The zoom history: the views before (oldest first) and after (the
+   * next one last) the one shown */
+  GArray               *back;           /* View */
+  GArray               *forward;        /* View */
+  gboolean              in_gesture;     /* the last change was continuous */
+  gint64                last_change;    /* g_get_monotonic_time() of it */
+  gint64              (*clock) (void);  /* g_get_monotonic_time, or a test's */
 };
 
 G_DEFINE_FINAL_TYPE (SextantSession, sextant_session, G_TYPE_OBJECT)
+
+static void clear_history (SextantSession *self);
+static void change_view   (SextantSession *self,
+                           gint64          begin,
+                           gint64          end,
+                           ChangeKind      kind);
 
 enum
 {
@@ -89,6 +123,9 @@ enum
   PROP_SELECTION_LOC,
   PROP_SELECTION_TIME,
   PROP_PAIR_FILTER,
+  PROP_ITEM,
+  PROP_CAN_GO_BACK,
+  PROP_CAN_GO_FORWARD,
   N_PROPS
 };
 
@@ -366,10 +403,20 @@ sextant_session_load_finish (SextantSession  *self,
   self->loaded = TRUE;
   self->view_begin = self->span.begin;
   self->view_end = self->span.end;
+  g_object_freeze_notify (G_OBJECT (self));
+  sextant_session_set_item (self, NULL);
+  clear_history (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADED]);
+  g_object_thaw_notify (G_OBJECT (self));
   if (self->wanted_to > self->wanted_from)
-    sextant_session_set_view_seconds (self, self->wanted_from, self->wanted_to);
-  else
+    {
+      double res = (double)sextant_session_get_resolution (self);
+
+      change_view (self, self->span.begin + (gint64)llround (self->wanted_from * res),
+                   self->span.begin + (gint64)llround (self->wanted_to * res), CHANGE_HISTORY);
+      self->wanted_from = self->wanted_to = 0;
+    }
+  if (self->view_begin == self->span.begin && self->view_end == self->span.end)
     {
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_BEGIN]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_END]);
@@ -680,34 +727,86 @@ sextant_session_get_view_end (SextantSession *self)
   return self->view_end;
 }
 
-/**
- * sextant_session_set_view:
- *
- * Shows [@begin, @end) in ticks, moved and widened as needed to lie in the
- * run and be at least MIN_VIEW_TICKS wide. Before the session is loaded,
- * nothing happens.
- */
-void
-sextant_session_set_view (SextantSession *self,
-                          gint64          begin,
-                          gint64          end)
-{
-  gint64 span;
-  gint64 width;
+/* The zoom history ------------------------------------------------------------ */
 
-  g_return_if_fail (SEXTANT_IS_SESSION (self));
+static void
+update_can_go (SextantSession *self,
+               gboolean        could_go_back,
+               gboolean        could_go_forward)
+{
+  if (could_go_back != (self->back->len > 0))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_BACK]);
+  if (could_go_forward != (self->forward->len > 0))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_FORWARD]);
+}
+
+static void
+clear_history (SextantSession *self)
+{
+  gboolean back = self->back->len > 0;
+  gboolean forward = self->forward->len > 0;
+
+  g_array_set_size (self->back, 0);
+  g_array_set_size (self->forward, 0);
+  self->in_gesture = FALSE;
+  update_can_go (self, back, forward);
+}
+
+/* The view shown becomes a step back; the steps ahead are dropped */
+static void
+record_step (SextantSession *self)
+{
+  View shown = { self->view_begin, self->view_end };
+  gboolean back = self->back->len > 0;
+  gboolean forward = self->forward->len > 0;
+
+  if (self->back->len >= MAX_HISTORY)
+    g_array_remove_range (self->back, 0, self->back->len - MAX_HISTORY + 1);
+  g_array_append_val (self->back, shown);
+  g_array_set_size (self->forward, 0);
+  update_can_go (self, back, forward);
+}
+
+/* [@begin, @end) moved and widened as needed to lie in the run and be at
+ * least MIN_VIEW_TICKS wide */
+static void
+clamp_view (SextantSession *self,
+            gint64         *begin,
+            gint64         *end)
+{
+  gint64 span = self->span.end - self->span.begin;
+  gint64 width = MIN (MAX (*end - *begin, MIN (span, MIN_VIEW_TICKS)), span);
+
+  *begin = CLAMP (*begin, self->span.begin, self->span.end - width);
+  *end = *begin + width;
+}
+
+/* Shows [@begin, @end) (clamped), recording the view shown before as
+ * @kind says: a jump is a step; a gesture is one when it starts, that is
+ * when the change before it was not a gesture or came GESTURE_GAP_US ago
+ * or more */
+static void
+change_view (SextantSession *self,
+             gint64          begin,
+             gint64          end,
+             ChangeKind      kind)
+{
+  gint64 now;
 
   if (!self->loaded)
     return;
 
-  span = self->span.end - self->span.begin;
-  width = MIN (MAX (end - begin, MIN (span, MIN_VIEW_TICKS)), span);
-  begin = CLAMP (begin, self->span.begin, self->span.end - width);
-  end = begin + width;
+  clamp_view (self, &begin, &end);
   if (begin == self->view_begin && end == self->view_end)
     return;
 
+  now = self->clock ();
   g_object_freeze_notify (G_OBJECT (self));
+  if (kind == CHANGE_JUMP ||
+      (kind == CHANGE_GESTURE && (!self->in_gesture || now - self->last_change >= GESTURE_GAP_US)))
+    record_step (self);
+  self->in_gesture = kind == CHANGE_GESTURE;
+  self->last_change = now;
   if (begin != self->view_begin)
     {
       self->view_begin = begin;
@@ -721,8 +820,129 @@ sextant_session_set_view (SextantSession *self,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-/* The view in seconds since the run's start; asked for before the load,
- * it is shown once the session is loaded (instead of the whole run). */
+/* From @from (back or forward) to the view it keeps last, the view shown
+ * going onto @to */
+static gboolean
+go (SextantSession *self,
+    GArray         *from,
+    GArray         *to)
+{
+  View shown = { self->view_begin, self->view_end };
+  gboolean back = self->back->len > 0;
+  gboolean forward = self->forward->len > 0;
+  View step;
+
+  if (from->len == 0)
+    return FALSE;
+
+  step = g_array_index (from, View, from->len - 1);
+  g_object_freeze_notify (G_OBJECT (self));
+  g_array_set_size (from, from->len - 1);
+  g_array_append_val (to, shown);
+  update_can_go (self, back, forward);
+  change_view (self, step.begin, step.end, CHANGE_HISTORY);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  return TRUE;
+}
+
+/**
+ * sextant_session_go_back:
+ *
+ * Shows the view before the last step of the zoom history (Alt+Left), as
+ * a browser's Back: the view shown becomes the first step forward.
+ *
+ * Returns: %TRUE when there was a step back
+ */
+gboolean
+sextant_session_go_back (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+
+  return go (self, self->back, self->forward);
+}
+
+/**
+ * sextant_session_go_forward:
+ *
+ * Shows the view the last sextant_session_go_back() left (Alt+Right).
+ *
+ * Returns: %TRUE when there was a step forward
+ */
+gboolean
+sextant_session_go_forward (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+
+  return go (self, self->forward, self->back);
+}
+
+gboolean
+sextant_session_get_can_go_back (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+
+  return self->back->len > 0;
+}
+
+gboolean
+sextant_session_get_can_go_forward (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), FALSE);
+
+  return self->forward->len > 0;
+}
+
+/* For the tests: the clock the history measures gestures' pauses with
+ * (g_get_monotonic_time() when @clock is NULL) */
+void
+_sextant_session_set_clock (SextantSession  *self,
+                            gint64         (*clock) (void))
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  self->clock = clock != NULL ? clock : g_get_monotonic_time;
+}
+
+/* The view ------------------------------------------------------------------- */
+
+/**
+ * sextant_session_set_view:
+ *
+ * Shows [@begin, @end) in ticks, moved and widened as needed to lie in the
+ * run and be at least MIN_VIEW_TICKS wide. Before the session is loaded,
+ * nothing happens. A continuous change (a drag): calls a second or less
+ * apart make one step of the zoom history.
+ */
+void
+sextant_session_set_view (SextantSession *self,
+                          gint64          begin,
+                          gint64          end)
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  change_view (self, begin, end, CHANGE_GESTURE);
+}
+
+/**
+ * sextant_session_zoom_to_range:
+ *
+ * Shows [@begin, @end) as sextant_session_set_view() does, as one step of
+ * the zoom history (a range chosen on the timeline, a cell of the matrix).
+ */
+void
+sextant_session_zoom_to_range (SextantSession *self,
+                               gint64          begin,
+                               gint64          end)
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  change_view (self, begin, end, CHANGE_JUMP);
+}
+
+/* The view in seconds since the run's start (one step of the history);
+ * asked for before the load, it is shown once the session is loaded
+ * (instead of the whole run, with no step back). */
 void
 sextant_session_set_view_seconds (SextantSession *self,
                                   double          from,
@@ -742,11 +962,12 @@ sextant_session_set_view_seconds (SextantSession *self,
 
   self->wanted_from = self->wanted_to = 0;
   res = (double)sextant_session_get_resolution (self);
-  sextant_session_set_view (self, self->span.begin + (gint64)llround (from * res),
-                            self->span.begin + (gint64)llround (to * res));
+  change_view (self, self->span.begin + (gint64)llround (from * res),
+               self->span.begin + (gint64)llround (to * res), CHANGE_JUMP);
 }
 
-/* Zooms by @factor (> 1: in) keeping the time at @at_fraction of the view where it is */
+/* Zooms by @factor (> 1: in) keeping the time at @at_fraction of the view
+ * where it is; continuous (the wheel, the keys) */
 void
 sextant_session_zoom (SextantSession *self,
                       double          factor,
@@ -762,19 +983,21 @@ sextant_session_zoom (SextantSession *self,
   width = (double)(self->view_end - self->view_begin);
   at = self->view_begin + at_fraction * width;
   new_width = width / factor;
-  sextant_session_set_view (self, (gint64)llround (at - at_fraction * new_width),
-                            (gint64)llround (at - at_fraction * new_width + new_width));
+  change_view (self, (gint64)llround (at - at_fraction * new_width),
+               (gint64)llround (at - at_fraction * new_width + new_width), CHANGE_GESTURE);
 }
 
+/* The whole run: one step of the history */
 void
 sextant_session_zoom_fit (SextantSession *self)
 {
   g_return_if_fail (SEXTANT_IS_SESSION (self));
 
-  sextant_session_set_view (self, self->span.begin, self->span.end);
+  change_view (self, self->span.begin, self->span.end, CHANGE_JUMP);
 }
 
-/* Moves the view by @fraction of its width (negative: to the left) */
+/* Moves the view by @fraction of its width (negative: to the left);
+ * continuous */
 void
 sextant_session_pan (SextantSession *self,
                      double          fraction)
@@ -784,10 +1007,11 @@ sextant_session_pan (SextantSession *self,
   g_return_if_fail (SEXTANT_IS_SESSION (self));
 
   shift = (gint64)llround (fraction * (double)(self->view_end - self->view_begin));
-  sextant_session_set_view (self, self->view_begin + shift, self->view_end + shift);
+  change_view (self, self->view_begin + shift, self->view_end + shift, CHANGE_GESTURE);
 }
 
-/* Shows [@begin, @end) in the middle fifth of the view, with what came before and after */
+/* Shows [@begin, @end) in the middle fifth of the view, with what came
+ * before and after: one step of the history */
 void
 sextant_session_show_range (SextantSession *self,
                             gint64          begin,
@@ -799,7 +1023,7 @@ sextant_session_show_range (SextantSession *self,
 
   end = MAX (end, begin);
   width = MAX ((end - begin) * 5, MIN_VIEW_TICKS);
-  sextant_session_set_view (self, begin - (width - (end - begin)) / 2, begin - (width - (end - begin)) / 2 + width);
+  change_view (self, begin - (width - (end - begin)) / 2, begin - (width - (end - begin)) / 2 + width, CHANGE_JUMP);
 }
 
 /* The chosen instance ----------------------------------------------------------- */
@@ -953,7 +1177,7 @@ sextant_session_select (SextantSession *self,
     {
       gint64 width = self->view_end - self->view_begin;
 
-      sextant_session_set_view (self, time - width / 2, time - width / 2 + width);
+      change_view (self, time - width / 2, time - width / 2 + width, CHANGE_JUMP);
     }
   g_object_freeze_notify (G_OBJECT (self));
   self->selection_loc = loc;
@@ -961,6 +1185,65 @@ sextant_session_select (SextantSession *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_LOC]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_TIME]);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The clicked item ------------------------------------------------------------- */
+
+G_DEFINE_BOXED_TYPE (SextantItem, sextant_item, sextant_item_copy, sextant_item_free)
+
+SextantItem *
+sextant_item_copy (const SextantItem *item)
+{
+  return g_memdup2 (item, sizeof *item);
+}
+
+void
+sextant_item_free (SextantItem *item)
+{
+  g_free (item);
+}
+
+/* Both %NULL, or the same item */
+gboolean
+sextant_item_equal (const SextantItem *a,
+                    const SextantItem *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  return a->kind == b->kind && a->loc == b->loc && a->time == b->time && a->id == b->id;
+}
+
+/* Returns: (transfer none) (nullable): what a click on the timeline chose
+ * (the details pane shows it); %NULL: nothing */
+const SextantItem *
+sextant_session_get_item (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
+
+  return self->item;
+}
+
+/**
+ * sextant_session_set_item:
+ * @item: (nullable): what was clicked, copied; %NULL: nothing
+ *
+ * Chooses the item the details pane shows. "item" is notified when it
+ * changes. The session's load clears it.
+ */
+void
+sextant_session_set_item (SextantSession    *self,
+                          const SextantItem *item)
+{
+  g_return_if_fail (SEXTANT_IS_SESSION (self));
+
+  if (sextant_item_equal (item, self->item))
+    return;
+
+  g_clear_pointer (&self->item, sextant_item_free);
+  if (item != NULL)
+    self->item = sextant_item_copy (item);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ITEM]);
 }
 
 /* The pair filter -------------------------------------------------------------- */
@@ -1087,6 +1370,9 @@ sextant_session_finalize (GObject *object)
   g_free (self->db_path);
   g_free (self->collective);
   g_clear_pointer (&self->pair_filter, sextant_pair_filter_free);
+  g_clear_pointer (&self->item, sextant_item_free);
+  g_clear_pointer (&self->back, g_array_unref);
+  g_clear_pointer (&self->forward, g_array_unref);
   g_clear_pointer (&self->locations, g_ptr_array_unref);
   g_clear_pointer (&self->regions, g_hash_table_unref);
   sextant_analysis_scope_clear (&self->scope);
@@ -1150,6 +1436,15 @@ sextant_session_get_property (GObject    *object,
     case PROP_PAIR_FILTER:
       g_value_set_boxed (value, self->pair_filter);
       break;
+    case PROP_ITEM:
+      g_value_set_boxed (value, self->item);
+      break;
+    case PROP_CAN_GO_BACK:
+      g_value_set_boolean (value, self->back->len > 0);
+      break;
+    case PROP_CAN_GO_FORWARD:
+      g_value_set_boolean (value, self->forward->len > 0);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1174,6 +1469,9 @@ sextant_session_set_property (GObject      *object,
       break;
     case PROP_COLLECTIVE:
       sextant_session_choose_collective (self, g_value_get_string (value));
+      break;
+    case PROP_ITEM:
+      sextant_session_set_item (self, g_value_get_boxed (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1216,6 +1514,12 @@ sextant_session_class_init (SextantSessionClass *klass)
   properties[PROP_SELECTION_TIME] = g_param_spec_int64 ("selection-time", NULL, NULL, G_MININT64, G_MAXINT64, 0, ro);
   /* the messages the timeline draws; NULL: all */
   properties[PROP_PAIR_FILTER] = g_param_spec_boxed ("pair-filter", NULL, NULL, SEXTANT_TYPE_PAIR_FILTER, ro);
+  /* what a click on the timeline chose; NULL: nothing */
+  properties[PROP_ITEM] = g_param_spec_boxed ("item", NULL, NULL, SEXTANT_TYPE_ITEM,
+                                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the zoom history has a step back, forward */
+  properties[PROP_CAN_GO_BACK] = g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
+  properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -1224,6 +1528,9 @@ sextant_session_init (SextantSession *self)
 {
   g_mutex_init (&self->lock);
   self->selection_loc = SEXTANT_NULL;
+  self->back = g_array_new (FALSE, FALSE, sizeof (View));
+  self->forward = g_array_new (FALSE, FALSE, sizeof (View));
+  self->clock = g_get_monotonic_time;
   self->progress.prop_id = PROP_PROGRESS;
   self->analysis_progress.prop_id = PROP_ANALYSIS_PROGRESS;
 }

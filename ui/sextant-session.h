@@ -131,6 +131,9 @@ void            sextant_session_show_range         (SextantSession       *self,
  * it follows a second without change. Going back or forward sets the view
  * without recording; a new step after going back drops the steps ahead.
  * At most 100 steps. */
+void            sextant_session_zoom_to_range      (SextantSession       *self,
+                                                    gint64                begin,
+                                                    gint64                end);
 gboolean        sextant_session_go_back            (SextantSession       *self);
 gboolean        sextant_session_go_forward         (SextantSession       *self);
 gboolean        sextant_session_get_can_go_back    (SextantSession       *self);
@@ -180,6 +183,13 @@ typedef struct
   gint64          id;
 } SextantItem;
 
+#define SEXTANT_TYPE_ITEM (sextant_item_get_type ())
+GType           sextant_item_get_type              (void) G_GNUC_CONST;
+SextantItem    *sextant_item_copy                  (const SextantItem    *item);
+void            sextant_item_free                  (SextantItem          *item);
+gboolean        sextant_item_equal                 (const SextantItem    *a,
+                                                    const SextantItem    *b);
+
 /* The "item" property (notify::item); NULL: none */
 const SextantItem *
                 sextant_session_get_item           (SextantSession       *self);
@@ -192,6 +202,11 @@ void            sextant_session_set_pair_filter    (SextantSession       *self,
                                                     const SextantPairFilter *filter);
 char           *sextant_session_dup_pair_filter_text (SextantSession     *self);
 
+/* For the tests: the clock of the zoom history (NULL: g_get_monotonic_time) */
+void            _sextant_session_set_clock         (SextantSession       *self,
+                                                    gint64              (*clock) (void));
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantPairFilter, sextant_pair_filter_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantItem, sextant_item_free)
 
 G_END_DECLS

@@ -116,8 +116,10 @@ cancel_action (GtkWidget  *widget,
     g_cancellable_cancel (self->load_cancellable);
   else if (self->session != NULL && sextant_session_get_analysing (self->session))
     g_cancellable_cancel (self->analysis_cancellable);
-  else if (self->session != NULL)
+  else if (self->session != NULL && sextant_session_get_pair_filter (self->session) != NULL)
     sextant_session_set_pair_filter (self->session, NULL);
+  else if (self->session != NULL)
+    sextant_session_set_item (self->session, NULL);
 }
 
 static void
@@ -191,6 +193,55 @@ pan_action (GtkWidget  *widget,
     sextant_session_pan (self->session, g_variant_get_double (parameter));
 }
 
+/* Alt+Left, Alt+Right, the mouse's back and forward buttons: the zoom history */
+static void
+history_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  SextantWindow *self = SEXTANT_WINDOW (widget);
+
+  if (self->session == NULL)
+    return;
+  if (g_str_equal (action_name, "win.go-back"))
+    sextant_session_go_back (self->session);
+  else
+    sextant_session_go_forward (self->session);
+}
+
+/* The details pane's "Show Source": (file, line, caption) */
+static void
+show_source_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  const char *file;
+  const char *caption;
+  gint64 line;
+
+  g_variant_get (parameter, "(&sx&s)", &file, &line, &caption);
+  sextant_window_show_source (SEXTANT_WINDOW (widget), file, line, caption[0] != '\0' ? caption : NULL);
+}
+
+/* Buttons 8 and 9 of a mouse: back and forward */
+static void
+history_button_cb (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   SextantWindow   *self)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+
+  if (button != 8 && button != 9)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  gtk_widget_activate_action (GTK_WIDGET (self), button == 8 ? "win.go-back" : "win.go-forward", NULL);
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
 /* The parts of the window, in the order F6 goes through them */
 static void
 next_part_action (GtkWidget  *widget,
@@ -198,7 +249,8 @@ next_part_action (GtkWidget  *widget,
                   GVariant   *parameter)
 {
   SextantWindow *self = SEXTANT_WINDOW (widget);
-  GtkWidget *parts[] = { GTK_WIDGET (self->browser), GTK_WIDGET (self->timeline), _sextant_window_page_widget (self) };
+  GtkWidget *parts[] = { GTK_WIDGET (self->browser), GTK_WIDGET (self->timeline), GTK_WIDGET (self->details_pane),
+                         _sextant_window_page_widget (self) };
   GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
   int step = g_variant_get_int32 (parameter);
   int n = G_N_ELEMENTS (parts);
@@ -213,6 +265,9 @@ next_part_action (GtkWidget  *widget,
     {
       GtkWidget *next = parts[((at < 0 ? (step > 0 ? -1 : 0) : at) + step * k + 2 * n) % n];
 
+      /* the details pane while it shows */
+      if (next == GTK_WIDGET (self->details_pane) && !gtk_revealer_get_reveal_child (self->details_revealer))
+        continue;
       if (gtk_widget_grab_focus (next) || gtk_widget_child_focus (next, GTK_DIR_TAB_FORWARD))
         return;
     }
@@ -468,6 +523,7 @@ _sextant_window_actions_update (SextantWindow *self)
   gboolean shown = self->session != NULL;
   gboolean analysing = shown && sextant_session_get_analysing (self->session);
   gboolean filtered = shown && sextant_session_get_pair_filter (self->session) != NULL;
+  gboolean item = shown && sextant_session_get_item (self->session) != NULL;
   static const char * const need_trace[] = {
     "win.zoom-in", "win.zoom-out", "win.zoom-fit", "win.pan", "win.export-view", "win.export-report",
     "win.show-page",
@@ -476,7 +532,10 @@ _sextant_window_actions_update (SextantWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (need_trace); i++)
     gtk_widget_action_set_enabled (widget, need_trace[i], shown);
   gtk_widget_action_set_enabled (widget, "win.analyse", shown && !analysing);
-  gtk_widget_action_set_enabled (widget, "win.cancel", self->loading != NULL || analysing || filtered);
+  gtk_widget_action_set_enabled (widget, "win.cancel", self->loading != NULL || analysing || filtered || item);
+  gtk_widget_action_set_enabled (widget, "win.go-back", shown && sextant_session_get_can_go_back (self->session));
+  gtk_widget_action_set_enabled (widget, "win.go-forward",
+                                 shown && sextant_session_get_can_go_forward (self->session));
   gtk_widget_action_set_enabled (widget, "win.clear-pair-filter", filtered);
 }
 
@@ -495,6 +554,9 @@ _sextant_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.pan", "d", pan_action);
+  gtk_widget_class_install_action (widget_class, "win.go-back", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "win.go-forward", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "win.show-source", "(sxs)", show_source_action);
   gtk_widget_class_install_action (widget_class, "win.next-part", "i", next_part_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.clear-pair-filter", NULL, clear_pair_filter_action);
@@ -517,6 +579,37 @@ _sextant_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-page", "s", "source");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-page", "s", "tree");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-page", "s", "matrix");
+}
+
+/* Alt+Left and Alt+Right hold wherever the focus is (the timeline's plain
+ * Left and Right pan; with Alt they are these): the window's shortcuts in
+ * the capture phase, before any widget's own bindings */
+static void
+add_history_shortcuts (SextantWindow *self)
+{
+  GtkEventController *history = gtk_shortcut_controller_new ();
+  GtkGesture *buttons = gtk_gesture_click_new ();
+  static const struct { guint key; const char *action; } keys[] = {
+    { GDK_KEY_Left, "win.go-back" }, { GDK_KEY_KP_Left, "win.go-back" },
+    { GDK_KEY_Right, "win.go-forward" }, { GDK_KEY_KP_Right, "win.go-forward" },
+    { GDK_KEY_Back, "win.go-back" }, { GDK_KEY_Forward, "win.go-forward" },
+  };
+
+  gtk_event_controller_set_propagation_phase (history, GTK_PHASE_CAPTURE);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (history),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (keys[i].key,
+                                                                                    keys[i].key == GDK_KEY_Back ||
+                                                                                    keys[i].key == GDK_KEY_Forward
+                                                                                    ? 0 : GDK_ALT_MASK),
+                                                            gtk_named_action_new (keys[i].action)));
+  gtk_widget_add_controller (GTK_WIDGET (self), history);
+
+  /* every button, to see 8 and 9 */
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (buttons), 0);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (buttons), GTK_PHASE_CAPTURE);
+  g_signal_connect (buttons, "pressed", G_CALLBACK (history_button_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (buttons));
 }
 
 void
@@ -544,5 +637,6 @@ _sextant_window_actions_init (SextantWindow *self)
       gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (parts), shortcut);
     }
   gtk_widget_add_controller (GTK_WIDGET (self), parts);
+  add_history_shortcuts (self);
   _sextant_window_actions_update (self);
 }

@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include "sextant-details-pane.h"
 #include "sextant-window.h"
 
 G_BEGIN_DECLS
@@ -40,6 +41,8 @@ struct _SextantWindow
   GtkWidget             *hidden_button;
   GtkSearchEntry        *row_filter;
   GtkWidget             *machine_button;
+  GtkRevealer           *details_revealer;   /* at the right of the timeline: shown with an item */
+  SextantDetailsPane    *details_pane;
   GtkRevealer           *filter_revealer;    /* the pair filter's bar, above the timeline */
   GtkLabel              *filter_label;
   GtkStack              *views;              /* the pages under the timeline: source, tree, matrix */

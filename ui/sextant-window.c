@@ -7,8 +7,10 @@
  * opened, the session being loaded; the views hold the shown session and
  * observe it. The window itself only reacts to what concerns it: the
  * chosen instance (bring it into view, show its source line), the chosen
- * collective (show the Tree page), the pair filter (its bar), the
- * progress of an import or an analysis, and errors.
+ * collective (show the Tree page), the pair filter (its bar), the clicked
+ * item (the details pane at the right of the timeline), the zoom history
+ * (the Back and Forward buttons), the progress of an import or an
+ * analysis, and errors.
  */
 #include "config.h"
 
@@ -319,6 +321,42 @@ fit_panes (SextantWindow *self)
                           MAX (MIN (natural + 40, source ? height - BOTTOM_MIN : height * 2 / 5), height / 3));
 }
 
+/* An item clicked in the timeline: the details pane shows it */
+static void
+item_changed_cb (SextantWindow *self)
+{
+  gboolean shown = self->session != NULL && sextant_session_get_item (self->session) != NULL;
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+
+  /* the focus leaves the pane before it hides */
+  if (!shown && focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->details_pane)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+  gtk_revealer_set_reveal_child (self->details_revealer, shown);
+  _sextant_window_actions_update (self);
+}
+
+/**
+ * sextant_window_show_source:
+ * @file: the file as the trace names it
+ * @line: its line (0: none)
+ * @caption: (nullable): what the caption says of it
+ *
+ * Shows @file at @line in the Source page (the details pane's "Show
+ * Source"), until an instance is chosen.
+ */
+void
+sextant_window_show_source (SextantWindow *self,
+                            const char    *file,
+                            gint64         line,
+                            const char    *caption)
+{
+  g_return_if_fail (SEXTANT_IS_WINDOW (self));
+  g_return_if_fail (file != NULL);
+
+  sextant_window_show_page (self, "source");
+  sextant_source_view_show (self->source_view, file, line, caption);
+}
+
 /* A collective chosen (a click in the timeline): its tree */
 static void
 collective_changed_cb (SextantWindow *self)
@@ -360,6 +398,7 @@ set_session (SextantWindow  *self,
   sextant_pattern_browser_set_session (self->browser, session);
   sextant_tree_view_set_session (self->tree_view, session);
   sextant_matrix_view_set_session (self->matrix_view, session);
+  sextant_details_pane_set_session (self->details_pane, session);
   if (session != NULL)
     {
       adw_window_title_set_title (self->window_title, sextant_session_get_title (session));
@@ -377,6 +416,7 @@ set_session (SextantWindow  *self,
     }
   instance_changed_cb (self);
   pair_filter_cb (self);
+  item_changed_cb (self);
   self->fit_panes = session != NULL;
   fit_panes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -798,6 +838,14 @@ sextant_window_get_pattern_browser (SextantWindow *self)
   return self->browser;
 }
 
+SextantDetailsPane *
+sextant_window_get_details_pane (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return self->details_pane;
+}
+
 SextantSourceView *
 sextant_window_get_source_view (SextantWindow *self)
 {
@@ -943,6 +991,7 @@ sextant_window_class_init (SextantWindowClass *klass)
   g_type_ensure (SEXTANT_TYPE_SOURCE_VIEW);
   g_type_ensure (SEXTANT_TYPE_TREE_VIEW);
   g_type_ensure (SEXTANT_TYPE_MATRIX_VIEW);
+  g_type_ensure (SEXTANT_TYPE_DETAILS_PANE);
   /* links the bundle (its constructor registers it) */
   (void)sextant_get_resource ();
   gtk_widget_class_set_template_from_resource (widget_class, "/org/sextant/Sextant/ui/sextant-window.ui");
@@ -963,6 +1012,8 @@ sextant_window_class_init (SextantWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, browser);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, down);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, details_revealer);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, filter_revealer);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, filter_label);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, views);
@@ -1000,6 +1051,11 @@ sextant_window_init (SextantWindow *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::collective", G_CALLBACK (collective_changed_cb),
                                   self);
   g_signal_group_connect_swapped (self->session_signals, "notify::pair-filter", G_CALLBACK (pair_filter_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::item", G_CALLBACK (item_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::can-go-back",
+                                  G_CALLBACK (_sextant_window_actions_update), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::can-go-forward",
+                                  G_CALLBACK (_sextant_window_actions_update), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::analysing", G_CALLBACK (update_progress), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::analysis-progress",
                                   G_CALLBACK (update_progress), self);

@@ -19,6 +19,7 @@
 
 #include <adwaita.h>
 
+#include "sextant-details-pane.h"
 #include "sextant-pattern-browser.h"
 #include "sextant-session.h"
 #include "sextant-source-view.h"
@@ -58,6 +59,11 @@ const char            *sextant_window_export_report_finish (SextantWindow *self,
 SextantTimeline       *sextant_window_get_timeline        (SextantWindow  *self);
 SextantPatternBrowser *sextant_window_get_pattern_browser (SextantWindow  *self);
 SextantSourceView     *sextant_window_get_source_view     (SextantWindow  *self);
+SextantDetailsPane    *sextant_window_get_details_pane    (SextantWindow  *self);
+void                   sextant_window_show_source         (SextantWindow  *self,
+                                                           const char     *file,
+                                                           gint64          line,
+                                                           const char     *caption);
 SextantTreeView       *sextant_window_get_tree_view       (SextantWindow  *self);
 SextantMatrixView     *sextant_window_get_matrix_view     (SextantWindow  *self);
 void                   sextant_window_show_page           (SextantWindow  *self,
