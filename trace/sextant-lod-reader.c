@@ -1155,6 +1155,8 @@ typedef struct
   GArray     *entries;   /* of DensityEntry */
   gint64      t0;
   gint64      slot_ticks;
+  gint64      span;      /* t1 - t0 */
+  guint       limit;     /* entries past which slots are coarsened at once */
 } DensityData;
 
 /* An empty slot table for @n entries (the entries stay) */
@@ -1221,6 +1223,25 @@ density_add (DensityData                     *data,
     }
 }
 
+/* Slots twice as wide: slot n of width 2 s holds slots 2n and 2n + 1 of
+ * width s */
+static void
+density_coarsen (DensityData *data)
+{
+  g_autoptr(GArray) old = data->entries;
+
+  data->entries = g_array_sized_new (FALSE, FALSE, sizeof (DensityEntry), old->len / 2);
+  density_slots (data, old->len / 2);
+  data->slot_ticks *= 2;
+  for (guint i = 0; i < old->len; i++)
+    {
+      DensityEntry e = g_array_index (old, DensityEntry, i);
+
+      e.key.slot /= 2;
+      density_add (data, &e.key, &e.d);
+    }
+}
+
 static gboolean
 count_message (const InFlight *m,
                gpointer        user_data)
@@ -1230,6 +1251,10 @@ count_message (const InFlight *m,
   SextantViewMessageDensity d = { m->send_loc, m->recv_loc, m->send_time, m->recv_time, 1, m->bytes, 0, 0 };
 
   density_add (data, &key, &d);
+  /* far too many already: coarser slots now, so that the table stays
+   * small (the result is the same as coarsening at the end) */
+  if (data->entries->len > data->limit && data->slot_ticks < data->span)
+    density_coarsen (data);
 
   return TRUE;
 }
@@ -1260,41 +1285,29 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
                                          GArray            *density,
                                          GError           **error)
 {
-  DensityData data = { NULL, 0, NULL, t0, MAX (slot_ticks, 1) };
-  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (DensityEntry));
+  DensityData data = { NULL, 0, NULL, t0, MAX (slot_ticks, 1), t1 - t0, MAX (4 * max, 4096) };
+  g_autoptr(GArray) entries = NULL;
 
   g_return_val_if_fail (density != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (density) == sizeof (SextantViewMessageDensity), FALSE);
 
   if (t1 <= t0 || max == 0)
     return TRUE;
-  data.entries = entries;
+  data.entries = g_array_new (FALSE, FALSE, sizeof (DensityEntry));
   density_slots (&data, 1024);
   if (!foreach_in_flight (self, t0, t1, count_message, &data, error))
     {
       g_free (data.slots);
+      g_array_unref (data.entries);
       return FALSE;
     }
 
   /* too many: slots twice as wide, until they fit or one slot holds the
    * view (slot n of width 2 s holds slots 2n and 2n + 1 of width s) */
-  while (entries->len > max && data.slot_ticks < t1 - t0)
-    {
-      guint n = entries->len;
-
-      /* merged in place: entry i's merged key finds an entry at most i */
-      g_array_set_size (entries, 0);
-      density_slots (&data, n / 2);
-      data.slot_ticks *= 2;
-      for (guint i = 0; i < n; i++)
-        {
-          DensityEntry e = g_array_index (entries, DensityEntry, i);
-
-          e.key.slot /= 2;
-          density_add (&data, &e.key, &e.d);
-        }
-    }
+  while (data.entries->len > max && data.slot_ticks < t1 - t0)
+    density_coarsen (&data);
   g_free (data.slots);
+  entries = data.entries;
   /* still too many (more pairs than @max): the busiest pairs */
   if (entries->len > max)
     {
@@ -1779,15 +1792,21 @@ sextant_lod_reader_read_rma_sync (SextantLodReader  *self,
 /* Whole-machine mode --------------------------------------------------------------------- */
 
 /* Adds the categories' times of @buckets to the @width columns of
- * [@t0, @t1) that they overlap (@sums: per column, per category), a
- * bucket's time spread evenly over its length */
+ * [@t0, @t1) that they overlap, a bucket's time spread evenly over its
+ * length: the partly covered columns at its ends get their share in
+ * @sums, the columns it covers whole its rate in @rates (a difference
+ * array: +rate at the first such column, -rate past the last), which
+ * sextant_lod_machine_fill_band() sums up; both width * N_CATEGORIES,
+ * column by column, and @rates one column more. A bucket costs the same
+ * however many columns it spans. */
 void
 sextant_lod_machine_add_buckets (const GArray *buckets,
                                  gint64        t0,
                                  gint64        t1,
                                  guint         width,
                                  double        column,
-                                 double       *sums)
+                                 double       *sums,
+                                 double       *rates)
 {
   for (guint k = 0; k < buckets->len; k++)
     {
@@ -1795,36 +1814,74 @@ sextant_lod_machine_add_buckets (const GArray *buckets,
       double length = (double)(bucket->end - bucket->begin);
       double a = (double)(MAX (bucket->begin, t0) - t0);
       double e = (double)(MIN (bucket->end, t1) - t0);
-      guint x0 = (guint)(a / column);
-      guint x1 = MIN ((guint)(e / column), width - 1);
+      guint x0, x1;
 
-      for (guint x = MIN (x0, width - 1); x <= x1; x++)
+      if (e <= a)
+        continue;
+      x0 = MIN ((guint)(a / column), width - 1);
+      x1 = MIN ((guint)(e / column), width - 1);
+      if (x1 <= x0 + 1)
         {
-          double overlap = MIN (e, (x + 1) * column) - MAX (a, x * column);
+          /* one or two columns */
+          for (guint x = x0; x <= x1; x++)
+            {
+              double overlap = MIN (e, (x + 1) * column) - MAX (a, x * column);
 
-          if (overlap <= 0)
-            continue;
-          for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-            sums[(gsize)x * SEXTANT_N_CATEGORIES + c] += bucket->time[c] * overlap / length;
+              if (overlap > 0)
+                for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+                  sums[(gsize)x * SEXTANT_N_CATEGORIES + c] += bucket->time[c] * overlap / length;
+            }
+          continue;
         }
+      {
+        double head = (x0 + 1) * column - a;
+        double tail = e - x1 * column;
+
+        for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+          {
+            double rate = bucket->time[c] / length;
+
+            sums[(gsize)x0 * SEXTANT_N_CATEGORIES + c] += rate * head;
+            if (tail > 0)
+              sums[(gsize)x1 * SEXTANT_N_CATEGORIES + c] += rate * tail;
+            rates[(gsize)(x0 + 1) * SEXTANT_N_CATEGORIES + c] += rate * column;
+            rates[(gsize)x1 * SEXTANT_N_CATEGORIES + c] -= rate * column;
+          }
+      }
     }
 }
 
-/* Turns @sums (ticks per column and category, over the band's locations)
- * into shares of @ticks (a column's ticks times the locations) */
+/* Turns @sums and @rates (as sextant_lod_machine_add_buckets() left
+ * them: ticks per column and category, over the band's locations) into
+ * shares of @ticks (a column's ticks times the locations), and zeroes
+ * them for the next band */
 void
-sextant_lod_machine_fill_band (const double       *sums,
+sextant_lod_machine_fill_band (double             *sums,
+                               double             *rates,
                                guint               width,
                                double              ticks,
                                SextantMachineCell *cells)
 {
-  for (guint x = 0; x < width; x++)
-    for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-      {
-        double share = sums[(gsize)x * SEXTANT_N_CATEGORIES + c] / ticks;
+  double run[SEXTANT_N_CATEGORIES] = { 0 };
+  double scale = 255.0 / ticks;
 
-        cells[x].share[c] = (guint8)CLAMP (share * 255.0 + 0.5, 0.0, 255.0);
-      }
+  for (guint x = 0; x < width; x++)
+    {
+      double *sum = sums + (gsize)x * SEXTANT_N_CATEGORIES;
+      double *rate = rates + (gsize)x * SEXTANT_N_CATEGORIES;
+
+      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+        {
+          double v;
+
+          run[c] += rate[c];
+          v = (sum[c] + run[c]) * scale + 0.5;
+          cells[x].share[c] = v <= 0.0 ? 0 : v >= 255.0 ? 255 : (guint8)v;
+          sum[c] = 0.0;
+          rate[c] = 0.0;
+        }
+    }
+  memset (rates + (gsize)width * SEXTANT_N_CATEGORIES, 0, sizeof (double) * SEXTANT_N_CATEGORIES);
 }
 
 guint
@@ -1857,6 +1914,7 @@ sextant_lod_reader_read_machine (SextantLodReader   *self,
 {
   g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
   g_autofree double *sums = NULL;
+  g_autofree double *rates = NULL;
   double column;
   guint level;
 
@@ -1874,7 +1932,8 @@ sextant_lod_reader_read_machine (SextantLodReader   *self,
     return FALSE;
 
   column = (double)(t1 - t0) / width;
-  sums = g_new (double, (gsize)width * SEXTANT_N_CATEGORIES);
+  sums = g_new0 (double, (gsize)width * SEXTANT_N_CATEGORIES);
+  rates = g_new0 (double, (gsize)(width + 1) * SEXTANT_N_CATEGORIES);
   for (guint b = 0; b < n_bands; b++)
     {
       guint lo = (guint)((guint64)b * n_locs / n_bands);
@@ -1882,15 +1941,14 @@ sextant_lod_reader_read_machine (SextantLodReader   *self,
 
       if (hi == lo)
         continue;
-      memset (sums, 0, sizeof (double) * width * SEXTANT_N_CATEGORIES);
       for (guint i = lo; i < hi; i++)
         {
           g_array_set_size (buckets, 0);
           if (!sextant_lod_reader_read (self, locs[i], level, t0, t1, buckets, error))
             return FALSE;
-          sextant_lod_machine_add_buckets (buckets, t0, t1, width, column, sums);
+          sextant_lod_machine_add_buckets (buckets, t0, t1, width, column, sums, rates);
         }
-      sextant_lod_machine_fill_band (sums, width, column * (hi - lo), cells + (gsize)b * width);
+      sextant_lod_machine_fill_band (sums, rates, width, column * (hi - lo), cells + (gsize)b * width);
     }
 
   return TRUE;

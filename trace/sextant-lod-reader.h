@@ -290,18 +290,21 @@ gboolean          sextant_lod_reader_read_machine     (SextantLodReader  *self,
                                                        SextantMachineCell *cells,
                                                        GError           **error);
 
-/* How read_machine() sums a band (the tests compute the same from
- * read()): adds @buckets' times to the @width columns of [@t0, @t1) (each
- * @column ticks wide) they overlap, into @sums (width * N_CATEGORIES,
- * column by column), a bucket's time spread evenly over its length; then
- * the shares of @ticks (a column's ticks times the band's locations). */
+/* How read_machine() sums a band (see the .c file): adds @buckets' times
+ * to the @width columns of [@t0, @t1) (each @column ticks wide) they
+ * overlap, into @sums (width * N_CATEGORIES, zeroed) and @rates ((width
+ * + 1) * N_CATEGORIES, zeroed); then the cells' shares of @ticks (a
+ * column's ticks times the band's locations), which zeroes @sums and
+ * @rates for the next band. */
 void              sextant_lod_machine_add_buckets     (const GArray      *buckets,
                                                        gint64             t0,
                                                        gint64             t1,
                                                        guint              width,
                                                        double             column,
-                                                       double            *sums);
-void              sextant_lod_machine_fill_band       (const double      *sums,
+                                                       double            *sums,
+                                                       double            *rates);
+void              sextant_lod_machine_fill_band       (double            *sums,
+                                                       double            *rates,
                                                        guint              width,
                                                        double             ticks,
                                                        SextantMachineCell *cells);
