@@ -12,6 +12,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "sextant-lod-reader.h"
 #include "sextant-test-util.h"
 
@@ -21,16 +23,63 @@ typedef struct
   SextantStore *store;
 } Fixture;
 
+/* Runs @argv (a generator writing an archive into its last argument) */
+static void
+run_generator (const char * const *argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+/* @data: an archive of the external traces; "gen" for a simulated run of
+ * the import benchmark's generator (16 ranks, 400 000 events); "every-kind"
+ * for sextant-otf2gen's trace of every record kind (one-sided operations,
+ * window locks and synchronisation among them) */
 static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gendir = NULL;
   g_autofree char *archive = NULL;
 
-  g_assert_nonnull (root);
-  archive = g_build_filename (root, data, NULL);
+  if (g_str_equal (data, "gen") || g_str_equal (data, "every-kind"))
+    {
+      g_autofree char *out = NULL;
+
+      gendir = g_dir_make_tmp ("sextant-test-gen-XXXXXX", &error);
+      g_assert_no_error (error);
+      out = g_build_filename (gendir, "archive", NULL);
+      if (g_str_equal (data, "gen"))
+        {
+          const char *argv[] = { g_getenv ("SEXTANT_BENCH_GEN"), "--ranks", "16", "--events", "400000", out, NULL };
+
+          run_generator (argv);
+        }
+      else
+        {
+          const char *argv[] = { g_getenv ("SEXTANT_OTF2GEN"), "every-kind", out, NULL };
+
+          run_generator (argv);
+        }
+      archive = g_build_filename (out, "traces.otf2", NULL);
+    }
+  else
+    {
+      const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
+
+      g_assert_nonnull (root);
+      archive = g_build_filename (root, data, NULL);
+    }
   fixture->store = sextant_test_import (archive, &fixture->tmpdir);
+  if (gendir != NULL)
+    sextant_test_remove_tree (gendir);
 }
 
 static void
@@ -286,6 +335,363 @@ test_visits (Fixture       *fixture,
   g_assert_cmpuint (pieces, >, 0);
 }
 
+/* The reads from chunks (cached in the reader) against SQLite's rows --------------- */
+
+/* The direct reads give exactly the rows of the virtual tables: the
+ * pyramid's buckets at every level over the whole run and over random
+ * ranges (read twice: from SQLite, then from the reader's cache), the
+ * pieces of the visits past the pyramid, and the messages in flight. */
+static void
+test_direct (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
+  g_autoptr(GArray) locations = sextant_test_locations (fixture->store, TRUE);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (13);
+  gint64 t_begin = meta_int (fixture->store, "time_begin");
+  gint64 t_end = meta_int (fixture->store, "time_end") + 1;
+  guint n_levels;
+  guint64 buckets_compared = 0;
+  guint64 messages_compared = 0;
+
+  g_assert_no_error (error);
+  n_levels = sextant_lod_reader_get_n_levels (reader);
+  for (guint trial = 0; trial < 24; trial++)
+    {
+      /* the whole run, then random ranges, some of them narrow */
+      gint64 t0 = trial == 0 ? t_begin : t_begin + (gint64)(g_rand_double (rand) * (double)(t_end - t_begin));
+      gint64 t1 = trial == 0 ? t_end
+                             : t0 + 1 + (gint64)(g_rand_double (rand) * (double)(t_end - t0) / (trial % 3 == 0 ? 1000 : 1));
+
+      for (guint l = 0; l < locations->len; l++)
+        {
+          gint64 loc = g_array_index (locations, gint64, l);
+
+          for (guint level = trial % 2; level < n_levels; level += 2)
+            for (guint pass = 0; pass < 2; pass++)
+              {
+                g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+                g_autoptr(GArray) direct = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+
+                g_assert_true (sextant_lod_reader_read_rows (reader, loc, level, t0, t1, rows, &error));
+                g_assert_no_error (error);
+                g_assert_true (sextant_lod_reader_read (reader, loc, level, t0, t1, direct, &error));
+                g_assert_no_error (error);
+                g_assert_cmpuint (direct->len, ==, rows->len);
+                g_assert_cmpmem (direct->data, direct->len * sizeof (SextantLodBucket), rows->data,
+                                 rows->len * sizeof (SextantLodBucket));
+                buckets_compared += rows->len;
+              }
+          if (trial % 3 == 0)
+            {
+              g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+              g_autoptr(GArray) direct = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+
+              g_assert_true (sextant_lod_reader_read_visits_rows (reader, loc, t0, t1, rows, &error));
+              g_assert_no_error (error);
+              g_assert_true (sextant_lod_reader_read_visits (reader, loc, t0, t1, direct, &error));
+              g_assert_no_error (error);
+              g_assert_cmpmem (direct->data, direct->len * sizeof (SextantLodBucket), rows->data,
+                               rows->len * sizeof (SextantLodBucket));
+            }
+        }
+
+      {
+        g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+        g_autoptr(GArray) direct = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+        gboolean too_many_rows = FALSE;
+        gboolean too_many = FALSE;
+
+        g_assert_true (sextant_lod_reader_read_messages_rows (reader, t0, t1, G_MAXINT32, rows, &too_many_rows,
+                                                              &error));
+        g_assert_no_error (error);
+        g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, G_MAXINT32, direct, &too_many, &error));
+        g_assert_no_error (error);
+        g_assert_false (too_many || too_many_rows);
+        /* both in the table's order (by id) */
+        g_assert_cmpuint (direct->len, ==, rows->len);
+        g_assert_cmpmem (direct->data, direct->len * sizeof (SextantViewMessage), rows->data,
+                         rows->len * sizeof (SextantViewMessage));
+        for (guint i = 0; i < direct->len; i++)
+          {
+            const SextantViewMessage *m = &g_array_index (direct, SextantViewMessage, i);
+
+            g_assert_cmpint (m->send_time, <, t1);
+            g_assert_cmpint (m->recv_time, >=, t0);
+            g_assert_cmpint (m->id, >, 0);
+          }
+        messages_compared += direct->len;
+
+        /* over the cap: none, and too_many */
+        if (direct->len > 1)
+          {
+            g_array_set_size (direct, 0);
+            g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, rows->len - 1, direct, &too_many, &error));
+            g_assert_true (too_many);
+            g_assert_cmpuint (direct->len, ==, 0);
+          }
+      }
+    }
+  g_test_message ("%s: %" G_GUINT64_FORMAT " buckets, %" G_GUINT64_FORMAT " messages compared, %.1f MB cached",
+                  (const char *)data, buckets_compared, messages_compared,
+                  sextant_lod_reader_get_cache_bytes (reader) / 1e6);
+  g_assert_cmpuint (buckets_compared, >, 0);
+}
+
+static gint64
+query_int (SextantStore *store,
+           const char   *sql,
+           gint64        a,
+           gint64        b)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 value = -1;
+
+  g_assert_true (sextant_store_foreach_sql (store, sql, take_int, &value, &error, "ii", a, b));
+  g_assert_no_error (error);
+
+  return value;
+}
+
+/* The message density of a view counts every message in flight in it
+ * once (as SQL counts them), whatever the slots, also when they had to
+ * be coarsened to fit */
+static void
+test_density (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+  gint64 t_begin = meta_int (fixture->store, "time_begin");
+  gint64 t_end = meta_int (fixture->store, "time_end") + 1;
+  gint64 pairs = query_int (fixture->store,
+                            "SELECT count (*) FROM (SELECT DISTINCT send_loc, recv_loc FROM message "
+                            "WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND ?1 = ?2)", 0, 0);
+
+  g_assert_no_error (error);
+  for (guint trial = 0; trial < 12; trial++)
+    {
+      gint64 t0 = trial == 0 ? t_begin : t_begin + (gint64)(g_rand_double (rand) * (double)(t_end - t_begin));
+      gint64 t1 = trial == 0 ? t_end : t0 + 1 + (gint64)(g_rand_double (rand) * (double)(t_end - t0));
+      gint64 want = query_int (fixture->store,
+                               "SELECT count (*) FROM message WHERE send_time < ?2 AND recv_time >= ?1 "
+                               "AND send_loc IS NOT NULL AND recv_loc IS NOT NULL", t0, t1);
+      static const guint maxes[] = { 1000000, 2000, 64 };
+
+      for (guint m = 0; m < G_N_ELEMENTS (maxes); m++)
+        {
+          g_autoptr(GArray) density = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
+          gint64 slot_ticks = MAX ((t1 - t0) / 1920, 1);
+          gint64 count = 0;
+
+          g_assert_true (sextant_lod_reader_read_message_density (reader, t0, t1, slot_ticks, maxes[m], density,
+                                                                  &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (density->len, <=, maxes[m]);
+          for (guint i = 0; i < density->len; i++)
+            {
+              const SextantViewMessageDensity *d = &g_array_index (density, SextantViewMessageDensity, i);
+
+              g_assert_cmpint (d->count, >, 0);
+              g_assert_cmpint (d->slot_ticks, >=, slot_ticks);
+              g_assert_cmpint (d->slot_ticks % slot_ticks, ==, 0);
+              g_assert_cmpint (d->begin, <, t1);
+              g_assert_cmpint (d->end, >=, t0);
+              g_assert_cmpint (d->begin, <, MAX (d->slot, t0) + d->slot_ticks);
+              g_assert_true (d->begin >= d->slot || d->slot == t0);
+              count += d->count;
+            }
+          /* all of them, unless there are more pairs than entries */
+          if (pairs <= (gint64)maxes[m])
+            g_assert_cmpint (count, ==, want);
+          else
+            g_assert_cmpint (count, <=, want);
+        }
+    }
+}
+
+/* One-sided operations and window synchronisation against the tables:
+ * every operation in flight in a view, in issue order; the
+ * synchronisation calls, each kind as many as the calls of that kind */
+static void
+test_rma (Fixture       *fixture,
+          gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
+  gint64 t_begin = meta_int (fixture->store, "time_begin");
+  gint64 t_end = meta_int (fixture->store, "time_end") + 1;
+  gint64 n_ops = query_int (fixture->store, "SELECT count (*) FROM rma_op WHERE ?1 = ?2", 0, 0);
+  guint n_kind[SEXTANT_VIEW_SYNC_OTHER + 1] = { 0 };
+
+  g_assert_no_error (error);
+  g_assert_cmpint (n_ops, >, 0);
+  for (gint64 t0 = t_begin; t0 < t_end; t0 += MAX ((t_end - t_begin) / 7, 1))
+    for (guint whole = 0; whole < 2; whole++)
+      {
+        g_autoptr(GArray) ops = g_array_new (FALSE, FALSE, sizeof (SextantViewRma));
+        gint64 a = whole ? t_begin : t0;
+        gint64 b = whole ? t_end : t0 + MAX ((t_end - t_begin) / 5, 1);
+        gboolean too_many = TRUE;
+        gint64 want = query_int (fixture->store,
+                                 "SELECT count (*) FROM rma_op WHERE issue_time < ?2 "
+                                 "AND (complete_time >= ?1 OR complete_time IS NULL)", a, b);
+
+        g_assert_true (sextant_lod_reader_read_rma (reader, a, b, 1000, ops, &too_many, &error));
+        g_assert_no_error (error);
+        g_assert_false (too_many);
+        g_assert_cmpint (ops->len, ==, want);
+        for (guint i = 0; i < ops->len; i++)
+          {
+            const SextantViewRma *op = &g_array_index (ops, SextantViewRma, i);
+            g_autofree char *sql = g_strdup_printf ("SELECT count (*) FROM rma_op WHERE id = ?1 AND loc = ?2 AND "
+                                                    "issue_time = %" G_GINT64_FORMAT " AND kind = '%s'",
+                                                    op->issue_time,
+                                                    op->kind == SEXTANT_VIEW_RMA_PUT ? "PUT"
+                                                    : op->kind == SEXTANT_VIEW_RMA_GET ? "GET" : "ATOMIC");
+
+            g_assert_cmpint (query_int (fixture->store, sql, op->id, op->origin_loc), ==, 1);
+            g_assert_cmpint (op->issue_time, <, b);
+            g_assert_true (op->complete_time == SEXTANT_NULL || op->complete_time >= a);
+            if (i > 0)
+              g_assert_cmpint (op->issue_time, >=, g_array_index (ops, SextantViewRma, i - 1).issue_time);
+          }
+        if (whole)
+          g_assert_cmpint (ops->len, ==, n_ops);
+        /* over the cap: none */
+        if (ops->len > 1)
+          {
+            g_array_set_size (ops, 0);
+            g_assert_true (sextant_lod_reader_read_rma (reader, a, b, want - 1, ops, &too_many, &error));
+            g_assert_true (too_many);
+            g_assert_cmpuint (ops->len, ==, 0);
+          }
+      }
+
+  {
+    g_autoptr(GArray) syncs = g_array_new (FALSE, FALSE, sizeof (SextantViewSync));
+    gboolean too_many = TRUE;
+
+    g_assert_true (sextant_lod_reader_read_rma_sync (reader, t_begin, t_end, 1000, syncs, &too_many, &error));
+    g_assert_no_error (error);
+    g_assert_false (too_many);
+    for (guint i = 0; i < syncs->len; i++)
+      {
+        const SextantViewSync *sync = &g_array_index (syncs, SextantViewSync, i);
+
+        g_test_message ("sync loc %" G_GINT64_FORMAT " [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] win %"
+                        G_GINT64_FORMAT " target %" G_GINT64_FORMAT " kind %d", sync->loc, sync->begin, sync->end,
+                        sync->win, sync->target_loc, sync->kind);
+        g_assert_cmpint (sync->begin, <=, sync->end);
+        if (i > 0)
+          g_assert_cmpint (sync->begin, >=, g_array_index (syncs, SextantViewSync, i - 1).begin);
+        n_kind[sync->kind]++;
+      }
+    /* each MPI_Win_fence is a fence; locks: every window lock acquired
+     * and released (its own record) and each MPI_Win_start and complete;
+     * an exposure epoch's post and wait; the flushes and syncs */
+    g_assert_cmpuint (n_kind[SEXTANT_VIEW_SYNC_FENCE], ==,
+                      query_int (fixture->store, "SELECT count (*) FROM visit JOIN region AS r ON r.id = region "
+                                                 "WHERE r.name = 'MPI_Win_fence' AND ?1 = ?2", 0, 0));
+    g_assert_cmpuint (n_kind[SEXTANT_VIEW_SYNC_LOCK], ==,
+                      query_int (fixture->store,
+                                 "SELECT (SELECT count (*) FROM lock WHERE family = 'RMA' AND acquire_time IS NOT NULL) "
+                                 "     + (SELECT count (*) FROM visit JOIN region AS r ON r.id = region "
+                                 "        WHERE r.name = 'MPI_Win_start') WHERE ?1 = ?2", 0, 0));
+    g_assert_cmpuint (n_kind[SEXTANT_VIEW_SYNC_UNLOCK], ==,
+                      query_int (fixture->store,
+                                 "SELECT (SELECT count (*) FROM lock WHERE family = 'RMA' AND release_time IS NOT NULL) "
+                                 "     + (SELECT count (*) FROM visit JOIN region AS r ON r.id = region "
+                                 "        WHERE r.name = 'MPI_Win_complete') WHERE ?1 = ?2", 0, 0));
+    g_assert_cmpuint (n_kind[SEXTANT_VIEW_SYNC_EXPOSE], ==,
+                      query_int (fixture->store, "SELECT count (*) FROM visit JOIN region AS r ON r.id = region "
+                                                 "WHERE r.name IN ('MPI_Win_post', 'MPI_Win_wait') AND ?1 = ?2", 0, 0));
+    g_assert_cmpuint (n_kind[SEXTANT_VIEW_SYNC_FLUSH], ==,
+                      query_int (fixture->store, "SELECT count (*) FROM visit JOIN region AS r ON r.id = region "
+                                                 "WHERE (r.name LIKE 'MPI_Win_flush%' OR r.name = 'MPI_Win_sync') "
+                                                 "AND ?1 = ?2", 0, 0));
+  }
+}
+
+/* The whole-machine picture: each cell is the mean over its band's
+ * locations of the share of the cell's time each spent in a category,
+ * as read() gives it at the picture's level (computed here column by
+ * column) */
+static void
+test_machine (Fixture       *fixture,
+              gconstpointer  data)
+{
+  static const guint band_counts[] = { 1, 5, 16 };
+  const guint width = 301;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
+  g_autoptr(GArray) locations = sextant_test_locations (fixture->store, FALSE);
+  gint64 t_begin = meta_int (fixture->store, "time_begin");
+  gint64 t_end = meta_int (fixture->store, "time_end") + 1;
+  guint64 nonzero = 0;
+
+  g_assert_no_error (error);
+  for (guint v = 0; v < 3; v++)
+    for (guint nb = 0; nb < G_N_ELEMENTS (band_counts); nb++)
+      {
+        guint n_bands = band_counts[nb];
+        gint64 t0 = v == 0 ? t_begin : t_begin + (t_end - t_begin) * v / 7;
+        gint64 t1 = v == 0 ? t_end : t0 + (t_end - t_begin) / (v * 9);
+        g_autofree SextantMachineCell *cells = g_new (SextantMachineCell, n_bands * width);
+        guint level = sextant_lod_reader_pick_machine_level (reader, locations->len, t0, t1, width);
+        double column = (double)(t1 - t0) / width;
+
+        g_assert_true (sextant_lod_reader_read_machine (reader, (const gint64 *)locations->data, locations->len,
+                                                        n_bands, t0, t1, width, cells, &error));
+        g_assert_no_error (error);
+        for (guint b = 0; b < n_bands; b++)
+          {
+            guint lo = b * locations->len / n_bands;
+            guint hi = (b + 1) * locations->len / n_bands;
+            g_autofree double *share = g_new0 (double, width * SEXTANT_N_CATEGORIES);
+
+            for (guint i = lo; i < hi; i++)
+              {
+                g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+
+                g_assert_true (sextant_lod_reader_read (reader, g_array_index (locations, gint64, i), level, t0, t1,
+                                                        buckets, &error));
+                g_assert_no_error (error);
+                for (guint x = 0; x < width; x++)
+                  {
+                    double c0 = t0 + x * column;
+                    double c1 = c0 + column;
+
+                    for (guint k = 0; k < buckets->len; k++)
+                      {
+                        const SextantLodBucket *bk = &g_array_index (buckets, SextantLodBucket, k);
+                        double overlap = MIN (c1, (double)MIN (bk->end, t1)) - MAX (c0, (double)MAX (bk->begin, t0));
+
+                        if (overlap > 0)
+                          for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+                            share[x * SEXTANT_N_CATEGORIES + c] +=
+                              bk->time[c] * overlap / (double)(bk->end - bk->begin) / column / (hi - lo);
+                      }
+                  }
+              }
+            for (guint x = 0; x < width; x++)
+              for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+                {
+                  double want = CLAMP (share[x * SEXTANT_N_CATEGORIES + c] * 255.0, 0.0, 255.0);
+                  guint8 got = cells[b * width + x].share[c];
+
+                  if (hi == lo)
+                    want = 0;
+                  g_assert_cmpfloat (fabs (got - want), <=, 1.0);
+                  nonzero += got > 0;
+                }
+          }
+      }
+  g_assert_cmpuint (nonzero, >, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -306,6 +712,22 @@ main (int    argc,
       g_test_add (views, Fixture, archives[i], fixture_set_up, test_views, fixture_tear_down);
       g_test_add (visits, Fixture, archives[i], fixture_set_up, test_visits, fixture_tear_down);
     }
+
+  {
+    static const char * const direct[] = { "casita-2_jacobi_blame_cpu_015", "casita-1_scorep-ompt-host-nested", "gen" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (direct); i++)
+      {
+        g_autofree char *path = g_strdup_printf ("/lod-reader/direct/%s", direct[i]);
+        g_autofree char *density = g_strdup_printf ("/lod-reader/density/%s", direct[i]);
+        g_autofree char *machine = g_strdup_printf ("/lod-reader/machine/%s", direct[i]);
+
+        g_test_add (path, Fixture, direct[i], fixture_set_up, test_direct, fixture_tear_down);
+        g_test_add (density, Fixture, direct[i], fixture_set_up, test_density, fixture_tear_down);
+        g_test_add (machine, Fixture, direct[i], fixture_set_up, test_machine, fixture_tear_down);
+      }
+    g_test_add ("/lod-reader/rma/every-kind", Fixture, "every-kind", fixture_set_up, test_rma, fixture_tear_down);
+  }
 
   return g_test_run ();
 }

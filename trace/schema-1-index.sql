@@ -8,3 +8,16 @@ CREATE INDEX rma_op_loc             ON rma_op (loc, issue_time);
 CREATE INDEX lock_loc               ON lock (loc, acquire_time);
 CREATE INDEX metric_value_loc       ON metric_value (loc, time);
 CREATE INDEX thread_event_loc       ON thread_event (loc, time);
+
+-- The timeline's reads of one-sided communication (trace/sextant-lod-reader.c):
+-- the operations issued in a view, the longest one (how far before a view
+-- one can have been issued: an index on the expression answers max () at
+-- once), the operations completed in a view (the flushes that completed
+-- them) or never completed, and the synchronisation records and window
+-- locks by time. Without them each view scanned the whole table.
+CREATE INDEX rma_op_issue           ON rma_op (issue_time);
+CREATE INDEX rma_op_span            ON rma_op ((complete_time - issue_time));
+CREATE INDEX rma_op_complete        ON rma_op (complete_time);
+CREATE INDEX rma_sync_time          ON rma_sync (time);
+CREATE INDEX lock_acquire           ON lock (acquire_time);
+CREATE INDEX lock_release           ON lock (release_time);

@@ -55,11 +55,39 @@ gboolean          sextant_lod_reader_read             (SextantLodReader  *self,
                                                        GArray            *buckets,
                                                        GError           **error);
 
+/* Reads the @level of each of @locs into the reader's cache with one
+ * statement (the visible rows of a new view, before their read()s). */
+gboolean          sextant_lod_reader_prefetch         (SextantLodReader  *self,
+                                                       const gint64      *locs,
+                                                       guint              n_locs,
+                                                       guint              level,
+                                                       GError           **error);
+/* Bytes the reader's caches hold (chunks of the pyramid and of messages). */
+gsize             sextant_lod_reader_get_cache_bytes  (SextantLodReader  *self);
+/* read() through SQLite's rows of the lod virtual table, as it was before
+ * the reader decoded chunks itself: for tests and the benchmark. */
+gboolean          sextant_lod_reader_read_rows        (SextantLodReader  *self,
+                                                       gint64             loc,
+                                                       guint              level,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       GArray            *buckets,
+                                                       GError           **error);
+
 /* Past the pyramid, when a base bucket is wider than a pixel: appends to
  * @buckets the pieces of [@t0, @t1) in which one visit of @loc was the
  * innermost, in time order, each as a bucket (bucket -1) whose busy time
  * is its whole length, in its region's category. */
 gboolean          sextant_lod_reader_read_visits      (SextantLodReader  *self,
+                                                       gint64             loc,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       GArray            *buckets,
+                                                       GError           **error);
+
+/* read_visits() through SQLite's rows of the visit virtual table (tests
+ * and the benchmark). */
+gboolean          sextant_lod_reader_read_visits_rows (SextantLodReader  *self,
                                                        gint64             loc,
                                                        gint64             t0,
                                                        gint64             t1,
@@ -87,6 +115,16 @@ gboolean          sextant_lod_reader_read_messages    (SextantLodReader  *self,
                                                        GArray            *messages,
                                                        gboolean          *too_many,
                                                        GError           **error);
+
+/* read_messages() through the message virtual table's rows (tests and
+ * the benchmark). */
+gboolean          sextant_lod_reader_read_messages_rows (SextantLodReader  *self,
+                                                         gint64             t0,
+                                                         gint64             t1,
+                                                         guint              max,
+                                                         GArray            *messages,
+                                                         gboolean          *too_many,
+                                                         GError           **error);
 
 typedef struct
 {
@@ -139,6 +177,8 @@ typedef struct
   gint64  end;         /* the last receive */
   gint64  count;       /* messages sent from send_loc to recv_loc in [slot, slot + slot_ticks) */
   gint64  bytes;
+  gint64  slot;        /* ticks: t0 + n slot_ticks (a message sent before t0 counts in the first) */
+  gint64  slot_ticks;  /* the slots' width as read: the one asked for, or doubled until they fit */
 } SextantViewMessageDensity;
 
 /* When read_messages() found too many: the messages in flight during
@@ -232,6 +272,14 @@ typedef struct
  * the band's locations. Reads at a level coarse enough that the whole
  * picture costs about as much as a view of 64 rows (a cell can then span
  * a few columns), so that 4096 locations draw in bounded time. */
+/* The level read_machine() reads for @n_locs locations over [@t0, @t1)
+ * at @width pixels: the finest whose buckets number at most about
+ * 64 * 2 @width over all the locations. */
+guint             sextant_lod_reader_pick_machine_level (SextantLodReader *self,
+                                                         guint             n_locs,
+                                                         gint64            t0,
+                                                         gint64            t1,
+                                                         guint             width);
 gboolean          sextant_lod_reader_read_machine     (SextantLodReader  *self,
                                                        const gint64      *locs,
                                                        guint              n_locs,
@@ -241,6 +289,25 @@ gboolean          sextant_lod_reader_read_machine     (SextantLodReader  *self,
                                                        guint              width,
                                                        SextantMachineCell *cells,
                                                        GError           **error);
+
+/* How read_machine() sums a band (see the .c file): adds @buckets' times
+ * to the @width columns of [@t0, @t1) (each @column ticks wide) they
+ * overlap, into @sums (width * N_CATEGORIES, zeroed) and @rates ((width
+ * + 1) * N_CATEGORIES, zeroed); then the cells' shares of @ticks (a
+ * column's ticks times the band's locations), which zeroes @sums and
+ * @rates for the next band. */
+void              sextant_lod_machine_add_buckets     (const GArray      *buckets,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       guint              width,
+                                                       double             column,
+                                                       double            *sums,
+                                                       double            *rates);
+void              sextant_lod_machine_fill_band       (double            *sums,
+                                                       double            *rates,
+                                                       guint              width,
+                                                       double             ticks,
+                                                       SextantMachineCell *cells);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLodReader, sextant_lod_reader_free)
 

@@ -299,6 +299,9 @@ const char   *sextant_row_get_text          (const SextantRow  *row,
                                              int                column);
 char         *sextant_row_dup_text          (const SextantRow  *row,
                                              int                column);
+const void   *sextant_row_get_blob          (const SextantRow  *row,
+                                             int                column,
+                                             gsize             *size);
 gint64        sextant_row_get_int_or_null   (const SextantRow  *row,
                                              int                column);
 int           sextant_row_find_column       (const SextantRow  *row,

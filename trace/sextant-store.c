@@ -239,7 +239,7 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
    * chunks (messages are stored in the order they were matched, which
    * follows time closely) */
   [SEXTANT_QUERY_MESSAGES_IN_VIEW] =
-    "SELECT send_loc, recv_loc, send_time, recv_time FROM message "
+    "SELECT send_loc, recv_loc, send_time, recv_time, id, bytes FROM message "
     "WHERE send_time < ?2 AND recv_time >= ?1 AND send_loc IS NOT NULL AND recv_loc IS NOT NULL LIMIT ?3",
   /* the members of the collectives under way during [?1, ?2), at most ?3
    * rows: ids follow time closely (they are given in matching order), so
@@ -256,7 +256,7 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT coalesce (sum (members), 0) FROM collective WHERE begin < ?2 AND \"end\" >= ?1 AND members > 1",
   /* the time the pattern instances lost that overlaps [?1, ?2), at most ?3 */
   [SEXTANT_QUERY_LOST_IN_VIEW] =
-    "SELECT loc, begin, \"end\", severity FROM pattern_instance_data "
+    "SELECT loc, begin, \"end\", severity, id FROM pattern_instance_data "
     "WHERE begin < ?2 AND \"end\" > ?1 AND loc IS NOT NULL LIMIT ?3",
   [SEXTANT_QUERY_VISITS_ENTERED] =
     "SELECT id, enter, leave, region, parent FROM visit "
@@ -1830,6 +1830,20 @@ sextant_row_get_text (const SextantRow *row,
                       int               column)
 {
   return (const char *)sqlite3_column_text (row->stmt, column);
+}
+
+/* The column's bytes (valid until the next row), @size set; %NULL with
+ * @size 0 for an empty blob or SQL NULL. */
+const void *
+sextant_row_get_blob (const SextantRow *row,
+                      int               column,
+                      gsize            *size)
+{
+  const void *data = sqlite3_column_blob (row->stmt, column);
+
+  *size = (gsize)sqlite3_column_bytes (row->stmt, column);
+
+  return data;
 }
 
 /* The column's text, copied; %NULL for SQL NULL. */
