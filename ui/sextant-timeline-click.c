@@ -277,7 +277,8 @@ released_cb (GtkGestureClick *gesture,
     }
 
   if ((position = _sextant_timeline_row_at (self, y)) < 0 ||
-      (row = sextant_timeline_rows_get_row (self->rows, (guint)position))->kind == SEXTANT_TIMELINE_ROW_COUNTER)
+      (row = sextant_timeline_rows_get_row (self->rows, (guint)position))->kind == SEXTANT_TIMELINE_ROW_COUNTER ||
+      row->locs->len == 0)
     return;
 
   ticks_per_px = (double)(self->t1 - self->t0) / _sextant_timeline_plot_width (self);

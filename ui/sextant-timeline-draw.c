@@ -123,6 +123,7 @@ static void
 snapshot_row (SextantTimeline *self,
               GtkSnapshot     *snapshot,
               GArray          *locs,
+              guint            n_threads,
               float            y,
               float            h,
               int              plot)
@@ -136,8 +137,11 @@ snapshot_row (SextantTimeline *self,
   guint found;
   int start = 0;
 
-  if ((found = sum_columns (self, locs, plot, &time, &regions)) == 0)
+  /* the share of the row's threads' time (a process's Broadcaster
+   * sessions ran one after the other: one thread) */
+  if (sum_columns (self, locs, plot, &time, &regions) == 0 || n_threads == 0)
     return;
+  found = n_threads;
 
   for (int x = 0; x <= plot; x++)
     {
@@ -301,7 +305,7 @@ rows_node (SextantTimeline *self,
       if (row->kind == SEXTANT_TIMELINE_ROW_COUNTER)
         snapshot_counter (self, snapshot, layout, row, y, &geometry);
       else
-        snapshot_row (self, snapshot, row->locs, y, (float)self->row_height, plot);
+        snapshot_row (self, snapshot, row->locs, row->n_threads, y, (float)self->row_height, plot);
     }
 
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));

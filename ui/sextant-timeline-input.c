@@ -142,14 +142,11 @@ sextant_timeline_zoom_to_range (SextantTimeline *self,
                                 gint64           t0,
                                 gint64           t1)
 {
-  double res;
-
   g_return_if_fail (SEXTANT_IS_TIMELINE (self));
 
   if (self->session == NULL || t1 <= t0)
     return;
-  res = (double)self->resolution;
-  sextant_session_set_view_seconds (self->session, (t0 - self->t_begin) / res, (t1 - self->t_begin) / res);
+  sextant_session_zoom_to_range (self->session, t0, t1);
 }
 
 /* The label column ---------------------------------------------------------------- */
