@@ -28,14 +28,6 @@ static const GdkRGBA category_colors[SEXTANT_N_CATEGORIES] = {
   [SEXTANT_CATEGORY_OTHER]  = { 0.55, 0.55, 0.60, 1 },
 };
 
-const GdkRGBA *
-sextant_timeline_category_color (guint category)
-{
-  g_return_val_if_fail (category < SEXTANT_N_CATEGORIES, NULL);
-
-  return &category_colors[category];
-}
-
 /* Drawing -------------------------------------------------------------------- */
 
 static void
@@ -276,14 +268,6 @@ _sextant_timeline_collective (SextantTimeline *self,
     }
 
   return j;
-}
-
-const GdkRGBA *
-sextant_timeline_collective_color (void)
-{
-  static const GdkRGBA navy = { 0.05f, 0.10f, 0.40f, 1 };
-
-  return &navy;
 }
 
 /* A collective: a navy line across its members' rows at the moment the
