@@ -86,6 +86,33 @@ geometry_for (Rows  *rows,
   return g;
 }
 
+/* To look at the pictures: SEXTANT_TEST_PNG_DIR=dir */
+static void
+save_png (GdkTexture *texture)
+{
+  static guint n;
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+
+  if (g_getenv ("SEXTANT_TEST_PNG_DIR") == NULL)
+    return;
+  name = g_strdup_printf ("%s-%u.png", g_test_get_path (), n++);
+  g_strdelimit (name, "/", '_');
+  path = g_build_filename (g_getenv ("SEXTANT_TEST_PNG_DIR"), name, NULL);
+  gdk_texture_save_to_png (texture, path);
+}
+
+static void
+save_pixels (const guint8 *pixels,
+             int           width,
+             int           height)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (pixels, (gsize)width * 4 * height);
+  g_autoptr(GdkTexture) texture = gdk_memory_texture_new (width, height, GDK_MEMORY_DEFAULT, bytes, (gsize)width * 4);
+
+  save_png (texture);
+}
+
 typedef void (*DrawFunc) (GtkSnapshot *snapshot, const SextantTimelineGeometry *geometry, gpointer data);
 
 /* Pixels (Cairo's ARGB32) of @draw over the rows filled with @fill, on
@@ -130,17 +157,7 @@ render (const SextantTimelineGeometry *g,
   pixels = g_malloc ((gsize)*width * 4 * *height);
   gdk_texture_download (texture, pixels, (gsize)*width * 4);
   gsk_renderer_unrealize (renderer);
-  /* to look at them: SEXTANT_TEST_PNG_DIR=dir */
-  if (g_getenv ("SEXTANT_TEST_PNG_DIR") != NULL)
-    {
-      static guint n;
-      g_autofree char *name = g_strdup_printf ("%s-%u.png", g_test_get_path (), n++);
-      g_autofree char *path = NULL;
-
-      g_strdelimit (name, "/", '_');
-      path = g_build_filename (g_getenv ("SEXTANT_TEST_PNG_DIR"), name, NULL);
-      gdk_texture_save_to_png (texture, path);
-    }
+  save_png (texture);
 
   return pixels;
 }
@@ -1088,6 +1105,7 @@ test_legend (void)
   sextant_timeline_legend_set_patterns (legend, patterns);
   g_assert_cmpuint (sextant_timeline_legend_get_n_swatches (legend), ==, 4);
   pixels = sextant_test_render (GTK_WIDGET (legend), &w, &h);
+  save_pixels (pixels, w, h);
   /* a swatch of each category, a hatched one for the late sender */
   g_assert_cmpuint (sextant_test_count_regions (pixels, w, h, sextant_timeline_category_color (SEXTANT_CATEGORY_MPI)),
                     ==, 1);
@@ -1115,6 +1133,7 @@ test_legend (void)
     gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 1);
   }
   pixels = sextant_test_render (GTK_WIDGET (legend), &w, &h);
+  save_pixels (pixels, w, h);
   sextant_timeline_region_color ("jacobi_kernel", SEXTANT_CATEGORY_USER, &region);
   g_assert_cmpuint (sextant_test_count_regions (pixels, w, h, &region), ==, 1);
   g_assert_cmpuint (sextant_test_count_regions (pixels, w, h, sextant_timeline_category_color (SEXTANT_CATEGORY_USER)),
