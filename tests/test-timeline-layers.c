@@ -361,6 +361,25 @@ test_message_line (void)
   g_assert_true (near (pixels, w, (int)x1, (int)y0, fill, 6));
   g_assert_true (near (pixels, w, (int)x0, (int)y1, fill, 6));
 
+  /* the pair filter's: blue, bolder */
+  {
+    g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+    g_autoptr(GskRenderNode) node = NULL;
+    g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+    g_autoptr(GdkTexture) texture = NULL;
+    g_autofree guint8 *blue = g_malloc ((gsize)w * 4 * h);
+    const GdkRGBA filter = { 0.11f, 0.44f, 0.85f, 1 };
+
+    g_assert_true (gsk_renderer_realize (renderer, NULL, NULL));
+    gtk_snapshot_append_color (snapshot, fill, &GRAPHENE_RECT_INIT (0, 0, w, h));
+    sextant_timeline_layer_messages (snapshot, &g, frame.messages, NULL, TRUE);
+    node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+    texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+    gdk_texture_download (texture, blue, (gsize)w * 4);
+    gsk_renderer_unrealize (renderer);
+    g_assert_true (near (blue, w, (int)((x0 + x1) / 2), (int)((y0 + y1) / 2), &filter, 20));
+  }
+
   g_array_unref (frame.messages);
   g_hash_table_unref (rows.index);
 }
@@ -925,6 +944,18 @@ draw_rma (GtkSnapshot                   *snapshot,
 }
 
 static void
+draw_all (GtkSnapshot                   *snapshot,
+          const SextantTimelineGeometry *g,
+          gpointer                       data)
+{
+  Frame *frame = data;
+
+  sextant_timeline_layer_messages (snapshot, g, frame->messages, NULL, FALSE);
+  sextant_timeline_layer_collectives (snapshot, g, frame->members);
+  sextant_timeline_layer_rma (snapshot, g, frame->ops, frame->syncs);
+}
+
+static void
 test_rma_arrows (void)
 {
   const gint64 locs[] = { 1, 2, 3 };
@@ -1048,6 +1079,30 @@ test_rma_onecoll (void)
   /* RMA arrows are drawn */
   g_assert_cmpuint (count_near (pixels, w, h, g.plot_x + g.plot_width / 2, (g.top + g.bottom) / 2,
                                 (int)(g.plot_width / 2) - 1, rma, 40), >, 20);
+  /* the whole run with every layer but lost time: no row covered */
+  {
+    g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (store, &error);
+    g_autofree guint8 *whole = NULL;
+    gboolean too_many = FALSE;
+
+    g_assert_no_error (error);
+    frame.messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+    frame.members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
+    g_assert_true (sextant_lod_reader_read_messages (reader, span.begin, span.end, 1000000, frame.messages,
+                                                     &too_many, &error));
+    g_assert_true (sextant_lod_reader_read_collectives (reader, span.begin, span.end, 1000000, frame.members,
+                                                        &too_many, &error));
+    g_assert_no_error (error);
+    g = geometry_for (&rows, span.begin, span.end, 1000);
+    whole = render (&g, &rows, fill, draw_all, &frame, &w, &h, NULL);
+    g_test_message ("the whole run: %u messages, %u collective members, %u one-sided operations",
+                    frame.messages->len, frame.members->len, frame.ops->len);
+    for (guint r = 0; r < rows.n; r++)
+      g_assert_cmpfloat (free_share (whole, w, &g, &rows, r, fill), >=, 0.5);
+    g_clear_pointer (&frame.messages, g_array_unref);
+    g_clear_pointer (&frame.members, g_array_unref);
+  }
+
   /* zoomed on each operation (a third of the view), with all the others:
    * its head where its data arrives, at the completion */
   for (guint i = 0; i < frame.ops->len && checked < 40; i++)
