@@ -159,8 +159,12 @@ test_rows (Fixture       *fixture,
   row = sextant_timeline_rows_get_row (rows, (guint)position);
   g_assert_true (row->expanded);
   key = row->key;
+  sextant_timeline_scroll_to_location (fixture->timeline, g_array_index (row->locs, gint64, 0));
+  sextant_test_run_frames (GTK_WIDGET (fixture->timeline), 2);
   g_assert_true (sextant_timeline_get_row_area (fixture->timeline, (guint)position, &area));
-  sextant_test_click (GTK_WIDGET (fixture->timeline), 4 + row->depth * 12 + 5, area.origin.y + area.size.height / 2);
+  g_test_message ("%u rows; row %d (%s) at y %.0f, height %.0f", n, position, row->label, area.origin.y,
+                  area.size.height);
+  sextant_test_click (GTK_WIDGET (fixture->timeline), 12 + row->depth * 12 + 5, area.origin.y + area.size.height / 2);
   position = sextant_timeline_rows_find (rows, key);
   row = sextant_timeline_rows_get_row (rows, (guint)position);
   g_assert_false (row->expanded);
@@ -185,7 +189,7 @@ test_rows (Fixture       *fixture,
     g_assert_cmpuint (drawn, >, 0);
   }
   /* and expands again */
-  sextant_test_click (GTK_WIDGET (fixture->timeline), 4 + row->depth * 12 + 5, area.origin.y + area.size.height / 2);
+  sextant_test_click (GTK_WIDGET (fixture->timeline), 12 + row->depth * 12 + 5, area.origin.y + area.size.height / 2);
   g_assert_cmpuint (sextant_timeline_rows_get_n_rows (rows), ==, n);
 
   /* hidden from the label column's menu: the bar counts it */
@@ -200,6 +204,7 @@ test_rows (Fixture       *fixture,
 
   /* the filter: typed into the bar's entry (Ctrl+F) */
   sextant_test_xdotool ("key", "ctrl+f", NULL);
+  sextant_test_run_frames (GTK_WIDGET (fixture->timeline), 3);
   bar_filter = gtk_window_get_focus (GTK_WINDOW (fixture->window));
   g_assert_true (bar_filter != NULL && gtk_widget_get_ancestor (bar_filter, GTK_TYPE_SEARCH_ENTRY) != NULL);
   sextant_test_xdotool ("type", "--delay", "20", (const char *)"thread 2", NULL);
@@ -358,7 +363,7 @@ test_legend (Fixture       *fixture,
   int width, height;
 
   open_and_wait (fixture, fixture->archive);
-  legend = gtk_widget_get_first_child (GTK_WIDGET (sextant_window_get_legend (fixture->window)));
+  legend = sextant_window_get_legend (fixture->window);
   g_assert_nonnull (legend);
   g_assert_true (gtk_widget_get_mapped (legend));
   {
@@ -376,8 +381,12 @@ test_legend (Fixture       *fixture,
   by_category = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
   g_object_set (legend, "color-mode", SEXTANT_TIMELINE_COLOR_BY_REGION, NULL);
   sextant_test_run_frames (GTK_WIDGET (fixture->timeline), 2);
-  g_assert_cmpint (({ int mode; g_object_get (fixture->timeline, "color-mode", &mode, NULL); mode; }), ==,
-                   SEXTANT_TIMELINE_COLOR_BY_REGION);
+  {
+    SextantTimelineColorMode mode;
+
+    g_object_get (fixture->timeline, "color-mode", &mode, NULL);
+    g_assert_cmpint (mode, ==, SEXTANT_TIMELINE_COLOR_BY_REGION);
+  }
   by_region = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
   g_assert_true (sextant_timeline_get_row_area (fixture->timeline, 0, &area));
   area.size.height = height - area.origin.y;

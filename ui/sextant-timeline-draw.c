@@ -386,7 +386,7 @@ snapshot_labels (SextantTimeline *self,
     {
       const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
       float y = (float)_sextant_timeline_row_top (self, i);
-      float x = 4 + row->depth * INDENT;
+      float x = LABEL_PAD + row->depth * INDENT;
 
       if (row->expandable)
         append_expander (snapshot, x, y + (float)self->row_height / 2, row->expanded, fg);

@@ -89,6 +89,7 @@ _sextant_timeline_frame_free (Frame *frame)
   g_clear_pointer (&frame->filter, sextant_pair_filter_free);
   g_clear_pointer (&frame->locs, g_hash_table_unref);
   g_clear_pointer (&frame->counters, g_ptr_array_unref);
+  g_clear_pointer (&frame->regions, g_array_unref);
   g_clear_pointer (&frame->messages, g_array_unref);
   g_clear_pointer (&frame->density, g_array_unref);
   g_clear_pointer (&frame->members, g_array_unref);
@@ -122,6 +123,64 @@ compare_lost (gconstpointer a,
   const SextantViewLost *y = b;
 
   return x->loc != y->loc ? (x->loc > y->loc) - (x->loc < y->loc) : (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+static int
+compare_region_time (gconstpointer a,
+                     gconstpointer b)
+{
+  const FrameRegion *x = a;
+  const FrameRegion *y = b;
+
+  return (x->time < y->time) - (x->time > y->time);
+}
+
+/* For the legend: the categories the buckets hold, the regions with the
+ * most time */
+static void
+sum_legend (Frame *frame)
+{
+  g_autoptr(GHashTable) times = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  GHashTableIter iter;
+  FrameLoc *fl;
+  FrameRegion *r;
+
+  frame->regions = g_array_new (FALSE, FALSE, sizeof (FrameRegion));
+  g_hash_table_iter_init (&iter, frame->locs);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&fl))
+    for (guint i = 0; i < fl->buckets->len; i++)
+      {
+        const SextantLodBucket *b = &g_array_index (fl->buckets, SextantLodBucket, i);
+        guint category = 0;
+
+        for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+          if (b->time[c] > 0)
+            {
+              frame->categories |= 1u << c;
+              if (b->time[c] > b->time[category])
+                category = c;
+            }
+        if (b->region == SEXTANT_NULL)
+          continue;
+        if ((r = g_hash_table_lookup (times, &b->region)) == NULL)
+          {
+            r = g_new0 (FrameRegion, 1);
+            r->region = b->region;
+            r->category = category;
+            g_hash_table_insert (times, &r->region, r);
+          }
+        r->time += b->busy;
+      }
+  g_hash_table_iter_init (&iter, times);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&r))
+    g_array_append_val (frame->regions, *r);
+  g_array_sort (frame->regions, compare_region_time);
+  g_array_set_size (frame->regions, MIN (frame->regions->len, 12));
+  /* the machine picture's categories */
+  for (gsize i = 0; frame->cells != NULL && i < (gsize)frame->n_bands * frame->width; i++)
+    for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+      if (frame->cells[i].share[c] > 0)
+        frame->categories |= 1u << c;
 }
 
 /* The rows' buckets, counters and the machine picture */
@@ -287,6 +346,7 @@ _sextant_timeline_read_frame_worker (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  sum_legend (frame);
 
   g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)_sextant_timeline_frame_free);
 }

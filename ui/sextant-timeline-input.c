@@ -173,7 +173,7 @@ label_pressed_cb (GtkGestureClick *gesture,
       return;
     }
   /* the expander, or a double click on the label */
-  if (row->expandable && (n_press == 2 || x < 4 + (row->depth + 1) * INDENT + 2))
+  if (row->expandable && (n_press == 2 || (x >= LABEL_PAD - 4 && x < LABEL_PAD + (row->depth + 1) * INDENT + 2)))
     {
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
       sextant_timeline_rows_set_expanded (self->rows, row->key, !row->expanded);

@@ -31,6 +31,7 @@ G_BEGIN_DECLS
 #define ROW_MAX         48
 #define ROW_GAP          2
 #define INDENT          12    /* a level deeper in the label column */
+#define LABEL_PAD       12    /* before the expanders: clear of a GtkPaned's handle at the left edge */
 #define MIN_PLOT_WIDTH 200
 
 /* The worker's connection and reader, kept from frame to frame (a new
@@ -63,6 +64,14 @@ typedef struct
   GArray *points;             /* SextantCounterPoint */
 } FrameCounter;
 
+/* A region's time in a frame (the legend's "By region") */
+typedef struct
+{
+  gint64  region;
+  gint64  time;
+  guint   category;
+} FrameRegion;
+
 /* What one view shows, read on a worker thread: the buckets of the rows
  * in view (and a page either side), the lines and marks of the whole
  * view */
@@ -77,6 +86,8 @@ typedef struct
   guint      generation;      /* of the store's content it was read from */
   GHashTable *locs;           /* location (gint64*) -> FrameLoc */
   GPtrArray *counters;        /* FrameCounter */
+  guint      categories;      /* drawn: bit 1 << category */
+  GArray    *regions;         /* FrameRegion, the most time first, at most 12 */
   SextantPairFilter *filter;  /* the messages kept, NULL: all */
   GArray    *messages;        /* SextantViewMessage, NULL when too many to draw */
   GArray    *density;         /* SextantViewMessageDensity, when messages is NULL */

@@ -24,6 +24,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sextant-timeline-legend.h"
 #include "sextant-timeline-private.h"
 
 static void sextant_timeline_scrollable_init (GtkScrollableInterface *iface);
@@ -543,7 +544,7 @@ measure_labels (SextantTimeline *self)
       longest[0] = MAX (len, longest[1]);
       pango_layout_set_text (layout, row->label, -1);
       pango_layout_get_pixel_size (layout, &w, NULL);
-      widest = MAX (widest, w + (int)row->depth * INDENT + INDENT);
+      widest = MAX (widest, w + LABEL_PAD + (int)row->depth * INDENT + INDENT);
     }
   self->label_width = CLAMP (widest + 14, LABEL_MIN, LABEL_MAX);
 }
@@ -699,6 +700,73 @@ sextant_timeline_set_whole_machine (SextantTimeline *self,
   _sextant_timeline_queue_frame (self);
 }
 
+/* The legend's data ---------------------------------------------------------------- */
+
+/**
+ * sextant_timeline_get_categories:
+ *
+ * Returns: the categories drawn in the frame shown (bit 1 << category)
+ */
+guint
+sextant_timeline_get_categories (SextantTimeline *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), 0);
+
+  return self->frame != NULL ? self->frame->categories : 0;
+}
+
+/**
+ * sextant_timeline_dup_regions:
+ * @categories: (out) (transfer full): each region's category
+ *
+ * Returns: (transfer full) (element-type utf8): the names of the regions
+ *   with the most time in the frame shown, most first (at most 12)
+ */
+GPtrArray *
+sextant_timeline_dup_regions (SextantTimeline  *self,
+                              guint           **categories)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GArray *regions = self->frame != NULL ? self->frame->regions : NULL;
+
+  *categories = g_new0 (guint, regions != NULL ? regions->len + 1 : 1);
+  for (guint i = 0; regions != NULL && i < regions->len; i++)
+    {
+      const FrameRegion *r = &g_array_index (regions, FrameRegion, i);
+      const char *name = g_hash_table_lookup (self->regions, &r->region);
+
+      (*categories)[names->len] = r->category;
+      g_ptr_array_add (names, g_strdup (name != NULL ? name : "?"));
+    }
+
+  return names;
+}
+
+/**
+ * sextant_timeline_dup_patterns:
+ *
+ * Returns: (transfer full): the patterns whose lost time the frame shown
+ *   draws ("late_sender", ...), NULL-terminated
+ */
+char **
+sextant_timeline_dup_patterns (SextantTimeline *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  GArray *lost = self->frame != NULL && self->show_lost ? self->frame->lost : NULL;
+
+  for (guint i = 0; lost != NULL && self->patterns != NULL && i < lost->len; i++)
+    {
+      guint number = g_array_index (lost, SextantViewLost, i).pattern;
+      const char *name = g_hash_table_lookup (self->patterns, GUINT_TO_POINTER (number));
+
+      if (name != NULL && g_hash_table_add (seen, GUINT_TO_POINTER (number)))
+        g_strv_builder_add (builder, name);
+    }
+
+  return g_strv_builder_end (builder);
+}
+
 /* Size -------------------------------------------------------------------------- */
 
 static void
@@ -721,7 +789,7 @@ sextant_timeline_measure (GtkWidget      *widget,
     {
       /* scrolled: the natural height shows every row at its least height */
       *minimum = RULER_HEIGHT + ROW_GAP + ROW_MIN;
-      *natural = RULER_HEIGHT + ROW_GAP + (int)n_rows (self) * (ROW_MIN + ROW_GAP);
+      *natural = MAX (*minimum, RULER_HEIGHT + ROW_GAP + (int)n_rows (self) * (ROW_MIN + ROW_GAP));
     }
 }
 
@@ -851,7 +919,7 @@ sextant_timeline_get_property (GObject    *object,
       g_value_set_boolean (value, self->machine);
       break;
     case PROP_COLOR_MODE:
-      g_value_set_int (value, self->color_mode);
+      g_value_set_enum (value, self->color_mode);
       break;
     case PROP_HADJUSTMENT:
       g_value_set_object (value, self->hadjustment);
@@ -906,9 +974,9 @@ sextant_timeline_set_property (GObject      *object,
       sextant_timeline_set_whole_machine (self, g_value_get_boolean (value));
       break;
     case PROP_COLOR_MODE:
-      if (self->color_mode != (SextantTimelineColorMode)g_value_get_int (value))
+      if (self->color_mode != (SextantTimelineColorMode)g_value_get_enum (value))
         {
-          self->color_mode = g_value_get_int (value);
+          self->color_mode = g_value_get_enum (value);
           gtk_widget_queue_draw (GTK_WIDGET (self));
           g_object_notify_by_pspec (object, pspec);
         }
@@ -966,10 +1034,10 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
                                                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                          G_PARAM_STATIC_STRINGS);
   /* SextantTimelineColorMode: by category or by region */
-  properties[PROP_COLOR_MODE] = g_param_spec_int ("color-mode", NULL, NULL, SEXTANT_TIMELINE_COLOR_BY_CATEGORY,
-                                                  SEXTANT_TIMELINE_COLOR_BY_REGION, SEXTANT_TIMELINE_COLOR_BY_CATEGORY,
-                                                  G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
-                                                  G_PARAM_STATIC_STRINGS);
+  properties[PROP_COLOR_MODE] = g_param_spec_enum ("color-mode", NULL, NULL, SEXTANT_TYPE_TIMELINE_COLOR_MODE,
+                                                   SEXTANT_TIMELINE_COLOR_BY_CATEGORY,
+                                                   G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                   G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
   g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");

@@ -61,6 +61,10 @@ void        sextant_timeline_popup_row_menu     (SextantTimeline *self,
                                                  guint            row,
                                                  double           x,
                                                  double           y);
+guint       sextant_timeline_get_categories     (SextantTimeline *self);
+GPtrArray  *sextant_timeline_dup_regions        (SextantTimeline *self,
+                                                 guint          **categories);
+char      **sextant_timeline_dup_patterns       (SextantTimeline *self);
 gboolean    sextant_timeline_get_whole_machine  (SextantTimeline *self);
 void        sextant_timeline_set_whole_machine  (SextantTimeline *self,
                                                  gboolean         machine);

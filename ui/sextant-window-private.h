@@ -10,6 +10,7 @@
 #pragma once
 
 #include "sextant-details-pane.h"
+#include "sextant-timeline-legend.h"
 #include "sextant-window.h"
 
 G_BEGIN_DECLS
@@ -38,6 +39,7 @@ struct _SextantWindow
   SextantTimeline       *timeline;
   GtkWidget             *timeline_bar;       /* the legend, the rows' filter and mode */
   GtkWidget             *legend_box;
+  SextantTimelineLegend *legend;
   GtkWidget             *hidden_button;
   GtkSearchEntry        *row_filter;
   GtkWidget             *machine_button;

@@ -61,6 +61,36 @@ find_rows_action (GtkWidget  *widget,
   gtk_widget_grab_focus (GTK_WIDGET (self->row_filter));
 }
 
+/* A frame drawn: the legend names what it holds */
+static void
+timeline_ready_cb (SextantWindow *self)
+{
+  g_autoptr(GPtrArray) regions = NULL;
+  g_auto(GStrv) patterns = NULL;
+  g_autofree guint *categories = NULL;
+
+  if (!sextant_timeline_get_ready (self->timeline))
+    return;
+  regions = sextant_timeline_dup_regions (self->timeline, &categories);
+  patterns = sextant_timeline_dup_patterns (self->timeline);
+  sextant_timeline_legend_set_categories (self->legend, sextant_timeline_get_categories (self->timeline));
+  sextant_timeline_legend_set_regions (self->legend, regions, categories);
+  sextant_timeline_legend_set_patterns (self->legend, (const char * const *)patterns);
+}
+
+/**
+ * sextant_window_get_legend:
+ *
+ * Returns: (transfer none): the timeline's legend (SextantTimelineLegend)
+ */
+GtkWidget *
+sextant_window_get_legend (SextantWindow *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_WINDOW (self), NULL);
+
+  return GTK_WIDGET (self->legend);
+}
+
 /* A trace shown: its rows' filter empty, the bar's state its rows' */
 void
 _sextant_window_timeline_update (SextantWindow *self)
@@ -94,6 +124,11 @@ _sextant_window_timeline_init (SextantWindow *self)
   g_autoptr(GPropertyAction) machine = g_property_action_new ("whole-machine", self->timeline, "whole-machine");
 
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (machine));
+  self->legend = SEXTANT_TIMELINE_LEGEND (sextant_timeline_legend_new ());
+  gtk_widget_set_hexpand (GTK_WIDGET (self->legend), TRUE);
+  gtk_box_append (GTK_BOX (self->legend_box), GTK_WIDGET (self->legend));
+  g_object_bind_property (self->legend, "color-mode", self->timeline, "color-mode", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->timeline, "notify::ready", G_CALLBACK (timeline_ready_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->row_filter, "search-changed", G_CALLBACK (row_filter_cb), self, G_CONNECT_SWAPPED);
   gtk_search_entry_set_key_capture_widget (self->row_filter, NULL);
   _sextant_window_timeline_update (self);

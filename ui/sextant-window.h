@@ -60,6 +60,7 @@ SextantTimeline       *sextant_window_get_timeline        (SextantWindow  *self)
 SextantPatternBrowser *sextant_window_get_pattern_browser (SextantWindow  *self);
 SextantSourceView     *sextant_window_get_source_view     (SextantWindow  *self);
 SextantDetailsPane    *sextant_window_get_details_pane    (SextantWindow  *self);
+GtkWidget             *sextant_window_get_legend          (SextantWindow  *self);
 void                   sextant_window_show_source         (SextantWindow  *self,
                                                            const char     *file,
                                                            gint64          line,
