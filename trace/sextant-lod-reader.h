@@ -107,7 +107,11 @@ typedef struct
 /* Appends to @messages (of SextantViewMessage) the matched messages in
  * flight during [@t0, @t1) (sent before @t1, received at or after @t0), in
  * no particular order; when there are more than @max, none, and
- * @too_many is set (a view that dense draws no lines). */
+ * @too_many is set (a view that dense draws no lines). The first call (of
+ * this or read_message_density()) reads every message into the reader's
+ * index of messages by pair and send time (about 32 bytes a message; the
+ * 842 688 of the 10 M-event store in 0.3-0.5 s); after it a read costs
+ * the messages in the view and a binary search per pair. */
 gboolean          sextant_lod_reader_read_messages    (SextantLodReader  *self,
                                                        gint64             t0,
                                                        gint64             t1,
