@@ -46,8 +46,10 @@ typedef struct
 {
   const char *name;      /* message, visit */
   guint       n_cols;
+  gint64      lo, hi;    /* the rows it holds (a location's, for visits) */
   GArray     *dir;       /* of Chunk, by first_row; NULL until read */
   gsize       bytes;
+  guint64     used;
 } ChunkTable;
 
 struct _SextantLodReader
@@ -67,7 +69,8 @@ struct _SextantLodReader
   /* the message and visit chunks: their headers (all, read at the first
    * read) and the data of those read lately */
   ChunkTable    messages;
-  ChunkTable    visits;
+  GHashTable   *visits;     /* location -> its ChunkTable of visits */
+  gsize         visit_bytes;
 
   gint64        rma_span;   /* the longest one-sided operation, -1: not read yet */
   MessageIndex *message_index;  /* at the first read_message_density() */
@@ -159,6 +162,13 @@ chunk_table_clear (ChunkTable *table)
 }
 
 static void
+visit_table_free (gpointer data)
+{
+  chunk_table_clear (data);
+  g_free (data);
+}
+
+static void
 level_free (gpointer data)
 {
   Level *level = data;
@@ -183,8 +193,9 @@ sextant_lod_reader_new (SextantStore  *store,
   self->rma_span = -1;
   self->messages.name = "message";
   self->messages.n_cols = SEXTANT_MESSAGE_N_COLUMNS;
-  self->visits.name = "visit";
-  self->visits.n_cols = SEXTANT_VISIT_N_COLUMNS;
+  self->messages.lo = G_MININT64;
+  self->messages.hi = G_MAXINT64;
+  self->visits = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, visit_table_free);
   if (!meta_int (store, "lod_origin", &self->origin) || !meta_int (store, "lod_base_ticks", &self->base) ||
       !meta_int (store, "lod_levels", &levels) || self->base < 1 || levels < 1 || levels > 62)
     {
@@ -212,7 +223,7 @@ sextant_lod_reader_free (SextantLodReader *self)
   g_clear_pointer (&self->ranges, g_hash_table_unref);
   g_clear_pointer (&self->levels, g_hash_table_unref);
   chunk_table_clear (&self->messages);
-  chunk_table_clear (&self->visits);
+  g_clear_pointer (&self->visits, g_hash_table_unref);
   g_clear_pointer (&self->message_index, message_index_free);
   g_free (self);
 }
@@ -619,7 +630,7 @@ sextant_lod_reader_get_cache_bytes (SextantLodReader *self)
                 : self->message_index->times->len * sizeof (MessageTimes) +
                   self->message_index->pairs->len * sizeof (MessagePair);
 
-  return self->level_bytes + self->messages.bytes + self->visits.bytes + index;
+  return self->level_bytes + self->messages.bytes + self->visit_bytes + index;
 }
 
 /* Column tables read by chunk ---------------------------------------------------- */
@@ -665,9 +676,10 @@ chunk_table_load (SextantLodReader  *self,
 
   if (table->dir != NULL)
     return TRUE;
-  sql = g_strdup_printf ("SELECT first_row, n, header FROM %s_chunk ORDER BY first_row", table->name);
+  sql = g_strdup_printf ("SELECT first_row, n, header FROM %s_chunk WHERE first_row BETWEEN ?1 AND ?2 "
+                         "ORDER BY first_row", table->name);
   table->dir = g_array_new (FALSE, FALSE, sizeof (Chunk));
-  if (!sextant_store_foreach_sql (self->store, sql, chunk_dir_row, table, error, ""))
+  if (!sextant_store_foreach_sql (self->store, sql, chunk_dir_row, table, error, "ii", table->lo, table->hi))
     {
       g_clear_pointer (&table->dir, g_array_unref);
       return FALSE;
@@ -836,24 +848,76 @@ emit (SextantLodReader *self,
   g_array_append_val (buckets, piece);
 }
 
+/* The visit chunks of @loc (their directory read at its first read,
+ * their data as needed), marked used */
+static ChunkTable *
+visit_table (SextantLodReader *self,
+             gint64            loc)
+{
+  ChunkTable *table = g_hash_table_lookup (self->visits, &loc);
+
+  if (table == NULL)
+    {
+      table = g_new0 (ChunkTable, 1);
+      table->name = "visit";
+      table->n_cols = SEXTANT_VISIT_N_COLUMNS;
+      table->lo = loc << 32;
+      table->hi = table->lo | G_GINT64_CONSTANT (0xffffffff);
+      g_hash_table_insert (self->visits, g_memdup2 (&loc, sizeof loc), table);
+    }
+  table->used = ++self->clock;
+
+  return table;
+}
+
+/* Counts what reading @table added (it had @before bytes), and drops the
+ * chunk data of the locations read longest ago while the visits' cache is
+ * over its bound */
+static void
+visit_table_account (SextantLodReader *self,
+                     ChunkTable       *table,
+                     gsize             before)
+{
+  self->visit_bytes += table->bytes - before;
+  while (self->visit_bytes > CACHE_BYTES)
+    {
+      GHashTableIter iter;
+      gpointer value;
+      ChunkTable *oldest = NULL;
+
+      g_hash_table_iter_init (&iter, self->visits);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        if (value != table && ((ChunkTable *)value)->bytes > 0 &&
+            (oldest == NULL || ((ChunkTable *)value)->used < oldest->used))
+          oldest = value;
+      if (oldest == NULL)
+        return;
+      self->visit_bytes -= oldest->bytes;
+      for (guint i = 0; i < oldest->dir->len; i++)
+        g_clear_pointer (&g_array_index (oldest->dir, Chunk, i).blob, g_bytes_unref);
+      oldest->bytes = 0;
+    }
+}
+
 /* Direct reads of the visit chunks: the visit @id (FALSE with no error
  * when there is none) */
 static gboolean
 visit_by_id (SextantLodReader  *self,
+             ChunkTable        *visits,
              gint64             id,
              Visit             *v,
              gboolean          *found,
              GError           **error)
 {
-  guint i = chunk_table_find (&self->visits, id);
+  guint i = chunk_table_find (visits, id);
   const Chunk *entry;
   const SextantChunk *c;
   guint r;
 
   *found = FALSE;
-  if (i >= self->visits.dir->len || (entry = &g_array_index (self->visits.dir, Chunk, i))->first_row > id)
+  if (i >= visits->dir->len || (entry = &g_array_index (visits->dir, Chunk, i))->first_row > id)
     return TRUE;
-  if (!(c = chunk_table_get (self, &self->visits, i, error)))
+  if (!(c = chunk_table_get (self, visits, i, error)))
     return FALSE;
   r = (guint)(id - entry->first_row);
   v->id = id;
@@ -871,6 +935,7 @@ visit_by_id (SextantLodReader  *self,
  * (G_MININT64: none); ids are in enter order within a location */
 static gboolean
 visits_entered (SextantLodReader  *self,
+                ChunkTable        *table,
                 gint64             first,
                 gint64             last,
                 gint64             t0,
@@ -880,9 +945,9 @@ visits_entered (SextantLodReader  *self,
                 GError           **error)
 {
   *first_in = G_MININT64;
-  for (guint i = chunk_table_find (&self->visits, first); i < self->visits.dir->len; i++)
+  for (guint i = chunk_table_find (table, first); i < table->dir->len; i++)
     {
-      const Chunk *entry = &g_array_index (self->visits.dir, Chunk, i);
+      const Chunk *entry = &g_array_index (table->dir, Chunk, i);
       const SextantChunk *c = &entry->chunk;
       guint r, end;
 
@@ -890,7 +955,7 @@ visits_entered (SextantLodReader  *self,
         break;
       if (c->n_rows == 0 || c->cols[SEXTANT_VISIT_ENTER].max < t0)
         continue;
-      if (!(c = chunk_table_get (self, &self->visits, i, error)))
+      if (!(c = chunk_table_get (self, table, i, error)))
         return FALSE;
       r = (guint)CLAMP (first - entry->first_row, 0, (gint64)c->n_rows);
       end = (guint)CLAMP (last - entry->first_row + 1, 0, (gint64)c->n_rows);
@@ -964,6 +1029,8 @@ read_visits (SextantLodReader  *self,
              GError           **error)
 {
   g_autoptr(GArray) entered = g_array_new (FALSE, FALSE, sizeof (Visit));
+  ChunkTable *table = NULL;
+  gsize before = 0;
   g_autoptr(GArray) visits = g_array_new (FALSE, FALSE, sizeof (Visit));
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Visit));
   const VisitRange *range;
@@ -992,9 +1059,10 @@ read_visits (SextantLodReader  *self,
    * ancestors (nesting: whatever else was open is one of them) */
   if (direct)
     {
-      self->clock++;
-      if (!chunk_table_load (self, &self->visits, error) ||
-          !visits_entered (self, range->first, range->last, t0, t1, entered, &first_in, error))
+      table = visit_table (self, loc);
+      before = table->bytes;
+      if (!chunk_table_load (self, table, error) ||
+          !visits_entered (self, table, range->first, range->last, t0, t1, entered, &first_in, error))
         return FALSE;
     }
   else if (!sextant_store_foreach (self->store, SEXTANT_QUERY_FIRST_VISIT_FROM, take_id, &first_in, error, "iiii",
@@ -1010,7 +1078,7 @@ read_visits (SextantLodReader  *self,
           Visit v;
           gboolean found;
 
-          if (!visit_by_id (self, id, &v, &found, error))
+          if (!visit_by_id (self, table, id, &v, &found, error))
             return FALSE;
           if (found)
             g_array_append_val (visits, v);
@@ -1023,6 +1091,8 @@ read_visits (SextantLodReader  *self,
       if (g_array_index (visits, Visit, n).leave <= t0)
         g_array_remove_index (visits, n);
     }
+  if (direct)
+    visit_table_account (self, table, before);
   /* outermost first */
   n_open = visits->len;
   for (guint i = 0; i < n_open / 2; i++)
