@@ -1289,6 +1289,8 @@ message_index_build (SextantLodReader  *self,
     return TRUE;
   if (!foreach_in_flight (self, G_MININT64 + 1, G_MAXINT64, index_message, &build, error))
     return FALSE;
+  /* the index holds all of it: the chunks are not read again */
+  chunk_table_clear (&self->messages);
 
   /* by pair (a counting sort), then each pair's by send time */
   index = g_new0 (MessageIndex, 1);
