@@ -72,6 +72,7 @@ struct _SextantLodReader
   GHashTable   *visits;     /* location -> its ChunkTable of visits */
   gsize         visit_bytes;
 
+  gsize         cache_bytes; /* the bound of each cache, CACHE_BYTES */
   gint64        rma_span;   /* the longest one-sided operation, -1: not read yet */
   MessageIndex *message_index;  /* at the first read_message_density() */
 };
@@ -191,6 +192,7 @@ sextant_lod_reader_new (SextantStore  *store,
   self->store = g_object_ref (store);
   self->levels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, level_free);
   self->rma_span = -1;
+  self->cache_bytes = CACHE_BYTES;
   self->messages.name = "message";
   self->messages.n_cols = SEXTANT_MESSAGE_N_COLUMNS;
   self->messages.lo = G_MININT64;
@@ -420,7 +422,7 @@ lod_chunk_row (const SextantRow  *row,
 static void
 evict_levels (SextantLodReader *self)
 {
-  while (self->level_bytes > CACHE_BYTES)
+  while (self->level_bytes > self->cache_bytes)
     {
       GHashTableIter iter;
       gpointer key, value;
@@ -623,6 +625,13 @@ sextant_lod_reader_prefetch (SextantLodReader  *self,
   return load_levels (self, locs, n_locs, level, error);
 }
 
+void
+sextant_lod_reader_set_cache_bound (SextantLodReader *self,
+                                    gsize             bytes)
+{
+  self->cache_bytes = bytes;
+}
+
 gsize
 sextant_lod_reader_get_cache_bytes (SextantLodReader *self)
 {
@@ -713,7 +722,7 @@ chunk_table_get (SextantLodReader  *self,
                        " is gone", table->name, chunk->first_row);
           return NULL;
         }
-      while (table->bytes + g_bytes_get_size (read.blob) > CACHE_BYTES)
+      while (table->bytes + g_bytes_get_size (read.blob) > self->cache_bytes)
         {
           Chunk *oldest = NULL;
 
@@ -879,7 +888,7 @@ visit_table_account (SextantLodReader *self,
                      gsize             before)
 {
   self->visit_bytes += table->bytes - before;
-  while (self->visit_bytes > CACHE_BYTES)
+  while (self->visit_bytes > self->cache_bytes)
     {
       GHashTableIter iter;
       gpointer value;

@@ -72,7 +72,12 @@ gboolean          sextant_lod_reader_prefetch         (SextantLodReader  *self,
                                                        guint              n_locs,
                                                        guint              level,
                                                        GError           **error);
-/* Bytes the reader's caches hold (chunks of the pyramid and of messages). */
+/* The bound of each of the reader's caches (128 MiB; what one read needs
+ * is kept, however large): for tests of what is dropped. */
+void              sextant_lod_reader_set_cache_bound  (SextantLodReader  *self,
+                                                       gsize              bytes);
+/* Bytes the reader's caches hold (the pyramid's and the visits' chunks,
+ * the message index). */
 gsize             sextant_lod_reader_get_cache_bytes  (SextantLodReader  *self);
 /* read() through SQLite's rows of the lod virtual table, as it was before
  * the reader decoded chunks itself: for tests and the benchmark. */
