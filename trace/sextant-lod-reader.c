@@ -38,14 +38,18 @@ typedef struct
   guint64       used;
 } Chunk;
 
+typedef struct _MessageIndex MessageIndex;
+
 /* A column table's chunks, their data read on demand and kept up to
  * CACHE_BYTES */
 typedef struct
 {
   const char *name;      /* message, visit */
   guint       n_cols;
+  gint64      lo, hi;    /* the rows it holds (a location's, for visits) */
   GArray     *dir;       /* of Chunk, by first_row; NULL until read */
   gsize       bytes;
+  guint64     used;
 } ChunkTable;
 
 struct _SextantLodReader
@@ -65,10 +69,48 @@ struct _SextantLodReader
   /* the message and visit chunks: their headers (all, read at the first
    * read) and the data of those read lately */
   ChunkTable    messages;
-  ChunkTable    visits;
+  GHashTable   *visits;     /* location -> its ChunkTable of visits */
+  gsize         visit_bytes;
 
+  gsize         cache_bytes; /* the bound of each cache, CACHE_BYTES */
   gint64        rma_span;   /* the longest one-sided operation, -1: not read yet */
+  MessageIndex *message_index;  /* at the first read_message_density() */
 };
+
+/* The messages by pair of locations, each pair's in send order: built
+ * once per reader from every message chunk (about 24 bytes a message), so
+ * that a view's density is a walk over the messages in it, pair by pair,
+ * each pair's slots in order, without hashing */
+typedef struct
+{
+  gint64  send_loc;
+  gint64  recv_loc;
+  guint   first;       /* its messages in MessageIndex.times */
+  guint   n;
+  gint64  longest;     /* ticks from its send to its receive, at most */
+} MessagePair;
+
+typedef struct
+{
+  gint64  send_time;
+  gint64  recv_time;
+  gint64  bytes;
+  gint64  id;
+} MessageTimes;
+
+struct _MessageIndex
+{
+  GArray  *pairs;      /* of MessagePair */
+  GArray  *times;      /* of MessageTimes, by pair, each in send order */
+};
+
+static void
+message_index_free (MessageIndex *index)
+{
+  g_array_unref (index->pairs);
+  g_array_unref (index->times);
+  g_free (index);
+}
 
 /* The chunks of one level of one location, in bucket order */
 typedef struct
@@ -121,6 +163,13 @@ chunk_table_clear (ChunkTable *table)
 }
 
 static void
+visit_table_free (gpointer data)
+{
+  chunk_table_clear (data);
+  g_free (data);
+}
+
+static void
 level_free (gpointer data)
 {
   Level *level = data;
@@ -143,10 +192,12 @@ sextant_lod_reader_new (SextantStore  *store,
   self->store = g_object_ref (store);
   self->levels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, level_free);
   self->rma_span = -1;
+  self->cache_bytes = CACHE_BYTES;
   self->messages.name = "message";
   self->messages.n_cols = SEXTANT_MESSAGE_N_COLUMNS;
-  self->visits.name = "visit";
-  self->visits.n_cols = SEXTANT_VISIT_N_COLUMNS;
+  self->messages.lo = G_MININT64;
+  self->messages.hi = G_MAXINT64;
+  self->visits = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, visit_table_free);
   if (!meta_int (store, "lod_origin", &self->origin) || !meta_int (store, "lod_base_ticks", &self->base) ||
       !meta_int (store, "lod_levels", &levels) || self->base < 1 || levels < 1 || levels > 62)
     {
@@ -174,7 +225,8 @@ sextant_lod_reader_free (SextantLodReader *self)
   g_clear_pointer (&self->ranges, g_hash_table_unref);
   g_clear_pointer (&self->levels, g_hash_table_unref);
   chunk_table_clear (&self->messages);
-  chunk_table_clear (&self->visits);
+  g_clear_pointer (&self->visits, g_hash_table_unref);
+  g_clear_pointer (&self->message_index, message_index_free);
   g_free (self);
 }
 
@@ -370,7 +422,7 @@ lod_chunk_row (const SextantRow  *row,
 static void
 evict_levels (SextantLodReader *self)
 {
-  while (self->level_bytes > CACHE_BYTES)
+  while (self->level_bytes > self->cache_bytes)
     {
       GHashTableIter iter;
       gpointer key, value;
@@ -573,10 +625,21 @@ sextant_lod_reader_prefetch (SextantLodReader  *self,
   return load_levels (self, locs, n_locs, level, error);
 }
 
+void
+sextant_lod_reader_set_cache_bound (SextantLodReader *self,
+                                    gsize             bytes)
+{
+  self->cache_bytes = bytes;
+}
+
 gsize
 sextant_lod_reader_get_cache_bytes (SextantLodReader *self)
 {
-  return self->level_bytes + self->messages.bytes + self->visits.bytes;
+  gsize index = self->message_index == NULL ? 0
+                : self->message_index->times->len * sizeof (MessageTimes) +
+                  self->message_index->pairs->len * sizeof (MessagePair);
+
+  return self->level_bytes + self->messages.bytes + self->visit_bytes + index;
 }
 
 /* Column tables read by chunk ---------------------------------------------------- */
@@ -622,9 +685,10 @@ chunk_table_load (SextantLodReader  *self,
 
   if (table->dir != NULL)
     return TRUE;
-  sql = g_strdup_printf ("SELECT first_row, n, header FROM %s_chunk ORDER BY first_row", table->name);
+  sql = g_strdup_printf ("SELECT first_row, n, header FROM %s_chunk WHERE first_row BETWEEN ?1 AND ?2 "
+                         "ORDER BY first_row", table->name);
   table->dir = g_array_new (FALSE, FALSE, sizeof (Chunk));
-  if (!sextant_store_foreach_sql (self->store, sql, chunk_dir_row, table, error, ""))
+  if (!sextant_store_foreach_sql (self->store, sql, chunk_dir_row, table, error, "ii", table->lo, table->hi))
     {
       g_clear_pointer (&table->dir, g_array_unref);
       return FALSE;
@@ -658,7 +722,7 @@ chunk_table_get (SextantLodReader  *self,
                        " is gone", table->name, chunk->first_row);
           return NULL;
         }
-      while (table->bytes + g_bytes_get_size (read.blob) > CACHE_BYTES)
+      while (table->bytes + g_bytes_get_size (read.blob) > self->cache_bytes)
         {
           Chunk *oldest = NULL;
 
@@ -793,24 +857,76 @@ emit (SextantLodReader *self,
   g_array_append_val (buckets, piece);
 }
 
+/* The visit chunks of @loc (their directory read at its first read,
+ * their data as needed), marked used */
+static ChunkTable *
+visit_table (SextantLodReader *self,
+             gint64            loc)
+{
+  ChunkTable *table = g_hash_table_lookup (self->visits, &loc);
+
+  if (table == NULL)
+    {
+      table = g_new0 (ChunkTable, 1);
+      table->name = "visit";
+      table->n_cols = SEXTANT_VISIT_N_COLUMNS;
+      table->lo = loc << 32;
+      table->hi = table->lo | G_GINT64_CONSTANT (0xffffffff);
+      g_hash_table_insert (self->visits, g_memdup2 (&loc, sizeof loc), table);
+    }
+  table->used = ++self->clock;
+
+  return table;
+}
+
+/* Counts what reading @table added (it had @before bytes), and drops the
+ * chunk data of the locations read longest ago while the visits' cache is
+ * over its bound */
+static void
+visit_table_account (SextantLodReader *self,
+                     ChunkTable       *table,
+                     gsize             before)
+{
+  self->visit_bytes += table->bytes - before;
+  while (self->visit_bytes > self->cache_bytes)
+    {
+      GHashTableIter iter;
+      gpointer value;
+      ChunkTable *oldest = NULL;
+
+      g_hash_table_iter_init (&iter, self->visits);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        if (value != table && ((ChunkTable *)value)->bytes > 0 &&
+            (oldest == NULL || ((ChunkTable *)value)->used < oldest->used))
+          oldest = value;
+      if (oldest == NULL)
+        return;
+      self->visit_bytes -= oldest->bytes;
+      for (guint i = 0; i < oldest->dir->len; i++)
+        g_clear_pointer (&g_array_index (oldest->dir, Chunk, i).blob, g_bytes_unref);
+      oldest->bytes = 0;
+    }
+}
+
 /* Direct reads of the visit chunks: the visit @id (FALSE with no error
  * when there is none) */
 static gboolean
 visit_by_id (SextantLodReader  *self,
+             ChunkTable        *visits,
              gint64             id,
              Visit             *v,
              gboolean          *found,
              GError           **error)
 {
-  guint i = chunk_table_find (&self->visits, id);
+  guint i = chunk_table_find (visits, id);
   const Chunk *entry;
   const SextantChunk *c;
   guint r;
 
   *found = FALSE;
-  if (i >= self->visits.dir->len || (entry = &g_array_index (self->visits.dir, Chunk, i))->first_row > id)
+  if (i >= visits->dir->len || (entry = &g_array_index (visits->dir, Chunk, i))->first_row > id)
     return TRUE;
-  if (!(c = chunk_table_get (self, &self->visits, i, error)))
+  if (!(c = chunk_table_get (self, visits, i, error)))
     return FALSE;
   r = (guint)(id - entry->first_row);
   v->id = id;
@@ -828,6 +944,7 @@ visit_by_id (SextantLodReader  *self,
  * (G_MININT64: none); ids are in enter order within a location */
 static gboolean
 visits_entered (SextantLodReader  *self,
+                ChunkTable        *table,
                 gint64             first,
                 gint64             last,
                 gint64             t0,
@@ -837,9 +954,9 @@ visits_entered (SextantLodReader  *self,
                 GError           **error)
 {
   *first_in = G_MININT64;
-  for (guint i = chunk_table_find (&self->visits, first); i < self->visits.dir->len; i++)
+  for (guint i = chunk_table_find (table, first); i < table->dir->len; i++)
     {
-      const Chunk *entry = &g_array_index (self->visits.dir, Chunk, i);
+      const Chunk *entry = &g_array_index (table->dir, Chunk, i);
       const SextantChunk *c = &entry->chunk;
       guint r, end;
 
@@ -847,7 +964,7 @@ visits_entered (SextantLodReader  *self,
         break;
       if (c->n_rows == 0 || c->cols[SEXTANT_VISIT_ENTER].max < t0)
         continue;
-      if (!(c = chunk_table_get (self, &self->visits, i, error)))
+      if (!(c = chunk_table_get (self, table, i, error)))
         return FALSE;
       r = (guint)CLAMP (first - entry->first_row, 0, (gint64)c->n_rows);
       end = (guint)CLAMP (last - entry->first_row + 1, 0, (gint64)c->n_rows);
@@ -921,6 +1038,8 @@ read_visits (SextantLodReader  *self,
              GError           **error)
 {
   g_autoptr(GArray) entered = g_array_new (FALSE, FALSE, sizeof (Visit));
+  ChunkTable *table = NULL;
+  gsize before = 0;
   g_autoptr(GArray) visits = g_array_new (FALSE, FALSE, sizeof (Visit));
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Visit));
   const VisitRange *range;
@@ -949,9 +1068,10 @@ read_visits (SextantLodReader  *self,
    * ancestors (nesting: whatever else was open is one of them) */
   if (direct)
     {
-      self->clock++;
-      if (!chunk_table_load (self, &self->visits, error) ||
-          !visits_entered (self, range->first, range->last, t0, t1, entered, &first_in, error))
+      table = visit_table (self, loc);
+      before = table->bytes;
+      if (!chunk_table_load (self, table, error) ||
+          !visits_entered (self, table, range->first, range->last, t0, t1, entered, &first_in, error))
         return FALSE;
     }
   else if (!sextant_store_foreach (self->store, SEXTANT_QUERY_FIRST_VISIT_FROM, take_id, &first_in, error, "iiii",
@@ -967,7 +1087,7 @@ read_visits (SextantLodReader  *self,
           Visit v;
           gboolean found;
 
-          if (!visit_by_id (self, id, &v, &found, error))
+          if (!visit_by_id (self, table, id, &v, &found, error))
             return FALSE;
           if (found)
             g_array_append_val (visits, v);
@@ -980,6 +1100,8 @@ read_visits (SextantLodReader  *self,
       if (g_array_index (visits, Visit, n).leave <= t0)
         g_array_remove_index (visits, n);
     }
+  if (direct)
+    visit_table_account (self, table, before);
   /* outermost first */
   n_open = visits->len;
   for (guint i = 0; i < n_open / 2; i++)
@@ -1093,187 +1215,200 @@ foreach_in_flight (SextantLodReader  *self,
   return TRUE;
 }
 
-typedef struct
-{
-  GArray *messages;
-  guint   max;
-  guint   n;
-} MessageData;
-
-static gboolean
-add_message (const InFlight *in,
-             gpointer        user_data)
-{
-  MessageData *data = user_data;
-  SextantViewMessage m;
-
-  if (++data->n > data->max)
-    return FALSE;
-  m.send_loc = in->send_loc;
-  m.recv_loc = in->recv_loc;
-  m.send_time = in->send_time;
-  m.recv_time = in->recv_time;
-  m.id = in->id;
-  m.bytes = in->bytes;
-  g_array_append_val (data->messages, m);
-
-  return TRUE;
-}
-
 /* Message density ------------------------------------------------------------------ */
 
 typedef struct
 {
-  gint64 send_loc;
-  gint64 recv_loc;
-  gint64 slot;       /* index from t0 */
-} DensityKey;
+  GHashTable *pairs;   /* (send_loc, recv_loc) packed -> pair + 1 */
+  GArray     *list;    /* of MessagePair */
+  GArray     *all;     /* of MessageTimes + pair, as read */
+  GArray     *which;   /* of guint: each message's pair */
+} IndexBuild;
 
-static guint64
-density_hash (const DensityKey *k)
+static gboolean
+index_message (const InFlight *m,
+               gpointer        user_data)
 {
-  guint64 h = (guint64)k->send_loc * 0x9E3779B97F4A7C15ull;
+  IndexBuild *build = user_data;
+  gint64 key[2] = { m->send_loc, m->recv_loc };
+  gpointer found = g_hash_table_lookup (build->pairs, key);
+  MessageTimes times = { m->send_time, m->recv_time, m->bytes, m->id };
+  guint pair;
 
-  h ^= (guint64)k->recv_loc * 0xC2B2AE3D27D4EB4Full + (h >> 29);
-  h ^= (guint64)k->slot * 0x165667B19E3779F9ull + (h >> 32);
-
-  return h ^ (h >> 31);
-}
-
-typedef struct
-{
-  DensityKey                 key;
-  SextantViewMessageDensity  d;
-} DensityEntry;
-
-/* entries, found by key through an open-addressing table of their
- * positions + 1 (0: free), at most half full */
-typedef struct
-{
-  guint      *slots;
-  guint       mask;
-  GArray     *entries;   /* of DensityEntry */
-  gint64      t0;
-  gint64      slot_ticks;
-  gint64      span;      /* t1 - t0 */
-  guint       limit;     /* entries past which slots are coarsened at once */
-} DensityData;
-
-/* An empty slot table for @n entries (the entries stay) */
-static void
-density_slots (DensityData *data,
-               guint        n)
-{
-  guint size = 64;
-
-  while (size < 2 * n)
-    size *= 2;
-  g_free (data->slots);
-  data->slots = g_new0 (guint, size);
-  data->mask = size - 1;
-}
-
-/* The slot of @key: its entry's, or the free one where it goes */
-static guint
-density_find (DensityData      *data,
-              const DensityKey *key)
-{
-  guint i = (guint)density_hash (key) & data->mask;
-
-  for (; data->slots[i] != 0; i = (i + 1) & data->mask)
+  if (found == NULL)
     {
-      const DensityKey *k = &g_array_index (data->entries, DensityEntry, data->slots[i] - 1).key;
+      MessagePair p = { m->send_loc, m->recv_loc, 0, 0, 0 };
 
-      if (k->send_loc == key->send_loc && k->recv_loc == key->recv_loc && k->slot == key->slot)
-        break;
+      g_array_append_val (build->list, p);
+      g_hash_table_insert (build->pairs, g_memdup2 (key, sizeof key), GUINT_TO_POINTER (build->list->len));
+      pair = build->list->len - 1;
     }
-
-  return i;
-}
-
-static void
-density_add (DensityData                     *data,
-             const DensityKey                *key,
-             const SextantViewMessageDensity *d)
-{
-  guint i = density_find (data, key);
-  DensityEntry *e;
-
-  if (data->slots[i] != 0)
-    {
-      e = &g_array_index (data->entries, DensityEntry, data->slots[i] - 1);
-      e->d.begin = MIN (e->d.begin, d->begin);
-      e->d.end = MAX (e->d.end, d->end);
-      e->d.count += d->count;
-      e->d.bytes += d->bytes;
-      return;
-    }
+  else
+    pair = GPOINTER_TO_UINT (found) - 1;
   {
-    DensityEntry entry = { *key, *d };
+    MessagePair *p = &g_array_index (build->list, MessagePair, pair);
 
-    g_array_append_val (data->entries, entry);
-    data->slots[i] = data->entries->len;
+    p->n++;
+    p->longest = MAX (p->longest, m->recv_time - m->send_time);
   }
-  /* at most half full: the table twice as large */
-  if (2 * data->entries->len > data->mask)
-    {
-      density_slots (data, 2 * data->entries->len);
-      for (guint k = 0; k < data->entries->len; k++)
-        data->slots[density_find (data, &g_array_index (data->entries, DensityEntry, k).key)] = k + 1;
-    }
+  g_array_append_val (build->all, times);
+  g_array_append_val (build->which, pair);
+
+  return TRUE;
 }
 
-/* Slots twice as wide: slot n of width 2 s holds slots 2n and 2n + 1 of
- * width s */
-static void
-density_coarsen (DensityData *data)
+static guint
+pair_key_hash (gconstpointer key)
 {
-  g_autoptr(GArray) old = data->entries;
+  const gint64 *k = key;
 
-  data->entries = g_array_sized_new (FALSE, FALSE, sizeof (DensityEntry), old->len / 2);
-  density_slots (data, old->len / 2);
-  data->slot_ticks *= 2;
-  for (guint i = 0; i < old->len; i++)
-    {
-      DensityEntry e = g_array_index (old, DensityEntry, i);
-
-      e.key.slot /= 2;
-      density_add (data, &e.key, &e.d);
-    }
+  return g_int64_hash (&k[0]) * 31 + g_int64_hash (&k[1]);
 }
 
 static gboolean
-count_message (const InFlight *m,
-               gpointer        user_data)
+pair_key_equal (gconstpointer a,
+                gconstpointer b)
 {
-  DensityData *data = user_data;
-  DensityKey key = { m->send_loc, m->recv_loc, (MAX (m->send_time, data->t0) - data->t0) / data->slot_ticks };
-  SextantViewMessageDensity d = { m->send_loc, m->recv_loc, m->send_time, m->recv_time, 1, m->bytes, 0, 0 };
+  return memcmp (a, b, 2 * sizeof (gint64)) == 0;
+}
 
-  density_add (data, &key, &d);
-  /* far too many already: coarser slots now, so that the table stays
-   * small (the result is the same as coarsening at the end) */
-  if (data->entries->len > data->limit && data->slot_ticks < data->span)
-    density_coarsen (data);
+static int
+compare_send_times (gconstpointer a,
+                    gconstpointer b)
+{
+  const MessageTimes *x = a;
+  const MessageTimes *y = b;
+
+  return (x->send_time > y->send_time) - (x->send_time < y->send_time);
+}
+
+static gboolean
+message_index_build (SextantLodReader  *self,
+                     GError           **error)
+{
+  g_autoptr(GHashTable) pairs = g_hash_table_new_full (pair_key_hash, pair_key_equal, g_free, NULL);
+  g_autoptr(GArray) list = g_array_new (FALSE, FALSE, sizeof (MessagePair));
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (MessageTimes));
+  g_autoptr(GArray) which = g_array_new (FALSE, FALSE, sizeof (guint));
+  IndexBuild build = { pairs, list, all, which };
+  MessageIndex *index;
+  g_autofree guint *next = NULL;
+
+  if (self->message_index != NULL)
+    return TRUE;
+  if (!foreach_in_flight (self, G_MININT64 + 1, G_MAXINT64, index_message, &build, error))
+    return FALSE;
+  /* the index holds all of it: the chunks are not read again */
+  chunk_table_clear (&self->messages);
+
+  /* by pair (a counting sort), then each pair's by send time */
+  index = g_new0 (MessageIndex, 1);
+  index->pairs = g_steal_pointer (&list);
+  index->times = g_array_sized_new (FALSE, FALSE, sizeof (MessageTimes), all->len);
+  g_array_set_size (index->times, all->len);
+  next = g_new (guint, index->pairs->len + 1);
+  for (guint p = 0, at = 0; p < index->pairs->len; p++)
+    {
+      MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
+
+      pair->first = at;
+      next[p] = at;
+      at += pair->n;
+    }
+  for (guint i = 0; i < all->len; i++)
+    g_array_index (index->times, MessageTimes, next[g_array_index (which, guint, i)]++) =
+      g_array_index (all, MessageTimes, i);
+  for (guint p = 0; p < index->pairs->len; p++)
+    {
+      MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
+      MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
+      gboolean sorted = TRUE;
+
+      for (guint i = 1; i < pair->n && sorted; i++)
+        sorted = times[i - 1].send_time <= times[i].send_time;
+      if (!sorted)
+        qsort (times, pair->n, sizeof (MessageTimes), compare_send_times);
+    }
+  self->message_index = index;
 
   return TRUE;
+}
+
+/* The first message of @pair that can be in flight at @t0: sent at or
+ * after t0 - its longest (one sent before was received before t0) */
+static guint
+message_pair_first (const MessagePair  *pair,
+                    const MessageTimes *times,
+                    gint64              t0)
+{
+  gint64 from = t0 - pair->longest;
+  guint lo = 0;
+  guint hi = pair->n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (times[mid].send_time < from)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/* Slots twice as wide, in place: slot n of width 2 s holds slots 2n and
+ * 2n + 1 of width s; @out is by pair, each pair's slots in order, so the
+ * ones that merge are neighbours. @slots holds each entry's slot index. */
+static void
+density_coarsen (GArray *out,
+                 GArray *slots,
+                 guint   from)
+{
+  guint n = from;
+
+  for (guint i = from; i < out->len; i++)
+    {
+      SextantViewMessageDensity *d = &g_array_index (out, SextantViewMessageDensity, i);
+      gint64 slot = g_array_index (slots, gint64, i) / 2;
+
+      if (n > from)
+        {
+          SextantViewMessageDensity *last = &g_array_index (out, SextantViewMessageDensity, n - 1);
+
+          if (last->send_loc == d->send_loc && last->recv_loc == d->recv_loc && g_array_index (slots, gint64, n - 1) == slot)
+            {
+              last->begin = MIN (last->begin, d->begin);
+              last->end = MAX (last->end, d->end);
+              last->count += d->count;
+              last->bytes += d->bytes;
+              continue;
+            }
+        }
+      g_array_index (out, SextantViewMessageDensity, n) = *d;
+      g_array_index (slots, gint64, n) = slot;
+      n++;
+    }
+  g_array_set_size (out, n);
+  g_array_set_size (slots, n);
 }
 
 static int
 compare_density (gconstpointer a,
                  gconstpointer b)
 {
-  const DensityEntry *x = a;
-  const DensityEntry *y = b;
+  const SextantViewMessageDensity *x = a;
+  const SextantViewMessageDensity *y = b;
 
-  if (x->d.count != y->d.count)
-    return x->d.count > y->d.count ? -1 : 1;
-  if (x->key.send_loc != y->key.send_loc)
-    return x->key.send_loc < y->key.send_loc ? -1 : 1;
-  if (x->key.recv_loc != y->key.recv_loc)
-    return x->key.recv_loc < y->key.recv_loc ? -1 : 1;
+  if (x->count != y->count)
+    return x->count > y->count ? -1 : 1;
+  if (x->send_loc != y->send_loc)
+    return x->send_loc < y->send_loc ? -1 : 1;
+  if (x->recv_loc != y->recv_loc)
+    return x->recv_loc < y->recv_loc ? -1 : 1;
 
-  return (x->key.slot > y->key.slot) - (x->key.slot < y->key.slot);
+  return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
 gboolean
@@ -1285,43 +1420,80 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
                                          GArray            *density,
                                          GError           **error)
 {
-  DensityData data = { NULL, 0, NULL, t0, MAX (slot_ticks, 1), t1 - t0, MAX (4 * max, 4096) };
-  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
+  g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (gint64));
+  const MessageIndex *index;
+  guint limit = MAX (4 * max, 4096);
 
   g_return_val_if_fail (density != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (density) == sizeof (SextantViewMessageDensity), FALSE);
 
   if (t1 <= t0 || max == 0)
     return TRUE;
-  data.entries = g_array_new (FALSE, FALSE, sizeof (DensityEntry));
-  density_slots (&data, 1024);
-  if (!foreach_in_flight (self, t0, t1, count_message, &data, error))
-    {
-      g_free (data.slots);
-      g_array_unref (data.entries);
-      return FALSE;
-    }
+  if (!message_index_build (self, error))
+    return FALSE;
+  index = self->message_index;
+  slot_ticks = MAX (slot_ticks, 1);
 
-  /* too many: slots twice as wide, until they fit or one slot holds the
-   * view (slot n of width 2 s holds slots 2n and 2n + 1 of width s) */
-  while (data.entries->len > max && data.slot_ticks < t1 - t0)
-    density_coarsen (&data);
-  g_free (data.slots);
-  entries = data.entries;
+  for (guint p = 0; p < index->pairs->len; p++)
+    {
+      const MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
+      const MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
+      for (guint i = message_pair_first (pair, times, t0); i < pair->n && times[i].send_time < t1; i++)
+        {
+          const MessageTimes *m = &times[i];
+          gint64 slot;
+          SextantViewMessageDensity *last;
+
+          if (m->recv_time < t0)
+            continue;
+          slot = (MAX (m->send_time, t0) - t0) / slot_ticks;
+          last = out->len > 0 ? &g_array_index (out, SextantViewMessageDensity, out->len - 1) : NULL;
+          if (last != NULL && last->send_loc == pair->send_loc && last->recv_loc == pair->recv_loc &&
+              g_array_index (slots, gint64, out->len - 1) == slot)
+            {
+              last->begin = MIN (last->begin, m->send_time);
+              last->end = MAX (last->end, m->recv_time);
+              last->count++;
+              last->bytes += m->bytes == SEXTANT_NULL ? 0 : m->bytes;
+              continue;
+            }
+          {
+            SextantViewMessageDensity d = { pair->send_loc, pair->recv_loc, m->send_time, m->recv_time, 1,
+                                            m->bytes == SEXTANT_NULL ? 0 : m->bytes, 0, 0 };
+
+            g_array_append_val (out, d);
+            g_array_append_val (slots, slot);
+          }
+          /* far too many already: coarser slots now (the same result as
+           * at the end), the table stays small */
+          if (out->len > limit && slot_ticks < t1 - t0)
+            {
+              density_coarsen (out, slots, 0);
+              slot_ticks *= 2;
+            }
+        }
+    }
+  /* too many: slots twice as wide, until they fit or one slot holds the view */
+  while (out->len > max && slot_ticks < t1 - t0)
+    {
+      density_coarsen (out, slots, 0);
+      slot_ticks *= 2;
+    }
+  for (guint i = 0; i < out->len; i++)
+    {
+      SextantViewMessageDensity *d = &g_array_index (out, SextantViewMessageDensity, i);
+
+      d->slot_ticks = slot_ticks;
+      d->slot = t0 + g_array_index (slots, gint64, i) * slot_ticks;
+    }
   /* still too many (more pairs than @max): the busiest pairs */
-  if (entries->len > max)
+  if (out->len > max)
     {
-      g_array_sort (entries, compare_density);
-      g_array_set_size (entries, max);
+      g_array_sort (out, compare_density);
+      g_array_set_size (out, max);
     }
-  for (guint i = 0; i < entries->len; i++)
-    {
-      DensityEntry *e = &g_array_index (entries, DensityEntry, i);
-
-      e->d.slot_ticks = data.slot_ticks;
-      e->d.slot = t0 + e->key.slot * data.slot_ticks;
-      g_array_append_val (density, e->d);
-    }
+  g_array_append_vals (density, out->data, out->len);
 
   return TRUE;
 }
@@ -1423,16 +1595,40 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
   if (t1 <= t0)
     return TRUE;
 
-  {
-    MessageData data = { messages, max, 0 };
-    guint len = messages->len;
+  if (!message_index_build (self, error))
+    return FALSE;
 
-    if (!foreach_in_flight (self, t0, t1, add_message, &data, error))
-      return FALSE;
-    if (data.n > max)
+  /* pair by pair, the messages sent in [t0 - the pair's longest, t1) */
+  {
+    const MessageIndex *index = self->message_index;
+    guint len = messages->len;
+    guint n = 0;
+
+    for (guint p = 0; p < index->pairs->len; p++)
       {
-        g_array_set_size (messages, len);
-        *too_many = TRUE;
+        const MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
+        const MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
+
+        for (guint i = message_pair_first (pair, times, t0); i < pair->n && times[i].send_time < t1; i++)
+          {
+            SextantViewMessage m;
+
+            if (times[i].recv_time < t0)
+              continue;
+            if (++n > max)
+              {
+                g_array_set_size (messages, len);
+                *too_many = TRUE;
+                return TRUE;
+              }
+            m.send_loc = pair->send_loc;
+            m.recv_loc = pair->recv_loc;
+            m.send_time = times[i].send_time;
+            m.recv_time = times[i].recv_time;
+            m.id = times[i].id;
+            m.bytes = times[i].bytes;
+            g_array_append_val (messages, m);
+          }
       }
   }
 
