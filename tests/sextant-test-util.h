@@ -26,6 +26,11 @@ void          sextant_test_copy_tree   (const char  *from,
  * its stderr in @err; returns its exit status */
 int           sextant_test_run_sextant (const char * const *args,
                                         char              **err);
+/* Writes tests/otf2gen's @scenario (SEXTANT_OTF2GEN) into @dir (made
+ * if needed) and returns (transfer full) its anchor file; fails the test
+ * if it cannot */
+char         *sextant_test_otf2gen     (const char  *scenario,
+                                        const char  *dir);
 /* Removes @path and, if it is a directory, everything in it. */
 void          sextant_test_remove_tree (const char  *path);
 

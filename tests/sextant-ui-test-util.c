@@ -197,6 +197,10 @@ sextant_test_click (GtkWidget *widget,
   /* the widget's point in the surface's coordinates (past its shadow) */
   g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at));
   gtk_native_get_surface_transform (native, &dx, &dy);
+  /* a point on the window's right or bottom edge (a time at the end of
+   * the run): its last pixel, not the one past it */
+  at.x = CLAMP (at.x, 0, gtk_widget_get_width (GTK_WIDGET (native)) - 1);
+  at.y = CLAMP (at.y, 0, gtk_widget_get_height (GTK_WIDGET (native)) - 1);
   sx = g_strdup_printf ("%d", (int)lround (at.x + dx));
   sy = g_strdup_printf ("%d", (int)lround (at.y + dy));
   /* one connection: the move, then the click (--sync would wait for a

@@ -274,25 +274,14 @@ static void
 window_set_up (WindowFixture *fixture,
                gconstpointer  data)
 {
-  const char *otf2gen = g_getenv ("SEXTANT_OTF2GEN");
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
   g_autofree char *anchor = NULL;
-  int status = -1;
 
   fixture->tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
   g_assert_no_error (error);
   out = g_build_filename (fixture->tmpdir, "every-kind", NULL);
-  {
-    const char *argv[] = { otf2gen, "every-kind", out, NULL };
-
-    g_assert_nonnull (otf2gen);
-    g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
-                                 &status, &error));
-    g_assert_no_error (error);
-    g_assert_true (g_spawn_check_wait_status (status, NULL));
-  }
-  anchor = g_build_filename (out, "traces.otf2", NULL);
+  anchor = sextant_test_otf2gen ("every-kind", out);
 
   fixture->window = sextant_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1300, 720);

@@ -206,7 +206,6 @@ add_row (SextantDetailsPane *self,
   gtk_widget_set_hexpand (v, TRUE);
   gtk_grid_attach (GTK_GRID (self->grid), k, 0, self->rows, 1, 1);
   gtk_grid_attach (GTK_GRID (self->grid), v, 1, self->rows, 1, 1);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (v), GTK_ACCESSIBLE_RELATION_LABELLED_BY, k, NULL, -1);
   self->rows++;
   g_string_append_printf (self->text, "%s: %s\n", key, value);
 }

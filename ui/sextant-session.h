@@ -131,6 +131,8 @@ void            sextant_session_show_range         (SextantSession       *self,
  * it follows a second without change. Going back or forward sets the view
  * without recording; a new step after going back drops the steps ahead.
  * At most 100 steps. */
+/* [begin, end) exactly, as one step of the history (a range chosen on the
+ * timeline, a cell of the matrix) */
 void            sextant_session_zoom_to_range      (SextantSession       *self,
                                                     gint64                begin,
                                                     gint64                end);

@@ -80,6 +80,7 @@ update_ready (SextantWindow *self)
                    sextant_timeline_get_ready (self->timeline) &&
                    sextant_pattern_browser_get_ready (self->browser) &&
                    sextant_source_view_get_loaded (self->source_view) && !self->choose_worst &&
+                   sextant_details_pane_get_ready (self->details_pane) &&
                    self->pending_collective == NULL && self->pending_instance == SEXTANT_NULL &&
                    (g_strcmp0 (page, "tree") != 0 || sextant_tree_view_get_ready (self->tree_view)) &&
                    (g_strcmp0 (page, "matrix") != 0 || sextant_matrix_view_get_ready (self->matrix_view));
@@ -1070,6 +1071,7 @@ sextant_window_init (SextantWindow *self)
   g_signal_connect_object (self->source_view, "notify::loaded", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->down, "notify::max-position", G_CALLBACK (fit_panes), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->tree_view, "notify::ready", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->details_pane, "notify::ready", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->matrix_view, "notify::ready", G_CALLBACK (update_ready), self, G_CONNECT_SWAPPED);
 
   /* the pages' headers */
