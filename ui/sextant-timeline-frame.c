@@ -197,6 +197,11 @@ read_rows (Frame            *frame,
   frame->exact = frame->level == 0 &&
                  frame->bucket_ticks * request->width > EXACT_FROM_PIXELS * (request->t1 - request->t0);
   frame->locs = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, frame_loc_free);
+  /* the rows' chunks of the level in one statement */
+  if (!frame->exact && request->locs->len > 1 &&
+      !sextant_lod_reader_prefetch (reader, (const gint64 *)(void *)request->locs->data, request->locs->len,
+                                    frame->level, error))
+    return FALSE;
   for (guint i = 0; i < request->locs->len; i++)
     {
       FrameLoc *fl = g_new0 (FrameLoc, 1);

@@ -116,9 +116,16 @@ sextant_timeline_layer_collectives (GtkSnapshot                   *snapshot,
       for (; c.last < members->len && g_array_index (members, SextantViewMember, c.last).collective == id; c.last++)
         {
           const SextantViewMember *m = &g_array_index (members, SextantViewMember, c.last);
-          int r = _sextant_layer_rows_lookup (&rows, m->loc, NULL);
+          float edge = NAN;
+          int r = _sextant_layer_rows_lookup (&rows, m->loc, &edge);
 
           last = MAX (last, m->begin);
+          /* a member scrolled out of view: the line leaves the area toward it */
+          if (r < 0 && isfinite (edge))
+            {
+              c.top = MIN (c.top, edge);
+              c.bottom = MAX (c.bottom, edge);
+            }
           if (r < 0)
             continue;
           c.top = MIN (c.top, g_array_index (rows.rows, SextantLayerRow, r).y +
