@@ -187,7 +187,7 @@ click_node (Fixture *fixture,
   const SextantTreeNode *node = sextant_comm_tree_get_node (tree, i);
   Selected want = { fixture->session, node->loc };
   g_autoptr(SextantStore) store = open_store (fixture);
-  g_autoptr(GArray) rows = sextant_test_locations (store, FALSE);
+  g_autoptr(GArray) rows = sextant_test_timeline_rows (fixture->timeline);
   g_autofree guint8 *pixels = NULL;
   const GdkRGBA blue = { 0.11f, 0.44f, 0.85f, 1 };
   graphene_rect_t box, row;

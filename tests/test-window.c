@@ -200,7 +200,7 @@ test_patterns (Fixture       *fixture,
   {
     g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (store, &error);
     g_autoptr(GArray) lost = g_array_new (FALSE, FALSE, sizeof (SextantViewLost));
-    g_autoptr(GArray) locs = sextant_test_locations (store, FALSE);
+    g_autoptr(GArray) locs = sextant_test_timeline_rows (timeline);
     g_autofree guint8 *plain = NULL;
     g_autofree guint8 *shaded = NULL;
     gboolean too_many = FALSE;
@@ -292,7 +292,7 @@ test_mark (void)
   g_autofree char *tmpdir = NULL;
   g_autoptr(SextantStore) store = sextant_test_import (archive, &tmpdir);
   g_autoptr(SextantSession) session = sextant_test_load_session (sextant_store_get_path (store));
-  g_autoptr(GArray) locs = sextant_test_locations (store, FALSE);
+  g_autoptr(GArray) locs = NULL;
   GtkWidget *window = gtk_window_new ();
   SextantTimeline *timeline = SEXTANT_TIMELINE (sextant_timeline_new ());
   g_autoptr(SextantInstance) instance = NULL;
@@ -304,13 +304,14 @@ test_mark (void)
   int width, height, x0, x1;
   guint changed = 0;
 
-  g_assert_cmpuint (locs->len, >, 1);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (timeline));
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 200);
   gtk_window_present (GTK_WINDOW (window));
   sextant_test_focus_window (GTK_WINDOW (window));
   sextant_timeline_set_session (timeline, session);
   sextant_test_wait_for (timeline, "ready", 60);
+  locs = sextant_test_timeline_rows (timeline);
+  g_assert_cmpuint (locs->len, >, 1);
   g_object_set (timeline, "show-messages", FALSE, "show-lost", FALSE, NULL);
   before = sextant_test_render (GTK_WIDGET (timeline), &width, &height);
 
@@ -1002,7 +1003,7 @@ test_exports (Fixture       *fixture,
   /* as high as its rows, not the empty space under them */
   {
     graphene_rect_t last;
-    guint rows = sextant_session_get_locations (sextant_window_get_session (fixture->window))->len;
+    guint rows = sextant_timeline_rows_get_n_rows (sextant_timeline_get_rows (SEXTANT_TIMELINE (timeline)));
 
     g_assert_true (sextant_timeline_get_row_area (SEXTANT_TIMELINE (timeline), rows - 1, &last));
     g_assert_cmpint (gdk_texture_get_height (texture), <=, gtk_widget_get_height (timeline));

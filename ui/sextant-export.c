@@ -9,6 +9,7 @@
 #include <cairo-svg.h>
 
 #include "sextant-export.h"
+#include "sextant-timeline.h"
 
 /**
  * sextant_export_format_from_path:
@@ -93,7 +94,9 @@ sextant_export_widget (GtkWidget   *widget,
 
   /* a view taller than what it draws (the timeline in its scrolled
    * window): what it draws */
-  if (!GTK_IS_WINDOW (widget))
+  if (SEXTANT_IS_TIMELINE (widget))
+    height = MAX (MIN (height, sextant_timeline_get_content_height (SEXTANT_TIMELINE (widget))), 1);
+  else if (!GTK_IS_WINDOW (widget))
     {
       int natural = 0;
 
@@ -104,7 +107,9 @@ sextant_export_widget (GtkWidget   *widget,
 
   paintable = gtk_widget_paintable_new (widget);
   snapshot = gtk_snapshot_new ();
-  if (!GTK_IS_WINDOW (widget))
+  if (SEXTANT_IS_TIMELINE (widget))
+    height = MAX (MIN (height, sextant_timeline_get_content_height (SEXTANT_TIMELINE (widget))), 1);
+  else if (!GTK_IS_WINDOW (widget))
     {
       G_GNUC_BEGIN_IGNORE_DEPRECATIONS
       gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "view_bg_color", &background);

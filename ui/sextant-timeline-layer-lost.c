@@ -75,7 +75,14 @@ draw_interval (GtkSnapshot                   *snapshot,
       GdkRGBA c = style->color;
 
       c.alpha = 0.8f;
-      x0 = MIN (x0, x1 - 2);
+      /* at least 2 pixels, centred on the instance */
+      if (x1 - x0 < 2)
+        {
+          double middle = (x0 + x1) / 2;
+
+          x0 = middle - 1;
+          x1 = middle + 1;
+        }
       gtk_snapshot_append_color (snapshot, &c, &GRAPHENE_RECT_INIT ((float)x0, row->y, (float)(x1 - x0), row->height));
     }
 }

@@ -670,6 +670,28 @@ sextant_timeline_x_for_time (SextantTimeline *self,
   return self->label_width + (double)(t - self->t0) / (self->t1 - self->t0) * _sextant_timeline_plot_width (self);
 }
 
+/**
+ * sextant_timeline_get_content_height:
+ *
+ * Returns: how high what the timeline draws is: the ruler and its rows at
+ *   their height now (all of its height when they fill it, or in the
+ *   whole-machine mode); what an export of the view keeps
+ */
+int
+sextant_timeline_get_content_height (SextantTimeline *self)
+{
+  int height;
+
+  g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), 0);
+
+  height = gtk_widget_get_height (GTK_WIDGET (self));
+  if (self->machine)
+    return height;
+
+  return MIN (height, RULER_HEIGHT + ROW_GAP + (int)ceil (n_rows (self) * (self->row_height + ROW_GAP) -
+                                                          scroll_offset (self)));
+}
+
 gboolean
 sextant_timeline_get_whole_machine (SextantTimeline *self)
 {
