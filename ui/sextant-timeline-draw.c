@@ -114,83 +114,107 @@ region_color (SextantTimeline *self,
   sextant_timeline_region_color (name != NULL ? name : "?", category, color);
 }
 
-/* One row: each column a stack, a category's height its share of the
- * column's time over the row's locations (a column half idle is half
- * empty); by region, one bar of the busy share in the colour of the region
- * that took most of it. Columns with the same stack make one rectangle
- * per category. */
-static void
-snapshot_row (SextantTimeline *self,
-              GtkSnapshot     *snapshot,
-              GArray          *locs,
-              guint            n_threads,
-              float            y,
-              float            h,
-              int              plot)
+/* The rows' pixels: a premultiplied ARGB32 image (GDK_MEMORY_DEFAULT) of
+ * the plot below the ruler */
+typedef struct
 {
+  guint32 *pixels;
+  int      width;
+  int      height;
+  int      top;      /* the widget's y of its first line */
+} Canvas;
+
+static guint32
+premultiplied (const GdkRGBA *color)
+{
+  double a = CLAMP (color->alpha, 0, 1);
+
+  return (guint32)lround (a * 255) << 24 | (guint32)lround (color->red * a * 255) << 16 |
+         (guint32)lround (color->green * a * 255) << 8 | (guint32)lround (color->blue * a * 255);
+}
+
+/* Column @x from line @y0 to @y1 (widget coordinates, exclusive), clipped */
+static inline void
+canvas_column (Canvas  *canvas,
+               int      x,
+               int      y0,
+               int      y1,
+               guint32  pixel)
+{
+  y0 = MAX (y0 - canvas->top, 0);
+  y1 = MIN (y1 - canvas->top, canvas->height);
+  for (int y = y0; y < y1; y++)
+    canvas->pixels[(gsize)y * canvas->width + x] = pixel;
+}
+
+/* One row: each column a stack, a category's height its share of the
+ * column's time over the row's threads (a column half idle is half
+ * empty); by region, one bar of the busy share in the colour of the
+ * region that took most of it. Pixels written straight into the rows'
+ * image: a few ms for a screen of rows, where a colour node per run of
+ * columns cost Cairo tens of ms to render each frame. */
+static void
+paint_row (SextantTimeline *self,
+           Canvas          *canvas,
+           GArray          *locs,
+           guint            n_threads,
+           int              y,
+           int              h,
+           guint32          stripe)
+{
+  int plot = canvas->width;
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
   gboolean by_region = self->color_mode == SEXTANT_TIMELINE_COLOR_BY_REGION;
-  guint8 run[SEXTANT_N_CATEGORIES] = { 0 };
-  gint64 run_region = SEXTANT_NULL;
+  guint32 colors[SEXTANT_N_CATEGORIES];
+  gint64 last_region = SEXTANT_NULL;
+  guint32 region_pixel = 0;
   gint64 *regions;
   double *time;
-  guint found;
-  int start = 0;
 
+  for (int x = 0; x < plot; x++)
+    canvas_column (canvas, x, y, y + h, stripe);
   /* the share of the row's threads' time (a process's Broadcaster
    * sessions ran one after the other: one thread) */
   if (sum_columns (self, locs, plot, &time, &regions) == 0 || n_threads == 0)
     return;
-  found = n_threads;
+  for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
+    colors[k] = premultiplied (sextant_timeline_category_color (stack_order[k]));
 
-  for (int x = 0; x <= plot; x++)
+  for (int x = 0; x < plot; x++)
     {
-      guint8 stack[SEXTANT_N_CATEGORIES] = { 0 };
-      gint64 region = SEXTANT_NULL;
+      const double *column = time + (gsize)x * (SEXTANT_N_CATEGORIES + 1);
+      double sum = 0;
+      int below = 0;
 
-      if (x < plot)
+      if (by_region)
         {
-          /* heights in whole pixels, rounded on the running sum so that
-           * they add up to the rounded total */
-          const double *column = time + (gsize)x * (SEXTANT_N_CATEGORIES + 1);
-          double sum = 0;
-          int below = 0;
-
           for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
+            sum += column[k] / n_threads;
+          below = (int)lround (MIN (sum / ticks_per_px, 1.0) * h);
+          if (below == 0)
+            continue;
+          if (regions[x] != last_region || region_pixel == 0)
             {
-              int top;
+              GdkRGBA color;
 
-              sum += column[stack_order[k]] / found;
-              top = (int)lround (MIN (sum / ticks_per_px, 1.0) * h);
-              stack[k] = (guint8)(top - below);
-              below = top;
+              region_color (self, regions[x], column, &color);
+              region_pixel = premultiplied (&color);
+              last_region = regions[x];
             }
-          if (by_region)
-            {
-              /* one bar */
-              memset (stack, 0, sizeof stack);
-              stack[0] = (guint8)below;
-              region = below > 0 ? regions[x] : SEXTANT_NULL;
-            }
+          canvas_column (canvas, x, y + h - below, y + h, region_pixel);
+          continue;
         }
-      if (x == plot || memcmp (stack, run, sizeof stack) != 0 || region != run_region)
+      /* heights in whole pixels, rounded on the running sum so that they
+       * add up to the rounded total */
+      for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
         {
-          float bottom = y + h;
+          int top;
 
-          for (guint k = 0; k < SEXTANT_N_CATEGORIES && x > start; k++)
-            if (run[k] > 0)
-              {
-                GdkRGBA color = *sextant_timeline_category_color (stack_order[k]);
-
-                if (by_region)
-                  region_color (self, run_region, time + (gsize)start * (SEXTANT_N_CATEGORIES + 1), &color);
-                bottom -= run[k];
-                gtk_snapshot_append_color (snapshot, &color,
-                                           &GRAPHENE_RECT_INIT (self->label_width + start, bottom, x - start, run[k]));
-              }
-          memcpy (run, stack, sizeof run);
-          run_region = region;
-          start = x;
+          sum += column[stack_order[k]] / n_threads;
+          top = (int)lround (MIN (sum / ticks_per_px, 1.0) * h);
+          if (top > below)
+            canvas_column (canvas, x, y + h - top, y + h - below, colors[k]);
+          below = top;
         }
     }
 }
@@ -281,6 +305,7 @@ rows_node (SextantTimeline *self,
   int plot = width - self->label_width;
   SextantTimelineGeometry geometry;
   GdkRGBA stripe = *fg;
+  Canvas canvas;
   guint first, last;
 
   stripe.alpha = 0.05f;
@@ -292,20 +317,41 @@ rows_node (SextantTimeline *self,
       return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
     }
 
+  canvas.width = plot;
+  canvas.top = RULER_HEIGHT;
+  canvas.height = MAX (height - RULER_HEIGHT, 0);
+  if (canvas.height == 0)
+    return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  canvas.pixels = g_new0 (guint32, (gsize)canvas.width * canvas.height);
   _sextant_timeline_visible_rows (self, &first, &last);
   for (guint i = first; i < last; i++)
     {
       const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
-      float y = (float)_sextant_timeline_row_top (self, i);
+      int y = (int)lround (_sextant_timeline_row_top (self, i));
 
-      gtk_snapshot_append_color (snapshot, &stripe,
-                                 &GRAPHENE_RECT_INIT (self->label_width, y, plot, (float)self->row_height));
-      if (self->frame == NULL || self->frame->machine)
-        continue;
+      if (self->frame == NULL || self->frame->machine || row->kind == SEXTANT_TIMELINE_ROW_COUNTER)
+        {
+          for (int x = 0; x < plot; x++)
+            canvas_column (&canvas, x, y, y + (int)self->row_height, premultiplied (&stripe));
+          continue;
+        }
+      paint_row (self, &canvas, row->locs, row->n_threads, y, (int)self->row_height, premultiplied (&stripe));
+    }
+  {
+    g_autoptr(GBytes) bytes = g_bytes_new_take (canvas.pixels, (gsize)canvas.width * canvas.height * 4);
+    g_autoptr(GdkTexture) texture = gdk_memory_texture_new (canvas.width, canvas.height, GDK_MEMORY_DEFAULT, bytes,
+                                                            (gsize)canvas.width * 4);
+
+    gtk_snapshot_append_texture (snapshot, texture,
+                                 &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, canvas.width, canvas.height));
+  }
+  /* the counters' plots over their rows */
+  for (guint i = first; i < last && self->frame != NULL && !self->frame->machine; i++)
+    {
+      const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
+
       if (row->kind == SEXTANT_TIMELINE_ROW_COUNTER)
-        snapshot_counter (self, snapshot, layout, row, y, &geometry);
-      else
-        snapshot_row (self, snapshot, row->locs, row->n_threads, y, (float)self->row_height, plot);
+        snapshot_counter (self, snapshot, layout, row, (float)_sextant_timeline_row_top (self, i), &geometry);
     }
 
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
@@ -523,7 +569,7 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   int plot = width - self->label_width;
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
   SextantTimelineGeometry geometry;
-  RowsKey key = { 0 };
+  RowsKey key;
   GdkRGBA fg;
   GdkRGBA bg;
 
@@ -534,7 +580,8 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   _sextant_timeline_geometry (self, &geometry);
 
-  /* the rows, cached */
+  /* the rows, cached (the key compared whole: its padding zeroed too) */
+  memset (&key, 0, sizeof key);
   key.frame = self->frame;
   key.t0 = self->t0;
   key.t1 = self->t1;

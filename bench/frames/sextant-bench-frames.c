@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  *   xvfb-run -a -s '-screen 0 1920x1200x24' \
- *     sextant-bench-frames [-W WIDTH] [-H HEIGHT] [-n REPS] STORE
+ *     sextant-bench-frames [-W WIDTH] [-H HEIGHT] [-n REPS] [-z ZOOM] STORE
  *
  * Opens STORE in a SextantTimeline inside a scrolled window of WIDTH x
  * HEIGHT (default 1600 x 900, the Cairo renderer as the tests use), and
@@ -126,11 +126,16 @@ int
 main (int    argc,
       char **argv)
 {
-  int width = 1600, height = 900, reps = 9;
+  int width = 1600, height = 900, reps = 9, only = 0;
+  gboolean no_lines = FALSE, no_lost = FALSE, rows_mode = FALSE;
   GOptionEntry entries[] = {
     { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Window width", "PX" },
     { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Window height", "PX" },
     { "reps", 'n', 0, G_OPTION_ARG_INT, &reps, "Repetitions per view", "N" },
+    { "no-lines", 0, 0, G_OPTION_ARG_NONE, &no_lines, "Without the lines (messages, collectives, one-sided)", NULL },
+    { "rows", 0, 0, G_OPTION_ARG_NONE, &rows_mode, "Rows, not the whole-machine mode, however many", NULL },
+    { "no-lost", 0, 0, G_OPTION_ARG_NONE, &no_lost, "Without the lost time", NULL },
+    { "zoom", 'z', 0, G_OPTION_ARG_INT, &only, "Only the view this many times narrower than the run", "Z" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("STORE - the timeline's frames in a real window");
@@ -170,12 +175,15 @@ main (int    argc,
   gtk_window_set_child (GTK_WINDOW (window), scroller);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
+  g_object_set (timeline, "show-messages", !no_lines, "show-lost", !no_lost, NULL);
   sextant_timeline_set_session (timeline, session);
   while (gtk_widget_get_frame_clock (GTK_WIDGET (timeline)) == NULL)
     g_main_context_iteration (NULL, TRUE);
   frame_clock = gtk_widget_get_frame_clock (GTK_WIDGET (timeline));
   g_signal_connect (frame_clock, "before-paint", G_CALLBACK (before_paint_cb), &clock);
   g_signal_connect (frame_clock, "after-paint", G_CALLBACK (after_paint_cb), &clock);
+  if (rows_mode)
+    sextant_timeline_set_whole_machine (timeline, FALSE);
   wait_drawn (timeline, &clock, g_get_monotonic_time ());
 
   begin = sextant_session_get_view_begin (session);
@@ -206,13 +214,21 @@ main (int    argc,
           g_autoptr(GArray) redraws = g_array_new (FALSE, FALSE, sizeof (double));
           gint64 span = MAX ((end - begin) / zooms[z], 1);
 
+          if (only != 0 && zooms[z] != only)
+            continue;
+
           for (int r = 0; r < reps; r++)
             {
-              /* a new view each time: around the middle, a third of a view on */
-              gint64 t0 = zooms[z] == 1 ? begin + (r % 2) : begin + (end - begin) / 2 + (r - reps / 2) * span / 3;
-              gint64 start = g_get_monotonic_time ();
+              /* a new view each time: around the middle, a third of a view
+               * on; the whole run, a tick shorter every other time */
+              gint64 t0 = zooms[z] == 1 ? begin : begin + (end - begin) / 2 + (r - reps / 2) * span / 3;
+              gint64 start;
               double read, frame;
               guint frames_before;
+
+              if (zooms[z] == 1)
+                span = end - begin - (r % 2);
+              start = g_get_monotonic_time ();
 
               sextant_session_set_view (session, t0, t0 + span);
               read = wait_drawn (timeline, &clock, start) / 1000.0;
