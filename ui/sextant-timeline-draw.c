@@ -617,9 +617,11 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
     {
       if (self->show_lost && self->frame->lost != NULL && self->frame->lost->len > 0)
         sextant_timeline_layer_lost (snapshot, &geometry, self->frame->lost, self->patterns);
-      if (self->show_messages && (self->frame->messages != NULL || self->frame->density != NULL))
-        sextant_timeline_layer_messages (snapshot, &geometry, self->frame->messages, self->frame->density,
-                                         self->frame->filter != NULL);
+      /* the whole machine: lines where few, no density band (a pixel row
+       * is many locations: their bands would be noise) */
+      if (self->show_messages && (self->frame->messages != NULL || (self->frame->density != NULL && !self->machine)))
+        sextant_timeline_layer_messages (snapshot, &geometry, self->frame->messages,
+                                         self->machine ? NULL : self->frame->density, self->frame->filter != NULL);
       if (self->show_messages && self->frame->members != NULL && self->frame->members->len > 0)
         sextant_timeline_layer_collectives (snapshot, &geometry, self->frame->members);
       if (self->show_messages && (self->frame->rma != NULL || self->frame->syncs != NULL))

@@ -283,7 +283,7 @@ read_lines (Frame            *frame,
       g_clear_pointer (&frame->messages, g_array_unref);
       /* about 4 pixels a stretch */
       frame->density = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
-      if (request->filter == NULL &&
+      if (request->filter == NULL && !request->machine &&
           !sextant_lod_reader_read_message_density (reader, request->t0, request->t1,
                                                     MAX ((request->t1 - request->t0) * 4 / request->width, 1),
                                                     MAX_DENSITY, frame->density, error))
