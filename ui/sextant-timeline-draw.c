@@ -417,10 +417,11 @@ snapshot_labels (SextantTimeline *self,
 
           if (r == NULL)
             continue;
-          pango_layout_set_text (layout, r->tooltip != NULL ? r->tooltip : r->label, -1);
+          /* the row's own name ("MPI Rank 112"), under a tick at its band */
+          pango_layout_set_text (layout, r->label, -1);
           gtk_snapshot_append_color (snapshot, fg, &GRAPHENE_RECT_INIT (self->label_width - 5, y, 4, 1));
           gtk_snapshot_save (snapshot);
-          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (6, y - text_height / 2.0f));
+          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (LABEL_PAD, y));
           gtk_snapshot_append_layout (snapshot, layout, fg);
           gtk_snapshot_restore (snapshot);
         }
