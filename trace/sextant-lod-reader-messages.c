@@ -1,0 +1,503 @@
+/*
+ * sextant-lod-reader-messages.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The lod reader's messages (sextant-lod-reader.h): the matched messages
+ * in flight in a view, read from the message chunks (the reader's chunk
+ * cache, sextant-lod-reader.c) into an index by pair of locations and
+ * send time, built once per reader; then a view's messages and its
+ * message density are walks over the index, pair by pair, with no SQL
+ * and no hashing per frame. Workload: the first read decodes every
+ * message chunk (32 bytes a message kept); a read then costs the
+ * messages in view plus a binary search per pair. read_messages_rows()
+ * is the same read through SQL (tests and the benchmark).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sextant-lod-reader-private.h"
+
+/* The messages by pair of locations, each pair's in send order: built
+ * once per reader from every message chunk (about 24 bytes a message), so
+ * that a view's density is a walk over the messages in it, pair by pair,
+ * each pair's slots in order, without hashing */
+typedef struct
+{
+  gint64  send_loc;
+  gint64  recv_loc;
+  guint   first;       /* its messages in MessageIndex.times */
+  guint   n;
+  gint64  longest;     /* ticks from its send to its receive, at most */
+} MessagePair;
+
+typedef struct
+{
+  gint64  send_time;
+  gint64  recv_time;
+  gint64  bytes;
+  gint64  id;
+} MessageTimes;
+
+struct _MessageIndex
+{
+  GArray  *pairs;      /* of MessagePair */
+  GArray  *times;      /* of MessageTimes, by pair, each in send order */
+};
+
+void
+_sextant_lod_message_index_free (MessageIndex *index)
+{
+  g_array_unref (index->pairs);
+  g_array_unref (index->times);
+  g_free (index);
+}
+
+gsize
+_sextant_lod_message_index_bytes (const MessageIndex *index)
+{
+  return index->times->len * sizeof (MessageTimes) + index->pairs->len * sizeof (MessagePair);
+}
+
+/* Messages ---------------------------------------------------------------------- */
+
+/* A message in flight in a view, as the chunk holds it */
+typedef struct
+{
+  gint64 id;
+  gint64 send_loc;
+  gint64 recv_loc;
+  gint64 send_time;
+  gint64 recv_time;
+  gint64 bytes;
+} InFlight;
+
+/* FALSE stops the walk */
+typedef gboolean (*InFlightFunc) (const InFlight *m,
+                                  gpointer        user_data);
+
+/* Calls @func for every matched message in flight during [@t0, @t1) (sent
+ * before @t1, received at or after @t0), chunk by chunk; reads only the
+ * chunks whose zone maps say they can hold one (messages are stored in
+ * the order they were matched, which follows time closely) */
+static gboolean
+foreach_in_flight (SextantLodReader  *self,
+                   gint64             t0,
+                   gint64             t1,
+                   InFlightFunc       func,
+                   gpointer           user_data,
+                   GError           **error)
+{
+  if (!_sextant_lod_chunk_table_load (self, &self->messages, error))
+    return FALSE;
+
+  self->clock++;
+  for (guint i = 0; i < self->messages.dir->len; i++)
+    {
+      Chunk *chunk = &g_array_index (self->messages.dir, Chunk, i);
+      const SextantChunk *c = &chunk->chunk;
+
+      if (c->n_rows == 0 || c->cols[SEXTANT_MESSAGE_SEND_TIME].all_null ||
+          c->cols[SEXTANT_MESSAGE_RECV_TIME].all_null || c->cols[SEXTANT_MESSAGE_SEND_TIME].min >= t1 ||
+          c->cols[SEXTANT_MESSAGE_RECV_TIME].max < t0)
+        continue;
+      if (!(c = _sextant_lod_chunk_table_get (self, &self->messages, i, error)))
+        return FALSE;
+
+      for (guint r = 0; r < c->n_rows; r++)
+        {
+          InFlight m;
+
+          m.send_time = sextant_chunk_get (c, SEXTANT_MESSAGE_SEND_TIME, r);
+          m.recv_time = sextant_chunk_get (c, SEXTANT_MESSAGE_RECV_TIME, r);
+          if (m.send_time == SEXTANT_NULL || m.recv_time == SEXTANT_NULL || m.send_time >= t1 || m.recv_time < t0)
+            continue;
+          m.send_loc = sextant_chunk_get (c, SEXTANT_MESSAGE_SEND_LOC, r);
+          m.recv_loc = sextant_chunk_get (c, SEXTANT_MESSAGE_RECV_LOC, r);
+          if (m.send_loc == SEXTANT_NULL || m.recv_loc == SEXTANT_NULL)
+            continue;
+          m.id = chunk->first_row + r;
+          m.bytes = sextant_chunk_get (c, SEXTANT_MESSAGE_BYTES, r);
+          if (!func (&m, user_data))
+            return TRUE;
+        }
+    }
+
+  return TRUE;
+}
+
+/* Message density ------------------------------------------------------------------ */
+
+typedef struct
+{
+  GHashTable *pairs;   /* (send_loc, recv_loc) packed -> pair + 1 */
+  GArray     *list;    /* of MessagePair */
+  GArray     *all;     /* of MessageTimes + pair, as read */
+  GArray     *which;   /* of guint: each message's pair */
+} IndexBuild;
+
+static gboolean
+index_message (const InFlight *m,
+               gpointer        user_data)
+{
+  IndexBuild *build = user_data;
+  gint64 key[2] = { m->send_loc, m->recv_loc };
+  gpointer found = g_hash_table_lookup (build->pairs, key);
+  MessageTimes times = { m->send_time, m->recv_time, m->bytes, m->id };
+  guint pair;
+
+  if (found == NULL)
+    {
+      MessagePair p = { m->send_loc, m->recv_loc, 0, 0, 0 };
+
+      g_array_append_val (build->list, p);
+      g_hash_table_insert (build->pairs, g_memdup2 (key, sizeof key), GUINT_TO_POINTER (build->list->len));
+      pair = build->list->len - 1;
+    }
+  else
+    pair = GPOINTER_TO_UINT (found) - 1;
+  {
+    MessagePair *p = &g_array_index (build->list, MessagePair, pair);
+
+    p->n++;
+    p->longest = MAX (p->longest, m->recv_time - m->send_time);
+  }
+  g_array_append_val (build->all, times);
+  g_array_append_val (build->which, pair);
+
+  return TRUE;
+}
+
+static guint
+pair_key_hash (gconstpointer key)
+{
+  const gint64 *k = key;
+
+  return g_int64_hash (&k[0]) * 31 + g_int64_hash (&k[1]);
+}
+
+static gboolean
+pair_key_equal (gconstpointer a,
+                gconstpointer b)
+{
+  return memcmp (a, b, 2 * sizeof (gint64)) == 0;
+}
+
+static int
+compare_send_times (gconstpointer a,
+                    gconstpointer b)
+{
+  const MessageTimes *x = a;
+  const MessageTimes *y = b;
+
+  return (x->send_time > y->send_time) - (x->send_time < y->send_time);
+}
+
+static gboolean
+message_index_build (SextantLodReader  *self,
+                     GError           **error)
+{
+  g_autoptr(GHashTable) pairs = g_hash_table_new_full (pair_key_hash, pair_key_equal, g_free, NULL);
+  g_autoptr(GArray) list = g_array_new (FALSE, FALSE, sizeof (MessagePair));
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (MessageTimes));
+  g_autoptr(GArray) which = g_array_new (FALSE, FALSE, sizeof (guint));
+  IndexBuild build = { pairs, list, all, which };
+  MessageIndex *index;
+  g_autofree guint *next = NULL;
+
+  if (self->message_index != NULL)
+    return TRUE;
+  if (!foreach_in_flight (self, G_MININT64 + 1, G_MAXINT64, index_message, &build, error))
+    return FALSE;
+  /* the index holds all of it: the chunks are not read again */
+  _sextant_lod_chunk_table_clear (&self->messages);
+
+  /* by pair (a counting sort), then each pair's by send time */
+  index = g_new0 (MessageIndex, 1);
+  index->pairs = g_steal_pointer (&list);
+  index->times = g_array_sized_new (FALSE, FALSE, sizeof (MessageTimes), all->len);
+  g_array_set_size (index->times, all->len);
+  next = g_new (guint, index->pairs->len + 1);
+  for (guint p = 0, at = 0; p < index->pairs->len; p++)
+    {
+      MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
+
+      pair->first = at;
+      next[p] = at;
+      at += pair->n;
+    }
+  for (guint i = 0; i < all->len; i++)
+    g_array_index (index->times, MessageTimes, next[g_array_index (which, guint, i)]++) =
+      g_array_index (all, MessageTimes, i);
+  for (guint p = 0; p < index->pairs->len; p++)
+    {
+      MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
+      MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
+      gboolean sorted = TRUE;
+
+      for (guint i = 1; i < pair->n && sorted; i++)
+        sorted = times[i - 1].send_time <= times[i].send_time;
+      if (!sorted)
+        qsort (times, pair->n, sizeof (MessageTimes), compare_send_times);
+    }
+  self->message_index = index;
+
+  return TRUE;
+}
+
+/* The first message of @pair that can be in flight at @t0: sent at or
+ * after t0 - its longest (one sent before was received before t0) */
+static guint
+message_pair_first (const MessagePair  *pair,
+                    const MessageTimes *times,
+                    gint64              t0)
+{
+  gint64 from = t0 - pair->longest;
+  guint lo = 0;
+  guint hi = pair->n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (times[mid].send_time < from)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/* Slots twice as wide, in place: slot n of width 2 s holds slots 2n and
+ * 2n + 1 of width s; @out is by pair, each pair's slots in order, so the
+ * ones that merge are neighbours. @slots holds each entry's slot index. */
+static void
+density_coarsen (GArray *out,
+                 GArray *slots,
+                 guint   from)
+{
+  guint n = from;
+
+  for (guint i = from; i < out->len; i++)
+    {
+      SextantViewMessageDensity *d = &g_array_index (out, SextantViewMessageDensity, i);
+      gint64 slot = g_array_index (slots, gint64, i) / 2;
+
+      if (n > from)
+        {
+          SextantViewMessageDensity *last = &g_array_index (out, SextantViewMessageDensity, n - 1);
+
+          if (last->send_loc == d->send_loc && last->recv_loc == d->recv_loc && g_array_index (slots, gint64, n - 1) == slot)
+            {
+              last->begin = MIN (last->begin, d->begin);
+              last->end = MAX (last->end, d->end);
+              last->count += d->count;
+              last->bytes += d->bytes;
+              continue;
+            }
+        }
+      g_array_index (out, SextantViewMessageDensity, n) = *d;
+      g_array_index (slots, gint64, n) = slot;
+      n++;
+    }
+  g_array_set_size (out, n);
+  g_array_set_size (slots, n);
+}
+
+static int
+compare_density (gconstpointer a,
+                 gconstpointer b)
+{
+  const SextantViewMessageDensity *x = a;
+  const SextantViewMessageDensity *y = b;
+
+  if (x->count != y->count)
+    return x->count > y->count ? -1 : 1;
+  if (x->send_loc != y->send_loc)
+    return x->send_loc < y->send_loc ? -1 : 1;
+  if (x->recv_loc != y->recv_loc)
+    return x->recv_loc < y->recv_loc ? -1 : 1;
+
+  return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+gboolean
+sextant_lod_reader_read_message_density (SextantLodReader  *self,
+                                         gint64             t0,
+                                         gint64             t1,
+                                         gint64             slot_ticks,
+                                         guint              max,
+                                         GArray            *density,
+                                         GError           **error)
+{
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
+  g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (gint64));
+  const MessageIndex *index;
+  guint limit = MAX (4 * max, 4096);
+
+  g_return_val_if_fail (density != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (density) == sizeof (SextantViewMessageDensity), FALSE);
+
+  if (t1 <= t0 || max == 0)
+    return TRUE;
+  if (!message_index_build (self, error))
+    return FALSE;
+  index = self->message_index;
+  slot_ticks = MAX (slot_ticks, 1);
+
+  for (guint p = 0; p < index->pairs->len; p++)
+    {
+      const MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
+      const MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
+      for (guint i = message_pair_first (pair, times, t0); i < pair->n && times[i].send_time < t1; i++)
+        {
+          const MessageTimes *m = &times[i];
+          gint64 slot;
+          SextantViewMessageDensity *last;
+
+          if (m->recv_time < t0)
+            continue;
+          slot = (MAX (m->send_time, t0) - t0) / slot_ticks;
+          last = out->len > 0 ? &g_array_index (out, SextantViewMessageDensity, out->len - 1) : NULL;
+          if (last != NULL && last->send_loc == pair->send_loc && last->recv_loc == pair->recv_loc &&
+              g_array_index (slots, gint64, out->len - 1) == slot)
+            {
+              last->begin = MIN (last->begin, m->send_time);
+              last->end = MAX (last->end, m->recv_time);
+              last->count++;
+              last->bytes += m->bytes == SEXTANT_NULL ? 0 : m->bytes;
+              continue;
+            }
+          {
+            SextantViewMessageDensity d = { pair->send_loc, pair->recv_loc, m->send_time, m->recv_time, 1,
+                                            m->bytes == SEXTANT_NULL ? 0 : m->bytes, 0, 0 };
+
+            g_array_append_val (out, d);
+            g_array_append_val (slots, slot);
+          }
+          /* far too many already: coarser slots now (the same result as
+           * at the end), the table stays small */
+          if (out->len > limit && slot_ticks < t1 - t0)
+            {
+              density_coarsen (out, slots, 0);
+              slot_ticks *= 2;
+            }
+        }
+    }
+  /* too many: slots twice as wide, until they fit or one slot holds the view */
+  while (out->len > max && slot_ticks < t1 - t0)
+    {
+      density_coarsen (out, slots, 0);
+      slot_ticks *= 2;
+    }
+  for (guint i = 0; i < out->len; i++)
+    {
+      SextantViewMessageDensity *d = &g_array_index (out, SextantViewMessageDensity, i);
+
+      d->slot_ticks = slot_ticks;
+      d->slot = t0 + g_array_index (slots, gint64, i) * slot_ticks;
+    }
+  /* still too many (more pairs than @max): the busiest pairs */
+  if (out->len > max)
+    {
+      g_array_sort (out, compare_density);
+      g_array_set_size (out, max);
+    }
+  g_array_append_vals (density, out->data, out->len);
+
+  return TRUE;
+}
+
+static gboolean
+message_row (const SextantRow  *row,
+             gpointer           user_data,
+             GError           **error)
+{
+  SextantViewMessage m;
+
+  m.send_loc = sextant_row_get_int (row, 0);
+  m.recv_loc = sextant_row_get_int (row, 1);
+  m.send_time = sextant_row_get_int (row, 2);
+  m.recv_time = sextant_row_get_int (row, 3);
+  m.id = sextant_row_get_int (row, 4);
+  m.bytes = sextant_row_get_int_or_null (row, 5);
+  g_array_append_val ((GArray *)user_data, m);
+
+  return TRUE;
+}
+
+gboolean
+sextant_lod_reader_read_messages (SextantLodReader  *self,
+                                  gint64             t0,
+                                  gint64             t1,
+                                  guint              max,
+                                  GArray            *messages,
+                                  gboolean          *too_many,
+                                  GError           **error)
+{
+  g_return_val_if_fail (messages != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (messages) == sizeof (SextantViewMessage), FALSE);
+  g_return_val_if_fail (too_many != NULL, FALSE);
+
+  *too_many = FALSE;
+  if (t1 <= t0)
+    return TRUE;
+
+  if (!message_index_build (self, error))
+    return FALSE;
+
+  /* pair by pair, the messages sent in [t0 - the pair's longest, t1) */
+  {
+    const MessageIndex *index = self->message_index;
+    guint len = messages->len;
+    guint n = 0;
+
+    for (guint p = 0; p < index->pairs->len; p++)
+      {
+        const MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
+        const MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
+
+        for (guint i = message_pair_first (pair, times, t0); i < pair->n && times[i].send_time < t1; i++)
+          {
+            SextantViewMessage m;
+
+            if (times[i].recv_time < t0)
+              continue;
+            if (++n > max)
+              {
+                g_array_set_size (messages, len);
+                *too_many = TRUE;
+                return TRUE;
+              }
+            m.send_loc = pair->send_loc;
+            m.recv_loc = pair->recv_loc;
+            m.send_time = times[i].send_time;
+            m.recv_time = times[i].recv_time;
+            m.id = times[i].id;
+            m.bytes = times[i].bytes;
+            g_array_append_val (messages, m);
+          }
+      }
+  }
+
+  return TRUE;
+}
+
+gboolean
+sextant_lod_reader_read_messages_rows (SextantLodReader  *self,
+                                       gint64             t0,
+                                       gint64             t1,
+                                       guint              max,
+                                       GArray            *messages,
+                                       gboolean          *too_many,
+                                       GError           **error)
+{
+  *too_many = FALSE;
+  if (t1 <= t0)
+    return TRUE;
+
+  return _sextant_lod_read_bounded (self, SEXTANT_QUERY_MESSAGES_IN_VIEW, message_row, t0, t1, max, messages, too_many, error);
+}

@@ -1,0 +1,107 @@
+/*
+ * sextant-lod-reader-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The lod reader's insides, shared by its parts: the reader struct, the
+ * column-table chunk cache (sextant-lod-reader.c) and the few helpers the
+ * other parts call. The reader is split by what it reads:
+ * sextant-lod-reader.c (the reader, the pyramid, the chunk caches, the
+ * visits), sextant-lod-reader-messages.c (messages, their index, density),
+ * sextant-lod-reader-rma.c (collectives, lost time, one-sided operations,
+ * window synchronisation: SQL bounded by time) and
+ * sextant-lod-reader-machine.c (the whole-machine picture). For those
+ * files only; threading is that of sextant-lod-reader.h (one thread at a
+ * time per reader).
+ */
+#pragma once
+
+#include "sextant-chunk.h"
+#include "sextant-lod-reader.h"
+#include "sextant-store-private.h"
+
+G_BEGIN_DECLS
+
+/* per cache: the pyramid's levels, the message chunks */
+#define CACHE_BYTES ((gsize)128 * 1024 * 1024)
+
+/* A chunk of a column table: its header, and its data when it is read
+ * (chunk.data points into @blob) */
+typedef struct
+{
+  gint64        first_row;
+  SextantChunk  chunk;
+  GBytes       *blob;
+  guint64       used;
+} Chunk;
+
+typedef struct _MessageIndex MessageIndex;
+
+/* A column table's chunks, their data read on demand and kept up to
+ * CACHE_BYTES */
+typedef struct
+{
+  const char *name;      /* message, visit */
+  guint       n_cols;
+  gint64      lo, hi;    /* the rows it holds (a location's, for visits) */
+  GArray     *dir;       /* of Chunk, by first_row; NULL until read */
+  gsize       bytes;
+  guint64     used;
+} ChunkTable;
+
+struct _SextantLodReader
+{
+  SextantStore *store;
+  gint64        origin;
+  gint64        base;       /* ticks of a bucket of level 0 */
+  guint         n_levels;
+  GHashTable   *categories; /* region id -> SextantCategory + 1, read at the first read_visits() */
+  GHashTable   *ranges;     /* location -> VisitRange, likewise */
+
+  /* the pyramid's chunks: level key (loc << 6 | level) -> Level */
+  GHashTable   *levels;
+  gsize         level_bytes;
+  guint64       clock;
+
+  /* the message and visit chunks: their headers (all, read at the first
+   * read) and the data of those read lately */
+  ChunkTable    messages;
+  GHashTable   *visits;     /* location -> its ChunkTable of visits */
+  gsize         visit_bytes;
+
+  gsize         cache_bytes; /* the bound of each cache, CACHE_BYTES */
+  gint64        rma_span;   /* the longest one-sided operation, -1: not read yet */
+  MessageIndex *message_index;  /* at the first read_message_density() */
+};
+
+/* sextant-lod-reader.c: the column tables read by chunk */
+void                _sextant_lod_chunk_table_clear (ChunkTable        *table);
+gboolean            _sextant_lod_chunk_table_load  (SextantLodReader  *self,
+                                                    ChunkTable        *table,
+                                                    GError           **error);
+const SextantChunk *_sextant_lod_chunk_table_get   (SextantLodReader  *self,
+                                                    ChunkTable        *table,
+                                                    guint              i,
+                                                    GError           **error);
+/* a SextantRowFunc: the row's first column into the gint64 at @user_data */
+gboolean            _sextant_lod_take_id           (const SextantRow  *row,
+                                                    gpointer           user_data,
+                                                    GError           **error);
+
+/* sextant-lod-reader-messages.c: the message index */
+void                _sextant_lod_message_index_free  (MessageIndex *index);
+gsize               _sextant_lod_message_index_bytes (const MessageIndex *index);
+
+/* sextant-lod-reader-rma.c: @query's rows for [@t0, @t1) appended to @out,
+ * or none with @too_many set when there are more than @max */
+gboolean            _sextant_lod_read_bounded      (SextantLodReader  *self,
+                                                    SextantStoreStmt   query,
+                                                    SextantRowFunc     func,
+                                                    gint64             t0,
+                                                    gint64             t1,
+                                                    guint              max,
+                                                    GArray            *out,
+                                                    gboolean          *too_many,
+                                                    GError           **error);
+
+G_END_DECLS

@@ -1,0 +1,414 @@
+/*
+ * sextant-lod-reader-rma.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The lod reader's SQL-bounded reads (sextant-lod-reader.h): the
+ * collectives and lost time in a view, the one-sided operations and the
+ * window synchronisation (MPI_Win_* epochs, locks, flushes). Unlike the
+ * pyramid and the messages, these are not cached: they are SQL each time
+ * (instances change with each analysis), each statement bounded by an
+ * index on time (trace/schema-1-index.sql) and by the caller's @max, so
+ * a view costs what is in it, or max + 1 rows when it has too many.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sextant-lod-reader-private.h"
+
+/* Collectives, lost time ------------------------------------------------------------- */
+static gboolean
+member_row (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
+{
+  SextantViewMember m;
+
+  m.collective = sextant_row_get_int (row, 0);
+  m.loc = sextant_row_get_int (row, 1);
+  m.begin = sextant_row_get_int (row, 2);
+  m.end = sextant_row_get_int (row, 3);
+  g_array_append_val ((GArray *)user_data, m);
+
+  return TRUE;
+}
+
+static gboolean
+lost_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  SextantViewLost l = { 0 };
+
+  l.loc = sextant_row_get_int (row, 0);
+  l.begin = sextant_row_get_int (row, 1);
+  l.end = sextant_row_get_int (row, 2);
+  l.severity = sextant_row_get_int (row, 3);
+  l.instance = sextant_row_get_int (row, 4);
+  l.pattern = (guint)(l.instance >> 32);
+  g_array_append_val ((GArray *)user_data, l);
+
+  return TRUE;
+}
+
+/* Appends @query's rows for [@t0, @t1) to @out, or none with @too_many set
+ * when there are more than @max */
+gboolean
+_sextant_lod_read_bounded (SextantLodReader  *self,
+              SextantStoreStmt   query,
+              SextantRowFunc     func,
+              gint64             t0,
+              gint64             t1,
+              guint              max,
+              GArray            *out,
+              gboolean          *too_many,
+              GError           **error)
+{
+  guint len = out->len;
+
+  if (!sextant_store_foreach (self->store, query, func, out, error, "iii", t0, t1, (gint64)max + 1))
+    return FALSE;
+  if (out->len - len > max)
+    {
+      g_array_set_size (out, len);
+      *too_many = TRUE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+sextant_lod_reader_read_collectives (SextantLodReader  *self,
+                                     gint64             t0,
+                                     gint64             t1,
+                                     guint              max,
+                                     GArray            *members,
+                                     gboolean          *too_many,
+                                     GError           **error)
+{
+  gint64 n = 0;
+
+  g_return_val_if_fail (members != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (members) == sizeof (SextantViewMember), FALSE);
+  g_return_val_if_fail (too_many != NULL, FALSE);
+
+  *too_many = FALSE;
+  if (t1 <= t0)
+    return TRUE;
+  /* counted first in the small collective table: a view of the whole run
+   * does not read 16000 members to learn that it has too many */
+  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW, _sextant_lod_take_id, &n, error, "ii", t0,
+                              t1))
+    return FALSE;
+  if (n > (gint64)max)
+    {
+      *too_many = TRUE;
+      return TRUE;
+    }
+
+  return _sextant_lod_read_bounded (self, SEXTANT_QUERY_COLLECTIVES_IN_VIEW, member_row, t0, t1, max, members, too_many, error);
+}
+
+gboolean
+sextant_lod_reader_read_lost (SextantLodReader  *self,
+                              gint64             t0,
+                              gint64             t1,
+                              guint              max,
+                              GArray            *lost,
+                              gboolean          *too_many,
+                              GError           **error)
+{
+  g_return_val_if_fail (lost != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (lost) == sizeof (SextantViewLost), FALSE);
+  g_return_val_if_fail (too_many != NULL, FALSE);
+
+  *too_many = FALSE;
+  if (t1 <= t0)
+    return TRUE;
+
+  return _sextant_lod_read_bounded (self, SEXTANT_QUERY_LOST_IN_VIEW, lost_row, t0, t1, max, lost, too_many, error);
+}
+
+/* One-sided operations --------------------------------------------------------------- */
+
+static gboolean
+take_int_or_zero (const SextantRow  *row,
+                  gpointer           user_data,
+                  GError           **error)
+{
+  *(gint64 *)user_data = sextant_row_is_null (row, 0) ? 0 : sextant_row_get_int (row, 0);
+
+  return TRUE;
+}
+
+/* the operations issued in [?1 - ?3, ?2) (?3 the longest operation: one in
+ * flight at ?1 was issued then) and still under way at ?1, and those never
+ * completed that were issued before; at most ?4 (index rma_op_issue,
+ * rma_op_complete) */
+static const char rma_ops_sql[] =
+  "SELECT id, loc, target_loc, issue_time, complete_time, max (bytes, bytes_received), win, kind FROM ("
+  "  SELECT * FROM rma_op WHERE issue_time >= ?1 - ?3 AND issue_time < ?2 "
+  "     AND (complete_time >= ?1 OR complete_time IS NULL) "
+  "  UNION ALL "
+  "  SELECT * FROM rma_op WHERE complete_time IS NULL AND issue_time < ?1 - ?3) "
+  "ORDER BY issue_time, id LIMIT ?4";
+
+static gboolean
+rma_row (const SextantRow  *row,
+         gpointer           user_data,
+         GError           **error)
+{
+  SextantViewRma op;
+  const char *kind = sextant_row_get_text (row, 7);
+
+  op.id = sextant_row_get_int (row, 0);
+  op.origin_loc = sextant_row_get_int (row, 1);
+  op.target_loc = sextant_row_get_int_or_null (row, 2);
+  op.issue_time = sextant_row_get_int (row, 3);
+  op.complete_time = sextant_row_get_int_or_null (row, 4);
+  op.bytes = sextant_row_get_int_or_null (row, 5);
+  op.win = sextant_row_get_int_or_null (row, 6);
+  op.kind = g_strcmp0 (kind, "PUT") == 0 ? SEXTANT_VIEW_RMA_PUT
+          : g_strcmp0 (kind, "GET") == 0 ? SEXTANT_VIEW_RMA_GET : SEXTANT_VIEW_RMA_ATOMIC;
+  g_array_append_val ((GArray *)user_data, op);
+
+  return TRUE;
+}
+
+gboolean
+sextant_lod_reader_read_rma (SextantLodReader  *self,
+                             gint64             t0,
+                             gint64             t1,
+                             guint              max,
+                             GArray            *ops,
+                             gboolean          *too_many,
+                             GError           **error)
+{
+  guint len;
+
+  g_return_val_if_fail (ops != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (ops) == sizeof (SextantViewRma), FALSE);
+  g_return_val_if_fail (too_many != NULL, FALSE);
+
+  *too_many = FALSE;
+  if (t1 <= t0)
+    return TRUE;
+  /* the longest operation, from the index on it (rma_op_span) */
+  if (self->rma_span < 0 &&
+      !sextant_store_foreach_sql (self->store, "SELECT max (complete_time - issue_time) FROM rma_op",
+                                  take_int_or_zero, &self->rma_span, error, ""))
+    return FALSE;
+  len = ops->len;
+  if (!sextant_store_foreach_sql (self->store, rma_ops_sql, rma_row, ops, error, "iiii", t0, t1,
+                                  MAX (self->rma_span, 0), (gint64)max + 1))
+    return FALSE;
+  if (ops->len - len > max)
+    {
+      g_array_set_size (ops, len);
+      *too_many = TRUE;
+    }
+
+  return TRUE;
+}
+
+/* Window synchronisation ---------------------------------------------------------------- */
+
+/* What an MPI_Win_* call is, by its name */
+static SextantViewSyncKind
+sync_kind_of_call (const char *name,
+                   SextantViewSyncKind other)
+{
+  static const struct
+  {
+    const char          *name;
+    SextantViewSyncKind  kind;
+  } calls[] = {
+    { "fence", SEXTANT_VIEW_SYNC_FENCE },
+    { "lock", SEXTANT_VIEW_SYNC_LOCK }, { "lock_all", SEXTANT_VIEW_SYNC_LOCK },
+    { "start", SEXTANT_VIEW_SYNC_LOCK },
+    { "unlock", SEXTANT_VIEW_SYNC_UNLOCK }, { "unlock_all", SEXTANT_VIEW_SYNC_UNLOCK },
+    { "complete", SEXTANT_VIEW_SYNC_UNLOCK },
+    { "flush", SEXTANT_VIEW_SYNC_FLUSH }, { "flush_all", SEXTANT_VIEW_SYNC_FLUSH },
+    { "flush_local", SEXTANT_VIEW_SYNC_FLUSH }, { "flush_local_all", SEXTANT_VIEW_SYNC_FLUSH },
+    { "sync", SEXTANT_VIEW_SYNC_FLUSH },
+    { "post", SEXTANT_VIEW_SYNC_EXPOSE }, { "wait", SEXTANT_VIEW_SYNC_EXPOSE },
+    { "test", SEXTANT_VIEW_SYNC_EXPOSE },
+  };
+
+  if (name == NULL || g_ascii_strncasecmp (name, "MPI_Win_", 8) != 0)
+    return other;
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    if (g_ascii_strcasecmp (name + 8, calls[i].name) == 0)
+      return calls[i].kind;
+
+  return other;
+}
+
+/* the synchronisation records in [?1, ?2) with the call around them and,
+ * for a memory sync of one target, its location (index rma_sync_time) */
+static const char sync_records_sql[] =
+  "SELECT s.loc, coalesce (v.enter, s.time), coalesce (v.leave, s.end_time, s.time), s.win, "
+  "       CASE WHEN s.kind = 'RMA_SYNC' THEN cm.loc END, r.name, s.kind, s.detail "
+  "FROM rma_sync AS s "
+  "LEFT JOIN visit AS v ON v.id = s.visit LEFT JOIN region AS r ON r.id = v.region "
+  "LEFT JOIN rma_window AS w ON w.id = s.win "
+  "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = s.remote "
+  "WHERE s.time >= ?1 AND s.time < ?2 ORDER BY s.time LIMIT ?3";
+
+/* window locks acquired (?4 = 0) or released (?4 = 1) in [?1, ?2), the
+ * call that acquired them, and the target's location (indexes
+ * lock_acquire, lock_release) */
+static const char sync_locks_sql[] =
+  "SELECT l.loc, coalesce (v.enter, l.acquire_time), coalesce (v.leave, l.acquire_time), l.win, cm.loc, r.name "
+  "FROM lock AS l "
+  "LEFT JOIN visit AS v ON v.id = l.acquire_visit LEFT JOIN region AS r ON r.id = v.region "
+  "LEFT JOIN rma_window AS w ON w.id = l.win "
+  "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
+  "WHERE l.family = 'RMA' AND l.acquire_time >= ?1 AND l.acquire_time < ?2 AND ?4 = 0 "
+  "UNION ALL "
+  "SELECT l.loc, l.release_time, l.release_time, l.win, cm.loc, NULL "
+  "FROM lock AS l "
+  "LEFT JOIN rma_window AS w ON w.id = l.win "
+  "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
+  "WHERE l.family = 'RMA' AND l.release_time >= ?1 AND l.release_time < ?2 AND ?4 = 1 "
+  "LIMIT ?3";
+
+/* the calls that completed one-sided operations in [?1, ?2) (a flush has
+ * no record of its own in every trace: onecoll's have none), with their
+ * target when they completed operations to one (index rma_op_complete) */
+static const char sync_flushes_sql[] =
+  "SELECT v.loc, v.enter, v.leave, o.win, o.target_loc, r.name FROM ("
+  "  SELECT complete_visit AS visit, min (win) AS win, "
+  "         CASE WHEN min (target_loc) = max (target_loc) THEN min (target_loc) END AS target_loc "
+  "  FROM rma_op WHERE complete_time >= ?1 AND complete_time < ?2 AND complete_visit IS NOT NULL "
+  "  GROUP BY complete_visit) AS o "
+  "JOIN visit AS v ON v.id = o.visit JOIN region AS r ON r.id = v.region "
+  "LIMIT ?3";
+
+typedef struct
+{
+  GArray *syncs;
+  int     source;   /* 0 records, 1 lock acquired, 2 lock released, 3 flushes */
+} SyncData;
+
+static gboolean
+sync_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  SyncData *data = user_data;
+  SextantViewSync s;
+  const char *call = sextant_row_is_null (row, 5) ? NULL : sextant_row_get_text (row, 5);
+
+  s.loc = sextant_row_get_int (row, 0);
+  s.begin = sextant_row_get_int (row, 1);
+  s.end = sextant_row_get_int (row, 2);
+  s.win = sextant_row_get_int_or_null (row, 3);
+  s.target_loc = sextant_row_get_int_or_null (row, 4);
+  switch (data->source)
+    {
+    case 0:
+      {
+        const char *kind = sextant_row_get_text (row, 6);
+        const char *detail = sextant_row_is_null (row, 7) ? "" : sextant_row_get_text (row, 7);
+        SextantViewSyncKind by_record = SEXTANT_VIEW_SYNC_OTHER;
+
+        if (g_strcmp0 (kind, "RMA_SYNC") == 0)
+          by_record = SEXTANT_VIEW_SYNC_FLUSH;
+        else if (g_strcmp0 (kind, "RMA_COLLECTIVE") == 0 && g_str_equal (detail, "BARRIER"))
+          by_record = SEXTANT_VIEW_SYNC_FENCE;
+        s.kind = sync_kind_of_call (call, by_record);
+      }
+      break;
+    case 1:
+      s.kind = SEXTANT_VIEW_SYNC_LOCK;
+      break;
+    case 2:
+      s.kind = SEXTANT_VIEW_SYNC_UNLOCK;
+      break;
+    default:
+      /* the unlocks, completes and fences that completed operations are
+       * read from their own records */
+      if (sync_kind_of_call (call, SEXTANT_VIEW_SYNC_OTHER) != SEXTANT_VIEW_SYNC_FLUSH)
+        return TRUE;
+      s.kind = SEXTANT_VIEW_SYNC_FLUSH;
+      break;
+    }
+  g_array_append_val (data->syncs, s);
+
+  return TRUE;
+}
+
+static int
+compare_syncs (gconstpointer a,
+               gconstpointer b)
+{
+  const SextantViewSync *x = a;
+  const SextantViewSync *y = b;
+
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  if (x->loc != y->loc)
+    return x->loc < y->loc ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+
+  return (x->end > y->end) - (x->end < y->end);
+}
+
+gboolean
+sextant_lod_reader_read_rma_sync (SextantLodReader  *self,
+                                  gint64             t0,
+                                  gint64             t1,
+                                  guint              max,
+                                  GArray            *syncs,
+                                  gboolean          *too_many,
+                                  GError           **error)
+{
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (SextantViewSync));
+  SyncData data = { found, 0 };
+  guint n = 0;
+
+  g_return_val_if_fail (syncs != NULL, FALSE);
+  g_return_val_if_fail (g_array_get_element_size (syncs) == sizeof (SextantViewSync), FALSE);
+  g_return_val_if_fail (too_many != NULL, FALSE);
+
+  *too_many = FALSE;
+  if (t1 <= t0)
+    return TRUE;
+  if (!sextant_store_foreach_sql (self->store, sync_records_sql, sync_row, &data, error, "iii", t0, t1,
+                                  (gint64)max + 1))
+    return FALSE;
+  for (data.source = 1; data.source <= 2 && found->len <= max; data.source++)
+    if (!sextant_store_foreach_sql (self->store, sync_locks_sql, sync_row, &data, error, "iiii", t0, t1,
+                                    (gint64)max + 1, (gint64)data.source - 1))
+      return FALSE;
+  data.source = 3;
+  if (found->len <= max &&
+      !sextant_store_foreach_sql (self->store, sync_flushes_sql, sync_row, &data, error, "iii", t0, t1,
+                                  (gint64)max + 1))
+    return FALSE;
+
+  /* in time order, a call seen twice (a flush with a record of its own
+   * that also completed operations) once */
+  g_array_sort (found, compare_syncs);
+  for (guint i = 0; i < found->len; i++)
+    {
+      const SextantViewSync *s = &g_array_index (found, SextantViewSync, i);
+
+      if (n > 0 && compare_syncs (s, &g_array_index (found, SextantViewSync, n - 1)) == 0)
+        continue;
+      g_array_index (found, SextantViewSync, n++) = *s;
+    }
+  g_array_set_size (found, n);
+  if (found->len > max)
+    {
+      *too_many = TRUE;
+      return TRUE;
+    }
+  g_array_append_vals (syncs, found->data, found->len);
+
+  return TRUE;
+}
