@@ -558,6 +558,47 @@ snapshot_filter_badge (SextantTimeline *self,
   gtk_snapshot_restore (snapshot);
 }
 
+/* The layers (lost time, then the lines; the collectives over the
+ * messages: fewer, and they order the run) rendered into a texture of the
+ * plot below the ruler, at the widget's scale; NULL when there is nothing
+ * to draw or no renderer yet */
+static GdkTexture *
+layers_texture (SextantTimeline               *self,
+                const SextantTimelineGeometry *geometry,
+                int                            plot,
+                int                            height,
+                int                            scale)
+{
+  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
+  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  const Frame *frame = self->frame;
+  graphene_rect_t area = GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
+
+  if (frame == NULL || renderer == NULL || area.size.height <= 0)
+    return NULL;
+  snapshot = gtk_snapshot_new ();
+  gtk_snapshot_scale (snapshot, scale, scale);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-area.origin.x, -area.origin.y));
+  if (self->show_lost && frame->lost != NULL && frame->lost->len > 0)
+    sextant_timeline_layer_lost (snapshot, geometry, frame->lost, self->patterns);
+  /* the whole machine: lines where few, no density band (a pixel row is
+   * many locations: their bands would be noise) */
+  if (self->show_messages && (frame->messages != NULL || (frame->density != NULL && !self->machine)))
+    sextant_timeline_layer_messages (snapshot, geometry, frame->messages, self->machine ? NULL : frame->density,
+                                     frame->filter != NULL);
+  if (self->show_messages && frame->members != NULL && frame->members->len > 0)
+    sextant_timeline_layer_collectives (snapshot, geometry, frame->members);
+  if (self->show_messages && (frame->rma != NULL || frame->syncs != NULL))
+    sextant_timeline_layer_rma (snapshot, geometry, frame->rma, frame->syncs);
+  if ((node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot))) == NULL)
+    return NULL;
+
+  return gsk_renderer_render_texture (renderer, node,
+                                      &GRAPHENE_RECT_INIT (0, 0, area.size.width * scale, area.size.height * scale));
+}
+
 /* The frame's buckets lie in its own view; drawn in the current one they
  * keep their times, so a frame read before a zoom is still in place. */
 void
@@ -610,24 +651,30 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   if (self->rows_node != NULL)
     gtk_snapshot_append_node (snapshot, self->rows_node);
 
-  /* the layers over the rows: lost time, then the lines; the collectives
-   * over the messages: fewer, and they order the run */
+  /* the layers over the rows, rendered once per frame and view into a
+   * texture (a mark, the selection, a range being dragged or a tooltip
+   * then draws them again at the cost of a copy) */
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
                                                          height - RULER_HEIGHT));
-  if (self->frame != NULL)
-    {
-      if (self->show_lost && self->frame->lost != NULL && self->frame->lost->len > 0)
-        sextant_timeline_layer_lost (snapshot, &geometry, self->frame->lost, self->patterns);
-      /* the whole machine: lines where few, no density band (a pixel row
-       * is many locations: their bands would be noise) */
-      if (self->show_messages && (self->frame->messages != NULL || (self->frame->density != NULL && !self->machine)))
-        sextant_timeline_layer_messages (snapshot, &geometry, self->frame->messages,
-                                         self->machine ? NULL : self->frame->density, self->frame->filter != NULL);
-      if (self->show_messages && self->frame->members != NULL && self->frame->members->len > 0)
-        sextant_timeline_layer_collectives (snapshot, &geometry, self->frame->members);
-      if (self->show_messages && (self->frame->rma != NULL || self->frame->syncs != NULL))
-        sextant_timeline_layer_rma (snapshot, &geometry, self->frame->rma, self->frame->syncs);
-    }
+  {
+    LayersKey layers;
+
+    memset (&layers, 0, sizeof layers);
+    layers.rows = key;
+    layers.show_messages = self->show_messages;
+    layers.show_lost = self->show_lost;
+    layers.patterns = self->patterns;
+    layers.scale = gtk_widget_get_scale_factor (widget);
+    if (self->layers_texture == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0)
+      {
+        g_clear_object (&self->layers_texture);
+        self->layers_texture = layers_texture (self, &geometry, plot, height, layers.scale);
+        self->layers_key = layers;
+      }
+    if (self->layers_texture != NULL)
+      gtk_snapshot_append_texture (snapshot, self->layers_texture,
+                                   &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT));
+  }
   if (self->mark_loc != SEXTANT_NULL)
     {
       snapshot_mark (self, snapshot, &geometry, self->mark_peer, 0.35f);

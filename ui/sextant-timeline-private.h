@@ -172,6 +172,16 @@ typedef struct
   int          color_mode;
 } RowsKey;
 
+/* The key of the cached picture of the layers */
+typedef struct
+{
+  RowsKey       rows;
+  gboolean      show_messages;
+  gboolean      show_lost;
+  gconstpointer patterns;
+  int           scale;
+} LayersKey;
+
 struct _SextantTimeline
 {
   GtkWidget     parent_instance;
@@ -208,6 +218,8 @@ struct _SextantTimeline
   GArray       *columns;       /* double: a row's sums per pixel column and category */
   GskRenderNode *rows_node;    /* the rows, cached */
   RowsKey       rows_key;
+  GdkTexture   *layers_texture; /* the layers rendered once per frame and view, cached */
+  LayersKey     layers_key;
   gboolean      show_messages;
   gboolean      show_lost;
   SextantTimelineColorMode color_mode;
