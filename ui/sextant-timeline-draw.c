@@ -558,6 +558,34 @@ snapshot_filter_badge (SextantTimeline *self,
   gtk_snapshot_restore (snapshot);
 }
 
+/* @a and @b differ at most in their view's times */
+static gboolean
+same_but_view (const RowsKey *a,
+               const RowsKey *b)
+{
+  RowsKey c = *b;
+
+  c.t0 = a->t0;
+  c.t1 = a->t1;
+
+  return memcmp (a, &c, sizeof c) == 0;
+}
+
+/* Maps a picture made for the view [@t0, @t1) onto the current view */
+static void
+transform_view (SextantTimeline *self,
+                GtkSnapshot     *snapshot,
+                int              plot,
+                gint64           t0,
+                gint64           t1)
+{
+  double span = (double)(self->t1 - self->t0);
+
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float)(self->label_width + (t0 - self->t0) / span * plot), 0));
+  gtk_snapshot_scale (snapshot, (float)((t1 - t0) / span), 1);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float)-self->label_width, 0));
+}
+
 /* The layers (lost time, then the lines; the collectives over the
  * messages: fewer, and they order the run) rendered into a texture of the
  * plot below the ruler, at the widget's scale; NULL when there is nothing
@@ -611,6 +639,7 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   int plot = width - self->label_width;
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
   SextantTimelineGeometry geometry;
+  gboolean pending, reuse_rows;
   RowsKey key;
   GdkRGBA fg;
   GdkRGBA bg;
@@ -634,7 +663,12 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   key.rows_serial = self->rows_serial;
   key.machine = self->machine;
   key.color_mode = self->color_mode;
-  if (self->rows_node == NULL || memcmp (&key, &self->rows_key, sizeof key) != 0)
+  /* while the frame of a new view is read, the pictures of the last one
+   * are drawn where their times fall (scaled and moved), not made again:
+   * zooming and panning cost a copy per frame */
+  pending = self->frame != NULL && (self->frame->t0 != self->t0 || self->frame->t1 != self->t1);
+  reuse_rows = pending && self->rows_node != NULL && same_but_view (&key, &self->rows_key);
+  if (!reuse_rows && (self->rows_node == NULL || memcmp (&key, &self->rows_key, sizeof key) != 0))
     {
       g_clear_pointer (&self->rows_node, gsk_render_node_unref);
       self->rows_node = rows_node (self, layout, &fg, width, height);
@@ -648,7 +682,17 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
                           (self->t1 - self->t_begin) / (double)self->resolution);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, height - RULER_HEIGHT));
-  if (self->rows_node != NULL)
+  if (self->rows_node != NULL && reuse_rows)
+    {
+      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
+                                                             height - RULER_HEIGHT));
+      gtk_snapshot_save (snapshot);
+      transform_view (self, snapshot, plot, self->rows_key.t0, self->rows_key.t1);
+      gtk_snapshot_append_node (snapshot, self->rows_node);
+      gtk_snapshot_restore (snapshot);
+      gtk_snapshot_pop (snapshot);
+    }
+  else if (self->rows_node != NULL)
     gtk_snapshot_append_node (snapshot, self->rows_node);
 
   /* the layers over the rows, rendered once per frame and view into a
@@ -658,6 +702,8 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
                                                          height - RULER_HEIGHT));
   {
     LayersKey layers;
+    LayersKey other_view = self->layers_key;
+    gboolean reuse_layers;
 
     memset (&layers, 0, sizeof layers);
     layers.rows = key;
@@ -665,15 +711,22 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
     layers.show_lost = self->show_lost;
     layers.patterns = self->patterns;
     layers.scale = gtk_widget_get_scale_factor (widget);
-    if (self->layers_texture == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0)
+    other_view.rows.t0 = layers.rows.t0;
+    other_view.rows.t1 = layers.rows.t1;
+    reuse_layers = pending && self->layers_texture != NULL && memcmp (&layers, &other_view, sizeof layers) == 0;
+    if (!reuse_layers && (self->layers_texture == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0))
       {
         g_clear_object (&self->layers_texture);
         self->layers_texture = layers_texture (self, &geometry, plot, height, layers.scale);
         self->layers_key = layers;
       }
+    gtk_snapshot_save (snapshot);
+    if (reuse_layers)
+      transform_view (self, snapshot, plot, self->layers_key.rows.t0, self->layers_key.rows.t1);
     if (self->layers_texture != NULL)
       gtk_snapshot_append_texture (snapshot, self->layers_texture,
                                    &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT));
+    gtk_snapshot_restore (snapshot);
   }
   if (self->mark_loc != SEXTANT_NULL)
     {
