@@ -12,6 +12,9 @@
  * - the counter rows' points, at most one per pixel column;
  * - in the whole-machine mode, the picture of every location squeezed
  *   into the pane's pixel rows, at a level the reader bounds;
+ * - (but for the first frame of a store, which shows the rows at once:
+ *   the first message read builds the reader's message index, 0.45 s on
+ *   the 10 M-event store)
  * - the messages in flight (lines, at most MAX_MESSAGES, or their density
  *   per pair of locations and stretch of time), the collectives' members,
  *   the one-sided operations and window synchronisations, and the time
@@ -345,8 +348,9 @@ _sextant_timeline_read_frame_worker (GTask        *task,
   frame->first_row = request->first_row;
   frame->last_row = request->last_row;
   frame->machine = request->machine;
+  frame->rows_only = request->rows_only;
   if (!read_rows (frame, request, request->source->reader, request->source->store, cancellable, &error) ||
-      !read_lines (frame, request, request->source->reader, &error))
+      (!request->rows_only && !read_lines (frame, request, request->source->reader, &error)))
     {
       g_task_return_error (task, error);
       return;

@@ -99,6 +99,7 @@ typedef struct
   guint      first_row;       /* they: [first_row, last_row) */
   guint      last_row;
   gboolean   machine;         /* the whole-machine mode's */
+  gboolean   rows_only;       /* the first of a store: no lines nor lost time yet */
   /* the whole-machine mode's picture */
   guint      n_bands;
   SextantMachineCell *cells;  /* n_bands * width */
@@ -117,6 +118,7 @@ typedef struct
   guint     first_row;
   guint     last_row;
   gboolean  machine;
+  gboolean  rows_only;        /* the first frame of a store: the rows at once, the rest next */
   GArray   *machine_locs;     /* gint64: the whole-machine mode's locations, or NULL */
   guint     n_bands;
   gint64    t0;

@@ -250,7 +250,8 @@ frame_is_current (SextantTimeline *self)
   if (self->frame == NULL || self->frame->t0 != self->t0 || self->frame->t1 != self->t1 ||
       self->frame->width != _sextant_timeline_plot_width (self) || self->frame->generation != self->generation ||
       !sextant_pair_filter_equal (self->frame->filter, self->filter) ||
-      self->frame->rows_serial != self->rows_serial || self->frame->machine != self->machine)
+      self->frame->rows_serial != self->rows_serial || self->frame->machine != self->machine ||
+      self->frame->rows_only)
     return FALSE;
   if (self->machine)
     return self->frame->n_bands == machine_bands (self);
@@ -315,6 +316,8 @@ frame_request_new (SextantTimeline *self)
   request->filter = self->filter != NULL ? sextant_pair_filter_copy (self->filter) : NULL;
   request->rows_serial = self->rows_serial;
   request->machine = self->machine;
+  /* the first frame of the store: its rows at once, the lines next */
+  request->rows_only = self->frame == NULL;
   if (self->machine)
     {
       request->machine_locs = g_array_ref (sextant_timeline_rows_get_all_locations (self->rows));
