@@ -168,18 +168,38 @@ sextant_test_focus_window (GtkWindow *window)
   sextant_test_wait_for (window, "is-active", 10);
 }
 
+/* @widget's point (@x, @y) on its surface, as xdotool wants it */
+static void
+surface_point (GtkWidget *widget,
+               double     x,
+               double     y,
+               char     **sx,
+               char     **sy)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t at;
+  double dx, dy;
+
+  /* the widget's point in the surface's coordinates (past its shadow) */
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  /* a point on the window's right or bottom edge (a time at the end of
+   * the run): its last pixel, not the one past it */
+  at.x = CLAMP (at.x, 0, gtk_widget_get_width (GTK_WIDGET (native)) - 1);
+  at.y = CLAMP (at.y, 0, gtk_widget_get_height (GTK_WIDGET (native)) - 1);
+  *sx = g_strdup_printf ("%d", (int)lround (at.x + dx));
+  *sy = g_strdup_printf ("%d", (int)lround (at.y + dy));
+}
+
 void
 sextant_test_click (GtkWidget *widget,
                     double     x,
                     double     y)
 {
-  GtkNative *native = gtk_widget_get_native (widget);
   GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
-  g_autofree char *xid = window_xid (native);
+  g_autofree char *xid = window_xid (gtk_widget_get_native (widget));
   g_autofree char *sx = NULL;
   g_autofree char *sy = NULL;
-  graphene_point_t at;
-  double dx, dy;
 
   /* in view first, when the widget scrolls */
   if (scrolled != NULL)
@@ -194,15 +214,7 @@ sextant_test_click (GtkWidget *widget,
       gtk_adjustment_clamp_page (adjustment, content - 40, content + 40);
       sextant_test_run_frames (widget, 3);
     }
-  /* the widget's point in the surface's coordinates (past its shadow) */
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at));
-  gtk_native_get_surface_transform (native, &dx, &dy);
-  /* a point on the window's right or bottom edge (a time at the end of
-   * the run): its last pixel, not the one past it */
-  at.x = CLAMP (at.x, 0, gtk_widget_get_width (GTK_WIDGET (native)) - 1);
-  at.y = CLAMP (at.y, 0, gtk_widget_get_height (GTK_WIDGET (native)) - 1);
-  sx = g_strdup_printf ("%d", (int)lround (at.x + dx));
-  sy = g_strdup_printf ("%d", (int)lround (at.y + dy));
+  surface_point (widget, x, y, &sx, &sy);
   /* one connection: the move, then the click (--sync would wait for a
    * motion that never comes when the pointer is there already) */
   sextant_test_xdotool ("mousemove", "--window", xid, sx, sy, "click", "1", NULL);
@@ -210,23 +222,6 @@ sextant_test_click (GtkWidget *widget,
   sextant_test_run_frames (widget, 3);
 }
 
-/* @widget's point (@x, @y) on its surface, as xdotool wants it */
-static void
-surface_point (GtkWidget *widget,
-               double     x,
-               double     y,
-               char     **sx,
-               char     **sy)
-{
-  GtkNative *native = gtk_widget_get_native (widget);
-  graphene_point_t at;
-  double dx, dy;
-
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at));
-  gtk_native_get_surface_transform (native, &dx, &dy);
-  *sx = g_strdup_printf ("%d", (int)lround (at.x + dx));
-  *sy = g_strdup_printf ("%d", (int)lround (at.y + dy));
-}
 
 void
 sextant_test_drag (GtkWidget  *widget,

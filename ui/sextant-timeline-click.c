@@ -91,8 +91,8 @@ collective_found_cb (GObject      *object,
     sextant_session_choose_collective (self->session, id);
 }
 
-/**
- * _sextant_timeline_collective:
+/*
+ * collective_rows:
  * @first: the frame's first member of a collective
  * @last: (out): when the last of its members arrived
  * @top: (out): the top of its members' rows (G_MAXDOUBLE: none has a row)
@@ -100,12 +100,12 @@ collective_found_cb (GObject      *object,
  *
  * Returns: the index of the next collective's first member
  */
-guint
-_sextant_timeline_collective (SextantTimeline *self,
-                              guint            first,
-                              gint64          *last,
-                              double          *top,
-                              double          *bottom)
+static guint
+collective_rows (SextantTimeline *self,
+                 guint            first,
+                 gint64          *last,
+                 double          *top,
+                 double          *bottom)
 {
   GArray *members = self->frame->members;
   gint64 id = g_array_index (members, SextantViewMember, first).collective;
@@ -144,7 +144,7 @@ collective_on_line (SextantTimeline *self,
     {
       gint64 last;
       double top, bottom;
-      guint j = _sextant_timeline_collective (self, i, &last, &top, &bottom);
+      guint j = collective_rows (self, i, &last, &top, &bottom);
 
       if (top <= y && y <= bottom && fabs (sextant_timeline_x_for_time (self, last) - x) <= CLICK_SLOP)
         return g_array_index (members, SextantViewMember, i).collective;

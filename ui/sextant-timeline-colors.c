@@ -125,6 +125,15 @@ sextant_timeline_region_color (const char *name,
  * Returns: (transfer none): the colour of the collectives' lines, ticks
  *   and bands (navy)
  */
+guint32
+sextant_timeline_premultiplied (const GdkRGBA *color)
+{
+  double a = CLAMP (color->alpha, 0, 1);
+
+  return (guint32)lround (a * 255) << 24 | (guint32)lround (color->red * a * 255) << 16 |
+         (guint32)lround (color->green * a * 255) << 8 | (guint32)lround (color->blue * a * 255);
+}
+
 const GdkRGBA *
 sextant_timeline_collective_color (void)
 {

@@ -124,15 +124,6 @@ typedef struct
   int      top;      /* the widget's y of its first line */
 } Canvas;
 
-static guint32
-premultiplied (const GdkRGBA *color)
-{
-  double a = CLAMP (color->alpha, 0, 1);
-
-  return (guint32)lround (a * 255) << 24 | (guint32)lround (color->red * a * 255) << 16 |
-         (guint32)lround (color->green * a * 255) << 8 | (guint32)lround (color->blue * a * 255);
-}
-
 /* Column @x from line @y0 to @y1 (widget coordinates, exclusive), clipped */
 static inline void
 canvas_column (Canvas  *canvas,
@@ -147,6 +138,20 @@ canvas_column (Canvas  *canvas,
     canvas->pixels[(gsize)y * canvas->width + x] = pixel;
 }
 
+/* Lines @y0 to @y1 (widget coordinates, exclusive), clipped, all of them
+ * @pixel: a row's background */
+static void
+canvas_fill (Canvas  *canvas,
+             int      y0,
+             int      y1,
+             guint32  pixel)
+{
+  y0 = MAX (y0 - canvas->top, 0);
+  y1 = MIN (y1 - canvas->top, canvas->height);
+  for (gsize i = (gsize)y0 * canvas->width; i < (gsize)MAX (y1, y0) * canvas->width; i++)
+    canvas->pixels[i] = pixel;
+}
+
 /* One row: each column a stack, a category's height its share of the
  * column's time over the row's threads (a column half idle is half
  * empty); by region, one bar of the busy share in the colour of the
@@ -159,8 +164,7 @@ paint_row (SextantTimeline *self,
            GArray          *locs,
            guint            n_threads,
            int              y,
-           int              h,
-           guint32          stripe)
+           int              h)
 {
   int plot = canvas->width;
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
@@ -171,14 +175,12 @@ paint_row (SextantTimeline *self,
   gint64 *regions;
   double *time;
 
-  for (int x = 0; x < plot; x++)
-    canvas_column (canvas, x, y, y + h, stripe);
   /* the share of the row's threads' time (a process's Broadcaster
    * sessions ran one after the other: one thread) */
   if (sum_columns (self, locs, plot, &time, &regions) == 0 || n_threads == 0)
     return;
   for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
-    colors[k] = premultiplied (sextant_timeline_category_color (stack_order[k]));
+    colors[k] = sextant_timeline_premultiplied (sextant_timeline_category_color (stack_order[k]));
 
   for (int x = 0; x < plot; x++)
     {
@@ -198,7 +200,7 @@ paint_row (SextantTimeline *self,
               GdkRGBA color;
 
               region_color (self, regions[x], column, &color);
-              region_pixel = premultiplied (&color);
+              region_pixel = sextant_timeline_premultiplied (&color);
               last_region = regions[x];
             }
           canvas_column (canvas, x, y + h - below, y + h, region_pixel);
@@ -306,6 +308,7 @@ rows_node (SextantTimeline *self,
   SextantTimelineGeometry geometry;
   GdkRGBA stripe = *fg;
   Canvas canvas;
+  guint32 stripe_pixel;
   guint first, last;
 
   stripe.alpha = 0.05f;
@@ -323,19 +326,16 @@ rows_node (SextantTimeline *self,
   if (canvas.height == 0)
     return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   canvas.pixels = g_new0 (guint32, (gsize)canvas.width * canvas.height);
+  stripe_pixel = sextant_timeline_premultiplied (&stripe);
   _sextant_timeline_visible_rows (self, &first, &last);
   for (guint i = first; i < last; i++)
     {
       const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
       int y = (int)lround (_sextant_timeline_row_top (self, i));
 
-      if (self->frame == NULL || self->frame->machine || row->kind == SEXTANT_TIMELINE_ROW_COUNTER)
-        {
-          for (int x = 0; x < plot; x++)
-            canvas_column (&canvas, x, y, y + (int)self->row_height, premultiplied (&stripe));
-          continue;
-        }
-      paint_row (self, &canvas, row->locs, row->n_threads, y, (int)self->row_height, premultiplied (&stripe));
+      canvas_fill (&canvas, y, y + (int)self->row_height, stripe_pixel);
+      if (self->frame != NULL && !self->frame->machine && row->kind != SEXTANT_TIMELINE_ROW_COUNTER)
+        paint_row (self, &canvas, row->locs, row->n_threads, y, (int)self->row_height);
     }
   {
     g_autoptr(GBytes) bytes = g_bytes_new_take (canvas.pixels, (gsize)canvas.width * canvas.height * 4);
@@ -558,17 +558,17 @@ snapshot_filter_badge (SextantTimeline *self,
   gtk_snapshot_restore (snapshot);
 }
 
-/* @a and @b differ at most in their view's times */
+/* Keys @a and @b (@size bytes, beginning with a RowsKey; zeroed padding)
+ * differ at most in their view's times */
 static gboolean
-same_but_view (const RowsKey *a,
-               const RowsKey *b)
+same_but_view (gconstpointer a,
+               gconstpointer b,
+               gsize         size)
 {
-  RowsKey c = *b;
+  gsize after = G_STRUCT_OFFSET (RowsKey, t1) + sizeof (gint64);
 
-  c.t0 = a->t0;
-  c.t1 = a->t1;
-
-  return memcmp (a, &c, sizeof c) == 0;
+  return memcmp (a, b, G_STRUCT_OFFSET (RowsKey, t0)) == 0 &&
+         memcmp ((const char *)a + after, (const char *)b + after, size - after) == 0;
 }
 
 /* Maps a picture made for the view [@t0, @t1) onto the current view */
@@ -667,7 +667,7 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
    * are drawn where their times fall (scaled and moved), not made again:
    * zooming and panning cost a copy per frame */
   pending = self->frame != NULL && (self->frame->t0 != self->t0 || self->frame->t1 != self->t1);
-  reuse_rows = pending && self->rows_node != NULL && same_but_view (&key, &self->rows_key);
+  reuse_rows = pending && self->rows_node != NULL && same_but_view (&key, &self->rows_key, sizeof key);
   if (!reuse_rows && (self->rows_node == NULL || memcmp (&key, &self->rows_key, sizeof key) != 0))
     {
       g_clear_pointer (&self->rows_node, gsk_render_node_unref);
@@ -702,7 +702,6 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
                                                          height - RULER_HEIGHT));
   {
     LayersKey layers;
-    LayersKey other_view = self->layers_key;
     gboolean reuse_layers;
 
     memset (&layers, 0, sizeof layers);
@@ -711,9 +710,7 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
     layers.show_lost = self->show_lost;
     layers.patterns = self->patterns;
     layers.scale = gtk_widget_get_scale_factor (widget);
-    other_view.rows.t0 = layers.rows.t0;
-    other_view.rows.t1 = layers.rows.t1;
-    reuse_layers = pending && self->layers_texture != NULL && memcmp (&layers, &other_view, sizeof layers) == 0;
+    reuse_layers = pending && self->layers_texture != NULL && same_but_view (&layers, &self->layers_key, sizeof layers);
     if (!reuse_layers && (self->layers_texture == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0))
       {
         g_clear_object (&self->layers_texture);

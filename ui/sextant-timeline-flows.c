@@ -360,7 +360,7 @@ draw_band (GtkSnapshot                   *snapshot,
 {
   guint32 max = 0;
   double scale;
-  guint8 shades[6][4];
+  guint32 shades[6];
 
   for (gsize i = 0; i < (gsize)rows->rows->len * width; i++)
     max = MAX (max, columns[i]);
@@ -368,15 +368,13 @@ draw_band (GtkSnapshot                   *snapshot,
     return;
   scale = log2 (1.0 + (double)max);
   /* six shades, from a light one for a single flow to the line colour's
-   * for the densest column of the frame; premultiplied B, G, R, A */
+   * for the densest column of the frame */
   for (int l = 0; l < 6; l++)
     {
-      double a = color->alpha * (0.2 + 0.16 * l);
+      GdkRGBA shade = *color;
 
-      shades[l][0] = (guint8)lround (color->blue * a * 255);
-      shades[l][1] = (guint8)lround (color->green * a * 255);
-      shades[l][2] = (guint8)lround (color->red * a * 255);
-      shades[l][3] = (guint8)lround (a * 255);
+      shade.alpha = (float)(color->alpha * (0.2 + 0.16 * l));
+      shades[l] = sextant_timeline_premultiplied (&shade);
     }
   for (guint r = 0; r < rows->rows->len; r++)
     {
@@ -401,7 +399,7 @@ draw_band (GtkSnapshot                   *snapshot,
           {
             int l = CLAMP ((int)floor (5 * log2 (1.0 + (double)c[x]) / scale), 0, 5);
 
-            memcpy (pixels + (gsize)x * 4, shades[l], 4);
+            memcpy (pixels + (gsize)x * 4, &shades[l], 4);
             if (stats != NULL)
               stats->band_columns++;
           }
@@ -521,8 +519,7 @@ raster_lines (GtkSnapshot                   *snapshot,
     return 0;
   /* a pixel-wide line carries the ink of a wider one */
   color.alpha = (float)MIN (1.0, color.alpha * MAX (style->line_width, 1.0f) * 0.8);
-  premultiplied = (guint32)lround (color.alpha * 255) << 24 | (guint32)lround (color.red * color.alpha * 255) << 16 |
-                  (guint32)lround (color.green * color.alpha * 255) << 8 | (guint32)lround (color.blue * color.alpha * 255);
+  premultiplied = sextant_timeline_premultiplied (&color);
   pixels = g_new0 (guint32, (gsize)width * height);
   for (guint i = 0; i < placed->len; i++)
     {
@@ -559,6 +556,7 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
   int n_windows = (width + SEXTANT_FLOW_WINDOW - 1) / SEXTANT_FLOW_WINDOW + 2;
   gboolean any_band = FALSE, any_line = FALSE;
   guint solid = 0;
+  gboolean rastered;
   cairo_t *cr;
 
   if (stats != NULL)
@@ -813,15 +811,14 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
    * ones: drawn by hand into a texture */
   for (guint i = 0; i < placed->len; i++)
     solid += g_array_index (placed, Placed, i).as == AS_LINE && !g_array_index (placed, Placed, i).dashed;
-  if (solid >= RASTER_FROM_LINES)
+  rastered = solid >= RASTER_FROM_LINES;
+  if (rastered)
     {
       guint n = raster_lines (snapshot, g, placed, style);
 
       if (stats != NULL)
         stats->lines += n;
     }
-  else
-    solid = 0;
   cairo_set_line_width (cr, style->line_width);
   for (int dashed = 0; dashed < 2; dashed++)
     {
@@ -833,7 +830,7 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
         {
           const Placed *p = &g_array_index (placed, Placed, i);
 
-          if (p->as != AS_LINE || p->dashed != dashed || (solid > 0 && !dashed))
+          if (p->as != AS_LINE || p->dashed != dashed || (rastered && !dashed))
             continue;
           cairo_move_to (cr, p->x0, p->y0);
           cairo_line_to (cr, p->x1, p->y1);

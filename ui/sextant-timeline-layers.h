@@ -82,6 +82,9 @@ void           sextant_timeline_region_color     (const char  *name,
                                                   GdkRGBA     *color);
 /* The colour of the collectives' lines */
 const GdkRGBA *sextant_timeline_collective_color (void);
+/* @color as a pixel of the images the timeline paints itself: native
+ * ARGB32, premultiplied (GDK_MEMORY_DEFAULT, Cairo's ARGB32) */
+guint32        sextant_timeline_premultiplied    (const GdkRGBA *color);
 
 /* Layers ----------------------------------------------------------------- */
 

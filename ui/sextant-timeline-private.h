@@ -268,10 +268,5 @@ void     _sextant_timeline_snapshot    (GtkWidget       *widget,
 void     _sextant_timeline_input_init  (SextantTimeline *self);
 void     _sextant_timeline_input_class_init (GtkWidgetClass *widget_class);
 void     _sextant_timeline_click_init  (SextantTimeline *self);
-guint    _sextant_timeline_collective  (SextantTimeline *self,
-                                        guint            first,
-                                        gint64          *last,
-                                        double          *top,
-                                        double          *bottom);
 
 G_END_DECLS

@@ -391,13 +391,13 @@ session_view_cb (SextantTimeline *self)
 
 /* The patterns' names by number, for the lost time's styles */
 static void
-read_patterns (SextantTimeline *self)
+read_patterns (SextantTimeline *self,
+               SextantStore    *store)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SextantStore) store = sextant_session_open_store (self->session, &error);
 
   g_clear_pointer (&self->patterns, g_hash_table_unref);
-  if (store == NULL || !(self->patterns = sextant_store_list_pattern_numbers (store, &error)))
+  if (!(self->patterns = sextant_store_list_pattern_numbers (store, &error)))
     g_warning ("The patterns' names: %s", error->message);
 }
 
@@ -414,7 +414,15 @@ session_generation_cb (SextantTimeline *self)
   self->generation = sextant_session_get_generation (self->session);
   _sextant_timeline_source_release (self->source);
   self->source = _sextant_timeline_source_new (self->session);
-  read_patterns (self);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SextantStore) store = sextant_session_open_store (self->session, &error);
+
+    if (store != NULL)
+      read_patterns (self, store);
+    else
+      g_warning ("The patterns' names: %s", error->message);
+  }
   _sextant_timeline_queue_frame (self);
 }
 
@@ -524,27 +532,30 @@ sextant_timeline_get_ready (SextantTimeline *self)
   return self->ready;
 }
 
-/* The label column: as wide as the widest row name, within bounds (the
- * longest labels measured: a few dozen of thousands) */
+/* The label column: as wide as the widest row name, within bounds (of
+ * thousands, the first rows and the labels nearly as long as the longest
+ * are measured) */
 static void
 measure_labels (SextantTimeline *self)
 {
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
   guint n = n_rows (self);
-  gsize longest[4] = { 0 };
+  gsize longest = 0;
   int widest = 0;
 
   for (guint i = 0; i < n; i++)
     {
       const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
-      gsize len = strlen (row->label) + 2 * row->depth;
+
+      longest = MAX (longest, strlen (row->label) + 2 * row->depth);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
       int w;
 
-      /* at most a few per length class */
-      if (len < longest[0] && i >= 64)
+      if (i >= 64 && strlen (row->label) + 2 * row->depth + 2 < longest)
         continue;
-      memmove (longest + 1, longest, sizeof longest - sizeof longest[0]);
-      longest[0] = MAX (len, longest[1]);
       pango_layout_set_text (layout, row->label, -1);
       pango_layout_get_pixel_size (layout, &w, NULL);
       widest = MAX (widest, w + LABEL_PAD + (int)row->depth * INDENT + INDENT);
@@ -614,7 +625,7 @@ sextant_timeline_set_session (SextantTimeline *self,
           self->t_end = sextant_session_get_time_end (session);
           self->resolution = sextant_session_get_resolution (session);
           self->generation = sextant_session_get_generation (session);
-          self->patterns = sextant_store_list_pattern_numbers (store, NULL);
+          read_patterns (self, store);
           measure_labels (self);
           rows_changed_cb (self);
           session_instance_cb (self);
@@ -838,8 +849,7 @@ vadjustment_changed_cb (SextantTimeline *self)
 {
   gtk_widget_queue_draw (GTK_WIDGET (self));
   /* a frame holds a page either side: scrolling past it reads the rows */
-  if (self->frame != NULL && !frame_is_current (self))
-    read_frame (self);
+  read_frame (self);
 }
 
 static void
