@@ -11,10 +11,10 @@
  * others are cancelled and dropped. Following the visible range, a view
  * change starts a timer and the matrix is built once the view has stayed
  * put for DEBOUNCE_MS; an unmapped view (another page of the window)
- * builds nothing until it is shown. The cells are one texture of the
+ * builds nothing until it is shown. The cells are one picture of the
  * plot's size, made on the main thread when the matrix, the metric or the
  * size changes (one pass over the n x n values, summed into blocks when n
- * is larger than the plot's pixels): a frame is that texture, the labels
+ * is larger than the plot's pixels): a frame is that picture, the labels
  * and the legend, whatever n.
  */
 #include "config.h"
@@ -65,7 +65,7 @@ struct _SextantMatrixView
   double               low;            /* the smallest value above 0 */
   double               high;
   gboolean             log_scale;
-  GdkTexture          *texture;
+  GskRenderNode       *cells;          /* their picture (sextant_pixels_node_new()) */
   int                  hover_row;
   int                  hover_col;
 };
@@ -199,7 +199,7 @@ make_labels (SextantMatrixView *self)
 static void
 clear_cells (SextantMatrixView *self)
 {
-  g_clear_object (&self->texture);
+  g_clear_pointer (&self->cells, gsk_render_node_unref);
   g_clear_pointer (&self->values, g_free);
   self->width = self->height = 0;
 }
@@ -236,7 +236,7 @@ layout_cells (SextantMatrixView *self)
 
   if (self->matrix == NULL || (n = sextant_comm_matrix_get_size (self->matrix)) == 0 || width <= 0 || height <= 0)
     return;
-  if (self->texture != NULL && self->width == width && self->height == height)
+  if (self->cells != NULL && self->width == width && self->height == height)
     return;
 
   clear_cells (self);
@@ -304,7 +304,8 @@ layout_cells (SextantMatrixView *self)
           }
       }
   bytes = g_bytes_new_take (pixels, (gsize)plot * plot * 4);
-  self->texture = gdk_memory_texture_new (plot, plot, GDK_MEMORY_DEFAULT, bytes, (gsize)plot * 4);
+  self->cells = sextant_pixels_node_new (bytes, plot, plot, (gsize)plot * 4,
+                                         &GRAPHENE_RECT_INIT (self->left, self->top, plot, plot));
 }
 
 /* The drawn row and column under (@x, @y), FALSE outside the plot */
@@ -317,7 +318,7 @@ cell_at (SextantMatrixView *self,
 {
   int plot = self->cell * (int)self->rows;
 
-  if (self->texture == NULL || x < self->left || y < self->top || x >= self->left + plot || y >= self->top + plot)
+  if (self->cells == NULL || x < self->left || y < self->top || x >= self->left + plot || y >= self->top + plot)
     return FALSE;
   *col = (guint)((x - self->left) / self->cell);
   *row = (guint)((y - self->top) / self->cell);
@@ -472,12 +473,12 @@ sextant_matrix_view_snapshot (GtkWidget   *widget,
     }
 
   layout_cells (self);
-  if (self->texture == NULL)
+  if (self->cells == NULL)
     return;
   plot = self->cell * (int)self->rows;
   layout = gtk_widget_create_pango_layout (widget, NULL);
   gtk_snapshot_append_color (snapshot, &faint, &GRAPHENE_RECT_INIT (self->left, self->top, plot, plot));
-  gtk_snapshot_append_texture (snapshot, self->texture, &GRAPHENE_RECT_INIT (self->left, self->top, plot, plot));
+  gtk_snapshot_append_node (snapshot, self->cells);
   snapshot_axes (self, snapshot, layout, &fg);
   snapshot_legend (self, snapshot, layout, &fg);
 
@@ -1089,7 +1090,7 @@ sextant_matrix_view_get_cell_area (SextantMatrixView *self,
   g_return_val_if_fail (SEXTANT_IS_MATRIX_VIEW (self), FALSE);
 
   layout_cells (self);
-  if (self->texture == NULL || sender >= self->rows || receiver >= self->rows)
+  if (self->cells == NULL || sender >= self->rows || receiver >= self->rows)
     return FALSE;
   graphene_rect_init (area, self->left + receiver * self->cell, self->top + sender * self->cell, self->cell,
                       self->cell);

@@ -6,7 +6,8 @@
  * What the views that draw their own content (the tree view, the matrix
  * view) draw alike: a line of text at a place, a frame around a rectangle,
  * a message in the middle of an empty view, a colour on a scale of a few
- * stops. Main thread, inside a widget's snapshot.
+ * stops; pixels a view made itself as a node, and a node as pixels.
+ * Main thread, inside a widget's snapshot.
  */
 #pragma once
 
@@ -33,5 +34,20 @@ void sextant_scale_color       (const float          (*stops)[3],
                                 guint                  n_stops,
                                 double                 fraction,
                                 GdkRGBA               *color);
+
+guint32       *sextant_pixels_new       (int                    width,
+                                         int                    height);
+guint32       *sextant_pixels_new_dirty (int                    width,
+                                         int                    height);
+GBytes        *sextant_pixels_free_to_bytes (guint32           *pixels);
+GskRenderNode *sextant_pixels_node_new  (GBytes                *pixels,
+                                         int                    width,
+                                         int                    height,
+                                         gsize                  stride,
+                                         const graphene_rect_t *bounds);
+GskRenderNode *sextant_pixels_node_draw (GskRenderNode         *node,
+                                         const graphene_rect_t *area,
+                                         int                    scale,
+                                         guint32               *under);
 
 G_END_DECLS

@@ -7,7 +7,7 @@
  * - the rows in view: a stack of the time shares per pixel column (by
  *   category, or the dominant region's colour), counter plots for metric
  *   rows, or in the whole-machine mode one picture of every location
- *   (a texture, a pixel row per band of locations). This is a render node
+ *   (a pixel row per band of locations). This is a render node
  *   cached by frame, view and geometry (sysprof-flame-graph.c's way): a
  *   mark, a toggle or a tooltip does not sum the rows again;
  * - the layers (sextant-timeline-layers.h): lost time, messages,
@@ -15,8 +15,8 @@
  * - the chosen instance's outline, the selection, the range being chosen;
  * - the label column (expanders, names) and the ruler, fixed above the
  *   rows.
- * Rectangles are colour nodes, one per run of equal columns; Cairo draws
- * only the lines.
+ * The rows and the layers are pixels made once per frame of data and
+ * view (sextant_pixels_node_new()); every other frame copies them.
  */
 #include "config.h"
 
@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "sextant-ruler.h"
+#include "sextant-snapshot-util.h"
 #include "sextant-timeline-private.h"
 
 /* Bottom to top in a row: computation first, waiting and communication on
@@ -124,18 +125,51 @@ typedef struct
   int      top;      /* the widget's y of its first line */
 } Canvas;
 
-/* Column @x from line @y0 to @y1 (widget coordinates, exclusive), clipped */
-static inline void
-canvas_column (Canvas  *canvas,
-               int      x,
-               int      y0,
-               int      y1,
-               guint32  pixel)
+/* A row's stacks, painted column by column into @strip (a column's @h
+ * pixels in a run, top first), then copied line by line into the canvas:
+ * written straight down the canvas, each pixel of a stack fell on another
+ * cache line */
+typedef struct
 {
-  y0 = MAX (y0 - canvas->top, 0);
-  y1 = MIN (y1 - canvas->top, canvas->height);
-  for (int y = y0; y < y1; y++)
-    canvas->pixels[(gsize)y * canvas->width + x] = pixel;
+  guint32 *pixels;
+  int      h;
+  guint32  background;   /* where nothing is painted */
+} Strip;
+
+/* Column @x from @top to @bottom (the row's lines, exclusive) */
+static inline void
+strip_column (Strip   *strip,
+              int      x,
+              int      top,
+              int      bottom,
+              guint32  pixel)
+{
+  guint32 *column = strip->pixels + (gsize)x * strip->h;
+
+  for (int j = top; j < bottom; j++)
+    column[j] = pixel;
+}
+
+/* @strip onto the canvas's lines from @y (widget coordinates), clipped,
+ * every pixel of them written (the background where the strip has
+ * nothing); the strip is left transparent again */
+static void
+strip_copy (Strip  *strip,
+            Canvas *canvas,
+            int     y)
+{
+  for (int j = 0; j < strip->h; j++)
+    {
+      int line = y + j - canvas->top;
+      guint32 *out = canvas->pixels + (gsize)line * canvas->width;
+      const guint32 *in = strip->pixels + j;
+
+      if (line < 0 || line >= canvas->height)
+        continue;
+      for (int x = 0; x < canvas->width; x++, in += strip->h)
+        out[x] = *in != 0 ? *in : strip->background;
+    }
+  memset (strip->pixels, 0, (gsize)canvas->width * strip->h * sizeof (guint32));
 }
 
 /* Lines @y0 to @y1 (widget coordinates, exclusive), clipped, all of them
@@ -157,10 +191,12 @@ canvas_fill (Canvas  *canvas,
  * empty); by region, one bar of the busy share in the colour of the
  * region that took most of it. Pixels written straight into the rows'
  * image: a few ms for a screen of rows, where a colour node per run of
- * columns cost Cairo tens of ms to render each frame. */
-static void
+ * columns cost Cairo tens of ms to render each frame. FALSE when the row
+ * has nothing in the frame (nothing written). */
+static gboolean
 paint_row (SextantTimeline *self,
            Canvas          *canvas,
+           Strip           *strip,
            GArray          *locs,
            guint            n_threads,
            int              y,
@@ -178,7 +214,7 @@ paint_row (SextantTimeline *self,
   /* the share of the row's threads' time (a process's Broadcaster
    * sessions ran one after the other: one thread) */
   if (sum_columns (self, locs, plot, &time, &regions) == 0 || n_threads == 0)
-    return;
+    return FALSE;
   for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
     colors[k] = sextant_timeline_premultiplied (sextant_timeline_category_color (stack_order[k]));
 
@@ -203,7 +239,7 @@ paint_row (SextantTimeline *self,
               region_pixel = sextant_timeline_premultiplied (&color);
               last_region = regions[x];
             }
-          canvas_column (canvas, x, y + h - below, y + h, region_pixel);
+          strip_column (strip, x, h - below, h, region_pixel);
           continue;
         }
       /* heights in whole pixels, rounded on the running sum so that they
@@ -215,10 +251,13 @@ paint_row (SextantTimeline *self,
           sum += column[stack_order[k]] / n_threads;
           top = (int)lround (MIN (sum / ticks_per_px, 1.0) * h);
           if (top > below)
-            canvas_column (canvas, x, y + h - top, y + h - below, colors[k]);
+            strip_column (strip, x, h - top, h - below, colors[k]);
           below = top;
         }
     }
+  strip_copy (strip, canvas, y);
+
+  return TRUE;
 }
 
 /* A counter row's plot */
@@ -245,9 +284,10 @@ snapshot_counter (SextantTimeline          *self,
     }
 }
 
-/* The whole-machine picture: a texture of a pixel row per band, each
- * cell the mean of its categories' colours weighted by their shares, as
- * opaque as the cell was busy */
+/* The whole-machine picture: a band per pixel row or a few, each cell
+ * the mean of its categories' colours weighted by their shares, as
+ * opaque as the cell was busy. Stretched to the plot by hand (the
+ * nearest cell): scaled by Cairo the picture cost 70 ms a new frame. */
 static void
 snapshot_machine (SextantTimeline *self,
                   GtkSnapshot     *snapshot,
@@ -256,97 +296,165 @@ snapshot_machine (SextantTimeline *self,
 {
   const Frame *frame = self->frame;
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  gsize stride = (gsize)frame->width * 4;
-  guint8 *rgba;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autofree guint32 *cells = NULL;
+  int h = height - RULER_HEIGHT - ROW_GAP;
+  guint rgb[SEXTANT_N_CATEGORIES][3];
+  guint32 *pixels;
 
-  if (frame->cells == NULL || frame->n_bands == 0 || frame->width <= 0)
+  if (frame->cells == NULL || frame->n_bands == 0 || frame->width <= 0 || plot <= 0 || h <= 0)
     return;
-  rgba = g_malloc0 (stride * frame->n_bands);
-  for (guint b = 0; b < frame->n_bands; b++)
-    for (int x = 0; x < frame->width; x++)
-      {
-        const SextantMachineCell *cell = &frame->cells[(gsize)b * frame->width + x];
-        double r = 0, g = 0, bl = 0;
-        guint busy = 0;
-        guint8 *p = rgba + b * stride + (gsize)x * 4;
+  cells = g_new0 (guint32, (gsize)frame->width * frame->n_bands);
+  /* in integers: a million cells and more */
+  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+    {
+      const GdkRGBA *color = sextant_timeline_category_color (c);
 
-        for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-          {
-            const GdkRGBA *color = sextant_timeline_category_color (c);
+      rgb[c][0] = (guint)lround (color->red * 255);
+      rgb[c][1] = (guint)lround (color->green * 255);
+      rgb[c][2] = (guint)lround (color->blue * 255);
+    }
+  for (gsize i = 0; i < (gsize)frame->width * frame->n_bands; i++)
+    {
+      const SextantMachineCell *cell = &frame->cells[i];
+      guint sum[3] = { 0, 0, 0 };
+      guint busy = 0, alpha;
 
-            busy += cell->share[c];
-            r += cell->share[c] * color->red;
-            g += cell->share[c] * color->green;
-            bl += cell->share[c] * color->blue;
-          }
-        if (busy == 0)
-          continue;
-        p[0] = (guint8)lround (255 * r / busy);
-        p[1] = (guint8)lround (255 * g / busy);
-        p[2] = (guint8)lround (255 * bl / busy);
-        /* a cell busy a tenth of its time still shows */
-        p[3] = (guint8)MIN (255, 40 + busy * 215 / 255);
-      }
-  bytes = g_bytes_new_take (rgba, stride * frame->n_bands);
-  texture = gdk_memory_texture_new (frame->width, (int)frame->n_bands, GDK_MEMORY_R8G8B8A8, bytes, stride);
-  gtk_snapshot_append_texture (snapshot, texture,
-                               &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT + ROW_GAP, plot,
-                                                    height - RULER_HEIGHT - ROW_GAP));
+      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+        {
+          busy += cell->share[c];
+          for (guint k = 0; k < 3; k++)
+            sum[k] += cell->share[c] * rgb[c][k];
+        }
+      if (busy == 0)
+        continue;
+      /* a cell busy a tenth of its time still shows */
+      alpha = MIN (255, 40 + busy * 215 / 255);
+      /* the mean colour, premultiplied: mean * alpha / 255, rounded */
+      cells[i] = alpha << 24;
+      for (guint k = 0; k < 3; k++)
+        cells[i] |= ((sum[k] * alpha + busy * 255 / 2) / (busy * 255)) << (16 - 8 * k);
+    }
+  pixels = sextant_pixels_new_dirty (plot, h);
+  for (int y = 0; y < h; y++)
+    {
+      const guint32 *band = cells + (gsize)((gint64)y * frame->n_bands / h) * frame->width;
+      guint32 *line = pixels + (gsize)y * plot;
+
+      if (plot == frame->width)
+        memcpy (line, band, (gsize)plot * 4);
+      else
+        for (int x = 0; x < plot; x++)
+          line[x] = band[(gint64)x * frame->width / plot];
+    }
+  bytes = sextant_pixels_free_to_bytes (pixels);
+  node = sextant_pixels_node_new (bytes, plot, h, (gsize)plot * 4,
+                                  &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT + ROW_GAP, plot, h));
+  gtk_snapshot_append_node (snapshot, node);
 }
 
-/* The rows' node: stripes, stacks, counters; or the machine picture */
+/* The rows' pixels: what a new frame or view paints of the rows, apart
+ * from the counters (GTK objects) */
+typedef struct
+{
+  SextantTimeline *self;
+  Canvas           canvas;
+  guint            first;     /* the rows in view */
+  guint            last;
+  double           top;       /* row 0's top (scrolled) */
+  guint32          stripe;    /* a row's background */
+} RowsPaint;
+
+/* Stripes and stacks into @paint's canvas. Reads the timeline's frame,
+ * view and rows, which the main thread leaves alone meanwhile: on the
+ * thread _sextant_timeline_snapshot() starts while it draws the layers. */
+static gpointer
+rows_paint (gpointer data)
+{
+  RowsPaint *paint = data;
+  SextantTimeline *self = paint->self;
+  Strip strip;
+  int done = paint->canvas.top;   /* the lines written */
+
+  strip.h = (int)self->row_height;
+  strip.pixels = sextant_pixels_new (paint->canvas.width, strip.h);
+  strip.background = paint->stripe;
+  /* each line of the canvas written once: the gaps, the rows */
+  for (guint i = paint->first; i < paint->last; i++)
+    {
+      const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
+      int y = (int)lround (paint->top + i * (self->row_height + ROW_GAP));
+
+      canvas_fill (&paint->canvas, done, y, 0);
+      if (self->frame == NULL || self->frame->machine || row->kind == SEXTANT_TIMELINE_ROW_COUNTER ||
+          !paint_row (self, &paint->canvas, &strip, row->locs, row->n_threads, y, strip.h))
+        canvas_fill (&paint->canvas, y, y + strip.h, paint->stripe);
+      done = y + strip.h;
+    }
+  canvas_fill (&paint->canvas, done, paint->canvas.top + paint->canvas.height, 0);
+  g_bytes_unref (sextant_pixels_free_to_bytes (strip.pixels));
+
+  return NULL;
+}
+
+/* Starts the rows' pixels of the view: FALSE when there are none to paint
+ * (the whole-machine mode, no room) */
+static gboolean
+rows_paint_init (SextantTimeline *self,
+                 RowsPaint       *paint,
+                 const GdkRGBA   *fg,
+                 int              width,
+                 int              height)
+{
+  GdkRGBA stripe = *fg;
+
+  if (self->machine || height <= RULER_HEIGHT)
+    return FALSE;
+  stripe.alpha = 0.05f;
+  paint->self = self;
+  paint->canvas.width = width - self->label_width;
+  paint->canvas.top = RULER_HEIGHT;
+  paint->canvas.height = height - RULER_HEIGHT;
+  /* rows_paint() writes every pixel */
+  paint->canvas.pixels = sextant_pixels_new_dirty (paint->canvas.width, paint->canvas.height);
+  paint->stripe = sextant_timeline_premultiplied (&stripe);
+  _sextant_timeline_visible_rows (self, &paint->first, &paint->last);
+  paint->top = _sextant_timeline_row_top (self, 0);
+
+  return TRUE;
+}
+
+/* The rows' node: the pixels of @paint (NULL: none), the counters; or the
+ * machine picture */
 static GskRenderNode *
 rows_node (SextantTimeline *self,
+           RowsPaint       *paint,
            PangoLayout     *layout,
-           const GdkRGBA   *fg,
            int              width,
            int              height)
 {
   g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  int plot = width - self->label_width;
   SextantTimelineGeometry geometry;
-  GdkRGBA stripe = *fg;
-  Canvas canvas;
-  guint32 stripe_pixel;
-  guint first, last;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
 
-  stripe.alpha = 0.05f;
-  _sextant_timeline_geometry (self, &geometry);
   if (self->machine)
     {
       if (self->frame != NULL && self->frame->machine)
-        snapshot_machine (self, snapshot, plot, height);
+        snapshot_machine (self, snapshot, width - self->label_width, height);
       return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
     }
-
-  canvas.width = plot;
-  canvas.top = RULER_HEIGHT;
-  canvas.height = MAX (height - RULER_HEIGHT, 0);
-  if (canvas.height == 0)
+  if (paint == NULL)
     return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  canvas.pixels = g_new0 (guint32, (gsize)canvas.width * canvas.height);
-  stripe_pixel = sextant_timeline_premultiplied (&stripe);
-  _sextant_timeline_visible_rows (self, &first, &last);
-  for (guint i = first; i < last; i++)
-    {
-      const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
-      int y = (int)lround (_sextant_timeline_row_top (self, i));
 
-      canvas_fill (&canvas, y, y + (int)self->row_height, stripe_pixel);
-      if (self->frame != NULL && !self->frame->machine && row->kind != SEXTANT_TIMELINE_ROW_COUNTER)
-        paint_row (self, &canvas, row->locs, row->n_threads, y, (int)self->row_height);
-    }
-  {
-    g_autoptr(GBytes) bytes = g_bytes_new_take (canvas.pixels, (gsize)canvas.width * canvas.height * 4);
-    g_autoptr(GdkTexture) texture = gdk_memory_texture_new (canvas.width, canvas.height, GDK_MEMORY_DEFAULT, bytes,
-                                                            (gsize)canvas.width * 4);
-
-    gtk_snapshot_append_texture (snapshot, texture,
-                                 &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, canvas.width, canvas.height));
-  }
+  bytes = sextant_pixels_free_to_bytes (paint->canvas.pixels);
+  node = sextant_pixels_node_new (bytes, paint->canvas.width, paint->canvas.height, (gsize)paint->canvas.width * 4,
+                                  &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, paint->canvas.width,
+                                                       paint->canvas.height));
+  gtk_snapshot_append_node (snapshot, node);
   /* the counters' plots over their rows */
-  for (guint i = first; i < last && self->frame != NULL && !self->frame->machine; i++)
+  _sextant_timeline_geometry (self, &geometry);
+  for (guint i = paint->first; i < paint->last && self->frame != NULL && !self->frame->machine; i++)
     {
       const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
 
@@ -558,17 +666,26 @@ snapshot_filter_badge (SextantTimeline *self,
   gtk_snapshot_restore (snapshot);
 }
 
+/* How far a picture made for one view may be scaled to show another:
+ * further, it is a smear, and Cairo replays the picture's recording
+ * through an image of the scaled size (out of memory at 1000 times) */
+#define MAX_PICTURE_SCALE 8.0
+
 /* Keys @a and @b (@size bytes, beginning with a RowsKey; zeroed padding)
- * differ at most in their view's times */
+ * differ at most in their view's times, which are within
+ * MAX_PICTURE_SCALE of each other's span */
 static gboolean
 same_but_view (gconstpointer a,
                gconstpointer b,
                gsize         size)
 {
+  const RowsKey *ka = a, *kb = b;
   gsize after = G_STRUCT_OFFSET (RowsKey, t1) + sizeof (gint64);
+  double ratio = (double)(ka->t1 - ka->t0) / (double)MAX (kb->t1 - kb->t0, 1);
 
   return memcmp (a, b, G_STRUCT_OFFSET (RowsKey, t0)) == 0 &&
-         memcmp ((const char *)a + after, (const char *)b + after, size - after) == 0;
+         memcmp ((const char *)a + after, (const char *)b + after, size - after) == 0 &&
+         ratio <= MAX_PICTURE_SCALE && ratio >= 1 / MAX_PICTURE_SCALE;
 }
 
 /* Maps a picture made for the view [@t0, @t1) onto the current view */
@@ -587,29 +704,34 @@ transform_view (SextantTimeline *self,
 }
 
 /* The layers (lost time, then the lines; the collectives over the
- * messages: fewer, and they order the run) rendered into a texture of the
+ * messages: fewer, and they order the run) drawn once into pixels of the
  * plot below the ruler, at the widget's scale; NULL when there is nothing
- * to draw or no renderer yet */
-static GdkTexture *
-layers_texture (SextantTimeline               *self,
-                const SextantTimelineGeometry *geometry,
-                int                            plot,
-                int                            height,
-                int                            scale)
+ * to draw */
+static GskRenderNode *
+layers_node (SextantTimeline               *self,
+             const SextantTimelineGeometry *geometry,
+             int                            plot,
+             int                            height,
+             int                            scale)
 {
-  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
-  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
   g_autoptr(GtkSnapshot) snapshot = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   const Frame *frame = self->frame;
   graphene_rect_t area = GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
+  gboolean lost = self->show_lost && frame != NULL && frame->lost != NULL && frame->lost->len > 0;
+  SextantLayerCanvas canvas = { NULL, self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT };
 
-  if (frame == NULL || renderer == NULL || area.size.height <= 0)
+  if (frame == NULL || area.size.height <= 0)
     return NULL;
   snapshot = gtk_snapshot_new ();
-  gtk_snapshot_scale (snapshot, scale, scale);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-area.origin.x, -area.origin.y));
-  if (self->show_lost && frame->lost != NULL && frame->lost->len > 0)
+  /* lost time at the bottom, painted straight into the layers' pixels
+   * (at a scale of 1; else as a picture of its own) */
+  if (lost && scale == 1)
+    {
+      canvas.pixels = sextant_pixels_new (canvas.width, canvas.height);
+      sextant_timeline_layer_lost_paint (&canvas, geometry, frame->lost, self->patterns);
+    }
+  else if (lost)
     sextant_timeline_layer_lost (snapshot, geometry, frame->lost, self->patterns);
   /* the whole machine: lines where few, no density band (a pixel row is
    * many locations: their bands would be noise) */
@@ -620,11 +742,11 @@ layers_texture (SextantTimeline               *self,
     sextant_timeline_layer_collectives (snapshot, geometry, frame->members);
   if (self->show_messages && (frame->rma != NULL || frame->syncs != NULL))
     sextant_timeline_layer_rma (snapshot, geometry, frame->rma, frame->syncs);
-  if ((node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot))) == NULL)
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL && canvas.pixels == NULL)
     return NULL;
 
-  return gsk_renderer_render_texture (renderer, node,
-                                      &GRAPHENE_RECT_INIT (0, 0, area.size.width * scale, area.size.height * scale));
+  return sextant_pixels_node_draw (node, &area, scale, canvas.pixels);
 }
 
 /* The frame's buckets lie in its own view; drawn in the current one they
@@ -639,8 +761,12 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   int plot = width - self->label_width;
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
   SextantTimelineGeometry geometry;
-  gboolean pending, reuse_rows;
+  gboolean pending, reuse_rows, new_rows, reuse_layers, new_layers;
   RowsKey key;
+  LayersKey layers;
+  RowsPaint paint;
+  gboolean painting;
+  GThread *thread = NULL;
   GdkRGBA fg;
   GdkRGBA bg;
 
@@ -668,10 +794,39 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
    * zooming and panning cost a copy per frame */
   pending = self->frame != NULL && (self->frame->t0 != self->t0 || self->frame->t1 != self->t1);
   reuse_rows = pending && self->rows_node != NULL && same_but_view (&key, &self->rows_key, sizeof key);
-  if (!reuse_rows && (self->rows_node == NULL || memcmp (&key, &self->rows_key, sizeof key) != 0))
+  new_rows = !reuse_rows && (self->rows_node == NULL || memcmp (&key, &self->rows_key, sizeof key) != 0);
+
+  /* the layers over the rows, drawn once per frame and view into
+   * pixels (a mark, the selection, a range being dragged or a tooltip
+   * then draws them again at the cost of a copy) */
+  memset (&layers, 0, sizeof layers);
+  layers.rows = key;
+  layers.show_messages = self->show_messages;
+  layers.show_lost = self->show_lost;
+  layers.patterns = self->patterns;
+  layers.scale = gtk_widget_get_scale_factor (widget);
+  reuse_layers = pending && self->layers_node != NULL && same_but_view (&layers, &self->layers_key, sizeof layers);
+  new_layers = !reuse_layers && (self->layers_node == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0);
+
+  /* a new frame or view: the rows' pixels painted on a second thread
+   * while this one draws the layers (4-6 ms each for a screen of rows) */
+  painting = new_rows && rows_paint_init (self, &paint, &fg, width, height);
+  if (painting && new_layers)
+    thread = g_thread_new ("sextant-timeline-rows", rows_paint, &paint);
+  else if (painting)
+    rows_paint (&paint);
+  if (new_layers)
+    {
+      g_clear_pointer (&self->layers_node, gsk_render_node_unref);
+      self->layers_node = layers_node (self, &geometry, plot, height, layers.scale);
+      self->layers_key = layers;
+    }
+  if (thread != NULL)
+    g_thread_join (thread);
+  if (new_rows)
     {
       g_clear_pointer (&self->rows_node, gsk_render_node_unref);
-      self->rows_node = rows_node (self, layout, &fg, width, height);
+      self->rows_node = rows_node (self, painting ? &paint : NULL, layout, width, height);
       self->rows_key = key;
     }
 
@@ -695,36 +850,14 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   else if (self->rows_node != NULL)
     gtk_snapshot_append_node (snapshot, self->rows_node);
 
-  /* the layers over the rows, rendered once per frame and view into a
-   * texture (a mark, the selection, a range being dragged or a tooltip
-   * then draws them again at the cost of a copy) */
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot,
                                                          height - RULER_HEIGHT));
-  {
-    LayersKey layers;
-    gboolean reuse_layers;
-
-    memset (&layers, 0, sizeof layers);
-    layers.rows = key;
-    layers.show_messages = self->show_messages;
-    layers.show_lost = self->show_lost;
-    layers.patterns = self->patterns;
-    layers.scale = gtk_widget_get_scale_factor (widget);
-    reuse_layers = pending && self->layers_texture != NULL && same_but_view (&layers, &self->layers_key, sizeof layers);
-    if (!reuse_layers && (self->layers_texture == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0))
-      {
-        g_clear_object (&self->layers_texture);
-        self->layers_texture = layers_texture (self, &geometry, plot, height, layers.scale);
-        self->layers_key = layers;
-      }
-    gtk_snapshot_save (snapshot);
-    if (reuse_layers)
-      transform_view (self, snapshot, plot, self->layers_key.rows.t0, self->layers_key.rows.t1);
-    if (self->layers_texture != NULL)
-      gtk_snapshot_append_texture (snapshot, self->layers_texture,
-                                   &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT));
-    gtk_snapshot_restore (snapshot);
-  }
+  gtk_snapshot_save (snapshot);
+  if (reuse_layers)
+    transform_view (self, snapshot, plot, self->layers_key.rows.t0, self->layers_key.rows.t1);
+  if (self->layers_node != NULL)
+    gtk_snapshot_append_node (snapshot, self->layers_node);
+  gtk_snapshot_restore (snapshot);
   if (self->mark_loc != SEXTANT_NULL)
     {
       snapshot_mark (self, snapshot, &geometry, self->mark_peer, 0.35f);

@@ -16,7 +16,7 @@
  *
  * Cost: O(flows + rows in view x pixel columns) to decide (the band's
  * counts per pixel column), O(lines + bundles + rows) nodes to draw: one
- * texture per row for its band. 126 000 messages on 64 rows of 1200
+ * picture per row for its band. 126 000 messages on 64 rows of 1200
  * pixels: 35-43 ms on a loaded 2-core machine, most of it placing and
  * bundling the flows (tests/test-timeline-layers.c). Main thread,
  * inside a snapshot.
@@ -26,6 +26,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sextant-snapshot-util.h"
 #include "sextant-timeline-layers-private.h"
 
 /* Rows -------------------------------------------------------------------- */
@@ -347,7 +348,7 @@ ink_at (const float *ink,
   return MAX (y_other <= y ? ink[at] : 0, y_other >= y ? ink[at + 1] : 0) * SEXTANT_FLOW_WINDOW / pixels;
 }
 
-/* The band: per row, a texture of its strip, a shade per pixel column
+/* The band: per row, a picture of its strip, a shade per pixel column
  * (one node per row, whatever the number of columns) */
 static void
 draw_band (GtkSnapshot                   *snapshot,
@@ -381,7 +382,7 @@ draw_band (GtkSnapshot                   *snapshot,
       const SextantLayerRow *row = &g_array_index (rows->rows, SextantLayerRow, r);
       const guint32 *c = columns + (gsize)r * width;
       g_autoptr(GBytes) bytes = NULL;
-      g_autoptr(GdkTexture) texture = NULL;
+      g_autoptr(GskRenderNode) node = NULL;
       guint8 *pixels;
       float y, h;
       int rows_px;
@@ -406,8 +407,9 @@ draw_band (GtkSnapshot                   *snapshot,
       for (int k = 1; k < rows_px; k++)
         memcpy (pixels + (gsize)k * width * 4, pixels, (gsize)width * 4);
       bytes = g_bytes_new_take (pixels, (gsize)width * 4 * rows_px);
-      texture = gdk_memory_texture_new (width, rows_px, GDK_MEMORY_DEFAULT, bytes, (gsize)width * 4);
-      gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (g->plot_x, y, (float)width, (float)rows_px));
+      node = sextant_pixels_node_new (bytes, width, rows_px, (gsize)width * 4,
+                                      &GRAPHENE_RECT_INIT (g->plot_x, y, (float)width, (float)rows_px));
+      gtk_snapshot_append_node (snapshot, node);
     }
 }
 
@@ -422,31 +424,12 @@ draw_band (GtkSnapshot                   *snapshot,
  */
 /* Many single lines: drawn into an image by hand (Wu's anti-aliased
  * lines, a pixel wide, source-over in premultiplied ARGB) and appended as
- * one texture. Cairo stroking thousands of crossing lines cost the frame
+ * one picture. Cairo stroking thousands of crossing lines cost the frame
  * 45 ms (one stroke each; 140 ms as one path) for the 3,360 messages of a
  * 1/256 view of the 10 M-event store; this costs what the lines' pixels
  * do. */
 #define RASTER_FROM_LINES 256
 
-static inline void
-blend (guint32 *pixel,
-       guint32  premultiplied,
-       double   coverage)
-{
-  guint32 c = *pixel;
-  guint a = (guint)lround (coverage * 256);
-  guint sa = ((premultiplied >> 24) * a) >> 8;
-  guint32 out = 0;
-
-  for (int shift = 0; shift <= 24; shift += 8)
-    {
-      guint src = (((premultiplied >> shift) & 0xff) * a) >> 8;
-      guint dst = (c >> shift) & 0xff;
-
-      out |= (guint32)MIN (src + ((dst * (255 - sa)) / 255), 255) << shift;
-    }
-  *pixel = out;
-}
 
 static void
 raster_line (guint32 *pixels,
@@ -481,26 +464,31 @@ raster_line (guint32 *pixels,
   /* the major axis clipped to the image */
   major0 = MAX ((int)floor (x0), 0);
   major1 = MIN ((int)ceil (x1), limit - 1);
-  for (int m = major0; m <= major1; m++)
-    {
-      double minor = y0 + gradient * (m + 0.5 - x0) - 0.5;
-      int n = (int)floor (minor);
-      double f = minor - n;
+  /* the minor axis in 1/65536 pixels, stepped; a pixel's two shares of
+   * the line in 1/256: 256 - f above, f below */
+  {
+    gint64 minor = (gint64)llround ((y0 + gradient * (major0 + 0.5 - x0) - 0.5) * 65536);
+    gint64 step = (gint64)llround (gradient * 65536);
+    int minor_limit = steep ? width : height;
+    gsize major_stride = steep ? (gsize)width : 1, minor_stride = steep ? 1 : (gsize)width;
 
-      for (int k = 0; k < 2; k++)
-        {
-          int mn = n + k;
-          double coverage = k == 0 ? 1 - f : f;
-          int x = steep ? mn : m, y = steep ? m : mn;
+    for (int m = major0; m <= major1; m++, minor += step)
+      {
+        int n = (int)(minor >> 16);   /* floor: an arithmetic shift */
+        guint f = (guint)(minor >> 8 & 255);
+        gsize at = (gsize)m * major_stride;
 
-          if (coverage <= 0 || x < 0 || y < 0 || x >= width || y >= height)
-            continue;
-          blend (&pixels[(gsize)y * width + x], color, coverage);
-        }
-    }
+        if (n >= 0 && n < minor_limit)
+          pixels[at + (gsize)n * minor_stride] =
+            _sextant_pixel_over (_sextant_pixel_scale (color, 256 - f), pixels[at + (gsize)n * minor_stride]);
+        if (f > 0 && n + 1 >= 0 && n + 1 < minor_limit)
+          pixels[at + (gsize)(n + 1) * minor_stride] =
+            _sextant_pixel_over (_sextant_pixel_scale (color, f), pixels[at + (gsize)(n + 1) * minor_stride]);
+      }
+  }
 }
 
-/* The single solid lines of @placed into a texture over the area;
+/* The single solid lines of @placed into one picture over the area;
  * returns how many */
 static guint
 raster_lines (GtkSnapshot                   *snapshot,
@@ -511,7 +499,7 @@ raster_lines (GtkSnapshot                   *snapshot,
   int width = (int)ceilf (g->plot_width), height = (int)ceilf (g->bottom - g->top);
   GdkRGBA color = style->color;
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
   guint32 *pixels, premultiplied;
   guint n = 0;
 
@@ -520,7 +508,7 @@ raster_lines (GtkSnapshot                   *snapshot,
   /* a pixel-wide line carries the ink of a wider one */
   color.alpha = (float)MIN (1.0, color.alpha * MAX (style->line_width, 1.0f) * 0.8);
   premultiplied = sextant_timeline_premultiplied (&color);
-  pixels = g_new0 (guint32, (gsize)width * height);
+  pixels = sextant_pixels_new (width, height);
   for (guint i = 0; i < placed->len; i++)
     {
       const Placed *p = &g_array_index (placed, Placed, i);
@@ -531,9 +519,10 @@ raster_lines (GtkSnapshot                   *snapshot,
                    premultiplied);
       n++;
     }
-  bytes = g_bytes_new_take (pixels, (gsize)width * height * 4);
-  texture = gdk_memory_texture_new (width, height, GDK_MEMORY_DEFAULT, bytes, (gsize)width * 4);
-  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (g->plot_x, g->top, width, height));
+  bytes = sextant_pixels_free_to_bytes (pixels);
+  node = sextant_pixels_node_new (bytes, width, height, (gsize)width * 4,
+                                  &GRAPHENE_RECT_INIT (g->plot_x, g->top, width, height));
+  gtk_snapshot_append_node (snapshot, node);
 
   return n;
 }
@@ -808,7 +797,7 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
     }
 
   /* single lines, the dashed ones apart; then their heads. Many solid
-   * ones: drawn by hand into a texture */
+   * ones: drawn by hand into pixels */
   for (guint i = 0; i < placed->len; i++)
     solid += g_array_index (placed, Placed, i).as == AS_LINE && !g_array_index (placed, Placed, i).dashed;
   rastered = solid >= RASTER_FROM_LINES;

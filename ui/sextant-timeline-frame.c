@@ -4,8 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The timeline's model: a frame is what one view shows, read on a worker
- * thread from the store through the level-of-detail reader. Its cost is
- * bounded by what is in view, never by the trace's size:
+ * thread from the store through the level-of-detail reader (the rows)
+ * and on a second thread with a reader of its own (the lines and the lost
+ * time) at once. Its cost is bounded by what is in view, never by the
+ * trace's size:
  * - the buckets of the locations whose rows are in view (a page above and
  *   below too, so that scrolling has them), at most 2 W + 2 per location,
  *   or the pieces of the visits when zoomed in past the pyramid;
@@ -32,6 +34,8 @@ source_clear (gpointer data)
 
   g_clear_pointer (&source->reader, sextant_lod_reader_free);
   g_clear_object (&source->store);
+  g_clear_pointer (&source->lines_reader, sextant_lod_reader_free);
+  g_clear_object (&source->lines_store);
   g_clear_object (&source->session);
 }
 
@@ -52,17 +56,19 @@ _sextant_timeline_source_release (Source *source)
     g_atomic_rc_box_release_full (source, source_clear);
 }
 
-/* On the worker thread */
+/* On the worker thread: a connection and its reader */
 static gboolean
-source_open (Source  *source,
-             GError **error)
+source_open (SextantSession    *session,
+             SextantStore     **store,
+             SextantLodReader **reader,
+             GError           **error)
 {
-  if (source->reader != NULL)
+  if (*reader != NULL)
     return TRUE;
 
-  g_clear_object (&source->store);
-  return (source->store = sextant_session_open_store (source->session, error)) != NULL &&
-         (source->reader = sextant_lod_reader_new (source->store, error)) != NULL;
+  g_clear_object (store);
+  return (*store = sextant_session_open_store (session, error)) != NULL &&
+         (*reader = sextant_lod_reader_new (*store, error)) != NULL;
 }
 
 static void
@@ -323,6 +329,27 @@ read_lines (Frame            *frame,
   return TRUE;
 }
 
+/* The lines of a frame, read on their own thread while the worker reads
+ * the rows */
+typedef struct
+{
+  Frame        *frame;
+  FrameRequest *request;
+  GError       *error;
+} Lines;
+
+static gpointer
+lines_thread (gpointer data)
+{
+  Lines *lines = data;
+  Source *source = lines->request->source;
+
+  if (source_open (source->session, &source->lines_store, &source->lines_reader, &lines->error))
+    read_lines (lines->frame, lines->request, source->lines_reader, &lines->error);
+
+  return NULL;
+}
+
 void
 _sextant_timeline_read_frame_worker (GTask        *task,
                                      gpointer      source_object,
@@ -330,14 +357,12 @@ _sextant_timeline_read_frame_worker (GTask        *task,
                                      GCancellable *cancellable)
 {
   FrameRequest *request = task_data;
+  Source *source = request->source;
   g_autoptr(Frame) frame = g_new0 (Frame, 1);
+  Lines lines = { frame, request, NULL };
+  GThread *thread = NULL;
   GError *error = NULL;
-
-  if (!source_open (request->source, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
+  gboolean ok;
 
   frame->t0 = request->t0;
   frame->t1 = request->t1;
@@ -349,9 +374,18 @@ _sextant_timeline_read_frame_worker (GTask        *task,
   frame->last_row = request->last_row;
   frame->machine = request->machine;
   frame->rows_only = request->rows_only;
-  if (!read_rows (frame, request, request->source->reader, request->source->store, cancellable, &error) ||
-      (!request->rows_only && !read_lines (frame, request, request->source->reader, &error)))
+  /* the two halves write apart: the rows' fields and the lines' */
+  if (!request->rows_only)
+    thread = g_thread_new ("sextant-timeline-lines", lines_thread, &lines);
+  ok = source_open (source->session, &source->store, &source->reader, &error) &&
+       read_rows (frame, request, source->reader, source->store, cancellable, &error);
+  if (thread != NULL)
+    g_thread_join (thread);
+  if (!ok || lines.error != NULL)
     {
+      if (ok)
+        error = g_steal_pointer (&lines.error);
+      g_clear_error (&lines.error);
       g_task_return_error (task, error);
       return;
     }

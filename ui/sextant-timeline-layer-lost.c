@@ -7,11 +7,13 @@
  * pattern style the union of the instances' intervals (in pixels: those
  * less than a pixel apart join), so that overlapping instances (a late
  * sender inside a wait at N x N) do not darken each other. A wait state is
- * hatched: diagonal stripes in its family's dark colour on a light wash,
- * one repeating-gradient node per interval (the stripes of all the
- * intervals line up); other patterns are outlined. Neither is red, so
- * lost time stays apart from the MPI red under it.
- * O(instances + pixels); main thread, inside a snapshot.
+ * hatched: diagonal stripes in its family's dark colour on a light wash
+ * (the stripes of all the intervals line up); other patterns are
+ * outlined. Neither is red, so lost time stays apart from the MPI red
+ * under it. Painted by hand into one picture over the rows it covers: as
+ * a repeating-gradient node per interval Cairo took 10 ms to draw a
+ * screen of wait states. O(instances + pixels); main thread, inside a
+ * snapshot.
  */
 #include "config.h"
 
@@ -20,10 +22,10 @@
 #include "sextant-snapshot-util.h"
 #include "sextant-timeline-layers-private.h"
 
-/* The stripes: 45 degrees, a period of 4 pixels along each axis (5.7
- * across), the dark part 35 % of it */
-#define HATCH_PERIOD 4.0f
-#define HATCH_DARK 0.35f
+/* The stripes: 45 degrees, 8 pixels apart along each axis (5.7
+ * across), the dark part 35 % of them */
+#define HATCH_PERIOD 8
+#define HATCH_DARK 0.35
 
 typedef struct
 {
@@ -35,46 +37,80 @@ typedef struct
   gboolean open;
 } Style;
 
+typedef SextantLayerCanvas Canvas;
+
+/* Widget pixels [@x0, @x1) x [@y0, @y1), clipped; @dark and @light the
+ * hatch's two pixels (the same for a plain fill). The hatch's phase is
+ * counted from the plot's corner, so the stripes of every interval line
+ * up, and matches a repeating gradient from there to (4, 4) sampled at
+ * the pixels' middles. */
 static void
-draw_interval (GtkSnapshot                   *snapshot,
+canvas_fill (Canvas  *canvas,
+             int      x0,
+             int      x1,
+             int      y0,
+             int      y1,
+             guint32  dark,
+             guint32  light)
+{
+  x0 = MAX (x0, canvas->x);
+  x1 = MIN (x1, canvas->x + canvas->width);
+  y0 = MAX (y0, canvas->top);
+  y1 = MIN (y1, canvas->top + canvas->height);
+  for (int y = y0; y < y1; y++)
+    {
+      guint32 *line = canvas->pixels + (gsize)(y - canvas->top) * canvas->width - canvas->x;
+
+      for (int x = x0; x < x1; x++)
+        {
+          int phase = (x - canvas->x + y - canvas->top + 1) % HATCH_PERIOD;
+
+          line[x] = _sextant_pixel_over (phase < HATCH_DARK * HATCH_PERIOD ? dark : light, line[x]);
+        }
+    }
+}
+
+static void
+draw_interval (Canvas                        *canvas,
                const SextantTimelineGeometry *g,
                const SextantLayerRow         *row,
                const Style                   *style)
 {
   double x0 = MAX (style->x0, g->plot_x), x1 = MIN (style->x1, g->plot_x + g->plot_width);
-  graphene_rect_t rect;
+  int y0 = (int)lroundf (row->y), y1 = (int)lroundf (row->y + row->height);
+  int left, right;
 
   if (x1 < x0)
     return;
   if (style->hatched)
     {
       GdkRGBA dark = style->color, light = { 1, 1, 1, 0.55f };
-      GskColorStop stops[4] = {
-        { 0, dark }, { HATCH_DARK, dark }, { HATCH_DARK, light }, { 1, light },
-      };
 
-      if (x1 - x0 < 1)
-        x1 = x0 + 1;
       dark.alpha = 0.9f;
-      stops[0].color = stops[1].color = dark;
-      rect = GRAPHENE_RECT_INIT ((float)x0, row->y, (float)(x1 - x0), row->height);
-      /* anchored at the plot's origin, so that the stripes of every
-       * interval line up */
-      gtk_snapshot_append_repeating_linear_gradient (snapshot, &rect, &GRAPHENE_POINT_INIT (g->plot_x, g->top),
-                                                     &GRAPHENE_POINT_INIT (g->plot_x + HATCH_PERIOD,
-                                                                           g->top + HATCH_PERIOD),
-                                                     stops, G_N_ELEMENTS (stops));
+      left = (int)lround (x0);
+      right = MAX ((int)lround (x1), left + 1);
+      canvas_fill (canvas, left, right, y0, y1, sextant_timeline_premultiplied (&dark),
+                   sextant_timeline_premultiplied (&light));
     }
   else if (x1 - x0 >= 4 && row->height >= 6)
     {
-      rect = GRAPHENE_RECT_INIT ((float)x0, row->y, (float)(x1 - x0), row->height);
-      sextant_snapshot_frame (snapshot, &rect, 2, &style->color);
+      guint32 pixel = sextant_timeline_premultiplied (&style->color);
+
+      /* a frame two pixels wide inside the interval */
+      left = (int)lround (x0);
+      right = (int)lround (x1);
+      canvas_fill (canvas, left, right, y0, y0 + 2, pixel, pixel);
+      canvas_fill (canvas, left, right, y1 - 2, y1, pixel, pixel);
+      canvas_fill (canvas, left, left + 2, y0 + 2, y1 - 2, pixel, pixel);
+      canvas_fill (canvas, right - 2, right, y0 + 2, y1 - 2, pixel, pixel);
     }
   else
     {
       GdkRGBA c = style->color;
+      guint32 pixel;
 
       c.alpha = 0.8f;
+      pixel = sextant_timeline_premultiplied (&c);
       /* at least 2 pixels, centred on the instance */
       if (x1 - x0 < 2)
         {
@@ -83,7 +119,7 @@ draw_interval (GtkSnapshot                   *snapshot,
           x0 = middle - 1;
           x1 = middle + 1;
         }
-      gtk_snapshot_append_color (snapshot, &c, &GRAPHENE_RECT_INIT ((float)x0, row->y, (float)(x1 - x0), row->height));
+      canvas_fill (canvas, (int)lround (x0), (int)lround (x1), y0, y1, pixel, pixel);
     }
 }
 
@@ -115,41 +151,46 @@ style_of (GArray     *styles,
   return i;
 }
 
-/**
- * sextant_timeline_layer_lost:
- * @snapshot: where to draw
- * @geometry: the view and its rows
- * @lost: (element-type SextantViewLost) (nullable): the frame's lost time,
- *   sorted by location, then begin
- * @patterns: (nullable) (element-type guint utf8): pattern number
- *   (GUINT_TO_POINTER) -> the pattern's id ("late_sender"); %NULL: every
- *   instance in the style of an unknown pattern (hatched)
- *
- * Draws the lost time in its patterns' styles.
- */
-void
-sextant_timeline_layer_lost (GtkSnapshot                   *snapshot,
-                             const SextantTimelineGeometry *geometry,
-                             GArray                        *lost,
-                             GHashTable                    *patterns)
+/* The lines of @canvas (widget coordinates) the instances of @lost in
+ * view cover */
+static void
+covered_lines (SextantLayerRows              *rows,
+               const SextantTimelineGeometry *g,
+               GArray                        *lost,
+               float                         *top,
+               float                         *bottom)
 {
-  const SextantTimelineGeometry *g = geometry;
-  SextantLayerRows rows;
+  *top = G_MAXFLOAT;
+  *bottom = -G_MAXFLOAT;
+  for (guint i = 0; i < lost->len; i++)
+    {
+      const SextantViewLost *l = &g_array_index (lost, SextantViewLost, i);
+      const SextantLayerRow *row;
+      int r;
+
+      if (l->end <= g->t0 || l->begin >= g->t1 || (r = _sextant_layer_rows_lookup (rows, l->loc, NULL)) < 0)
+        continue;
+      row = &g_array_index (rows->rows, SextantLayerRow, r);
+      *top = MIN (*top, row->y);
+      *bottom = MAX (*bottom, row->y + row->height);
+    }
+}
+
+static void
+paint_lost (Canvas                        *canvas,
+            SextantLayerRows              *rows,
+            const SextantTimelineGeometry *g,
+            GArray                        *lost,
+            GHashTable                    *patterns)
+{
   g_autoptr(GArray) styles = g_array_new (FALSE, FALSE, sizeof (Style));
   g_autoptr(GHashTable) cache = g_hash_table_new (g_direct_hash, g_direct_equal);
 
-  g_return_if_fail (GTK_IS_SNAPSHOT (snapshot));
-  g_return_if_fail (geometry != NULL && geometry->t1 > geometry->t0);
-
-  if (lost == NULL || lost->len == 0)
-    return;
-  _sextant_layer_rows_init (&rows, g);
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (g->plot_x, g->top, g->plot_width, g->bottom - g->top));
   for (guint i = 0; i < lost->len; )
     {
       gint64 loc = g_array_index (lost, SextantViewLost, i).loc;
-      int r = _sextant_layer_rows_lookup (&rows, loc, NULL);
-      const SextantLayerRow *row = r >= 0 ? &g_array_index (rows.rows, SextantLayerRow, r) : NULL;
+      int r = _sextant_layer_rows_lookup (rows, loc, NULL);
+      const SextantLayerRow *row = r >= 0 ? &g_array_index (rows->rows, SextantLayerRow, r) : NULL;
 
       for (; i < lost->len && g_array_index (lost, SextantViewLost, i).loc == loc; i++)
         {
@@ -171,7 +212,7 @@ sextant_timeline_layer_lost (GtkSnapshot                   *snapshot,
               continue;
             }
           if (style->open)
-            draw_interval (snapshot, g, row, style);
+            draw_interval (canvas, g, row, style);
           style->x0 = x0;
           style->x1 = x1;
           style->open = TRUE;
@@ -181,10 +222,82 @@ sextant_timeline_layer_lost (GtkSnapshot                   *snapshot,
           Style *style = &g_array_index (styles, Style, s);
 
           if (style->open && row != NULL)
-            draw_interval (snapshot, g, row, style);
+            draw_interval (canvas, g, row, style);
           style->open = FALSE;
         }
     }
-  gtk_snapshot_pop (snapshot);
+}
+
+/**
+ * sextant_timeline_layer_lost:
+ * @snapshot: where to draw
+ * @geometry: the view and its rows
+ * @lost: (element-type SextantViewLost) (nullable): the frame's lost time,
+ *   sorted by location, then begin
+ * @patterns: (nullable) (element-type guint utf8): pattern number
+ *   (GUINT_TO_POINTER) -> the pattern's id ("late_sender"); %NULL: every
+ *   instance in the style of an unknown pattern (hatched)
+ *
+ * Draws the lost time in its patterns' styles: one picture over the rows
+ * it covers.
+ */
+void
+sextant_timeline_layer_lost (GtkSnapshot                   *snapshot,
+                             const SextantTimelineGeometry *geometry,
+                             GArray                        *lost,
+                             GHashTable                    *patterns)
+{
+  const SextantTimelineGeometry *g = geometry;
+  SextantLayerRows rows;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  float top, bottom;
+  Canvas canvas;
+
+  g_return_if_fail (GTK_IS_SNAPSHOT (snapshot));
+  g_return_if_fail (geometry != NULL && geometry->t1 > geometry->t0);
+
+  if (lost == NULL || lost->len == 0)
+    return;
+  _sextant_layer_rows_init (&rows, g);
+  covered_lines (&rows, g, lost, &top, &bottom);
+  canvas.x = (int)floorf (g->plot_x);
+  canvas.width = (int)ceilf (g->plot_x + g->plot_width) - canvas.x;
+  canvas.top = (int)floorf (MAX (top, g->top));
+  canvas.height = (int)ceilf (MIN (bottom, g->bottom)) - canvas.top;
+  if (canvas.width > 0 && canvas.height > 0)
+    {
+      canvas.pixels = sextant_pixels_new (canvas.width, canvas.height);
+      paint_lost (&canvas, &rows, g, lost, patterns);
+      bytes = sextant_pixels_free_to_bytes (canvas.pixels);
+      node = sextant_pixels_node_new (bytes, canvas.width, canvas.height, (gsize)canvas.width * 4,
+                                      &GRAPHENE_RECT_INIT (canvas.x, canvas.top, canvas.width, canvas.height));
+      gtk_snapshot_append_node (snapshot, node);
+    }
+  _sextant_layer_rows_clear (&rows);
+}
+
+/**
+ * sextant_timeline_layer_lost_paint:
+ * @canvas: the layers' pixels
+ *
+ * sextant_timeline_layer_lost() painted into @canvas, under what is drawn
+ * over it later: no picture of its own to make and draw.
+ */
+void
+sextant_timeline_layer_lost_paint (SextantLayerCanvas            *canvas,
+                                   const SextantTimelineGeometry *geometry,
+                                   GArray                        *lost,
+                                   GHashTable                    *patterns)
+{
+  SextantLayerRows rows;
+
+  g_return_if_fail (canvas != NULL && canvas->pixels != NULL);
+  g_return_if_fail (geometry != NULL && geometry->t1 > geometry->t0);
+
+  if (lost == NULL || lost->len == 0)
+    return;
+  _sextant_layer_rows_init (&rows, geometry);
+  paint_lost (canvas, &rows, geometry, lost, patterns);
   _sextant_layer_rows_clear (&rows);
 }

@@ -111,4 +111,29 @@ const GdkRGBA *_sextant_timeline_rma_color (void);
 cairo_t *_sextant_layer_cairo (GtkSnapshot                   *snapshot,
                                const SextantTimelineGeometry *geometry);
 
+/* Pixels the layers paint by hand: premultiplied ARGB32 in a guint32 */
+
+/* @src over @dst */
+static inline guint32
+_sextant_pixel_over (guint32 src,
+                     guint32 dst)
+{
+  guint32 keep = 255 - (src >> 24);
+  guint32 rb = ((dst & 0x00ff00ffu) * keep + 0x00800080u) >> 8 & 0x00ff00ffu;
+  guint32 ag = ((dst >> 8 & 0x00ff00ffu) * keep + 0x00800080u) & 0xff00ff00u;
+
+  return src + (rb | ag);
+}
+
+/* @pixel times @coverage / 256 (0 to 256) */
+static inline guint32
+_sextant_pixel_scale (guint32 pixel,
+                      guint   coverage)
+{
+  guint32 rb = ((pixel & 0x00ff00ffu) * coverage >> 8) & 0x00ff00ffu;
+  guint32 ag = ((pixel >> 8 & 0x00ff00ffu) * coverage) & 0xff00ff00u;
+
+  return rb | ag;
+}
+
 G_END_DECLS

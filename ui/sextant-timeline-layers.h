@@ -88,6 +88,17 @@ guint32        sextant_timeline_premultiplied    (const GdkRGBA *color);
 
 /* Layers ----------------------------------------------------------------- */
 
+/* Pixels a layer paints into by hand (premultiplied ARGB32, @width x
+ * @height from the widget's (@x, @top)), under what is drawn after */
+typedef struct
+{
+  guint32 *pixels;
+  int      x;
+  int      top;
+  int      width;
+  int      height;
+} SextantLayerCanvas;
+
 /* The time lost by pattern instances (@lost: SextantViewLost, sorted by
  * loc then begin), per row the union of the instances' intervals of one
  * pattern kind, in that kind's style: hatched (diagonal stripes, dark on
@@ -96,6 +107,11 @@ guint32        sextant_timeline_premultiplied    (const GdkRGBA *color);
  * pattern number's kind (pattern number -> "late_sender" ...; NULL: one
  * style for all). */
 void sextant_timeline_layer_lost        (GtkSnapshot                   *snapshot,
+                                         const SextantTimelineGeometry *geometry,
+                                         GArray                        *lost,
+                                         GHashTable                    *patterns);
+/* The same painted into @canvas (the layers' own pixels) */
+void sextant_timeline_layer_lost_paint  (SextantLayerCanvas            *canvas,
                                          const SextantTimelineGeometry *geometry,
                                          GArray                        *lost,
                                          GHashTable                    *patterns);

@@ -34,16 +34,20 @@ G_BEGIN_DECLS
 #define LABEL_PAD       12    /* before the expanders: clear of a GtkPaned's handle at the left edge */
 #define MIN_PLOT_WIDTH 200
 
-/* The worker's connection and reader, kept from frame to frame (a new
+/* The worker's connections and readers, kept from frame to frame (a new
  * connection reads the column tables' directories again): used by one
- * frame at a time, on whatever thread runs it, and opened by the first.
- * When the session's generation changes (an analysis wrote to the store)
- * the timeline takes a new Source. */
+ * frame at a time, on whatever threads run it, and opened by the first.
+ * A frame reads its rows and its lines (messages, collectives, one-sided
+ * operations, lost time) on two threads at once, each with its own
+ * connection and reader. When the session's generation changes (an
+ * analysis wrote to the store) the timeline takes a new Source. */
 typedef struct
 {
   SextantSession   *session;
   SextantStore     *store;
   SextantLodReader *reader;
+  SextantStore     *lines_store;
+  SextantLodReader *lines_reader;
 } Source;
 
 Source  *_sextant_timeline_source_new     (SextantSession *session);
@@ -220,7 +224,7 @@ struct _SextantTimeline
   GArray       *columns;       /* double: a row's sums per pixel column and category */
   GskRenderNode *rows_node;    /* the rows, cached */
   RowsKey       rows_key;
-  GdkTexture   *layers_texture; /* the layers rendered once per frame and view, cached */
+  GskRenderNode *layers_node;  /* the layers drawn once per frame and view, cached */
   LayersKey     layers_key;
   gboolean      show_messages;
   gboolean      show_lost;

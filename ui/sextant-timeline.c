@@ -591,7 +591,7 @@ sextant_timeline_set_session (SextantTimeline *self,
   _sextant_timeline_source_release (g_steal_pointer (&self->source));
   g_clear_pointer (&self->frame, _sextant_timeline_frame_free);
   g_clear_pointer (&self->rows_node, gsk_render_node_unref);
-  g_clear_object (&self->layers_texture);
+  g_clear_pointer (&self->layers_node, gsk_render_node_unref);
   g_clear_pointer (&self->error, g_free);
   self->reading = FALSE;
   self->t0 = self->t1 = 0;
@@ -919,7 +919,7 @@ sextant_timeline_finalize (GObject *object)
   g_clear_pointer (&self->patterns, g_hash_table_unref);
   g_clear_pointer (&self->frame, _sextant_timeline_frame_free);
   g_clear_pointer (&self->rows_node, gsk_render_node_unref);
-  g_clear_object (&self->layers_texture);
+  g_clear_pointer (&self->layers_node, gsk_render_node_unref);
   g_clear_pointer (&self->columns, g_array_unref);
   g_clear_pointer (&self->filter, sextant_pair_filter_free);
   g_free (self->error);
