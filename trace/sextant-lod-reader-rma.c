@@ -57,14 +57,14 @@ lost_row (const SextantRow  *row,
  * when there are more than @max */
 gboolean
 _sextant_lod_read_bounded (SextantLodReader  *self,
-              SextantStoreStmt   query,
-              SextantRowFunc     func,
-              gint64             t0,
-              gint64             t1,
-              guint              max,
-              GArray            *out,
-              gboolean          *too_many,
-              GError           **error)
+                           SextantStoreStmt   query,
+                           SextantRowFunc     func,
+                           gint64             t0,
+                           gint64             t1,
+                           guint              max,
+                           GArray            *out,
+                           gboolean          *too_many,
+                           GError           **error)
 {
   guint len = out->len;
 

@@ -413,15 +413,15 @@ load_levels (SextantLodReader  *self,
   return TRUE;
 }
 
-/* The first row of @chunk whose bucket is at least @bucket */
+/* The first row of [@lo, @hi) of @chunk whose column @col is at least
+ * @value (@hi: none), the column sorted there */
 static guint
 lower_bound (const SextantChunk *chunk,
              guint               col,
+             guint               lo,
+             guint               hi,
              gint64              value)
 {
-  guint lo = 0;
-  guint hi = chunk->n_rows;
-
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
@@ -455,7 +455,7 @@ append_buckets (SextantLodReader *self,
         continue;
       if (chunk->cols[SEXTANT_LOD_BUCKET].min > last)
         break;
-      for (r = lower_bound (chunk, SEXTANT_LOD_BUCKET, first); r < chunk->n_rows; r++)
+      for (r = lower_bound (chunk, SEXTANT_LOD_BUCKET, 0, chunk->n_rows, first); r < chunk->n_rows; r++)
         {
           SextantLodBucket *bucket;
           gint64 b = sextant_chunk_get (chunk, SEXTANT_LOD_BUCKET, r);
@@ -882,22 +882,10 @@ visits_entered (SextantLodReader  *self,
         continue;
       if (!(c = _sextant_lod_chunk_table_get (self, table, i, error)))
         return FALSE;
-      r = (guint)CLAMP (first - entry->first_row, 0, (gint64)c->n_rows);
       end = (guint)CLAMP (last - entry->first_row + 1, 0, (gint64)c->n_rows);
-      {
-        /* the first row entered at or after t0 */
-        guint hi = end;
-
-        while (r < hi)
-          {
-            guint mid = r + (hi - r) / 2;
-
-            if (sextant_chunk_get (c, SEXTANT_VISIT_ENTER, mid) < t0)
-              r = mid + 1;
-            else
-              hi = mid;
-          }
-      }
+      /* the first row entered at or after t0 */
+      r = (guint)CLAMP (first - entry->first_row, 0, (gint64)c->n_rows);
+      r = lower_bound (c, SEXTANT_VISIT_ENTER, r, end, t0);
       for (; r < end; r++)
         {
           Visit v;

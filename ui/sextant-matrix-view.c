@@ -229,10 +229,9 @@ layout_cells (SextantMatrixView *self)
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
-  g_autoptr(GBytes) bytes = NULL;
   guint n;
   int widest = 0, text_height = 0, side, plot;
-  guint8 *pixels;
+  guint32 *pixels;
 
   if (self->matrix == NULL || (n = sextant_comm_matrix_get_size (self->matrix)) == 0 || width <= 0 || height <= 0)
     return;
@@ -277,34 +276,31 @@ layout_cells (SextantMatrixView *self)
       }
   self->log_scale = self->high > 0 && self->high / self->low > 100;
 
-  /* B, G, R, A premultiplied (GDK_MEMORY_DEFAULT): opaque cells, a clear
-   * gap between cells wide enough to have one */
-  pixels = g_malloc0 ((gsize)plot * plot * 4);
+  /* native ARGB32: opaque cells, a clear gap between cells wide enough
+   * to have one */
+  pixels = sextant_pixels_new (plot, plot);
   for (guint r = 0; r < self->rows; r++)
     for (guint c = 0; c < self->rows; c++)
       {
         double v = self->values[(gsize)r * self->rows + c];
         int inner = self->cell >= GAP_FROM ? self->cell - 1 : self->cell;
-        guint8 px[4];
+        guint32 pixel;
         GdkRGBA color;
 
         if (v <= 0)
           continue;
         heat_color (scale_fraction (self, v), &color);
-        px[0] = (guint8)lround (color.blue * 255);
-        px[1] = (guint8)lround (color.green * 255);
-        px[2] = (guint8)lround (color.red * 255);
-        px[3] = 255;
+        pixel = 0xff000000u | (guint32)lround (color.red * 255) << 16 | (guint32)lround (color.green * 255) << 8 |
+                (guint32)lround (color.blue * 255);
         for (int y = 0; y < inner; y++)
           {
-            guint8 *row = pixels + ((gsize)(r * self->cell + y) * plot + (gsize)c * self->cell) * 4;
+            guint32 *row = pixels + (gsize)(r * self->cell + y) * plot + (gsize)c * self->cell;
 
             for (int x = 0; x < inner; x++)
-              memcpy (row + (gsize)x * 4, px, 4);
+              row[x] = pixel;
           }
       }
-  bytes = g_bytes_new_take (pixels, (gsize)plot * plot * 4);
-  self->cells = sextant_pixels_node_new (bytes, plot, plot, (gsize)plot * 4,
+  self->cells = sextant_pixels_node_new (pixels, plot, plot,
                                          &GRAPHENE_RECT_INIT (self->left, self->top, plot, plot));
 }
 

@@ -138,8 +138,10 @@ pixels_new (int      width,
 /**
  * sextant_pixels_new:
  *
- * Returns: (transfer full): @width x @height transparent ARGB32 pixels,
- *   for sextant_pixels_free_to_bytes()
+ * Returns: (transfer full): @width x @height transparent pixels,
+ *   premultiplied ARGB32 in native byte order (Cairo's
+ *   CAIRO_FORMAT_ARGB32, GDK_MEMORY_DEFAULT), for
+ *   sextant_pixels_node_new() or sextant_pixels_free()
  */
 guint32 *
 sextant_pixels_new (int width,
@@ -161,10 +163,15 @@ sextant_pixels_new_dirty (int width,
   return pixels_new (width, height, FALSE);
 }
 
-static void
-pixels_release (gpointer data)
+/**
+ * sextant_pixels_free:
+ * @pixels: (transfer full): from sextant_pixels_new(); their memory goes
+ *   back to the pool
+ */
+void
+sextant_pixels_free (guint32 *pixels)
 {
-  PixelsHeader *header = (PixelsHeader *)data - 1;
+  PixelsHeader *header = (PixelsHeader *)(void *)pixels - 1;
   PixelsHeader *evicted = NULL;
 
   g_mutex_lock (&pool_lock);
@@ -180,60 +187,44 @@ pixels_release (gpointer data)
   g_free (evicted);
 }
 
-/**
- * sextant_pixels_free_to_bytes:
- * @pixels: (transfer full): from sextant_pixels_new()
- *
- * Returns: (transfer full): @pixels as bytes; their memory goes back to
- *   the pool when the last reference goes
- */
-GBytes *
-sextant_pixels_free_to_bytes (guint32 *pixels)
-{
-  PixelsHeader *header = (PixelsHeader *)(void *)pixels - 1;
-
-  return g_bytes_new_with_free_func (pixels, header->size, pixels_release, pixels);
-}
-
 /* Pictures as nodes ----------------------------------------------------------- */
 
 static const cairo_user_data_key_t pixels_key;
 
 /**
  * sextant_pixels_node_new:
- * @pixels: premultiplied ARGB32 in native byte order (Cairo's
- *   CAIRO_FORMAT_ARGB32, GDK_MEMORY_DEFAULT), @height lines of @stride bytes
+ * @pixels: (transfer full): @width x @height from sextant_pixels_new()
  * @bounds: where the picture goes (scaled to it)
  *
  * A node that draws @pixels: a Cairo node painting an image surface over
- * the bytes, not a texture node. GTK 4.8's Cairo renderer converts a
+ * them, not a texture node. GTK 4.8's Cairo renderer converts a
  * texture node's pixels through floats on every frame it draws (7 ms for
  * 1600 x 900 pixels here, even when the formats are the same), where a
  * Cairo node is one pixman composite; the GL renderer keeps the picture
  * of a Cairo node it has drawn, by node, as it keeps a texture's. A view
  * that caches the node therefore pays the picture once.
  *
- * Returns: (transfer full): the node; it keeps a reference to @pixels
+ * Returns: (transfer full): the node; @pixels go back to the pool with it
  */
 GskRenderNode *
-sextant_pixels_node_new (GBytes                *pixels,
+sextant_pixels_node_new (guint32               *pixels,
                          int                    width,
                          int                    height,
-                         gsize                  stride,
                          const graphene_rect_t *bounds)
 {
   GskRenderNode *node = gsk_cairo_node_new (bounds);
   cairo_surface_t *surface;
   cairo_t *cr;
 
-  g_return_val_if_fail (g_bytes_get_size (pixels) >= stride * (gsize)height, node);
-  g_return_val_if_fail (stride == (gsize)cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, width), node);
-
   if (width <= 0 || height <= 0)
-    return node;
-  surface = cairo_image_surface_create_for_data ((unsigned char *)g_bytes_get_data (pixels, NULL),
-                                                 CAIRO_FORMAT_ARGB32, width, height, (int)stride);
-  cairo_surface_set_user_data (surface, &pixels_key, g_bytes_ref (pixels), (cairo_destroy_func_t)g_bytes_unref);
+    {
+      sextant_pixels_free (pixels);
+      return node;
+    }
+  /* a line of ARGB32 is 4 bytes a pixel, as Cairo aligns it */
+  surface = cairo_image_surface_create_for_data ((unsigned char *)pixels, CAIRO_FORMAT_ARGB32, width, height,
+                                                 width * 4);
+  cairo_surface_set_user_data (surface, &pixels_key, pixels, (cairo_destroy_func_t)sextant_pixels_free);
   cr = gsk_cairo_node_get_draw_context (node);
   cairo_translate (cr, bounds->origin.x, bounds->origin.y);
   cairo_scale (cr, bounds->size.width / width, bounds->size.height / height);
@@ -272,15 +263,14 @@ sextant_pixels_node_draw (GskRenderNode         *node,
 {
   int width = MAX ((int)ceilf (area->size.width * scale), 1);
   int height = MAX ((int)ceilf (area->size.height * scale), 1);
-  gsize stride = (gsize)cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, width);
-  g_autoptr(GBytes) pixels = NULL;
-  guchar *data = (guchar *)(under != NULL ? under : sextant_pixels_new (width, height));
+  guint32 *pixels = under != NULL ? under : sextant_pixels_new (width, height);
   cairo_surface_t *surface;
   cairo_t *cr;
 
   if (node != NULL)
     {
-      surface = cairo_image_surface_create_for_data (data, CAIRO_FORMAT_ARGB32, width, height, (int)stride);
+      surface = cairo_image_surface_create_for_data ((unsigned char *)pixels, CAIRO_FORMAT_ARGB32, width, height,
+                                                     width * 4);
       cr = cairo_create (surface);
       cairo_scale (cr, scale, scale);
       cairo_translate (cr, -area->origin.x, -area->origin.y);
@@ -289,7 +279,6 @@ sextant_pixels_node_draw (GskRenderNode         *node,
       cairo_surface_finish (surface);
       cairo_surface_destroy (surface);
     }
-  pixels = sextant_pixels_free_to_bytes ((guint32 *)(void *)data);
 
-  return sextant_pixels_node_new (pixels, width, height, stride, area);
+  return sextant_pixels_node_new (pixels, width, height, area);
 }

@@ -39,11 +39,10 @@ guint32       *sextant_pixels_new       (int                    width,
                                          int                    height);
 guint32       *sextant_pixels_new_dirty (int                    width,
                                          int                    height);
-GBytes        *sextant_pixels_free_to_bytes (guint32           *pixels);
-GskRenderNode *sextant_pixels_node_new  (GBytes                *pixels,
+void           sextant_pixels_free      (guint32               *pixels);
+GskRenderNode *sextant_pixels_node_new  (guint32               *pixels,
                                          int                    width,
                                          int                    height,
-                                         gsize                  stride,
                                          const graphene_rect_t *bounds);
 GskRenderNode *sextant_pixels_node_draw (GskRenderNode         *node,
                                          const graphene_rect_t *area,

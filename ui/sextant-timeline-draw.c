@@ -115,16 +115,6 @@ region_color (SextantTimeline *self,
   sextant_timeline_region_color (name != NULL ? name : "?", category, color);
 }
 
-/* The rows' pixels: a premultiplied ARGB32 image (GDK_MEMORY_DEFAULT) of
- * the plot below the ruler */
-typedef struct
-{
-  guint32 *pixels;
-  int      width;
-  int      height;
-  int      top;      /* the widget's y of its first line */
-} Canvas;
-
 /* A row's stacks, painted column by column into @strip (a column's @h
  * pixels in a run, top first), then copied line by line into the canvas:
  * written straight down the canvas, each pixel of a stack fell on another
@@ -154,9 +144,9 @@ strip_column (Strip   *strip,
  * every pixel of them written (the background where the strip has
  * nothing); the strip is left transparent again */
 static void
-strip_copy (Strip  *strip,
-            Canvas *canvas,
-            int     y)
+strip_copy (Strip              *strip,
+            SextantLayerCanvas *canvas,
+            int                 y)
 {
   for (int j = 0; j < strip->h; j++)
     {
@@ -175,10 +165,10 @@ strip_copy (Strip  *strip,
 /* Lines @y0 to @y1 (widget coordinates, exclusive), clipped, all of them
  * @pixel: a row's background */
 static void
-canvas_fill (Canvas  *canvas,
-             int      y0,
-             int      y1,
-             guint32  pixel)
+canvas_fill (SextantLayerCanvas *canvas,
+             int                 y0,
+             int                 y1,
+             guint32             pixel)
 {
   y0 = MAX (y0 - canvas->top, 0);
   y1 = MIN (y1 - canvas->top, canvas->height);
@@ -194,13 +184,13 @@ canvas_fill (Canvas  *canvas,
  * columns cost Cairo tens of ms to render each frame. FALSE when the row
  * has nothing in the frame (nothing written). */
 static gboolean
-paint_row (SextantTimeline *self,
-           Canvas          *canvas,
-           Strip           *strip,
-           GArray          *locs,
-           guint            n_threads,
-           int              y,
-           int              h)
+paint_row (SextantTimeline    *self,
+           SextantLayerCanvas *canvas,
+           Strip              *strip,
+           GArray             *locs,
+           guint               n_threads,
+           int                 y,
+           int                 h)
 {
   int plot = canvas->width;
   double ticks_per_px = (double)(self->t1 - self->t0) / plot;
@@ -295,7 +285,6 @@ snapshot_machine (SextantTimeline *self,
                   int              height)
 {
   const Frame *frame = self->frame;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autofree guint32 *cells = NULL;
   int h = height - RULER_HEIGHT - ROW_GAP;
@@ -347,8 +336,7 @@ snapshot_machine (SextantTimeline *self,
         for (int x = 0; x < plot; x++)
           line[x] = band[(gint64)x * frame->width / plot];
     }
-  bytes = sextant_pixels_free_to_bytes (pixels);
-  node = sextant_pixels_node_new (bytes, plot, h, (gsize)plot * 4,
+  node = sextant_pixels_node_new (pixels, plot, h,
                                   &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT + ROW_GAP, plot, h));
   gtk_snapshot_append_node (snapshot, node);
 }
@@ -357,12 +345,12 @@ snapshot_machine (SextantTimeline *self,
  * from the counters (GTK objects) */
 typedef struct
 {
-  SextantTimeline *self;
-  Canvas           canvas;
-  guint            first;     /* the rows in view */
-  guint            last;
-  double           top;       /* row 0's top (scrolled) */
-  guint32          stripe;    /* a row's background */
+  SextantTimeline   *self;
+  SextantLayerCanvas canvas;    /* the plot below the ruler */
+  guint              first;     /* the rows in view */
+  guint              last;
+  double             top;       /* row 0's top (scrolled) */
+  guint32            stripe;    /* a row's background */
 } RowsPaint;
 
 /* Stripes and stacks into @paint's canvas. Reads the timeline's frame,
@@ -392,7 +380,7 @@ rows_paint (gpointer data)
       done = y + strip.h;
     }
   canvas_fill (&paint->canvas, done, paint->canvas.top + paint->canvas.height, 0);
-  g_bytes_unref (sextant_pixels_free_to_bytes (strip.pixels));
+  sextant_pixels_free (strip.pixels);
 
   return NULL;
 }
@@ -412,6 +400,7 @@ rows_paint_init (SextantTimeline *self,
     return FALSE;
   stripe.alpha = 0.05f;
   paint->self = self;
+  paint->canvas.x = self->label_width;
   paint->canvas.width = width - self->label_width;
   paint->canvas.top = RULER_HEIGHT;
   paint->canvas.height = height - RULER_HEIGHT;
@@ -435,7 +424,6 @@ rows_node (SextantTimeline *self,
 {
   g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
   SextantTimelineGeometry geometry;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GskRenderNode) node = NULL;
 
   if (self->machine)
@@ -447,9 +435,8 @@ rows_node (SextantTimeline *self,
   if (paint == NULL)
     return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 
-  bytes = sextant_pixels_free_to_bytes (paint->canvas.pixels);
-  node = sextant_pixels_node_new (bytes, paint->canvas.width, paint->canvas.height, (gsize)paint->canvas.width * 4,
-                                  &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, paint->canvas.width,
+  node = sextant_pixels_node_new (paint->canvas.pixels, paint->canvas.width, paint->canvas.height,
+                                  &GRAPHENE_RECT_INIT (paint->canvas.x, paint->canvas.top, paint->canvas.width,
                                                        paint->canvas.height));
   gtk_snapshot_append_node (snapshot, node);
   /* the counters' plots over their rows */

@@ -381,9 +381,8 @@ draw_band (GtkSnapshot                   *snapshot,
     {
       const SextantLayerRow *row = &g_array_index (rows->rows, SextantLayerRow, r);
       const guint32 *c = columns + (gsize)r * width;
-      g_autoptr(GBytes) bytes = NULL;
       g_autoptr(GskRenderNode) node = NULL;
-      guint8 *pixels;
+      guint32 *pixels;
       float y, h;
       int rows_px;
       gboolean any = FALSE;
@@ -394,20 +393,19 @@ draw_band (GtkSnapshot                   *snapshot,
         continue;
       _sextant_layer_band_strip (row, FALSE, &y, &h);
       rows_px = MAX ((int)lroundf (h), 1);
-      pixels = g_malloc0 ((gsize)width * 4 * rows_px);
+      pixels = sextant_pixels_new (width, rows_px);
       for (int x = 0; x < width; x++)
         if (c[x] > 0)
           {
             int l = CLAMP ((int)floor (5 * log2 (1.0 + (double)c[x]) / scale), 0, 5);
 
-            memcpy (pixels + (gsize)x * 4, &shades[l], 4);
+            pixels[x] = shades[l];
             if (stats != NULL)
               stats->band_columns++;
           }
       for (int k = 1; k < rows_px; k++)
-        memcpy (pixels + (gsize)k * width * 4, pixels, (gsize)width * 4);
-      bytes = g_bytes_new_take (pixels, (gsize)width * 4 * rows_px);
-      node = sextant_pixels_node_new (bytes, width, rows_px, (gsize)width * 4,
+        memcpy (pixels + (gsize)k * width, pixels, (gsize)width * 4);
+      node = sextant_pixels_node_new (pixels, width, rows_px,
                                       &GRAPHENE_RECT_INIT (g->plot_x, y, (float)width, (float)rows_px));
       gtk_snapshot_append_node (snapshot, node);
     }
@@ -498,7 +496,6 @@ raster_lines (GtkSnapshot                   *snapshot,
 {
   int width = (int)ceilf (g->plot_width), height = (int)ceilf (g->bottom - g->top);
   GdkRGBA color = style->color;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   guint32 *pixels, premultiplied;
   guint n = 0;
@@ -519,9 +516,7 @@ raster_lines (GtkSnapshot                   *snapshot,
                    premultiplied);
       n++;
     }
-  bytes = sextant_pixels_free_to_bytes (pixels);
-  node = sextant_pixels_node_new (bytes, width, height, (gsize)width * 4,
-                                  &GRAPHENE_RECT_INIT (g->plot_x, g->top, width, height));
+  node = sextant_pixels_node_new (pixels, width, height, &GRAPHENE_RECT_INIT (g->plot_x, g->top, width, height));
   gtk_snapshot_append_node (snapshot, node);
 
   return n;

@@ -37,22 +37,23 @@ typedef struct
   gboolean open;
 } Style;
 
-typedef SextantLayerCanvas Canvas;
-
 /* Widget pixels [@x0, @x1) x [@y0, @y1), clipped; @dark and @light the
  * hatch's two pixels (the same for a plain fill). The hatch's phase is
  * counted from the plot's corner, so the stripes of every interval line
  * up, and matches a repeating gradient from there to (4, 4) sampled at
  * the pixels' middles. */
 static void
-canvas_fill (Canvas  *canvas,
-             int      x0,
-             int      x1,
-             int      y0,
-             int      y1,
-             guint32  dark,
-             guint32  light)
+canvas_fill (SextantLayerCanvas            *canvas,
+             const SextantTimelineGeometry *g,
+             int                            x0,
+             int                            x1,
+             int                            y0,
+             int                            y1,
+             guint32                        dark,
+             guint32                        light)
 {
+  int left = (int)floorf (g->plot_x), top = (int)floorf (g->top);
+
   x0 = MAX (x0, canvas->x);
   x1 = MIN (x1, canvas->x + canvas->width);
   y0 = MAX (y0, canvas->top);
@@ -63,7 +64,7 @@ canvas_fill (Canvas  *canvas,
 
       for (int x = x0; x < x1; x++)
         {
-          int phase = (x - canvas->x + y - canvas->top + 1) % HATCH_PERIOD;
+          int phase = (x - left + y - top + 1) % HATCH_PERIOD;
 
           line[x] = _sextant_pixel_over (phase < HATCH_DARK * HATCH_PERIOD ? dark : light, line[x]);
         }
@@ -71,7 +72,7 @@ canvas_fill (Canvas  *canvas,
 }
 
 static void
-draw_interval (Canvas                        *canvas,
+draw_interval (SextantLayerCanvas            *canvas,
                const SextantTimelineGeometry *g,
                const SextantLayerRow         *row,
                const Style                   *style)
@@ -89,7 +90,7 @@ draw_interval (Canvas                        *canvas,
       dark.alpha = 0.9f;
       left = (int)lround (x0);
       right = MAX ((int)lround (x1), left + 1);
-      canvas_fill (canvas, left, right, y0, y1, sextant_timeline_premultiplied (&dark),
+      canvas_fill (canvas, g, left, right, y0, y1, sextant_timeline_premultiplied (&dark),
                    sextant_timeline_premultiplied (&light));
     }
   else if (x1 - x0 >= 4 && row->height >= 6)
@@ -99,10 +100,10 @@ draw_interval (Canvas                        *canvas,
       /* a frame two pixels wide inside the interval */
       left = (int)lround (x0);
       right = (int)lround (x1);
-      canvas_fill (canvas, left, right, y0, y0 + 2, pixel, pixel);
-      canvas_fill (canvas, left, right, y1 - 2, y1, pixel, pixel);
-      canvas_fill (canvas, left, left + 2, y0 + 2, y1 - 2, pixel, pixel);
-      canvas_fill (canvas, right - 2, right, y0 + 2, y1 - 2, pixel, pixel);
+      canvas_fill (canvas, g, left, right, y0, y0 + 2, pixel, pixel);
+      canvas_fill (canvas, g, left, right, y1 - 2, y1, pixel, pixel);
+      canvas_fill (canvas, g, left, left + 2, y0 + 2, y1 - 2, pixel, pixel);
+      canvas_fill (canvas, g, right - 2, right, y0 + 2, y1 - 2, pixel, pixel);
     }
   else
     {
@@ -119,7 +120,7 @@ draw_interval (Canvas                        *canvas,
           x0 = middle - 1;
           x1 = middle + 1;
         }
-      canvas_fill (canvas, (int)lround (x0), (int)lround (x1), y0, y1, pixel, pixel);
+      canvas_fill (canvas, g, (int)lround (x0), (int)lround (x1), y0, y1, pixel, pixel);
     }
 }
 
@@ -177,7 +178,7 @@ covered_lines (SextantLayerRows              *rows,
 }
 
 static void
-paint_lost (Canvas                        *canvas,
+paint_lost (SextantLayerCanvas            *canvas,
             SextantLayerRows              *rows,
             const SextantTimelineGeometry *g,
             GArray                        *lost,
@@ -249,10 +250,9 @@ sextant_timeline_layer_lost (GtkSnapshot                   *snapshot,
 {
   const SextantTimelineGeometry *g = geometry;
   SextantLayerRows rows;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   float top, bottom;
-  Canvas canvas;
+  SextantLayerCanvas canvas;
 
   g_return_if_fail (GTK_IS_SNAPSHOT (snapshot));
   g_return_if_fail (geometry != NULL && geometry->t1 > geometry->t0);
@@ -269,8 +269,7 @@ sextant_timeline_layer_lost (GtkSnapshot                   *snapshot,
     {
       canvas.pixels = sextant_pixels_new (canvas.width, canvas.height);
       paint_lost (&canvas, &rows, g, lost, patterns);
-      bytes = sextant_pixels_free_to_bytes (canvas.pixels);
-      node = sextant_pixels_node_new (bytes, canvas.width, canvas.height, (gsize)canvas.width * 4,
+      node = sextant_pixels_node_new (canvas.pixels, canvas.width, canvas.height,
                                       &GRAPHENE_RECT_INIT (canvas.x, canvas.top, canvas.width, canvas.height));
       gtk_snapshot_append_node (snapshot, node);
     }
