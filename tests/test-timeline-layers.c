@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "sextant-lod-reader.h"
+#include "sextant-snapshot-util.h"
 #include "sextant-test-util.h"
 #include "sextant-timeline-layers-private.h"
 #include "sextant-timeline-legend.h"
@@ -325,7 +326,7 @@ draw_messages (GtkSnapshot                   *snapshot,
 {
   Frame *frame = data;
 
-  sextant_timeline_layer_messages (snapshot, g, frame->messages, frame->density, FALSE);
+  sextant_timeline_layer_messages (snapshot, NULL, g, frame->messages, frame->density, FALSE);
 }
 
 static void
@@ -372,7 +373,7 @@ test_message_line (void)
 
     g_assert_true (gsk_renderer_realize (renderer, NULL, NULL));
     gtk_snapshot_append_color (snapshot, fill, &GRAPHENE_RECT_INIT (0, 0, w, h));
-    sextant_timeline_layer_messages (snapshot, &g, frame.messages, NULL, TRUE);
+    sextant_timeline_layer_messages (snapshot, NULL, &g, frame.messages, NULL, TRUE);
     node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
     texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
     gdk_texture_download (texture, blue, (gsize)w * 4);
@@ -422,7 +423,7 @@ draw_flows_stats (GtkSnapshot                   *snapshot,
 
       g_array_append_val (flows, f);
     }
-  _sextant_timeline_draw_flows (snapshot, g, flows, &style, &frame->stats);
+  _sextant_timeline_draw_flows (snapshot, NULL, g, flows, &style, &frame->stats);
 }
 
 /* The same exchange at three zooms: lines when an iteration spans many
@@ -651,8 +652,49 @@ draw_messages_and_collectives (GtkSnapshot                   *snapshot,
 {
   Frame *frame = data;
 
-  sextant_timeline_layer_messages (snapshot, g, frame->messages, frame->density, FALSE);
-  sextant_timeline_layer_collectives (snapshot, g, frame->members);
+  sextant_timeline_layer_messages (snapshot, NULL, g, frame->messages, frame->density, FALSE);
+  sextant_timeline_layer_collectives (snapshot, NULL, g, frame->members);
+}
+
+/* The same painted by hand into the layers' pixels (the timeline's way
+ * at a scale of 1), what Cairo draws over them on top */
+static void
+draw_messages_and_collectives_by_hand (GtkSnapshot                   *snapshot,
+                                       const SextantTimelineGeometry *g,
+                                       gpointer                       data)
+{
+  Frame *frame = data;
+  g_autoptr(GtkSnapshot) over = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderNode) rest = NULL;
+  SextantLayerCanvas canvas = { NULL, (int)g->plot_x, (int)g->top, (int)ceilf (g->plot_width),
+                                (int)ceilf (g->bottom - g->top) };
+
+  canvas.pixels = sextant_pixels_new (canvas.width, canvas.height);
+  sextant_timeline_layer_messages (over, &canvas, g, frame->messages, frame->density, FALSE);
+  sextant_timeline_layer_collectives (over, &canvas, g, frame->members);
+  node = sextant_pixels_node_new (canvas.pixels, canvas.width, canvas.height,
+                                  &GRAPHENE_RECT_INIT (canvas.x, canvas.top, canvas.width, canvas.height));
+  gtk_snapshot_append_node (snapshot, node);
+  rest = gtk_snapshot_free_to_node (g_steal_pointer (&over));
+  if (rest != NULL)
+    gtk_snapshot_append_node (snapshot, rest);
+}
+
+/* The pixels of the plot that are not the rows' fill (nor the gaps' white) */
+static guint
+ink_pixels (const guint8                  *pixels,
+            int                            width,
+            const SextantTimelineGeometry *g,
+            const GdkRGBA                 *fill)
+{
+  guint n = 0;
+
+  for (int y = (int)g->top; y < (int)g->bottom; y++)
+    for (int x = (int)g->plot_x; x < (int)(g->plot_x + g->plot_width); x++)
+      n += !near (pixels, width, x, y, fill, 6) && !near (pixels, width, x, y, &(GdkRGBA) { 1, 1, 1, 1 }, 6);
+
+  return n;
 }
 
 static void
@@ -755,6 +797,33 @@ test_dense_trace (void)
   g_test_message ("messages and collectives of the whole run: their snapshot %.1f ms, the whole %d x %d picture "
                   "rendered in %.1f ms", best * 1000, w, h, best_render * 1000);
 
+  /* painted by hand (lines, bundles, bands, collectives): as readable,
+   * and about as much ink as Cairo's, over the whole run (bands) and a
+   * fortieth of where they communicate (lines and bundles) */
+  for (int view = 0; view < 2; view++)
+    {
+      SextantTimelineGeometry at = view == 0 ? g : geometry_for (&rows, first, first + (last - first) / 40, 1200);
+      g_autofree guint8 *cairo_pixels = render (&at, &rows, fill, draw_messages_and_collectives, &frame, &w, &h, NULL);
+      g_autofree guint8 *pixels = render (&at, &rows, fill, draw_messages_and_collectives_by_hand, &frame, &w, &h,
+                                          &elapsed);
+      guint by_cairo = ink_pixels (cairo_pixels, w, &at, fill), by_hand = ink_pixels (pixels, w, &at, fill);
+
+      for (guint r = 0; r < rows.n && view == 0; r++)
+        {
+          double share = free_share_in (pixels, w, &rows, r, x0, x1, FALSE, fill);
+          double middle = free_share_in (pixels, w, &rows, r, x0, x1, TRUE, fill);
+
+          if (share < 0.5 || middle < 0.8)
+            g_error ("painted by hand, row %u keeps %.0f %% of its pixels, %.0f %% of its middle half", r,
+                     share * 100, middle * 100);
+        }
+      g_test_message ("%s painted by hand in %.1f ms: %u pixels of ink, %u drawn by Cairo",
+                      view == 0 ? "the whole run" : "a fortieth", elapsed * 1000, by_hand, by_cairo);
+      g_assert_cmpuint (by_cairo, >, 1000);
+      g_assert_cmpuint (by_hand, >, by_cairo * 6 / 10);
+      g_assert_cmpuint (by_hand, <, by_cairo * 16 / 10);
+    }
+
   /* the same from a density read: counts per pair and slot */
   {
     g_autoptr(GArray) density = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
@@ -809,7 +878,7 @@ draw_collectives (GtkSnapshot                   *snapshot,
                   const SextantTimelineGeometry *g,
                   gpointer                       data)
 {
-  sextant_timeline_layer_collectives (snapshot, g, ((Frame *)data)->members);
+  sextant_timeline_layer_collectives (snapshot, NULL, g, ((Frame *)data)->members);
 }
 
 static void
@@ -950,8 +1019,8 @@ draw_all (GtkSnapshot                   *snapshot,
 {
   Frame *frame = data;
 
-  sextant_timeline_layer_messages (snapshot, g, frame->messages, NULL, FALSE);
-  sextant_timeline_layer_collectives (snapshot, g, frame->members);
+  sextant_timeline_layer_messages (snapshot, NULL, g, frame->messages, NULL, FALSE);
+  sextant_timeline_layer_collectives (snapshot, NULL, g, frame->members);
   sextant_timeline_layer_rma (snapshot, g, frame->ops, frame->syncs);
 }
 

@@ -86,62 +86,95 @@ sextant_scale_color (const float (*stops)[3],
   color->alpha = 1;
 }
 
-/* Pictures' memory ---------------------------------------------------------- */
+/* Pictures' memory ----------------------------------------------------------- */
 
-/* Memory of pictures freed, kept for the next ones: a view makes the
- * same few pictures (rows, layers, lines) at every new frame, and a page
- * the process has not touched costs a fault: 5-10 us each in this
- * virtual machine, so 7-15 ms for a 1600 x 900 picture (1400 pages),
- * where clearing a kept one costs 0.5 ms. At most POOL_SIZE pictures are
- * kept (about 35 MB at 1600 x 900). Any thread. */
+/* Pictures freed, kept for the next ones: a view makes the same few
+ * pictures (rows, layers, lines) at every new frame, and a page the
+ * process has not touched costs a fault: 5-10 us each in this virtual
+ * machine, so 7-15 ms for a 1600 x 900 picture (1400 pages), where
+ * clearing a kept one costs 0.5 ms. At most POOL_SIZE pictures are kept
+ * (about 35 MB at 1600 x 900). Any thread.
+ *
+ * The pixels are those of Cairo image surfaces that own them, kept with
+ * them. A node paints its picture's image (sextant_pixels_node_new()),
+ * and Cairo records that as a copy-on-write snapshot of the image, kept
+ * on the image until the image is written through Cairo or goes: then it
+ * copies the pixels (5 MB and a page fault per 4 kB at 1600 x 900, at
+ * every new frame). Kept here, the image neither goes nor is written
+ * through Cairo (its pixels are written by hand, or through another
+ * surface over them); when it does go, an image that owns its pixels
+ * hands them to the snapshot instead of copying them. */
 #define POOL_SIZE 6
 
-typedef struct
-{
-  gsize size;       /* bytes after the header */
-  gsize pad[7];     /* the pixels 64-byte aligned as malloc's are */
-} PixelsHeader;
-
-static GMutex        pool_lock;
-static PixelsHeader *pool[POOL_SIZE];
-static guint         pool_len;
+static GMutex           pool_lock;
+static cairo_surface_t *pool[POOL_SIZE];
+static guint            pool_len;
+static GHashTable      *lent;   /* pixels -> their image, for the pictures in use */
 
 static guint32 *
 pixels_new (int      width,
             int      height,
             gboolean clear)
 {
-  gsize size = (gsize)MAX (width, 0) * (gsize)MAX (height, 0) * 4;
-  PixelsHeader *header = NULL;
+  cairo_surface_t *image = NULL;
+  guint32 *pixels;
 
+  width = MAX (width, 1);
+  height = MAX (height, 1);
   g_mutex_lock (&pool_lock);
   for (guint i = 0; i < pool_len; i++)
-    if (pool[i]->size == size)
+    if (cairo_image_surface_get_width (pool[i]) == width && cairo_image_surface_get_height (pool[i]) == height)
       {
-        header = pool[i];
+        image = pool[i];
         pool[i] = pool[--pool_len];
         break;
       }
   g_mutex_unlock (&pool_lock);
 
-  if (header != NULL && clear)
-    memset (header + 1, 0, size);
-  else if (header == NULL)
+  if (image == NULL)
     {
-      header = g_malloc0 (sizeof *header + size);
-      header->size = size;
+      /* cleared (fresh pages); marked written now, while it has no
+       * snapshot: Cairo takes an image it made and nobody drew on as
+       * clear, and draws nothing for it */
+      image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+      cairo_surface_mark_dirty (image);
     }
+  else if (clear)
+    memset (cairo_image_surface_get_data (image), 0, (gsize)width * height * 4);
+  /* a line of ARGB32 is 4 bytes a pixel, as Cairo aligns it */
+  g_assert (cairo_image_surface_get_stride (image) == width * 4);
+  pixels = (guint32 *)(void *)cairo_image_surface_get_data (image);
 
-  return (guint32 *)(void *)(header + 1);
+  g_mutex_lock (&pool_lock);
+  if (lent == NULL)
+    lent = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (lent, pixels, image);
+  g_mutex_unlock (&pool_lock);
+
+  return pixels;
+}
+
+/* The image of @pixels, lent out */
+static cairo_surface_t *
+pixels_image (guint32 *pixels)
+{
+  cairo_surface_t *image;
+
+  g_mutex_lock (&pool_lock);
+  image = lent != NULL ? g_hash_table_lookup (lent, pixels) : NULL;
+  g_mutex_unlock (&pool_lock);
+  g_assert (image != NULL);
+
+  return image;
 }
 
 /**
  * sextant_pixels_new:
  *
- * Returns: (transfer full): @width x @height transparent pixels,
- *   premultiplied ARGB32 in native byte order (Cairo's
- *   CAIRO_FORMAT_ARGB32, GDK_MEMORY_DEFAULT), for
- *   sextant_pixels_node_new() or sextant_pixels_free()
+ * Returns: (transfer full): @width x @height transparent pixels (at
+ *   least 1 x 1), premultiplied ARGB32 in native byte order (Cairo's
+ *   CAIRO_FORMAT_ARGB32, GDK_MEMORY_DEFAULT), a line @width x 4 bytes,
+ *   for sextant_pixels_node_new() or sextant_pixels_free()
  */
 guint32 *
 sextant_pixels_new (int width,
@@ -171,10 +204,11 @@ sextant_pixels_new_dirty (int width,
 void
 sextant_pixels_free (guint32 *pixels)
 {
-  PixelsHeader *header = (PixelsHeader *)(void *)pixels - 1;
-  PixelsHeader *evicted = NULL;
+  cairo_surface_t *image, *evicted = NULL;
 
   g_mutex_lock (&pool_lock);
+  image = g_hash_table_lookup (lent, pixels);
+  g_hash_table_remove (lent, pixels);
   /* the oldest one goes */
   if (pool_len == POOL_SIZE)
     {
@@ -182,9 +216,10 @@ sextant_pixels_free (guint32 *pixels)
       memmove (pool, pool + 1, (POOL_SIZE - 1) * sizeof pool[0]);
       pool_len--;
     }
-  pool[pool_len++] = header;
+  pool[pool_len++] = image;
   g_mutex_unlock (&pool_lock);
-  g_free (evicted);
+  if (evicted != NULL)
+    cairo_surface_destroy (evicted);
 }
 
 /* Pictures as nodes ----------------------------------------------------------- */
@@ -196,13 +231,13 @@ static const cairo_user_data_key_t pixels_key;
  * @pixels: (transfer full): @width x @height from sextant_pixels_new()
  * @bounds: where the picture goes (scaled to it)
  *
- * A node that draws @pixels: a Cairo node painting an image surface over
- * them, not a texture node. GTK 4.8's Cairo renderer converts a
- * texture node's pixels through floats on every frame it draws (7 ms for
- * 1600 x 900 pixels here, even when the formats are the same), where a
- * Cairo node is one pixman composite; the GL renderer keeps the picture
- * of a Cairo node it has drawn, by node, as it keeps a texture's. A view
- * that caches the node therefore pays the picture once.
+ * A node that draws @pixels: a Cairo node painting their image, not a
+ * texture node. GTK 4.8's Cairo renderer converts a texture node's pixels
+ * through floats on every frame it draws (7 ms for 1600 x 900 pixels
+ * here, even when the formats are the same), where a Cairo node is one
+ * pixman composite; the GL renderer keeps the picture of a Cairo node it
+ * has drawn, by node, as it keeps a texture's. A view that caches the
+ * node therefore pays the picture once.
  *
  * Returns: (transfer full): the node; @pixels go back to the pool with it
  */
@@ -213,7 +248,6 @@ sextant_pixels_node_new (guint32               *pixels,
                          const graphene_rect_t *bounds)
 {
   GskRenderNode *node = gsk_cairo_node_new (bounds);
-  cairo_surface_t *surface;
   cairo_t *cr;
 
   if (width <= 0 || height <= 0)
@@ -221,23 +255,52 @@ sextant_pixels_node_new (guint32               *pixels,
       sextant_pixels_free (pixels);
       return node;
     }
-  /* a line of ARGB32 is 4 bytes a pixel, as Cairo aligns it */
-  surface = cairo_image_surface_create_for_data ((unsigned char *)pixels, CAIRO_FORMAT_ARGB32, width, height,
-                                                 width * 4);
-  cairo_surface_set_user_data (surface, &pixels_key, pixels, (cairo_destroy_func_t)sextant_pixels_free);
   cr = gsk_cairo_node_get_draw_context (node);
   cairo_translate (cr, bounds->origin.x, bounds->origin.y);
   cairo_scale (cr, bounds->size.width / width, bounds->size.height / height);
-  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_set_source_surface (cr, pixels_image (pixels), 0, 0);
   cairo_paint (cr);
   cairo_destroy (cr);
-  /* the node's recording holds a copy-on-write snapshot of the image:
-   * the image outlives the recording (its user data), else destroying it
-   * here would copy every pixel into the snapshot (2 ms for 1600 x 900) */
-  cairo_surface_set_user_data (gsk_cairo_node_get_surface (node), &pixels_key, surface,
-                               (cairo_destroy_func_t)cairo_surface_destroy);
+  /* the pixels back to the pool when the recording goes */
+  cairo_surface_set_user_data (gsk_cairo_node_get_surface (node), &pixels_key, pixels,
+                               (cairo_destroy_func_t)sextant_pixels_free);
 
   return node;
+}
+
+/**
+ * sextant_pixels_draw:
+ * @pixels: pixels of @area at @scale (ceil (width x @scale) by ceil
+ *   (height x @scale)), premultiplied ARGB32 in native byte order
+ * @node: (nullable): what to draw
+ * @area: the part of @node's coordinates @pixels hold
+ * @scale: pixels per unit (the widget's scale factor)
+ *
+ * Draws @area of @node with Cairo over @pixels: what GTK's Cairo
+ * renderer does, once, without its copy into a texture.
+ */
+void
+sextant_pixels_draw (guint32               *pixels,
+                     GskRenderNode         *node,
+                     const graphene_rect_t *area,
+                     int                    scale)
+{
+  int width = MAX ((int)ceilf (area->size.width * scale), 1);
+  int height = MAX ((int)ceilf (area->size.height * scale), 1);
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  if (node == NULL)
+    return;
+  surface = cairo_image_surface_create_for_data ((unsigned char *)pixels, CAIRO_FORMAT_ARGB32, width, height,
+                                                 width * 4);
+  cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  cairo_translate (cr, -area->origin.x, -area->origin.y);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  cairo_surface_destroy (surface);
 }
 
 /**
@@ -248,8 +311,7 @@ sextant_pixels_node_new (guint32               *pixels,
  * @under: (transfer full) (nullable): pixels of @area at @scale from
  *   sextant_pixels_new(), painted already, to draw @node over
  *
- * Draws @area of @node with Cairo, once, into pixels (what GTK's Cairo
- * renderer does, without its copy into a texture), and returns them as a
+ * sextant_pixels_draw() into @under (or new transparent pixels), as a
  * node over @area (sextant_pixels_node_new()): a view's layers drawn once
  * per frame of data and copied on every later frame.
  *
@@ -264,21 +326,8 @@ sextant_pixels_node_draw (GskRenderNode         *node,
   int width = MAX ((int)ceilf (area->size.width * scale), 1);
   int height = MAX ((int)ceilf (area->size.height * scale), 1);
   guint32 *pixels = under != NULL ? under : sextant_pixels_new (width, height);
-  cairo_surface_t *surface;
-  cairo_t *cr;
 
-  if (node != NULL)
-    {
-      surface = cairo_image_surface_create_for_data ((unsigned char *)pixels, CAIRO_FORMAT_ARGB32, width, height,
-                                                     width * 4);
-      cr = cairo_create (surface);
-      cairo_scale (cr, scale, scale);
-      cairo_translate (cr, -area->origin.x, -area->origin.y);
-      gsk_render_node_draw (node, cr);
-      cairo_destroy (cr);
-      cairo_surface_finish (surface);
-      cairo_surface_destroy (surface);
-    }
+  sextant_pixels_draw (pixels, node, area, scale);
 
   return sextant_pixels_node_new (pixels, width, height, area);
 }

@@ -44,6 +44,10 @@ GskRenderNode *sextant_pixels_node_new  (guint32               *pixels,
                                          int                    width,
                                          int                    height,
                                          const graphene_rect_t *bounds);
+void           sextant_pixels_draw      (guint32               *pixels,
+                                         GskRenderNode         *node,
+                                         const graphene_rect_t *area,
+                                         int                    scale);
 GskRenderNode *sextant_pixels_node_draw (GskRenderNode         *node,
                                          const graphene_rect_t *area,
                                          int                    scale,

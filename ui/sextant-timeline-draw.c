@@ -16,7 +16,10 @@
  * - the label column (expanders, names) and the ruler, fixed above the
  *   rows.
  * The rows and the layers are pixels made once per frame of data and
- * view (sextant_pixels_node_new()); every other frame copies them.
+ * view (sextant_pixels_node_new()), one picture (the layers painted over
+ * the rows) but in the whole-machine mode and at a scale other than 1;
+ * every other frame copies it. A new view's picture: 3-6 ms on the two
+ * threads that paint its rows, 1-3 ms for its layers (docs/benchmarks.md).
  */
 #include "config.h"
 
@@ -40,22 +43,24 @@ static const GdkRGBA selection_color = { 0.11f, 0.44f, 0.85f, 1 };
 /* Rows ------------------------------------------------------------------------- */
 
 /* The buckets of @locs summed per pixel column and category into
- * self->columns; returns the number of locations found in the frame */
+ * @columns (of double); returns the number of locations found in the
+ * frame */
 static guint
 sum_columns (SextantTimeline *self,
+             GArray          *columns,
              GArray          *locs,
              int              plot,
              double         **out,
              gint64         **regions)
 {
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
+  double px_per_tick = plot / (double)(self->t1 - self->t0);
   double *time;
   guint found = 0;
 
-  g_array_set_size (self->columns, 0);
+  g_array_set_size (columns, 0);
   /* the categories' sums, then per column the time of its dominant region so far */
-  g_array_set_size (self->columns, (guint)plot * (SEXTANT_N_CATEGORIES + 1) + (guint)plot);
-  time = (double *)(void *)self->columns->data;
+  g_array_set_size (columns, (guint)plot * (SEXTANT_N_CATEGORIES + 1) + (guint)plot);
+  time = (double *)(void *)columns->data;
   *regions = (gint64 *)(void *)(time + (gsize)plot * (SEXTANT_N_CATEGORIES + 1));
   for (int x = 0; x < plot; x++)
     (*regions)[x] = SEXTANT_NULL;
@@ -70,13 +75,14 @@ sum_columns (SextantTimeline *self,
       for (guint i = 0; i < fl->buckets->len; i++)
         {
           const SextantLodBucket *b = &g_array_index (fl->buckets, SextantLodBucket, i);
-          double x0 = (b->begin - self->t0) / ticks_per_px;
-          double x1 = (b->end - self->t0) / ticks_per_px;
+          double x0 = (b->begin - self->t0) * px_per_tick;
+          double x1 = (b->end - self->t0) * px_per_tick;
+          double per_px = x1 > x0 ? 1 / (x1 - x0) : 0;
 
           /* a bucket's time spread over the columns it covers, in proportion */
           for (int x = MAX ((int)floor (x0), 0); x < MIN ((int)ceil (x1), plot); x++)
             {
-              double share = (MIN (x1, x + 1.0) - MAX (x0, (double)x)) / (x1 - x0);
+              double share = (MIN (x1, x + 1.0) - MAX (x0, (double)x)) * per_px;
               double *column = time + (gsize)x * (SEXTANT_N_CATEGORIES + 1);
 
               for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
@@ -115,51 +121,23 @@ region_color (SextantTimeline *self,
   sextant_timeline_region_color (name != NULL ? name : "?", category, color);
 }
 
-/* A row's stacks, painted column by column into @strip (a column's @h
- * pixels in a run, top first), then copied line by line into the canvas:
- * written straight down the canvas, each pixel of a stack fell on another
- * cache line */
-typedef struct
-{
-  guint32 *pixels;
-  int      h;
-  guint32  background;   /* where nothing is painted */
-} Strip;
-
-/* Column @x from @top to @bottom (the row's lines, exclusive) */
+/* Column @x of the row whose top line is @y (widget coordinates): its
+ * lines @top to @bottom (from the row's top, exclusive), clipped to
+ * @canvas. A row's columns are written one after the other: the row's
+ * lines stay in the cache. */
 static inline void
-strip_column (Strip   *strip,
-              int      x,
-              int      top,
-              int      bottom,
-              guint32  pixel)
+stack_fill (SextantLayerCanvas *canvas,
+            int                 x,
+            int                 y,
+            int                 top,
+            int                 bottom,
+            guint32             pixel)
 {
-  guint32 *column = strip->pixels + (gsize)x * strip->h;
+  int from = MAX (y + top - canvas->top, 0), to = MIN (y + bottom - canvas->top, canvas->height);
+  guint32 *p = canvas->pixels + (gsize)MAX (from, 0) * canvas->width + x;
 
-  for (int j = top; j < bottom; j++)
-    column[j] = pixel;
-}
-
-/* @strip onto the canvas's lines from @y (widget coordinates), clipped,
- * every pixel of them written (the background where the strip has
- * nothing); the strip is left transparent again */
-static void
-strip_copy (Strip              *strip,
-            SextantLayerCanvas *canvas,
-            int                 y)
-{
-  for (int j = 0; j < strip->h; j++)
-    {
-      int line = y + j - canvas->top;
-      guint32 *out = canvas->pixels + (gsize)line * canvas->width;
-      const guint32 *in = strip->pixels + j;
-
-      if (line < 0 || line >= canvas->height)
-        continue;
-      for (int x = 0; x < canvas->width; x++, in += strip->h)
-        out[x] = *in != 0 ? *in : strip->background;
-    }
-  memset (strip->pixels, 0, (gsize)canvas->width * strip->h * sizeof (guint32));
+  for (int line = from; line < to; line++, p += canvas->width)
+    *p = pixel;
 }
 
 /* Lines @y0 to @y1 (widget coordinates, exclusive), clipped, all of them
@@ -186,15 +164,16 @@ canvas_fill (SextantLayerCanvas *canvas,
 static gboolean
 paint_row (SextantTimeline    *self,
            SextantLayerCanvas *canvas,
-           Strip              *strip,
+           guint32             background,
+           GArray             *columns,
            GArray             *locs,
            guint               n_threads,
            int                 y,
            int                 h)
 {
   int plot = canvas->width;
-  double ticks_per_px = (double)(self->t1 - self->t0) / plot;
   gboolean by_region = self->color_mode == SEXTANT_TIMELINE_COLOR_BY_REGION;
+  double to_px;   /* a column's ticks summed over the threads -> pixels of height */
   guint32 colors[SEXTANT_N_CATEGORIES];
   gint64 last_region = SEXTANT_NULL;
   guint32 region_pixel = 0;
@@ -203,10 +182,12 @@ paint_row (SextantTimeline    *self,
 
   /* the share of the row's threads' time (a process's Broadcaster
    * sessions ran one after the other: one thread) */
-  if (sum_columns (self, locs, plot, &time, &regions) == 0 || n_threads == 0)
+  if (sum_columns (self, columns, locs, plot, &time, &regions) == 0 || n_threads == 0)
     return FALSE;
+  to_px = h / ((double)(self->t1 - self->t0) / plot * n_threads);
   for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
     colors[k] = sextant_timeline_premultiplied (sextant_timeline_category_color (stack_order[k]));
+  canvas_fill (canvas, y, y + h, background);
 
   for (int x = 0; x < plot; x++)
     {
@@ -217,8 +198,8 @@ paint_row (SextantTimeline    *self,
       if (by_region)
         {
           for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
-            sum += column[k] / n_threads;
-          below = (int)lround (MIN (sum / ticks_per_px, 1.0) * h);
+            sum += column[k];
+          below = (int)(MIN (sum * to_px, h) + 0.5);
           if (below == 0)
             continue;
           if (regions[x] != last_region || region_pixel == 0)
@@ -229,7 +210,7 @@ paint_row (SextantTimeline    *self,
               region_pixel = sextant_timeline_premultiplied (&color);
               last_region = regions[x];
             }
-          strip_column (strip, x, h - below, h, region_pixel);
+          stack_fill (canvas, x, y, h - below, h, region_pixel);
           continue;
         }
       /* heights in whole pixels, rounded on the running sum so that they
@@ -238,14 +219,13 @@ paint_row (SextantTimeline    *self,
         {
           int top;
 
-          sum += column[stack_order[k]] / n_threads;
-          top = (int)lround (MIN (sum / ticks_per_px, 1.0) * h);
+          sum += column[stack_order[k]];
+          top = (int)(MIN (sum * to_px, h) + 0.5);
           if (top > below)
-            strip_column (strip, x, h - top, h - below, colors[k]);
+            stack_fill (canvas, x, y, h - top, h - below, colors[k]);
           below = top;
         }
     }
-  strip_copy (strip, canvas, y);
 
   return TRUE;
 }
@@ -351,36 +331,42 @@ typedef struct
   guint              last;
   double             top;       /* row 0's top (scrolled) */
   guint32            stripe;    /* a row's background */
+  int                next;      /* the next row to paint, from first; atomic */
 } RowsPaint;
 
-/* Stripes and stacks into @paint's canvas. Reads the timeline's frame,
- * view and rows, which the main thread leaves alone meanwhile: on the
- * thread _sextant_timeline_snapshot() starts while it draws the layers. */
+/* Row @i's top line (widget coordinates) */
+static int
+row_line (RowsPaint *paint,
+          guint      i)
+{
+  return (int)lround (paint->top + i * (paint->self->row_height + ROW_GAP));
+}
+
+/* Stripes and stacks into @paint's canvas, row after row until none is
+ * left: each row's lines and the gap above it, so that every line of the
+ * canvas is written once. Reads the timeline's frame, view and rows,
+ * which the main thread leaves alone meanwhile: on the thread
+ * _sextant_timeline_snapshot() starts, and on the main thread once it has
+ * drawn the layers (the rows share themselves out between the two). */
 static gpointer
 rows_paint (gpointer data)
 {
   RowsPaint *paint = data;
   SextantTimeline *self = paint->self;
-  Strip strip;
-  int done = paint->canvas.top;   /* the lines written */
+  g_autoptr(GArray) columns = g_array_new (FALSE, TRUE, sizeof (double));
+  int h = (int)self->row_height;
+  guint i;
 
-  strip.h = (int)self->row_height;
-  strip.pixels = sextant_pixels_new (paint->canvas.width, strip.h);
-  strip.background = paint->stripe;
-  /* each line of the canvas written once: the gaps, the rows */
-  for (guint i = paint->first; i < paint->last; i++)
+  while ((i = paint->first + (guint)g_atomic_int_add (&paint->next, 1)) < paint->last)
     {
       const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
-      int y = (int)lround (paint->top + i * (self->row_height + ROW_GAP));
+      int y = row_line (paint, i);
 
-      canvas_fill (&paint->canvas, done, y, 0);
+      canvas_fill (&paint->canvas, i == paint->first ? paint->canvas.top : row_line (paint, i - 1) + h, y, 0);
       if (self->frame == NULL || self->frame->machine || row->kind == SEXTANT_TIMELINE_ROW_COUNTER ||
-          !paint_row (self, &paint->canvas, &strip, row->locs, row->n_threads, y, strip.h))
-        canvas_fill (&paint->canvas, y, y + strip.h, paint->stripe);
-      done = y + strip.h;
+          !paint_row (self, &paint->canvas, paint->stripe, columns, row->locs, row->n_threads, y, h))
+        canvas_fill (&paint->canvas, y, y + h, paint->stripe);
     }
-  canvas_fill (&paint->canvas, done, paint->canvas.top + paint->canvas.height, 0);
-  sextant_pixels_free (strip.pixels);
 
   return NULL;
 }
@@ -404,11 +390,17 @@ rows_paint_init (SextantTimeline *self,
   paint->canvas.width = width - self->label_width;
   paint->canvas.top = RULER_HEIGHT;
   paint->canvas.height = height - RULER_HEIGHT;
-  /* rows_paint() writes every pixel */
+  /* rows_paint() writes every pixel down to the last row's; the lines
+   * below it here */
   paint->canvas.pixels = sextant_pixels_new_dirty (paint->canvas.width, paint->canvas.height);
   paint->stripe = sextant_timeline_premultiplied (&stripe);
   _sextant_timeline_visible_rows (self, &paint->first, &paint->last);
   paint->top = _sextant_timeline_row_top (self, 0);
+  paint->next = 0;
+  canvas_fill (&paint->canvas,
+               paint->last > paint->first ? row_line (paint, paint->last - 1) + (int)self->row_height
+                                          : paint->canvas.top,
+               paint->canvas.top + paint->canvas.height, 0);
 
   return TRUE;
 }
@@ -691,9 +683,45 @@ transform_view (SextantTimeline *self,
 }
 
 /* The layers (lost time, then the lines; the collectives over the
- * messages: fewer, and they order the run) drawn once into pixels of the
- * plot below the ruler, at the widget's scale; NULL when there is nothing
- * to draw */
+ * messages: fewer, and they order the run) over @canvas, the plot below
+ * the ruler at the widget's @scale. At a scale of 1, what is painted by
+ * hand (the lost time, the message lines and their band, bundles without
+ * heads, the collectives) goes straight into the canvas and the rest
+ * (heads, one-sided operations) is drawn over it with Cairo: a Cairo node
+ * costs a picture of the whole plot when drawn. */
+static void
+layers_paint (SextantTimeline               *self,
+              const SextantTimelineGeometry *geometry,
+              SextantLayerCanvas            *canvas,
+              int                            scale)
+{
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  const Frame *frame = self->frame;
+  SextantLayerCanvas *by_hand = scale == 1 ? canvas : NULL;
+  gboolean lost = self->show_lost && frame->lost != NULL && frame->lost->len > 0;
+
+  if (lost && by_hand != NULL)
+    sextant_timeline_layer_lost_paint (by_hand, geometry, frame->lost, self->patterns);
+  else if (lost)
+    sextant_timeline_layer_lost (snapshot, geometry, frame->lost, self->patterns);
+  /* the whole machine: lines where few, no density band (a pixel row is
+   * many locations: their bands would be noise) */
+  if (self->show_messages && (frame->messages != NULL || (frame->density != NULL && !self->machine)))
+    sextant_timeline_layer_messages (snapshot, by_hand, geometry, frame->messages,
+                                     self->machine ? NULL : frame->density, frame->filter != NULL);
+  if (self->show_messages && frame->members != NULL && frame->members->len > 0)
+    sextant_timeline_layer_collectives (snapshot, by_hand, geometry, frame->members);
+  if (self->show_messages && (frame->rma != NULL || frame->syncs != NULL))
+    sextant_timeline_layer_rma (snapshot, geometry, frame->rma, frame->syncs);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  sextant_pixels_draw (canvas->pixels, node,
+                       &GRAPHENE_RECT_INIT (canvas->x, canvas->top, canvas->width / scale, canvas->height / scale),
+                       scale);
+}
+
+/* The layers as a picture of their own (over the whole-machine picture,
+ * or at a scale other than 1, where the rows' picture is not theirs) */
 static GskRenderNode *
 layers_node (SextantTimeline               *self,
              const SextantTimelineGeometry *geometry,
@@ -701,39 +729,15 @@ layers_node (SextantTimeline               *self,
              int                            height,
              int                            scale)
 {
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  const Frame *frame = self->frame;
-  graphene_rect_t area = GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT);
-  gboolean lost = self->show_lost && frame != NULL && frame->lost != NULL && frame->lost->len > 0;
-  SextantLayerCanvas canvas = { NULL, self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT };
+  SextantLayerCanvas canvas = { NULL, self->label_width, RULER_HEIGHT, plot * scale, (height - RULER_HEIGHT) * scale };
 
-  if (frame == NULL || area.size.height <= 0)
+  if (self->frame == NULL || height <= RULER_HEIGHT)
     return NULL;
-  snapshot = gtk_snapshot_new ();
-  /* lost time at the bottom, painted straight into the layers' pixels
-   * (at a scale of 1; else as a picture of its own) */
-  if (lost && scale == 1)
-    {
-      canvas.pixels = sextant_pixels_new (canvas.width, canvas.height);
-      sextant_timeline_layer_lost_paint (&canvas, geometry, frame->lost, self->patterns);
-    }
-  else if (lost)
-    sextant_timeline_layer_lost (snapshot, geometry, frame->lost, self->patterns);
-  /* the whole machine: lines where few, no density band (a pixel row is
-   * many locations: their bands would be noise) */
-  if (self->show_messages && (frame->messages != NULL || (frame->density != NULL && !self->machine)))
-    sextant_timeline_layer_messages (snapshot, geometry, frame->messages, self->machine ? NULL : frame->density,
-                                     frame->filter != NULL);
-  if (self->show_messages && frame->members != NULL && frame->members->len > 0)
-    sextant_timeline_layer_collectives (snapshot, geometry, frame->members);
-  if (self->show_messages && (frame->rma != NULL || frame->syncs != NULL))
-    sextant_timeline_layer_rma (snapshot, geometry, frame->rma, frame->syncs);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  if (node == NULL && canvas.pixels == NULL)
-    return NULL;
+  canvas.pixels = sextant_pixels_new (canvas.width, canvas.height);
+  layers_paint (self, geometry, &canvas, scale);
 
-  return sextant_pixels_node_draw (node, &area, scale, canvas.pixels);
+  return sextant_pixels_node_new (canvas.pixels, canvas.width, canvas.height,
+                                  &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT, plot, height - RULER_HEIGHT));
 }
 
 /* The frame's buckets lie in its own view; drawn in the current one they
@@ -748,7 +752,7 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   int plot = width - self->label_width;
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
   SextantTimelineGeometry geometry;
-  gboolean pending, reuse_rows, new_rows, reuse_layers, new_layers;
+  gboolean pending, reuse_rows, new_rows, reuse_layers, new_layers, merged;
   RowsKey key;
   LayersKey layers;
   RowsPaint paint;
@@ -776,6 +780,10 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   key.rows_serial = self->rows_serial;
   key.machine = self->machine;
   key.color_mode = self->color_mode;
+  /* at a scale of 1 the layers are painted into the rows' picture: one
+   * picture for GTK to draw (each costs it a copy of the plot and a
+   * composite, 1-3 ms) */
+  merged = key.merged = !self->machine && gtk_widget_get_scale_factor (widget) == 1;
   /* while the frame of a new view is read, the pictures of the last one
    * are drawn where their times fall (scaled and moved), not made again:
    * zooming and panning cost a copy per frame */
@@ -794,11 +802,25 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   layers.scale = gtk_widget_get_scale_factor (widget);
   reuse_layers = pending && self->layers_node != NULL && same_but_view (&layers, &self->layers_key, sizeof layers);
   new_layers = !reuse_layers && (self->layers_node == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0);
+  /* merged: the rows' picture is made again when the layers change (their
+   * key holds the rows') */
+  if (merged)
+    {
+      reuse_rows = pending && self->rows_node != NULL && same_but_view (&layers, &self->layers_key, sizeof layers);
+      new_rows = !reuse_rows && (self->rows_node == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0);
+      reuse_layers = new_layers = FALSE;
+      if (new_rows)
+        {
+          g_clear_pointer (&self->layers_node, gsk_render_node_unref);
+          self->layers_key = layers;
+        }
+    }
 
   /* a new frame or view: the rows' pixels painted on a second thread
-   * while this one draws the layers (4-6 ms each for a screen of rows) */
+   * and this one (2-6 ms for a screen of rows on one), while this one
+   * draws the layers when they are a picture of their own */
   painting = new_rows && rows_paint_init (self, &paint, &fg, width, height);
-  if (painting && new_layers)
+  if (painting && (new_layers || merged))
     thread = g_thread_new ("sextant-timeline-rows", rows_paint, &paint);
   else if (painting)
     rows_paint (&paint);
@@ -808,8 +830,14 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
       self->layers_node = layers_node (self, &geometry, plot, height, layers.scale);
       self->layers_key = layers;
     }
+  /* the rows the other thread has not started yet */
   if (thread != NULL)
-    g_thread_join (thread);
+    {
+      rows_paint (&paint);
+      g_thread_join (thread);
+    }
+  if (painting && merged && self->frame != NULL)
+    layers_paint (self, &geometry, &paint.canvas, 1);
   if (new_rows)
     {
       g_clear_pointer (&self->rows_node, gsk_render_node_unref);

@@ -15,11 +15,13 @@
  * rows' middles stay readable at any density.
  *
  * Cost: O(flows + rows in view x pixel columns) to decide (the band's
- * counts per pixel column), O(lines + bundles + rows) nodes to draw: one
- * picture per row for its band. 126 000 messages on 64 rows of 1200
- * pixels: 35-43 ms on a loaded 2-core machine, most of it placing and
- * bundling the flows (tests/test-timeline-layers.c). Main thread,
- * inside a snapshot.
+ * counts per pixel column). Given the layers' pixels (the timeline at a
+ * scale of 1), the lines, the bundles without heads and the band are
+ * painted into them by hand, in O(their pixels); else O(lines + bundles +
+ * rows) nodes to draw: one picture per row for its band. 126 000
+ * messages on 64 rows of 1200 pixels: 35-43 ms on a loaded 2-core
+ * machine, most of it placing and bundling the flows
+ * (tests/test-timeline-layers.c). Main thread, inside a snapshot.
  */
 #include "config.h"
 
@@ -151,6 +153,32 @@ _sextant_layer_cairo (GtkSnapshot                   *snapshot,
   cairo_clip (cr);
 
   return cr;
+}
+
+void
+_sextant_layer_canvas_rect (SextantLayerCanvas *canvas,
+                            double              x0,
+                            double              y0,
+                            double              x1,
+                            double              y1,
+                            guint32             pixel)
+{
+  int left = MAX ((int)floor (x0), canvas->x), right = MIN ((int)ceil (x1), canvas->x + canvas->width);
+  int top = MAX ((int)floor (y0), canvas->top), bottom = MIN ((int)ceil (y1), canvas->top + canvas->height);
+
+  for (int y = top; y < bottom; y++)
+    {
+      guint32 *line = canvas->pixels + (gsize)(y - canvas->top) * canvas->width - canvas->x;
+      double cover_y = MIN (y1, y + 1.0) - MAX (y0, (double)y);
+
+      for (int x = left; x < right; x++)
+        {
+          double cover = cover_y * (MIN (x1, x + 1.0) - MAX (x0, (double)x));
+          guint32 src = cover >= 1 ? pixel : _sextant_pixel_scale (pixel, (guint)(cover * 256 + 0.5));
+
+          line[x] = _sextant_pixel_over (src, line[x]);
+        }
+    }
 }
 
 /* Flows ------------------------------------------------------------------- */
@@ -349,9 +377,11 @@ ink_at (const float *ink,
 }
 
 /* The band: per row, a picture of its strip, a shade per pixel column
- * (one node per row, whatever the number of columns) */
+ * (one node per row, whatever the number of columns); or painted into
+ * @canvas */
 static void
 draw_band (GtkSnapshot                   *snapshot,
+           SextantLayerCanvas            *canvas,
            const SextantTimelineGeometry *g,
            SextantLayerRows              *rows,
            const guint32                 *columns,
@@ -393,6 +423,19 @@ draw_band (GtkSnapshot                   *snapshot,
         continue;
       _sextant_layer_band_strip (row, FALSE, &y, &h);
       rows_px = MAX ((int)lroundf (h), 1);
+      if (canvas != NULL)
+        {
+          for (int x = 0; x < width; x++)
+            if (c[x] > 0)
+              {
+                int l = CLAMP ((int)floor (5 * log2 (1.0 + (double)c[x]) / scale), 0, 5);
+
+                _sextant_layer_canvas_rect (canvas, g->plot_x + x, y, g->plot_x + x + 1, y + rows_px, shades[l]);
+                if (stats != NULL)
+                  stats->band_columns++;
+              }
+          continue;
+        }
       pixels = sextant_pixels_new (width, rows_px);
       for (int x = 0; x < width; x++)
         if (c[x] > 0)
@@ -411,22 +454,38 @@ draw_band (GtkSnapshot                   *snapshot,
     }
 }
 
-/**
- * _sextant_timeline_draw_flows:
- * @flows: (element-type SextantFlow): what to draw
- * @style: their colour and the width of a single line
- * @stats: (out) (optional): what was drawn
- *
- * Draws @flows as lines, bundles and a band (the file's top comment says
- * which where).
- */
-/* Many single lines: drawn into an image by hand (Wu's anti-aliased
- * lines, a pixel wide, source-over in premultiplied ARGB) and appended as
- * one picture. Cairo stroking thousands of crossing lines cost the frame
- * 45 ms (one stroke each; 140 ms as one path) for the 3,360 messages of a
- * 1/256 view of the 10 M-event store; this costs what the lines' pixels
- * do. */
+/* Single lines are drawn by hand (Wu's anti-aliased lines, a pixel
+ * wide, source-over in premultiplied ARGB): into the layers' pixels when
+ * given, else when many into a picture of their own. Cairo stroking
+ * thousands of crossing lines cost the frame 45 ms (one stroke each; 140
+ * ms as one path) for the 3,360 messages of a 1/256 view of the 10
+ * M-event store, and 6 ms for 127; this costs what the lines' pixels do. */
 #define RASTER_FROM_LINES 256
+
+/* Swaps the ends and the axes so that x is the line's major axis and
+ * x0 <= x1; returns whether the axes were swapped (a steep line) */
+static gboolean
+line_along_x (double *x0,
+              double *y0,
+              double *x1,
+              double *y1)
+{
+  gboolean steep = fabs (*y1 - *y0) > fabs (*x1 - *x0);
+  double t;
+
+  if (steep)
+    {
+      t = *x0; *x0 = *y0; *y0 = t;
+      t = *x1; *x1 = *y1; *y1 = t;
+    }
+  if (*x0 > *x1)
+    {
+      t = *x0; *x0 = *x1; *x1 = t;
+      t = *y0; *y0 = *y1; *y1 = t;
+    }
+
+  return steep;
+}
 
 
 static void
@@ -439,25 +498,10 @@ raster_line (guint32 *pixels,
              double   y1,
              guint32  color)
 {
-  gboolean steep = fabs (y1 - y0) > fabs (x1 - x0);
-  double gradient;
+  gboolean steep = line_along_x (&x0, &y0, &x1, &y1);
+  double gradient = x1 - x0 > 1e-9 ? (y1 - y0) / (x1 - x0) : 0;
   int major0, major1, limit;
 
-  if (steep)
-    {
-      double t;
-
-      t = x0; x0 = y0; y0 = t;
-      t = x1; x1 = y1; y1 = t;
-    }
-  if (x0 > x1)
-    {
-      double t;
-
-      t = x0; x0 = x1; x1 = t;
-      t = y0; y0 = y1; y1 = t;
-    }
-  gradient = x1 - x0 > 1e-9 ? (y1 - y0) / (x1 - x0) : 0;
   limit = steep ? height : width;
   /* the major axis clipped to the image */
   major0 = MAX ((int)floor (x0), 0);
@@ -486,44 +530,124 @@ raster_line (guint32 *pixels,
   }
 }
 
-/* The single solid lines of @placed into one picture over the area;
- * returns how many */
+/* A line @thickness pixels wide (across it) from (@x0, @y0) to (@x1,
+ * @y1), its ends square: along the major axis, each step covers a span of
+ * the minor axis, its two edge pixels by the share they cover (Wu's line
+ * is the span of one pixel). For bundles painted by hand. */
+static void
+raster_wide_line (SextantLayerCanvas *canvas,
+                  double              x0,
+                  double              y0,
+                  double              x1,
+                  double              y1,
+                  double              thickness,
+                  guint32             color)
+{
+  gboolean steep;
+  double gradient, extent;
+  int major0, major1, limit, minor_limit;
+  gsize major_stride, minor_stride;
+
+  x0 -= canvas->x;
+  x1 -= canvas->x;
+  y0 -= canvas->top;
+  y1 -= canvas->top;
+  steep = line_along_x (&x0, &y0, &x1, &y1);
+  gradient = x1 - x0 > 1e-9 ? (y1 - y0) / (x1 - x0) : 0;
+  extent = thickness * sqrt (1 + gradient * gradient);
+  limit = steep ? canvas->height : canvas->width;
+  minor_limit = steep ? canvas->width : canvas->height;
+  major_stride = steep ? (gsize)canvas->width : 1;
+  minor_stride = steep ? 1 : (gsize)canvas->width;
+  major0 = MAX ((int)floor (x0), 0);
+  major1 = MIN ((int)ceil (x1), limit - 1);
+  for (int m = major0; m <= major1; m++)
+    {
+      double centre = y0 + gradient * (m + 0.5 - x0);
+      double lo = centre - extent / 2, hi = centre + extent / 2;
+      int n0 = MAX ((int)floor (lo), 0), n1 = MIN ((int)ceil (hi), minor_limit);
+
+      for (int n = n0; n < n1; n++)
+        {
+          guint cover = (guint)((MIN (hi, n + 1.0) - MAX (lo, (double)n)) * 256 + 0.5);
+          guint32 *pixel = canvas->pixels + (gsize)m * major_stride + (gsize)n * minor_stride;
+
+          *pixel = _sextant_pixel_over (cover >= 256 ? color : _sextant_pixel_scale (color, cover), *pixel);
+        }
+    }
+}
+
+/* The single solid lines of @placed painted into @canvas; returns how
+ * many */
 static guint
-raster_lines (GtkSnapshot                   *snapshot,
-              const SextantTimelineGeometry *g,
+raster_lines (SextantLayerCanvas            *canvas,
               GArray                        *placed,
               const SextantFlowStyle        *style)
 {
-  int width = (int)ceilf (g->plot_width), height = (int)ceilf (g->bottom - g->top);
   GdkRGBA color = style->color;
-  g_autoptr(GskRenderNode) node = NULL;
-  guint32 *pixels, premultiplied;
+  /* bold lines (a pair's) as wide as they are; others a pixel wide */
+  gboolean wide = style->line_width >= 2;
+  guint32 premultiplied;
   guint n = 0;
 
-  if (width <= 0 || height <= 0)
-    return 0;
   /* a pixel-wide line carries the ink of a wider one */
-  color.alpha = (float)MIN (1.0, color.alpha * MAX (style->line_width, 1.0f) * 0.8);
+  if (!wide)
+    color.alpha = (float)MIN (1.0, color.alpha * MAX (style->line_width, 1.0f) * 0.8);
   premultiplied = sextant_timeline_premultiplied (&color);
-  pixels = sextant_pixels_new (width, height);
   for (guint i = 0; i < placed->len; i++)
     {
       const Placed *p = &g_array_index (placed, Placed, i);
 
       if (p->as != AS_LINE || p->dashed)
         continue;
-      raster_line (pixels, width, height, p->x0 - g->plot_x, p->y0 - g->top, p->x1 - g->plot_x, p->y1 - g->top,
-                   premultiplied);
+      if (wide)
+        raster_wide_line (canvas, p->x0, p->y0, p->x1, p->y1, style->line_width, premultiplied);
+      else
+        raster_line (canvas->pixels, canvas->width, canvas->height, p->x0 - canvas->x, p->y0 - canvas->top,
+                     p->x1 - canvas->x, p->y1 - canvas->top, premultiplied);
       n++;
     }
-  node = sextant_pixels_node_new (pixels, width, height, &GRAPHENE_RECT_INIT (g->plot_x, g->top, width, height));
+
+  return n;
+}
+
+/* Those lines as a picture of their own over the geometry's area */
+static guint
+raster_lines_node (GtkSnapshot                   *snapshot,
+                   const SextantTimelineGeometry *g,
+                   GArray                        *placed,
+                   const SextantFlowStyle        *style)
+{
+  SextantLayerCanvas canvas = { NULL, (int)g->plot_x, (int)g->top, (int)ceilf (g->plot_width),
+                                (int)ceilf (g->bottom - g->top) };
+  g_autoptr(GskRenderNode) node = NULL;
+  guint n;
+
+  if (canvas.width <= 0 || canvas.height <= 0)
+    return 0;
+  canvas.pixels = sextant_pixels_new (canvas.width, canvas.height);
+  n = raster_lines (&canvas, placed, style);
+  node = sextant_pixels_node_new (canvas.pixels, canvas.width, canvas.height,
+                                  &GRAPHENE_RECT_INIT (canvas.x, canvas.top, canvas.width, canvas.height));
   gtk_snapshot_append_node (snapshot, node);
 
   return n;
 }
 
+/**
+ * _sextant_timeline_draw_flows:
+ * @canvas: (nullable): the layers' pixels, where what is drawn by hand
+ *   goes (single lines, bundles without heads, the band)
+ * @flows: (element-type SextantFlow): what to draw
+ * @style: their colour and the width of a single line
+ * @stats: (out) (optional): what was drawn
+ *
+ * Draws @flows as lines, bundles and a band (the file's top comment says
+ * which where).
+ */
 void
 _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
+                              SextantLayerCanvas            *canvas,
                               const SextantTimelineGeometry *g,
                               GArray                        *flows,
                               const SextantFlowStyle        *style,
@@ -539,7 +663,8 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
   int width = (int)ceilf (g->plot_width);
   int n_windows = (width + SEXTANT_FLOW_WINDOW - 1) / SEXTANT_FLOW_WINDOW + 2;
   gboolean any_band = FALSE, any_line = FALSE;
-  guint solid = 0;
+  guint solid = 0, lines = 0;
+  guint32 premultiplied = sextant_timeline_premultiplied (&style->color);
   gboolean rastered;
   cairo_t *cr;
 
@@ -754,13 +879,45 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
         }
     }
   if (any_band)
-    draw_band (snapshot, g, &rows, columns, width, &style->color, stats);
+    draw_band (snapshot, canvas, g, &rows, columns, width, &style->color, stats);
 
-  /* a Cairo node (a surface the size of the area) only for lines */
+  /* single solid lines drawn by hand: into @canvas, or when many into a
+   * picture of their own (Cairo stroking 127 crossing lines as one path
+   * costs 6 ms: its tessellator finds every crossing) */
+  for (guint i = 0; i < placed->len; i++)
+    solid += g_array_index (placed, Placed, i).as == AS_LINE && !g_array_index (placed, Placed, i).dashed;
+  rastered = solid > 0 && (canvas != NULL || solid >= RASTER_FROM_LINES);
+  if (rastered && canvas != NULL)
+    lines = raster_lines (canvas, placed, style);
+  else if (rastered)
+    lines = raster_lines_node (snapshot, g, placed, style);
+
+  /* bundles without heads painted by hand too, with their width */
+  for (guint b = 0; b < bundles->len && canvas != NULL; b++)
+    {
+      Bundle *bundle = &g_array_index (bundles, Bundle, b);
+
+      if (bundle->count <= 0 || bundle->head != SEXTANT_FLOW_HEAD_NONE)
+        continue;
+      raster_wide_line (canvas, bundle->x0 / bundle->count, bundle->y0, bundle->x1 / bundle->count, bundle->y1,
+                        MAX (bundle_width (bundle->count), style->line_width), premultiplied);
+      bundle->count = 0;   /* drawn */
+      if (stats != NULL)
+        stats->bundles++;
+    }
+
+  /* a Cairo node (a surface the size of the area) only for what is left:
+   * bundles with heads, dashed lines, heads, single lines when few */
   for (guint b = 0; b < bundles->len && !any_line; b++)
     any_line = g_array_index (bundles, Bundle, b).count > 0;
   for (guint i = 0; i < placed->len && !any_line; i++)
-    any_line = g_array_index (placed, Placed, i).as == AS_LINE;
+    {
+      const Placed *p = &g_array_index (placed, Placed, i);
+
+      any_line = p->as == AS_LINE && (p->dashed || !rastered || p->head != SEXTANT_FLOW_HEAD_NONE);
+    }
+  if (stats != NULL)
+    stats->lines += lines;
   if (!any_line)
     {
       _sextant_layer_rows_clear (&rows);
@@ -791,18 +948,8 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
         stats->bundles++;
     }
 
-  /* single lines, the dashed ones apart; then their heads. Many solid
-   * ones: drawn by hand into pixels */
-  for (guint i = 0; i < placed->len; i++)
-    solid += g_array_index (placed, Placed, i).as == AS_LINE && !g_array_index (placed, Placed, i).dashed;
-  rastered = solid >= RASTER_FROM_LINES;
-  if (rastered)
-    {
-      guint n = raster_lines (snapshot, g, placed, style);
-
-      if (stats != NULL)
-        stats->lines += n;
-    }
+  /* the single lines not drawn by hand, the dashed ones apart; then their
+   * heads */
   cairo_set_line_width (cr, style->line_width);
   for (int dashed = 0; dashed < 2; dashed++)
     {

@@ -152,7 +152,7 @@ sum_legend (Frame *frame)
   g_autoptr(GHashTable) times = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
   GHashTableIter iter;
   FrameLoc *fl;
-  FrameRegion *r;
+  FrameRegion *r = NULL;
 
   frame->regions = g_array_new (FALSE, FALSE, sizeof (FrameRegion));
   g_hash_table_iter_init (&iter, frame->locs);
@@ -171,7 +171,8 @@ sum_legend (Frame *frame)
             }
         if (b->region == SEXTANT_NULL)
           continue;
-        if ((r = g_hash_table_lookup (times, &b->region)) == NULL)
+        /* a row's buckets in a row are mostly of one region */
+        if ((r == NULL || r->region != b->region) && (r = g_hash_table_lookup (times, &b->region)) == NULL)
           {
             r = g_new0 (FrameRegion, 1);
             r->region = b->region;
@@ -253,6 +254,8 @@ read_rows (Frame            *frame,
                                             (guint)request->width, frame->cells, error))
         return FALSE;
     }
+  /* here, while the lines are read on their thread */
+  sum_legend (frame);
 
   return TRUE;
 }
@@ -389,7 +392,5 @@ _sextant_timeline_read_frame_worker (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  sum_legend (frame);
-
   g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)_sextant_timeline_frame_free);
 }

@@ -11,6 +11,7 @@
  * run, drawn as a band: on each member row a strip at the row's top from
  * the run's first to its last collective, darker the more collectives per
  * pixel, so that the rows under it stay readable.
+ * Drawn into a snapshot, or painted by hand into the layers' pixels.
  * O(members + collectives log collectives); main thread, inside a snapshot.
  */
 #include "config.h"
@@ -44,6 +45,7 @@ compare_x (gconstpointer a,
 /* A run of collectives [@first, @last) of @cs: each member row's strip */
 static void
 draw_band (GtkSnapshot                   *snapshot,
+           SextantLayerCanvas            *canvas,
            const SextantTimelineGeometry *g,
            SextantLayerRows              *rows,
            GArray                        *members,
@@ -73,8 +75,11 @@ draw_band (GtkSnapshot                   *snapshot,
             continue;
           stamp[r] = run;
           _sextant_layer_band_strip (&g_array_index (rows->rows, SextantLayerRow, r), TRUE, &y, &h);
-          gtk_snapshot_append_color (snapshot, &shade,
-                                     &GRAPHENE_RECT_INIT ((float)x0 - 1, y, (float)(x1 - x0) + 2, h));
+          if (canvas != NULL)
+            _sextant_layer_canvas_rect (canvas, x0 - 1, y, x1 + 1, y + h, sextant_timeline_premultiplied (&shade));
+          else
+            gtk_snapshot_append_color (snapshot, &shade,
+                                       &GRAPHENE_RECT_INIT ((float)x0 - 1, y, (float)(x1 - x0) + 2, h));
         }
     }
 }
@@ -82,6 +87,8 @@ draw_band (GtkSnapshot                   *snapshot,
 /**
  * sextant_timeline_layer_collectives:
  * @snapshot: where to draw
+ * @canvas: (nullable): where to paint them by hand instead (the layers'
+ *   pixels)
  * @geometry: the view and its rows
  * @members: (element-type SextantViewMember) (nullable): the frame's
  *   collectives' members, grouped by collective
@@ -91,6 +98,7 @@ draw_band (GtkSnapshot                   *snapshot,
  */
 void
 sextant_timeline_layer_collectives (GtkSnapshot                   *snapshot,
+                                    SextantLayerCanvas            *canvas,
                                     const SextantTimelineGeometry *geometry,
                                     GArray                        *members)
 {
@@ -99,6 +107,7 @@ sextant_timeline_layer_collectives (GtkSnapshot                   *snapshot,
   g_autoptr(GArray) cs = NULL;
   g_autofree guint *stamp = NULL;
   cairo_t *cr = NULL;
+  guint32 pixel = sextant_timeline_premultiplied (sextant_timeline_collective_color ());
 
   g_return_if_fail (GTK_IS_SNAPSHOT (snapshot));
   g_return_if_fail (geometry != NULL && geometry->t1 > geometry->t0);
@@ -149,12 +158,12 @@ sextant_timeline_layer_collectives (GtkSnapshot                   *snapshot,
       while (j < cs->len && g_array_index (cs, Collective, j).x - g_array_index (cs, Collective, j - 1).x < COLLECTIVE_GAP)
         j++;
       if (j - i > 1)
-        draw_band (snapshot, g, &rows, members, cs, i, j, stamp, run);
+        draw_band (snapshot, canvas, g, &rows, members, cs, i, j, stamp, run);
       else
         {
           const Collective *c = &g_array_index (cs, Collective, i);
 
-          if (cr == NULL)
+          if (cr == NULL && canvas == NULL)
             {
               cr = _sextant_layer_cairo (snapshot, g);
               gdk_cairo_set_source_rgba (cr, sextant_timeline_collective_color ());
@@ -167,15 +176,26 @@ sextant_timeline_layer_collectives (GtkSnapshot                   *snapshot,
               int r = _sextant_layer_rows_lookup (&rows, m->loc, NULL);
               const SextantLayerRow *row;
               float tick;
+              double x;
 
               if (r < 0)
                 continue;
               row = &g_array_index (rows.rows, SextantLayerRow, r);
               tick = MIN (3.0f, row->height / 3);
-              cairo_move_to (cr, sextant_timeline_geometry_x (g, m->begin), row->y + row->height / 2 - tick);
-              cairo_rel_line_to (cr, 0, 2 * tick);
+              x = sextant_timeline_geometry_x (g, m->begin);
+              /* two pixels wide, as Cairo strokes them (butt caps) */
+              if (canvas != NULL)
+                _sextant_layer_canvas_rect (canvas, x - 1, row->y + row->height / 2 - tick, x + 1,
+                                            row->y + row->height / 2 + tick, pixel);
+              else
+                {
+                  cairo_move_to (cr, x, row->y + row->height / 2 - tick);
+                  cairo_rel_line_to (cr, 0, 2 * tick);
+                }
             }
-          if (c->top < c->bottom)
+          if (c->top < c->bottom && canvas != NULL)
+            _sextant_layer_canvas_rect (canvas, c->x - 1, c->top, c->x + 1, c->bottom, pixel);
+          else if (c->top < c->bottom)
             {
               cairo_move_to (cr, c->x, c->top);
               cairo_line_to (cr, c->x, c->bottom);

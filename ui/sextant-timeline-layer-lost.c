@@ -54,6 +54,7 @@ canvas_fill (SextantLayerCanvas            *canvas,
 {
   int left = (int)floorf (g->plot_x), top = (int)floorf (g->top);
 
+  G_STATIC_ASSERT ((HATCH_PERIOD & (HATCH_PERIOD - 1)) == 0);
   x0 = MAX (x0, canvas->x);
   x1 = MIN (x1, canvas->x + canvas->width);
   y0 = MAX (y0, canvas->top);
@@ -61,13 +62,15 @@ canvas_fill (SextantLayerCanvas            *canvas,
   for (int y = y0; y < y1; y++)
     {
       guint32 *line = canvas->pixels + (gsize)(y - canvas->top) * canvas->width - canvas->x;
+      guint32 pattern[HATCH_PERIOD];
+      int phase = x0 - left + y - top + 1;
 
-      for (int x = x0; x < x1; x++)
-        {
-          int phase = (x - left + y - top + 1) % HATCH_PERIOD;
-
-          line[x] = _sextant_pixel_over (phase < HATCH_DARK * HATCH_PERIOD ? dark : light, line[x]);
-        }
+      /* the line's stripes from x0 on; most pixels under them are clear */
+      for (int k = 0; k < HATCH_PERIOD; k++)
+        pattern[k] = ((phase + k) % HATCH_PERIOD + HATCH_PERIOD) % HATCH_PERIOD < HATCH_DARK * HATCH_PERIOD ? dark
+                                                                                                          : light;
+      for (int x = x0, k = 0; x < x1; x++, k = (k + 1) & (HATCH_PERIOD - 1))
+        line[x] = line[x] == 0 ? pattern[k] : _sextant_pixel_over (pattern[k], line[x]);
     }
 }
 

@@ -21,6 +21,8 @@ static const GdkRGBA filter_color = { 0.11f, 0.44f, 0.85f, 1 };
 /**
  * sextant_timeline_layer_messages:
  * @snapshot: where to draw
+ * @canvas: (nullable): where to paint the single lines by hand (the
+ *   layers' pixels, under what @snapshot draws)
  * @geometry: the view and its rows
  * @messages: (element-type SextantViewMessage) (nullable): the frame's messages
  * @density: (element-type SextantViewMessageDensity) (nullable): their
@@ -32,6 +34,7 @@ static const GdkRGBA filter_color = { 0.11f, 0.44f, 0.85f, 1 };
  */
 void
 sextant_timeline_layer_messages (GtkSnapshot                   *snapshot,
+                                 SextantLayerCanvas            *canvas,
                                  const SextantTimelineGeometry *geometry,
                                  GArray                        *messages,
                                  GArray                        *density,
@@ -73,5 +76,5 @@ sextant_timeline_layer_messages (GtkSnapshot                   *snapshot,
     style = (SextantFlowStyle) { filter_color, 2.5f };
   else
     style = (SextantFlowStyle) { { 0, 0, 0, 0.85f }, 1.5f };
-  _sextant_timeline_draw_flows (snapshot, geometry, flows, &style, NULL);
+  _sextant_timeline_draw_flows (snapshot, canvas, geometry, flows, &style, NULL);
 }

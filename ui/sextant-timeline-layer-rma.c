@@ -253,7 +253,7 @@ sextant_timeline_layer_rma (GtkSnapshot                   *snapshot,
           f.t1 = end;
           g_array_append_val (flows, f);
         }
-      _sextant_timeline_draw_flows (snapshot, geometry, flows, &style, NULL);
+      _sextant_timeline_draw_flows (snapshot, NULL, geometry, flows, &style, NULL);
       draw_targetless (snapshot, geometry, ops);
     }
 }

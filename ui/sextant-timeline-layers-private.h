@@ -91,7 +91,10 @@ typedef struct
  * band */
 #define SEXTANT_FLOW_BAND_INK 0.4
 
+/* @canvas (nullable): where the single solid lines are painted by hand
+ * (else Cairo strokes them, or a picture of their own when many) */
 void  _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
+                                    SextantLayerCanvas            *canvas,
                                     const SextantTimelineGeometry *geometry,
                                     GArray                        *flows,
                                     const SextantFlowStyle        *style,
@@ -110,6 +113,15 @@ const GdkRGBA *_sextant_timeline_rma_color (void);
 /* A Cairo context for the geometry's area, clipped to it */
 cairo_t *_sextant_layer_cairo (GtkSnapshot                   *snapshot,
                                const SextantTimelineGeometry *geometry);
+
+/* [@x0, @x1) x [@y0, @y1) (widget coordinates, clipped to @canvas) filled
+ * with @pixel over what is there, its edge pixels by the share they cover */
+void     _sextant_layer_canvas_rect (SextantLayerCanvas *canvas,
+                                     double              x0,
+                                     double              y0,
+                                     double              x1,
+                                     double              y1,
+                                     guint32             pixel);
 
 /* Pixels the layers paint by hand: premultiplied ARGB32 in a guint32 */
 

@@ -132,8 +132,11 @@ void sextant_timeline_lost_style        (const char                    *pattern,
  * the messages are a pair's (the pair filter): bolder, in the selection
  * colour. @density (SextantViewMessageDensity, nullable): when the view
  * had too many messages to read one by one, their counts per pair of
- * locations and stretch of time (then @messages is NULL). */
+ * locations and stretch of time (then @messages is NULL). @canvas
+ * (nullable): the single lines are painted into it by hand (Wu's lines,
+ * a pixel wide), the rest drawn into @snapshot over it. */
 void sextant_timeline_layer_messages    (GtkSnapshot                   *snapshot,
+                                         SextantLayerCanvas            *canvas,
                                          const SextantTimelineGeometry *geometry,
                                          GArray                        *messages,
                                          GArray                        *density,
@@ -142,8 +145,10 @@ void sextant_timeline_layer_messages    (GtkSnapshot                   *snapshot
 /* Collectives (@members: SextantViewMember, grouped by collective): a
  * line across the members' rows where the last of them arrived and a tick
  * where each arrived, while they stay apart; denser, one band per run of
- * collectives closer than a few pixels. */
+ * collectives closer than a few pixels. @canvas (nullable): painted into
+ * it by hand instead. */
 void sextant_timeline_layer_collectives (GtkSnapshot                   *snapshot,
+                                         SextantLayerCanvas            *canvas,
                                          const SextantTimelineGeometry *geometry,
                                          GArray                        *members);
 

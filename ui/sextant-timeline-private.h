@@ -176,6 +176,7 @@ typedef struct
   guint        rows_serial;
   gboolean     machine;
   int          color_mode;
+  gboolean     merged;      /* the layers are painted into the rows' picture */
 } RowsKey;
 
 /* The key of the cached picture of the layers */
@@ -221,7 +222,6 @@ struct _SextantTimeline
   GHashTable   *machine_index; /* location (gint64*) -> its index among every row's */
 
   /* drawing */
-  GArray       *columns;       /* double: a row's sums per pixel column and category */
   GskRenderNode *rows_node;    /* the rows, cached */
   RowsKey       rows_key;
   GskRenderNode *layers_node;  /* the layers drawn once per frame and view, cached */

@@ -920,7 +920,6 @@ sextant_timeline_finalize (GObject *object)
   g_clear_pointer (&self->frame, _sextant_timeline_frame_free);
   g_clear_pointer (&self->rows_node, gsk_render_node_unref);
   g_clear_pointer (&self->layers_node, gsk_render_node_unref);
-  g_clear_pointer (&self->columns, g_array_unref);
   g_clear_pointer (&self->filter, sextant_pair_filter_free);
   g_free (self->error);
 
@@ -1095,7 +1094,6 @@ sextant_timeline_init (SextantTimeline *self)
 {
   self->show_messages = TRUE;
   self->show_lost = TRUE;
-  self->columns = g_array_new (FALSE, TRUE, sizeof (double));
   self->label_width = 160;
   self->row_height = ROW_MIN;
   self->mark_loc = self->mark_peer = SEXTANT_NULL;
