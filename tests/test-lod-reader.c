@@ -421,7 +421,8 @@ test_direct (Fixture       *fixture,
         g_assert_true (sextant_lod_reader_read_messages_rows (reader, t0, t1, G_MAXINT32, rows, &too_many_rows,
                                                               &error));
         g_assert_no_error (error);
-        g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, G_MAXINT32, direct, &too_many, &error));
+        g_assert_true (sextant_lod_reader_read_messages (reader, NULL, 0, t0, t1, G_MAXINT32, direct, &too_many,
+                                                         &error));
         g_assert_no_error (error);
         g_assert_false (too_many || too_many_rows);
         /* the same, in the table's order (by id) */
@@ -439,11 +440,35 @@ test_direct (Fixture       *fixture,
           }
         messages_compared += direct->len;
 
+        /* of some locations (every other one met): the messages with an end there */
+        {
+          g_autoptr(GArray) of = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+          g_autoptr(GArray) locs = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_autoptr(GHashTable) set = g_hash_table_new (g_int64_hash, g_int64_equal);
+          guint want = 0;
+
+          for (guint i = 0; i < direct->len; i += 2)
+            g_array_append_val (locs, g_array_index (direct, SextantViewMessage, i).send_loc);
+          for (guint i = 0; i < locs->len; i++)
+            g_hash_table_add (set, &g_array_index (locs, gint64, i));
+          for (guint i = 0; i < direct->len; i++)
+            want += g_hash_table_contains (set, &g_array_index (direct, SextantViewMessage, i).send_loc) ||
+                    g_hash_table_contains (set, &g_array_index (direct, SextantViewMessage, i).recv_loc);
+          g_assert_true (sextant_lod_reader_read_messages (reader, (const gint64 *)(void *)locs->data, locs->len,
+                                                              t0, t1, G_MAXINT32, of, &too_many, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (of->len, ==, want);
+          for (guint i = 0; i < of->len; i++)
+            g_assert_true (g_hash_table_contains (set, &g_array_index (of, SextantViewMessage, i).send_loc) ||
+                           g_hash_table_contains (set, &g_array_index (of, SextantViewMessage, i).recv_loc));
+        }
+
         /* over the cap: none, and too_many */
         if (direct->len > 1)
           {
             g_array_set_size (direct, 0);
-            g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, rows->len - 1, direct, &too_many, &error));
+            g_assert_true (sextant_lod_reader_read_messages (reader, NULL, 0, t0, t1, rows->len - 1, direct, &too_many,
+                                                             &error));
             g_assert_true (too_many);
             g_assert_cmpuint (direct->len, ==, 0);
           }
@@ -455,19 +480,32 @@ test_direct (Fixture       *fixture,
   g_assert_cmpuint (buckets_compared, >, 0);
 }
 
+/* The integer @sql gives, its parameters @types ("ii" or "iii") of @a,
+ * @b, @c */
+static gint64
+query_ints (SextantStore *store,
+            const char   *sql,
+            const char   *types,
+            gint64        a,
+            gint64        b,
+            gint64        c)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 value = -1;
+
+  g_assert_true (sextant_store_foreach_sql (store, sql, take_int, &value, &error, types, a, b, c));
+  g_assert_no_error (error);
+
+  return value;
+}
+
 static gint64
 query_int (SextantStore *store,
            const char   *sql,
            gint64        a,
            gint64        b)
 {
-  g_autoptr(GError) error = NULL;
-  gint64 value = -1;
-
-  g_assert_true (sextant_store_foreach_sql (store, sql, take_int, &value, &error, "ii", a, b));
-  g_assert_no_error (error);
-
-  return value;
+  return query_ints (store, sql, "ii", a, b, 0);
 }
 
 /* The message density of a view counts every message in flight in it
@@ -502,8 +540,8 @@ test_density (Fixture       *fixture,
           gint64 slot_ticks = MAX ((t1 - t0) / 1920, 1);
           gint64 count = 0;
 
-          g_assert_true (sextant_lod_reader_read_message_density (reader, t0, t1, slot_ticks, maxes[m], density,
-                                                                  &error));
+          g_assert_true (sextant_lod_reader_read_message_density (reader, NULL, 0, t0, t1, slot_ticks, maxes[m],
+                                                                  density, &error));
           g_assert_no_error (error);
           g_assert_cmpuint (density->len, <=, maxes[m]);
           for (guint i = 0; i < density->len; i++)
@@ -524,6 +562,39 @@ test_density (Fixture       *fixture,
             g_assert_cmpint (count, ==, want);
           else
             g_assert_cmpint (count, <=, want);
+
+          /* of 4096 locations by id from one met: the messages with an
+           * end among them, as SQL counts them */
+          if (m == 0 && density->len > 0)
+            {
+              g_autoptr(GArray) of = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
+              g_autoptr(GArray) locs = g_array_new (FALSE, FALSE, sizeof (gint64));
+              gint64 from = g_array_index (density, SextantViewMessageDensity, density->len / 2).send_loc;
+              gint64 want_of = query_ints (fixture->store,
+                                            "SELECT count (*) FROM message WHERE send_time < ?2 AND recv_time >= ?1 "
+                                            "AND send_loc IS NOT NULL AND recv_loc IS NOT NULL "
+                                            "AND (send_loc BETWEEN ?3 AND ?3 + 4095 "
+                                            "     OR recv_loc BETWEEN ?3 AND ?3 + 4095)",
+                                            "iii", t0, t1, from);
+              gint64 count_of = 0;
+
+              for (gint64 loc = from; loc < from + 4096; loc++)
+                g_array_append_val (locs, loc);
+              g_assert_true (sextant_lod_reader_read_message_density (reader, (const gint64 *)(void *)locs->data,
+                                                                         locs->len, t0, t1, slot_ticks, maxes[m],
+                                                                         of, &error));
+              g_assert_no_error (error);
+              for (guint i = 0; i < of->len; i++)
+                {
+                  const SextantViewMessageDensity *d = &g_array_index (of, SextantViewMessageDensity, i);
+
+                  g_assert_true ((d->send_loc >= from && d->send_loc < from + 4096) ||
+                                 (d->recv_loc >= from && d->recv_loc < from + 4096));
+                  count_of += d->count;
+                }
+              g_assert_cmpint (count_of, >, 0);
+              g_assert_cmpint (count_of, ==, want_of);
+            }
         }
     }
 }

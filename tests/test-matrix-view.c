@@ -59,8 +59,8 @@ read_pairs (SextantStore *store)
 
   g_assert_no_error (error);
   g_assert_true (sextant_store_get_time_span (store, &span, &error));
-  g_assert_true (sextant_lod_reader_read_messages (reader, span.begin, span.end + 1, G_MAXUINT, messages, &too_many,
-                                                   &error));
+  g_assert_true (sextant_lod_reader_read_messages (reader, NULL, 0, span.begin, span.end + 1, G_MAXUINT, messages,
+                                                   &too_many, &error));
   g_assert_no_error (error);
   g_assert_false (too_many);
   for (guint i = 0; i < messages->len; i++)

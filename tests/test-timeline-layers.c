@@ -735,8 +735,8 @@ test_dense_trace (void)
 
   frame.messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
   frame.members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
-  g_assert_true (sextant_lod_reader_read_messages (reader, span.begin, span.end, 1000000, frame.messages, &too_many,
-                                                   &error));
+  g_assert_true (sextant_lod_reader_read_messages (reader, NULL, 0, span.begin, span.end, 1000000, frame.messages,
+                                                   &too_many, &error));
   g_assert_no_error (error);
   g_assert_false (too_many);
   g_assert_true (sextant_lod_reader_read_collectives (reader, span.begin, span.end, 1000000, frame.members,
@@ -1157,7 +1157,7 @@ test_rma_onecoll (void)
     g_assert_no_error (error);
     frame.messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
     frame.members = g_array_new (FALSE, FALSE, sizeof (SextantViewMember));
-    g_assert_true (sextant_lod_reader_read_messages (reader, span.begin, span.end, 1000000, frame.messages,
+    g_assert_true (sextant_lod_reader_read_messages (reader, NULL, 0, span.begin, span.end, 1000000, frame.messages,
                                                      &too_many, &error));
     g_assert_true (sextant_lod_reader_read_collectives (reader, span.begin, span.end, 1000000, frame.members,
                                                         &too_many, &error));

@@ -261,7 +261,7 @@ test_messages (Fixture       *fixture,
    * until the view has at most a few hundred in flight */
   t0 = sextant_session_get_view_begin (fixture->session);
   t1 = sextant_session_get_view_end (fixture->session);
-  g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, 10000000, messages, &too_many, &error));
+  g_assert_true (sextant_lod_reader_read_messages (reader, NULL, 0, t0, t1, 10000000, messages, &too_many, &error));
   g_assert_no_error (error);
   g_assert_false (too_many);
   g_assert_cmpuint (messages->len, >, 0);
@@ -274,7 +274,7 @@ test_messages (Fixture       *fixture,
         t0 = middle.send_time - margin;
         t1 = middle.recv_time + margin + 1;
         g_array_set_size (messages, 0);
-        g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, 40, messages, &too_many, &error));
+        g_assert_true (sextant_lod_reader_read_messages (reader, NULL, 0, t0, t1, 40, messages, &too_many, &error));
         g_assert_no_error (error);
         margin /= 2;
       }
@@ -286,7 +286,7 @@ test_messages (Fixture       *fixture,
   t0 = sextant_session_get_view_begin (fixture->session);
   t1 = sextant_session_get_view_end (fixture->session);
   g_array_set_size (messages, 0);
-  g_assert_true (sextant_lod_reader_read_messages (reader, t0, t1, 40, messages, &too_many, &error));
+  g_assert_true (sextant_lod_reader_read_messages (reader, NULL, 0, t0, t1, 40, messages, &too_many, &error));
   g_assert_no_error (error);
   pixels = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
   stride = (gsize)width * 4;

@@ -29,7 +29,7 @@
  * sextant_lod_machine_fill_band() sums up; both width * N_CATEGORIES,
  * column by column, and @rates one column more. A bucket costs the same
  * however many columns it spans. */
-void
+guint
 sextant_lod_machine_add_buckets (const GArray *buckets,
                                  gint64        t0,
                                  gint64        t1,
@@ -38,6 +38,8 @@ sextant_lod_machine_add_buckets (const GArray *buckets,
                                  double       *sums,
                                  double       *rates)
 {
+  guint present = 0;
+
   for (guint k = 0; k < buckets->len; k++)
     {
       const SextantLodBucket *bucket = &g_array_index (buckets, SextantLodBucket, k);
@@ -48,6 +50,8 @@ sextant_lod_machine_add_buckets (const GArray *buckets,
 
       if (e <= a)
         continue;
+      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+        present |= (bucket->time[c] != 0) << c;
       x0 = MIN ((guint)(a / column), width - 1);
       x1 = MIN ((guint)(e / column), width - 1);
       if (x1 <= x0 + 1)
@@ -79,6 +83,8 @@ sextant_lod_machine_add_buckets (const GArray *buckets,
           }
       }
     }
+
+  return present;
 }
 
 /* Turns @sums and @rates (as sextant_lod_machine_add_buckets() left
@@ -90,18 +96,26 @@ sextant_lod_machine_fill_band (double             *sums,
                                double             *rates,
                                guint               width,
                                double              ticks,
+                               guint               present,
                                SextantMachineCell *cells)
 {
   double run[SEXTANT_N_CATEGORIES] = { 0 };
   double scale = 255.0 / ticks;
+  guint list[SEXTANT_N_CATEGORIES], n = 0;
 
+  /* the categories present only (a trace has two or three of the eight):
+   * a million cells and more */
+  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+    if (present & 1u << c)
+      list[n++] = c;
   for (guint x = 0; x < width; x++)
     {
       double *sum = sums + (gsize)x * SEXTANT_N_CATEGORIES;
       double *rate = rates + (gsize)x * SEXTANT_N_CATEGORIES;
 
-      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+      for (guint k = 0; k < n; k++)
         {
+          guint c = list[k];
           double v;
 
           run[c] += rate[c];
@@ -111,7 +125,8 @@ sextant_lod_machine_fill_band (double             *sums,
           rate[c] = 0.0;
         }
     }
-  memset (rates + (gsize)width * SEXTANT_N_CATEGORIES, 0, sizeof (double) * SEXTANT_N_CATEGORIES);
+  for (guint k = 0; k < n; k++)
+    rates[(gsize)width * SEXTANT_N_CATEGORIES + list[k]] = 0.0;
 }
 
 guint
@@ -168,6 +183,7 @@ sextant_lod_reader_read_machine (SextantLodReader   *self,
     {
       guint lo = (guint)((guint64)b * n_locs / n_bands);
       guint hi = (guint)((guint64)(b + 1) * n_locs / n_bands);
+      guint present = 0;
 
       if (hi == lo)
         continue;
@@ -176,9 +192,9 @@ sextant_lod_reader_read_machine (SextantLodReader   *self,
           g_array_set_size (buckets, 0);
           if (!sextant_lod_reader_read (self, locs[i], level, t0, t1, buckets, error))
             return FALSE;
-          sextant_lod_machine_add_buckets (buckets, t0, t1, width, column, sums, rates);
+          present |= sextant_lod_machine_add_buckets (buckets, t0, t1, width, column, sums, rates);
         }
-      sextant_lod_machine_fill_band (sums, rates, width, column * (hi - lo), cells + (gsize)b * width);
+      sextant_lod_machine_fill_band (sums, rates, width, column * (hi - lo), present, cells + (gsize)b * width);
     }
 
   return TRUE;

@@ -324,8 +324,34 @@ compare_density (gconstpointer a,
   return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
+/* A set of locations (NULL: every one), for the pairs with an end in it */
+static GHashTable *
+wanted_new (const gint64 *locs,
+            guint         n_locs)
+{
+  GHashTable *wanted;
+
+  if (locs == NULL)
+    return NULL;
+  wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < n_locs; i++)
+    g_hash_table_add (wanted, (gpointer)&locs[i]);
+
+  return wanted;
+}
+
+static gboolean
+pair_wanted (GHashTable        *wanted,
+             const MessagePair *pair)
+{
+  return wanted == NULL || g_hash_table_contains (wanted, &pair->send_loc) ||
+         g_hash_table_contains (wanted, &pair->recv_loc);
+}
+
 gboolean
 sextant_lod_reader_read_message_density (SextantLodReader  *self,
+                                         const gint64      *locs,
+                                         guint              n_locs,
                                          gint64             t0,
                                          gint64             t1,
                                          gint64             slot_ticks,
@@ -335,6 +361,7 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
 {
   g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
   g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GHashTable) wanted = wanted_new (locs, n_locs);
   const MessageIndex *index;
   guint limit = MAX (4 * max, 4096);
 
@@ -352,15 +379,24 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
     {
       const MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
       const MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
+      /* a pair's messages by send time: the slot's end found by a
+       * division when a message passes it, not for each message */
+      gint64 slot = 0, slot_end = G_MININT64;
+
+      if (!pair_wanted (wanted, pair))
+        continue;
       for (guint i = message_pair_first (pair, times, t0); i < pair->n && times[i].send_time < t1; i++)
         {
           const MessageTimes *m = &times[i];
-          gint64 slot;
           SextantViewMessageDensity *last;
 
           if (m->recv_time < t0)
             continue;
-          slot = (MAX (m->send_time, t0) - t0) / slot_ticks;
+          if (m->send_time >= slot_end)
+            {
+              slot = (MAX (m->send_time, t0) - t0) / slot_ticks;
+              slot_end = t0 + (slot + 1) * slot_ticks;
+            }
           last = out->len > 0 ? &g_array_index (out, SextantViewMessageDensity, out->len - 1) : NULL;
           if (last != NULL && last->send_loc == pair->send_loc && last->recv_loc == pair->recv_loc &&
               g_array_index (slots, gint64, out->len - 1) == slot)
@@ -384,6 +420,7 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
             {
               density_coarsen (out, slots, 0);
               slot_ticks *= 2;
+              slot_end = G_MININT64;
             }
         }
     }
@@ -431,6 +468,8 @@ message_row (const SextantRow  *row,
 
 gboolean
 sextant_lod_reader_read_messages (SextantLodReader  *self,
+                                  const gint64      *locs,
+                                  guint              n_locs,
                                   gint64             t0,
                                   gint64             t1,
                                   guint              max,
@@ -438,6 +477,8 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
                                   gboolean          *too_many,
                                   GError           **error)
 {
+  g_autoptr(GHashTable) wanted = NULL;
+
   g_return_val_if_fail (messages != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (messages) == sizeof (SextantViewMessage), FALSE);
   g_return_val_if_fail (too_many != NULL, FALSE);
@@ -448,6 +489,7 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
 
   if (!message_index_build (self, error))
     return FALSE;
+  wanted = wanted_new (locs, n_locs);
 
   /* pair by pair, the messages sent in [t0 - the pair's longest, t1) */
   {
@@ -460,6 +502,8 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
         const MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
         const MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
 
+        if (!pair_wanted (wanted, pair))
+          continue;
         for (guint i = message_pair_first (pair, times, t0); i < pair->n && times[i].send_time < t1; i++)
           {
             SextantViewMessage m;

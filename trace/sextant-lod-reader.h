@@ -120,14 +120,18 @@ typedef struct
 } SextantViewMessage;
 
 /* Appends to @messages (of SextantViewMessage) the matched messages in
- * flight during [@t0, @t1) (sent before @t1, received at or after @t0), in
- * no particular order; when there are more than @max, none, and
+ * flight during [@t0, @t1) (sent before @t1, received at or after @t0)
+ * with an end among @locs (@n_locs of them; NULL: all, whatever their
+ * ends: a view of some rows draws those, whatever the messages between
+ * the others), in no particular order; when there are more than @max, none, and
  * @too_many is set (a view that dense draws no lines). The first call (of
  * this or read_message_density()) reads every message into the reader's
  * index of messages by pair and send time (about 32 bytes a message; the
  * 842 688 of the 10 M-event store in 0.3-0.5 s); after it a read costs
  * the messages in the view and a binary search per pair. */
 gboolean          sextant_lod_reader_read_messages    (SextantLodReader  *self,
+                                                       const gint64      *locs,
+                                                       guint              n_locs,
                                                        gint64             t0,
                                                        gint64             t1,
                                                        guint              max,
@@ -201,7 +205,8 @@ typedef struct
 } SextantViewMessageDensity;
 
 /* When read_messages() found too many: the messages in flight during
- * [@t0, @t1) counted per pair of locations and slot of @slot_ticks (by
+ * [@t0, @t1) with an end among @locs (NULL: all) counted per pair of
+ * locations and slot of @slot_ticks (by
  * send time), at most @max entries (then the coarsest slots that fit:
  * @slot_ticks doubled until they do; still more pairs than @max: the
  * @max busiest), by pair, each pair's slots in time order. Reads the
@@ -209,6 +214,8 @@ typedef struct
  * it from every message); then the cost is the messages in the view and a
  * binary search per pair (the whole 10 M-event run: 4-8 ms). */
 gboolean          sextant_lod_reader_read_message_density (SextantLodReader  *self,
+                                                           const gint64      *locs,
+                                                           guint              n_locs,
                                                            gint64             t0,
                                                            gint64             t1,
                                                            gint64             slot_ticks,
@@ -328,8 +335,10 @@ gboolean          sextant_lod_reader_read_machine     (SextantLodReader  *self,
  * overlap, into @sums (width * N_CATEGORIES, zeroed) and @rates ((width
  * + 1) * N_CATEGORIES, zeroed); then the cells' shares of @ticks (a
  * column's ticks times the band's locations), which zeroes @sums and
- * @rates for the next band. */
-void              sextant_lod_machine_add_buckets     (const GArray      *buckets,
+ * @rates for the next band. add_buckets() returns the categories it added
+ * time to (bit c: category c), which fill_band() fills (@present: their
+ * union; the cells of the others are left as they are). */
+guint             sextant_lod_machine_add_buckets     (const GArray      *buckets,
                                                        gint64             t0,
                                                        gint64             t1,
                                                        guint              width,
@@ -340,6 +349,7 @@ void              sextant_lod_machine_fill_band       (double            *sums,
                                                        double            *rates,
                                                        guint              width,
                                                        double             ticks,
+                                                       guint              present,
                                                        SextantMachineCell *cells);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLodReader, sextant_lod_reader_free)

@@ -17,7 +17,7 @@
  *   rows.
  * The rows and the layers are pixels made once per frame of data and
  * view (sextant_pixels_node_new()), one picture (the layers painted over
- * the rows) but in the whole-machine mode and at a scale other than 1;
+ * the rows or the whole machine) but at a scale other than 1;
  * every other frame copies it. A new view's picture: 3-6 ms on the two
  * threads that paint its rows, 1-3 ms for its layers (docs/benchmarks.md).
  */
@@ -254,72 +254,79 @@ snapshot_counter (SextantTimeline          *self,
     }
 }
 
-/* The whole-machine picture: a band per pixel row or a few, each cell
- * the mean of its categories' colours weighted by their shares, as
- * opaque as the cell was busy. Stretched to the plot by hand (the
- * nearest cell): scaled by Cairo the picture cost 70 ms a new frame. */
-static void
-snapshot_machine (SextantTimeline *self,
-                  GtkSnapshot     *snapshot,
-                  int              plot,
-                  int              height)
+/* The whole machine's colours: per category its colour packed in three
+ * 21-bit fields, so that one product per category weighs all three
+ * channels of a cell (at most 8 x 255 x 255 each); per sum of a cell's
+ * shares its alpha (a cell busy a tenth of its time still shows) and the
+ * factor (in 1/65536) from a channel's weighted sum to its premultiplied
+ * value, sum x alpha / (busy x 255). In integers: a million cells and
+ * more a frame. */
+typedef struct
 {
-  const Frame *frame = self->frame;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autofree guint32 *cells = NULL;
-  int h = height - RULER_HEIGHT - ROW_GAP;
-  guint rgb[SEXTANT_N_CATEGORIES][3];
-  guint32 *pixels;
+  guint64 rgb[SEXTANT_N_CATEGORIES];
+  guint   alpha[SEXTANT_N_CATEGORIES * 255 + 1];
+  guint64 factor[SEXTANT_N_CATEGORIES * 255 + 1];
+} MachineColors;
 
-  if (frame->cells == NULL || frame->n_bands == 0 || frame->width <= 0 || plot <= 0 || h <= 0)
-    return;
-  cells = g_new0 (guint32, (gsize)frame->width * frame->n_bands);
-  /* in integers: a million cells and more */
-  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+static const MachineColors *
+machine_colors (void)
+{
+  static MachineColors colors;
+  static gsize done;
+
+  if (g_once_init_enter (&done))
     {
-      const GdkRGBA *color = sextant_timeline_category_color (c);
+      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+        {
+          const GdkRGBA *color = sextant_timeline_category_color (c);
 
-      rgb[c][0] = (guint)lround (color->red * 255);
-      rgb[c][1] = (guint)lround (color->green * 255);
-      rgb[c][2] = (guint)lround (color->blue * 255);
+          colors.rgb[c] = (guint64)lround (color->red * 255) << 42 | (guint64)lround (color->green * 255) << 21 |
+                          (guint64)lround (color->blue * 255);
+        }
+      for (guint busy = 1; busy < G_N_ELEMENTS (colors.alpha); busy++)
+        {
+          colors.alpha[busy] = MIN (255, 40 + busy * 215 / 255);
+          colors.factor[busy] = ((guint64)colors.alpha[busy] * 65536 + busy * 255 / 2) / (busy * 255);
+        }
+      g_once_init_leave (&done, 1);
     }
-  for (gsize i = 0; i < (gsize)frame->width * frame->n_bands; i++)
+
+  return &colors;
+}
+
+/* Band @b of the frame's machine picture as pixels (its cells' mean
+ * colours, premultiplied), @frame->width of them into @line */
+static void
+machine_band (const Frame *frame,
+              gint64       b,
+              guint32     *line)
+{
+  const MachineColors *colors = machine_colors ();
+  const SextantMachineCell *cells = frame->cells + (gsize)b * frame->width;
+
+  for (int x = 0; x < frame->width; x++)
     {
-      const SextantMachineCell *cell = &frame->cells[i];
-      guint sum[3] = { 0, 0, 0 };
-      guint busy = 0, alpha;
+      const guint8 *share = cells[x].share;
+      guint64 sum = 0, factor;
+      guint busy = 0;
 
       for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
         {
-          busy += cell->share[c];
-          for (guint k = 0; k < 3; k++)
-            sum[k] += cell->share[c] * rgb[c][k];
+          busy += share[c];
+          sum += share[c] * colors->rgb[c];
         }
       if (busy == 0)
-        continue;
-      /* a cell busy a tenth of its time still shows */
-      alpha = MIN (255, 40 + busy * 215 / 255);
-      /* the mean colour, premultiplied: mean * alpha / 255, rounded */
-      cells[i] = alpha << 24;
-      for (guint k = 0; k < 3; k++)
-        cells[i] |= ((sum[k] * alpha + busy * 255 / 2) / (busy * 255)) << (16 - 8 * k);
+        {
+          line[x] = 0;
+          continue;
+        }
+      factor = colors->factor[busy];
+      line[x] = (guint32)colors->alpha[busy] << 24 | (guint32)MIN (((sum >> 42) * factor + 32768) >> 16, 255) << 16 |
+                (guint32)MIN (((sum >> 21 & 0x1fffff) * factor + 32768) >> 16, 255) << 8 |
+                (guint32)MIN (((sum & 0x1fffff) * factor + 32768) >> 16, 255);
     }
-  pixels = sextant_pixels_new_dirty (plot, h);
-  for (int y = 0; y < h; y++)
-    {
-      const guint32 *band = cells + (gsize)((gint64)y * frame->n_bands / h) * frame->width;
-      guint32 *line = pixels + (gsize)y * plot;
-
-      if (plot == frame->width)
-        memcpy (line, band, (gsize)plot * 4);
-      else
-        for (int x = 0; x < plot; x++)
-          line[x] = band[(gint64)x * frame->width / plot];
-    }
-  node = sextant_pixels_node_new (pixels, plot, h,
-                                  &GRAPHENE_RECT_INIT (self->label_width, RULER_HEIGHT + ROW_GAP, plot, h));
-  gtk_snapshot_append_node (snapshot, node);
 }
+
 
 /* The rows' pixels: what a new frame or view paints of the rows, apart
  * from the counters (GTK objects) */
@@ -331,8 +338,49 @@ typedef struct
   guint              last;
   double             top;       /* row 0's top (scrolled) */
   guint32            stripe;    /* a row's background */
-  int                next;      /* the next row to paint, from first; atomic */
+  int                next;      /* the next row to paint, from first (the machine: run of lines); atomic */
+  gboolean           machine;   /* the whole machine's picture, not rows */
 } RowsPaint;
+
+/* The whole machine's picture into @paint's canvas (below a gap of
+ * ROW_GAP lines), MACHINE_LINES lines at a time until none is left: a
+ * band per pixel row or a few, each cell the mean of its categories'
+ * colours weighted by their shares, as opaque as the cell was busy;
+ * stretched to the plot by hand (the nearest cell: scaled by Cairo the
+ * picture cost 70 ms a new frame). Any thread, as rows_paint(). */
+#define MACHINE_LINES 16
+
+static void
+machine_paint (RowsPaint *paint)
+{
+  const Frame *frame = paint->self->frame;
+  SextantLayerCanvas *canvas = &paint->canvas;
+  int h = canvas->height - ROW_GAP;
+  g_autofree guint32 *band = g_new (guint32, MAX (frame->width, 1));
+  gint64 band_made = -1;
+  int chunk;
+
+  while ((chunk = g_atomic_int_add (&paint->next, 1)) < (canvas->height + MACHINE_LINES - 1) / MACHINE_LINES)
+    for (int line = chunk * MACHINE_LINES; line < MIN ((chunk + 1) * MACHINE_LINES, canvas->height); line++)
+      {
+        guint32 *out = canvas->pixels + (gsize)line * canvas->width;
+        gint64 b = (gint64)(line - ROW_GAP) * frame->n_bands / MAX (h, 1);
+
+        if (line < ROW_GAP)
+          {
+            memset (out, 0, (gsize)canvas->width * 4);
+            continue;
+          }
+        if (b != band_made)
+          machine_band (frame, b, band);
+        band_made = b;
+        if (canvas->width == frame->width)
+          memcpy (out, band, (gsize)canvas->width * 4);
+        else
+          for (int x = 0; x < canvas->width; x++)
+            out[x] = band[(gint64)x * frame->width / canvas->width];
+      }
+}
 
 /* Row @i's top line (widget coordinates) */
 static int
@@ -353,10 +401,16 @@ rows_paint (gpointer data)
 {
   RowsPaint *paint = data;
   SextantTimeline *self = paint->self;
-  g_autoptr(GArray) columns = g_array_new (FALSE, TRUE, sizeof (double));
+  g_autoptr(GArray) columns = NULL;
   int h = (int)self->row_height;
   guint i;
 
+  if (paint->machine)
+    {
+      machine_paint (paint);
+      return NULL;
+    }
+  columns = g_array_new (FALSE, TRUE, sizeof (double));
   while ((i = paint->first + (guint)g_atomic_int_add (&paint->next, 1)) < paint->last)
     {
       const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
@@ -371,8 +425,8 @@ rows_paint (gpointer data)
   return NULL;
 }
 
-/* Starts the rows' pixels of the view: FALSE when there are none to paint
- * (the whole-machine mode, no room) */
+/* Starts the rows' (or the whole machine's) pixels of the view: FALSE
+ * when there are none to paint (no room; the whole machine not read yet) */
 static gboolean
 rows_paint_init (SextantTimeline *self,
                  RowsPaint       *paint,
@@ -382,10 +436,13 @@ rows_paint_init (SextantTimeline *self,
 {
   GdkRGBA stripe = *fg;
 
-  if (self->machine || height <= RULER_HEIGHT)
+  /* the whole machine: when its frame is read */
+  if (height <= RULER_HEIGHT || (self->machine && (self->frame == NULL || !self->frame->machine ||
+                                                   self->frame->cells == NULL || self->frame->width <= 0)))
     return FALSE;
   stripe.alpha = 0.05f;
   paint->self = self;
+  paint->machine = self->machine;
   paint->canvas.x = self->label_width;
   paint->canvas.width = width - self->label_width;
   paint->canvas.top = RULER_HEIGHT;
@@ -397,6 +454,8 @@ rows_paint_init (SextantTimeline *self,
   _sextant_timeline_visible_rows (self, &paint->first, &paint->last);
   paint->top = _sextant_timeline_row_top (self, 0);
   paint->next = 0;
+  if (paint->machine)
+    return TRUE;
   canvas_fill (&paint->canvas,
                paint->last > paint->first ? row_line (paint, paint->last - 1) + (int)self->row_height
                                           : paint->canvas.top,
@@ -405,8 +464,8 @@ rows_paint_init (SextantTimeline *self,
   return TRUE;
 }
 
-/* The rows' node: the pixels of @paint (NULL: none), the counters; or the
- * machine picture */
+/* The rows' node: the pixels of @paint (NULL: none: rows or the whole
+ * machine's picture), the counters */
 static GskRenderNode *
 rows_node (SextantTimeline *self,
            RowsPaint       *paint,
@@ -418,12 +477,6 @@ rows_node (SextantTimeline *self,
   SextantTimelineGeometry geometry;
   g_autoptr(GskRenderNode) node = NULL;
 
-  if (self->machine)
-    {
-      if (self->frame != NULL && self->frame->machine)
-        snapshot_machine (self, snapshot, width - self->label_width, height);
-      return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-    }
   if (paint == NULL)
     return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 
@@ -433,7 +486,8 @@ rows_node (SextantTimeline *self,
   gtk_snapshot_append_node (snapshot, node);
   /* the counters' plots over their rows */
   _sextant_timeline_geometry (self, &geometry);
-  for (guint i = paint->first; i < paint->last && self->frame != NULL && !self->frame->machine; i++)
+  for (guint i = paint->first; i < paint->last && !paint->machine && self->frame != NULL && !self->frame->machine;
+       i++)
     {
       const SextantTimelineRow *row = sextant_timeline_rows_get_row (self->rows, i);
 
@@ -720,8 +774,8 @@ layers_paint (SextantTimeline               *self,
                        scale);
 }
 
-/* The layers as a picture of their own (over the whole-machine picture,
- * or at a scale other than 1, where the rows' picture is not theirs) */
+/* The layers as a picture of their own (at a scale other than 1: the
+ * rows' picture is at a scale of 1) */
 static GskRenderNode *
 layers_node (SextantTimeline               *self,
              const SextantTimelineGeometry *geometry,
@@ -783,7 +837,7 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   /* at a scale of 1 the layers are painted into the rows' picture: one
    * picture for GTK to draw (each costs it a copy of the plot and a
    * composite, 1-3 ms) */
-  merged = key.merged = !self->machine && gtk_widget_get_scale_factor (widget) == 1;
+  merged = key.merged = gtk_widget_get_scale_factor (widget) == 1;
   /* while the frame of a new view is read, the pictures of the last one
    * are drawn where their times fall (scaled and moved), not made again:
    * zooming and panning cost a copy per frame */

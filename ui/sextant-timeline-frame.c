@@ -17,8 +17,9 @@
  * - (but for the first frame of a store, which shows the rows at once:
  *   the first message read builds the reader's message index, 0.45 s on
  *   the 10 M-event store)
- * - the messages in flight (lines, at most MAX_MESSAGES, or their density
- *   per pair of locations and stretch of time), the collectives' members,
+ * - the messages in flight with an end in the rows read (lines, at most
+ *   MAX_MESSAGES, or their density per pair of locations and stretch of
+ *   time; the whole machine: all of them), the collectives' members,
  *   the one-sided operations and window synchronisations, and the time
  *   the pattern instances lost, each capped.
  */
@@ -186,11 +187,23 @@ sum_legend (Frame *frame)
     g_array_append_val (frame->regions, *r);
   g_array_sort (frame->regions, compare_region_time);
   g_array_set_size (frame->regions, MIN (frame->regions->len, 12));
-  /* the machine picture's categories */
-  for (gsize i = 0; frame->cells != NULL && i < (gsize)frame->n_bands * frame->width; i++)
-    for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-      if (frame->cells[i].share[c] > 0)
-        frame->categories |= 1u << c;
+  /* the machine picture's categories: its cells' shares or-ed together */
+  if (frame->cells != NULL)
+    {
+      SextantMachineCell any = { { 0 } };
+      guint64 word, all = 0;
+
+      G_STATIC_ASSERT (sizeof (SextantMachineCell) == sizeof (guint64));
+      for (gsize i = 0; i < (gsize)frame->n_bands * frame->width; i++)
+        {
+          memcpy (&word, &frame->cells[i], sizeof word);
+          all |= word;
+        }
+      memcpy (&any, &all, sizeof any);
+      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+        if (any.share[c] > 0)
+          frame->categories |= 1u << c;
+    }
 }
 
 /* The rows' buckets, counters and the machine picture */
@@ -269,11 +282,14 @@ read_lines (Frame            *frame,
             GError          **error)
 {
   gboolean too_many = FALSE;
+  /* the messages with an end in the rows read (the whole machine: all) */
+  const gint64 *locs = request->machine ? NULL : (const gint64 *)(void *)request->locs->data;
+  guint n_locs = request->machine ? 0 : request->locs->len;
 
   frame->messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
-  if (!sextant_lod_reader_read_messages (reader, request->t0, request->t1,
-                                         request->filter != NULL ? MAX_FILTERED_READ : MAX_MESSAGES,
-                                         frame->messages, &too_many, error))
+  if (!sextant_lod_reader_read_messages (reader, locs, n_locs, request->t0, request->t1,
+                                            request->filter != NULL ? MAX_FILTERED_READ : MAX_MESSAGES,
+                                            frame->messages, &too_many, error))
     return FALSE;
   /* the pair's messages only */
   if (request->filter != NULL && !too_many)
@@ -296,9 +312,9 @@ read_lines (Frame            *frame,
       /* about 4 pixels a stretch */
       frame->density = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
       if (request->filter == NULL && !request->machine &&
-          !sextant_lod_reader_read_message_density (reader, request->t0, request->t1,
-                                                    MAX ((request->t1 - request->t0) * 4 / request->width, 1),
-                                                    MAX_DENSITY, frame->density, error))
+          !sextant_lod_reader_read_message_density (reader, locs, n_locs, request->t0, request->t1,
+                                                       MAX ((request->t1 - request->t0) * 4 / request->width, 1),
+                                                       MAX_DENSITY, frame->density, error))
         return FALSE;
     }
 

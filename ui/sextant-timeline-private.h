@@ -161,6 +161,12 @@ void      _sextant_timeline_read_frame_worker  (GTask        *task,
 /* Past the pyramid: the visits are read when a base bucket is this many
  * pixels wide (it holds about 32 events of the busiest location, so a
  * row has at most about 4 events a pixel) */
+/* A view's frame is drawn when it has been read; the last one is drawn
+ * where its times fall meanwhile only if the read takes longer than this
+ * (ms): drawn at once, that picture took the CPU of the threads reading
+ * the new one (2 cores), and the new one came a few ms later. */
+#define STALE_AFTER_MS 8
+
 #define EXACT_FROM_PIXELS 8
 
 /* The key of the cached render node of the rows: what they depend on */
@@ -208,6 +214,7 @@ struct _SextantTimeline
   gint64        t1;
   GCancellable *cancellable;   /* of the frame being read */
   gboolean      reading;
+  guint         stale_draw;    /* a timeout: the last frame drawn where it falls, while the view's is read */
   gboolean      ready;
   guint         generation;    /* of the store's content, the session's */
 

@@ -280,6 +280,8 @@ frame_read_cb (GObject      *object,
   self->reading = FALSE;
   if (!(frame = g_task_propagate_pointer (G_TASK (result), &error)))
     {
+      g_clear_handle_id (&self->stale_draw, g_source_remove);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           g_free (self->error);
@@ -292,6 +294,7 @@ frame_read_cb (GObject      *object,
 
   _sextant_timeline_frame_free (self->frame);
   self->frame = frame;
+  g_clear_handle_id (&self->stale_draw, g_source_remove);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   /* the view moved on while it was read */
   if (!frame_is_current (self))
@@ -362,14 +365,32 @@ read_frame (SextantTimeline *self)
   g_task_run_in_thread (task, _sextant_timeline_read_frame_worker);
 }
 
-/* Something that changes what a frame holds: draw the last one where it
- * falls, read the new one */
+static gboolean
+stale_draw_cb (gpointer data)
+{
+  SextantTimeline *self = data;
+
+  self->stale_draw = 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Something that changes what a frame holds: read the new one, and draw
+ * the last one where it falls if the read takes longer than
+ * STALE_AFTER_MS */
 void
 _sextant_timeline_queue_frame (SextantTimeline *self)
 {
   set_ready (self, frame_is_current (self));
-  gtk_widget_queue_draw (GTK_WIDGET (self));
   read_frame (self);
+  if (self->reading && self->frame != NULL)
+    {
+      if (self->stale_draw == 0)
+        self->stale_draw = g_timeout_add (STALE_AFTER_MS, stale_draw_cb, self);
+    }
+  else
+    gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* The session ------------------------------------------------------------------ */
@@ -582,6 +603,7 @@ sextant_timeline_set_session (SextantTimeline *self,
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->stale_draw, g_source_remove);
   if (self->rows != NULL)
     g_signal_handlers_disconnect_by_data (self->rows, self);
   g_clear_object (&self->rows);
@@ -893,6 +915,7 @@ sextant_timeline_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->stale_draw, g_source_remove);
   g_cancellable_cancel (self->click_cancellable);
   g_clear_object (&self->click_cancellable);
   if (self->session_signals != NULL)

@@ -186,13 +186,14 @@ read_other (Bench  *bench,
     case READ_MESSAGES:
       out = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
       ok = what == READ_MESSAGES
-             ? sextant_lod_reader_read_messages (bench->reader, t0, t1, MAX_MESSAGES, out, &too_many, &error)
+             ? sextant_lod_reader_read_messages (bench->reader, NULL, 0, t0, t1, MAX_MESSAGES, out, &too_many, &error)
              : sextant_lod_reader_read_messages_rows (bench->reader, t0, t1, MAX_MESSAGES, out, &too_many, &error);
       break;
     case READ_DENSITY:
       out = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
       /* slots of 4 pixels */
-      ok = sextant_lod_reader_read_message_density (bench->reader, t0, t1, MAX ((t1 - t0) * 4 / bench->width, 1),
+      ok = sextant_lod_reader_read_message_density (bench->reader, NULL, 0, t0, t1,
+                                                    MAX ((t1 - t0) * 4 / bench->width, 1),
                                                     MAX_DENSITY, out, &error);
       break;
     case READ_COLLECTIVES:
