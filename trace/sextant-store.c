@@ -241,23 +241,6 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_MESSAGES_IN_VIEW] =
     "SELECT send_loc, recv_loc, send_time, recv_time, id, bytes FROM message "
     "WHERE send_time < ?2 AND recv_time >= ?1 AND send_loc IS NOT NULL AND recv_loc IS NOT NULL LIMIT ?3",
-  /* the members of the collectives under way during [?1, ?2), at most ?3
-   * rows: ids follow time closely (they are given in matching order), so
-   * the range of ids prunes the members' chunks, and their own times
-   * decide */
-  [SEXTANT_QUERY_COLLECTIVES_IN_VIEW] =
-    "SELECT m.collective, m.loc, m.begin, m.\"end\" FROM collective_member AS m "
-    "WHERE m.collective BETWEEN (SELECT min (id) FROM collective WHERE \"end\" >= ?1 AND members > 1) "
-    "                       AND (SELECT max (id) FROM collective WHERE begin < ?2 AND members > 1) "
-    "  AND m.collective IN (SELECT id FROM collective WHERE begin < ?2 AND \"end\" >= ?1 AND members > 1) "
-    "ORDER BY m.collective LIMIT ?3",
-  /* how many members those are: the collective table is small */
-  [SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW] =
-    "SELECT coalesce (sum (members), 0) FROM collective WHERE begin < ?2 AND \"end\" >= ?1 AND members > 1",
-  /* the time the pattern instances lost that overlaps [?1, ?2), at most ?3 */
-  [SEXTANT_QUERY_LOST_IN_VIEW] =
-    "SELECT loc, begin, \"end\", severity, id FROM pattern_instance_data "
-    "WHERE begin < ?2 AND \"end\" > ?1 AND loc IS NOT NULL LIMIT ?3",
   [SEXTANT_QUERY_VISITS_ENTERED] =
     "SELECT id, enter, leave, region, parent FROM visit "
     "WHERE loc = ?1 AND enter >= ?2 AND enter < ?3 AND id BETWEEN ?4 AND ?5 ORDER BY id",
