@@ -365,7 +365,7 @@ main (int    argc,
               seconds[r] = (g_get_monotonic_time () - start) / 1e6;
             }
           format_count (count, sizeof count, n);
-          printf (" %.2f ms (%s) |", median (seconds, reps), count);
+          printf (" %.3f ms (%s) |", median (seconds, reps), count);
         }
       printf ("\n");
     }
