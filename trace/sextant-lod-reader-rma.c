@@ -7,9 +7,11 @@
  * one-sided operations in a view and the window synchronisation
  * (MPI_Win_* epochs, locks, flushes), and the rows of a query bounded by
  * time (_sextant_lod_read_bounded(): the messages through SQL). These are
- * not cached: they are SQL each time, each statement bounded by an index
- * on time (trace/schema-1-index.sql) and by the caller's @max, so a view
- * costs what is in it, or max + 1 rows when it has too many. Most MPI
+ * not cached: they are SQL each time (the store's statements
+ * SEXTANT_QUERY_RMA_*_IN_VIEW, kept prepared: preparing them cost more
+ * than a narrow view's rows), each bounded by an index on time
+ * (trace/schema-1-index.sql) and by the caller's @max, so a view costs
+ * what is in it, or max + 1 rows when it has too many. Most MPI
  * traces have no one-sided operation: the first read of a reader learns
  * which of the tables have rows (one statement), and a store without
  * them answers at once.
@@ -79,18 +81,6 @@ rma_tables_load (SextantLodReader  *self,
          sextant_store_foreach_sql (self->store, rma_tables_sql, rma_tables_row, self, error, "");
 }
 
-/* the operations issued in [?1 - ?3, ?2) (?3 the longest operation: one in
- * flight at ?1 was issued then) and still under way at ?1, and those never
- * completed that were issued before; at most ?4 (index rma_op_issue,
- * rma_op_complete) */
-static const char rma_ops_sql[] =
-  "SELECT id, loc, target_loc, issue_time, complete_time, max (bytes, bytes_received), win, kind FROM ("
-  "  SELECT * FROM rma_op WHERE issue_time >= ?1 - ?3 AND issue_time < ?2 "
-  "     AND (complete_time >= ?1 OR complete_time IS NULL) "
-  "  UNION ALL "
-  "  SELECT * FROM rma_op WHERE complete_time IS NULL AND issue_time < ?1 - ?3) "
-  "ORDER BY issue_time, id LIMIT ?4";
-
 static gboolean
 rma_row (const SextantRow  *row,
          gpointer           user_data,
@@ -136,8 +126,8 @@ sextant_lod_reader_read_rma (SextantLodReader  *self,
   if (!self->has_rma_ops)
     return TRUE;
   len = ops->len;
-  if (!sextant_store_foreach_sql (self->store, rma_ops_sql, rma_row, ops, error, "iiii", t0, t1, self->rma_span,
-                                  (gint64)max + 1))
+  if (!sextant_store_foreach_prepared (self->store, SEXTANT_QUERY_RMA_OPS_IN_VIEW, rma_row, ops, error, "iiii", t0, t1,
+                                       self->rma_span, (gint64)max + 1))
     return FALSE;
   if (ops->len - len > max)
     {
@@ -180,47 +170,6 @@ sync_kind_of_call (const char *name,
 
   return other;
 }
-
-/* the synchronisation records in [?1, ?2) with the call around them and,
- * for a memory sync of one target, its location (index rma_sync_time) */
-static const char sync_records_sql[] =
-  "SELECT s.loc, coalesce (v.enter, s.time), coalesce (v.leave, s.end_time, s.time), s.win, "
-  "       CASE WHEN s.kind = 'RMA_SYNC' THEN cm.loc END, r.name, s.kind, s.detail "
-  "FROM rma_sync AS s "
-  "LEFT JOIN visit AS v ON v.id = s.visit LEFT JOIN region AS r ON r.id = v.region "
-  "LEFT JOIN rma_window AS w ON w.id = s.win "
-  "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = s.remote "
-  "WHERE s.time >= ?1 AND s.time < ?2 ORDER BY s.time LIMIT ?3";
-
-/* window locks acquired (?4 = 0) or released (?4 = 1) in [?1, ?2), the
- * call that acquired them, and the target's location (indexes
- * lock_acquire, lock_release) */
-static const char sync_locks_sql[] =
-  "SELECT l.loc, coalesce (v.enter, l.acquire_time), coalesce (v.leave, l.acquire_time), l.win, cm.loc, r.name "
-  "FROM lock AS l "
-  "LEFT JOIN visit AS v ON v.id = l.acquire_visit LEFT JOIN region AS r ON r.id = v.region "
-  "LEFT JOIN rma_window AS w ON w.id = l.win "
-  "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
-  "WHERE l.family = 'RMA' AND l.acquire_time >= ?1 AND l.acquire_time < ?2 AND ?4 = 0 "
-  "UNION ALL "
-  "SELECT l.loc, l.release_time, l.release_time, l.win, cm.loc, NULL "
-  "FROM lock AS l "
-  "LEFT JOIN rma_window AS w ON w.id = l.win "
-  "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
-  "WHERE l.family = 'RMA' AND l.release_time >= ?1 AND l.release_time < ?2 AND ?4 = 1 "
-  "LIMIT ?3";
-
-/* the calls that completed one-sided operations in [?1, ?2) (a flush has
- * no record of its own in every trace: onecoll's have none), with their
- * target when they completed operations to one (index rma_op_complete) */
-static const char sync_flushes_sql[] =
-  "SELECT v.loc, v.enter, v.leave, o.win, o.target_loc, r.name FROM ("
-  "  SELECT complete_visit AS visit, min (win) AS win, "
-  "         CASE WHEN min (target_loc) = max (target_loc) THEN min (target_loc) END AS target_loc "
-  "  FROM rma_op WHERE complete_time >= ?1 AND complete_time < ?2 AND complete_visit IS NOT NULL "
-  "  GROUP BY complete_visit) AS o "
-  "JOIN visit AS v ON v.id = o.visit JOIN region AS r ON r.id = v.region "
-  "LIMIT ?3";
 
 typedef struct
 {
@@ -317,17 +266,17 @@ sextant_lod_reader_read_rma_sync (SextantLodReader  *self,
     return FALSE;
   /* records and locks; the flushes are read from the operations */
   if (self->has_rma_syncs &&
-      !sextant_store_foreach_sql (self->store, sync_records_sql, sync_row, &data, error, "iii", t0, t1,
-                                  (gint64)max + 1))
+      !sextant_store_foreach_prepared (self->store, SEXTANT_QUERY_RMA_SYNCS_IN_VIEW, sync_row, &data, error, "iii",
+                                       t0, t1, (gint64)max + 1))
     return FALSE;
   for (data.source = 1; self->has_rma_syncs && data.source <= 2 && found->len <= max; data.source++)
-    if (!sextant_store_foreach_sql (self->store, sync_locks_sql, sync_row, &data, error, "iiii", t0, t1,
-                                    (gint64)max + 1, (gint64)data.source - 1))
+    if (!sextant_store_foreach_prepared (self->store, SEXTANT_QUERY_RMA_LOCKS_IN_VIEW, sync_row, &data, error, "iiii",
+                                         t0, t1, (gint64)max + 1, (gint64)data.source - 1))
       return FALSE;
   data.source = 3;
   if (self->has_rma_ops && found->len <= max &&
-      !sextant_store_foreach_sql (self->store, sync_flushes_sql, sync_row, &data, error, "iii", t0, t1,
-                                  (gint64)max + 1))
+      !sextant_store_foreach_prepared (self->store, SEXTANT_QUERY_RMA_FLUSHES_IN_VIEW, sync_row, &data, error, "iii",
+                                       t0, t1, (gint64)max + 1))
     return FALSE;
 
   /* in time order, a call seen twice (a flush with a record of its own
