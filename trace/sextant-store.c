@@ -1052,6 +1052,30 @@ bind_valist (sqlite3_stmt *stmt,
     }
 }
 
+/* Statement @which (kept prepared) with @args bound, the store's lock
+ * taken (release it when done); NULL, the lock released, when it cannot
+ * be prepared */
+static sqlite3_stmt *
+lock_bound_stmt (SextantStore      *self,
+                 SextantStoreStmt   which,
+                 GError           **error,
+                 const char        *types,
+                 va_list            args)
+{
+  sqlite3_stmt *stmt;
+
+  g_mutex_lock (&self->lock);
+  if (!(stmt = get_stmt (self, which, error)))
+    {
+      g_mutex_unlock (&self->lock);
+      return NULL;
+    }
+  g_assert ((int)strlen (types) == sqlite3_bind_parameter_count (stmt));
+  bind_valist (stmt, types, args);
+
+  return stmt;
+}
+
 /**
  * sextant_store_run:
  * @types: one character per parameter: 'i' a gint64, 'n' a gint64 that is
@@ -1080,17 +1104,11 @@ sextant_store_run (SextantStore      *self,
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (types != NULL, FALSE);
 
-  g_mutex_lock (&self->lock);
-  if (!(stmt = get_stmt (self, which, error)))
-    {
-      g_mutex_unlock (&self->lock);
-      return FALSE;
-    }
-
-  g_assert ((int)strlen (types) == sqlite3_bind_parameter_count (stmt));
   va_start (args, types);
-  bind_valist (stmt, types, args);
+  stmt = lock_bound_stmt (self, which, error, types, args);
   va_end (args);
+  if (stmt == NULL)
+    return FALSE;
   ok = step_done (self, stmt, error);
   g_mutex_unlock (&self->lock);
 
@@ -1381,16 +1399,11 @@ sextant_store_foreach_prepared (SextantStore      *self,
 
   if (!check_usable (self, error))
     return FALSE;
-  g_mutex_lock (&self->lock);
-  if (!(stmt = get_stmt (self, query, error)))
-    {
-      g_mutex_unlock (&self->lock);
-      return FALSE;
-    }
-  g_assert ((int)strlen (types) == sqlite3_bind_parameter_count (stmt));
   va_start (args, types);
-  bind_valist (stmt, types, args);
+  stmt = lock_bound_stmt (self, query, error, types, args);
   va_end (args);
+  if (stmt == NULL)
+    return FALSE;
 
   row.stmt = stmt;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
