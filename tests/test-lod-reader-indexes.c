@@ -14,14 +14,17 @@
  * no one-sided operation), for many windows (random, narrow to wider than
  * the run, at the edges of the run and of instances and collectives,
  * empty, reversed), each read gives what SQL over the tables gives, and
- * too_many exactly when that is more than the cap (then nothing).
+ * too_many exactly when that is more than the cap (then nothing). And the
+ * index of intervals itself (sextant-lod-reader-spans.c) on intervals no
+ * trace has: empty, ending before they begin, 2^62 ticks long, at the ends
+ * of the 64-bit range, against a count of them all.
  */
 #include "config.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "sextant-lod-reader.h"
+#include "sextant-lod-reader-private.h"
 #include "sextant-test-util.h"
 
 typedef struct
@@ -297,6 +300,110 @@ check_windows (SextantLodReader *reader,
     }
 
   return nonempty;
+}
+
+/* The index of intervals ------------------------------------------------------------ */
+
+/* A random time: about @around, or anywhere, or at the ends of the range */
+static gint64
+random_time (gint64 around)
+{
+  switch (g_test_rand_int_range (0, 6))
+    {
+    case 0:
+      return G_MININT64 + 1 + g_test_rand_int_range (0, 3);
+    case 1:
+      return G_MAXINT64 - g_test_rand_int_range (0, 3);
+    case 2:
+      return (gint64)(((guint64)g_test_rand_int () << 32) ^ (guint64)g_test_rand_int ());
+    default:
+      return around + g_test_rand_int_range (-1000, 1000);
+    }
+}
+
+static gboolean
+collect_span (const Span *span,
+              gpointer    user_data)
+{
+  g_array_append_val ((GArray *)user_data, span->item);
+
+  return TRUE;
+}
+
+static gboolean
+stop_after_one (const Span *span,
+                gpointer    user_data)
+{
+  (*(guint *)user_data)++;
+
+  return FALSE;
+}
+
+/* Intervals of any length, empty ones, ones that end before they begin,
+ * at the ends of the 64-bit range: an index finds, and counts, exactly
+ * those with begin < t1 and end > t0, whatever the window */
+static void
+test_spans (void)
+{
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  g_autoptr(GArray) copy = NULL;
+  SpanIndex *index;
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      Span span = { random_time (0), 0, i };
+      gint64 length;
+
+      switch (g_test_rand_int_range (0, 5))
+        {
+        case 0:
+          span.end = span.begin;
+          break;
+        case 1:
+          span.end = random_time (span.begin);
+          break;
+        default:
+          length = (gint64)1 << g_test_rand_int_range (0, 62);
+          length = g_test_rand_int_range (1, 1 << 20) % length + 1;
+          span.end = span.begin > G_MAXINT64 - length ? G_MAXINT64 : span.begin + length;
+          break;
+        }
+      g_array_append_val (spans, span);
+    }
+  copy = g_array_copy (spans);
+  index = _sextant_lod_span_index_new (g_steal_pointer (&copy));
+  for (guint w = 0; w < 3000; w++)
+    {
+      g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (guint));
+      const Span *pick = &g_array_index (spans, Span, g_test_rand_int_range (0, spans->len));
+      gint64 t0 = w % 3 == 0 ? pick->end + g_test_rand_int_range (-1, 2) : random_time (0);
+      gint64 t1 = w % 3 == 1 ? pick->begin + g_test_rand_int_range (-1, 2) : random_time (t0);
+      guint64 want = 0;
+      guint calls = 0;
+
+      for (guint i = 0; i < spans->len; i++)
+        {
+          const Span *span = &g_array_index (spans, Span, i);
+
+          want += t0 < t1 && span->begin < t1 && span->end > t0;
+        }
+      g_assert_cmpuint (_sextant_lod_span_index_count (index, t0, t1), ==, want);
+      g_assert_true (_sextant_lod_span_index_foreach (index, t0, t1, collect_span, found));
+      g_assert_cmpuint (found->len, ==, want);
+      /* each once, each one of them */
+      g_array_sort (found, _sextant_lod_compare_places);
+      for (guint i = 0; i < found->len; i++)
+        {
+          const Span *span = &g_array_index (spans, Span, g_array_index (found, guint, i));
+
+          g_assert_true (i == 0 || g_array_index (found, guint, i) > g_array_index (found, guint, i - 1));
+          g_assert_true (span->begin < t1 && span->end > t0);
+        }
+      /* a walk stopped stops */
+      g_assert_true (_sextant_lod_span_index_foreach (index, t0, t1, stop_after_one, &calls) == (want == 0));
+      g_assert_cmpuint (calls, ==, MIN (want, 1));
+    }
+  _sextant_lod_span_index_free (index);
 }
 
 /* Lost time ---------------------------------------------------------------------------- */
@@ -638,6 +745,7 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/lod-reader-indexes/spans", test_spans);
   for (guint i = 0; i < G_N_ELEMENTS (archives); i++)
     {
       g_autofree char *lost = g_strdup_printf ("/lod-reader-indexes/lost/%s", archives[i]);

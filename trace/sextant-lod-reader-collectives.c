@@ -218,9 +218,9 @@ add_collective (const Span *span,
   return read->n <= read->max;
 }
 
-static int
-compare_places (gconstpointer a,
-                gconstpointer b)
+int
+_sextant_lod_compare_places (gconstpointer a,
+                             gconstpointer b)
 {
   guint x = *(const guint *)a;
   guint y = *(const guint *)b;
@@ -260,7 +260,7 @@ sextant_lod_reader_read_collectives (SextantLodReader  *self,
     }
 
   /* by collective id */
-  g_array_sort (found, compare_places);
+  g_array_sort (found, _sextant_lod_compare_places);
   for (guint i = 0; i < found->len; i++)
     {
       const IndexedCollective *c = &g_array_index (read.index->collectives, IndexedCollective,

@@ -148,6 +148,9 @@ void                _sextant_lod_lost_index_free        (LostIndex             *
 gsize               _sextant_lod_lost_index_bytes       (const LostIndex       *index);
 void                _sextant_lod_collective_index_free  (CollectiveIndex       *index);
 gsize               _sextant_lod_collective_index_bytes (const CollectiveIndex *index);
+/* a GCompareFunc of guints (places in an array) */
+int                 _sextant_lod_compare_places         (gconstpointer          a,
+                                                         gconstpointer          b);
 
 /* A chunk's value as SQLite reads it (NULL: 0) */
 static inline gint64
