@@ -8,8 +8,11 @@
  * other parts call. The reader is split by what it reads:
  * sextant-lod-reader.c (the reader, the pyramid, the chunk caches, the
  * visits), sextant-lod-reader-messages.c (messages, their index, density),
- * sextant-lod-reader-rma.c (collectives, lost time, one-sided operations,
- * window synchronisation: SQL bounded by time) and
+ * sextant-lod-reader-lost.c and sextant-lod-reader-collectives.c (lost
+ * time and collectives, from indexes built at their first read),
+ * sextant-lod-reader-spans.c (the index of intervals they are read by),
+ * sextant-lod-reader-rma.c (one-sided operations, window
+ * synchronisation: SQL bounded by time) and
  * sextant-lod-reader-machine.c (the whole-machine picture). For those
  * files only; threading is that of sextant-lod-reader.h (one thread at a
  * time per reader).
@@ -36,6 +39,9 @@ typedef struct
 } Chunk;
 
 typedef struct _MessageIndex MessageIndex;
+typedef struct _SpanIndex SpanIndex;
+typedef struct _LostIndex LostIndex;
+typedef struct _CollectiveIndex CollectiveIndex;
 
 /* A column table's chunks, their data read on demand and kept up to
  * CACHE_BYTES */
@@ -71,7 +77,11 @@ struct _SextantLodReader
 
   gsize         cache_bytes; /* the bound of each cache, CACHE_BYTES */
   gint64        rma_span;   /* the longest one-sided operation, -1: not read yet */
+  gboolean      has_rma_ops;    /* rma_op has rows (read with rma_span) */
+  gboolean      has_rma_syncs;  /* rma_sync, or lock of family RMA, has rows */
   MessageIndex *message_index;  /* at the first read_message_density() */
+  LostIndex    *lost_index;     /* at the first read_lost() */
+  CollectiveIndex *collective_index;  /* at the first read_collectives() */
 };
 
 /* sextant-lod-reader.c: the column tables read by chunk */
@@ -83,6 +93,18 @@ const SextantChunk *_sextant_lod_chunk_table_get   (SextantLodReader  *self,
                                                     ChunkTable        *table,
                                                     guint              i,
                                                     GError           **error);
+/* Calls @func with every chunk of the column table @name (of @n_cols
+ * columns) and its data, in row order, each read once and not kept */
+typedef gboolean (*ChunkFunc) (const SextantChunk  *chunk,
+                               gint64               first_row,
+                               gpointer             user_data,
+                               GError             **error);
+gboolean            _sextant_lod_chunk_table_foreach (SextantLodReader  *self,
+                                                      const char        *name,
+                                                      guint              n_cols,
+                                                      ChunkFunc          func,
+                                                      gpointer           user_data,
+                                                      GError           **error);
 /* a SextantRowFunc: the row's first column into the gint64 at @user_data */
 gboolean            _sextant_lod_take_id           (const SextantRow  *row,
                                                     gpointer           user_data,
@@ -91,6 +113,51 @@ gboolean            _sextant_lod_take_id           (const SextantRow  *row,
 /* sextant-lod-reader-messages.c: the message index */
 void                _sextant_lod_message_index_free  (MessageIndex *index);
 gsize               _sextant_lod_message_index_bytes (const MessageIndex *index);
+
+/* sextant-lod-reader-spans.c: intervals by duration class, found by
+ * overlap with a view (begin < t1 and end > t0) */
+typedef struct
+{
+  gint64  begin;
+  gint64  end;
+  guint   item;        /* the caller's: what the interval is */
+} Span;
+
+/* FALSE stops the walk */
+typedef gboolean (*SpanFunc) (const Span *span,
+                              gpointer    user_data);
+
+/* an index of @spans (of Span; transfer full: it sorts them) */
+SpanIndex          *_sextant_lod_span_index_new     (GArray           *spans);
+void                _sextant_lod_span_index_free    (SpanIndex        *index);
+gsize               _sextant_lod_span_index_bytes   (const SpanIndex  *index);
+/* how many spans overlap [@t0, @t1) */
+guint64             _sextant_lod_span_index_count   (const SpanIndex  *index,
+                                                     gint64            t0,
+                                                     gint64            t1);
+/* @func for each of them (by duration, then begin); FALSE if it stopped */
+gboolean            _sextant_lod_span_index_foreach (const SpanIndex  *index,
+                                                     gint64            t0,
+                                                     gint64            t1,
+                                                     SpanFunc          func,
+                                                     gpointer          user_data);
+
+/* sextant-lod-reader-lost.c, sextant-lod-reader-collectives.c: their
+ * indexes */
+void                _sextant_lod_lost_index_free        (LostIndex             *index);
+gsize               _sextant_lod_lost_index_bytes       (const LostIndex       *index);
+void                _sextant_lod_collective_index_free  (CollectiveIndex       *index);
+gsize               _sextant_lod_collective_index_bytes (const CollectiveIndex *index);
+/* a GCompareFunc of guints (places in an array) */
+int                 _sextant_lod_compare_places         (gconstpointer          a,
+                                                         gconstpointer          b);
+
+/* A chunk's value as SQLite reads it (NULL: 0) */
+static inline gint64
+_sextant_lod_or_zero (gint64 value)
+{
+  return value == SEXTANT_NULL ? 0 : value;
+}
 
 /* sextant-lod-reader-rma.c: @query's rows for [@t0, @t1) appended to @out,
  * or none with @too_many set when there are more than @max */

@@ -4,12 +4,17 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The lod reader's SQL-bounded reads (sextant-lod-reader.h): the
- * collectives and lost time in a view, the one-sided operations and the
- * window synchronisation (MPI_Win_* epochs, locks, flushes). Unlike the
- * pyramid and the messages, these are not cached: they are SQL each time
- * (instances change with each analysis), each statement bounded by an
- * index on time (trace/schema-1-index.sql) and by the caller's @max, so
- * a view costs what is in it, or max + 1 rows when it has too many.
+ * one-sided operations in a view and the window synchronisation
+ * (MPI_Win_* epochs, locks, flushes), and the rows of a query bounded by
+ * time (_sextant_lod_read_bounded(): the messages through SQL). These are
+ * not cached: they are SQL each time (the store's statements
+ * SEXTANT_QUERY_RMA_*_IN_VIEW, kept prepared: preparing them cost more
+ * than a narrow view's rows), each bounded by an index on time
+ * (trace/schema-1-index.sql) and by the caller's @max, so a view costs
+ * what is in it, or max + 1 rows when it has too many. Most MPI
+ * traces have no one-sided operation: the first read of a reader learns
+ * which of the tables have rows (one statement), and a store without
+ * them answers at once.
  */
 #include "config.h"
 
@@ -17,41 +22,6 @@
 #include <string.h>
 
 #include "sextant-lod-reader-private.h"
-
-/* Collectives, lost time ------------------------------------------------------------- */
-static gboolean
-member_row (const SextantRow  *row,
-            gpointer           user_data,
-            GError           **error)
-{
-  SextantViewMember m;
-
-  m.collective = sextant_row_get_int (row, 0);
-  m.loc = sextant_row_get_int (row, 1);
-  m.begin = sextant_row_get_int (row, 2);
-  m.end = sextant_row_get_int (row, 3);
-  g_array_append_val ((GArray *)user_data, m);
-
-  return TRUE;
-}
-
-static gboolean
-lost_row (const SextantRow  *row,
-          gpointer           user_data,
-          GError           **error)
-{
-  SextantViewLost l = { 0 };
-
-  l.loc = sextant_row_get_int (row, 0);
-  l.begin = sextant_row_get_int (row, 1);
-  l.end = sextant_row_get_int (row, 2);
-  l.severity = sextant_row_get_int (row, 3);
-  l.instance = sextant_row_get_int (row, 4);
-  l.pattern = (guint)(l.instance >> 32);
-  g_array_append_val ((GArray *)user_data, l);
-
-  return TRUE;
-}
 
 /* Appends @query's rows for [@t0, @t1) to @out, or none with @too_many set
  * when there are more than @max */
@@ -79,81 +49,37 @@ _sextant_lod_read_bounded (SextantLodReader  *self,
   return TRUE;
 }
 
-gboolean
-sextant_lod_reader_read_collectives (SextantLodReader  *self,
-                                     gint64             t0,
-                                     gint64             t1,
-                                     guint              max,
-                                     GArray            *members,
-                                     gboolean          *too_many,
-                                     GError           **error)
-{
-  gint64 n = 0;
-
-  g_return_val_if_fail (members != NULL, FALSE);
-  g_return_val_if_fail (g_array_get_element_size (members) == sizeof (SextantViewMember), FALSE);
-  g_return_val_if_fail (too_many != NULL, FALSE);
-
-  *too_many = FALSE;
-  if (t1 <= t0)
-    return TRUE;
-  /* counted first in the small collective table: a view of the whole run
-   * does not read 16000 members to learn that it has too many */
-  if (!sextant_store_foreach (self->store, SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW, _sextant_lod_take_id, &n, error, "ii", t0,
-                              t1))
-    return FALSE;
-  if (n > (gint64)max)
-    {
-      *too_many = TRUE;
-      return TRUE;
-    }
-
-  return _sextant_lod_read_bounded (self, SEXTANT_QUERY_COLLECTIVES_IN_VIEW, member_row, t0, t1, max, members, too_many, error);
-}
-
-gboolean
-sextant_lod_reader_read_lost (SextantLodReader  *self,
-                              gint64             t0,
-                              gint64             t1,
-                              guint              max,
-                              GArray            *lost,
-                              gboolean          *too_many,
-                              GError           **error)
-{
-  g_return_val_if_fail (lost != NULL, FALSE);
-  g_return_val_if_fail (g_array_get_element_size (lost) == sizeof (SextantViewLost), FALSE);
-  g_return_val_if_fail (too_many != NULL, FALSE);
-
-  *too_many = FALSE;
-  if (t1 <= t0)
-    return TRUE;
-
-  return _sextant_lod_read_bounded (self, SEXTANT_QUERY_LOST_IN_VIEW, lost_row, t0, t1, max, lost, too_many, error);
-}
-
 /* One-sided operations --------------------------------------------------------------- */
 
+/* whether there are operations, synchronisation records or window locks,
+ * and the longest operation (index rma_op_span) */
+static const char rma_tables_sql[] =
+  "SELECT EXISTS (SELECT 1 FROM rma_op), "
+  "       EXISTS (SELECT 1 FROM rma_sync) OR EXISTS (SELECT 1 FROM lock WHERE family = 'RMA'), "
+  "       (SELECT max (complete_time - issue_time) FROM rma_op)";
+
 static gboolean
-take_int_or_zero (const SextantRow  *row,
-                  gpointer           user_data,
-                  GError           **error)
+rma_tables_row (const SextantRow  *row,
+                gpointer           user_data,
+                GError           **error)
 {
-  *(gint64 *)user_data = sextant_row_is_null (row, 0) ? 0 : sextant_row_get_int (row, 0);
+  SextantLodReader *self = user_data;
+
+  self->has_rma_ops = sextant_row_get_int (row, 0) != 0;
+  self->has_rma_syncs = sextant_row_get_int (row, 1) != 0;
+  self->rma_span = sextant_row_is_null (row, 2) ? 0 : MAX (sextant_row_get_int (row, 2), 0);
 
   return TRUE;
 }
 
-/* the operations issued in [?1 - ?3, ?2) (?3 the longest operation: one in
- * flight at ?1 was issued then) and still under way at ?1, and those never
- * completed that were issued before; at most ?4 (index rma_op_issue,
- * rma_op_complete) */
-static const char rma_ops_sql[] =
-  "SELECT id, loc, target_loc, issue_time, complete_time, max (bytes, bytes_received), win, kind FROM ("
-  "  SELECT * FROM rma_op WHERE issue_time >= ?1 - ?3 AND issue_time < ?2 "
-  "     AND (complete_time >= ?1 OR complete_time IS NULL) "
-  "  UNION ALL "
-  "  SELECT * FROM rma_op WHERE complete_time IS NULL AND issue_time < ?1 - ?3) "
-  "ORDER BY issue_time, id LIMIT ?4";
+/* What the store has of one-sided communication, read at the first call */
+static gboolean
+rma_tables_load (SextantLodReader  *self,
+                 GError           **error)
+{
+  return self->rma_span >= 0 ||
+         sextant_store_foreach_sql (self->store, rma_tables_sql, rma_tables_row, self, error, "");
+}
 
 static gboolean
 rma_row (const SextantRow  *row,
@@ -195,14 +121,13 @@ sextant_lod_reader_read_rma (SextantLodReader  *self,
   *too_many = FALSE;
   if (t1 <= t0)
     return TRUE;
-  /* the longest operation, from the index on it (rma_op_span) */
-  if (self->rma_span < 0 &&
-      !sextant_store_foreach_sql (self->store, "SELECT max (complete_time - issue_time) FROM rma_op",
-                                  take_int_or_zero, &self->rma_span, error, ""))
+  if (!rma_tables_load (self, error))
     return FALSE;
+  if (!self->has_rma_ops)
+    return TRUE;
   len = ops->len;
-  if (!sextant_store_foreach_sql (self->store, rma_ops_sql, rma_row, ops, error, "iiii", t0, t1,
-                                  MAX (self->rma_span, 0), (gint64)max + 1))
+  if (!sextant_store_foreach_prepared (self->store, SEXTANT_QUERY_RMA_OPS_IN_VIEW, rma_row, ops, error, "iiii", t0, t1,
+                                       self->rma_span, (gint64)max + 1))
     return FALSE;
   if (ops->len - len > max)
     {
@@ -245,47 +170,6 @@ sync_kind_of_call (const char *name,
 
   return other;
 }
-
-/* the synchronisation records in [?1, ?2) with the call around them and,
- * for a memory sync of one target, its location (index rma_sync_time) */
-static const char sync_records_sql[] =
-  "SELECT s.loc, coalesce (v.enter, s.time), coalesce (v.leave, s.end_time, s.time), s.win, "
-  "       CASE WHEN s.kind = 'RMA_SYNC' THEN cm.loc END, r.name, s.kind, s.detail "
-  "FROM rma_sync AS s "
-  "LEFT JOIN visit AS v ON v.id = s.visit LEFT JOIN region AS r ON r.id = v.region "
-  "LEFT JOIN rma_window AS w ON w.id = s.win "
-  "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = s.remote "
-  "WHERE s.time >= ?1 AND s.time < ?2 ORDER BY s.time LIMIT ?3";
-
-/* window locks acquired (?4 = 0) or released (?4 = 1) in [?1, ?2), the
- * call that acquired them, and the target's location (indexes
- * lock_acquire, lock_release) */
-static const char sync_locks_sql[] =
-  "SELECT l.loc, coalesce (v.enter, l.acquire_time), coalesce (v.leave, l.acquire_time), l.win, cm.loc, r.name "
-  "FROM lock AS l "
-  "LEFT JOIN visit AS v ON v.id = l.acquire_visit LEFT JOIN region AS r ON r.id = v.region "
-  "LEFT JOIN rma_window AS w ON w.id = l.win "
-  "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
-  "WHERE l.family = 'RMA' AND l.acquire_time >= ?1 AND l.acquire_time < ?2 AND ?4 = 0 "
-  "UNION ALL "
-  "SELECT l.loc, l.release_time, l.release_time, l.win, cm.loc, NULL "
-  "FROM lock AS l "
-  "LEFT JOIN rma_window AS w ON w.id = l.win "
-  "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
-  "WHERE l.family = 'RMA' AND l.release_time >= ?1 AND l.release_time < ?2 AND ?4 = 1 "
-  "LIMIT ?3";
-
-/* the calls that completed one-sided operations in [?1, ?2) (a flush has
- * no record of its own in every trace: onecoll's have none), with their
- * target when they completed operations to one (index rma_op_complete) */
-static const char sync_flushes_sql[] =
-  "SELECT v.loc, v.enter, v.leave, o.win, o.target_loc, r.name FROM ("
-  "  SELECT complete_visit AS visit, min (win) AS win, "
-  "         CASE WHEN min (target_loc) = max (target_loc) THEN min (target_loc) END AS target_loc "
-  "  FROM rma_op WHERE complete_time >= ?1 AND complete_time < ?2 AND complete_visit IS NOT NULL "
-  "  GROUP BY complete_visit) AS o "
-  "JOIN visit AS v ON v.id = o.visit JOIN region AS r ON r.id = v.region "
-  "LIMIT ?3";
 
 typedef struct
 {
@@ -378,17 +262,21 @@ sextant_lod_reader_read_rma_sync (SextantLodReader  *self,
   *too_many = FALSE;
   if (t1 <= t0)
     return TRUE;
-  if (!sextant_store_foreach_sql (self->store, sync_records_sql, sync_row, &data, error, "iii", t0, t1,
-                                  (gint64)max + 1))
+  if (!rma_tables_load (self, error))
     return FALSE;
-  for (data.source = 1; data.source <= 2 && found->len <= max; data.source++)
-    if (!sextant_store_foreach_sql (self->store, sync_locks_sql, sync_row, &data, error, "iiii", t0, t1,
-                                    (gint64)max + 1, (gint64)data.source - 1))
+  /* records and locks; the flushes are read from the operations */
+  if (self->has_rma_syncs &&
+      !sextant_store_foreach_prepared (self->store, SEXTANT_QUERY_RMA_SYNCS_IN_VIEW, sync_row, &data, error, "iii",
+                                       t0, t1, (gint64)max + 1))
+    return FALSE;
+  for (data.source = 1; self->has_rma_syncs && data.source <= 2 && found->len <= max; data.source++)
+    if (!sextant_store_foreach_prepared (self->store, SEXTANT_QUERY_RMA_LOCKS_IN_VIEW, sync_row, &data, error, "iiii",
+                                         t0, t1, (gint64)max + 1, (gint64)data.source - 1))
       return FALSE;
   data.source = 3;
-  if (found->len <= max &&
-      !sextant_store_foreach_sql (self->store, sync_flushes_sql, sync_row, &data, error, "iii", t0, t1,
-                                  (gint64)max + 1))
+  if (self->has_rma_ops && found->len <= max &&
+      !sextant_store_foreach_prepared (self->store, SEXTANT_QUERY_RMA_FLUSHES_IN_VIEW, sync_row, &data, error, "iii",
+                                       t0, t1, (gint64)max + 1))
     return FALSE;
 
   /* in time order, a call seen twice (a flush with a record of its own

@@ -145,6 +145,8 @@ sextant_lod_reader_free (SextantLodReader *self)
   _sextant_lod_chunk_table_clear (&self->messages);
   g_clear_pointer (&self->visits, g_hash_table_unref);
   g_clear_pointer (&self->message_index, _sextant_lod_message_index_free);
+  g_clear_pointer (&self->lost_index, _sextant_lod_lost_index_free);
+  g_clear_pointer (&self->collective_index, _sextant_lod_collective_index_free);
   g_free (self);
 }
 
@@ -555,6 +557,11 @@ sextant_lod_reader_get_cache_bytes (SextantLodReader *self)
 {
   gsize index = self->message_index == NULL ? 0 : _sextant_lod_message_index_bytes (self->message_index);
 
+  if (self->lost_index != NULL)
+    index += _sextant_lod_lost_index_bytes (self->lost_index);
+  if (self->collective_index != NULL)
+    index += _sextant_lod_collective_index_bytes (self->collective_index);
+
   return self->level_bytes + self->messages.bytes + self->visit_bytes + index;
 }
 
@@ -661,6 +668,51 @@ _sextant_lod_chunk_table_get (SextantLodReader  *self,
   chunk->used = self->clock;
 
   return &chunk->chunk;
+}
+
+typedef struct
+{
+  guint      n_cols;
+  ChunkFunc  func;
+  gpointer   user_data;
+} ChunkForeachData;
+
+static gboolean
+chunk_foreach_row (const SextantRow  *row,
+                   gpointer           user_data,
+                   GError           **error)
+{
+  ChunkForeachData *data = user_data;
+  Chunk chunk;
+  gsize size = 0;
+  const void *bytes;
+
+  if (!parse_chunk (row, data->n_cols, FALSE, &chunk, error))
+    return FALSE;
+  /* the row's data as SQLite holds it, for this call */
+  bytes = sextant_row_get_blob (row, 3, &size);
+  if (!sextant_chunk_attach_data (&chunk.chunk, bytes, size))
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA, "chunk at row %" G_GINT64_FORMAT
+                   " is damaged", chunk.first_row);
+      return FALSE;
+    }
+
+  return data->func (&chunk.chunk, chunk.first_row, data->user_data, error);
+}
+
+gboolean
+_sextant_lod_chunk_table_foreach (SextantLodReader  *self,
+                                  const char        *name,
+                                  guint              n_cols,
+                                  ChunkFunc          func,
+                                  gpointer           user_data,
+                                  GError           **error)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT first_row, n, header, data FROM %s_chunk ORDER BY first_row", name);
+  ChunkForeachData data = { n_cols, func, user_data };
+
+  return sextant_store_foreach_sql (self->store, sql, chunk_foreach_row, &data, error, "");
 }
 
 /* The first chunk of @table whose rows end after @row */

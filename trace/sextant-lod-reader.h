@@ -77,7 +77,7 @@ gboolean          sextant_lod_reader_prefetch         (SextantLodReader  *self,
 void              sextant_lod_reader_set_cache_bound  (SextantLodReader  *self,
                                                        gsize              bytes);
 /* Bytes the reader's caches hold (the pyramid's and the visits' chunks,
- * the message index). */
+ * the indexes of messages, lost time and collectives). */
 gsize             sextant_lod_reader_get_cache_bytes  (SextantLodReader  *self);
 /* read() through SQLite's rows of the lod virtual table, as it was before
  * the reader decoded chunks itself: for tests and the benchmark. */

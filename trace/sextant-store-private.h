@@ -90,9 +90,10 @@ typedef enum
   SEXTANT_QUERY_VISIT_BY_ID,
   SEXTANT_QUERY_VISITS_ENTERED,
   SEXTANT_QUERY_MESSAGES_IN_VIEW,
-  SEXTANT_QUERY_COLLECTIVES_IN_VIEW,
-  SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW,
-  SEXTANT_QUERY_LOST_IN_VIEW,
+  SEXTANT_QUERY_RMA_OPS_IN_VIEW,
+  SEXTANT_QUERY_RMA_SYNCS_IN_VIEW,
+  SEXTANT_QUERY_RMA_LOCKS_IN_VIEW,
+  SEXTANT_QUERY_RMA_FLUSHES_IN_VIEW,
 
   /* Patterns (sextant analyze) */
   SEXTANT_STMT_CLEAR_PATTERNS,
@@ -254,6 +255,13 @@ gboolean      sextant_store_foreach         (SextantStore      *self,
                                              ...);
 gboolean      sextant_store_foreach_sql     (SextantStore      *self,
                                              const char        *sql,
+                                             SextantRowFunc     func,
+                                             gpointer           user_data,
+                                             GError           **error,
+                                             const char        *types,
+                                             ...);
+gboolean      sextant_store_foreach_prepared (SextantStore     *self,
+                                             SextantStoreStmt   query,
                                              SextantRowFunc     func,
                                              gpointer           user_data,
                                              GError           **error,

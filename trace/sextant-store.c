@@ -241,23 +241,57 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_MESSAGES_IN_VIEW] =
     "SELECT send_loc, recv_loc, send_time, recv_time, id, bytes FROM message "
     "WHERE send_time < ?2 AND recv_time >= ?1 AND send_loc IS NOT NULL AND recv_loc IS NOT NULL LIMIT ?3",
-  /* the members of the collectives under way during [?1, ?2), at most ?3
-   * rows: ids follow time closely (they are given in matching order), so
-   * the range of ids prunes the members' chunks, and their own times
-   * decide */
-  [SEXTANT_QUERY_COLLECTIVES_IN_VIEW] =
-    "SELECT m.collective, m.loc, m.begin, m.\"end\" FROM collective_member AS m "
-    "WHERE m.collective BETWEEN (SELECT min (id) FROM collective WHERE \"end\" >= ?1 AND members > 1) "
-    "                       AND (SELECT max (id) FROM collective WHERE begin < ?2 AND members > 1) "
-    "  AND m.collective IN (SELECT id FROM collective WHERE begin < ?2 AND \"end\" >= ?1 AND members > 1) "
-    "ORDER BY m.collective LIMIT ?3",
-  /* how many members those are: the collective table is small */
-  [SEXTANT_QUERY_COLLECTIVE_MEMBERS_IN_VIEW] =
-    "SELECT coalesce (sum (members), 0) FROM collective WHERE begin < ?2 AND \"end\" >= ?1 AND members > 1",
-  /* the time the pattern instances lost that overlaps [?1, ?2), at most ?3 */
-  [SEXTANT_QUERY_LOST_IN_VIEW] =
-    "SELECT loc, begin, \"end\", severity, id FROM pattern_instance_data "
-    "WHERE begin < ?2 AND \"end\" > ?1 AND loc IS NOT NULL LIMIT ?3",
+  /* the timeline's one-sided communication (sextant-lod-reader-rma.c, run
+   * with sextant_store_foreach_prepared()): */
+  /* the operations issued in [?1 - ?3, ?2) (?3 the longest operation: one in
+   * flight at ?1 was issued then) and still under way at ?1, and those never
+   * completed that were issued before; at most ?4 (index rma_op_issue,
+   * rma_op_complete) */
+  [SEXTANT_QUERY_RMA_OPS_IN_VIEW] =
+    "SELECT id, loc, target_loc, issue_time, complete_time, max (bytes, bytes_received), win, kind FROM ("
+    "  SELECT * FROM rma_op WHERE issue_time >= ?1 - ?3 AND issue_time < ?2 "
+    "     AND (complete_time >= ?1 OR complete_time IS NULL) "
+    "  UNION ALL "
+    "  SELECT * FROM rma_op WHERE complete_time IS NULL AND issue_time < ?1 - ?3) "
+    "ORDER BY issue_time, id LIMIT ?4",
+  /* the synchronisation records in [?1, ?2) with the call around them and,
+   * for a memory sync of one target, its location (index rma_sync_time) */
+  [SEXTANT_QUERY_RMA_SYNCS_IN_VIEW] =
+    "SELECT s.loc, coalesce (v.enter, s.time), coalesce (v.leave, s.end_time, s.time), s.win, "
+    "       CASE WHEN s.kind = 'RMA_SYNC' THEN cm.loc END, r.name, s.kind, s.detail "
+    "FROM rma_sync AS s "
+    "LEFT JOIN visit AS v ON v.id = s.visit LEFT JOIN region AS r ON r.id = v.region "
+    "LEFT JOIN rma_window AS w ON w.id = s.win "
+    "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = s.remote "
+    "WHERE s.time >= ?1 AND s.time < ?2 ORDER BY s.time LIMIT ?3",
+  /* window locks acquired (?4 = 0) or released (?4 = 1) in [?1, ?2), the
+   * call that acquired them, and the target's location (indexes
+   * lock_acquire, lock_release) */
+  [SEXTANT_QUERY_RMA_LOCKS_IN_VIEW] =
+    "SELECT l.loc, coalesce (v.enter, l.acquire_time), coalesce (v.leave, l.acquire_time), l.win, cm.loc, r.name "
+    "FROM lock AS l "
+    "LEFT JOIN visit AS v ON v.id = l.acquire_visit LEFT JOIN region AS r ON r.id = v.region "
+    "LEFT JOIN rma_window AS w ON w.id = l.win "
+    "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
+    "WHERE l.family = 'RMA' AND l.acquire_time >= ?1 AND l.acquire_time < ?2 AND ?4 = 0 "
+    "UNION ALL "
+    "SELECT l.loc, l.release_time, l.release_time, l.win, cm.loc, NULL "
+    "FROM lock AS l "
+    "LEFT JOIN rma_window AS w ON w.id = l.win "
+    "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
+    "WHERE l.family = 'RMA' AND l.release_time >= ?1 AND l.release_time < ?2 AND ?4 = 1 "
+    "LIMIT ?3",
+  /* the calls that completed one-sided operations in [?1, ?2) (a flush has
+   * no record of its own in every trace: onecoll's have none), with their
+   * target when they completed operations to one (index rma_op_complete) */
+  [SEXTANT_QUERY_RMA_FLUSHES_IN_VIEW] =
+    "SELECT v.loc, v.enter, v.leave, o.win, o.target_loc, r.name FROM ("
+    "  SELECT complete_visit AS visit, min (win) AS win, "
+    "         CASE WHEN min (target_loc) = max (target_loc) THEN min (target_loc) END AS target_loc "
+    "  FROM rma_op WHERE complete_time >= ?1 AND complete_time < ?2 AND complete_visit IS NOT NULL "
+    "  GROUP BY complete_visit) AS o "
+    "JOIN visit AS v ON v.id = o.visit JOIN region AS r ON r.id = v.region "
+    "LIMIT ?3",
   [SEXTANT_QUERY_VISITS_ENTERED] =
     "SELECT id, enter, leave, region, parent FROM visit "
     "WHERE loc = ?1 AND enter >= ?2 AND enter < ?3 AND id BETWEEN ?4 AND ?5 ORDER BY id",
@@ -1018,6 +1052,30 @@ bind_valist (sqlite3_stmt *stmt,
     }
 }
 
+/* Statement @which (kept prepared) with @args bound, the store's lock
+ * taken (release it when done); NULL, the lock released, when it cannot
+ * be prepared */
+static sqlite3_stmt *
+lock_bound_stmt (SextantStore      *self,
+                 SextantStoreStmt   which,
+                 GError           **error,
+                 const char        *types,
+                 va_list            args)
+{
+  sqlite3_stmt *stmt;
+
+  g_mutex_lock (&self->lock);
+  if (!(stmt = get_stmt (self, which, error)))
+    {
+      g_mutex_unlock (&self->lock);
+      return NULL;
+    }
+  g_assert ((int)strlen (types) == sqlite3_bind_parameter_count (stmt));
+  bind_valist (stmt, types, args);
+
+  return stmt;
+}
+
 /**
  * sextant_store_run:
  * @types: one character per parameter: 'i' a gint64, 'n' a gint64 that is
@@ -1046,17 +1104,11 @@ sextant_store_run (SextantStore      *self,
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (types != NULL, FALSE);
 
-  g_mutex_lock (&self->lock);
-  if (!(stmt = get_stmt (self, which, error)))
-    {
-      g_mutex_unlock (&self->lock);
-      return FALSE;
-    }
-
-  g_assert ((int)strlen (types) == sqlite3_bind_parameter_count (stmt));
   va_start (args, types);
-  bind_valist (stmt, types, args);
+  stmt = lock_bound_stmt (self, which, error, types, args);
   va_end (args);
+  if (stmt == NULL)
+    return FALSE;
   ok = step_done (self, stmt, error);
   g_mutex_unlock (&self->lock);
 
@@ -1308,6 +1360,72 @@ sextant_store_foreach_sql (SextantStore    *self,
   va_start (args, types);
   ok = foreach_valist (self, sql, TRUE, func, user_data, error, types, args);
   va_end (args);
+
+  return ok;
+}
+
+/**
+ * sextant_store_foreach_prepared:
+ * @query: a query of the store's table, kept prepared
+ * @func: called for each row, as for sextant_store_foreach_sql() (%FALSE
+ *   without an error ends the scan, and the call succeeds); it must not
+ *   use the store: the statement and the store's lock are held meanwhile
+ * @types: parameter types as for sextant_store_run(), "" for none
+ *
+ * sextant_store_foreach() without preparing @query again: for a query
+ * run for every frame, whose preparation would cost more than its rows
+ * (a view of one-sided operations: 30-40 us a statement).
+ *
+ * Threading: serialized on the store's lock, as sextant_store_run();
+ * cancelled as sextant_store_foreach().
+ */
+gboolean
+sextant_store_foreach_prepared (SextantStore      *self,
+                                SextantStoreStmt   query,
+                                SextantRowFunc     func,
+                                gpointer           user_data,
+                                GError           **error,
+                                const char        *types,
+                                ...)
+{
+  sqlite3_stmt *stmt;
+  SextantRow row;
+  va_list args;
+  gboolean ok = TRUE;
+  int rc;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (func != NULL && types != NULL, FALSE);
+
+  if (!check_usable (self, error))
+    return FALSE;
+  va_start (args, types);
+  stmt = lock_bound_stmt (self, query, error, types, args);
+  va_end (args);
+  if (stmt == NULL)
+    return FALSE;
+
+  row.stmt = stmt;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      GError *local = NULL;
+
+      if (!func (&row, user_data, &local))
+        {
+          ok = local == NULL;
+          if (local != NULL)
+            g_propagate_error (error, local);
+          break;
+        }
+    }
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    {
+      set_error_from_db (self, rc, "reading rows", error);
+      ok = FALSE;
+    }
+  /* done with: no read transaction left open */
+  sqlite3_reset (stmt);
+  g_mutex_unlock (&self->lock);
 
   return ok;
 }
