@@ -385,6 +385,59 @@ test_message_line (void)
   g_hash_table_unref (rows.index);
 }
 
+/* A few rows in view of many: row 0 sends @n messages to rows out of
+ * view below. Few, their lines leave the area toward them, across the
+ * rows in between; hundreds, they are stubs that leave those rows as
+ * they were. */
+static void
+test_message_stubs (void)
+{
+  gint64 locs[40];
+  Rows rows;
+  SextantTimelineGeometry g;
+  const GdkRGBA *fill = sextant_timeline_category_color (SEXTANT_CATEGORY_USER);
+  static const guint counts[] = { 100, 600 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (locs); i++)
+    locs[i] = i + 1;
+  rows_init (&rows, locs, G_N_ELEMENTS (locs), 24);
+  g = geometry_for (&rows, 0, 60000, 1200);
+  /* rows 0 to 3 in view */
+  g.bottom = row_top (&rows, 4);
+  for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+    {
+      Frame frame = { 0 };
+      g_autofree guint8 *pixels = NULL;
+      double free2, free3;
+      int w, h;
+
+      frame.messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+      for (guint i = 0; i < counts[c]; i++)
+        {
+          gint64 t = (gint64)i * 60000 / counts[c];
+          SextantViewMessage m = { 1, 11 + i % 30, t, t + 40, i + 1, 8 };
+
+          g_array_append_val (frame.messages, m);
+        }
+      pixels = render (&g, &rows, fill, draw_messages, &frame, &w, &h, NULL);
+      free2 = free_share_in (pixels, w, &rows, 2, g.plot_x, g.plot_x + g.plot_width, TRUE, fill);
+      free3 = free_share_in (pixels, w, &rows, 3, g.plot_x, g.plot_x + g.plot_width, TRUE, fill);
+      g_test_message ("%u messages to rows out of view: rows 2 and 3 keep %.0f %% and %.0f %% of their middle half",
+                      counts[c], free2 * 100, free3 * 100);
+      if (counts[c] < 512)
+        g_assert_cmpfloat (free3, <, 0.97);
+      else
+        {
+          g_assert_cmpfloat (free2, >, 0.99);
+          g_assert_cmpfloat (free3, >, 0.99);
+          /* and row 0 shows where they leave */
+          g_assert_cmpfloat (free_share (pixels, w, &g, &rows, 0, fill), <, 0.97);
+        }
+      g_array_unref (frame.messages);
+    }
+  g_hash_table_unref (rows.index);
+}
+
 /* 16 rows exchanging with their neighbours every @every ticks over
  * [0, 100000): an iterative code's halo exchange */
 static GArray *
@@ -1274,6 +1327,7 @@ main (int   argc,
 
   g_test_add_func ("/timeline-layers/colors", test_colors);
   g_test_add_func ("/timeline-layers/messages/line", test_message_line);
+  g_test_add_func ("/timeline-layers/messages/stubs", test_message_stubs);
   g_test_add_func ("/timeline-layers/messages/bundle", test_message_bundle);
   g_test_add_func ("/timeline-layers/messages/density", test_message_density);
   g_test_add_func ("/timeline-layers/messages/cost", test_message_cost);

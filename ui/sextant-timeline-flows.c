@@ -11,8 +11,10 @@
  * window of time merge into a bundle (one line, wider with the log of its
  * count); and where even the bundles would cover a window of a row, the
  * window's flows become a density band: a strip at the bottom of the
- * sender's row, per pixel column darker where more of them leave. The
- * rows' middles stay readable at any density.
+ * sender's row, per pixel column darker where more of them leave. A flow
+ * toward a row out of view leaves the area toward it, or when there are
+ * hundreds of those (a few rows of thousands in view) is a short stub in
+ * its direction. The rows' middles stay readable at any density.
  *
  * Cost: O(flows + rows in view x pixel columns) to decide (the band's
  * counts per pixel column). Given the layers' pixels (the timeline at a
@@ -221,6 +223,37 @@ static float
 bundle_width (gint64 count)
 {
   return (float)MIN (1.0 + log2 ((double)MAX (count, 1)) * 0.75, 4.0);
+}
+
+/* More flows than this toward rows out of view, and each is a stub
+ * EDGE_STUB pixels high toward its other end, not a line across the pane:
+ * a few rows of thousands in view had tens of thousands of lines from
+ * their rows to the pane's edges (a hairball, and 20-30 ms to paint) */
+#define EDGE_LINES 512
+#define EDGE_STUB 24.0f
+
+static void
+shorten_leaving (GArray *placed)
+{
+  guint leaving = 0;
+
+  for (guint i = 0; i < placed->len; i++)
+    leaving += (g_array_index (placed, Placed, i).row0 < 0) != (g_array_index (placed, Placed, i).row1 < 0);
+  if (leaving <= EDGE_LINES)
+    return;
+  for (guint i = 0; i < placed->len; i++)
+    {
+      Placed *p = &g_array_index (placed, Placed, i);
+      gboolean out0 = p->row0 < 0;
+      float *x = out0 ? &p->x0 : &p->x1, *y = out0 ? &p->y0 : &p->y1;
+      float x_in = out0 ? p->x1 : p->x0, y_in = out0 ? p->y1 : p->y0;
+      float dy = *y - y_in;
+
+      if ((p->row0 < 0) == (p->row1 < 0) || fabsf (dy) <= EDGE_STUB)
+        continue;
+      *x = x_in + (*x - x_in) * EDGE_STUB / fabsf (dy);
+      *y = y_in + (dy > 0 ? EDGE_STUB : -EDGE_STUB);
+    }
 }
 
 /* The bits of a window's index in a bundle's key: plots up to 256k pixels */
@@ -709,6 +742,7 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
       _sextant_layer_rows_clear (&rows);
       return;
     }
+  shorten_leaving (placed);
 
   /* how many flows end in each window of each row, per half (as ink) */
   weight = g_new0 (float, (gsize)rows.rows->len * n_windows * 2);
@@ -752,10 +786,11 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
           guint *slot;
           guint b;
 
-          /* an out-of-view end on the other side is another pair */
-          if (p->row0 < 0 && p->y0 > g->bottom)
+          /* an out-of-view end on the other side is another pair (below
+           * the end in view, or above) */
+          if (p->row0 < 0 && p->y0 > p->y1)
             key |= (gint64)1 << 62;
-          if (p->row1 < 0 && p->y1 > g->bottom)
+          if (p->row1 < 0 && p->y1 > p->y0)
             key |= (gint64)1 << 61;
           slot = key_table_slot (&bundle_of, key, &found);
           if (found)

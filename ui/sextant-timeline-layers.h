@@ -128,7 +128,9 @@ void sextant_timeline_lost_style        (const char                    *pattern,
  * bundle: a line whose width grows with the log of its count, and where
  * even bundles would cover the rows, a density band (a translucent
  * gradient per row and pixel column, darker where more messages leave)
- * instead of lines, so that the rows under them stay readable. @filtered:
+ * instead of lines, so that the rows under them stay readable; lines
+ * toward rows out of view leave the area toward them, or are short stubs
+ * in their direction when there are hundreds. @filtered:
  * the messages are a pair's (the pair filter): bolder, in the selection
  * colour. @density (SextantViewMessageDensity, nullable): when the view
  * had too many messages to read one by one, their counts per pair of
