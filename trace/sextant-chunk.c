@@ -270,3 +270,52 @@ sextant_chunk_attach_data (SextantChunk *chunk,
 
   return TRUE;
 }
+
+void
+sextant_chunk_get_range (const SextantChunk *chunk,
+                         guint               col,
+                         guint               row,
+                         guint               n,
+                         gint64             *out,
+                         gsize               stride)
+{
+  const SextantChunkColumn *c = &chunk->cols[col];
+  const guint8 *p;
+  guint64 base = (guint64)c->min;
+
+  g_return_if_fail (col < chunk->n_cols && row + (guint64)n <= chunk->n_rows);
+
+  if (c->all_null || c->has_null)
+    {
+      for (guint i = 0; i < n; i++)
+        out[i * stride] = sextant_chunk_get (chunk, col, row + i);
+      return;
+    }
+  p = chunk->data[col] + (gsize)row * c->width;
+  /* little-endian values of a fixed width: a loop per width */
+  switch (c->width)
+    {
+    case 0:
+      for (guint i = 0; i < n; i++)
+        out[i * stride] = (gint64)base;
+      break;
+    case 1:
+      for (guint i = 0; i < n; i++)
+        out[i * stride] = (gint64)(base + p[i]);
+      break;
+    case 2:
+      for (guint i = 0; i < n; i++, p += 2)
+        out[i * stride] = (gint64)(base + ((guint64)p[0] | (guint64)p[1] << 8));
+      break;
+    default:
+      for (guint i = 0; i < n; i++, p += c->width)
+        {
+          guint64 s = 0;
+
+          for (guint k = 0; k < c->width; k++)
+            s |= (guint64)p[k] << (8 * k);
+          out[i * stride] = (gint64)(base + s);
+        }
+      break;
+    }
+}

@@ -77,6 +77,15 @@ gboolean sextant_chunk_attach_data  (SextantChunk      *chunk,
                                      gsize              size);
 
 gsize    sextant_chunk_data_size    (const SextantChunk *chunk);
+/* Column @col of rows [@row, @row + @n) into @out[0], @out[@stride],
+ * ...: sextant_chunk_get() of each, decoded in one pass (a reader that
+ * wants every column of a run of rows) */
+void     sextant_chunk_get_range    (const SextantChunk *chunk,
+                                     guint               col,
+                                     guint               row,
+                                     guint               n,
+                                     gint64             *out,
+                                     gsize               stride);
 
 /* The value of @row in @col, SEXTANT_NULL for NULL. */
 static inline gint64

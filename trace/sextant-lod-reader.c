@@ -437,6 +437,10 @@ lower_bound (const SextantChunk *chunk,
   return lo;
 }
 
+/* A bucket in gint64 fields, for sextant_chunk_get_range() */
+#define STRIDE (sizeof (SextantLodBucket) / sizeof (gint64))
+G_STATIC_ASSERT (sizeof (SextantLodBucket) % sizeof (gint64) == 0);
+
 /* Appends the buckets [@first, @last] of a cached level */
 static void
 append_buckets (SextantLodReader *self,
@@ -451,28 +455,32 @@ append_buckets (SextantLodReader *self,
   for (guint i = 0; i < entry->chunks->len; i++)
     {
       const SextantChunk *chunk = &g_array_index (entry->chunks, Chunk, i).chunk;
-      guint r;
+      guint r, end;
 
       if (chunk->n_rows == 0 || chunk->cols[SEXTANT_LOD_BUCKET].max < first)
         continue;
       if (chunk->cols[SEXTANT_LOD_BUCKET].min > last)
         break;
-      for (r = lower_bound (chunk, SEXTANT_LOD_BUCKET, 0, chunk->n_rows, first); r < chunk->n_rows; r++)
+      r = lower_bound (chunk, SEXTANT_LOD_BUCKET, 0, chunk->n_rows, first);
+      /* rows [r, end): each column decoded in one pass into the buckets */
+      end = lower_bound (chunk, SEXTANT_LOD_BUCKET, r, chunk->n_rows, last + 1);
+      if (end > r)
         {
-          SextantLodBucket *bucket;
-          gint64 b = sextant_chunk_get (chunk, SEXTANT_LOD_BUCKET, r);
+          guint n = end - r, at = buckets->len;
+          SextantLodBucket *out;
 
-          if (b > last)
-            break;
-          g_array_set_size (buckets, buckets->len + 1);
-          bucket = &g_array_index (buckets, SextantLodBucket, buckets->len - 1);
-          bucket->bucket = b;
-          bucket->begin = self->origin + b * ticks;
-          bucket->end = bucket->begin + ticks;
-          bucket->region = sextant_chunk_get (chunk, SEXTANT_LOD_REGION, r);
-          bucket->busy = sextant_chunk_get (chunk, SEXTANT_LOD_BUSY, r);
+          g_array_set_size (buckets, at + n);
+          out = &g_array_index (buckets, SextantLodBucket, at);
+          sextant_chunk_get_range (chunk, SEXTANT_LOD_BUCKET, r, n, &out->bucket, STRIDE);
+          sextant_chunk_get_range (chunk, SEXTANT_LOD_REGION, r, n, &out->region, STRIDE);
+          sextant_chunk_get_range (chunk, SEXTANT_LOD_BUSY, r, n, &out->busy, STRIDE);
           for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-            bucket->time[c] = sextant_chunk_get (chunk, SEXTANT_LOD_T_FIRST + c, r);
+            sextant_chunk_get_range (chunk, SEXTANT_LOD_T_FIRST + c, r, n, &out->time[c], STRIDE);
+          for (guint k = 0; k < n; k++)
+            {
+              out[k].begin = self->origin + out[k].bucket * ticks;
+              out[k].end = out[k].begin + ticks;
+            }
         }
     }
 }
