@@ -936,7 +936,31 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
     snapshot_selection (self, snapshot, &geometry);
   gtk_snapshot_pop (snapshot);
 
-  snapshot_labels (self, snapshot, layout, &fg, height);
+  /* the labels, cached: a new view is mostly the same rows */
+  {
+    LabelsKey labels_key;
+
+    memset (&labels_key, 0, sizeof labels_key);
+    labels_key.scroll = key.scroll;
+    labels_key.row_height = self->row_height;
+    labels_key.rows_serial = self->rows_serial;
+    labels_key.machine = self->machine;
+    labels_key.height = height;
+    labels_key.label_width = self->label_width;
+    labels_key.fg = fg;
+    labels_key.font_serial = pango_context_get_serial (gtk_widget_get_pango_context (widget));
+    if (self->labels_node == NULL || memcmp (&labels_key, &self->labels_key, sizeof labels_key) != 0)
+      {
+        g_autoptr(GtkSnapshot) labels = gtk_snapshot_new ();
+
+        snapshot_labels (self, labels, layout, &fg, height);
+        g_clear_pointer (&self->labels_node, gsk_render_node_unref);
+        self->labels_node = gtk_snapshot_free_to_node (g_steal_pointer (&labels));
+        self->labels_key = labels_key;
+      }
+    if (self->labels_node != NULL)
+      gtk_snapshot_append_node (snapshot, self->labels_node);
+  }
   gtk_snapshot_pop (snapshot);
 
   /* the ruler's edge */

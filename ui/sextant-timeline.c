@@ -614,6 +614,7 @@ sextant_timeline_set_session (SextantTimeline *self,
   g_clear_pointer (&self->frame, _sextant_timeline_frame_free);
   g_clear_pointer (&self->rows_node, gsk_render_node_unref);
   g_clear_pointer (&self->layers_node, gsk_render_node_unref);
+  g_clear_pointer (&self->labels_node, gsk_render_node_unref);
   g_clear_pointer (&self->error, g_free);
   self->reading = FALSE;
   self->t0 = self->t1 = 0;
@@ -943,6 +944,7 @@ sextant_timeline_finalize (GObject *object)
   g_clear_pointer (&self->frame, _sextant_timeline_frame_free);
   g_clear_pointer (&self->rows_node, gsk_render_node_unref);
   g_clear_pointer (&self->layers_node, gsk_render_node_unref);
+  g_clear_pointer (&self->labels_node, gsk_render_node_unref);
   g_clear_pointer (&self->filter, sextant_pair_filter_free);
   g_free (self->error);
 
