@@ -730,9 +730,22 @@ test_machine (Fixture       *fixture,
         guint level = sextant_lod_reader_pick_machine_level (reader, locations->len, t0, t1, width);
         double column = (double)(t1 - t0) / width;
 
+        g_autofree SextantMachineCell *halves = g_new (SextantMachineCell, n_bands * width);
+        g_autoptr(SextantLodReader) second = sextant_lod_reader_new (fixture->store, &error);
+
         g_assert_true (sextant_lod_reader_read_machine (reader, (const gint64 *)locations->data, locations->len,
-                                                        n_bands, t0, t1, width, cells, &error));
+                                                        n_bands, 0, n_bands, t0, t1, width, cells, &error));
         g_assert_no_error (error);
+        /* the bands in two halves, by two readers (the timeline's two
+         * threads): the same picture */
+        memset (halves, 0xff, sizeof (SextantMachineCell) * n_bands * width);
+        g_assert_true (sextant_lod_reader_read_machine (reader, (const gint64 *)locations->data, locations->len,
+                                                        n_bands, 0, n_bands / 2, t0, t1, width, halves, &error));
+        g_assert_true (sextant_lod_reader_read_machine (second, (const gint64 *)locations->data, locations->len,
+                                                        n_bands, n_bands / 2, n_bands, t0, t1, width, halves, &error));
+        g_assert_no_error (error);
+        g_assert_cmpmem (halves, sizeof (SextantMachineCell) * n_bands * width, cells,
+                         sizeof (SextantMachineCell) * n_bands * width);
         for (guint b = 0; b < n_bands; b++)
           {
             guint lo = b * locations->len / n_bands;

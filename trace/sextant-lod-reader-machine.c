@@ -151,6 +151,8 @@ sextant_lod_reader_read_machine (SextantLodReader   *self,
                                  const gint64       *locs,
                                  guint               n_locs,
                                  guint               n_bands,
+                                 guint               first_band,
+                                 guint               last_band,
                                  gint64              t0,
                                  gint64              t1,
                                  guint               width,
@@ -160,26 +162,31 @@ sextant_lod_reader_read_machine (SextantLodReader   *self,
   g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
   g_autofree double *sums = NULL;
   g_autofree double *rates = NULL;
+  guint first_loc, end_loc;
   double column;
   guint level;
 
   g_return_val_if_fail (locs != NULL || n_locs == 0, FALSE);
   g_return_val_if_fail (cells != NULL, FALSE);
 
-  if (n_bands == 0 || width == 0)
+  last_band = MIN (last_band, n_bands);
+  if (first_band >= last_band || width == 0)
     return TRUE;
-  memset (cells, 0, sizeof (SextantMachineCell) * n_bands * width);
+  memset (cells + (gsize)first_band * width, 0, sizeof (SextantMachineCell) * (last_band - first_band) * width);
   if (t1 <= t0 || n_locs == 0)
     return TRUE;
 
+  /* the level of the whole picture, the locations of these bands */
   level = sextant_lod_reader_pick_machine_level (self, n_locs, t0, t1, width);
-  if (!sextant_lod_reader_prefetch (self, locs, n_locs, level, error))
+  first_loc = (guint)((guint64)first_band * n_locs / n_bands);
+  end_loc = (guint)((guint64)last_band * n_locs / n_bands);
+  if (!sextant_lod_reader_prefetch (self, locs + first_loc, end_loc - first_loc, level, error))
     return FALSE;
 
   column = (double)(t1 - t0) / width;
   sums = g_new0 (double, (gsize)width * SEXTANT_N_CATEGORIES);
   rates = g_new0 (double, (gsize)(width + 1) * SEXTANT_N_CATEGORIES);
-  for (guint b = 0; b < n_bands; b++)
+  for (guint b = first_band; b < last_band; b++)
     {
       guint lo = (guint)((guint64)b * n_locs / n_bands);
       guint hi = (guint)((guint64)(b + 1) * n_locs / n_bands);

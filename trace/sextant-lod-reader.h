@@ -308,8 +308,10 @@ typedef struct
  * order) squeezed into @n_bands bands (band b holds locations
  * [b * n_locs / n_bands, (b + 1) * n_locs / n_bands)), each band cut into
  * @width pixel columns of [@t0, @t1): @cells (@n_bands * @width, band by
- * band, filled by the call) gets each cell's mean share per category over
- * the band's locations. Reads at a level coarse enough that the whole
+ * band) gets each cell's mean share per category over the band's
+ * locations, for the bands [@first_band, @last_band) (the rest of @cells
+ * is left as it is: two readers on two threads may fill a half each).
+ * Reads at a level coarse enough that the whole
  * picture costs about as much as a view of 64 rows (a cell can then span
  * a few columns), so that 4096 locations draw in bounded time. */
 /* The level read_machine() reads for @n_locs locations over [@t0, @t1)
@@ -324,6 +326,8 @@ gboolean          sextant_lod_reader_read_machine     (SextantLodReader  *self,
                                                        const gint64      *locs,
                                                        guint              n_locs,
                                                        guint              n_bands,
+                                                       guint              first_band,
+                                                       guint              last_band,
                                                        gint64             t0,
                                                        gint64             t1,
                                                        guint              width,

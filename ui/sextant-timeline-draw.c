@@ -295,10 +295,14 @@ machine_colors (void)
 }
 
 /* Band @b of the frame's machine picture as pixels (its cells' mean
- * colours, premultiplied), @frame->width of them into @line */
+ * colours, premultiplied), @frame->width of them into @line; the
+ * categories the frame has only (@present, @n_present of them: two or
+ * three of the eight in a trace) */
 static void
 machine_band (const Frame *frame,
               gint64       b,
+              const guint *present,
+              guint        n_present,
               guint32     *line)
 {
   const MachineColors *colors = machine_colors ();
@@ -310,10 +314,10 @@ machine_band (const Frame *frame,
       guint64 sum = 0, factor;
       guint busy = 0;
 
-      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+      for (guint k = 0; k < n_present; k++)
         {
-          busy += share[c];
-          sum += share[c] * colors->rgb[c];
+          busy += share[present[k]];
+          sum += share[present[k]] * colors->rgb[present[k]];
         }
       if (busy == 0)
         {
@@ -358,7 +362,13 @@ machine_paint (RowsPaint *paint)
   int h = canvas->height - ROW_GAP;
   g_autofree guint32 *band = g_new (guint32, MAX (frame->width, 1));
   gint64 band_made = -1;
+  guint present[SEXTANT_N_CATEGORIES], n_present = 0;
   int chunk;
+
+  /* the categories of the frame's cells (sum_legend()) */
+  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+    if (frame->categories & 1u << c)
+      present[n_present++] = c;
 
   while ((chunk = g_atomic_int_add (&paint->next, 1)) < (canvas->height + MACHINE_LINES - 1) / MACHINE_LINES)
     for (int line = chunk * MACHINE_LINES; line < MIN ((chunk + 1) * MACHINE_LINES, canvas->height); line++)
@@ -372,7 +382,7 @@ machine_paint (RowsPaint *paint)
             continue;
           }
         if (b != band_made)
-          machine_band (frame, b, band);
+          machine_band (frame, b, present, n_present, band);
         band_made = b;
         if (canvas->width == frame->width)
           memcpy (out, band, (gsize)canvas->width * 4);

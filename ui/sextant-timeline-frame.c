@@ -13,7 +13,8 @@
  *   or the pieces of the visits when zoomed in past the pyramid;
  * - the counter rows' points, at most one per pixel column;
  * - in the whole-machine mode, the picture of every location squeezed
- *   into the pane's pixel rows, at a level the reader bounds;
+ *   into the pane's pixel rows, at a level the reader bounds (half of its
+ *   bands on each thread, with their reader each);
  * - (but for the first frame of a store, which shows the rows at once:
  *   the first message read builds the reader's message index, 0.45 s on
  *   the 10 M-event store)
@@ -25,6 +26,7 @@
  */
 #include "config.h"
 
+#include "sextant-snapshot-util.h"
 #include "sextant-store-rows.h"
 #include "sextant-timeline-private.h"
 
@@ -106,7 +108,8 @@ _sextant_timeline_frame_free (Frame *frame)
   g_clear_pointer (&frame->lost, g_array_unref);
   g_clear_pointer (&frame->rma, g_array_unref);
   g_clear_pointer (&frame->syncs, g_array_unref);
-  g_free (frame->cells);
+  if (frame->cells != NULL)
+    sextant_pixels_free ((guint32 *)(void *)frame->cells);
   g_free (frame);
 }
 
@@ -187,23 +190,43 @@ sum_legend (Frame *frame)
     g_array_append_val (frame->regions, *r);
   g_array_sort (frame->regions, compare_region_time);
   g_array_set_size (frame->regions, MIN (frame->regions->len, 12));
-  /* the machine picture's categories: its cells' shares or-ed together */
-  if (frame->cells != NULL)
-    {
-      SextantMachineCell any = { { 0 } };
-      guint64 word, all = 0;
+}
 
-      G_STATIC_ASSERT (sizeof (SextantMachineCell) == sizeof (guint64));
-      for (gsize i = 0; i < (gsize)frame->n_bands * frame->width; i++)
-        {
-          memcpy (&word, &frame->cells[i], sizeof word);
-          all |= word;
-        }
-      memcpy (&any, &all, sizeof any);
-      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-        if (any.share[c] > 0)
-          frame->categories |= 1u << c;
+G_STATIC_ASSERT (sizeof (SextantMachineCell) == 2 * sizeof (guint32));
+
+/* The machine picture's categories: its cells' shares or-ed together */
+static void
+sum_machine_categories (Frame *frame)
+{
+  SextantMachineCell any = { { 0 } };
+  guint64 word, all = 0;
+
+  G_STATIC_ASSERT (sizeof (SextantMachineCell) == sizeof (guint64));
+  for (gsize i = 0; frame->cells != NULL && i < (gsize)frame->n_bands * frame->width; i++)
+    {
+      memcpy (&word, &frame->cells[i], sizeof word);
+      all |= word;
     }
+  memcpy (&any, &all, sizeof any);
+  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+    if (any.share[c] > 0)
+      frame->categories |= 1u << c;
+}
+
+/* The whole machine's bands [@first, @last) into the frame's cells (two
+ * threads, with a reader each, fill a half each) */
+static gboolean
+read_machine (Frame            *frame,
+              FrameRequest     *request,
+              SextantLodReader *reader,
+              guint             first,
+              guint             last,
+              GError          **error)
+{
+  return frame->cells == NULL ||
+         sextant_lod_reader_read_machine (reader, (const gint64 *)(void *)request->machine_locs->data,
+                                          request->machine_locs->len, request->n_bands, first, last, request->t0,
+                                          request->t1, (guint)request->width, frame->cells, error);
 }
 
 /* The rows' buckets, counters and the machine picture */
@@ -257,16 +280,9 @@ read_rows (Frame            *frame,
         return FALSE;
     }
 
-  if (request->machine_locs != NULL && request->machine_locs->len > 0 && request->n_bands > 0)
-    {
-      frame->n_bands = request->n_bands;
-      frame->machine_locs = request->machine_locs->len;
-      frame->cells = g_new0 (SextantMachineCell, (gsize)request->n_bands * request->width);
-      if (!sextant_lod_reader_read_machine (reader, (const gint64 *)(void *)request->machine_locs->data,
-                                            request->machine_locs->len, request->n_bands, request->t0, request->t1,
-                                            (guint)request->width, frame->cells, error))
-        return FALSE;
-    }
+  /* the whole machine's first bands (the lines' thread reads the others) */
+  if (!read_machine (frame, request, reader, 0, request->rows_only ? frame->n_bands : frame->n_bands / 2, error))
+    return FALSE;
   /* here, while the lines are read on their thread */
   sum_legend (frame);
 
@@ -363,8 +379,10 @@ lines_thread (gpointer data)
   Lines *lines = data;
   Source *source = lines->request->source;
 
-  if (source_open (source->session, &source->lines_store, &source->lines_reader, &lines->error))
-    read_lines (lines->frame, lines->request, source->lines_reader, &lines->error);
+  if (source_open (source->session, &source->lines_store, &source->lines_reader, &lines->error) &&
+      read_lines (lines->frame, lines->request, source->lines_reader, &lines->error))
+    read_machine (lines->frame, lines->request, source->lines_reader, lines->frame->n_bands / 2,
+                  lines->frame->n_bands, &lines->error);
 
   return NULL;
 }
@@ -393,7 +411,17 @@ _sextant_timeline_read_frame_worker (GTask        *task,
   frame->last_row = request->last_row;
   frame->machine = request->machine;
   frame->rows_only = request->rows_only;
-  /* the two halves write apart: the rows' fields and the lines' */
+  if (request->machine_locs != NULL && request->machine_locs->len > 0 && request->n_bands > 0)
+    {
+      frame->n_bands = request->n_bands;
+      frame->machine_locs = request->machine_locs->len;
+      /* 8 bytes a cell, from the pictures' pool: a fresh 10 MB (1469 x
+       * 874 cells) costs 2,500 page faults, 5-10 ms in this VM; the
+       * reads clear their bands */
+      frame->cells = (SextantMachineCell *)(void *)sextant_pixels_new_dirty (2 * request->width, request->n_bands);
+    }
+  /* the two halves write apart: the rows' fields and the lines', a half
+   * of the machine's cells each */
   if (!request->rows_only)
     thread = g_thread_new ("sextant-timeline-lines", lines_thread, &lines);
   ok = source_open (source->session, &source->store, &source->reader, &error) &&
@@ -408,5 +436,6 @@ _sextant_timeline_read_frame_worker (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  sum_machine_categories (frame);
   g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)_sextant_timeline_frame_free);
 }
