@@ -157,31 +157,6 @@ _sextant_layer_cairo (GtkSnapshot                   *snapshot,
   return cr;
 }
 
-void
-_sextant_layer_canvas_rect (SextantLayerCanvas *canvas,
-                            double              x0,
-                            double              y0,
-                            double              x1,
-                            double              y1,
-                            guint32             pixel)
-{
-  int left = MAX ((int)floor (x0), canvas->x), right = MIN ((int)ceil (x1), canvas->x + canvas->width);
-  int top = MAX ((int)floor (y0), canvas->top), bottom = MIN ((int)ceil (y1), canvas->top + canvas->height);
-
-  for (int y = top; y < bottom; y++)
-    {
-      guint32 *line = canvas->pixels + (gsize)(y - canvas->top) * canvas->width - canvas->x;
-      double cover_y = MIN (y1, y + 1.0) - MAX (y0, (double)y);
-
-      for (int x = left; x < right; x++)
-        {
-          double cover = cover_y * (MIN (x1, x + 1.0) - MAX (x0, (double)x));
-          guint32 src = cover >= 1 ? pixel : _sextant_pixel_scale (pixel, (guint)(cover * 256 + 0.5));
-
-          line[x] = _sextant_pixel_over (src, line[x]);
-        }
-    }
-}
 
 /* Flows ------------------------------------------------------------------- */
 
@@ -487,128 +462,13 @@ draw_band (GtkSnapshot                   *snapshot,
     }
 }
 
-/* Single lines are drawn by hand (Wu's anti-aliased lines, a pixel
- * wide, source-over in premultiplied ARGB): into the layers' pixels when
- * given, else when many into a picture of their own. Cairo stroking
+/* Single lines are drawn by hand (sextant-timeline-canvas.c: Wu's
+ * anti-aliased lines, a pixel wide): into the layers' pixels when given,
+ * else when many into a picture of their own. Cairo stroking
  * thousands of crossing lines cost the frame 45 ms (one stroke each; 140
  * ms as one path) for the 3,360 messages of a 1/256 view of the 10
  * M-event store, and 6 ms for 127; this costs what the lines' pixels do. */
 #define RASTER_FROM_LINES 256
-
-/* Swaps the ends and the axes so that x is the line's major axis and
- * x0 <= x1; returns whether the axes were swapped (a steep line) */
-static gboolean
-line_along_x (double *x0,
-              double *y0,
-              double *x1,
-              double *y1)
-{
-  gboolean steep = fabs (*y1 - *y0) > fabs (*x1 - *x0);
-  double t;
-
-  if (steep)
-    {
-      t = *x0; *x0 = *y0; *y0 = t;
-      t = *x1; *x1 = *y1; *y1 = t;
-    }
-  if (*x0 > *x1)
-    {
-      t = *x0; *x0 = *x1; *x1 = t;
-      t = *y0; *y0 = *y1; *y1 = t;
-    }
-
-  return steep;
-}
-
-
-static void
-raster_line (guint32 *pixels,
-             int      width,
-             int      height,
-             double   x0,
-             double   y0,
-             double   x1,
-             double   y1,
-             guint32  color)
-{
-  gboolean steep = line_along_x (&x0, &y0, &x1, &y1);
-  double gradient = x1 - x0 > 1e-9 ? (y1 - y0) / (x1 - x0) : 0;
-  int major0, major1, limit;
-
-  limit = steep ? height : width;
-  /* the major axis clipped to the image */
-  major0 = MAX ((int)floor (x0), 0);
-  major1 = MIN ((int)ceil (x1), limit - 1);
-  /* the minor axis in 1/65536 pixels, stepped; a pixel's two shares of
-   * the line in 1/256: 256 - f above, f below */
-  {
-    gint64 minor = (gint64)llround ((y0 + gradient * (major0 + 0.5 - x0) - 0.5) * 65536);
-    gint64 step = (gint64)llround (gradient * 65536);
-    int minor_limit = steep ? width : height;
-    gsize major_stride = steep ? (gsize)width : 1, minor_stride = steep ? 1 : (gsize)width;
-
-    for (int m = major0; m <= major1; m++, minor += step)
-      {
-        int n = (int)(minor >> 16);   /* floor: an arithmetic shift */
-        guint f = (guint)(minor >> 8 & 255);
-        gsize at = (gsize)m * major_stride;
-
-        if (n >= 0 && n < minor_limit)
-          pixels[at + (gsize)n * minor_stride] =
-            _sextant_pixel_over (_sextant_pixel_scale (color, 256 - f), pixels[at + (gsize)n * minor_stride]);
-        if (f > 0 && n + 1 >= 0 && n + 1 < minor_limit)
-          pixels[at + (gsize)(n + 1) * minor_stride] =
-            _sextant_pixel_over (_sextant_pixel_scale (color, f), pixels[at + (gsize)(n + 1) * minor_stride]);
-      }
-  }
-}
-
-/* A line @thickness pixels wide (across it) from (@x0, @y0) to (@x1,
- * @y1), its ends square: along the major axis, each step covers a span of
- * the minor axis, its two edge pixels by the share they cover (Wu's line
- * is the span of one pixel). For bundles painted by hand. */
-static void
-raster_wide_line (SextantLayerCanvas *canvas,
-                  double              x0,
-                  double              y0,
-                  double              x1,
-                  double              y1,
-                  double              thickness,
-                  guint32             color)
-{
-  gboolean steep;
-  double gradient, extent;
-  int major0, major1, limit, minor_limit;
-  gsize major_stride, minor_stride;
-
-  x0 -= canvas->x;
-  x1 -= canvas->x;
-  y0 -= canvas->top;
-  y1 -= canvas->top;
-  steep = line_along_x (&x0, &y0, &x1, &y1);
-  gradient = x1 - x0 > 1e-9 ? (y1 - y0) / (x1 - x0) : 0;
-  extent = thickness * sqrt (1 + gradient * gradient);
-  limit = steep ? canvas->height : canvas->width;
-  minor_limit = steep ? canvas->width : canvas->height;
-  major_stride = steep ? (gsize)canvas->width : 1;
-  minor_stride = steep ? 1 : (gsize)canvas->width;
-  major0 = MAX ((int)floor (x0), 0);
-  major1 = MIN ((int)ceil (x1), limit - 1);
-  for (int m = major0; m <= major1; m++)
-    {
-      double centre = y0 + gradient * (m + 0.5 - x0);
-      double lo = centre - extent / 2, hi = centre + extent / 2;
-      int n0 = MAX ((int)floor (lo), 0), n1 = MIN ((int)ceil (hi), minor_limit);
-
-      for (int n = n0; n < n1; n++)
-        {
-          guint cover = (guint)((MIN (hi, n + 1.0) - MAX (lo, (double)n)) * 256 + 0.5);
-          guint32 *pixel = canvas->pixels + (gsize)m * major_stride + (gsize)n * minor_stride;
-
-          *pixel = _sextant_pixel_over (cover >= 256 ? color : _sextant_pixel_scale (color, cover), *pixel);
-        }
-    }
-}
 
 /* The single solid lines of @placed painted into @canvas; returns how
  * many */
@@ -634,10 +494,9 @@ raster_lines (SextantLayerCanvas            *canvas,
       if (p->as != AS_LINE || p->dashed)
         continue;
       if (wide)
-        raster_wide_line (canvas, p->x0, p->y0, p->x1, p->y1, style->line_width, premultiplied);
+        _sextant_layer_canvas_wide_line (canvas, p->x0, p->y0, p->x1, p->y1, style->line_width, premultiplied);
       else
-        raster_line (canvas->pixels, canvas->width, canvas->height, p->x0 - canvas->x, p->y0 - canvas->top,
-                     p->x1 - canvas->x, p->y1 - canvas->top, premultiplied);
+        _sextant_layer_canvas_line (canvas, p->x0, p->y0, p->x1, p->y1, premultiplied);
       n++;
     }
 
@@ -934,8 +793,9 @@ _sextant_timeline_draw_flows (GtkSnapshot                   *snapshot,
 
       if (bundle->count <= 0 || bundle->head != SEXTANT_FLOW_HEAD_NONE)
         continue;
-      raster_wide_line (canvas, bundle->x0 / bundle->count, bundle->y0, bundle->x1 / bundle->count, bundle->y1,
-                        MAX (bundle_width (bundle->count), style->line_width), premultiplied);
+      _sextant_layer_canvas_wide_line (canvas, bundle->x0 / bundle->count, bundle->y0, bundle->x1 / bundle->count,
+                                       bundle->y1, MAX (bundle_width (bundle->count), style->line_width),
+                                       premultiplied);
       bundle->count = 0;   /* drawn */
       if (stats != NULL)
         stats->bundles++;

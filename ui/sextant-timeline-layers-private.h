@@ -114,14 +114,31 @@ const GdkRGBA *_sextant_timeline_rma_color (void);
 cairo_t *_sextant_layer_cairo (GtkSnapshot                   *snapshot,
                                const SextantTimelineGeometry *geometry);
 
-/* [@x0, @x1) x [@y0, @y1) (widget coordinates, clipped to @canvas) filled
- * with @pixel over what is there, its edge pixels by the share they cover */
-void     _sextant_layer_canvas_rect (SextantLayerCanvas *canvas,
-                                     double              x0,
-                                     double              y0,
-                                     double              x1,
-                                     double              y1,
-                                     guint32             pixel);
+/* sextant-timeline-canvas.c: painting into a SextantLayerCanvas by hand
+ * (widget coordinates, clipped to the canvas, over what is there) */
+/* [@x0, @x1) x [@y0, @y1) filled with @pixel, its edge pixels by the
+ * share they cover */
+void     _sextant_layer_canvas_rect      (SextantLayerCanvas *canvas,
+                                          double              x0,
+                                          double              y0,
+                                          double              x1,
+                                          double              y1,
+                                          guint32             pixel);
+/* Wu's line, a pixel wide, from (@x0, @y0) to (@x1, @y1) */
+void     _sextant_layer_canvas_line      (SextantLayerCanvas *canvas,
+                                          double              x0,
+                                          double              y0,
+                                          double              x1,
+                                          double              y1,
+                                          guint32             color);
+/* A line @thickness pixels wide (across it), its ends square */
+void     _sextant_layer_canvas_wide_line (SextantLayerCanvas *canvas,
+                                          double              x0,
+                                          double              y0,
+                                          double              x1,
+                                          double              y1,
+                                          double              thickness,
+                                          guint32             color);
 
 /* Pixels the layers paint by hand: premultiplied ARGB32 in a guint32 */
 
