@@ -304,6 +304,19 @@ check_windows (SextantLodReader *reader,
 
 /* The index of intervals ------------------------------------------------------------ */
 
+/* @t + @d, saturated to the range of times */
+static gint64
+time_plus (gint64 t,
+           gint64 d)
+{
+  if (d > 0 && t > G_MAXINT64 - d)
+    return G_MAXINT64;
+  if (d < 0 && t < G_MININT64 + 1 - d)
+    return G_MININT64 + 1;
+
+  return t + d;
+}
+
 /* A random time: about @around, or anywhere, or at the ends of the range */
 static gint64
 random_time (gint64 around)
@@ -317,7 +330,8 @@ random_time (gint64 around)
     case 2:
       return (gint64)(((guint64)g_test_rand_int () << 32) ^ (guint64)g_test_rand_int ());
     default:
-      return around + g_test_rand_int_range (-1000, 1000);
+      /* saturated: @around may be at an end of the range */
+      return time_plus (around, g_test_rand_int_range (-1000, 1000));
     }
 }
 
@@ -376,8 +390,8 @@ test_spans (void)
     {
       g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (guint));
       const Span *pick = &g_array_index (spans, Span, g_test_rand_int_range (0, spans->len));
-      gint64 t0 = w % 3 == 0 ? pick->end + g_test_rand_int_range (-1, 2) : random_time (0);
-      gint64 t1 = w % 3 == 1 ? pick->begin + g_test_rand_int_range (-1, 2) : random_time (t0);
+      gint64 t0 = w % 3 == 0 ? time_plus (pick->end, g_test_rand_int_range (-1, 2)) : random_time (0);
+      gint64 t1 = w % 3 == 1 ? time_plus (pick->begin, g_test_rand_int_range (-1, 2)) : random_time (t0);
       guint64 want = 0;
       guint calls = 0;
 
