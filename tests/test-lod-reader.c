@@ -563,6 +563,53 @@ test_density (Fixture       *fixture,
           else
             g_assert_cmpint (count, <=, want);
 
+          /* uncapped, each entry is its pair's messages in its slot, as
+           * counted here from the messages one by one (the reader walks
+           * the pairs in two halves at once when they are many) */
+          if (m == 0)
+            {
+              g_autoptr(GArray) messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
+              g_autoptr(GHashTable) entries = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                                     (GDestroyNotify)g_bytes_unref, g_free);
+              gboolean too_many = FALSE;
+
+              g_assert_true (sextant_lod_reader_read_messages (reader, NULL, 0, t0, t1, G_MAXINT32, messages,
+                                                               &too_many, &error));
+              g_assert_no_error (error);
+              for (guint i = 0; i < messages->len; i++)
+                {
+                  const SextantViewMessage *msg = &g_array_index (messages, SextantViewMessage, i);
+                  gint64 key[3] = { msg->send_loc, msg->recv_loc, (MAX (msg->send_time, t0) - t0) / slot_ticks };
+                  g_autoptr(GBytes) bytes = g_bytes_new (key, sizeof key);
+                  gint64 *e = g_hash_table_lookup (entries, bytes);
+
+                  if (e == NULL)
+                    {
+                      e = g_new0 (gint64, 3);
+                      e[1] = G_MAXINT64;
+                      e[2] = G_MININT64;
+                      g_hash_table_insert (entries, g_bytes_ref (bytes), e);
+                    }
+                  e[0]++;
+                  e[1] = MIN (e[1], msg->send_time);
+                  e[2] = MAX (e[2], msg->recv_time);
+                }
+              g_assert_cmpuint (density->len, ==, g_hash_table_size (entries));
+              for (guint i = 0; i < density->len; i++)
+                {
+                  const SextantViewMessageDensity *d = &g_array_index (density, SextantViewMessageDensity, i);
+                  gint64 key[3] = { d->send_loc, d->recv_loc, (d->slot - t0) / slot_ticks };
+                  g_autoptr(GBytes) bytes = g_bytes_new (key, sizeof key);
+                  const gint64 *e = g_hash_table_lookup (entries, bytes);
+
+                  g_assert_cmpint (d->slot_ticks, ==, slot_ticks);
+                  g_assert_nonnull (e);
+                  g_assert_cmpint (d->count, ==, e[0]);
+                  g_assert_cmpint (d->begin, ==, e[1]);
+                  g_assert_cmpint (d->end, ==, e[2]);
+                }
+            }
+
           /* of 4096 locations by id from one met: the messages with an
            * end among them, as SQL counts them */
           if (m == 0 && density->len > 0)
