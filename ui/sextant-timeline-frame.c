@@ -157,6 +157,7 @@ sum_legend (Frame *frame)
   GHashTableIter iter;
   FrameLoc *fl;
   FrameRegion *r = NULL;
+  guint categories = 0;
 
   frame->regions = g_array_new (FALSE, FALSE, sizeof (FrameRegion));
   g_hash_table_iter_init (&iter, frame->locs);
@@ -164,27 +165,26 @@ sum_legend (Frame *frame)
     for (guint i = 0; i < fl->buckets->len; i++)
       {
         const SextantLodBucket *b = &g_array_index (fl->buckets, SextantLodBucket, i);
-        guint category = 0;
 
+        /* without branches: a whole-run view has 131,072 buckets */
         for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-          if (b->time[c] > 0)
-            {
-              frame->categories |= 1u << c;
-              if (b->time[c] > b->time[category])
-                category = c;
-            }
+          categories |= (guint)(b->time[c] > 0) << c;
         if (b->region == SEXTANT_NULL)
           continue;
-        /* a row's buckets in a row are mostly of one region */
+        /* a row's buckets in a row are mostly of one region; a region's
+         * category is the one of the first bucket it has most time in */
         if ((r == NULL || r->region != b->region) && (r = g_hash_table_lookup (times, &b->region)) == NULL)
           {
             r = g_new0 (FrameRegion, 1);
             r->region = b->region;
-            r->category = category;
+            for (guint c = 1; c < SEXTANT_N_CATEGORIES; c++)
+              if (b->time[c] > b->time[r->category])
+                r->category = c;
             g_hash_table_insert (times, &r->region, r);
           }
         r->time += b->busy;
       }
+  frame->categories |= categories;
   g_hash_table_iter_init (&iter, times);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&r))
     g_array_append_val (frame->regions, *r);
