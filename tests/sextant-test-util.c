@@ -133,3 +133,24 @@ sextant_test_otf2gen (const char *scenario,
 
   return g_build_filename (dir, "traces.otf2", NULL);
 }
+
+gint64
+sextant_test_meta_int (SextantStore *store,
+                       const char   *key)
+{
+  g_autofree char *text = sextant_store_get_meta (store, key);
+
+  g_assert_nonnull (text);
+
+  return g_ascii_strtoll (text, NULL, 10);
+}
+
+gboolean
+sextant_test_take_int (const SextantRow  *row,
+                       gpointer           user_data,
+                       GError           **error)
+{
+  *(gint64 *)user_data = sextant_row_is_null (row, 0) ? 0 : sextant_row_get_int (row, 0);
+
+  return TRUE;
+}

@@ -33,5 +33,13 @@ char         *sextant_test_otf2gen     (const char  *scenario,
                                         const char  *dir);
 /* Removes @path and, if it is a directory, everything in it. */
 void          sextant_test_remove_tree (const char  *path);
+/* The integer meta value @key of @store; fails the test without it */
+gint64        sextant_test_meta_int    (SextantStore *store,
+                                        const char   *key);
+/* A SextantRowFunc: the row's first column (NULL: 0) into the gint64 at
+ * @user_data */
+gboolean      sextant_test_take_int    (const SextantRow  *row,
+                                        gpointer           user_data,
+                                        GError           **error);
 
 G_END_DECLS

@@ -43,17 +43,6 @@ static const char * const patterns[] = {
   "wait_at_finalize",
 };
 
-static gint64
-meta_int (SextantStore *store,
-          const char   *key)
-{
-  g_autofree char *text = sextant_store_get_meta (store, key);
-
-  g_assert_nonnull (text);
-
-  return g_ascii_strtoll (text, NULL, 10);
-}
-
 static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
@@ -82,8 +71,8 @@ fixture_set_up (Fixture       *fixture,
 
   fixture->store = sextant_store_open (db, &error);
   g_assert_no_error (error);
-  fixture->t_begin = meta_int (fixture->store, "time_begin");
-  fixture->t_end = meta_int (fixture->store, "time_end") + 1;
+  fixture->t_begin = sextant_test_meta_int (fixture->store, "time_begin");
+  fixture->t_end = sextant_test_meta_int (fixture->store, "time_end") + 1;
 }
 
 static void
@@ -95,16 +84,6 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->tmpdir);
 }
 
-static gboolean
-take_int (const SextantRow  *row,
-          gpointer           user_data,
-          GError           **error)
-{
-  *(gint64 *)user_data = sextant_row_is_null (row, 0) ? 0 : sextant_row_get_int (row, 0);
-
-  return TRUE;
-}
-
 static gint64
 query_int (SextantStore *store,
            const char   *sql)
@@ -112,7 +91,7 @@ query_int (SextantStore *store,
   g_autoptr(GError) error = NULL;
   gint64 value = -1;
 
-  g_assert_true (sextant_store_foreach_sql (store, sql, take_int, &value, &error, ""));
+  g_assert_true (sextant_store_foreach_sql (store, sql, sextant_test_take_int, &value, &error, ""));
   g_assert_no_error (error);
 
   return value;

@@ -91,27 +91,6 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->tmpdir);
 }
 
-static gint64
-meta_int (SextantStore *store,
-          const char   *key)
-{
-  g_autofree char *text = sextant_store_get_meta (store, key);
-
-  g_assert_nonnull (text);
-
-  return g_ascii_strtoll (text, NULL, 10);
-}
-
-static gboolean
-take_int (const SextantRow  *row,
-          gpointer           user_data,
-          GError           **error)
-{
-  *(gint64 *)user_data = sextant_row_is_null (row, 0) ? 0 : sextant_row_get_int (row, 0);
-
-  return TRUE;
-}
-
 /* The ticks the outermost visits of @loc cover: what every level's busy
  * times must add up to. */
 static gint64
@@ -125,7 +104,7 @@ outer_visit_ticks (SextantStore *store,
 
   g_hash_table_insert (parameters, "loc", g_variant_ref_sink (g_variant_new_int64 (loc)));
   g_assert_true (sextant_store_run_query (store, "SELECT sum (leave - enter) FROM visit WHERE loc = :loc AND depth = 0",
-                                          parameters, NULL, FALSE, take_int, &ticks, &error));
+                                          parameters, NULL, FALSE, sextant_test_take_int, &ticks, &error));
   g_assert_no_error (error);
 
   return ticks;
@@ -141,13 +120,13 @@ test_geometry (Fixture       *fixture,
 
   g_assert_no_error (error);
   n = sextant_lod_reader_get_n_levels (reader);
-  g_assert_cmpint (n, ==, meta_int (fixture->store, "lod_levels"));
-  g_assert_cmpint (sextant_lod_reader_get_origin (reader), ==, meta_int (fixture->store, "lod_origin"));
+  g_assert_cmpint (n, ==, sextant_test_meta_int (fixture->store, "lod_levels"));
+  g_assert_cmpint (sextant_lod_reader_get_origin (reader), ==, sextant_test_meta_int (fixture->store, "lod_origin"));
   for (guint k = 0; k < n; k++)
     {
       gint64 ticks = sextant_lod_reader_get_bucket_ticks (reader, k);
 
-      g_assert_cmpint (ticks, ==, meta_int (fixture->store, "lod_base_ticks") << k);
+      g_assert_cmpint (ticks, ==, sextant_test_meta_int (fixture->store, "lod_base_ticks") << k);
       g_assert_cmpuint (sextant_lod_reader_pick_level (reader, (double)ticks), ==, k);
       g_assert_cmpuint (sextant_lod_reader_pick_level (reader, (double)ticks * 1.5), ==, k);
       if (k > 0)
@@ -175,8 +154,8 @@ test_views (Fixture       *fixture,
   g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
   g_autoptr(GArray) locations = sextant_test_locations (fixture->store, TRUE);
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
-  gint64 t_begin = meta_int (fixture->store, "time_begin");
-  gint64 t_end = meta_int (fixture->store, "time_end") + 1;
+  gint64 t_begin = sextant_test_meta_int (fixture->store, "time_begin");
+  gint64 t_end = sextant_test_meta_int (fixture->store, "time_end") + 1;
   guint checked = 0;
 
   g_assert_no_error (error);
@@ -360,8 +339,8 @@ test_direct (Fixture       *fixture,
   g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
   g_autoptr(GArray) locations = sextant_test_locations (fixture->store, TRUE);
   g_autoptr(GRand) rand = g_rand_new_with_seed (13);
-  gint64 t_begin = meta_int (fixture->store, "time_begin");
-  gint64 t_end = meta_int (fixture->store, "time_end") + 1;
+  gint64 t_begin = sextant_test_meta_int (fixture->store, "time_begin");
+  gint64 t_end = sextant_test_meta_int (fixture->store, "time_end") + 1;
   guint n_levels;
   guint64 buckets_compared = 0;
   guint64 messages_compared = 0;
@@ -493,7 +472,7 @@ query_ints (SextantStore *store,
   g_autoptr(GError) error = NULL;
   gint64 value = -1;
 
-  g_assert_true (sextant_store_foreach_sql (store, sql, take_int, &value, &error, types, a, b, c));
+  g_assert_true (sextant_store_foreach_sql (store, sql, sextant_test_take_int, &value, &error, types, a, b, c));
   g_assert_no_error (error);
 
   return value;
@@ -518,8 +497,8 @@ test_density (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
   g_autoptr(GRand) rand = g_rand_new_with_seed (17);
-  gint64 t_begin = meta_int (fixture->store, "time_begin");
-  gint64 t_end = meta_int (fixture->store, "time_end") + 1;
+  gint64 t_begin = sextant_test_meta_int (fixture->store, "time_begin");
+  gint64 t_end = sextant_test_meta_int (fixture->store, "time_end") + 1;
   gint64 pairs = query_int (fixture->store,
                             "SELECT count (*) FROM (SELECT DISTINCT send_loc, recv_loc FROM message "
                             "WHERE send_loc IS NOT NULL AND recv_loc IS NOT NULL AND ?1 = ?2)", 0, 0);
@@ -655,8 +634,8 @@ test_rma (Fixture       *fixture,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
-  gint64 t_begin = meta_int (fixture->store, "time_begin");
-  gint64 t_end = meta_int (fixture->store, "time_end") + 1;
+  gint64 t_begin = sextant_test_meta_int (fixture->store, "time_begin");
+  gint64 t_end = sextant_test_meta_int (fixture->store, "time_end") + 1;
   gint64 n_ops = query_int (fixture->store, "SELECT count (*) FROM rma_op WHERE ?1 = ?2", 0, 0);
   guint n_kind[SEXTANT_VIEW_SYNC_OTHER + 1] = { 0 };
 
@@ -762,8 +741,8 @@ test_machine (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autoptr(SextantLodReader) reader = sextant_lod_reader_new (fixture->store, &error);
   g_autoptr(GArray) locations = sextant_test_locations (fixture->store, FALSE);
-  gint64 t_begin = meta_int (fixture->store, "time_begin");
-  gint64 t_end = meta_int (fixture->store, "time_end") + 1;
+  gint64 t_begin = sextant_test_meta_int (fixture->store, "time_begin");
+  gint64 t_end = sextant_test_meta_int (fixture->store, "time_end") + 1;
   guint64 nonzero = 0;
 
   g_assert_no_error (error);

@@ -302,32 +302,3 @@ sextant_pixels_draw (guint32               *pixels,
   cairo_surface_finish (surface);
   cairo_surface_destroy (surface);
 }
-
-/**
- * sextant_pixels_node_draw:
- * @node: (nullable): what to draw
- * @area: the part of @node's coordinates to draw
- * @scale: pixels per unit (the widget's scale factor)
- * @under: (transfer full) (nullable): pixels of @area at @scale from
- *   sextant_pixels_new(), painted already, to draw @node over
- *
- * sextant_pixels_draw() into @under (or new transparent pixels), as a
- * node over @area (sextant_pixels_node_new()): a view's layers drawn once
- * per frame of data and copied on every later frame.
- *
- * Returns: (transfer full): the node
- */
-GskRenderNode *
-sextant_pixels_node_draw (GskRenderNode         *node,
-                          const graphene_rect_t *area,
-                          int                    scale,
-                          guint32               *under)
-{
-  int width = MAX ((int)ceilf (area->size.width * scale), 1);
-  int height = MAX ((int)ceilf (area->size.height * scale), 1);
-  guint32 *pixels = under != NULL ? under : sextant_pixels_new (width, height);
-
-  sextant_pixels_draw (pixels, node, area, scale);
-
-  return sextant_pixels_node_new (pixels, width, height, area);
-}

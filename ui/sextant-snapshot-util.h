@@ -48,9 +48,5 @@ void           sextant_pixels_draw      (guint32               *pixels,
                                          GskRenderNode         *node,
                                          const graphene_rect_t *area,
                                          int                    scale);
-GskRenderNode *sextant_pixels_node_draw (GskRenderNode         *node,
-                                         const graphene_rect_t *area,
-                                         int                    scale,
-                                         guint32               *under);
 
 G_END_DECLS

@@ -852,8 +852,6 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
    * are drawn where their times fall (scaled and moved), not made again:
    * zooming and panning cost a copy per frame */
   pending = self->frame != NULL && (self->frame->t0 != self->t0 || self->frame->t1 != self->t1);
-  reuse_rows = pending && self->rows_node != NULL && same_but_view (&key, &self->rows_key, sizeof key);
-  new_rows = !reuse_rows && (self->rows_node == NULL || memcmp (&key, &self->rows_key, sizeof key) != 0);
 
   /* the layers over the rows, drawn once per frame and view into
    * pixels (a mark, the selection, a range being dragged or a tooltip
@@ -864,12 +862,10 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   layers.show_lost = self->show_lost;
   layers.patterns = self->patterns;
   layers.scale = gtk_widget_get_scale_factor (widget);
-  reuse_layers = pending && self->layers_node != NULL && same_but_view (&layers, &self->layers_key, sizeof layers);
-  new_layers = !reuse_layers && (self->layers_node == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0);
-  /* merged: the rows' picture is made again when the layers change (their
-   * key holds the rows') */
   if (merged)
     {
+      /* one picture, made again when the layers change (their key holds
+       * the rows') */
       reuse_rows = pending && self->rows_node != NULL && same_but_view (&layers, &self->layers_key, sizeof layers);
       new_rows = !reuse_rows && (self->rows_node == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0);
       reuse_layers = new_layers = FALSE;
@@ -878,6 +874,15 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
           g_clear_pointer (&self->layers_node, gsk_render_node_unref);
           self->layers_key = layers;
         }
+    }
+  else
+    {
+      reuse_rows = pending && self->rows_node != NULL && same_but_view (&key, &self->rows_key, sizeof key);
+      new_rows = !reuse_rows && (self->rows_node == NULL || memcmp (&key, &self->rows_key, sizeof key) != 0);
+      reuse_layers = pending && self->layers_node != NULL &&
+                     same_but_view (&layers, &self->layers_key, sizeof layers);
+      new_layers = !reuse_layers &&
+                   (self->layers_node == NULL || memcmp (&layers, &self->layers_key, sizeof layers) != 0);
     }
 
   /* a new frame or view: the rows' pixels painted on a second thread
