@@ -49,7 +49,7 @@ fixture_set_up (Fixture       *fixture,
   g_autofree char *gendir = NULL;
   g_autofree char *archive = NULL;
 
-  if (g_str_equal (data, "gen") || g_str_equal (data, "every-kind"))
+  if (g_str_equal (data, "gen") || g_str_has_prefix (data, "every-kind") || g_str_has_prefix (data, "planted-"))
     {
       g_autofree char *out = NULL;
 
@@ -64,7 +64,7 @@ fixture_set_up (Fixture       *fixture,
         }
       else
         {
-          const char *argv[] = { g_getenv ("SEXTANT_OTF2GEN"), "every-kind", out, NULL };
+          const char *argv[] = { g_getenv ("SEXTANT_OTF2GEN"), data, out, NULL };
 
           run_generator (argv);
         }
@@ -516,7 +516,8 @@ test_density (Fixture       *fixture,
       for (guint m = 0; m < G_N_ELEMENTS (maxes); m++)
         {
           g_autoptr(GArray) density = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
-          gint64 slot_ticks = MAX ((t1 - t0) / 1920, 1);
+          /* pixels' slots, or a quarter of the view (many messages a slot) */
+          gint64 slot_ticks = MAX ((t1 - t0) / (trial % 3 == 0 ? 4 : 1920), 1);
           gint64 count = 0;
 
           g_assert_true (sextant_lod_reader_read_message_density (reader, NULL, 0, t0, t1, slot_ticks, maxes[m],
@@ -543,8 +544,9 @@ test_density (Fixture       *fixture,
             g_assert_cmpint (count, <=, want);
 
           /* uncapped, each entry is its pair's messages in its slot, as
-           * counted here from the messages one by one (the reader walks
-           * the pairs in two halves at once when they are many) */
+           * counted here from the messages one by one (the reader takes
+           * the messages of a slot at once where a pair's are received
+           * in the order sent) */
           if (m == 0)
             {
               g_autoptr(GArray) messages = g_array_new (FALSE, FALSE, sizeof (SextantViewMessage));
@@ -564,7 +566,7 @@ test_density (Fixture       *fixture,
 
                   if (e == NULL)
                     {
-                      e = g_new0 (gint64, 3);
+                      e = g_new0 (gint64, 4);
                       e[1] = G_MAXINT64;
                       e[2] = G_MININT64;
                       g_hash_table_insert (entries, g_bytes_ref (bytes), e);
@@ -572,6 +574,7 @@ test_density (Fixture       *fixture,
                   e[0]++;
                   e[1] = MIN (e[1], msg->send_time);
                   e[2] = MAX (e[2], msg->recv_time);
+                  e[3] += msg->bytes == SEXTANT_NULL ? 0 : msg->bytes;
                 }
               g_assert_cmpuint (density->len, ==, g_hash_table_size (entries));
               for (guint i = 0; i < density->len; i++)
@@ -586,6 +589,7 @@ test_density (Fixture       *fixture,
                   g_assert_cmpint (d->count, ==, e[0]);
                   g_assert_cmpint (d->begin, ==, e[1]);
                   g_assert_cmpint (d->end, ==, e[2]);
+                  g_assert_cmpint (d->bytes, ==, e[3]);
                 }
             }
 
@@ -758,17 +762,18 @@ test_machine (Fixture       *fixture,
 
         g_autofree SextantMachineCell *halves = g_new (SextantMachineCell, n_bands * width);
         g_autoptr(SextantLodReader) second = sextant_lod_reader_new (fixture->store, &error);
+        guint categories = 0, seen = 0;
 
         g_assert_true (sextant_lod_reader_read_machine (reader, (const gint64 *)locations->data, locations->len,
-                                                        n_bands, 0, n_bands, t0, t1, width, cells, &error));
+                                                        n_bands, 0, n_bands, t0, t1, width, cells, &categories, &error));
         g_assert_no_error (error);
         /* the bands in two halves, by two readers (the timeline's two
          * threads): the same picture */
         memset (halves, 0xff, sizeof (SextantMachineCell) * n_bands * width);
         g_assert_true (sextant_lod_reader_read_machine (reader, (const gint64 *)locations->data, locations->len,
-                                                        n_bands, 0, n_bands / 2, t0, t1, width, halves, &error));
+                                                        n_bands, 0, n_bands / 2, t0, t1, width, halves, NULL, &error));
         g_assert_true (sextant_lod_reader_read_machine (second, (const gint64 *)locations->data, locations->len,
-                                                        n_bands, n_bands / 2, n_bands, t0, t1, width, halves, &error));
+                                                        n_bands, n_bands / 2, n_bands, t0, t1, width, halves, NULL, &error));
         g_assert_no_error (error);
         g_assert_cmpmem (halves, sizeof (SextantMachineCell) * n_bands * width, cells,
                          sizeof (SextantMachineCell) * n_bands * width);
@@ -812,8 +817,11 @@ test_machine (Fixture       *fixture,
                     want = 0;
                   g_assert_cmpfloat (fabs (got - want), <=, 1.0);
                   nonzero += got > 0;
+                  seen |= (guint)(got > 0) << c;
                 }
           }
+        /* the categories it says the picture has: those of its cells */
+        g_assert_cmpuint (categories, ==, seen);
       }
   g_assert_cmpuint (nonzero, >, 0);
 }
@@ -855,6 +863,10 @@ main (int    argc,
     g_test_add ("/lod-reader/direct/casita-2_jacobi_blame_cpu_015/small", Fixture, "casita-2_jacobi_blame_cpu_015",
                 fixture_set_up, test_direct, fixture_tear_down);
     g_test_add ("/lod-reader/rma/every-kind", Fixture, "every-kind", fixture_set_up, test_rma, fixture_tear_down);
+    /* messages of a pair received in another order than sent: the
+     * density's walk one by one */
+    g_test_add ("/lod-reader/density/planted-wrong-order", Fixture, "planted-wrong-order", fixture_set_up,
+                test_density, fixture_tear_down);
   }
 
   return g_test_run ();

@@ -21,24 +21,38 @@
 
 /* Whole-machine mode --------------------------------------------------------------------- */
 
-/* Adds the categories' times of @buckets to the @width columns of
- * [@t0, @t1) that they overlap, a bucket's time spread evenly over its
- * length: the partly covered columns at its ends get their share in
- * @sums, the columns it covers whole its rate in @rates (a difference
- * array: +rate at the first such column, -rate past the last), which
- * sextant_lod_machine_fill_band() sums up; both width * N_CATEGORIES,
- * column by column, and @rates one column more. A bucket costs the same
- * however many columns it spans. */
-guint
-sextant_lod_machine_add_buckets (const GArray *buckets,
-                                 gint64        t0,
-                                 gint64        t1,
-                                 guint         width,
-                                 double        column,
-                                 double       *sums,
-                                 double       *rates)
+/* A band's sums, in fixed point: a share of ONE is a whole cell's time
+ * (one column's ticks times the band's locations), and 255 of a cell's
+ * share after rounding (>> 16). Integers, a row of @width columns per
+ * category: the running sum over a row is then an add of one cycle, and
+ * the +rate and -rate of a bucket cancel exactly. */
+#define ONE (255 << 16)
+
+typedef struct
 {
-  guint present = 0;
+  guint   width;
+  double  column;      /* a column's ticks */
+  double  unit;        /* fixed point of a tick of one location's time */
+  gint32 *sums;        /* SEXTANT_N_CATEGORIES rows of width: the partly covered columns */
+  gint32 *rates;       /* SEXTANT_N_CATEGORIES rows of width + 1: whole columns, a difference array */
+  guint   present;     /* the categories added to since the last fill */
+} Band;
+
+/* Adds the categories' times of @buckets to the columns of [@t0, @t1)
+ * that they overlap, a bucket's time spread evenly over its length: the
+ * partly covered columns at its ends get their share in @band's sums,
+ * the columns it covers whole its rate in @band's rates (+rate at the
+ * first such column, -rate past the last), which fill_band() sums up. A
+ * bucket costs the same however many columns it spans, and only its
+ * categories with time. */
+static void
+add_buckets (Band         *band,
+             const GArray *buckets,
+             gint64        t0,
+             gint64        t1)
+{
+  guint width = band->width;
+  double column = band->column;
 
   for (guint k = 0; k < buckets->len; k++)
     {
@@ -46,87 +60,83 @@ sextant_lod_machine_add_buckets (const GArray *buckets,
       double length = (double)(bucket->end - bucket->begin);
       double a = (double)(MAX (bucket->begin, t0) - t0);
       double e = (double)(MIN (bucket->end, t1) - t0);
-      guint x0, x1;
+      guint x0, x1, categories = 0;
 
       if (e <= a)
         continue;
       for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-        present |= (bucket->time[c] != 0) << c;
+        categories |= (guint)(bucket->time[c] != 0) << c;
+      band->present |= categories;
       x0 = MIN ((guint)(a / column), width - 1);
       x1 = MIN ((guint)(e / column), width - 1);
-      if (x1 <= x0 + 1)
+      for (; categories != 0; categories &= categories - 1)
         {
-          /* one or two columns */
-          for (guint x = x0; x <= x1; x++)
+          guint c = (guint)g_bit_nth_lsf (categories, -1);
+          double rate = (double)bucket->time[c] / length * band->unit;   /* fixed point a tick */
+          gint32 *sum = band->sums + (gsize)c * width;
+          gint32 *whole = band->rates + (gsize)c * (width + 1);
+
+          if (x1 <= x0 + 1)
             {
-              double overlap = MIN (e, (x + 1) * column) - MAX (a, x * column);
+              /* one or two columns */
+              for (guint x = x0; x <= x1; x++)
+                {
+                  double overlap = MIN (e, (x + 1) * column) - MAX (a, x * column);
 
-              if (overlap > 0)
-                for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-                  sums[(gsize)x * SEXTANT_N_CATEGORIES + c] += bucket->time[c] * overlap / length;
+                  if (overlap > 0)
+                    sum[x] += (gint32)(rate * overlap + 0.5);
+                }
+              continue;
             }
-          continue;
-        }
-      {
-        double head = (x0 + 1) * column - a;
-        double tail = e - x1 * column;
-
-        for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
           {
-            double rate = bucket->time[c] / length;
+            gint32 per_column = (gint32)(rate * column + 0.5);
+            double tail = e - x1 * column;
 
-            sums[(gsize)x0 * SEXTANT_N_CATEGORIES + c] += rate * head;
+            sum[x0] += (gint32)(rate * ((x0 + 1) * column - a) + 0.5);
             if (tail > 0)
-              sums[(gsize)x1 * SEXTANT_N_CATEGORIES + c] += rate * tail;
-            rates[(gsize)(x0 + 1) * SEXTANT_N_CATEGORIES + c] += rate * column;
-            rates[(gsize)x1 * SEXTANT_N_CATEGORIES + c] -= rate * column;
+              sum[x1] += (gint32)(rate * tail + 0.5);
+            whole[x0 + 1] += per_column;
+            whole[x1] -= per_column;
           }
-      }
+        }
     }
-
-  return present;
 }
 
-/* Turns @sums and @rates (as sextant_lod_machine_add_buckets() left
- * them: ticks per column and category, over the band's locations) into
- * shares of @ticks (a column's ticks times the locations), and zeroes
- * them for the next band */
-void
-sextant_lod_machine_fill_band (double             *sums,
-                               double             *rates,
-                               guint               width,
-                               double              ticks,
-                               guint               present,
-                               SextantMachineCell *cells)
+/* Turns @band's sums into its @cells' shares and zeroes them for the
+ * next band; the categories of the others are left as they are (zero).
+ * Returns the categories some cell has a share of. */
+static guint
+fill_band (Band               *band,
+           SextantMachineCell *cells)
 {
-  double run[SEXTANT_N_CATEGORIES] = { 0 };
-  double scale = 255.0 / ticks;
-  guint list[SEXTANT_N_CATEGORIES], n = 0;
+  guint width = band->width, seen = 0;
 
-  /* the categories present only (a trace has two or three of the eight):
-   * a million cells and more */
-  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-    if (present & 1u << c)
-      list[n++] = c;
-  for (guint x = 0; x < width; x++)
+  /* the categories present only (a trace has two or three of the
+   * eight): a million cells and more a frame */
+  for (guint present = band->present; present != 0; present &= present - 1)
     {
-      double *sum = sums + (gsize)x * SEXTANT_N_CATEGORIES;
-      double *rate = rates + (gsize)x * SEXTANT_N_CATEGORIES;
+      guint c = (guint)g_bit_nth_lsf (present, -1);
+      gint32 *sum = band->sums + (gsize)c * width;
+      gint32 *rate = band->rates + (gsize)c * (width + 1);
+      gint32 run = 0, any = 0;
 
-      for (guint k = 0; k < n; k++)
+      for (guint x = 0; x < width; x++)
         {
-          guint c = list[k];
-          double v;
+          gint32 v;
 
-          run[c] += rate[c];
-          v = (sum[c] + run[c]) * scale + 0.5;
-          cells[x].share[c] = v <= 0.0 ? 0 : v >= 255.0 ? 255 : (guint8)v;
-          sum[c] = 0.0;
-          rate[c] = 0.0;
+          run += rate[x];
+          v = (sum[x] + run + (1 << 15)) >> 16;
+          v = CLAMP (v, 0, 255);
+          cells[x].share[c] = (guint8)v;
+          any |= v;
         }
+      seen |= (guint)(any != 0) << c;
+      memset (sum, 0, sizeof (gint32) * width);
+      memset (rate, 0, sizeof (gint32) * (width + 1));
     }
-  for (guint k = 0; k < n; k++)
-    rates[(gsize)width * SEXTANT_N_CATEGORIES + list[k]] = 0.0;
+  band->present = 0;
+
+  return seen;
 }
 
 guint
@@ -157,13 +167,14 @@ sextant_lod_reader_read_machine (SextantLodReader   *self,
                                  gint64              t1,
                                  guint               width,
                                  SextantMachineCell *cells,
+                                 guint              *categories,
                                  GError            **error)
 {
   g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
-  g_autofree double *sums = NULL;
-  g_autofree double *rates = NULL;
-  guint first_loc, end_loc;
-  double column;
+  g_autofree gint32 *sums = NULL;
+  g_autofree gint32 *rates = NULL;
+  guint first_loc, end_loc, seen = 0;
+  Band band = { 0 };
   guint level;
 
   g_return_val_if_fail (locs != NULL || n_locs == 0, FALSE);
@@ -183,26 +194,31 @@ sextant_lod_reader_read_machine (SextantLodReader   *self,
   if (!sextant_lod_reader_prefetch (self, locs + first_loc, end_loc - first_loc, level, error))
     return FALSE;
 
-  column = (double)(t1 - t0) / width;
-  sums = g_new0 (double, (gsize)width * SEXTANT_N_CATEGORIES);
-  rates = g_new0 (double, (gsize)(width + 1) * SEXTANT_N_CATEGORIES);
+  sums = g_new0 (gint32, (gsize)width * SEXTANT_N_CATEGORIES);
+  rates = g_new0 (gint32, (gsize)(width + 1) * SEXTANT_N_CATEGORIES);
+  band.width = width;
+  band.column = (double)(t1 - t0) / width;
+  band.sums = sums;
+  band.rates = rates;
   for (guint b = first_band; b < last_band; b++)
     {
       guint lo = (guint)((guint64)b * n_locs / n_bands);
       guint hi = (guint)((guint64)(b + 1) * n_locs / n_bands);
-      guint present = 0;
 
       if (hi == lo)
         continue;
+      band.unit = ONE / (band.column * (hi - lo));
       for (guint i = lo; i < hi; i++)
         {
           g_array_set_size (buckets, 0);
           if (!sextant_lod_reader_read (self, locs[i], level, t0, t1, buckets, error))
             return FALSE;
-          present |= sextant_lod_machine_add_buckets (buckets, t0, t1, width, column, sums, rates);
+          add_buckets (&band, buckets, t0, t1);
         }
-      sextant_lod_machine_fill_band (sums, rates, width, column * (hi - lo), present, cells + (gsize)b * width);
+      seen |= fill_band (&band, cells + (gsize)b * width);
     }
+  if (categories != NULL)
+    *categories |= seen;
 
   return TRUE;
 }

@@ -26,11 +26,13 @@
  * each pair's slots in order, without hashing */
 typedef struct
 {
-  gint64  send_loc;
-  gint64  recv_loc;
-  guint   first;       /* its messages in MessageIndex.times */
-  guint   n;
-  gint64  longest;     /* ticks from its send to its receive, at most */
+  gint64   send_loc;
+  gint64   recv_loc;
+  guint    first;       /* its messages in MessageIndex.times */
+  guint    n;
+  gint64   longest;     /* ticks from its send to its receive, at most */
+  gint64   bytes;       /* of all its messages */
+  gboolean in_order;    /* received in the order sent, none before it was sent */
 } MessagePair;
 
 typedef struct
@@ -45,6 +47,7 @@ struct _MessageIndex
 {
   GArray  *pairs;      /* of MessagePair */
   GArray  *times;      /* of MessageTimes, by pair, each in send order */
+  gint64  *before;     /* as times: the bytes of the pair's messages before it */
 };
 
 void
@@ -52,13 +55,14 @@ _sextant_lod_message_index_free (MessageIndex *index)
 {
   g_array_unref (index->pairs);
   g_array_unref (index->times);
+  g_free (index->before);
   g_free (index);
 }
 
 gsize
 _sextant_lod_message_index_bytes (const MessageIndex *index)
 {
-  return index->times->len * sizeof (MessageTimes) + index->pairs->len * sizeof (MessagePair);
+  return index->times->len * (sizeof (MessageTimes) + sizeof (gint64)) + index->pairs->len * sizeof (MessagePair);
 }
 
 /* Messages ---------------------------------------------------------------------- */
@@ -150,7 +154,7 @@ index_message (const InFlight *m,
 
   if (found == NULL)
     {
-      MessagePair p = { m->send_loc, m->recv_loc, 0, 0, 0 };
+      MessagePair p = { m->send_loc, m->recv_loc, 0, 0, 0, 0, FALSE };
 
       g_array_append_val (build->list, p);
       g_hash_table_insert (build->pairs, g_memdup2 (key, sizeof key), GUINT_TO_POINTER (build->list->len));
@@ -231,20 +235,53 @@ message_index_build (SextantLodReader  *self,
   for (guint i = 0; i < all->len; i++)
     g_array_index (index->times, MessageTimes, next[g_array_index (which, guint, i)]++) =
       g_array_index (all, MessageTimes, i);
+  index->before = g_new (gint64, MAX (index->times->len, 1));
   for (guint p = 0; p < index->pairs->len; p++)
     {
       MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
       MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
+      gint64 *before = index->before + pair->first;
       gboolean sorted = TRUE;
 
       for (guint i = 1; i < pair->n && sorted; i++)
         sorted = times[i - 1].send_time <= times[i].send_time;
       if (!sorted)
         qsort (times, pair->n, sizeof (MessageTimes), compare_send_times);
+      /* the bytes before each message, and whether a run of its messages
+       * ends with the last received (density_walk()) */
+      pair->in_order = TRUE;
+      for (guint i = 0; i < pair->n; i++)
+        {
+          before[i] = pair->bytes;
+          pair->bytes += times[i].bytes == SEXTANT_NULL ? 0 : times[i].bytes;
+          pair->in_order &= times[i].recv_time >= times[i].send_time &&
+                            (i == 0 || times[i].recv_time >= times[i - 1].recv_time);
+        }
     }
   self->message_index = index;
 
   return TRUE;
+}
+
+/* The first of @times[@lo, @hi) sent at or after @t (@times by send time;
+ * @hi if none is) */
+static guint
+first_sent_from (const MessageTimes *times,
+                 guint               lo,
+                 guint               hi,
+                 gint64              t)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (times[mid].send_time < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
 }
 
 /* The first message of @pair that can be in flight at @t0: sent at or
@@ -254,21 +291,7 @@ message_pair_first (const MessagePair  *pair,
                     const MessageTimes *times,
                     gint64              t0)
 {
-  gint64 from = t0 - pair->longest;
-  guint lo = 0;
-  guint hi = pair->n;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (times[mid].send_time < from)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return lo;
+  return first_sent_from (times, 0, pair->n, t0 - pair->longest);
 }
 
 /* Slots twice as wide, in place: slot n of width 2 s holds slots 2n and
@@ -348,15 +371,13 @@ pair_wanted (GHashTable        *wanted,
          g_hash_table_contains (wanted, &pair->recv_loc);
 }
 
-/* A walk over pairs [p0, p1) of the index for read_message_density():
- * its entries and their slots, at slot_ticks (doubled when they are far
- * too many). Reads only the index (built) and @wanted: two walks may run
- * at once. */
+/* The walk over the index's pairs for read_message_density(): its
+ * entries and their slots, at slot_ticks (doubled when they are far too
+ * many) */
 typedef struct
 {
   const MessageIndex *index;
   GHashTable         *wanted;
-  guint               p0, p1;
   gint64              t0, t1;
   gint64              slot_ticks;
   guint               limit;
@@ -364,70 +385,105 @@ typedef struct
   GArray             *slots;   /* of gint64: each entry's slot index */
 } DensityWalk;
 
-static gpointer
-density_walk (gpointer data)
+/* Counts @count messages of @pair, sent from @begin, the last received
+ * at @end, with @bytes, in slot @slot of @walk: added to the last entry
+ * when it is the pair's in that slot; when the entries are far too many,
+ * coarser slots from now (the same result as at the end), so that the
+ * table stays small */
+static void
+density_add (DensityWalk       *walk,
+             const MessagePair *pair,
+             gint64             slot,
+             gint64             begin,
+             gint64             end,
+             gint64             count,
+             gint64             bytes)
 {
-  DensityWalk *walk = data;
   GArray *out = walk->out, *slots = walk->slots;
+  SextantViewMessageDensity *last = out->len > 0 ? &g_array_index (out, SextantViewMessageDensity, out->len - 1) : NULL;
+
+  if (last != NULL && last->send_loc == pair->send_loc && last->recv_loc == pair->recv_loc &&
+      g_array_index (slots, gint64, out->len - 1) == slot)
+    {
+      last->begin = MIN (last->begin, begin);
+      last->end = MAX (last->end, end);
+      last->count += count;
+      last->bytes += bytes;
+      return;
+    }
+  {
+    SextantViewMessageDensity d = { pair->send_loc, pair->recv_loc, begin, end, count, bytes, 0, 0 };
+
+    g_array_append_val (out, d);
+    g_array_append_val (slots, slot);
+  }
+  if (out->len > walk->limit && walk->slot_ticks < walk->t1 - walk->t0)
+    {
+      density_coarsen (out, slots, 0);
+      walk->slot_ticks *= 2;
+    }
+}
+
+/* The first of @times[@i, @n) sent at or after @t (@times by send time):
+ * a search that doubles its steps from @i, so that a run of k messages
+ * costs log k */
+static guint
+gallop (const MessageTimes *times,
+        guint               i,
+        guint               n,
+        gint64              t)
+{
+  guint lo = i, step = 1;
+
+  while (lo + step < n && times[lo + step].send_time < t)
+    {
+      lo += step;
+      step *= 2;
+    }
+
+  /* times[lo] is before t (or lo == i), times[lo + step] is not (or past n) */
+  return first_sent_from (times, lo, MIN (lo + step, n), t);
+}
+
+static void
+density_walk (DensityWalk *walk)
+{
   gint64 t0 = walk->t0, t1 = walk->t1;
 
-  for (guint p = walk->p0; p < walk->p1; p++)
+  for (guint p = 0; p < walk->index->pairs->len; p++)
     {
       const MessagePair *pair = &g_array_index (walk->index->pairs, MessagePair, p);
       const MessageTimes *times = &g_array_index (walk->index->times, MessageTimes, pair->first);
-      /* a pair's messages by send time: the slot's end found by a
-       * division when a message passes it, not for each message */
-      gint64 slot = 0, slot_end = G_MININT64;
+      const gint64 *before = walk->index->before + pair->first;
+      guint i = message_pair_first (pair, times, t0);
 
       if (!pair_wanted (walk->wanted, pair))
         continue;
-      for (guint i = message_pair_first (pair, times, t0); i < pair->n && times[i].send_time < t1; i++)
-        {
-          const MessageTimes *m = &times[i];
-          SextantViewMessageDensity *last;
-
-          if (m->recv_time < t0)
-            continue;
-          if (m->send_time >= slot_end)
-            {
-              slot = (MAX (m->send_time, t0) - t0) / walk->slot_ticks;
-              slot_end = t0 + (slot + 1) * walk->slot_ticks;
-            }
-          last = out->len > 0 ? &g_array_index (out, SextantViewMessageDensity, out->len - 1) : NULL;
-          if (last != NULL && last->send_loc == pair->send_loc && last->recv_loc == pair->recv_loc &&
-              g_array_index (slots, gint64, out->len - 1) == slot)
-            {
-              last->begin = MIN (last->begin, m->send_time);
-              last->end = MAX (last->end, m->recv_time);
-              last->count++;
-              last->bytes += m->bytes == SEXTANT_NULL ? 0 : m->bytes;
-              continue;
-            }
+      /* sent before the view and received in it: the first slot's */
+      for (; i < pair->n && times[i].send_time < t0; i++)
+        if (times[i].recv_time >= t0)
+          density_add (walk, pair, 0, times[i].send_time, times[i].recv_time, 1,
+                       times[i].bytes == SEXTANT_NULL ? 0 : times[i].bytes);
+      if (pair->in_order)
+        /* a slot's messages at once: the run of them sent in it, its last
+         * received last, all received after t0 */
+        while (i < pair->n && times[i].send_time < t1)
           {
-            SextantViewMessageDensity d = { pair->send_loc, pair->recv_loc, m->send_time, m->recv_time, 1,
-                                            m->bytes == SEXTANT_NULL ? 0 : m->bytes, 0, 0 };
+            gint64 slot = (times[i].send_time - t0) / walk->slot_ticks;
+            guint j = gallop (times, i, pair->n, MIN (t0 + (slot + 1) * walk->slot_ticks, t1));
 
-            g_array_append_val (out, d);
-            g_array_append_val (slots, slot);
+            density_add (walk, pair, slot, times[i].send_time, times[j - 1].recv_time, j - i,
+                         (j < pair->n ? before[j] : pair->bytes) - before[i]);
+            i = j;
           }
-          /* far too many already: coarser slots now (the same result as
-           * at the end), the table stays small */
-          if (out->len > walk->limit && walk->slot_ticks < t1 - t0)
-            {
-              density_coarsen (out, slots, 0);
-              walk->slot_ticks *= 2;
-              slot_end = G_MININT64;
-            }
-        }
+      else
+        /* one by one */
+        for (; i < pair->n && times[i].send_time < t1; i++)
+          if (times[i].recv_time >= t0)
+            density_add (walk, pair, (times[i].send_time - t0) / walk->slot_ticks, times[i].send_time,
+                         times[i].recv_time, 1, times[i].bytes == SEXTANT_NULL ? 0 : times[i].bytes);
     }
-
-  return NULL;
 }
-
-/* Index of messages past which read_message_density() walks the pairs in
- * two halves at once (a whole-run view of the 10 M-event store: 842,688
- * messages, 3-4 ms on one thread) */
-#define DENSITY_SPLIT_MESSAGES 16384
 
 gboolean
 sextant_lod_reader_read_message_density (SextantLodReader  *self,
@@ -442,12 +498,8 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
 {
   g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
   g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) out2 = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
-  g_autoptr(GArray) slots2 = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GHashTable) wanted = wanted_new (locs, n_locs);
-  DensityWalk first, second;
-  GThread *thread = NULL;
-  guint middle;
+  DensityWalk walk;
 
   g_return_val_if_fail (density != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (density) == sizeof (SextantViewMessageDensity), FALSE);
@@ -456,34 +508,9 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
     return TRUE;
   if (!message_index_build (self, error))
     return FALSE;
-  first = (DensityWalk) { self->message_index, wanted, 0, self->message_index->pairs->len, t0, t1,
-                          MAX (slot_ticks, 1), MAX (4 * max, 4096), out, slots };
-  /* many messages: the pairs in two halves of as many messages, the
-   * second on a thread of its own */
-  middle = first.p1;
-  if (self->message_index->times->len > DENSITY_SPLIT_MESSAGES)
-    for (middle = 0; middle < first.p1; middle++)
-      if (g_array_index (self->message_index->pairs, MessagePair, middle).first >= self->message_index->times->len / 2)
-        break;
-  second = first;
-  second.p0 = middle;
-  second.out = out2;
-  second.slots = slots2;
-  first.p1 = middle;
-  if (second.p0 < second.p1)
-    thread = g_thread_new ("sextant-density", density_walk, &second);
-  density_walk (&first);
-  if (thread != NULL)
-    g_thread_join (thread);
-  /* the halves at one slot width (coarsening is exact: the same entries
-   * as one walk's), the second's after the first's */
-  slot_ticks = first.slot_ticks;
-  for (; slot_ticks < second.slot_ticks; slot_ticks *= 2)
-    density_coarsen (out, slots, 0);
-  for (; second.slot_ticks < slot_ticks; second.slot_ticks *= 2)
-    density_coarsen (out2, slots2, 0);
-  g_array_append_vals (out, out2->data, out2->len);
-  g_array_append_vals (slots, slots2->data, slots2->len);
+  walk = (DensityWalk) { self->message_index, wanted, t0, t1, MAX (slot_ticks, 1), MAX (4 * max, 4096), out, slots };
+  density_walk (&walk);
+  slot_ticks = walk.slot_ticks;
 
   /* too many: slots twice as wide, until they fit or one slot holds the view */
   while (out->len > max && slot_ticks < t1 - t0)

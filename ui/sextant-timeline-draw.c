@@ -78,6 +78,11 @@ sum_columns (SextantTimeline *self,
           double x0 = (b->begin - self->t0) * px_per_tick;
           double x1 = (b->end - self->t0) * px_per_tick;
           double per_px = x1 > x0 ? 1 / (x1 - x0) : 0;
+          guint categories = 0;
+
+          /* a bucket has time in one category or two of the eight */
+          for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+            categories |= (guint)(b->time[c] != 0) << c;
 
           /* a bucket's time spread over the columns it covers, in proportion */
           for (int x = MAX ((int)floor (x0), 0); x < MIN ((int)ceil (x1), plot); x++)
@@ -85,8 +90,12 @@ sum_columns (SextantTimeline *self,
               double share = (MIN (x1, x + 1.0) - MAX (x0, (double)x)) * per_px;
               double *column = time + (gsize)x * (SEXTANT_N_CATEGORIES + 1);
 
-              for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-                column[c] += share * b->time[c];
+              for (guint set = categories; set != 0; set &= set - 1)
+                {
+                  guint c = (guint)g_bit_nth_lsf (set, -1);
+
+                  column[c] += share * b->time[c];
+                }
               /* the region of the bucket that gave the column most */
               if (share * b->busy > column[SEXTANT_N_CATEGORIES])
                 {
@@ -121,25 +130,6 @@ region_color (SextantTimeline *self,
   sextant_timeline_region_color (name != NULL ? name : "?", category, color);
 }
 
-/* Column @x of the row whose top line is @y (widget coordinates): its
- * lines @top to @bottom (from the row's top, exclusive), clipped to
- * @canvas. A row's columns are written one after the other: the row's
- * lines stay in the cache. */
-static inline void
-stack_fill (SextantLayerCanvas *canvas,
-            int                 x,
-            int                 y,
-            int                 top,
-            int                 bottom,
-            guint32             pixel)
-{
-  int from = MAX (y + top - canvas->top, 0), to = MIN (y + bottom - canvas->top, canvas->height);
-  guint32 *p = canvas->pixels + (gsize)MAX (from, 0) * canvas->width + x;
-
-  for (int line = from; line < to; line++, p += canvas->width)
-    *p = pixel;
-}
-
 /* Lines @y0 to @y1 (widget coordinates, exclusive), clipped, all of them
  * @pixel: a row's background */
 static void
@@ -159,8 +149,10 @@ canvas_fill (SextantLayerCanvas *canvas,
  * empty); by region, one bar of the busy share in the colour of the
  * region that took most of it. Pixels written straight into the rows'
  * image: a few ms for a screen of rows, where a colour node per run of
- * columns cost Cairo tens of ms to render each frame. FALSE when the row
- * has nothing in the frame (nothing written). */
+ * columns cost Cairo tens of ms to render each frame. The stacks'
+ * heights first, then the row line by line, each line's pixels in the
+ * order of memory. @columns is scratch. FALSE when the row has nothing in
+ * the frame (nothing written). */
 static gboolean
 paint_row (SextantTimeline    *self,
            SextantLayerCanvas *canvas,
@@ -174,35 +166,60 @@ paint_row (SextantTimeline    *self,
   int plot = canvas->width;
   gboolean by_region = self->color_mode == SEXTANT_TIMELINE_COLOR_BY_REGION;
   double to_px;   /* a column's ticks summed over the threads -> pixels of height */
-  guint32 colors[SEXTANT_N_CATEGORIES];
+  guint32 colors[SEXTANT_N_CATEGORIES + 1];   /* and the background past the last */
+  guint order[SEXTANT_N_CATEGORIES], n = 0;    /* the stack's categories the row has, bottom up */
   gint64 last_region = SEXTANT_NULL;
   guint32 region_pixel = 0;
   gint64 *regions;
   double *time;
+  int *tops;            /* per column, each of its n stacked categories' top, pixels from the row's bottom */
+  guint32 *pixels;      /* by region: per column, its bar's colour */
+  gsize scratch;
 
   /* the share of the row's threads' time (a process's Broadcaster
    * sessions ran one after the other: one thread) */
   if (sum_columns (self, columns, locs, plot, &time, &regions) == 0 || n_threads == 0)
     return FALSE;
   to_px = h / ((double)(self->t1 - self->t0) / plot * n_threads);
+
+  /* the categories of the row's stacks, bottom up */
   for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
-    colors[k] = sextant_timeline_premultiplied (sextant_timeline_category_color (stack_order[k]));
-  canvas_fill (canvas, y, y + h, background);
+    for (int x = 0; x < plot; x++)
+      if (time[(gsize)x * (SEXTANT_N_CATEGORIES + 1) + stack_order[k]] > 0)
+        {
+          colors[n] = sextant_timeline_premultiplied (sextant_timeline_category_color (stack_order[k]));
+          order[n++] = stack_order[k];
+          break;
+        }
+  if (by_region)
+    n = 1;
+  if (n == 0)
+    {
+      canvas_fill (canvas, y, y + h, background);
+      return TRUE;
+    }
+
+  /* the scratch after the sums: the tops, the bars' colours */
+  scratch = columns->len;
+  g_array_set_size (columns, columns->len + ((gsize)plot * n * sizeof (int) + (gsize)plot * sizeof (guint32)) /
+                                               sizeof (double) + 2);
+  time = (double *)(void *)columns->data;
+  regions = (gint64 *)(void *)(time + (gsize)plot * (SEXTANT_N_CATEGORIES + 1));
+  tops = (int *)(void *)((double *)(void *)columns->data + scratch);
+  pixels = (guint32 *)(tops + (gsize)plot * n);
 
   for (int x = 0; x < plot; x++)
     {
       const double *column = time + (gsize)x * (SEXTANT_N_CATEGORIES + 1);
+      int *top = tops + (gsize)x * n;
       double sum = 0;
-      int below = 0;
 
       if (by_region)
         {
           for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
             sum += column[k];
-          below = (int)(MIN (sum * to_px, h) + 0.5);
-          if (below == 0)
-            continue;
-          if (regions[x] != last_region || region_pixel == 0)
+          top[0] = (int)(MIN (sum * to_px, h) + 0.5);
+          if (top[0] > 0 && (regions[x] != last_region || region_pixel == 0))
             {
               GdkRGBA color;
 
@@ -210,21 +227,40 @@ paint_row (SextantTimeline    *self,
               region_pixel = sextant_timeline_premultiplied (&color);
               last_region = regions[x];
             }
-          stack_fill (canvas, x, y, h - below, h, region_pixel);
+          pixels[x] = region_pixel;
           continue;
         }
       /* heights in whole pixels, rounded on the running sum so that they
        * add up to the rounded total */
-      for (guint k = 0; k < SEXTANT_N_CATEGORIES; k++)
+      for (guint k = 0; k < n; k++)
         {
-          int top;
-
-          sum += column[stack_order[k]];
-          top = (int)(MIN (sum * to_px, h) + 0.5);
-          if (top > below)
-            stack_fill (canvas, x, y, h - top, h - below, colors[k]);
-          below = top;
+          sum += column[order[k]];
+          top[k] = (int)(MIN (sum * to_px, h) + 0.5);
         }
+    }
+
+  /* line by line, clipped to the canvas: a pixel d lines above the
+   * row's bottom is the first category whose top reaches it (the tops
+   * below it counted, without a branch) */
+  colors[n] = background;
+  for (int line = MAX (y - canvas->top, 0); line < MIN (y + h - canvas->top, canvas->height); line++)
+    {
+      guint32 *out = canvas->pixels + (gsize)line * canvas->width;
+      int d = h - (line + canvas->top - y);
+
+      if (by_region)
+        for (int x = 0; x < plot; x++)
+          out[x] = d <= tops[x] ? pixels[x] : background;
+      else
+        for (int x = 0; x < plot; x++)
+          {
+            const int *top = tops + (gsize)x * n;
+            guint k = 0;
+
+            for (guint j = 0; j < n; j++)
+              k += top[j] < d;
+            out[x] = colors[k];
+          }
     }
 
   return TRUE;
@@ -307,13 +343,23 @@ machine_band (const Frame *frame,
 {
   const MachineColors *colors = machine_colors ();
   const SextantMachineCell *cells = frame->cells + (gsize)b * frame->width;
+  guint64 last = G_MAXUINT64;   /* the cell before, as one word: a band's cells come in runs of one value */
+  guint32 last_pixel = 0;
 
+  G_STATIC_ASSERT (sizeof (SextantMachineCell) == sizeof (guint64));
   for (int x = 0; x < frame->width; x++)
     {
       const guint8 *share = cells[x].share;
-      guint64 sum = 0, factor;
+      guint64 sum = 0, factor, word;
       guint busy = 0;
 
+      memcpy (&word, share, sizeof word);
+      if (word == last)
+        {
+          line[x] = last_pixel;
+          continue;
+        }
+      last = word;
       for (guint k = 0; k < n_present; k++)
         {
           busy += share[present[k]];
@@ -321,13 +367,14 @@ machine_band (const Frame *frame,
         }
       if (busy == 0)
         {
-          line[x] = 0;
+          line[x] = last_pixel = 0;
           continue;
         }
       factor = colors->factor[busy];
-      line[x] = (guint32)colors->alpha[busy] << 24 | (guint32)MIN (((sum >> 42) * factor + 32768) >> 16, 255) << 16 |
-                (guint32)MIN (((sum >> 21 & 0x1fffff) * factor + 32768) >> 16, 255) << 8 |
-                (guint32)MIN (((sum & 0x1fffff) * factor + 32768) >> 16, 255);
+      line[x] = last_pixel =
+        (guint32)colors->alpha[busy] << 24 | (guint32)MIN (((sum >> 42) * factor + 32768) >> 16, 255) << 16 |
+        (guint32)MIN (((sum >> 21 & 0x1fffff) * factor + 32768) >> 16, 255) << 8 |
+        (guint32)MIN (((sum & 0x1fffff) * factor + 32768) >> 16, 255);
     }
 }
 

@@ -192,41 +192,22 @@ sum_legend (Frame *frame)
   g_array_set_size (frame->regions, MIN (frame->regions->len, 12));
 }
 
-G_STATIC_ASSERT (sizeof (SextantMachineCell) == 2 * sizeof (guint32));
-
-/* The machine picture's categories: its cells' shares or-ed together */
-static void
-sum_machine_categories (Frame *frame)
-{
-  SextantMachineCell any = { { 0 } };
-  guint64 word, all = 0;
-
-  G_STATIC_ASSERT (sizeof (SextantMachineCell) == sizeof (guint64));
-  for (gsize i = 0; frame->cells != NULL && i < (gsize)frame->n_bands * frame->width; i++)
-    {
-      memcpy (&word, &frame->cells[i], sizeof word);
-      all |= word;
-    }
-  memcpy (&any, &all, sizeof any);
-  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-    if (any.share[c] > 0)
-      frame->categories |= 1u << c;
-}
-
 /* The whole machine's bands [@first, @last) into the frame's cells (two
- * threads, with a reader each, fill a half each) */
+ * threads, with a reader each, fill a half each), their categories into
+ * @categories */
 static gboolean
 read_machine (Frame            *frame,
               FrameRequest     *request,
               SextantLodReader *reader,
               guint             first,
               guint             last,
+              guint            *categories,
               GError          **error)
 {
   return frame->cells == NULL ||
          sextant_lod_reader_read_machine (reader, (const gint64 *)(void *)request->machine_locs->data,
                                           request->machine_locs->len, request->n_bands, first, last, request->t0,
-                                          request->t1, (guint)request->width, frame->cells, error);
+                                          request->t1, (guint)request->width, frame->cells, categories, error);
 }
 
 /* The rows' buckets, counters and the machine picture */
@@ -281,7 +262,8 @@ read_rows (Frame            *frame,
     }
 
   /* the whole machine's first bands (the lines' thread reads the others) */
-  if (!read_machine (frame, request, reader, 0, request->rows_only ? frame->n_bands : frame->n_bands / 2, error))
+  if (!read_machine (frame, request, reader, 0, request->rows_only ? frame->n_bands : frame->n_bands / 2,
+                     &frame->categories, error))
     return FALSE;
   /* here, while the lines are read on their thread */
   sum_legend (frame);
@@ -370,6 +352,7 @@ typedef struct
 {
   Frame        *frame;
   FrameRequest *request;
+  guint         categories;   /* of its half of the machine's cells */
   GError       *error;
 } Lines;
 
@@ -382,7 +365,7 @@ lines_thread (gpointer data)
   if (source_open (source->session, &source->lines_store, &source->lines_reader, &lines->error) &&
       read_lines (lines->frame, lines->request, source->lines_reader, &lines->error))
     read_machine (lines->frame, lines->request, source->lines_reader, lines->frame->n_bands / 2,
-                  lines->frame->n_bands, &lines->error);
+                  lines->frame->n_bands, &lines->categories, &lines->error);
 
   return NULL;
 }
@@ -396,7 +379,7 @@ _sextant_timeline_read_frame_worker (GTask        *task,
   FrameRequest *request = task_data;
   Source *source = request->source;
   g_autoptr(Frame) frame = g_new0 (Frame, 1);
-  Lines lines = { frame, request, NULL };
+  Lines lines = { frame, request, 0, NULL };
   GThread *thread = NULL;
   GError *error = NULL;
   gboolean ok;
@@ -436,6 +419,6 @@ _sextant_timeline_read_frame_worker (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  sum_machine_categories (frame);
+  frame->categories |= lines.categories;
   g_task_return_pointer (task, g_steal_pointer (&frame), (GDestroyNotify)_sextant_timeline_frame_free);
 }

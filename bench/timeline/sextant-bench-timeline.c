@@ -399,7 +399,7 @@ main (int    argc,
                   start = g_get_monotonic_time ();
                   if (!sextant_lod_reader_read_machine (pass == 0 ? fresh : reader, (const gint64 *)all->data,
                                                         all->len, n_bands, 0, n_bands, t0, t1, width, cells,
-                                                        &error))
+                                                        NULL, &error))
                     fail (error);
                   seconds[r] = (g_get_monotonic_time () - start) / 1e6;
                 }
