@@ -692,10 +692,11 @@ sextant_cli_report (int    argc,
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
-    "Analyses the trace (all patterns, default parameters, plus the user's patterns)\n"
-    "and writes a report: the run summary, the profile by region, the patterns by\n"
-    "severity, the top instances with a timeline of the locations involved and the\n"
-    "source lines around the call, the communication matrix and the message sizes.\n"
+    "Analyses the trace (all patterns, default parameters, plus the user's patterns;\n"
+    "a store analysed so already is not analysed again) and writes a report: the\n"
+    "run summary, the profile by region, the patterns by severity, the top\n"
+    "instances with a timeline of the locations involved and the source lines\n"
+    "around the call, the communication matrix and the message sizes.\n"
     "HTML is one self-contained file; Markdown, CSV and JSON carry the same data.");
   if (!parse (context, &argc, &argv, &status))
     return status;
@@ -710,8 +711,10 @@ sextant_cli_report (int    argc,
       !(store = open_or_import (argv[1], &db_path, &error)))
     return runtime_error (error);
 
+  /* analysed with this catalogue and its defaults already (as `sextant
+   * analyze` without options leaves it): its instances as they are */
   analysis = sextant_analysis_new (store, patterns);
-  if (!sextant_analysis_run (analysis, NULL, &error) ||
+  if ((!sextant_analysis_is_current (analysis) && !sextant_analysis_run (analysis, NULL, &error)) ||
       !(model = sextant_report_gather (store, source_root, &error)))
     return runtime_error (error);
 

@@ -7,12 +7,16 @@
  *
  * A pattern query returns one row per instance with at least the columns
  * `loc` (location.id) and `severity` (ticks lost), and optionally `visit`
- * (the call that lost the time), `begin`, `end`, `peer_loc`, `message`,
+ * (the call that lost the time) or `example_visit` (a statistic's: a call
+ * that shows where, not charged), `begin`, `end`, `peer_loc`, `message`,
  * `collective` and `comment`. This file adds what a user needs to act on an
  * instance: the call path and region of the visit, and the source file and
  * line of the call (its call-site attribute, else its calling context, else
  * the definition of the enclosing region). The comment is the pattern's
  * template, filled in when the instance is read (the pattern_instance view).
+ * Every instance is checked against the invariants of
+ * sextant-invariants.c (none charges a call more than it lasted) before
+ * it is written.
  * Once every pattern is written, the wait states among the instances are
  * judged direct or propagated and their root causes found
  * (graph/sextant-wait-causes.c, the wait_state table), in the same
@@ -41,6 +45,7 @@
 
 #include "sextant-analysis.h"
 #include "sextant-chunk-writer.h"
+#include "sextant-invariants.h"
 #include "sextant-store-private.h"
 #include "sextant-wait-causes.h"
 
@@ -77,6 +82,7 @@ struct _SextantAnalysis
   GPtrArray         *site_sources; /* Source by pattern_site.id - 1 (borrowed from the caches) */
   GHashTable        *path_names;   /* call path id -> name */
   GArray            *waits;        /* SextantWaitInterval: the wait states written */
+  SextantInvariants *invariants;   /* what every instance must satisfy (sextant-invariants.c) */
 };
 
 G_DEFINE_FINAL_TYPE (SextantAnalysis, sextant_analysis, G_TYPE_OBJECT)
@@ -114,6 +120,7 @@ sextant_analysis_finalize (GObject *object)
   g_clear_pointer (&self->site_sources, g_ptr_array_unref);
   g_clear_pointer (&self->path_names, g_hash_table_unref);
   g_clear_pointer (&self->waits, g_array_unref);
+  g_clear_pointer (&self->invariants, sextant_invariants_free);
 
   G_OBJECT_CLASS (sextant_analysis_parent_class)->finalize (object);
 }
@@ -573,6 +580,7 @@ typedef struct
   gint64  loc;
   gint64  severity;
   gint64  visit;
+  gint64  example;      /* a visit that shows where, not charged (statistics) */
   gint64  begin;
   gint64  end;
   gint64  peer;
@@ -582,6 +590,8 @@ typedef struct
   gint64  context;
   gint64  path;
   gint64  region;
+  gint64  enter;        /* the visit's */
+  gint64  leave;
   char   *comment;      /* from the query, or NULL for the pattern's template */
 } Found;
 
@@ -608,7 +618,7 @@ typedef struct
   gboolean        uses_shared;
   guint           index;       /* order of submission: instances are written in it */
   GArray         *found;       /* Found */
-  int             col[13];     /* the columns below, -1 when absent */
+  int             col[16];     /* the columns below, -1 when absent */
   GError         *error;
 } Job;
 
@@ -631,8 +641,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Job, job_free)
 
 static const char * const columns[] = {
   "loc", "severity", "visit", "begin", "end", "peer_loc", "message", "collective", "comment",
-  "sextant_scl", "sextant_context", "sextant_path", "sextant_region",
+  "sextant_scl", "sextant_context", "sextant_path", "sextant_region", "sextant_enter", "sextant_leave",
+  "example_visit",
 };
+
+G_STATIC_ASSERT (G_N_ELEMENTS (columns) == G_N_ELEMENTS (((Job *)NULL)->col));
 
 static gint64
 opt_int (const SextantRow *row,
@@ -679,6 +692,9 @@ collect_row (const SextantRow  *row,
   found.context = opt_int (row, job->col[10]);
   found.path = opt_int (row, job->col[11]);
   found.region = opt_int (row, job->col[12]);
+  found.enter = opt_int (row, job->col[13]);
+  found.leave = opt_int (row, job->col[14]);
+  found.example = opt_int (row, job->col[15]);
   g_array_append_val (job->found, found);
 
   return TRUE;
@@ -750,18 +766,19 @@ insert_instance (SextantAnalysis     *self,
   gint64 site = SEXTANT_NULL;
   gint64 id;
 
-  if (f->visit != SEXTANT_NULL && f->path != SEXTANT_NULL)
+  if ((f->visit != SEXTANT_NULL || f->example != SEXTANT_NULL) && f->path != SEXTANT_NULL)
     {
       Source *source = call_site (self, f->scl, f->context, f->path, error);
 
       if (source == NULL || (source->file != NULL && !site_id (self, source, &site, error)))
         return FALSE;
     }
-  else if (f->visit != SEXTANT_NULL)
+  else if (f->visit != SEXTANT_NULL || f->example != SEXTANT_NULL)
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,
-                   "pattern %s returned visit %" G_GINT64_FORMAT ", which does not exist",
-                   sextant_pattern_get_id (pattern), f->visit);
+                   "pattern %s returned %s %" G_GINT64_FORMAT ", which does not exist",
+                   sextant_pattern_get_id (pattern), f->visit != SEXTANT_NULL ? "visit" : "example_visit",
+                   f->visit != SEXTANT_NULL ? f->visit : f->example);
       return FALSE;
     }
 
@@ -879,13 +896,17 @@ write_job (SextantAnalysis  *self,
                                    (gint64)job->index << 32, INSTANCE_CHUNK_ROWS);
   for (guint i = 0; ok && i < job->found->len; i++)
     {
+      Found *f = &g_array_index (job->found, Found, i);
+
       /* single-row writes are too short for SQLite to notice a
        * cancellation: a pattern with a million instances checks itself */
       if (i % INSTANCE_CHUNK_ROWS == 0 && sextant_store_set_error_if_cancelled (self->store, error))
         ok = FALSE;
       else
-        ok = insert_instance (self, pattern, rows, &g_array_index (job->found, Found, i), aggregates, wait_state,
-                              error);
+        ok = sextant_invariants_check_instance (self->invariants, sextant_pattern_get_id (pattern), f->loc,
+                                                f->visit, f->enter, f->leave, &f->severity, &f->begin, &f->end,
+                                                error) &&
+             insert_instance (self, pattern, rows, f, aggregates, wait_state, error);
     }
   ok = ok && sextant_chunk_writer_flush (rows, error);
   sextant_chunk_writer_free (rows);
@@ -933,12 +954,25 @@ compare_strings (gconstpointer a,
 
 /* The scope of this run into meta (analysis_selected, analysis_parameters:
  * sextant_store_get_analysis_scope()), inside the run's transaction. */
-static gboolean
-write_scope (SextantAnalysis  *self,
-             GError          **error)
+/* Bump when the engine writes other instances for the same queries (how
+ * it checks, clips or links them): a store analysed before is then
+ * analysed again rather than reused (sextant_analysis_is_current()). */
+#define ENGINE_REVISION "2"
+
+/* What the store's meta records of a run: the selection ("*" for all),
+ * the parameters overridden (NULL: none), and a digest of the catalogue
+ * that ran (each selected pattern's id, query and parameters, and the
+ * engine's version) */
+static void
+scope_strings (SextantAnalysis  *self,
+               char            **selected_out,
+               char            **parameters_out,
+               char            **catalogue_out)
 {
   g_autoptr(GString) selected = g_string_new (NULL);
   g_autoptr(GString) parameters = g_string_new (NULL);
+  g_autoptr(GChecksum) catalogue = g_checksum_new (G_CHECKSUM_SHA256);
+  GPtrArray *patterns = sextant_pattern_set_get_patterns (self->patterns);
   guint n_keys = 0;
   g_autofree gpointer *keys = g_hash_table_get_keys_as_array (self->overrides, &n_keys);
 
@@ -957,9 +991,82 @@ write_scope (SextantAnalysis  *self,
       g_string_append_printf (parameters, "%s%s=%s", i > 0 ? " " : "", key, value);
     }
 
-  return sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_selected", selected->str) &&
-         sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_parameters",
-                            parameters->len > 0 ? parameters->str : NULL);
+  g_checksum_update (catalogue, (const guchar *)PACKAGE_VERSION "\n" ENGINE_REVISION "\n", -1);
+  for (guint i = 0; i < patterns->len; i++)
+    {
+      SextantPattern *pattern = g_ptr_array_index (patterns, i);
+      GPtrArray *params = sextant_pattern_get_params (pattern);
+
+      if (!is_selected (self, pattern))
+        continue;
+      g_checksum_update (catalogue, (const guchar *)sextant_pattern_get_id (pattern), -1);
+      g_checksum_update (catalogue, (const guchar *)"\n", 1);
+      g_checksum_update (catalogue, (const guchar *)sextant_pattern_get_sql (pattern), -1);
+      for (guint k = 0; k < params->len; k++)
+        {
+          SextantPatternParam *param = g_ptr_array_index (params, k);
+          char value[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_ascii_formatd (value, sizeof value, "%.17g", param->value);
+          g_checksum_update (catalogue, (const guchar *)"\n", 1);
+          g_checksum_update (catalogue, (const guchar *)param->name, -1);
+          g_checksum_update (catalogue, (const guchar *)"=", 1);
+          g_checksum_update (catalogue, (const guchar *)value, -1);
+          g_checksum_update (catalogue, (const guchar *)param->unit, -1);
+        }
+      g_checksum_update (catalogue, (const guchar *)"\n\n", 2);
+    }
+
+  *selected_out = g_string_free (g_steal_pointer (&selected), FALSE);
+  *parameters_out = parameters->len > 0 ? g_string_free (g_steal_pointer (&parameters), FALSE) : NULL;
+  *catalogue_out = g_strdup (g_checksum_get_string (catalogue));
+}
+
+static gboolean
+write_scope (SextantAnalysis  *self,
+             GError          **error)
+{
+  g_autofree char *selected = NULL;
+  g_autofree char *parameters = NULL;
+  g_autofree char *catalogue = NULL;
+
+  scope_strings (self, &selected, &parameters, &catalogue);
+
+  return sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_selected", selected) &&
+         sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_parameters", parameters) &&
+         sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_catalogue", catalogue);
+}
+
+/**
+ * sextant_analysis_is_current:
+ *
+ * Whether the store holds the analysis this one would write: run with the
+ * same selection, the same parameters and the same catalogue (every
+ * selected pattern's query and parameters, built-in or the user's, and
+ * this engine's version). Then its instances can be read as they are
+ * (`sextant report` does) instead of being found again.
+ *
+ * Returns: %TRUE when it does
+ */
+gboolean
+sextant_analysis_is_current (SextantAnalysis *self)
+{
+  g_autofree char *selected = NULL;
+  g_autofree char *parameters = NULL;
+  g_autofree char *catalogue = NULL;
+  g_autofree char *stored_selected = NULL;
+  g_autofree char *stored_parameters = NULL;
+  g_autofree char *stored_catalogue = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
+
+  scope_strings (self, &selected, &parameters, &catalogue);
+  stored_selected = sextant_store_get_meta (self->store, "analysis_selected");
+  stored_parameters = sextant_store_get_meta (self->store, "analysis_parameters");
+  stored_catalogue = sextant_store_get_meta (self->store, "analysis_catalogue");
+
+  return g_strcmp0 (selected, stored_selected) == 0 && g_strcmp0 (parameters, stored_parameters) == 0 &&
+         g_strcmp0 (catalogue, stored_catalogue) == 0;
 }
 
 static void
@@ -995,6 +1102,7 @@ run_patterns (SextantAnalysis  *self,
   g_clear_pointer (&self->site_sources, g_ptr_array_unref);
   g_clear_pointer (&self->path_names, g_hash_table_unref);
   g_clear_pointer (&self->waits, g_array_unref);
+  g_clear_pointer (&self->invariants, sextant_invariants_free);
   self->scl_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
   self->ctx_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
   self->path_sources = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, source_free);
@@ -1009,6 +1117,7 @@ run_patterns (SextantAnalysis  *self,
                               error, "") ||
       !sextant_store_begin (self->store, error))
     return FALSE;
+  self->invariants = sextant_invariants_new (sextant_invariants_is_strict_env (), self->resolution);
 
   patterns = sextant_pattern_set_get_patterns (self->patterns);
   ok = sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error) && write_scope (self, error);
@@ -1093,8 +1202,10 @@ run_patterns (SextantAnalysis  *self,
   g_async_queue_unref (connections);
   g_async_queue_unref (shared);
 
-  /* which wait states were direct and which propagated: once all are in */
-  if (ok && !g_cancellable_set_error_if_cancelled (cancellable, error))
+  /* which wait states were direct and which propagated: once all are in
+   * (and no visit is charged more than it lasted) */
+  if (ok && !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+      sextant_invariants_finish (self->invariants, error))
     {
       gint64 start = g_get_monotonic_time ();
       gint64 cpu_start = thread_cpu_usec ();
@@ -1107,6 +1218,7 @@ run_patterns (SextantAnalysis  *self,
   else
     ok = FALSE;
   g_clear_pointer (&self->waits, g_array_unref);
+  g_clear_pointer (&self->invariants, sextant_invariants_free);
 
   /* a cancellation after the last pattern was written: nothing is lost by
    * honouring it, and the caller asked for the previous state */

@@ -57,6 +57,7 @@ void             sextant_analysis_set_progress_func (SextantAnalysis          *s
                                                      SextantAnalysisProgress   func,
                                                      gpointer                  user_data,
                                                      GDestroyNotify            destroy);
+gboolean         sextant_analysis_is_current        (SextantAnalysis          *self);
 gboolean         sextant_analysis_run               (SextantAnalysis          *self,
                                                      GCancellable             *cancellable,
                                                      GError                  **error);

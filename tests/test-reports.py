@@ -66,6 +66,12 @@ def fmt_seconds(s):
     return "%.2f µs" % (s * 1e6)
 
 
+def stamp(db):
+    """When and how the store's file was last written"""
+    st = os.stat(db)
+    return (st.st_mtime_ns, st.st_size)
+
+
 def check(archive, work):
     db = os.path.join(work, archive + ".db")
     run = subprocess.run([SEXTANT, "import", "--quiet", "-o", db, os.path.join(TRACES, archive)],
@@ -78,6 +84,19 @@ def check(archive, work):
         ok(run.returncode == 0 and os.path.getsize(out) > 0, "%s: report -f %s" % (archive, fmt), run.stderr)
         with open(out, encoding="utf-8") as f:
             outs[fmt] = f.read()
+        if fmt == "html":
+            written = stamp(db)
+    # the first report analysed the store; the others read its instances
+    # as they are (same catalogue, default parameters): the file untouched
+    ok(stamp(db) == written, "%s: the later reports reuse the first one's analysis" % archive)
+    # analysed with another parameter, a report analyses again (with the
+    # defaults: the figures below equal analyze's)
+    run = subprocess.run([SEXTANT, "analyze", "--param", "eps=1e-3", db], capture_output=True, text=True)
+    before = stamp(db)
+    run = subprocess.run([SEXTANT, "report", "-f", "json", "-o", os.path.join(work, "again.json"), db],
+                         capture_output=True, text=True)
+    ok(run.returncode == 0 and stamp(db) != before, "%s: a report after another analysis analyses again" % archive,
+       run.stderr)
     run = subprocess.run([SEXTANT, "analyze", "--json", db], capture_output=True, text=True)
     analyze = json.loads(run.stdout)
     want = {p["id"]: p for p in analyze["patterns"]}

@@ -37,6 +37,17 @@ FROM visit AS v JOIN region AS r ON r.id = v.region
 WHERE r.paradigm = 'MPI' AND v.leave - v.enter > :min_time
 """
 
+# charges each MPI_Recv twice its length, from a second before it entered:
+# the invariants (patterns/sextant-invariants.c) refuse it, or clip it
+OVERCHARGE = """-- id: overcharge
+-- title: Overcharge
+-- description: More time than the call lasted, partly before it.
+SELECT v.loc AS loc, v.id AS visit, 2 * (v.leave - v.enter) AS severity,
+       v.enter - :resolution AS begin, v.leave AS "end"
+FROM visit AS v JOIN region AS r ON r.id = v.region
+WHERE r.name = 'MPI_Recv'
+"""
+
 # every key of a comment template, the three units of {seconds} rounded half
 # up from the exact ticks (1 ns here), the words for what is not known, and
 # a comment the query writes itself
@@ -187,6 +198,37 @@ def main():
         run = sextant("analyze", "--no-user-patterns", "--pattern-file", dup, db)
         ok(run.returncode == 1 and 'pattern "late_sender" is defined already' in run.stderr,
            "a duplicate id is refused", run.stderr)
+        # a pattern that charges a call more than it lasted: strict (as in the
+        # test suite) the analysis fails and keeps the previous one; else it
+        # warns once and clips every instance to its call
+        path = os.path.join(work, "overcharge.sql")
+        with open(path, "w") as f:
+            f.write(OVERCHARGE)
+        con = sqlite3.connect(db)
+        kept = con.execute("SELECT count (*) FROM pattern_instance").fetchone()[0]
+        con.close()
+        env["SEXTANT_STRICT_INVARIANTS"] = "1"
+        run = sextant("analyze", "--no-user-patterns", "--pattern-file", path, "--pattern", "overcharge", db)
+        con = sqlite3.connect(db)
+        still = con.execute("SELECT count (*) FROM pattern_instance").fetchone()[0]
+        con.close()
+        ok(run.returncode == 1 and "pattern overcharge charges visit" in run.stderr
+           and "more than the call lasted" in run.stderr and still == kept,
+           "strict: a pattern charging a call more than it lasted fails the analysis, the last one kept",
+           run.stderr + " (%d instances, %d before)" % (still, kept))
+        env["SEXTANT_STRICT_INVARIANTS"] = "0"
+        run = sextant("analyze", "--no-user-patterns", "--pattern-file", path, "--pattern", "overcharge", db)
+        con = sqlite3.connect(db)
+        rows = con.execute("SELECT i.severity, i.\"begin\", i.\"end\", v.enter, v.leave FROM pattern_instance AS i "
+                           "JOIN visit AS v ON v.id = i.visit WHERE i.pattern = 'overcharge'").fetchall()
+        con.close()
+        ok(run.returncode == 0 and run.stderr.count("pattern overcharge charges visit") == 1
+           and "clipped to the call" in run.stderr,
+           "not strict: one warning for the pattern", run.stderr)
+        ok(len(rows) == 3 and all(r[0] == r[4] - r[3] and r[1] == r[3] and r[2] == r[4] for r in rows),
+           "not strict: each of the 3 receives is charged its own length, inside it", str(rows))
+        del env["SEXTANT_STRICT_INVARIANTS"]
+
         ok(data_digest(db) == before, "the store's data is unchanged by all of this")
 
     return finish()

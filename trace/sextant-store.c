@@ -1474,11 +1474,15 @@ sextant_store_run_query (SextantStore        *self,
       return FALSE;
     }
 
-  /* A query that names the visit of each row gets that visit's call path,
-   * region and call-site ids joined on, in the same pass. */
+  /* A query that names the visit of each row (or, not charged to it, an
+   * example_visit that shows where) gets that visit's call path, region,
+   * call-site ids, enter and leave joined on, in the same pass. */
   row.stmt = stmt;
-  if (with_visit_context && sextant_row_find_column (&row, "visit") >= 0 && tail != NULL)
+  if (with_visit_context && tail != NULL &&
+      (sextant_row_find_column (&row, "visit") >= 0 || sextant_row_find_column (&row, "example_visit") >= 0))
     {
+      gboolean charged = sextant_row_find_column (&row, "visit") >= 0;
+      gboolean example = sextant_row_find_column (&row, "example_visit") >= 0;
       g_autofree char *body = g_strndup (sql, tail - sql);
       g_autofree char *wrapped = NULL;
       g_autoptr(sqlite3_stmt) outer = NULL;
@@ -1487,8 +1491,13 @@ sextant_store_run_query (SextantStore        *self,
       if (g_str_has_suffix (body, ";"))
         body[strlen (body) - 1] = '\0';
       wrapped = g_strconcat ("SELECT q.*, v.scl AS sextant_scl, v.context AS sextant_context, "
-                             "v.path AS sextant_path, v.region AS sextant_region "
-                             "FROM (\n", body, "\n) AS q LEFT JOIN visit AS v ON v.id = q.visit", NULL);
+                             "v.path AS sextant_path, v.region AS sextant_region, "
+                             "v.enter AS sextant_enter, v.leave AS sextant_leave "
+                             "FROM (\n", body, "\n) AS q LEFT JOIN visit AS v ON v.id = ",
+                             charged && example ? "coalesce (q.visit, q.example_visit)"
+                             : charged          ? "q.visit"
+                                                : "q.example_visit",
+                             NULL);
       if (sqlite3_prepare_v2 (self->db, wrapped, -1, &outer, NULL) != SQLITE_OK)
         {
           g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_QUERY,

@@ -7,7 +7,8 @@
 -- criterion: on one location, a blocking MPI_Send to j (j another location)
 --   whose next point-to-point call is a blocking MPI_Recv from j, with no other
 --   call between them and enter(Recv) - leave(Send) < distance; severity = the
---   shorter of the two calls, the most a combined MPI_Sendrecv can save.
+--   shorter of the two calls, the most a combined MPI_Sendrecv can save,
+--   charged to the send (the instance is the send call).
 -- comment: {location} sends to and then receives from {peer} at {site};
 --   {seconds} could overlap. Use MPI_Sendrecv, if the receive buffer does
 --   not depend on the sent data.
@@ -34,7 +35,7 @@ pairs AS (
   FROM sends AS s
 )
 SELECT p.loc, p.visit, min (p.leave - p.enter, n.leave - n.enter) AS severity,
-       p.enter AS begin, n.leave AS "end", p.peer AS peer_loc, p.message
+       p.enter AS begin, p.leave AS "end", p.peer AS peer_loc, p.message
 FROM pairs AS p JOIN visit AS n ON n.id = p.next_visit
 WHERE n.enter >= p.leave AND n.enter - p.leave < :distance
   AND min (p.leave - p.enter, n.leave - n.enter) > :eps

@@ -4,8 +4,10 @@
 -- description: Time a process spends alone inside a collective operation:
 --   before any other member has arrived, or after all others have left.
 -- criterion: per member of a blocking collective with several members:
---   idle = max(0, earliest enter of the others - own enter) + max(0, own
---   leave - latest leave of the others) (../shared/spec/patterns.md 5.1.8).
+--   idle = max(0, min(own leave, earliest enter of the others) - own enter)
+--   + max(0, own leave - max(own enter, latest leave of the others))
+--   (../shared/spec/patterns.md 5.1.8), within the call: a member that left
+--   before any other arrived was alone for its whole call, no longer.
 -- comment: {location} was alone in {call} at {site} for {seconds}.
 -- param: eps = 0 s: times at or below this are not instances
 WITH calls AS MATERIALIZED (
@@ -38,8 +40,9 @@ bounds AS MATERIALIZED (
 ),
 alone AS (
   SELECT c.loc AS loc, c.visit AS visit, c.collective AS collective, c.enter AS enter, c.leave AS leave,
-         max (0, CASE WHEN c.loc = b.first_loc THEN b.min2 ELSE b.min1 END - c.enter)
-         + max (0, c.leave - CASE WHEN c.loc = b.last_loc THEN b.max2 ELSE b.max1 END) AS severity
+         max (0, min (c.leave, CASE WHEN c.loc = b.first_loc THEN b.min2 ELSE b.min1 END) - c.enter)
+         + max (0, c.leave - max (c.enter, CASE WHEN c.loc = b.last_loc THEN b.max2 ELSE b.max1 END))
+           AS severity
   FROM calls AS c JOIN bounds AS b ON b.collective = c.collective
 )
 SELECT loc, visit, severity, enter AS begin, leave AS "end", collective
