@@ -14,7 +14,9 @@
  *   ENTER/LEAVE (and CALLING_CONTEXT_ENTER/LEAVE)  -> one visit per pair: a
  *     row of the location's visit writer reserved at the enter (ids follow
  *     enter order, so a location's visits are contiguous and sorted by enter
- *     time) and closed at the leave;
+ *     time) and closed at the leave; its call path is the enclosing visits'
+ *     regions and its own, with the frames of its calling context (if the
+ *     ENTER carries one) merged in (context_path());
  *   MPI_SEND/ISEND/RECV/IRECV                       -> message halves with a
  *     sequence number per (communicator, sender, receiver, tag): MPI does not
  *     let messages of one channel overtake each other, so the n-th send
