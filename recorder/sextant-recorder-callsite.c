@@ -190,6 +190,33 @@ region_of_function (const char *name,
   return sextant__def_region (&sextant__rec.defs, &def);
 }
 
+/* The name of the function whose symbol is @symbol: without the suffix of
+ * a compiler's clone (GCC's foo.constprop.0, foo.isra.0, foo.part.0,
+ * foo.cold, foo.lto_priv.0; Clang's foo.llvm.123), which is the same source
+ * function - its declaration is the clone's abstract origin's - and should
+ * read the same in call paths. In @buf (of @size bytes) when cut. */
+static const char *
+function_name (const char *symbol,
+               char       *buf,
+               size_t      size)
+{
+  static const char *const clones[] = { ".constprop.", ".isra.", ".part.", ".cold", ".lto_priv.", ".llvm." };
+  const char *cut = NULL;
+
+  for (size_t i = 0; i < sizeof clones / sizeof clones[0]; i++)
+    {
+      const char *at = strstr (symbol, clones[i]);
+
+      if (at != NULL && at > symbol && (cut == NULL || at < cut))
+        cut = at;
+    }
+  if (cut == NULL || (size_t) (cut - symbol) >= size)
+    return symbol;
+  memcpy (buf, symbol, (size_t) (cut - symbol));
+  buf[cut - symbol] = '\0';
+  return buf;
+}
+
 /* The declaration (file and line) of the function whose code is at @pc (an
  * address of the unit @cu): the innermost DW_TAG_subprogram that contains
  * the innermost scope at @pc in the unit's DIE tree. dwarf_getscopes alone
@@ -379,8 +406,10 @@ resolve_pc (uintptr_t             pc,
             "_start", "__libc_start_main", "__libc_start_call_main", "start_thread",
             "__clone", "__clone3", "clone", "clone3",
           };
+          char plain[256];
 
-          rule->region = region_of_function (name, decl_file, comp_dir, decl_line);
+          rule->region = region_of_function (function_name (name, plain, sizeof plain),
+                                             decl_file, comp_dir, decl_line);
           rule->stop = strcmp (name, "main") == 0;
           for (size_t i = 0; i < sizeof outer / sizeof outer[0]; i++)
             if (strcmp (name, outer[i]) == 0 || (strncmp (name, outer[i], strlen (outer[i])) == 0 &&

@@ -398,7 +398,7 @@ test_pane (WindowFixture *fixture,
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "Region: compute_kernel\n"));
   g_assert_nonnull (strstr (text, "Call site: /opt/every-kind/src/solver.c:66\n"));
-  g_assert_nonnull (strstr (text, "Call path: main/compute_kernel\n"));
+  g_assert_nonnull (strstr (text, "Call path: main/solver@solver.c:44/compute_kernel@solver.c:66\n"));
   g_assert_nonnull (strstr (text, "Called from: main\n"));
   /* SEXTANT_TEST_SHOT=file.png: the window as drawn, to look at */
   if (g_getenv ("SEXTANT_TEST_SHOT") != NULL)

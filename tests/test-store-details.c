@@ -128,7 +128,9 @@ test_visit_call_site (void)
   g_assert_cmpint (inner->depth, ==, 1);
   g_assert_cmpstr (inner->file, ==, "/opt/every-kind/src/solver.c");
   g_assert_cmpint (inner->line, ==, 66);
-  g_assert_cmpstr (inner->call_path, ==, "main/compute_kernel");
+  /* inside the visit of main: its calling context's frames below main, the
+   * entered frame with its line (docs/schema.md, call_path) */
+  g_assert_cmpstr (inner->call_path, ==, "main/solver@solver.c:44/compute_kernel@solver.c:66");
   g_assert_cmpstr (inner->parent_name, ==, "main");
   g_assert_nonnull (inner->category);
   g_assert_cmpint (inner->parent, !=, SEXTANT_NULL);

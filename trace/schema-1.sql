@@ -253,15 +253,23 @@ CREATE TABLE visit_attribute (
   PRIMARY KEY (visit, attribute)
 ) WITHOUT ROWID;
 
--- Call paths as the visits spell them (Scalasca's call tree): one row per
--- distinct sequence of regions from a top-level visit down, shared by all
--- locations, so visits of one path group across processes.
+-- Call paths (Scalasca's call tree): one row per distinct sequence of
+-- frames from the top down, shared by all locations, so visits of one path
+-- group across processes. The frames are the enclosing visits and, for a
+-- visit with a calling context, that context's chain of functions, each
+-- with the source line of the call it made (merged with the enclosing
+-- visits: the frames of the chain below the innermost enclosing visit's
+-- region are appended to that visit's path).
 CREATE TABLE call_path (
   id     INTEGER PRIMARY KEY,
   parent INTEGER,                    -- call_path.id, NULL at the top
   region INTEGER NOT NULL,
-  depth  INTEGER NOT NULL,
-  name   TEXT NOT NULL               -- region names joined by '/', e.g. main/solver/MPI_Recv
+  depth  INTEGER NOT NULL,           -- frames above this one
+  name   TEXT NOT NULL,              -- frames joined by '/', a context frame with
+                                     -- '@' and its source line: main/solver/MPI_Recv,
+                                     -- main@app.c:40/solve@app.c:12/MPI_Recv
+  scl    INTEGER                     -- source_code_location.id of a calling context's
+                                     -- frame (the call it made), NULL for an enclosing visit
 );
 
 -- The call-path profile per location (Scalasca's time metric): for every

@@ -45,6 +45,47 @@ typedef struct
   GArray     *members;         /* guint64 */
 } SextantGroupDef;
 
+/* A CallingContext definition: the function, the source code location in it
+ * (of the call to the next frame) and the caller's context; the
+ * OTF2_UNDEFINED_* value of each when missing. */
+typedef struct
+{
+  guint32     region;
+  guint32     scl;
+  guint32     parent;
+} SextantContextDef;
+
+/* A node of the call-path tree: the path @parent (-1 at the top; a location
+ * decoder's provisional ids are <= -2) followed by @region, at source code
+ * location @scl when the node is a frame of a calling context
+ * (OTF2_UNDEFINED_SOURCE_CODE_LOCATION when it comes from visit nesting). */
+typedef struct
+{
+  gint64      parent;
+  guint32     region;
+  guint32     scl;
+} SextantPathKey;
+
+static inline guint
+_sextant_path_key_hash (gconstpointer key)
+{
+  const SextantPathKey *k = key;
+  guint64 h = ((guint64)k->parent * 0x9E3779B97F4A7C15ULL) ^ ((guint64)k->region << 32 | k->scl);
+
+  h *= 0xC2B2AE3D27D4EB4FULL;
+  return (guint)(h ^ (h >> 32));
+}
+
+static inline gboolean
+_sextant_path_key_equal (gconstpointer a,
+                         gconstpointer b)
+{
+  const SextantPathKey *x = a;
+  const SextantPathKey *y = b;
+
+  return x->parent == y->parent && x->region == y->region && x->scl == y->scl;
+}
+
 typedef struct
 {
   guint32     group;
@@ -126,10 +167,12 @@ typedef struct
   GHashTable        *regions;          /* id -> SextantRegionDef* */
   GHashTable        *groups;           /* id -> SextantGroupDef* */
   GHashTable        *comms;            /* id -> SextantCommDef* */
-  GHashTable        *context_regions;  /* calling context id -> region id */
+  GHashTable        *contexts;         /* calling context id -> SextantContextDef* */
+  GHashTable        *scl_names;        /* source code location id -> "file.c:12" (base name) */
   GHashTable        *logged;           /* "kind:loc" -> log entry, folded */
-  GHashTable        *call_paths;       /* (parent path, region) -> path id; shared by the locations */
+  GHashTable        *call_paths;       /* SextantPathKey* -> path id + 1; shared by the locations */
   GPtrArray         *call_path_names;  /* path id -> "main/solver/MPI_Recv" */
+  GArray            *call_path_depths; /* path id -> guint, 0 at the top */
   guint64            def_counts[SEXTANT_N_DEF_KINDS];
   guint64            resolution;       /* ticks per second */
   guint64            global_offset;    /* ticks */
@@ -206,14 +249,13 @@ _sextant_comm_def_rank_loc (const SextantCommDef *def,
 }
 gboolean _sextant_import_report_progress (SextantImport *import);
 
-gint64   _sextant_import_find_call_path (SextantImport *import,
-                                         gint64         parent,
-                                         guint32        region);
-gint64   _sextant_import_call_path  (SextantImport  *import,
-                                     gint64          parent,
-                                     guint32         region,
-                                     guint           depth,
-                                     GError        **error);
+gint64   _sextant_import_find_call_path (SextantImport        *import,
+                                         const SextantPathKey *key);
+gint64   _sextant_import_call_path  (SextantImport         *import,
+                                     const SextantPathKey  *key,
+                                     GError               **error);
+const SextantContextDef *_sextant_import_get_context (SextantImport          *import,
+                                                      OTF2_CallingContextRef  context);
 
 /* sextant-import-rounds.c */
 guint    _sextant_import_plan_chunk_rows (guint           n_locations);

@@ -237,57 +237,83 @@ _sextant_import_get_comm (SextantImport *import,
   return g_hash_table_lookup (import->comms, GUINT_TO_POINTER (comm));
 }
 
+/* The name of a call path's last node: the region's name, and for a frame
+ * of a calling context "@file.c:line" of its source code location. */
+static char *
+path_node_name (SextantImport        *import,
+                const SextantPathKey *key)
+{
+  const SextantRegionDef *def = g_hash_table_lookup (import->regions, GUINT_TO_POINTER (key->region));
+  const char *name = def != NULL && def->name != NULL ? def->name : "?";
+  const char *site = key->scl != OTF2_UNDEFINED_SOURCE_CODE_LOCATION
+    ? g_hash_table_lookup (import->scl_names, GUINT_TO_POINTER (key->scl)) : NULL;
+
+  return site != NULL ? g_strconcat (name, "@", site, NULL) : g_strdup (name);
+}
+
 /**
  * _sextant_import_call_path:
- * @parent: the path of the enclosing visit, or -1 at the top
+ * @key: the path's parent (an id of this import, or -1 at the top), region
+ *   and source code location
  *
- * Returns: the id of the call path @parent/@region, stored when new; -1 with
- *   @error set if storing fails
+ * Gives the call path @key an id, stored with its name ("main/solver/MPI_Recv",
+ * a calling context's frames as "solver@solver.c:52") and depth when it is
+ * new. Not thread-safe: called between rounds.
+ *
+ * Returns: the path's id; -1 with @error set if storing fails
  */
 gint64
-_sextant_import_call_path (SextantImport  *import,
-                           gint64          parent,
-                           guint32         region,
-                           guint           depth,
-                           GError        **error)
+_sextant_import_call_path (SextantImport         *import,
+                           const SextantPathKey  *key,
+                           GError               **error)
 {
-  guint64 key = ((guint64)(parent + 1) << 32) | region;
   gpointer value;
   gint64 id;
-  const SextantRegionDef *def;
+  guint depth;
+  g_autofree char *node = NULL;
   char *name;
 
-  if (g_hash_table_lookup_extended (import->call_paths, &key, NULL, &value))
+  g_return_val_if_fail (key->parent >= -1, -1);
+
+  if (g_hash_table_lookup_extended (import->call_paths, key, NULL, &value))
     return GPOINTER_TO_SIZE (value) - 1;
 
   id = import->call_path_names->len;
-  def = g_hash_table_lookup (import->regions, GUINT_TO_POINTER (region));
-  name = parent < 0 ? g_strdup (def != NULL && def->name != NULL ? def->name : "?")
-                    : g_strconcat (g_ptr_array_index (import->call_path_names, parent), "/",
-                                   def != NULL && def->name != NULL ? def->name : "?", NULL);
+  node = path_node_name (import, key);
+  name = key->parent < 0 ? g_steal_pointer (&node)
+                         : g_strconcat (g_ptr_array_index (import->call_path_names, key->parent), "/", node, NULL);
+  depth = key->parent < 0 ? 0 : g_array_index (import->call_path_depths, guint, key->parent) + 1;
   g_ptr_array_add (import->call_path_names, name);
-  g_hash_table_insert (import->call_paths, g_memdup2 (&key, sizeof key), GSIZE_TO_POINTER (id + 1));
+  g_array_append_val (import->call_path_depths, depth);
+  g_hash_table_insert (import->call_paths, g_memdup2 (key, sizeof *key), GSIZE_TO_POINTER (id + 1));
 
-  if (!sextant_store_run (import->store, SEXTANT_STMT_CALL_PATH, error, "iniit", id,
-                          parent >= 0 ? parent : SEXTANT_NULL, (gint64)region, (gint64)depth, name))
+  if (!sextant_store_run (import->store, SEXTANT_STMT_CALL_PATH, error, "iniitn", id,
+                          key->parent >= 0 ? key->parent : SEXTANT_NULL, (gint64)key->region, (gint64)depth, name,
+                          key->scl != OTF2_UNDEFINED_SOURCE_CODE_LOCATION ? (gint64)key->scl : SEXTANT_NULL))
     return -1;
 
   return id;
 }
 
-/* The id of the call path @parent/@region, or -1 if it has none yet. */
+/* The id of the call path @key, or -1 if it has none yet. */
 gint64
-_sextant_import_find_call_path (SextantImport *import,
-                                gint64         parent,
-                                guint32        region)
+_sextant_import_find_call_path (SextantImport        *import,
+                                const SextantPathKey *key)
 {
-  guint64 key = ((guint64)(parent + 1) << 32) | region;
   gpointer value;
 
-  if (g_hash_table_lookup_extended (import->call_paths, &key, NULL, &value))
+  if (g_hash_table_lookup_extended (import->call_paths, key, NULL, &value))
     return GPOINTER_TO_SIZE (value) - 1;
 
   return -1;
+}
+
+/* The definition of calling context @context, %NULL if there is none. */
+const SextantContextDef *
+_sextant_import_get_context (SextantImport          *import,
+                             OTF2_CallingContextRef  context)
+{
+  return g_hash_table_lookup (import->contexts, GUINT_TO_POINTER (context));
 }
 
 gboolean
@@ -908,8 +934,13 @@ def_source_code_location (void                       *user_data,
                           uint32_t                    line)
 {
   SextantImport *import = user_data;
+  const char *path = _sextant_import_string (import, file);
+  g_autofree char *base = path != NULL ? g_path_get_basename (path) : NULL;
 
   COUNT_DEF (import, SOURCE_CODE_LOCATION);
+  /* for the names of call paths through calling contexts */
+  if (base != NULL)
+    g_hash_table_replace (import->scl_names, GUINT_TO_POINTER (self), g_strdup_printf ("%s:%u", base, line));
   DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SOURCE_CODE_LOCATION, &def_error,
                                         "iti", (gint64)self, _sextant_import_string (import, file),
                                         (gint64)line));
@@ -924,9 +955,12 @@ def_calling_context (void                       *user_data,
                      OTF2_CallingContextRef      parent)
 {
   SextantImport *import = user_data;
+  SextantContextDef *def;
 
   COUNT_DEF (import, CALLING_CONTEXT);
-  g_hash_table_replace (import->context_regions, GUINT_TO_POINTER (self), GUINT_TO_POINTER (region));
+  def = g_new (SextantContextDef, 1);
+  *def = (SextantContextDef) { region, scl, parent };
+  g_hash_table_replace (import->contexts, GUINT_TO_POINTER (self), def);
   DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLING_CONTEXT, &def_error, "innn",
                                         (gint64)self, ref_or_null (region, OTF2_UNDEFINED_REGION),
                                         ref_or_null (scl, OTF2_UNDEFINED_SOURCE_CODE_LOCATION),
@@ -1406,10 +1440,12 @@ import_clear (SextantImport *import)
   g_clear_pointer (&import->regions, g_hash_table_unref);
   g_clear_pointer (&import->groups, g_hash_table_unref);
   g_clear_pointer (&import->comms, g_hash_table_unref);
-  g_clear_pointer (&import->context_regions, g_hash_table_unref);
+  g_clear_pointer (&import->contexts, g_hash_table_unref);
+  g_clear_pointer (&import->scl_names, g_hash_table_unref);
   g_clear_pointer (&import->logged, g_hash_table_unref);
   g_clear_pointer (&import->call_paths, g_hash_table_unref);
   g_clear_pointer (&import->call_path_names, g_ptr_array_unref);
+  g_clear_pointer (&import->call_path_depths, g_array_unref);
   g_mutex_clear (&import->lock);
 }
 
@@ -1456,10 +1492,12 @@ import_init (SextantImport *import,
   import->regions = g_hash_table_new_full (NULL, NULL, NULL, region_def_free);
   import->groups = g_hash_table_new_full (NULL, NULL, NULL, group_def_free);
   import->comms = g_hash_table_new_full (NULL, NULL, NULL, comm_def_free);
-  import->context_regions = g_hash_table_new (NULL, NULL);
+  import->contexts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  import->scl_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   import->logged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, log_entry_free);
-  import->call_paths = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  import->call_paths = g_hash_table_new_full (_sextant_path_key_hash, _sextant_path_key_equal, g_free, NULL);
   import->call_path_names = g_ptr_array_new_with_free_func (g_free);
+  import->call_path_depths = g_array_new (FALSE, FALSE, sizeof (guint));
   import->resolution = 1;
   import->start_usec = g_get_monotonic_time ();
 }

@@ -14,7 +14,9 @@
  *   ENTER/LEAVE (and CALLING_CONTEXT_ENTER/LEAVE)  -> one visit per pair: a
  *     row of the location's visit writer reserved at the enter (ids follow
  *     enter order, so a location's visits are contiguous and sorted by enter
- *     time) and closed at the leave;
+ *     time) and closed at the leave; its call path is the enclosing visits'
+ *     regions and its own, with the frames of its calling context (if the
+ *     ENTER carries one) merged in (context_path());
  *   MPI_SEND/ISEND/RECV/IRECV                       -> message halves with a
  *     sequence number per (communicator, sender, receiver, tag): MPI does not
  *     let messages of one channel overtake each other, so the n-th send
@@ -62,24 +64,40 @@ typedef struct
   gint64 last_visit;
 } Profile;
 
-/* (parent path, region) -> path and the region's category: most enters
- * repeat a recent one, so a direct-mapped cache saves the shared tables. */
+/* (parent path, region, source code location) -> path and the region's
+ * category: most enters repeat a recent one, so a direct-mapped cache saves
+ * the shared tables. */
 typedef struct
 {
-  guint64 key;
+  SextantPathKey key;
   gint64  path;
   SextantCategory category;
 } PathCacheEntry;
 
 #define PATH_CACHE_SIZE 1024
 
+/* (parent path, calling context, region) -> the path of a visit with a
+ * calling context: a program makes its calls from a few places, many times */
+typedef struct
+{
+  gint64  parent;
+  guint32 context;
+  guint32 region;
+  gint64  path;
+  SextantCategory category;
+} ContextCacheEntry;
+
+#define CONTEXT_CACHE_SIZE 256
+G_STATIC_ASSERT (CONTEXT_CACHE_SIZE == 1 << 8);   /* the index is the top 8 bits of a hash */
+
+/* Frames of a calling context beyond this are a cycle in the definitions */
+#define MAX_CONTEXT_FRAMES 4096
+
 enum { ROW_RMA_OP, ROW_RMA_SYNC, ROW_LOCK, ROW_THREAD_EVENT, N_ROW_TABLES };
 
 typedef struct
 {
-  gint64   parent;     /* a call path id, or a provisional one */
-  guint32  region;
-  guint    depth;
+  SextantPathKey key;  /* key.parent: a call path id, or a provisional one */
 } NewPath;
 
 
@@ -169,13 +187,15 @@ typedef struct _SextantLocationDecoder
   OTF2_EvtReaderCallbacks *callbacks;
   SextantChunkWriter *visits;            /* ids from loc << 32, in enter order */
   PathCacheEntry path_cache[PATH_CACHE_SIZE];
+  ContextCacheEntry context_cache[CONTEXT_CACHE_SIZE];
+  GArray        *context_frames;         /* SextantContextDef, scratch of context_path() */
   gint64         row_ids[N_ROW_TABLES];
 
   /* Deferred to _sextant_location_decoder_settle(), so that what the
    * locations share gets ids in location order whatever thread reads them:
    * call paths first seen here (provisional ids -2, -3, ...; the visits that
    * use them are held in their writer) and message and collective halves */
-  GHashTable    *new_path_ids;           /* key (as in PathCacheEntry) -> provisional id */
+  GHashTable    *new_path_ids;           /* SextantPathKey -> -1 - provisional id */
   GArray        *new_paths;              /* NewPath, by -2 - provisional id */
   GArray        *new_profile;            /* Profile, by -2 - provisional id */
   GArray        *halves;                 /* SextantDeferredHalf */
@@ -468,57 +488,171 @@ lod_advance (Decoder  *self,
   return ok;
 }
 
-/* The call path @parent/@region: its id if the shared table has it, else a
- * provisional id of this decoder (the shared table only grows between rounds,
- * when no decoder reads, so reading it needs no lock). */
-static gboolean
-lookup_path (Decoder          *self,
-             gint64            parent,
-             guint32           region,
-             gint64           *path,
-             SextantCategory  *category,
-             GError          **error)
+/* The call path @key: its id if the shared table has it, else a provisional
+ * id of this decoder (the shared table only grows between rounds, when no
+ * decoder reads, so reading it needs no lock). */
+static void
+lookup_path (Decoder              *self,
+             const SextantPathKey *key,
+             gint64               *path,
+             SextantCategory      *category)
 {
-  guint64 key = ((guint64)(parent + 1) << 32) | region;
-  PathCacheEntry *entry = &self->path_cache[(key * 0x9E3779B97F4A7C15ULL) >> 54];
+  guint64 h = ((guint64)(key->parent + 1) << 32 | key->region) ^ ((guint64)key->scl << 20);
+  PathCacheEntry *entry = &self->path_cache[(h * 0x9E3779B97F4A7C15ULL) >> 54];
   const SextantRegionDef *def;
   gpointer value;
 
   G_STATIC_ASSERT (PATH_CACHE_SIZE == 1 << 10);
 
-  if (entry->key == key && entry->path != -1)
+  if (entry->path != -1 && _sextant_path_key_equal (&entry->key, key))
     {
       *path = entry->path;
       *category = entry->category;
-      return TRUE;
+      return;
     }
 
-  *path = IS_PROVISIONAL (parent) ? -1 : _sextant_import_find_call_path (self->import, parent, region);
+  *path = IS_PROVISIONAL (key->parent) ? -1 : _sextant_import_find_call_path (self->import, key);
   if (*path < 0)
     {
-      if (g_hash_table_lookup_extended (self->new_path_ids, &key, NULL, &value))
+      if (g_hash_table_lookup_extended (self->new_path_ids, key, NULL, &value))
         *path = -1 - (gint64)GPOINTER_TO_SIZE (value);   /* value is index + 1 */
       else
         {
-          NewPath np = { parent, region, self->depth };
+          NewPath np = { *key };
 
           if (self->new_paths->len == 0)
             sextant_chunk_writer_hold (self->visits);
           *path = -2 - (gint64)self->new_paths->len;
           g_array_append_val (self->new_paths, np);
           g_array_set_size (self->new_profile, self->new_paths->len);
-          g_hash_table_insert (self->new_path_ids, g_memdup2 (&key, sizeof key),
+          g_hash_table_insert (self->new_path_ids, g_memdup2 (key, sizeof *key),
                                GSIZE_TO_POINTER (self->new_paths->len));
         }
     }
 
-  def = region_def (self, region);
+  def = region_def (self, key->region);
   *category = def != NULL ? def->category : SEXTANT_CATEGORY_OTHER;
-  entry->key = key;
+  entry->key = *key;
   entry->path = *path;
   entry->category = *category;
+}
+
+/* Whether frame @frame of a calling context is the function that the
+ * enclosing visit of region @region stands for: the same region, or one of
+ * the same name (an instrumented region and the function unwound from the
+ * stack may be defined apart). */
+static gboolean
+same_function (Decoder *self,
+               guint32  frame,
+               guint32  region)
+{
+  const SextantRegionDef *a;
+  const SextantRegionDef *b;
+
+  if (frame == region)
+    return TRUE;
+  a = region_def (self, frame);
+  b = region_def (self, region);
+
+  return a != NULL && b != NULL && a->name != NULL && b->name != NULL && strcmp (a->name, b->name) == 0;
+}
+
+/* The call path of a visit of @region with calling context @context inside
+ * the open visits (path @parent): the context's frames, outermost first -
+ * below the deepest frame that is the function of an enclosing visit (the
+ * innermost such visit), or all of them when none is - appended to @parent,
+ * and then @region, unless the context's own last frame is @region (a
+ * CALLING_CONTEXT_ENTER: the frame is the visit). %FALSE when @context has
+ * no definition. */
+static gboolean
+context_path (Decoder          *self,
+              gint64            parent,
+              guint32           context,
+              guint32           region,
+              gint64           *path,
+              SextantCategory  *category)
+{
+  GArray *frames = self->context_frames;
+  const SextantContextDef *def;
+  SextantPathKey key;
+  gboolean leaf_is_visit;
+  guint first = 0;
+  guint above;
+  guint n;
+
+  g_array_set_size (frames, 0);
+  for (def = _sextant_import_get_context (self->import, context);
+       def != NULL && frames->len < MAX_CONTEXT_FRAMES;
+       def = def->parent != OTF2_UNDEFINED_CALLING_CONTEXT
+             ? _sextant_import_get_context (self->import, def->parent) : NULL)
+    g_array_append_val (frames, *def);      /* innermost first */
+  if (frames->len == 0)
+    return FALSE;
+  if (def != NULL)
+    _sextant_import_log (self->import, "calling_context_cycle", self->loc, self->last_time,
+                         "a calling context has more than %d frames (a cycle in the definitions?); "
+                         "the innermost are used", MAX_CONTEXT_FRAMES);
+
+  /* outermost first; the last frame is the visit itself when it is of
+   * @region, and only the frames above it are matched and appended */
+  n = frames->len;
+#define FRAME(i) (&g_array_index (frames, SextantContextDef, n - 1 - (i)))
+  leaf_is_visit = FRAME (n - 1)->region == region;
+  above = leaf_is_visit ? n - 1 : n;
+  for (guint d = self->depth; d-- > 0 && first == 0;)
+    for (guint i = above; i-- > 0;)
+      if (same_function (self, FRAME (i)->region, self->stack[d].region))
+        {
+          first = i + 1;
+          break;
+        }
+
+  for (guint i = first; i < above; i++)
+    {
+      key = (SextantPathKey) { parent, FRAME (i)->region, FRAME (i)->scl };
+      lookup_path (self, &key, &parent, category);
+    }
+  key = (SextantPathKey) { parent, region,
+                           leaf_is_visit ? FRAME (n - 1)->scl : OTF2_UNDEFINED_SOURCE_CODE_LOCATION };
+#undef FRAME
+  lookup_path (self, &key, path, category);
 
   return TRUE;
+}
+
+/* The call path of a visit of @region with calling context @context (or
+ * SEXTANT_NULL) inside the open visits. */
+static void
+visit_path (Decoder          *self,
+            guint32           region,
+            gint64            context,
+            gint64           *path,
+            SextantCategory  *category)
+{
+  gint64 parent = self->depth > 0 ? self->stack[self->depth - 1].path : -1;
+  SextantPathKey key = { parent, region, OTF2_UNDEFINED_SOURCE_CODE_LOCATION };
+  ContextCacheEntry *entry;
+  guint64 h;
+
+  if (context == SEXTANT_NULL)
+    {
+      lookup_path (self, &key, path, category);
+      return;
+    }
+
+  h = ((guint64)(parent + 1) << 32 | (guint64)context) ^ ((guint64)region << 44);
+  entry = &self->context_cache[(h * 0x9E3779B97F4A7C15ULL) >> 56];
+  if (entry->path != -1 && entry->parent == parent && entry->context == (guint32)context &&
+      entry->region == region)
+    {
+      *path = entry->path;
+      *category = entry->category;
+      return;
+    }
+
+  if (!context_path (self, parent, (guint32)context, region, path, category))
+    lookup_path (self, &key, path, category);
+  *entry = (ContextCacheEntry) { parent, (guint32)context, region, *path, *category };
 }
 
 static gboolean
@@ -529,12 +663,11 @@ push_frame (Decoder  *self,
             gint64    scl,
             GError  **error)
 {
-  gint64 parent = self->depth > 0 ? self->stack[self->depth - 1].path : -1;
   Frame frame = { 0, region, t, context, scl, -1, SEXTANT_CATEGORY_OTHER, 0 };
   gint64 values[SEXTANT_VISIT_N_COLUMNS];
 
-  if (!lookup_path (self, parent, region, &frame.path, &frame.category, error) ||
-      !lod_advance (self, t, error))
+  visit_path (self, region, context, &frame.path, &frame.category);
+  if (!lod_advance (self, t, error))
     return FALSE;
 
   values[SEXTANT_VISIT_LOC] = self->loc;
@@ -705,8 +838,9 @@ static guint32
 context_region (Decoder                *self,
                 OTF2_CallingContextRef  context)
 {
-  return GPOINTER_TO_UINT (g_hash_table_lookup (self->import->context_regions,
-                                                GUINT_TO_POINTER (context)));
+  const SextantContextDef *def = _sextant_import_get_context (self->import, context);
+
+  return def != NULL ? def->region : 0;
 }
 
 static OTF2_CallbackCode
@@ -1957,6 +2091,7 @@ _sextant_location_decoder_free (Decoder *self)
   g_clear_pointer (&self->stack, g_free);
   g_clear_pointer (&self->profile, g_array_unref);
   g_clear_pointer (&self->new_path_ids, g_hash_table_unref);
+  g_clear_pointer (&self->context_frames, g_array_unref);
   g_clear_pointer (&self->new_paths, g_array_unref);
   g_clear_pointer (&self->new_profile, g_array_unref);
   g_clear_pointer (&self->halves, g_array_unref);
@@ -2112,7 +2247,10 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->last_visit = -1;
   for (guint i = 0; i < PATH_CACHE_SIZE; i++)
     self->path_cache[i].path = -1;
-  self->new_path_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint i = 0; i < CONTEXT_CACHE_SIZE; i++)
+    self->context_cache[i].path = -1;
+  self->context_frames = g_array_new (FALSE, FALSE, sizeof (SextantContextDef));
+  self->new_path_ids = g_hash_table_new_full (_sextant_path_key_hash, _sextant_path_key_equal, g_free, NULL);
   self->new_paths = g_array_new (FALSE, FALSE, sizeof (NewPath));
   self->new_profile = g_array_new (FALSE, TRUE, sizeof (Profile));
   self->halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
@@ -2253,12 +2391,13 @@ _sextant_location_decoder_settle (Decoder    *self,
 
       for (guint i = 0; i < self->new_paths->len; i++)
         {
-          const NewPath *np = &g_array_index (self->new_paths, NewPath, i);
-          gint64 parent = IS_PROVISIONAL (np->parent) ? ids[-2 - np->parent] : np->parent;
+          SextantPathKey key = g_array_index (self->new_paths, NewPath, i).key;
           const Profile *p = &g_array_index (self->new_profile, Profile, i);
           Profile *to;
 
-          ids[i] = _sextant_import_call_path (import, parent, np->region, np->depth, error);
+          if (IS_PROVISIONAL (key.parent))
+            key.parent = ids[-2 - key.parent];
+          ids[i] = _sextant_import_call_path (import, &key, error);
           if (ids[i] < 0)
             return FALSE;
 
@@ -2275,6 +2414,8 @@ _sextant_location_decoder_settle (Decoder    *self,
         map_path (&self->stack[i].path, ids);
       for (guint i = 0; i < PATH_CACHE_SIZE; i++)
         self->path_cache[i].path = -1;
+      for (guint i = 0; i < CONTEXT_CACHE_SIZE; i++)
+        self->context_cache[i].path = -1;
       sextant_chunk_writer_map (self->visits, SEXTANT_VISIT_PATH, map_path, ids);
 
       g_hash_table_remove_all (self->new_path_ids);

@@ -164,7 +164,7 @@ static const char * const stmt_sql[SEXTANT_N_STMTS] = {
     "INSERT INTO call_path_profile (loc, path, visits, inclusive, exclusive, last_visit) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
   [SEXTANT_STMT_CALL_PATH] =
-    "INSERT INTO call_path (id, parent, region, depth, name) VALUES (?1, ?2, ?3, ?4, ?5)",
+    "INSERT INTO call_path (id, parent, region, depth, name, scl) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
   [SEXTANT_STMT_COLLECTIVE] =
     "INSERT INTO collective (id, comm, kind, root, root_loc, nonblocking, members, expected, "
     "begin, \"end\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",

@@ -21,6 +21,9 @@
 #    each visit's calling context starts at its call site;
 #  - declarations: the region of every function marked DECL:<function> (on
 #    the line of its name) has that source file and begin line;
+#  - call paths: the visits of a call marked PATH:<frames> have the call
+#    path of those frames, each with the line of its call from the calling
+#    context; every visit's path lies below its enclosing visit's;
 #  - what the scenario adds (timing of late senders, communicator members,
 #    Broadcaster locations, partial archives, ...).
 # Exit status 0 when every check holds; the first failure is printed; 77
@@ -241,6 +244,61 @@ class Recording:
             check(outer_name == outer and outer_line in marks[inner],
                   'caller of %s is %s:%d' % (inner, outer_name, outer_line))
             check(outer_parent is None, 'the calling context goes on above main()')
+
+    def expect_call_paths(self, source):
+        """The visits of each call marked PATH:f0/f1/.../MPI_X in @source
+        have the call paths "f0@<file>:<line>/f1@<file>:<line>/.../MPI_X":
+        f1's line is this one, f0's a line marked CALLSITE:f1 (every such
+        line is expected). The call_path rows spell the same: parents,
+        depths, and each frame's source code location. Returns {function:
+        set of path names}."""
+        path = os.path.realpath(os.path.join(self.ctx.srcdir, source))
+        base = os.path.basename(path)
+        calls = markers(path)
+        expected = {}
+        with open(path) as f:
+            for number, text in enumerate(f, 1):
+                for spec in re.findall(r'PATH:([\w/]+)', text):
+                    frames = spec.split('/')
+                    names = ['']
+                    for i, frame in enumerate(frames[:-1]):
+                        lines = [number] if i == len(frames) - 2 else sorted(calls[frames[i + 1]])
+                        names = [n + ('/' if n else '') + '%s@%s:%d' % (frame, base, l)
+                                 for n in names for l in lines]
+                    expected.setdefault(frames[-1], set()).update(n + '/' + frames[-1] for n in names)
+        check(expected, 'no PATH markers in %s' % source)
+        for function, names in expected.items():
+            got = {name for name, in self.query('''SELECT DISTINCT p.name FROM visit v
+                                                   JOIN region r ON r.id = v.region
+                                                   JOIN call_path p ON p.id = v.path
+                                                   WHERE r.name = ?''', function)}
+            check(got == names, 'call paths of %s: %s, expected %s' % (function, sorted(got), sorted(names)))
+        # the rows: each path's frames by parent links, with their lines
+        for start, name in self.query('SELECT id, name FROM call_path'):
+            frames, depth, pid = [], None, start
+            while pid is not None:
+                parent, region, scl_file, scl_line, row_depth = self.query(
+                    '''SELECT p.parent, r.name, s.file, s.line, p.depth FROM call_path p
+                       JOIN region r ON r.id = p.region
+                       LEFT JOIN source_code_location s ON s.id = p.scl WHERE p.id = ?''', pid)[0]
+                depth = row_depth if depth is None else depth
+                frames.insert(0, region if scl_file is None
+                              else '%s@%s:%d' % (region, os.path.basename(scl_file), scl_line))
+                pid = parent
+            check('/'.join(frames) == name, 'call path %r is spelled %r by its rows' % (name, '/'.join(frames)))
+            check(depth == len(frames) - 1, 'call path %r has depth %d' % (name, depth))
+        return expected
+
+    def expect_path_nesting(self):
+        """Every visit's call path ends with its region and lies below the
+        path of its enclosing visit."""
+        bad = self.query('''SELECT COUNT(*) FROM visit v JOIN call_path p ON p.id = v.path
+                            WHERE p.region != v.region''')[0][0]
+        check(bad == 0, '%d visits whose call path ends in another region' % bad)
+        rows = self.query('''SELECT pp.name, p.name FROM visit v JOIN visit pv ON pv.id = v.parent
+                             JOIN call_path p ON p.id = v.path JOIN call_path pp ON pp.id = pv.path''')
+        outside = sorted({(parent, name) for parent, name in rows if not name.startswith(parent + '/')})
+        check(not outside, "visits whose call path is not below their parent's: %s" % outside[:5])
 
     def expect_declarations(self, source):
         """The region of each function marked DECL:<function> in @source has
@@ -534,6 +592,13 @@ def scenario_onecoll(ctx):
                           WHERE r.paradigm = 'MPI' AND s.file LIKE '%/onecoll/onecoll-%.c' ''')[0][0]
     check(inside > 0, 'no MPI call with a call site inside onecoll')
     rec.expect_callsites('rec-onecoll.c')
+    # the MPI calls inside onecoll's regions: their calling contexts merged
+    # with those visits
+    rec.expect_path_nesting()
+    merged = rec.query('''SELECT COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                          JOIN visit pv ON pv.id = v.parent JOIN call_path p ON p.id = v.path
+                          WHERE r.paradigm = 'MPI' AND v.context IS NOT NULL AND p.name LIKE '%@%' ''')[0][0]
+    check(merged > 0, 'no MPI call inside a onecoll region has frames of its calling context')
 
     # every broadcast region says which broadcast it belongs to ...
     tagged = rec.query('''SELECT COUNT(*) FROM visit v JOIN region r ON r.id = v.region
@@ -556,6 +621,60 @@ def scenario_onecoll(ctx):
                           JOIN location l ON l.id = i.loc
                           WHERE i.pattern = 'wait_in_flush' AND va.value != l.location_group''')[0][0]
     check(roots == 0, '%d wait_in_flush instances not on the root' % roots)
+
+
+def run_sextant(args):
+    proc = subprocess.run([os.environ['SEXTANT']] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=300)
+    check(proc.returncode == 0, 'sextant %s failed: %s' % (args[0], proc.stderr))
+    return proc.stdout
+
+
+def scenario_callpath(ctx):
+    """MPI_Recv and MPI_Gatherv called from two functions each
+    (rec-callpath.c): the recorder writes no visits of those functions, so
+    their calls stand apart only by the call paths of their calling
+    contexts - in the store, in analyze --json's by_callpath, in the
+    instances the pattern browser lists and in the report."""
+    source, rounds, halo, result = 'rec-callpath.c', 3, 30 * MS, 60 * MS
+    rec = Recording(ctx, 'callpath')
+    rec.run('rec-callpath', 2)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_SEND': 2 * rounds, 'MPI_RECV': 2 * rounds})
+    rec.expect_info(matched=2 * rounds, collectives=rounds + 1, locations=2)
+    rec.expect_callsites(source)
+    rec.expect_declarations(source)
+    paths = rec.expect_call_paths(source)
+    rec.expect_path_nesting()
+    check(len(paths['MPI_Recv']) == 2 and len(paths['MPI_Gatherv']) == 2 and len(paths['MPI_Send']) == 2,
+          'expected two call paths of each call: %s' % paths)
+    recv = {name.split('/')[-2].split('@')[0]: name for name in paths['MPI_Recv']}
+    gatherv = {name.split('/')[-2].split('@')[0]: name for name in paths['MPI_Gatherv']}
+
+    # the analysis: each function's waiting under its own path (half of the
+    # planted sleep is enough: other jobs may share the cores)
+    analysis = json.loads(run_sextant(['analyze', '--json', '--no-user-patterns', rec.db_path]))
+    patterns = {p['id']: p for p in analysis['patterns']}
+    planted = (('late_sender', recv, {'receive_halo': rounds * halo, 'receive_result': rounds * result}),
+               ('early_reduce', gatherv, {'early_gatherv': rounds * halo, 'final_gatherv': result}))
+    for pattern, names, ticks in planted:
+        by_path = patterns[pattern]['by_callpath']
+        check(set(by_path) == set(names.values()), '%s by_callpath: %s, expected %s'
+              % (pattern, sorted(by_path), sorted(names.values())))
+        for function, t in ticks.items():
+            seconds = sum(by_path[names[function]].values())
+            check(seconds >= t / 2e9, '%s in %s: %.3f s, planted %.3f s' % (pattern, function, seconds, t / 1e9))
+        # the instances as the window's pattern browser and details list them
+        got = {p for p, in rec.query('SELECT DISTINCT callpath FROM pattern_instance WHERE pattern = ?', pattern)}
+        check(got == set(names.values()), '%s instances on %s' % (pattern, sorted(got)))
+
+    # the report names both paths of each call
+    report = os.path.join(ctx.tmp, 'callpath.json')
+    run_sextant(['report', '-f', 'json', '-o', report, rec.db_path])
+    with open(report) as f:
+        text = f.read()
+    for name in list(recv.values()) + list(gatherv.values()):
+        check(json.dumps(name) in text, 'the report does not name %s' % name)
 
 
 def inlined_at_entry(program, function):
@@ -684,6 +803,7 @@ SCENARIOS = {
     'threads': scenario_threads,
     'onecoll': scenario_onecoll,
     'inline-entry': scenario_inline_entry,
+    'callpath': scenario_callpath,
     'disabled': scenario_disabled,
     'no-finalize-exit': scenario_no_finalize_exit,
     'no-finalize-abort': scenario_no_finalize_abort,
