@@ -499,8 +499,9 @@ settle_batch (Round      *round,
  * location in order (call paths seen for the first time get their ids,
  * halves are collected into the round's batch), so the store does not
  * depend on which thread read what: two imports of one archive are equal
- * row for row (and imports with batches of any size: only the order of the
- * message rows and the ids of the collectives depend on it). */
+ * row for row. Batches of another size give the same rows but for the ids
+ * that follow the order in which things are met: of call paths, of
+ * messages (their rows' order) and of collectives. */
 gboolean
 _sextant_import_decode_events (SextantImport  *import,
                                GError        **error)
