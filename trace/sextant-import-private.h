@@ -258,14 +258,16 @@ const SextantContextDef *_sextant_import_get_context (SextantImport          *im
                                                       OTF2_CallingContextRef  context);
 
 /* sextant-import-rounds.c */
+/* How many locations are open at once (libotf2 buffers a chunk for each). */
+guint    _sextant_import_plan_batch      (SextantImport  *import);
 guint    _sextant_import_plan_chunk_rows (guint           n_locations);
 /* Reads every event of the archive into the store, matches the messages and
  * collectives, and writes what is left unmatched. */
 gboolean _sextant_import_decode_events   (SextantImport  *import,
                                           GError        **error);
 
-/* sextant-location-decoder.c: one per location, all open at once, read in
- * turns so that the locations advance through time together. */
+/* sextant-location-decoder.c: one per location, those of a batch open at
+ * once, read in turns so that they advance through time together. */
 SextantLocationDecoder *_sextant_location_decoder_new (SextantImport          *import,
                                                        guint32                 loc,
                                                        GError                **error);

@@ -3,9 +3,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Reads the events of an import: every location's decoder, in rounds
- * through time windows, on one thread per core, with the matcher beside
- * them (see _sextant_import_decode_events()).
+ * Reads the events of an import: the locations in batches of a bounded
+ * size, every location's decoder of a batch in rounds through time windows,
+ * on one thread per core, with the matcher beside them (see
+ * _sextant_import_decode_events()).
  */
 #include "config.h"
 
@@ -14,7 +15,38 @@
 #include "sextant-chunk-queue.h"
 #include "sextant-import-private.h"
 
-/* Rows per chunk: 4096, fewer when many locations each buffer their own. */
+/* Locations open at once: libotf2 gives each open event reader a buffer of
+ * one event chunk (1 MiB in Score-P's and our generator's archives) that it
+ * clears when it opens the location, so 4096 locations open at once took
+ * 4 GiB. The buffers of a batch stay under BATCH_BUDGET; a batch is never
+ * smaller than MIN_BATCH (reading in parallel needs a few). The environment
+ * variable SEXTANT_IMPORT_BATCH sets the size (for tests). */
+#define BATCH_BUDGET (128 * 1024 * 1024)
+#define MIN_BATCH 16
+
+guint
+_sextant_import_plan_batch (SextantImport *import)
+{
+  const char *env = g_getenv ("SEXTANT_IMPORT_BATCH");
+  guint n = import->locations->len;
+  uint64_t chunk_events = 0;
+  uint64_t chunk_defs = 0;
+  guint64 batch;
+
+  if (env != NULL)
+    batch = g_ascii_strtoull (env, NULL, 10);
+  else if (import->reader != NULL &&
+           OTF2_Reader_GetChunkSize (import->reader, &chunk_events, &chunk_defs) == OTF2_SUCCESS &&
+           chunk_events > 0)
+    batch = MAX (BATCH_BUDGET / chunk_events, MIN_BATCH);
+  else
+    batch = BATCH_BUDGET / (1024 * 1024);
+
+  return (guint)CLAMP (batch, 1, MAX (n, 1));
+}
+
+/* Rows per chunk: 4096, fewer when many locations (open at once) each
+ * buffer their own. */
 guint
 _sextant_import_plan_chunk_rows (guint n_locations)
 {
@@ -39,7 +71,9 @@ _sextant_import_plan_chunk_rows (guint n_locations)
 typedef struct
 {
   SextantImport  *import;
-  GPtrArray      *decoders;
+  GPtrArray      *decoders;      /* by location; those of the batch are open */
+  guint           first;         /* the batch: locations first .. first + n_locs - 1 */
+  guint           n_locs;
   gboolean       *done;
   gint64          until;
   guint64         max_events;
@@ -159,7 +193,7 @@ round_task (Round   *round,
             guint    i,
             GError **error)
 {
-  guint loc = i - 1;
+  guint loc = round->first + i - 1;
 
   if (i == 0)
     return round_write (round, error);
@@ -190,7 +224,7 @@ round_work (Round    *round,
             guint     first,
             gboolean  may_match)
 {
-  guint n_tasks = round->decoders->len + 1;
+  guint n_tasks = round->n_locs + 1;
 
   for (guint k = 0; k < n_tasks; k++)
     {
@@ -289,7 +323,7 @@ round_thread (gpointer data)
         return NULL;
 
       /* helper k of the n_threads - 1 starts at task k n_tasks / n_threads */
-      round_work (round, generation, index * (round->decoders->len + 1) / round->n_threads, TRUE);
+      round_work (round, generation, index * (round->n_locs + 1) / round->n_threads, TRUE);
     }
 }
 
@@ -313,7 +347,7 @@ start_helpers (Round *round)
 static gint64
 run_round (Round *round)
 {
-  gint n_tasks = (gint)round->decoders->len + 1;
+  gint n_tasks = (gint)round->n_locs + 1;
   gint64 wait_start;
   gint generation;
 
@@ -391,10 +425,73 @@ cpu_usec (void)
          usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
 }
 
-/* Reads the locations in turns through time windows, so that both halves of
- * a message (and all members of a collective) arrive at the matcher close
- * together and it holds only what is in flight across a window's edge. With
- * no clock properties the windows are rounds of events instead.
+/* Hands the halves the decoders of the batch found since they were last
+ * settled to the matcher, as one batch behind the others (call paths first
+ * seen get their ids here); counts the events and the locations of the
+ * batch not done, and the earliest time of those. */
+static gboolean
+settle_batch (Round      *round,
+              GPtrArray  *spare_halves,
+              GPtrArray  *spare_coll_halves,
+              guint      *left,
+              gint64     *next_time,
+              GError    **error)
+{
+  SextantImport *import = round->import;
+  GPtrArray *batch = g_ptr_array_new_with_free_func (halves_free);
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&round->lock);
+  while (round->spare_halves->len > 0)
+    g_ptr_array_add (spare_halves, g_ptr_array_steal_index_fast (round->spare_halves, round->spare_halves->len - 1));
+  while (round->spare_coll_halves->len > 0)
+    g_ptr_array_add (spare_coll_halves,
+                     g_ptr_array_steal_index_fast (round->spare_coll_halves, round->spare_coll_halves->len - 1));
+  g_mutex_unlock (&round->lock);
+
+  *left = 0;
+  *next_time = G_MAXINT64;
+  for (guint i = round->first; ok && i < round->first + round->n_locs; i++)
+    {
+      guint64 events = 0;
+      GArray *halves = NULL;
+      GArray *coll_halves = NULL;
+
+      ok = _sextant_location_decoder_settle (g_ptr_array_index (round->decoders, i), &events, spare_halves,
+                                             spare_coll_halves, &halves, &coll_halves, error);
+      g_ptr_array_add (batch, halves);
+      g_ptr_array_add (batch, coll_halves);
+      import->events_read += events;
+      *left += !round->done[i];
+      if (!round->done[i])
+        *next_time = MIN (*next_time, _sextant_location_decoder_get_time (g_ptr_array_index (round->decoders, i)));
+    }
+  if (!ok)
+    {
+      g_ptr_array_unref (batch);
+      return FALSE;
+    }
+
+  g_mutex_lock (&round->lock);
+  g_queue_push_tail (&round->batches, batch);
+  g_atomic_int_inc (&round->pending);
+  g_mutex_unlock (&round->lock);
+
+  return TRUE;
+}
+
+/* Reads the locations in batches of _sextant_import_plan_batch() (all at
+ * once when they are as few: every trace of 128 locations or less), and
+ * the locations of a batch in turns through time windows, so that both
+ * halves of a message (and all members of a collective) arrive at the
+ * matcher close together and it holds only what is in flight across a
+ * window's edge, and, with many locations, what waits for a location of a
+ * later batch. A batch has as many of the 1024 windows as it has of the
+ * locations (at least one), so the rounds stay about 1024 and read as many
+ * events each whatever the number of locations. With no clock properties
+ * the windows are rounds of events instead. When a batch is done, its
+ * locations write what is still open and are closed: libotf2 frees their
+ * chunk buffers, which the next batch's readers reuse.
  *
  * Each round reads the locations in parallel, one thread per core, and
  * stores what the round before found, while the matcher matches the
@@ -402,24 +499,23 @@ cpu_usec (void)
  * location in order (call paths seen for the first time get their ids,
  * halves are collected into the round's batch), so the store does not
  * depend on which thread read what: two imports of one archive are equal
- * row for row. */
+ * row for row. Batches of another size give the same rows but for the ids
+ * that follow the order in which things are met: of call paths, of
+ * messages (their rows' order) and of collectives. */
 gboolean
 _sextant_import_decode_events (SextantImport  *import,
                                GError        **error)
 {
   guint n = import->locations->len;
+  guint batch_size = _sextant_import_plan_batch (import);
   g_autoptr(GPtrArray) decoders = g_ptr_array_new_with_free_func ((GDestroyNotify)_sextant_location_decoder_free);
   g_autofree gboolean *done = g_new0 (gboolean, MAX (n, 1));
   const guint n_windows = 1024;
-  gint64 step = import->have_clock && import->trace_length > 0
-                ? MAX ((gint64)(import->trace_length / n_windows), 1) : 0;
   const char *threads_env = g_getenv ("SEXTANT_IMPORT_THREADS");
   guint n_threads = threads_env != NULL ? (guint)CLAMP (g_ascii_strtoull (threads_env, NULL, 10), 1, 64)
                                         : MIN ((guint)g_get_num_processors (), 8);
-  Round round = { import, NULL, done, 0, step > 0 ? G_MAXUINT64 : 65536 };
+  Round round = { import, NULL, 0, 0, done, 0, G_MAXUINT64 };
   gboolean ok = TRUE;
-  guint left = n;
-  gint64 next_time;
   gint64 settle_start;
   gint64 settle_usec = 0;
   gint64 wait_usec = 0;
@@ -430,12 +526,11 @@ _sextant_import_decode_events (SextantImport  *import,
   guint n_rounds = 0;
   g_autoptr(GPtrArray) spare_halves = g_ptr_array_new_with_free_func (halves_free);
   g_autoptr(GPtrArray) spare_coll_halves = g_ptr_array_new_with_free_func (halves_free);
-  GPtrArray *batch = NULL;
 
-  /* opened by the first round */
+  /* opened by the first round of their batch */
   g_ptr_array_set_size (decoders, n);
   round.decoders = decoders;
-  round.claimed = g_new0 (gint, n + 1);
+  round.claimed = g_new0 (gint, batch_size + 1);
   round.spare_halves = g_ptr_array_new_with_free_func (halves_free);
   round.spare_coll_halves = g_ptr_array_new_with_free_func (halves_free);
   rounds_usec = g_get_monotonic_time ();
@@ -444,78 +539,73 @@ _sextant_import_decode_events (SextantImport  *import,
   g_cond_init (&round.start);
   g_cond_init (&round.finished);
   g_cond_init (&round.matched);
-  n_threads = MAX (1, MIN (n_threads, n));
+  n_threads = MAX (1, MIN (n_threads, batch_size));
   round.n_threads = n_threads;
   round.helpers = g_ptr_array_new ();
   for (guint t = 1; t < n_threads; t++)
     g_ptr_array_add (round.helpers, g_thread_new ("sextant-import", round_thread, &round));
 
-  while (ok && left > 0)
+  for (guint first = 0; ok && first < n; first += batch_size)
     {
-      round.until = step > 0 && round.until <= G_MAXINT64 - step ? round.until + step : G_MAXINT64;
-      wait_usec += run_round (&round);
-      if (round_failed (&round, error))
+      guint windows = MAX ((guint)((guint64)n_windows * MIN (batch_size, n - first) / n), 1);
+      gint64 step = import->have_clock && import->trace_length > 0
+                    ? MAX ((gint64)(import->trace_length / windows), 1) : 0;
+      guint left = MIN (batch_size, n - first);
+      gint64 next_time;
+
+      round.first = first;
+      round.n_locs = left;
+      round.until = 0;
+      round.max_events = step > 0 ? G_MAXUINT64 : 65536;
+      while (ok && left > 0)
         {
-          ok = FALSE;
-          break;
+          round.until = step > 0 && round.until <= G_MAXINT64 - step ? round.until + step : G_MAXINT64;
+          wait_usec += run_round (&round);
+          if (round_failed (&round, error))
+            {
+              ok = FALSE;
+              break;
+            }
+
+          settle_start = g_get_monotonic_time ();
+          ok = settle_batch (&round, spare_halves, spare_coll_halves, &left, &next_time, error);
+          settle_usec += g_get_monotonic_time () - settle_start;
+          n_rounds++;
+
+          /* every location still reading is past the window now: when the clock
+           * properties understate the run, skip the windows nobody is in */
+          if (step > 0 && next_time != G_MAXINT64 && next_time - step > round.until)
+            round.until = next_time - step;
+          if (ok)
+            {
+              _sextant_import_report_progress (import);
+              ok = !g_cancellable_set_error_if_cancelled (import->cancellable, error);
+            }
         }
 
-      settle_start = g_get_monotonic_time ();
-      left = 0;
-      next_time = G_MAXINT64;
-      g_mutex_lock (&round.lock);
-      while (round.spare_halves->len > 0)
-        g_ptr_array_add (spare_halves, g_ptr_array_steal_index_fast (round.spare_halves, round.spare_halves->len - 1));
-      while (round.spare_coll_halves->len > 0)
-        g_ptr_array_add (spare_coll_halves,
-                         g_ptr_array_steal_index_fast (round.spare_coll_halves, round.spare_coll_halves->len - 1));
-      g_mutex_unlock (&round.lock);
-      batch = g_ptr_array_new_with_free_func (halves_free);
-      for (guint i = 0; ok && i < n; i++)
-        {
-          guint64 events = 0;
-          GArray *halves = NULL;
-          GArray *coll_halves = NULL;
-
-          ok = _sextant_location_decoder_settle (g_ptr_array_index (decoders, i), &events, spare_halves,
-                                                 spare_coll_halves, &halves, &coll_halves, error);
-          g_ptr_array_add (batch, halves);
-          g_ptr_array_add (batch, coll_halves);
-          import->events_read += events;
-          left += !done[i];
-          if (!done[i])
-            next_time = MIN (next_time, _sextant_location_decoder_get_time (g_ptr_array_index (decoders, i)));
-        }
-      g_mutex_lock (&round.lock);
-      g_queue_push_tail (&round.batches, g_steal_pointer (&batch));
-      g_atomic_int_inc (&round.pending);
-      g_mutex_unlock (&round.lock);
-      settle_usec += g_get_monotonic_time () - settle_start;
-      n_rounds++;
-
-      /* every location still reading is past the window now: when the clock
-       * properties understate the run, skip the windows nobody is in */
-      if (step > 0 && next_time != G_MAXINT64 && next_time - step > round.until)
-        round.until = next_time - step;
+      /* one more round: the locations write what is still open, beside the
+       * matching of the last round's halves; what that leaves goes to the
+       * matcher behind them, and the batch's locations are closed */
       if (ok)
         {
-          _sextant_import_report_progress (import);
-          ok = !g_cancellable_set_error_if_cancelled (import->cancellable, error);
+          round.finishing = TRUE;
+          run_round (&round);
+          round.finishing = FALSE;
+          ok = !round_failed (&round, error) &&
+               settle_batch (&round, spare_halves, spare_coll_halves, &left, &next_time, error);
         }
+      for (guint i = first; i < first + round.n_locs; i++)
+        g_clear_pointer (&decoders->pdata[i], _sextant_location_decoder_free);
     }
 
-  g_debug ("%u rounds on %u thread(s) in %.3f s (%.2f CPUs busy): matching %.3f s, writing %.3f s, "
-           "waits for the other threads %.3f s, settling between rounds %.3f s", n_rounds, n_threads,
-           (g_get_monotonic_time () - rounds_usec) / (double)G_USEC_PER_SEC,
+  g_debug ("%u rounds on %u thread(s), %u location(s) at once, in %.3f s (%.2f CPUs busy): matching %.3f s, "
+           "writing %.3f s, waits for the other threads %.3f s, settling between rounds %.3f s", n_rounds,
+           n_threads, batch_size, (g_get_monotonic_time () - rounds_usec) / (double)G_USEC_PER_SEC,
            (cpu_usec () - rounds_cpu) / (double)MAX (g_get_monotonic_time () - rounds_usec, 1),
            round.match_usec / (double)G_USEC_PER_SEC, round.write_usec / (double)G_USEC_PER_SEC,
            wait_usec / (double)G_USEC_PER_SEC, settle_usec / (double)G_USEC_PER_SEC);
-  /* one more round: the locations write what is still open, beside the
-   * matching of the last round's halves */
   if (ok)
     {
-      round.finishing = TRUE;
-      run_round (&round);
       drain_matcher (&round);
       ok = !round_failed (&round, error);
     }
@@ -532,26 +622,9 @@ _sextant_import_decode_events (SextantImport  *import,
   g_queue_clear_full (&round.batches, (GDestroyNotify)g_ptr_array_unref);
   g_ptr_array_unref (round.spare_halves);
   g_ptr_array_unref (round.spare_coll_halves);
-  g_clear_pointer (&batch, g_ptr_array_unref);
   g_free (round.claimed);
   if (!ok)
     return FALSE;
-
-  for (guint i = 0; i < n; i++)
-    {
-      SextantLocationDecoder *decoder = g_ptr_array_index (decoders, i);
-      guint64 events = 0;
-      GArray *halves = NULL;
-      GArray *coll_halves = NULL;
-      gboolean ok_finish;
-
-      ok_finish = _sextant_location_decoder_settle (decoder, &events, NULL, NULL, &halves, &coll_halves, error) &&
-                  _sextant_matcher_add_deferred (import->matcher, halves, coll_halves, error);
-      g_clear_pointer (&halves, g_array_unref);
-      g_clear_pointer (&coll_halves, g_array_unref);
-      if (!ok_finish)
-        return FALSE;
-    }
 
   if (!_sextant_matcher_finish (import->matcher, error) ||
       !sextant_chunk_queue_write (import->chunks, error) ||

@@ -1777,7 +1777,8 @@ import_archive (SextantImporter  *self,
   _sextant_lod_plan (&import);
   g_debug ("definitions read: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
 
-  import.chunk_rows = _sextant_import_plan_chunk_rows (import.locations->len);
+  /* the locations whose rows are buffered at once are those of a batch */
+  import.chunk_rows = _sextant_import_plan_chunk_rows (_sextant_import_plan_batch (&import));
   import.matcher = _sextant_matcher_new (&import, import.chunk_rows);
   if (!_sextant_import_decode_events (&import, error))
     return FALSE;

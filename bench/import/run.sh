@@ -3,8 +3,8 @@
 #
 # bench/import/run.sh - how fast `sextant import` is, against the libotf2 floor
 #
-#   bench/import/run.sh [-n REPS] [-r RANKS] [-e EVENTS] [-s SEED] [-g] [-f]
-#                       [-c OTHER_SEXTANT] [WORKDIR]
+#   bench/import/run.sh [-n REPS] [-r RANKS] [-e EVENTS] [-s SEED] [-m MIX]
+#                       [-g] [-f] [-c OTHER_SEXTANT] [WORKDIR]
 #
 # Generates a simulated MPI trace once (sextant-bench-gen, kept in WORKDIR,
 # default /tmp/sextant-bench-import, reused by later runs with the same
@@ -21,6 +21,9 @@
 # less.
 #
 # Options: -n REPS, -r RANKS (64), -e EVENTS (10000000), -s SEED (1),
+#          -m MIX the generator's mix: stencil (default) or collectives
+#             (every iteration little more than an MPI_Allreduce over all
+#             ranks: --halo-every 11 --flat),
 #          -g read with the merging global event reader in (a),
 #          -f regenerate the trace even if it exists,
 #          -c OTHER_SEXTANT also time (c) OTHER_SEXTANT import in every
@@ -43,6 +46,7 @@ raw_flags=()
 raw_label="per-location readers"
 regenerate=0
 other=
+mix=stencil
 
 usage ()
 {
@@ -50,12 +54,13 @@ usage ()
 }
 
 
-while getopts "n:r:e:s:gfc:h" opt; do
+while getopts "n:r:e:s:m:gfc:h" opt; do
   case "$opt" in
     n) reps=$OPTARG ;;
     r) ranks=$OPTARG ;;
     e) events=$OPTARG ;;
     s) seed=$OPTARG ;;
+    m) mix=$OPTARG ;;
     g) raw_flags=(--global); raw_label="global (merged) reader" ;;
     f) regenerate=1 ;;
     c) other=$OPTARG ;;
@@ -79,7 +84,13 @@ for tool in "$gen" "$raw" "$sextant" ${other:+"$other"}; do
   [ -x "$tool" ] || die "$tool is not an executable (build first, or set BUILDDIR / SEXTANT)"
 done
 
-trace_dir=$workdir/trace-r$ranks-e$events-s$seed
+case "$mix" in
+  stencil) mix_flags=(); mix_tag= ;;
+  collectives) mix_flags=(--halo-every 11 --flat); mix_tag=-coll ;;
+  *) die "unknown mix '$mix' (stencil or collectives)" ;;
+esac
+
+trace_dir=$workdir/trace-r$ranks-e$events-s$seed$mix_tag
 anchor=$trace_dir/traces.otf2
 db=$workdir/import.sextant.db
 logs=$workdir/logs
@@ -88,7 +99,7 @@ mkdir -p "$workdir" "$logs"
 
 
 
-gen_cmd=("$gen" --ranks "$ranks" --events "$events" --seed "$seed" --force "$trace_dir")
+gen_cmd=("$gen" --ranks "$ranks" --events "$events" --seed "$seed" "${mix_flags[@]}" --force "$trace_dir")
 raw_cmd=("$raw" "${raw_flags[@]}" "$anchor")
 import_cmd=("$sextant" import "$anchor" -o "$db" --force)
 other_cmd=("$other" import "$anchor" -o "$workdir/other.sextant.db" --force)
@@ -141,7 +152,7 @@ pair_ratio=$(paste -d' ' "$logs/raw.all" "$logs/import.all" | awk '{ print $5 / 
 pair_min=$(paste -d' ' "$logs/raw.all" "$logs/import.all" | awk '{ print $5 / $1 }' | sort -g | head -1)
 pair_max=$(paste -d' ' "$logs/raw.all" "$logs/import.all" | awk '{ print $5 / $1 }' | sort -g | tail -1)
 db_bytes=$(stat -c %s "$db")
-archive_bytes=$(du -sb "$trace_dir" | cut -f1)
+archive_bytes=$(du -sbL "$trace_dir" | cut -f1)
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 
 awk -v e="$n_events" -v rw="$raw_wall" -v rr="$raw_rss" -v iw="$import_wall" -v ir="$import_rss" \

@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   sextant-bench-gen [--ranks 64] [--events 10000000] [--seed 1] [--force] OUTDIR
+ *   sextant-bench-gen [--ranks 64] [--events 10000000] [--seed 1]
+ *                     [--halo-every 1] [--collectives 1] [--flat] [--force] OUTDIR
  *
  * The workload is a 2-D 5-point stencil solver on a px x py process grid
  * (px * py = ranks, px the largest divisor <= sqrt(ranks), non-periodic: edge
@@ -38,6 +39,19 @@
  * keep every rank's records in time order.  The run stops at the first
  * iteration boundary at which --events would be reached, so the archive holds
  * --events plus at most one iteration's worth.
+ *
+ * The mix of point-to-point, collectives and nesting is set by three options
+ * (the defaults give the stencil above):
+ *   --halo-every N    the halo exchange in every N-th iteration only (its
+ *                     modes still rotate, one per exchange);
+ *   --collectives N   N MPI_Allreduce per iteration instead of one;
+ *   --flat            no user regions inside an iteration (compute,
+ *                     stencil_update, boundary_fix, halo_exchange and
+ *                     global_residual are not recorded; their time passes).
+ * The collective-heavy mix of the benchmark, `--halo-every 11 --flat`, makes
+ * every iteration little more than an Allreduce over all ranks: at 10 M
+ * events, about 18,800 iterations, 24,000 collectives with 1.5 M members and
+ * 400,000 messages.
  *
  * Memory is bounded by the number of ranks, not the number of events: OTF2
  * gets CHUNKS_PER_LOCATION event chunks per location through memory callbacks
@@ -202,6 +216,10 @@ typedef struct
   guint64       n_messages;
   guint64       n_collectives;
   guint         n_iterations;
+  guint         n_exchanges;              /* halo exchanges so far */
+  guint         halo_every;               /* --halo-every */
+  guint         n_allreduce;              /* --collectives */
+  gboolean      flat;                     /* --flat */
   GError       *error;
 } BenchGen;
 
@@ -354,7 +372,31 @@ region_leave (BenchGen  *gen,
   EMIT (gen, r, r->t, Leave, region);
 }
 
-/* A compute region lasting @base_ns scaled by the rank's imbalance and noise. */
+/* A user region unless the mix is --flat */
+static void
+user_enter (BenchGen  *gen,
+            BenchRank *r,
+            guint32    region)
+{
+  if (gen->flat)
+    r->t += REGION_GAP_NS;
+  else
+    region_enter (gen, r, region);
+}
+
+static void
+user_leave (BenchGen  *gen,
+            BenchRank *r,
+            guint32    region)
+{
+  if (gen->flat)
+    r->t += REGION_GAP_NS;
+  else
+    region_leave (gen, r, region);
+}
+
+/* A compute region lasting @base_ns scaled by the rank's imbalance and noise
+ * (its time only, when --flat). */
 static void
 region_compute (BenchGen  *gen,
                 BenchRank *r,
@@ -363,9 +405,9 @@ region_compute (BenchGen  *gen,
 {
   double noise = 1.0 + NOISE * (2.0 * bench_uniform (r) - 1.0);
 
-  region_enter (gen, r, region);
+  user_enter (gen, r, region);
   r->t += (guint64) (base_ns * r->slowness * noise);
-  region_leave (gen, r, region);
+  user_leave (gen, r, region);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -612,38 +654,45 @@ static void
 run_iteration (BenchGen *gen,
                guint     it)
 {
-  guint mode = it % N_HALO_MODES;
+  gboolean exchange = gen->halo_every > 0 && it % gen->halo_every == 0;
+  guint mode = gen->n_exchanges % N_HALO_MODES;
 
   for (guint i = 0; i < gen->n_ranks; i++)
     {
       BenchRank *r = &gen->ranks[i];
 
       region_enter (gen, r, REGION_ITERATION);
-      region_enter (gen, r, REGION_COMPUTE);
-      region_enter (gen, r, REGION_STENCIL);
+      user_enter (gen, r, REGION_COMPUTE);
+      user_enter (gen, r, REGION_STENCIL);
       r->t += (guint64) (STENCIL_NS * r->slowness * (1.0 + NOISE * (2.0 * bench_uniform (r) - 1.0)));
       if (it % BOUNDARY_EVERY == 0)
         region_compute (gen, r, REGION_BOUNDARY, BOUNDARY_NS);
-      region_leave (gen, r, REGION_STENCIL);
-      region_leave (gen, r, REGION_COMPUTE);
-      region_enter (gen, r, REGION_HALO);
+      user_leave (gen, r, REGION_STENCIL);
+      user_leave (gen, r, REGION_COMPUTE);
+      if (exchange)
+        user_enter (gen, r, REGION_HALO);
     }
 
-  if (mode == 0)
+  if (!exchange)
+    ;
+  else if (mode == 0)
     halo_nonblocking (gen);
   else if (mode == 1)
     halo_blocking (gen);
   else
     halo_synchronous (gen);
+  gen->n_exchanges += exchange;
 
   for (guint i = 0; i < gen->n_ranks; i++)
     {
-      region_leave (gen, &gen->ranks[i], REGION_HALO);
-      region_enter (gen, &gen->ranks[i], REGION_RESIDUAL);
+      if (exchange)
+        user_leave (gen, &gen->ranks[i], REGION_HALO);
+      user_enter (gen, &gen->ranks[i], REGION_RESIDUAL);
     }
-  collective (gen, REGION_MPI_ALLREDUCE, OTF2_COLLECTIVE_OP_ALLREDUCE, 0, ALLREDUCE_BYTES);
+  for (guint k = 0; k < gen->n_allreduce; k++)
+    collective (gen, REGION_MPI_ALLREDUCE, OTF2_COLLECTIVE_OP_ALLREDUCE, 0, ALLREDUCE_BYTES);
   for (guint i = 0; i < gen->n_ranks; i++)
-    region_leave (gen, &gen->ranks[i], REGION_RESIDUAL);
+    user_leave (gen, &gen->ranks[i], REGION_RESIDUAL);
 
   if (it % BARRIER_EVERY == BARRIER_EVERY - 1)
     collective (gen, REGION_MPI_BARRIER, OTF2_COLLECTIVE_OP_BARRIER, 0, 0);
@@ -926,6 +975,9 @@ generate (const char  *outdir,
           guint        n_ranks,
           guint64      target_events,
           guint64      seed,
+          guint        halo_every,
+          guint        n_allreduce,
+          gboolean     flat,
           GError     **error)
 {
   BenchGen gen = { 0 };
@@ -933,6 +985,9 @@ generate (const char  *outdir,
   guint64 last_ts = 0;
 
   gen.n_ranks = n_ranks;
+  gen.halo_every = halo_every;
+  gen.n_allreduce = n_allreduce;
+  gen.flat = flat;
   gen.ranks = g_new0 (BenchRank, n_ranks);
   gen.archive = OTF2_Archive_Open (outdir, "traces", OTF2_FILEMODE_WRITE, EVENT_CHUNK_SIZE, DEF_CHUNK_SIZE,
                                    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -1024,7 +1079,12 @@ main (int   argc,
   g_autofree char *ranks_text = NULL;
   g_autofree char *events_text = NULL;
   g_autofree char *seed_text = NULL;
+  g_autofree char *halo_text = NULL;
+  g_autofree char *collectives_text = NULL;
   gboolean force = FALSE;
+  gboolean flat = FALSE;
+  guint64 halo_every = 1;
+  guint64 n_allreduce = 1;
   guint64 n_ranks = DEFAULT_RANKS;
   guint64 n_events = DEFAULT_EVENTS;
   guint64 seed = DEFAULT_SEED;
@@ -1032,6 +1092,11 @@ main (int   argc,
     { "ranks", 'r', 0, G_OPTION_ARG_STRING, &ranks_text, "MPI ranks (default 64)", "N" },
     { "events", 'e', 0, G_OPTION_ARG_STRING, &events_text, "Events in total (default 10000000)", "N" },
     { "seed", 's', 0, G_OPTION_ARG_STRING, &seed_text, "Seed of the imbalance and noise (default 1)", "N" },
+    { "halo-every", 0, 0, G_OPTION_ARG_STRING, &halo_text,
+      "Halo exchange in every N-th iteration only (default 1)", "N" },
+    { "collectives", 0, 0, G_OPTION_ARG_STRING, &collectives_text,
+      "MPI_Allreduce calls per iteration (default 1)", "N" },
+    { "flat", 0, 0, G_OPTION_ARG_NONE, &flat, "No user regions inside an iteration", NULL },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace an existing archive in OUTDIR", NULL },
     { NULL }
   };
@@ -1046,7 +1111,9 @@ main (int   argc,
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
       (ranks_text != NULL && !parse_positive ("ranks", ranks_text, 1u << 20, &n_ranks, &error)) ||
       (events_text != NULL && !parse_positive ("events", events_text, G_MAXUINT64 / 2, &n_events, &error)) ||
-      (seed_text != NULL && !parse_positive ("seed", seed_text, G_MAXUINT64, &seed, &error)))
+      (seed_text != NULL && !parse_positive ("seed", seed_text, G_MAXUINT64, &seed, &error)) ||
+      (halo_text != NULL && !parse_positive ("halo-every", halo_text, G_MAXUINT32, &halo_every, &error)) ||
+      (collectives_text != NULL && !parse_positive ("collectives", collectives_text, 1000, &n_allreduce, &error)))
     {
       g_printerr ("sextant-bench-gen: %s (try --help)\n", error->message);
       return EXIT_USAGE;
@@ -1065,7 +1132,7 @@ main (int   argc,
     }
 
   start = g_get_monotonic_time ();
-  if (!generate (argv[1], n_ranks, n_events, seed, &error))
+  if (!generate (argv[1], n_ranks, n_events, seed, (guint) halo_every, (guint) n_allreduce, flat, &error))
     {
       g_printerr ("sextant-bench-gen: %s\n", error->message);
       return EXIT_FAILURE;
