@@ -781,6 +781,31 @@ sextant_pattern_browser_select (SextantPatternBrowser *self,
     gtk_single_selection_set_selected (self->pattern_selection, position);
 }
 
+/**
+ * sextant_pattern_browser_get_rows:
+ *
+ * Returns: (transfer none) (nullable): the pattern list's rows: a
+ *   GtkTreeListModel of GtkTreeListRow, whose items are GtkStringObject
+ *   holding the node's id (a pattern or a group of the metric tree)
+ */
+GtkTreeListModel *
+sextant_pattern_browser_get_rows (SextantPatternBrowser *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_PATTERN_BROWSER (self), NULL);
+
+  return self->rows;
+}
+
+/* Returns: (nullable): the id of the pattern whose instances are listed;
+ * NULL while a group's row is selected */
+const char *
+sextant_pattern_browser_get_chosen (SextantPatternBrowser *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_PATTERN_BROWSER (self), NULL);
+
+  return self->chosen;
+}
+
 /* Returns: (transfer none): the instances as the table shows them (sorted) */
 GListModel *
 sextant_pattern_browser_get_instances (SextantPatternBrowser *self)
@@ -826,7 +851,8 @@ sextant_pattern_browser_get_details (SextantPatternBrowser *self)
 }
 
 /* Tab in the pattern list goes to the instances (GTK 4.8's lists move from
- * item to item with it), Shift+Tab in the instances back to the patterns */
+ * item to item with it), Shift+Tab in the instances back to the patterns;
+ * + and - are the window's zoom there too */
 static gboolean
 list_key_cb (GtkEventControllerKey *controller,
              guint                  keyval,
@@ -838,6 +864,21 @@ list_key_cb (GtkEventControllerKey *controller,
 
   if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
     return FALSE;
+  /* the tree's expanders bind + and -: in the window they zoom, wherever
+   * the focus is (the expanders keep * and /, and their clicks) */
+  if (list == GTK_WIDGET (self->patterns))
+    switch (keyval)
+      {
+      case GDK_KEY_plus:
+      case GDK_KEY_equal:
+      case GDK_KEY_KP_Add:
+        return gtk_widget_activate_action (list, "win.zoom-in", NULL);
+      case GDK_KEY_minus:
+      case GDK_KEY_KP_Subtract:
+        return gtk_widget_activate_action (list, "win.zoom-out", NULL);
+      default:
+        break;
+      }
   if (list == GTK_WIDGET (self->patterns) && keyval == GDK_KEY_Tab && (state & GDK_SHIFT_MASK) == 0)
     return gtk_widget_grab_focus (GTK_WIDGET (self->instances_view));
   if (list == GTK_WIDGET (self->instances_view) && keyval == GDK_KEY_ISO_Left_Tab)
