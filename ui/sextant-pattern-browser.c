@@ -865,7 +865,7 @@ list_key_cb (GtkEventControllerKey *controller,
   if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
     return FALSE;
   /* the tree's expanders bind + and -: in the window they zoom, wherever
-   * the focus is (the expanders keep * and /, and their clicks) */
+   * the focus is (the expanders keep their clicks) */
   if (list == GTK_WIDGET (self->patterns))
     switch (keyval)
       {
