@@ -243,8 +243,9 @@ load_totals_worker (GTask        *task,
   Totals *totals = g_new0 (Totals, 1);
   GError *error = NULL;
 
-  if (!(store = sextant_session_open_store (task_data, &error)) ||
-      (sextant_store_set_cancellable (store, cancellable), FALSE) ||
+  if ((store = sextant_session_open_store (task_data, &error)) != NULL)
+    sextant_store_set_cancellable (store, cancellable);
+  if (store == NULL ||
       !(totals->totals = sextant_store_list_pattern_totals (store, &error)) ||
       !(totals->tree = sextant_report_read_pattern_tree (store, &error)))
     {
