@@ -513,25 +513,50 @@ typedef struct
 {
   double      total_seconds;
   JsonArray  *patterns;
+  JsonArray  *tree;
 } Analysis;
+
+/* The metric tree: the nodes with instances below them (and Time), indented
+ * by depth; a group by its title, a pattern by its id. Inclusive time and
+ * share; a pattern's own time where patterns below it add to it. */
+static void
+print_tree (Analysis *a)
+{
+  g_print ("Total time (all locations): %.6f s\n\n", a->total_seconds);
+  g_print ("  %-40s %14s %8s %14s %10s\n", "pattern tree", "seconds", "share", "own seconds", "instances");
+  for (guint i = 0; i < json_array_get_length (a->tree); i++)
+    {
+      JsonObject *node = json_array_get_object_element (a->tree, i);
+      gboolean group = g_str_equal (json_object_get_string_member (node, "kind"), "group");
+      JsonNode *inclusive = json_object_get_member (node, "inclusive_seconds");
+      guint depth = (guint)json_object_get_int_member (node, "depth");
+      g_autofree char *name = NULL;
+      g_autofree char *seconds = NULL;
+      g_autofree char *share = NULL;
+      g_autofree char *own = NULL;
+      g_autofree char *count = NULL;
+
+      if (json_object_get_int_member (node, "instances_below") == 0 && depth > 0)
+        continue;
+
+      name = g_strdup_printf ("%*s%s", 2 * depth, "",
+                              json_object_get_string_member (node, group ? "title" : "id"));
+      seconds = JSON_NODE_HOLDS_NULL (inclusive) ? g_strdup ("-") : g_strdup_printf ("%.6f", json_node_get_double (inclusive));
+      share = JSON_NODE_HOLDS_NULL (inclusive) ? g_strdup ("")
+                                               : g_strdup_printf ("%.2f%%", 100.0 * json_object_get_double_member (node, "share"));
+      own = group || json_object_get_int_member (node, "instances_below") == json_object_get_int_member (node, "instances")
+            ? g_strdup ("") : g_strdup_printf ("%.6f", json_object_get_double_member (node, "exclusive_seconds"));
+      count = group ? g_strdup ("") : g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (node, "instances"));
+      g_print ("  %-40s %14s %8s %14s %10s\n", name, seconds, share, own, count);
+    }
+}
 
 static void
 print_analysis (Analysis *a)
 {
   guint n = json_array_get_length (a->patterns);
-  g_print ("Total time (all locations): %.6f s\n\n", a->total_seconds);
-  g_print ("  %-28s %14s %8s %10s\n", "pattern", "seconds", "share", "instances");
-  for (guint i = 0; i < n; i++)
-    {
-      JsonObject *p = json_array_get_object_element (a->patterns, i);
-      JsonNode *parent = json_object_get_member (p, "parent");
-      gboolean child = !JSON_NODE_HOLDS_NULL (parent) &&
-                       g_str_has_prefix (json_node_get_string (parent), "late_sender");
 
-      g_print ("  %s%-*s %14.6f %7.2f%% %10" G_GINT64_FORMAT "\n", child ? "  " : "", child ? 26 : 28,
-               json_object_get_string_member (p, "id"), json_object_get_double_member (p, "severity_seconds"),
-               100.0 * json_object_get_double_member (p, "share"), json_object_get_int_member (p, "instances"));
-    }
+  print_tree (a);
 
   g_print ("\nTop call sites:\n");
   for (guint i = 0; i < n; i++)
@@ -575,7 +600,7 @@ sextant_cli_analyze (int    argc,
   gboolean as_json = FALSE;
   gboolean no_user = FALSE;
   int per_pattern = 100;
-  Analysis a = { 0, NULL };
+  Analysis a = { 0, NULL, NULL };
   int status = 0;
   GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
@@ -592,7 +617,8 @@ sextant_cli_analyze (int    argc,
   g_option_context_set_summary (context,
     "Runs the pattern catalogue (and the user's patterns from\n"
     "$XDG_DATA_HOME/sextant/patterns/*.sql) over a trace, stores every instance in\n"
-    "the trace store, and prints the patterns by severity with their top call sites.\n"
+    "the trace store, and prints the metric tree of the patterns (inclusive times)\n"
+    "and their top call sites.\n"
     "With --json also the worst instances of each pattern, with their ids (for\n"
     "`sextant tree --instance`) and, for wait states, whether each was direct or\n"
     "propagated and its root cause's location.\n"
@@ -630,7 +656,7 @@ sextant_cli_analyze (int    argc,
   if (!sextant_analysis_run (analysis, NULL, &error))
     return runtime_error (error);
 
-  if (!(a.patterns = sextant_report_gather_patterns (store, &a.total_seconds, &error)))
+  if (!(a.patterns = sextant_report_gather_patterns (store, &a.total_seconds, &a.tree, &error)))
     return runtime_error (error);
 
   if (as_json)
@@ -644,11 +670,13 @@ sextant_cli_analyze (int    argc,
         {
           json_object_unref (object);
           json_array_unref (a.patterns);
+          json_array_unref (a.tree);
           return runtime_error (error);
         }
       json_object_set_string_member (object, "database", db_path);
       json_object_set_double_member (object, "total_time_seconds", a.total_seconds);
       json_object_set_array_member (object, "patterns", a.patterns);
+      json_object_set_array_member (object, "tree", a.tree);
       json_object_set_array_member (object, "instances", instances);
       json_node_take_object (root, object);
       text = sextant_report_json_to_data (root);
@@ -658,6 +686,7 @@ sextant_cli_analyze (int    argc,
     {
       print_analysis (&a);
       json_array_unref (a.patterns);
+      json_array_unref (a.tree);
     }
 
   return EXIT_SUCCESS;

@@ -192,21 +192,6 @@ sextant_analysis_set_param (SextantAnalysis  *self,
   return TRUE;
 }
 
-/* Whether @id names a group of the pattern tree (the parent of a pattern
- * that is not itself a pattern, e.g. "mpi_collective" or "onecoll"). */
-static gboolean
-is_group (SextantAnalysis *self,
-          const char      *id)
-{
-  GPtrArray *patterns = sextant_pattern_set_get_patterns (self->patterns);
-
-  for (guint i = 0; i < patterns->len; i++)
-    if (g_strcmp0 (sextant_pattern_get_parent (g_ptr_array_index (patterns, i)), id) == 0)
-      return TRUE;
-
-  return FALSE;
-}
-
 /**
  * sextant_analysis_select:
  *
@@ -221,7 +206,7 @@ sextant_analysis_select (SextantAnalysis  *self,
 {
   g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
 
-  if (sextant_pattern_set_lookup (self->patterns, pattern_id) == NULL && !is_group (self, pattern_id))
+  if (!sextant_pattern_set_has_node (self->patterns, pattern_id))
     {
       g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_UNKNOWN,
                    "no pattern with id \"%s\"", pattern_id);
@@ -251,16 +236,10 @@ is_selected (SextantAnalysis *self,
     return TRUE;
 
   /* one of its ancestors, patterns or groups */
-  for (guint depth = 0; pattern != NULL && depth < 32; depth++)
-    {
-      const char *parent = sextant_pattern_get_parent (pattern);
-
-      if (parent == NULL)
-        break;
-      if (g_hash_table_contains (self->selected, parent))
-        return TRUE;
-      pattern = sextant_pattern_set_lookup (self->patterns, parent);
-    }
+  for (const char *up = sextant_pattern_get_parent (pattern); up != NULL;
+       up = sextant_pattern_set_get_parent_of (self->patterns, up))
+    if (g_hash_table_contains (self->selected, up))
+      return TRUE;
 
   return FALSE;
 }
@@ -1018,7 +997,7 @@ sextant_analysis_run (SextantAnalysis  *self,
     g_object_ref (previous);
   sextant_store_set_cancellable (self->store, run);
 
-  ok = run_patterns (self, cancellable, run, error);
+  ok = sextant_pattern_set_check_tree (self->patterns, error) && run_patterns (self, cancellable, run, error);
 
   sextant_store_set_cancellable (self->store, previous);
   if (cancellable != NULL)

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "sextant-pattern-set.h"
+#include "sextant-pattern-tree.h"
 #include "sextant-patterns-resources.h"
 
 #define BUILTIN_PATH "/org/sextant/patterns/sql"
@@ -225,4 +226,90 @@ sextant_pattern_set_get_patterns (SextantPatternSet *self)
   g_return_val_if_fail (SEXTANT_IS_PATTERN_SET (self), NULL);
 
   return self->patterns;
+}
+
+/**
+ * sextant_pattern_set_get_parent_of:
+ * @id: a pattern's or a group's id
+ *
+ * Where @id hangs in the metric tree: the `-- parent:` of the pattern @id,
+ * or the parent of the group @id (see sextant_pattern_group_lookup()).
+ *
+ * Returns: (nullable) (transfer none): the parent's id; %NULL for a root
+ *   or an id that is neither
+ */
+const char *
+sextant_pattern_set_get_parent_of (SextantPatternSet *self,
+                                   const char        *id)
+{
+  SextantPattern *pattern;
+  const SextantPatternGroup *group;
+
+  g_return_val_if_fail (SEXTANT_IS_PATTERN_SET (self), NULL);
+
+  if ((pattern = sextant_pattern_set_lookup (self, id)) != NULL)
+    return sextant_pattern_get_parent (pattern);
+  if ((group = sextant_pattern_group_lookup (id)) != NULL)
+    return group->parent;
+
+  return NULL;
+}
+
+/**
+ * sextant_pattern_set_has_node:
+ *
+ * Returns: whether @id names a pattern of the set or a group of the tree
+ */
+gboolean
+sextant_pattern_set_has_node (SextantPatternSet *self,
+                              const char        *id)
+{
+  g_return_val_if_fail (SEXTANT_IS_PATTERN_SET (self), FALSE);
+
+  return sextant_pattern_set_lookup (self, id) != NULL || sextant_pattern_group_lookup (id) != NULL;
+}
+
+/**
+ * sextant_pattern_set_check_tree:
+ *
+ * Checks the patterns' places in the metric tree: every `-- parent:`
+ * names a group or a pattern of the set, and no pattern is its own
+ * ancestor. Patterns may name patterns added after them, so the check is
+ * made on the whole set (the analysis makes it before it runs).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%SEXTANT_PATTERN_ERROR_SYNTAX,
+ *   naming the pattern's file)
+ */
+gboolean
+sextant_pattern_set_check_tree (SextantPatternSet  *self,
+                                GError            **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_PATTERN_SET (self), FALSE);
+
+  for (guint i = 0; i < self->patterns->len; i++)
+    {
+      SextantPattern *pattern = g_ptr_array_index (self->patterns, i);
+      const char *id = sextant_pattern_get_id (pattern);
+      const char *parent = sextant_pattern_get_parent (pattern);
+      guint depth = 0;
+
+      if (parent != NULL && !sextant_pattern_set_has_node (self, parent))
+        {
+          g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_SYNTAX,
+                       "%s: the parent \"%s\" is neither a group of the pattern tree nor a pattern",
+                       sextant_pattern_get_origin (pattern), parent);
+          return FALSE;
+        }
+
+      for (const char *up = parent; up != NULL; up = sextant_pattern_set_get_parent_of (self, up))
+        if (g_str_equal (up, id) || ++depth > self->patterns->len + 64)
+          {
+            g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_SYNTAX,
+                         "%s: \"%s\" would be below itself in the pattern tree",
+                         sextant_pattern_get_origin (pattern), id);
+            return FALSE;
+          }
+    }
+
+  return TRUE;
 }

@@ -6,11 +6,14 @@
  * The registry of patterns an analysis runs: the built-in ones (SQL files
  * compiled into the library), the user's patterns folder
  * ($XDG_DATA_HOME/sextant/patterns, its .sql files) and single files given on the
- * command line. Pattern ids are unique within a set.
+ * command line. Pattern ids are unique within a set. Each pattern names its
+ * parent in the metric tree: a group (sextant-pattern-tree.h) or another
+ * pattern of the set.
  */
 #pragma once
 
 #include "sextant-pattern.h"
+#include "sextant-pattern-tree.h"
 
 G_BEGIN_DECLS
 
@@ -34,5 +37,11 @@ SextantPattern    *sextant_pattern_set_lookup         (SextantPatternSet  *self,
                                                        const char         *id);
 GPtrArray         *sextant_pattern_set_get_patterns   (SextantPatternSet  *self);
 char              *sextant_pattern_set_user_directory (void);
+const char        *sextant_pattern_set_get_parent_of  (SextantPatternSet  *self,
+                                                       const char         *id);
+gboolean           sextant_pattern_set_has_node       (SextantPatternSet  *self,
+                                                       const char         *id);
+gboolean           sextant_pattern_set_check_tree     (SextantPatternSet  *self,
+                                                       GError            **error);
 
 G_END_DECLS

@@ -384,46 +384,101 @@ top_site_text (JsonObject *site,
   return g_strdup_printf ("%s:%" G_GINT64_FORMAT, name, int_or (site, "line", 0));
 }
 
+/* The pattern @id of the model's list, or NULL */
+static JsonObject *
+find_pattern (JsonArray  *patterns,
+              const char *id)
+{
+  for (guint i = 0; i < json_array_get_length (patterns); i++)
+    {
+      JsonObject *p = json_array_get_object_element (patterns, i);
+
+      if (g_strcmp0 (json_object_get_string_member (p, "id"), id) == 0)
+        return p;
+    }
+
+  return NULL;
+}
+
+/* Whether a node of the tree is shown: Time always, the others when
+ * something below them (or they) had instances. */
+static gboolean
+tree_node_shown (JsonObject *node)
+{
+  return json_object_get_int_member (node, "depth") == 0 && g_str_equal (str_or (node, "id", ""), "time")
+         ? TRUE : json_object_get_int_member (node, "instances_below") > 0;
+}
+
+/* The metric tree: each node indented by its depth, its inclusive time and
+ * share of the total time (none for the groups of diagnostics, whose
+ * children overlap), a pattern's own time and instances, a bar of its
+ * inclusive time relative to the largest pattern, its top call site. */
 static void
 html_patterns (GString   *out,
+               JsonArray *tree,
                JsonArray *patterns)
 {
   double max = 0;
 
   for (guint i = 0; i < json_array_get_length (patterns); i++)
-    max = MAX (max, json_object_get_double_member (json_array_get_object_element (patterns, i), "severity_seconds"));
+    max = MAX (max, json_object_get_double_member (json_array_get_object_element (patterns, i), "inclusive_seconds"));
 
   g_string_append (out, "<h2 id=\"patterns\">Patterns</h2><table><tr><th>pattern</th><th>time lost</th>"
-                        "<th>share</th><th>instances</th><th></th><th>top call site</th></tr>");
-  for (guint i = 0; i < json_array_get_length (patterns); i++)
+                        "<th>share</th><th>own time</th><th>instances</th><th></th><th>top call site</th></tr>");
+  for (guint i = 0; i < json_array_get_length (tree); i++)
     {
-      JsonObject *p = json_array_get_object_element (patterns, i);
-      double s = json_object_get_double_member (p, "severity_seconds");
-      JsonArray *sites = json_object_get_array_member (p, "top_sites");
-      g_autofree char *lost = format_seconds (s);
+      JsonObject *node = json_array_get_object_element (tree, i);
+      gboolean group = g_str_equal (str_or (node, "kind", ""), "group");
+      JsonObject *p = group ? NULL : find_pattern (patterns, str_or (node, "id", ""));
+      JsonNode *inclusive = json_object_get_member (node, "inclusive_seconds");
+      double s = JSON_NODE_HOLDS_NULL (inclusive) ? 0 : json_node_get_double (inclusive);
 
-      if (json_object_get_int_member (p, "instances") == 0)
+      if (!tree_node_shown (node))
         continue;
-      g_string_append (out, "<tr><td title=\"");
-      append_escaped (out, str_or (p, "description", ""));
-      g_string_append (out, "\">");
-      append_escaped (out, json_object_get_string_member (p, "title"));
-      g_string_append (out, " <span class=\"muted\">");
-      append_escaped (out, json_object_get_string_member (p, "id"));
-      g_string_append_printf (out, "</span></td><td class=\"n\">%s</td><td class=\"n\">%.2f %%</td>"
-                              "<td class=\"n\">%" G_GINT64_FORMAT "</td>"
-                              "<td><span class=\"bar\" style=\"width:%.0fpx\"></span></td><td class=\"site\">",
-                              lost, 100.0 * json_object_get_double_member (p, "share"),
-                              json_object_get_int_member (p, "instances"), max > 0 ? 200.0 * s / max : 0.0);
-      if (json_array_get_length (sites) > 0)
+      g_string_append_printf (out, "<tr><td style=\"padding-left:%" G_GINT64_FORMAT "em\" title=\"",
+                              1 + 2 * json_object_get_int_member (node, "depth"));
+      append_escaped (out, str_or (node, "description", ""));
+      g_string_append (out, group ? "\"><b>" : "\">");
+      append_escaped (out, json_object_get_string_member (node, "title"));
+      g_string_append (out, group ? "</b>" : " <span class=\"muted\">");
+      if (!group)
         {
-          g_autofree char *where = top_site_text (json_array_get_object_element (sites, 0), TRUE);
-
-          append_escaped (out, where);
+          append_escaped (out, json_object_get_string_member (node, "id"));
+          g_string_append (out, "</span>");
         }
-      g_string_append (out, "</td></tr>");
+      if (JSON_NODE_HOLDS_NULL (inclusive))
+        g_string_append (out, "</td><td class=\"n muted\">not added up</td><td></td>");
+      else
+        {
+          g_autofree char *lost = format_seconds (s);
+
+          g_string_append_printf (out, "</td><td class=\"n\">%s</td><td class=\"n\">%.2f %%</td>", lost,
+                                  100.0 * json_object_get_double_member (node, "share"));
+        }
+      if (p != NULL)
+        {
+          JsonArray *sites = json_object_get_array_member (p, "top_sites");
+          g_autofree char *own = format_seconds (json_object_get_double_member (p, "severity_seconds"));
+
+          g_string_append_printf (out, "<td class=\"n\">%s</td><td class=\"n\">%" G_GINT64_FORMAT "</td>"
+                                  "<td><span class=\"bar\" style=\"width:%.0fpx\"></span></td><td class=\"site\">",
+                                  own, json_object_get_int_member (p, "instances"), max > 0 ? 200.0 * s / max : 0.0);
+          if (json_array_get_length (sites) > 0)
+            {
+              g_autofree char *where = top_site_text (json_array_get_object_element (sites, 0), TRUE);
+
+              append_escaped (out, where);
+            }
+          g_string_append (out, "</td></tr>");
+        }
+      else
+        g_string_append (out, "<td></td><td></td><td></td><td></td></tr>");
     }
-  g_string_append (out, "</table><p class=\"muted\">Patterns without instances are not listed.</p>");
+  g_string_append (out, "</table><p class=\"muted\">The patterns as Cube shows Scalasca's metric tree: a "
+                        "node's time includes the time of the nodes below it (a pattern's own time is beside "
+                        "it), and shares are of the total time, so the wait states under Time never add up "
+                        "past 100 %. The diagnostics overlap the wait states and each other: they are not "
+                        "added up. Nodes without instances are not listed.</p>");
 }
 
 /* A timeline of the locations involved in an instance: one row per location
@@ -1059,7 +1114,7 @@ render_html (JsonObject *root)
   append_escaped (out, str_or (summary, "archive", "trace"));
   g_string_append_printf (out, "</title><style>%s</style></head><body><h1>Sextant report</h1>", html_style);
   html_summary (out, summary);
-  html_patterns (out, json_object_get_array_member (root, "patterns"));
+  html_patterns (out, json_object_get_array_member (root, "tree"), json_object_get_array_member (root, "patterns"));
   html_instances (out, json_object_get_array_member (root, "instances"));
   html_profile (out, json_object_get_array_member (root, "profile"));
   html_matrix (out, json_object_get_object_member (root, "matrix"));
@@ -1092,6 +1147,7 @@ render_markdown (JsonObject *root)
   GString *out = g_string_new ("# Sextant report\n\n## Run summary\n\n");
   JsonObject *summary = json_object_get_object_member (root, "summary");
   JsonArray *patterns = json_object_get_array_member (root, "patterns");
+  JsonArray *tree = json_object_get_array_member (root, "tree");
   JsonArray *instances = json_object_get_array_member (root, "instances");
   JsonArray *profile = json_object_get_array_member (root, "profile");
   JsonArray *cells = json_object_get_array_member (json_object_get_object_member (root, "matrix"), "cells");
@@ -1109,21 +1165,37 @@ render_markdown (JsonObject *root)
                           int_or (summary, "messages_matched", 0), int_or (summary, "messages_unmatched", 0),
                           int_or (summary, "collectives", 0));
 
-  g_string_append (out, "\n## Patterns\n\n| pattern | id | seconds | share | instances | top call site |\n"
-                        "|---|---|---:|---:|---:|---|\n");
-  for (guint i = 0; i < json_array_get_length (patterns); i++)
+  g_string_append (out, "\n## Patterns\n\nThe metric tree: a node's time (inclusive) includes the nodes below it; "
+                        "`own` is a pattern's own time; shares are of the total time. Diagnostics overlap the "
+                        "wait states and each other and are not added up (-).\n\n"
+                        "| pattern | id | own seconds | seconds | share | instances | top call site |\n"
+                        "|---|---|---:|---:|---:|---:|---|\n");
+  for (guint i = 0; i < json_array_get_length (tree); i++)
     {
-      JsonObject *p = json_array_get_object_element (patterns, i);
-      JsonArray *sites = json_object_get_array_member (p, "top_sites");
+      JsonObject *node = json_array_get_object_element (tree, i);
+      JsonObject *p = g_str_equal (str_or (node, "kind", ""), "group") ? NULL
+                      : find_pattern (patterns, str_or (node, "id", ""));
+      JsonNode *inclusive = json_object_get_member (node, "inclusive_seconds");
+      JsonArray *sites = p != NULL ? json_object_get_array_member (p, "top_sites") : NULL;
 
       g_string_append (out, "| ");
-      md_cell (out, json_object_get_string_member (p, "title"));
-      g_string_append_printf (out, " | `%s` | %.9g | %.4f %% | %" G_GINT64_FORMAT " | ",
-                              json_object_get_string_member (p, "id"),
-                              json_object_get_double_member (p, "severity_seconds"),
-                              100.0 * json_object_get_double_member (p, "share"),
-                              json_object_get_int_member (p, "instances"));
-      if (json_array_get_length (sites) > 0)
+      for (gint64 d = 0; d < json_object_get_int_member (node, "depth"); d++)
+        g_string_append (out, "&emsp;");
+      if (p == NULL)
+        g_string_append (out, "**");
+      md_cell (out, json_object_get_string_member (node, "title"));
+      g_string_append_printf (out, "%s | `%s` | ", p == NULL ? "**" : "", json_object_get_string_member (node, "id"));
+      if (p != NULL)
+        g_string_append_printf (out, "%.9g", json_object_get_double_member (p, "severity_seconds"));
+      if (JSON_NODE_HOLDS_NULL (inclusive))
+        g_string_append (out, " | - | - | ");
+      else
+        g_string_append_printf (out, " | %.9g | %.4f %% | ", json_node_get_double (inclusive),
+                                100.0 * json_object_get_double_member (node, "share"));
+      if (p != NULL)
+        g_string_append_printf (out, "%" G_GINT64_FORMAT, json_object_get_int_member (p, "instances"));
+      g_string_append (out, " | ");
+      if (sites != NULL && json_array_get_length (sites) > 0)
         {
           g_autofree char *where = top_site_text (json_array_get_object_element (sites, 0), FALSE);
 

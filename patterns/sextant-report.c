@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sextant-json.h"
+#include "sextant-pattern-tree.h"
 #include "sextant-report.h"
 #include "sextant-store-private.h"
 
@@ -32,6 +33,7 @@ typedef struct
   gint64        time_end;
   GHashTable   *labels;       /* location id -> its label (location_label) */
   GHashTable   *otf2_labels;  /* OTF2 location id -> its label */
+  SextantPatternTree *tree;   /* the patterns as pattern_row() reads them */
   JsonObject   *root;
 } Gather;
 
@@ -303,6 +305,10 @@ pattern_row (const SextantRow  *row,
   json_object_set_object_member (pattern, "by_callpath", by_callpath);
   json_object_set_array_member (pattern, "top_sites", json_array_new ());
   json_array_add_object_element (json_object_get_array_member (g->root, "patterns"), pattern);
+  sextant_pattern_tree_add_pattern (g->tree, id, sextant_row_get_text (row, 1),
+                                    sextant_row_is_null (row, 2) ? NULL : sextant_row_get_text (row, 2),
+                                    sextant_row_is_null (row, 5) ? NULL : sextant_row_get_text (row, 5),
+                                    severity, sextant_row_get_int (row, 3));
 
   return sextant_store_foreach (g->store, SEXTANT_QUERY_PATTERN_BY_LOCATION, by_location_row, &loc_rows,
                                 error, "t", id) &&
@@ -310,6 +316,62 @@ pattern_row (const SextantRow  *row,
                                 error, "t", id) &&
          sextant_store_foreach (g->store, SEXTANT_QUERY_PATTERN_TOP_SITES, site_row, &site_rows,
                                 error, "t", id);
+}
+
+/* The metric tree: builds g->tree from the patterns read, gives each
+ * pattern its inclusive time and sets the root's "tree": every node in tree
+ * order (see sextant-pattern-tree.h). */
+static void
+gather_tree (Gather *g)
+{
+  JsonArray *patterns = json_object_get_array_member (g->root, "patterns");
+  JsonArray *nodes = json_array_new ();
+  guint n;
+
+  sextant_pattern_tree_build (g->tree, g->total_ticks);
+  n = sextant_pattern_tree_get_n_nodes (g->tree);
+  for (guint i = 0; i < n; i++)
+    {
+      const SextantPatternTreeNode *node = sextant_pattern_tree_get_node (g->tree, i);
+      JsonObject *object = json_object_new ();
+
+      json_object_set_string_member (object, "id", node->id);
+      json_object_set_string_member (object, "title", node->title);
+      json_object_set_string_member (object, "kind", node->is_group ? "group" : "pattern");
+      if (node->parent >= 0)
+        json_object_set_string_member (object, "parent", sextant_pattern_tree_get_node (g->tree, node->parent)->id);
+      else
+        json_object_set_null_member (object, "parent");
+      json_object_set_int_member (object, "depth", node->depth);
+      sextant_json_set_string_or_null (object, "description", node->description);
+      json_object_set_double_member (object, "exclusive_seconds", seconds (g, node->exclusive));
+      if (node->additive)
+        {
+          json_object_set_double_member (object, "inclusive_seconds", seconds (g, node->inclusive));
+          json_object_set_double_member (object, "share",
+                                         g->total_ticks > 0 ? (double)node->inclusive / g->total_ticks : 0);
+        }
+      else
+        {
+          json_object_set_null_member (object, "inclusive_seconds");
+          json_object_set_null_member (object, "share");
+        }
+      json_object_set_int_member (object, "instances", node->instances);
+      json_object_set_int_member (object, "instances_below", node->instances_below);
+      json_array_add_object_element (nodes, object);
+    }
+  json_object_set_array_member (g->root, "tree", nodes);
+
+  for (guint i = 0; i < json_array_get_length (patterns); i++)
+    {
+      JsonObject *pattern = json_array_get_object_element (patterns, i);
+      int at = sextant_pattern_tree_lookup (g->tree, json_object_get_string_member (pattern, "id"));
+      const SextantPatternTreeNode *node = sextant_pattern_tree_get_node (g->tree, (guint)at);
+
+      json_object_set_double_member (pattern, "inclusive_seconds", seconds (g, node->inclusive));
+      json_object_set_double_member (pattern, "inclusive_share",
+                                     g->total_ticks > 0 ? (double)node->inclusive / g->total_ticks : 0);
+    }
 }
 
 /* Profile, matrix, histogram ----------------------------------------------- */
@@ -616,19 +678,30 @@ instance_row (const SextantRow  *row,
 /**
  * sextant_report_gather_patterns:
  * @total_time_seconds: (out): the sum over locations of their time span
+ * @tree: (out) (optional) (transfer full): the metric tree: every node,
+ *   groups and patterns, in tree order, each `{"id", "title", "kind"
+ *   ("group" or "pattern"), "parent", "depth", "description",
+ *   "exclusive_seconds", "inclusive_seconds", "share", "instances",
+ *   "instances_below"}` (`inclusive_seconds` and `share` null for the
+ *   groups of diagnostics, whose children overlap)
  *
  * The pattern list of the last analysis, by severity: what `sextant analyze
- * --json` prints and what every report shows.
+ * --json` prints and what every report shows. Each pattern has its
+ * `severity_seconds` (its own, exclusive time) and `share` of the total
+ * time, its `parent` and its `inclusive_seconds` and `inclusive_share`
+ * (its own time and the time of the patterns below it).
  *
  * Returns: (transfer full): a JSON array, or %NULL with @error set
  */
 JsonArray *
 sextant_report_gather_patterns (SextantStore  *store,
                                 double        *total_time_seconds,
+                                JsonArray    **tree,
                                 GError       **error)
 {
   g_autoptr(JsonObject) root = json_object_new ();
-  Gather g = { .store = store, .resolution = 1, .root = root };
+  g_autoptr(SextantPatternTree) pattern_tree = sextant_pattern_tree_new ();
+  Gather g = { .store = store, .resolution = 1, .root = root, .tree = pattern_tree };
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
 
@@ -636,10 +709,53 @@ sextant_report_gather_patterns (SextantStore  *store,
   if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
       !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_row, &g, error, ""))
     return NULL;
+  gather_tree (&g);
 
   *total_time_seconds = seconds (&g, g.total_ticks);
+  if (tree != NULL)
+    *tree = json_array_ref (json_object_get_array_member (root, "tree"));
 
   return json_array_ref (json_object_get_array_member (root, "patterns"));
+}
+
+static gboolean
+tree_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  sextant_pattern_tree_add_pattern (user_data, sextant_row_get_text (row, 0), sextant_row_get_text (row, 1),
+                                    sextant_row_is_null (row, 2) ? NULL : sextant_row_get_text (row, 2),
+                                    sextant_row_is_null (row, 5) ? NULL : sextant_row_get_text (row, 5),
+                                    sextant_row_get_int (row, 4), sextant_row_get_int (row, 3));
+  return TRUE;
+}
+
+/**
+ * sextant_report_read_pattern_tree:
+ *
+ * The metric tree of the last analysis (every pattern of it, with or
+ * without instances, under its groups), in ticks: what the report's and
+ * `sextant analyze`'s tree show, without the per-location and per-call-path
+ * figures (two queries over the patterns' totals). Any thread, with a store
+ * that thread owns.
+ *
+ * Returns: (transfer full): the built tree, or %NULL with @error set
+ */
+SextantPatternTree *
+sextant_report_read_pattern_tree (SextantStore  *store,
+                                  GError       **error)
+{
+  g_autoptr(SextantPatternTree) tree = sextant_pattern_tree_new ();
+  Gather g = { .store = store, .resolution = 1 };
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
+
+  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
+      !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, tree_row, tree, error, ""))
+    return NULL;
+  sextant_pattern_tree_build (tree, g.total_ticks);
+
+  return g_steal_pointer (&tree);
 }
 
 /* Instances of every pattern (sextant analyze --json) --------------------- */
@@ -763,10 +879,11 @@ sextant_report_gather (SextantStore  *store,
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(GHashTable) labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   g_autoptr(GHashTable) otf2_labels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(SextantPatternTree) tree = sextant_pattern_tree_new ();
   JsonObject *matrix = json_object_new ();
   Gather g = {
     .store = store, .source_root = source_root, .resolution = 1,
-    .labels = labels, .otf2_labels = otf2_labels, .root = json_object_new (),
+    .labels = labels, .otf2_labels = otf2_labels, .tree = tree, .root = json_object_new (),
   };
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
@@ -780,8 +897,10 @@ sextant_report_gather (SextantStore  *store,
   if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
       !gather_summary (&g, error) ||
       !gather_labels (&g, error) ||
-      !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_row, &g, error, "") ||
-      !sextant_store_foreach (store, SEXTANT_QUERY_REGION_PROFILE, profile_row, &g, error, "i",
+      !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_row, &g, error, ""))
+    return NULL;
+  gather_tree (&g);
+  if (!sextant_store_foreach (store, SEXTANT_QUERY_REGION_PROFILE, profile_row, &g, error, "i",
                               (gint64)PROFILE_ROWS) ||
       !gather_matrix (&g, matrix, error) ||
       !gather_sizes (&g, error) ||

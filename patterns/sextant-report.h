@@ -13,6 +13,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sextant-pattern-tree.h"
 #include "sextant-store.h"
 
 G_BEGIN_DECLS
@@ -29,7 +30,10 @@ gboolean  sextant_report_format_from_string (const char           *name,
                                              SextantReportFormat  *format);
 JsonArray *sextant_report_gather_patterns   (SextantStore         *store,
                                              double               *total_time_seconds,
+                                             JsonArray           **tree,
                                              GError              **error);
+SextantPatternTree *sextant_report_read_pattern_tree (SextantStore  *store,
+                                                     GError       **error);
 JsonArray *sextant_report_gather_instances  (SextantStore         *store,
                                              guint                 per_pattern,
                                              GError              **error);

@@ -10,7 +10,12 @@
  * analysis), a store's own cancellable stopping a long query, and which
  * source line an instance points at: a call site, the line where the
  * enclosing function begins (said so in the comment, the JSON and the
- * report), or none.
+ * report), or none. The metric tree: on real analyses of third-party
+ * traces a node's inclusive time covers its children's and no share of
+ * the total time passes 100 %; every built-in pattern has its place (the
+ * wait states under Time, the rest under Diagnostics); user patterns name
+ * a group or a pattern as parent, and a parent that is neither, or a
+ * pattern below itself, is an error.
  */
 #include "config.h"
 
@@ -18,6 +23,7 @@
 
 #include "sextant-analysis.h"
 #include "sextant-report.h"
+#include "sextant-wait-causes.h"
 #include "sextant-store-private.h"
 #include "sextant-test-util.h"
 
@@ -546,7 +552,7 @@ test_sites_external (void)
   g_assert_true (g_str_has_prefix (worst->comment, "MPI Rank 3 waited 10.99 s in MPI_Recv at gen_mpi.c:52 (where "
                                                    "late_sender begins; the trace gives no call site) for MPI Rank 2"));
 
-  patterns = sextant_report_gather_patterns (store, &total, &error);
+  patterns = sextant_report_gather_patterns (store, &total, NULL, &error);
   g_assert_no_error (error);
   site = top_site (patterns, "late_sender");
   g_assert_cmpstr (json_object_get_string_member (site, "kind"), ==, "function");
@@ -574,7 +580,7 @@ test_sites_external (void)
   g_assert_null (worst->file);
   g_assert_null (worst->function);
   g_assert_nonnull (strstr (worst->comment, "at an unknown source line"));
-  patterns = sextant_report_gather_patterns (store, &total, &error);
+  patterns = sextant_report_gather_patterns (store, &total, NULL, &error);
   site = top_site (patterns, "init_completion");
   g_assert_cmpstr (json_object_get_string_member (site, "kind"), ==, "none");
   g_assert_true (json_node_is_null (json_object_get_member (site, "file")));
@@ -662,6 +668,352 @@ test_default_set (void)
   sextant_test_remove_tree (data_home);
 }
 
+/* The metric tree ------------------------------------------------------------ */
+
+static JsonObject *
+find_by_id (JsonArray  *array,
+            const char *id)
+{
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *object = json_array_get_object_element (array, i);
+
+      if (g_strcmp0 (json_object_get_string_member (object, "id"), id) == 0)
+        return object;
+    }
+
+  return NULL;
+}
+
+static gboolean
+is_below (JsonArray  *tree,
+          const char *id,
+          const char *ancestor)
+{
+  JsonObject *node = find_by_id (tree, id);
+
+  while (node != NULL && !json_node_is_null (json_object_get_member (node, "parent")))
+    {
+      const char *parent = json_object_get_string_member (node, "parent");
+
+      if (g_str_equal (parent, ancestor))
+        return TRUE;
+      node = find_by_id (tree, parent);
+    }
+
+  return FALSE;
+}
+
+/* The invariants of the tree of an analysed store, as `sextant analyze
+ * --json` prints it and as the window reads it. */
+static void
+check_tree (SextantStore *store)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) patterns = NULL;
+  g_autoptr(JsonArray) tree = NULL;
+  g_autoptr(SextantPatternTree) read = NULL;
+  double total = 0;
+  double time_children = 0;
+  guint n;
+
+  patterns = sextant_report_gather_patterns (store, &total, &tree, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (total, >, 0);
+  n = json_array_get_length (tree);
+
+  /* Time first, the whole run */
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (tree, 0), "id"), ==, "time");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_array_get_object_element (tree, 0),
+                                                                 "inclusive_seconds"), total, total * 1e-12);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *node = json_array_get_object_element (tree, i);
+      JsonNode *inclusive = json_object_get_member (node, "inclusive_seconds");
+      double children = 0;
+      guint depth = (guint)json_object_get_int_member (node, "depth");
+
+      /* the children: the nodes after it, one level deeper, up to the next
+       * node at its depth or above (tree order) */
+      for (guint k = i + 1; k < n; k++)
+        {
+          JsonObject *child = json_array_get_object_element (tree, k);
+          JsonNode *c = json_object_get_member (child, "inclusive_seconds");
+
+          if ((guint)json_object_get_int_member (child, "depth") <= depth)
+            break;
+          if ((guint)json_object_get_int_member (child, "depth") == depth + 1)
+            {
+              g_assert_cmpstr (json_object_get_string_member (child, "parent"), ==,
+                               json_object_get_string_member (node, "id"));
+              if (!json_node_is_null (c))
+                children += json_node_get_double (c);
+            }
+        }
+
+      if (json_node_is_null (inclusive))
+        {
+          /* diagnostics: not added up */
+          g_assert_cmpstr (json_object_get_string_member (node, "kind"), ==, "group");
+          g_assert_true (is_below (tree, json_object_get_string_member (node, "id"), "diagnostics") ||
+                         g_str_equal (json_object_get_string_member (node, "id"), "diagnostics"));
+          continue;
+        }
+      /* a parent's time covers its children's; no share passes 100 % */
+      g_assert_cmpfloat (json_node_get_double (inclusive), >=, children * (1 - 1e-12));
+      g_assert_cmpfloat (json_object_get_double_member (node, "share"), <=, 1.0 + 1e-12);
+      g_assert_cmpfloat (json_object_get_double_member (node, "share"), >=, 0);
+      if (g_str_equal (json_object_get_string_member (node, "kind"), "pattern"))
+        {
+          JsonObject *p = find_by_id (patterns, json_object_get_string_member (node, "id"));
+
+          /* a pattern: its own time and its children's */
+          g_assert_nonnull (p);
+          g_assert_cmpfloat_with_epsilon (json_node_get_double (inclusive),
+                                          json_object_get_double_member (p, "severity_seconds") + children,
+                                          1e-9 * total);
+          g_assert_cmpfloat (json_object_get_double_member (p, "inclusive_seconds"), ==,
+                             json_node_get_double (inclusive));
+        }
+      if (g_strcmp0 (json_object_get_string_member (node, "parent"), "time") == 0)
+        time_children += json_node_get_double (inclusive);
+    }
+  g_assert_cmpfloat (time_children, <=, total * (1 + 1e-12));
+
+  /* every built-in pattern has its place: the wait states (and the other
+   * Scalasca patterns) under Time, the diagnostics under Diagnostics */
+  for (guint i = 0; i < json_array_get_length (patterns); i++)
+    {
+      const char *id = json_object_get_string_member (json_array_get_object_element (patterns, i), "id");
+
+      if (!g_str_has_prefix (json_object_get_string_member (json_array_get_object_element (patterns, i), "origin"),
+                             "builtin"))
+        continue;
+      g_assert_true (is_below (tree, id, "time") || is_below (tree, id, "diagnostics"));
+      if (sextant_wait_causes_is_wait_state (id))
+        g_assert_true (is_below (tree, id, "time"));
+    }
+  g_assert_true (is_below (tree, "late_sender_wrong_order", "late_sender"));
+  g_assert_true (is_below (tree, "late_sender", "mpi_point2point"));
+  g_assert_true (is_below (tree, "mpi_point2point", "mpi_communication"));
+  g_assert_true (is_below (tree, "wait_at_barrier", "mpi_synchronization"));
+  g_assert_true (is_below (tree, "wait_inside_collective", "diagnostics"));
+  g_assert_true (is_below (tree, "unbalanced_communication", "diagnostics"));
+  g_assert_true (is_below (tree, "wrong_order", "diagnostics"));
+  /* late_sender's own time still leaves the wrong order out */
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (find_by_id (patterns, "late_sender"),
+                                                                 "inclusive_seconds"),
+                                  json_object_get_double_member (find_by_id (patterns, "late_sender"),
+                                                                 "severity_seconds") +
+                                  json_object_get_double_member (find_by_id (patterns, "late_sender_wrong_order"),
+                                                                 "severity_seconds"),
+                                  1e-9 * total);
+
+  /* the window's read: the same nodes in the same order */
+  read = sextant_report_read_pattern_tree (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sextant_pattern_tree_get_n_nodes (read), ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpstr (sextant_pattern_tree_get_node (read, i)->id, ==,
+                     json_object_get_string_member (json_array_get_object_element (tree, i), "id"));
+}
+
+static void
+test_tree_external (gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *anchor = external_anchor (data);
+  g_autofree char *tmpdir = NULL;
+  g_autoptr(SextantStore) store = sextant_test_import (anchor, &tmpdir);
+  g_autoptr(SextantAnalysis) analysis = new_analysis (store);
+  g_autoptr(GPtrArray) totals = NULL;
+  gboolean waited = FALSE;
+
+  g_assert_true (sextant_analysis_run (analysis, NULL, &error));
+  g_assert_no_error (error);
+  totals = sextant_store_list_pattern_totals (store, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < totals->len; i++)
+    if (sextant_wait_causes_is_wait_state (((SextantPatternTotal *)g_ptr_array_index (totals, i))->id))
+      waited |= ((SextantPatternTotal *)g_ptr_array_index (totals, i))->severity > 0;
+  g_assert_true (waited);
+  check_tree (store);
+
+  g_clear_object (&analysis);
+  g_clear_object (&store);
+  sextant_test_remove_tree (tmpdir);
+}
+
+static SextantPattern *
+user_pattern (const char *id,
+              const char *parent,
+              const char *region)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sql = g_strdup_printf ("-- id: %s\n-- title: %s\n%s%s%s"
+                                          "SELECT v.loc AS loc, v.id AS visit, v.leave - v.enter AS severity\n"
+                                          "FROM visit AS v JOIN region AS r ON r.id = v.region WHERE r.name = '%s'\n",
+                                          id, id, parent != NULL ? "-- parent: " : "", parent != NULL ? parent : "",
+                                          parent != NULL ? "\n" : "", region);
+  SextantPattern *pattern = sextant_pattern_new_from_sql (sql, id, &error);
+
+  g_assert_no_error (error);
+  return pattern;
+}
+
+/* User patterns in the tree: under a group, under a pattern (its time in
+ * the parent's inclusive time), as a root of their own; selected through
+ * a group; a parent that is no node, or a pattern below itself, refused. */
+static void
+test_tree_user (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *anchor = external_anchor ("casita-4_mpi_ls_barr");
+  g_autofree char *tmpdir = NULL;
+  g_autoptr(SextantStore) store = sextant_test_import (anchor, &tmpdir);
+  g_autoptr(SextantPatternSet) set = sextant_pattern_set_new ();
+  g_autoptr(SextantPattern) child = user_pattern ("user_child", "user_parent", "MPI_Barrier");
+  g_autoptr(SextantPattern) parent = user_pattern ("user_parent", "hot_spots", "MPI_Recv");
+  g_autoptr(SextantPattern) alone = user_pattern ("user_alone", NULL, "MPI_Barrier");
+  g_autoptr(SextantAnalysis) analysis = NULL;
+  g_autoptr(JsonArray) patterns = NULL;
+  g_autoptr(JsonArray) tree = NULL;
+  JsonObject *node;
+  double total;
+
+  g_assert_true (sextant_pattern_set_add_builtin (set, &error));
+  /* a child added before its parent */
+  g_assert_true (sextant_pattern_set_add (set, child, &error));
+  g_assert_true (sextant_pattern_set_add (set, parent, &error));
+  g_assert_true (sextant_pattern_set_add (set, alone, &error));
+  g_assert_no_error (error);
+  g_assert_true (sextant_pattern_set_check_tree (set, &error));
+  g_assert_cmpstr (sextant_pattern_set_get_parent_of (set, "mpi_point2point"), ==, "mpi_communication");
+  g_assert_cmpstr (sextant_pattern_set_get_parent_of (set, "user_child"), ==, "user_parent");
+
+  /* a group selected: the patterns below it, the user's too, nothing else */
+  analysis = sextant_analysis_new (store, set);
+  g_assert_true (sextant_analysis_select (analysis, "hot_spots", &error));
+  g_assert_true (sextant_analysis_run (analysis, NULL, &error));
+  g_assert_no_error (error);
+  patterns = sextant_report_gather_patterns (store, &total, &tree, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (find_by_id (patterns, "user_child"));
+  g_assert_nonnull (find_by_id (patterns, "frequent_communication"));
+  g_assert_null (find_by_id (patterns, "late_sender"));
+  g_assert_null (find_by_id (patterns, "user_alone"));
+  g_clear_pointer (&patterns, json_array_unref);
+  g_clear_pointer (&tree, json_array_unref);
+  g_clear_object (&analysis);
+
+  analysis = sextant_analysis_new (store, set);
+  g_assert_true (sextant_analysis_run (analysis, NULL, &error));
+  g_assert_no_error (error);
+  patterns = sextant_report_gather_patterns (store, &total, &tree, &error);
+  g_assert_no_error (error);
+  g_assert_true (is_below (tree, "user_child", "user_parent"));
+  g_assert_true (is_below (tree, "user_parent", "diagnostics"));
+  node = find_by_id (tree, "user_parent");
+  g_assert_cmpfloat (json_object_get_double_member (find_by_id (patterns, "user_child"), "severity_seconds"), >, 0);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (node, "inclusive_seconds"),
+                                  json_object_get_double_member (find_by_id (patterns, "user_parent"),
+                                                                 "severity_seconds") +
+                                  json_object_get_double_member (find_by_id (patterns, "user_child"),
+                                                                 "severity_seconds"), 1e-9 * total);
+  /* no parent: a root of its own, after Time and Diagnostics */
+  node = find_by_id (tree, "user_alone");
+  g_assert_true (json_node_is_null (json_object_get_member (node, "parent")));
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (tree, 0), "id"), ==, "time");
+  check_tree (store);
+  g_clear_object (&analysis);
+
+  /* a parent that is no node of the tree; a pattern below itself */
+  {
+    g_autoptr(SextantPatternSet) bad = sextant_pattern_set_new ();
+    g_autoptr(SextantPattern) typo = user_pattern ("typo", "mpi_point_to_point", "MPI_Recv");
+    g_autoptr(SextantPattern) a = user_pattern ("loop_a", "loop_b", "MPI_Recv");
+    g_autoptr(SextantPattern) b = user_pattern ("loop_b", "loop_a", "MPI_Recv");
+
+    g_assert_true (sextant_pattern_set_add (bad, typo, &error));
+    analysis = sextant_analysis_new (store, bad);
+    g_assert_false (sextant_analysis_run (analysis, NULL, &error));
+    g_assert_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_SYNTAX);
+    g_assert_nonnull (strstr (error->message, "\"mpi_point_to_point\" is neither a group"));
+    g_clear_error (&error);
+    g_clear_object (&analysis);
+    g_clear_object (&bad);
+
+    bad = sextant_pattern_set_new ();
+    g_assert_true (sextant_pattern_set_add (bad, a, &error));
+    g_assert_true (sextant_pattern_set_add (bad, b, &error));
+    g_assert_false (sextant_pattern_set_check_tree (bad, &error));
+    g_assert_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_SYNTAX);
+    g_assert_nonnull (strstr (error->message, "below itself"));
+  }
+
+  g_clear_object (&store);
+  sextant_test_remove_tree (tmpdir);
+}
+
+/* The tree itself: groups added as needed, inclusive times, order, a
+ * parent that names nothing, a cycle. */
+static void
+test_tree_build (void)
+{
+  g_autoptr(SextantPatternTree) tree = sextant_pattern_tree_new ();
+  const SextantPatternTreeNode *node;
+  int at;
+
+  sextant_pattern_tree_add_pattern (tree, "late_sender", "Late Sender", "mpi_point2point", NULL, 30, 3);
+  sextant_pattern_tree_add_pattern (tree, "late_sender_wrong_order", "Wrong order", "late_sender", NULL, 20, 2);
+  sextant_pattern_tree_add_pattern (tree, "wait_at_barrier", "Wait at Barrier", "mpi_sync_collective", NULL, 60, 1);
+  sextant_pattern_tree_add_pattern (tree, "wait_inside_collective", "Inside", "diagnostics_collective", NULL, 70, 4);
+  sextant_pattern_tree_add_pattern (tree, "frequent", "Frequent", "hot_spots", NULL, 90, 1);
+  sextant_pattern_tree_add_pattern (tree, "orphan", "Orphan", "no_such_node", NULL, 5, 1);
+  sextant_pattern_tree_add_pattern (tree, "cycle_a", "A", "cycle_b", NULL, 1, 1);
+  sextant_pattern_tree_add_pattern (tree, "cycle_b", "B", "cycle_a", NULL, 1, 1);
+  sextant_pattern_tree_build (tree, 1000);
+
+  node = sextant_pattern_tree_get_node (tree, 0);
+  g_assert_cmpstr (node->id, ==, "time");
+  g_assert_cmpint (node->inclusive, ==, 1000);
+  g_assert_cmpint (node->exclusive, ==, 1000 - 110);
+  g_assert_cmpint (node->instances_below, ==, 6);
+  /* Time > MPI: Synchronization (60) before Communication (50) */
+  g_assert_cmpstr (sextant_pattern_tree_get_node (tree, 1)->id, ==, "mpi");
+  g_assert_cmpint (sextant_pattern_tree_get_node (tree, 1)->inclusive, ==, 110);
+  g_assert_cmpstr (sextant_pattern_tree_get_node (tree, 2)->id, ==, "mpi_synchronization");
+  at = sextant_pattern_tree_lookup (tree, "late_sender");
+  node = sextant_pattern_tree_get_node (tree, (guint)at);
+  g_assert_cmpint (node->exclusive, ==, 30);
+  g_assert_cmpint (node->inclusive, ==, 50);
+  g_assert_cmpuint (node->n_children, ==, 1);
+  g_assert_cmpstr (sextant_pattern_tree_get_node (tree, (guint)node->parent)->id, ==, "mpi_point2point");
+  g_assert_cmpstr (sextant_pattern_tree_get_node (tree, (guint)at + 1)->id, ==, "late_sender_wrong_order");
+  at = sextant_pattern_tree_lookup (tree, "mpi_communication");
+  g_assert_cmpint (sextant_pattern_tree_get_node (tree, (guint)at)->inclusive, ==, 50);
+  /* diagnostics: the second root, not added up */
+  at = sextant_pattern_tree_lookup (tree, "diagnostics");
+  node = sextant_pattern_tree_get_node (tree, (guint)at);
+  g_assert_cmpint (node->depth, ==, 0);
+  g_assert_false (node->additive);
+  g_assert_cmpint (node->inclusive, ==, -1);
+  g_assert_cmpint (node->instances_below, ==, 5);
+  g_assert_cmpuint ((guint)at, ==, 1 + sextant_pattern_tree_get_node (tree, 0)->n_below);
+  /* hot spots (90) before the collective diagnostics (70) */
+  g_assert_cmpstr (sextant_pattern_tree_get_node (tree, (guint)at + 1)->id, ==, "hot_spots");
+  /* no such parent, a cycle: roots of their own */
+  g_assert_cmpint (sextant_pattern_tree_get_node (tree, (guint)sextant_pattern_tree_lookup (tree, "orphan"))->parent,
+                   ==, -1);
+  g_assert_cmpint (sextant_pattern_tree_get_node (tree, (guint)sextant_pattern_tree_lookup (tree, "cycle_a"))->depth +
+                   sextant_pattern_tree_get_node (tree, (guint)sextant_pattern_tree_lookup (tree, "cycle_b"))->depth,
+                   ==, 1);
+  g_assert_null (sextant_pattern_group_lookup ("late_sender"));
+  g_assert_cmpstr (sextant_pattern_group_lookup ("mpi_point2point")->parent, ==, "mpi_communication");
+}
+
+
 int
 main (int    argc,
       char **argv)
@@ -675,6 +1027,13 @@ main (int    argc,
   g_test_add_func ("/analysis/sites/planted", test_sites_planted);
   g_test_add_func ("/analysis/sites/external", test_sites_external);
   g_test_add_func ("/analysis/default-comment", test_default_comment);
+  g_test_add_func ("/analysis/tree/build", test_tree_build);
+  g_test_add_func ("/analysis/tree/user", test_tree_user);
+  g_test_add_data_func ("/analysis/tree/casita-2_jacobi_blame_cpu_015", "casita-2_jacobi_blame_cpu_015",
+                        test_tree_external);
+  g_test_add_data_func ("/analysis/tree/sstmacro-otf2_test_traces", "sstmacro-otf2_test_traces",
+                        test_tree_external);
+  g_test_add_data_func ("/analysis/tree/casita-4_mpi_ls_barr", "casita-4_mpi_ls_barr", test_tree_external);
 
   return g_test_run ();
 }

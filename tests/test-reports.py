@@ -111,6 +111,24 @@ def check(archive, work):
     ok(same, "%s: JSON report patterns equal analyze --json" % archive)
     ok(model["summary"]["total_time_seconds"] == analyze["total_time_seconds"],
        "%s: JSON report total time equals analyze's" % archive)
+    # the metric tree: the same in both, Time first with the total time, a
+    # pattern's inclusive time its own and its children's
+    ok(model["tree"] == analyze["tree"], "%s: JSON report tree equals analyze's" % archive)
+    tree = analyze["tree"]
+    ok(tree[0]["id"] == "time" and tree[0]["inclusive_seconds"] == analyze["total_time_seconds"],
+       "%s: the tree's root is Time, the total time" % archive, str(tree[0]))
+    bad = []
+    for n in tree:
+        kids = [c for c in tree if c["parent"] == n["id"] and c["inclusive_seconds"] is not None]
+        if n["inclusive_seconds"] is not None:
+            if n["inclusive_seconds"] < sum(c["inclusive_seconds"] for c in kids) * (1 - 1e-12) or n["share"] > 1:
+                bad.append(n["id"])
+            if n["kind"] == "pattern" and abs(n["inclusive_seconds"] - want[n["id"]]["severity_seconds"]
+                                              - sum(c["inclusive_seconds"] for c in kids)) > 1e-9:
+                bad.append(n["id"])
+    ok(not bad, "%s: every node's time covers its children's, no share past 100 %%" % archive, str(bad))
+    ok(all(p["parent"] is not None and "inclusive_seconds" in p for p in analyze["patterns"]),
+       "%s: every pattern has a parent and an inclusive time" % archive)
     for key in ("summary", "profile", "instances", "matrix", "message_sizes"):
         ok(key in model, "%s: JSON report has %s" % (archive, key))
     insts = model["instances"]
@@ -150,9 +168,14 @@ def check(archive, work):
     ok(len([r for r in rows if r["section"] == "instances" and r["field"] == "comment"]) == len(insts),
        "%s: CSV carries every instance" % archive)
 
-    # Markdown: every pattern with its severity
-    missing = [k for k, p in want.items() if "`%s` | %.9g |" % (k, p["severity_seconds"]) not in outs["md"]]
-    ok(not missing, "%s: Markdown lists every pattern with its severity" % archive, str(missing))
+    # Markdown: every pattern with its own and its inclusive time, indented by its depth in the tree
+    depth = {n["id"]: n["depth"] for n in tree}
+    missing = [k for k, p in want.items()
+               if "| %s%s | `%s` | %.9g | %.9g |" % ("&emsp;" * depth[k], p["title"], k, p["severity_seconds"],
+                                                   p["inclusive_seconds"]) not in outs["md"]]
+    ok(not missing, "%s: Markdown lists every pattern in the tree with its times" % archive, str(missing))
+    ok("| **Time** | `time` |  | %.9g | 100.0000 %% |" % analyze["total_time_seconds"] in outs["md"],
+       "%s: Markdown's tree starts at Time" % archive)
 
     # HTML: well-formed, self-contained, every pattern with instances shown with its time
     checker = Checker()
@@ -172,6 +195,8 @@ def check(archive, work):
     shown = [k for k, p in want.items() if p["instances"] > 0
              and (p["title"] not in text or fmt_seconds(p["severity_seconds"]) not in text)]
     ok(not shown, "%s: HTML shows every pattern with its time" % archive, str(shown))
+    groups = [n["title"] for n in tree if n["kind"] == "group" and n["instances_below"] > 0]
+    ok(groups and all(g in text for g in groups), "%s: HTML shows the tree's groups" % archive, str(groups))
 
 
 def main():

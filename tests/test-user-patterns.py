@@ -177,6 +177,38 @@ def main():
         ids = [p["id"] for p in json.loads(run.stdout)["patterns"]] if run.returncode == 0 else []
         ok("long_calls_2" in ids and "long_calls" not in ids, "--pattern-file and --no-user-patterns", str(ids))
 
+        # the metric tree: a user pattern names a group or a pattern as parent
+        tree_file = os.path.join(work, "tree.sql")
+        with open(tree_file, "w") as f:
+            f.write(LONG_CALLS.replace("-- title: Long MPI calls", "-- title: Long MPI calls\n-- parent: hot_spots"))
+        below = os.path.join(work, "below.sql")
+        with open(below, "w") as f:
+            f.write(LONG_CALLS.replace("long_calls", "long_recvs")
+                    .replace("-- title: Long MPI calls", "-- title: Long receives\n-- parent: long_calls")
+                    .replace("r.paradigm = 'MPI'", "r.name = 'MPI_Recv'"))
+        run = sextant("analyze", "--json", "--no-user-patterns", "--pattern-file", below, "--pattern-file", tree_file, db)
+        out = json.loads(run.stdout) if run.returncode == 0 else {"patterns": [], "tree": []}
+        nodes = {n["id"]: n for n in out["tree"]}
+        pats = {p["id"]: p for p in out["patterns"]}
+        ok(nodes.get("long_calls", {}).get("parent") == "hot_spots" and nodes.get("hot_spots", {}).get("parent")
+           == "diagnostics" and nodes.get("long_recvs", {}).get("parent") == "long_calls",
+           "user patterns in the tree: under a group, under a pattern", str({k: nodes.get(k) for k in
+                                                                            ("long_calls", "long_recvs")}))
+        ok(pats and abs(pats["long_calls"]["inclusive_seconds"] - pats["long_calls"]["severity_seconds"]
+                        - pats["long_recvs"]["severity_seconds"]) < 1e-9,
+           "a parent's inclusive time is its own and its child's", str(pats.get("long_calls")))
+        run = sextant("analyze", "--json", "--no-user-patterns", "--pattern-file", below, "--pattern-file", tree_file,
+                      "--pattern", "diagnostics", db)
+        ids = sorted(p["id"] for p in json.loads(run.stdout)["patterns"]) if run.returncode == 0 else []
+        ok("long_recvs" in ids and "frequent_communication" in ids and "late_sender" not in ids,
+           "--pattern diagnostics selects the group's subtree, the user's patterns too", str(ids))
+        typo = os.path.join(work, "typo.sql")
+        with open(typo, "w") as f:
+            f.write(LONG_CALLS.replace("-- title: Long MPI calls", "-- title: Long MPI calls\n-- parent: hotspots"))
+        run = sextant("analyze", "--no-user-patterns", "--pattern-file", typo, db)
+        ok(run.returncode == 1 and 'the parent "hotspots" is neither a group of the pattern tree nor a pattern'
+           in run.stderr and "typo.sql" in run.stderr, "a parent that names nothing is refused", run.stderr)
+
         # usage errors
         for args, words in ((("--param", "nope=1"), 'no pattern has a parameter "nope"'),
                             (("--param", "eps=abc"), "not a number"),

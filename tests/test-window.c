@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 
 #include "sextant-lod-reader.h"
+#include "sextant-pattern-tree.h"
 #include "sextant-test-util.h"
 #include "sextant-ui-test-util.h"
 #include "sextant-preferences-window.h"
@@ -538,17 +539,28 @@ test_keys (Fixture       *fixture,
       g_assert_cmpint (view_width (session), ==, whole);
     }
 
-  /* the keyboard alone: Down in the pattern list chooses the next pattern,
-   * Tab goes to its instances, Down chooses the first */
+  /* the keyboard alone: Down in the pattern list goes down the tree's rows
+   * (from the row that has the focus) to another pattern, past the groups'
+   * rows, which choose none; Tab goes to its
+   * instances, Down chooses the first */
   gtk_widget_grab_focus (GTK_WIDGET (browser));
   sextant_test_run_frames (GTK_WIDGET (fixture->window), 2);
   if (sextant_pattern_browser_get_n_patterns (browser) > 1)
     {
-      const char *second = sextant_pattern_browser_get_pattern_id (browser, 1);
+      g_autofree char *first = g_strdup (sextant_pattern_browser_get_chosen (browser));
+      g_autofree char *second = NULL;
 
       sextant_session_set_instance (session, NULL);
-      press (fixture, "Down");
-      sextant_test_wait_for (browser, "ready", 60);
+      for (guint tries = 0; tries < 20 && second == NULL; tries++)
+        {
+          press (fixture, "Down");
+          sextant_test_wait_for (browser, "ready", 60);
+          if (sextant_pattern_browser_get_chosen (browser) != NULL &&
+              g_strcmp0 (sextant_pattern_browser_get_chosen (browser), first) != 0)
+            second = g_strdup (sextant_pattern_browser_get_chosen (browser));
+        }
+      g_assert_nonnull (second);
+      g_assert_cmpstr (second, !=, first);
       press (fixture, "Tab");
       g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (fixture->window)),
                                              GTK_WIDGET (sextant_pattern_browser_get_instance_view (browser))));
@@ -1070,6 +1082,117 @@ test_cancel_import (Fixture       *fixture,
       g_error ("the cancelled import left %s", name);
 }
 
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static const char *
+row_id (GtkTreeListModel *rows,
+        guint             position,
+        guint            *depth)
+{
+  g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (rows, position);
+  g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+
+  if (depth != NULL)
+    *depth = gtk_tree_list_row_get_depth (row);
+  return gtk_string_object_get_string (GTK_STRING_OBJECT (item));
+}
+
+static guint
+row_of (GtkTreeListModel *rows,
+        const char       *id)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (rows)); i++)
+    if (g_str_equal (row_id (rows, i, NULL), id))
+      return i;
+
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* The pattern list is the metric tree (sstmacro-otf2_test_traces: its Late
+ * Senders include wrong-order ones): Time first, the groups and patterns
+ * with instances below it, Late Sender, Wrong order under Late Sender,
+ * Diagnostics apart; a collapsed branch opens again when one of its
+ * patterns is chosen; a group's row shows what it holds, no instances. */
+static void
+test_pattern_tree (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (fixture->window);
+  GtkTreeListModel *rows;
+  GtkSingleSelection *selection;
+  g_autoptr(GtkTreeListRow) sender = NULL;
+  guint n_rows;
+  guint at;
+  guint depth;
+  guint child_depth;
+  int wrong_order = -1;
+
+  open_and_wait (fixture, fixture->archive);
+  sextant_test_wait_for (browser, "ready", 60);
+  rows = sextant_pattern_browser_get_rows (browser);
+  g_assert_nonnull (rows);
+  n_rows = g_list_model_get_n_items (G_LIST_MODEL (rows));
+  g_assert_cmpuint (n_rows, >, sextant_pattern_browser_get_n_patterns (browser));
+  g_assert_cmpstr (row_id (rows, 0, &depth), ==, "time");
+  g_assert_cmpuint (depth, ==, 0);
+  g_assert_cmpuint (row_of (rows, "mpi"), !=, GTK_INVALID_LIST_POSITION);
+  g_assert_cmpuint (row_of (rows, "diagnostics"), !=, GTK_INVALID_LIST_POSITION);
+  /* every pattern with instances has its row */
+  for (guint i = 0; i < sextant_pattern_browser_get_n_patterns (browser); i++)
+    {
+      g_assert_cmpuint (row_of (rows, sextant_pattern_browser_get_pattern_id (browser, i)), !=,
+                        GTK_INVALID_LIST_POSITION);
+      if (g_str_equal (sextant_pattern_browser_get_pattern_id (browser, i), "late_sender_wrong_order"))
+        wrong_order = (int)i;
+    }
+  g_assert_cmpint (wrong_order, >=, 0);
+
+  /* Late Sender > Late Sender, Wrong Order */
+  at = row_of (rows, "late_sender");
+  g_assert_cmpuint (at, !=, GTK_INVALID_LIST_POSITION);
+  row_id (rows, at, &depth);
+  g_assert_cmpstr (row_id (rows, at + 1, &child_depth), ==, "late_sender_wrong_order");
+  g_assert_cmpuint (child_depth, ==, depth + 1);
+  g_assert_cmpuint (row_of (rows, "mpi_point2point"), <, at);
+
+  /* collapsed, then chosen: opened again */
+  sender = gtk_tree_list_model_get_row (rows, at);
+  gtk_tree_list_row_set_expanded (sender, FALSE);
+  g_assert_cmpuint (row_of (rows, "late_sender_wrong_order"), ==, GTK_INVALID_LIST_POSITION);
+  sextant_pattern_browser_select (browser, (guint)wrong_order);
+  sextant_test_wait_for (browser, "ready", 60);
+  g_assert_true (gtk_tree_list_row_get_expanded (sender));
+  g_assert_cmpstr (sextant_pattern_browser_get_chosen (browser), ==, "late_sender_wrong_order");
+  g_assert_cmpuint (g_list_model_get_n_items (sextant_pattern_browser_get_instances (browser)), >, 0);
+
+  /* a group's row: what it holds, no instances */
+  selection = GTK_SINGLE_SELECTION (gtk_list_view_get_model (GTK_LIST_VIEW (find_descendant (GTK_WIDGET (browser),
+                                                                                             GTK_TYPE_LIST_VIEW))));
+  gtk_single_selection_set_selected (selection, row_of (rows, "mpi_collective"));
+  sextant_test_wait_for (browser, "ready", 60);
+  g_assert_null (sextant_pattern_browser_get_chosen (browser));
+  g_assert_cmpuint (g_list_model_get_n_items (sextant_pattern_browser_get_instances (browser)), ==, 0);
+  g_assert_cmpstr (sextant_pattern_browser_get_details (browser), ==,
+                   sextant_pattern_group_lookup ("mpi_collective")->description);
+}
+
+
 int
 main (int    argc,
       char **argv)
@@ -1105,6 +1228,8 @@ main (int    argc,
   g_test_add_func ("/window/timeline-mark", test_mark);
   for (guint i = 0; i < G_N_ELEMENTS (tests); i++)
     g_test_add (tests[i].path, Fixture, NULL, fixture_set_up, tests[i].test, fixture_tear_down);
+  g_test_add ("/window/pattern-tree", Fixture, "sstmacro-otf2_test_traces", fixture_set_up, test_pattern_tree,
+              fixture_tear_down);
 
   status = g_test_run ();
   sextant_test_remove_tree (data_home);

@@ -4,8 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Two reads leave the main thread, each on a connection of its own from
- * the session: the patterns' totals (a few dozen rows, read when the
- * session or its generation changes) and the chosen pattern's worst
+ * the session: the patterns' totals and their metric tree (a few dozen
+ * rows, read when the session or its generation changes; the list is a
+ * GtkTreeListModel over the tree's nodes that have instances below them,
+ * one GtkStringObject per node, its id) and the chosen pattern's worst
  * instances (MAX_INSTANCES rows, read when a pattern is chosen). A newer
  * read cancels the one before. The instances become SextantInstance
  * objects, few enough for a GListStore; the table sorts them with the
@@ -13,6 +15,7 @@
  */
 #include "config.h"
 
+#include "sextant-report.h"
 #include "sextant-resources.h"
 #include "sextant-pattern-browser.h"
 
@@ -27,9 +30,8 @@ struct _SextantPatternBrowser
   GtkLabel           *status;
   GtkWidget          *scope_box;
   GtkLabel           *scope_label;
-  GtkListView        *patterns;               /* of pattern_ids: the ids of `totals` */
+  GtkListView        *patterns;               /* of `rows`: the nodes of `tree` shown */
   GtkSingleSelection *pattern_selection;
-  GtkStringList      *pattern_ids;
   GtkListItemFactory *pattern_factory;
   GtkColumnView      *instances_view;
   GtkColumnViewColumn *lost_column;
@@ -42,6 +44,8 @@ struct _SextantPatternBrowser
   SextantSession     *session;
   GSignalGroup       *session_signals;
   GPtrArray          *totals;                 /* SextantPatternTotal with instances, worst first */
+  SextantPatternTree *tree;                   /* the metric tree of all the patterns */
+  GtkTreeListModel   *rows;                   /* the tree's rows, GtkTreeListRow of GtkStringObject (ids) */
   GCancellable       *cancellable;            /* of the totals, and of the instances through the next */
   GCancellable       *instances_cancellable;  /* of the chosen pattern's instances */
   char               *chosen;                 /* the chosen pattern's id */
@@ -62,7 +66,10 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-static void load_totals  (SextantPatternBrowser *self);
+static void load_totals         (SextantPatternBrowser *self);
+static void pattern_selected_cb (GtkSingleSelection    *selection,
+                                 GParamSpec            *pspec,
+                                 SextantPatternBrowser *self);
 static void show_details (SextantPatternBrowser *self,
                           SextantInstance       *instance);
 
@@ -211,6 +218,21 @@ load_instances (SextantPatternBrowser *self,
 
 /* The patterns ------------------------------------------------------------------ */
 
+/* What the totals' worker reads */
+typedef struct
+{
+  GPtrArray          *totals;
+  SextantPatternTree *tree;
+} Totals;
+
+static void
+totals_free (Totals *totals)
+{
+  g_clear_pointer (&totals->totals, g_ptr_array_unref);
+  g_clear_pointer (&totals->tree, sextant_pattern_tree_free);
+  g_free (totals);
+}
+
 static void
 load_totals_worker (GTask        *task,
                     gpointer      source_object,
@@ -218,41 +240,192 @@ load_totals_worker (GTask        *task,
                     GCancellable *cancellable)
 {
   g_autoptr(SextantStore) store = NULL;
-  GPtrArray *totals;
+  Totals *totals = g_new0 (Totals, 1);
   GError *error = NULL;
 
-  if (!(store = sextant_session_open_store (task_data, &error)))
+  if ((store = sextant_session_open_store (task_data, &error)) != NULL)
+    sextant_store_set_cancellable (store, cancellable);
+  if (store == NULL ||
+      !(totals->totals = sextant_store_list_pattern_totals (store, &error)) ||
+      !(totals->tree = sextant_report_read_pattern_tree (store, &error)))
     {
-      g_task_return_error (task, error);
-      return;
-    }
-  sextant_store_set_cancellable (store, cancellable);
-  if (!(totals = sextant_store_list_pattern_totals (store, &error)))
-    {
+      totals_free (totals);
       g_task_return_error (task, error);
       return;
     }
 
-  g_task_return_pointer (task, totals, (GDestroyNotify)g_ptr_array_unref);
+  g_task_return_pointer (task, totals, (GDestroyNotify)totals_free);
 }
 
+/* The tree's rows ------------------------------------------------------------- */
+
+/* Whether the node is listed: the root Time, and every node with instances
+ * at or below it */
+static gboolean
+node_shown (const SextantPatternTreeNode *node)
+{
+  return node->instances_below > 0 || (node->depth == 0 && g_str_equal (node->id, "time"));
+}
+
+/* The ids of the listed children of the node @index (all roots for -1),
+ * or NULL if it has none */
+static GListModel *
+shown_children (SextantPatternTree *tree,
+                int                 index)
+{
+  g_autoptr(GtkStringList) ids = gtk_string_list_new (NULL);
+  guint first = index < 0 ? 0 : (guint)index + 1;
+  guint last = index < 0 ? sextant_pattern_tree_get_n_nodes (tree)
+                         : first + sextant_pattern_tree_get_node (tree, (guint)index)->n_below;
+
+  for (guint c = first; c < last; c += 1 + sextant_pattern_tree_get_node (tree, c)->n_below)
+    if (node_shown (sextant_pattern_tree_get_node (tree, c)))
+      gtk_string_list_append (ids, sextant_pattern_tree_get_node (tree, c)->id);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (ids)) > 0 ? G_LIST_MODEL (g_steal_pointer (&ids)) : NULL;
+}
+
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
+{
+  SextantPatternTree *tree = user_data;
+  int index = sextant_pattern_tree_lookup (tree, gtk_string_object_get_string (item));
+
+  return index >= 0 ? shown_children (tree, index) : NULL;
+}
+
+/* The node a row shows, or NULL */
+static const SextantPatternTreeNode *
+node_of_row (SextantPatternBrowser *self,
+             GtkTreeListRow        *row)
+{
+  g_autoptr(GObject) item = NULL;
+  int index;
+
+  if (row == NULL || self->tree == NULL || !(item = gtk_tree_list_row_get_item (row)))
+    return NULL;
+  index = sextant_pattern_tree_lookup (self->tree, gtk_string_object_get_string (GTK_STRING_OBJECT (item)));
+
+  return index >= 0 ? sextant_pattern_tree_get_node (self->tree, (guint)index) : NULL;
+}
+
+/* The node of the @position-th row, or NULL */
+static const SextantPatternTreeNode *
+row_node (SextantPatternBrowser *self,
+          guint                  position)
+{
+  g_autoptr(GtkTreeListRow) row = NULL;
+
+  if (self->rows == NULL || !(row = gtk_tree_list_model_get_row (self->rows, position)))
+    return NULL;
+
+  return node_of_row (self, row);
+}
+
+/* No rows: before the tree they show goes */
+static void
+clear_rows (SextantPatternBrowser *self)
+{
+  g_signal_handlers_block_by_func (self->pattern_selection, pattern_selected_cb, self);
+  gtk_single_selection_set_model (self->pattern_selection, NULL);
+  g_clear_object (&self->rows);
+  g_signal_handlers_unblock_by_func (self->pattern_selection, pattern_selected_cb, self);
+}
+
+static guint
+find_row_once (SextantPatternBrowser *self,
+               const char            *id)
+{
+  guint n = self->rows != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->rows)) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const SextantPatternTreeNode *node = row_node (self, i);
+
+      if (node != NULL && g_strcmp0 (node->id, id) == 0)
+        return i;
+    }
+
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* The row of the node @id, its ancestors expanded if the user had
+ * collapsed them */
+static guint
+find_row (SextantPatternBrowser *self,
+          const char            *id)
+{
+  guint position = find_row_once (self, id);
+  g_autoptr(GPtrArray) ancestors = g_ptr_array_new ();
+  int index;
+
+  if (position != GTK_INVALID_LIST_POSITION || self->tree == NULL ||
+      (index = sextant_pattern_tree_lookup (self->tree, id)) < 0)
+    return position;
+
+  for (int up = sextant_pattern_tree_get_node (self->tree, (guint)index)->parent; up >= 0;
+       up = sextant_pattern_tree_get_node (self->tree, (guint)up)->parent)
+    g_ptr_array_insert (ancestors, 0, (gpointer)sextant_pattern_tree_get_node (self->tree, (guint)up)->id);
+  for (guint i = 0; i < ancestors->len; i++)
+    {
+      guint at = find_row_once (self, g_ptr_array_index (ancestors, i));
+      g_autoptr(GtkTreeListRow) row = at != GTK_INVALID_LIST_POSITION ? gtk_tree_list_model_get_row (self->rows, at)
+                                                                      : NULL;
+
+      if (row != NULL)
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+
+  return find_row_once (self, id);
+}
+
+/* The index in `totals` of the pattern @id, or -1 */
+static int
+total_index (SextantPatternBrowser *self,
+             const char            *id)
+{
+  for (guint i = 0; self->totals != NULL && i < self->totals->len; i++)
+    if (g_strcmp0 (((SextantPatternTotal *)g_ptr_array_index (self->totals, i))->id, id) == 0)
+      return (int)i;
+
+  return -1;
+}
+
+/* A pattern's row: its instances; a group's: its description */
 static void
 pattern_selected_cb (GtkSingleSelection    *selection,
                      GParamSpec            *pspec,
                      SextantPatternBrowser *self)
 {
-  guint index = gtk_single_selection_get_selected (selection);
+  const SextantPatternTreeNode *node = row_node (self, gtk_single_selection_get_selected (selection));
+  int index;
 
-  if (index != GTK_INVALID_LIST_POSITION)
-    load_instances (self, index);
+  if (node == NULL)
+    return;
+  if ((index = total_index (self, node->id)) >= 0)
+    {
+      load_instances (self, (guint)index);
+      return;
+    }
+
+  g_cancellable_cancel (self->instances_cancellable);
+  g_clear_pointer (&self->chosen, g_free);
+  clear_instances (self);
+  gtk_label_set_text (self->details, node->description != NULL ? node->description : "");
+  set_ready (self, TRUE);
 }
 
-/* A pattern's row: its title, the number of its instances, the time they lost */
+/* A node's row, behind the expander of its level: its title, the number
+ * of instances (a group's: below it), the time lost (inclusive: a pattern's
+ * own and its children's; "-" for the groups of diagnostics, which are not
+ * added up) */
 static void
 setup_pattern_row (GtkSignalListItemFactory *factory,
                    GtkListItem              *item,
                    SextantPatternBrowser    *self)
 {
+  GtkWidget *expander = gtk_tree_expander_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *count = gtk_label_new (NULL);
@@ -267,7 +440,9 @@ setup_pattern_row (GtkSignalListItemFactory *factory,
   gtk_box_append (GTK_BOX (box), title);
   gtk_box_append (GTK_BOX (box), count);
   gtk_box_append (GTK_BOX (box), lost);
-  gtk_list_item_set_child (item, box);
+  gtk_widget_set_hexpand (box, TRUE);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  gtk_list_item_set_child (item, expander);
 }
 
 static void
@@ -275,47 +450,68 @@ bind_pattern_row (GtkSignalListItemFactory *factory,
                   GtkListItem              *item,
                   SextantPatternBrowser    *self)
 {
-  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *expander = gtk_list_item_get_child (item);
+  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
   GtkWidget *title = gtk_widget_get_first_child (box);
   GtkWidget *count = gtk_widget_get_next_sibling (title);
   GtkWidget *lost = gtk_widget_get_next_sibling (count);
-  guint position = gtk_list_item_get_position (item);
-  const SextantPatternTotal *total;
+  GtkTreeListRow *row = gtk_list_item_get_item (item);
+  const SextantPatternTreeNode *node = node_of_row (self, row);
+  gint64 resolution;
+  gint64 total;
   g_autofree char *seconds = NULL;
+  g_autofree char *own = NULL;
   g_autofree char *n = NULL;
+  g_autofree char *share = NULL;
   g_autofree char *tooltip = NULL;
 
-  if (self->totals == NULL || position >= self->totals->len)
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  if (node == NULL)
     return;
 
-  total = g_ptr_array_index (self->totals, position);
-  seconds = sextant_format_duration (total->severity, sextant_session_get_resolution (self->session));
-  n = g_strdup_printf ("%" G_GINT64_FORMAT, total->instances);
-  tooltip = g_strdup_printf ("%s (%s): %s instances lost %s in all%s%s", total->title, total->id, n, seconds,
-                             total->description != NULL ? ".\n" : "",
-                             total->description != NULL ? total->description : "");
-  gtk_label_set_text (GTK_LABEL (title), total->title);
+  resolution = sextant_session_get_resolution (self->session);
+  total = sextant_pattern_tree_get_node (self->tree, 0)->inclusive;
+  seconds = node->additive ? sextant_format_duration (node->inclusive, resolution) : g_strdup ("–");
+  own = sextant_format_duration (node->exclusive, resolution);
+  share = node->additive && total > 0 ? g_strdup_printf ("%.2f %%", 100.0 * node->inclusive / total)
+                                      : g_strdup ("not added up: diagnostics overlap");
+  n = g_strdup_printf ("%" G_GINT64_FORMAT, node->is_group ? node->instances_below : node->instances);
+  if (node->is_group)
+    tooltip = g_strdup_printf ("%s (%s): %s of the total time (%s)%s%s", node->title, node->id, seconds, share,
+                               node->description != NULL ? ".\n" : "", node->description != NULL ? node->description : "");
+  else
+    tooltip = g_strdup_printf ("%s (%s): %s instances lost %s in all%s%s (%s of the total time)%s%s", node->title,
+                               node->id, n, own, node->n_children > 0 ? ", with the patterns below it " : "",
+                               node->n_children > 0 ? seconds : "", share,
+                               node->description != NULL ? ".\n" : "", node->description != NULL ? node->description : "");
+  gtk_label_set_text (GTK_LABEL (title), node->title);
+  if (node->is_group)
+    gtk_widget_add_css_class (title, "heading");
+  else
+    gtk_widget_remove_css_class (title, "heading");
   gtk_label_set_text (GTK_LABEL (count), n);
   gtk_label_set_text (GTK_LABEL (lost), seconds);
   gtk_widget_set_tooltip_text (box, tooltip);
 }
 
-/* The list's rows: the ids of `totals`, in its order */
+/* The list's rows: the tree's nodes with instances, all expanded; the
+ * pattern @select of `totals` chosen */
 static void
 set_pattern_rows (SextantPatternBrowser *self,
                   guint                  select)
 {
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) ids = NULL;
+  g_autoptr(GtkTreeListModel) rows = NULL;
+  guint position = GTK_INVALID_LIST_POSITION;
 
-  for (guint i = 0; self->totals != NULL && i < self->totals->len; i++)
-    g_strv_builder_add (builder, ((SextantPatternTotal *)g_ptr_array_index (self->totals, i))->id);
-  ids = g_strv_builder_end (builder);
   g_signal_handlers_block_by_func (self->pattern_selection, pattern_selected_cb, self);
-  gtk_string_list_splice (self->pattern_ids, 0, g_list_model_get_n_items (G_LIST_MODEL (self->pattern_ids)),
-                          (const char * const *)ids);
-  gtk_single_selection_set_selected (self->pattern_selection, g_strv_length (ids) > 0 ? select
-                                                                                      : GTK_INVALID_LIST_POSITION);
+  if (self->tree != NULL)
+    rows = gtk_tree_list_model_new (shown_children (self->tree, -1), FALSE, TRUE, create_children, self->tree,
+                                    NULL);
+  g_set_object (&self->rows, rows);
+  gtk_single_selection_set_model (self->pattern_selection, G_LIST_MODEL (self->rows));
+  if (self->totals != NULL && select < self->totals->len)
+    position = find_row (self, ((SextantPatternTotal *)g_ptr_array_index (self->totals, select))->id);
+  gtk_single_selection_set_selected (self->pattern_selection, position);
   g_signal_handlers_unblock_by_func (self->pattern_selection, pattern_selected_cb, self);
 }
 
@@ -348,13 +544,14 @@ totals_loaded_cb (GObject      *object,
 {
   g_autoptr(SextantPatternBrowser) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) all = g_task_propagate_pointer (G_TASK (result), &error);
+  Totals *read = g_task_propagate_pointer (G_TASK (result), &error);
+  GPtrArray *all = read != NULL ? read->totals : NULL;
   gint64 resolution;
   gint64 worst = 0;
   guint select = 0;
   g_autofree char *status = NULL;
 
-  if (all == NULL)
+  if (read == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_error (self, error);
@@ -362,6 +559,9 @@ totals_loaded_cb (GObject      *object,
     }
 
   g_clear_pointer (&self->totals, g_ptr_array_unref);
+  clear_rows (self);
+  g_clear_pointer (&self->tree, sextant_pattern_tree_free);
+  self->tree = g_steal_pointer (&read->tree);
   self->totals = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_total_free);
   /* the patterns without instances are not listed (the catalogue has 28) */
   for (guint i = 0; i < all->len; i++)
@@ -381,6 +581,7 @@ totals_loaded_cb (GObject      *object,
       if (g_strcmp0 (total->id, self->chosen) == 0)
         select = i;
     }
+  totals_free (read);
   set_pattern_rows (self, select);
 
   if (!sextant_session_get_analysis_scope (self->session)->analysed)
@@ -512,6 +713,8 @@ sextant_pattern_browser_set_session (SextantPatternBrowser *self,
   g_signal_group_set_target (self->session_signals, session);
   g_clear_pointer (&self->totals, g_ptr_array_unref);
   g_clear_pointer (&self->chosen, g_free);
+  clear_rows (self);
+  g_clear_pointer (&self->tree, sextant_pattern_tree_free);
   set_pattern_rows (self, 0);
   clear_instances (self);
   gtk_label_set_text (self->status, "");
@@ -558,20 +761,50 @@ sextant_pattern_browser_get_pattern_id (SextantPatternBrowser *self,
   return ((SextantPatternTotal *)g_ptr_array_index (self->totals, index))->id;
 }
 
-/* Chooses the @index-th pattern; its instances load on a worker thread */
+/* Chooses the @index-th pattern (of those with instances, worst first: see
+ * sextant_pattern_browser_get_pattern_id()) and selects its row in the
+ * tree; its instances load on a worker thread */
 void
 sextant_pattern_browser_select (SextantPatternBrowser *self,
                                 guint                  index)
 {
+  guint position;
+
   g_return_if_fail (SEXTANT_IS_PATTERN_BROWSER (self));
 
   if (self->totals == NULL || index >= self->totals->len)
     return;
 
-  if (gtk_single_selection_get_selected (self->pattern_selection) == index)
+  position = find_row (self, ((SextantPatternTotal *)g_ptr_array_index (self->totals, index))->id);
+  if (gtk_single_selection_get_selected (self->pattern_selection) == position)
     load_instances (self, index);
   else
-    gtk_single_selection_set_selected (self->pattern_selection, index);
+    gtk_single_selection_set_selected (self->pattern_selection, position);
+}
+
+/**
+ * sextant_pattern_browser_get_rows:
+ *
+ * Returns: (transfer none) (nullable): the pattern list's rows: a
+ *   GtkTreeListModel of GtkTreeListRow, whose items are GtkStringObject
+ *   holding the node's id (a pattern or a group of the metric tree)
+ */
+GtkTreeListModel *
+sextant_pattern_browser_get_rows (SextantPatternBrowser *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_PATTERN_BROWSER (self), NULL);
+
+  return self->rows;
+}
+
+/* Returns: (nullable): the id of the pattern whose instances are listed;
+ * NULL while a group's row is selected */
+const char *
+sextant_pattern_browser_get_chosen (SextantPatternBrowser *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_PATTERN_BROWSER (self), NULL);
+
+  return self->chosen;
 }
 
 /* Returns: (transfer none): the instances as the table shows them (sorted) */
@@ -619,7 +852,8 @@ sextant_pattern_browser_get_details (SextantPatternBrowser *self)
 }
 
 /* Tab in the pattern list goes to the instances (GTK 4.8's lists move from
- * item to item with it), Shift+Tab in the instances back to the patterns */
+ * item to item with it), Shift+Tab in the instances back to the patterns;
+ * + and - are the window's zoom there too */
 static gboolean
 list_key_cb (GtkEventControllerKey *controller,
              guint                  keyval,
@@ -631,6 +865,21 @@ list_key_cb (GtkEventControllerKey *controller,
 
   if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
     return FALSE;
+  /* the tree's expanders bind + and -: in the window they zoom, wherever
+   * the focus is (the expanders keep their clicks) */
+  if (list == GTK_WIDGET (self->patterns))
+    switch (keyval)
+      {
+      case GDK_KEY_plus:
+      case GDK_KEY_equal:
+      case GDK_KEY_KP_Add:
+        return gtk_widget_activate_action (list, "win.zoom-in", NULL);
+      case GDK_KEY_minus:
+      case GDK_KEY_KP_Subtract:
+        return gtk_widget_activate_action (list, "win.zoom-out", NULL);
+      default:
+        break;
+      }
   if (list == GTK_WIDGET (self->patterns) && keyval == GDK_KEY_Tab && (state & GDK_SHIFT_MASK) == 0)
     return gtk_widget_grab_focus (GTK_WIDGET (self->instances_view));
   if (list == GTK_WIDGET (self->instances_view) && keyval == GDK_KEY_ISO_Left_Tab)
@@ -673,6 +922,8 @@ sextant_pattern_browser_dispose (GObject *object)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);
   g_clear_object (&self->session);
+  if (self->pattern_selection != NULL)
+    clear_rows (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEXTANT_TYPE_PATTERN_BROWSER);
 
   G_OBJECT_CLASS (sextant_pattern_browser_parent_class)->dispose (object);
@@ -684,6 +935,7 @@ sextant_pattern_browser_finalize (GObject *object)
   SextantPatternBrowser *self = SEXTANT_PATTERN_BROWSER (object);
 
   g_clear_pointer (&self->totals, g_ptr_array_unref);
+  g_clear_pointer (&self->tree, sextant_pattern_tree_free);
   g_free (self->chosen);
 
   G_OBJECT_CLASS (sextant_pattern_browser_parent_class)->finalize (object);
@@ -755,7 +1007,6 @@ sextant_pattern_browser_class_init (SextantPatternBrowserClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, scope_label);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, patterns);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, pattern_selection);
-  gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, pattern_ids);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, pattern_factory);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, instances_view);
   gtk_widget_class_bind_template_child (widget_class, SextantPatternBrowser, lost_column);

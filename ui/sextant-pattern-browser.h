@@ -3,8 +3,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the session's analysis found: the patterns with instances, worst
- * first, and the worst instances of the one chosen (up to 1000) in a
+ * What the session's analysis found: the patterns with instances in the
+ * metric tree (groups and patterns with expanders, each node's inclusive
+ * time; see docs/patterns.md), and the worst instances of the one chosen (up to 1000) in a
  * table sortable by each column: the time lost, the location, the source
  * line and the diagnosis, whose whole text, with who waited for whom,
  * when and on which call path, is in the details under the table.
@@ -33,6 +34,8 @@ const char    *sextant_pattern_browser_get_pattern_id  (SextantPatternBrowser *s
                                                         guint                  index);
 void           sextant_pattern_browser_select          (SextantPatternBrowser *self,
                                                         guint                  index);
+GtkTreeListModel *sextant_pattern_browser_get_rows      (SextantPatternBrowser *self);
+const char    *sextant_pattern_browser_get_chosen      (SextantPatternBrowser *self);
 GListModel    *sextant_pattern_browser_get_instances   (SextantPatternBrowser *self);
 void           sextant_pattern_browser_activate        (SextantPatternBrowser *self,
                                                         guint                  index);

@@ -1,6 +1,6 @@
 -- id: atomic_wait
 -- title: Wait in Atomic Operations
--- parent: mpi_rma
+-- parent: mpi_rma_communication
 -- description: Time an origin waits for one-sided atomic operations
 --   (MPI_Fetch_and_op, MPI_Compare_and_swap, MPI_Get_accumulate,
 --   MPI_Accumulate) to complete: each is a round trip to the target, so

@@ -1,6 +1,6 @@
 -- id: barrier_completion
 -- title: Barrier Completion
--- parent: mpi_collective
+-- parent: mpi_sync_collective
 -- description: Time spent in MPI_Barrier after the first process has left it:
 --   the cost of the barrier's own completion (noise, or a slow implementation).
 -- criterion: per member of a blocking barrier: idle = own leave -

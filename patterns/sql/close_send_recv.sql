@@ -1,6 +1,6 @@
 -- id: close_send_recv
 -- title: Close Send and Receive
--- parent: mpi_point2point
+-- parent: diagnostics_point2point
 -- description: A process sends to a peer and right after receives from the
 --   same peer: MPI_Sendrecv would run both directions at once over
 --   full-duplex links.

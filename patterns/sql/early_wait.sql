@@ -1,6 +1,6 @@
 -- id: early_wait
 -- title: Early Wait
--- parent: mpi_point2point
+-- parent: diagnostics_point2point
 -- description: The MPI_Wait* of a non-blocking send or receive was called
 --   before the operation could complete: the time in the wait is lost, and
 --   the gap between the non-blocking call and its wait was too short to hide

@@ -1,6 +1,6 @@
 -- id: init_completion
 -- title: MPI Initialization Completion
--- parent: mpi_collective
+-- parent: mpi_init_exit
 -- description: Time spent in MPI_Init (or MPI_Init_thread) after the first
 --   process had left it.
 -- criterion: MPI_Init is collective over all MPI processes: per process,

@@ -1,6 +1,6 @@
 -- id: lock_contention
 -- title: Lock Contention
--- parent: synchronization
+-- parent: locks
 -- description: Time spent acquiring a lock while another location held it:
 --   MPI window locks (per window and target; shared locks conflict only with
 --   exclusive ones), OpenMP and POSIX thread locks, and the onecoll

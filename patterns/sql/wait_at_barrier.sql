@@ -1,6 +1,6 @@
 -- id: wait_at_barrier
 -- title: Wait at Barrier
--- parent: mpi_collective
+-- parent: mpi_sync_collective
 -- description: Time spent in MPI_Barrier waiting for the last process to
 --   arrive: load imbalance before the barrier.
 -- criterion: per member of a blocking barrier: idle = min(latest enter of all

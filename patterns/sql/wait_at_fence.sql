@@ -1,6 +1,6 @@
 -- id: wait_at_fence
 -- title: Wait at Fence
--- parent: mpi_rma
+-- parent: mpi_rma_sync_active
 -- description: Time spent in MPI_Win_fence waiting for the last process of the window to arrive: imbalance in the access epoch.
 -- criterion: the n-th RMA collective of kind BARRIER (MPI_Win_fence) of each
 --   member of a window is instance n of that window; per member: idle =

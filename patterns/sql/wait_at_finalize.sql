@@ -1,6 +1,6 @@
 -- id: wait_at_finalize
 -- title: Wait at Finalize
--- parent: mpi_collective
+-- parent: mpi_init_exit
 -- description: Time spent in MPI_Finalize waiting for the last process to
 --   get there: imbalance at the end of the run.
 -- criterion: MPI_Finalize is collective over all MPI processes: per process,

@@ -1,6 +1,6 @@
 -- id: wait_at_win_create
 -- title: Wait at Window Create
--- parent: mpi_rma
+-- parent: mpi_mgmt_win
 -- description: Time spent creating a window waiting for the last process to arrive.
 -- criterion: the n-th RMA collective of kind CREATE_HANDLE (MPI_Win_create or MPI_Win_allocate) of each
 --   member of a window is instance n of that window; per member: idle =

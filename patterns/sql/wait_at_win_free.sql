@@ -1,6 +1,6 @@
 -- id: wait_at_win_free
 -- title: Wait at Window Free
--- parent: mpi_rma
+-- parent: mpi_mgmt_win
 -- description: Time spent freeing a window waiting for the last process to arrive.
 -- criterion: the n-th RMA collective of kind DESTROY_HANDLE (MPI_Win_free) of each
 --   member of a window is instance n of that window; per member: idle =

@@ -1,6 +1,6 @@
 -- id: wait_inside_collective
 -- title: Wait inside a Collective
--- parent: mpi_collective
+-- parent: diagnostics_collective
 -- description: Time a process spends alone inside a collective operation:
 --   before any other member has arrived, or after all others have left.
 -- criterion: per member of a blocking collective with several members:

@@ -1,6 +1,6 @@
 -- id: wrong_order
 -- title: Messages in Wrong Order
--- parent: mpi_point2point
+-- parent: diagnostics_point2point
 -- description: A process receives messages from one sender in another order
 --   than they were sent, and waits for a later message while an earlier one
 --   is already there. The earlier messages have to be buffered meanwhile.
