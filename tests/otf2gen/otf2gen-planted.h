@@ -64,6 +64,10 @@
  *                            large_messages, unbalanced_communication
  *   planted-master-worker    slow_workers, overloaded_master (not for a
  *                            receive completed by MPI_Test)
+ *   planted-wrong-order-buffer  101 Late Senders before the receive that
+ *                            makes them Wrong Order; Scalasca's buffer of 100
+ *                            (scalasca_buffer = 1) keeps the first one a
+ *                            Late Sender
  *   planted-nonblocking      Scalasca's rules for requests: Isend + Wait /
  *                            Waitany / Waitall late receivers, a Waitall
  *                            completing a late-sent receive, Irecv + Waitall
@@ -1599,6 +1603,70 @@ PL_TABLE PlCase pl_mw_cases[] = {
 };
 
 /* ====================================================================== */
+/* planted-wrong-order-buffer (1 MHz, ranks 0..2)                         */
+/* ====================================================================== */
+
+/* Rank 1 receives 101 messages from rank 0 in turn, each 5 late: message i
+ * (tag 100 + i) is received in MPI_Recv from 100 + 10 i to 109 + 10 i, sent
+ * by MPI_Send entered at 105 + 10 i, recorded at 106 + 10 i. Then it
+ * receives rank 2's tag 1, sent before all of them (record 51).
+ *   late_sender per message: min(105 + 10 i, 109 + 10 i) - (100 + 10 i) = 5.
+ *   Every one is Wrong Order (51 < 106 + 10 i): late_sender_wrong_order(1)
+ *   = 5, peer 0, 101 times.
+ *   With scalasca_buffer = 1 only the last 100 instances are still buffered
+ *   when the receive of tag 1 comes (the 101st pushed the first out): 100
+ *   late_sender_wrong_order of 5, and the first (i = 0) a late_sender of 5.
+ *   Receive of tag 1: min(50, 1202) - 1200 < 0, no wait.
+ *   total time = 3 * 1300 = 3900 */
+#define PL_WB_TOTAL_TICKS 3900
+
+PL_TABLE PlEvent pl_wb_frame[] = {
+  PL_CALL (0, PL_MAIN, 0, 1300),
+  PL_CALL (1, PL_MAIN, 0, 1300),
+  PL_CALL (2, PL_MAIN, 0, 1300),
+};
+
+#define PL_WB_PAIR(i) \
+  PL_SEND_CALL (0, PL_MPI_SEND, 105 + 10 * (i), 106 + 10 * (i), 107 + 10 * (i), 1, 100 + (i), 8), \
+  PL_RECV_CALL (1, 100 + 10 * (i), 108 + 10 * (i), 109 + 10 * (i), 0, 100 + (i), 8)
+#define PL_WB_TEN(i) \
+  PL_WB_PAIR (i), PL_WB_PAIR ((i) + 1), PL_WB_PAIR ((i) + 2), PL_WB_PAIR ((i) + 3), PL_WB_PAIR ((i) + 4), \
+  PL_WB_PAIR ((i) + 5), PL_WB_PAIR ((i) + 6), PL_WB_PAIR ((i) + 7), PL_WB_PAIR ((i) + 8), PL_WB_PAIR ((i) + 9)
+
+PL_TABLE PlEvent pl_wb_late[] = {
+  PL_WB_TEN (0), PL_WB_TEN (10), PL_WB_TEN (20), PL_WB_TEN (30), PL_WB_TEN (40),
+  PL_WB_TEN (50), PL_WB_TEN (60), PL_WB_TEN (70), PL_WB_TEN (80), PL_WB_TEN (90),
+  PL_WB_PAIR (100),
+  PL_SEND_CALL (2, PL_MPI_SEND, 50, 51, 52, 1, 1, 8),
+  PL_RECV_CALL (1, 1200, 1201, 1202, 2, 1, 8),
+};
+
+/* run 0: default, run 1: scalasca_buffer = 1 */
+#define PL_WB_WO(runs) { "late_sender_wrong_order", 1, 5, 0, "main/MPI_Recv", PL_FILE, 10, NULL, (runs) }
+#define PL_WB_WO_TEN \
+  PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), \
+  PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0)
+
+PL_TABLE PlInstance pl_wb_late_expect[] = {
+  PL_WB_WO (PL_IN_RUN (0)),
+  { "late_sender", 1, 5, 0, "main/MPI_Recv", PL_FILE, 10, NULL, PL_IN_RUN (1) },
+  PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN,
+  PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN,
+};
+
+PL_TABLE PlRun pl_wb_runs[] = {
+  { "default", { NULL } },
+  { "scalasca_buffer=1", { "scalasca_buffer=1", NULL } },
+};
+
+/* Nothing else: rank 0 only sends, every receive is posted before its send
+ * starts (no late_receiver), rank 1 has two partners (no master). */
+PL_TABLE PlCase pl_wb_cases[] = {
+  PL_CASE_NO_INSTANCE ("frame", pl_wb_frame),
+  PL_CASE ("101 late senders, then the earliest send", pl_wb_late, pl_wb_late_expect),
+};
+
+/* ====================================================================== */
 /* planted-nonblocking (1 MHz, ranks 0..2)                                */
 /* ====================================================================== */
 
@@ -1897,6 +1965,8 @@ PL_TABLE PlScenario pl_scenarios[] = {
                      1000000, 3, pl_hs_cases, pl_hs_runs, pl_unchecked_none, PL_HS_TOTAL_TICKS),
   PL_RANKS_SCENARIO ("planted-master-worker", "slow workers, overloaded master",
                      1000000, 4, pl_mw_cases, pl_mw_runs, pl_unchecked_default, PL_MW_TOTAL_TICKS),
+  PL_RANKS_SCENARIO ("planted-wrong-order-buffer", "101 wrong-order late senders, Scalasca's buffer of 100",
+                     1000000, 3, pl_wb_cases, pl_wb_runs, pl_unchecked_default, PL_WB_TOTAL_TICKS),
   PL_RANKS_SCENARIO ("planted-nonblocking", "requests in MPI_Wait*, Sendrecv, N x N records",
                      1000000, 3, pl_nb_cases, pl_runs_default, pl_unchecked_default, PL_NB_TOTAL_TICKS),
 };
