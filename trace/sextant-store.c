@@ -1600,29 +1600,11 @@ typedef struct
  * with later receives: the most recent ones, the oldest dropped first. */
 #define SCALASCA_WRONG_ORDER_BUFFER 100
 
-/* The later-send windows' order: receiving location, then the latest call
- * first, then message id. */
-static int
-compare_receive_wait_backwards (gconstpointer a,
-                                gconstpointer b)
-{
-  const ReceiveWaitRow *x = a, *y = b;
-
-  if (x->v[RW_RECV_LOC] != y->v[RW_RECV_LOC])
-    return x->v[RW_RECV_LOC] < y->v[RW_RECV_LOC] ? -1 : 1;
-  if (x->v[RW_VISIT] != y->v[RW_VISIT])
-    return x->v[RW_VISIT] > y->v[RW_VISIT] ? -1 : 1;
-  if (x->v[RW_MESSAGE] != y->v[RW_MESSAGE])
-    return x->v[RW_MESSAGE] < y->v[RW_MESSAGE] ? -1 : 1;
-
-  return 0;
-}
-
 /* The receive order of a location: calls in enter order, the receives of a
  * call by record time, then message id. */
 static int
-compare_receive_wait_forwards (gconstpointer a,
-                               gconstpointer b)
+compare_receive_wait (gconstpointer a,
+                      gconstpointer b)
 {
   const ReceiveWaitRow *x = a, *y = b;
 
@@ -1638,28 +1620,27 @@ compare_receive_wait_forwards (gconstpointer a,
   return 0;
 }
 
-/* later_send and later_send_same of the rows [*i, end of the location):
- * per location, the groups of one call from the latest: each gets the
- * earliest send of the groups before it, from anyone and from its own
- * sender. Rows sorted by compare_receive_wait_backwards(). */
+/* later_send and later_send_same of the rows [first, end) of one location,
+ * sorted by compare_receive_wait(): the groups of one call from the latest
+ * backwards, each gets the earliest send of the groups after it, from anyone
+ * and from its own sender. */
 static void
 receive_wait_later_sends (GArray *rows,
-                          guint  *i)
+                          guint   first,
+                          guint   end)
 {
-  gint64 loc = g_array_index (rows, ReceiveWaitRow, *i).v[RW_RECV_LOC];
-  gint64 earliest = SEXTANT_NULL;     /* of the groups before */
+  gint64 earliest = SEXTANT_NULL;     /* of the later groups */
   g_autoptr(GHashTable) earliest_from = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 
-  while (*i < rows->len && g_array_index (rows, ReceiveWaitRow, *i).v[RW_RECV_LOC] == loc)
+  for (guint group_end = end; group_end > first;)
     {
-      gint64 visit = g_array_index (rows, ReceiveWaitRow, *i).v[RW_VISIT];
+      gint64 visit = g_array_index (rows, ReceiveWaitRow, group_end - 1).v[RW_VISIT];
       gint64 group_earliest = SEXTANT_NULL;
-      guint group = *i;
+      guint group = group_end;
 
-      for (; *i < rows->len && g_array_index (rows, ReceiveWaitRow, *i).v[RW_RECV_LOC] == loc &&
-             g_array_index (rows, ReceiveWaitRow, *i).v[RW_VISIT] == visit; (*i)++)
+      for (; group > first && g_array_index (rows, ReceiveWaitRow, group - 1).v[RW_VISIT] == visit; group--)
         {
-          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, *i);
+          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, group - 1);
           gint64 send = row->v[RW_SEND_TIME];
           gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
 
@@ -1670,8 +1651,8 @@ receive_wait_later_sends (GArray *rows,
         }
       if (group_earliest != SEXTANT_NULL && (earliest == SEXTANT_NULL || group_earliest < earliest))
         earliest = group_earliest;
-      /* the group's sends count for the groups after it only */
-      for (guint k = group; k < *i; k++)
+      /* the group's sends count for the groups before it only */
+      for (guint k = group; k < group_end; k++)
         {
           const ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, k);
           gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
@@ -1684,6 +1665,7 @@ receive_wait_later_sends (GArray *rows,
           else if (row->v[RW_SEND_TIME] < *from)
             *from = row->v[RW_SEND_TIME];
         }
+      group_end = group;
     }
 }
 
@@ -1698,8 +1680,8 @@ wrong_order_buffer_push (GQueue *buffer,
   g_queue_push_tail (buffer, GUINT_TO_POINTER (index));
 }
 
-/* charged and wo_buffered of the rows [*i, end of the location), in receive
- * order (compare_receive_wait_forwards()): the receive a call's Late Sender
+/* charged and wo_buffered of the rows [first, end) of one location, in
+ * receive order (compare_receive_wait()): the receive a call's Late Sender
  * time is charged to, and Scalasca's mpi_latesender_wo replayed - a Late
  * Sender instance enters the buffer at its receive (at the leave of an
  * MPI_Waitall / MPI_Waitsome, with its largest wait), and every receive
@@ -1707,33 +1689,32 @@ wrong_order_buffer_push (GQueue *buffer,
  * the instances whose send is recorded later than its own. */
 static void
 receive_wait_charge (GArray *rows,
-                     guint  *i)
+                     guint   first,
+                     guint   end)
 {
-  gint64 loc = g_array_index (rows, ReceiveWaitRow, *i).v[RW_RECV_LOC];
   g_autoptr(GQueue) buffer = g_queue_new ();     /* row indexes, oldest first */
 
-  while (*i < rows->len && g_array_index (rows, ReceiveWaitRow, *i).v[RW_RECV_LOC] == loc)
+  for (guint i = first; i < end;)
     {
-      gint64 visit = g_array_index (rows, ReceiveWaitRow, *i).v[RW_VISIT];
-      gboolean multi = g_array_index (rows, ReceiveWaitRow, *i).v[RW_MULTI] != 0;
+      gint64 visit = g_array_index (rows, ReceiveWaitRow, i).v[RW_VISIT];
+      gboolean multi = g_array_index (rows, ReceiveWaitRow, i).v[RW_MULTI] != 0;
       gint64 max_idle = 0;
       guint charged = G_MAXUINT;
 
-      for (; *i < rows->len && g_array_index (rows, ReceiveWaitRow, *i).v[RW_RECV_LOC] == loc &&
-             g_array_index (rows, ReceiveWaitRow, *i).v[RW_VISIT] == visit; (*i)++)
+      for (; i < end && g_array_index (rows, ReceiveWaitRow, i).v[RW_VISIT] == visit; i++)
         {
-          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, *i);
+          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, i);
           gboolean waits = !row->v[RW_TEST] && row->v[RW_IDLE] > 0;
 
           row->v[RW_WO_BUFFERED] = 0;
           row->v[RW_CHARGED] = !multi;
           if (multi && (charged == G_MAXUINT || row->v[RW_IDLE] > max_idle))
             {
-              charged = *i;
+              charged = i;
               max_idle = row->v[RW_IDLE];
             }
           if (waits && !multi)
-            wrong_order_buffer_push (buffer, *i);
+            wrong_order_buffer_push (buffer, i);
           for (GList *l = buffer->head; l != NULL;)
             {
               GList *next = l->next;
@@ -1765,7 +1746,7 @@ receive_wait_charge (GArray *rows,
  *                PRECEDING)
  *   later_send_same = the same, PARTITION BY recv_loc, send_loc
  *   charged = the largest idle of an MPI_Waitall / MPI_Waitsome, else 1
- * as two sorts and two passes, into a column table (temp.receive_wait over
+ * as a sort and two passes per location, into a column table (temp.receive_wait over
  * temp.receive_wait_chunk). On the 10 M-event store, late_sender and its
  * wrong-order child take 2.4 s of CPU instead of 4.3 s with SQLite's window
  * copied into a plain temporary table (best of 5). tests/test-store-views.c
@@ -1813,19 +1794,17 @@ fill_receive_wait (SextantStore  *self,
    * themselves (every location, which holds a few thousand receives) */
   if (sextant_store_set_error_if_cancelled (self, error))
     return FALSE;
-  g_array_sort (rows, compare_receive_wait_backwards);
-  for (guint i = 0; i < rows->len;)
+  g_array_sort (rows, compare_receive_wait);
+  for (guint first = 0, end; first < rows->len; first = end)
     {
+      gint64 loc = g_array_index (rows, ReceiveWaitRow, first).v[RW_RECV_LOC];
+
       if (sextant_store_set_error_if_cancelled (self, error))
         return FALSE;
-      receive_wait_later_sends (rows, &i);
-    }
-  g_array_sort (rows, compare_receive_wait_forwards);
-  for (guint i = 0; i < rows->len;)
-    {
-      if (sextant_store_set_error_if_cancelled (self, error))
-        return FALSE;
-      receive_wait_charge (rows, &i);
+      for (end = first; end < rows->len && g_array_index (rows, ReceiveWaitRow, end).v[RW_RECV_LOC] == loc; end++)
+        ;
+      receive_wait_later_sends (rows, first, end);
+      receive_wait_charge (rows, first, end);
     }
 
   /* the receives completed in MPI_Test* go: they were only later receives */

@@ -21,8 +21,14 @@
 -- param: eager_limit = 0 bytes: standard sends below this size are buffered by
 --   the MPI library (0 = judge by timing only)
 WITH late_senders AS MATERIALIZED (
-  -- the multiple waits charged with Late Sender time
-  SELECT DISTINCT visit FROM receive_wait WHERE idle > 0
+  -- the MPI_Waitall / MPI_Waitsome calls charged with Late Sender time: a
+  -- receive they complete waited (see late_sender)
+  SELECT DISTINCT w.id AS visit
+  FROM message AS m
+  JOIN visit AS w ON w.id = m.recv_visit
+  JOIN region AS wr ON wr.id = w.region
+  JOIN visit AS s ON s.id = m.send_visit
+  WHERE wr.name IN ('MPI_Waitall', 'MPI_Waitsome') AND min (s.enter, w.leave) > w.enter
 )
 SELECT sv.loc AS loc, sv.id AS visit, max (rv.enter - sv.enter) AS severity,
        sv.enter AS begin, rv.enter AS "end", m.recv_loc AS peer_loc, m.id AS message

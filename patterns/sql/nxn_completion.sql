@@ -15,24 +15,27 @@
 -- comment: {location} spent {seconds} in {call} at {site} after the collective
 --   had completed elsewhere.
 -- param: eps = 0 s: times at or below this are not instances
-WITH members AS (
+WITH members AS MATERIALIZED (
   SELECT cm.collective AS collective, cm.loc AS loc, cm.visit AS visit, cm.begin AS b, cm."end" AS e,
-         cm.bytes_sent > 0 AS sends, cm.bytes_received > 0 AS receives, coalesce (r.rank, cm.loc) AS rank
+         cm.bytes_sent > 0 AS sends, cm.bytes_received > 0 AS receives
   FROM collective AS c
   JOIN collective_member AS cm ON cm.collective = c.id
-  LEFT JOIN comm_member AS r ON r.comm = c.comm AND r.loc = cm.loc
   WHERE c.kind IN ('ALLGATHER', 'ALLGATHERV', 'ALLREDUCE', 'ALLTOALL', 'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK')
     AND c.nonblocking = 0 AND c.members > 1 AND (cm.bytes_sent > 0 OR cm.bytes_received > 0)
 ),
-overlap AS (
+overlap AS MATERIALIZED (
   SELECT collective, max (b) AS latest, min (e) AS earliest_end FROM members GROUP BY collective
 ),
 latest_sender AS (
-  -- without full overlap: the sender that began last, the lowest rank on a tie
-  SELECT collective, b AS latest, rank
-  FROM (SELECT m.collective, m.b, m.rank,
-               row_number () OVER (PARTITION BY m.collective ORDER BY m.b DESC, m.rank) AS n
-        FROM members AS m JOIN overlap AS o USING (collective)
+  -- without full overlap (rare): the sender that began last, the lowest
+  -- rank in the communicator on a tie
+  SELECT collective, latest, loc
+  FROM (SELECT m.collective AS collective, m.b AS latest, m.loc AS loc,
+               row_number () OVER (PARTITION BY m.collective ORDER BY m.b DESC, coalesce (r.rank, m.loc)) AS n
+        FROM members AS m
+        JOIN overlap AS o USING (collective)
+        JOIN collective AS c ON c.id = m.collective
+        LEFT JOIN comm_member AS r ON r.comm = c.comm AND r.loc = m.loc
         WHERE o.earliest_end <= o.latest AND m.sends)
   WHERE n = 1
 ),
@@ -41,7 +44,7 @@ synchronizing AS (
   WHERE o.earliest_end > o.latest
   UNION ALL
   SELECT m.*, s.latest AS latest FROM members AS m JOIN latest_sender AS s USING (collective)
-  WHERE (m.receives AND m.b < s.latest) OR (m.sends AND m.rank = s.rank)
+  WHERE (m.receives AND m.b < s.latest) OR (m.sends AND m.loc = s.loc)
 ),
 bounds AS (
   SELECT collective, min (e) AS earliest_end FROM synchronizing GROUP BY collective
