@@ -602,32 +602,46 @@ CREATE VIEW location_rank AS
   JOIN comm_member AS cm ON cm.loc = m.id
   JOIN comm AS c ON c.id = cm.comm AND c.name = 'MPI_COMM_WORLD';
 
--- Every receive that waited for its send (Late Sender, Scalasca's rule):
+-- Every receive with its Late Sender idle time (Scalasca's rule):
 -- idle = min(enter(send call), leave(receive call)) - enter(receive call)
--- on the call that completed the receive (MPI_Test* never waits), and the
--- earliest send among the messages the location receives strictly later,
--- from anyone and from the same sender (the wrong-order tests; completions
--- at one timestamp are one Waitall).
+-- on the call that completed the receive (receives completed in MPI_Test*
+-- are no rows: a test never waits); `charged` is 1 on the receive a call's
+-- Late Sender time is charged to: in MPI_Waitall / MPI_Waitsome the one with
+-- the largest idle (the first in receive order on a tie), in every other call
+-- each receive. later_send is the earliest send among the messages the
+-- location receives in later calls (MPI_Test* included; the receives of one
+-- call are not later than each other), later_send_same the same over the
+-- messages from this one's sender only: the wrong-order tests.
 -- An analysis copies it once per connection into a temporary column table
--- with the same rows, computed in C (trace/sextant-store.c, fill_receive_wait;
--- tests/test-store-views.c).
+-- with the same rows and one more column, computed in C (trace/sextant-store.c,
+-- fill_receive_wait; tests/test-store-views.c): wo_buffered, 1 on a charged
+-- receive that Scalasca's mpi_latesender_wo finds in wrong order, which
+-- compares a Late Sender only while it is among the last 100 it buffers.
 CREATE VIEW receive_wait AS
-  SELECT rv.loc AS loc, rv.id AS visit, rv.enter AS enter, m.id AS message, m.send_loc AS peer_loc,
-         m.send_time AS send_time,
-         min (sv.enter, rv.leave) - rv.enter AS idle,
-         -- a running minimum from the last receive backwards over the groups
-         -- of receives completed at one time: cheaper than a frame that
-         -- shrinks from the front, or a RANGE frame
-         min (m.send_time) OVER (PARTITION BY m.recv_loc ORDER BY m.recv_time DESC
-                                 GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send,
-         -- the same over the messages from this one's sender only
-         min (m.send_time) OVER (PARTITION BY m.recv_loc, m.send_loc ORDER BY m.recv_time DESC
-                                 GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send_same
-  FROM message AS m
-  JOIN visit AS rv ON rv.id = m.recv_visit
-  JOIN visit AS sv ON sv.id = m.send_visit
-  JOIN region AS r ON r.id = rv.region
-  WHERE r.name NOT LIKE 'MPI_Test%';
+  WITH receives AS (
+    SELECT rv.loc AS loc, rv.id AS visit, rv.enter AS enter, m.id AS message, m.send_loc AS peer_loc,
+           m.send_time AS send_time,
+           min (sv.enter, rv.leave) - rv.enter AS idle,
+           r.name LIKE 'MPI_Test%' AS test,
+           r.name NOT IN ('MPI_Waitall', 'MPI_Waitsome')
+             OR row_number () OVER (PARTITION BY m.recv_visit
+                                    ORDER BY min (sv.enter, rv.leave) - rv.enter DESC, m.recv_time, m.id) = 1
+             AS charged,
+           -- a running minimum from the last call backwards over the groups
+           -- of receives completed in one call: cheaper than a frame that
+           -- shrinks from the front, or a RANGE frame
+           min (m.send_time) OVER (PARTITION BY m.recv_loc ORDER BY m.recv_visit DESC
+                                   GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send,
+           -- the same over the messages from this one's sender only
+           min (m.send_time) OVER (PARTITION BY m.recv_loc, m.send_loc ORDER BY m.recv_visit DESC
+                                   GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_send_same
+    FROM message AS m
+    JOIN visit AS rv ON rv.id = m.recv_visit
+    JOIN visit AS sv ON sv.id = m.send_visit
+    JOIN region AS r ON r.id = rv.region
+  )
+  SELECT loc, visit, enter, message, peer_loc, send_time, idle, later_send, later_send_same, charged
+  FROM receives WHERE NOT test;
 
 -- Master-worker structure: for every location, how many of its peers
 -- exchange messages with it and with nobody else (its workers).

@@ -1582,20 +1582,21 @@ sextant_store_run_query (SextantStore        *self,
   return TRUE;
 }
 
-/* receive_wait (schema-1.sql) without its window: the rows of the view and
- * what its window orders them by. The window itself, a running minimum per
- * receiving location, is computed in C by fill_receive_wait(). */
+/* receive_wait (schema-1.sql) without its windows: the rows of the view,
+ * the receives completed in MPI_Test* among them (they count as later
+ * receives only), and what the windows order them by. The windows
+ * themselves, per receiving location and per call, are computed in C by
+ * fill_receive_wait(). */
 static const char receive_wait_rows[] =
   "SELECT rv.loc, rv.id, rv.enter, m.id, m.send_loc, m.send_time, min (sv.enter, rv.leave) - rv.enter, "
-  "       m.recv_loc, m.recv_time "
+  "       m.recv_loc, m.recv_time, r.name LIKE 'MPI_Test%', r.name IN ('MPI_Waitall', 'MPI_Waitsome') "
   "FROM message AS m "
   "JOIN visit AS rv ON rv.id = m.recv_visit "
   "JOIN visit AS sv ON sv.id = m.send_visit "
-  "JOIN region AS r ON r.id = rv.region "
-  "WHERE r.name NOT LIKE 'MPI_Test%'";
+  "JOIN region AS r ON r.id = rv.region";
 
 enum { RW_LOC, RW_VISIT, RW_ENTER, RW_MESSAGE, RW_PEER, RW_SEND_TIME, RW_IDLE, RW_RECV_LOC, RW_RECV_TIME,
-       RW_LATER_SEND, RW_LATER_SEND_SAME, RW_N };
+       RW_TEST, RW_MULTI, RW_LATER_SEND, RW_LATER_SEND_SAME, RW_CHARGED, RW_WO_BUFFERED, RW_N };
 
 typedef struct
 {
@@ -1604,9 +1605,12 @@ typedef struct
 
 #define RECEIVE_WAIT_CHUNK_ROWS 4096
 
-/* The window's order: receiving location, then the latest receive first
- * (NULL sorts lowest, as in SQLite), then message id (the order in which
- * SQLite's window meets rows of equal keys). */
+/* The Late Sender instances Scalasca's mpi_latesender_wo keeps to compare
+ * with later receives: the most recent ones, the oldest dropped first. */
+#define SCALASCA_WRONG_ORDER_BUFFER 100
+
+/* The receive order of a location: calls in enter order, the receives of a
+ * call by record time, then message id. */
 static int
 compare_receive_wait (gconstpointer a,
                       gconstpointer b)
@@ -1615,20 +1619,143 @@ compare_receive_wait (gconstpointer a,
 
   if (x->v[RW_RECV_LOC] != y->v[RW_RECV_LOC])
     return x->v[RW_RECV_LOC] < y->v[RW_RECV_LOC] ? -1 : 1;
+  if (x->v[RW_VISIT] != y->v[RW_VISIT])
+    return x->v[RW_VISIT] < y->v[RW_VISIT] ? -1 : 1;
   if (x->v[RW_RECV_TIME] != y->v[RW_RECV_TIME])
-    return x->v[RW_RECV_TIME] > y->v[RW_RECV_TIME] ? -1 : 1;
+    return x->v[RW_RECV_TIME] < y->v[RW_RECV_TIME] ? -1 : 1;
   if (x->v[RW_MESSAGE] != y->v[RW_MESSAGE])
     return x->v[RW_MESSAGE] < y->v[RW_MESSAGE] ? -1 : 1;
 
   return 0;
 }
 
-/* Fills the temporary table receive_wait with exactly the rows of the view:
+/* later_send and later_send_same of the rows [first, end) of one location,
+ * sorted by compare_receive_wait(): the groups of one call from the latest
+ * backwards, each gets the earliest send of the groups after it, from anyone
+ * and from its own sender. */
+static void
+receive_wait_later_sends (GArray *rows,
+                          guint   first,
+                          guint   end)
+{
+  gint64 earliest = SEXTANT_NULL;     /* of the later groups */
+  g_autoptr(GHashTable) earliest_from = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+  for (guint group_end = end; group_end > first;)
+    {
+      gint64 visit = g_array_index (rows, ReceiveWaitRow, group_end - 1).v[RW_VISIT];
+      gint64 group_earliest = SEXTANT_NULL;
+      guint group = group_end;
+
+      for (; group > first && g_array_index (rows, ReceiveWaitRow, group - 1).v[RW_VISIT] == visit; group--)
+        {
+          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, group - 1);
+          gint64 send = row->v[RW_SEND_TIME];
+          gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
+
+          row->v[RW_LATER_SEND] = earliest;
+          row->v[RW_LATER_SEND_SAME] = from != NULL ? *from : SEXTANT_NULL;
+          if (send != SEXTANT_NULL && (group_earliest == SEXTANT_NULL || send < group_earliest))
+            group_earliest = send;
+        }
+      if (group_earliest != SEXTANT_NULL && (earliest == SEXTANT_NULL || group_earliest < earliest))
+        earliest = group_earliest;
+      /* the group's sends count for the groups before it only */
+      for (guint k = group; k < group_end; k++)
+        {
+          const ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, k);
+          gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
+
+          if (row->v[RW_SEND_TIME] == SEXTANT_NULL)
+            continue;
+          if (from == NULL)
+            g_hash_table_insert (earliest_from, g_memdup2 (&row->v[RW_PEER], sizeof (gint64)),
+                                 g_memdup2 (&row->v[RW_SEND_TIME], sizeof (gint64)));
+          else if (row->v[RW_SEND_TIME] < *from)
+            *from = row->v[RW_SEND_TIME];
+        }
+      group_end = group;
+    }
+}
+
+/* Scalasca's buffer of Late Sender instances: adds the row at @index,
+ * dropping the oldest when it is full. */
+static void
+wrong_order_buffer_push (GQueue *buffer,
+                         guint   index)
+{
+  if (buffer->length == SCALASCA_WRONG_ORDER_BUFFER)
+    g_queue_pop_head (buffer);
+  g_queue_push_tail (buffer, GUINT_TO_POINTER (index));
+}
+
+/* charged and wo_buffered of the rows [first, end) of one location, in
+ * receive order (compare_receive_wait()): the receive a call's Late Sender
+ * time is charged to, and Scalasca's mpi_latesender_wo replayed - a Late
+ * Sender instance enters the buffer at its receive (at the leave of an
+ * MPI_Waitall / MPI_Waitsome, with its largest wait), and every receive
+ * after it (MPI_Test* included) takes out of the buffer, as wrong order,
+ * the instances whose send is recorded later than its own. */
+static void
+receive_wait_charge (GArray *rows,
+                     guint   first,
+                     guint   end)
+{
+  g_autoptr(GQueue) buffer = g_queue_new ();     /* row indexes, oldest first */
+
+  for (guint i = first; i < end;)
+    {
+      gint64 visit = g_array_index (rows, ReceiveWaitRow, i).v[RW_VISIT];
+      gboolean multi = g_array_index (rows, ReceiveWaitRow, i).v[RW_MULTI] != 0;
+      gint64 max_idle = 0;
+      guint charged = G_MAXUINT;
+
+      for (; i < end && g_array_index (rows, ReceiveWaitRow, i).v[RW_VISIT] == visit; i++)
+        {
+          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, i);
+          gboolean waits = !row->v[RW_TEST] && row->v[RW_IDLE] > 0;
+
+          row->v[RW_WO_BUFFERED] = 0;
+          row->v[RW_CHARGED] = !multi;
+          if (multi && (charged == G_MAXUINT || row->v[RW_IDLE] > max_idle))
+            {
+              charged = i;
+              max_idle = row->v[RW_IDLE];
+            }
+          if (waits && !multi)
+            wrong_order_buffer_push (buffer, i);
+          for (GList *l = buffer->head; l != NULL;)
+            {
+              GList *next = l->next;
+              ReceiveWaitRow *earlier = &g_array_index (rows, ReceiveWaitRow, GPOINTER_TO_UINT (l->data));
+
+              if (earlier->v[RW_SEND_TIME] > row->v[RW_SEND_TIME])
+                {
+                  earlier->v[RW_WO_BUFFERED] = 1;
+                  g_queue_delete_link (buffer, l);
+                }
+              l = next;
+            }
+        }
+      if (charged != G_MAXUINT)
+        {
+          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, charged);
+
+          row->v[RW_CHARGED] = 1;
+          if (!row->v[RW_TEST] && row->v[RW_IDLE] > 0)
+            wrong_order_buffer_push (buffer, charged);
+        }
+    }
+}
+
+/* Fills the temporary table receive_wait with exactly the rows of the view,
+ * and wo_buffered:
  *   later_send = min (send_time) OVER (PARTITION BY recv_loc ORDER BY
- *                recv_time DESC GROUPS BETWEEN UNBOUNDED PRECEDING AND 1
+ *                recv_visit DESC GROUPS BETWEEN UNBOUNDED PRECEDING AND 1
  *                PRECEDING)
  *   later_send_same = the same, PARTITION BY recv_loc, send_loc
- * as a sort and one pass, into a column table (temp.receive_wait over
+ *   charged = the largest idle of an MPI_Waitall / MPI_Waitsome, else 1
+ * as a sort and two passes per location, into a column table (temp.receive_wait over
  * temp.receive_wait_chunk). On the 10 M-event store, late_sender and its
  * wrong-order child take 2.4 s of CPU instead of 4.3 s with SQLite's window
  * copied into a plain temporary table (best of 5). tests/test-store-views.c
@@ -1641,12 +1768,13 @@ fill_receive_wait (SextantStore  *self,
   g_autoptr(sqlite3_stmt) write = NULL;
   g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (ReceiveWaitRow));
   g_autofree gint64 *values = g_new (gint64, RW_N * RECEIVE_WAIT_CHUNK_ROWS);   /* one chunk, by column */
+  guint written = 0;
   int rc;
 
   /* a column table like the events (a failed copy leaves it: replaced) */
   if (!exec_sql (self, "DROP TABLE IF EXISTS temp.receive_wait; DROP TABLE IF EXISTS temp.receive_wait_chunk; "
                        "CREATE VIRTUAL TABLE temp.receive_wait USING sextant_columns (loc, visit, enter, "
-                       "message, peer_loc, send_time, idle, later_send, later_send_same)",
+                       "message, peer_loc, send_time, idle, later_send, later_send_same, charged, wo_buffered)",
                  error))
     return FALSE;
 
@@ -1661,7 +1789,8 @@ fill_receive_wait (SextantStore  *self,
 
       for (int c = 0; c < RW_LATER_SEND; c++)
         row.v[c] = sqlite3_column_type (read, c) == SQLITE_NULL ? SEXTANT_NULL : sqlite3_column_int64 (read, c);
-      row.v[RW_LATER_SEND] = row.v[RW_LATER_SEND_SAME] = SEXTANT_NULL;
+      for (int c = RW_LATER_SEND; c < RW_N; c++)
+        row.v[c] = SEXTANT_NULL;
       g_array_append_val (rows, row);
     }
   if (rc != SQLITE_DONE)
@@ -1670,61 +1799,28 @@ fill_receive_wait (SextantStore  *self,
       return FALSE;
     }
 
-  /* the sort and the pass below are C: they check the cancellable
+  /* the sorts and the passes below are C: they check the cancellable
    * themselves (every location, which holds a few thousand receives) */
   if (sextant_store_set_error_if_cancelled (self, error))
     return FALSE;
   g_array_sort (rows, compare_receive_wait);
-
-  /* per location, the groups of equal receive time from the latest: each
-   * gets the earliest send of the groups before it, from anyone and from
-   * its own sender */
-  for (guint i = 0; i < rows->len;)
+  for (guint first = 0, end; first < rows->len; first = end)
     {
-      gint64 loc = g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC];
-      gint64 earliest = SEXTANT_NULL;     /* of the groups before */
-      g_autoptr(GHashTable) earliest_from = NULL;
+      gint64 loc = g_array_index (rows, ReceiveWaitRow, first).v[RW_RECV_LOC];
 
       if (sextant_store_set_error_if_cancelled (self, error))
         return FALSE;
-      earliest_from = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-
-      while (i < rows->len && g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC] == loc)
-        {
-          gint64 time = g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_TIME];
-          gint64 group_earliest = SEXTANT_NULL;
-          guint group = i;
-
-          for (; i < rows->len && g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_LOC] == loc &&
-                 g_array_index (rows, ReceiveWaitRow, i).v[RW_RECV_TIME] == time; i++)
-            {
-              ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, i);
-              gint64 send = row->v[RW_SEND_TIME];
-              gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
-
-              row->v[RW_LATER_SEND] = earliest;
-              row->v[RW_LATER_SEND_SAME] = from != NULL ? *from : SEXTANT_NULL;
-              if (send != SEXTANT_NULL && (group_earliest == SEXTANT_NULL || send < group_earliest))
-                group_earliest = send;
-            }
-          if (group_earliest != SEXTANT_NULL && (earliest == SEXTANT_NULL || group_earliest < earliest))
-            earliest = group_earliest;
-          /* the group's sends count for the groups after it only */
-          for (guint k = group; k < i; k++)
-            {
-              const ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, k);
-              gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
-
-              if (row->v[RW_SEND_TIME] == SEXTANT_NULL)
-                continue;
-              if (from == NULL)
-                g_hash_table_insert (earliest_from, g_memdup2 (&row->v[RW_PEER], sizeof (gint64)),
-                                     g_memdup2 (&row->v[RW_SEND_TIME], sizeof (gint64)));
-              else if (row->v[RW_SEND_TIME] < *from)
-                *from = row->v[RW_SEND_TIME];
-            }
-        }
+      for (end = first; end < rows->len && g_array_index (rows, ReceiveWaitRow, end).v[RW_RECV_LOC] == loc; end++)
+        ;
+      receive_wait_later_sends (rows, first, end);
+      receive_wait_charge (rows, first, end);
     }
+
+  /* the receives completed in MPI_Test* go: they were only later receives */
+  for (guint i = 0; i < rows->len; i++)
+    if (!g_array_index (rows, ReceiveWaitRow, i).v[RW_TEST])
+      g_array_index (rows, ReceiveWaitRow, written++) = g_array_index (rows, ReceiveWaitRow, i);
+  g_array_set_size (rows, written);
 
   /* written as chunks of the column table: an eighth of the time of
    * inserting the rows into a temporary table, and read as fast as events */
@@ -1737,7 +1833,7 @@ fill_receive_wait (SextantStore  *self,
   for (guint first = 0; first < rows->len; first += RECEIVE_WAIT_CHUNK_ROWS)
     {
       static const int order[] = { RW_LOC, RW_VISIT, RW_ENTER, RW_MESSAGE, RW_PEER, RW_SEND_TIME, RW_IDLE,
-                                   RW_LATER_SEND, RW_LATER_SEND_SAME };
+                                   RW_LATER_SEND, RW_LATER_SEND_SAME, RW_CHARGED, RW_WO_BUFFERED };
       guint n = MIN (RECEIVE_WAIT_CHUNK_ROWS, rows->len - first);
       const gint64 *columns[G_N_ELEMENTS (order)];
       guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];

@@ -3,23 +3,53 @@
 -- parent: mpi_collective
 -- description: Time spent in an N x N collective after the first process
 --   has left it: the collective's own completion cost.
--- criterion: per member of a blocking N x N collective: idle = own leave -
---   max(earliest leave of all members, min(latest enter, own leave)).
---   As Scalasca's mpi_nxn_completion.
+-- criterion: per member of a blocking Allgather(v), Allreduce, Alltoall or
+--   Reduce_scatter(_block) that sends or receives data, with begin and end its
+--   MPI_COLLECTIVE_BEGIN / END records: if the earliest end is after the
+--   latest begin (full overlap), every member synchronizes, latest = the
+--   latest begin; otherwise only the members that receive and began before
+--   the latest-beginning sender, and that sender (the lowest rank on a tie),
+--   latest = its begin. idle = own end - max(earliest end of the
+--   synchronizing members, min(latest, own end)). Alltoallv/w are not
+--   analysed. As Scalasca's mpi_nxn_completion.
 -- comment: {location} spent {seconds} in {call} at {site} after the collective
 --   had completed elsewhere.
 -- param: eps = 0 s: times at or below this are not instances
-WITH calls AS (
-  SELECT cm.collective AS collective, cm.loc AS loc, v.id AS visit, v.enter AS enter, v.leave AS leave
+WITH members AS MATERIALIZED (
+  SELECT cm.collective AS collective, cm.loc AS loc, cm.visit AS visit, cm.begin AS b, cm."end" AS e,
+         cm.bytes_sent > 0 AS sends, cm.bytes_received > 0 AS receives
   FROM collective AS c
   JOIN collective_member AS cm ON cm.collective = c.id
-  JOIN visit AS v ON v.id = cm.visit
-  WHERE c.kind IN ('ALLGATHER', 'ALLGATHERV', 'ALLREDUCE', 'ALLTOALL', 'ALLTOALLV', 'ALLTOALLW', 'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK') AND c.nonblocking = 0 AND c.members > 1
+  WHERE c.kind IN ('ALLGATHER', 'ALLGATHERV', 'ALLREDUCE', 'ALLTOALL', 'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK')
+    AND c.nonblocking = 0 AND c.members > 1 AND (cm.bytes_sent > 0 OR cm.bytes_received > 0)
+),
+overlap AS MATERIALIZED (
+  SELECT collective, max (b) AS latest, min (e) AS earliest_end FROM members GROUP BY collective
+),
+latest_sender AS (
+  -- without full overlap (rare): the sender that began last, the lowest
+  -- rank in the communicator on a tie
+  SELECT collective, latest, loc
+  FROM (SELECT m.collective AS collective, m.b AS latest, m.loc AS loc,
+               row_number () OVER (PARTITION BY m.collective ORDER BY m.b DESC, coalesce (r.rank, m.loc)) AS n
+        FROM members AS m
+        JOIN overlap AS o USING (collective)
+        JOIN collective AS c ON c.id = m.collective
+        LEFT JOIN comm_member AS r ON r.comm = c.comm AND r.loc = m.loc
+        WHERE o.earliest_end <= o.latest AND m.sends)
+  WHERE n = 1
+),
+synchronizing AS (
+  SELECT m.*, o.latest AS latest FROM members AS m JOIN overlap AS o USING (collective)
+  WHERE o.earliest_end > o.latest
+  UNION ALL
+  SELECT m.*, s.latest AS latest FROM members AS m JOIN latest_sender AS s USING (collective)
+  WHERE (m.receives AND m.b < s.latest) OR (m.sends AND m.loc = s.loc)
 ),
 bounds AS (
-  SELECT collective, max (enter) AS last_enter, min (leave) AS first_leave FROM calls GROUP BY collective
+  SELECT collective, min (e) AS earliest_end FROM synchronizing GROUP BY collective
 )
-SELECT c.loc, c.visit, c.leave - max (b.first_leave, min (b.last_enter, c.leave)) AS severity,
-       max (b.first_leave, min (b.last_enter, c.leave)) AS begin, c.leave AS "end", c.collective
-FROM calls AS c JOIN bounds AS b USING (collective)
-WHERE c.leave - max (b.first_leave, min (b.last_enter, c.leave)) > :eps
+SELECT s.loc, s.visit, s.e - max (b.earliest_end, min (s.latest, s.e)) AS severity,
+       max (b.earliest_end, min (s.latest, s.e)) AS begin, s.e AS "end", s.collective
+FROM synchronizing AS s JOIN bounds AS b USING (collective)
+WHERE s.e - max (b.earliest_end, min (s.latest, s.e)) > :eps

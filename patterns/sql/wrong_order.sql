@@ -10,9 +10,10 @@
 -- criterion: per receive call (MPI_Recv, or the MPI_Wait* completing an
 --   MPI_Irecv; not MPI_Test*) of a message m from sender j that waited
 --   (Late Sender idle = min(enter(send call), leave(receive call)) -
---   enter(receive call) > eps), such that the location later receives a
---   message from j whose send is earlier than m's; severity = that idle; a
---   call completing several messages counts the largest.
+--   enter(receive call) > eps), such that the location receives, in a later
+--   call (MPI_Test* included), a message from j whose send is earlier than
+--   m's; severity = that idle; a call completing several messages counts the
+--   largest.
 -- comment: {location} waited {seconds} in {call} at {site} for a message from
 --   {peer} while an earlier message from {peer} had already arrived, which it
 --   receives later. Receive the messages in the order they are sent (reorder

@@ -64,6 +64,17 @@
  *                            large_messages, unbalanced_communication
  *   planted-master-worker    slow_workers, overloaded_master (not for a
  *                            receive completed by MPI_Test)
+ *   planted-wrong-order-buffer  101 Late Senders before the receive that
+ *                            makes them Wrong Order; Scalasca's buffer of 100
+ *                            (scalasca_buffer = 1) keeps the first one a
+ *                            Late Sender
+ *   planted-nonblocking      Scalasca's rules for requests: Isend + Wait /
+ *                            Waitany / Waitall late receivers, a Waitall
+ *                            completing a late-sent receive, Irecv + Waitall
+ *                            late sender, wrong order across a Waitall and
+ *                            after MPI_Test, MPI_Sendrecv, N x N completion
+ *                            from the collective records, non-blocking
+ *                            collectives
  */
 
 #pragma once
@@ -125,6 +136,8 @@ enum
   PL_MPI_WIN_FREE,
   PL_MPI_WIN_LOCK,
   PL_MPI_WIN_UNLOCK,
+  PL_MPI_SENDRECV,
+  PL_MPI_WAITANY,
   /* threads, no source file */
   PL_PTHREAD_MUTEX_LOCK,
   PL_PTHREAD_MUTEX_UNLOCK,
@@ -178,6 +191,8 @@ PL_TABLE PlRegion pl_regions[PL_N_REGIONS] = {
   { PL_MPI_WIN_FREE,    "MPI_Win_free",   OTF2_REGION_ROLE_COLL_OTHER,   OTF2_PARADIGM_MPI,  NULL, 0, 0 },
   { PL_MPI_WIN_LOCK,    "MPI_Win_lock",   OTF2_REGION_ROLE_RMA,          OTF2_PARADIGM_MPI,  NULL, 0, 0 },
   { PL_MPI_WIN_UNLOCK,  "MPI_Win_unlock", OTF2_REGION_ROLE_RMA,          OTF2_PARADIGM_MPI,  NULL, 0, 0 },
+  { PL_MPI_SENDRECV,    "MPI_Sendrecv",   OTF2_REGION_ROLE_POINT2POINT,  OTF2_PARADIGM_MPI,  NULL, 0, 0 },
+  { PL_MPI_WAITANY,     "MPI_Waitany",    OTF2_REGION_ROLE_POINT2POINT,  OTF2_PARADIGM_MPI,  NULL, 0, 0 },
   { PL_PTHREAD_MUTEX_LOCK,   "pthread_mutex_lock",   OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_PTHREAD, NULL, 0, 0 },
   { PL_PTHREAD_MUTEX_UNLOCK, "pthread_mutex_unlock", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_PTHREAD, NULL, 0, 0 },
   { PL_OMP_SET_LOCK,    "omp_set_lock",   OTF2_REGION_ROLE_FUNCTION,     OTF2_PARADIGM_OPENMP, NULL, 0, 0 },
@@ -313,6 +328,13 @@ typedef struct
   PL_ENTER (loc, enter, region), \
   PL_EV (loc, enter, PL_EV_MPI_COLLECTIVE_BEGIN, 0, 0, 0, 0, 0, 0), \
   PL_EV (loc, leave, PL_EV_MPI_COLLECTIVE_END, comm, root, op, sent, received, 0), \
+  PL_LEAVE (loc, leave, region)
+
+/* ... with the END record at @end, before the call's leave. */
+#define PL_COLL_CALL_END(loc, region, enter, end, leave, op, comm, root, sent, received) \
+  PL_ENTER (loc, enter, region), \
+  PL_EV (loc, enter, PL_EV_MPI_COLLECTIVE_BEGIN, 0, 0, 0, 0, 0, 0), \
+  PL_EV (loc, end, PL_EV_MPI_COLLECTIVE_END, comm, root, op, sent, received, 0), \
   PL_LEAVE (loc, leave, region)
 
 /* A non-blocking collective as OTF2 3 records it: the request in the
@@ -1581,6 +1603,332 @@ PL_TABLE PlCase pl_mw_cases[] = {
 };
 
 /* ====================================================================== */
+/* planted-wrong-order-buffer (1 MHz, ranks 0..2)                         */
+/* ====================================================================== */
+
+/* Rank 1 receives 101 messages from rank 0 in turn, each 5 late: message i
+ * (tag 100 + i) is received in MPI_Recv from 100 + 10 i to 109 + 10 i, sent
+ * by MPI_Send entered at 105 + 10 i, recorded at 106 + 10 i. Then it
+ * receives rank 2's tag 1, sent before all of them (record 51).
+ *   late_sender per message: min(105 + 10 i, 109 + 10 i) - (100 + 10 i) = 5.
+ *   Every one is Wrong Order (51 < 106 + 10 i): late_sender_wrong_order(1)
+ *   = 5, peer 0, 101 times.
+ *   With scalasca_buffer = 1 only the last 100 instances are still buffered
+ *   when the receive of tag 1 comes (the 101st pushed the first out): 100
+ *   late_sender_wrong_order of 5, and the first (i = 0) a late_sender of 5.
+ *   Receive of tag 1: min(50, 1202) - 1200 < 0, no wait.
+ *   total time = 3 * 1300 = 3900 */
+#define PL_WB_TOTAL_TICKS 3900
+
+PL_TABLE PlEvent pl_wb_frame[] = {
+  PL_CALL (0, PL_MAIN, 0, 1300),
+  PL_CALL (1, PL_MAIN, 0, 1300),
+  PL_CALL (2, PL_MAIN, 0, 1300),
+};
+
+#define PL_WB_PAIR(i) \
+  PL_SEND_CALL (0, PL_MPI_SEND, 105 + 10 * (i), 106 + 10 * (i), 107 + 10 * (i), 1, 100 + (i), 8), \
+  PL_RECV_CALL (1, 100 + 10 * (i), 108 + 10 * (i), 109 + 10 * (i), 0, 100 + (i), 8)
+#define PL_WB_TEN(i) \
+  PL_WB_PAIR (i), PL_WB_PAIR ((i) + 1), PL_WB_PAIR ((i) + 2), PL_WB_PAIR ((i) + 3), PL_WB_PAIR ((i) + 4), \
+  PL_WB_PAIR ((i) + 5), PL_WB_PAIR ((i) + 6), PL_WB_PAIR ((i) + 7), PL_WB_PAIR ((i) + 8), PL_WB_PAIR ((i) + 9)
+
+PL_TABLE PlEvent pl_wb_late[] = {
+  PL_WB_TEN (0), PL_WB_TEN (10), PL_WB_TEN (20), PL_WB_TEN (30), PL_WB_TEN (40),
+  PL_WB_TEN (50), PL_WB_TEN (60), PL_WB_TEN (70), PL_WB_TEN (80), PL_WB_TEN (90),
+  PL_WB_PAIR (100),
+  PL_SEND_CALL (2, PL_MPI_SEND, 50, 51, 52, 1, 1, 8),
+  PL_RECV_CALL (1, 1200, 1201, 1202, 2, 1, 8),
+};
+
+/* run 0: default, run 1: scalasca_buffer = 1 */
+#define PL_WB_WO(runs) { "late_sender_wrong_order", 1, 5, 0, "main/MPI_Recv", PL_FILE, 10, NULL, (runs) }
+#define PL_WB_WO_TEN \
+  PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), \
+  PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0), PL_WB_WO (0)
+
+PL_TABLE PlInstance pl_wb_late_expect[] = {
+  PL_WB_WO (PL_IN_RUN (0)),
+  { "late_sender", 1, 5, 0, "main/MPI_Recv", PL_FILE, 10, NULL, PL_IN_RUN (1) },
+  PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN,
+  PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN, PL_WB_WO_TEN,
+};
+
+PL_TABLE PlRun pl_wb_runs[] = {
+  { "default", { NULL } },
+  { "scalasca_buffer=1", { "scalasca_buffer=1", NULL } },
+};
+
+/* Nothing else: rank 0 only sends, every receive is posted before its send
+ * starts (no late_receiver), rank 1 has two partners (no master). */
+PL_TABLE PlCase pl_wb_cases[] = {
+  PL_CASE_NO_INSTANCE ("frame", pl_wb_frame),
+  PL_CASE ("101 late senders, then the earliest send", pl_wb_late, pl_wb_late_expect),
+};
+
+/* ====================================================================== */
+/* planted-nonblocking (1 MHz, ranks 0..2)                                */
+/* ====================================================================== */
+
+/* Requests completed in MPI_Wait* as Scalasca 2.6's scout judges them
+ * (docs/patterns.md). Messages are 64 bytes (below early_wait's eager
+ * limit, so only the receive side of a wait is an early_wait).
+ *   total time = 3 * (1500 - 0) = 4500 */
+#define PL_NB_TOTAL_TICKS 4500
+
+PL_TABLE PlEvent pl_nb_frame[] = {
+  PL_CALL (0, PL_MAIN, 0, 1500),
+  PL_CALL (1, PL_MAIN, 0, 1500),
+  PL_CALL (2, PL_MAIN, 0, 1500),
+};
+
+/* (a) Isend + Wait, late receiver: rank 0 waits for its send from 110 to 190;
+ * rank 1 posts the receive (MPI_Irecv) at 150.
+ *   late_receiver(0) = enter(Irecv) 150 - enter(Wait) 110 = 40 (leave 190 >
+ *   150), peer 1.
+ *   Rank 1's Wait: min(Isend enter 100, leave 170) - 160 < 0, no Late Sender;
+ *   early_wait(1) = 170 - 160 = 10. */
+PL_TABLE PlEvent pl_nb_a[] = {
+  PL_ISEND_CALL (0, PL_MPI_ISEND, 100, 101, 105, 1, 1, 64, 1),
+  PL_WAIT_SEND (0, PL_MPI_WAIT, 110, 189, 190, 1),
+  PL_IRECV_CALL (1, 150, 151, 152, 1),
+  PL_WAIT_RECV (1, PL_MPI_WAIT, 160, 165, 170, 0, 1, 64, 1),
+};
+PL_TABLE PlInstance pl_nb_a_expect[] = {
+  { "late_receiver", 0, 40, 1, "main/MPI_Wait", PL_FILE, 10 },
+  { "early_wait", 1, 10, PL_ANY_PEER, "main/MPI_Wait", PL_FILE, 10 },
+};
+
+/* (b) Irecv + Waitall, late sender with three requests: rank 2 posts
+ * receives from 0 (tags 2, 4) and 1 (tag 3), then waits in MPI_Waitall from
+ * 300 to 360. Rank 0's sends start at 320 and 330, rank 1's at 340.
+ *   idle per message: 320 - 300 = 20, 330 - 300 = 30, 340 - 300 = 40; the
+ *   call counts the largest once: late_sender(2) = 40, peer 1.
+ *   early_wait(2) = 360 - 300 = 60. */
+PL_TABLE PlEvent pl_nb_b[] = {
+  PL_IRECV_CALL (2, 280, 281, 282, 2),
+  PL_IRECV_CALL (2, 283, 284, 285, 3),
+  PL_IRECV_CALL (2, 286, 287, 288, 4),
+  PL_ENTER (2, 300, PL_MPI_WAITALL),
+  PL_IRECV_RECORD (2, 323, 0, 2, 64, 2),
+  PL_IRECV_RECORD (2, 333, 0, 4, 64, 4),
+  PL_IRECV_RECORD (2, 343, 1, 3, 64, 3),
+  PL_LEAVE (2, 360, PL_MPI_WAITALL),
+  PL_SEND_CALL (0, PL_MPI_SEND, 320, 321, 322, 2, 2, 64),
+  PL_SEND_CALL (0, PL_MPI_SEND, 330, 331, 332, 2, 4, 64),
+  PL_SEND_CALL (1, PL_MPI_SEND, 340, 341, 342, 2, 3, 64),
+};
+PL_TABLE PlInstance pl_nb_b_expect[] = {
+  { "late_sender", 2, 40, 1, "main/MPI_Waitall", PL_FILE, 10 },
+  { "early_wait", 2, 60, PL_ANY_PEER, "main/MPI_Waitall", PL_FILE, 10 },
+};
+
+/* (c) A Waitall's wait belongs to its largest message, and only that one
+ * decides Wrong Order: rank 1 waits from 500 to 560 for rank 0's tag 5
+ * (send enter 540, record 541: idle 40) and rank 2's tag 6 (enter 520, but
+ * recorded late, at 550: idle 20). Its next call receives rank 0's tag 7,
+ * recorded at 545.
+ *   tag 5 (charged): no later receive has a send recorded before 541 (545,
+ *   and every later message to rank 1 is recorded later still), so
+ *   late_sender(1) = 40, peer 0, and no late_sender_wrong_order - although
+ *   tag 6's send (550) is later than tag 7's (545).
+ *   Receive of tag 7: min(544, 572) - 570 < 0, no wait.
+ *   early_wait(1) = 560 - 500 = 60. */
+PL_TABLE PlEvent pl_nb_c[] = {
+  PL_IRECV_CALL (1, 480, 481, 482, 5),
+  PL_IRECV_CALL (1, 483, 484, 485, 6),
+  PL_ENTER (1, 500, PL_MPI_WAITALL),
+  PL_IRECV_RECORD (1, 543, 0, 5, 64, 5),
+  PL_IRECV_RECORD (1, 553, 2, 6, 64, 6),
+  PL_LEAVE (1, 560, PL_MPI_WAITALL),
+  PL_RECV_CALL (1, 570, 571, 572, 0, 7, 64),
+  PL_SEND_CALL (0, PL_MPI_SEND, 540, 541, 542, 1, 5, 64),
+  PL_SEND_CALL (0, PL_MPI_SEND, 544, 545, 546, 1, 7, 64),
+  PL_SEND_CALL (2, PL_MPI_SEND, 520, 550, 552, 1, 6, 64),
+};
+PL_TABLE PlInstance pl_nb_c_expect[] = {
+  { "late_sender", 1, 40, 0, "main/MPI_Waitall", PL_FILE, 10 },
+  { "early_wait", 1, 60, PL_ANY_PEER, "main/MPI_Waitall", PL_FILE, 10 },
+};
+
+/* (d) Wrong order across a Waitall: rank 1 waits from 610 to 670 for rank
+ * 0's tag 13 (send enter 650, record 651: idle 40) and rank 2's tag 14
+ * (enter 630, record 631: idle 20); in its next call it receives rank 2's
+ * tag 15, sent before both (record 616).
+ *   616 < 651: late_sender_wrong_order(1) = 40, peer 0 (the Waitall's one
+ *   instance; no late_sender).
+ *   wrong_order (same sender only, any waiting receive): tag 14 from rank 2
+ *   (idle 20, record 631) is received before tag 15 from rank 2, recorded at
+ *   616: wrong_order(1) = 20, peer 2.
+ *   Receive of tag 15: min(615, 682) - 680 < 0, no wait.
+ *   early_wait(1) = 670 - 610 = 60. */
+PL_TABLE PlEvent pl_nb_d[] = {
+  PL_IRECV_CALL (1, 600, 601, 602, 7),
+  PL_IRECV_CALL (1, 603, 604, 605, 8),
+  PL_ENTER (1, 610, PL_MPI_WAITALL),
+  PL_IRECV_RECORD (1, 633, 2, 14, 64, 8),
+  PL_IRECV_RECORD (1, 653, 0, 13, 64, 7),
+  PL_LEAVE (1, 670, PL_MPI_WAITALL),
+  PL_RECV_CALL (1, 680, 681, 682, 2, 15, 64),
+  PL_SEND_CALL (0, PL_MPI_SEND, 650, 651, 652, 1, 13, 64),
+  PL_SEND_CALL (2, PL_MPI_SEND, 615, 616, 617, 1, 15, 64),
+  PL_SEND_CALL (2, PL_MPI_SEND, 630, 631, 632, 1, 14, 64),
+};
+PL_TABLE PlInstance pl_nb_d_expect[] = {
+  { "late_sender_wrong_order", 1, 40, 0, "main/MPI_Waitall", PL_FILE, 10 },
+  { "wrong_order", 1, 20, 2, "main/MPI_Waitall", PL_FILE, 10 },
+  { "early_wait", 1, 60, PL_ANY_PEER, "main/MPI_Waitall", PL_FILE, 10 },
+};
+
+/* (e) Late receivers of a Waitall and a Waitany: rank 0 completes its Isends
+ * to 1 and 2 in one MPI_Waitall (700 to 790); rank 1 posts its receive at
+ * 730, rank 2 at 750. Then rank 0 completes an Isend to 1 in MPI_Waitany
+ * (800 to 840), received from 820.
+ *   Waitall: 730 - 700 = 30 and 750 - 700 = 50; the call counts the largest
+ *   once: late_receiver(0) = 50, peer 2.
+ *   Waitany: late_receiver(0) = 820 - 800 = 20, peer 1.
+ *   Receives: min(Isend enter, leave) - enter < 0, no Late Sender;
+ *   early_wait(1) = 740 - 735 = 5 and 830 - 825 = 5, early_wait(2) = 760 - 755 = 5. */
+PL_TABLE PlEvent pl_nb_e[] = {
+  PL_ISEND_CALL (0, PL_MPI_ISEND, 690, 691, 692, 1, 16, 64, 9),
+  PL_ISEND_CALL (0, PL_MPI_ISEND, 693, 694, 695, 2, 17, 64, 10),
+  PL_ENTER (0, 700, PL_MPI_WAITALL),
+  PL_EV (0, 789, PL_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, 0, 9),
+  PL_EV (0, 789, PL_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, 0, 10),
+  PL_LEAVE (0, 790, PL_MPI_WAITALL),
+  PL_ISEND_CALL (0, PL_MPI_ISEND, 795, 796, 797, 1, 18, 64, 11),
+  PL_WAIT_SEND (0, PL_MPI_WAITANY, 800, 839, 840, 11),
+  PL_IRECV_CALL (1, 730, 731, 732, 9),
+  PL_WAIT_RECV (1, PL_MPI_WAIT, 735, 738, 740, 0, 16, 64, 9),
+  PL_IRECV_CALL (1, 820, 821, 822, 10),
+  PL_WAIT_RECV (1, PL_MPI_WAIT, 825, 828, 830, 0, 18, 64, 10),
+  PL_IRECV_CALL (2, 750, 751, 752, 9),
+  PL_WAIT_RECV (2, PL_MPI_WAIT, 755, 758, 760, 0, 17, 64, 9),
+};
+PL_TABLE PlInstance pl_nb_e_expect[] = {
+  { "late_receiver", 0, 50, 2, "main/MPI_Waitall", PL_FILE, 10 },
+  { "late_receiver", 0, 20, 1, "main/MPI_Waitany", PL_FILE, 10 },
+  { "early_wait", 1, 5, PL_ANY_PEER, "main/MPI_Wait", PL_FILE, 10 },
+  { "early_wait", 1, 5, PL_ANY_PEER, "main/MPI_Wait", PL_FILE, 10 },
+  { "early_wait", 2, 5, PL_ANY_PEER, "main/MPI_Wait", PL_FILE, 10 },
+};
+
+/* (f) A Waitall that completes a send and a late-sent receive is a Late
+ * Sender only: rank 0 waits from 900 to 980 for its Isend to 1 (received
+ * from 930) and its Irecv from 2 (sent from 950).
+ *   late_sender(0) = min(950, 980) - 900 = 50, peer 2; no late_receiver
+ *   (it would be 930 - 900 = 30).
+ *   early_wait(0) = 980 - 900 = 80 (the receive; the send is below the
+ *   eager limit), early_wait(1) = 940 - 935 = 5. */
+PL_TABLE PlEvent pl_nb_f[] = {
+  PL_ISEND_CALL (0, PL_MPI_ISEND, 890, 891, 892, 1, 19, 64, 12),
+  PL_IRECV_CALL (0, 893, 894, 895, 13),
+  PL_ENTER (0, 900, PL_MPI_WAITALL),
+  PL_EV (0, 979, PL_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, 0, 12),
+  PL_IRECV_RECORD (0, 979, 2, 20, 64, 13),
+  PL_LEAVE (0, 980, PL_MPI_WAITALL),
+  PL_IRECV_CALL (1, 930, 931, 932, 11),
+  PL_WAIT_RECV (1, PL_MPI_WAIT, 935, 938, 940, 0, 19, 64, 11),
+  PL_SEND_CALL (2, PL_MPI_SEND, 950, 951, 952, 0, 20, 64),
+};
+PL_TABLE PlInstance pl_nb_f_expect[] = {
+  { "late_sender", 0, 50, 2, "main/MPI_Waitall", PL_FILE, 10 },
+  { "early_wait", 0, 80, PL_ANY_PEER, "main/MPI_Waitall", PL_FILE, 10 },
+  { "early_wait", 1, 5, PL_ANY_PEER, "main/MPI_Wait", PL_FILE, 10 },
+};
+
+/* (g) A receive completed in MPI_Test is a later receive too: rank 2 waits
+ * in MPI_Recv from 1000 for rank 1's tag 21 (send enter 1020, record 1021),
+ * then tests for rank 0's tag 22, recorded at 1006.
+ *   1006 < 1021: late_sender_wrong_order(2) = min(1020, 1022) - 1000 = 20,
+ *   peer 1. The Test never waits; rank 0's Wait ends (1010) before the
+ *   receive is posted (1030): no late_receiver. */
+PL_TABLE PlEvent pl_nb_g[] = {
+  PL_RECV_CALL (2, 1000, 1021, 1022, 1, 21, 64),
+  PL_IRECV_CALL (2, 1030, 1031, 1032, 10),
+  PL_WAIT_RECV (2, PL_MPI_TEST, 1040, 1041, 1042, 0, 22, 64, 10),
+  PL_SEND_CALL (1, PL_MPI_SEND, 1020, 1021, 1022, 2, 21, 64),
+  PL_ISEND_CALL (0, PL_MPI_ISEND, 1005, 1006, 1007, 2, 22, 64, 14),
+  PL_WAIT_SEND (0, PL_MPI_WAIT, 1008, 1009, 1010, 14),
+};
+PL_TABLE PlInstance pl_nb_g_expect[] = {
+  { "late_sender_wrong_order", 2, 20, 1, "main/MPI_Recv", PL_FILE, 10 },
+};
+
+/* (h) MPI_Sendrecv waits as a receive only: rank 0 enters at 1100 and sends
+ * to and receives from rank 1, which enters at 1150.
+ *   late_sender(0) = min(1150, leave 1162) - 1100 = 50, peer 1. MPI_Sendrecv
+ *   is no blocking send for Scalasca: no late_receiver for the same 50.
+ *   Rank 1: min(1100, 1160) - 1150 < 0, no wait. */
+PL_TABLE PlEvent pl_nb_h[] = {
+  PL_ENTER (0, 1100, PL_MPI_SENDRECV),
+  PL_EV (0, 1101, PL_EV_MPI_SEND, 1, 23, 0, 64, 0, 0),
+  PL_RECV_RECORD (0, 1160, 1, 24, 64),
+  PL_LEAVE (0, 1162, PL_MPI_SENDRECV),
+  PL_ENTER (1, 1150, PL_MPI_SENDRECV),
+  PL_EV (1, 1151, PL_EV_MPI_SEND, 0, 24, 0, 64, 0, 0),
+  PL_RECV_RECORD (1, 1155, 0, 23, 64),
+  PL_LEAVE (1, 1160, PL_MPI_SENDRECV),
+};
+PL_TABLE PlInstance pl_nb_h_expect[] = {
+  { "late_sender", 0, 50, 1, "main/MPI_Sendrecv", PL_FILE, 10 },
+};
+
+/* (i) N x N completion from the collective records: MPI_Allreduce entered
+ * (and begun) at 1300, 1310, 1330, its END records at 1340, 1345, 1350, the
+ * calls left at 1360, 1346, 1352.
+ *   Earliest END 1340 > latest begin 1330: all synchronize.
+ *   nxn_completion = own END - max(1340, min(1330, own END)): rank 0 0,
+ *   rank 1 = 1345 - 1340 = 5, rank 2 = 1350 - 1340 = 10 (the leaves would
+ *   give 1360 - 1346 = 14 on rank 0 instead).
+ *   wait_at_nxn = min(1330, own leave) - own enter: rank 0 30, rank 1 20,
+ *   peer 2.
+ *   wait_inside_collective(0) = (1310 - 1300) + (1360 - 1352) = 18. */
+PL_TABLE PlEvent pl_nb_i[] = {
+  PL_COLL_CALL_END (0, PL_MPI_ALLREDUCE, 1300, 1340, 1360, OTF2_COLLECTIVE_OP_ALLREDUCE, PL_COMM_WORLD,
+                    PL_NO_ROOT, 8, 8),
+  PL_COLL_CALL_END (1, PL_MPI_ALLREDUCE, 1310, 1345, 1346, OTF2_COLLECTIVE_OP_ALLREDUCE, PL_COMM_WORLD,
+                    PL_NO_ROOT, 8, 8),
+  PL_COLL_CALL_END (2, PL_MPI_ALLREDUCE, 1330, 1350, 1352, OTF2_COLLECTIVE_OP_ALLREDUCE, PL_COMM_WORLD,
+                    PL_NO_ROOT, 8, 8),
+};
+PL_TABLE PlInstance pl_nb_i_expect[] = {
+  { "nxn_completion", 1, 5, PL_NO_PEER, "main/MPI_Allreduce", PL_FILE, 10 },
+  { "nxn_completion", 2, 10, PL_NO_PEER, "main/MPI_Allreduce", PL_FILE, 10 },
+  { "wait_at_nxn", 0, 30, 2, "main/MPI_Allreduce", PL_FILE, 10 },
+  { "wait_at_nxn", 1, 20, 2, "main/MPI_Allreduce", PL_FILE, 10 },
+  { "wait_inside_collective", 0, 18, PL_NO_PEER, "main/MPI_Allreduce", PL_FILE, 10 },
+};
+
+/* (j) A non-blocking Iallreduce as Score-P records it (BEGIN in the
+ * MPI_Iallreduce, END in the MPI_Wait), rank 2 late by 40: Scalasca does not
+ * analyse non-blocking collectives, so no wait state. */
+PL_TABLE PlEvent pl_nb_j[] = {
+  PL_SCOREP_NBC_POST (0, PL_MPI_IALLREDUCE, 1400, 1402),
+  PL_SCOREP_NBC_WAIT (0, 1403, 1450, OTF2_COLLECTIVE_OP_ALLREDUCE, PL_COMM_WORLD, PL_NO_ROOT, 8, 8),
+  PL_SCOREP_NBC_POST (1, PL_MPI_IALLREDUCE, 1400, 1401),
+  PL_SCOREP_NBC_WAIT (1, 1402, 1450, OTF2_COLLECTIVE_OP_ALLREDUCE, PL_COMM_WORLD, PL_NO_ROOT, 8, 8),
+  PL_SCOREP_NBC_POST (2, PL_MPI_IALLREDUCE, 1440, 1441),
+  PL_SCOREP_NBC_WAIT (2, 1442, 1450, OTF2_COLLECTIVE_OP_ALLREDUCE, PL_COMM_WORLD, PL_NO_ROOT, 8, 8),
+};
+
+/* Nothing else: no blocking send is followed by a receive from the same
+ * peer, every message is small, no location has three exclusive partners. */
+PL_TABLE PlCase pl_nb_cases[] = {
+  PL_CASE_NO_INSTANCE ("frame", pl_nb_frame),
+  PL_CASE ("Isend + Wait, late receiver", pl_nb_a, pl_nb_a_expect),
+  PL_CASE ("Irecv + Waitall, late sender, three requests", pl_nb_b, pl_nb_b_expect),
+  PL_CASE ("Waitall charged to its largest wait", pl_nb_c, pl_nb_c_expect),
+  PL_CASE ("wrong order across a Waitall", pl_nb_d, pl_nb_d_expect),
+  PL_CASE ("Isends + Waitall / Waitany, late receivers", pl_nb_e, pl_nb_e_expect),
+  PL_CASE ("Waitall with a send and a late-sent receive", pl_nb_f, pl_nb_f_expect),
+  PL_CASE ("wrong order after MPI_Test", pl_nb_g, pl_nb_g_expect),
+  PL_CASE ("MPI_Sendrecv", pl_nb_h, pl_nb_h_expect),
+  PL_CASE ("N x N completion from the records", pl_nb_i, pl_nb_i_expect),
+  PL_CASE_NO_INSTANCE ("non-blocking collective", pl_nb_j),
+};
+
+/* ====================================================================== */
 /* The list                                                               */
 /* ====================================================================== */
 
@@ -1617,6 +1965,10 @@ PL_TABLE PlScenario pl_scenarios[] = {
                      1000000, 3, pl_hs_cases, pl_hs_runs, pl_unchecked_none, PL_HS_TOTAL_TICKS),
   PL_RANKS_SCENARIO ("planted-master-worker", "slow workers, overloaded master",
                      1000000, 4, pl_mw_cases, pl_mw_runs, pl_unchecked_default, PL_MW_TOTAL_TICKS),
+  PL_RANKS_SCENARIO ("planted-wrong-order-buffer", "101 wrong-order late senders, Scalasca's buffer of 100",
+                     1000000, 3, pl_wb_cases, pl_wb_runs, pl_unchecked_default, PL_WB_TOTAL_TICKS),
+  PL_RANKS_SCENARIO ("planted-nonblocking", "requests in MPI_Wait*, Sendrecv, N x N records",
+                     1000000, 3, pl_nb_cases, pl_runs_default, pl_unchecked_default, PL_NB_TOTAL_TICKS),
 };
 
 /* ---------------------------------------------------------------------- */
