@@ -9,12 +9,13 @@
 --   rank relayed for (the flag is visible by then). The relay is
 --   onecoll_broadcaster_relay on the rank's Broadcaster or on its thread
 --   waiting in onecoll, or onecoll_help_relay on the root, which relays for a
---   rank that has not picked its request up.
+--   rank that has not picked its request up. The delay comes before the
+--   relay's call: charged to no call, the relay is its example_visit.
 -- comment: {location} started relaying {seconds} after {peer} had posted the
 --   request. Poll faster (adaptive polling), keep a thread of each rank in
 --   onecoll_bcast_flush/test, or use fewer tree levels (linear for small p).
 -- param: eps = 0 s: delays at or below this are not instances
-SELECT c.loc, c.visit, c.enter - p.leave AS severity, p.leave AS begin, c.enter AS "end",
+SELECT c.loc, c.visit AS example_visit, c.enter - p.leave AS severity, p.leave AS begin, c.enter AS "end",
        -- the peer: the parent that posted the request, or the rank the root
        -- relayed for (the one that was late)
        CASE WHEN c.region = 'onecoll_help_relay'

@@ -6,8 +6,9 @@
 --   learn of the completion (done counters and its polling).
 -- criterion: per onecoll broadcast (window, sequence number): idle = leave of
 --   the root's onecoll_flush - the latest leave of the other ranks'
---   onecoll_flush of that broadcast (../shared/spec/patterns.md, patterns of
---   the bundled RMA broadcast).
+--   onecoll_flush of that broadcast, or its own enter if that is later (the
+--   time in the call only) (../shared/spec/patterns.md, patterns of the
+--   bundled RMA broadcast).
 -- comment: the root {location} stayed {seconds} in {call} at {site} after all
 --   ranks had the data. Poll for completion less often, or flush later.
 -- param: eps = 0 s: times at or below this are not instances
@@ -21,6 +22,7 @@ WITH flushes AS (
 others AS (
   SELECT win, seq, max (leave) AS last_leave FROM flushes WHERE rank != bcast_root GROUP BY win, seq
 )
-SELECT f.loc, f.visit, f.leave - o.last_leave AS severity, o.last_leave AS begin, f.leave AS "end"
+SELECT f.loc, f.visit, f.leave - max (o.last_leave, f.enter) AS severity, max (o.last_leave, f.enter) AS begin,
+       f.leave AS "end"
 FROM flushes AS f JOIN others AS o ON o.win = f.win AND o.seq = f.seq
-WHERE f.rank = f.bcast_root AND f.leave - o.last_leave > :eps
+WHERE f.rank = f.bcast_root AND f.leave - max (o.last_leave, f.enter) > :eps
