@@ -60,12 +60,11 @@ add_buckets (Band         *band,
       double length = (double)(bucket->end - bucket->begin);
       double a = (double)(MAX (bucket->begin, t0) - t0);
       double e = (double)(MIN (bucket->end, t1) - t0);
-      guint x0, x1, categories = 0;
+      guint x0, x1, categories;
 
       if (e <= a)
         continue;
-      for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-        categories |= (guint)(bucket->time[c] != 0) << c;
+      categories = sextant_lod_bucket_categories (bucket);
       band->present |= categories;
       x0 = MIN ((guint)(a / column), width - 1);
       x1 = MIN ((guint)(e / column), width - 1);

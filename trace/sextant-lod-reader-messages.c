@@ -65,6 +65,13 @@ _sextant_lod_message_index_bytes (const MessageIndex *index)
   return index->times->len * (sizeof (MessageTimes) + sizeof (gint64)) + index->pairs->len * sizeof (MessagePair);
 }
 
+/* A message's bytes, 0 when unknown */
+static inline gint64
+message_bytes (const MessageTimes *m)
+{
+  return m->bytes == SEXTANT_NULL ? 0 : m->bytes;
+}
+
 /* Messages ---------------------------------------------------------------------- */
 
 /* A message in flight in a view, as the chunk holds it */
@@ -253,7 +260,7 @@ message_index_build (SextantLodReader  *self,
       for (guint i = 0; i < pair->n; i++)
         {
           before[i] = pair->bytes;
-          pair->bytes += times[i].bytes == SEXTANT_NULL ? 0 : times[i].bytes;
+          pair->bytes += message_bytes (&times[i]);
           pair->in_order &= times[i].recv_time >= times[i].send_time &&
                             (i == 0 || times[i].recv_time >= times[i - 1].recv_time);
         }
@@ -462,8 +469,7 @@ density_walk (DensityWalk *walk)
       /* sent before the view and received in it: the first slot's */
       for (; i < pair->n && times[i].send_time < t0; i++)
         if (times[i].recv_time >= t0)
-          density_add (walk, pair, 0, times[i].send_time, times[i].recv_time, 1,
-                       times[i].bytes == SEXTANT_NULL ? 0 : times[i].bytes);
+          density_add (walk, pair, 0, times[i].send_time, times[i].recv_time, 1, message_bytes (&times[i]));
       if (pair->in_order)
         /* a slot's messages at once: the run of them sent in it, its last
          * received last, all received after t0 */
@@ -481,7 +487,7 @@ density_walk (DensityWalk *walk)
         for (; i < pair->n && times[i].send_time < t1; i++)
           if (times[i].recv_time >= t0)
             density_add (walk, pair, (times[i].send_time - t0) / walk->slot_ticks, times[i].send_time,
-                         times[i].recv_time, 1, times[i].bytes == SEXTANT_NULL ? 0 : times[i].bytes);
+                         times[i].recv_time, 1, message_bytes (&times[i]));
     }
 }
 

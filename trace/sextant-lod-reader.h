@@ -39,6 +39,19 @@ typedef struct
   gint64  time[SEXTANT_N_CATEGORIES];    /* exclusive ticks per category; they add up to busy */
 } SextantLodBucket;
 
+/* The categories @bucket has time in (bit c: category c): one or two of
+ * the eight, so that sums over its categories skip the others */
+static inline guint
+sextant_lod_bucket_categories (const SextantLodBucket *bucket)
+{
+  guint categories = 0;
+
+  for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
+    categories |= (guint)(bucket->time[c] != 0) << c;
+
+  return categories;
+}
+
 typedef struct _SextantLodReader SextantLodReader;
 
 /* Fails with SEXTANT_TRACE_ERROR_SCHEMA when @store has no pyramid. */

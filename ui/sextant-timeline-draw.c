@@ -78,11 +78,7 @@ sum_columns (SextantTimeline *self,
           double x0 = (b->begin - self->t0) * px_per_tick;
           double x1 = (b->end - self->t0) * px_per_tick;
           double per_px = x1 > x0 ? 1 / (x1 - x0) : 0;
-          guint categories = 0;
-
-          /* a bucket has time in one category or two of the eight */
-          for (guint c = 0; c < SEXTANT_N_CATEGORIES; c++)
-            categories |= (guint)(b->time[c] != 0) << c;
+          guint categories = sextant_lod_bucket_categories (b);
 
           /* a bucket's time spread over the columns it covers, in proportion */
           for (int x = MAX ((int)floor (x0), 0); x < MIN ((int)ceil (x1), plot); x++)
