@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sextant-anchor.h"
 #include "sextant-import-private.h"
 #include "sextant-importer.h"
 #include "sextant-lod.h"
@@ -1181,33 +1182,16 @@ resolve_comms (SextantImport  *import,
 
 /* The archive ------------------------------------------------------------ */
 
-/* An anchor file starts with OTF2's buffer header (two bytes) and the
- * magic "OTF2\0"; anything else is not one, whatever its name says (libotf2
- * would look for its definitions and report a missing .def file). */
+/* The anchor is read and checked here before libotf2 sees it
+ * (sextant-anchor.c): anything without OTF2's magic is not an archive,
+ * whatever its name says, and a damaged one would send libotf2 looping. */
 static gboolean
 anchor_is_otf2 (const char  *anchor,
                 GError     **error)
 {
-  static const char magic[] = "OTF2";   /* with its NUL */
-  char head[2 + sizeof magic];
-  g_autoptr(GFile) file = g_file_new_for_path (anchor);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, error);
-  gsize n = 0;
+  SextantAnchor fields;
 
-  if (in == NULL ||
-      !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &n, NULL, error))
-    {
-      g_prefix_error (error, "%s: ", anchor);
-      return FALSE;
-    }
-  if (n < sizeof head || memcmp (head + 2, magic, sizeof magic) != 0)
-    {
-      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_ARCHIVE,
-                   "%s: not an OTF2 archive (this anchor file does not begin with OTF2's magic)", anchor);
-      return FALSE;
-    }
-
-  return TRUE;
+  return sextant_anchor_read (anchor, &fields, error);
 }
 
 /**
