@@ -42,6 +42,7 @@ struct _SextantImporter
   char                  *archive;        /* as given */
   char                  *anchor;         /* resolved anchor file */
   char                  *db_path;        /* resolved target */
+  char                  *worker;         /* the program that imports, or NULL: in this process */
   SextantImportProgress  progress;
   gpointer               progress_data;
   GDestroyNotify         progress_destroy;
@@ -1802,6 +1803,9 @@ import_archive (SextantImporter  *self,
 
 /* SextantImporter ----------------------------------------------------------- */
 
+G_LOCK_DEFINE_STATIC (default_worker);
+static char *default_worker;
+
 static void
 sextant_importer_finalize (GObject *object)
 {
@@ -1813,6 +1817,7 @@ sextant_importer_finalize (GObject *object)
   g_clear_pointer (&self->archive, g_free);
   g_clear_pointer (&self->anchor, g_free);
   g_clear_pointer (&self->db_path, g_free);
+  g_clear_pointer (&self->worker, g_free);
 
   G_OBJECT_CLASS (sextant_importer_parent_class)->finalize (object);
 }
@@ -1845,6 +1850,9 @@ sextant_importer_new (const char *archive,
   self = g_object_new (SEXTANT_TYPE_IMPORTER, NULL);
   self->archive = g_strdup (archive);
   self->db_path = g_strdup (db_path);
+  G_LOCK (default_worker);
+  self->worker = g_strdup (default_worker);
+  G_UNLOCK (default_worker);
 
   return self;
 }
@@ -1857,6 +1865,42 @@ sextant_importer_set_force (SextantImporter *self,
   g_return_if_fail (SEXTANT_IS_IMPORTER (self));
 
   self->force = !!force;
+}
+
+/**
+ * sextant_importer_set_default_worker:
+ * @program: (nullable): the `sextant` executable, or %NULL
+ *
+ * The worker (see sextant_importer_set_worker()) of the importers made from
+ * now on in this process: the window sets it to its own executable.
+ */
+void
+sextant_importer_set_default_worker (const char *program)
+{
+  G_LOCK (default_worker);
+  g_free (default_worker);
+  default_worker = g_strdup (program);
+  G_UNLOCK (default_worker);
+}
+
+/**
+ * sextant_importer_set_worker:
+ * @program: (nullable): the `sextant` executable, or %NULL
+ *
+ * Has sextant_importer_run() import in a worker process, `@program import
+ * --worker-into TMP ARCHIVE`, that it watches: a crash or a hang in libotf2
+ * on a damaged archive then ends the import with an error instead of the
+ * calling process, and cancelling stops it at once (see
+ * sextant-import-worker.c). %NULL (the default) imports in this process.
+ */
+void
+sextant_importer_set_worker (SextantImporter *self,
+                             const char      *program)
+{
+  g_return_if_fail (SEXTANT_IS_IMPORTER (self));
+
+  g_free (self->worker);
+  self->worker = g_strdup (program);
 }
 
 void
@@ -1900,6 +1944,56 @@ sextant_importer_get_reused (SextantImporter *self)
   return self->reused;
 }
 
+/* The anchor, its definitions' path and the archive's identity. */
+static gboolean
+resolve_archive (SextantImporter  *self,
+                 Identity         *id,
+                 char            **defs_path,
+                 GError          **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+
+  g_clear_pointer (&self->anchor, g_free);
+  if (!(self->anchor = sextant_archive_find_anchor (self->archive, error)))
+    return FALSE;
+
+  dir = g_path_get_dirname (self->anchor);
+  base = anchor_base_name (self->anchor);
+  *defs_path = g_strconcat (dir, G_DIR_SEPARATOR_S, base, ".def", NULL);
+
+  return read_identity (self->anchor, *defs_path, id, error);
+}
+
+/**
+ * sextant_importer_run_into:
+ * @path: an empty file the caller created
+ *
+ * The worker's side of sextant_importer_set_worker(): imports the archive
+ * into @path and leaves it there, complete or not; the caller removes it
+ * after a failure.
+ */
+gboolean
+sextant_importer_run_into (SextantImporter  *self,
+                           const char       *path,
+                           GCancellable     *cancellable,
+                           GError          **error)
+{
+  g_auto(Identity) id = { NULL };
+  g_autofree char *defs_path = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!resolve_archive (self, &id, &defs_path, error))
+    return FALSE;
+  ok = import_archive (self, &id, defs_path, path, cancellable, error);
+  join_closer (self);
+
+  return ok;
+}
+
 /**
  * sextant_importer_run:
  *
@@ -1915,8 +2009,6 @@ sextant_importer_run (SextantImporter  *self,
   g_auto(Identity) id = { NULL };
   g_autofree char *defs_path = NULL;
   g_autofree char *tmp_path = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
   g_autofree char *old_path = NULL;
   g_autoptr(GError) local_error = NULL;
   gboolean moved_aside;
@@ -1926,18 +2018,10 @@ sextant_importer_run (SextantImporter  *self,
   g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), FALSE);
 
   self->reused = FALSE;
-  g_clear_pointer (&self->anchor, g_free);
-  if (!(self->anchor = sextant_archive_find_anchor (self->archive, error)))
+  if (!resolve_archive (self, &id, &defs_path, error))
     return FALSE;
   if (self->db_path == NULL)
     self->db_path = sextant_archive_default_db_path (self->anchor);
-
-  dir = g_path_get_dirname (self->anchor);
-  base = anchor_base_name (self->anchor);
-  defs_path = g_strconcat (dir, G_DIR_SEPARATOR_S, base, ".def", NULL);
-
-  if (!read_identity (self->anchor, defs_path, &id, error))
-    return FALSE;
 
   if (!self->force && store_is_current (self->db_path, &id))
     {
@@ -1957,7 +2041,10 @@ sextant_importer_run (SextantImporter  *self,
     }
   close (fd);
 
-  if (!import_archive (self, &id, defs_path, tmp_path, cancellable, &local_error))
+  if (self->worker != NULL
+      ? !_sextant_import_in_worker (self->worker, self->anchor, tmp_path, self->progress, self->progress_data,
+                                    cancellable, &local_error)
+      : !import_archive (self, &id, defs_path, tmp_path, cancellable, &local_error))
     {
       join_closer (self);
       remove_store_files (tmp_path);
