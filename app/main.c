@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,6 +60,9 @@ main (int    argc,
 {
   setlocale (LC_ALL, "");
   g_set_prgname ("sextant");
+  /* a file size limit (ulimit -f) makes writes fail with EFBIG, which the
+   * store reports, instead of killing the process mid-import */
+  signal (SIGXFSZ, SIG_IGN);
 
   if (argc >= 2 && (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help")))
     {

@@ -104,10 +104,21 @@ def mutate(rng, data):
 
 
 def run(*args):
+    """Runs sextant; None if it hangs. Its output is decoded leniently and
+    .utf8 says whether it was valid UTF-8 (a store holds UTF-8 only)."""
     try:
-        return subprocess.run([SEXTANT, *args], capture_output=True, text=True, timeout=LIMIT)
+        done = subprocess.run([SEXTANT, *args], capture_output=True, timeout=LIMIT)
     except subprocess.TimeoutExpired:
         return None
+    try:
+        done.stdout.decode()
+        done.stderr.decode()
+        done.utf8 = True
+    except UnicodeDecodeError:
+        done.utf8 = False
+    done.stdout = done.stdout.decode(errors="replace")
+    done.stderr = done.stderr.decode(errors="replace")
+    return done
 
 
 def pyramid_within_bounds(db):
@@ -133,11 +144,12 @@ def check(label, archive, out, expect=None):
         info = run("info", db)
         good = ok(info is not None and info.returncode == 0, "%s: info reads the store" % label,
                   info.stderr if info else "hung")
+        ok(info is None or info.utf8, "%s: info prints UTF-8" % label)
         within, why = pyramid_within_bounds(db)
         ok(within, "%s: the pyramid is bounded by the events" % label, why)
         analysis = run("analyze", "--no-user-patterns", db)
-        ok(analysis is not None and analysis.returncode == 0, "%s: analyze reads the store" % label,
-           analysis.stderr if analysis else "hung")
+        ok(analysis is not None and analysis.returncode == 0 and analysis.utf8,
+           "%s: analyze reads the store and prints UTF-8" % label, analysis.stderr if analysis else "hung")
         if expect is not None:
             ok(good and expect in info.stdout, "%s: the import log says %s" % (label, expect),
                info.stdout if info else "")

@@ -36,9 +36,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 
 #include "sextant-chunk.h"
 #include "sextant-column-table.h"
@@ -422,6 +425,26 @@ set_cancelled (GError **error)
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
 }
 
+/* Why a write failed, when SQLite's errno is gone (it often is: the error
+ * surfaces on a later statement): a file size limit (ulimit -f; the
+ * process ignores SIGXFSZ, see app/main.c) that the store reached, or a full
+ * file system. 0 when neither holds. */
+static int
+write_failure_errno (const char *path)
+{
+  struct rlimit limit;
+  struct statvfs fs;
+  GStatBuf st;
+
+  if (getrlimit (RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      g_stat (path, &st) == 0 && (guint64)st.st_size + 65536 >= (guint64)limit.rlim_cur)
+    return EFBIG;
+  if (statvfs (path, &fs) == 0 && (guint64)fs.f_bavail * fs.f_frsize < 1024 * 1024)
+    return ENOSPC;
+
+  return 0;
+}
+
 static void
 set_error_from_db (SextantStore  *self,
                    int            rc,
@@ -429,12 +452,20 @@ set_error_from_db (SextantStore  *self,
                    GError       **error)
 {
   int primary = rc & 0xff;
+  /* a failed write (SQLITE_IOERR_WRITE and kin) keeps the system's errno */
+  int errsv = self->db != NULL && primary == SQLITE_IOERR ? sqlite3_system_errno (self->db) : 0;
+
+  if (primary == SQLITE_IOERR && errsv != ENOSPC && errsv != EDQUOT && errsv != EFBIG && self->path != NULL)
+    errsv = write_failure_errno (self->path);
 
   if (primary == SQLITE_INTERRUPT)
     set_cancelled (error);
-  else if (primary == SQLITE_FULL)
+  else if (primary == SQLITE_FULL || errsv == ENOSPC || errsv == EDQUOT)
     g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
                  "%s: no space left on device (%s)", self->path, what);
+  else if (errsv == EFBIG)
+    g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
+                 "%s: the file size limit was reached (ulimit -f) (%s)", self->path, what);
   else if (primary == SQLITE_CONSTRAINT)
     g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE,
                  "%s: %s", what, sqlite3_errmsg (self->db));
@@ -811,6 +842,14 @@ sextant_store_open (const char  *path,
     return NULL;
 
   version = sextant_store_get_meta (self, "schema_version");
+  if (version != NULL && g_ascii_strtoll (version, NULL, 10) > SEXTANT_SCHEMA_VERSION_CURRENT)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
+                   "%s: written by a newer Sextant (store schema version %s; this one reads version %d): "
+                   "open it with that version, or import the archive again with this one",
+                   path, version, SEXTANT_SCHEMA_VERSION_CURRENT);
+      return NULL;
+    }
   if (version == NULL || g_ascii_strtoll (version, NULL, 10) != SEXTANT_SCHEMA_VERSION_CURRENT)
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
