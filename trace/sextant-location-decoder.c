@@ -36,6 +36,8 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "sextant-chunk-writer.h"
 #include "sextant-import-private.h"
 #include "sextant-lod.h"
@@ -183,6 +185,7 @@ typedef struct _SextantLocationDecoder
   guint32        loc;
   guint64        otf2_id;
   char          *evt_path;               /* for messages */
+  guint64        max_events;             /* what the event file can hold: its size */
   OTF2_EvtReader *reader;
   OTF2_EvtReaderCallbacks *callbacks;
   SextantChunkWriter *visits;            /* ids from loc << 32, in enter order */
@@ -2266,6 +2269,16 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->loc = loc;
   self->otf2_id = def->otf2_id;
   self->evt_path = g_build_filename (import->archive_dir, import->archive_name, evt_name, NULL);
+  /* Every event record takes a byte at least (its type), so a location
+   * has no more events than its file has bytes. libotf2 can deliver more:
+   * a file truncated while it read it came back again and again, 77
+   * million ENTERs from a 5.6 MB file, until memory ran out. No bound where
+   * the file is not there by that name (a SION container). */
+  {
+    GStatBuf st;
+
+    self->max_events = g_stat (self->evt_path, &st) == 0 ? (guint64)st.st_size : G_MAXUINT64;
+  }
   self->first_visit = -1;
   self->last_visit = -1;
   self->time_limit = import->have_clock && import->trace_length > 0 && import->trace_length < G_MAXINT64
@@ -2353,6 +2366,15 @@ _sextant_location_decoder_read (Decoder   *self,
         }
       if (status != OTF2_SUCCESS)
         return set_otf2_error (self, status, error);
+      if (self->n_events > self->max_events)
+        {
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+                       "%s: cannot read the events of location %" G_GUINT64_FORMAT ": libotf2 read %"
+                       G_GUINT64_FORMAT " events from %" G_GUINT64_FORMAT " bytes (the file is damaged, or "
+                       "changed while it was read)", self->evt_path, self->otf2_id, self->n_events,
+                       self->max_events);
+          return FALSE;
+        }
       if (n_read < READ_BATCH)
         self->done = TRUE;
     }
