@@ -1587,9 +1587,9 @@ typedef enum
  * the numbers of its first and last event); the bytes 0, 1 and 2 mark the
  * end of a chunk, of the buffer and of the file; records follow the header
  * with their type, 5 and up. */
-#define OTF2_CHUNK_HEADER_TYPE 3
-#define OTF2_CHUNK_HEADER_BYTES 18
-#define OTF2_LAST_END_MARK 2
+#define CHUNK_HEADER_TYPE 3
+#define CHUNK_HEADER_BYTES 18
+#define LAST_END_MARK 2
 
 /* Whether the local definition file @path holds any record. libotf2 3.0.2
  * gives every definition reader it opens a buffer of one definition chunk
@@ -1613,10 +1613,10 @@ local_defs_state (const char *path)
   n = read (fd, bytes, sizeof bytes);
   close (fd);
 
-  if (n <= OTF2_CHUNK_HEADER_BYTES || n == (ssize_t)sizeof bytes || bytes[0] != OTF2_CHUNK_HEADER_TYPE)
+  if (n <= CHUNK_HEADER_BYTES || n == (ssize_t)sizeof bytes || bytes[0] != CHUNK_HEADER_TYPE)
     return LOCAL_DEFS_SOME;
-  for (ssize_t i = OTF2_CHUNK_HEADER_BYTES; i < n; i++)
-    if (bytes[i] > OTF2_LAST_END_MARK)
+  for (ssize_t i = CHUNK_HEADER_BYTES; i < n; i++)
+    if (bytes[i] > LAST_END_MARK)
       return LOCAL_DEFS_SOME;
 
   return LOCAL_DEFS_EMPTY;
