@@ -26,11 +26,13 @@
 #include <otf2/OTF2_Pthread_Locks.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sextant-anchor.h"
 #include "sextant-import-private.h"
@@ -1577,16 +1579,67 @@ local_file (SextantImport *import,
   return g_build_filename (import->archive_dir, import->archive_name, name, NULL);
 }
 
+/* What a location's local definition file holds. */
+typedef enum
+{
+  LOCAL_DEFS_MISSING,
+  LOCAL_DEFS_EMPTY,     /* a chunk header and end marks: no record */
+  LOCAL_DEFS_SOME,      /* records, or anything else: libotf2 reads it */
+} LocalDefs;
+
+/* libotf2's internal framing (OTF2_Buffer.h, not installed): a chunk starts
+ * with a header of 18 bytes (OTF2_BUFFER_CHUNK_HEADER = 3, the endianness,
+ * the numbers of its first and last event); the bytes 0, 1 and 2 mark the
+ * end of a chunk, of the buffer and of the file; records follow the header
+ * with their type, 5 and up. */
+#define CHUNK_HEADER_TYPE 3
+#define CHUNK_HEADER_BYTES 18
+#define LAST_END_MARK 2
+
+/* Whether the local definition file @path holds any record. libotf2 3.0.2
+ * gives every definition reader it opens a buffer of one definition chunk
+ * (4 MiB in our generator's archives) and clears it, whatever the file
+ * holds: at 4096 locations whose files hold nothing (a writer that defines
+ * everything globally, like our generator), opening them cleared 16 GiB
+ * and was a tenth of the import's CPU time, on one thread before the
+ * events. A file that is a chunk header and end marks, and nothing else,
+ * has no record: reading it changes nothing in the reader. Anything else
+ * (longer, another header, a record, unreadable) is read by libotf2, which
+ * reports what is wrong with it. */
+static LocalDefs
+local_defs_state (const char *path)
+{
+  guint8 bytes[64];
+  ssize_t n;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+  if (fd < 0)
+    return errno == ENOENT ? LOCAL_DEFS_MISSING : LOCAL_DEFS_SOME;
+  n = read (fd, bytes, sizeof bytes);
+  close (fd);
+
+  if (n <= CHUNK_HEADER_BYTES || n == (ssize_t)sizeof bytes || bytes[0] != CHUNK_HEADER_TYPE)
+    return LOCAL_DEFS_SOME;
+  for (ssize_t i = CHUNK_HEADER_BYTES; i < n; i++)
+    if (bytes[i] > LAST_END_MARK)
+      return LOCAL_DEFS_SOME;
+
+  return LOCAL_DEFS_EMPTY;
+}
+
 /* Local definitions carry the mapping tables and clock offsets that the
  * event readers apply: they must be read before any event. A writer may
  * write no local definitions at all, but if some locations have a file and
- * another has none, that file is missing. */
+ * another has none, that file is missing. Files with no record are not
+ * opened (local_defs_state()). */
 static gboolean
 read_local_definitions (SextantImport  *import,
                         GError        **error)
 {
   OTF2_ErrorCode status;
   guint n_files = 0;
+  guint n_records = 0;
+  g_autofree LocalDefs *state = g_new (LocalDefs, MAX (import->locations->len, 1));
 
   for (guint i = 0; i < import->locations->len; i++)
     {
@@ -1594,11 +1647,25 @@ read_local_definitions (SextantImport  *import,
       g_autofree char *path = local_file (import, id, ".def");
 
       OTF2_Reader_SelectLocation (import->reader, id);
-      if (g_file_test (path, G_FILE_TEST_EXISTS))
-        n_files++;
+      state[i] = local_defs_state (path);
+      n_files += state[i] != LOCAL_DEFS_MISSING;
+      n_records += state[i] == LOCAL_DEFS_SOME;
     }
 
   if (n_files == 0)
+    return TRUE;
+  for (guint i = 0; i < import->locations->len; i++)
+    if (state[i] == LOCAL_DEFS_MISSING)
+      {
+        guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
+        g_autofree char *path = local_file (import, id, ".def");
+
+        g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
+                     "%s: the local definitions of location %" G_GUINT64_FORMAT " are missing or unreadable",
+                     path, id);
+        return FALSE;
+      }
+  if (n_records == 0)
     return TRUE;
 
   status = OTF2_Reader_OpenDefFiles (import->reader);
@@ -1612,13 +1679,15 @@ read_local_definitions (SextantImport  *import,
   for (guint i = 0; i < import->locations->len; i++)
     {
       guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
-      g_autofree char *path = local_file (import, id, ".def");
-      OTF2_DefReader *reader = NULL;
+      g_autofree char *path = NULL;
+      OTF2_DefReader *reader;
       uint64_t n_read = 0;
 
-      if (g_file_test (path, G_FILE_TEST_EXISTS))
-        reader = OTF2_Reader_GetDefReader (import->reader, id);
+      if (state[i] != LOCAL_DEFS_SOME)
+        continue;
 
+      path = local_file (import, id, ".def");
+      reader = OTF2_Reader_GetDefReader (import->reader, id);
       if (reader == NULL)
         {
           OTF2_Reader_CloseDefFiles (import->reader);
