@@ -13,8 +13,10 @@ whatever the timestamps say.
 First the inputs that once hung (kept as regressions: a flipped bit in a
 timestamp made the pyramid grow with the time span and fill the disk, a
 flipped bit in the anchor's property count sent libotf2 into a loop), then
-SEXTANT_FUZZ_RUNS (default 60) seeded random variants; SEXTANT_FUZZ_SEED
-picks another seed (the failing variant's seed and mutation are printed).
+SEXTANT_FUZZ_RUNS (default 60) seeded random variants, and
+SEXTANT_FUZZ_STORE_RUNS (default 20) stores with random bytes overwritten,
+each read by info, analyze and report; SEXTANT_FUZZ_SEED picks another seed
+(the failing variant's seed and mutation are printed).
 Output is TAP.
 """
 
@@ -33,6 +35,7 @@ from tap import ok as record
 SEXTANT = os.environ.get("SEXTANT", "sextant")
 TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
 RUNS = int(os.environ.get("SEXTANT_FUZZ_RUNS", "60"))
+STORE_RUNS = int(os.environ.get("SEXTANT_FUZZ_STORE_RUNS", "20"))
 SEED = int(os.environ.get("SEXTANT_FUZZ_SEED", "20261126"))
 # One import of these archives takes 0.1 s; a variant that takes this long
 # hangs.
@@ -163,6 +166,36 @@ def check(label, archive, out, expect=None):
     ok(os.listdir(out) == [], "%s: nothing left behind" % label, str(os.listdir(out)))
 
 
+def damaged_stores(work, rng):
+    """A store with 1 to 8 random bytes overwritten: info, analyze and report
+    answer, each within the limit, with a result or one error line."""
+    db = os.path.join(work, "store.db")
+    imp = run("import", "-q", "-o", db, os.path.join(TRACES, "casita-4_mpi_ls_barr"))
+    ok(imp is not None and imp.returncode == 0, "a store to damage", imp.stderr if imp else "hung")
+    with open(db, "rb") as f:
+        base = f.read()
+    os.unlink(db)
+    for i in range(STORE_RUNS):
+        data = bytearray(base)
+        spots = [rng.randrange(len(data)) for _ in range(rng.randint(1, 8))]
+        for k in spots:
+            data[k] = rng.randrange(256)
+        with open(db, "wb") as f:
+            f.write(data)
+        label = "seed %d store %d (bytes %s)" % (SEED, i, spots)
+        report = os.path.join(work, "report.json")
+        for args in (["info", db], ["analyze", "--no-user-patterns", db], ["report", "-f", "json", "-o", report, db]):
+            done = run(*args)
+            lines = done.stderr.strip().splitlines() if done else []
+            ok(done is not None and (done.returncode == 0 or
+                                     (done.returncode == 1 and len(lines) == 1 and lines[0].startswith("sextant: "))),
+               "%s: %s answers" % (label, args[0]),
+               "hung" if done is None else "status %d: %s" % (done.returncode, done.stderr.strip()))
+        for name in os.listdir(work):
+            if name.startswith(("store.db", "report")):
+                os.unlink(os.path.join(work, name))
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         out = os.path.join(work, "out")
@@ -190,6 +223,8 @@ def main():
                 f.write(data)
             check("seed %d variant %d: %s %s %s" % (SEED, i, name, path, what), archive, out)
             shutil.rmtree(archive)
+
+        damaged_stores(work, rng)
     finish()
 
 
