@@ -44,6 +44,7 @@
 #include "sextant-column-table.h"
 #include "sextant-sql-functions.h"
 #include "sextant-store-private.h"
+#include "sextant-store-views-private.h"
 #include "sextant-trace-resources.h"
 
 struct _SextantRow
@@ -1870,7 +1871,30 @@ static const struct
   gboolean   (*fill) (SextantStore *self, GError **error);
 } shared_views[] = {
   { "receive_wait", fill_receive_wait },
+  { "collective_visit", _sextant_store_fill_collective_visit },
 };
+
+/* For the shared views computed in other files (sextant-store-views-private.h) */
+sqlite3 *
+_sextant_store_get_db (SextantStore *self)
+{
+  return self->db;
+}
+
+SextantColumnModule *
+_sextant_store_get_columns (SextantStore *self)
+{
+  return self->columns;
+}
+
+void
+_sextant_store_set_error_from_db (SextantStore  *self,
+                                  int            rc,
+                                  const char    *what,
+                                  GError       **error)
+{
+  set_error_from_db (self, rc, what, error);
+}
 
 /* Whether @sql reads one of the shared views that
  * sextant_store_materialize_views() copies. */
