@@ -1896,16 +1896,19 @@ _sextant_store_set_error_from_db (SextantStore  *self,
   set_error_from_db (self, rc, what, error);
 }
 
-/* Whether @sql reads one of the shared views that
- * sextant_store_materialize_views() copies. */
-gboolean
+/* Which of the shared views that sextant_store_materialize_views() copies
+ * @sql reads: a bit per view (1 << its index), 0 for none. */
+guint
 sextant_store_reads_shared_views (const char *sql)
 {
+  guint views = 0;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (shared_views) <= 32);
   for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
     if (strstr (sql, shared_views[i].name) != NULL)
-      return TRUE;
+      views |= 1u << i;
 
-  return FALSE;
+  return views;
 }
 
 /**
