@@ -320,6 +320,7 @@ typedef struct
  * and the blocks of a written pattern serve the next query (fresh memory
  * costs a page fault a page). */
 #define FOUND_BLOCK_ROWS 2048
+#define FOUND_POOL_BLOCKS 32
 
 typedef struct
 {
@@ -350,14 +351,21 @@ found_list_append (FoundList *list)
   return found_list_get (list, list->len - 1);
 }
 
-/* Frees the comments and gives the blocks back to the pool. */
+/* Frees the comments and gives the blocks back to the pool, which keeps
+ * FOUND_POOL_BLOCKS (the instances of a pattern of 65,000 instances) and
+ * frees the others: the workers' queries of the next patterns reuse them,
+ * and a pattern of several hundred thousand instances does not hold its
+ * blocks after it is written. */
 static void
 found_list_clear (FoundList *list)
 {
   for (guint i = 0; i < list->len; i++)
     g_free (found_list_get (list, i)->comment);
   for (guint b = 0; b < list->blocks->len; b++)
-    g_async_queue_push (list->pool, g_ptr_array_index (list->blocks, b));
+    if (g_async_queue_length (list->pool) < FOUND_POOL_BLOCKS)
+      g_async_queue_push (list->pool, g_ptr_array_index (list->blocks, b));
+    else
+      g_free (g_ptr_array_index (list->blocks, b));
   g_ptr_array_set_size (list->blocks, 0);
   list->len = 0;
 }
