@@ -9,7 +9,10 @@
  * `loc` (location.id) and `severity` (ticks lost), and optionally `visit`
  * (the call that lost the time) or `example_visit` (a statistic's: a call
  * that shows where, not charged), `begin`, `end`, `peer_loc`, `message`,
- * `collective` and `comment`. This file adds what a user needs to act on an
+ * `collective` and `comment` (and, when it read them already, its visit's
+ * context as `sextant_path`, `sextant_region`, `sextant_scl`,
+ * `sextant_context`, `sextant_enter` and `sextant_leave`; else the store
+ * joins them on). This file adds what a user needs to act on an
  * instance: the call path and region of the visit, and the source file and
  * line of the call (its call-site attribute, else its calling context, else
  * the definition of the enclosing region). The comment is the pattern's
@@ -491,20 +494,25 @@ run_job (Job           *job,
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
   gint64 cpu_start = thread_cpu_usec ();
+  gint64 views_cpu = 0;
 
   if (*store == NULL && (*store = sextant_store_open (store_path, &error)) != NULL)
     sextant_store_set_cancellable (*store, cancellable);
-  if (*store == NULL ||
-      !sextant_store_materialize_views (*store, sextant_pattern_get_sql (job->pattern), &error) ||
+  if (*store != NULL && sextant_store_materialize_views (*store, sextant_pattern_get_sql (job->pattern), &error))
+    views_cpu = thread_cpu_usec () - cpu_start;
+  if (*store == NULL || error != NULL ||
       !sextant_store_run_query (*store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
                                 collect_row, job, &error))
     job->error = g_error_new (error->domain, error->code, "pattern %s (%s): %s",
                               sextant_pattern_get_id (job->pattern), sextant_pattern_get_origin (job->pattern),
                               error->message);
 
-  g_debug ("pattern %s: query %.3f s (%.3f s CPU), %u instances", sextant_pattern_get_id (job->pattern),
-           (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
-           (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC, job->found.len);
+  /* the CPU of the shared views this query copied first, if any, is part
+   * of the query's */
+  g_debug ("pattern %s: query %.3f s (%.3f s CPU, shared views %.3f s), %u instances",
+           sextant_pattern_get_id (job->pattern), (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
+           (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC, views_cpu / (double)G_USEC_PER_SEC,
+           job->found.len);
 }
 
 /* The run's queries, handed to the workers. A shared view is computed by

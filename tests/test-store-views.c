@@ -91,7 +91,8 @@ check_receive_wait (const char *archive)
 }
 
 #define COLLECTIVE_VISIT_COLUMNS \
-  "collective, kind, root_loc, loc, visit, enter, leave, begin, \"end\", sends, receives, last_enter, " \
+  "collective, kind, root_loc, loc, visit, enter, leave, region, path, scl, context, begin, \"end\", " \
+  "sends, receives, last_enter, " \
   "last_loc, first_leave, others_enter, others_leave, root_enter, latest_begin, earliest_end"
 
 /* Imports @archive and compares the copy of collective_visit with the view:
@@ -134,26 +135,29 @@ check_collective_visit (const char *archive)
   sextant_test_remove_tree (tmpdir);
 }
 
+/* Runs @check on the third-party archive @name. */
 static void
-test_external (gconstpointer data)
+check_external (const char  *name,
+                void       (*check) (const char *archive))
 {
   const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
   g_autofree char *archive = NULL;
 
   g_assert_nonnull (root);
-  archive = g_build_filename (root, data, NULL);
-  check_receive_wait (archive);
+  archive = g_build_filename (root, name, NULL);
+  check (archive);
+}
+
+static void
+test_external (gconstpointer data)
+{
+  check_external (data, check_receive_wait);
 }
 
 static void
 test_external_collectives (gconstpointer data)
 {
-  const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
-  g_autofree char *archive = NULL;
-
-  g_assert_nonnull (root);
-  archive = g_build_filename (root, data, NULL);
-  check_collective_visit (archive);
+  check_external (data, check_collective_visit);
 }
 
 /* Writes the synthetic trace @scenario and runs @check on it. */
@@ -197,6 +201,21 @@ test_planted_collectives (gconstpointer data)
   check_planted (data, check_collective_visit);
 }
 
+/* A test /store-views/@view/NAME for each of @names. */
+static void
+add_tests (const char         *view,
+           const char * const *names,
+           guint               n,
+           GTestDataFunc       func)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/store-views/%s/%s", view, names[i]);
+
+      g_test_add_data_func (path, names[i], func);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -219,30 +238,12 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (external); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/store-views/receive-wait/%s", external[i]);
-
-      g_test_add_data_func (path, external[i], test_external);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (planted); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/store-views/receive-wait/%s", planted[i]);
-
-      g_test_add_data_func (path, planted[i], test_planted);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (external_collectives); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/store-views/collective-visit/%s", external_collectives[i]);
-
-      g_test_add_data_func (path, external_collectives[i], test_external_collectives);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (planted_collectives); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/store-views/collective-visit/%s", planted_collectives[i]);
-
-      g_test_add_data_func (path, planted_collectives[i], test_planted_collectives);
-    }
+  add_tests ("receive-wait", external, G_N_ELEMENTS (external), test_external);
+  add_tests ("receive-wait", planted, G_N_ELEMENTS (planted), test_planted);
+  add_tests ("collective-visit", external_collectives, G_N_ELEMENTS (external_collectives),
+             test_external_collectives);
+  add_tests ("collective-visit", planted_collectives, G_N_ELEMENTS (planted_collectives),
+             test_planted_collectives);
 
   return g_test_run ();
 }

@@ -644,7 +644,8 @@ CREATE VIEW receive_wait AS
   FROM receives WHERE NOT test;
 
 -- Every member of a blocking collective of several members, with its MPI
--- call (visit, enter, leave: NULL when the call is unknown), its
+-- call (visit, enter, leave, and the call's region, call path, call site and
+-- calling context: NULL when the call is unknown), its
 -- MPI_COLLECTIVE_BEGIN / END records, whether it sends or receives data, and
 -- what the collective wait states compare it with: of the members with a
 -- call, the latest enter and who entered then (the lowest location of
@@ -657,14 +658,16 @@ CREATE VIEW receive_wait AS
 CREATE VIEW collective_visit AS
   WITH calls AS (
     SELECT cm.collective AS collective, c.kind AS kind, c.root_loc AS root_loc, cm.loc AS loc,
-           v.id AS visit, v.enter AS enter, v.leave AS leave, cm.begin AS begin, cm."end" AS "end",
+           v.id AS visit, v.enter AS enter, v.leave AS leave, v.region AS region, v.path AS path, v.scl AS scl,
+           v.context AS context, cm.begin AS begin, cm."end" AS "end",
            cm.bytes_sent > 0 AS sends, cm.bytes_received > 0 AS receives
     FROM collective AS c
     JOIN collective_member AS cm ON cm.collective = c.id
     LEFT JOIN visit AS v ON v.id = cm.visit
     WHERE c.nonblocking = 0 AND c.members > 1
   )
-  SELECT collective, kind, root_loc, loc, visit, enter, leave, begin, "end", sends, receives,
+  SELECT collective, kind, root_loc, loc, visit, enter, leave, region, path, scl, context, begin, "end",
+         sends, receives,
          max (enter) OVER w AS last_enter,
          first_value (CASE WHEN enter IS NOT NULL THEN loc END)
            OVER (w ORDER BY enter DESC, loc ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)

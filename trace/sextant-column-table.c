@@ -39,9 +39,9 @@ SQLITE_EXTENSION_INIT3
  * id the chunks of the calls under way on every location (64 x 50 KB on
  * the 10 M-event trace); an analysis has a connection per worker, each
  * reading the visits and the messages: at 96 MiB each cached both tables
- * whole (160 MiB of the 395 MiB peak), at 24 MiB the queries take the same
+ * whole (160 MiB of the 395 MiB peak), at 16 MiB the queries take the same
  * CPU within the noise (docs/benchmarks.md, "Pattern analysis"). */
-#define CACHE_BYTES (24 * 1024 * 1024)
+#define CACHE_BYTES (16 * 1024 * 1024)
 
 struct _SextantColumnModule
 {

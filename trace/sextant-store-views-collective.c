@@ -34,7 +34,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
  * the order of collective_member, which is sorted by collective. The
  * second form sorts them when a store's are not. */
 #define COLLECTIVE_VISIT_ROWS \
-  "SELECT cm.collective, c.kind, c.root_loc, cm.loc, v.id, v.enter, v.leave, cm.begin, cm.\"end\", " \
+  "SELECT cm.collective, c.kind, c.root_loc, cm.loc, v.id, v.enter, v.leave, v.region, v.path, v.scl, " \
+  "       v.context, cm.begin, cm.\"end\", " \
   "       cm.bytes_sent > 0, cm.bytes_received > 0 " \
   "FROM collective_member AS cm " \
   "JOIN collective AS c ON c.id = cm.collective " \
@@ -51,8 +52,8 @@ static const char collective_visit_kinds[] =
 /* The columns of the view, in its order; the first CV_N_READ are read. */
 enum
 {
-  CV_COLLECTIVE, CV_KIND, CV_ROOT_LOC, CV_LOC, CV_VISIT, CV_ENTER, CV_LEAVE, CV_BEGIN, CV_END,
-  CV_SENDS, CV_RECEIVES,
+  CV_COLLECTIVE, CV_KIND, CV_ROOT_LOC, CV_LOC, CV_VISIT, CV_ENTER, CV_LEAVE, CV_REGION, CV_PATH, CV_SCL,
+  CV_CONTEXT, CV_BEGIN, CV_END, CV_SENDS, CV_RECEIVES,
   CV_N_READ,
   CV_LAST_ENTER = CV_N_READ, CV_LAST_LOC, CV_FIRST_LEAVE, CV_OTHERS_ENTER, CV_OTHERS_LEAVE,
   CV_ROOT_ENTER, CV_LATEST_BEGIN, CV_EARLIEST_END,
@@ -60,7 +61,8 @@ enum
 };
 
 #define COLLECTIVE_VISIT_DECL \
-  "collective, kind TEXT %s, root_loc, loc, visit, enter, leave, begin, \"end\", sends, receives, " \
+  "collective, kind TEXT %s, root_loc, loc, visit, enter, leave, region, path, scl, context, begin, " \
+  "\"end\", sends, receives, " \
   "last_enter, last_loc, first_leave, others_enter, others_leave, root_enter, latest_begin, earliest_end"
 
 #define CHUNK_ROWS 4096

@@ -1431,15 +1431,32 @@ sextant_store_foreach_prepared (SextantStore      *self,
   return ok;
 }
 
+/* Whether the query returns its visits' context itself (a view that read
+ * the visits already, such as collective_visit): then it is not joined on. */
+static gboolean
+has_visit_context (const SextantRow *row)
+{
+  static const char * const context[] = {
+    "sextant_scl", "sextant_context", "sextant_path", "sextant_region", "sextant_enter", "sextant_leave",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (context); i++)
+    if (sextant_row_find_column (row, context[i]) < 0)
+      return FALSE;
+
+  return TRUE;
+}
+
 /**
  * sextant_store_run_query:
  * @sql: one SELECT statement, e.g. a pattern query from a file
  * @parameters: (nullable): name (without ':') -> GVariant of type int64 or
  *   double, bound to the statement's named parameters
  * @required_columns: (nullable): NULL-terminated names the result must have
- * @with_visit_context: if the query has a column `visit`, add the columns
- *   sextant_scl, sextant_context, sextant_path and sextant_region of that
- *   visit
+ * @with_visit_context: if the query has a column `visit` (or
+ *   `example_visit`), add the columns sextant_scl, sextant_context,
+ *   sextant_path, sextant_region, sextant_enter and sextant_leave of that
+ *   visit, unless the query returns all six itself
  *
  * Runs a query that is not Sextant's own. It is validated first: it must
  * compile, be a single statement, not write to the store, name only known
@@ -1480,7 +1497,8 @@ sextant_store_run_query (SextantStore        *self,
    * call-site ids, enter and leave joined on, in the same pass. */
   row.stmt = stmt;
   if (with_visit_context && tail != NULL &&
-      (sextant_row_find_column (&row, "visit") >= 0 || sextant_row_find_column (&row, "example_visit") >= 0))
+      (sextant_row_find_column (&row, "visit") >= 0 || sextant_row_find_column (&row, "example_visit") >= 0) &&
+      !has_visit_context (&row))
     {
       gboolean charged = sextant_row_find_column (&row, "visit") >= 0;
       gboolean example = sextant_row_find_column (&row, "example_visit") >= 0;

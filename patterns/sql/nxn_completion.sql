@@ -15,10 +15,13 @@
 -- comment: {location} spent {seconds} in {call} at {site} after the collective
 --   had completed elsewhere.
 -- param: eps = 0 s: times at or below this are not instances
+-- (the call's context, the sextant_ columns, comes with each row: the engine
+-- need not look the call up)
 -- from collective_visit (trace/schema-1.sql), every member of a blocking
 -- collective with the latest begin and earliest end of those with data
 WITH members AS (
-  SELECT collective, loc, visit, begin AS b, "end" AS e, sends, receives, latest_begin, earliest_end
+  SELECT collective, loc, visit, begin AS b, "end" AS e, sends, receives, latest_begin, earliest_end,
+         region, path, scl, context, enter, leave
   FROM collective_visit
   WHERE kind IN ('ALLGATHER', 'ALLGATHERV', 'ALLREDUCE', 'ALLTOALL', 'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK')
     AND (sends OR receives)
@@ -47,11 +50,14 @@ bounds AS (
 )
 -- full overlap: every member synchronizes, latest = the latest begin
 SELECT loc, visit, e - max (earliest_end, min (latest_begin, e)) AS severity,
-       max (earliest_end, min (latest_begin, e)) AS begin, e AS "end", collective
+       max (earliest_end, min (latest_begin, e)) AS begin, e AS "end", collective,
+       region AS sextant_region, path AS sextant_path, scl AS sextant_scl, context AS sextant_context,
+       enter AS sextant_enter, leave AS sextant_leave
 FROM members
 WHERE earliest_end > latest_begin AND e - max (earliest_end, min (latest_begin, e)) > :eps
 UNION ALL
 SELECT s.loc, s.visit, s.e - max (b.earliest_end, min (s.latest, s.e)) AS severity,
-       max (b.earliest_end, min (s.latest, s.e)) AS begin, s.e AS "end", s.collective
+       max (b.earliest_end, min (s.latest, s.e)) AS begin, s.e AS "end", s.collective,
+       s.region, s.path, s.scl, s.context, s.enter, s.leave
 FROM synchronizing AS s JOIN bounds AS b USING (collective)
 WHERE s.e - max (b.earliest_end, min (s.latest, s.e)) > :eps

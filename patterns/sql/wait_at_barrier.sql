@@ -9,9 +9,13 @@
 --   last to arrive. Balance the work before the barrier, or drop the barrier
 --   if nothing depends on it.
 -- param: eps = 0 s: waiting at or below this is not an instance
+-- (the call's context, the sextant_ columns, comes with each row: the engine
+-- need not look the call up)
 -- from collective_visit (trace/schema-1.sql), every member of a blocking
 -- collective with its call and the collective's latest enter
 SELECT loc, visit, min (last_enter, leave) - enter AS severity,
-       enter AS begin, min (last_enter, leave) AS "end", last_loc AS peer_loc, collective
+       enter AS begin, min (last_enter, leave) AS "end", last_loc AS peer_loc, collective,
+       region AS sextant_region, path AS sextant_path, scl AS sextant_scl, context AS sextant_context,
+       enter AS sextant_enter, leave AS sextant_leave
 FROM collective_visit
 WHERE kind = 'BARRIER' AND visit IS NOT NULL AND min (last_enter, leave) - enter > :eps
