@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The shared view collective_visit (schema-1.sql) computed in C: every
- * member of a blocking collective with its MPI call and the bounds of its
+ * member of a blocking collective with its MPI call (and the call's region,
+ * call path, call site and calling context, which the rules return so that
+ * the engine need not look the call up again) and the bounds of its
  * collective that the collective wait states compare it with (the latest
  * enter and who entered then, the earliest leave, the others' earliest
  * enter and latest leave, the root's enter, the latest begin and earliest
