@@ -14,7 +14,10 @@
  * Checked on every third-party archive with messages and on the synthetic
  * traces whose receives complete together (Waitall: peers in the window's
  * order), from the wrong source, or never, and whose sends wait for late
- * receivers (MPI_Ssend, MPI_Issend, the eager limit).
+ * receivers (MPI_Ssend, MPI_Issend, the eager limit); collective_visit on
+ * every third-party archive with blocking collectives and on the synthetic
+ * traces of every collective wait state (ties of the first and last to
+ * arrive among them).
  */
 #include "config.h"
 
@@ -317,38 +320,130 @@ check_archive (const char *archive)
   sextant_test_remove_tree (tmpdir);
 }
 
+#define COLLECTIVE_VISIT_COLUMNS \
+  "collective, kind, root_loc, loc, visit, enter, leave, region, path, scl, context, begin, \"end\", " \
+  "sends, receives, last_enter, " \
+  "last_loc, first_leave, others_enter, others_leave, root_enter, latest_begin, earliest_end"
+
+/* Imports @archive and compares the copy of collective_visit with the view:
+ * the same rows, every column (NULLs compare equal in EXCEPT). */
 static void
-test_external (gconstpointer data)
+check_collective_visit (const char *archive)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpdir = NULL;
+  g_autoptr(SextantStore) store = sextant_test_import (archive, &tmpdir);
+  Count view, copy, missing, extra, members, ties;
+
+  view = query_count (store, "SELECT count (*), sum (others_enter = enter) FROM main.collective_visit");
+  ties = query_count (store, "SELECT count (*), 0 FROM main.collective_visit "
+                             "WHERE enter = last_enter AND loc != last_loc");
+  members = query_count (store, "SELECT count (*), 0 FROM collective_member AS cm "
+                                "JOIN collective AS c ON c.id = cm.collective "
+                                "WHERE c.nonblocking = 0 AND c.members > 1");
+  g_assert_true (sextant_store_materialize_views (store, "SELECT * FROM collective_visit", &error));
+  g_assert_no_error (error);
+  copy = query_count (store, "SELECT count (*), sum (others_enter = enter) FROM temp.collective_visit");
+  missing = query_count (store, "SELECT count (*), 0 FROM (SELECT * FROM main.collective_visit "
+                                "EXCEPT SELECT " COLLECTIVE_VISIT_COLUMNS " FROM temp.collective_visit)");
+  extra = query_count (store, "SELECT count (*), 0 FROM (SELECT " COLLECTIVE_VISIT_COLUMNS
+                              " FROM temp.collective_visit EXCEPT SELECT * FROM main.collective_visit)");
+
+  g_test_message ("%s: %" G_GINT64_FORMAT " members of blocking collectives, %" G_GINT64_FORMAT
+                  " entered with the first of the others, %" G_GINT64_FORMAT " with the last",
+                  archive, view.rows, view.value, ties.rows);
+  g_assert_cmpint (view.rows, ==, members.rows);
+  g_assert_cmpint (copy.rows, ==, view.rows);
+  g_assert_cmpint (copy.value, ==, view.value);
+  g_assert_cmpint (missing.rows, ==, 0);
+  g_assert_cmpint (extra.rows, ==, 0);
+
+  /* a query of the same connection now reads the copy */
+  g_assert_cmpint (query_count (store, "SELECT count (*), 0 FROM collective_visit").rows, ==, view.rows);
+
+  g_clear_object (&store);
+  sextant_test_remove_tree (tmpdir);
+}
+
+/* Runs @check on the third-party archive @name. */
+static void
+check_external (const char  *name,
+                void       (*check) (const char *archive))
 {
   const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
   g_autofree char *archive = NULL;
 
   g_assert_nonnull (root);
-  archive = g_build_filename (root, data, NULL);
-  check_archive (archive);
+  archive = g_build_filename (root, name, NULL);
+  check (archive);
 }
 
 static void
-test_planted (gconstpointer data)
+test_external (gconstpointer data)
+{
+  check_external (data, check_archive);
+}
+
+static void
+test_external_collectives (gconstpointer data)
+{
+  check_external (data, check_collective_visit);
+}
+
+/* Writes the synthetic trace @scenario and runs @check on it. */
+static void
+check_planted (const char  *scenario,
+               void       (*check) (const char *archive))
 {
   const char *otf2gen = g_getenv ("SEXTANT_OTF2GEN");
   g_autoptr(GError) error = NULL;
   g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
   g_autofree char *out = g_build_filename (tmpdir, "archive", NULL);
   g_autofree char *anchor = NULL;
-  const char *argv[] = { otf2gen, data, out, NULL };
+  /* the import benchmark's trace: its collectives have ties of the first
+   * and the last to arrive */
+  const char *bench[] = { g_getenv ("SEXTANT_BENCH_GEN"), "--ranks", "16", "--events", "200000", out, NULL };
+  const char *argv[] = { otf2gen, scenario, out, NULL };
+  const char * const *run = g_str_equal (scenario, "bench") ? bench : argv;
   int status = -1;
 
   g_assert_no_error (error);
-  g_assert_nonnull (otf2gen);
-  g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+  g_assert_nonnull (run[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **)run, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
                                &status, &error));
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 
   anchor = g_build_filename (out, "traces.otf2", NULL);
-  check_archive (g_file_test (anchor, G_FILE_TEST_EXISTS) ? anchor : out);
+  check (g_file_test (anchor, G_FILE_TEST_EXISTS) ? anchor : out);
   sextant_test_remove_tree (tmpdir);
+}
+
+static void
+test_planted (gconstpointer data)
+{
+  check_planted (data, check_archive);
+}
+
+static void
+test_planted_collectives (gconstpointer data)
+{
+  check_planted (data, check_collective_visit);
+}
+
+/* A test /store-views/@view/NAME for each of @names. */
+static void
+add_tests (const char         *view,
+           const char * const *names,
+           guint               n,
+           GTestDataFunc       func)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/store-views/%s/%s", view, names[i]);
+
+      g_test_add_data_func (path, names[i], func);
+    }
 }
 
 int
@@ -364,21 +459,22 @@ main (int    argc,
     "planted-hotspots", "planted-late-receiver", "planted-nonblocking", "planted-master-worker",
     "planted-wrong-order-buffer",
   };
+  static const char * const external_collectives[] = {
+    "casita-4_mpi_ls_barr", "casita-2_jacobi_blame_cpu_015", "sstmacro-otf2_test_traces",
+    "sst-elements-ember-bcast",
+  };
+  static const char * const planted_collectives[] = {
+    "planted-collectives", "planted-nonblocking", "every-kind", "bench",
+  };
 
   g_test_init (&argc, &argv, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (external); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/store-views/point-to-point/%s", external[i]);
-
-      g_test_add_data_func (path, external[i], test_external);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (planted); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/store-views/point-to-point/%s", planted[i]);
-
-      g_test_add_data_func (path, planted[i], test_planted);
-    }
+  add_tests ("point-to-point", external, G_N_ELEMENTS (external), test_external);
+  add_tests ("point-to-point", planted, G_N_ELEMENTS (planted), test_planted);
+  add_tests ("collective-visit", external_collectives, G_N_ELEMENTS (external_collectives),
+             test_external_collectives);
+  add_tests ("collective-visit", planted_collectives, G_N_ELEMENTS (planted_collectives),
+             test_planted_collectives);
 
   return g_test_run ();
 }

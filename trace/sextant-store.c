@@ -48,6 +48,7 @@
 #include "sextant-sql-functions.h"
 #include "sextant-store-private.h"
 #include "sextant-store-views-p2p.h"
+#include "sextant-store-views-private.h"
 #include "sextant-trace-resources.h"
 
 struct _SextantRow
@@ -1470,15 +1471,32 @@ sextant_store_foreach_prepared (SextantStore      *self,
   return ok;
 }
 
+/* Whether the query returns its visits' context itself (a view that read
+ * the visits already, such as collective_visit): then it is not joined on. */
+static gboolean
+has_visit_context (const SextantRow *row)
+{
+  static const char * const context[] = {
+    "sextant_scl", "sextant_context", "sextant_path", "sextant_region", "sextant_enter", "sextant_leave",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (context); i++)
+    if (sextant_row_find_column (row, context[i]) < 0)
+      return FALSE;
+
+  return TRUE;
+}
+
 /**
  * sextant_store_run_query:
  * @sql: one SELECT statement, e.g. a pattern query from a file
  * @parameters: (nullable): name (without ':') -> GVariant of type int64 or
  *   double, bound to the statement's named parameters
  * @required_columns: (nullable): NULL-terminated names the result must have
- * @with_visit_context: if the query has a column `visit`, add the columns
- *   sextant_scl, sextant_context, sextant_path and sextant_region of that
- *   visit
+ * @with_visit_context: if the query has a column `visit` (or
+ *   `example_visit`), add the columns sextant_scl, sextant_context,
+ *   sextant_path, sextant_region, sextant_enter and sextant_leave of that
+ *   visit, unless the query returns all six itself
  *
  * Runs a query that is not Sextant's own. It is validated first: it must
  * compile, be a single statement, not write to the store, name only known
@@ -1519,7 +1537,8 @@ sextant_store_run_query (SextantStore        *self,
    * call-site ids, enter and leave joined on, in the same pass. */
   row.stmt = stmt;
   if (with_visit_context && tail != NULL &&
-      (sextant_row_find_column (&row, "visit") >= 0 || sextant_row_find_column (&row, "example_visit") >= 0))
+      (sextant_row_find_column (&row, "visit") >= 0 || sextant_row_find_column (&row, "example_visit") >= 0) &&
+      !has_visit_context (&row))
     {
       gboolean charged = sextant_row_find_column (&row, "visit") >= 0;
       gboolean example = sextant_row_find_column (&row, "example_visit") >= 0;
@@ -1709,18 +1728,52 @@ static const struct
   { "early_wait_op", _sextant_store_fill_early_wait_op },
   { "late_receiver_send", _sextant_store_fill_late_receiver_send },
   { "close_send_recv_pair", _sextant_store_fill_close_send_recv_pair },
+  { "collective_visit", _sextant_store_fill_collective_visit },
 };
 
-/* Whether @sql reads one of the shared views that
- * sextant_store_materialize_views() copies. */
-gboolean
+/* For the shared views computed in other files (sextant-store-views-private.h) */
+sqlite3 *
+_sextant_store_get_db (SextantStore *self)
+{
+  return self->db;
+}
+
+SextantColumnModule *
+_sextant_store_get_columns (SextantStore *self)
+{
+  return self->columns;
+}
+
+void
+_sextant_store_set_error_from_db (SextantStore  *self,
+                                  int            rc,
+                                  const char    *what,
+                                  GError       **error)
+{
+  set_error_from_db (self, rc, what, error);
+}
+
+/* Which of the shared views that sextant_store_materialize_views() copies
+ * @sql reads: a bit per fill (1 << the index of the first view it fills;
+ * the point-to-point views are filled together, so they share a bit), 0
+ * for none. */
+guint
 sextant_store_reads_shared_views (const char *sql)
 {
+  guint views = 0;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (shared_views) <= 32);
   for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
     if (strstr (sql, shared_views[i].name) != NULL)
-      return TRUE;
+      {
+        guint first = 0;
 
-  return FALSE;
+        while (shared_views[first].fill != shared_views[i].fill)
+          first++;
+        views |= 1u << first;
+      }
+
+  return views;
 }
 
 /**
