@@ -1386,54 +1386,18 @@ fill_p2p_views (SextantStore  *self,
 }
 
 /**
- * _sextant_store_fill_receive_wait:
+ * _sextant_store_fill_p2p_views:
  *
- * Fills temp.receive_wait with exactly the rows of the view of
- * schema-1.sql, and wo_buffered (finish_receive_wait()); the other
- * point-to-point views with it.
+ * Fills, in one pass over the messages and visits, temp.receive_wait with
+ * exactly the rows of the view of schema-1.sql and wo_buffered
+ * (finish_receive_wait()), temp.early_wait_op (finish_early_wait_op()),
+ * temp.late_receiver_send (finish_late_receiver_send()) and
+ * temp.close_send_recv_pair (finish_close_send_recv_pair()). Does nothing
+ * when they are there already.
  */
 gboolean
-_sextant_store_fill_receive_wait (SextantStore  *self,
-                                  GError       **error)
-{
-  return fill_p2p_views (self, error);
-}
-
-/**
- * _sextant_store_fill_early_wait_op:
- *
- * Fills temp.early_wait_op (finish_early_wait_op()), and the other
- * point-to-point views with it.
- */
-gboolean
-_sextant_store_fill_early_wait_op (SextantStore  *self,
-                                   GError       **error)
-{
-  return fill_p2p_views (self, error);
-}
-
-/**
- * _sextant_store_fill_late_receiver_send:
- *
- * Fills temp.late_receiver_send (finish_late_receiver_send()), and the
- * other point-to-point views with it.
- */
-gboolean
-_sextant_store_fill_late_receiver_send (SextantStore  *self,
-                                        GError       **error)
-{
-  return fill_p2p_views (self, error);
-}
-
-/**
- * _sextant_store_fill_close_send_recv_pair:
- *
- * Fills temp.close_send_recv_pair (finish_close_send_recv_pair()), and the
- * other point-to-point views with it.
- */
-gboolean
-_sextant_store_fill_close_send_recv_pair (SextantStore  *self,
-                                          GError       **error)
+_sextant_store_fill_p2p_views (SextantStore  *self,
+                               GError       **error)
 {
   return fill_p2p_views (self, error);
 }

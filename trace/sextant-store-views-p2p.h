@@ -15,13 +15,8 @@
 
 G_BEGIN_DECLS
 
-gboolean _sextant_store_fill_receive_wait         (SextantStore          *self,
-                                                   GError               **error);
-gboolean _sextant_store_fill_early_wait_op        (SextantStore          *self,
-                                                   GError               **error);
-gboolean _sextant_store_fill_late_receiver_send   (SextantStore          *self,
-                                                   GError               **error);
-gboolean _sextant_store_fill_close_send_recv_pair (SextantStore          *self,
+/* all four views at once: the shared views' table lists it for each */
+gboolean _sextant_store_fill_p2p_views            (SextantStore          *self,
                                                    GError               **error);
 
 /* In sextant-store.c: replaces temp.@name by a column table of @n_rows

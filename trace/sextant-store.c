@@ -1724,10 +1724,11 @@ static const struct
   const char  *name;
   gboolean   (*fill) (SextantStore *self, GError **error);
 } shared_views[] = {
-  { "receive_wait", _sextant_store_fill_receive_wait },
-  { "early_wait_op", _sextant_store_fill_early_wait_op },
-  { "late_receiver_send", _sextant_store_fill_late_receiver_send },
-  { "close_send_recv_pair", _sextant_store_fill_close_send_recv_pair },
+  /* filled together: one bit in sextant_store_reads_shared_views() */
+  { "receive_wait", _sextant_store_fill_p2p_views },
+  { "early_wait_op", _sextant_store_fill_p2p_views },
+  { "late_receiver_send", _sextant_store_fill_p2p_views },
+  { "close_send_recv_pair", _sextant_store_fill_p2p_views },
   { "collective_visit", _sextant_store_fill_collective_visit },
 };
 
