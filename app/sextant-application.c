@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "sextant-application.h"
+#include "sextant-importer.h"
 #include "sextant-export.h"
 #include "sextant-preferences-window.h"
 #include "sextant-settings.h"
@@ -547,6 +548,15 @@ sextant_application_startup (GApplication *application)
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
+
+  /* the window's imports run in a worker process of this executable, so
+   * that libotf2 crashing or looping on a damaged archive cannot take the
+   * window with it, and cancelling stops them at once */
+  {
+    g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
+
+    sextant_importer_set_default_worker (self_exe);
+  }
 
   self->settings = g_object_ref (sextant_settings_get_default ());
   g_settings_bind_with_mapping (self->settings, "color-scheme", adw_style_manager_get_default (), "color-scheme",

@@ -105,6 +105,41 @@ run_import (const char  *archive,
   return g_steal_pointer (&importer);
 }
 
+/* The worker's side of sextant_importer_set_worker(): lines on stdout for
+ * the process that watches it (trace/sextant-import-worker.c). */
+static void
+report_progress (double   fraction,
+                 double   events_per_second,
+                 gpointer user_data)
+{
+  char f[G_ASCII_DTOSTR_BUF_SIZE];
+  char e[G_ASCII_DTOSTR_BUF_SIZE];
+
+  printf ("progress %s %s\n", g_ascii_formatd (f, sizeof f, "%.6f", fraction),
+          g_ascii_formatd (e, sizeof e, "%.0f", events_per_second));
+  fflush (stdout);
+}
+
+static int
+import_worker (const char *archive,
+               const char *into)
+{
+  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, NULL);
+  g_autoptr(GError) error = NULL;
+
+  sextant_importer_set_progress_func (importer, report_progress, NULL, NULL);
+  if (!sextant_importer_run_into (importer, into, NULL, &error))
+    {
+      g_autofree char *message = g_strdelimit (g_strdup (error->message), "\r\n", ' ');
+
+      printf ("error %s %d %s\n", g_quark_to_string (error->domain), error->code, message);
+      return EXIT_FAILURE;
+    }
+  printf ("done\n");
+
+  return EXIT_SUCCESS;
+}
+
 int
 sextant_cli_import (int    argc,
                     char **argv)
@@ -113,11 +148,14 @@ sextant_cli_import (int    argc,
   g_autoptr(SextantImporter) importer = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *worker_into = NULL;
   gboolean force = FALSE;
   gboolean quiet = FALSE;
   gint64 start;
   int status = 0;
   GOptionEntry entries[] = {
+    { "worker-into", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &worker_into,
+      "Import into this existing file for the window that watches (see sextant_importer_set_worker())", "TMP" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Database to write (default: <anchor name>.sextant.db beside the anchor file)", "DB" },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Import even if the database is up to date", NULL },
@@ -134,6 +172,9 @@ sextant_cli_import (int    argc,
     return status;
   if (argc != 2)
     return usage_error (context, "import needs exactly one ARCHIVE");
+
+  if (worker_into != NULL)
+    return import_worker (argv[1], worker_into);
 
   start = g_get_monotonic_time ();
   if (!(importer = run_import (argv[1], output, force, quiet, &error)))

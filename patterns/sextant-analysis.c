@@ -9,7 +9,10 @@
  * `loc` (location.id) and `severity` (ticks lost), and optionally `visit`
  * (the call that lost the time) or `example_visit` (a statistic's: a call
  * that shows where, not charged), `begin`, `end`, `peer_loc`, `message`,
- * `collective` and `comment`. This file adds what a user needs to act on an
+ * `collective` and `comment` (and, when it read them already, its visit's
+ * context as `sextant_path`, `sextant_region`, `sextant_scl`,
+ * `sextant_context`, `sextant_enter` and `sextant_leave`; else the store
+ * joins them on). This file adds what a user needs to act on an
  * instance: the call path and region of the visit, and the source file and
  * line of the call (its call-site attribute, else its calling context, else
  * the definition of the enclosing region). The comment is the pattern's
@@ -22,13 +25,16 @@
  * (graph/sextant-wait-causes.c, the wait_state table), in the same
  * transaction.
  *
- * Threads: the queries run on a pool of workers, each on a connection of
- * its own (taken from a queue, so a connection's cache of decoded chunks
- * serves the next query), while the thread that runs the analysis writes
- * the instances of the queries done, in the order the patterns were
- * submitted, inside one transaction. Every connection follows one
- * cancellable: the caller's, chained, which the run also cancels itself
- * when a pattern fails, so the queries still running stop.
+ * Threads: the queries run on one worker per core (at most 4), each on a
+ * connection of its own that it keeps (its cache of decoded chunks and its
+ * copies of the shared views serve its next queries), while the thread
+ * that runs the analysis clears the previous one and writes the instances
+ * of the queries done, as they finish, inside one transaction. The queries
+ * start the heaviest first (those over the messages, then over the
+ * collectives); the queries that read a shared view run on the worker that
+ * computed it (Schedule). Every connection follows one cancellable: the
+ * caller's, chained, which the run also cancels itself when a pattern
+ * fails, so the queries still running stop.
  *
  * Workload: a pattern can have hundreds of thousands of instances. The
  * visit's call path, region and call-site ids come with each row (the store
@@ -313,29 +319,73 @@ typedef struct
   char   *comment;      /* from the query, or NULL for the pattern's template */
 } Found;
 
-static void
-found_clear (gpointer data)
-{
-  Found *found = data;
+/* The instances a query returned, in blocks: growing never copies them,
+ * and the blocks of a written pattern serve the next query (fresh memory
+ * costs a page fault a page). */
+#define FOUND_BLOCK_ROWS 2048
+#define FOUND_POOL_BLOCKS 32
 
-  g_free (found->comment);
+typedef struct
+{
+  GPtrArray   *blocks;     /* Found[FOUND_BLOCK_ROWS] */
+  guint        len;
+  GAsyncQueue *pool;       /* the run's spare blocks */
+} FoundList;
+
+static inline Found *
+found_list_get (FoundList *list,
+                guint      i)
+{
+  return &((Found *)g_ptr_array_index (list->blocks, i / FOUND_BLOCK_ROWS))[i % FOUND_BLOCK_ROWS];
 }
 
-/* One pattern's query, run by the worker thread on a connection of its own
- * while the main thread writes the instances of the pattern before. */
+static Found *
+found_list_append (FoundList *list)
+{
+  if (list->len == list->blocks->len * FOUND_BLOCK_ROWS)
+    {
+      Found *block = g_async_queue_try_pop (list->pool);
+
+      g_ptr_array_add (list->blocks, block != NULL ? block : g_new (Found, FOUND_BLOCK_ROWS));
+    }
+
+  list->len++;
+
+  return found_list_get (list, list->len - 1);
+}
+
+/* Frees the comments and gives the blocks back to the pool, which keeps
+ * FOUND_POOL_BLOCKS (the instances of a pattern of 65,000 instances) and
+ * frees the others: the workers' queries of the next patterns reuse them,
+ * and a pattern of several hundred thousand instances does not hold its
+ * blocks after it is written. */
+static void
+found_list_clear (FoundList *list)
+{
+  for (guint i = 0; i < list->len; i++)
+    g_free (found_list_get (list, i)->comment);
+  for (guint b = 0; b < list->blocks->len; b++)
+    if (g_async_queue_length (list->pool) < FOUND_POOL_BLOCKS)
+      g_async_queue_push (list->pool, g_ptr_array_index (list->blocks, b));
+    else
+      g_free (g_ptr_array_index (list->blocks, b));
+  g_ptr_array_set_size (list->blocks, 0);
+  list->len = 0;
+}
+
+typedef struct _Schedule Schedule;
+
+/* One pattern's query, run by a worker thread on its connection while the
+ * main thread writes the instances of the patterns done. */
 typedef struct
 {
   SextantPattern *pattern;
   GHashTable     *bound;       /* parameter name -> GVariant */
   char           *described;   /* "eps=0s ..." */
-  char           *store_path;
-  GAsyncQueue    *connections; /* idle SextantStore*, shared by the workers */
-  GAsyncQueue    *shared;      /* the one connection whose copies of the
-                                * shared views the jobs that read them share */
-  GCancellable   *cancellable; /* the run's: every connection follows it */
-  gboolean        uses_shared;
+  guint           views;       /* the shared views it reads (sextant_store_reads_shared_views()) */
+  guint           weight;      /* how much it reads: the order jobs start in */
   guint           index;       /* order of submission: instances are written in it */
-  GArray         *found;       /* Found */
+  FoundList       found;
   int             col[16];     /* the columns below, -1 when absent */
   GError         *error;
 } Job;
@@ -345,13 +395,14 @@ job_free (Job *job)
 {
   g_clear_object (&job->pattern);
   g_clear_pointer (&job->bound, g_hash_table_unref);
-  g_clear_pointer (&job->found, g_array_unref);
+  if (job->found.blocks != NULL)
+    {
+      found_list_clear (&job->found);
+      g_ptr_array_unref (job->found.blocks);
+    }
+  g_clear_pointer (&job->found.pool, g_async_queue_unref);
   g_clear_error (&job->error);
   g_free (job->described);
-  g_free (job->store_path);
-  g_clear_pointer (&job->connections, g_async_queue_unref);
-  g_clear_pointer (&job->shared, g_async_queue_unref);
-  g_clear_object (&job->cancellable);
   g_free (job);
 }
 
@@ -391,29 +442,28 @@ collect_row (const SextantRow  *row,
              GError           **error)
 {
   Job *job = user_data;
-  Found found;
+  Found *found = found_list_append (&job->found);
 
   if (job->col[0] < 0)
     for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
       job->col[i] = sextant_row_find_column (row, columns[i]);
 
-  found.loc = sextant_row_get_int (row, job->col[0]);
-  found.severity = sextant_row_get_int (row, job->col[1]);
-  found.visit = opt_int (row, job->col[2]);
-  found.begin = opt_int (row, job->col[3]);
-  found.end = opt_int (row, job->col[4]);
-  found.peer = opt_int (row, job->col[5]);
-  found.message = opt_int (row, job->col[6]);
-  found.collective = opt_int (row, job->col[7]);
-  found.comment = opt_text (row, job->col[8]);
-  found.scl = opt_int (row, job->col[9]);
-  found.context = opt_int (row, job->col[10]);
-  found.path = opt_int (row, job->col[11]);
-  found.region = opt_int (row, job->col[12]);
-  found.enter = opt_int (row, job->col[13]);
-  found.leave = opt_int (row, job->col[14]);
-  found.example = opt_int (row, job->col[15]);
-  g_array_append_val (job->found, found);
+  found->loc = sextant_row_get_int (row, job->col[0]);
+  found->severity = sextant_row_get_int (row, job->col[1]);
+  found->visit = opt_int (row, job->col[2]);
+  found->begin = opt_int (row, job->col[3]);
+  found->end = opt_int (row, job->col[4]);
+  found->peer = opt_int (row, job->col[5]);
+  found->message = opt_int (row, job->col[6]);
+  found->collective = opt_int (row, job->col[7]);
+  found->comment = opt_text (row, job->col[8]);
+  found->scl = opt_int (row, job->col[9]);
+  found->context = opt_int (row, job->col[10]);
+  found->path = opt_int (row, job->col[11]);
+  found->region = opt_int (row, job->col[12]);
+  found->enter = opt_int (row, job->col[13]);
+  found->leave = opt_int (row, job->col[14]);
+  found->example = opt_int (row, job->col[15]);
 
   return TRUE;
 }
@@ -431,44 +481,163 @@ thread_cpu_usec (void)
   return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }
 
-/* The worker: runs a job's query; the result goes back through @results. */
+/* Runs @job's query on @store, the worker's connection (opened on its
+ * first job; kept, with its cache of decoded chunks and its copies of the
+ * shared views, for its next jobs). */
 static void
-run_job (gpointer data,
-         gpointer user_data)
+run_job (Job           *job,
+         SextantStore **store,
+         const char    *store_path,
+         GCancellable  *cancellable)
 {
   static const char * const required[] = { "loc", "severity", NULL };
-  Job *job = data;
-  GAsyncQueue *results = user_data;
-  g_autoptr(SextantStore) store = NULL;
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
   gint64 cpu_start = thread_cpu_usec ();
-  GAsyncQueue *queue;
+  gint64 views_cpu = 0;
 
-  /* a connection kept from an earlier job keeps its decoded chunks; the
-   * jobs that read an expensive shared view take turns on one connection,
-   * which computes the view once */
-  queue = job->uses_shared ? job->shared : job->connections;
-  store = job->uses_shared ? g_async_queue_pop (queue) : g_async_queue_try_pop (queue);
-  if (store == NULL && (store = g_async_queue_try_pop (job->shared)) != NULL)
-    queue = job->shared;    /* idle: borrowed, so at most one connection per worker */
-  if (store == NULL && (store = sextant_store_open (job->store_path, &error)) != NULL)
-    sextant_store_set_cancellable (store, job->cancellable);
-  if (store == NULL ||
-      !sextant_store_materialize_views (store, sextant_pattern_get_sql (job->pattern), &error) ||
-      !sextant_store_run_query (store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
+  if (*store == NULL && (*store = sextant_store_open (store_path, &error)) != NULL)
+    sextant_store_set_cancellable (*store, cancellable);
+  if (*store != NULL && sextant_store_materialize_views (*store, sextant_pattern_get_sql (job->pattern), &error))
+    views_cpu = thread_cpu_usec () - cpu_start;
+  if (*store == NULL || error != NULL ||
+      !sextant_store_run_query (*store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
                                 collect_row, job, &error))
     job->error = g_error_new (error->domain, error->code, "pattern %s (%s): %s",
                               sextant_pattern_get_id (job->pattern), sextant_pattern_get_origin (job->pattern),
                               error->message);
-  /* a failed query leaves its connection as good as before */
-  if (store != NULL)
-    g_async_queue_push (queue, g_steal_pointer (&store));
 
-  g_debug ("pattern %s: query %.3f s (%.3f s CPU), %u instances", sextant_pattern_get_id (job->pattern),
-           (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
-           (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC, job->found->len);
-  g_async_queue_push (results, job);
+  /* the CPU of the shared views this query copied first, if any, is part
+   * of the query's */
+  g_debug ("pattern %s: query %.3f s (%.3f s CPU, shared views %.3f s), %u instances",
+           sextant_pattern_get_id (job->pattern), (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
+           (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC, views_cpu / (double)G_USEC_PER_SEC,
+           job->found.len);
+}
+
+/* The run's queries, handed to the workers. A shared view is computed by
+ * the first worker that runs a query reading it, on its connection; the
+ * other queries that read it go to that worker too (it is pinned there),
+ * so a view is computed once and no worker waits for another's
+ * connection. A worker takes, in the order of @pending: a job whose
+ * views are all its own; else one that reads a view nobody computed yet
+ * (it becomes its own); else one that reads none; else (a job reading
+ * views of two workers) any. When none is left for it, it stops. */
+struct _Schedule
+{
+  GMutex        lock;
+  GPtrArray    *pending;     /* Job*, in the order they should start */
+  guint         owned[32];   /* per shared view: worker + 1 that computed it, 0 for none */
+  GAsyncQueue  *results;     /* Job*, done */
+  char         *store_path;
+  GCancellable *cancellable; /* the run's: every connection follows it */
+  guint         next_worker;
+};
+
+/* Whether @worker may run @job now, at @stage (see Schedule): 0 its
+ * views are all the worker's, 1 the others nobody's yet, 2 it reads none,
+ * 3 they are of several workers. */
+static gboolean
+job_fits (Schedule *schedule,
+          Job      *job,
+          guint     worker,
+          guint     stage)
+{
+  gboolean free = FALSE;
+  guint owner = 0;
+  gboolean several = FALSE;
+
+  for (guint v = 0; v < G_N_ELEMENTS (schedule->owned); v++)
+    {
+      if (!(job->views & (1u << v)))
+        continue;
+      if (schedule->owned[v] == 0)
+        free = TRUE;
+      else if (owner == 0)
+        owner = schedule->owned[v];
+      else if (owner != schedule->owned[v])
+        several = TRUE;
+    }
+
+  switch (stage)
+    {
+    case 0:
+      return job->views != 0 && !free && owner == worker + 1 && !several;
+    case 1:
+      return free && (owner == 0 || owner == worker + 1) && !several;
+    case 2:
+      return job->views == 0;
+    default:
+      return several;
+    }
+}
+
+/* The next job for @worker, or NULL when none is left for it. */
+static Job *
+schedule_next (Schedule *schedule,
+               guint     worker)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&schedule->lock);
+
+  for (guint stage = 0; stage < 4; stage++)
+    for (guint i = 0; i < schedule->pending->len; i++)
+      {
+        Job *job = g_ptr_array_index (schedule->pending, i);
+
+        if (!job_fits (schedule, job, worker, stage))
+          continue;
+        for (guint v = 0; v < G_N_ELEMENTS (schedule->owned); v++)
+          if ((job->views & (1u << v)) && schedule->owned[v] == 0)
+            schedule->owned[v] = worker + 1;
+        g_ptr_array_remove_index (schedule->pending, i);
+        return job;
+      }
+
+  return NULL;
+}
+
+/* A worker thread: runs jobs on a connection of its own until none is left
+ * for it. */
+static void
+run_worker_jobs (gpointer data,
+                 gpointer user_data)
+{
+  Schedule *schedule = user_data;
+  guint worker = GPOINTER_TO_UINT (data) - 1;
+  g_autoptr(SextantStore) store = NULL;
+  Job *job;
+
+  while ((job = schedule_next (schedule, worker)) != NULL)
+    {
+      run_job (job, &store, schedule->store_path, schedule->cancellable);
+      g_async_queue_push (schedule->results, job);
+    }
+}
+
+/* How much a query reads, roughly, from the tables it names: the order
+ * jobs start in, the longest first, so that no long one starts last. The
+ * messages (and the views over them) weigh most, then the collectives. */
+static guint
+job_weight (const char *sql)
+{
+  if (strstr (sql, "message") != NULL || strstr (sql, "receive_wait") != NULL)
+    return 2;
+  if (strstr (sql, "collective") != NULL)
+    return 1;
+
+  return 0;
+}
+
+static int
+compare_jobs (gconstpointer a,
+              gconstpointer b)
+{
+  const Job *x = *(Job * const *)a, *y = *(Job * const *)b;
+
+  if (x->weight != y->weight)
+    return x->weight > y->weight ? -1 : 1;
+
+  return x->index < y->index ? -1 : x->index > y->index;
 }
 
 static gboolean
@@ -530,9 +699,7 @@ insert_instance (SextantAnalysis     *self,
 static Job *
 job_new (SextantAnalysis *self,
          SextantPattern  *pattern,
-         GAsyncQueue     *connections,
-         GAsyncQueue     *shared,
-         GCancellable    *cancellable,
+         GAsyncQueue     *pool,
          guint            index)
 {
   Job *job = g_new0 (Job, 1);
@@ -540,14 +707,11 @@ job_new (SextantAnalysis *self,
   GPtrArray *params = sextant_pattern_get_params (pattern);
 
   job->pattern = g_object_ref (pattern);
-  job->store_path = g_strdup (sextant_store_get_path (self->store));
-  job->connections = g_async_queue_ref (connections);
-  job->shared = g_async_queue_ref (shared);
-  job->cancellable = g_object_ref (cancellable);
-  job->uses_shared = sextant_store_reads_shared_views (sextant_pattern_get_sql (pattern));
+  job->views = sextant_store_reads_shared_views (sextant_pattern_get_sql (pattern));
+  job->weight = job_weight (sextant_pattern_get_sql (pattern));
   job->index = index;
-  job->found = g_array_new (FALSE, FALSE, sizeof (Found));
-  g_array_set_clear_func (job->found, found_clear);
+  job->found.blocks = g_ptr_array_new ();
+  job->found.pool = g_async_queue_ref (pool);
   for (guint i = 0; i < G_N_ELEMENTS (job->col); i++)
     job->col[i] = -1;
   job->bound = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_variant_unref);
@@ -612,9 +776,9 @@ write_job (SextantAnalysis  *self,
   aggregates = g_hash_table_new_full (aggregate_hash, aggregate_equal, g_free, NULL);
   rows = sextant_chunk_writer_new (self->store, SEXTANT_CHUNK_PATTERN_INSTANCE, SEXTANT_INSTANCE_N_COLUMNS,
                                    (gint64)job->index << 32, INSTANCE_CHUNK_ROWS);
-  for (guint i = 0; ok && i < job->found->len; i++)
+  for (guint i = 0; ok && i < job->found.len; i++)
     {
-      Found *f = &g_array_index (job->found, Found, i);
+      Found *f = found_list_get (&job->found, i);
 
       /* single-row writes are too short for SQLite to notice a
        * cancellation: a pattern with a million instances checks itself */
@@ -647,7 +811,7 @@ write_job (SextantAnalysis  *self,
                               site != NULL ? site->function : NULL, a->severity, a->instances);
     }
 
-  g_debug ("pattern %s: %u instances written, %.3f s CPU", sextant_pattern_get_id (pattern), job->found->len,
+  g_debug ("pattern %s: %u instances written, %.3f s CPU", sextant_pattern_get_id (pattern), job->found.len,
            (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
 
   return ok;
@@ -804,12 +968,11 @@ run_patterns (SextantAnalysis  *self,
               GError          **error)
 {
   GPtrArray *patterns;
-  GThreadPool *pool;
-  GAsyncQueue *results;
-  GAsyncQueue *connections;
-  GAsyncQueue *shared;
-  GPtrArray *jobs;
+  GThreadPool *pool = NULL;
+  GAsyncQueue *blocks;
+  Schedule schedule = { 0 };
   guint n_jobs = 0;
+  guint n_workers;
   gboolean ok = TRUE;
 
   g_clear_pointer (&self->scl_sources, g_hash_table_unref);
@@ -832,80 +995,51 @@ run_patterns (SextantAnalysis  *self,
   self->resolution = 1;
 
   if (!sextant_store_foreach (self->store, SEXTANT_QUERY_TOTAL_TIME, resolution_row, &self->resolution,
-                              error, "") ||
-      !sextant_store_begin (self->store, error))
+                              error, ""))
     return FALSE;
   self->invariants = sextant_invariants_new (sextant_invariants_is_strict_env (), self->resolution);
 
-  patterns = sextant_pattern_set_get_patterns (self->patterns);
-  ok = sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error) && write_scope (self, error);
-
   /* Workers run the queries on connections of their own (the store is in
-   * WAL mode: they read the data as it was before this transaction), one
-   * per core, while this thread writes the instances of the queries done. A
-   * connection goes back to the pool after each query: its cache of decoded
-   * event chunks serves the next one. */
-  results = g_async_queue_new ();
-  connections = g_async_queue_new_full (g_object_unref);
-  shared = g_async_queue_new_full (g_object_unref);
-  jobs = g_ptr_array_new ();
-  for (guint i = 0; ok && i < patterns->len; i++)
+   * WAL mode: they read the data as it was before this run's transaction),
+   * one per core, while this thread clears the previous analysis and then
+   * writes the instances of the queries done. A worker keeps its
+   * connection: its cache of decoded event chunks and its copies of the
+   * shared views serve its next queries (Schedule). */
+  patterns = sextant_pattern_set_get_patterns (self->patterns);
+  blocks = g_async_queue_new_full (g_free);
+  g_mutex_init (&schedule.lock);
+  schedule.pending = g_ptr_array_new ();
+  schedule.results = g_async_queue_new ();
+  schedule.store_path = g_strdup (sextant_store_get_path (self->store));
+  schedule.cancellable = run;
+  for (guint i = 0; i < patterns->len; i++)
     {
       SextantPattern *pattern = g_ptr_array_index (patterns, i);
 
       if (!is_selected (self, pattern))
         continue;
-      g_ptr_array_add (jobs, job_new (self, pattern, connections, shared, run, n_jobs));
+      g_ptr_array_add (schedule.pending, job_new (self, pattern, blocks, n_jobs));
       n_jobs++;
     }
+  g_ptr_array_sort (schedule.pending, compare_jobs);
+  n_workers = MIN (MAX (1, MIN (g_get_num_processors (), 4)), MAX (n_jobs, 1));
+  if (n_jobs > 0)
+    {
+      pool = g_thread_pool_new (run_worker_jobs, &schedule, (gint)n_workers, TRUE, NULL);
+      for (guint w = 0; w < n_workers; w++)
+        g_thread_pool_push (pool, GUINT_TO_POINTER (w + 1), NULL);
+    }
 
-  /* the jobs that share a view: the first one first (it computes the view),
-   * the others last, so that the other workers have work meanwhile */
-  {
-    g_autoptr(SextantStore) shared_store = NULL;
-    gboolean first_shared = TRUE;
-
-    if (n_jobs > 0 && (shared_store = sextant_store_open (sextant_store_get_path (self->store), error)) == NULL)
-      {
-        ok = FALSE;
-        for (guint i = 0; i < jobs->len; i++)
-          job_free (g_ptr_array_index (jobs, i));
-        g_ptr_array_set_size (jobs, 0);
-        n_jobs = 0;
-      }
-    else if (shared_store != NULL)
-      {
-        sextant_store_set_cancellable (shared_store, run);
-        g_async_queue_push (shared, g_steal_pointer (&shared_store));
-      }
-    pool = g_thread_pool_new (run_job, results, MAX (1, (gint)MIN (g_get_num_processors (), 4)), FALSE, NULL);
-    for (guint pass = 0; pass < 3; pass++)
-      for (guint i = 0; i < jobs->len; i++)
-        {
-          Job *job = g_ptr_array_index (jobs, i);
-          gboolean first;
-
-          if (job == NULL)
-            continue;
-          first = job->uses_shared && first_shared;
-          if ((pass == 0 && first) || (pass == 1 && !job->uses_shared) || (pass == 2 && job->uses_shared))
-            {
-              if (first)
-                first_shared = FALSE;
-              g_thread_pool_push (pool, job, NULL);
-              g_ptr_array_index (jobs, i) = NULL;
-            }
-          if (pass == 0 && first)
-            break;
-        }
-  }
-  g_ptr_array_unref (jobs);
+  ok = sextant_store_begin (self->store, error) &&
+       sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error) && write_scope (self, error);
+  if (!ok)
+    g_cancellable_cancel (run);     /* the queries stop */
 
   /* written as they come: an instance's id is (pattern index << 32) + n,
    * so the ids do not depend on which query finished first */
   for (guint i = 0; i < n_jobs; i++)
     {
-      g_autoptr(Job) job = g_async_queue_pop (results);
+      g_autoptr(Job) job = g_async_queue_pop (schedule.results);
 
       if (!ok)
         continue;
@@ -915,10 +1049,13 @@ run_patterns (SextantAnalysis  *self,
       else if (self->progress != NULL)
         self->progress ((double)(i + 1) / n_jobs, sextant_pattern_get_id (job->pattern), self->progress_data);
     }
-  g_thread_pool_free (pool, FALSE, TRUE);
-  g_async_queue_unref (results);
-  g_async_queue_unref (connections);
-  g_async_queue_unref (shared);
+  if (pool != NULL)
+    g_thread_pool_free (pool, FALSE, TRUE);
+  g_ptr_array_unref (schedule.pending);
+  g_async_queue_unref (schedule.results);
+  g_free (schedule.store_path);
+  g_mutex_clear (&schedule.lock);
+  g_async_queue_unref (blocks);
 
   /* which wait states were direct and which propagated: once all are in
    * (and no visit is charged more than it lasted) */

@@ -66,6 +66,32 @@ def damage_delete_local_def(d):
     return "traces/2.def", "local definitions"
 
 
+def damage_garbage_local_def(d):
+    with open(os.path.join(d, "traces", "2.def"), "wb") as f:
+        f.write(b"this is not an OTF2 definition file\n" * 8)
+    return "traces/2.def", "local definitions"
+
+
+# A local definition file that holds no record, as a writer that defines
+# everything globally leaves it: a chunk header (type 3, the endianness, the
+# numbers of the first and last event) and the marks of the end of the file
+# and of the buffer. The importer does not hand such files to libotf2.
+EMPTY_LOCAL_DEF = bytes([3, 0x42, 1]) + bytes(15) + bytes([2, 1])
+
+
+def empty_local_defs(d):
+    for f in os.listdir(os.path.join(d, "traces")):
+        if f.endswith(".def"):
+            with open(os.path.join(d, "traces", f), "wb") as fh:
+                fh.write(EMPTY_LOCAL_DEF)
+
+
+def damage_delete_local_def_among_empty(d):
+    empty_local_defs(d)
+    os.unlink(os.path.join(d, "traces", "2.def"))
+    return "traces/2.def", "local definitions"
+
+
 def damage_garbage_anchor(d):
     with open(os.path.join(d, "traces.otf2"), "wb") as f:
         f.write(bytes(range(256)) * 2)
@@ -98,7 +124,8 @@ def damage_garbage_evt(d):
 
 
 DAMAGES = [damage_truncate_evt, damage_delete_global_def, damage_truncate_global_def,
-           damage_delete_local_def, damage_garbage_anchor, damage_empty_directory,
+           damage_delete_local_def, damage_garbage_local_def, damage_delete_local_def_among_empty,
+           damage_garbage_anchor, damage_empty_directory,
            damage_missing_evt, damage_unreadable_evt, damage_garbage_evt]
 
 
@@ -160,6 +187,25 @@ def main():
         ok(run.returncode == 0, "forced re-import succeeds", run.stderr)
         second = dump(db)
         ok(first == second, "re-import is idempotent (every row equal)")
+
+        # Local definition files with no record are as good as none: the
+        # same store either way (and an import, not an error).
+        stores = []
+        for name, prepare in (("empty-local-defs", empty_local_defs),
+                              ("no-local-defs", lambda d: [os.unlink(os.path.join(d, "traces", f))
+                                                           for f in os.listdir(os.path.join(d, "traces"))
+                                                           if f.endswith(".def")])):
+            copy = os.path.join(work, name)
+            shutil.copytree(SOURCE, copy)
+            prepare(copy)
+            tdb = os.path.join(out, name + ".db")
+            run = sextant("import", "-o", tdb, copy)
+            ok(run.returncode == 0, "%s: imports" % name, run.stderr)
+            stores.append(dump(tdb) if run.returncode == 0 else None)
+            if os.path.exists(tdb):
+                os.unlink(tdb)
+        ok(stores[0] is not None and stores[0] == stores[1],
+           "local definition files with no record give the store of no files")
 
         # The store does not depend on how many threads read the locations.
         for name in ("casita-10_scorep_mpi_tags", "sstmacro-otf2_test_traces", "casita-4_mpi_ls_barr"):

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "sextant-importer.h"
 #include "sextant-store-private.h"
@@ -130,6 +131,9 @@ test_cancel (Fixture       *f,
   g_autoptr(GError) error = NULL;
   Progress p = { 0, 0, 0, TRUE, cancellable };
 
+  /* with data, in a worker process (the window's importer) */
+  if (data != NULL)
+    sextant_importer_set_worker (importer, g_getenv ("SEXTANT"));
   /* cancelled from the first progress report, i.e. in the middle of the
    * events of the first location */
   sextant_importer_set_progress_func (importer, on_progress, &p, NULL);
@@ -240,6 +244,172 @@ test_store_errors (Fixture       *f,
   g_assert_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA);
 }
 
+/* The window's importer: a worker process (the real `sextant`) does the
+ * import; this process watches it. */
+
+static SextantImporter *
+worker_importer (const char *archive,
+                 const char *db,
+                 const char *program)
+{
+  SextantImporter *importer = sextant_importer_new (archive, db);
+
+  sextant_importer_set_worker (importer, program);
+  return importer;
+}
+
+static void
+shell (const char *command)
+{
+  const char *argv[] = { "/bin/sh", "-c", command, NULL };
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+/* A stand-in worker that misbehaves as libotf2 can: a shell script. */
+static char *
+write_script (const char *dir,
+              const char *name,
+              const char *body)
+{
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\n%s\n", body);
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return path;
+}
+
+static void
+test_worker (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *archive = external_archive ("otf2-integrity-testtrace");
+  g_autoptr(SextantImporter) importer = worker_importer (archive, f->db, g_getenv ("SEXTANT"));
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *events = NULL;
+  Progress p = { 0, 0, 0, TRUE, NULL };
+
+  g_assert_nonnull (g_getenv ("SEXTANT"));
+  sextant_importer_set_progress_func (importer, on_progress, &p, NULL);
+  g_assert_true (sextant_importer_run (importer, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.calls, >=, 1);
+  g_assert_cmpfloat (p.last_fraction, ==, 1.0);
+  g_assert_true (g_str_has_suffix (sextant_importer_get_anchor_path (importer), "TestTrace.otf2"));
+  g_assert_cmpuint (count_files (f->tmpdir), ==, 1);
+
+  store = sextant_store_open (f->db, &error);
+  g_assert_no_error (error);
+  events = sextant_store_get_meta (store, "events");
+  g_assert_cmpstr (events, ==, "480000");
+}
+
+static void
+test_worker_damaged_anchor (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *source = external_archive ("pipit-ping-pong-otf2");
+  g_autofree char *copy = g_dir_make_tmp ("sextant-archive-XXXXXX", NULL);
+  g_autofree char *command = g_strdup_printf ("cp -r '%s/.' '%s' && chmod -R u+w '%s'", source, copy, copy);
+  g_autofree char *anchor = g_build_filename (copy, "traces.otf2", NULL);
+  g_autofree char *bytes = NULL;
+  g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", copy);
+  g_autoptr(SextantImporter) importer = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize size;
+
+  shell (command);
+  /* the flipped bit of issue 16: 1,414,463,488 properties in a 283-byte file */
+  g_assert_true (g_file_get_contents (anchor, &bytes, &size, NULL));
+  g_assert_cmpuint (size, >, 46);
+  bytes[46] = (char)0x80;
+  g_assert_true (g_file_set_contents (anchor, bytes, size, NULL));
+
+  importer = worker_importer (copy, f->db, g_getenv ("SEXTANT"));
+  g_assert_false (sextant_importer_run (importer, NULL, &error));
+  g_assert_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "anchor file is damaged"));
+  g_assert_cmpuint (count_files (f->tmpdir), ==, 0);
+  shell (cleanup);
+}
+
+static void
+test_worker_crash (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *archive = external_archive ("casita-4_mpi_ls_barr");
+  g_autofree char *bin = g_dir_make_tmp ("sextant-worker-XXXXXX", NULL);
+  g_autofree char *script = write_script (bin, "crash", "echo 'progress 0.5 1000'; kill -SEGV $$");
+  g_autoptr(SextantImporter) importer = worker_importer (archive, f->db, script);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (sextant_importer_run (importer, NULL, &error));
+  g_assert_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "crashed"));
+  g_assert_nonnull (strstr (error->message, "nothing was written"));
+  g_assert_cmpuint (count_files (f->tmpdir), ==, 0);
+  g_unlink (script);
+  g_rmdir (bin);
+}
+
+static void
+test_worker_hang (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *archive = external_archive ("casita-4_mpi_ls_barr");
+  g_autofree char *bin = g_dir_make_tmp ("sextant-worker-XXXXXX", NULL);
+  g_autofree char *script = write_script (bin, "hang", "exec sleep 600");
+  g_autoptr(SextantImporter) importer = worker_importer (archive, f->db, script);
+  g_autoptr(GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  g_setenv ("SEXTANT_IMPORT_STALL_SECONDS", "1", TRUE);
+  g_assert_false (sextant_importer_run (importer, NULL, &error));
+  g_unsetenv ("SEXTANT_IMPORT_STALL_SECONDS");
+  g_assert_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "no progress for 1 s"));
+  /* stopped within the limit and a poll period, not after the sleep */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 60 * G_USEC_PER_SEC);
+  g_assert_cmpuint (count_files (f->tmpdir), ==, 0);
+  g_unlink (script);
+  g_rmdir (bin);
+}
+
+static gpointer
+cancel_later (gpointer data)
+{
+  g_usleep (200000);
+  g_cancellable_cancel (data);
+  return NULL;
+}
+
+static void
+test_worker_cancel_hung (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *archive = external_archive ("casita-4_mpi_ls_barr");
+  g_autofree char *bin = g_dir_make_tmp ("sextant-worker-XXXXXX", NULL);
+  g_autofree char *script = write_script (bin, "hang", "exec sleep 600");
+  g_autoptr(SextantImporter) importer = worker_importer (archive, f->db, script);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  GThread *canceller = g_thread_new ("cancel", cancel_later, cancellable);
+  gint64 start = g_get_monotonic_time ();
+
+  /* a worker stuck where nothing checks a cancellable still stops at once */
+  g_assert_false (sextant_importer_run (importer, cancellable, &error));
+  g_thread_join (canceller);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 30 * G_USEC_PER_SEC);
+  g_assert_cmpuint (count_files (f->tmpdir), ==, 0);
+  g_unlink (script);
+  g_rmdir (bin);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -252,6 +422,16 @@ main (int   argc,
               fixture_teardown);
   g_test_add ("/trace/importer/async", Fixture, NULL, fixture_setup, test_async, fixture_teardown);
   g_test_add_func ("/trace/importer/anchor", test_anchor_resolution);
+  g_test_add ("/trace/importer/worker", Fixture, NULL, fixture_setup, test_worker, fixture_teardown);
+  g_test_add ("/trace/importer/worker-cancel", Fixture, "worker", fixture_setup, test_cancel, fixture_teardown);
+  g_test_add ("/trace/importer/worker-damaged-anchor", Fixture, NULL, fixture_setup,
+              test_worker_damaged_anchor, fixture_teardown);
+  g_test_add ("/trace/importer/worker-crash", Fixture, NULL, fixture_setup, test_worker_crash,
+              fixture_teardown);
+  g_test_add ("/trace/importer/worker-hang", Fixture, NULL, fixture_setup, test_worker_hang,
+              fixture_teardown);
+  g_test_add ("/trace/importer/worker-cancel-hung", Fixture, NULL, fixture_setup, test_worker_cancel_hung,
+              fixture_teardown);
   g_test_add ("/trace/store/errors", Fixture, NULL, fixture_setup, test_store_errors, fixture_teardown);
 
   return g_test_run ();

@@ -643,6 +643,46 @@ CREATE VIEW receive_wait AS
   SELECT loc, visit, enter, message, peer_loc, send_time, idle, later_send, later_send_same, charged
   FROM receives WHERE NOT test;
 
+-- Every member of a blocking collective of several members, with its MPI
+-- call (visit, enter, leave, and the call's region, call path, call site and
+-- calling context: NULL when the call is unknown), its
+-- MPI_COLLECTIVE_BEGIN / END records, whether it sends or receives data, and
+-- what the collective wait states compare it with: of the members with a
+-- call, the latest enter and who entered then (the lowest location of
+-- several), the earliest leave, the earliest enter and the latest leave of
+-- the others, the root's enter; of the members that send or receive data,
+-- the latest begin and the earliest end record.
+-- An analysis copies it once per connection into a temporary column table
+-- with the same rows, computed in C in one pass over the members
+-- (trace/sextant-store-views-collective.c; tests/test-store-views.c).
+CREATE VIEW collective_visit AS
+  WITH calls AS (
+    SELECT cm.collective AS collective, c.kind AS kind, c.root_loc AS root_loc, cm.loc AS loc,
+           v.id AS visit, v.enter AS enter, v.leave AS leave, v.region AS region, v.path AS path, v.scl AS scl,
+           v.context AS context, cm.begin AS begin, cm."end" AS "end",
+           cm.bytes_sent > 0 AS sends, cm.bytes_received > 0 AS receives
+    FROM collective AS c
+    JOIN collective_member AS cm ON cm.collective = c.id
+    LEFT JOIN visit AS v ON v.id = cm.visit
+    WHERE c.nonblocking = 0 AND c.members > 1
+  )
+  SELECT collective, kind, root_loc, loc, visit, enter, leave, region, path, scl, context, begin, "end",
+         sends, receives,
+         max (enter) OVER w AS last_enter,
+         first_value (CASE WHEN enter IS NOT NULL THEN loc END)
+           OVER (w ORDER BY enter DESC, loc ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+           AS last_loc,
+         min (leave) OVER w AS first_leave,
+         min (enter) OVER others AS others_enter,
+         max (leave) OVER others AS others_leave,
+         max (CASE WHEN loc = root_loc THEN enter END) OVER w AS root_enter,
+         max (CASE WHEN sends OR receives THEN begin END) OVER w AS latest_begin,
+         min (CASE WHEN sends OR receives THEN "end" END) OVER w AS earliest_end
+  FROM calls
+  WINDOW w AS (PARTITION BY collective),
+         others AS (PARTITION BY collective ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
+                    EXCLUDE CURRENT ROW);
+
 -- Master-worker structure: for every location, how many of its peers
 -- exchange messages with it and with nobody else (its workers).
 CREATE VIEW master_workers AS

@@ -35,7 +35,13 @@ SQLITE_EXTENSION_INIT3
 #include "sextant-chunk.h"
 #include "sextant-column-table.h"
 
-#define CACHE_BYTES (96 * 1024 * 1024)
+/* Per table and connection. A scan needs one chunk at a time and a join by
+ * id the chunks of the calls under way on every location (64 x 50 KB on
+ * the 10 M-event trace); an analysis has a connection per worker, each
+ * reading the visits and the messages: at 96 MiB each cached both tables
+ * whole (160 MiB of the 395 MiB peak), at 16 MiB the queries take the same
+ * CPU within the noise (docs/benchmarks.md, "Pattern analysis"). */
+#define CACHE_BYTES (16 * 1024 * 1024)
 
 struct _SextantColumnModule
 {

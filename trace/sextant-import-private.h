@@ -257,6 +257,15 @@ gint64   _sextant_import_call_path  (SextantImport         *import,
 const SextantContextDef *_sextant_import_get_context (SextantImport          *import,
                                                       OTF2_CallingContextRef  context);
 
+/* sextant-import-worker.c */
+gboolean _sextant_import_in_worker (const char                 *program,
+                                    const char                 *anchor,
+                                    const char                 *tmp_path,
+                                    SextantImportProgressFunc   progress,
+                                    gpointer                    progress_data,
+                                    GCancellable               *cancellable,
+                                    GError                    **error);
+
 /* sextant-import-rounds.c */
 /* How many locations are open at once (libotf2 buffers a chunk for each). */
 guint    _sextant_import_plan_batch      (SextantImport  *import);

@@ -26,10 +26,15 @@
 #include <otf2/OTF2_Pthread_Locks.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "sextant-anchor.h"
 #include "sextant-import-private.h"
 #include "sextant-importer.h"
 #include "sextant-lod.h"
@@ -41,6 +46,7 @@ struct _SextantImporter
   char                  *archive;        /* as given */
   char                  *anchor;         /* resolved anchor file */
   char                  *db_path;        /* resolved target */
+  char                  *worker;         /* the program that imports, or NULL: in this process */
   SextantImportProgress  progress;
   gpointer               progress_data;
   GDestroyNotify         progress_destroy;
@@ -407,17 +413,35 @@ def_paradigm (void               *user_data,
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The store holds UTF-8 only (the window, JSON and the reports show its
+ * strings): a damaged string gets U+FFFD for its invalid bytes, logged. */
+static char *
+valid_utf8 (SextantImport *import,
+            const char    *string,
+            const char    *what)
+{
+  if (string == NULL)
+    return NULL;
+  if (G_LIKELY (g_utf8_validate (string, -1, NULL)))
+    return g_strdup (string);
+
+  _sextant_import_log (import, "invalid_utf8", SEXTANT_NULL, SEXTANT_NULL,
+                       "a %s is not valid UTF-8; its invalid bytes are shown as U+FFFD", what);
+  return g_utf8_make_valid (string, -1);
+}
+
 static OTF2_CallbackCode
 def_string (void           *user_data,
             OTF2_StringRef  self,
             const char     *string)
 {
   SextantImport *import = user_data;
+  char *valid = valid_utf8 (import, string, "string definition");
 
   COUNT_DEF (import, STRING);
-  g_hash_table_replace (import->strings, GUINT_TO_POINTER (self), g_strdup (string));
+  g_hash_table_replace (import->strings, GUINT_TO_POINTER (self), valid);
   DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_STRING, &def_error, "it",
-                                        (gint64)self, string));
+                                        (gint64)self, valid));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1181,33 +1205,16 @@ resolve_comms (SextantImport  *import,
 
 /* The archive ------------------------------------------------------------ */
 
-/* An anchor file starts with OTF2's buffer header (two bytes) and the
- * magic "OTF2\0"; anything else is not one, whatever its name says (libotf2
- * would look for its definitions and report a missing .def file). */
+/* The anchor is read and checked here before libotf2 sees it
+ * (sextant-anchor.c): anything without OTF2's magic is not an archive,
+ * whatever its name says, and a damaged one would send libotf2 looping. */
 static gboolean
 anchor_is_otf2 (const char  *anchor,
                 GError     **error)
 {
-  static const char magic[] = "OTF2";   /* with its NUL */
-  char head[2 + sizeof magic];
-  g_autoptr(GFile) file = g_file_new_for_path (anchor);
-  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, error);
-  gsize n = 0;
+  SextantAnchor fields;
 
-  if (in == NULL ||
-      !g_input_stream_read_all (G_INPUT_STREAM (in), head, sizeof head, &n, NULL, error))
-    {
-      g_prefix_error (error, "%s: ", anchor);
-      return FALSE;
-    }
-  if (n < sizeof head || memcmp (head + 2, magic, sizeof magic) != 0)
-    {
-      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_ARCHIVE,
-                   "%s: not an OTF2 archive (this anchor file does not begin with OTF2's magic)", anchor);
-      return FALSE;
-    }
-
-  return TRUE;
+  return sextant_anchor_read (anchor, &fields, error);
 }
 
 /**
@@ -1572,16 +1579,67 @@ local_file (SextantImport *import,
   return g_build_filename (import->archive_dir, import->archive_name, name, NULL);
 }
 
+/* What a location's local definition file holds. */
+typedef enum
+{
+  LOCAL_DEFS_MISSING,
+  LOCAL_DEFS_EMPTY,     /* a chunk header and end marks: no record */
+  LOCAL_DEFS_SOME,      /* records, or anything else: libotf2 reads it */
+} LocalDefs;
+
+/* libotf2's internal framing (OTF2_Buffer.h, not installed): a chunk starts
+ * with a header of 18 bytes (OTF2_BUFFER_CHUNK_HEADER = 3, the endianness,
+ * the numbers of its first and last event); the bytes 0, 1 and 2 mark the
+ * end of a chunk, of the buffer and of the file; records follow the header
+ * with their type, 5 and up. */
+#define CHUNK_HEADER_TYPE 3
+#define CHUNK_HEADER_BYTES 18
+#define LAST_END_MARK 2
+
+/* Whether the local definition file @path holds any record. libotf2 3.0.2
+ * gives every definition reader it opens a buffer of one definition chunk
+ * (4 MiB in our generator's archives) and clears it, whatever the file
+ * holds: at 4096 locations whose files hold nothing (a writer that defines
+ * everything globally, like our generator), opening them cleared 16 GiB
+ * and was a tenth of the import's CPU time, on one thread before the
+ * events. A file that is a chunk header and end marks, and nothing else,
+ * has no record: reading it changes nothing in the reader. Anything else
+ * (longer, another header, a record, unreadable) is read by libotf2, which
+ * reports what is wrong with it. */
+static LocalDefs
+local_defs_state (const char *path)
+{
+  guint8 bytes[64];
+  ssize_t n;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+  if (fd < 0)
+    return errno == ENOENT ? LOCAL_DEFS_MISSING : LOCAL_DEFS_SOME;
+  n = read (fd, bytes, sizeof bytes);
+  close (fd);
+
+  if (n <= CHUNK_HEADER_BYTES || n == (ssize_t)sizeof bytes || bytes[0] != CHUNK_HEADER_TYPE)
+    return LOCAL_DEFS_SOME;
+  for (ssize_t i = CHUNK_HEADER_BYTES; i < n; i++)
+    if (bytes[i] > LAST_END_MARK)
+      return LOCAL_DEFS_SOME;
+
+  return LOCAL_DEFS_EMPTY;
+}
+
 /* Local definitions carry the mapping tables and clock offsets that the
  * event readers apply: they must be read before any event. A writer may
  * write no local definitions at all, but if some locations have a file and
- * another has none, that file is missing. */
+ * another has none, that file is missing. Files with no record are not
+ * opened (local_defs_state()). */
 static gboolean
 read_local_definitions (SextantImport  *import,
                         GError        **error)
 {
   OTF2_ErrorCode status;
   guint n_files = 0;
+  guint n_records = 0;
+  g_autofree LocalDefs *state = g_new (LocalDefs, MAX (import->locations->len, 1));
 
   for (guint i = 0; i < import->locations->len; i++)
     {
@@ -1589,11 +1647,25 @@ read_local_definitions (SextantImport  *import,
       g_autofree char *path = local_file (import, id, ".def");
 
       OTF2_Reader_SelectLocation (import->reader, id);
-      if (g_file_test (path, G_FILE_TEST_EXISTS))
-        n_files++;
+      state[i] = local_defs_state (path);
+      n_files += state[i] != LOCAL_DEFS_MISSING;
+      n_records += state[i] == LOCAL_DEFS_SOME;
     }
 
   if (n_files == 0)
+    return TRUE;
+  for (guint i = 0; i < import->locations->len; i++)
+    if (state[i] == LOCAL_DEFS_MISSING)
+      {
+        guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
+        g_autofree char *path = local_file (import, id, ".def");
+
+        g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
+                     "%s: the local definitions of location %" G_GUINT64_FORMAT " are missing or unreadable",
+                     path, id);
+        return FALSE;
+      }
+  if (n_records == 0)
     return TRUE;
 
   status = OTF2_Reader_OpenDefFiles (import->reader);
@@ -1607,13 +1679,15 @@ read_local_definitions (SextantImport  *import,
   for (guint i = 0; i < import->locations->len; i++)
     {
       guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
-      g_autofree char *path = local_file (import, id, ".def");
-      OTF2_DefReader *reader = NULL;
+      g_autofree char *path = NULL;
+      OTF2_DefReader *reader;
       uint64_t n_read = 0;
 
-      if (g_file_test (path, G_FILE_TEST_EXISTS))
-        reader = OTF2_Reader_GetDefReader (import->reader, id);
+      if (state[i] != LOCAL_DEFS_SOME)
+        continue;
 
+      path = local_file (import, id, ".def");
+      reader = OTF2_Reader_GetDefReader (import->reader, id);
       if (reader == NULL)
         {
           OTF2_Reader_CloseDefFiles (import->reader);
@@ -1678,6 +1752,7 @@ write_meta (SextantImport   *import,
             GError         **error)
 {
   g_autofree char *creator = NULL;   /* malloc()ed by libotf2 */
+  g_autofree char *valid_creator = NULL;
   uint8_t major = 0, minor = 0, bugfix = 0;
   g_autofree char *otf2_version = NULL;
   g_autofree char *now = NULL;
@@ -1688,6 +1763,7 @@ write_meta (SextantImport   *import,
   OTF2_Reader_GetVersion (import->reader, &major, &minor, &bugfix);
   otf2_version = g_strdup_printf ("%u.%u.%u", major, minor, bugfix);
   OTF2_Reader_GetCreator (import->reader, &creator);
+  valid_creator = valid_utf8 (import, creator, "creator in the anchor file");
   now = g_date_time_format_iso8601 (dt);
 
   return sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "schema_version",
@@ -1701,7 +1777,7 @@ write_meta (SextantImport   *import,
          sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "definitions_sha256",
                             id->definitions_sha256) &&
          sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "otf2_version", otf2_version) &&
-         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "creator", creator) &&
+         sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "creator", valid_creator) &&
          sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "resolution", (gint64)import->resolution) &&
          sextant_store_run (store, SEXTANT_STMT_META, error, "ti", "global_offset",
                             (gint64)import->global_offset) &&
@@ -1713,6 +1789,19 @@ write_meta (SextantImport   *import,
          sextant_store_run (store, SEXTANT_STMT_META, error, "tt", "imported_at", now);
 }
 
+/* A file descriptor closed when it goes out of scope. */
+typedef int LockFd;
+
+static void
+lock_fd_clear (LockFd *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+  *fd = -1;
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LockFd, lock_fd_clear)
+
 static void
 remove_store_files (const char *path)
 {
@@ -1723,6 +1812,63 @@ remove_store_files (const char *path)
       g_autofree char *file = g_strconcat (path, suffixes[i], NULL);
 
       g_unlink (file);
+    }
+}
+
+/* The files an import leaves when it is killed (SIGKILL, a power cut): its
+ * temporary store `DB.XXXXXX` (with SQLite's -journal, -wal, -shm), and,
+ * if it died between the two renames that put the new store in place, the
+ * old store moved aside as `DB.XXXXXX-old`. A live import holds an flock()
+ * on its temporary store, so one that can be locked is a dead import's:
+ * its files are removed, and an old store moved aside goes back into place
+ * if no store took it. Run before every import into @db_path. */
+static void
+remove_stale_temporaries (const char *db_path)
+{
+  g_autofree char *dir_path = g_path_get_dirname (db_path);
+  g_autofree char *base = g_path_get_basename (db_path);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  g_autoptr(GHashTable) keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gsize base_len = strlen (base);
+  GHashTableIter iter;
+  gpointer key;
+  const char *name;
+
+  if (dir == NULL)
+    return;
+
+  /* `base.` + the 6 characters of mkstemp(), then one of the suffixes */
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      const char *rest = name + base_len + 1;
+
+      if (strncmp (name, base, base_len) != 0 || name[base_len] != '.' || strlen (rest) < 6)
+        continue;
+      if (rest[6] == '\0' || strcmp (rest + 6, "-journal") == 0 || strcmp (rest + 6, "-wal") == 0 ||
+          strcmp (rest + 6, "-shm") == 0 || strcmp (rest + 6, "-old") == 0)
+        g_hash_table_add (keys, g_strndup (name, base_len + 1 + 6));
+    }
+
+  g_hash_table_iter_init (&iter, keys);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *tmp = g_build_filename (dir_path, key, NULL);
+      g_autofree char *old = g_strconcat (tmp, "-old", NULL);
+      int fd = g_open (tmp, O_RDONLY | O_CLOEXEC, 0);
+
+      if (fd >= 0 && flock (fd, LOCK_EX | LOCK_NB) != 0)
+        {
+          close (fd);     /* a live import's */
+          continue;
+        }
+      if (fd >= 0)
+        close (fd);
+      if (g_file_test (old, G_FILE_TEST_EXISTS) && !g_file_test (db_path, G_FILE_TEST_EXISTS))
+        g_rename (old, db_path);
+      else
+        g_unlink (old);
+      remove_store_files (tmp);
+      g_debug ("removed what a killed import left: %s", tmp);
     }
 }
 
@@ -1818,6 +1964,9 @@ import_archive (SextantImporter  *self,
 
 /* SextantImporter ----------------------------------------------------------- */
 
+G_LOCK_DEFINE_STATIC (default_worker);
+static char *default_worker;
+
 static void
 sextant_importer_finalize (GObject *object)
 {
@@ -1829,6 +1978,7 @@ sextant_importer_finalize (GObject *object)
   g_clear_pointer (&self->archive, g_free);
   g_clear_pointer (&self->anchor, g_free);
   g_clear_pointer (&self->db_path, g_free);
+  g_clear_pointer (&self->worker, g_free);
 
   G_OBJECT_CLASS (sextant_importer_parent_class)->finalize (object);
 }
@@ -1861,6 +2011,9 @@ sextant_importer_new (const char *archive,
   self = g_object_new (SEXTANT_TYPE_IMPORTER, NULL);
   self->archive = g_strdup (archive);
   self->db_path = g_strdup (db_path);
+  G_LOCK (default_worker);
+  self->worker = g_strdup (default_worker);
+  G_UNLOCK (default_worker);
 
   return self;
 }
@@ -1873,6 +2026,42 @@ sextant_importer_set_force (SextantImporter *self,
   g_return_if_fail (SEXTANT_IS_IMPORTER (self));
 
   self->force = !!force;
+}
+
+/**
+ * sextant_importer_set_default_worker:
+ * @program: (nullable): the `sextant` executable, or %NULL
+ *
+ * The worker (see sextant_importer_set_worker()) of the importers made from
+ * now on in this process: the window sets it to its own executable.
+ */
+void
+sextant_importer_set_default_worker (const char *program)
+{
+  G_LOCK (default_worker);
+  g_free (default_worker);
+  default_worker = g_strdup (program);
+  G_UNLOCK (default_worker);
+}
+
+/**
+ * sextant_importer_set_worker:
+ * @program: (nullable): the `sextant` executable, or %NULL
+ *
+ * Has sextant_importer_run() import in a worker process, `@program import
+ * --worker-into TMP ARCHIVE`, that it watches: a crash or a hang in libotf2
+ * on a damaged archive then ends the import with an error instead of the
+ * calling process, and cancelling stops it at once (see
+ * sextant-import-worker.c). %NULL (the default) imports in this process.
+ */
+void
+sextant_importer_set_worker (SextantImporter *self,
+                             const char      *program)
+{
+  g_return_if_fail (SEXTANT_IS_IMPORTER (self));
+
+  g_free (self->worker);
+  self->worker = g_strdup (program);
 }
 
 void
@@ -1916,6 +2105,56 @@ sextant_importer_get_reused (SextantImporter *self)
   return self->reused;
 }
 
+/* The anchor, its definitions' path and the archive's identity. */
+static gboolean
+resolve_archive (SextantImporter  *self,
+                 Identity         *id,
+                 char            **defs_path,
+                 GError          **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+
+  g_clear_pointer (&self->anchor, g_free);
+  if (!(self->anchor = sextant_archive_find_anchor (self->archive, error)))
+    return FALSE;
+
+  dir = g_path_get_dirname (self->anchor);
+  base = anchor_base_name (self->anchor);
+  *defs_path = g_strconcat (dir, G_DIR_SEPARATOR_S, base, ".def", NULL);
+
+  return read_identity (self->anchor, *defs_path, id, error);
+}
+
+/**
+ * sextant_importer_run_into:
+ * @path: an empty file the caller created
+ *
+ * The worker's side of sextant_importer_set_worker(): imports the archive
+ * into @path and leaves it there, complete or not; the caller removes it
+ * after a failure.
+ */
+gboolean
+sextant_importer_run_into (SextantImporter  *self,
+                           const char       *path,
+                           GCancellable     *cancellable,
+                           GError          **error)
+{
+  g_auto(Identity) id = { NULL };
+  g_autofree char *defs_path = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!resolve_archive (self, &id, &defs_path, error))
+    return FALSE;
+  ok = import_archive (self, &id, defs_path, path, cancellable, error);
+  join_closer (self);
+
+  return ok;
+}
+
 /**
  * sextant_importer_run:
  *
@@ -1931,29 +2170,20 @@ sextant_importer_run (SextantImporter  *self,
   g_auto(Identity) id = { NULL };
   g_autofree char *defs_path = NULL;
   g_autofree char *tmp_path = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
   g_autofree char *old_path = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_auto(LockFd) fd = -1;
   gboolean moved_aside;
   gint64 rename_start;
-  int fd;
 
   g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), FALSE);
 
   self->reused = FALSE;
-  g_clear_pointer (&self->anchor, g_free);
-  if (!(self->anchor = sextant_archive_find_anchor (self->archive, error)))
+  if (!resolve_archive (self, &id, &defs_path, error))
     return FALSE;
   if (self->db_path == NULL)
     self->db_path = sextant_archive_default_db_path (self->anchor);
-
-  dir = g_path_get_dirname (self->anchor);
-  base = anchor_base_name (self->anchor);
-  defs_path = g_strconcat (dir, G_DIR_SEPARATOR_S, base, ".def", NULL);
-
-  if (!read_identity (self->anchor, defs_path, &id, error))
-    return FALSE;
+  remove_stale_temporaries (self->db_path);
 
   if (!self->force && store_is_current (self->db_path, &id))
     {
@@ -1971,43 +2201,59 @@ sextant_importer_run (SextantImporter  *self,
                    "%s: cannot create the database: %s", self->db_path, g_strerror (errsv));
       return FALSE;
     }
-  close (fd);
+  /* held until this function returns: marks the temporary files as a live
+   * import's (see remove_stale_temporaries()) */
+  flock (fd, LOCK_EX);
 
-  if (!import_archive (self, &id, defs_path, tmp_path, cancellable, &local_error))
+  if (self->worker != NULL
+      ? !_sextant_import_in_worker (self->worker, self->anchor, tmp_path, self->progress, self->progress_data,
+                                    cancellable, &local_error)
+      : !import_archive (self, &id, defs_path, tmp_path, cancellable, &local_error))
     {
       join_closer (self);
       remove_store_files (tmp_path);
       if (g_error_matches (local_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE))
         g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
-                     "%s: no space left on device; nothing was written", self->db_path);
+                     "%s: %s; nothing was written", self->db_path,
+                     strstr (local_error->message, "file size limit") != NULL
+                     ? "the file size limit was reached (ulimit -f)" : "no space left on device");
       else
         g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
 
-  /* ext4 (auto_da_alloc) writes a file's delayed blocks out when it is
-   * renamed over another file: 0.07-0.15 s for a store of 100 MB, more than
-   * the commit. A store is derived from the archive and is not synced
-   * anyway, so the old one is moved aside first (a rename onto no file, no
-   * write-out), and back if the new one cannot take its place. */
+  /* The new store takes the old one's place in one step: the two names are
+   * exchanged (renameat2), so at every moment the store's name holds a
+   * complete store, and then the old one, now at the temporary name, is
+   * removed (a killed import leaves it to remove_stale_temporaries()).
+   * Renaming over an existing file would also have ext4 (auto_da_alloc)
+   * write the new file's delayed blocks out: 0.07-0.15 s for 100 MB, more
+   * than the commit; a store is derived from the archive and not synced.
+   * Where the file system cannot exchange, the old store is moved aside
+   * first and back if the new one cannot take its place. */
   rename_start = g_get_monotonic_time ();
-  old_path = g_strconcat (tmp_path, "-old", NULL);
-  moved_aside = g_rename (self->db_path, old_path) == 0;
-  if (g_rename (tmp_path, self->db_path) != 0)
+  if (renameat2 (AT_FDCWD, tmp_path, AT_FDCWD, self->db_path, RENAME_EXCHANGE) == 0)
+    remove_store_files (tmp_path);
+  else
     {
-      int errsv = errno;
+      old_path = g_strconcat (tmp_path, "-old", NULL);
+      moved_aside = g_rename (self->db_path, old_path) == 0;
+      if (g_rename (tmp_path, self->db_path) != 0)
+        {
+          int errsv = errno;
 
+          if (moved_aside)
+            g_rename (old_path, self->db_path);
+          join_closer (self);
+          remove_store_files (tmp_path);
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                       "%s: cannot move the finished database into place: %s",
+                       self->db_path, g_strerror (errsv));
+          return FALSE;
+        }
       if (moved_aside)
-        g_rename (old_path, self->db_path);
-      join_closer (self);
-      remove_store_files (tmp_path);
-      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
-                   "%s: cannot move the finished database into place: %s",
-                   self->db_path, g_strerror (errsv));
-      return FALSE;
+        g_unlink (old_path);
     }
-  if (moved_aside)
-    g_unlink (old_path);
 
   /* An older store's WAL must not be replayed into the new file. */
   {

@@ -34,6 +34,9 @@ SextantImporter *sextant_importer_new               (const char             *arc
                                                      const char             *db_path);
 void             sextant_importer_set_force         (SextantImporter        *self,
                                                      gboolean                force);
+void             sextant_importer_set_default_worker (const char            *program);
+void             sextant_importer_set_worker        (SextantImporter        *self,
+                                                     const char             *program);
 void             sextant_importer_set_progress_func (SextantImporter        *self,
                                                      SextantImportProgress   func,
                                                      gpointer                user_data,
@@ -42,6 +45,10 @@ const char      *sextant_importer_get_db_path       (SextantImporter        *sel
 const char      *sextant_importer_get_anchor_path   (SextantImporter        *self);
 gboolean         sextant_importer_get_reused        (SextantImporter        *self);
 gboolean         sextant_importer_run               (SextantImporter        *self,
+                                                     GCancellable           *cancellable,
+                                                     GError                **error);
+gboolean         sextant_importer_run_into          (SextantImporter        *self,
+                                                     const char             *path,
                                                      GCancellable           *cancellable,
                                                      GError                **error);
 void             sextant_importer_run_async         (SextantImporter        *self,

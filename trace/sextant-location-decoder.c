@@ -30,11 +30,13 @@
  * Every record is counted by kind.
  *
  * Repairs, each logged: a timestamp smaller than its predecessor is raised to
- * it; a LEAVE that does not match the innermost ENTER closes the visits above
+ * it, one outside the clock's range set to it; a LEAVE that does not match the innermost ENTER closes the visits above
  * the matching one (or is dropped when nothing matches); visits still open at
  * the end are closed at the location's last timestamp.
  */
 #include "config.h"
+
+#include <glib/gstdio.h>
 
 #include "sextant-chunk-writer.h"
 #include "sextant-import-private.h"
@@ -183,6 +185,7 @@ typedef struct _SextantLocationDecoder
   guint32        loc;
   guint64        otf2_id;
   char          *evt_path;               /* for messages */
+  guint64        max_events;             /* what the event file can hold: its size */
   OTF2_EvtReader *reader;
   OTF2_EvtReaderCallbacks *callbacks;
   SextantChunkWriter *visits;            /* ids from loc << 32, in enter order */
@@ -208,6 +211,7 @@ typedef struct _SextantLocationDecoder
   guint64        n_events;
   gint64         first_time;
   gint64         last_time;              /* after repair: never decreases */
+  gint64         time_limit;             /* the clock's trace length, or G_MAXINT64 */
   gint64         first_visit;
   gint64         last_visit;
 
@@ -332,6 +336,26 @@ region_def (Decoder *self,
   return g_hash_table_lookup (self->import->regions, GUINT_TO_POINTER (region));
 }
 
+/* A timestamp outside the clock's range [global offset, offset + trace
+ * length], or before the offset when the archive gives no clock (a flipped
+ * bit, a damaged file): logged with the event's index and set to its
+ * predecessor (the first event: to the nearer end of the range). Kept, it
+ * would stretch the run, and the pyramid with it, to the bogus time. */
+static G_GNUC_NO_INLINE gint64
+out_of_range (Decoder        *self,
+              OTF2_TimeStamp  time,
+              gint64          t)
+{
+  gint64 repaired = self->n_events > 1 ? self->last_time : CLAMP (t, 0, self->time_limit);
+
+  _sextant_import_log (self->import, "timestamp_out_of_range", self->loc, repaired,
+                       "location %" G_GUINT64_FORMAT ", event %" G_GUINT64_FORMAT ": timestamp %" G_GUINT64_FORMAT
+                       " is outside the clock's range (%" G_GUINT64_FORMAT " + %" G_GINT64_FORMAT " ticks); set to %s",
+                       (guint64)self->otf2_id, self->n_events - 1, (guint64)time, self->import->global_offset, self->time_limit,
+                       self->n_events > 1 ? "its predecessor's" : "the range's nearer end");
+  return repaired;
+}
+
 /* Converts a timestamp to store ticks and repairs disorder. Also counts the
  * record; every callback calls it first. */
 static gint64
@@ -344,6 +368,8 @@ on_record (Decoder          *self,
   self->counts[kind]++;
   self->n_events++;
 
+  if (G_UNLIKELY (t < 0 || t > self->time_limit))
+    t = out_of_range (self, time, t);
   if (self->n_events == 1)
     self->first_time = self->last_time = t;
   else if (t < self->last_time)
@@ -2243,8 +2269,20 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->loc = loc;
   self->otf2_id = def->otf2_id;
   self->evt_path = g_build_filename (import->archive_dir, import->archive_name, evt_name, NULL);
+  /* Every event record takes a byte at least (its type), so a location
+   * has no more events than its file has bytes. libotf2 can deliver more:
+   * a file truncated while it read it came back again and again, 77
+   * million ENTERs from a 5.6 MB file, until memory ran out. No bound where
+   * the file is not there by that name (a SION container). */
+  {
+    GStatBuf st;
+
+    self->max_events = g_stat (self->evt_path, &st) == 0 ? (guint64)st.st_size : G_MAXUINT64;
+  }
   self->first_visit = -1;
   self->last_visit = -1;
+  self->time_limit = import->have_clock && import->trace_length > 0 && import->trace_length < G_MAXINT64
+                     ? (gint64)import->trace_length : G_MAXINT64;
   for (guint i = 0; i < PATH_CACHE_SIZE; i++)
     self->path_cache[i].path = -1;
   for (guint i = 0; i < CONTEXT_CACHE_SIZE; i++)
@@ -2328,6 +2366,15 @@ _sextant_location_decoder_read (Decoder   *self,
         }
       if (status != OTF2_SUCCESS)
         return set_otf2_error (self, status, error);
+      if (self->n_events > self->max_events)
+        {
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+                       "%s: cannot read the events of location %" G_GUINT64_FORMAT ": libotf2 read %"
+                       G_GUINT64_FORMAT " events from %" G_GUINT64_FORMAT " bytes (the file is damaged, or "
+                       "changed while it was read)", self->evt_path, self->otf2_id, self->n_events,
+                       self->max_events);
+          return FALSE;
+        }
       if (n_read < READ_BATCH)
         self->done = TRUE;
     }

@@ -68,6 +68,7 @@ struct _SextantLodBuilder
   guint32        loc;
   gint64         origin;     /* ticks of the start of bucket 0 */
   gint64         base;       /* ticks per base bucket */
+  gint64         end;        /* ticks of the end of the top bucket */
   guint          n_levels;
   Bucket        *levels;
   LodRows       *rows;       /* per level */
@@ -311,6 +312,11 @@ add_interval (LodBuilder       *self,
   Bucket *bucket = &self->levels[0];
   guint slot;
 
+  /* the pyramid covers [origin, end): time outside it has no bucket, and
+   * walking toward it would cost a bucket per base period, bounded by the
+   * timestamps instead of the events */
+  t0 = MAX (t0, self->origin);
+  t1 = MIN (t1, self->end);
   if (t1 <= t0)
     return TRUE;
 
@@ -413,6 +419,8 @@ _sextant_lod_builder_new (SextantImport *import,
   self->origin = import->lod_origin;
   self->base = import->lod_base_ticks;
   self->n_levels = import->lod_levels;
+  self->end = self->base <= (G_MAXINT64 - MAX (self->origin, 0)) >> (self->n_levels - 1)
+              ? self->origin + (self->base << (self->n_levels - 1)) : G_MAXINT64;
   self->levels = g_new0 (Bucket, self->n_levels);
   self->rows = g_new0 (LodRows, self->n_levels);
   for (guint level = 0; level < self->n_levels; level++)

@@ -277,7 +277,7 @@ gboolean      sextant_store_finish_load     (SextantStore      *self,
  * (sextant-store-trees.c); part of sextant_store_finish_load(). */
 gboolean      sextant_store_index_onecoll   (SextantStore      *self,
                                              GError           **error);
-gboolean      sextant_store_reads_shared_views (const char     *sql);
+guint         sextant_store_reads_shared_views (const char     *sql);
 gboolean      sextant_store_materialize_views (SextantStore    *self,
                                              const char        *sql,
                                              GError           **error);

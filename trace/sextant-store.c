@@ -36,14 +36,19 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 
 #include "sextant-chunk.h"
 #include "sextant-column-table.h"
 #include "sextant-sql-functions.h"
 #include "sextant-store-private.h"
+#include "sextant-store-views-p2p.h"
+#include "sextant-store-views-private.h"
 #include "sextant-trace-resources.h"
 
 struct _SextantRow
@@ -422,6 +427,26 @@ set_cancelled (GError **error)
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
 }
 
+/* Why a write failed, when SQLite's errno is gone (it often is: the error
+ * surfaces on a later statement): a file size limit (ulimit -f; the
+ * process ignores SIGXFSZ, see app/main.c) that the store reached, or a full
+ * file system. 0 when neither holds. */
+static int
+write_failure_errno (const char *path)
+{
+  struct rlimit limit;
+  struct statvfs fs;
+  GStatBuf st;
+
+  if (getrlimit (RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      g_stat (path, &st) == 0 && (guint64)st.st_size + 65536 >= (guint64)limit.rlim_cur)
+    return EFBIG;
+  if (statvfs (path, &fs) == 0 && (guint64)fs.f_bavail * fs.f_frsize < 1024 * 1024)
+    return ENOSPC;
+
+  return 0;
+}
+
 static void
 set_error_from_db (SextantStore  *self,
                    int            rc,
@@ -429,12 +454,20 @@ set_error_from_db (SextantStore  *self,
                    GError       **error)
 {
   int primary = rc & 0xff;
+  /* a failed write (SQLITE_IOERR_WRITE and kin) keeps the system's errno */
+  int errsv = self->db != NULL && primary == SQLITE_IOERR ? sqlite3_system_errno (self->db) : 0;
+
+  if (primary == SQLITE_IOERR && errsv != ENOSPC && errsv != EDQUOT && errsv != EFBIG && self->path != NULL)
+    errsv = write_failure_errno (self->path);
 
   if (primary == SQLITE_INTERRUPT)
     set_cancelled (error);
-  else if (primary == SQLITE_FULL)
+  else if (primary == SQLITE_FULL || errsv == ENOSPC || errsv == EDQUOT)
     g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
                  "%s: no space left on device (%s)", self->path, what);
+  else if (errsv == EFBIG)
+    g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
+                 "%s: the file size limit was reached (ulimit -f) (%s)", self->path, what);
   else if (primary == SQLITE_CONSTRAINT)
     g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE,
                  "%s: %s", what, sqlite3_errmsg (self->db));
@@ -811,6 +844,14 @@ sextant_store_open (const char  *path,
     return NULL;
 
   version = sextant_store_get_meta (self, "schema_version");
+  if (version != NULL && g_ascii_strtoll (version, NULL, 10) > SEXTANT_SCHEMA_VERSION_CURRENT)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
+                   "%s: written by a newer Sextant (store schema version %s; this one reads version %d): "
+                   "open it with that version, or import the archive again with this one",
+                   path, version, SEXTANT_SCHEMA_VERSION_CURRENT);
+      return NULL;
+    }
   if (version == NULL || g_ascii_strtoll (version, NULL, 10) != SEXTANT_SCHEMA_VERSION_CURRENT)
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
@@ -1430,15 +1471,32 @@ sextant_store_foreach_prepared (SextantStore      *self,
   return ok;
 }
 
+/* Whether the query returns its visits' context itself (a view that read
+ * the visits already, such as collective_visit): then it is not joined on. */
+static gboolean
+has_visit_context (const SextantRow *row)
+{
+  static const char * const context[] = {
+    "sextant_scl", "sextant_context", "sextant_path", "sextant_region", "sextant_enter", "sextant_leave",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (context); i++)
+    if (sextant_row_find_column (row, context[i]) < 0)
+      return FALSE;
+
+  return TRUE;
+}
+
 /**
  * sextant_store_run_query:
  * @sql: one SELECT statement, e.g. a pattern query from a file
  * @parameters: (nullable): name (without ':') -> GVariant of type int64 or
  *   double, bound to the statement's named parameters
  * @required_columns: (nullable): NULL-terminated names the result must have
- * @with_visit_context: if the query has a column `visit`, add the columns
- *   sextant_scl, sextant_context, sextant_path and sextant_region of that
- *   visit
+ * @with_visit_context: if the query has a column `visit` (or
+ *   `example_visit`), add the columns sextant_scl, sextant_context,
+ *   sextant_path, sextant_region, sextant_enter and sextant_leave of that
+ *   visit, unless the query returns all six itself
  *
  * Runs a query that is not Sextant's own. It is validated first: it must
  * compile, be a single statement, not write to the store, name only known
@@ -1479,7 +1537,8 @@ sextant_store_run_query (SextantStore        *self,
    * call-site ids, enter and leave joined on, in the same pass. */
   row.stmt = stmt;
   if (with_visit_context && tail != NULL &&
-      (sextant_row_find_column (&row, "visit") >= 0 || sextant_row_find_column (&row, "example_visit") >= 0))
+      (sextant_row_find_column (&row, "visit") >= 0 || sextant_row_find_column (&row, "example_visit") >= 0) &&
+      !has_visit_context (&row))
     {
       gboolean charged = sextant_row_find_column (&row, "visit") >= 0;
       gboolean example = sextant_row_find_column (&row, "example_visit") >= 0;
@@ -1582,278 +1641,74 @@ sextant_store_run_query (SextantStore        *self,
   return TRUE;
 }
 
-/* receive_wait (schema-1.sql) without its windows: the rows of the view,
- * the receives completed in MPI_Test* among them (they count as later
- * receives only), and what the windows order them by. The windows
- * themselves, per receiving location and per call, are computed in C by
- * fill_receive_wait(). */
-static const char receive_wait_rows[] =
-  "SELECT rv.loc, rv.id, rv.enter, m.id, m.send_loc, m.send_time, min (sv.enter, rv.leave) - rv.enter, "
-  "       m.recv_loc, m.recv_time, r.name LIKE 'MPI_Test%', r.name IN ('MPI_Waitall', 'MPI_Waitsome') "
-  "FROM message AS m "
-  "JOIN visit AS rv ON rv.id = m.recv_visit "
-  "JOIN visit AS sv ON sv.id = m.send_visit "
-  "JOIN region AS r ON r.id = rv.region";
+#define TEMP_COLUMNS_CHUNK_ROWS 4096
 
-enum { RW_LOC, RW_VISIT, RW_ENTER, RW_MESSAGE, RW_PEER, RW_SEND_TIME, RW_IDLE, RW_RECV_LOC, RW_RECV_TIME,
-       RW_TEST, RW_MULTI, RW_LATER_SEND, RW_LATER_SEND_SAME, RW_CHARGED, RW_WO_BUFFERED, RW_N };
-
-typedef struct
+/**
+ * sextant_store_write_temp_columns:
+ * @name: the temporary table, e.g. "receive_wait"
+ * @columns: its columns as sextant_columns declares them ("loc, visit, ...")
+ * @n_cols: how many
+ * @n_rows: the rows
+ * @func: fills the rows [first, first + n) of each chunk, column by column
+ *   (%SEXTANT_NULL for NULL)
+ *
+ * Replaces the temporary column table temp.@name of this connection by one
+ * of @n_rows rows: the copy of a shared view (sextant_store_materialize_views()),
+ * written as chunks of the column table - an eighth of the time of
+ * inserting the rows into a temporary table, and read as fast as events.
+ * A failed copy leaves a table that the next copy replaces.
+ *
+ * Threading: the store's owning thread.
+ */
+gboolean
+sextant_store_write_temp_columns (SextantStore               *self,
+                                  const char                 *name,
+                                  const char                 *columns,
+                                  guint                       n_cols,
+                                  gsize                       n_rows,
+                                  SextantTempColumnsFunc      func,
+                                  gpointer                    user_data,
+                                  GError                    **error)
 {
-  gint64 v[RW_N];     /* SEXTANT_NULL for NULL */
-} ReceiveWaitRow;
-
-#define RECEIVE_WAIT_CHUNK_ROWS 4096
-
-/* The Late Sender instances Scalasca's mpi_latesender_wo keeps to compare
- * with later receives: the most recent ones, the oldest dropped first. */
-#define SCALASCA_WRONG_ORDER_BUFFER 100
-
-/* The receive order of a location: calls in enter order, the receives of a
- * call by record time, then message id. */
-static int
-compare_receive_wait (gconstpointer a,
-                      gconstpointer b)
-{
-  const ReceiveWaitRow *x = a, *y = b;
-
-  if (x->v[RW_RECV_LOC] != y->v[RW_RECV_LOC])
-    return x->v[RW_RECV_LOC] < y->v[RW_RECV_LOC] ? -1 : 1;
-  if (x->v[RW_VISIT] != y->v[RW_VISIT])
-    return x->v[RW_VISIT] < y->v[RW_VISIT] ? -1 : 1;
-  if (x->v[RW_RECV_TIME] != y->v[RW_RECV_TIME])
-    return x->v[RW_RECV_TIME] < y->v[RW_RECV_TIME] ? -1 : 1;
-  if (x->v[RW_MESSAGE] != y->v[RW_MESSAGE])
-    return x->v[RW_MESSAGE] < y->v[RW_MESSAGE] ? -1 : 1;
-
-  return 0;
-}
-
-/* later_send and later_send_same of the rows [first, end) of one location,
- * sorted by compare_receive_wait(): the groups of one call from the latest
- * backwards, each gets the earliest send of the groups after it, from anyone
- * and from its own sender. */
-static void
-receive_wait_later_sends (GArray *rows,
-                          guint   first,
-                          guint   end)
-{
-  gint64 earliest = SEXTANT_NULL;     /* of the later groups */
-  g_autoptr(GHashTable) earliest_from = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-
-  for (guint group_end = end; group_end > first;)
-    {
-      gint64 visit = g_array_index (rows, ReceiveWaitRow, group_end - 1).v[RW_VISIT];
-      gint64 group_earliest = SEXTANT_NULL;
-      guint group = group_end;
-
-      for (; group > first && g_array_index (rows, ReceiveWaitRow, group - 1).v[RW_VISIT] == visit; group--)
-        {
-          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, group - 1);
-          gint64 send = row->v[RW_SEND_TIME];
-          gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
-
-          row->v[RW_LATER_SEND] = earliest;
-          row->v[RW_LATER_SEND_SAME] = from != NULL ? *from : SEXTANT_NULL;
-          if (send != SEXTANT_NULL && (group_earliest == SEXTANT_NULL || send < group_earliest))
-            group_earliest = send;
-        }
-      if (group_earliest != SEXTANT_NULL && (earliest == SEXTANT_NULL || group_earliest < earliest))
-        earliest = group_earliest;
-      /* the group's sends count for the groups before it only */
-      for (guint k = group; k < group_end; k++)
-        {
-          const ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, k);
-          gint64 *from = g_hash_table_lookup (earliest_from, &row->v[RW_PEER]);
-
-          if (row->v[RW_SEND_TIME] == SEXTANT_NULL)
-            continue;
-          if (from == NULL)
-            g_hash_table_insert (earliest_from, g_memdup2 (&row->v[RW_PEER], sizeof (gint64)),
-                                 g_memdup2 (&row->v[RW_SEND_TIME], sizeof (gint64)));
-          else if (row->v[RW_SEND_TIME] < *from)
-            *from = row->v[RW_SEND_TIME];
-        }
-      group_end = group;
-    }
-}
-
-/* Scalasca's buffer of Late Sender instances: adds the row at @index,
- * dropping the oldest when it is full. */
-static void
-wrong_order_buffer_push (GQueue *buffer,
-                         guint   index)
-{
-  if (buffer->length == SCALASCA_WRONG_ORDER_BUFFER)
-    g_queue_pop_head (buffer);
-  g_queue_push_tail (buffer, GUINT_TO_POINTER (index));
-}
-
-/* charged and wo_buffered of the rows [first, end) of one location, in
- * receive order (compare_receive_wait()): the receive a call's Late Sender
- * time is charged to, and Scalasca's mpi_latesender_wo replayed - a Late
- * Sender instance enters the buffer at its receive (at the leave of an
- * MPI_Waitall / MPI_Waitsome, with its largest wait), and every receive
- * after it (MPI_Test* included) takes out of the buffer, as wrong order,
- * the instances whose send is recorded later than its own. */
-static void
-receive_wait_charge (GArray *rows,
-                     guint   first,
-                     guint   end)
-{
-  g_autoptr(GQueue) buffer = g_queue_new ();     /* row indexes, oldest first */
-
-  for (guint i = first; i < end;)
-    {
-      gint64 visit = g_array_index (rows, ReceiveWaitRow, i).v[RW_VISIT];
-      gboolean multi = g_array_index (rows, ReceiveWaitRow, i).v[RW_MULTI] != 0;
-      gint64 max_idle = 0;
-      guint charged = G_MAXUINT;
-
-      for (; i < end && g_array_index (rows, ReceiveWaitRow, i).v[RW_VISIT] == visit; i++)
-        {
-          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, i);
-          gboolean waits = !row->v[RW_TEST] && row->v[RW_IDLE] > 0;
-
-          row->v[RW_WO_BUFFERED] = 0;
-          row->v[RW_CHARGED] = !multi;
-          if (multi && (charged == G_MAXUINT || row->v[RW_IDLE] > max_idle))
-            {
-              charged = i;
-              max_idle = row->v[RW_IDLE];
-            }
-          if (waits && !multi)
-            wrong_order_buffer_push (buffer, i);
-          for (GList *l = buffer->head; l != NULL;)
-            {
-              GList *next = l->next;
-              ReceiveWaitRow *earlier = &g_array_index (rows, ReceiveWaitRow, GPOINTER_TO_UINT (l->data));
-
-              if (earlier->v[RW_SEND_TIME] > row->v[RW_SEND_TIME])
-                {
-                  earlier->v[RW_WO_BUFFERED] = 1;
-                  g_queue_delete_link (buffer, l);
-                }
-              l = next;
-            }
-        }
-      if (charged != G_MAXUINT)
-        {
-          ReceiveWaitRow *row = &g_array_index (rows, ReceiveWaitRow, charged);
-
-          row->v[RW_CHARGED] = 1;
-          if (!row->v[RW_TEST] && row->v[RW_IDLE] > 0)
-            wrong_order_buffer_push (buffer, charged);
-        }
-    }
-}
-
-/* Fills the temporary table receive_wait with exactly the rows of the view,
- * and wo_buffered:
- *   later_send = min (send_time) OVER (PARTITION BY recv_loc ORDER BY
- *                recv_visit DESC GROUPS BETWEEN UNBOUNDED PRECEDING AND 1
- *                PRECEDING)
- *   later_send_same = the same, PARTITION BY recv_loc, send_loc
- *   charged = the largest idle of an MPI_Waitall / MPI_Waitsome, else 1
- * as a sort and two passes per location, into a column table (temp.receive_wait over
- * temp.receive_wait_chunk). On the 10 M-event store, late_sender and its
- * wrong-order child take 2.4 s of CPU instead of 4.3 s with SQLite's window
- * copied into a plain temporary table (best of 5). tests/test-store-views.c
- * checks the copy against the view. */
-static gboolean
-fill_receive_wait (SextantStore  *self,
-                   GError       **error)
-{
-  g_autoptr(sqlite3_stmt) read = NULL;
   g_autoptr(sqlite3_stmt) write = NULL;
-  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (ReceiveWaitRow));
-  g_autofree gint64 *values = g_new (gint64, RW_N * RECEIVE_WAIT_CHUNK_ROWS);   /* one chunk, by column */
-  guint written = 0;
+  g_autofree char *create = NULL;
+  g_autofree char *insert = NULL;
+  g_autofree gint64 *values = NULL;
   int rc;
 
-  /* a column table like the events (a failed copy leaves it: replaced) */
-  if (!exec_sql (self, "DROP TABLE IF EXISTS temp.receive_wait; DROP TABLE IF EXISTS temp.receive_wait_chunk; "
-                       "CREATE VIRTUAL TABLE temp.receive_wait USING sextant_columns (loc, visit, enter, "
-                       "message, peer_loc, send_time, idle, later_send, later_send_same, charged, wo_buffered)",
-                 error))
+  g_return_val_if_fail (n_cols > 0 && n_cols <= SEXTANT_CHUNK_MAX_COLS, FALSE);
+
+  create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; DROP TABLE IF EXISTS temp.%s_chunk; "
+                            "CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
+                            name, name, name, columns);
+  insert = g_strdup_printf ("INSERT INTO temp.%s_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)", name);
+  if (!exec_sql (self, create, error))
     return FALSE;
-
-  if (sqlite3_prepare_v2 (self->db, receive_wait_rows, -1, &read, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (self->db, insert, -1, &write, NULL) != SQLITE_OK)
     {
-      set_error_from_db (self, sqlite3_errcode (self->db), "reading receive_wait", error);
+      set_error_from_db (self, sqlite3_errcode (self->db), "copying a shared view", error);
       return FALSE;
     }
-  while ((rc = sqlite3_step (read)) == SQLITE_ROW)
+  values = g_new (gint64, (gsize)n_cols * TEMP_COLUMNS_CHUNK_ROWS);
+  for (gsize first = 0; first < n_rows; first += TEMP_COLUMNS_CHUNK_ROWS)
     {
-      ReceiveWaitRow row;
-
-      for (int c = 0; c < RW_LATER_SEND; c++)
-        row.v[c] = sqlite3_column_type (read, c) == SQLITE_NULL ? SEXTANT_NULL : sqlite3_column_int64 (read, c);
-      for (int c = RW_LATER_SEND; c < RW_N; c++)
-        row.v[c] = SEXTANT_NULL;
-      g_array_append_val (rows, row);
-    }
-  if (rc != SQLITE_DONE)
-    {
-      set_error_from_db (self, rc, "reading receive_wait", error);
-      return FALSE;
-    }
-
-  /* the sorts and the passes below are C: they check the cancellable
-   * themselves (every location, which holds a few thousand receives) */
-  if (sextant_store_set_error_if_cancelled (self, error))
-    return FALSE;
-  g_array_sort (rows, compare_receive_wait);
-  for (guint first = 0, end; first < rows->len; first = end)
-    {
-      gint64 loc = g_array_index (rows, ReceiveWaitRow, first).v[RW_RECV_LOC];
-
-      if (sextant_store_set_error_if_cancelled (self, error))
-        return FALSE;
-      for (end = first; end < rows->len && g_array_index (rows, ReceiveWaitRow, end).v[RW_RECV_LOC] == loc; end++)
-        ;
-      receive_wait_later_sends (rows, first, end);
-      receive_wait_charge (rows, first, end);
-    }
-
-  /* the receives completed in MPI_Test* go: they were only later receives */
-  for (guint i = 0; i < rows->len; i++)
-    if (!g_array_index (rows, ReceiveWaitRow, i).v[RW_TEST])
-      g_array_index (rows, ReceiveWaitRow, written++) = g_array_index (rows, ReceiveWaitRow, i);
-  g_array_set_size (rows, written);
-
-  /* written as chunks of the column table: an eighth of the time of
-   * inserting the rows into a temporary table, and read as fast as events */
-  if (sqlite3_prepare_v2 (self->db, "INSERT INTO temp.receive_wait_chunk (first_row, n, header, data) "
-                          "VALUES (?1, ?2, ?3, ?4)", -1, &write, NULL) != SQLITE_OK)
-    {
-      set_error_from_db (self, sqlite3_errcode (self->db), "copying receive_wait", error);
-      return FALSE;
-    }
-  for (guint first = 0; first < rows->len; first += RECEIVE_WAIT_CHUNK_ROWS)
-    {
-      static const int order[] = { RW_LOC, RW_VISIT, RW_ENTER, RW_MESSAGE, RW_PEER, RW_SEND_TIME, RW_IDLE,
-                                   RW_LATER_SEND, RW_LATER_SEND_SAME, RW_CHARGED, RW_WO_BUFFERED };
-      guint n = MIN (RECEIVE_WAIT_CHUNK_ROWS, rows->len - first);
-      const gint64 *columns[G_N_ELEMENTS (order)];
+      guint n = (guint)MIN (TEMP_COLUMNS_CHUNK_ROWS, n_rows - first);
+      gint64 *chunk[SEXTANT_CHUNK_MAX_COLS];
       guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
       g_autoptr(GBytes) data = NULL;
       gsize size;
       const void *bytes;
 
-      for (guint c = 0; c < G_N_ELEMENTS (order); c++)
-        {
-          for (guint r = 0; r < n; r++)
-            values[c * RECEIVE_WAIT_CHUNK_ROWS + r] = g_array_index (rows, ReceiveWaitRow, first + r).v[order[c]];
-          columns[c] = values + c * RECEIVE_WAIT_CHUNK_ROWS;
-        }
-      g_assert (sextant_chunk_header_size (G_N_ELEMENTS (order)) <= sizeof header);
-      data = sextant_chunk_encode (columns, G_N_ELEMENTS (order), n, header);
+      for (guint c = 0; c < n_cols; c++)
+        chunk[c] = values + (gsize)c * TEMP_COLUMNS_CHUNK_ROWS;
+      func (first, n, chunk, user_data);
+      g_assert (sextant_chunk_header_size (n_cols) <= sizeof header);
+      data = sextant_chunk_encode ((const gint64 * const *)chunk, n_cols, n, header);
       bytes = g_bytes_get_data (data, &size);
-      rc = step_chunk_row (write, first, n, header, G_N_ELEMENTS (order), bytes, size);
+      rc = step_chunk_row (write, (gint64)first, n, header, n_cols, bytes, size);
       if (rc != SQLITE_DONE)
         {
-          set_error_from_db (self, rc, "copying receive_wait", error);
+          set_error_from_db (self, rc, "copying a shared view", error);
           return FALSE;
         }
     }
@@ -1869,19 +1724,57 @@ static const struct
   const char  *name;
   gboolean   (*fill) (SextantStore *self, GError **error);
 } shared_views[] = {
-  { "receive_wait", fill_receive_wait },
+  /* filled together: one bit in sextant_store_reads_shared_views() */
+  { "receive_wait", _sextant_store_fill_p2p_views },
+  { "early_wait_op", _sextant_store_fill_p2p_views },
+  { "late_receiver_send", _sextant_store_fill_p2p_views },
+  { "close_send_recv_pair", _sextant_store_fill_p2p_views },
+  { "collective_visit", _sextant_store_fill_collective_visit },
 };
 
-/* Whether @sql reads one of the shared views that
- * sextant_store_materialize_views() copies. */
-gboolean
+/* For the shared views computed in other files (sextant-store-views-private.h) */
+sqlite3 *
+_sextant_store_get_db (SextantStore *self)
+{
+  return self->db;
+}
+
+SextantColumnModule *
+_sextant_store_get_columns (SextantStore *self)
+{
+  return self->columns;
+}
+
+void
+_sextant_store_set_error_from_db (SextantStore  *self,
+                                  int            rc,
+                                  const char    *what,
+                                  GError       **error)
+{
+  set_error_from_db (self, rc, what, error);
+}
+
+/* Which of the shared views that sextant_store_materialize_views() copies
+ * @sql reads: a bit per fill (1 << the index of the first view it fills;
+ * the point-to-point views are filled together, so they share a bit), 0
+ * for none. */
+guint
 sextant_store_reads_shared_views (const char *sql)
 {
+  guint views = 0;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (shared_views) <= 32);
   for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
     if (strstr (sql, shared_views[i].name) != NULL)
-      return TRUE;
+      {
+        guint first = 0;
 
-  return FALSE;
+        while (shared_views[first].fill != shared_views[i].fill)
+          first++;
+        views |= 1u << first;
+      }
+
+  return views;
 }
 
 /**
@@ -1891,8 +1784,10 @@ sextant_store_reads_shared_views (const char *sql)
  * Copies the expensive shared views that @sql names into temporary tables of
  * this connection, once: a temporary table shadows the view of the same name
  * so the next queries that read it (late_sender and its wrong-order child,
- * slow_workers, overloaded_master, user patterns) read the copy. For an
- * analysis only: the copy does not follow later changes of the data.
+ * slow_workers, overloaded_master, user patterns) read the copy; the views
+ * of early_wait, late_receiver and close_send_recv exist only as such
+ * copies (sextant-store-views-p2p.c). For an analysis only: the copy does
+ * not follow later changes of the data.
  */
 gboolean
 sextant_store_materialize_views (SextantStore  *self,

@@ -9,17 +9,13 @@
 -- comment: {location} spent {seconds} in {call} at {site} after the barrier
 --   had completed elsewhere.
 -- param: eps = 0 s: times at or below this are not instances
-WITH calls AS (
-  SELECT cm.collective AS collective, cm.loc AS loc, v.id AS visit, v.enter AS enter, v.leave AS leave
-  FROM collective AS c
-  JOIN collective_member AS cm ON cm.collective = c.id
-  JOIN visit AS v ON v.id = cm.visit
-  WHERE c.kind = 'BARRIER' AND c.nonblocking = 0 AND c.members > 1
-),
-bounds AS (
-  SELECT collective, max (enter) AS last_enter, min (leave) AS first_leave FROM calls GROUP BY collective
-)
-SELECT c.loc, c.visit, c.leave - max (b.first_leave, min (b.last_enter, c.leave)) AS severity,
-       max (b.first_leave, min (b.last_enter, c.leave)) AS begin, c.leave AS "end", c.collective
-FROM calls AS c JOIN bounds AS b USING (collective)
-WHERE c.leave - max (b.first_leave, min (b.last_enter, c.leave)) > :eps
+-- (the call's context, the sextant_ columns, comes with each row: the engine
+-- need not look the call up)
+-- from collective_visit (trace/schema-1.sql), every member of a blocking
+-- collective with its call and the collective's latest enter and earliest leave
+SELECT loc, visit, leave - max (first_leave, min (last_enter, leave)) AS severity,
+       max (first_leave, min (last_enter, leave)) AS begin, leave AS "end", collective,
+       region AS sextant_region, path AS sextant_path, scl AS sextant_scl, context AS sextant_context,
+       enter AS sextant_enter, leave AS sextant_leave
+FROM collective_visit
+WHERE kind = 'BARRIER' AND visit IS NOT NULL AND leave - max (first_leave, min (last_enter, leave)) > :eps

@@ -9,21 +9,14 @@
 --   {peer}, the last to arrive. Give the root other work before the
 --   collective, or use the non-blocking form.
 -- param: eps = 0 s: waiting at or below this is not an instance
-WITH calls AS (
-  SELECT cm.collective AS collective, cm.loc AS loc, c.root_loc AS root_loc,
-         v.id AS visit, v.enter AS enter, v.leave AS leave
-  FROM collective AS c
-  JOIN collective_member AS cm ON cm.collective = c.id
-  JOIN visit AS v ON v.id = cm.visit
-  WHERE c.kind IN ('REDUCE', 'GATHER', 'GATHERV') AND c.nonblocking = 0 AND c.members > 1
-),
-last AS (
-  SELECT DISTINCT collective,
-         max (enter) OVER w AS last_enter,
-         first_value (loc) OVER (w ORDER BY enter DESC, loc ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS last_loc
-  FROM calls WINDOW w AS (PARTITION BY collective)
-)
-SELECT c.loc, c.visit, min (l.last_enter, c.leave) - c.enter AS severity,
-       c.enter AS begin, min (l.last_enter, c.leave) AS "end", l.last_loc AS peer_loc, c.collective
-FROM calls AS c JOIN last AS l USING (collective)
-WHERE c.loc = c.root_loc AND min (l.last_enter, c.leave) - c.enter > :eps
+-- (the call's context, the sextant_ columns, comes with each row: the engine
+-- need not look the call up)
+-- from collective_visit (trace/schema-1.sql), every member of a blocking
+-- collective with its call and the collective's latest enter
+SELECT loc, visit, min (last_enter, leave) - enter AS severity,
+       enter AS begin, min (last_enter, leave) AS "end", last_loc AS peer_loc, collective,
+       region AS sextant_region, path AS sextant_path, scl AS sextant_scl, context AS sextant_context,
+       enter AS sextant_enter, leave AS sextant_leave
+FROM collective_visit
+WHERE kind IN ('REDUCE', 'GATHER', 'GATHERV') AND loc = root_loc AND visit IS NOT NULL
+  AND min (last_enter, leave) - enter > :eps

@@ -12,18 +12,13 @@
 --   to arrive. Reduce the root's work before the broadcast, or overlap it with
 --   MPI_Ibcast.
 -- param: eps = 0 s: waiting at or below this is not an instance
-WITH calls AS (
-  SELECT cm.collective AS collective, cm.loc AS loc, c.root_loc AS root_loc,
-         v.id AS visit, v.enter AS enter, v.leave AS leave
-  FROM collective AS c
-  JOIN collective_member AS cm ON cm.collective = c.id
-  JOIN visit AS v ON v.id = cm.visit
-  WHERE c.kind IN ('BCAST', 'SCATTER', 'SCATTERV') AND c.nonblocking = 0 AND c.members > 1
-)
-SELECT c.loc, c.visit, min (r.enter, c.leave) - c.enter AS severity,
-       c.enter AS begin, min (r.enter, c.leave) AS "end", r.loc AS peer_loc, c.collective
-FROM calls AS c JOIN calls AS r ON r.collective = c.collective AND r.loc = c.root_loc
-WHERE c.loc != c.root_loc AND min (r.enter, c.leave) - c.enter > :eps
+-- from collective_visit (trace/schema-1.sql), every member of a blocking
+-- collective with its call and the root's enter
+SELECT loc, visit, min (root_enter, leave) - enter AS severity,
+       enter AS begin, min (root_enter, leave) AS "end", root_loc AS peer_loc, collective
+FROM collective_visit
+WHERE kind IN ('BCAST', 'SCATTER', 'SCATTERV') AND visit IS NOT NULL AND loc != root_loc
+  AND min (root_enter, leave) - enter > :eps
 UNION ALL
 SELECT f.loc, f.visit, min (b.enter, f.leave) - f.enter AS severity, f.enter AS begin,
        min (b.enter, f.leave) AS "end", b.loc AS peer_loc, NULL AS collective

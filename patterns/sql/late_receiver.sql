@@ -20,28 +20,12 @@
 -- param: eps = 0 s: waiting at or below this is not an instance
 -- param: eager_limit = 0 bytes: standard sends below this size are buffered by
 --   the MPI library (0 = judge by timing only)
-WITH late_senders AS MATERIALIZED (
-  -- the MPI_Waitall / MPI_Waitsome calls charged with Late Sender time: a
-  -- receive they complete waited (see late_sender)
-  SELECT DISTINCT w.id AS visit
-  FROM message AS m
-  JOIN visit AS w ON w.id = m.recv_visit
-  JOIN region AS wr ON wr.id = w.region
-  JOIN visit AS s ON s.id = m.send_visit
-  WHERE wr.name IN ('MPI_Waitall', 'MPI_Waitsome') AND min (s.enter, w.leave) > w.enter
-)
-SELECT sv.loc AS loc, sv.id AS visit, max (rv.enter - sv.enter) AS severity,
-       sv.enter AS begin, rv.enter AS "end", m.recv_loc AS peer_loc, m.id AS message
-FROM message AS m
-JOIN visit AS sv ON sv.id = coalesce (m.send_complete_visit, m.send_visit)
-JOIN visit AS rv ON rv.id = coalesce (m.recv_post_visit, m.recv_visit)
-JOIN visit AS call ON call.id = m.send_visit
-JOIN region AS r ON r.id = sv.region
-JOIN region AS c ON c.id = call.region
-WHERE sv.leave > rv.enter
-  AND rv.enter > sv.enter
-  AND (r.name IN ('MPI_Send', 'MPI_Ssend', 'MPI_Wait', 'MPI_Waitany')
-       OR (r.name IN ('MPI_Waitall', 'MPI_Waitsome') AND sv.id NOT IN late_senders))
-  AND (c.name IN ('MPI_Ssend', 'MPI_Issend') OR m.bytes >= :eager_limit)
-GROUP BY sv.id
-HAVING severity > :eps
+-- late_receiver_send (docs/schema.md, computed in C) holds, per call that
+-- completes sends and waited for a receiver (an MPI_Waitall / MPI_Waitsome
+-- with Late Sender time left out), its messages from the largest severity
+-- down that can be the call's largest under the eager limit: the one that
+-- qualifies and has no qualifying one before it.
+SELECT loc, visit, severity, begin, "end", peer_loc, message
+FROM late_receiver_send
+WHERE (sync OR bytes >= :eager_limit) AND (beaten_bytes IS NULL OR beaten_bytes < :eager_limit)
+  AND severity > :eps

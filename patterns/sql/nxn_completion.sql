@@ -15,41 +15,49 @@
 -- comment: {location} spent {seconds} in {call} at {site} after the collective
 --   had completed elsewhere.
 -- param: eps = 0 s: times at or below this are not instances
-WITH members AS MATERIALIZED (
-  SELECT cm.collective AS collective, cm.loc AS loc, cm.visit AS visit, cm.begin AS b, cm."end" AS e,
-         cm.bytes_sent > 0 AS sends, cm.bytes_received > 0 AS receives
-  FROM collective AS c
-  JOIN collective_member AS cm ON cm.collective = c.id
-  WHERE c.kind IN ('ALLGATHER', 'ALLGATHERV', 'ALLREDUCE', 'ALLTOALL', 'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK')
-    AND c.nonblocking = 0 AND c.members > 1 AND (cm.bytes_sent > 0 OR cm.bytes_received > 0)
+-- (the call's context, the sextant_ columns, comes with each row: the engine
+-- need not look the call up)
+-- from collective_visit (trace/schema-1.sql), every member of a blocking
+-- collective with the latest begin and earliest end of those with data
+WITH members AS (
+  SELECT collective, loc, visit, begin AS b, "end" AS e, sends, receives, latest_begin, earliest_end,
+         region, path, scl, context, enter, leave
+  FROM collective_visit
+  WHERE kind IN ('ALLGATHER', 'ALLGATHERV', 'ALLREDUCE', 'ALLTOALL', 'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK')
+    AND (sends OR receives)
 ),
-overlap AS MATERIALIZED (
-  SELECT collective, max (b) AS latest, min (e) AS earliest_end FROM members GROUP BY collective
+partial AS MATERIALIZED (
+  -- the members of the collectives without full overlap (rare)
+  SELECT * FROM members WHERE earliest_end <= latest_begin
 ),
 latest_sender AS (
-  -- without full overlap (rare): the sender that began last, the lowest
-  -- rank in the communicator on a tie
+  -- the sender that began last, the lowest rank in the communicator on a tie
   SELECT collective, latest, loc
   FROM (SELECT m.collective AS collective, m.b AS latest, m.loc AS loc,
                row_number () OVER (PARTITION BY m.collective ORDER BY m.b DESC, coalesce (r.rank, m.loc)) AS n
-        FROM members AS m
-        JOIN overlap AS o USING (collective)
+        FROM partial AS m
         JOIN collective AS c ON c.id = m.collective
         LEFT JOIN comm_member AS r ON r.comm = c.comm AND r.loc = m.loc
-        WHERE o.earliest_end <= o.latest AND m.sends)
+        WHERE m.sends)
   WHERE n = 1
 ),
 synchronizing AS (
-  SELECT m.*, o.latest AS latest FROM members AS m JOIN overlap AS o USING (collective)
-  WHERE o.earliest_end > o.latest
-  UNION ALL
-  SELECT m.*, s.latest AS latest FROM members AS m JOIN latest_sender AS s USING (collective)
+  SELECT m.*, s.latest AS latest FROM partial AS m JOIN latest_sender AS s USING (collective)
   WHERE (m.receives AND m.b < s.latest) OR (m.sends AND m.loc = s.loc)
 ),
 bounds AS (
   SELECT collective, min (e) AS earliest_end FROM synchronizing GROUP BY collective
 )
+-- full overlap: every member synchronizes, latest = the latest begin
+SELECT loc, visit, e - max (earliest_end, min (latest_begin, e)) AS severity,
+       max (earliest_end, min (latest_begin, e)) AS begin, e AS "end", collective,
+       region AS sextant_region, path AS sextant_path, scl AS sextant_scl, context AS sextant_context,
+       enter AS sextant_enter, leave AS sextant_leave
+FROM members
+WHERE earliest_end > latest_begin AND e - max (earliest_end, min (latest_begin, e)) > :eps
+UNION ALL
 SELECT s.loc, s.visit, s.e - max (b.earliest_end, min (s.latest, s.e)) AS severity,
-       max (b.earliest_end, min (s.latest, s.e)) AS begin, s.e AS "end", s.collective
+       max (b.earliest_end, min (s.latest, s.e)) AS begin, s.e AS "end", s.collective,
+       s.region, s.path, s.scl, s.context, s.enter, s.leave
 FROM synchronizing AS s JOIN bounds AS b USING (collective)
 WHERE s.e - max (b.earliest_end, min (s.latest, s.e)) > :eps

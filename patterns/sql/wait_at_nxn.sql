@@ -9,23 +9,14 @@
 -- comment: {location} waited {seconds} in {call} at {site} for {peer}, the
 --   last to arrive. Balance the work before the collective.
 -- param: eps = 0 s: waiting at or below this is not an instance
-WITH calls AS MATERIALIZED (
-  SELECT cm.collective AS collective, cm.loc AS loc, v.id AS visit, v.enter AS enter, v.leave AS leave
-  FROM collective AS c
-  JOIN collective_member AS cm ON cm.collective = c.id
-  JOIN visit AS v ON v.id = cm.visit
-  WHERE c.kind IN ('ALLGATHER', 'ALLGATHERV', 'ALLREDUCE', 'ALLTOALL', 'ALLTOALLV', 'ALLTOALLW', 'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK') AND c.nonblocking = 0 AND c.members > 1
-),
-latest AS MATERIALIZED (
-  SELECT collective, max (enter) AS last_enter FROM calls GROUP BY collective
-),
-last AS MATERIALIZED (
-  -- the last to arrive; of several at once, the lowest location
-  SELECT l.collective AS collective, l.last_enter AS last_enter, min (c.loc) AS last_loc
-  FROM latest AS l JOIN calls AS c ON c.collective = l.collective AND c.enter = l.last_enter
-  GROUP BY l.collective
-)
-SELECT c.loc, c.visit, min (l.last_enter, c.leave) - c.enter AS severity,
-       c.enter AS begin, min (l.last_enter, c.leave) AS "end", l.last_loc AS peer_loc, c.collective
-FROM calls AS c JOIN last AS l ON l.collective = c.collective
-WHERE min (l.last_enter, c.leave) - c.enter > :eps
+-- (the call's context, the sextant_ columns, comes with each row: the engine
+-- need not look the call up)
+-- from collective_visit (trace/schema-1.sql), every member of a blocking
+-- collective with its call and the collective's latest enter
+SELECT loc, visit, min (last_enter, leave) - enter AS severity,
+       enter AS begin, min (last_enter, leave) AS "end", last_loc AS peer_loc, collective,
+       region AS sextant_region, path AS sextant_path, scl AS sextant_scl, context AS sextant_context,
+       enter AS sextant_enter, leave AS sextant_leave
+FROM collective_visit
+WHERE kind IN ('ALLGATHER', 'ALLGATHERV', 'ALLREDUCE', 'ALLTOALL', 'ALLTOALLV', 'ALLTOALLW', 'REDUCE_SCATTER', 'REDUCE_SCATTER_BLOCK')
+  AND visit IS NOT NULL AND min (last_enter, leave) - enter > :eps

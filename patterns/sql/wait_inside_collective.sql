@@ -10,40 +10,18 @@
 --   before any other arrived was alone for its whole call, no longer.
 -- comment: {location} was alone in {call} at {site} for {seconds}.
 -- param: eps = 0 s: times at or below this are not instances
-WITH calls AS MATERIALIZED (
-  SELECT cm.collective AS collective, cm.loc AS loc, v.id AS visit, v.enter AS enter, v.leave AS leave
-  FROM collective AS c
-  JOIN collective_member AS cm ON cm.collective = c.id
-  JOIN visit AS v ON v.id = cm.visit
-  WHERE c.nonblocking = 0 AND c.members > 1
-),
--- Only the first member in and the last one out can be alone: the others'
--- earliest enter is the second earliest for the first in and the earliest
--- for everybody else (likewise for the latest leave). Grouping finds them
--- (SQLite takes a bare column from the row of the only min () or max ());
--- with a tie the second equals the first and nobody was alone.
-firsts AS MATERIALIZED (
-  SELECT collective, min (enter) AS min1, loc AS first_loc FROM calls GROUP BY collective
-),
-lasts AS MATERIALIZED (
-  SELECT collective, max (leave) AS max1, loc AS last_loc FROM calls GROUP BY collective
-),
-bounds AS MATERIALIZED (
-  SELECT f.collective AS collective, f.min1 AS min1, f.first_loc AS first_loc, l.max1 AS max1,
-         l.last_loc AS last_loc,
-         min (CASE WHEN c.loc != f.first_loc THEN c.enter END) AS min2,
-         max (CASE WHEN c.loc != l.last_loc THEN c.leave END) AS max2
-  FROM firsts AS f
-  JOIN lasts AS l ON l.collective = f.collective
-  JOIN calls AS c ON c.collective = f.collective
-  GROUP BY f.collective
-),
-alone AS (
-  SELECT c.loc AS loc, c.visit AS visit, c.collective AS collective, c.enter AS enter, c.leave AS leave,
-         max (0, min (c.leave, CASE WHEN c.loc = b.first_loc THEN b.min2 ELSE b.min1 END) - c.enter)
-         + max (0, c.leave - max (c.enter, CASE WHEN c.loc = b.last_loc THEN b.max2 ELSE b.max1 END))
-           AS severity
-  FROM calls AS c JOIN bounds AS b ON b.collective = c.collective
+-- (the call's context, the sextant_ columns, comes with each row: the engine
+-- need not look the call up)
+-- from collective_visit (trace/schema-1.sql), every member of a blocking
+-- collective with its call and the others' earliest enter and latest leave; a member
+-- alone in its collective has no others: NULL, no instance
+WITH alone AS (
+  SELECT loc, visit, collective, enter, leave, region, path, scl, context,
+         max (0, min (leave, others_enter) - enter) + max (0, leave - max (enter, others_leave)) AS severity
+  FROM collective_visit
+  WHERE visit IS NOT NULL
 )
-SELECT loc, visit, severity, enter AS begin, leave AS "end", collective
+SELECT loc, visit, severity, enter AS begin, leave AS "end", collective,
+       region AS sextant_region, path AS sextant_path, scl AS sextant_scl, context AS sextant_context,
+       enter AS sextant_enter, leave AS sextant_leave
 FROM alone WHERE severity > :eps

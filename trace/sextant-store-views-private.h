@@ -1,0 +1,32 @@
+/*
+ * sextant-store-views-private.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The shared views of an analysis that are computed in C outside
+ * sextant-store.c (sextant-store-views-collective.c), and what they need
+ * of the store's connection. sextant-store.c lists them in shared_views[];
+ * sextant_store_materialize_views() calls them.
+ */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "sextant-column-table.h"
+#include "sextant-store-private.h"
+
+G_BEGIN_DECLS
+
+/* In sextant-store.c: the connection of @self and its column tables. */
+sqlite3             *_sextant_store_get_db          (SextantStore  *self);
+SextantColumnModule *_sextant_store_get_columns     (SextantStore  *self);
+void                 _sextant_store_set_error_from_db (SextantStore *self,
+                                                     int            rc,
+                                                     const char    *what,
+                                                     GError       **error);
+
+/* Fills temp.collective_visit (schema-1.sql) on @self's connection. */
+gboolean             _sextant_store_fill_collective_visit (SextantStore  *self,
+                                                         GError       **error);
+
+G_END_DECLS
