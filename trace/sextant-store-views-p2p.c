@@ -395,9 +395,12 @@ static void
 radix_sort (RadixItem *items,
             guint      n)
 {
-  g_autofree RadixItem *other = g_new (RadixItem, MAX (n, 1));
-  RadixItem *from = items, *to = other;
+  g_autofree RadixItem *other = NULL;
+  RadixItem *from = items, *to;
 
+  if (n == 0)
+    return;
+  to = other = g_new (RadixItem, n);
   for (guint shift = 0; shift < 33; shift += 11)
     {
       guint count[2048] = { 0 };
