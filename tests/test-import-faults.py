@@ -7,7 +7,8 @@ new one, complete - never a half store, never a lost older store.
   existing store; the next import cleans up what it left;
 - a file size limit (ulimit -f) reached while writing;
 - a read-only target directory (a read-only tmpfs; needs root);
-- an event file truncated while the archive is read;
+- an event file truncated, or the whole archive deleted, while the archive
+  is read;
 - two imports of one archive into one store at the same time;
 - a store written by a newer schema version, refused as such.
 Output is TAP.
@@ -133,33 +134,43 @@ def read_only(work):
         subprocess.run(["umount", ro])
 
 
-def truncated_while_read(work):
-    """An event file cut short as the import reads the archive."""
-    src = os.path.join(work, "cut")
+def truncate_an_event_file(src):
+    victim = os.path.join(src, "traces", "3.evt")
+    with open(victim, "r+b") as f:
+        f.truncate(os.path.getsize(victim) // 3)
+
+
+def delete_the_archive(src):
+    shutil.rmtree(src)
+
+
+def changed_while_read(work, change, label):
+    """The archive changed by @change as the import reads it: the import
+    finishes with a complete store or fails with one error line, keeping the
+    old store; either way nothing else is left."""
+    src = os.path.join(work, "changed")
     gen = subprocess.run([BENCH_GEN, "-r", "4", "-e", "2000000", src], capture_output=True, text=True)
-    ok(gen.returncode == 0, "the generator writes a 4-rank archive", gen.stderr)
-    out = os.path.join(work, "cut-out")
+    ok(gen.returncode == 0, "%s: the generator writes a 4-rank archive" % label, gen.stderr)
+    out = os.path.join(work, "changed-out")
     os.mkdir(out)
     db = os.path.join(out, "t.db")
     sextant("import", "-q", "-o", db, SMALL)
     before = events(db)
-    victim = os.path.join(src, "traces", "3.evt")
     proc = subprocess.Popen([SEXTANT, "import", "-q", "--force", "-o", db, src],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while proc.poll() is None and not others(out) and time.monotonic() < deadline:
         time.sleep(0.002)
-    with open(victim, "r+b") as f:
-        f.truncate(os.path.getsize(victim) // 3)
+    change(src)
     _, err = proc.communicate(timeout=300)
     if proc.returncode == 0:
-        ok(complete(db), "truncated while read: the import finished with a complete store")
+        ok(complete(db), "%s: the import finished with a complete store" % label)
     else:
-        ok(proc.returncode == 1 and err.startswith("sextant: "),
-           "truncated while read: exit 1 with an error", err)
-        ok(events(db) == before and complete(db), "truncated while read: the old store is kept")
-    ok(others(out) == [], "truncated while read: nothing else left", str(others(out)))
-    shutil.rmtree(src)
+        ok(proc.returncode == 1 and err.startswith("sextant: "), "%s: exit 1 with an error" % label, err)
+        ok(events(db) == before and complete(db), "%s: the old store is kept" % label)
+    ok(others(out) == [], "%s: nothing else left" % label, str(others(out)))
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.rmtree(out)
 
 
 def concurrent(work):
@@ -193,7 +204,8 @@ def main():
         killed_imports(work)
         size_limit(work)
         read_only(work)
-        truncated_while_read(work)
+        changed_while_read(work, truncate_an_event_file, "an event file truncated while read")
+        changed_while_read(work, delete_the_archive, "the archive deleted while read")
         concurrent(work)
         newer_schema(work)
     return finish()
