@@ -468,19 +468,6 @@ collect_row (const SextantRow  *row,
   return TRUE;
 }
 
-/* CPU time of the calling thread: on a shared machine the figure that
- * says what a query costs. */
-static gint64
-thread_cpu_usec (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-    return 0;
-
-  return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
 /* Runs @job's query on @store, the worker's connection (opened on its
  * first job; kept, with its cache of decoded chunks and its copies of the
  * shared views, for its next jobs). */
@@ -493,13 +480,13 @@ run_job (Job           *job,
   static const char * const required[] = { "loc", "severity", NULL };
   g_autoptr(GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
-  gint64 cpu_start = thread_cpu_usec ();
+  gint64 cpu_start = sextant_thread_cpu_usec ();
   gint64 views_cpu = 0;
 
   if (*store == NULL && (*store = sextant_store_open (store_path, &error)) != NULL)
     sextant_store_set_cancellable (*store, cancellable);
   if (*store != NULL && sextant_store_materialize_views (*store, sextant_pattern_get_sql (job->pattern), &error))
-    views_cpu = thread_cpu_usec () - cpu_start;
+    views_cpu = sextant_thread_cpu_usec () - cpu_start;
   if (*store == NULL || error != NULL ||
       !sextant_store_run_query (*store, sextant_pattern_get_sql (job->pattern), job->bound, required, TRUE,
                                 collect_row, job, &error))
@@ -511,7 +498,7 @@ run_job (Job           *job,
    * of the query's */
   g_debug ("pattern %s: query %.3f s (%.3f s CPU, shared views %.3f s), %u instances",
            sextant_pattern_get_id (job->pattern), (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
-           (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC, views_cpu / (double)G_USEC_PER_SEC,
+           (sextant_thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC, views_cpu / (double)G_USEC_PER_SEC,
            job->found.len);
 }
 
@@ -751,7 +738,7 @@ write_job (SextantAnalysis  *self,
            GError          **error)
 {
   SextantPattern *pattern = job->pattern;
-  gint64 cpu_start = thread_cpu_usec ();
+  gint64 cpu_start = sextant_thread_cpu_usec ();
   g_autoptr(GHashTable) aggregates = NULL;
   SextantChunkWriter *rows;
   GHashTableIter iter;
@@ -812,7 +799,7 @@ write_job (SextantAnalysis  *self,
     }
 
   g_debug ("pattern %s: %u instances written, %.3f s CPU", sextant_pattern_get_id (pattern), job->found.len,
-           (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
+           (sextant_thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
 
   return ok;
 }
@@ -1063,12 +1050,12 @@ run_patterns (SextantAnalysis  *self,
       sextant_invariants_finish (self->invariants, error))
     {
       gint64 start = g_get_monotonic_time ();
-      gint64 cpu_start = thread_cpu_usec ();
+      gint64 cpu_start = sextant_thread_cpu_usec ();
 
       ok = sextant_wait_causes_write (self->store, self->waits, error);
       g_debug ("wait causes: %u wait states judged and written in %.3f s (%.3f s CPU)", self->waits->len,
                (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
-               (thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
+               (sextant_thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
     }
   else
     ok = FALSE;

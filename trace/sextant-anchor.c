@@ -246,10 +246,11 @@ sextant_anchor_parse (const guint8   *data,
 /**
  * sextant_anchor_read:
  * @path: an anchor file
- * @anchor: (out caller-allocates): what it says
+ * @anchor: (out caller-allocates) (optional): what it says
  *
  * Reads @path (at most %SEXTANT_ANCHOR_MAX_BYTES) and checks it with
- * sextant_anchor_parse().
+ * sextant_anchor_parse(): anything without OTF2's magic is not an archive,
+ * whatever its name says, and a damaged anchor would send libotf2 looping.
  *
  * Returns: %FALSE with @error set, its message starting with @path
  */
@@ -259,6 +260,7 @@ sextant_anchor_read (const char     *path,
                      GError        **error)
 {
   g_autofree char *data = NULL;
+  SextantAnchor ignored;
   GStatBuf st;
   gsize size = 0;
 
@@ -279,7 +281,7 @@ sextant_anchor_read (const char     *path,
     }
   if (!g_file_get_contents (path, &data, &size, error))
     return FALSE;
-  if (!sextant_anchor_parse ((const guint8 *)data, size, anchor, error))
+  if (!sextant_anchor_parse ((const guint8 *)data, size, anchor != NULL ? anchor : &ignored, error))
     {
       g_prefix_error (error, "%s: ", path);
       return FALSE;

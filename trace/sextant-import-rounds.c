@@ -140,19 +140,6 @@ round_fail (Round  *round,
   g_atomic_int_set (&round->failed, TRUE);
 }
 
-/* CPU time of the calling thread, for the debug log: on a loaded machine
- * the wall time of a phase says little. */
-static gint64
-thread_cpu_usec (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-    return 0;
-
-  return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
 /* Matches the batches waiting, oldest first, unless another thread does. */
 static void
 pump_matcher (Round *round)
@@ -171,14 +158,14 @@ pump_matcher (Round *round)
       g_mutex_unlock (&round->lock);
 
       start = g_get_monotonic_time ();
-      start_cpu = thread_cpu_usec ();
+      start_cpu = sextant_thread_cpu_usec ();
       ok = match_batch (round->import, batch, &error);
       if (!ok)
         round_fail (round, error);
 
       g_mutex_lock (&round->lock);
       round->match_usec += g_get_monotonic_time () - start;
-      round->match_cpu_usec += thread_cpu_usec () - start_cpu;
+      round->match_cpu_usec += sextant_thread_cpu_usec () - start_cpu;
       /* a batch has a location's halves and its collective halves in turn,
        * NULL for a location that had none */
       for (guint i = 0; i < batch->len; i++)

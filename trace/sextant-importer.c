@@ -1205,18 +1205,6 @@ resolve_comms (SextantImport  *import,
 
 /* The archive ------------------------------------------------------------ */
 
-/* The anchor is read and checked here before libotf2 sees it
- * (sextant-anchor.c): anything without OTF2's magic is not an archive,
- * whatever its name says, and a damaged one would send libotf2 looping. */
-static gboolean
-anchor_is_otf2 (const char  *anchor,
-                GError     **error)
-{
-  SextantAnchor fields;
-
-  return sextant_anchor_read (anchor, &fields, error);
-}
-
 /**
  * sextant_archive_find_anchor:
  * @path: an anchor file (`*.otf2`) or the directory that holds one
@@ -1242,7 +1230,7 @@ sextant_archive_find_anchor (const char  *path,
     }
 
   if (!g_file_test (path, G_FILE_TEST_IS_DIR))
-    return anchor_is_otf2 (path, error) ? g_strdup (path) : NULL;
+    return sextant_anchor_read (path, NULL, error) ? g_strdup (path) : NULL;
 
   if (!(dir = g_dir_open (path, 0, error)))
     return NULL;
@@ -1274,7 +1262,7 @@ sextant_archive_find_anchor (const char  *path,
                    "%s: holds %u anchor files; name the one to import", path, n_found);
       return NULL;
     }
-  if (!anchor_is_otf2 (found, error))
+  if (!sextant_anchor_read (found, NULL, error))
     return NULL;
 
   return g_steal_pointer (&found);
@@ -2212,11 +2200,13 @@ sextant_importer_run (SextantImporter  *self,
     {
       join_closer (self);
       remove_store_files (tmp_path);
+      /* the store's message names the temporary file */
       if (g_error_matches (local_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE))
         g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
-                     "%s: %s; nothing was written", self->db_path,
-                     strstr (local_error->message, "file size limit") != NULL
-                     ? "the file size limit was reached (ulimit -f)" : "no space left on device");
+                     "%s: no space left on device; nothing was written", self->db_path);
+      else if (g_error_matches (local_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_FILE_LIMIT))
+        g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_FILE_LIMIT,
+                     "%s: the file size limit was reached (ulimit -f); nothing was written", self->db_path);
       else
         g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;

@@ -17,9 +17,25 @@
  */
 #pragma once
 
+#include <time.h>
+
 #include "sextant-store.h"
 
 G_BEGIN_DECLS
+
+/* CPU time of the calling thread, in microseconds (0 if unknown), for the
+ * debug log of the import and the analysis: on a loaded machine the wall
+ * time of a phase says little. */
+static inline gint64
+sextant_thread_cpu_usec (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0;
+
+  return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
 
 typedef enum
 {

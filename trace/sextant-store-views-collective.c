@@ -27,7 +27,6 @@
 
 #include <string.h>
 
-#include "sextant-chunk.h"
 #include "sextant-store-views-private.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
@@ -89,11 +88,6 @@ output_flush (Output  *out,
               GError **error)
 {
   const gint64 *columns[CV_N];
-  guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
-  g_autoptr(GBytes) data = NULL;
-  gsize size;
-  const void *bytes;
-  int rc;
 
   if (out->n == 0)
     return TRUE;
@@ -102,21 +96,8 @@ output_flush (Output  *out,
 
   for (guint c = 0; c < CV_N; c++)
     columns[c] = out->values + c * CHUNK_ROWS;
-  g_assert (sextant_chunk_header_size (CV_N) <= sizeof header);
-  data = sextant_chunk_encode (columns, CV_N, out->n, header);
-  bytes = g_bytes_get_data (data, &size);
-
-  sqlite3_bind_int64 (out->insert, 1, out->written);
-  sqlite3_bind_int64 (out->insert, 2, out->n);
-  sqlite3_bind_blob (out->insert, 3, header, sextant_chunk_header_size (CV_N), SQLITE_STATIC);
-  sqlite3_bind_blob (out->insert, 4, size > 0 ? bytes : "", size, SQLITE_STATIC);
-  rc = sqlite3_step (out->insert);
-  sqlite3_reset (out->insert);
-  if (rc != SQLITE_DONE)
-    {
-      _sextant_store_set_error_from_db (out->store, rc, "copying collective_visit", error);
-      return FALSE;
-    }
+  if (!_sextant_store_write_temp_chunk (out->store, out->insert, out->written, columns, CV_N, out->n, error))
+    return FALSE;
   out->written += out->n;
   out->n = 0;
 
@@ -348,16 +329,13 @@ gboolean
 _sextant_store_fill_collective_visit (SextantStore  *self,
                                       GError       **error)
 {
-  sqlite3 *db = _sextant_store_get_db (self);
   g_autoptr(GPtrArray) kinds = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(sqlite3_stmt) insert = NULL;
   g_autofree gint64 *values = NULL;
   g_autofree char *words = NULL;
   g_autofree char *decl = NULL;
-  g_autofree char *create = NULL;
   Output out = { self, NULL, NULL, 0, 0 };
   gboolean unsorted = FALSE;
-  int rc;
 
   if (!read_kinds (self, kinds, error))
     return FALSE;
@@ -370,16 +348,8 @@ _sextant_store_fill_collective_visit (SextantStore  *self,
   decl = g_strdup_printf (COLLECTIVE_VISIT_DECL, words);
 
   /* a column table like the events (a failed copy leaves it: replaced) */
-  create = g_strdup_printf ("DROP TABLE IF EXISTS temp.collective_visit; "
-                            "DROP TABLE IF EXISTS temp.collective_visit_chunk; "
-                            "CREATE VIRTUAL TABLE temp.collective_visit USING sextant_columns (%s)", decl);
-  if ((rc = sqlite3_exec (db, create, NULL, NULL, NULL)) != SQLITE_OK ||
-      (rc = sqlite3_prepare_v2 (db, "INSERT INTO temp.collective_visit_chunk (first_row, n, header, data) "
-                                "VALUES (?1, ?2, ?3, ?4)", -1, &insert, NULL)) != SQLITE_OK)
-    {
-      _sextant_store_set_error_from_db (self, rc, "copying collective_visit", error);
-      return FALSE;
-    }
+  if (!(insert = _sextant_store_create_temp_columns (self, "collective_visit", decl, error)))
+    return FALSE;
 
   values = g_new (gint64, CV_N * CHUNK_ROWS);
   out.insert = insert;
@@ -391,11 +361,10 @@ _sextant_store_fill_collective_visit (SextantStore  *self,
       /* a store whose members are not sorted: SQLite sorts them */
       out.n = 0;
       out.written = 0;
-      if ((rc = sqlite3_exec (db, "DELETE FROM temp.collective_visit_chunk", NULL, NULL, NULL)) != SQLITE_OK)
-        {
-          _sextant_store_set_error_from_db (self, rc, "copying collective_visit", error);
-          return FALSE;
-        }
+      g_clear_pointer (&insert, sqlite3_finalize);
+      if (!(insert = _sextant_store_create_temp_columns (self, "collective_visit", decl, error)))
+        return FALSE;
+      out.insert = insert;
       if (!copy_members (&out, kinds, collective_visit_rows_sorted, &unsorted, error))
         return FALSE;
     }

@@ -11,29 +11,12 @@
  */
 #pragma once
 
-#include "sextant-store-private.h"
+#include "sextant-store-views-private.h"
 
 G_BEGIN_DECLS
 
 /* all four views at once: the shared views' table lists it for each */
 gboolean _sextant_store_fill_p2p_views            (SextantStore          *self,
                                                    GError               **error);
-
-/* In sextant-store.c: replaces temp.@name by a column table of @n_rows
- * rows, which @func writes chunk by chunk: the rows [@first, @first + @n)
- * into @columns[c][0 .. @n). */
-typedef void (*SextantTempColumnsFunc) (gsize          first,
-                                        guint          n,
-                                        gint64 * const *columns,
-                                        gpointer       user_data);
-
-gboolean sextant_store_write_temp_columns         (SextantStore           *self,
-                                                   const char             *name,
-                                                   const char             *columns,
-                                                   guint                   n_cols,
-                                                   gsize                   n_rows,
-                                                   SextantTempColumnsFunc  func,
-                                                   gpointer                user_data,
-                                                   GError                **error);
 
 G_END_DECLS

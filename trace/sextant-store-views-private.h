@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The shared views of an analysis that are computed in C outside
- * sextant-store.c (sextant-store-views-collective.c), and what they need
- * of the store's connection. sextant-store.c lists them in shared_views[];
+ * sextant-store.c (sextant-store-views-collective.c, -p2p.c), and what they
+ * need of the store's connection. sextant-store.c lists them in shared_views[];
  * sextant_store_materialize_views() calls them.
  */
 #pragma once
@@ -24,6 +24,36 @@ void                 _sextant_store_set_error_from_db (SextantStore *self,
                                                      int            rc,
                                                      const char    *what,
                                                      GError       **error);
+
+/* In sextant-store.c: temp.@name as a column table, written chunk by chunk
+ * (see _sextant_store_create_temp_columns()) ... */
+sqlite3_stmt        *_sextant_store_create_temp_columns (SextantStore  *self,
+                                                       const char    *name,
+                                                       const char    *columns,
+                                                       GError       **error);
+gboolean             _sextant_store_write_temp_chunk (SextantStore          *self,
+                                                    sqlite3_stmt          *write,
+                                                    gint64                 first_row,
+                                                    const gint64 * const  *columns,
+                                                    guint                  n_cols,
+                                                    guint                  n_rows,
+                                                    GError               **error);
+
+/* ... or all at once: @func fills the rows [@first, @first + @n) into
+ * @columns[c][0 .. @n) of each chunk. */
+typedef void (*SextantTempColumnsFunc) (gsize          first,
+                                        guint          n,
+                                        gint64 * const *columns,
+                                        gpointer       user_data);
+
+gboolean             sextant_store_write_temp_columns (SextantStore           *self,
+                                                     const char             *name,
+                                                     const char             *columns,
+                                                     guint                   n_cols,
+                                                     gsize                   n_rows,
+                                                     SextantTempColumnsFunc  func,
+                                                     gpointer                user_data,
+                                                     GError                **error);
 
 /* Fills temp.collective_visit (schema-1.sql) on @self's connection. */
 gboolean             _sextant_store_fill_collective_visit (SextantStore  *self,

@@ -466,7 +466,7 @@ set_error_from_db (SextantStore  *self,
     g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
                  "%s: no space left on device (%s)", self->path, what);
   else if (errsv == EFBIG)
-    g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
+    g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_FILE_LIMIT,
                  "%s: the file size limit was reached (ulimit -f) (%s)", self->path, what);
   else if (primary == SQLITE_CONSTRAINT)
     g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE,
@@ -1644,6 +1644,85 @@ sextant_store_run_query (SextantStore        *self,
 #define TEMP_COLUMNS_CHUNK_ROWS 4096
 
 /**
+ * _sextant_store_create_temp_columns:
+ * @name: the temporary table, e.g. "receive_wait"
+ * @columns: its columns as sextant_columns declares them ("loc, visit, ...")
+ *
+ * Replaces the temporary column table temp.@name of this connection by an
+ * empty one, for the copy of a shared view (sextant_store_materialize_views()):
+ * its rows go in as chunks of the column table
+ * (_sextant_store_write_temp_chunk()) - an eighth of the time of inserting
+ * them into a temporary table, and read as fast as events. A failed copy
+ * leaves a table that the next copy replaces. When the rows are in, tell
+ * the column tables (sextant_column_module_changed()).
+ *
+ * Returns: (transfer full): the statement that inserts its chunks, or %NULL
+ *   with @error set
+ * Threading: the store's owning thread.
+ */
+sqlite3_stmt *
+_sextant_store_create_temp_columns (SextantStore  *self,
+                                    const char    *name,
+                                    const char    *columns,
+                                    GError       **error)
+{
+  g_autofree char *create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; DROP TABLE IF EXISTS temp.%s_chunk; "
+                                             "CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
+                                             name, name, name, columns);
+  g_autofree char *insert = g_strdup_printf ("INSERT INTO temp.%s_chunk (first_row, n, header, data) "
+                                             "VALUES (?1, ?2, ?3, ?4)", name);
+  sqlite3_stmt *write = NULL;
+
+  if (!exec_sql (self, create, error))
+    return NULL;
+  if (sqlite3_prepare_v2 (self->db, insert, -1, &write, NULL) != SQLITE_OK)
+    {
+      set_error_from_db (self, sqlite3_errcode (self->db), "copying a shared view", error);
+      return NULL;
+    }
+
+  return write;
+}
+
+/**
+ * _sextant_store_write_temp_chunk:
+ * @write: from _sextant_store_create_temp_columns()
+ * @first_row: the chunk's first row
+ * @columns: (array length=n_cols): each column's @n_rows values
+ *
+ * Encodes and writes one chunk of a temporary column table.
+ */
+gboolean
+_sextant_store_write_temp_chunk (SextantStore          *self,
+                                 sqlite3_stmt          *write,
+                                 gint64                 first_row,
+                                 const gint64 * const  *columns,
+                                 guint                  n_cols,
+                                 guint                  n_rows,
+                                 GError               **error)
+{
+  guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
+  g_autoptr(GBytes) data = NULL;
+  gsize size;
+  const void *bytes;
+  int rc;
+
+  g_return_val_if_fail (n_cols > 0 && n_cols <= SEXTANT_CHUNK_MAX_COLS, FALSE);
+  g_assert (sextant_chunk_header_size (n_cols) <= sizeof header);
+
+  data = sextant_chunk_encode (columns, n_cols, n_rows, header);
+  bytes = g_bytes_get_data (data, &size);
+  rc = step_chunk_row (write, first_row, n_rows, header, n_cols, bytes, size);
+  if (rc != SQLITE_DONE)
+    {
+      set_error_from_db (self, rc, "copying a shared view", error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
  * sextant_store_write_temp_columns:
  * @name: the temporary table, e.g. "receive_wait"
  * @columns: its columns as sextant_columns declares them ("loc, visit, ...")
@@ -1653,10 +1732,8 @@ sextant_store_run_query (SextantStore        *self,
  *   (%SEXTANT_NULL for NULL)
  *
  * Replaces the temporary column table temp.@name of this connection by one
- * of @n_rows rows: the copy of a shared view (sextant_store_materialize_views()),
- * written as chunks of the column table - an eighth of the time of
- * inserting the rows into a temporary table, and read as fast as events.
- * A failed copy leaves a table that the next copy replaces.
+ * of @n_rows rows (_sextant_store_create_temp_columns()), which @func
+ * writes chunk by chunk.
  *
  * Threading: the store's owning thread.
  */
@@ -1671,46 +1748,24 @@ sextant_store_write_temp_columns (SextantStore               *self,
                                   GError                    **error)
 {
   g_autoptr(sqlite3_stmt) write = NULL;
-  g_autofree char *create = NULL;
-  g_autofree char *insert = NULL;
   g_autofree gint64 *values = NULL;
-  int rc;
 
   g_return_val_if_fail (n_cols > 0 && n_cols <= SEXTANT_CHUNK_MAX_COLS, FALSE);
 
-  create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; DROP TABLE IF EXISTS temp.%s_chunk; "
-                            "CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
-                            name, name, name, columns);
-  insert = g_strdup_printf ("INSERT INTO temp.%s_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)", name);
-  if (!exec_sql (self, create, error))
+  if (!(write = _sextant_store_create_temp_columns (self, name, columns, error)))
     return FALSE;
-  if (sqlite3_prepare_v2 (self->db, insert, -1, &write, NULL) != SQLITE_OK)
-    {
-      set_error_from_db (self, sqlite3_errcode (self->db), "copying a shared view", error);
-      return FALSE;
-    }
   values = g_new (gint64, (gsize)n_cols * TEMP_COLUMNS_CHUNK_ROWS);
   for (gsize first = 0; first < n_rows; first += TEMP_COLUMNS_CHUNK_ROWS)
     {
       guint n = (guint)MIN (TEMP_COLUMNS_CHUNK_ROWS, n_rows - first);
       gint64 *chunk[SEXTANT_CHUNK_MAX_COLS];
-      guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
-      g_autoptr(GBytes) data = NULL;
-      gsize size;
-      const void *bytes;
 
       for (guint c = 0; c < n_cols; c++)
         chunk[c] = values + (gsize)c * TEMP_COLUMNS_CHUNK_ROWS;
       func (first, n, chunk, user_data);
-      g_assert (sextant_chunk_header_size (n_cols) <= sizeof header);
-      data = sextant_chunk_encode ((const gint64 * const *)chunk, n_cols, n, header);
-      bytes = g_bytes_get_data (data, &size);
-      rc = step_chunk_row (write, (gint64)first, n, header, n_cols, bytes, size);
-      if (rc != SQLITE_DONE)
-        {
-          set_error_from_db (self, rc, "copying a shared view", error);
-          return FALSE;
-        }
+      if (!_sextant_store_write_temp_chunk (self, write, (gint64)first, (const gint64 * const *)chunk, n_cols, n,
+                                            error))
+        return FALSE;
     }
   sextant_column_module_changed (self->columns);
 

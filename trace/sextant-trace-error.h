@@ -19,6 +19,7 @@ typedef enum
   SEXTANT_TRACE_ERROR_CORRUPT,      /* OTF2 rejected a file: truncated, garbage, unreadable */
   SEXTANT_TRACE_ERROR_STORE,        /* the SQLite store failed */
   SEXTANT_TRACE_ERROR_NO_SPACE,     /* the disk filled up while writing the store */
+  SEXTANT_TRACE_ERROR_FILE_LIMIT,   /* the store reached the file size limit (ulimit -f) */
   SEXTANT_TRACE_ERROR_SCHEMA,       /* a database of another schema version or not ours */
   SEXTANT_TRACE_ERROR_ARGUMENT,     /* a bad parameter from the user */
   SEXTANT_TRACE_ERROR_DUPLICATE,    /* a row with that key exists already */
