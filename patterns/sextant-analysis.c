@@ -26,13 +26,15 @@
  * transaction.
  *
  * Threads: the queries run on one worker per core (at most 4), each on a
- * connection of its own that it keeps (its cache of decoded chunks and its
- * copies of the shared views serve its next queries), while the thread
+ * connection of its own that it keeps (its cache of decoded chunks serves
+ * its next queries), while the thread
  * that runs the analysis clears the previous one and writes the instances
  * of the queries done, as they finish, inside one transaction. The queries
  * start the heaviest first (those over the messages, then over the
- * collectives); the queries that read a shared view run on the worker that
- * computed it (Schedule). Every connection follows one cancellable: the
+ * collectives); a shared view is computed once, by the first worker whose
+ * query reads it, and read by every worker from its chunks in memory
+ * (SextantSharedViews); a worker starts another query while a view it
+ * needs is being computed (Schedule). Every connection follows one cancellable: the
  * caller's, chained, which the run also cancels itself when a pattern
  * fails, so the queries still running stop.
  *
@@ -48,6 +50,9 @@
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "sextant-analysis-private.h"
 #include "sextant-chunk-writer.h"
@@ -469,13 +474,14 @@ collect_row (const SextantRow  *row,
 }
 
 /* Runs @job's query on @store, the worker's connection (opened on its
- * first job; kept, with its cache of decoded chunks and its copies of the
- * shared views, for its next jobs). */
+ * first job; kept, with its cache of decoded chunks, for its next jobs),
+ * which reads the shared views of @views. */
 static void
-run_job (Job           *job,
-         SextantStore **store,
-         const char    *store_path,
-         GCancellable  *cancellable)
+run_job (Job                 *job,
+         SextantStore       **store,
+         const char          *store_path,
+         SextantSharedViews  *views,
+         GCancellable        *cancellable)
 {
   static const char * const required[] = { "loc", "severity", NULL };
   g_autoptr(GError) error = NULL;
@@ -484,7 +490,10 @@ run_job (Job           *job,
   gint64 views_cpu = 0;
 
   if (*store == NULL && (*store = sextant_store_open (store_path, &error)) != NULL)
-    sextant_store_set_cancellable (*store, cancellable);
+    {
+      sextant_store_set_cancellable (*store, cancellable);
+      sextant_store_set_shared_views (*store, views);
+    }
   if (*store != NULL && sextant_store_materialize_views (*store, sextant_pattern_get_sql (job->pattern), &error))
     views_cpu = sextant_thread_cpu_usec () - cpu_start;
   if (*store == NULL || error != NULL ||
@@ -503,84 +512,43 @@ run_job (Job           *job,
 }
 
 /* The run's queries, handed to the workers. A shared view is computed by
- * the first worker that runs a query reading it, on its connection; the
- * other queries that read it go to that worker too (it is pinned there),
- * so a view is computed once and no worker waits for another's
- * connection. A worker takes, in the order of @pending: a job whose
- * views are all its own; else one that reads a view nobody computed yet
- * (it becomes its own); else one that reads none; else (a job reading
- * views of two workers) any. When none is left for it, it stops. */
+ * the first worker that runs a query reading it and then read by all
+ * (SextantSharedViews). A worker takes the first job of @pending, in their
+ * order, whose views are done or nobody's yet (it will compute them);
+ * when every job left needs a view another worker is computing, the first
+ * of them (it waits for the view). When none is left, it stops. */
 struct _Schedule
 {
-  GMutex        lock;
-  GPtrArray    *pending;     /* Job*, in the order they should start */
-  guint         owned[32];   /* per shared view: worker + 1 that computed it, 0 for none */
-  GAsyncQueue  *results;     /* Job*, done */
-  char         *store_path;
-  GCancellable *cancellable; /* the run's: every connection follows it */
-  guint         next_worker;
+  GMutex              lock;
+  GPtrArray          *pending;     /* Job*, in the order they should start */
+  guint               claimed;     /* the fills a worker took a job for */
+  SextantSharedViews *views;
+  GAsyncQueue        *results;     /* Job*, done */
+  char               *store_path;
+  GCancellable       *cancellable; /* the run's: every connection follows it */
 };
 
-/* Whether @worker may run @job now, at @stage (see Schedule): 0 its
- * views are all the worker's, 1 the others nobody's yet, 2 it reads none,
- * 3 they are of several workers. */
-static gboolean
-job_fits (Schedule *schedule,
-          Job      *job,
-          guint     worker,
-          guint     stage)
-{
-  gboolean free = FALSE;
-  guint owner = 0;
-  gboolean several = FALSE;
-
-  for (guint v = 0; v < G_N_ELEMENTS (schedule->owned); v++)
-    {
-      if (!(job->views & (1u << v)))
-        continue;
-      if (schedule->owned[v] == 0)
-        free = TRUE;
-      else if (owner == 0)
-        owner = schedule->owned[v];
-      else if (owner != schedule->owned[v])
-        several = TRUE;
-    }
-
-  switch (stage)
-    {
-    case 0:
-      return job->views != 0 && !free && owner == worker + 1 && !several;
-    case 1:
-      return free && (owner == 0 || owner == worker + 1) && !several;
-    case 2:
-      return job->views == 0;
-    default:
-      return several;
-    }
-}
-
-/* The next job for @worker, or NULL when none is left for it. */
+/* The next job for @worker, or NULL when none is left. */
 static Job *
-schedule_next (Schedule *schedule,
-               guint     worker)
+schedule_next (Schedule *schedule)
 {
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&schedule->lock);
+  guint busy = schedule->claimed & ~sextant_shared_views_get_ready (schedule->views);
+  guint pick = 0;
+  Job *job;
 
-  for (guint stage = 0; stage < 4; stage++)
-    for (guint i = 0; i < schedule->pending->len; i++)
+  if (schedule->pending->len == 0)
+    return NULL;
+  for (guint i = 0; i < schedule->pending->len; i++)
+    if (!(((Job *)g_ptr_array_index (schedule->pending, i))->views & busy))
       {
-        Job *job = g_ptr_array_index (schedule->pending, i);
-
-        if (!job_fits (schedule, job, worker, stage))
-          continue;
-        for (guint v = 0; v < G_N_ELEMENTS (schedule->owned); v++)
-          if ((job->views & (1u << v)) && schedule->owned[v] == 0)
-            schedule->owned[v] = worker + 1;
-        g_ptr_array_remove_index (schedule->pending, i);
-        return job;
+        pick = i;
+        break;
       }
+  job = g_ptr_array_steal_index (schedule->pending, pick);
+  schedule->claimed |= job->views;
 
-  return NULL;
+  return job;
 }
 
 /* A worker thread: runs jobs on a connection of its own until none is left
@@ -590,13 +558,12 @@ run_worker_jobs (gpointer data,
                  gpointer user_data)
 {
   Schedule *schedule = user_data;
-  guint worker = GPOINTER_TO_UINT (data) - 1;
   g_autoptr(SextantStore) store = NULL;
   Job *job;
 
-  while ((job = schedule_next (schedule, worker)) != NULL)
+  while ((job = schedule_next (schedule)) != NULL)
     {
-      run_job (job, &store, schedule->store_path, schedule->cancellable);
+      run_job (job, &store, schedule->store_path, schedule->views, schedule->cancellable);
       g_async_queue_push (schedule->results, job);
     }
 }
@@ -990,12 +957,13 @@ run_patterns (SextantAnalysis  *self,
    * WAL mode: they read the data as it was before this run's transaction),
    * one per core, while this thread clears the previous analysis and then
    * writes the instances of the queries done. A worker keeps its
-   * connection: its cache of decoded event chunks and its copies of the
-   * shared views serve its next queries (Schedule). */
+   * connection: its cache of decoded event chunks serves its next
+   * queries; the shared views are computed once for all (Schedule). */
   patterns = sextant_pattern_set_get_patterns (self->patterns);
   blocks = g_async_queue_new_full (g_free);
   g_mutex_init (&schedule.lock);
   schedule.pending = g_ptr_array_new ();
+  schedule.views = sextant_shared_views_new ();
   schedule.results = g_async_queue_new ();
   schedule.store_path = g_strdup (sextant_store_get_path (self->store));
   schedule.cancellable = run;
@@ -1038,7 +1006,14 @@ run_patterns (SextantAnalysis  *self,
     }
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);
+#ifdef __GLIBC__
+  /* the workers' connections are closed: give their memory (tens of MB of
+   * decoded chunks, in the workers' own malloc arenas) back before the
+   * wait causes take theirs */
+  malloc_trim (0);
+#endif
   g_ptr_array_unref (schedule.pending);
+  sextant_shared_views_unref (schedule.views);
   g_async_queue_unref (schedule.results);
   g_free (schedule.store_path);
   g_mutex_clear (&schedule.lock);

@@ -17,7 +17,9 @@
  * receivers (MPI_Ssend, MPI_Issend, the eager limit); collective_visit on
  * every third-party archive with blocking collectives and on the synthetic
  * traces of every collective wait state (ties of the first and last to
- * arrive among them).
+ * arrive among them). Connections that share their views
+ * (SextantSharedViews, as an analysis's workers do) compute each once and
+ * all read the same rows, also when they ask for them at the same moment.
  */
 #include "config.h"
 
@@ -431,6 +433,95 @@ test_planted_collectives (gconstpointer data)
   check_planted (data, check_collective_visit);
 }
 
+/* The views and rows of /store-views/shared: what each connection read. */
+#define SHARED_VIEWS_SQL \
+  "SELECT * FROM receive_wait, early_wait_op, late_receiver_send, close_send_recv_pair, collective_visit"
+
+static const char * const shared_counts[] = {
+  "SELECT count (*), sum (idle) FROM receive_wait",
+  "SELECT count (*), sum (message) FROM early_wait_op",
+  "SELECT count (*), sum (message) FROM late_receiver_send",
+  "SELECT count (*), sum (message) FROM close_send_recv_pair",
+  "SELECT count (*), sum (leave - enter) FROM collective_visit",
+};
+
+typedef struct
+{
+  const char         *path;
+  SextantSharedViews *views;
+  Count               counts[G_N_ELEMENTS (shared_counts)];
+} SharedRun;
+
+/* A connection of its own on @data's store: materializes every shared
+ * view, counts their rows. */
+static gpointer
+shared_run (gpointer data)
+{
+  SharedRun *run = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantStore) store = sextant_store_open (run->path, &error);
+
+  g_assert_no_error (error);
+  sextant_store_set_shared_views (store, run->views);
+  g_assert_true (sextant_store_materialize_views (store, SHARED_VIEWS_SQL, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (shared_counts); i++)
+    run->counts[i] = query_count (store, shared_counts[i]);
+
+  return NULL;
+}
+
+/* Each connection given the same shared views reads the rows that a
+ * connection alone computes: one after the other (the second reads the
+ * first's copy) and four at once (one computes, three wait). */
+static void
+test_shared (void)
+{
+  const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
+  g_autofree char *archive = g_build_filename (root, "casita-2_jacobi_blame_cpu_015", NULL);
+  g_autofree char *tmpdir = NULL;
+  g_autoptr(SextantStore) store = sextant_test_import (archive, &tmpdir);
+  g_autoptr(SextantSharedViews) views = sextant_shared_views_new ();
+  g_autoptr(GError) error = NULL;
+  SharedRun alone = { sextant_store_get_path (store), NULL, { { 0 } } };
+  SharedRun runs[6];
+  GThread *threads[4];
+
+  shared_run (&alone);
+  g_assert_cmpint (alone.counts[0].rows, >, 0);
+  g_assert_cmpint (alone.counts[4].rows, >, 0);
+
+  /* one after the other: both fills are done after the first */
+  for (guint r = 0; r < 2; r++)
+    {
+      runs[r] = (SharedRun) { sextant_store_get_path (store), views, { { 0 } } };
+      shared_run (&runs[r]);
+      g_assert_cmpuint (sextant_shared_views_get_ready (views), ==,
+                        sextant_store_reads_shared_views (SHARED_VIEWS_SQL));
+    }
+
+  /* at once */
+  g_clear_pointer (&views, sextant_shared_views_unref);
+  views = sextant_shared_views_new ();
+  for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+    {
+      runs[2 + t] = (SharedRun) { sextant_store_get_path (store), views, { { 0 } } };
+      threads[t] = g_thread_new ("shared-views", shared_run, &runs[2 + t]);
+    }
+  for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+    g_thread_join (threads[t]);
+
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    for (guint i = 0; i < G_N_ELEMENTS (shared_counts); i++)
+      {
+        g_assert_cmpint (runs[r].counts[i].rows, ==, alone.counts[i].rows);
+        g_assert_cmpint (runs[r].counts[i].value, ==, alone.counts[i].value);
+      }
+
+  g_clear_object (&store);
+  sextant_test_remove_tree (tmpdir);
+}
+
 /* A test /store-views/@view/NAME for each of @names. */
 static void
 add_tests (const char         *view,
@@ -475,6 +566,7 @@ main (int    argc,
              test_external_collectives);
   add_tests ("collective-visit", planted_collectives, G_N_ELEMENTS (planted_collectives),
              test_planted_collectives);
+  g_test_add_func ("/store-views/shared", test_shared);
 
   return g_test_run ();
 }

@@ -33,6 +33,7 @@ SQLITE_EXTENSION_INIT3
 #endif
 
 #include "sextant-chunk.h"
+#include "sextant-column-chunks.h"
 #include "sextant-column-table.h"
 
 /* Per table and connection. A scan needs one chunk at a time and a join by
@@ -42,12 +43,16 @@ SQLITE_EXTENSION_INIT3
  * whole (160 MiB of the 395 MiB peak), at 16 MiB the queries take the same
  * CPU within the noise (docs/benchmarks.md, "Pattern analysis"). */
 #define CACHE_BYTES (16 * 1024 * 1024)
+/* The copies of shared views come from the page cache with a pread() that
+ * costs what copying them does: a few chunks are enough for a join. */
+#define MEMORY_CACHE_BYTES (2 * 1024 * 1024)
 
 struct _SextantColumnModule
 {
   guint64    generation;
   gboolean (*interrupted) (gpointer data);   /* or NULL */
   gpointer   interrupted_data;
+  GHashTable *memory;                        /* temp table name -> SextantColumnChunks */
 };
 
 typedef struct
@@ -72,6 +77,7 @@ typedef struct
   SextantColumnModule  *module;
   char                 *schema;
   char                 *chunk_table;
+  SextantColumnChunks  *memory;       /* or NULL: the chunks are in chunk_table */
   guint                 n_cols;
   Column               *cols;
   guint                 n_stored;
@@ -128,6 +134,7 @@ table_free (ColumnTable *self)
   for (guint i = 0; i < self->n_cols; i++)
     column_clear (&self->cols[i]);
   g_free (self->cols);
+  g_clear_pointer (&self->memory, sextant_column_chunks_unref);
   if (self->dir != NULL)
     {
       for (guint i = 0; i < self->dir->len; i++)
@@ -167,6 +174,9 @@ table_new (sqlite3              *db,
   self->module = module;
   self->schema = g_strdup (argv[1]);
   self->chunk_table = g_strdup_printf ("%s_chunk", argv[2]);
+  if (module->memory != NULL && g_str_equal (argv[1], "temp") &&
+      (self->memory = g_hash_table_lookup (module->memory, argv[2])) != NULL)
+    sextant_column_chunks_ref (self->memory);
   self->n_cols = argc - 3;
   self->cols = g_new0 (Column, MAX (self->n_cols, 1));
   self->dir = g_array_new (FALSE, TRUE, sizeof (DirEntry));
@@ -285,6 +295,11 @@ table_create (sqlite3             *db,
 
   if (self == NULL)
     return SQLITE_ERROR;
+  if (self->memory != NULL)
+    {
+      *vtab = &self->base;
+      return SQLITE_OK;
+    }
 
   sql = sqlite3_mprintf ("CREATE TABLE \"%w\".\"%w\" (first_row INTEGER PRIMARY KEY, "
                          "n INTEGER NOT NULL, header BLOB NOT NULL, data BLOB NOT NULL)",
@@ -312,9 +327,16 @@ static int
 table_destroy (sqlite3_vtab *vtab)
 {
   ColumnTable *self = (ColumnTable *)vtab;
-  char *sql = sqlite3_mprintf ("DROP TABLE IF EXISTS \"%w\".\"%w\"", self->schema, self->chunk_table);
-  int rc = sqlite3_exec (self->db, sql, NULL, NULL, NULL);
+  char *sql;
+  int rc;
 
+  if (self->memory != NULL)
+    {
+      table_free (self);
+      return SQLITE_OK;
+    }
+  sql = sqlite3_mprintf ("DROP TABLE IF EXISTS \"%w\".\"%w\"", self->schema, self->chunk_table);
+  rc = sqlite3_exec (self->db, sql, NULL, NULL, NULL);
   sqlite3_free (sql);
   if (rc == SQLITE_OK)
     table_free (self);
@@ -345,25 +367,91 @@ set_error (ColumnTable *self,
   self->base.zErrMsg = sqlite3_mprintf ("%s", message);
 }
 
+/* Zone-map sums of the directory being loaded. */
+typedef struct
+{
+  double col_min[SEXTANT_CHUNK_MAX_COLS];
+  double col_max[SEXTANT_CHUNK_MAX_COLS];
+  double sum_range[SEXTANT_CHUNK_MAX_COLS];
+  guint  n_valued[SEXTANT_CHUNK_MAX_COLS];
+} Spread;
+
+/* Appends the chunk of @n rows at @first_row with @header to the
+ * directory; FALSE (the error set) when it is damaged. */
+static gboolean
+add_entry (ColumnTable  *self,
+           Spread       *spread,
+           gint64        first_row,
+           gint64        n,
+           const guint8 *header,
+           gsize         header_size)
+{
+  DirEntry entry = { 0 };
+
+  entry.first_row = first_row;
+  if (n < 0 || n > SEXTANT_CHUNK_MAX_ROWS ||
+      !sextant_chunk_parse_header (&entry.chunk, header, header_size, (guint)n, self->n_stored) ||
+      (self->dir->len > 0 &&
+       g_array_index (self->dir, DirEntry, self->dir->len - 1).first_row +
+       g_array_index (self->dir, DirEntry, self->dir->len - 1).chunk.n_rows > entry.first_row))
+    {
+      set_error (self, "%s: chunk at row %" G_GINT64_FORMAT " is damaged", self->chunk_table, entry.first_row);
+      return FALSE;
+    }
+
+  for (guint c = 0; c < self->n_stored; c++)
+    {
+      const SextantChunkColumn *col = &entry.chunk.cols[c];
+
+      if (col->all_null)
+        continue;
+      if (spread->n_valued[c] == 0 || col->min < spread->col_min[c])
+        spread->col_min[c] = col->min;
+      if (spread->n_valued[c] == 0 || col->max > spread->col_max[c])
+        spread->col_max[c] = col->max;
+      spread->sum_range[c] += (double)col->max - (double)col->min + 1;
+      spread->n_valued[c]++;
+    }
+
+  self->n_rows += n;
+  g_array_append_val (self->dir, entry);
+
+  return TRUE;
+}
+
+/* The directory of a table whose chunks are outside the store: chunk i of
+ * the directory is chunk i of the list. */
 static int
-load_directory (ColumnTable *self)
+load_memory_directory (ColumnTable *self,
+                       Spread      *spread)
+{
+  SextantColumnChunks *chunks = self->memory;
+
+  if (sextant_column_chunks_get_n_cols (chunks) != self->n_stored)
+    {
+      set_error (self, "%s: %u columns in memory, %u declared", self->chunk_table,
+                 sextant_column_chunks_get_n_cols (chunks), self->n_stored);
+      return SQLITE_CORRUPT;
+    }
+  for (guint i = 0; i < sextant_column_chunks_get_len (chunks); i++)
+    {
+      const SextantColumnChunk *chunk = sextant_column_chunks_get (chunks, i);
+
+      if (!add_entry (self, spread, chunk->first_row, chunk->n_rows, chunk->header,
+                      sextant_chunk_header_size (self->n_stored)))
+        return SQLITE_CORRUPT;
+    }
+
+  return SQLITE_OK;
+}
+
+static int
+load_stored_directory (ColumnTable *self,
+                       Spread      *spread)
 {
   sqlite3_stmt *stmt = NULL;
   char *sql;
   int rc;
-  double col_min[SEXTANT_CHUNK_MAX_COLS];
-  double col_max[SEXTANT_CHUNK_MAX_COLS];
-  double sum_range[SEXTANT_CHUNK_MAX_COLS] = { 0 };
-  guint n_valued[SEXTANT_CHUNK_MAX_COLS] = { 0 };
-
-  if (self->loaded && self->generation == self->module->generation)
-    return SQLITE_OK;
-
-  for (guint i = 0; i < self->dir->len; i++)
-    g_clear_pointer (&g_array_index (self->dir, DirEntry, i).data, g_bytes_unref);
-  g_array_set_size (self->dir, 0);
-  self->cache_bytes = 0;
-  self->n_rows = 0;
 
   sql = sqlite3_mprintf ("SELECT first_row, n, header FROM \"%w\".\"%w\" ORDER BY first_row",
                          self->schema, self->chunk_table);
@@ -376,42 +464,12 @@ load_directory (ColumnTable *self)
     }
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      DirEntry entry = { 0 };
-      gint64 n = sqlite3_column_int64 (stmt, 1);
-      const guint8 *header = sqlite3_column_blob (stmt, 2);
-      gsize header_size = sqlite3_column_bytes (stmt, 2);
-
-      entry.first_row = sqlite3_column_int64 (stmt, 0);
-      if (n < 0 || n > SEXTANT_CHUNK_MAX_ROWS ||
-          !sextant_chunk_parse_header (&entry.chunk, header, header_size, (guint)n, self->n_stored) ||
-          (self->dir->len > 0 &&
-           g_array_index (self->dir, DirEntry, self->dir->len - 1).first_row +
-           g_array_index (self->dir, DirEntry, self->dir->len - 1).chunk.n_rows > entry.first_row))
-        {
-          set_error (self, "%s: chunk at row %" G_GINT64_FORMAT " is damaged", self->chunk_table,
-                     entry.first_row);
-          sqlite3_finalize (stmt);
-          return SQLITE_CORRUPT;
-        }
-
-      for (guint c = 0; c < self->n_stored; c++)
-        {
-          const SextantChunkColumn *col = &entry.chunk.cols[c];
-
-          if (col->all_null)
-            continue;
-          if (n_valued[c] == 0 || col->min < col_min[c])
-            col_min[c] = col->min;
-          if (n_valued[c] == 0 || col->max > col_max[c])
-            col_max[c] = col->max;
-          sum_range[c] += (double)col->max - (double)col->min + 1;
-          n_valued[c]++;
-        }
-
-      self->n_rows += n;
-      g_array_append_val (self->dir, entry);
-    }
+    if (!add_entry (self, spread, sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1),
+                    sqlite3_column_blob (stmt, 2), sqlite3_column_bytes (stmt, 2)))
+      {
+        sqlite3_finalize (stmt);
+        return SQLITE_CORRUPT;
+      }
   sqlite3_finalize (stmt);
   if (rc != SQLITE_DONE)
     {
@@ -419,9 +477,32 @@ load_directory (ColumnTable *self)
       return rc;
     }
 
+  return SQLITE_OK;
+}
+
+static int
+load_directory (ColumnTable *self)
+{
+  Spread spread = { { 0 } };
+  int rc;
+
+  if (self->loaded && self->generation == self->module->generation)
+    return SQLITE_OK;
+
+  for (guint i = 0; i < self->dir->len; i++)
+    g_clear_pointer (&g_array_index (self->dir, DirEntry, i).data, g_bytes_unref);
+  g_array_set_size (self->dir, 0);
+  self->cache_bytes = 0;
+  self->n_rows = 0;
+
+  rc = self->memory != NULL ? load_memory_directory (self, &spread) : load_stored_directory (self, &spread);
+  if (rc != SQLITE_OK)
+    return rc;
+
   for (guint c = 0; c < self->n_stored; c++)
-    self->spread[c] = n_valued[c] == 0 ? 1.0
-                      : MIN (1.0, sum_range[c] / n_valued[c] / (col_max[c] - col_min[c] + 1));
+    self->spread[c] = spread.n_valued[c] == 0 ? 1.0
+                      : MIN (1.0, spread.sum_range[c] / spread.n_valued[c] /
+                                  (spread.col_max[c] - spread.col_min[c] + 1));
 
   self->loaded = TRUE;
   self->generation = self->module->generation;
@@ -429,10 +510,16 @@ load_directory (ColumnTable *self)
   return SQLITE_OK;
 }
 
+static gsize
+cache_limit (ColumnTable *self)
+{
+  return self->memory != NULL ? MEMORY_CACHE_BYTES : CACHE_BYTES;
+}
+
 static void
 evict (ColumnTable *self)
 {
-  while (self->cache_bytes > CACHE_BYTES)
+  while (self->cache_bytes > cache_limit (self))
     {
       DirEntry *oldest = NULL;
 
@@ -450,6 +537,25 @@ evict (ColumnTable *self)
     }
 }
 
+/* Caches @data, just read, as @e's; returns it. */
+static GBytes *
+keep (ColumnTable *self,
+      DirEntry    *e,
+      GBytes      *data)
+{
+  gsize size = g_bytes_get_size (data);
+
+  /* a chunk bigger than the whole cache is read but not kept */
+  if (size <= cache_limit (self))
+    {
+      e->data = g_bytes_ref (data);
+      self->cache_bytes += size;
+      evict (self);
+    }
+
+  return data;
+}
+
 /* The data of chunk @i, cached. */
 static GBytes *
 chunk_data (ColumnTable *self,
@@ -464,6 +570,27 @@ chunk_data (ColumnTable *self,
   e->used = ++self->clock;
   if (e->data != NULL)
     return g_bytes_ref (e->data);
+
+  if (self->memory != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) data = NULL;
+
+      if (!(data = sextant_column_chunks_read (self->memory, i, &error)))
+        {
+          set_error (self, "%s: %s", self->chunk_table, error->message);
+          *rc = SQLITE_IOERR;
+          return NULL;
+        }
+      size = (int)g_bytes_get_size (data);
+      if ((gsize)size != sextant_chunk_data_size (&e->chunk))
+        {
+          set_error (self, "%s: chunk %" G_GINT64_FORMAT " is damaged", self->chunk_table, e->first_row);
+          *rc = SQLITE_CORRUPT;
+          return NULL;
+        }
+      return keep (self, e, g_steal_pointer (&data));
+    }
 
   *rc = sqlite3_blob_open (self->db, self->schema, self->chunk_table, "data", e->first_row, 0, &blob);
   if (*rc != SQLITE_OK)
@@ -484,19 +611,7 @@ chunk_data (ColumnTable *self,
       return NULL;
     }
 
-  {
-    GBytes *data = g_bytes_new_take (bytes, size);
-
-    /* a chunk bigger than the whole cache is read but not kept */
-    if ((gsize)size <= CACHE_BYTES)
-      {
-        e->data = g_bytes_ref (data);
-        self->cache_bytes += size;
-        evict (self);
-      }
-
-    return data;
-  }
+  return keep (self, e, g_bytes_new_take (bytes, size));
 }
 
 /* Planning ----------------------------------------------------------------- */
@@ -925,6 +1040,15 @@ static const sqlite3_module column_module = {
   .xRowid = cursor_rowid,
 };
 
+static void
+module_free (gpointer data)
+{
+  SextantColumnModule *module = data;
+
+  g_clear_pointer (&module->memory, g_hash_table_unref);
+  g_free (module);
+}
+
 SextantColumnModule *
 sextant_column_table_register (sqlite3  *db,
                                char    **error_message)
@@ -933,7 +1057,7 @@ sextant_column_table_register (sqlite3  *db,
   int rc;
 
   /* sqlite3_create_module_v2 frees the module data even when it fails */
-  rc = sqlite3_create_module_v2 (db, "sextant_columns", &column_module, module, g_free);
+  rc = sqlite3_create_module_v2 (db, "sextant_columns", &column_module, module, module_free);
   if (rc != SQLITE_OK)
     {
       if (error_message != NULL)
@@ -959,4 +1083,17 @@ sextant_column_module_set_interrupt_func (SextantColumnModule  *module,
 {
   module->interrupted = func;
   module->interrupted_data = data;
+}
+
+/* The table temp.@name of @module's connection created from now on reads
+ * @chunks (a reference is taken) instead of temp.@name_chunk. */
+void
+sextant_column_module_set_memory_table (SextantColumnModule *module,
+                                        const char          *name,
+                                        SextantColumnChunks *chunks)
+{
+  if (module->memory == NULL)
+    module->memory = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                            (GDestroyNotify)sextant_column_chunks_unref);
+  g_hash_table_replace (module->memory, g_strdup (name), sextant_column_chunks_ref (chunks));
 }

@@ -26,6 +26,8 @@
 #include <glib.h>
 #include <sqlite3.h>
 
+#include "sextant-column-chunks.h"
+
 G_BEGIN_DECLS
 
 typedef struct _SextantColumnModule SextantColumnModule;
@@ -45,5 +47,13 @@ void                 sextant_column_module_changed (SextantColumnModule *module)
 void                 sextant_column_module_set_interrupt_func (SextantColumnModule  *module,
                                                                gboolean            (*func) (gpointer data),
                                                                gpointer              data);
+
+/* Makes `CREATE VIRTUAL TABLE temp.@name USING sextant_columns (...)` on
+ * @module's connection read @chunks (their stored columns must be those it
+ * declares) instead of a temp.@name_chunk table, which it then neither
+ * creates nor drops: a copy of a view that several connections read. */
+void                 sextant_column_module_set_memory_table (SextantColumnModule *module,
+                                                             const char          *name,
+                                                             SextantColumnChunks *chunks);
 
 G_END_DECLS

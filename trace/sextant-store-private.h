@@ -19,6 +19,7 @@
 
 #include <time.h>
 
+#include "sextant-shared-views.h"
 #include "sextant-store.h"
 
 G_BEGIN_DECLS
@@ -297,6 +298,8 @@ guint         sextant_store_reads_shared_views (const char     *sql);
 gboolean      sextant_store_materialize_views (SextantStore    *self,
                                              const char        *sql,
                                              GError           **error);
+void          sextant_store_set_shared_views (SextantStore     *self,
+                                             SextantSharedViews *views);
 char         *sextant_store_schema_checksum (void);
 gboolean      sextant_store_run_query       (SextantStore      *self,
                                              const char        *sql,

@@ -76,11 +76,10 @@ typedef struct
 /* The copy being written: one chunk of rows, by column. */
 typedef struct
 {
-  SextantStore  *store;
-  sqlite3_stmt  *insert;
-  gint64        *values;     /* CV_N columns of CHUNK_ROWS */
-  guint          n;          /* rows in the chunk */
-  gint64         written;    /* rows in earlier chunks */
+  SextantStore         *store;
+  SextantColumnChunks  *chunks;     /* the chunks written */
+  gint64               *values;     /* CV_N columns of CHUNK_ROWS */
+  guint                 n;          /* rows in the chunk */
 } Output;
 
 static gboolean
@@ -96,9 +95,8 @@ output_flush (Output  *out,
 
   for (guint c = 0; c < CV_N; c++)
     columns[c] = out->values + c * CHUNK_ROWS;
-  if (!_sextant_store_write_temp_chunk (out->store, out->insert, out->written, columns, CV_N, out->n, error))
+  if (!sextant_column_chunks_append (out->chunks, columns, out->n, error))
     return FALSE;
-  out->written += out->n;
   out->n = 0;
 
   return TRUE;
@@ -330,11 +328,11 @@ _sextant_store_fill_collective_visit (SextantStore  *self,
                                       GError       **error)
 {
   g_autoptr(GPtrArray) kinds = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(sqlite3_stmt) insert = NULL;
+  g_autoptr(SextantColumnChunks) chunks = sextant_column_chunks_new (CV_N);
   g_autofree gint64 *values = NULL;
   g_autofree char *words = NULL;
   g_autofree char *decl = NULL;
-  Output out = { self, NULL, NULL, 0, 0 };
+  Output out = { self, chunks, NULL, 0 };
   gboolean unsorted = FALSE;
 
   if (!read_kinds (self, kinds, error))
@@ -347,28 +345,20 @@ _sextant_store_fill_collective_visit (SextantStore  *self,
   g_ptr_array_set_size (kinds, kinds->len - 1);
   decl = g_strdup_printf (COLLECTIVE_VISIT_DECL, words);
 
-  /* a column table like the events (a failed copy leaves it: replaced) */
-  if (!(insert = _sextant_store_create_temp_columns (self, "collective_visit", decl, error)))
-    return FALSE;
-
+  /* a column table like the events, in memory */
   values = g_new (gint64, CV_N * CHUNK_ROWS);
-  out.insert = insert;
   out.values = values;
   if (!copy_members (&out, kinds, collective_visit_rows, &unsorted, error))
     {
       if (!unsorted)
         return FALSE;
       /* a store whose members are not sorted: SQLite sorts them */
+      g_clear_pointer (&chunks, sextant_column_chunks_unref);
+      out.chunks = chunks = sextant_column_chunks_new (CV_N);
       out.n = 0;
-      out.written = 0;
-      g_clear_pointer (&insert, sqlite3_finalize);
-      if (!(insert = _sextant_store_create_temp_columns (self, "collective_visit", decl, error)))
-        return FALSE;
-      out.insert = insert;
       if (!copy_members (&out, kinds, collective_visit_rows_sorted, &unsorted, error))
         return FALSE;
     }
-  sextant_column_module_changed (_sextant_store_get_columns (self));
 
-  return TRUE;
+  return _sextant_store_attach_temp_columns (self, "collective_visit", decl, chunks, error);
 }

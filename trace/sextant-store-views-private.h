@@ -25,19 +25,12 @@ void                 _sextant_store_set_error_from_db (SextantStore *self,
                                                      const char    *what,
                                                      GError       **error);
 
-/* In sextant-store.c: temp.@name as a column table, written chunk by chunk
- * (see _sextant_store_create_temp_columns()) ... */
-sqlite3_stmt        *_sextant_store_create_temp_columns (SextantStore  *self,
-                                                       const char    *name,
-                                                       const char    *columns,
-                                                       GError       **error);
-gboolean             _sextant_store_write_temp_chunk (SextantStore          *self,
-                                                    sqlite3_stmt          *write,
-                                                    gint64                 first_row,
-                                                    const gint64 * const  *columns,
-                                                    guint                  n_cols,
-                                                    guint                  n_rows,
-                                                    GError               **error);
+/* In sextant-store.c: temp.@name as a column table reading @chunks ... */
+gboolean             _sextant_store_attach_temp_columns (SextantStore         *self,
+                                                       const char           *name,
+                                                       const char           *columns,
+                                                       SextantColumnChunks  *chunks,
+                                                       GError              **error);
 
 /* ... or all at once: @func fills the rows [@first, @first + @n) into
  * @columns[c][0 .. @n) of each chunk. */

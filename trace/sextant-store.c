@@ -68,6 +68,7 @@ struct _SextantStore
                                           * write_encoded_chunk (the importer's decoding
                                           * threads call them at once); nothing else */
   GHashTable   *materialized;            /* views copied into temporary tables */
+  SextantSharedViews *shared_views;      /* the analysis's, or NULL */
   GCancellable *cancellable;             /* interrupts db when cancelled, or NULL */
   gulong        cancelled_id;            /* its handler, which calls sqlite3_interrupt() */
   guint         in_transaction : 1;
@@ -712,6 +713,7 @@ sextant_store_finalize (GObject *object)
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->materialized, g_hash_table_unref);
+  g_clear_pointer (&self->shared_views, sextant_shared_views_unref);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (sextant_store_parent_class)->finalize (object);
@@ -1644,80 +1646,40 @@ sextant_store_run_query (SextantStore        *self,
 #define TEMP_COLUMNS_CHUNK_ROWS 4096
 
 /**
- * _sextant_store_create_temp_columns:
+ * _sextant_store_attach_temp_columns:
  * @name: the temporary table, e.g. "receive_wait"
  * @columns: its columns as sextant_columns declares them ("loc, visit, ...")
+ * @chunks: its rows
  *
- * Replaces the temporary column table temp.@name of this connection by an
- * empty one, for the copy of a shared view (sextant_store_materialize_views()):
- * its rows go in as chunks of the column table
- * (_sextant_store_write_temp_chunk()) - an eighth of the time of inserting
- * them into a temporary table, and read as fast as events. A failed copy
- * leaves a table that the next copy replaces. When the rows are in, tell
- * the column tables (sextant_column_module_changed()).
+ * Replaces the temporary column table temp.@name of this connection by one
+ * that reads @chunks in memory: the copy of a shared view
+ * (sextant_store_materialize_views()), which shadows the view of the same
+ * name. Its rows are encoded once (a twentieth of the time of inserting
+ * them into a temporary table) and read as fast as events; the store's
+ * shared views, if it has them (sextant_store_set_shared_views()), keep
+ * @chunks for the other connections of the analysis.
  *
- * Returns: (transfer full): the statement that inserts its chunks, or %NULL
- *   with @error set
  * Threading: the store's owning thread.
  */
-sqlite3_stmt *
-_sextant_store_create_temp_columns (SextantStore  *self,
-                                    const char    *name,
-                                    const char    *columns,
-                                    GError       **error)
+gboolean
+_sextant_store_attach_temp_columns (SextantStore         *self,
+                                    const char           *name,
+                                    const char           *columns,
+                                    SextantColumnChunks  *chunks,
+                                    GError              **error)
 {
   g_autofree char *create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; DROP TABLE IF EXISTS temp.%s_chunk; "
                                              "CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
                                              name, name, name, columns);
-  g_autofree char *insert = g_strdup_printf ("INSERT INTO temp.%s_chunk (first_row, n, header, data) "
-                                             "VALUES (?1, ?2, ?3, ?4)", name);
-  sqlite3_stmt *write = NULL;
 
+  sextant_column_module_set_memory_table (self->columns, name, chunks);
   if (!exec_sql (self, create, error))
-    return NULL;
-  if (sqlite3_prepare_v2 (self->db, insert, -1, &write, NULL) != SQLITE_OK)
-    {
-      set_error_from_db (self, sqlite3_errcode (self->db), "copying a shared view", error);
-      return NULL;
-    }
-
-  return write;
-}
-
-/**
- * _sextant_store_write_temp_chunk:
- * @write: from _sextant_store_create_temp_columns()
- * @first_row: the chunk's first row
- * @columns: (array length=n_cols): each column's @n_rows values
- *
- * Encodes and writes one chunk of a temporary column table.
- */
-gboolean
-_sextant_store_write_temp_chunk (SextantStore          *self,
-                                 sqlite3_stmt          *write,
-                                 gint64                 first_row,
-                                 const gint64 * const  *columns,
-                                 guint                  n_cols,
-                                 guint                  n_rows,
-                                 GError               **error)
-{
-  guint8 header[SEXTANT_CHUNK_MAX_COLS * 18];
-  g_autoptr(GBytes) data = NULL;
-  gsize size;
-  const void *bytes;
-  int rc;
-
-  g_return_val_if_fail (n_cols > 0 && n_cols <= SEXTANT_CHUNK_MAX_COLS, FALSE);
-  g_assert (sextant_chunk_header_size (n_cols) <= sizeof header);
-
-  data = sextant_chunk_encode (columns, n_cols, n_rows, header);
-  bytes = g_bytes_get_data (data, &size);
-  rc = step_chunk_row (write, first_row, n_rows, header, n_cols, bytes, size);
-  if (rc != SQLITE_DONE)
-    {
-      set_error_from_db (self, rc, "copying a shared view", error);
-      return FALSE;
-    }
+    return FALSE;
+  sextant_column_module_changed (self->columns);
+  if (self->shared_views != NULL)
+    sextant_shared_views_publish (self->shared_views, name, columns, chunks);
+  g_debug ("%s: %" G_GINT64_FORMAT " rows, %.1f MiB", name, sextant_column_chunks_get_n_rows (chunks),
+           sextant_column_chunks_get_size (chunks) / 1048576.0);
 
   return TRUE;
 }
@@ -1732,7 +1694,7 @@ _sextant_store_write_temp_chunk (SextantStore          *self,
  *   (%SEXTANT_NULL for NULL)
  *
  * Replaces the temporary column table temp.@name of this connection by one
- * of @n_rows rows (_sextant_store_create_temp_columns()), which @func
+ * of @n_rows rows (_sextant_store_attach_temp_columns()), which @func
  * writes chunk by chunk.
  *
  * Threading: the store's owning thread.
@@ -1747,29 +1709,28 @@ sextant_store_write_temp_columns (SextantStore               *self,
                                   gpointer                    user_data,
                                   GError                    **error)
 {
-  g_autoptr(sqlite3_stmt) write = NULL;
+  g_autoptr(SextantColumnChunks) chunks = NULL;
   g_autofree gint64 *values = NULL;
 
   g_return_val_if_fail (n_cols > 0 && n_cols <= SEXTANT_CHUNK_MAX_COLS, FALSE);
 
-  if (!(write = _sextant_store_create_temp_columns (self, name, columns, error)))
-    return FALSE;
+  chunks = sextant_column_chunks_new (n_cols);
   values = g_new (gint64, (gsize)n_cols * TEMP_COLUMNS_CHUNK_ROWS);
   for (gsize first = 0; first < n_rows; first += TEMP_COLUMNS_CHUNK_ROWS)
     {
       guint n = (guint)MIN (TEMP_COLUMNS_CHUNK_ROWS, n_rows - first);
       gint64 *chunk[SEXTANT_CHUNK_MAX_COLS];
 
+      if (sextant_store_set_error_if_cancelled (self, error))
+        return FALSE;
       for (guint c = 0; c < n_cols; c++)
         chunk[c] = values + (gsize)c * TEMP_COLUMNS_CHUNK_ROWS;
       func (first, n, chunk, user_data);
-      if (!_sextant_store_write_temp_chunk (self, write, (gint64)first, (const gint64 * const *)chunk, n_cols, n,
-                                            error))
+      if (!sextant_column_chunks_append (chunks, (const gint64 * const *)chunk, n, error))
         return FALSE;
     }
-  sextant_column_module_changed (self->columns);
 
-  return TRUE;
+  return _sextant_store_attach_temp_columns (self, name, columns, chunks, error);
 }
 
 /* Views that several patterns read and that cost seconds to compute on a
@@ -1809,6 +1770,18 @@ _sextant_store_set_error_from_db (SextantStore  *self,
   set_error_from_db (self, rc, what, error);
 }
 
+/* The bit of shared view @i's fill: the index of the first view it fills. */
+static guint
+fill_bit (guint i)
+{
+  guint first = 0;
+
+  while (shared_views[first].fill != shared_views[i].fill)
+    first++;
+
+  return first;
+}
+
 /* Which of the shared views that sextant_store_materialize_views() copies
  * @sql reads: a bit per fill (1 << the index of the first view it fills;
  * the point-to-point views are filled together, so they share a bit), 0
@@ -1821,15 +1794,39 @@ sextant_store_reads_shared_views (const char *sql)
   G_STATIC_ASSERT (G_N_ELEMENTS (shared_views) <= 32);
   for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
     if (strstr (sql, shared_views[i].name) != NULL)
-      {
-        guint first = 0;
-
-        while (shared_views[first].fill != shared_views[i].fill)
-          first++;
-        views |= 1u << first;
-      }
+      views |= 1u << fill_bit (i);
 
   return views;
+}
+
+/* Reads the views of fill @bit, which another connection computed, from
+ * the chunks it published. */
+static gboolean
+attach_shared_fill (SextantStore  *self,
+                    guint          bit,
+                    GError       **error)
+{
+  for (guint j = 0; j < G_N_ELEMENTS (shared_views); j++)
+    {
+      g_autoptr(SextantColumnChunks) chunks = NULL;
+      g_autofree char *columns = NULL;
+      g_autofree char *create = NULL;
+
+      if (fill_bit (j) != bit)
+        continue;
+      /* a fill may leave a view out: the copy it reads is there already */
+      if (!sextant_shared_views_lookup (self->shared_views, shared_views[j].name, &columns, &chunks))
+        continue;
+      sextant_column_module_set_memory_table (self->columns, shared_views[j].name, chunks);
+      create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
+                                shared_views[j].name, shared_views[j].name, columns);
+      if (!exec_sql (self, create, error))
+        return FALSE;
+      g_hash_table_add (self->materialized, (gpointer)shared_views[j].name);
+    }
+  sextant_column_module_changed (self->columns);
+
+  return TRUE;
 }
 
 /**
@@ -1856,16 +1853,52 @@ sextant_store_materialize_views (SextantStore  *self,
 
   for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
     {
+      guint bit = fill_bit (i);
+      gboolean filled;
+
       if (strstr (sql, shared_views[i].name) == NULL ||
           g_hash_table_contains (self->materialized, shared_views[i].name))
         continue;
 
-      if (!shared_views[i].fill (self, error))
+      if (self->shared_views != NULL && !sextant_shared_views_claim (self->shared_views, bit))
+        {
+          if (!attach_shared_fill (self, bit, error))
+            return FALSE;
+          continue;
+        }
+      filled = shared_views[i].fill (self, error);
+      if (self->shared_views != NULL)
+        sextant_shared_views_done (self->shared_views, bit, filled);
+      if (!filled)
         return FALSE;
-      g_hash_table_add (self->materialized, (gpointer)shared_views[i].name);
+      for (guint j = 0; j < G_N_ELEMENTS (shared_views); j++)
+        if (fill_bit (j) == bit)
+          g_hash_table_add (self->materialized, (gpointer)shared_views[j].name);
     }
 
   return TRUE;
+}
+
+/**
+ * sextant_store_set_shared_views:
+ * @views: (nullable): the shared views of an analysis
+ *
+ * Makes sextant_store_materialize_views() compute each view at most once
+ * among the connections given the same @views: a view that another
+ * connection computes or has computed is waited for and read from its
+ * chunks in memory.
+ *
+ * Threading: the store's owning thread.
+ */
+void
+sextant_store_set_shared_views (SextantStore       *self,
+                                SextantSharedViews *views)
+{
+  g_return_if_fail (SEXTANT_IS_STORE (self));
+
+  g_clear_pointer (&self->shared_views, sextant_shared_views_unref);
+  if (views != NULL)
+    self->shared_views = sextant_shared_views_ref (views);
 }
 
 /**
