@@ -1,0 +1,475 @@
+/*
+ * sextant-location-decoder-mpi.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A location's point-to-point messages and collectives (see
+ * sextant-location-decoder-private.h): message halves numbered per channel
+ * (communicator, sender, receiver, tag) and collective halves per
+ * communicator, for the matcher; the requests of non-blocking calls kept
+ * until they complete.
+ */
+#include "config.h"
+
+#include "sextant-location-decoder-private.h"
+
+static inline guint
+seq_hash (gint64  comm,
+          gint64  peer,
+          guint32 tag)
+{
+  guint64 h = (guint64)comm * 0x9E3779B97F4A7C15ULL ^ (guint64)peer * 0xC2B2AE3D27D4EB4FULL ^ tag;
+
+  return (guint)(h ^ (h >> 29));
+}
+
+static void
+seq_table_grow (SeqTable *table)
+{
+  SeqSlot *old = table->slots;
+  guint old_size = table->size;
+
+  table->size = MAX (16, 2 * old_size);
+  table->slots = g_new0 (SeqSlot, table->size);
+  for (guint i = 0; i < old_size; i++)
+    {
+      guint j;
+
+      if (!old[i].used)
+        continue;
+      for (j = seq_hash (old[i].comm, old[i].peer, old[i].tag) & (table->size - 1);
+           table->slots[j].used;
+           j = (j + 1) & (table->size - 1))
+        ;
+      table->slots[j] = old[i];
+    }
+  g_free (old);
+}
+
+/* The number of the next message (or collective) of a channel. */
+static gint64
+next_seq (SeqTable *table,
+          gint64    comm,
+          gint64    peer,
+          guint32   tag)
+{
+  guint mask;
+  guint i;
+
+  if (2 * (table->n + 1) > table->size)
+    seq_table_grow (table);
+  mask = table->size - 1;
+
+  for (i = seq_hash (comm, peer, tag) & mask; table->slots[i].used; i = (i + 1) & mask)
+    {
+      SeqSlot *slot = &table->slots[i];
+
+      if (slot->comm == comm && slot->peer == peer && slot->tag == tag)
+        return slot->count++;
+    }
+
+  table->slots[i] = (SeqSlot) { comm, peer, tag, TRUE, 1 };
+  table->n++;
+
+  return 0;
+}
+
+/* _sextant_import_comm_rank_loc() with the last communicator's definition
+ * kept: the messages of a location mostly use one. */
+static gint32
+comm_rank_loc (Decoder      *self,
+               OTF2_CommRef  comm,
+               guint32       rank,
+               gboolean     *is_self)
+{
+  if (comm != self->comm_ref || comm == OTF2_UNDEFINED_COMM)
+    {
+      self->comm_ref = comm;
+      self->comm_def = _sextant_import_get_comm (self->import, comm);
+    }
+
+  return _sextant_comm_def_rank_loc (self->comm_def, rank, is_self);
+}
+
+/* The receiving or sending peer as a location index, or -(rank + 1) when the
+ * communicator does not tell (such halves cannot match and stay unmatched). */
+static gint64
+resolve_peer (Decoder      *self,
+              OTF2_CommRef  comm,
+              guint32       rank)
+{
+  gboolean is_self = FALSE;
+  gint32 loc = comm_rank_loc (self, comm, rank, &is_self);
+
+  if (is_self)
+    return self->loc;
+
+  if (loc < 0)
+    _sextant_import_log (self->import, "unresolved_peer", self->loc, self->last_time,
+                         "a message's peer (rank %u of communicator %s) is not a known location; "
+                         "such messages stay unmatched", rank,
+                         comm == OTF2_UNDEFINED_COMM ? "UNDEFINED" : "without members");
+
+  return loc >= 0 ? loc : -(gint64)rank - 1;
+}
+
+static gint64
+comm_value (OTF2_CommRef comm)
+{
+  return comm == OTF2_UNDEFINED_COMM ? SEXTANT_NULL : (gint64)comm;
+}
+
+gboolean
+_sextant_decoder_write_send (Decoder            *self,
+                             const PendingSend  *send,
+                             gint64              mode,
+                             gint64              complete_time,
+                             gint64              complete_visit,
+                             GError            **error)
+{
+  SextantHalf half = {
+    .comm = send->comm, .src = self->loc, .dst = send->peer, .seq = send->seq, .tag = send->tag,
+    .loc = self->loc, .bytes = send->bytes, .mode = mode, .time = send->time, .visit = send->visit,
+    .request = send->request, .time2 = complete_time, .visit2 = complete_visit,
+  };
+
+  SextantDeferredHalf deferred = { FALSE, half };
+
+  push_copy (self->halves, &deferred, sizeof deferred);
+  return TRUE;
+}
+
+/* A send at @t, numbered on its channel. */
+static PendingSend
+new_send (Decoder      *self,
+          gint64        t,
+          guint32       receiver,
+          OTF2_CommRef  comm,
+          guint32       tag,
+          guint64       length,
+          gint64        request)
+{
+  PendingSend send = { .comm = comm_value (comm), .peer = resolve_peer (self, comm, receiver), .tag = tag };
+
+  send.seq = next_seq (&self->send_seq, send.comm, send.peer, tag);
+  send.bytes = (gint64)length;
+  send.time = t;
+  send.visit = top_visit (self);
+  send.request = request;
+
+  return send;
+}
+
+static OTF2_CallbackCode
+on_mpi_send (DECODER_ARGS,
+             uint32_t     receiver,
+             OTF2_CommRef comm,
+             uint32_t     tag,
+             uint64_t     length)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_SEND, time);
+  PendingSend send = new_send (self, t, receiver, comm, tag, length, SEXTANT_NULL);
+
+  STORE (self, _sextant_decoder_write_send (self, &send, SEXTANT_MODE_BLOCKING, SEXTANT_NULL, SEXTANT_NULL, &store_error));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_isend (DECODER_ARGS,
+              uint32_t     receiver,
+              OTF2_CommRef comm,
+              uint32_t     tag,
+              uint64_t     length,
+              uint64_t     request)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_ISEND, time);
+  PendingSend send = new_send (self, t, receiver, comm, tag, length, (gint64)request);
+  PendingSend *old;
+
+  /* A request id still open is a lost completion: keep the older send. */
+  if ((old = sextant_request_map_lookup (self->isends, request)) != NULL)
+    {
+      _sextant_import_log (self->import, "request_reused", self->loc, t,
+                           "MPI_ISEND reuses an open request id; the earlier send is kept without completion");
+      STORE (self, _sextant_decoder_write_send (self, old, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL, &store_error));
+    }
+  *(PendingSend *)sextant_request_map_insert (self->isends, request) = send;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_isend_complete (DECODER_ARGS,
+                       uint64_t request)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_ISEND_COMPLETE, time);
+  PendingSend send;
+
+  if (!sextant_request_map_remove (self->isends, request, &send))
+    {
+      _sextant_import_log (self->import, "unknown_request", self->loc, t,
+                           "MPI_ISEND_COMPLETE for a request without MPI_ISEND; ignored");
+      return OTF2_CALLBACK_SUCCESS;
+    }
+
+  STORE (self, _sextant_decoder_write_send (self, &send, SEXTANT_MODE_NONBLOCKING, t, top_visit (self), &store_error));
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Where the location is at @t: its innermost visit. */
+static inline PendingPoint
+point_here (Decoder *self,
+            gint64   t)
+{
+  return (PendingPoint) { .time = t, .visit = top_visit (self), .region = top_region (self), .request = SEXTANT_NULL };
+}
+
+PendingPoint *
+_sextant_decoder_new_point (Decoder *self,
+                            gint64   t)
+{
+  PendingPoint *point = g_new (PendingPoint, 1);
+
+  *point = point_here (self, t);
+
+  return point;
+}
+
+static OTF2_CallbackCode
+on_mpi_irecv_request (DECODER_ARGS,
+                      uint64_t request)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_IRECV_REQUEST, time);
+  PendingPoint *post = sextant_request_map_insert (self->irecvs, request);
+
+  *post = point_here (self, t);
+  post->request = (gint64)request;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+receive (Decoder            *self,
+         gint64              t,
+         guint32             sender,
+         OTF2_CommRef        comm,
+         guint32             tag,
+         guint64             length,
+         gint64              mode,
+         gint64              request,
+         const PendingPoint *post)
+{
+  gint64 comm_v = comm_value (comm);
+  gint64 peer = resolve_peer (self, comm, sender);
+  SextantHalf half = {
+    .comm = comm_v, .src = peer, .dst = self->loc, .tag = tag,
+    .seq = next_seq (&self->recv_seq, comm_v, peer, tag),
+    .loc = self->loc, .bytes = (gint64)length, .mode = mode, .time = t, .visit = top_visit (self),
+    .request = request,
+    .time2 = post != NULL ? post->time : SEXTANT_NULL,
+    .visit2 = post != NULL ? post->visit : SEXTANT_NULL,
+  };
+
+  SextantDeferredHalf deferred = { TRUE, half };
+
+  push_copy (self->halves, &deferred, sizeof deferred);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_recv (DECODER_ARGS,
+             uint32_t     sender,
+             OTF2_CommRef comm,
+             uint32_t     tag,
+             uint64_t     length)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_RECV, time);
+
+  return receive (self, t, sender, comm, tag, length, SEXTANT_MODE_BLOCKING, SEXTANT_NULL, NULL);
+}
+
+static OTF2_CallbackCode
+on_mpi_irecv (DECODER_ARGS,
+              uint32_t     sender,
+              OTF2_CommRef comm,
+              uint32_t     tag,
+              uint64_t     length,
+              uint64_t     request)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_IRECV, time);
+  PendingPoint post;
+  gboolean posted = sextant_request_map_remove (self->irecvs, request, &post);
+
+  return receive (self, t, sender, comm, tag, length, SEXTANT_MODE_NONBLOCKING, (gint64)request,
+                  posted ? &post : NULL);
+}
+
+static OTF2_CallbackCode
+on_mpi_request_cancelled (DECODER_ARGS,
+                          uint64_t request)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_REQUEST_CANCELLED, time);
+
+  /* A cancelled send or receive never happened: it must not stay unmatched. */
+  if (!sextant_request_map_remove (self->isends, request, NULL) &&
+      !sextant_request_map_remove (self->irecvs, request, NULL))
+    _sextant_import_log (self->import, "unknown_request", self->loc, t,
+                         "MPI_REQUEST_CANCELLED for a request that is not open; ignored");
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_collective_begin (DECODER_ARGS)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_COLLECTIVE_BEGIN, time);
+
+  g_queue_push_tail (&self->coll_begins, _sextant_decoder_new_point (self, t));
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static gboolean
+region_has (Decoder  *self,
+            guint32   region,
+            gboolean  nonblocking_call)
+{
+  const SextantRegionDef *def = _sextant_decoder_region_def (self, region);
+
+  if (def == NULL)
+    return FALSE;
+
+  return nonblocking_call ? def->nonblocking_call : def->completion_call;
+}
+
+static OTF2_CallbackCode
+write_collective (Decoder           *self,
+                  OTF2_CollectiveOp  op,
+                  OTF2_CommRef       comm,
+                  guint32            root,
+                  guint64            sent,
+                  guint64            received,
+                  gint64             begin,
+                  gint64             begin_visit,
+                  gboolean           nonblocking,
+                  gint64             end)
+{
+  gboolean is_self = FALSE;
+  gint64 owner;
+  gint64 root_v;
+  gint64 comm_v = comm_value (comm);
+
+  comm_rank_loc (self, comm, 0, &is_self);
+  owner = is_self ? (gint64)self->loc : -1;
+  root_v = (root == OTF2_UNDEFINED_UINT32 ||
+            root == OTF2_COLLECTIVE_ROOT_SELF ||
+            root == OTF2_COLLECTIVE_ROOT_THIS_GROUP) ? SEXTANT_NULL : (gint64)root;
+
+  {
+    SextantCollectiveHalf half = {
+      .comm = comm_v, .owner = owner, .seq = next_seq (&self->coll_seq, comm_v, owner, 0),
+      .loc = self->loc, .kind = sextant_otf2_collective_op_name (op), .root = root_v,
+      .nonblocking = nonblocking, .begin = begin, .end = end, .visit = begin_visit,
+      .end_visit = top_visit (self), .sent = (gint64)sent, .received = (gint64)received,
+    };
+
+    push_copy (self->coll_halves, &half, sizeof half);
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_mpi_collective_end (DECODER_ARGS,
+                       OTF2_CollectiveOp collective_op,
+                       OTF2_CommRef      comm,
+                       uint32_t          root,
+                       uint64_t          sent,
+                       uint64_t          received)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_COLLECTIVE_END, time);
+  g_autofree PendingPoint *begin = g_queue_pop_head (&self->coll_begins);
+  gboolean nonblocking;
+
+  if (begin == NULL)
+    {
+      _sextant_import_log (self->import, "collective_end_without_begin", self->loc, t,
+                           "MPI_COLLECTIVE_END without MPI_COLLECTIVE_BEGIN; begins at its end");
+      begin = _sextant_decoder_new_point (self, t);
+    }
+
+  /* Score-P records a non-blocking collective as BEGIN in the MPI_I* call
+   * and END in the MPI_Wait/Test call that completes it. */
+  nonblocking = region_has (self, begin->region, TRUE) || region_has (self, top_region (self), FALSE);
+
+  return write_collective (self, collective_op, comm, root, sent, received,
+                           begin->time, begin->visit, nonblocking, t);
+}
+
+static OTF2_CallbackCode
+on_nb_collective_request (DECODER_ARGS,
+                          uint64_t request)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_REQUEST, time);
+
+  PendingPoint *point = sextant_request_map_insert (self->nb_colls, request);
+
+  *point = point_here (self, t);
+  point->request = (gint64)request;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_nb_collective_complete (DECODER_ARGS,
+                           OTF2_CollectiveOp collective_op,
+                           OTF2_CommRef      comm,
+                           uint32_t          root,
+                           uint64_t          sent,
+                           uint64_t          received,
+                           uint64_t          request)
+{
+  Decoder *self = user_data;
+  gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_COMPLETE, time);
+  PendingPoint begin_point;
+  PendingPoint *begin = sextant_request_map_remove (self->nb_colls, request, &begin_point) ? &begin_point : NULL;
+  OTF2_CallbackCode code;
+
+  if (begin == NULL)
+    _sextant_import_log (self->import, "unknown_request", self->loc, t,
+                         "NON_BLOCKING_COLLECTIVE_COMPLETE without its request; begins at its end");
+
+  code = write_collective (self, collective_op, comm, root, sent, received,
+                           begin != NULL ? begin->time : t,
+                           begin != NULL ? begin->visit : top_visit (self), TRUE, t);
+
+  return code;
+}
+
+void
+_sextant_location_decoder_set_mpi_callbacks (OTF2_EvtReaderCallbacks *cb)
+{
+#define SET(Name, fn) OTF2_EvtReaderCallbacks_Set##Name##Callback (cb, fn)
+  SET (MpiSend, on_mpi_send);
+  SET (MpiIsend, on_mpi_isend);
+  SET (MpiIsendComplete, on_mpi_isend_complete);
+  SET (MpiIrecvRequest, on_mpi_irecv_request);
+  SET (MpiRecv, on_mpi_recv);
+  SET (MpiIrecv, on_mpi_irecv);
+  SET (MpiRequestCancelled, on_mpi_request_cancelled);
+  SET (MpiCollectiveBegin, on_mpi_collective_begin);
+  SET (MpiCollectiveEnd, on_mpi_collective_end);
+  SET (NonBlockingCollectiveRequest, on_nb_collective_request);
+  SET (NonBlockingCollectiveComplete, on_nb_collective_complete);
+#undef SET
+}
