@@ -150,6 +150,9 @@ typedef enum
   SEXTANT_N_STMTS
 } SextantStoreStmt;
 
+/* The SQL of each statement (sextant-store-sql.c). */
+G_GNUC_INTERNAL extern const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS];
+
 /* The tables stored as column chunks, and their stored columns in the order
  * of schema-1.sql (the row id is not stored). */
 typedef enum

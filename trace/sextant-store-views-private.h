@@ -3,9 +3,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The shared views of an analysis that are computed in C outside
- * sextant-store.c (sextant-store-views-collective.c, -p2p.c), and what they
- * need of the store's connection. sextant-store.c lists them in shared_views[];
+ * The shared views of an analysis, computed in C
+ * (sextant-store-views-collective.c, -p2p.c), and what they need of the
+ * store's connection. sextant-store-views.c lists them in shared_views[];
  * sextant_store_materialize_views() calls them.
  */
 #pragma once
@@ -17,15 +17,21 @@
 
 G_BEGIN_DECLS
 
-/* In sextant-store.c: the connection of @self and its column tables. */
+/* In sextant-store.c: the connection of @self, its column tables and the
+ * state of its shared views. */
 sqlite3             *_sextant_store_get_db          (SextantStore  *self);
 SextantColumnModule *_sextant_store_get_columns     (SextantStore  *self);
+GHashTable          *_sextant_store_get_materialized (SextantStore *self);   /* names of the views copied */
+SextantSharedViews  *_sextant_store_get_shared_views (SextantStore *self);
+gboolean             _sextant_store_exec_sql        (SextantStore  *self,
+                                                     const char    *sql,
+                                                     GError       **error);
 void                 _sextant_store_set_error_from_db (SextantStore *self,
                                                      int            rc,
                                                      const char    *what,
                                                      GError       **error);
 
-/* In sextant-store.c: temp.@name as a column table reading @chunks ... */
+/* In sextant-store-views.c: temp.@name as a column table reading @chunks ... */
 gboolean             _sextant_store_attach_temp_columns (SextantStore         *self,
                                                        const char           *name,
                                                        const char           *columns,

@@ -3,9 +3,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The trace store: all SQL of Sextant lives in this file, in the typed
- * readers of the other sextant-store-*.c files (through
- * sextant_store_foreach_sql()) and in the schema resources. Two ways in:
+ * The trace store: its connection, statements, transactions and chunk
+ * writes. All SQL of Sextant lives in the store's statements
+ * (sextant-store-sql.c), in the typed readers of the other
+ * sextant-store-*.c files (through sextant_store_foreach_sql()), in the
+ * schema resources and in the pattern catalogue. Two ways in:
  *
  *  - sextant_store_create() makes a new file for a bulk load: journal and
  *    fsync off (the importer writes a temporary file and renames it only when
@@ -47,7 +49,6 @@
 #include "sextant-column-table.h"
 #include "sextant-sql-functions.h"
 #include "sextant-store-private.h"
-#include "sextant-store-views-p2p.h"
 #include "sextant-store-views-private.h"
 #include "sextant-trace-resources.h"
 
@@ -85,342 +86,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 /* Virtual machine instructions between two checks of the cancellable: a
  * check is an atomic read, and 1000 instructions take a few microseconds. */
 #define PROGRESS_OPS 1000
-
-static const char * const stmt_sql[SEXTANT_N_STMTS] = {
-  [SEXTANT_STMT_META] =
-    "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-  [SEXTANT_STMT_LOG] =
-    "INSERT INTO import_log (severity, kind, loc, first_time, count, message) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-  [SEXTANT_STMT_DEFINITION_COUNT] =
-    "INSERT INTO definition_count (kind, count) VALUES (?1, ?2)",
-  [SEXTANT_STMT_STRING] =
-    "INSERT INTO string (id, value) VALUES (?1, ?2)",
-  [SEXTANT_STMT_SYSTEM_TREE_NODE] =
-    "INSERT INTO system_tree_node (id, name, class_name, parent) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_SYSTEM_TREE_NODE_PROPERTY] =
-    "INSERT INTO system_tree_node_property (node, name, value) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_SYSTEM_TREE_NODE_DOMAIN] =
-    "INSERT INTO system_tree_node_domain (node, domain) VALUES (?1, ?2)",
-  [SEXTANT_STMT_LOCATION_GROUP] =
-    "INSERT INTO location_group (id, name, type, system_tree_node, creating_group) "
-    "VALUES (?1, ?2, ?3, ?4, ?5)",
-  [SEXTANT_STMT_LOCATION] =
-    "INSERT INTO location (id, otf2_id, name, type, location_group, defined_events) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-  [SEXTANT_STMT_LOCATION_PROPERTY] =
-    "INSERT INTO location_property (loc, name, value) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_LOCATION_UPDATE] =
-    "UPDATE location SET events = ?2, first_visit = ?3, last_visit = ?4, "
-    "time_begin = ?5, time_end = ?6 WHERE id = ?1",
-  [SEXTANT_STMT_PARADIGM] =
-    "INSERT OR REPLACE INTO paradigm (id, name, class) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_REGION] =
-    "INSERT INTO region (id, name, canonical_name, description, role, paradigm, "
-    "category, flags, file, begin_line, end_line) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-  [SEXTANT_STMT_GROUP] =
-    "INSERT INTO \"group\" (id, name, type, paradigm, flags, size) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-  [SEXTANT_STMT_GROUP_MEMBER] =
-    "INSERT INTO group_member (\"group\", rank, member) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_COMM] =
-    "INSERT INTO comm (id, name, \"group\", parent, is_self, size, flags) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-  [SEXTANT_STMT_COMM_MEMBER] =
-    "INSERT OR REPLACE INTO comm_member (comm, rank, loc) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_RMA_WINDOW] =
-    "INSERT INTO rma_window (id, name, comm, flags) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_SOURCE_CODE_LOCATION] =
-    "INSERT INTO source_code_location (id, file, line) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_CALLING_CONTEXT] =
-    "INSERT INTO calling_context (id, region, source_code_location, parent) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_CALLPATH] =
-    "INSERT INTO callpath (id, region, parent) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_CALLSITE] =
-    "INSERT INTO callsite (id, file, line, entered_region, left_region) VALUES (?1, ?2, ?3, ?4, ?5)",
-  [SEXTANT_STMT_METRIC_MEMBER] =
-    "INSERT INTO metric_member (id, name, description, type, mode, value_type, unit, base, exponent) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-  [SEXTANT_STMT_METRIC] =
-    "INSERT INTO metric (id, kind, class, recorder, n_members, occurrence, recorder_kind) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-  [SEXTANT_STMT_METRIC_CLASS_MEMBER] =
-    "INSERT INTO metric_class_member (metric, position, member) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_ATTRIBUTE] =
-    "INSERT INTO attribute (id, name, description, type) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_PARAMETER] =
-    "INSERT INTO parameter (id, name, type) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_EVENT_COUNT] =
-    "INSERT INTO event_count (loc, kind, count) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_VISIT_ATTRIBUTE] =
-    "INSERT OR REPLACE INTO visit_attribute (visit, attribute, value) VALUES (?1, ?2, ?3)",
-  [SEXTANT_STMT_VISIT_CHUNK] =
-    "INSERT INTO visit_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_MESSAGE_CHUNK] =
-    "INSERT INTO message_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_COLLECTIVE_MEMBER_CHUNK] =
-    "INSERT INTO collective_member_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_LOD_CHUNK] =
-    "INSERT INTO lod_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_PATTERN_INSTANCE_CHUNK] =
-    "INSERT INTO pattern_instance_data_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_WAIT_STATE_CHUNK] =
-    "INSERT INTO wait_state_chunk (first_row, n, header, data) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_CALL_PATH_PROFILE] =
-    "INSERT INTO call_path_profile (loc, path, visits, inclusive, exclusive, last_visit) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-  [SEXTANT_STMT_CALL_PATH] =
-    "INSERT INTO call_path (id, parent, region, depth, name, scl) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-  [SEXTANT_STMT_COLLECTIVE] =
-    "INSERT INTO collective (id, comm, kind, root, root_loc, nonblocking, members, expected, "
-    "begin, \"end\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-  [SEXTANT_STMT_RMA_OP] =
-    "INSERT INTO rma_op (loc, win, kind, atomic_type, target, bytes, bytes_received, "
-    "matching_id, issue_time, visit, complete_time, complete_kind, complete_visit, id) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-  [SEXTANT_STMT_RMA_SYNC] =
-    "INSERT INTO rma_sync (loc, time, visit, kind, win, remote, level, detail, end_time, id) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-  [SEXTANT_STMT_LOCK] =
-    "INSERT INTO lock (loc, family, win, target, lock_id, lock_type, request_time, "
-    "acquire_time, release_time, acquire_visit, try_failed, id) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-  [SEXTANT_STMT_METRIC_VALUE] =
-    "INSERT INTO metric_value (loc, time, metric, position, value) VALUES (?1, ?2, ?3, ?4, ?5)",
-  [SEXTANT_STMT_THREAD_EVENT] =
-    "INSERT INTO thread_event (loc, time, kind, paradigm, team, value, visit, id) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-  [SEXTANT_STMT_PROGRAM] =
-    "INSERT OR REPLACE INTO program (loc, name, arguments, begin, \"end\", exit_status) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-  [SEXTANT_STMT_PARAMETER_VALUE] =
-    "INSERT INTO parameter_value (loc, time, parameter, value, visit) VALUES (?1, ?2, ?3, ?4, ?5)",
-  [SEXTANT_STMT_SAMPLE] =
-    "INSERT INTO sample (loc, time, calling_context, unwind_distance) VALUES (?1, ?2, ?3, ?4)",
-  [SEXTANT_STMT_RESOLVE_RMA_TARGETS] =
-    "UPDATE rma_op SET target_loc = (SELECT cm.loc FROM rma_window AS w "
-    "  JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = rma_op.target "
-    "  WHERE w.id = rma_op.win)",
-  [SEXTANT_QUERY_META] =
-    "SELECT key, value FROM meta ORDER BY key",
-  [SEXTANT_QUERY_DEFINITION_COUNTS] =
-    "SELECT kind, count FROM definition_count WHERE count > 0 ORDER BY kind",
-  [SEXTANT_QUERY_EVENT_COUNTS] =
-    "SELECT e.loc, e.kind, e.count FROM event_count AS e WHERE e.count > 0 ORDER BY e.loc, e.kind",
-  [SEXTANT_QUERY_LOCATIONS] =
-    "SELECT l.id, l.otf2_id, l.name, l.type, g.name, l.defined_events, l.events "
-    "FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group ORDER BY l.id",
-  [SEXTANT_QUERY_SUMMARY_COUNTS] =
-    "SELECT (SELECT count(*) FROM visit), "
-    "       (SELECT count(*) FROM message WHERE send_time IS NOT NULL AND recv_time IS NOT NULL), "
-    "       (SELECT count(*) FROM message WHERE send_time IS NULL OR recv_time IS NULL), "
-    "       (SELECT count(*) FROM collective), "
-    "       (SELECT count(*) FROM rma_op), "
-    "       (SELECT count(*) FROM lock), "
-    "       (SELECT count(*) FROM metric_value)",
-  [SEXTANT_QUERY_IMPORT_LOG] =
-    "SELECT severity, kind, loc, first_time, count, message FROM import_log ORDER BY id",
-  [SEXTANT_QUERY_LOCATION_VISITS] =
-    "SELECT region, enter, leave, depth FROM visit WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
-  [SEXTANT_QUERY_TIME_SPAN] =
-    "SELECT min (time_begin), max (time_end), max (events) FROM location WHERE events > 0",
-  [SEXTANT_QUERY_LOCATION_VISIT_RANGES] =
-    "SELECT id, first_visit, last_visit FROM location WHERE first_visit IS NOT NULL ORDER BY id",
-  /* a chunk of lod holds one level of one location in bucket order: the
-   * equalities and the range pick one or two chunks */
-  [SEXTANT_QUERY_LOD_BUCKETS] =
-    "SELECT bucket, region, busy, t_mpi, t_rma, t_user, t_omp, t_thread, t_io, t_accel, t_other FROM lod "
-    "WHERE loc = ?1 AND level = ?2 AND bucket BETWEEN ?3 AND ?4 ORDER BY bucket",
-  [SEXTANT_QUERY_REGION_NAMES] =
-    "SELECT id, name, category FROM region ORDER BY id",
-  /* a timeline zoomed in past the pyramid: the visits open at the view's
-   * start (the one entered last before it and its ancestors, from the
-   * first visit entered in it) and those entered in it; ids are in enter
-   * order within a location, so these stop early and read few chunks */
-  [SEXTANT_QUERY_FIRST_VISIT_FROM] =
-    "SELECT id FROM visit WHERE loc = ?1 AND enter >= ?2 AND id BETWEEN ?3 AND ?4 ORDER BY id LIMIT 1",
-  [SEXTANT_QUERY_VISIT_BY_ID] =
-    "SELECT id, enter, leave, region, parent FROM visit WHERE id = ?1",
-  /* messages in flight during [?1, ?2), at most ?3: both bounds prune
-   * chunks (messages are stored in the order they were matched, which
-   * follows time closely) */
-  [SEXTANT_QUERY_MESSAGES_IN_VIEW] =
-    "SELECT send_loc, recv_loc, send_time, recv_time, id, bytes FROM message "
-    "WHERE send_time < ?2 AND recv_time >= ?1 AND send_loc IS NOT NULL AND recv_loc IS NOT NULL LIMIT ?3",
-  /* the timeline's one-sided communication (sextant-lod-reader-rma.c, run
-   * with sextant_store_foreach_prepared()): */
-  /* the operations issued in [?1 - ?3, ?2) (?3 the longest operation: one in
-   * flight at ?1 was issued then) and still under way at ?1, and those never
-   * completed that were issued before; at most ?4 (index rma_op_issue,
-   * rma_op_complete) */
-  [SEXTANT_QUERY_RMA_OPS_IN_VIEW] =
-    "SELECT id, loc, target_loc, issue_time, complete_time, max (bytes, bytes_received), win, kind FROM ("
-    "  SELECT * FROM rma_op WHERE issue_time >= ?1 - ?3 AND issue_time < ?2 "
-    "     AND (complete_time >= ?1 OR complete_time IS NULL) "
-    "  UNION ALL "
-    "  SELECT * FROM rma_op WHERE complete_time IS NULL AND issue_time < ?1 - ?3) "
-    "ORDER BY issue_time, id LIMIT ?4",
-  /* the synchronisation records in [?1, ?2) with the call around them and,
-   * for a memory sync of one target, its location (index rma_sync_time) */
-  [SEXTANT_QUERY_RMA_SYNCS_IN_VIEW] =
-    "SELECT s.loc, coalesce (v.enter, s.time), coalesce (v.leave, s.end_time, s.time), s.win, "
-    "       CASE WHEN s.kind = 'RMA_SYNC' THEN cm.loc END, r.name, s.kind, s.detail "
-    "FROM rma_sync AS s "
-    "LEFT JOIN visit AS v ON v.id = s.visit LEFT JOIN region AS r ON r.id = v.region "
-    "LEFT JOIN rma_window AS w ON w.id = s.win "
-    "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = s.remote "
-    "WHERE s.time >= ?1 AND s.time < ?2 ORDER BY s.time LIMIT ?3",
-  /* window locks acquired (?4 = 0) or released (?4 = 1) in [?1, ?2), the
-   * call that acquired them, and the target's location (indexes
-   * lock_acquire, lock_release) */
-  [SEXTANT_QUERY_RMA_LOCKS_IN_VIEW] =
-    "SELECT l.loc, coalesce (v.enter, l.acquire_time), coalesce (v.leave, l.acquire_time), l.win, cm.loc, r.name "
-    "FROM lock AS l "
-    "LEFT JOIN visit AS v ON v.id = l.acquire_visit LEFT JOIN region AS r ON r.id = v.region "
-    "LEFT JOIN rma_window AS w ON w.id = l.win "
-    "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
-    "WHERE l.family = 'RMA' AND l.acquire_time >= ?1 AND l.acquire_time < ?2 AND ?4 = 0 "
-    "UNION ALL "
-    "SELECT l.loc, l.release_time, l.release_time, l.win, cm.loc, NULL "
-    "FROM lock AS l "
-    "LEFT JOIN rma_window AS w ON w.id = l.win "
-    "LEFT JOIN comm_member AS cm ON cm.comm = w.comm AND cm.rank = l.target "
-    "WHERE l.family = 'RMA' AND l.release_time >= ?1 AND l.release_time < ?2 AND ?4 = 1 "
-    "LIMIT ?3",
-  /* the calls that completed one-sided operations in [?1, ?2) (a flush has
-   * no record of its own in every trace: onecoll's have none), with their
-   * target when they completed operations to one (index rma_op_complete) */
-  [SEXTANT_QUERY_RMA_FLUSHES_IN_VIEW] =
-    "SELECT v.loc, v.enter, v.leave, o.win, o.target_loc, r.name FROM ("
-    "  SELECT complete_visit AS visit, min (win) AS win, "
-    "         CASE WHEN min (target_loc) = max (target_loc) THEN min (target_loc) END AS target_loc "
-    "  FROM rma_op WHERE complete_time >= ?1 AND complete_time < ?2 AND complete_visit IS NOT NULL "
-    "  GROUP BY complete_visit) AS o "
-    "JOIN visit AS v ON v.id = o.visit JOIN region AS r ON r.id = v.region "
-    "LIMIT ?3",
-  [SEXTANT_QUERY_VISITS_ENTERED] =
-    "SELECT id, enter, leave, region, parent FROM visit "
-    "WHERE loc = ?1 AND enter >= ?2 AND enter < ?3 AND id BETWEEN ?4 AND ?5 ORDER BY id",
-  /* instances are column chunks (written by the million, read by
-   * summaries through pattern_aggregate, and a few at a time) */
-  /* wait_state as in schema-1.sql: a store written before it had none */
-  [SEXTANT_STMT_CLEAR_PATTERNS] =
-    "CREATE VIRTUAL TABLE IF NOT EXISTS wait_state USING sextant_columns ("
-    "  instance ROWID, cause TEXT direct propagated, cause_instance, root_instance, root_loc); "
-    "DELETE FROM pattern_instance_data_chunk; DELETE FROM pattern_site; DELETE FROM pattern_note; "
-    "DELETE FROM pattern; DELETE FROM pattern_aggregate; DELETE FROM wait_state_chunk;",
-  [SEXTANT_STMT_PATTERN] =
-    "INSERT OR REPLACE INTO pattern (id, number, title, parent, description, criterion, comment, origin, "
-    "parameters) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-  [SEXTANT_STMT_PATTERN_SITE] =
-    "INSERT INTO pattern_site (id, file, line, kind, function) VALUES (?1, ?2, ?3, ?4, ?5)",
-  [SEXTANT_STMT_PATTERN_NOTE] =
-    "INSERT INTO pattern_note (instance, comment) VALUES (?1, ?2)",
-  [SEXTANT_STMT_PATTERN_AGGREGATE] =
-    "INSERT INTO pattern_aggregate (pattern, loc, callpath, file, line, site_kind, function, severity, instances) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-  [SEXTANT_QUERY_SOURCE_CODE_LOCATION] =
-    "SELECT file, line, NULL FROM source_code_location WHERE id = ?1",
-  [SEXTANT_QUERY_CONTEXT_SOURCE] =
-    "SELECT s.file, s.line, NULL FROM calling_context AS c "
-    "JOIN source_code_location AS s ON s.id = c.source_code_location WHERE c.id = ?1",
-  [SEXTANT_QUERY_CALL_PATH] =
-    "SELECT parent, region FROM call_path WHERE id = ?1",
-  [SEXTANT_QUERY_REGION_SOURCE] =
-    "SELECT file, begin_line, coalesce (name, '?') FROM region WHERE id = ?1 AND file IS NOT NULL",
-  [SEXTANT_QUERY_CALL_PATH_NAME] =
-    "SELECT name FROM call_path WHERE id = ?1",
-  [SEXTANT_QUERY_TOTAL_TIME] =
-    "SELECT coalesce (sum (time_end - time_begin), 0), (SELECT value FROM meta WHERE key = 'resolution') "
-    "FROM location WHERE events > 0",
-  [SEXTANT_QUERY_PATTERN_TOTALS] =
-    "SELECT p.id, p.title, p.parent, coalesce (sum (a.instances), 0), coalesce (sum (a.severity), 0), "
-    "       p.description, p.origin "
-    "FROM pattern AS p LEFT JOIN pattern_aggregate AS a ON a.pattern = p.id "
-    "GROUP BY p.id ORDER BY 5 DESC, p.id",
-  [SEXTANT_QUERY_PATTERN_BY_LOCATION] =
-    "SELECT l.otf2_id, sum (a.severity), sum (a.instances) FROM pattern_aggregate AS a "
-    "JOIN location AS l ON l.id = a.loc WHERE a.pattern = ?1 GROUP BY a.loc ORDER BY l.otf2_id",
-  [SEXTANT_QUERY_PATTERN_BY_CALLPATH] =
-    "SELECT coalesce (a.callpath, ''), l.otf2_id, sum (a.severity) FROM pattern_aggregate AS a "
-    "JOIN location AS l ON l.id = a.loc WHERE a.pattern = ?1 GROUP BY a.callpath, a.loc "
-    "ORDER BY 1, 2",
-  [SEXTANT_QUERY_PATTERN_TOP_SITES] =
-    "SELECT file, line, sum (severity), sum (instances), min (callpath), site_kind, function "
-    "FROM pattern_aggregate WHERE pattern = ?1 GROUP BY file, line, site_kind, function "
-    "ORDER BY 3 DESC, 1, 2, 6, 7 LIMIT 10",
-  [SEXTANT_QUERY_REGION_PROFILE] =
-    "SELECT r.name, r.category, sum (f.visits), sum (f.inclusive), sum (f.exclusive), r.file, r.begin_line "
-    "FROM call_path_profile AS f JOIN call_path AS p ON p.id = f.path JOIN region AS r ON r.id = p.region "
-    "GROUP BY p.region ORDER BY 5 DESC, 1 LIMIT ?1",
-  [SEXTANT_QUERY_COMM_MATRIX] =
-    "SELECT s.otf2_id, r.otf2_id, count (*), coalesce (sum (m.bytes), 0) FROM message AS m "
-    "JOIN location AS s ON s.id = m.send_loc JOIN location AS r ON r.id = m.recv_loc "
-    "WHERE m.send_time IS NOT NULL AND m.recv_time IS NOT NULL GROUP BY m.send_loc, m.recv_loc "
-    "ORDER BY 1, 2",
-  [SEXTANT_QUERY_MESSAGE_SIZES] =
-    "SELECT coalesce (bytes, recv_bytes), count (*) FROM message GROUP BY 1 ORDER BY 1",
-  [SEXTANT_QUERY_TOP_INSTANCES] =
-    "SELECT i.pattern, p.title, i.severity, l.otf2_id, i.visit, i.callpath, i.file, i.line, "
-    "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc, i.site_kind, i.function, "
-    "       i.id, i.cause, rl.otf2_id, i.root_loc, i.cause_instance "
-    "FROM (SELECT id FROM pattern_instance_data ORDER BY severity DESC, id LIMIT ?1) AS top "
-    "JOIN pattern_instance AS i ON i.id = top.id JOIN pattern AS p ON p.id = i.pattern "
-    "JOIN location AS l ON l.id = i.loc LEFT JOIN location AS pl ON pl.id = i.peer_loc "
-    "LEFT JOIN location AS rl ON rl.id = i.root_loc "
-    "ORDER BY i.severity DESC, i.id",
-  /* the worst instances of one pattern (?1) for the pattern browser: its
-   * instance ids are (number << 32) + n, a range of the column table */
-  [SEXTANT_QUERY_PATTERN_INSTANCES] =
-    "SELECT i.id, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", i.file, i.line, i.comment, i.callpath "
-    "FROM (SELECT d.id FROM pattern_instance_data AS d "
-    "      WHERE d.id BETWEEN (SELECT number FROM pattern WHERE id = ?1) << 32 "
-    "                     AND ((SELECT number FROM pattern WHERE id = ?1) << 32) + 4294967295 "
-    "      ORDER BY d.severity DESC, d.id LIMIT ?2) AS top "
-    "JOIN pattern_instance AS i ON i.id = top.id ORDER BY i.severity DESC, i.id",
-  [SEXTANT_QUERY_LOCATION_LABELS] =
-    "SELECT loc, label FROM location_label",
-  [SEXTANT_QUERY_VISITS_IN_WINDOW] =
-    "SELECT v.enter, v.leave, v.depth, r.name, r.category FROM visit AS v "
-    "JOIN region AS r ON r.id = v.region "
-    "WHERE v.loc = ?1 AND v.enter <= ?3 AND v.leave >= ?2 AND v.id BETWEEN "
-    "  (SELECT first_visit FROM location WHERE id = ?1) AND (SELECT last_visit FROM location WHERE id = ?1) "
-    "ORDER BY v.depth, v.enter LIMIT 400",
-  [SEXTANT_QUERY_LOCATION_INFOS] =
-    "SELECT l.id, l.otf2_id, coalesce (l.name, '?'), g.name, coalesce (ll.label, '?'), coalesce (l.events, 0) "
-    "FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group "
-    "LEFT JOIN location_label AS ll ON ll.loc = l.id ORDER BY l.id",
-  [SEXTANT_QUERY_RUN_SPAN] =
-    "SELECT (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_begin'), "
-    "       (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_end'), "
-    "       (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'resolution')",
-  /* worst first, the patterns without instances last */
-  [SEXTANT_QUERY_PATTERN_TOTAL_LIST] =
-    "SELECT p.id, coalesce (nullif (p.title, ''), p.id), p.parent, p.description, "
-    "       coalesce (sum (a.instances), 0) AS n, coalesce (sum (a.severity), 0) AS lost "
-    "FROM pattern AS p LEFT JOIN pattern_aggregate AS a ON a.pattern = p.id "
-    "GROUP BY p.id ORDER BY n = 0, lost DESC, p.id",
-  /* as SEXTANT_QUERY_PATTERN_INSTANCES, with the locations' labels */
-  [SEXTANT_QUERY_PATTERN_INSTANCE_LIST] =
-    "SELECT i.id, i.pattern, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", coalesce (ll.label, '?'), "
-    "       pl.label, i.call, i.callpath, i.file, i.line, i.site_kind, i.function, coalesce (i.comment, ''), "
-    "       i.cause, i.cause_instance, i.root_loc, i.root_label "
-    "FROM (SELECT d.id FROM pattern_instance_data AS d "
-    "      WHERE d.id BETWEEN (SELECT number FROM pattern WHERE id = ?1) << 32 "
-    "                     AND ((SELECT number FROM pattern WHERE id = ?1) << 32) + 4294967295 "
-    "      ORDER BY d.severity DESC, d.id LIMIT ?2) AS top "
-    "JOIN pattern_instance AS i ON i.id = top.id "
-    "LEFT JOIN location_label AS ll ON ll.loc = i.loc LEFT JOIN location_label AS pl ON pl.loc = i.peer_loc "
-    "ORDER BY i.severity DESC, i.id",
-  /* the same columns for one instance */
-  [SEXTANT_QUERY_PATTERN_INSTANCE_BY_ID] =
-    "SELECT i.id, i.pattern, i.severity, i.loc, i.peer_loc, i.begin, i.\"end\", coalesce (ll.label, '?'), "
-    "       pl.label, i.call, i.callpath, i.file, i.line, i.site_kind, i.function, coalesce (i.comment, ''), "
-    "       i.cause, i.cause_instance, i.root_loc, i.root_label "
-    "FROM pattern_instance AS i "
-    "LEFT JOIN location_label AS ll ON ll.loc = i.loc LEFT JOIN location_label AS pl ON pl.loc = i.peer_loc "
-    "WHERE i.id = ?1",
-};
 
 static void
 set_cancelled (GError **error)
@@ -572,7 +237,7 @@ get_stmt (SextantStore      *self,
   int rc;
 
   g_assert (which < SEXTANT_N_STMTS);
-  g_assert (stmt_sql[which] != NULL);
+  g_assert (_sextant_store_stmt_sql[which] != NULL);
 
   if (stmt != NULL)
     {
@@ -581,7 +246,7 @@ get_stmt (SextantStore      *self,
       return stmt;
     }
 
-  rc = sqlite3_prepare_v3 (self->db, stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
+  rc = sqlite3_prepare_v3 (self->db, _sextant_store_stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
   if (rc != SQLITE_OK)
     {
       set_error_from_db (self, rc, "preparing a statement", error);
@@ -1031,7 +696,7 @@ sextant_store_exec (SextantStore      *self,
     gboolean ok;
 
     g_mutex_lock (&self->lock);
-    ok = exec_sql (self, stmt_sql[stmt], error);
+    ok = exec_sql (self, _sextant_store_stmt_sql[stmt], error);
     /* it may have deleted chunks (the instances of an earlier analysis) */
     sextant_column_module_changed (self->columns);
     g_mutex_unlock (&self->lock);
@@ -1365,7 +1030,7 @@ sextant_store_foreach (SextantStore      *self,
   g_return_val_if_fail (func != NULL, FALSE);
 
   va_start (args, types);
-  ok = foreach_valist (self, stmt_sql[query], FALSE, func, user_data, error, types, args);
+  ok = foreach_valist (self, _sextant_store_stmt_sql[query], FALSE, func, user_data, error, types, args);
   va_end (args);
 
   return ok;
@@ -1643,111 +1308,6 @@ sextant_store_run_query (SextantStore        *self,
   return TRUE;
 }
 
-#define TEMP_COLUMNS_CHUNK_ROWS 4096
-
-/**
- * _sextant_store_attach_temp_columns:
- * @name: the temporary table, e.g. "receive_wait"
- * @columns: its columns as sextant_columns declares them ("loc, visit, ...")
- * @chunks: its rows
- *
- * Replaces the temporary column table temp.@name of this connection by one
- * that reads @chunks in memory: the copy of a shared view
- * (sextant_store_materialize_views()), which shadows the view of the same
- * name. Its rows are encoded once (a twentieth of the time of inserting
- * them into a temporary table) and read as fast as events; the store's
- * shared views, if it has them (sextant_store_set_shared_views()), keep
- * @chunks for the other connections of the analysis.
- *
- * Threading: the store's owning thread.
- */
-gboolean
-_sextant_store_attach_temp_columns (SextantStore         *self,
-                                    const char           *name,
-                                    const char           *columns,
-                                    SextantColumnChunks  *chunks,
-                                    GError              **error)
-{
-  g_autofree char *create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; DROP TABLE IF EXISTS temp.%s_chunk; "
-                                             "CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
-                                             name, name, name, columns);
-
-  sextant_column_module_set_memory_table (self->columns, name, chunks);
-  if (!exec_sql (self, create, error))
-    return FALSE;
-  sextant_column_module_changed (self->columns);
-  if (self->shared_views != NULL)
-    sextant_shared_views_publish (self->shared_views, name, columns, chunks);
-  g_debug ("%s: %" G_GINT64_FORMAT " rows, %.1f MiB", name, sextant_column_chunks_get_n_rows (chunks),
-           sextant_column_chunks_get_size (chunks) / 1048576.0);
-
-  return TRUE;
-}
-
-/**
- * sextant_store_write_temp_columns:
- * @name: the temporary table, e.g. "receive_wait"
- * @columns: its columns as sextant_columns declares them ("loc, visit, ...")
- * @n_cols: how many
- * @n_rows: the rows
- * @func: fills the rows [first, first + n) of each chunk, column by column
- *   (%SEXTANT_NULL for NULL)
- *
- * Replaces the temporary column table temp.@name of this connection by one
- * of @n_rows rows (_sextant_store_attach_temp_columns()), which @func
- * writes chunk by chunk.
- *
- * Threading: the store's owning thread.
- */
-gboolean
-sextant_store_write_temp_columns (SextantStore               *self,
-                                  const char                 *name,
-                                  const char                 *columns,
-                                  guint                       n_cols,
-                                  gsize                       n_rows,
-                                  SextantTempColumnsFunc      func,
-                                  gpointer                    user_data,
-                                  GError                    **error)
-{
-  g_autoptr(SextantColumnChunks) chunks = NULL;
-  g_autofree gint64 *values = NULL;
-
-  g_return_val_if_fail (n_cols > 0 && n_cols <= SEXTANT_CHUNK_MAX_COLS, FALSE);
-
-  chunks = sextant_column_chunks_new (n_cols);
-  values = g_new (gint64, (gsize)n_cols * TEMP_COLUMNS_CHUNK_ROWS);
-  for (gsize first = 0; first < n_rows; first += TEMP_COLUMNS_CHUNK_ROWS)
-    {
-      guint n = (guint)MIN (TEMP_COLUMNS_CHUNK_ROWS, n_rows - first);
-      gint64 *chunk[SEXTANT_CHUNK_MAX_COLS];
-
-      if (sextant_store_set_error_if_cancelled (self, error))
-        return FALSE;
-      for (guint c = 0; c < n_cols; c++)
-        chunk[c] = values + (gsize)c * TEMP_COLUMNS_CHUNK_ROWS;
-      func (first, n, chunk, user_data);
-      if (!sextant_column_chunks_append (chunks, (const gint64 * const *)chunk, n, error))
-        return FALSE;
-    }
-
-  return _sextant_store_attach_temp_columns (self, name, columns, chunks, error);
-}
-
-/* Views that several patterns read and that cost seconds to compute on a
- * large trace (a window over every message), and how to copy them. */
-static const struct
-{
-  const char  *name;
-  gboolean   (*fill) (SextantStore *self, GError **error);
-} shared_views[] = {
-  /* filled together: one bit in sextant_store_reads_shared_views() */
-  { "receive_wait", _sextant_store_fill_p2p_views },
-  { "early_wait_op", _sextant_store_fill_p2p_views },
-  { "late_receiver_send", _sextant_store_fill_p2p_views },
-  { "close_send_recv_pair", _sextant_store_fill_p2p_views },
-  { "collective_visit", _sextant_store_fill_collective_visit },
-};
-
 /* For the shared views computed in other files (sextant-store-views-private.h) */
 sqlite3 *
 _sextant_store_get_db (SextantStore *self)
@@ -1761,6 +1321,26 @@ _sextant_store_get_columns (SextantStore *self)
   return self->columns;
 }
 
+GHashTable *
+_sextant_store_get_materialized (SextantStore *self)
+{
+  return self->materialized;
+}
+
+SextantSharedViews *
+_sextant_store_get_shared_views (SextantStore *self)
+{
+  return self->shared_views;
+}
+
+gboolean
+_sextant_store_exec_sql (SextantStore  *self,
+                         const char    *sql,
+                         GError       **error)
+{
+  return exec_sql (self, sql, error);
+}
+
 void
 _sextant_store_set_error_from_db (SextantStore  *self,
                                   int            rc,
@@ -1770,115 +1350,6 @@ _sextant_store_set_error_from_db (SextantStore  *self,
   set_error_from_db (self, rc, what, error);
 }
 
-/* The bit of shared view @i's fill: the index of the first view it fills. */
-static guint
-fill_bit (guint i)
-{
-  guint first = 0;
-
-  while (shared_views[first].fill != shared_views[i].fill)
-    first++;
-
-  return first;
-}
-
-/* Which of the shared views that sextant_store_materialize_views() copies
- * @sql reads: a bit per fill (1 << the index of the first view it fills;
- * the point-to-point views are filled together, so they share a bit), 0
- * for none. */
-guint
-sextant_store_reads_shared_views (const char *sql)
-{
-  guint views = 0;
-
-  G_STATIC_ASSERT (G_N_ELEMENTS (shared_views) <= 32);
-  for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
-    if (strstr (sql, shared_views[i].name) != NULL)
-      views |= 1u << fill_bit (i);
-
-  return views;
-}
-
-/* Reads the views of fill @bit, which another connection computed, from
- * the chunks it published. */
-static gboolean
-attach_shared_fill (SextantStore  *self,
-                    guint          bit,
-                    GError       **error)
-{
-  for (guint j = 0; j < G_N_ELEMENTS (shared_views); j++)
-    {
-      g_autoptr(SextantColumnChunks) chunks = NULL;
-      g_autofree char *columns = NULL;
-      g_autofree char *create = NULL;
-
-      if (fill_bit (j) != bit)
-        continue;
-      /* a fill may leave a view out: the copy it reads is there already */
-      if (!sextant_shared_views_lookup (self->shared_views, shared_views[j].name, &columns, &chunks))
-        continue;
-      sextant_column_module_set_memory_table (self->columns, shared_views[j].name, chunks);
-      create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
-                                shared_views[j].name, shared_views[j].name, columns);
-      if (!exec_sql (self, create, error))
-        return FALSE;
-      g_hash_table_add (self->materialized, (gpointer)shared_views[j].name);
-    }
-  sextant_column_module_changed (self->columns);
-
-  return TRUE;
-}
-
-/**
- * sextant_store_materialize_views:
- * @sql: a query about to run on this connection
- *
- * Copies the expensive shared views that @sql names into temporary tables of
- * this connection, once: a temporary table shadows the view of the same name
- * so the next queries that read it (late_sender and its wrong-order child,
- * slow_workers, overloaded_master, user patterns) read the copy; the views
- * of early_wait, late_receiver and close_send_recv exist only as such
- * copies (sextant-store-views-p2p.c). For an analysis only: the copy does
- * not follow later changes of the data.
- */
-gboolean
-sextant_store_materialize_views (SextantStore  *self,
-                                 const char    *sql,
-                                 GError       **error)
-{
-  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
-
-  if (sextant_store_set_error_if_cancelled (self, error))
-    return FALSE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (shared_views); i++)
-    {
-      guint bit = fill_bit (i);
-      gboolean filled;
-
-      if (strstr (sql, shared_views[i].name) == NULL ||
-          g_hash_table_contains (self->materialized, shared_views[i].name))
-        continue;
-
-      if (self->shared_views != NULL && !sextant_shared_views_claim (self->shared_views, bit))
-        {
-          if (!attach_shared_fill (self, bit, error))
-            return FALSE;
-          continue;
-        }
-      filled = shared_views[i].fill (self, error);
-      if (self->shared_views != NULL)
-        sextant_shared_views_done (self->shared_views, bit, filled);
-      if (!filled)
-        return FALSE;
-      for (guint j = 0; j < G_N_ELEMENTS (shared_views); j++)
-        if (fill_bit (j) == bit)
-          g_hash_table_add (self->materialized, (gpointer)shared_views[j].name);
-    }
-
-  return TRUE;
-}
-
 /**
  * sextant_store_set_shared_views:
  * @views: (nullable): the shared views of an analysis
@@ -1886,7 +1357,7 @@ sextant_store_materialize_views (SextantStore  *self,
  * Makes sextant_store_materialize_views() compute each view at most once
  * among the connections given the same @views: a view that another
  * connection computes or has computed is waited for and read from its
- * chunks in memory.
+ * chunks.
  *
  * Threading: the store's owning thread.
  */
@@ -2078,339 +1549,6 @@ sextant_row_find_column (const SextantRow *row,
       return i;
 
   return -1;
-}
-
-/* Typed readers ------------------------------------------------------------- */
-
-/**
- * sextant_location_info_free:
- * @info: (nullable): a location from sextant_store_list_locations()
- */
-void
-sextant_location_info_free (SextantLocationInfo *info)
-{
-  if (info == NULL)
-    return;
-
-  g_free (info->name);
-  g_free (info->group);
-  g_free (info->label);
-  g_free (info);
-}
-
-static gboolean
-location_info_row (const SextantRow  *row,
-                   gpointer           user_data,
-                   GError           **error)
-{
-  SextantLocationInfo *info = g_new0 (SextantLocationInfo, 1);
-
-  info->id = sextant_row_get_int (row, 0);
-  info->otf2_id = sextant_row_get_int (row, 1);
-  info->name = g_strdup (sextant_row_get_text (row, 2));
-  info->group = sextant_row_dup_text (row, 3);
-  info->label = g_strdup (sextant_row_get_text (row, 4));
-  info->events = sextant_row_get_int (row, 5);
-  g_ptr_array_add (user_data, info);
-
-  return TRUE;
-}
-
-/**
- * sextant_store_list_locations:
- *
- * Every location the archive defines, with or without events.
- *
- * Threading: the store's owning thread.
- *
- * Returns: (transfer full) (element-type SextantLocationInfo): the
- *   locations in location.id order (each freed with the array), or %NULL
- *   with @error set: %G_IO_ERROR_CANCELLED when the store's cancellable was
- *   cancelled, a %SEXTANT_TRACE_ERROR when SQLite fails
- */
-GPtrArray *
-sextant_store_list_locations (SextantStore  *self,
-                              GError       **error)
-{
-  g_autoptr(GPtrArray) locations = NULL;
-
-  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  locations = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_location_info_free);
-  if (!sextant_store_foreach (self, SEXTANT_QUERY_LOCATION_INFOS, location_info_row, locations, error, ""))
-    return NULL;
-
-  return g_steal_pointer (&locations);
-}
-
-static gboolean
-span_row (const SextantRow  *row,
-          gpointer           user_data,
-          GError           **error)
-{
-  SextantTimeSpan *span = user_data;
-
-  if (sextant_row_is_null (row, 0) || sextant_row_is_null (row, 1))
-    {
-      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
-                   "the store has no time span (meta time_begin, time_end): its import did not finish");
-      return FALSE;
-    }
-  span->begin = sextant_row_get_int (row, 0);
-  span->end = sextant_row_get_int (row, 1);
-  span->resolution = sextant_row_is_null (row, 2) ? 1 : MAX (1, sextant_row_get_int (row, 2));
-
-  return TRUE;
-}
-
-/**
- * sextant_store_get_time_span:
- * @span: (out caller-allocates): the run's time span
- *
- * Reads the run's time span and clock resolution (meta time_begin,
- * time_end, resolution). A trace without events has the span [0, 0].
- *
- * Threading: the store's owning thread.
- *
- * Returns: %TRUE, or %FALSE with @error set (and @span untouched):
- *   %SEXTANT_TRACE_ERROR_SCHEMA when the store has no span,
- *   %G_IO_ERROR_CANCELLED, or another %SEXTANT_TRACE_ERROR
- */
-gboolean
-sextant_store_get_time_span (SextantStore     *self,
-                             SextantTimeSpan  *span,
-                             GError          **error)
-{
-  SextantTimeSpan read = { 0, 0, 1 };
-
-  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
-  g_return_val_if_fail (span != NULL, FALSE);
-
-  if (!sextant_store_foreach (self, SEXTANT_QUERY_RUN_SPAN, span_row, &read, error, ""))
-    return FALSE;
-  *span = read;
-
-  return TRUE;
-}
-
-/**
- * sextant_store_read_region_names:
- *
- * Threading: the store's owning thread.
- *
- * Returns: (transfer full) (element-type gint64 utf8): region.id (a
- *   gint64 *) -> the region's name ("?" when it has none), or %NULL with
- *   @error set (%G_IO_ERROR_CANCELLED or a %SEXTANT_TRACE_ERROR)
- */
-GHashTable *
-sextant_store_read_region_names (SextantStore  *self,
-                                 GError       **error)
-{
-  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
-
-  return sextant_store_read_names (self, SEXTANT_QUERY_REGION_NAMES, error);
-}
-
-/**
- * sextant_pattern_total_free:
- * @total: (nullable): a pattern from sextant_store_list_pattern_totals()
- */
-void
-sextant_pattern_total_free (SextantPatternTotal *total)
-{
-  if (total == NULL)
-    return;
-
-  g_free (total->id);
-  g_free (total->title);
-  g_free (total->parent);
-  g_free (total->description);
-  g_free (total);
-}
-
-static gboolean
-pattern_total_row (const SextantRow  *row,
-                   gpointer           user_data,
-                   GError           **error)
-{
-  SextantPatternTotal *total = g_new0 (SextantPatternTotal, 1);
-
-  total->id = g_strdup (sextant_row_get_text (row, 0));
-  total->title = g_strdup (sextant_row_get_text (row, 1));
-  total->parent = sextant_row_dup_text (row, 2);
-  total->description = sextant_row_dup_text (row, 3);
-  total->instances = sextant_row_get_int (row, 4);
-  total->severity = sextant_row_get_int (row, 5);
-  g_ptr_array_add (user_data, total);
-
-  return TRUE;
-}
-
-/**
- * sextant_store_list_pattern_totals:
- *
- * Every pattern the last analysis ran (none before the first), with what
- * it found: the worst (most ticks lost) first, ties by id, and the patterns
- * without instances last.
- *
- * Threading: the store's owning thread.
- *
- * Returns: (transfer full) (element-type SextantPatternTotal): the
- *   patterns, or %NULL with @error set (%G_IO_ERROR_CANCELLED or a
- *   %SEXTANT_TRACE_ERROR)
- */
-GPtrArray *
-sextant_store_list_pattern_totals (SextantStore  *self,
-                                   GError       **error)
-{
-  g_autoptr(GPtrArray) totals = NULL;
-
-  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
-
-  totals = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_total_free);
-  if (!sextant_store_foreach (self, SEXTANT_QUERY_PATTERN_TOTAL_LIST, pattern_total_row, totals, error, ""))
-    return NULL;
-
-  return g_steal_pointer (&totals);
-}
-
-/**
- * sextant_pattern_instance_free:
- * @instance: (nullable): an instance from sextant_store_list_pattern_instances()
- */
-void
-sextant_pattern_instance_free (SextantPatternInstance *instance)
-{
-  if (instance == NULL)
-    return;
-
-  g_free (instance->pattern);
-  g_free (instance->location);
-  g_free (instance->peer);
-  g_free (instance->call);
-  g_free (instance->callpath);
-  g_free (instance->file);
-  g_free (instance->function);
-  g_free (instance->comment);
-  g_free (instance->root_label);
-  g_free (instance);
-}
-
-static SextantSiteKind
-site_kind_from_string (const char *kind)
-{
-  if (g_strcmp0 (kind, "call") == 0)
-    return SEXTANT_SITE_CALL;
-  if (g_strcmp0 (kind, "function") == 0)
-    return SEXTANT_SITE_FUNCTION;
-
-  return SEXTANT_SITE_NONE;
-}
-
-static gboolean
-pattern_instance_row (const SextantRow  *row,
-                      gpointer           user_data,
-                      GError           **error)
-{
-  SextantPatternInstance *instance = g_new0 (SextantPatternInstance, 1);
-
-  instance->id = sextant_row_get_int (row, 0);
-  instance->pattern = g_strdup (sextant_row_get_text (row, 1));
-  instance->severity = sextant_row_get_int (row, 2);
-  instance->loc = sextant_row_get_int (row, 3);
-  instance->peer_loc = sextant_row_get_int_or_null (row, 4);
-  instance->begin = sextant_row_get_int_or_null (row, 5);
-  instance->end = sextant_row_get_int_or_null (row, 6);
-  instance->location = g_strdup (sextant_row_get_text (row, 7));
-  instance->peer = sextant_row_dup_text (row, 8);
-  instance->call = sextant_row_dup_text (row, 9);
-  instance->callpath = sextant_row_dup_text (row, 10);
-  instance->file = sextant_row_dup_text (row, 11);
-  instance->line = sextant_row_is_null (row, 12) ? 0 : sextant_row_get_int (row, 12);
-  instance->site_kind = instance->file != NULL ? site_kind_from_string (sextant_row_get_text (row, 13))
-                                               : SEXTANT_SITE_NONE;
-  instance->function = instance->site_kind == SEXTANT_SITE_FUNCTION ? sextant_row_dup_text (row, 14) : NULL;
-  instance->comment = g_strdup (sextant_row_get_text (row, 15));
-  instance->cause = sextant_row_is_null (row, 16) ? SEXTANT_WAIT_CAUSE_NONE
-                    : g_str_equal (sextant_row_get_text (row, 16), "propagated") ? SEXTANT_WAIT_CAUSE_PROPAGATED
-                    : SEXTANT_WAIT_CAUSE_DIRECT;
-  instance->cause_instance = sextant_row_get_int_or_null (row, 17);
-  instance->root_loc = sextant_row_get_int_or_null (row, 18);
-  instance->root_label = sextant_row_dup_text (row, 19);
-  g_ptr_array_add (user_data, instance);
-
-  return TRUE;
-}
-
-/**
- * sextant_store_list_pattern_instances:
- * @pattern: a pattern's id
- * @limit: at most this many instances
- *
- * The worst instances of @pattern in the last analysis: most ticks lost
- * first, ties by id. A pattern the analysis did not run has none.
- *
- * Threading: the store's owning thread. Reads only the @limit rows it
- * returns (the instances of a pattern are a range of ids), but fills in
- * their comments: a few milliseconds for a hundred.
- *
- * Returns: (transfer full) (element-type SextantPatternInstance): the
- *   instances, or %NULL with @error set (%G_IO_ERROR_CANCELLED or a
- *   %SEXTANT_TRACE_ERROR)
- */
-GPtrArray *
-sextant_store_list_pattern_instances (SextantStore  *self,
-                                      const char    *pattern,
-                                      guint          limit,
-                                      GError       **error)
-{
-  g_autoptr(GPtrArray) instances = NULL;
-
-  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
-  g_return_val_if_fail (pattern != NULL, NULL);
-
-  instances = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_instance_free);
-  if (!sextant_store_foreach (self, SEXTANT_QUERY_PATTERN_INSTANCE_LIST, pattern_instance_row, instances, error,
-                              "ti", pattern, (gint64)limit))
-    return NULL;
-
-  return g_steal_pointer (&instances);
-}
-
-/**
- * sextant_store_get_pattern_instance:
- * @id: an instance id (pattern_instance.id)
- * @instance: (out) (transfer full) (nullable): the instance, or %NULL
- *   when the last analysis has none with that id
- *
- * One instance of the last analysis, as sextant_store_list_pattern_instances()
- * gives them.
- *
- * Threading: the store's owning thread.
- *
- * Returns: %FALSE with @error set when the store could not be read
- */
-gboolean
-sextant_store_get_pattern_instance (SextantStore            *self,
-                                    gint64                   id,
-                                    SextantPatternInstance **instance,
-                                    GError                 **error)
-{
-  g_autoptr(GPtrArray) found = NULL;
-
-  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
-  g_return_val_if_fail (instance != NULL, FALSE);
-
-  *instance = NULL;
-  found = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_instance_free);
-  if (!sextant_store_foreach (self, SEXTANT_QUERY_PATTERN_INSTANCE_BY_ID, pattern_instance_row, found, error,
-                              "i", id))
-    return FALSE;
-  if (found->len > 0)
-    *instance = g_ptr_array_steal_index (found, 0);
-
-  return TRUE;
 }
 
 /**

@@ -10,8 +10,9 @@
  * load, the statements and the column layout of the engine are in
  * sextant-store-private.h, for trace/, patterns/, the command line, the
  * tests and the benchmarks; ui/ never includes it. All SQL of the store is
- * in sextant-store.c, the sextant-store-*.c files of trace/ (readers for one
- * purpose: sextant-store-trees.c, -causes.c, -matrix.c), the views' functions
+ * in its statements (sextant-store-sql.c), the sextant-store-*.c files of
+ * trace/ (readers for one purpose: sextant-store-trees.c, -causes.c,
+ * -matrix.c), the views' functions
  * (sextant-sql-functions.c) and the schema resources.
  *
  * Threading. A store is one SQLite connection opened without SQLite's own
