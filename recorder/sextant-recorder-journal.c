@@ -69,6 +69,8 @@ struct sextant__evt_journal
   uint32_t used;                    /* slots handed to libotf2 in this round */
   uint32_t dirty;                   /* slots that held data before (to zero) */
   uint64_t flushed;                 /* chunks in the .evt file */
+  int flushing;                     /* libotf2 wrote the slots in use; the next chunk
+                                       request recycles them */
 };
 
 static char journal_dir[PATH_MAX];
@@ -452,11 +454,39 @@ sextant__evt_journal_new (uint64_t location,
   return j;
 }
 
+/* libotf2 wrote every slot in use, whole, to the .evt file and now asks
+ * for a chunk again: check that the file has them and recycle the slots.
+ * (Not earlier: the last flush before close writes its last chunk in part,
+ * through libotf2's own file buffer.) */
+static void
+recycle (sextant__evt_journal *j)
+{
+  char path[PATH_MAX];
+  struct stat st;
+  uint64_t expected = (j->flushed + j->used) * j->chunk_size;
+
+  snprintf (path, sizeof path, "%s/traces/%" PRIu64 ".evt", sextant__rec.dir, j->location);
+  if ((stat (path, &st) != 0 || (uint64_t) st.st_size < expected) && !warned_flush)
+    {
+      warned_flush = 1;
+      sextant__warn ("%s holds %lld bytes after a flush, expected %" PRIu64
+                     "; a crash may lose up to 4 MiB of events before the last flush",
+                     path, (long long) st.st_size, expected);
+    }
+  j->flushed += j->used;
+  if (j->used > j->dirty)
+    j->dirty = j->used;
+  j->used = 0;
+  j->flushing = 0;
+}
+
 void *
 sextant__evt_journal_chunk (sextant__evt_journal *j)
 {
   unsigned char *slot;
 
+  if (j->flushing)
+    recycle (j);
   if (j->used == j->n_slots)
     return NULL;
   slot = j->map + SEXTANT__EVTJ_HEADER + j->used * j->chunk_size;
@@ -480,24 +510,5 @@ sextant__evt_journal_release (sextant__evt_journal *j,
       free (j);
       return;
     }
-  /* libotf2 wrote every slot in use, whole, to the .evt file */
-  {
-    char path[PATH_MAX];
-    struct stat st;
-    uint64_t expected = (j->flushed + j->used) * j->chunk_size;
-
-    snprintf (path, sizeof path, "%s/traces/%" PRIu64 ".evt", sextant__rec.dir, j->location);
-    if ((stat (path, &st) != 0 || (uint64_t) st.st_size < expected) && !warned_flush)
-      {
-        warned_flush = 1;
-        sextant__warn ("%s holds %lld bytes after a flush, expected %" PRIu64
-                       "; a crash may lose up to 4 MiB of events before the last flush",
-                       path, (long long) st.st_size, expected);
-      }
-  }
-  j->flushed += j->used;
-  if (j->used > j->dirty)
-    j->dirty = j->used;
-  j->used = 0;
-  atomic_store_explicit (&j->header->state, j->flushed << 16, memory_order_release);
+  j->flushing = 1;
 }

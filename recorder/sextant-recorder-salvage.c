@@ -336,7 +336,8 @@ resolve_site (rank_journal *rj)
   Dwfl *dwfl;
   Dwfl_Module *mod;
   Dwfl_Line *line;
-  const char *file = NULL, *function = NULL;
+  const char *file = NULL, *function = NULL, *comp_dir;
+  char joined[PATH_MAX], absolute[PATH_MAX];
   int lineno = 0;
 
   /* a fault's instruction, or abort()'s caller: where a SIGTERM found the
@@ -358,6 +359,9 @@ resolve_site (rank_journal *rj)
       if ((line = dwfl_module_getsrc (mod, rj->stop.pc)) != NULL)
         file = dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL);
     }
+  if (file != NULL && file[0] != '/' && (comp_dir = dwfl_line_comp_dir (line)) != NULL &&
+      snprintf (joined, sizeof joined, "%s/%s", comp_dir, file) < (int) sizeof joined)
+    file = realpath (joined, absolute) != NULL ? absolute : joined;
   if (file != NULL)
     {
       sextant__region_def def;

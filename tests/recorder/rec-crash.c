@@ -5,7 +5,7 @@
  *
  * Every rank does ALLREDUCES allreduces, then:
  *
- *   rec-crash segv        rank 2 dereferences NULL (CRASH:segv); the others
+ *   rec-crash segv        rank 2 dereferences NULL (crash_now); the others
  *                         wait in the next allreduce until mpirun kills them;
  *   rec-crash abort       rank 1 calls MPI_Abort; the others wait likewise;
  *   rec-crash loop FILE   every rank writes its pid to FILE.R, rank 0
