@@ -629,6 +629,14 @@ rank0_setup (setup_message *msg)
 
 static void at_exit (void);
 
+/* A process forked after MPI_Init is not this rank: it records nothing
+ * (its event buffers are this rank's crash journal, shared with it). */
+static void
+forked_child (void)
+{
+  atomic_store (&sextant__rec.state, SEXTANT__STATE_STOPPED);
+}
+
 /* Every rank's verdict: the worst status of any rank. */
 static int
 agree (int status)
@@ -769,6 +777,7 @@ recorder_start (sextant__mpi_function  function,
   if (sextant__onecoll_install () < 0)
     sextant__warn ("onecoll is running already; its regions are not recorded");
   atexit (at_exit);
+  pthread_atfork (NULL, NULL, forked_child);
   sextant__journal_catch_signals ();
   sextant__self ();                 /* the calling thread is index 0 */
 
@@ -794,6 +803,7 @@ fail:
   if (msg.status != SEXTANT_RECORDER_ERR_DISABLED && sextant__rec.rank == 0)
     sextant__warn ("not recording: %s", sextant_recorder_strerror (msg.status));
   /* keep the tables of a failed start: an MPI_Finalize must not touch them */
+  sextant__journal_remove ();       /* nothing will be recorded */
   return msg.status;
 }
 

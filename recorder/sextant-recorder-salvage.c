@@ -340,11 +340,11 @@ resolve_site (rank_journal *rj)
   char joined[PATH_MAX], absolute[PATH_MAX];
   int lineno = 0;
 
-  /* a fault's instruction, or abort()'s caller: where a SIGTERM found the
-   * process is told by the regions open at that time */
-  if (!rj->have_stop || rj->stop.pc == 0 || rj->n_modules == 0 ||
+  /* a fault's instruction (where a SIGTERM or abort() found the process
+   * is told by the regions open at that time) */
+  if (!rj->have_stop || rj->stop.pc == 0 || rj->n_modules == 0 || rj->stop.code <= 0 ||
       !(rj->stop.cause == SIGSEGV || rj->stop.cause == SIGBUS || rj->stop.cause == SIGFPE ||
-        rj->stop.cause == SIGILL || rj->stop.cause == SIGABRT) ||
+        rj->stop.cause == SIGILL) ||
       (dwfl = dwfl_begin (&callbacks)) == NULL)
     return;
   dwfl_report_begin (dwfl);
