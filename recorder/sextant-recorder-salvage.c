@@ -87,7 +87,19 @@ typedef struct
   uint32_t stop_region;
 } rank_journal;
 
-static FILE *report;
+/* The report, salvage.txt: one line per kind and location,
+ * "kind TAB location (or -) TAB time TAB message", several messages of one
+ * kind and location joined with "; ". */
+typedef struct
+{
+  const char *kind;
+  uint64_t location;
+  uint64_t time;
+  char *message;
+} report_entry;
+
+static report_entry *report;
+static size_t n_report, cap_report;
 
 static void
 report_line (const char *kind,
@@ -96,7 +108,6 @@ report_line (const char *kind,
              const char *format,
              ...) SEXTANT__PRINTF (4, 5);
 
-/* kind TAB location (or -) TAB time TAB message */
 static void
 report_line (const char *kind,
              uint64_t    location,
@@ -104,16 +115,52 @@ report_line (const char *kind,
              const char *format,
              ...)
 {
+  report_entry *e = NULL;
+  char text[1024];
   va_list args;
+  size_t old;
 
-  if (location == UINT64_MAX)
-    fprintf (report, "%s\t-\t%" PRIu64 "\t", kind, time);
-  else
-    fprintf (report, "%s\t%" PRIu64 "\t%" PRIu64 "\t", kind, location, time);
   va_start (args, format);
-  vfprintf (report, format, args);
+  vsnprintf (text, sizeof text, format, args);
   va_end (args);
-  fputc ('\n', report);
+  for (size_t i = 0; i < n_report && e == NULL; i++)
+    if (report[i].location == location && strcmp (report[i].kind, kind) == 0)
+      e = &report[i];
+  if (e == NULL)
+    {
+      if (sextant__grow ((void **) &report, &cap_report, n_report + 1, sizeof *report) != 0)
+        return;
+      e = &report[n_report++];
+      e->kind = kind;
+      e->location = location;
+      e->time = time;
+      e->message = strdup (text);
+      return;
+    }
+  old = e->message != NULL ? strlen (e->message) : 0;
+  if (e->message != NULL && (e->message = realloc (e->message, old + strlen (text) + 3)) != NULL)
+    sprintf (e->message + old, "; %s", text);
+}
+
+static int
+write_report (const char *path)
+{
+  FILE *f = fopen (path, "w");
+
+  if (f == NULL)
+    return -1;
+  for (size_t i = 0; i < n_report; i++)
+    {
+      if (report[i].location == UINT64_MAX)
+        fprintf (f, "%s\t-\t%" PRIu64 "\t%s\n", report[i].kind, report[i].time,
+                 report[i].message != NULL ? report[i].message : "");
+      else
+        fprintf (f, "%s\t%" PRIu64 "\t%" PRIu64 "\t%s\n", report[i].kind, report[i].location,
+                 report[i].time, report[i].message != NULL ? report[i].message : "");
+      free (report[i].message);
+    }
+  free (report);
+  return fclose (f);
 }
 
 static int
@@ -876,8 +923,7 @@ main (int    argc,
   if ((mkdir (out, 0777) != 0 && errno != EEXIST) ||
       snprintf (staging, sizeof staging, "%s/salvaged-events", out) >= (int) sizeof staging ||
       (mkdir (staging, 0777) != 0 && errno != EEXIST) ||
-      snprintf (report_path, sizeof report_path, "%s/salvage.txt", out) >= (int) sizeof report_path ||
-      (report = fopen (report_path, "w")) == NULL)
+      snprintf (report_path, sizeof report_path, "%s/salvage.txt", out) >= (int) sizeof report_path)
     {
       fprintf (stderr, "sextant-record-salvage: %s: %s\n", out, strerror (errno));
       return 1;
@@ -943,7 +989,7 @@ main (int    argc,
           }
       }
   rmdir (staging);
-  if (fclose (report) != 0)
+  if (write_report (report_path) != 0)
     rc = 1;
   for (size_t i = 0; i < n_ranks; i++)
     rank_journal_clear (&ranks[i]);

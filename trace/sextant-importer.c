@@ -2080,12 +2080,14 @@ sextant_importer_get_db_path (SextantImporter *self)
   return self->db_path;
 }
 
+/* The anchor file; for a crashed recording that was salvaged, the
+ * recording's directory (the salvaged anchor is temporary). */
 const char *
 sextant_importer_get_anchor_path (SextantImporter *self)
 {
   g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), NULL);
 
-  return self->anchor;
+  return self->salvage_dir != NULL ? self->archive : self->anchor;
 }
 
 /* Whether the last run found the store current and did not import. */

@@ -29,25 +29,6 @@
 
 #define SALVAGE_PROGRAM "sextant-record-salvage"
 
-typedef struct
-{
-  char *kind;
-  gint64 loc;
-  gint64 time;
-  gint64 count;
-  GString *message;
-} SalvageRow;
-
-static void
-salvage_row_free (gpointer data)
-{
-  SalvageRow *row = data;
-
-  g_free (row->kind);
-  g_string_free (row->message, TRUE);
-  g_free (row);
-}
-
 /**
  * _sextant_salvage_needed:
  * @path: what the user asked to import
@@ -158,19 +139,14 @@ _sextant_salvage_log (SextantImport *import)
   g_autofree char *path = g_build_filename (import->archive_dir, "salvage.txt", NULL);
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
-  g_autoptr(GHashTable) rows = NULL;    /* "kind:loc" -> Row, in order of first line */
-  g_autoptr(GPtrArray) order = NULL;
 
   if (!g_file_get_contents (path, &text, NULL, NULL))
     return;
-  rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  order = g_ptr_array_new_with_free_func (salvage_row_free);
+  /* one line per kind and location (the salvage joins several messages) */
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       g_auto(GStrv) f = g_strsplit (lines[i], "\t", 4);
-      g_autofree char *key = NULL;
-      SalvageRow *row;
       gint64 loc = SEXTANT_NULL, time = SEXTANT_NULL;
       guint64 value;
 
@@ -185,28 +161,7 @@ _sextant_salvage_log (SextantImport *import)
         }
       if (g_ascii_string_to_unsigned (f[2], 10, 0, G_MAXUINT64, &value, NULL) && value > 0)
         time = value >= import->global_offset ? (gint64) (value - import->global_offset) : 0;
-      /* several lines of one kind on one location make one row */
-      key = g_strdup_printf ("%s:%" G_GINT64_FORMAT, f[0], loc);
-      if ((row = g_hash_table_lookup (rows, key)) != NULL)
-        {
-          g_string_append_printf (row->message, "; %s", f[3]);
-          row->count++;
-          continue;
-        }
-      row = g_new0 (SalvageRow, 1);
-      row->kind = g_strdup (f[0]);
-      row->loc = loc;
-      row->time = time;
-      row->count = 1;
-      row->message = g_string_new (f[3]);
-      g_hash_table_insert (rows, g_steal_pointer (&key), row);
-      g_ptr_array_add (order, row);
-    }
-  for (guint i = 0; i < order->len; i++)
-    {
-      SalvageRow *row = g_ptr_array_index (order, i);
-
-      _sextant_import_log_n (import, row->kind, row->loc, row->time, row->count, "%s", row->message->str);
+      _sextant_import_log (import, f[0], loc, time, "%s", f[3]);
     }
 }
 

@@ -25,7 +25,7 @@
 #    path of those frames, each with the line of its call from the calling
 #    context; every visit's path lies below its enclosing visit's;
 #  - what the scenario adds (timing of late senders, communicator members,
-#    Broadcaster locations, partial archives, ...).
+#    Broadcaster locations, crashed runs salvaged from their crash journal, ...).
 # Exit status 0 when every check holds; the first failure is printed; 77
 # (skipped) when the program was not built the way the scenario needs.
 # Python 3 standard library only.
@@ -127,6 +127,8 @@ class Recording:
             check(proc.returncode == 0, '%s exited with %d' % (program, proc.returncode))
             warnings = [l for l in proc.stderr.splitlines() if l.startswith('sextant-record: rank')]
             check(not warnings, 'the recorder complained: %s' % warnings)
+            check(not os.path.exists(os.path.join(self.dir, 'journal')),
+                  'the crash journal is left after a normal end')
         return proc
 
     # -- reading --------------------------------------------------------
