@@ -23,13 +23,14 @@
  * regions and stops at the first record that is not whole - the end of the
  * written data (OTF2_BUFFER_END_OF_CHUNK is 0, and the slots were zeroed),
  * a length byte libotf2 had not finalised yet, a timestamp that goes back,
- * a LEAVE that does not match, or an ENTER of region 0 (MPI_Init's) after
- * the first event: what a record cut after its type byte reads as. The
+ * or, as the last record written, a LEAVE that does not match or an ENTER
+ * of region 0 (MPI_Init's) after the first event: what a record cut after
+ * its type byte reads as. The
  * chunk is cut after its last whole event and its header's event numbers
  * are rewritten. Then the location gets a visit of a region that says why
  * it stopped - "killed by SIGSEGV" (with the source line of the faulting
  * instruction as the region's file and line, from the modules the journal
- * lists and their debug information), "killed by SIGTERM", "MPI_Abort",
+ * lists and their debug information), "killed by SIGTERM", "stopped by MPI_Abort",
  * "exit without MPI_Finalize", or "killed (no signal seen: SIGKILL?)" - from
  * its last event to the time of the signal, and LEAVEs that close every
  * region still open at that time. The definitions of all ranks are then
@@ -457,6 +458,7 @@ typedef struct
   uint32_t *stack;
   size_t depth, cap;
   size_t end;                       /* where the last walked chunk's events end */
+  int region0_is_init;              /* local region 0 is MPI_Init(_thread) */
   int failed;                       /* out of memory */
 } walk;
 
@@ -467,6 +469,16 @@ get_u64 (const unsigned char *p)
 
   memcpy (&v, p, 8);
   return v;
+}
+
+static int
+all_zero (const unsigned char *p,
+          size_t               len)
+{
+  for (size_t i = 0; i < len; i++)
+    if (p[i] != 0)
+      return 0;
+  return 1;
 }
 
 /* Walks one chunk, rewrites its header and zeroes what follows its last
@@ -521,13 +533,18 @@ walk_chunk (unsigned char *c,
               break;
             }
           memcpy (&value, c + pos + 2, n > 4 ? 4 : n);
+          /* a singleton cut after its type byte reads as region 0: an ENTER
+           * of MPI_Init after the first event, or a LEAVE that does not
+           * match - taken as cut only if nothing was written after it */
+          if (((type == EVENT_ENTER && value == 0 && w->region0_is_init && w->n_events + events > 0) ||
+               (type == EVENT_LEAVE && (w->depth == 0 || w->stack[w->depth - 1] != value))) &&
+              all_zero (c + pos + 2 + n, size - pos - 2 - n))
+            {
+              *cut = 1;
+              break;
+            }
           if (type == EVENT_ENTER)
             {
-              if (value == 0 && w->n_events + events > 0)
-                {
-                  *cut = 1;           /* cut after its type byte */
-                  break;
-                }
               if (sextant__grow ((void **) &w->stack, &w->cap, w->depth + 1, sizeof *w->stack) != 0)
                 {
                   w->failed = 1;
@@ -536,15 +553,8 @@ walk_chunk (unsigned char *c,
                 }
               w->stack[w->depth++] = value;
             }
-          else if (type == EVENT_LEAVE)
-            {
-              if (w->depth == 0 || w->stack[w->depth - 1] != value)
-                {
-                  *cut = 1;
-                  break;
-                }
-              w->depth--;
-            }
+          else if (type == EVENT_LEAVE && w->depth > 0 && w->stack[w->depth - 1] == value)
+            w->depth--;               /* else the importer reports the mismatch */
           pos += 2 + n;
         }
       else if (type <= CHUNK_HEADER || type == 4)
@@ -709,6 +719,9 @@ salvage_location (const char                *dir,
   int have_pending = 0, evt_fd, evtj_fd, out_fd, rc = -1;
   walk w = { 0 };
   const sextant__clock_point *clock = &rj->r.clock;
+
+  w.region0_is_init = rj->r.defs.n_regions > 0 &&
+                      strncmp (rj->r.defs.strings[rj->r.defs.regions[0].name], "MPI_Init", 8) == 0;
 
   if (snprintf (evt, sizeof evt, "%s/traces/%" PRIu64 ".evt", dir, loc->id) >= (int) sizeof evt ||
       snprintf (evtj, sizeof evtj, "%s/journal/%" PRIu64 ".evtj", dir, loc->id) >= (int) sizeof evtj ||

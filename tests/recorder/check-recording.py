@@ -37,6 +37,7 @@ import re
 import shutil
 import signal
 import sqlite3
+import struct
 
 import sextant_sqlite  # noqa: F401  (the column tables)
 import subprocess
@@ -934,6 +935,35 @@ def scenario_no_finalize_abort(ctx):
     rec.expect_callsites('rec-no-finalize.c', required=('MPI_Barrier', 'MPI_Abort'))
 
 
+def scenario_crash_torn(ctx):
+    """A record cut by the kill: the last LEAVE of a journal loses its last
+    byte (as if the process died while libotf2 wrote it). The salvage drops
+    it, says so in import_log, and closes the visit at the stop."""
+    rec = Recording(ctx, 'crash-torn')
+    rec.run('rec-no-finalize', 1, ['exit'], expect_success=False)
+    journal = os.path.join(rec.dir, 'journal', '0.evtj')
+    with open(journal, 'r+b') as f:
+        header = f.read(40)
+        chunk_size, state = struct.unpack_from('<Q', header, 16)[0], struct.unpack_from('<Q', header, 32)[0]
+        used = state & 0xffff
+        check(used >= 1, 'no slot of the journal is in use (state %#x)' % state)
+        f.seek(4096 + (used - 1) * chunk_size)
+        slot = bytearray(f.read(chunk_size))
+        last = len(slot.rstrip(b'\0')) - 1
+        check(slot[last - 2] == 13, 'the last record of the journal is not a LEAVE')
+        slot[last] = 0
+        f.seek(4096 + (used - 1) * chunk_size + last)
+        f.write(b'\0')
+    salvage(rec)
+    rows = salvage_rows(rec)
+    check('cut' in rows.get(('lost', 0), ''), 'no import_log row lost for the cut record: %s' % rows)
+    check(len(rec.visits('MPI_Barrier')) == 1, 'the barrier visit is gone')
+    stop = stop_visits(rec).get(0, (None,) * 4)
+    check(stop[0] == 'exit without MPI_Finalize' and stop[3] == 'MPI_Barrier',
+          'the stop visit %s is not inside the barrier whose LEAVE was cut' % (stop,))
+    rec.expect_records({'MPI_COLLECTIVE_BEGIN': 1, 'MPI_COLLECTIVE_END': 1})
+
+
 def scenario_killed(ctx):
     """Killed while running, after many flushes of a small buffer: every
     event before the kill is salvaged - the flushed chunks and the journal's
@@ -982,6 +1012,7 @@ SCENARIOS = {
     'crash-abort': scenario_crash_abort,
     'crash-timeout': scenario_crash_timeout,
     'crash-sigkill': scenario_crash_sigkill,
+    'crash-torn': scenario_crash_torn,
 }
 
 
