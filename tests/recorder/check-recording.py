@@ -733,10 +733,11 @@ CRASH_WARNINGS = ('salvaged', 'lost', 'incomplete_collective', 'collective_misma
                   'unmatched_receive', 'incomplete_request')
 
 
-def salvage(rec, allowed_warnings=CRASH_WARNINGS):
+def salvage(rec, allowed_warnings=CRASH_WARNINGS, print_events=True):
     """The crash journal of @rec: sextant-record-salvage rebuilds an archive
     that otf2-print reads without errors, and `sextant import DIR` (which
-    salvages by itself) imports the same events."""
+    salvages by itself) imports the same events. (Millions of events take
+    otf2-print minutes here: @print_events False skips it.)"""
     check(not os.path.exists(rec.anchor), 'a crashed run has an anchor file')
     check(os.path.isdir(os.path.join(rec.dir, 'journal')), 'a crashed run left no crash journal')
     tool = os.path.join(os.path.dirname(rec.ctx.launcher), 'sextant-record-salvage')
@@ -746,7 +747,8 @@ def salvage(rec, allowed_warnings=CRASH_WARNINGS):
                           universal_newlines=True, timeout=300)
     check(proc.returncode == 0, 'sextant-record-salvage failed (%d): %s' % (proc.returncode, proc.stderr))
     check(sorted(os.listdir(rec.dir)) == before, 'the salvage changed the recording')
-    rec.otf2_print(os.path.join(out, 'traces.otf2'))
+    if print_events:
+        rec.otf2_print(os.path.join(out, 'traces.otf2'))
     rec.import_(rec.dir, allowed_warnings=allowed_warnings)
     return rec
 
@@ -935,6 +937,43 @@ def scenario_no_finalize_abort(ctx):
     rec.expect_callsites('rec-no-finalize.c', required=('MPI_Barrier', 'MPI_Abort'))
 
 
+def scenario_crash_flushing(ctx):
+    """SIGKILL of every rank once rank 0 flushed its small buffer (the
+    others flush about then): whatever the moment, each rank's salvaged events are a prefix of
+    what it did - no gap and no repeat between the flushed chunks and the
+    journal's recycled slot - so the ranks' allreduce counts differ by the
+    one or two that were under way."""
+    rec = Recording(ctx, 'crash-flushing')
+    ready = os.path.join(ctx.tmp, 'flushing.ready')
+    env = dict(os.environ, SEXTANT_RECORD_BUFFER='1', SEXTANT_RECORD_CALLPATH='0')
+    cmd = [ctx.timeout, '--kill-after=10', str(RUN_SECONDS), ctx.launcher, '-o', rec.dir, ctx.mpirun] + \
+        MPIRUN_OPTIONS + ['-np', '2', os.path.join(ctx.builddir, 'rec-crash'), 'loop', ready]
+    proc = run_until_ready(rec, cmd, ready, env=env)
+    pids = []
+    for rank in range(2):
+        with open('%s.%d' % (ready, rank)) as f:
+            pids.append(int(f.read()))
+    evt = os.path.join(rec.dir, 'traces', '0.evt')
+    deadline = time.time() + RUN_SECONDS
+    while not os.path.exists(evt) or os.path.getsize(evt) < (4 << 20):
+        check(proc.poll() is None and time.time() < deadline, 'rank 0 did not flush')
+        time.sleep(0.05)
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    finish(proc)
+    salvage(rec, print_events=False)
+    # (the kill may come before the next chunk's BUFFER_FLUSH record: the
+    # journal's slot then still holds the flushed chunk, taken once)
+    counts = [n for _, n in rec.query('''SELECT c.otf2_id, COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                                         JOIN location c ON c.id = v.loc WHERE r.name = 'MPI_Allreduce'
+                                         GROUP BY c.otf2_id ORDER BY c.otf2_id''')]
+    check(len(counts) == 2 and min(counts) > 10000 and max(counts) - min(counts) <= 2,
+          'allreduces per rank %s: not two prefixes of one run' % counts)
+    rows = salvage_rows(rec)
+    bad = [m for (kind, _), m in rows.items() if kind == 'lost' and 'cut by the end' not in m]
+    check(not bad, 'lost more than a record cut by the kill: %s' % bad)
+
+
 def scenario_crash_torn(ctx):
     """A record cut by the kill: the last LEAVE of a journal loses its last
     byte (as if the process died while libotf2 wrote it). The salvage drops
@@ -1013,6 +1052,7 @@ SCENARIOS = {
     'crash-timeout': scenario_crash_timeout,
     'crash-sigkill': scenario_crash_sigkill,
     'crash-torn': scenario_crash_torn,
+    'crash-flushing': scenario_crash_flushing,
 }
 
 
