@@ -19,14 +19,17 @@
  * the lock). Event memory per location is bounded by SEXTANT_RECORD_BUFFER:
  * our memory callbacks refuse a chunk beyond it, which makes libotf2 flush
  * the location's chunks to its .evt file (a BUFFER_FLUSH record marks the
- * time spent) and start over; libotf2 itself writes files in 4 MiB pieces.
+ * time spent) and start over. The chunks live in the location's crash
+ * journal (sextant-recorder-journal.c), a shared file mapping, so what was
+ * recorded survives a kill of the process.
  *
  * End: the MPI_Finalize wrapper -> recorder_finish: clocks again, then
  * sextant__write_definitions() (sextant-recorder-unify.c) writes the rest
- * and closes the archive, all before PMPI_Finalize. A process that leaves
- * without MPI_Finalize (exit(), return from main, MPI_Abort) writes what it
- * has as an archive of its own (sextant__write_partial()) from an atexit
- * handler or the MPI_Abort wrapper.
+ * and closes the archive, all before PMPI_Finalize, and removes the crash
+ * journal. A process that leaves without MPI_Finalize (exit(), return from
+ * main, MPI_Abort) or is killed leaves the journal, with a STOP record
+ * saying why (from an atexit handler, the MPI_Abort wrapper or a signal
+ * handler); sextant-record-salvage rebuilds an archive from it.
  *
  * Errors never reach the host program: they are reported once on stderr
  * ("sextant-record: ...") and recording stops, on one thread (its writer
@@ -56,6 +59,7 @@ sextant__recorder sextant__rec = {
   .lock = PTHREAD_MUTEX_INITIALIZER,
   .comm = MPI_COMM_NULL,
   .world_group = MPI_GROUP_NULL,
+  .journal_fd = -1,
 };
 
 __thread sextant__thread *sextant__tls;
@@ -161,14 +165,17 @@ const OTF2_FlushCallbacks sextant__flush_callbacks = {
 };
 
 /* The chunks of one libotf2 buffer. Event buffers get at most
- * sextant__rec.buffer_bytes; a refused chunk makes libotf2 flush. Called
- * by the buffer's own thread (or at close), never concurrently for one
- * buffer, so no lock. */
+ * sextant__rec.buffer_bytes, in the location's crash journal (a file
+ * mapping, sextant-recorder-journal.c) or, if that cannot be made, from
+ * malloc; a refused chunk makes libotf2 flush. Called by the buffer's own
+ * thread (or at close), never concurrently for one buffer, so no lock. */
 typedef struct
 {
   void **chunks;
   size_t n;
   size_t cap;
+  sextant__evt_journal *journal;
+  int journal_tried;
 } chunk_pool;
 
 static void *
@@ -188,6 +195,13 @@ memory_allocate (void             *user_data,
         return NULL;
       *per_buffer = pool;
     }
+  if (file_type == OTF2_FILETYPE_EVENTS && !pool->journal_tried)
+    {
+      pool->journal_tried = 1;
+      pool->journal = sextant__evt_journal_new (location, chunk_size, sextant__rec.buffer_bytes);
+    }
+  if (pool->journal != NULL)
+    return sextant__evt_journal_chunk (pool->journal);
   if (file_type == OTF2_FILETYPE_EVENTS && pool->n > 0 &&
       (pool->n + 1) * chunk_size > sextant__rec.buffer_bytes)
     return NULL;
@@ -210,6 +224,12 @@ memory_free_all (void             *user_data,
 
   if (pool == NULL)
     return;
+  if (pool->journal != NULL)
+    {
+      sextant__evt_journal_release (pool->journal, final);
+      if (final)
+        pool->journal = NULL;
+    }
   for (size_t i = 0; i < pool->n; i++)
     free (pool->chunks[i]);
   pool->n = 0;
@@ -284,6 +304,7 @@ sextant__thread_register (void)
   t->next = sextant__rec.threads;
   sextant__rec.threads = t;
   sextant__tls = t;
+  sextant__journal_location (t);
   pthread_mutex_unlock (&sextant__rec.lock);
   return t;
 }
@@ -308,6 +329,7 @@ sextant__thread_name (const char *name)
     {
       pthread_mutex_lock (&sextant__rec.lock);
       snprintf (t->name, sizeof t->name, "%s", name);
+      sextant__journal_location (t);
       pthread_mutex_unlock (&sextant__rec.lock);
     }
 }
@@ -607,6 +629,14 @@ rank0_setup (setup_message *msg)
 
 static void at_exit (void);
 
+/* A process forked after MPI_Init is not this rank: it records nothing
+ * (its event buffers are this rank's crash journal, shared with it). */
+static void
+forked_child (void)
+{
+  atomic_store (&sextant__rec.state, SEXTANT__STATE_STOPPED);
+}
+
 /* Every rank's verdict: the worst status of any rank. */
 static int
 agree (int status)
@@ -710,6 +740,8 @@ recorder_start (sextant__mpi_function  function,
   sextant__rec.anchor = malloc (strlen (msg.dir) + sizeof "/traces.otf2");
   if (gethostname (sextant__rec.hostname, sizeof sextant__rec.hostname - 1) != 0)
     snprintf (sextant__rec.hostname, sizeof sextant__rec.hostname, "localhost");
+  if (sextant__rec.dir != NULL)
+    sextant__journal_open ();       /* before the first definition */
 
   rc = SEXTANT_RECORDER_OK;
   if (sextant__rec.dir == NULL || sextant__rec.anchor == NULL ||
@@ -740,10 +772,13 @@ recorder_start (sextant__mpi_function  function,
     sextant__rec.monotonic_at_init = sextant__now ();
     sextant__rec.realtime_at_init = (uint64_t) real.tv_sec * UINT64_C (1000000000) + (uint64_t) real.tv_nsec;
   }
+  sextant__journal_clock ();
   atomic_store (&sextant__rec.state, SEXTANT__STATE_ACTIVE);
   if (sextant__onecoll_install () < 0)
     sextant__warn ("onecoll is running already; its regions are not recorded");
   atexit (at_exit);
+  pthread_atfork (NULL, NULL, forked_child);
+  sextant__journal_catch_signals ();
   sextant__self ();                 /* the calling thread is index 0 */
 
   /* the MPI_Init visit, from before PMPI_Init to now */
@@ -768,6 +803,7 @@ fail:
   if (msg.status != SEXTANT_RECORDER_ERR_DISABLED && sextant__rec.rank == 0)
     sextant__warn ("not recording: %s", sextant_recorder_strerror (msg.status));
   /* keep the tables of a failed start: an MPI_Finalize must not touch them */
+  sextant__journal_remove ();       /* nothing will be recorded */
   return msg.status;
 }
 
@@ -810,6 +846,7 @@ recorder_finish (sextant__call *call)
   if (!atomic_compare_exchange_strong (&sextant__rec.state, &expected, SEXTANT__STATE_STOPPED))
     return SEXTANT_RECORDER_ERR_STATE;
   sextant__onecoll_uninstall ();
+  sextant__journal_release_signals ();
 
   rc = sextant__clock_measure (&sextant__rec.clock_final);
   sextant__rec.have_final_clock = rc == SEXTANT_RECORDER_OK;
@@ -825,10 +862,15 @@ recorder_finish (sextant__call *call)
 
   rc = sextant__write_definitions ();
   if (rc != SEXTANT_RECORDER_OK)
-    sextant__warn ("the archive %s is incomplete: %s", sextant__rec.anchor,
-                   sextant_recorder_strerror (rc));
-  else if (sextant__rec.verbose && sextant__rec.rank == 0)
-    fprintf (stderr, "sextant-record: wrote %s\n", sextant__rec.anchor);
+    sextant__warn ("the archive %s is incomplete: %s; the crash journal in %s/journal is kept "
+                   "(sextant import %s salvages it)", sextant__rec.anchor,
+                   sextant_recorder_strerror (rc), sextant__rec.dir, sextant__rec.dir);
+  else
+    {
+      sextant__journal_remove ();
+      if (sextant__rec.verbose && sextant__rec.rank == 0)
+        fprintf (stderr, "sextant-record: wrote %s\n", sextant__rec.anchor);
+    }
 
   free_threads ();
   sextant__callsite_fini ();
@@ -867,31 +909,31 @@ sextant_recorder_archive (void)
   return atomic_load (&sextant__rec.state) == SEXTANT__STATE_ACTIVE ? sextant__rec.anchor : NULL;
 }
 
-/* This rank leaves without MPI_Finalize: save what it has on its own. */
+/* This rank leaves without MPI_Finalize: its events are in the crash
+ * journal already; say why it stopped. */
 static void
-emergency (const char *why)
+emergency (int32_t     cause,
+           const char *why)
 {
   int expected = SEXTANT__STATE_ACTIVE;
-  int rc;
 
   /* a child forked after MPI_Init that calls exit() is not this rank */
   if (getpid () != sextant__rec.pid)
     return;
   if (!atomic_compare_exchange_strong (&sextant__rec.state, &expected, SEXTANT__STATE_STOPPED))
     return;
-  sextant__rec.t_last = sextant__now ();
-  rc = sextant__write_partial ();
-  if (rc == SEXTANT_RECORDER_OK)
-    sextant__warn ("%s; this rank's events are in %s/partial/rank-%d", why, sextant__rec.dir,
-                   sextant__rec.rank);
+  sextant__journal_stop (cause, 0, 0, 0);
+  if (sextant__rec.journal_fd >= 0)
+    sextant__warn ("%s; this rank's events are in the crash journal %s/journal "
+                   "(sextant import %s salvages it)", why, sextant__rec.dir, sextant__rec.dir);
   else
-    sextant__warn ("%s; writing this rank's events failed: %s", why, sextant_recorder_strerror (rc));
+    sextant__warn ("%s; this rank's events are lost (no crash journal)", why);
 }
 
 static void
 at_exit (void)
 {
-  emergency ("the process exits without MPI_Finalize");
+  emergency (SEXTANT__STOP_EXIT, "the process exits without MPI_Finalize");
 }
 
 /* ---- the MPI functions that start and end it ---- */
@@ -946,6 +988,6 @@ MPI_Abort (MPI_Comm comm,
 
   if (SEXTANT__BEGIN (&call, ABORT))
     sextant__end (&call);
-  emergency ("MPI_Abort was called");
+  emergency (SEXTANT__STOP_ABORT, "MPI_Abort was called");
   return PMPI_Abort (comm, errorcode);
 }

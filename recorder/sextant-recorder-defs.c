@@ -13,7 +13,9 @@
  * Workload: definitions are made on the first use of each MPI function,
  * call site, calling context, communicator and window - a few hundred to a
  * few thousand per process - always under sextant__rec.lock; the hot path
- * never gets here. Serialisation runs once, at finalize.
+ * never gets here. Each new definition of the process's own table is also
+ * appended to the crash journal (sextant-recorder-journal.c). Serialisation
+ * runs once, at finalize.
  */
 #include "sextant-recorder-private.h"
 
@@ -274,6 +276,7 @@ sextant__def_string (sextant__defs *defs,
       return SEXTANT__UNDEF;
     }
   defs->strings[defs->n_strings++] = copy;
+  sextant__journal_def (defs, SEXTANT__J_STRING, id);
   return id;
 }
 
@@ -314,7 +317,10 @@ sextant__def_region (sextant__defs             *defs,
                             &defs->n_regions, &defs->cap_regions, sizeof *defs->regions, &added);
 
   if (added)
-    defs->regions[id] = *def;
+    {
+      defs->regions[id] = *def;
+      sextant__journal_def (defs, SEXTANT__J_REGION, id);
+    }
   return id;
 }
 
@@ -329,7 +335,10 @@ sextant__def_scl (sextant__defs *defs,
                             &defs->n_scls, &defs->cap_scls, sizeof *defs->scls, &added);
 
   if (added)
-    defs->scls[id] = def;
+    {
+      defs->scls[id] = def;
+      sextant__journal_def (defs, SEXTANT__J_SCL, id);
+    }
   return id;
 }
 
@@ -345,7 +354,10 @@ sextant__def_context (sextant__defs *defs,
                             &defs->n_contexts, &defs->cap_contexts, sizeof *defs->contexts, &added);
 
   if (added)
-    defs->contexts[id] = def;
+    {
+      defs->contexts[id] = def;
+      sextant__journal_def (defs, SEXTANT__J_CONTEXT, id);
+    }
   return id;
 }
 
@@ -377,6 +389,7 @@ sextant__def_comm (sextant__defs           *defs,
     }
   defs->comms[id] = *def;
   defs->comms[id].members = members;
+  sextant__journal_def (defs, SEXTANT__J_COMM, id);
   return id;
 }
 
@@ -405,6 +418,7 @@ sextant__def_group (sextant__defs  *defs,
     }
   defs->groups[id].n_members = n_members;
   defs->groups[id].members = copy;
+  sextant__journal_def (defs, SEXTANT__J_GROUP, id);
   return id;
 }
 
@@ -421,7 +435,10 @@ sextant__def_win (sextant__defs *defs,
                             &defs->n_wins, &defs->cap_wins, sizeof *defs->wins, &added);
 
   if (added)
-    defs->wins[id] = def;
+    {
+      defs->wins[id] = def;
+      sextant__journal_def (defs, SEXTANT__J_WIN, id);
+    }
   return id;
 }
 

@@ -54,7 +54,10 @@
 #define SEXTANT__ATTR_ONECOLL_ROOT 4
 #define SEXTANT__ATTR_ONECOLL_PEER 5
 #define SEXTANT__MAX_CALLPATH 32         /* upper bound of SEXTANT_RECORD_CALLPATH */
-#define SEXTANT__EVENT_CHUNK (1024 * 1024)        /* OTF2 event chunk, bytes */
+/* OTF2 event chunk, bytes: libotf2 hands a write of 4 MiB or more straight
+ * to write(2) and keeps smaller ones in a buffer of its own, so a flushed
+ * chunk is in the file (the page cache) when the crash journal recycles it */
+#define SEXTANT__EVENT_CHUNK (4 * 1024 * 1024)
 #define SEXTANT__DEF_CHUNK (4 * 1024 * 1024)      /* OTF2 definition chunk, bytes */
 
 /* ---- the MPI functions the recorder wraps ---- */
@@ -505,6 +508,10 @@ typedef struct
   uint64_t t_last;
   uint64_t realtime_at_init;        /* CLOCK_REALTIME and ... */
   uint64_t monotonic_at_init;       /* ... CLOCK_MONOTONIC read together at init, ns */
+
+  /* the crash journal (sextant-recorder-journal.c) */
+  int journal_fd;                   /* dir/journal/rank-R.defs, -1 = none */
+  _Atomic int stops;                /* STOP records written so far */
 } sextant__recorder;
 
 extern sextant__recorder sextant__rec;
@@ -676,9 +683,127 @@ void sextant__rma_complete (sextant__thread *t,
 /* Collective: unifies the definitions and writes everything but the
  * events. Returns a sextant_recorder_status. */
 int  sextant__write_definitions (void);
-/* Not collective: writes this rank's events and definitions as an archive
- * of its own under dir/partial/rank-R. Returns a sextant_recorder_status. */
-int  sextant__write_partial (void);
+
+/* One rank of a run read back from its crash journal. */
+typedef struct
+{
+  uint64_t id;
+  char *name;
+  uint64_t n_events;
+} sextant__salvage_location;
+
+typedef struct
+{
+  uint32_t rank;
+  char *host;
+  int clock_mode;
+  sextant__defs defs;               /* its local definitions, ids as recorded */
+  sextant__clock_point clock;       /* the offset measured at MPI_Init */
+  uint64_t t_first, t_last;         /* local clock */
+  uint64_t monotonic_at_init, realtime_at_init;
+  sextant__salvage_location *locs;
+  size_t n_locs;
+} sextant__salvage_rank;
+
+/* Not collective: unifies @ranks' definitions and writes the anchor, the
+ * global and the local definitions of an archive in @dir (the event files
+ * are the caller's). Returns a sextant_recorder_status. */
+int  sextant__write_salvaged (const char            *dir,
+                              sextant__salvage_rank *ranks,
+                              size_t                 n_ranks,
+                              int                    world_size);
+
+/* ---- the crash journal (sextant-recorder-journal.c) ---- */
+
+/* Record kinds of a rank's definition journal, dir/journal/rank-R.defs:
+ * each record is u32 kind, u32 payload bytes, payload (native byte order),
+ * appended with one write() each. */
+typedef enum
+{
+  SEXTANT__J_HEADER = 1,            /* u32 version, rank, size, pid, clock_mode;
+                                       u64 chunk size, buffer bytes; str host */
+  SEXTANT__J_CLOCK = 2,             /* u64 time, i64 offset, f64 deviation,
+                                       u64 t_first, monotonic_at_init, realtime_at_init */
+  SEXTANT__J_LOCATION = 3,          /* u64 location, str name */
+  SEXTANT__J_MODULE = 4,            /* u64 load address, str path */
+  SEXTANT__J_STRING = 10,           /* u32 id, then the definition's fields */
+  SEXTANT__J_REGION = 11,
+  SEXTANT__J_SCL = 12,
+  SEXTANT__J_CONTEXT = 13,
+  SEXTANT__J_COMM = 14,
+  SEXTANT__J_GROUP = 15,
+  SEXTANT__J_WIN = 16,
+  SEXTANT__J_STOP = 20,             /* sextant__stop_record */
+} sextant__journal_kind;
+
+#define SEXTANT__JOURNAL_VERSION 1
+#define SEXTANT__JOURNAL_MAX_RECORD (64u << 20)  /* a longer record is damage */
+
+/* Why a rank stopped: a signal number (> 0) or one of these. */
+#define SEXTANT__STOP_EXIT (-1)              /* exit() or return from main without MPI_Finalize */
+#define SEXTANT__STOP_ABORT (-2)             /* MPI_Abort */
+
+typedef struct
+{
+  int32_t cause;                    /* signal number, or SEXTANT__STOP_* */
+  int32_t code;                     /* si_code */
+  uint64_t address;                 /* si_addr (the faulting address) */
+  uint64_t pc;                      /* instruction pointer at the signal, 0 = unknown */
+  uint64_t time;                    /* local clock, ns */
+  uint64_t location;                /* the thread that got it, or UINT64_MAX */
+} sextant__stop_record;
+
+/* Header of a location's event journal, dir/journal/LOCATION.evtj: the
+ * location's libotf2 event chunks live in slots after this page, in a
+ * MAP_SHARED mapping of the file. */
+#define SEXTANT__EVTJ_MAGIC "SXTEVTJ1"
+#define SEXTANT__EVTJ_HEADER 4096
+typedef struct
+{
+  char magic[8];
+  uint32_t version;
+  uint32_t n_slots;
+  uint64_t chunk_size;
+  uint64_t location;
+  /* (chunks already written to the .evt file << 16) | slots in use; one
+   * aligned store changes both, so a kill sees either state */
+  _Atomic uint64_t state;
+} sextant__evtj_header;
+
+typedef struct sextant__evt_journal sextant__evt_journal;
+
+/* Opens the journal: dir/journal/rank-R.defs with its header. Returns 0 or
+ * -1 (reported; recording goes on without crash safety). */
+int  sextant__journal_open (void);
+/* Appends definition @id of @kind, if @defs is this process's table. */
+void sextant__journal_def (const sextant__defs   *defs,
+                           sextant__journal_kind  kind,
+                           uint32_t               id);
+void sextant__journal_clock (void);
+void sextant__journal_location (const sextant__thread *t);
+/* Async-signal-safe: appends a STOP record. */
+void sextant__journal_stop (int32_t   cause,
+                            int32_t   code,
+                            uintptr_t address,
+                            uintptr_t pc);
+/* Catches the fatal signals and SIGTERM/SIGINT (a STOP record, then the
+ * previous action). */
+void sextant__journal_catch_signals (void);
+void sextant__journal_release_signals (void);
+/* After a complete archive: removes the journal files. */
+void sextant__journal_remove (void);
+
+/* A location's event chunks in its journal file; NULL if it cannot be made
+ * (the caller falls back to malloc). */
+sextant__evt_journal *sextant__evt_journal_new   (uint64_t location,
+                                                  uint64_t chunk_size,
+                                                  uint64_t budget);
+/* The next free slot (zeroed), or NULL when all are in use (libotf2 flushes). */
+void                 *sextant__evt_journal_chunk (sextant__evt_journal *j);
+/* libotf2 wrote the chunks in use to the .evt file (not @final) or closes
+ * the buffer (@final: unmaps and frees @j). */
+void                  sextant__evt_journal_release (sextant__evt_journal *j,
+                                                    int                   final);
 
 /* ---- onecoll (sextant-recorder-onecoll.c) ---- */
 

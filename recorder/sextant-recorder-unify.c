@@ -30,14 +30,16 @@
  * MPI_COMM_SELF, members as world ranks; then the groups of RMA group
  * synchronisations), the communicators and the RMA windows.
  *
- * sextant__write_partial writes the same for one rank alone (its local ids
- * are then the global ones) as a separate archive, for a rank that leaves
- * without MPI_Finalize; its event files are moved there.
+ * sextant__write_salvaged writes the same from the definitions that
+ * sextant-record-salvage read back from the crash journals of a run that
+ * never reached MPI_Finalize (its event files are written by the salvage).
  *
  * Workload: once per run; rank 0 holds one rank's local definitions at a
  * time plus the unified ones and the maps (8 bytes per local definition of
  * every rank).
  */
+#include "config.h"
+
 #include "sextant-recorder-private.h"
 
 #include <errno.h>
@@ -893,142 +895,116 @@ sextant__write_definitions (void)
   return rc;
 }
 
-/* ---- a rank alone ---- */
+/* ---- a salvaged run (sextant-recorder-salvage.c) ---- */
 
 int
-sextant__write_partial (void)
+sextant__write_salvaged (const char            *dir,
+                         sextant__salvage_rank *ranks,
+                         size_t                 n_ranks,
+                         int                    world_size)
 {
-  char dir[PATH_MAX], traces[PATH_MAX];
-  OTF2_Archive *archive;
-  OTF2_GlobalDefWriter *w;
+  sextant__defs global = { 0 };
+  id_maps *maps = calloc (n_ranks + 1, sizeof *maps);
+  rank_info *infos = calloc (n_ranks + 1, sizeof *infos);
   loc_info *locs = NULL;
-  size_t n_locs = 0;
-  rank_info me;
-  uint64_t lo, hi;
-  int rc;
+  size_t n_locs = 0, cap_locs = 0;
+  uint64_t lo = UINT64_MAX, hi = 0, realtime = OTF2_UNDEFINED_TIMESTAMP;
+  uint32_t group_base;
+  OTF2_Archive *archive = NULL;
+  OTF2_GlobalDefWriter *w;
+  int rc = SEXTANT_RECORDER_ERR_NOMEM;
 
-  /* flush every location's events into the shared archive's directory;
-   * the lock may be held by a thread that will never run again (exit()
-   * from another thread), so wait for it a while only */
-  for (int tries = 0; pthread_mutex_trylock (&sextant__rec.lock) != 0; tries++)
+  if (maps == NULL || infos == NULL)
+    goto out;
+  sextant__rec.size = world_size;
+  for (size_t r = 0; r < n_ranks; r++)
     {
-      struct timespec pause = { 0, 1000000 };
+      sextant__salvage_rank *rank = &ranks[r];
+      uint64_t rlo, rhi;
 
-      if (tries == 1000)
-        return SEXTANT_RECORDER_ERR_STATE;
-      nanosleep (&pause, NULL);
+      if (unify_rank (&global, &rank->defs, &maps[r]) != 0)
+        goto out;
+      infos[r].rank = rank->rank;
+      infos[r].host = rank->host;
+      for (size_t i = 0; i < rank->n_locs; i++)
+        {
+          if (sextant__grow ((void **) &locs, &cap_locs, n_locs + 1, sizeof *locs) != 0)
+            goto out;
+          locs[n_locs].id = rank->locs[i].id;
+          locs[n_locs].name = rank->locs[i].name;
+          locs[n_locs].n_events = rank->locs[i].n_events;
+          locs[n_locs].rank = rank->rank;
+          n_locs++;
+        }
+      sextant__rec.clock_init = rank->clock;
+      sextant__rec.have_final_clock = 0;
+      sextant__rec.clock_mode = rank->clock_mode;
+      sextant__rec.t_first = rank->t_first;
+      sextant__rec.t_last = rank->t_last > rank->t_first ? rank->t_last : rank->t_first;
+      global_span (&rlo, &rhi);
+      if (rlo < lo)
+        {
+          lo = rlo;
+          realtime = rank->realtime_at_init + (rlo - rank->monotonic_at_init);
+        }
+      if (rhi > hi)
+        hi = rhi;
     }
-  for (sextant__thread *t = sextant__rec.threads; t != NULL; t = t->next)
-    n_locs++;
-  locs = calloc (n_locs + 1, sizeof *locs);
-  n_locs = 0;
-  for (sextant__thread *t = sextant__rec.threads; locs != NULL && t != NULL; t = t->next)
-    if (t->evt != NULL)
-      {
-        locs[n_locs].id = t->location;
-        locs[n_locs].name = t->name;
-        OTF2_EvtWriter_GetNumberOfEvents (t->evt, &locs[n_locs].n_events);
-        locs[n_locs].rank = (uint32_t) sextant__rec.rank;
-        n_locs++;
-      }
-  close_event_writers (sextant__rec.archive);
-  if (locs == NULL)
-    {
-      pthread_mutex_unlock (&sextant__rec.lock);
-      return SEXTANT_RECORDER_ERR_NOMEM;
-    }
+  if (lo > hi)
+    lo = hi = 0;
+  group_base = sync_group_base (&global);
 
-  if (snprintf (dir, sizeof dir, "%s/partial/rank-%d", sextant__rec.dir, sextant__rec.rank)
-      >= (int) sizeof dir ||
-      snprintf (traces, sizeof traces, "%s/traces", dir) >= (int) sizeof traces)
-    {
-      pthread_mutex_unlock (&sextant__rec.lock);
-      free (locs);
-      return SEXTANT_RECORDER_ERR_IO;
-    }
-  {
-    char partial[PATH_MAX];
-
-    snprintf (partial, sizeof partial, "%s/partial", sextant__rec.dir);
-    mkdir (partial, 0777);
-    if (mkdir (dir, 0777) != 0 && errno != EEXIST)
-      {
-        pthread_mutex_unlock (&sextant__rec.lock);
-        free (locs);
-        return SEXTANT_RECORDER_ERR_IO;
-      }
-  }
-
+  rc = SEXTANT_RECORDER_ERR_OTF2;
   archive = OTF2_Archive_Open (dir, "traces", OTF2_FILEMODE_WRITE, SEXTANT__EVENT_CHUNK,
                                SEXTANT__DEF_CHUNK, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (archive == NULL || OTF2_Archive_SetSerialCollectiveCallbacks (archive) != OTF2_SUCCESS ||
       OTF2_Archive_SetFlushCallbacks (archive, &sextant__flush_callbacks, NULL) != OTF2_SUCCESS ||
-      OTF2_Archive_SetCreator (archive, "Sextant recorder (one rank, no MPI_Finalize)") != OTF2_SUCCESS)
-    {
-      pthread_mutex_unlock (&sextant__rec.lock);
-      free (locs);
-      return SEXTANT_RECORDER_ERR_OTF2;
-    }
-
-  /* this rank's local ids are the archive's global ids, except the
-   * groups, which follow the communicators' groups */
+      OTF2_Archive_SetCreator (archive, "Sextant recorder " PACKAGE_VERSION " (salvaged from a crash journal)")
+      != OTF2_SUCCESS ||
+      (w = OTF2_Archive_GetGlobalDefWriter (archive)) == NULL)
+    goto out;
+  rc = write_global (w, &global, locs, n_locs, infos, n_ranks, lo, hi - lo, realtime);
+  if (rc != SEXTANT_RECORDER_OK)
+    goto out;
+  rc = SEXTANT_RECORDER_ERR_OTF2;
+  if (OTF2_Archive_OpenDefFiles (archive) != OTF2_SUCCESS)
+    goto out;
   rc = SEXTANT_RECORDER_OK;
-  {
-    id_maps maps = { 0 };
-    const size_t counts[N_MAPS] = { 0, 0, 0, 0, sextant__rec.defs.n_groups, 0 };
-
-    for (int k = 0; k < N_MAPS; k++)
-      {
-        maps.n[k] = counts[k];
-        maps.ids[k] = malloc ((counts[k] + 1) * sizeof *maps.ids[k]);
-        for (size_t i = 0; maps.ids[k] != NULL && i < counts[k]; i++)
-          maps.ids[k][i] = i;
-      }
-    shift_groups (&maps, sync_group_base (&sextant__rec.defs));
-    if (OTF2_Archive_OpenDefFiles (archive) != OTF2_SUCCESS ||
-        write_local (archive, maps.ids[4] != NULL ? &maps : NULL) != SEXTANT_RECORDER_OK ||
-        OTF2_Archive_CloseDefFiles (archive) != OTF2_SUCCESS)
-      rc = SEXTANT_RECORDER_ERR_OTF2;
-    id_maps_free (&maps);
-  }
-  global_span (&lo, &hi);
-  me.rank = (uint32_t) sextant__rec.rank;
-  me.host = sextant__rec.hostname;
-  w = OTF2_Archive_GetGlobalDefWriter (archive);
-  if (w == NULL)
-    rc = SEXTANT_RECORDER_ERR_OTF2;
-  else
+  for (size_t r = 0; r < n_ranks && rc == SEXTANT_RECORDER_OK; r++)
     {
-      /* the local group ids, shifted as the unified archive does */
-      int wrc = write_global (w, &sextant__rec.defs, locs, n_locs, &me, 1, lo, hi - lo,
-                              OTF2_UNDEFINED_TIMESTAMP);
+      sextant__thread *threads = calloc (ranks[r].n_locs + 1, sizeof *threads);
 
-      if (wrc != SEXTANT_RECORDER_OK)
-        rc = wrc;
+      if (threads == NULL)
+        {
+          rc = SEXTANT_RECORDER_ERR_NOMEM;
+          break;
+        }
+      /* write_local writes one definition file per thread of the process */
+      for (size_t i = 0; i < ranks[r].n_locs; i++)
+        {
+          threads[i].location = ranks[r].locs[i].id;
+          threads[i].next = i + 1 < ranks[r].n_locs ? &threads[i + 1] : NULL;
+        }
+      sextant__rec.threads = ranks[r].n_locs > 0 ? threads : NULL;
+      sextant__rec.clock_init = ranks[r].clock;
+      sextant__rec.have_final_clock = 0;
+      sextant__rec.clock_mode = ranks[r].clock_mode;
+      shift_groups (&maps[r], group_base);
+      rc = write_local (archive, &maps[r]);
+      sextant__rec.threads = NULL;
+      free (threads);
     }
-  if (OTF2_Archive_Close (archive) != OTF2_SUCCESS)
+  if (OTF2_Archive_CloseDefFiles (archive) != OTF2_SUCCESS && rc == SEXTANT_RECORDER_OK)
     rc = SEXTANT_RECORDER_ERR_OTF2;
 
-  /* move the event files in */
-  mkdir (traces, 0777);
-  for (size_t i = 0; i < n_locs; i++)
-    {
-      char from[PATH_MAX], to[PATH_MAX];
-
-      if (snprintf (from, sizeof from, "%s/traces/%" PRIu64 ".evt", sextant__rec.dir, locs[i].id)
-          >= (int) sizeof from ||
-          snprintf (to, sizeof to, "%s/%" PRIu64 ".evt", traces, locs[i].id) >= (int) sizeof to)
-        {
-          rc = SEXTANT_RECORDER_ERR_IO;
-          continue;
-        }
-      if (rename (from, to) != 0)
-        {
-          sextant__warn ("cannot move %s to %s: %s", from, to, strerror (errno));
-          rc = SEXTANT_RECORDER_ERR_IO;
-        }
-    }
-  pthread_mutex_unlock (&sextant__rec.lock);
+out:
+  if (archive != NULL && OTF2_Archive_Close (archive) != OTF2_SUCCESS && rc == SEXTANT_RECORDER_OK)
+    rc = SEXTANT_RECORDER_ERR_OTF2;
+  for (size_t r = 0; maps != NULL && r < n_ranks; r++)
+    id_maps_free (&maps[r]);
+  free (maps);
+  free (infos);
   free (locs);
+  sextant__defs_clear (&global);
   return rc;
 }

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "sextant-anchor.h"
+#include "sextant-salvage.h"
 #include "sextant-import-private.h"
 #include "sextant-importer.h"
 #include "sextant-lod.h"
@@ -51,6 +52,7 @@ struct _SextantImporter
   gpointer               progress_data;
   GDestroyNotify         progress_destroy;
   GThread               *closer;         /* closes the archive beside the end of a run */
+  char                  *salvage_dir;    /* a crashed recording salvaged into this, or NULL */
   guint                  force : 1;
   guint                  reused : 1;
 };
@@ -1902,6 +1904,7 @@ import_archive (SextantImporter  *self,
       !read_definitions (&import, self->anchor, defs_path, error) ||
       !read_local_definitions (&import, error))
     return FALSE;
+  _sextant_salvage_log (&import);
 
   if (import.locations->len > 0 &&
       !otf2_check (OTF2_Reader_OpenEvtFiles (import.reader), self->anchor,
@@ -1961,6 +1964,7 @@ sextant_importer_finalize (GObject *object)
   SextantImporter *self = (SextantImporter *)object;
 
   join_closer (self);
+  _sextant_salvage_remove (&self->salvage_dir);
   if (self->progress_destroy != NULL)
     self->progress_destroy (self->progress_data);
   g_clear_pointer (&self->archive, g_free);
@@ -2076,12 +2080,14 @@ sextant_importer_get_db_path (SextantImporter *self)
   return self->db_path;
 }
 
+/* The anchor file; for a crashed recording that was salvaged, the
+ * recording's directory (the salvaged anchor is temporary). */
 const char *
 sextant_importer_get_anchor_path (SextantImporter *self)
 {
   g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), NULL);
 
-  return self->anchor;
+  return self->salvage_dir != NULL ? self->archive : self->anchor;
 }
 
 /* Whether the last run found the store current and did not import. */
@@ -2104,14 +2110,31 @@ resolve_archive (SextantImporter  *self,
   g_autofree char *base = NULL;
 
   g_clear_pointer (&self->anchor, g_free);
-  if (!(self->anchor = sextant_archive_find_anchor (self->archive, error)))
+  _sextant_salvage_remove (&self->salvage_dir);
+  if (_sextant_salvage_needed (self->archive))
+    {
+      /* a crashed recording: the store goes where its anchor would be */
+      if (!(self->anchor = _sextant_salvage_archive (self->archive, &self->salvage_dir, error)))
+        return FALSE;
+      if (self->db_path == NULL)
+        self->db_path = g_build_filename (self->archive, "traces.sextant.db", NULL);
+    }
+  else if (!(self->anchor = sextant_archive_find_anchor (self->archive, error)))
     return FALSE;
 
   dir = g_path_get_dirname (self->anchor);
   base = anchor_base_name (self->anchor);
   *defs_path = g_strconcat (dir, G_DIR_SEPARATOR_S, base, ".def", NULL);
 
-  return read_identity (self->anchor, *defs_path, id, error);
+  if (!read_identity (self->anchor, *defs_path, id, error))
+    return FALSE;
+  if (self->salvage_dir != NULL)
+    {
+      /* the store names the recording, not the temporary copy */
+      g_free (id->anchor_abs);
+      id->anchor_abs = g_canonicalize_filename (self->archive, NULL);
+    }
+  return TRUE;
 }
 
 /**

@@ -25,7 +25,7 @@
 #    path of those frames, each with the line of its call from the calling
 #    context; every visit's path lies below its enclosing visit's;
 #  - what the scenario adds (timing of late senders, communicator members,
-#    Broadcaster locations, partial archives, ...).
+#    Broadcaster locations, crashed runs salvaged from their crash journal, ...).
 # Exit status 0 when every check holds; the first failure is printed; 77
 # (skipped) when the program was not built the way the scenario needs.
 # Python 3 standard library only.
@@ -37,6 +37,7 @@ import re
 import shutil
 import signal
 import sqlite3
+import struct
 
 import sextant_sqlite  # noqa: F401  (the column tables)
 import subprocess
@@ -127,6 +128,8 @@ class Recording:
             check(proc.returncode == 0, '%s exited with %d' % (program, proc.returncode))
             warnings = [l for l in proc.stderr.splitlines() if l.startswith('sextant-record: rank')]
             check(not warnings, 'the recorder complained: %s' % warnings)
+            check(not os.path.exists(os.path.join(self.dir, 'journal')),
+                  'the crash journal is left after a normal end')
         return proc
 
     # -- reading --------------------------------------------------------
@@ -342,8 +345,9 @@ def scenario_pingpong_linked(ctx):
 
 
 def scenario_flush(ctx):
-    """A 1 MiB event buffer: libotf2 flushes in the middle of the run."""
-    n = 20000
+    """A 1 MiB event buffer (one 4 MiB chunk): libotf2 flushes in the middle
+    of the run, and the crash journal recycles its slot."""
+    n = 60000
     rec = Recording(ctx, 'flush')
     rec.run('rec-pingpong', 2, [str(n)], env={'SEXTANT_RECORD_BUFFER': '1', 'SEXTANT_RECORD_CALLPATH': '2'})
     rec.otf2_print().import_()
@@ -720,74 +724,307 @@ def scenario_disabled(ctx):
     check('no trace was written' in proc.stderr, 'the launcher did not say that no trace was written')
 
 
-def expect_unusable(ctx, directory):
-    """The importer and otf2-print refuse @directory without crashing."""
-    sextant = os.environ['SEXTANT']
-    imp = subprocess.run([sextant, 'import', directory, '-o', os.path.join(ctx.tmp, 'broken.sqlite'), '--force'],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
-    check(imp.returncode > 0 and imp.stderr.strip(), 'sextant import of %s: status %d, stderr %r'
-          % (directory, imp.returncode, imp.stderr))
-    prt = subprocess.run([ctx.otf2_print, os.path.join(directory, 'traces.otf2')], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
-    check(prt.returncode > 0, 'otf2-print of %s: status %d' % (directory, prt.returncode))
+# ---- crashed runs: the crash journal and its salvage -----------------------
+
+CRASH_ALLREDUCES = 100      # rec-crash.c's ALLREDUCES
+# what a salvaged run may bring: the salvage's own rows, and the collectives
+# and messages that the crash left half done
+CRASH_WARNINGS = ('salvaged', 'lost', 'incomplete_collective', 'collective_mismatch', 'unmatched_send',
+                  'unmatched_receive', 'incomplete_request')
+
+
+def salvage(rec, allowed_warnings=CRASH_WARNINGS, print_events=True):
+    """The crash journal of @rec: sextant-record-salvage rebuilds an archive
+    that otf2-print reads without errors, and `sextant import DIR` (which
+    salvages by itself) imports the same events. (Millions of events take
+    otf2-print minutes here: @print_events False skips it.)"""
+    check(not os.path.exists(rec.anchor), 'a crashed run has an anchor file')
+    check(os.path.isdir(os.path.join(rec.dir, 'journal')), 'a crashed run left no crash journal')
+    tool = os.path.join(os.path.dirname(rec.ctx.launcher), 'sextant-record-salvage')
+    out = os.path.join(rec.ctx.tmp, rec.name + '-salvaged')
+    before = sorted(os.listdir(rec.dir))
+    proc = subprocess.run([tool, rec.dir, out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=300)
+    check(proc.returncode == 0, 'sextant-record-salvage failed (%d): %s' % (proc.returncode, proc.stderr))
+    check(sorted(os.listdir(rec.dir)) == before, 'the salvage changed the recording')
+    if print_events:
+        rec.otf2_print(os.path.join(out, 'traces.otf2'))
+    rec.import_(rec.dir, allowed_warnings=allowed_warnings)
+    return rec
+
+
+def salvage_rows(rec):
+    """{(kind, rank): message} of the salvage's import_log rows (main threads)."""
+    rows = rec.query('''SELECT l.kind, c.otf2_id, l.message FROM import_log l
+                          JOIN location c ON c.id = l.loc WHERE l.kind IN ('salvaged', 'lost')''')
+    return {(kind, otf2_id): message for kind, otf2_id, message in rows}
+
+
+def stop_visits(rec):
+    """{rank: (region name, file, line, parent region)} of the visits that
+    mark where each main thread stopped."""
+    rows = rec.query('''SELECT c.otf2_id, r.name, r.file, r.begin_line, pr.name FROM visit v
+                          JOIN region r ON r.id = v.region JOIN location c ON c.id = v.loc
+                          LEFT JOIN visit p ON p.id = v.parent LEFT JOIN region pr ON pr.id = p.region
+                          WHERE r.name LIKE 'killed%' OR r.name LIKE 'stopped%' OR r.name LIKE 'exit %' ''')
+    stops = {}
+    for otf2_id, name, file, line, parent in rows:
+        check(otf2_id not in stops, 'location %d has two stop visits' % otf2_id)
+        stops[otf2_id] = (name, file, line, parent)
+    return stops
+
+
+def expect_allreduces(rec, ranks, at_least=CRASH_ALLREDUCES):
+    """Every rank did its allreduces before the crash, and every visit of
+    the salvaged trace is closed (no visit ends before it begins)."""
+    for rank in ranks:
+        n = rec.query('''SELECT COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                           JOIN location c ON c.id = v.loc WHERE r.name = 'MPI_Allreduce' AND c.otf2_id = ?''',
+                      rank)[0][0]
+        check(n >= at_least, 'rank %d has %d MPI_Allreduce visits, expected at least %d' % (rank, n, at_least))
+    bad = rec.query('SELECT COUNT(*) FROM visit WHERE leave < enter')[0][0]
+    check(bad == 0, '%d visits end before they begin' % bad)
+
+
+def expect_killed(stops, rows, rank):
+    """@rank was ended by a signal of the launcher (or SIGKILL, unseen)."""
+    check(rank in stops, 'rank %d has no stop visit: %s' % (rank, stops))
+    name = stops[rank][0]
+    check(name in ('killed by SIGTERM', 'killed by SIGINT', 'killed (no signal seen: SIGKILL?)'),
+          'rank %d: stop visit %r' % (rank, name))
+    check(('salvaged', rank) in rows, 'no import_log row salvaged for rank %d' % rank)
+
+
+def crash_line(ctx):
+    marks = markers(os.path.join(ctx.srcdir, 'rec-crash.c'), 'CRASH')
+    return min(marks['segv'])
+
+
+def scenario_crash_segv(ctx):
+    """Rank 2 dereferences NULL after 100 allreduces on 4 ranks."""
+    rec = Recording(ctx, 'crash-segv')
+    proc = rec.run('rec-crash', 4, ['segv'], expect_success=False)
+    check(proc.returncode != 0, 'a job whose rank crashed exited with 0')
+    check('crash journal' in proc.stderr, 'the launcher did not point at the crash journal')
+    salvage(rec)
+    rec.expect_info(locations=4)
+    expect_allreduces(rec, range(4))
+    stops, rows = stop_visits(rec), salvage_rows(rec)
+    name, file, line, parent = stops.get(2, (None,) * 4)
+    check(name == 'killed by SIGSEGV', 'rank 2 stopped with %r' % name)
+    check(file is not None and os.path.basename(file) == 'rec-crash.c' and line == crash_line(ctx),
+          'the SIGSEGV is placed at %s:%s, expected rec-crash.c:%d' % (file, line, crash_line(ctx)))
+    check(parent is None, 'the SIGSEGV happened outside MPI, not in %s' % parent)
+    message = rows.get(('salvaged', 2), '')
+    check('SIGSEGV' in message and 'rec-crash.c:%d' % crash_line(ctx) in message,
+          'import_log does not name the fault: %r' % message)
+    # the others were killed waiting in their next allreduce
+    for rank in (0, 1, 3):
+        expect_killed(stops, rows, rank)
+        check(stops[rank][3] == 'MPI_Allreduce', 'rank %d was killed in %s, not in MPI_Allreduce'
+              % (rank, stops[rank][3]))
+    # the fault came after rank 2's last allreduce
+    last = rec.query('''SELECT MAX(v.leave) FROM visit v JOIN region r ON r.id = v.region
+                         JOIN location c ON c.id = v.loc WHERE r.name = 'MPI_Allreduce' AND c.otf2_id = 2''')[0][0]
+    fault = rec.query('''SELECT v.leave FROM visit v JOIN region r ON r.id = v.region
+                          WHERE r.name = 'killed by SIGSEGV' ''')[0][0]
+    check(fault >= last, 'the fault (%d) before the last allreduce (%d)' % (fault, last))
+    rec.expect_callsites('rec-crash.c', required=('MPI_Allreduce',))
+
+
+def scenario_crash_abort(ctx):
+    """Rank 1 calls MPI_Abort after 100 allreduces; mpirun kills the rest."""
+    rec = Recording(ctx, 'crash-abort')
+    proc = rec.run('rec-crash', 4, ['abort'], expect_success=False)
+    check(proc.returncode != 0, 'a job with MPI_Abort exited with 0')
+    salvage(rec)
+    expect_allreduces(rec, range(4))
+    stops, rows = stop_visits(rec), salvage_rows(rec)
+    check(stops.get(1, (None,))[0] == 'stopped by MPI_Abort', 'rank 1 stopped with %r' % (stops.get(1),))
+    check(len(rec.visits('MPI_Abort')) == 1, 'no MPI_Abort visit')
+    for rank in (0, 2, 3):
+        expect_killed(stops, rows, rank)
+    rec.expect_callsites('rec-crash.c', required=('MPI_Allreduce', 'MPI_Abort'))
+
+
+def run_until_ready(rec, cmd, ready, env=None):
+    """Starts @cmd in a session of its own and waits until @ready exists."""
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True)
+    deadline = time.time() + RUN_SECONDS
+    while not os.path.exists(ready):
+        if proc.poll() is not None or time.time() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            raise Failure('the program never got ready: %s' % err[-2000:])
+        time.sleep(0.1)
+    return proc
+
+
+def finish(proc, seconds=60):
+    try:
+        out, err = proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        raise Failure('the job did not end after the kill')
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    return proc.returncode, err
+
+
+def scenario_crash_timeout(ctx):
+    """`timeout` ends the launcher: SIGTERM to the whole job, then SIGKILL."""
+    rec = Recording(ctx, 'crash-timeout')
+    ready = os.path.join(ctx.tmp, 'timeout.ready')
+    cmd = [ctx.timeout, '--kill-after=5', '3600', ctx.launcher, '-o', rec.dir, ctx.mpirun] + \
+        MPIRUN_OPTIONS + ['-np', '4', os.path.join(ctx.builddir, 'rec-crash'), 'loop', ready]
+    proc = run_until_ready(rec, cmd, ready)
+    # SIGALRM is how timeout's own timer fires: the same path as the expiry
+    os.kill(proc.pid, signal.SIGALRM)
+    status, _ = finish(proc)
+    check(status in (124, 137), 'timeout exited with %d, expected 124 or 137' % status)
+    salvage(rec)
+    expect_allreduces(rec, range(4))
+    stops, rows = stop_visits(rec), salvage_rows(rec)
+    for rank in range(4):
+        expect_killed(stops, rows, rank)
+    check(rec.visits('MPI_Barrier'), 'the barrier before the loop is missing')
+
+
+def scenario_crash_sigkill(ctx):
+    """One rank is killed with SIGKILL (no handler runs); mpirun ends the rest."""
+    rec = Recording(ctx, 'crash-sigkill')
+    ready = os.path.join(ctx.tmp, 'sigkill.ready')
+    cmd = [ctx.timeout, '--kill-after=10', str(RUN_SECONDS), ctx.launcher, '-o', rec.dir, ctx.mpirun] + \
+        MPIRUN_OPTIONS + ['-np', '4', os.path.join(ctx.builddir, 'rec-crash'), 'loop', ready]
+    proc = run_until_ready(rec, cmd, ready)
+    with open(ready + '.1') as f:
+        os.kill(int(f.read()), signal.SIGKILL)
+    status, _ = finish(proc)
+    check(status != 0, 'a job whose rank was killed exited with 0')
+    salvage(rec)
+    expect_allreduces(rec, range(4))
+    stops, rows = stop_visits(rec), salvage_rows(rec)
+    check(stops.get(1, (None,))[0] == 'killed (no signal seen: SIGKILL?)', 'rank 1 stopped with %r'
+          % (stops.get(1),))
+    for rank in (0, 2, 3):
+        expect_killed(stops, rows, rank)
 
 
 def scenario_no_finalize_exit(ctx):
     rec = Recording(ctx, 'no-finalize-exit')
     proc = rec.run('rec-no-finalize', 1, ['exit'], expect_success=False)
-    partial = os.path.join(rec.dir, 'partial', 'rank-0')
-    check('partial' in proc.stderr, 'the launcher did not mention the partial traces')
-    rec.otf2_print(os.path.join(partial, 'traces.otf2')).import_(partial)
+    check('crash journal' in proc.stderr, 'the launcher did not mention the crash journal')
+    salvage(rec)
     rec.expect_records({'MPI_COLLECTIVE_BEGIN': 1, 'MPI_COLLECTIVE_END': 1})
     rec.expect_info(matched=0, collectives=1, locations=1)
     rec.expect_callsites('rec-no-finalize.c', required=('MPI_Barrier',))
     check(not rec.visits('MPI_Finalize'), 'an MPI_Finalize visit in a run without MPI_Finalize')
-    expect_unusable(ctx, rec.dir)
+    check(stop_visits(rec).get(0, (None,))[0] == 'exit without MPI_Finalize', 'no stop visit for the exit')
 
 
 def scenario_no_finalize_abort(ctx):
     rec = Recording(ctx, 'no-finalize-abort')
     proc = rec.run('rec-no-finalize', 2, ['abort'], expect_success=False)
     check(proc.returncode != 0, 'a job with MPI_Abort exited with 0')
-    partial = os.path.join(rec.dir, 'partial', 'rank-1')
-    # rank 0 is killed by mpirun; rank 1 wrote its part before aborting
-    rec.otf2_print(os.path.join(partial, 'traces.otf2'))
-    # alone, rank 1's messages and barrier miss their other halves
-    rec.import_(partial, allowed_warnings=('unmatched_receive', 'unresolved_peer', 'unclosed_visit',
-                                           'incomplete_collective'))
-    rec.expect_records({'MPI_RECV': 10})
-    rec.expect_info(matched=0, unmatched=10, locations=1)
+    # rank 1 aborts, rank 0 is killed by mpirun: both are in the salvage,
+    # and their messages match
+    salvage(rec)
+    rec.expect_records({'MPI_SEND': 10, 'MPI_RECV': 10})
+    rec.expect_info(matched=10, unmatched=0, locations=2)
     check(len(rec.visits('MPI_Abort')) == 1, 'no MPI_Abort visit')
     rec.expect_callsites('rec-no-finalize.c', required=('MPI_Barrier', 'MPI_Abort'))
-    expect_unusable(ctx, rec.dir)
+
+
+def scenario_crash_flushing(ctx):
+    """SIGKILL of every rank once rank 0 flushed its small buffer (the
+    others flush about then): whatever the moment, each rank's salvaged events are a prefix of
+    what it did - no gap and no repeat between the flushed chunks and the
+    journal's recycled slot - so the ranks' allreduce counts differ by the
+    one or two that were under way."""
+    rec = Recording(ctx, 'crash-flushing')
+    ready = os.path.join(ctx.tmp, 'flushing.ready')
+    env = dict(os.environ, SEXTANT_RECORD_BUFFER='1', SEXTANT_RECORD_CALLPATH='0')
+    cmd = [ctx.timeout, '--kill-after=10', str(RUN_SECONDS), ctx.launcher, '-o', rec.dir, ctx.mpirun] + \
+        MPIRUN_OPTIONS + ['-np', '2', os.path.join(ctx.builddir, 'rec-crash'), 'loop', ready]
+    proc = run_until_ready(rec, cmd, ready, env=env)
+    pids = []
+    for rank in range(2):
+        with open('%s.%d' % (ready, rank)) as f:
+            pids.append(int(f.read()))
+    evt = os.path.join(rec.dir, 'traces', '0.evt')
+    deadline = time.time() + RUN_SECONDS
+    while not os.path.exists(evt) or os.path.getsize(evt) < (4 << 20):
+        check(proc.poll() is None and time.time() < deadline, 'rank 0 did not flush')
+        time.sleep(0.05)
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    finish(proc)
+    salvage(rec, print_events=False)
+    # (the kill may come before the next chunk's BUFFER_FLUSH record: the
+    # journal's slot then still holds the flushed chunk, taken once)
+    counts = [n for _, n in rec.query('''SELECT c.otf2_id, COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                                         JOIN location c ON c.id = v.loc WHERE r.name = 'MPI_Allreduce'
+                                         GROUP BY c.otf2_id ORDER BY c.otf2_id''')]
+    check(len(counts) == 2 and min(counts) > 10000 and max(counts) - min(counts) <= 2,
+          'allreduces per rank %s: not two prefixes of one run' % counts)
+    rows = salvage_rows(rec)
+    bad = [m for (kind, _), m in rows.items() if kind == 'lost' and 'cut by the end' not in m]
+    check(not bad, 'lost more than a record cut by the kill: %s' % bad)
+
+
+def scenario_crash_torn(ctx):
+    """A record cut by the kill: the last LEAVE of a journal loses its last
+    byte (as if the process died while libotf2 wrote it). The salvage drops
+    it, says so in import_log, and closes the visit at the stop."""
+    rec = Recording(ctx, 'crash-torn')
+    rec.run('rec-no-finalize', 1, ['exit'], expect_success=False)
+    journal = os.path.join(rec.dir, 'journal', '0.evtj')
+    with open(journal, 'r+b') as f:
+        header = f.read(40)
+        chunk_size, state = struct.unpack_from('<Q', header, 16)[0], struct.unpack_from('<Q', header, 32)[0]
+        used = state & 0xffff
+        check(used >= 1, 'no slot of the journal is in use (state %#x)' % state)
+        f.seek(4096 + (used - 1) * chunk_size)
+        slot = bytearray(f.read(chunk_size))
+        last = len(slot.rstrip(b'\0')) - 1
+        check(slot[last - 2] == 13, 'the last record of the journal is not a LEAVE')
+        slot[last] = 0
+        f.seek(4096 + (used - 1) * chunk_size + last)
+        f.write(b'\0')
+    salvage(rec)
+    rows = salvage_rows(rec)
+    check('cut' in rows.get(('lost', 0), ''), 'no import_log row lost for the cut record: %s' % rows)
+    check(len(rec.visits('MPI_Barrier')) == 1, 'the barrier visit is gone')
+    stop = stop_visits(rec).get(0, (None,) * 4)
+    check(stop[0] == 'exit without MPI_Finalize' and stop[3] == 'MPI_Barrier',
+          'the stop visit %s is not inside the barrier whose LEAVE was cut' % (stop,))
+    rec.expect_records({'MPI_COLLECTIVE_BEGIN': 1, 'MPI_COLLECTIVE_END': 1})
 
 
 def scenario_killed(ctx):
-    """Killed while running: the flushed event chunks must not crash anyone."""
+    """Killed while running, after many flushes of a small buffer: every
+    event before the kill is salvaged - the flushed chunks and the journal's
+    recycled slots join without a gap or a duplicate."""
     rec = Recording(ctx, 'killed')
     ready = os.path.join(ctx.tmp, 'killed.ready')
     env = dict(os.environ, SEXTANT_RECORD_BUFFER='1')
     cmd = [ctx.launcher, '-o', rec.dir, ctx.mpirun] + MPIRUN_OPTIONS + \
           ['-np', '2', os.path.join(ctx.builddir, 'rec-no-finalize'), 'hang', ready]
-    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
-    try:
-        deadline = time.time() + RUN_SECONDS
-        while not os.path.exists(ready):
-            check(proc.poll() is None, 'the program ended before it was killed')
-            check(time.time() < deadline, 'the program never got ready')
-            time.sleep(0.1)
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    proc = run_until_ready(rec, cmd, ready, env=env)
+    os.killpg(proc.pid, signal.SIGTERM)
+    finish(proc)
     evt = [f for f in os.listdir(os.path.join(rec.dir, 'traces')) if f.endswith('.evt')]
     check(evt, 'no event chunks were flushed before the kill')
-    check(all(os.path.getsize(os.path.join(rec.dir, 'traces', f)) > 0 for f in evt), 'empty event files')
-    check(not os.path.exists(rec.anchor), 'a killed run has an anchor file')
-    expect_unusable(ctx, rec.dir)
+    salvage(rec)
+    iterations = 60000            # rec-no-finalize.c's ITERATIONS
+    check(rec.kinds.get('BUFFER_FLUSH', 0) >= 2, 'no BUFFER_FLUSH records: %s' % rec.kinds)
+    rec.expect_records({'MPI_SEND': 10 + 2 * iterations, 'MPI_RECV': 10 + 2 * iterations})
+    rec.expect_info(matched=10 + 2 * iterations, unmatched=0, locations=2)
+    stops, rows = stop_visits(rec), salvage_rows(rec)
+    for rank in range(2):
+        expect_killed(stops, rows, rank)
 
 
 SCENARIOS = {
@@ -810,6 +1047,12 @@ SCENARIOS = {
     'no-finalize-exit': scenario_no_finalize_exit,
     'no-finalize-abort': scenario_no_finalize_abort,
     'killed': scenario_killed,
+    'crash-segv': scenario_crash_segv,
+    'crash-abort': scenario_crash_abort,
+    'crash-timeout': scenario_crash_timeout,
+    'crash-sigkill': scenario_crash_sigkill,
+    'crash-torn': scenario_crash_torn,
+    'crash-flushing': scenario_crash_flushing,
 }
 
 
