@@ -111,7 +111,7 @@ onecoll_reduce_select (int     allreduce,
                        int64_t bytes)
 {
   (void) allreduce;
-  if (nprocs <= 2 || bytes < BINOMIAL_MAX_BYTES)
+  if (nprocs <= 1 || bytes < BINOMIAL_MAX_BYTES)
     return ONECOLL_REDUCE_BINOMIAL;
   return is_pof2 (nprocs) ? ONECOLL_REDUCE_RHRD : ONECOLL_REDUCE_S0S1;
 }

@@ -12,11 +12,13 @@
  * On every communicator of a partition (all at once, so that one mpirun
  * covers several N'):
  *  - allreduce with every algorithm (binomial, rhrd, prior-art, s0s1, auto),
- *    counts 0, 1, 7, 1000, every type (MPI_INT, MPI_LONG, MPI_FLOAT,
- *    MPI_DOUBLE) and op (SUM, PROD, MIN, MAX), in place every other call;
- *    and a contiguous derived type (3 doubles) with SUM;
- *  - reduce with every algorithm to every root, counts 0, 1, 7, 1000, the
- *    (type, op) pair rotating with the root so that every pair is used;
+ *    counts 7 and 1000 with every type (MPI_INT, MPI_LONG, MPI_FLOAT,
+ *    MPI_DOUBLE) and op (SUM, PROD, MIN, MAX), counts 0 and 1 with every
+ *    type (the op rotating), in place every other call; and a contiguous
+ *    derived type (3 doubles) with SUM;
+ *  - reduce with every algorithm to every root (count 7, the (type, op)
+ *    pair rotating with the root so that every pair is used), and counts
+ *    0, 1 and 1000 to the first, a middle and the last rank;
  *  - with --big, count 2^20 + 3 for every algorithm but auto: every type
  *    with SUM and MPI_DOUBLE with every op (allreduce), and reduce to a
  *    root that moves with the case.
@@ -500,8 +502,13 @@ one_allreduce (bufs       *b,
   compare (b->out, b->ref, t, o, n, b->np, salt, what);
   for (size_t i = 0; i < bytes; i++)
     h = oc_mix (h ^ b->out[i]);
-  MPI_Allreduce (&h, &hmin, 1, MPI_UINT64_T, MPI_MIN, b->comm);
-  MPI_Allreduce (&h, &hmax, 1, MPI_UINT64_T, MPI_MAX, b->comm);
+  {
+    uint64_t hv[2] = { h, ~h }, mx[2];   /* max of ~h = ~(min of h) */
+
+    MPI_Allreduce (hv, mx, 2, MPI_UINT64_T, MPI_MAX, b->comm);
+    hmax = mx[0];
+    hmin = ~mx[1];
+  }
   if (hmin != hmax)
     OC_FAIL ("%s: the ranks' results differ", what);
 }
@@ -595,20 +602,30 @@ match_comm (MPI_Comm comm,
 
   for (int a = 0; a < N_ALGOS; a++)
     {
+      /* counts 7 and 1000: every (type, op); 0 and 1: every type, the op
+       * rotating */
       for (int c = 0; c < 4; c++)
         for (int t = 0; t < N_TYPES; t++)
-          for (int o = 0; o < N_OPS; o++, calls++)
-            one_allreduce (&b, algos[a], t, o, counts[c], calls % 2,
-                           (uint64_t) calls * 1000003u + (uint64_t) b.np);
+          for (int o = 0; o < N_OPS; o++)
+            if (counts[c] >= 7 || o == (t + a) % N_OPS)
+              {
+                one_allreduce (&b, algos[a], t, o, counts[c], calls % 2,
+                               (uint64_t) calls * 1000003u + (uint64_t) b.np);
+                calls++;
+              }
       contiguous_case (&b, algos[a]);
+      /* count 7 to every root, the (type, op) pair rotating with the root;
+       * counts 0, 1 and 1000 to the first, a middle and the last rank */
       for (int root = 0; root < b.np; root++)
-        for (int c = 0; c < 4; c++, calls++)
-          {
-            int pair = (root + a + c) % (N_TYPES * N_OPS);
+        for (int c = 0; c < 4; c++)
+          if (counts[c] == 7 || root == 0 || root == b.np / 2 || root == b.np - 1)
+            {
+              int pair = (root + a + c) % (N_TYPES * N_OPS);
 
-            one_reduce (&b, algos[a], pair / N_OPS, pair % N_OPS, counts[c], root,
-                        (root + c) % 2, (uint64_t) calls * 1000003u + (uint64_t) b.np);
-          }
+              one_reduce (&b, algos[a], pair / N_OPS, pair % N_OPS, counts[c], root,
+                          (root + c) % 2, (uint64_t) calls * 1000003u + (uint64_t) b.np);
+              calls++;
+            }
     }
   if (big)
     for (int a = 0; a < N_ALGOS - 1; a++)
