@@ -4,7 +4,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   test-onecoll-reduce match [--big] SPEC...
+ *   test-onecoll-reduce match [--big] [--light] SPEC...
  *
  * Each SPEC is a process count N' ("5": MPI_COMM_WORLD is split into
  * communicators of N' ranks, and the rest) or an explicit partition
@@ -18,10 +18,17 @@
  *    derived type (3 doubles) with SUM;
  *  - reduce with every algorithm to every root (count 7, the (type, op)
  *    pair rotating with the root so that every pair is used), and counts
- *    0, 1 and 1000 to the first, a middle and the last rank;
- *  - with --big, count 2^20 + 3 for every algorithm but auto: every type
- *    with SUM and MPI_DOUBLE with every op (allreduce), and reduce to a
- *    root that moves with the case.
+ *    0, 1 and 1000 (one pair each) to the first, a middle and the last
+ *    rank; MPI's result is computed once per inputs and every algorithm
+ *    compared with it (MPI_Allreduce's; MPI_Reduce's for the three roots);
+ *  - with --light (the runs of N' 17..33, where every call costs the most
+ *    on 2 cores), counts 7 and 1000 also take one op per type, rotating
+ *    with the count, so that every (type, op) pair still occurs once per
+ *    N', and the reduce of count 7 to every root rotates over those four;
+ *  - with --big, count 2^20 + 3 for rhrd, prior-art and s0s1 (the ones that
+ *    split the vector): (int, SUM), (long, MIN), (float, PROD),
+ *    (double, MAX), (double, SUM), allreduce, and reduce to a root that
+ *    moves with the case.
  * Integers, MIN and MAX must equal the MPI library's result exactly. A
  * floating-point SUM (PROD) of N' inputs x_i computed in any order has an
  * error of at most (N' - 1) u sum |x_i| (u sum|x_i| ... for PROD, relative
@@ -65,7 +72,8 @@
 #include <math.h>
 
 static int world_size;
-static int quiet;                   /* a left-over communicator of a split: no report */
+static int light;                   /* --light: every (type, op) once per N', see below */
+static int quiet;                   /* not the first communicator of a split: no report */
 
 /* ---- inputs ---- */
 
@@ -463,6 +471,8 @@ typedef struct
   unsigned char *in, *out, *ref, *keep;
 } bufs;
 
+/* An allreduce of the inputs already in b->in, against MPI's result in
+ * @ref. */
 static void
 one_allreduce (bufs       *b,
                int         algo,
@@ -470,21 +480,17 @@ one_allreduce (bufs       *b,
                int         o,
                int64_t     n,
                int         in_place,
-               uint64_t    salt)
+               uint64_t    salt,
+               const void *ref)
 {
   onecoll_reduce_opts opts = { algo, ONECOLL_CHECK_LOCAL };
   size_t bytes = (size_t) n * size_of (t);
   char what[160];
   int rc;
-  uint64_t h = 0, hmin, hmax;
 
   snprintf (what, sizeof what, "allreduce N'=%d %s %s %s count %lld%s", b->np,
             onecoll_reduce_algo_name (algo), type_names[t], op_names[o], (long long) n,
             in_place ? " in place" : "");
-  fill (b->in, t, o, b->rank, n, salt);
-  memcpy (b->keep, b->in, bytes);
-  if (MPI_Allreduce (b->in, b->ref, (int) n, type_of (t), op_of (o), b->comm) != MPI_SUCCESS)
-    OC_FAIL ("%s: MPI_Allreduce", what);
   if (in_place)
     {
       memcpy (b->out, b->in, bytes);
@@ -499,29 +505,35 @@ one_allreduce (bufs       *b,
     }
   if (rc != MPI_SUCCESS)
     OC_FAIL ("%s: returned %d", what, rc);
-  compare (b->out, b->ref, t, o, n, b->np, salt, what);
-  for (size_t i = 0; i < bytes; i++)
-    h = oc_mix (h ^ b->out[i]);
-  {
-    uint64_t hv[2] = { h, ~h }, mx[2];   /* max of ~h = ~(min of h) */
+  compare (b->out, ref, t, o, n, b->np, salt, what);
+  /* floating sums and products: every rank must hold the same bits
+   * (elsewhere the exact comparison implies it) */
+  if ((t == T_FLOAT || t == T_DOUBLE) && (o == O_SUM || o == O_PROD) && n > 0)
+    {
+      uint64_t h = 0, hv[2], mx[2];
 
-    MPI_Allreduce (hv, mx, 2, MPI_UINT64_T, MPI_MAX, b->comm);
-    hmax = mx[0];
-    hmin = ~mx[1];
-  }
-  if (hmin != hmax)
-    OC_FAIL ("%s: the ranks' results differ", what);
+      for (size_t i = 0; i < bytes; i++)
+        h = oc_mix (h ^ b->out[i]);
+      hv[0] = h;
+      hv[1] = ~h;                   /* max of ~h = ~(min of h) */
+      MPI_Allreduce (hv, mx, 2, MPI_UINT64_T, MPI_MAX, b->comm);
+      if (mx[0] != ~mx[1])
+        OC_FAIL ("%s: the ranks' results differ", what);
+    }
 }
 
+/* A reduce of the inputs in b->in to @root, against @ref (significant at
+ * the root). */
 static void
-one_reduce (bufs    *b,
-            int      algo,
-            int      t,
-            int      o,
-            int64_t  n,
-            int      root,
-            int      in_place,
-            uint64_t salt)
+one_reduce (bufs       *b,
+            int         algo,
+            int         t,
+            int         o,
+            int64_t     n,
+            int         root,
+            int         in_place,
+            uint64_t    salt,
+            const void *ref)
 {
   onecoll_reduce_opts opts = { algo, ONECOLL_CHECK_LOCAL };
   size_t bytes = (size_t) n * size_of (t);
@@ -531,10 +543,6 @@ one_reduce (bufs    *b,
   snprintf (what, sizeof what, "reduce N'=%d root %d %s %s %s count %lld%s", b->np, root,
             onecoll_reduce_algo_name (algo), type_names[t], op_names[o], (long long) n,
             in_place ? " in place" : "");
-  fill (b->in, t, o, b->rank, n, salt);
-  memcpy (b->keep, b->in, bytes);
-  if (MPI_Reduce (b->in, b->ref, (int) n, type_of (t), op_of (o), root, b->comm) != MPI_SUCCESS)
-    OC_FAIL ("%s: MPI_Reduce", what);
   if (in_place && is_root)
     {
       memcpy (b->out, b->in, bytes);
@@ -553,7 +561,22 @@ one_reduce (bufs    *b,
   if (rc != MPI_SUCCESS)
     OC_FAIL ("%s: returned %d", what, rc);
   if (is_root)
-    compare (b->out, b->ref, t, o, n, b->np, salt, what);
+    compare (b->out, ref, t, o, n, b->np, salt, what);
+}
+
+/* Fills b->in (and b->keep) with the inputs of (@t, @o, @n, @salt) and
+ * MPI's allreduce of them into b->ref. */
+static void
+prepare_case (bufs    *b,
+              int      t,
+              int      o,
+              int64_t  n,
+              uint64_t salt)
+{
+  fill (b->in, t, o, b->rank, n, salt);
+  memcpy (b->keep, b->in, (size_t) n * size_of (t));
+  if (MPI_Allreduce (b->in, b->ref, (int) n, type_of (t), op_of (o), b->comm) != MPI_SUCCESS)
+    OC_FAIL ("MPI_Allreduce");
 }
 
 static void
@@ -600,42 +623,71 @@ match_comm (MPI_Comm comm,
   memset (branch_seen, 0, sizeof branch_seen);
   memset (halving_seen, 0, sizeof halving_seen);
 
-  for (int a = 0; a < N_ALGOS; a++)
-    {
-      /* counts 7 and 1000: every (type, op); 0 and 1: every type, the op
-       * rotating */
-      for (int c = 0; c < 4; c++)
-        for (int t = 0; t < N_TYPES; t++)
-          for (int o = 0; o < N_OPS; o++)
-            if (counts[c] >= 7 || o == (t + a) % N_OPS)
-              {
-                one_allreduce (&b, algos[a], t, o, counts[c], calls % 2,
-                               (uint64_t) calls * 1000003u + (uint64_t) b.np);
-                calls++;
-              }
-      contiguous_case (&b, algos[a]);
-      /* count 7 to every root, the (type, op) pair rotating with the root;
-       * counts 0, 1 and 1000 to the first, a middle and the last rank */
-      for (int root = 0; root < b.np; root++)
-        for (int c = 0; c < 4; c++)
-          if (counts[c] == 7 || root == 0 || root == b.np / 2 || root == b.np - 1)
-            {
-              int pair = (root + a + c) % (N_TYPES * N_OPS);
-
-              one_reduce (&b, algos[a], pair / N_OPS, pair % N_OPS, counts[c], root,
-                          (root + c) % 2, (uint64_t) calls * 1000003u + (uint64_t) b.np);
-              calls++;
-            }
-    }
-  if (big)
-    for (int a = 0; a < N_ALGOS - 1; a++)
-      for (int k = 0; k < N_TYPES + N_OPS - 1; k++, calls++)
+  /* Per (count, type, op): MPI's allreduce once, then every algorithm.
+   * Counts 7 and 1000: every (type, op); 0 and 1: every type, the op
+   * rotating. Reduce: count 7 to every root with every algorithm, the
+   * (type, op) pair rotating with the root and the algorithm so that
+   * every pair is used (against MPI's allreduce); counts 0, 1 and 1000,
+   * one pair each, to the first, a middle and the last rank (against
+   * MPI_Reduce). */
+  for (int c = 0; c < 4; c++)
+    for (int t = 0; t < N_TYPES; t++)
+      for (int o = 0; o < N_OPS; o++)
         {
-          int t = k < N_TYPES ? k : T_DOUBLE, o = k < N_TYPES ? O_SUM : k - N_TYPES + 1;
+          int64_t n = counts[c];
+          int pair = t * N_OPS + o;
+          uint64_t salt = oc_mix ((uint64_t) b.np << 20 | (uint64_t) (c * 16 + pair));
 
-          one_allreduce (&b, algos[a], t, o, big_n, k % 2, (uint64_t) calls);
-          one_reduce (&b, algos[a], t, o, big_n, (a + k) % b.np, k % 2, (uint64_t) calls + 7);
+          if ((n < 7 || light) && o != (t + c) % N_OPS)
+            continue;
+          prepare_case (&b, t, o, n, salt);
+          for (int a = 0; a < N_ALGOS; a++, calls++)
+            one_allreduce (&b, algos[a], t, o, n, calls % 2, salt, b.ref);
+          if (n == 7)
+            {
+              for (int a = 0; a < N_ALGOS; a++)
+                for (int root = 0; root < b.np; root++)
+                  if (light ? (root + a) % N_TYPES == t : (root + a) % (N_TYPES * N_OPS) == pair)
+                    {
+                      one_reduce (&b, algos[a], t, o, n, root, root % 2, salt, b.ref);
+                      calls++;
+                    }
+            }
+          else if (pair == (c * 5) % (N_TYPES * N_OPS))
+            {
+              int roots[3] = { 0, b.np / 2, b.np - 1 };
+
+              for (int k = 0; k < 3; k++)
+                {
+                  if ((k > 0 && roots[k] == roots[k - 1]) || (k == 2 && roots[2] == roots[0]))
+                    continue;
+                  if (MPI_Reduce (b.in, b.out, (int) n, type_of (t), op_of (o), roots[k], b.comm)
+                      != MPI_SUCCESS)
+                    OC_FAIL ("MPI_Reduce");
+                  memcpy (b.ref, b.out, (size_t) n * size_of (t));
+                  for (int a = 0; a < N_ALGOS; a++, calls++)
+                    one_reduce (&b, algos[a], t, o, n, roots[k], a % 2, salt, b.ref);
+                }
+            }
         }
+  for (int a = 0; a < N_ALGOS; a++)
+    contiguous_case (&b, algos[a]);
+  if (big)
+    for (int k = 0; k < 5; k++)
+      {
+        /* every type and every op once, and doubles summed */
+        static const int big_t[5] = { T_INT, T_LONG, T_FLOAT, T_DOUBLE, T_DOUBLE };
+        static const int big_o[5] = { O_SUM, O_MIN, O_PROD, O_MAX, O_SUM };
+        int t = big_t[k], o = big_o[k];
+        uint64_t salt = oc_mix ((uint64_t) b.np << 20 | (uint64_t) (100 + k));
+
+        prepare_case (&b, t, o, big_n, salt);
+        for (int a = 1; a < N_ALGOS - 1; a++, calls += 2)   /* the splitting algorithms */
+          {
+            one_allreduce (&b, algos[a], t, o, big_n, k % 2, salt, b.ref);
+            one_reduce (&b, algos[a], t, o, big_n, (a + k) % b.np, k % 2, salt, b.ref);
+          }
+      }
 
   /* the branches reached, as seen on this rank */
   {
@@ -1034,13 +1086,14 @@ main (int    argc,
       char **argv)
 {
   onecoll_trace_hooks hooks = { 0 };
-  int provided, big = 0, first = 2;
+  int provided, big = 0;
+  int first = 2;
 
   MPI_Init_thread (&argc, &argv, MPI_THREAD_SINGLE, &provided);
   MPI_Comm_rank (MPI_COMM_WORLD, &oc_rank);
   MPI_Comm_size (MPI_COMM_WORLD, &world_size);
   if (argc < 2)
-    OC_FAIL ("usage: %s match [--big] SPEC... | count SPEC... | errors", argv[0]);
+    OC_FAIL ("usage: %s match [--big] [--light] SPEC... | count SPEC... | errors", argv[0]);
   hooks.enter = hook_enter;
   hooks.leave = hook_leave;
   if (onecoll_set_trace_hooks (&hooks) != ONECOLL_OK)
@@ -1054,11 +1107,13 @@ main (int    argc,
 
       if (!match && strcmp (argv[1], "count") != 0)
         OC_FAIL ("unknown mode %s", argv[1]);
-      if (match && argc > 2 && strcmp (argv[2], "--big") == 0)
-        {
+      for (; match && first < argc && strncmp (argv[first], "--", 2) == 0; first++)
+        if (strcmp (argv[first], "--big") == 0)
           big = 1;
-          first = 3;
-        }
+        else if (strcmp (argv[first], "--light") == 0)
+          light = 1;
+        else
+          OC_FAIL ("unknown option %s", argv[first]);
       for (int i = first; i < argc; i++)
         {
           MPI_Comm comm;
@@ -1069,7 +1124,8 @@ main (int    argc,
               int size;
 
               MPI_Comm_size (comm, &size);
-              quiet = strchr (argv[i], ',') == NULL && size != atoi (argv[i]);
+              /* N' specs: the first communicator reports */
+              quiet = strchr (argv[i], ',') == NULL && oc_rank >= size;
               if (match)
                 match_comm (comm, big);
               else
