@@ -95,9 +95,15 @@ cache_get (MPI_Comm     comm,
 
 /* ---- algorithm choice and costs ---- */
 
-/* Below this many bytes AUTO runs the binomial tree: see docs/onecoll.md
- * ("Choosing the algorithm") for the measurement behind it. */
-#define BINOMIAL_MAX_BYTES ((int64_t) 8192)
+/* Below these many bytes AUTO runs the binomial tree: see docs/onecoll.md
+ * ("Choosing the algorithm") for the measurements behind them. Allreduce:
+ * the binomial reduce + broadcast has as many steps as RHRD (2 log N'),
+ * so only vectors too small to split gain from it. Reduce: the binomial
+ * tree has half the steps (log N' against 2 log N), and on this machine
+ * a step costs a scheduling round of the ranks, which outweighs its
+ * bandwidth up to about 256 KiB. */
+#define BINOMIAL_MAX_BYTES_ALLREDUCE ((int64_t) 2048)
+#define BINOMIAL_MAX_BYTES_REDUCE ((int64_t) 256 * 1024)
 
 static int
 is_pof2 (int p)
@@ -110,8 +116,8 @@ onecoll_reduce_select (int     allreduce,
                        int     nprocs,
                        int64_t bytes)
 {
-  (void) allreduce;
-  if (nprocs <= 1 || bytes < BINOMIAL_MAX_BYTES)
+  if (nprocs <= 1
+      || bytes < (allreduce ? BINOMIAL_MAX_BYTES_ALLREDUCE : BINOMIAL_MAX_BYTES_REDUCE))
     return ONECOLL_REDUCE_BINOMIAL;
   return is_pof2 (nprocs) ? ONECOLL_REDUCE_RHRD : ONECOLL_REDUCE_S0S1;
 }

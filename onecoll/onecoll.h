@@ -458,8 +458,9 @@ ONECOLL_API int onecoll_reduce (const void                *sendbuf,
 
 /* onecoll_reduce_select:
  * The algorithm ONECOLL_REDUCE_AUTO runs for a reduce (@allreduce 0) or
- * allreduce (1) of @bytes bytes on @nprocs processes: BINOMIAL, RHRD (a
- * power of two) or S0S1. Thread-safe, no MPI calls. */
+ * allreduce (1) of @bytes bytes on @nprocs processes: BINOMIAL below
+ * 2 KiB (allreduce) or 256 KiB (reduce), else RHRD on a power of two and
+ * S0S1 otherwise. Thread-safe, no MPI calls. */
 ONECOLL_API onecoll_reduce_algo onecoll_reduce_select (int     allreduce,
                                                        int     nprocs,
                                                        int64_t bytes);
