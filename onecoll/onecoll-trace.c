@@ -27,6 +27,15 @@ static const char *const region_names[ONECOLL_REGION_LAST + 1] = {
   [ONECOLL_REGION_FLUSH] = "flush",
   [ONECOLL_REGION_TEST] = "test",
   [ONECOLL_REGION_HELP_RELAY] = "help_relay",
+  [ONECOLL_REGION_REDUCE] = "reduce",
+  [ONECOLL_REGION_ALLREDUCE] = "allreduce",
+  [ONECOLL_REGION_RED_PREPARE] = "red_prepare",
+  [ONECOLL_REGION_RED_HALVING] = "red_halving",
+  [ONECOLL_REGION_RED_DOUBLING] = "red_doubling",
+  [ONECOLL_REGION_RED_GATHER] = "red_gather",
+  [ONECOLL_REGION_RED_DISTRIBUTE] = "red_distribute",
+  [ONECOLL_REGION_RED_TREE] = "red_tree",
+  [ONECOLL_REGION_RED_TREE_BCAST] = "red_tree_bcast",
 };
 
 int

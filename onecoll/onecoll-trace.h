@@ -53,6 +53,29 @@
  *                                   that rank's children, its arrival, the
  *                                   done counter (info.peer = that rank)
  *
+ * Reduce and allreduce (onecoll_reduce(), onecoll_allreduce(); main thread
+ * only; info.win = ONECOLL_WIN_NULL, info.seq = the call's number on its
+ * communicator from 1 (reduce and allreduce counted together), info.root =
+ * the root (-1 for allreduce), info.bytes = the vector's bytes, info.algo =
+ * the onecoll_reduce_algo that runs (never AUTO), info.order = the
+ * onecoll_reduce_branch of the process count, info.peer = -1):
+ *
+ *   REDUCE             main         onecoll_reduce()
+ *   ALLREDUCE          main         onecoll_allreduce()
+ *   RED_PREPARE        main         the non-power-of-two step: the first 2r
+ *                                   ranks exchange halves, then the prior
+ *                                   art's forwarding or S0/S1's merge
+ *   RED_HALVING        main         reduce-scatter by recursive halving
+ *   RED_DOUBLING       main         allgather by recursive doubling
+ *   RED_GATHER         main         reduce: the gather to the root (recursive
+ *                                   doubling in reverse, S0S1: and the other
+ *                                   half's hand-over to the root)
+ *   RED_DISTRIBUTE     main         allreduce, non-power-of-two: the result to
+ *                                   the ranks that left before the halving
+ *                                   (prior art), or S0/S1's two exchanges
+ *   RED_TREE           main         BINOMIAL: the binomial reduce
+ *   RED_TREE_BCAST     main         BINOMIAL allreduce: the binomial broadcast
+ *
  * Nesting: every enter is matched by a leave of the same region on the same
  * thread, in LIFO order, also on error paths. "main" means whichever
  * application thread called onecoll; "bcaster" is the Broadcaster thread,
@@ -86,8 +109,26 @@ typedef enum
   ONECOLL_REGION_FLUSH,
   ONECOLL_REGION_TEST,
   ONECOLL_REGION_HELP_RELAY,
-  ONECOLL_REGION_LAST = ONECOLL_REGION_HELP_RELAY  /* highest id; ids are 1..LAST */
+  ONECOLL_REGION_REDUCE,
+  ONECOLL_REGION_ALLREDUCE,
+  ONECOLL_REGION_RED_PREPARE,
+  ONECOLL_REGION_RED_HALVING,
+  ONECOLL_REGION_RED_DOUBLING,
+  ONECOLL_REGION_RED_GATHER,
+  ONECOLL_REGION_RED_DISTRIBUTE,
+  ONECOLL_REGION_RED_TREE,
+  ONECOLL_REGION_RED_TREE_BCAST,
+  ONECOLL_REGION_LAST = ONECOLL_REGION_RED_TREE_BCAST  /* highest id; ids are 1..LAST */
 } onecoll_region;
+
+/* The non-power-of-two case of a reduce region (info.order): N' = N + r
+ * with N the largest power of two <= N'. */
+typedef enum
+{
+  ONECOLL_BRANCH_POF2 = 0,          /* r = 0 (or the algorithm has no such step) */
+  ONECOLL_BRANCH_R_EVEN = 1,        /* r even (S0/S1: claim 3) */
+  ONECOLL_BRANCH_R_ODD = 2,         /* r odd (S0/S1: claim 6) */
+} onecoll_reduce_branch;
 
 /* What a region is about. Fields that do not apply are -1 (0 for win and seq). */
 typedef struct

@@ -353,6 +353,136 @@ ONECOLL_API int onecoll_bcast_flush (onecoll_win win);
 ONECOLL_API int onecoll_bcast_test (onecoll_win win,
                                     int        *done);
 
+/* ------------------------------------------------------------------------
+ * Reduce and allreduce over MPI point-to-point (onecoll-reduce.c,
+ * onecoll-allreduce.c; the algorithms and their costs: docs/onecoll.md)
+ * ------------------------------------------------------------------------
+ *
+ * Unlike the broadcast these need no runtime (onecoll_init() is not
+ * required, any thread level will do) and no window: they are drop-in
+ * replacements for MPI_Reduce / MPI_Allreduce on any intra-communicator,
+ * with MPI's calling convention and MPI's error codes (MPI_SUCCESS or an
+ * MPI error class such as MPI_ERR_COUNT), so that a program can swap them
+ * in. They communicate on a private duplicate of the caller's communicator,
+ * made by the first call on it (collectively) and cached on it as an
+ * attribute until the communicator is freed; calls on one communicator must
+ * not run concurrently (MPI's rule for collectives).
+ *
+ * Supported: MPI_INT, MPI_LONG, MPI_FLOAT, MPI_DOUBLE and contiguous (or
+ * duplicated) derived types of them; MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX;
+ * any count >= 0 with count * (elements per item) <= INT_MAX; MPI_IN_PLACE
+ * (allreduce: any rank; reduce: the root). Integer sums and products wrap
+ * around (two's complement) instead of being undefined.
+ * Every rank obtains bit-identical results (allreduce): each element is
+ * computed by one rank and copied to the others. */
+
+/* Algorithm of a reduce or allreduce. */
+typedef enum
+{
+  ONECOLL_REDUCE_AUTO = 0,          /* by size and process count, see
+                                       onecoll_reduce_select() */
+  ONECOLL_REDUCE_BINOMIAL = 1,      /* minimum spanning tree: binomial reduce to the
+                                       root (allreduce: then a binomial broadcast) */
+  ONECOLL_REDUCE_RHRD = 2,          /* recursive halving + doubling (Rabenseifner);
+                                       on a non-power-of-two N' the PRIOR_ART step */
+  ONECOLL_REDUCE_PRIOR_ART = 3,     /* MPICH / Rabenseifner non-power-of-two step:
+                                       the first 2r ranks exchange halves, the odd
+                                       ones forward their half and drop out */
+  ONECOLL_REDUCE_S0S1 = 4,          /* the S0/S1 scheme of US 7,953,684 (r even and
+                                       r odd): no forwarding, N ranks each reduce a
+                                       half vector */
+} onecoll_reduce_algo;
+#define ONECOLL_REDUCE_N_ALGOS 5
+
+/* How argument errors are detected. */
+typedef enum
+{
+  ONECOLL_CHECK_LOCAL = 0,          /* default: each rank checks its own arguments;
+                                       an error that every rank makes (the usual
+                                       case: same count, type, op everywhere) returns
+                                       on every rank without communication, but an
+                                       error on some ranks only leaves the others
+                                       waiting, as with MPI */
+  ONECOLL_CHECK_AGREE = 1,          /* the ranks first agree (one small
+                                       MPI_Allreduce): an error on any rank, or ranks
+                                       that disagree on count, type, op or root,
+                                       return an error on every rank, never a hang */
+} onecoll_check_mode;
+
+/* Per-call options. Zero-filled (or NULL) means AUTO and LOCAL. */
+typedef struct
+{
+  onecoll_reduce_algo algo;
+  onecoll_check_mode check;
+} onecoll_reduce_opts;
+
+/* onecoll_allreduce:
+ * Collective over @comm: @recvbuf on every rank receives the element-wise
+ * reduction by @op of the @sendbuf of every rank (@count items of @type).
+ * @sendbuf may be MPI_IN_PLACE (the input is then in @recvbuf). @opts may
+ * be NULL. Every rank must pass the same count, type, op and algorithm.
+ * Returns MPI_SUCCESS or an MPI error class:
+ *   MPI_ERR_COMM     @comm is MPI_COMM_NULL or an inter-communicator;
+ *   MPI_ERR_COUNT    @count < 0 or too large (see above);
+ *   MPI_ERR_TYPE     @type is not supported;
+ *   MPI_ERR_OP       @op is not supported;
+ *   MPI_ERR_BUFFER   a buffer is NULL with @count > 0, or @sendbuf == @recvbuf;
+ *   MPI_ERR_ARG      @opts is invalid; (AGREE: ranks disagree on the arguments)
+ *   MPI_ERR_NO_MEM   out of memory;
+ *   another class    an MPI call failed.
+ * Argument errors return before any communication (LOCAL) or after the
+ * agreement only (AGREE), and leave the buffers untouched. Thread-safe for
+ * calls on different communicators. */
+ONECOLL_API int onecoll_allreduce (const void                *sendbuf,
+                                   void                      *recvbuf,
+                                   int                        count,
+                                   MPI_Datatype               type,
+                                   MPI_Op                     op,
+                                   MPI_Comm                   comm,
+                                   const onecoll_reduce_opts *opts);
+
+/* onecoll_reduce:
+ * As onecoll_allreduce(), but only rank @root receives the result in
+ * @recvbuf (ignored, and may be NULL, on the other ranks); the root may pass
+ * MPI_IN_PLACE as @sendbuf. Also MPI_ERR_ROOT (@root outside the
+ * communicator) and MPI_ERR_BUFFER for MPI_IN_PLACE on a rank that is not
+ * the root. */
+ONECOLL_API int onecoll_reduce (const void                *sendbuf,
+                                void                      *recvbuf,
+                                int                        count,
+                                MPI_Datatype               type,
+                                MPI_Op                     op,
+                                int                        root,
+                                MPI_Comm                   comm,
+                                const onecoll_reduce_opts *opts);
+
+/* onecoll_reduce_select:
+ * The algorithm ONECOLL_REDUCE_AUTO runs for a reduce (@allreduce 0) or
+ * allreduce (1) of @bytes bytes on @nprocs processes: BINOMIAL below
+ * 2 KiB (allreduce) or 256 KiB (reduce), else RHRD on a power of two and
+ * S0S1 otherwise. Thread-safe, no MPI calls. */
+ONECOLL_API onecoll_reduce_algo onecoll_reduce_select (int     allreduce,
+                                                       int     nprocs,
+                                                       int64_t bytes);
+
+/* onecoll_reduce_cost:
+ * The alpha-beta-gamma model of @algo (AUTO: the selected one) for a
+ * reduce or allreduce of @bytes bytes on @nprocs processes: seconds, with
+ * @alpha seconds per message, @beta seconds per byte sent and @gamma
+ * seconds per byte reduced (docs/onecoll.md gives the formulas). Returns
+ * a negative value for an unknown algorithm or @nprocs < 1. */
+ONECOLL_API double onecoll_reduce_cost (onecoll_reduce_algo algo,
+                                        int                 allreduce,
+                                        int                 nprocs,
+                                        double              bytes,
+                                        double              alpha,
+                                        double              beta,
+                                        double              gamma);
+
+/* onecoll_reduce_algo_name:
+ * "auto", "binomial", "rhrd", "prior-art", "s0s1"; NULL if unknown. */
+ONECOLL_API const char *onecoll_reduce_algo_name (int algo);
+
 #ifdef __cplusplus
 }
 #endif
