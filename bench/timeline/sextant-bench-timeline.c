@@ -3,14 +3,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   sextant-bench-timeline [-w WIDTH] [-n REPS] [-r ROWS] [-b BANDS] STORE
+ *   sextant-bench-timeline [-w WIDTH] [-n REPS] [-r ROWS [-f FIRST]] [-b BANDS] STORE
  *
  * Reads, as the timeline's worker thread does for one view, the rows' data
  * for a view WIDTH pixels wide (default 1920): the whole run, then views
  * 16, 256, 4096 and 65536 times narrower around the middle of the run (the
  * last ones past the pyramid, from the visits). ROWS (default 0: every
  * location with events) are the visible rows, taken from the middle of
- * the locations. Each view is read REPS times (default 9) and the table
+ * the locations (or from FIRST). Each view is read REPS times (default 9) and the table
  * gives medians, side by side:
  *
  *   - old: the rows of the lod virtual table, one SQLite row per bucket
@@ -244,11 +244,13 @@ main (int    argc,
   int reps = 9;
   int n_rows = 0;
   int n_bands = 1000;
+  int first_row = -1;
   g_autoptr(GOptionContext) context = g_option_context_new ("STORE - time the reads of timeline frames");
   GOptionEntry entries[] = {
     { "width", 'w', 0, G_OPTION_ARG_INT, &width, "Pixels of the view (1920)", "W" },
     { "reps", 'n', 0, G_OPTION_ARG_INT, &reps, "Reads of each view (9)", "N" },
     { "rows", 'r', 0, G_OPTION_ARG_INT, &n_rows, "Visible rows, from the middle (0: all)", "ROWS" },
+    { "first", 'f', 0, G_OPTION_ARG_INT, &first_row, "The first of the ROWS (default: they are the middle ones)", "ROW" },
     { "bands", 'b', 0, G_OPTION_ARG_INT, &n_bands, "Bands of the whole-machine picture (1000, 0: none)", "BANDS" },
     { NULL }
   };
@@ -267,7 +269,7 @@ main (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || width < 1 || reps < 1 ||
       n_rows < 0 || n_bands < 0)
     {
-      fprintf (stderr, "usage: sextant-bench-timeline [-w WIDTH] [-n REPS] [-r ROWS] [-b BANDS] STORE%s%s\n",
+      fprintf (stderr, "usage: sextant-bench-timeline [-w WIDTH] [-n REPS] [-r ROWS [-f FIRST]] [-b BANDS] STORE%s%s\n",
                error != NULL ? ": " : "", error != NULL ? error->message : "");
       return 2;
     }
@@ -277,7 +279,8 @@ main (int    argc,
   if (n_rows == 0 || (guint)n_rows >= all->len)
     g_array_append_vals (locs, all->data, all->len);
   else
-    g_array_append_vals (locs, &g_array_index (all, gint64, (all->len - n_rows) / 2), n_rows);
+    g_array_append_vals (locs, &g_array_index (all, gint64, first_row >= 0 ? MIN ((guint)first_row, all->len - n_rows)
+                                                                          : (all->len - n_rows) / 2), n_rows);
   begin_text = sextant_store_get_meta (store, "time_begin");
   end_text = sextant_store_get_meta (store, "time_end");
   t_begin = begin_text != NULL ? g_ascii_strtoll (begin_text, NULL, 10) : 0;
