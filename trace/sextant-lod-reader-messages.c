@@ -302,25 +302,25 @@ message_pair_first (const MessagePair  *pair,
 }
 
 /* Slots twice as wide, in place: slot n of width 2 s holds slots 2n and
- * 2n + 1 of width s; @out is by pair, each pair's slots in order, so the
- * ones that merge are neighbours. @slots holds each entry's slot index. */
-static void
-density_coarsen (GArray *out,
-                 GArray *slots,
-                 guint   from)
+ * 2n + 1 of width s; @out (@n entries, their slot field the slot's
+ * index) is by pair, each pair's slots in order, so the ones that merge
+ * are neighbours. Returns the entries left. */
+static guint
+density_coarsen (SextantViewMessageDensity *out,
+                 guint                      n)
 {
-  guint n = from;
+  guint kept = 0;
 
-  for (guint i = from; i < out->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      SextantViewMessageDensity *d = &g_array_index (out, SextantViewMessageDensity, i);
-      gint64 slot = g_array_index (slots, gint64, i) / 2;
+      SextantViewMessageDensity *d = &out[i];
+      gint64 slot = d->slot / 2;
 
-      if (n > from)
+      if (kept > 0)
         {
-          SextantViewMessageDensity *last = &g_array_index (out, SextantViewMessageDensity, n - 1);
+          SextantViewMessageDensity *last = &out[kept - 1];
 
-          if (last->send_loc == d->send_loc && last->recv_loc == d->recv_loc && g_array_index (slots, gint64, n - 1) == slot)
+          if (last->send_loc == d->send_loc && last->recv_loc == d->recv_loc && last->slot == slot)
             {
               last->begin = MIN (last->begin, d->begin);
               last->end = MAX (last->end, d->end);
@@ -329,12 +329,12 @@ density_coarsen (GArray *out,
               continue;
             }
         }
-      g_array_index (out, SextantViewMessageDensity, n) = *d;
-      g_array_index (slots, gint64, n) = slot;
-      n++;
+      out[kept] = *d;
+      out[kept].slot = slot;
+      kept++;
     }
-  g_array_set_size (out, n);
-  g_array_set_size (slots, n);
+
+  return kept;
 }
 
 static int
@@ -379,8 +379,8 @@ pair_wanted (GHashTable        *wanted,
 }
 
 /* The walk over the index's pairs for read_message_density(): its
- * entries and their slots, at slot_ticks (doubled when they are far too
- * many) */
+ * entries (their slot field the slot's index until the end) at
+ * slot_ticks (doubled when they are too many) */
 typedef struct
 {
   const MessageIndex *index;
@@ -388,15 +388,18 @@ typedef struct
   gint64              t0, t1;
   gint64              slot_ticks;
   guint               limit;
-  GArray             *out;     /* of SextantViewMessageDensity */
-  GArray             *slots;   /* of gint64: each entry's slot index */
+  SextantViewMessageDensity *out;
+  guint               n;
+  guint               size;    /* of out */
 } DensityWalk;
 
 /* Counts @count messages of @pair, sent from @begin, the last received
  * at @end, with @bytes, in slot @slot of @walk: added to the last entry
- * when it is the pair's in that slot; when the entries are far too many,
- * coarser slots from now (the same result as at the end), so that the
- * table stays small */
+ * when it is the pair's in that slot; when the entries are too many,
+ * coarser slots from now (the same result as at the end: the entries so
+ * far are fewer than all of them, so the end would coarsen too), so that
+ * the table stays small and the pairs after it are walked in fewer,
+ * wider slots */
 static void
 density_add (DensityWalk       *walk,
              const MessagePair *pair,
@@ -406,11 +409,9 @@ density_add (DensityWalk       *walk,
              gint64             count,
              gint64             bytes)
 {
-  GArray *out = walk->out, *slots = walk->slots;
-  SextantViewMessageDensity *last = out->len > 0 ? &g_array_index (out, SextantViewMessageDensity, out->len - 1) : NULL;
+  SextantViewMessageDensity *last = walk->n > 0 ? &walk->out[walk->n - 1] : NULL;
 
-  if (last != NULL && last->send_loc == pair->send_loc && last->recv_loc == pair->recv_loc &&
-      g_array_index (slots, gint64, out->len - 1) == slot)
+  if (last != NULL && last->send_loc == pair->send_loc && last->recv_loc == pair->recv_loc && last->slot == slot)
     {
       last->begin = MIN (last->begin, begin);
       last->end = MAX (last->end, end);
@@ -418,15 +419,16 @@ density_add (DensityWalk       *walk,
       last->bytes += bytes;
       return;
     }
-  {
-    SextantViewMessageDensity d = { pair->send_loc, pair->recv_loc, begin, end, count, bytes, 0, 0 };
-
-    g_array_append_val (out, d);
-    g_array_append_val (slots, slot);
-  }
-  if (out->len > walk->limit && walk->slot_ticks < walk->t1 - walk->t0)
+  if (walk->n == walk->size)
     {
-      density_coarsen (out, slots, 0);
+      walk->size *= 2;
+      walk->out = g_renew (SextantViewMessageDensity, walk->out, walk->size);
+    }
+  walk->out[walk->n++] = (SextantViewMessageDensity) { pair->send_loc, pair->recv_loc, begin, end, count, bytes,
+                                                       slot, 0 };
+  if (walk->n > walk->limit && walk->slot_ticks < walk->t1 - walk->t0)
+    {
+      walk->n = density_coarsen (walk->out, walk->n);
       walk->slot_ticks *= 2;
     }
 }
@@ -502,8 +504,6 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
                                          GArray            *density,
                                          GError           **error)
 {
-  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
-  g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GHashTable) wanted = wanted_new (locs, n_locs);
   DensityWalk walk;
 
@@ -514,30 +514,31 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
     return TRUE;
   if (!message_index_build (self, error))
     return FALSE;
-  walk = (DensityWalk) { self->message_index, wanted, t0, t1, MAX (slot_ticks, 1), MAX (4 * max, 4096), out, slots };
+  /* the entries, coarsened whenever they pass @max: at most max + 1 */
+  walk = (DensityWalk) { self->message_index, wanted, t0, t1, MAX (slot_ticks, 1), max, NULL, 0, MIN (max, 4095) + 1 };
+  walk.out = g_new (SextantViewMessageDensity, walk.size);
   density_walk (&walk);
   slot_ticks = walk.slot_ticks;
 
   /* too many: slots twice as wide, until they fit or one slot holds the view */
-  while (out->len > max && slot_ticks < t1 - t0)
+  while (walk.n > max && slot_ticks < t1 - t0)
     {
-      density_coarsen (out, slots, 0);
+      walk.n = density_coarsen (walk.out, walk.n);
       slot_ticks *= 2;
     }
-  for (guint i = 0; i < out->len; i++)
+  for (guint i = 0; i < walk.n; i++)
     {
-      SextantViewMessageDensity *d = &g_array_index (out, SextantViewMessageDensity, i);
-
-      d->slot_ticks = slot_ticks;
-      d->slot = t0 + g_array_index (slots, gint64, i) * slot_ticks;
+      walk.out[i].slot_ticks = slot_ticks;
+      walk.out[i].slot = t0 + walk.out[i].slot * slot_ticks;
     }
   /* still too many (more pairs than @max): the busiest pairs */
-  if (out->len > max)
+  if (walk.n > max)
     {
-      g_array_sort (out, compare_density);
-      g_array_set_size (out, max);
+      qsort (walk.out, walk.n, sizeof *walk.out, compare_density);
+      walk.n = max;
     }
-  g_array_append_vals (density, out->data, out->len);
+  g_array_append_vals (density, walk.out, walk.n);
+  g_free (walk.out);
 
   return TRUE;
 }
