@@ -302,25 +302,25 @@ message_pair_first (const MessagePair  *pair,
 }
 
 /* Slots twice as wide, in place: slot n of width 2 s holds slots 2n and
- * 2n + 1 of width s; @out is by pair, each pair's slots in order, so the
- * ones that merge are neighbours. @slots holds each entry's slot index. */
-static void
-density_coarsen (GArray *out,
-                 GArray *slots,
-                 guint   from)
+ * 2n + 1 of width s; @out (@n entries, their slot field the slot's
+ * index) is by pair, each pair's slots in order, so the ones that merge
+ * are neighbours. Returns the entries left. */
+static guint
+density_coarsen (SextantViewMessageDensity *out,
+                 guint                      n)
 {
-  guint n = from;
+  guint kept = 0;
 
-  for (guint i = from; i < out->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      SextantViewMessageDensity *d = &g_array_index (out, SextantViewMessageDensity, i);
-      gint64 slot = g_array_index (slots, gint64, i) / 2;
+      SextantViewMessageDensity *d = &out[i];
+      gint64 slot = d->slot / 2;
 
-      if (n > from)
+      if (kept > 0)
         {
-          SextantViewMessageDensity *last = &g_array_index (out, SextantViewMessageDensity, n - 1);
+          SextantViewMessageDensity *last = &out[kept - 1];
 
-          if (last->send_loc == d->send_loc && last->recv_loc == d->recv_loc && g_array_index (slots, gint64, n - 1) == slot)
+          if (last->send_loc == d->send_loc && last->recv_loc == d->recv_loc && last->slot == slot)
             {
               last->begin = MIN (last->begin, d->begin);
               last->end = MAX (last->end, d->end);
@@ -329,12 +329,12 @@ density_coarsen (GArray *out,
               continue;
             }
         }
-      g_array_index (out, SextantViewMessageDensity, n) = *d;
-      g_array_index (slots, gint64, n) = slot;
-      n++;
+      out[kept] = *d;
+      out[kept].slot = slot;
+      kept++;
     }
-  g_array_set_size (out, n);
-  g_array_set_size (slots, n);
+
+  return kept;
 }
 
 static int
@@ -354,49 +354,99 @@ compare_density (gconstpointer a,
   return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
-/* A set of locations (NULL: every one), for the pairs with an end in it */
-static GHashTable *
-wanted_new (const gint64 *locs,
-            guint         n_locs)
+/* A set of locations, for the pairs with an end in it: every one, or a
+ * bitmap of their ids when they are small (store ids are), else a hash
+ * table. A view's walk tests both ends of every pair of the index
+ * (16,128 pairs of the 4096-rank store: two hash lookups each cost it
+ * about 0.7 ms a view) */
+typedef struct
 {
-  GHashTable *wanted;
+  gboolean    all;
+  guint8     *bits;
+  gint64      n_bits;
+  GHashTable *table;
+} Wanted;
 
+#define WANTED_BITMAP_MAX (G_GINT64_CONSTANT (1) << 24)
+
+static void
+wanted_init (Wanted       *wanted,
+             const gint64 *locs,
+             guint         n_locs)
+{
+  gint64 top = -1;
+  gboolean small = TRUE;
+
+  memset (wanted, 0, sizeof *wanted);
   if (locs == NULL)
-    return NULL;
-  wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
+    {
+      wanted->all = TRUE;
+      return;
+    }
   for (guint i = 0; i < n_locs; i++)
-    g_hash_table_add (wanted, (gpointer)&locs[i]);
-
-  return wanted;
+    {
+      small &= locs[i] >= 0 && locs[i] < WANTED_BITMAP_MAX;
+      top = MAX (top, locs[i]);
+    }
+  if (small)
+    {
+      wanted->n_bits = top + 1;
+      wanted->bits = g_new0 (guint8, wanted->n_bits / 8 + 1);
+      for (guint i = 0; i < n_locs; i++)
+        wanted->bits[locs[i] / 8] |= (guint8)(1u << (locs[i] % 8));
+      return;
+    }
+  wanted->table = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < n_locs; i++)
+    g_hash_table_add (wanted->table, (gpointer)&locs[i]);
 }
 
-static gboolean
-pair_wanted (GHashTable        *wanted,
+static void
+wanted_clear (Wanted *wanted)
+{
+  g_clear_pointer (&wanted->bits, g_free);
+  g_clear_pointer (&wanted->table, g_hash_table_unref);
+}
+
+static inline gboolean
+wanted_has (const Wanted *wanted,
+            gint64        loc)
+{
+  if (wanted->bits != NULL)
+    return loc >= 0 && loc < wanted->n_bits && (wanted->bits[loc / 8] >> (loc % 8) & 1) != 0;
+
+  return g_hash_table_contains (wanted->table, &loc);
+}
+
+static inline gboolean
+pair_wanted (const Wanted      *wanted,
              const MessagePair *pair)
 {
-  return wanted == NULL || g_hash_table_contains (wanted, &pair->send_loc) ||
-         g_hash_table_contains (wanted, &pair->recv_loc);
+  return wanted->all || wanted_has (wanted, pair->send_loc) || wanted_has (wanted, pair->recv_loc);
 }
 
 /* The walk over the index's pairs for read_message_density(): its
- * entries and their slots, at slot_ticks (doubled when they are far too
- * many) */
+ * entries (their slot field the slot's index until the end) at
+ * slot_ticks (doubled when they are too many) */
 typedef struct
 {
   const MessageIndex *index;
-  GHashTable         *wanted;
+  const Wanted       *wanted;
   gint64              t0, t1;
   gint64              slot_ticks;
   guint               limit;
-  GArray             *out;     /* of SextantViewMessageDensity */
-  GArray             *slots;   /* of gint64: each entry's slot index */
+  SextantViewMessageDensity *out;
+  guint               n;
+  guint               size;    /* of out */
 } DensityWalk;
 
 /* Counts @count messages of @pair, sent from @begin, the last received
  * at @end, with @bytes, in slot @slot of @walk: added to the last entry
- * when it is the pair's in that slot; when the entries are far too many,
- * coarser slots from now (the same result as at the end), so that the
- * table stays small */
+ * when it is the pair's in that slot; when the entries are too many,
+ * coarser slots from now (the same result as at the end: the entries so
+ * far are fewer than all of them, so the end would coarsen too), so that
+ * the table stays small and the pairs after it are walked in fewer,
+ * wider slots */
 static void
 density_add (DensityWalk       *walk,
              const MessagePair *pair,
@@ -406,11 +456,9 @@ density_add (DensityWalk       *walk,
              gint64             count,
              gint64             bytes)
 {
-  GArray *out = walk->out, *slots = walk->slots;
-  SextantViewMessageDensity *last = out->len > 0 ? &g_array_index (out, SextantViewMessageDensity, out->len - 1) : NULL;
+  SextantViewMessageDensity *last = walk->n > 0 ? &walk->out[walk->n - 1] : NULL;
 
-  if (last != NULL && last->send_loc == pair->send_loc && last->recv_loc == pair->recv_loc &&
-      g_array_index (slots, gint64, out->len - 1) == slot)
+  if (last != NULL && last->send_loc == pair->send_loc && last->recv_loc == pair->recv_loc && last->slot == slot)
     {
       last->begin = MIN (last->begin, begin);
       last->end = MAX (last->end, end);
@@ -418,15 +466,16 @@ density_add (DensityWalk       *walk,
       last->bytes += bytes;
       return;
     }
-  {
-    SextantViewMessageDensity d = { pair->send_loc, pair->recv_loc, begin, end, count, bytes, 0, 0 };
-
-    g_array_append_val (out, d);
-    g_array_append_val (slots, slot);
-  }
-  if (out->len > walk->limit && walk->slot_ticks < walk->t1 - walk->t0)
+  if (walk->n == walk->size)
     {
-      density_coarsen (out, slots, 0);
+      walk->size *= 2;
+      walk->out = g_renew (SextantViewMessageDensity, walk->out, walk->size);
+    }
+  walk->out[walk->n++] = (SextantViewMessageDensity) { pair->send_loc, pair->recv_loc, begin, end, count, bytes,
+                                                       slot, 0 };
+  if (walk->n > walk->limit && walk->slot_ticks < walk->t1 - walk->t0)
+    {
+      walk->n = density_coarsen (walk->out, walk->n);
       walk->slot_ticks *= 2;
     }
 }
@@ -462,10 +511,11 @@ density_walk (DensityWalk *walk)
       const MessagePair *pair = &g_array_index (walk->index->pairs, MessagePair, p);
       const MessageTimes *times = &g_array_index (walk->index->times, MessageTimes, pair->first);
       const gint64 *before = walk->index->before + pair->first;
-      guint i = message_pair_first (pair, times, t0);
+      guint i;
 
       if (!pair_wanted (walk->wanted, pair))
         continue;
+      i = message_pair_first (pair, times, t0);
       /* sent before the view and received in it: the first slot's */
       for (; i < pair->n && times[i].send_time < t0; i++)
         if (times[i].recv_time >= t0)
@@ -502,9 +552,7 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
                                          GArray            *density,
                                          GError           **error)
 {
-  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (SextantViewMessageDensity));
-  g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GHashTable) wanted = wanted_new (locs, n_locs);
+  Wanted wanted;
   DensityWalk walk;
 
   g_return_val_if_fail (density != NULL, FALSE);
@@ -514,30 +562,34 @@ sextant_lod_reader_read_message_density (SextantLodReader  *self,
     return TRUE;
   if (!message_index_build (self, error))
     return FALSE;
-  walk = (DensityWalk) { self->message_index, wanted, t0, t1, MAX (slot_ticks, 1), MAX (4 * max, 4096), out, slots };
+  /* the entries, coarsened whenever they pass @max: at most max + 1 */
+  wanted_init (&wanted, locs, n_locs);
+  walk = (DensityWalk) { self->message_index, &wanted, t0, t1, MAX (slot_ticks, 1), max, NULL, 0,
+                         MIN (max, 4095) + 1 };
+  walk.out = g_new (SextantViewMessageDensity, walk.size);
   density_walk (&walk);
+  wanted_clear (&wanted);
   slot_ticks = walk.slot_ticks;
 
   /* too many: slots twice as wide, until they fit or one slot holds the view */
-  while (out->len > max && slot_ticks < t1 - t0)
+  while (walk.n > max && slot_ticks < t1 - t0)
     {
-      density_coarsen (out, slots, 0);
+      walk.n = density_coarsen (walk.out, walk.n);
       slot_ticks *= 2;
     }
-  for (guint i = 0; i < out->len; i++)
+  for (guint i = 0; i < walk.n; i++)
     {
-      SextantViewMessageDensity *d = &g_array_index (out, SextantViewMessageDensity, i);
-
-      d->slot_ticks = slot_ticks;
-      d->slot = t0 + g_array_index (slots, gint64, i) * slot_ticks;
+      walk.out[i].slot_ticks = slot_ticks;
+      walk.out[i].slot = t0 + walk.out[i].slot * slot_ticks;
     }
   /* still too many (more pairs than @max): the busiest pairs */
-  if (out->len > max)
+  if (walk.n > max)
     {
-      g_array_sort (out, compare_density);
-      g_array_set_size (out, max);
+      qsort (walk.out, walk.n, sizeof *walk.out, compare_density);
+      walk.n = max;
     }
-  g_array_append_vals (density, out->data, out->len);
+  g_array_append_vals (density, walk.out, walk.n);
+  g_free (walk.out);
 
   return TRUE;
 }
@@ -571,7 +623,7 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
                                   gboolean          *too_many,
                                   GError           **error)
 {
-  g_autoptr(GHashTable) wanted = NULL;
+  Wanted wanted;
 
   g_return_val_if_fail (messages != NULL, FALSE);
   g_return_val_if_fail (g_array_get_element_size (messages) == sizeof (SextantViewMessage), FALSE);
@@ -583,7 +635,7 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
 
   if (!message_index_build (self, error))
     return FALSE;
-  wanted = wanted_new (locs, n_locs);
+  wanted_init (&wanted, locs, n_locs);
 
   /* pair by pair, the messages sent in [t0 - the pair's longest, t1) */
   {
@@ -591,12 +643,12 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
     guint len = messages->len;
     guint n = 0;
 
-    for (guint p = 0; p < index->pairs->len; p++)
+    for (guint p = 0; p < index->pairs->len && !*too_many; p++)
       {
         const MessagePair *pair = &g_array_index (index->pairs, MessagePair, p);
         const MessageTimes *times = &g_array_index (index->times, MessageTimes, pair->first);
 
-        if (!pair_wanted (wanted, pair))
+        if (!pair_wanted (&wanted, pair))
           continue;
         for (guint i = message_pair_first (pair, times, t0); i < pair->n && times[i].send_time < t1; i++)
           {
@@ -608,7 +660,7 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
               {
                 g_array_set_size (messages, len);
                 *too_many = TRUE;
-                return TRUE;
+                break;
               }
             m.send_loc = pair->send_loc;
             m.recv_loc = pair->recv_loc;
@@ -620,6 +672,7 @@ sextant_lod_reader_read_messages (SextantLodReader  *self,
           }
       }
   }
+  wanted_clear (&wanted);
 
   return TRUE;
 }

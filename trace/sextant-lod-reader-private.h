@@ -6,8 +6,9 @@
  * The lod reader's insides, shared by its parts: the reader struct, the
  * column-table chunk cache (sextant-lod-reader.c) and the few helpers the
  * other parts call. The reader is split by what it reads:
- * sextant-lod-reader.c (the reader, the pyramid, the chunk caches, the
- * visits), sextant-lod-reader-messages.c (messages, their index, density),
+ * sextant-lod-reader.c (the reader, the pyramid, the chunk caches),
+ * sextant-lod-reader-visits.c (the visits past the pyramid),
+ * sextant-lod-reader-messages.c (messages, their index, density),
  * sextant-lod-reader-lost.c and sextant-lod-reader-collectives.c (lost
  * time and collectives, from indexes built at their first read),
  * sextant-lod-reader-spans.c (the index of intervals they are read by),
@@ -105,6 +106,13 @@ gboolean            _sextant_lod_chunk_table_foreach (SextantLodReader  *self,
                                                       ChunkFunc          func,
                                                       gpointer           user_data,
                                                       GError           **error);
+/* The first row of [@lo, @hi) of @chunk whose column @col is at least
+ * @value (@hi: none), the column sorted there */
+guint               _sextant_lod_lower_bound       (const SextantChunk *chunk,
+                                                    guint               col,
+                                                    guint               lo,
+                                                    guint               hi,
+                                                    gint64              value);
 /* a SextantRowFunc: the row's first column into the gint64 at @user_data */
 gboolean            _sextant_lod_take_id           (const SextantRow  *row,
                                                     gpointer           user_data,

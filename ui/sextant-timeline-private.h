@@ -4,8 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Shared by the files of SextantTimeline:
- * - sextant-timeline.c: the widget, its session, the rows' geometry and
- *   scrolling (GtkScrollable: only the rows in view are read and drawn);
+ * - sextant-timeline.c: the widget, its session, the frames it asks for
+ *   as the view and the rows change;
+ * - sextant-timeline-layout.c: the rows' geometry and scrolling
+ *   (GtkScrollable: only the rows in view are read and drawn), the size;
  * - sextant-timeline-frame.c: the model, a frame (what a view shows) read
  *   on a worker thread for the rows in view;
  * - sextant-timeline-draw.c: the ruler, the labels, the rows (a render
@@ -271,7 +273,33 @@ struct _SextantTimeline
   GCancellable *click_cancellable; /* the collective under a click, being found */
 };
 
-/* Geometry (sextant-timeline.c) */
+/* The rows of the row model (none before a session) */
+static inline guint
+_sextant_timeline_n_rows (SextantTimeline *self)
+{
+  return self->rows != NULL ? sextant_timeline_rows_get_n_rows (self->rows) : 0;
+}
+
+/* Frames (sextant-timeline.c): read the view's, unless it is read or
+ * being read */
+void     _sextant_timeline_read_frame  (SextantTimeline *self);
+
+/* Layout (sextant-timeline-layout.c) */
+void     _sextant_timeline_update_layout (SextantTimeline *self);
+void     _sextant_timeline_measure     (GtkWidget       *widget,
+                                        GtkOrientation   orientation,
+                                        int              for_size,
+                                        int             *minimum,
+                                        int             *natural,
+                                        int             *minimum_baseline,
+                                        int             *natural_baseline);
+void     _sextant_timeline_size_allocate (GtkWidget     *widget,
+                                          int            width,
+                                          int            height,
+                                          int            baseline);
+void     _sextant_timeline_set_vadjustment (SextantTimeline *self,
+                                            GtkAdjustment   *adjustment);
+void     _sextant_timeline_scrollable_init (GtkScrollableInterface *iface);
 int      _sextant_timeline_plot_width  (SextantTimeline *self);
 double   _sextant_timeline_row_top     (SextantTimeline *self,
                                         guint            row);

@@ -13,8 +13,10 @@
  * ROW_MAX pixels each; where there are more rows than the pane has pixels,
  * the whole-machine mode squeezes every location into it instead.
  *
- * A frame (sextant-timeline-frame.c) is read on a worker thread for every
- * view the user settles on. At most one frame is read at a time; a view
+ * The rows' geometry, the scrolling and the size are the layout's
+ * (sextant-timeline-layout.c); this file is the widget, its session and
+ * the frames it asks for. A frame (sextant-timeline-frame.c) is read on a
+ * worker thread for every view the user settles on. At most one frame is read at a time; a view
  * change meanwhile is read when it finishes. Until then the last frame is
  * drawn where its buckets fall in the new view, so zooming and panning
  * answer at once.
@@ -27,10 +29,8 @@
 #include "sextant-timeline-legend.h"
 #include "sextant-timeline-private.h"
 
-static void sextant_timeline_scrollable_init (GtkScrollableInterface *iface);
-
 G_DEFINE_FINAL_TYPE_WITH_CODE (SextantTimeline, sextant_timeline, GTK_TYPE_WIDGET,
-                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, sextant_timeline_scrollable_init))
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, _sextant_timeline_scrollable_init))
 
 enum
 {
@@ -51,158 +51,6 @@ enum
 };
 
 static GParamSpec *properties[N_PROPS];
-
-static void read_frame (SextantTimeline *self);
-
-/* Geometry ------------------------------------------------------------------- */
-
-int
-_sextant_timeline_plot_width (SextantTimeline *self)
-{
-  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - self->label_width, 1);
-}
-
-static guint
-n_rows (SextantTimeline *self)
-{
-  return self->rows != NULL ? sextant_timeline_rows_get_n_rows (self->rows) : 0;
-}
-
-static double
-scroll_offset (SextantTimeline *self)
-{
-  return self->vadjustment != NULL && !self->machine ? gtk_adjustment_get_value (self->vadjustment) : 0;
-}
-
-/* The top of row @row in the widget (above the rows' area when scrolled
- * past) */
-double
-_sextant_timeline_row_top (SextantTimeline *self,
-                           guint            row)
-{
-  return RULER_HEIGHT + ROW_GAP + row * (self->row_height + ROW_GAP) - scroll_offset (self);
-}
-
-/* The row at @y, or -1 */
-int
-_sextant_timeline_row_at (SextantTimeline *self,
-                          double           y)
-{
-  double offset = y - RULER_HEIGHT - ROW_GAP + scroll_offset (self);
-  int row;
-
-  if (y < RULER_HEIGHT || offset < 0 || self->machine)
-    return -1;
-  row = (int)floor (offset / (self->row_height + ROW_GAP));
-  if ((guint)row >= n_rows (self) || offset - row * (self->row_height + ROW_GAP) > self->row_height)
-    return -1;
-
-  return row;
-}
-
-/* The rows in view: [@first, @last); empty when none */
-void
-_sextant_timeline_visible_rows (SextantTimeline *self,
-                                guint           *first,
-                                guint           *last)
-{
-  double offset = scroll_offset (self);
-  double pitch = self->row_height + ROW_GAP;
-  int height = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT;
-
-  *first = *last = 0;
-  if (self->machine || n_rows (self) == 0 || height <= 0)
-    return;
-  *first = MIN ((guint)MAX (floor (offset / pitch), 0), n_rows (self));
-  *last = MIN ((guint)ceil ((offset + height) / pitch), n_rows (self));
-}
-
-gint64
-_sextant_timeline_time_at (SextantTimeline *self,
-                           double           x)
-{
-  return self->t0 + (gint64)llround ((x - self->label_width) / _sextant_timeline_plot_width (self) *
-                                     (double)(self->t1 - self->t0));
-}
-
-/* Where @loc is drawn (SextantTimelineGeometry.row_of): its row, wherever
- * it is scrolled; in the whole-machine mode its share of the pane */
-static gboolean
-row_of_loc (gpointer  data,
-            gint64    loc,
-            float    *y,
-            float    *height)
-{
-  SextantTimeline *self = data;
-  int row;
-
-  if (self->rows == NULL)
-    return FALSE;
-  if (self->machine)
-    {
-      GArray *all = sextant_timeline_rows_get_all_locations (self->rows);
-      double area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
-      gpointer index;
-
-      if (self->machine_index == NULL || all->len == 0 ||
-          !g_hash_table_lookup_extended (self->machine_index, &loc, NULL, &index))
-        return FALSE;
-      *y = (float)(RULER_HEIGHT + ROW_GAP + GPOINTER_TO_UINT (index) * area / all->len);
-      *height = (float)MAX (area / all->len, 1.0);
-      return TRUE;
-    }
-  if ((row = sextant_timeline_rows_row_of_loc (self->rows, loc)) < 0)
-    return FALSE;
-  *y = (float)_sextant_timeline_row_top (self, (guint)row);
-  *height = (float)self->row_height;
-
-  return TRUE;
-}
-
-void
-_sextant_timeline_geometry (SextantTimeline         *self,
-                            SextantTimelineGeometry *geometry)
-{
-  geometry->t0 = self->t0;
-  geometry->t1 = MAX (self->t1, self->t0 + 1);
-  geometry->plot_x = self->label_width;
-  geometry->plot_width = _sextant_timeline_plot_width (self);
-  geometry->top = RULER_HEIGHT;
-  geometry->bottom = gtk_widget_get_height (GTK_WIDGET (self));
-  geometry->row_of = row_of_loc;
-  geometry->row_data = self;
-}
-
-/* The rows' height and the scrollbar, for the widget's height: the rows
- * share the pane up to ROW_MAX each, at least ROW_MIN (then they scroll);
- * more rows than pixels: the whole-machine mode, unless the user chose */
-static void
-update_layout (SextantTimeline *self)
-{
-  int height = gtk_widget_get_height (GTK_WIDGET (self));
-  double area = height - RULER_HEIGHT - ROW_GAP;
-  guint n = n_rows (self);
-  gboolean machine = self->machine;
-
-  if (!self->machine_set && self->rows != NULL && height > 0)
-    machine = n > 0 && n > area;
-  if (machine != self->machine)
-    {
-      self->machine = machine;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_MACHINE]);
-    }
-  self->row_height = n > 0 ? CLAMP (floor (area / n) - ROW_GAP, ROW_MIN, ROW_MAX) : ROW_MIN;
-
-  if (self->vadjustment != NULL)
-    {
-      double upper = self->machine ? height : RULER_HEIGHT + ROW_GAP + n * (self->row_height + ROW_GAP);
-      double page = MAX (height, 1);
-
-      gtk_adjustment_configure (self->vadjustment, CLAMP (gtk_adjustment_get_value (self->vadjustment), 0,
-                                                          MAX (upper - page, 0)),
-                                0, MAX (upper, page), self->row_height + ROW_GAP, page * 0.9, page);
-    }
-}
 
 /* Frames --------------------------------------------------------------------- */
 
@@ -239,7 +87,7 @@ wanted_rows (SextantTimeline *self,
   _sextant_timeline_visible_rows (self, first, last);
   page = *last - *first;
   *first = *first > page ? *first - page : 0;
-  *last = MIN (*last + page, n_rows (self));
+  *last = MIN (*last + page, _sextant_timeline_n_rows (self));
 }
 
 static gboolean
@@ -298,7 +146,7 @@ frame_read_cb (GObject      *object,
   gtk_widget_queue_draw (GTK_WIDGET (self));
   /* the view moved on while it was read */
   if (!frame_is_current (self))
-    read_frame (self);
+    _sextant_timeline_read_frame (self);
   else
     set_ready (self, TRUE);
 }
@@ -347,8 +195,8 @@ frame_request_new (SextantTimeline *self)
   return request;
 }
 
-static void
-read_frame (SextantTimeline *self)
+void
+_sextant_timeline_read_frame (SextantTimeline *self)
 {
   g_autoptr(GTask) task = NULL;
 
@@ -360,7 +208,7 @@ read_frame (SextantTimeline *self)
 
   self->reading = TRUE;
   task = g_task_new (NULL, self->cancellable, frame_read_cb, g_object_ref (self));
-  g_task_set_source_tag (task, read_frame);
+  g_task_set_source_tag (task, _sextant_timeline_read_frame);
   g_task_set_task_data (task, frame_request_new (self), (GDestroyNotify)_sextant_timeline_frame_request_free);
   g_task_run_in_thread (task, _sextant_timeline_read_frame_worker);
 }
@@ -383,7 +231,7 @@ void
 _sextant_timeline_queue_frame (SextantTimeline *self)
 {
   set_ready (self, frame_is_current (self));
-  read_frame (self);
+  _sextant_timeline_read_frame (self);
   if (self->reading && self->frame != NULL)
     {
       if (self->stale_draw == 0)
@@ -499,36 +347,6 @@ session_filter_cb (SextantTimeline *self)
   _sextant_timeline_queue_frame (self);
 }
 
-/**
- * sextant_timeline_scroll_to_location:
- *
- * Scrolls the row that draws @loc into view (a row above or below comes
- * with it); nothing when it has none (hidden, filtered out).
- */
-void
-sextant_timeline_scroll_to_location (SextantTimeline *self,
-                                     gint64           loc)
-{
-  int row;
-
-  g_return_if_fail (SEXTANT_IS_TIMELINE (self));
-
-  if (self->rows == NULL || self->vadjustment == NULL || self->machine ||
-      (row = sextant_timeline_rows_row_of_loc (self->rows, loc)) < 0)
-    return;
-  {
-    double pitch = self->row_height + ROW_GAP;
-    double top = row * pitch;
-    double area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
-    double value = gtk_adjustment_get_value (self->vadjustment);
-
-    if (top - pitch < value)
-      gtk_adjustment_set_value (self->vadjustment, MAX (top - pitch, 0));
-    else if (top + 2 * pitch > value + area)
-      gtk_adjustment_set_value (self->vadjustment, top + 2 * pitch - area);
-  }
-}
-
 /* The rows changed (expanded, collapsed, hidden, filtered) */
 static void
 rows_changed_cb (SextantTimeline *self)
@@ -540,7 +358,7 @@ rows_changed_cb (SextantTimeline *self)
   self->machine_index = g_hash_table_new (g_int64_hash, g_int64_equal);
   for (guint i = 0; i < all->len; i++)
     g_hash_table_insert (self->machine_index, &g_array_index (all, gint64, i), GUINT_TO_POINTER (i));
-  update_layout (self);
+  _sextant_timeline_update_layout (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   _sextant_timeline_queue_frame (self);
 }
@@ -560,7 +378,7 @@ static void
 measure_labels (SextantTimeline *self)
 {
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  guint n = n_rows (self);
+  guint n = _sextant_timeline_n_rows (self);
   gsize longest = 0;
   int widest = 0;
 
@@ -681,56 +499,6 @@ sextant_timeline_get_rows (SextantTimeline *self)
 }
 
 gboolean
-sextant_timeline_get_row_area (SextantTimeline *self,
-                               guint            row,
-                               graphene_rect_t *area)
-{
-  g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), FALSE);
-
-  if (self->rows == NULL || row >= n_rows (self) || self->machine)
-    return FALSE;
-
-  graphene_rect_init (area, self->label_width, (float)_sextant_timeline_row_top (self, row),
-                      _sextant_timeline_plot_width (self), (float)self->row_height);
-
-  return TRUE;
-}
-
-double
-sextant_timeline_x_for_time (SextantTimeline *self,
-                             gint64           t)
-{
-  g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), 0);
-
-  if (self->t1 <= self->t0)
-    return self->label_width;
-
-  return self->label_width + (double)(t - self->t0) / (self->t1 - self->t0) * _sextant_timeline_plot_width (self);
-}
-
-/**
- * sextant_timeline_get_content_height:
- *
- * Returns: how high what the timeline draws is: the ruler and its rows at
- *   their height now (all of its height when they fill it, or in the
- *   whole-machine mode); what an export of the view keeps
- */
-int
-sextant_timeline_get_content_height (SextantTimeline *self)
-{
-  int height;
-
-  g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), 0);
-
-  height = gtk_widget_get_height (GTK_WIDGET (self));
-  if (self->machine)
-    return height;
-
-  return MIN (height, RULER_HEIGHT + ROW_GAP + (int)ceil (n_rows (self) * (self->row_height + ROW_GAP) -
-                                                          scroll_offset (self)));
-}
-
-gboolean
 sextant_timeline_get_whole_machine (SextantTimeline *self)
 {
   g_return_val_if_fail (SEXTANT_IS_TIMELINE (self), FALSE);
@@ -755,7 +523,7 @@ sextant_timeline_set_whole_machine (SextantTimeline *self,
   if (self->machine == !!machine)
     return;
   self->machine = !!machine;
-  update_layout (self);
+  _sextant_timeline_update_layout (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_MACHINE]);
   _sextant_timeline_queue_frame (self);
 }
@@ -827,86 +595,6 @@ sextant_timeline_dup_patterns (SextantTimeline *self)
   return g_strv_builder_end (builder);
 }
 
-/* Size -------------------------------------------------------------------------- */
-
-static void
-sextant_timeline_measure (GtkWidget      *widget,
-                          GtkOrientation  orientation,
-                          int             for_size,
-                          int            *minimum,
-                          int            *natural,
-                          int            *minimum_baseline,
-                          int            *natural_baseline)
-{
-  SextantTimeline *self = SEXTANT_TIMELINE (widget);
-
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    {
-      *minimum = self->label_width + MIN_PLOT_WIDTH;
-      *natural = self->label_width + 800;
-    }
-  else
-    {
-      /* scrolled: the natural height shows every row at its least height */
-      *minimum = RULER_HEIGHT + ROW_GAP + ROW_MIN;
-      *natural = MAX (*minimum, RULER_HEIGHT + ROW_GAP + (int)n_rows (self) * (ROW_MIN + ROW_GAP));
-    }
-}
-
-static void
-sextant_timeline_size_allocate (GtkWidget *widget,
-                                int        width,
-                                int        height,
-                                int        baseline)
-{
-  SextantTimeline *self = SEXTANT_TIMELINE (widget);
-
-  update_layout (self);
-  _sextant_timeline_queue_frame (self);
-}
-
-/* GtkScrollable ---------------------------------------------------------------- */
-
-static void
-vadjustment_changed_cb (SextantTimeline *self)
-{
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  /* a frame holds a page either side: scrolling past it reads the rows */
-  read_frame (self);
-}
-
-static void
-set_vadjustment (SextantTimeline *self,
-                 GtkAdjustment   *adjustment)
-{
-  if (self->vadjustment == adjustment)
-    return;
-  if (self->vadjustment != NULL)
-    g_signal_handlers_disconnect_by_func (self->vadjustment, vadjustment_changed_cb, self);
-  g_set_object (&self->vadjustment, adjustment);
-  if (adjustment != NULL)
-    {
-      g_signal_connect_swapped (adjustment, "value-changed", G_CALLBACK (vadjustment_changed_cb), self);
-      update_layout (self);
-    }
-}
-
-static gboolean
-sextant_timeline_get_border (GtkScrollable *scrollable,
-                             GtkBorder     *border)
-{
-  /* the ruler stays above the rows */
-  border->top = RULER_HEIGHT;
-
-  return TRUE;
-}
-
-static void
-sextant_timeline_scrollable_init (GtkScrollableInterface *iface)
-{
-  iface->get_border = sextant_timeline_get_border;
-}
-
 /* GObject ---------------------------------------------------------------------- */
 
 static void
@@ -926,7 +614,7 @@ sextant_timeline_dispose (GObject *object)
   if (self->rows != NULL)
     g_signal_handlers_disconnect_by_data (self->rows, self);
   g_clear_object (&self->rows);
-  set_vadjustment (self, NULL);
+  _sextant_timeline_set_vadjustment (self, NULL);
   g_clear_object (&self->hadjustment);
 
   G_OBJECT_CLASS (sextant_timeline_parent_class)->dispose (object);
@@ -1046,7 +734,7 @@ sextant_timeline_set_property (GObject      *object,
       g_set_object (&self->hadjustment, g_value_get_object (value));
       break;
     case PROP_VADJUSTMENT:
-      set_vadjustment (self, g_value_get_object (value));
+      _sextant_timeline_set_vadjustment (self, g_value_get_object (value));
       break;
     case PROP_HSCROLL_POLICY:
       self->hscroll_policy = g_value_get_enum (value);
@@ -1071,8 +759,8 @@ sextant_timeline_class_init (SextantTimelineClass *klass)
   object_class->set_property = sextant_timeline_set_property;
 
   widget_class->snapshot = _sextant_timeline_snapshot;
-  widget_class->measure = sextant_timeline_measure;
-  widget_class->size_allocate = sextant_timeline_size_allocate;
+  widget_class->measure = _sextant_timeline_measure;
+  widget_class->size_allocate = _sextant_timeline_size_allocate;
   _sextant_timeline_input_class_init (widget_class);
 
   /* the trace shown */

@@ -19,7 +19,10 @@
  * - "new view": the two together, what the user waits for;
  * - "redraw": a frame of the same data drawn again (as for a mark moved
  *   or the pointer's tooltip: the rows' node is cached, only the layers
- *   are drawn again).
+ *   are drawn again);
+ * - "cpu": the process's CPU time over a new view (every thread: the
+ *   reads, the painting, GTK's render; not the X server's), which a
+ *   loaded machine changes less than the wall-clock times.
  * Then the same after scrolling the rows by a page, and the peak RSS.
  * Medians, fastest and slowest of REPS (default 9).
  */
@@ -28,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sextant-timeline.h"
 
@@ -108,6 +112,17 @@ print_stat (const char *what,
   printf ("  %-9s median %8.2f ms  fastest %8.2f  slowest %8.2f\n", what,
           g_array_index (values, double, values->len / 2), g_array_index (values, double, 0),
           g_array_index (values, double, values->len - 1));
+}
+
+/* The process's CPU time (all its threads), us */
+static gint64
+process_cpu_usec (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+
+  return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }
 
 static long
@@ -212,6 +227,7 @@ main (int    argc,
           g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (double));
           g_autoptr(GArray) news = g_array_new (FALSE, FALSE, sizeof (double));
           g_autoptr(GArray) redraws = g_array_new (FALSE, FALSE, sizeof (double));
+          g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (double));
           gint64 span = MAX ((end - begin) / zooms[z], 1);
 
           if (only != 0 && zooms[z] != only)
@@ -220,15 +236,17 @@ main (int    argc,
           for (int r = 0; r < reps; r++)
             {
               /* a new view each time: around the middle, a third of a view
-               * on; the whole run, a tick shorter every other time */
+               * on; the whole run, a tick shorter every other time (the
+               * first too: the view before it may be the whole run) */
               gint64 t0 = zooms[z] == 1 ? begin : begin + (end - begin) / 2 + (r - reps / 2) * span / 3;
-              gint64 start;
+              gint64 start, cpu;
               double read, frame;
               guint frames_before;
 
               if (zooms[z] == 1)
-                span = end - begin - (r % 2);
+                span = end - begin - ((r + 1) % 2);
               start = g_get_monotonic_time ();
+              cpu = process_cpu_usec ();
 
               sextant_session_set_view (session, t0, t0 + span);
               read = wait_drawn (timeline, &clock, start) / 1000.0;
@@ -237,6 +255,8 @@ main (int    argc,
               g_array_append_val (frames, frame);
               frame += read;
               g_array_append_val (news, frame);
+              frame = (process_cpu_usec () - cpu) / 1000.0;
+              g_array_append_val (cpus, frame);
               /* the same data drawn again: the cached rows */
               frames_before = clock.frames;
               gtk_widget_queue_draw (GTK_WIDGET (timeline));
@@ -250,6 +270,7 @@ main (int    argc,
           print_stat ("frame", frames);
           print_stat ("new view", news);
           print_stat ("redraw", redraws);
+          print_stat ("cpu", cpus);
         }
     }
   printf ("peak RSS %ld MiB\n", peak_rss_kib () / 1024);

@@ -3,14 +3,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- *   sextant-bench-timeline [-w WIDTH] [-n REPS] [-r ROWS] [-b BANDS] STORE
+ *   sextant-bench-timeline [-w WIDTH] [-n REPS] [-r ROWS [-f FIRST]] [-b BANDS] [--cpu] STORE
  *
  * Reads, as the timeline's worker thread does for one view, the rows' data
  * for a view WIDTH pixels wide (default 1920): the whole run, then views
  * 16, 256, 4096 and 65536 times narrower around the middle of the run (the
  * last ones past the pyramid, from the visits). ROWS (default 0: every
  * location with events) are the visible rows, taken from the middle of
- * the locations. Each view is read REPS times (default 9) and the table
+ * the locations (or from FIRST). Each view is read REPS times (default 9) and the table
  * gives medians, side by side:
  *
  *   - old: the rows of the lod virtual table, one SQLite row per bucket
@@ -79,6 +79,17 @@ add_location (const SextantRow  *row,
     g_array_append_val ((GArray *)user_data, id);
 
   return TRUE;
+}
+
+/* Times are wall-clock, or with --cpu the thread's CPU time (the reads
+ * run on this thread): a loaded machine stretches the first, hardly the
+ * second */
+static gboolean use_cpu;
+
+static gint64
+now_usec (void)
+{
+  return use_cpu ? sextant_thread_cpu_usec () : g_get_monotonic_time ();
 }
 
 static int
@@ -244,12 +255,15 @@ main (int    argc,
   int reps = 9;
   int n_rows = 0;
   int n_bands = 1000;
+  int first_row = -1;
   g_autoptr(GOptionContext) context = g_option_context_new ("STORE - time the reads of timeline frames");
   GOptionEntry entries[] = {
     { "width", 'w', 0, G_OPTION_ARG_INT, &width, "Pixels of the view (1920)", "W" },
     { "reps", 'n', 0, G_OPTION_ARG_INT, &reps, "Reads of each view (9)", "N" },
     { "rows", 'r', 0, G_OPTION_ARG_INT, &n_rows, "Visible rows, from the middle (0: all)", "ROWS" },
+    { "first", 'f', 0, G_OPTION_ARG_INT, &first_row, "The first of the ROWS (default: they are the middle ones)", "ROW" },
     { "bands", 'b', 0, G_OPTION_ARG_INT, &n_bands, "Bands of the whole-machine picture (1000, 0: none)", "BANDS" },
+    { "cpu", 0, 0, G_OPTION_ARG_NONE, &use_cpu, "Time by the thread's CPU time, not the wall clock", NULL },
     { NULL }
   };
   g_autoptr(GError) error = NULL;
@@ -267,7 +281,7 @@ main (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || width < 1 || reps < 1 ||
       n_rows < 0 || n_bands < 0)
     {
-      fprintf (stderr, "usage: sextant-bench-timeline [-w WIDTH] [-n REPS] [-r ROWS] [-b BANDS] STORE%s%s\n",
+      fprintf (stderr, "usage: sextant-bench-timeline [-w WIDTH] [-n REPS] [-r ROWS [-f FIRST]] [-b BANDS] [--cpu] STORE%s%s\n",
                error != NULL ? ": " : "", error != NULL ? error->message : "");
       return 2;
     }
@@ -277,7 +291,8 @@ main (int    argc,
   if (n_rows == 0 || (guint)n_rows >= all->len)
     g_array_append_vals (locs, all->data, all->len);
   else
-    g_array_append_vals (locs, &g_array_index (all, gint64, (all->len - n_rows) / 2), n_rows);
+    g_array_append_vals (locs, &g_array_index (all, gint64, first_row >= 0 ? MIN ((guint)first_row, all->len - n_rows)
+                                                                          : (all->len - n_rows) / 2), n_rows);
   begin_text = sextant_store_get_meta (store, "time_begin");
   end_text = sextant_store_get_meta (store, "time_end");
   t_begin = begin_text != NULL ? g_ascii_strtoll (begin_text, NULL, 10) : 0;
@@ -310,9 +325,9 @@ main (int    argc,
               /* panned: each read in a part of the run not read yet */
               if (path == PATH_NEW_PANNED && narrower > 1)
                 shift = ((r + 1) * 2 * span) % MAX ((t_end - t_begin) / 2 - span, 1);
-              start = g_get_monotonic_time ();
+              start = now_usec ();
               rows = read_rows (&bench, path, level, exact, t0 + shift, t1 + shift);
-              seconds[r] = (g_get_monotonic_time () - start) / 1e6;
+              seconds[r] = (now_usec () - start) / 1e6;
               /* the rows of the view itself (and it in the cache for "again") */
               if (path == PATH_NEW_PANNED)
                 rows = read_rows (&bench, PATH_NEW_AGAIN, level, exact, t0, t1);
@@ -330,10 +345,10 @@ main (int    argc,
   for (Read what = READ_MESSAGES; what < N_READS; what++)
     if (what != READ_DENSITY)
       {
-        gint64 start = g_get_monotonic_time ();
+        gint64 start = now_usec ();
 
         read_other (&bench, what, t_begin, t_begin + 1);
-        printf (" %s %.1f ms%s", read_names[what], (g_get_monotonic_time () - start) / 1e3,
+        printf (" %s %.1f ms%s", read_names[what], (now_usec () - start) / 1e3,
                 what + 1 < N_READS ? "," : "\n");
       }
   printf ("reader cache: %.1f MB\n", sextant_lod_reader_get_cache_bytes (reader) / 1e6);
@@ -360,10 +375,10 @@ main (int    argc,
 
           for (int r = 0; r < reps; r++)
             {
-              gint64 start = g_get_monotonic_time ();
+              gint64 start = now_usec ();
 
               n = read_other (&bench, what, t0, t1);
-              seconds[r] = (g_get_monotonic_time () - start) / 1e6;
+              seconds[r] = (now_usec () - start) / 1e6;
             }
           format_count (count, sizeof count, n);
           printf (" %.3f ms (%s) |", median (seconds, reps), count);
@@ -396,12 +411,12 @@ main (int    argc,
 
                   if (pass == 0 && fresh == NULL)
                     fail (error);
-                  start = g_get_monotonic_time ();
+                  start = now_usec ();
                   if (!sextant_lod_reader_read_machine (pass == 0 ? fresh : reader, (const gint64 *)all->data,
                                                         all->len, n_bands, 0, n_bands, t0, t1, width, cells,
                                                         NULL, &error))
                     fail (error);
-                  seconds[r] = (g_get_monotonic_time () - start) / 1e6;
+                  seconds[r] = (now_usec () - start) / 1e6;
                 }
               if (pass == 0)
                 first = median (seconds, reps);
