@@ -408,11 +408,21 @@ add_callsite (sextant__thread *t,
 {
   uint32_t scl, context;
 
+  OTF2_AttributeValue value;
+
   sextant__callsite (t, frame, ra, &scl, &context);
+  /* OTF2_AttributeList_Add<Type>Ref would only call this one */
   if (scl != SEXTANT__UNDEF)
-    OTF2_AttributeList_AddSourceCodeLocationRef (t->attrs, SEXTANT__ATTR_CALLSITE, scl);
+    {
+      value.sourceCodeLocationRef = scl;
+      OTF2_AttributeList_AddAttribute (t->attrs, SEXTANT__ATTR_CALLSITE,
+                                       OTF2_TYPE_SOURCE_CODE_LOCATION, value);
+    }
   if (context != SEXTANT__UNDEF)
-    OTF2_AttributeList_AddCallingContextRef (t->attrs, SEXTANT__ATTR_CONTEXT, context);
+    {
+      value.callingContextRef = context;
+      OTF2_AttributeList_AddAttribute (t->attrs, SEXTANT__ATTR_CONTEXT, OTF2_TYPE_CALLING_CONTEXT, value);
+    }
 }
 
 int
@@ -429,7 +439,7 @@ sextant__begin (sextant__call         *call,
   call->t = t;
   call->region = sextant__mpi_region (function);
   add_callsite (t, frame, ra);
-  call->enter = sextant__now ();
+  call->enter = sextant__thread_now (t);
   SEXTANT__WRITE (t, OTF2_EvtWriter_Enter (t->writer, t->attrs, call->enter, call->region), "ENTER");
   return 1;
 }
@@ -437,7 +447,7 @@ sextant__begin (sextant__call         *call,
 uint64_t
 sextant__end (sextant__call *call)
 {
-  uint64_t now = sextant__now ();
+  uint64_t now = sextant__thread_now (call->t);
 
   SEXTANT__WRITE (call->t, OTF2_EvtWriter_Leave (call->t->writer, NULL, now, call->region), "LEAVE");
   call->t->busy = 0;
@@ -799,6 +809,7 @@ free_threads (void)
       t = next;
     }
   sextant__rec.threads = NULL;
+  sextant__tls = NULL;              /* sextant__now () reads it; other threads no longer record */
 }
 
 static int
