@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# bench/record/run.sh - what the recorder adds to an MPI call, side by side
+#
+#   bench/record/run.sh [-n REPS] [-N ROUND_TRIPS] [-c OTHER_LIB] [-g] [-l ITERS]
+#                       [WORKDIR]
+#
+# Runs sextant-bench-record (bench/record/sextant-bench-record.c) under
+# Open MPI, interleaved, REPS times (default 7):
+#   bare          not recorded
+#   cp8           recorded by this build's libsextant-record.so, call paths
+#                 of 8 frames (the default)
+#   cp0           the same, call site only (SEXTANT_RECORD_CALLPATH=0)
+#   other         with -c: recorded by OTHER_LIB (another build's
+#                 libsextant-record.so, for an A/B comparison), call paths
+#                 of 8 frames
+# for three kernels: pingpong (2 ranks, ROUND_TRIPS round trips of one int,
+# default 100000, the issue's measurement), iprobe (1 rank, 10 x ROUND_TRIPS
+# MPI_Iprobe) and isend (2 ranks, ROUND_TRIPS Irecv+Isend+Waitall). Each run
+# is one timed pass after a warm-up of a tenth (RUNS=1). It prints a
+# Markdown table: per configuration the median wall time and the median CPU
+# time (user + system of rank 0's process) per operation, and the recorder's
+# addition per MPI call: (median - bare median) / MPI calls per operation and
+# rank (2 for pingpong, 1 for iprobe, 3 for isend). The wall time of a
+# ping-pong on a loaded 2-core machine is mostly the scheduler; the CPU
+# time less so.
+#
+# -g   also count instructions with valgrind's callgrind (deterministic,
+#      unaffected by the load): the iprobe kernel, 100000 calls, recorded by
+#      each library, and what each part of the recorded call costs.
+# -l ITERS  also the long run for the memory bound: the long kernel (11
+#      recorded calls per iteration and rank, from 15 call paths), ITERS
+#      iterations (default 1000000, 11 million calls per rank), bare and
+#      recorded, and the resident set size of rank 0 after 10^3, 10^4, ...
+#      iterations. The recorded run writes about 50 bytes per call to WORKDIR.
+#
+# Environment: BUILDDIR (build), MPIRUN (mpirun), BENCH
+# ($BUILDDIR/bench/record/sextant-bench-record), RECORD_LIB
+# ($BUILDDIR/recorder/libsextant-record.so), LAUNCHER
+# ($BUILDDIR/recorder/sextant-record).
+
+set -euo pipefail
+
+. "$(dirname "$0")/../lib.sh"
+
+invocation="$0 $*"
+reps=7
+n=100000
+other=
+grind=0
+long_iters=
+
+usage ()
+{
+  sed -n '4,39s/^# \{0,1\}//p' "$0"
+}
+
+while getopts "n:N:c:gl:h" opt; do
+  case "$opt" in
+    n) reps=$OPTARG ;;
+    N) n=$OPTARG ;;
+    c) other=$OPTARG ;;
+    g) grind=1 ;;
+    l) long_iters=$OPTARG ;;
+    h) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -le 1 ] || { usage >&2; exit 2; }
+require_positive "$reps" "$n" ${long_iters:+"$long_iters"}
+
+workdir=${1:-/tmp/sextant-bench-record}
+builddir=${BUILDDIR:-build}
+mpirun=${MPIRUN:-mpirun}
+bench=${BENCH:-$builddir/bench/record/sextant-bench-record}
+lib=${RECORD_LIB:-$builddir/recorder/libsextant-record.so}
+launcher=${LAUNCHER:-$builddir/recorder/sextant-record}
+logs=$workdir/logs
+timer=/usr/bin/time
+
+for tool in "$bench" "$launcher"; do
+  [ -x "$tool" ] || die "$tool is not an executable (build first, or set BUILDDIR)"
+done
+for l in "$lib" ${other:+"$other"}; do
+  [ -f "$l" ] || die "$l not found"
+done
+lib=$(realpath "$lib")
+[ -z "$other" ] || other=$(realpath "$other")
+mkdir -p "$workdir" "$logs"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+mpi=("$mpirun" --oversubscribe --allow-run-as-root --bind-to none --mca osc sm --mca btl self,vader)
+configs=(bare cp8 cp0)
+[ -z "$other" ] || configs+=(other)
+
+# run CONFIG NP KERNEL N: one run; its "KERNEL ops=... wall_ns=W cpu_ns=C"
+# line goes to stdout
+run ()
+{
+  local config=$1 np=$2 kernel=$3 count=$4 out=$logs/run.out
+  local cmd=("${mpi[@]}" -np "$np" "$bench" "$kernel" "$count" 1)
+
+  rm -rf "$workdir/trace"
+  case "$config" in
+    bare) timeout 600 "${cmd[@]}" >"$out" 2>&1 ;;
+    cp8) SEXTANT_RECORD_LIB=$lib SEXTANT_RECORD_CALLPATH=8 \
+           timeout 600 "$launcher" -o "$workdir/trace" "${cmd[@]}" >"$out" 2>&1 ;;
+    cp0) SEXTANT_RECORD_LIB=$lib SEXTANT_RECORD_CALLPATH=0 \
+           timeout 600 "$launcher" -o "$workdir/trace" "${cmd[@]}" >"$out" 2>&1 ;;
+    other) SEXTANT_RECORD_LIB=$other SEXTANT_RECORD_CALLPATH=8 \
+             timeout 600 "$launcher" -o "$workdir/trace" "${cmd[@]}" >"$out" 2>&1 ;;
+  esac || { tail -n 20 "$out" >&2; die "failed: $config ${cmd[*]}"; }
+  grep "^$kernel ops=" "$out" || die "no result in $out"
+}
+
+field ()
+{
+  sed -n "s/.* $1=\([0-9.]*\).*/\1/p"
+}
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+kernels=("pingpong 2 $n 2" "iprobe 1 $((n * 10)) 1" "isend 2 $n 3")
+for k in "${kernels[@]}"; do
+  read -r kernel np count calls <<<"$k"
+  for c in "${configs[@]}"; do : >"$logs/$kernel.$c"; done
+  for i in $(seq 1 "$reps"); do
+    echo "$kernel: repetition $i/$reps ..." >&2
+    # the configurations take turns at going first
+    for j in $(seq 0 $((${#configs[@]} - 1))); do
+      c=${configs[$(((i + j) % ${#configs[@]}))]}
+      run "$c" "$np" "$kernel" "$count" >>"$logs/$kernel.$c"
+    done
+  done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+echo "| kernel | configuration | median wall (ns/op) | median CPU (ns/op) | added per MPI call, wall (ns) | added per MPI call, CPU (ns) |"
+echo "|---|---|---:|---:|---:|---:|"
+for k in "${kernels[@]}"; do
+  read -r kernel np count calls <<<"$k"
+  bw=$(field wall_ns <"$logs/$kernel.bare" | median)
+  bc=$(field cpu_ns <"$logs/$kernel.bare" | median)
+  for c in "${configs[@]}"; do
+    w=$(field wall_ns <"$logs/$kernel.$c" | median)
+    u=$(field cpu_ns <"$logs/$kernel.$c" | median)
+    awk -v k="$kernel" -v np="$np" -v cnt="$count" -v c="$c" -v w="$w" -v u="$u" \
+        -v bw="$bw" -v bc="$bc" -v calls="$calls" 'BEGIN {
+      if (c == "bare")
+        printf "| %s (%d ranks, %d ops) | %s | %.0f | %.0f | | |\n", k, np, cnt, c, w, u
+      else
+        printf "| %s | %s | %.0f | %.0f | %+.0f | %+.0f |\n", k, c, w, u, (w - bw) / calls, (u - bc) / calls
+    }'
+  done
+done
+echo
+echo "- $reps repetitions, the configurations interleaved (each repetition starts with another); medians"
+echo "- bare: not recorded; cp8: $lib, call paths of 8 frames; cp0: the same, call site only${other:+; other: $other, call paths of 8 frames}"
+echo "- load average (1, 5, 15 min) before: $load_before; after: $load_after"
+echo "- machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(uname -sr)"
+
+if [ "$grind" = 1 ]; then
+  command -v valgrind >/dev/null || die "valgrind not found (apt install valgrind)"
+  echo
+  echo "Instructions per recorded MPI_Iprobe (callgrind, 1 rank, 110000 calls incl. the warm-up, inclusive counts):"
+  echo
+  parts=(MPI_Iprobe PMPI_Iprobe sextant__begin add_callsite sextant__callsite OTF2_EvtWriter_Enter
+         OTF2_AttributeList_AddAttribute sextant__end OTF2_EvtWriter_Leave clock_gettime sextant__tsc_slow)
+  header="| library |"
+  rule="|---|"
+  for p in "${parts[@]}"; do header+=" $p |"; rule+="---:|"; done
+  echo "$header"
+  echo "$rule"
+  grind_libs=("bare:" "cp8:$lib")
+  [ -z "$other" ] || grind_libs+=("other:$other")
+  for entry in "${grind_libs[@]}"; do
+    name=${entry%%:*}
+    l=${entry#*:}
+    rm -rf "$workdir/trace" "$logs/callgrind.$name".*
+    cmd=("${mpi[@]}" -np 1 valgrind --tool=callgrind --callgrind-out-file="$logs/callgrind.$name.%p"
+         --toggle-collect=iprobe "$bench" iprobe 100000 1)
+    if [ -z "$l" ]; then
+      timeout 900 "${cmd[@]}" >"$logs/grind.out" 2>&1 || die "callgrind run failed (see $logs/grind.out)"
+    else
+      SEXTANT_RECORD_LIB=$l timeout 900 "$launcher" -o "$workdir/trace" "${cmd[@]}" >"$logs/grind.out" 2>&1 \
+        || die "callgrind run failed (see $logs/grind.out)"
+    fi
+    callgrind_annotate --inclusive=yes --threshold=100 "$logs/callgrind.$name".* >"$logs/annotate.$name" 2>/dev/null
+    row="| $name |"
+    for p in "${parts[@]}"; do
+      # the first line of the function with its object file: callgrind_annotate
+      # may list it again by source file alone
+      v=$(awk -v f="$p" '$0 ~ ":" f "[@ ].*\\[" && !done { gsub(",", "", $1); v = $1; done = 1 }
+                         END { printf "%.0f", v / 110000 }' "$logs/annotate.$name")
+      row+=" $v |"
+    done
+    echo "$row"
+  done
+fi
+
+if [ -n "$long_iters" ]; then
+  echo
+  echo "Memory over a long run (long kernel, 2 ranks, rank 0's VmRSS / VmHWM in MiB after so many iterations, 11 recorded calls each):"
+  echo
+  rm -rf "$workdir/trace"
+  long_cmd=("${mpi[@]}" -np 2 "$bench" long "$long_iters")
+  timeout 3600 "${long_cmd[@]}" >"$logs/long.bare" 2>&1 || die "long run failed (bare)"
+  SEXTANT_RECORD_LIB=$lib timeout 3600 "$timer" -f '%e %M %U %S' -o "$logs/long.time" \
+    "$launcher" -o "$workdir/trace" "${long_cmd[@]}" >"$logs/long.cp8" 2>&1 \
+    || die "long run failed (recorded)"
+  trace_bytes=$(du -sb "$workdir/trace" | cut -f1)
+  rm -rf "$workdir/trace"
+  echo "| iterations | MPI calls per rank | bare RSS / HWM | recorded RSS / HWM |"
+  echo "|---:|---:|---:|---:|"
+  join <(sed -n 's/^long iter=\([0-9]*\) calls=\([0-9]*\) rss_kib=\([0-9]*\) hwm_kib=\([0-9]*\)/\1 \2 \3 \4/p' "$logs/long.bare") \
+       <(sed -n 's/^long iter=\([0-9]*\) calls=\([0-9]*\) rss_kib=\([0-9]*\) hwm_kib=\([0-9]*\)/\1 \2 \3 \4/p' "$logs/long.cp8") |
+    awk '{ printf "| %d | %d | %.1f / %.1f | %.1f / %.1f |\n", $1, $2, $3 / 1024, $4 / 1024, $6 / 1024, $7 / 1024 }'
+  echo
+  echo "- recorded run: $(cut -d' ' -f1 "$logs/long.time") s wall; trace $(awk -v b="$trace_bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }')"
+fi
+
+echo
+echo "Commands:"
+echo
+echo '```'
+echo "# BUILDDIR=$builddir $invocation"
+echo "${mpi[*]} -np 2 $bench pingpong $n 1"
+echo "SEXTANT_RECORD_LIB=$lib SEXTANT_RECORD_CALLPATH=8 $launcher -o TRACE ${mpi[*]} -np 2 $bench pingpong $n 1"
+echo '```'
