@@ -21,7 +21,7 @@
 # iprobe (1 rank, runs of N/10 MPI_Iprobe) and isend (2 ranks, runs of N/100
 # Irecv+Isend+Waitall). It prints a Markdown table: per configuration the
 # median over the repetitions of each process's best run (wall and CPU time
-# - user + system of rank 0's process - per operation) and of its median
+# - user + system of rank 0's main thread - per operation) and of its median
 # run, and the recorder's addition per MPI call: (value - bare value) / MPI
 # calls per operation and rank (2 for pingpong, 1 for iprobe, 3 for isend).
 # On a loaded 2-core machine a ping-pong's wall time is mostly the
@@ -58,6 +58,7 @@ other=
 grind=0
 long_iters=
 skip=0
+buffer=1
 
 usage ()
 {

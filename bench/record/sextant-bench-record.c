@@ -37,7 +37,7 @@
  *          best_cpu_ns=D mean_cpu_ns=E calls=K
  * with W the median over the runs of the wall time per operation (round
  * trip, probe, iteration) on rank 0, B the shortest and M the mean; C, D and
- * E the same for the CPU time (user + system) of rank 0's process; K the
+ * E the same for the CPU time (user + system) of rank 0's main thread; K the
  * MPI calls per operation and rank. On a shared machine many short runs and
  * the best of them (the runs that no other job interrupted) say what the
  * calls cost; the median says what a run met; the mean includes the rare
@@ -61,7 +61,7 @@ cpu_now (void)
 {
   struct timespec ts;
 
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
 
