@@ -25,14 +25,24 @@
  *
  * Caches (workload: a program makes its MPI calls from a handful of places,
  * millions of times):
- *  - per thread, direct-mapped, no lock: return address -> rule (512), and
- *    the whole chain of return addresses -> (call site, context) (256);
+ *  - per thread, direct-mapped, no lock: walks (256): the wrapper's return
+ *    address and its caller's stack pointer -> the stack words the walk
+ *    read there and its (call site, context). A walk is a function of its
+ *    start registers and of the words it reads (return addresses, saved
+ *    frame pointers), so when those words are still there the result is
+ *    too: a hit compares one word per frame instead of walking. A saved
+ *    frame pointer (or the caller's own) counts only where a later frame's
+ *    CFA was computed from it: code without frame pointers keeps loop
+ *    counters in that register. Then return address -> rule (512), and the
+ *    whole chain of return addresses -> (call site, context) (256);
  *  - per process, under sextant__rec.lock: return address -> rule. libdw
  *    is only used on a miss of this one, and is not thread-safe, hence the
  *    lock.
- * So a call from a known place costs one small walk up the stack and a few
- * cache probes; a new place costs a libdw lookup (tens of microseconds, the
- * first one in a module milliseconds for its line table).
+ * So a call from a known place at a known depth costs a few compares (80
+ * instructions for the whole call site and context of a 2-frame path, 240
+ * with the walk); a known place reached another way a small walk up the
+ * stack and a few cache probes; a new place a libdw lookup (tens of
+ * microseconds, the first one in a module milliseconds for its line table).
  */
 #include "sextant-recorder-private.h"
 

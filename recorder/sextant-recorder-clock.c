@@ -67,6 +67,7 @@
  * any thread clock is used). rate_base_ns == 0: no usable counter. */
 static uint64_t rate_base_tsc;
 static uint64_t rate_base_ns;
+static uint64_t rate_init;          /* the rate measured at init, ns per tick << 32 */
 static uint64_t span_ticks;
 
 #if defined(__x86_64__)
@@ -98,11 +99,14 @@ tsc_sample (uint64_t *tsc,
     }
 }
 
-/* ns per tick << 32 since the origin, at (@tsc, @ns) */
+/* ns per tick << 32 since the origin, at (@tsc, @ns); the rate of init for
+ * a counter not ahead of the origin (another core's, a little behind) */
 static uint64_t
 tsc_rate (uint64_t tsc,
           uint64_t ns)
 {
+  if (tsc <= rate_base_tsc || ns <= rate_base_ns)
+    return rate_init;
   return (uint64_t) (((unsigned __int128) (ns - rate_base_ns) << 32) / (tsc - rate_base_tsc));
 }
 
@@ -123,16 +127,14 @@ tsc_calibrate (void)
   tsc_sample (&tsc1, &ns1);
   if (tsc1 <= tsc0 || ns1 - ns0 < TSC_CALIBRATE_NS / 2)
     return;
-  rate_base_tsc = tsc0;
-  rate_base_ns = ns0;
-  mult = tsc_rate (tsc1, ns1);
+  mult = (uint64_t) (((unsigned __int128) (ns1 - ns0) << 32) / (tsc1 - tsc0));
   /* 0.1 to 10 GHz, or it is not a clock to trust */
   if (mult < (UINT64_C (1) << 32) / 10 || mult > (UINT64_C (10) << 32))
-    {
-      rate_base_ns = 0;
-      return;
-    }
+    return;
+  rate_init = mult;
   span_ticks = ((uint64_t) TSC_SPAN_NS << 32) / mult;
+  rate_base_tsc = tsc0;
+  rate_base_ns = ns0;               /* nonzero: the counter is used */
 }
 #endif
 

@@ -425,7 +425,6 @@ add_callsite (sextant__thread *t,
               void            *ra)
 {
   uint32_t scl, context;
-
   OTF2_AttributeValue value;
 
   sextant__callsite (t, frame, ra, &scl, &context);

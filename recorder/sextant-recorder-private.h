@@ -556,7 +556,6 @@ sextant__thread_now (sextant__thread *t)
 #if defined(__x86_64__)
   uint64_t tsc = __builtin_ia32_rdtsc ();
   uint64_t ticks = tsc - t->clock.tsc;
-
   uint64_t ns;
 
   if (SEXTANT__LIKELY (ticks < t->clock.span))
