@@ -25,14 +25,24 @@
  *
  * Caches (workload: a program makes its MPI calls from a handful of places,
  * millions of times):
- *  - per thread, direct-mapped, no lock: return address -> rule (512), and
- *    the whole chain of return addresses -> (call site, context) (256);
+ *  - per thread, direct-mapped, no lock: walks (256): the wrapper's return
+ *    address and its caller's stack pointer -> the stack words the walk
+ *    read there and its (call site, context). A walk is a function of its
+ *    start registers and of the words it reads (return addresses, saved
+ *    frame pointers), so when those words are still there the result is
+ *    too: a hit compares one word per frame instead of walking. A saved
+ *    frame pointer (or the caller's own) counts only where a later frame's
+ *    CFA was computed from it: code without frame pointers keeps loop
+ *    counters in that register. Then return address -> rule (512), and the
+ *    whole chain of return addresses -> (call site, context) (256);
  *  - per process, under sextant__rec.lock: return address -> rule. libdw
  *    is only used on a miss of this one, and is not thread-safe, hence the
  *    lock.
- * So a call from a known place costs one small walk up the stack and a few
- * cache probes; a new place costs a libdw lookup (tens of microseconds, the
- * first one in a module milliseconds for its line table).
+ * So a call from a known place at a known depth costs a few compares (80
+ * instructions for the whole call site and context of a 2-frame path, 240
+ * with the walk); a known place reached another way a small walk up the
+ * stack and a few cache probes; a new place a libdw lookup (tens of
+ * microseconds, the first one in a module milliseconds for its line table).
  */
 #include "sextant-recorder-private.h"
 
@@ -47,6 +57,7 @@
 
 #define RULE_SLOTS 512              /* per-thread rule cache, power of two */
 #define CHAIN_SLOTS 256             /* per-thread chain cache, power of two */
+#define WALK_SLOTS 256              /* per-thread walk cache, power of two */
 
 #if defined(__x86_64__)
 #define SEXTANT__UNWIND 1
@@ -82,6 +93,28 @@ struct sextant__chain_slot
   uint32_t scl;
   uint32_t context;
   uintptr_t pcs[];                  /* sextant__rec.callpath entries */
+};
+
+/* A stack read the walk depended on: the word at @addr was @value. */
+typedef struct
+{
+  uintptr_t addr;
+  uintptr_t value;
+} stack_read;
+
+/* A walk from one wrapper frame: the registers it started from, the stack
+ * words it read (whatever else is on the stack does not change its
+ * result) and its result. */
+struct sextant__walk_slot
+{
+  uintptr_t pc;                     /* the wrapper's return address; 0 = empty */
+  uintptr_t sp;                     /* the caller's stack pointer at the call */
+  uintptr_t bp;                     /* the caller's frame pointer, if the walk used it */
+  uint8_t use_bp;
+  uint8_t n_reads;
+  uint32_t scl;
+  uint32_t context;
+  stack_read reads[];               /* 2 * sextant__rec.callpath entries */
 };
 
 static Dwfl *dwfl;                  /* under sextant__rec.lock */
@@ -145,8 +178,10 @@ sextant__callsite_thread_free (sextant__thread *t)
 {
   free (t->rules);
   free (t->chains);
+  free (t->walks);
   t->rules = NULL;
   t->chains = NULL;
+  t->walks = NULL;
 }
 
 /* A source file name as it should appear in the trace: absolute (relative
@@ -437,16 +472,12 @@ resolve_pc (uintptr_t             pc,
     }
 }
 
-/* The rule for @pc: per-thread cache, else the process cache, else libdw. */
-static const sextant__unwind_rule *
-rule_get (sextant__thread *t,
-          uintptr_t        pc)
+/* A miss of the per-thread rule cache: the process cache, else libdw. */
+static __attribute__ ((noinline)) const sextant__unwind_rule *
+rule_miss (sextant__unwind_rule *slot,
+           uintptr_t             pc)
 {
-  sextant__unwind_rule *slot = &t->rules[((pc >> 2) ^ (pc >> 13)) & (RULE_SLOTS - 1)];
   uint32_t index;
-
-  if (SEXTANT__LIKELY (slot->pc == pc))
-    return slot;
 
   pthread_mutex_lock (&sextant__rec.lock);
   if (sextant__blobmap_get (&rule_index, &pc, sizeof pc, &index))
@@ -462,6 +493,18 @@ rule_get (sextant__thread *t,
   return slot;
 }
 
+/* The rule for @pc: per-thread cache (a compare), else rule_miss. */
+static inline const sextant__unwind_rule *
+rule_get (sextant__thread *t,
+          uintptr_t        pc)
+{
+  sextant__unwind_rule *slot = &t->rules[((pc >> 2) ^ (pc >> 13)) & (RULE_SLOTS - 1)];
+
+  if (SEXTANT__LIKELY (slot->pc == pc))
+    return slot;
+  return rule_miss (slot, pc);
+}
+
 static size_t
 chain_stride (void)
 {
@@ -473,8 +516,12 @@ caches_alloc (sextant__thread *t)
 {
   t->rules = calloc (RULE_SLOTS, sizeof *t->rules);
   if (sextant__rec.callpath > 0)
-    t->chains = calloc (CHAIN_SLOTS, chain_stride ());
-  if (t->rules == NULL || (sextant__rec.callpath > 0 && t->chains == NULL))
+    {
+      t->chains = calloc (CHAIN_SLOTS, chain_stride ());
+      t->walks = calloc (WALK_SLOTS, sizeof (sextant__walk_slot) +
+                         2 * (size_t) sextant__rec.callpath * sizeof (stack_read));
+    }
+  if (t->rules == NULL || (sextant__rec.callpath > 0 && (t->chains == NULL || t->walks == NULL)))
     {
       sextant__callsite_thread_free (t);
       return -1;
@@ -482,45 +529,91 @@ caches_alloc (sextant__thread *t)
   return 0;
 }
 
-/* Walks up from the wrapper's frame, collecting at most @max return
- * addresses into @pcs. */
-static uint32_t
-walk (sextant__thread *t,
-      void            *frame,
-      void            *ra,
-      uintptr_t       *pcs,
-      uint32_t         max)
+static inline uint64_t
+hash_pc (uint64_t  hash,
+         uintptr_t pc)
 {
+  hash ^= pc;
+  hash *= UINT64_C (0xff51afd7ed558ccd);
+  return hash ^ (hash >> 32);
+}
+
+/* Walks up from the wrapper's frame, collecting at most @max return
+ * addresses into @pcs, their hash into *@hash, and into @w the registers
+ * and the stack words the result depends on: every return address read,
+ * and a saved frame pointer (or the caller's own) only if a later frame's
+ * CFA was computed from it - code without frame pointers keeps other
+ * values in that register, which must not make the walk look different. */
+static uint32_t
+walk (sextant__thread    *t,
+      void               *frame,
+      void               *ra,
+      uintptr_t          *pcs,
+      uint32_t            max,
+      uint64_t           *hash,
+      sextant__walk_slot *w)
+{
+  uint64_t h = UINT64_C (0x9e3779b97f4a7c15);
   uint32_t n = 0;
 
 #ifdef SEXTANT__UNWIND
-  uintptr_t *fp = frame;
+  const uintptr_t *fp = frame;
   uintptr_t pc = fp[1];
   uintptr_t sp = (uintptr_t) (fp + 2);
   uintptr_t bp = fp[0];
+  /* a read of 8 bytes at a is on the stack iff a - lo <= room */
+  uintptr_t lo = t->stack_lo;
+  uintptr_t room = t->stack_hi > lo + sizeof (uintptr_t) ? t->stack_hi - lo - sizeof (uintptr_t) : 0;
   const sextant__unwind_rule *rule = rule_get (t, pc);
+  stack_read reads[2 * (SEXTANT__MAX_CALLPATH + 1)];
+  uint8_t needed[2 * (SEXTANT__MAX_CALLPATH + 1)];
+  int bp_from = -1;                 /* bp is: -1 the caller's, -2 none, k reads[k] */
+  uint32_t n_reads = 0;
 
   (void) ra;
+  w->pc = pc;
+  w->sp = sp;
+  w->bp = bp;
+  w->use_bp = 0;
   pcs[n++] = pc;
+  h = hash_pc (h, pc);
   while (n < max && rule->cfa_reg >= 0 && !rule->stop)
     {
       const sextant__unwind_rule *next;
-      uintptr_t cfa = (rule->cfa_reg == REG_SP ? sp : bp) + (uintptr_t) (intptr_t) rule->cfa_off;
-      uintptr_t ra_at = cfa + (uintptr_t) (intptr_t) rule->ra_off;
+      uintptr_t cfa, ra_at;
 
-      if (cfa <= sp || ra_at < t->stack_lo || ra_at + sizeof (uintptr_t) > t->stack_hi)
+      if (rule->cfa_reg == REG_BP)
+        {
+          if (bp_from == -1)
+            w->use_bp = 1;
+          else if (bp_from >= 0)
+            needed[bp_from] = 1;
+        }
+      cfa = (rule->cfa_reg == REG_SP ? sp : bp) + (uintptr_t) (intptr_t) rule->cfa_off;
+      ra_at = cfa + (uintptr_t) (intptr_t) rule->ra_off;
+      if (cfa <= sp || ra_at - lo > room)
         break;
       pc = *(const uintptr_t *) ra_at;
+      reads[n_reads].addr = ra_at;
+      reads[n_reads].value = pc;
+      needed[n_reads++] = 1;
       if (rule->bp_how == BP_SAVED)
         {
           uintptr_t bp_at = cfa + (uintptr_t) (intptr_t) rule->bp_off;
 
-          if (bp_at < t->stack_lo || bp_at + sizeof (uintptr_t) > t->stack_hi)
+          if (bp_at - lo > room)
             break;
           bp = *(const uintptr_t *) bp_at;
+          reads[n_reads].addr = bp_at;
+          reads[n_reads].value = bp;
+          needed[n_reads] = 0;
+          bp_from = (int) n_reads++;
         }
       else if (rule->bp_how == BP_UNKNOWN)
-        bp = 0;
+        {
+          bp = 0;
+          bp_from = -2;
+        }
       sp = cfa;
       if (pc < 4096)
         break;
@@ -528,13 +621,26 @@ walk (sextant__thread *t,
       if (next->outer)
         break;
       pcs[n++] = pc;
+      h = hash_pc (h, pc);
       rule = next;
     }
+  w->n_reads = 0;
+  for (uint32_t i = 0; i < n_reads; i++)
+    if (needed[i])
+      w->reads[w->n_reads++] = reads[i];
 #else
+  (void) t;
   (void) frame;
   (void) max;
   pcs[n++] = (uintptr_t) ra;
+  h = hash_pc (h, (uintptr_t) ra);
+  w->pc = (uintptr_t) ra;
+  w->sp = 0;
+  w->bp = 0;
+  w->use_bp = 0;
+  w->n_reads = 0;
 #endif
+  *hash = h | 1;                    /* 0 marks an empty chain slot */
   return n;
 }
 
@@ -576,6 +682,60 @@ sextant__callsite_function (sextant__thread *t,
   return rc;
 }
 
+/* A chain not in the thread's cache: its contexts are defined (under the
+ * lock) and it replaces @slot. The rules are in this thread's cache now
+ * (the walk needed them) unless they were evicted; contexts are defined
+ * outermost first so that parents exist before children. */
+static __attribute__ ((noinline)) void
+chain_miss (sextant__thread     *t,
+            sextant__chain_slot *slot,
+            uint64_t             hash,
+            const uintptr_t     *pcs,
+            uint32_t             n)
+{
+  sextant__unwind_rule frames[SEXTANT__MAX_CALLPATH + 1];
+  uint32_t ctx = SEXTANT__UNDEF;
+
+  for (uint32_t i = 0; i < n; i++)
+    frames[i] = *rule_get (t, pcs[i]);
+  pthread_mutex_lock (&sextant__rec.lock);
+  for (uint32_t i = n; i-- > 0;)
+    {
+      if (frames[i].region == SEXTANT__UNDEF)
+        continue;
+      ctx = sextant__def_context (&sextant__rec.defs, frames[i].region, frames[i].scl, ctx);
+    }
+  pthread_mutex_unlock (&sextant__rec.lock);
+  slot->hash = hash;
+  slot->n = n;
+  slot->scl = frames[0].scl;
+  slot->context = ctx;
+  memcpy (slot->pcs, pcs, n * sizeof *pcs);
+}
+
+/* A walk not in the thread's walk cache: walks, then finds the chain of
+ * return addresses in the chain cache or defines its contexts; @w becomes
+ * this walk. */
+static __attribute__ ((noinline)) void
+walk_miss (sextant__thread    *t,
+           void               *frame,
+           void               *ra,
+           uint32_t            callpath,
+           sextant__walk_slot *w)
+{
+  uintptr_t pcs[SEXTANT__MAX_CALLPATH + 1];
+  sextant__chain_slot *slot;
+  uint64_t hash;
+  uint32_t n = walk (t, frame, ra, pcs, callpath, &hash, w);
+
+  slot = (sextant__chain_slot *) ((char *) t->chains +
+                                  (hash & (CHAIN_SLOTS - 1)) * (sizeof *slot + callpath * sizeof (uintptr_t)));
+  if (slot->hash != hash || slot->n != n || memcmp (slot->pcs, pcs, n * sizeof *pcs) != 0)
+    chain_miss (t, slot, hash, pcs, n);
+  w->scl = slot->scl;
+  w->context = slot->context;
+}
+
 void
 sextant__callsite (sextant__thread *t,
                    void            *frame,
@@ -583,64 +743,49 @@ sextant__callsite (sextant__thread *t,
                    uint32_t        *scl,
                    uint32_t        *context)
 {
-  uintptr_t pcs[SEXTANT__MAX_CALLPATH + 1];
-  uint32_t max = sextant__rec.callpath > 0 ? (uint32_t) sextant__rec.callpath : 1;
-  sextant__chain_slot *slot;
-  uint64_t hash = UINT64_C (0x9e3779b97f4a7c15);
-  uint32_t n;
-  uint32_t ctx = SEXTANT__UNDEF;
+  uint32_t callpath = (uint32_t) sextant__rec.callpath;
+  const uintptr_t *fp = frame;
+  sextant__walk_slot *w;
+  uintptr_t pc, sp;
+  uint32_t i;
 
-  *scl = SEXTANT__UNDEF;
-  *context = SEXTANT__UNDEF;
   if (SEXTANT__UNLIKELY (t->rules == NULL) && caches_alloc (t) != 0)
-    return;
-
-  n = walk (t, frame, ra, pcs, max);
-  if (sextant__rec.callpath == 0)
     {
-      *scl = rule_get (t, pcs[0])->scl;
+      *scl = SEXTANT__UNDEF;
+      *context = SEXTANT__UNDEF;
+      return;
+    }
+#ifdef SEXTANT__UNWIND
+  pc = fp[1];
+  sp = (uintptr_t) (fp + 2);
+#else
+  pc = (uintptr_t) ra;
+  sp = 0;
+#endif
+  if (callpath == 0)
+    {
+      *scl = rule_get (t, pc)->scl;
+      *context = SEXTANT__UNDEF;
       return;
     }
 
-  for (uint32_t i = 0; i < n; i++)
+  /* the same return address with the same stack pointer and the same words
+   * where the walk read them is the same walk */
+  w = (sextant__walk_slot *) ((char *) t->walks +
+                              (((pc >> 2) ^ (sp >> 4) ^ (sp >> 12)) & (WALK_SLOTS - 1)) *
+                              (sizeof *w + 2 * callpath * sizeof (stack_read)));
+  if (SEXTANT__LIKELY (w->pc == pc && w->sp == sp && (!w->use_bp || w->bp == fp[0])))
     {
-      hash ^= pcs[i];
-      hash *= UINT64_C (0xff51afd7ed558ccd);
-      hash ^= hash >> 32;
+      for (i = 0; i < w->n_reads && *(const uintptr_t *) w->reads[i].addr == w->reads[i].value; i++)
+        ;
+      if (SEXTANT__LIKELY (i == w->n_reads))
+        {
+          *scl = w->scl;
+          *context = w->context;
+          return;
+        }
     }
-  hash |= 1;                        /* 0 marks an empty slot */
-  slot = (sextant__chain_slot *) ((char *) t->chains + (hash & (CHAIN_SLOTS - 1)) * chain_stride ());
-  if (SEXTANT__LIKELY (slot->hash == hash && slot->n == n &&
-                       memcmp (slot->pcs, pcs, n * sizeof *pcs) == 0))
-    {
-      *scl = slot->scl;
-      *context = slot->context;
-      return;
-    }
-
-  /* A new chain: the rules are in this thread's cache now (the walk needed
-   * them) unless they were evicted; contexts are defined outermost first so
-   * that parents exist before children. */
-  {
-    sextant__unwind_rule frames[SEXTANT__MAX_CALLPATH + 1];
-
-    for (uint32_t i = 0; i < n; i++)
-      frames[i] = *rule_get (t, pcs[i]);
-    pthread_mutex_lock (&sextant__rec.lock);
-    for (uint32_t i = n; i-- > 0;)
-      {
-        if (frames[i].region == SEXTANT__UNDEF)
-          continue;
-        ctx = sextant__def_context (&sextant__rec.defs, frames[i].region, frames[i].scl, ctx);
-      }
-    pthread_mutex_unlock (&sextant__rec.lock);
-    *scl = frames[0].scl;
-    *context = ctx;
-  }
-
-  slot->hash = hash;
-  slot->n = n;
-  slot->scl = *scl;
-  slot->context = ctx;
-  memcpy (slot->pcs, pcs, n * sizeof *pcs);
+  walk_miss (t, frame, ra, callpath, w);
+  *scl = w->scl;
+  *context = w->context;
 }

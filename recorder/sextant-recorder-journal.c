@@ -415,8 +415,13 @@ sextant__evt_journal_new (uint64_t location,
   sextant__evt_journal *j;
   char path[PATH_MAX];
   uint64_t n_slots = budget / chunk_size;
+  const char *env;
 
   if (sextant__rec.journal_fd < 0 || journal_dir[0] == '\0')
+    return NULL;
+  /* SEXTANT_RECORD_JOURNAL=0: events in anonymous memory, faster (docs/recorder.md,
+   * "Overhead"), lost when the process dies */
+  if ((env = getenv ("SEXTANT_RECORD_JOURNAL")) != NULL && strcmp (env, "0") == 0)
     return NULL;
   if (n_slots < 1)
     n_slots = 1;

@@ -403,6 +403,7 @@ void sextant__request_drop  (MPI_Request req,
 typedef struct sextant__unwind_rule sextant__unwind_rule;
 typedef struct sextant__chain_slot sextant__chain_slot;
 typedef struct sextant__scl_slot sextant__scl_slot;
+typedef struct sextant__walk_slot sextant__walk_slot;
 
 /* An RMA operation issued by this thread and not yet completed. */
 typedef struct
@@ -412,9 +413,24 @@ typedef struct
   uint64_t matching;                /* matching id of its record */
 } sextant__rma_op;
 
+/* A thread's clock (sextant-recorder-clock.c): CLOCK_MONOTONIC in ns, read
+ * as the time stamp counter and a linear map re-anchored on the real clock
+ * every few milliseconds. 0 in span: no counter, clock_gettime. */
+typedef struct
+{
+  uint64_t tsc;                     /* counter at the anchor */
+  uint64_t ns;                      /* this clock at the anchor */
+  uint64_t mult;                    /* ns per tick << 32 */
+  uint64_t span;                    /* ticks after the anchor the map is used for */
+  uint64_t last;                    /* the latest reading: none later is smaller */
+  uint64_t anchors;                 /* re-anchorings so far */
+  uint64_t worst;                   /* largest |this clock - CLOCK_MONOTONIC| at one, ns */
+} sextant__tsc_clock;
+
 typedef struct sextant__thread sextant__thread;
 struct sextant__thread
 {
+  sextant__tsc_clock clock;         /* first: the hot path reads it with the other fields */
   sextant__thread *next;            /* sextant__rec.threads, newest first */
   uint64_t location;                /* OTF2 location id */
   uint32_t index;                   /* 0: the thread that called MPI_Init */
@@ -431,6 +447,7 @@ struct sextant__thread
   uintptr_t stack_lo, stack_hi;     /* this thread's stack, for the unwinder's reads */
   sextant__unwind_rule *rules;      /* call-site caches (sextant-recorder-callsite.c) */
   sextant__chain_slot *chains;
+  sextant__walk_slot *walks;
   sextant__scl_slot *scls;
   sextant__rma_op *rma;             /* pending RMA operations, oldest first */
   size_t n_rma, cap_rma;
@@ -518,13 +535,58 @@ extern sextant__recorder sextant__rec;
 
 /* ---- time ---- */
 
+/* CLOCK_MONOTONIC in ns, from the kernel. */
 static inline uint64_t
-sextant__now (void)
+sextant__clock_gettime (void)
 {
   struct timespec ts;
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (uint64_t) ts.tv_sec * UINT64_C (1000000000) + (uint64_t) ts.tv_nsec;
+}
+
+/* initial-exec: a plain %fs-relative load (the library is preloaded or
+ * linked, so its TLS is static), not a __tls_get_addr call per MPI call */
+extern __thread sextant__thread *sextant__tls __attribute__ ((tls_model ("initial-exec")));
+
+/* sextant-recorder-clock.c: a thread clock's first reading, or one past the
+ * end of its map (re-anchors it), or one on a counter that went back. */
+uint64_t sextant__tsc_slow (sextant__tsc_clock *clock,
+                            uint64_t            tsc);
+
+/* @t's clock, ns: monotonic on the thread, and within a few ns of
+ * CLOCK_MONOTONIC (sextant-recorder-clock.c). Every timestamp of a
+ * location comes from its thread's clock. */
+static inline uint64_t
+sextant__thread_now (sextant__thread *t)
+{
+#if defined(__x86_64__)
+  uint64_t tsc = __builtin_ia32_rdtsc ();
+  uint64_t ticks = tsc - t->clock.tsc;
+  uint64_t ns;
+
+  if (SEXTANT__LIKELY (ticks < t->clock.span))
+    ns = t->clock.ns + ((ticks * t->clock.mult) >> 32);
+  else
+    ns = sextant__tsc_slow (&t->clock, tsc);
+  /* a counter a little behind on another core must not go back */
+  if (SEXTANT__UNLIKELY (ns < t->clock.last))
+    ns = t->clock.last;
+  t->clock.last = ns;
+  return ns;
+#else
+  return sextant__tsc_slow (&t->clock, 0);
+#endif
+}
+
+/* The local clock, ns: the calling thread's clock once it is registered,
+ * else CLOCK_MONOTONIC. */
+static inline uint64_t
+sextant__now (void)
+{
+  sextant__thread *t = sextant__tls;
+
+  return t != NULL ? sextant__thread_now (t) : sextant__clock_gettime ();
 }
 
 /* sextant-recorder-clock.c. Collective over sextant__rec.comm: measures
@@ -546,8 +608,6 @@ void sextant__warn_otf2 (OTF2_ErrorCode  status,
                          const char     *what);
 
 /* ---- threads and events (sextant-recorder-core.c) ---- */
-
-extern __thread sextant__thread *sextant__tls;
 
 sextant__thread *sextant__thread_register (void);
 
