@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+# fuzz/sextant-fuzz-run.py: runs one libFuzzer target of fuzz/ for a bounded
+# time, after building its seed corpus into the build tree.
+#
+#   sextant-fuzz-run.py NAME EXE [--seconds N] [--timeout N] [-- LIBFUZZER_ARGS...]
+#
+# The environment (fuzz/meson.build sets it for `meson test`):
+#   SEXTANT_FUZZ_SOURCE      fuzz/ in the source tree (its regressions/)
+#   SEXTANT_FUZZ_BUILD       fuzz/ in the build tree (seeds, corpora, artifacts)
+#   SEXTANT_FUZZ_SEEDS       where the targets find the seed archives and stores
+#   SEXTANT                  the build's `sextant`, which imports the seed stores
+#   SEXTANT_EXTERNAL_TRACES  the external traces the seeds are copied from
+#   SEXTANT_FUZZ_SECONDS     the default of --seconds (20)
+#
+# Seeds (built once per build tree, under a lock: the tests run in parallel):
+#   seeds/archives/NAME   copies of the small external archives (their .otf2,
+#                         .def and .evt files: a few KB each)
+#   seeds/stores/NAME.sextant.db   each imported and analysed
+#   corpus-seed/TARGET/   the targets' inputs made of the seeds' files (the
+#                         input formats are described in fuzz-archive.c and
+#                         fuzz-store.c)
+# The run reads corpus/TARGET/ (what earlier runs of this build found; new
+# inputs go there), corpus-seed/TARGET/ and the regressions,
+# fuzz/regressions/TARGET/ (inputs that once crashed or hung: each must now
+# pass). An input that crashes, leaks, trips UBSan or takes more than
+# --timeout seconds fails the run and is written to artifacts/.
+import argparse
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# The smallest external archives, each a few KB (their traits: MPI
+# point-to-point, barriers, broadcasts, tags, PAPI metrics, OpenMP, OpenCL)
+SEED_ARCHIVES = [
+    "casita-10_scorep_mpi_tags",
+    "casita-1_ocl_deps",
+    "casita-1_scorep-ompt-host-nested",
+    "casita-4_mpi_ls_barr",
+    "pipit-ping-pong-otf2",
+    "pipit-ping-pong-otf2-papi",
+    "sst-elements-ember-bcast",
+]
+# fuzz-archive.c
+SEPARATOR = b"\n--sextant-fuzz-file--\n"
+TARGETS = ["fuzz-anchor", "fuzz-global-defs", "fuzz-local-defs", "fuzz-events", "fuzz-archive", "fuzz-store"]
+
+
+def archive_files(directory):
+    """The files a target sees, as fuzz/sextant-fuzz-util.c lists them:
+    .otf2, .def and .evt, by relative path, sorted."""
+    files = []
+    for root, _, names in os.walk(directory):
+        for name in names:
+            if name.endswith((".otf2", ".def", ".evt")):
+                files.append(os.path.relpath(os.path.join(root, name), directory))
+    return sorted(files)
+
+
+def kind_of(rel):
+    local = "/" in rel
+    if rel.endswith(".otf2"):
+        return "anchor" if not local else None
+    if rel.endswith(".def"):
+        return "local-defs" if local else "global-defs"
+    return "events" if local else None
+
+
+def build_seeds(build, external, sextant):
+    seeds = os.path.join(build, "seeds")
+    stamp = os.path.join(build, "seeds.done")
+    if os.path.exists(stamp):
+        return
+    shutil.rmtree(seeds, ignore_errors=True)
+    corpus = os.path.join(build, "corpus-seed")
+    shutil.rmtree(corpus, ignore_errors=True)
+    for target in TARGETS:
+        os.makedirs(os.path.join(corpus, target))
+    os.makedirs(os.path.join(seeds, "stores"))
+
+    def write(target, name, data):
+        with open(os.path.join(corpus, target, name), "wb") as f:
+            f.write(data)
+
+    env = dict(os.environ)
+    home = tempfile.mkdtemp(prefix="sextant-fuzz-seeds-")
+    env["XDG_DATA_HOME"] = home
+    for i, name in enumerate(SEED_ARCHIVES):
+        source = os.path.join(external, name)
+        copy = os.path.join(seeds, "archives", name)
+        files = archive_files(source)
+        per_kind = {}
+        for j, rel in enumerate(files):
+            os.makedirs(os.path.dirname(os.path.join(copy, rel)), exist_ok=True)
+            shutil.copyfile(os.path.join(source, rel), os.path.join(copy, rel))
+            with open(os.path.join(source, rel), "rb") as f:
+                data = f.read()
+            kind = kind_of(rel)
+            k = per_kind.get(kind, 0)
+            per_kind[kind] = k + 1
+            write("fuzz-archive", f"{name}-{j}", bytes([i, j]) + data)
+            if kind == "anchor" and i == 0:
+                write("fuzz-anchor", f"{name}", data)
+            elif kind == "anchor":
+                write("fuzz-anchor", f"{name}", data)
+            elif kind is not None:
+                write("fuzz-" + kind, f"{name}-{k}", bytes([i, k]) + data)
+        store = os.path.join(seeds, "stores", name + ".sextant.db")
+        for command in (["import", copy, "-o", store], ["analyze", store]):
+            subprocess.run([sextant] + command, env=env, check=True, stdout=subprocess.DEVNULL)
+        # the window's reads and each command (fuzz-store.c's run_command ())
+        for command in list(range(8)) + [4 + 8, 4 + 16, 4 + 24, 7 + 8]:
+            write("fuzz-store", f"{name}-{command}", bytes([i, command]))
+    shutil.rmtree(home, ignore_errors=True)
+    with open(stamp, "w") as f:
+        f.write("done\n")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("name")
+    parser.add_argument("exe")
+    parser.add_argument("--seconds", type=int, default=int(os.environ.get("SEXTANT_FUZZ_SECONDS", "20")))
+    parser.add_argument("--timeout", type=int, default=30, help="seconds an input may take")
+    parser.add_argument("--corpus-only", action="store_true")
+    parser.add_argument("libfuzzer", nargs="*")
+    args = parser.parse_args()
+
+    source = os.environ["SEXTANT_FUZZ_SOURCE"]
+    build = os.environ["SEXTANT_FUZZ_BUILD"]
+    external = os.environ["SEXTANT_EXTERNAL_TRACES"]
+    if not os.path.isdir(external):
+        print(f"{external}: no external traces", file=sys.stderr)
+        return 77
+    os.makedirs(build, exist_ok=True)
+    with open(os.path.join(build, "seeds.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        build_seeds(build, external, os.environ["SEXTANT"])
+    if args.corpus_only:
+        return 0
+
+    work = os.path.join(build, "corpus", args.name)
+    artifacts = os.path.join(build, "artifacts")
+    os.makedirs(work, exist_ok=True)
+    os.makedirs(artifacts, exist_ok=True)
+    dirs = [work, os.path.join(build, "corpus-seed", args.name)]
+    regressions = os.path.join(source, "regressions", args.name)
+    if os.path.isdir(regressions):
+        dirs.append(regressions)
+    command = [args.exe, f"-max_total_time={args.seconds}", f"-timeout={args.timeout}",
+               "-rss_limit_mb=2560", "-print_final_stats=1",
+               f"-artifact_prefix={artifacts}/{args.name}-"]
+    dictionary = os.path.join(source, args.name + ".dict")
+    if os.path.exists(dictionary):
+        command.append(f"-dict={dictionary}")
+    command += args.libfuzzer + dirs
+    print(" ".join(command), flush=True)
+    result = subprocess.run(command)
+    return result.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
