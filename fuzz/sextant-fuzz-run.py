@@ -2,7 +2,8 @@
 # fuzz/sextant-fuzz-run.py: runs one libFuzzer target of fuzz/ for a bounded
 # time, after building its seed corpus into the build tree.
 #
-#   sextant-fuzz-run.py NAME EXE [--seconds N] [--timeout N] [-- LIBFUZZER_ARGS...]
+#   sextant-fuzz-run.py NAME EXE [--seconds N] [--timeout N] [--keep]
+#                       [-- LIBFUZZER_ARGS...]
 #
 # The environment (fuzz/meson.build sets it for `meson test`):
 #   SEXTANT_FUZZ_SOURCE      fuzz/ in the source tree (its regressions/)
@@ -19,11 +20,12 @@
 #   corpus-seed/TARGET/   the targets' inputs made of the seeds' files (the
 #                         input formats are described in fuzz-archive.c and
 #                         fuzz-store.c)
-# The run reads corpus/TARGET/ (what earlier runs of this build found; new
-# inputs go there), corpus-seed/TARGET/ and the regressions,
+# The run reads corpus-seed/TARGET/ and the regressions,
 # fuzz/regressions/TARGET/ (inputs that once crashed or hung: each must now
-# pass). An input that crashes, leaks, trips UBSan or takes more than
-# --timeout seconds fails the run and is written to artifacts/.
+# pass), and writes what it finds to a temporary directory; with --keep
+# (the long runs) to corpus/TARGET/, which the next --keep run starts from.
+# An input that crashes, leaks, trips UBSan or takes more than --timeout
+# seconds fails the run and is written to artifacts/.
 import argparse
 import fcntl
 import os
@@ -101,9 +103,7 @@ def build_seeds(build, external, sextant):
             k = per_kind.get(kind, 0)
             per_kind[kind] = k + 1
             write("fuzz-archive", f"{name}-{j}", bytes([i, j]) + data)
-            if kind == "anchor" and i == 0:
-                write("fuzz-anchor", f"{name}", data)
-            elif kind == "anchor":
+            if kind == "anchor":
                 write("fuzz-anchor", f"{name}", data)
             elif kind is not None:
                 write("fuzz-" + kind, f"{name}-{k}", bytes([i, k]) + data)
@@ -111,7 +111,7 @@ def build_seeds(build, external, sextant):
         for command in (["import", copy, "-o", store], ["analyze", store]):
             subprocess.run([sextant] + command, env=env, check=True, stdout=subprocess.DEVNULL)
         # the window's reads and each command (fuzz-store.c's run_command ())
-        for command in list(range(8)) + [4 + 8, 4 + 16, 4 + 24, 7 + 8]:
+        for command in list(range(8)) + ([4 + 8, 4 + 16, 4 + 24, 7 + 8] if i == 0 else []):
             write("fuzz-store", f"{name}-{command}", bytes([i, command]))
     shutil.rmtree(home, ignore_errors=True)
     with open(stamp, "w") as f:
@@ -124,9 +124,11 @@ def main():
     parser.add_argument("exe")
     parser.add_argument("--seconds", type=int, default=int(os.environ.get("SEXTANT_FUZZ_SECONDS", "20")))
     parser.add_argument("--timeout", type=int, default=30, help="seconds an input may take")
-    parser.add_argument("--corpus-only", action="store_true")
-    parser.add_argument("libfuzzer", nargs="*")
-    args = parser.parse_args()
+    parser.add_argument("--corpus-only", action="store_true", help="build the seeds and stop")
+    parser.add_argument("--keep", action="store_true", help="keep what the run finds in corpus/NAME")
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
 
     source = os.environ["SEXTANT_FUZZ_SOURCE"]
     build = os.environ["SEXTANT_FUZZ_BUILD"]
@@ -141,9 +143,13 @@ def main():
     if args.corpus_only:
         return 0
 
-    work = os.path.join(build, "corpus", args.name)
+    if args.keep:
+        work = os.path.join(build, "corpus", args.name)
+        os.makedirs(work, exist_ok=True)
+    else:
+        scratch = tempfile.TemporaryDirectory(prefix="sextant-fuzz-corpus-")
+        work = scratch.name
     artifacts = os.path.join(build, "artifacts")
-    os.makedirs(work, exist_ok=True)
     os.makedirs(artifacts, exist_ok=True)
     dirs = [work, os.path.join(build, "corpus-seed", args.name)]
     regressions = os.path.join(source, "regressions", args.name)
@@ -155,7 +161,7 @@ def main():
     dictionary = os.path.join(source, args.name + ".dict")
     if os.path.exists(dictionary):
         command.append(f"-dict={dictionary}")
-    command += args.libfuzzer + dirs
+    command += extra + dirs
     print(" ".join(command), flush=True)
     result = subprocess.run(command)
     return result.returncode
