@@ -11,7 +11,7 @@
 #   SEXTANT_FUZZ_SEEDS       where the targets find the seed archives and stores
 #   SEXTANT                  the build's `sextant`, which imports the seed stores
 #   SEXTANT_EXTERNAL_TRACES  the external traces the seeds are copied from
-#   SEXTANT_FUZZ_SECONDS     the default of --seconds (20)
+#   SEXTANT_FUZZ_SECONDS     the default of --seconds (40)
 #
 # Seeds (built once per build tree, under a lock: the tests run in parallel):
 #   seeds/archives/NAME   copies of the small external archives (their .otf2,
@@ -122,7 +122,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("name")
     parser.add_argument("exe")
-    parser.add_argument("--seconds", type=int, default=int(os.environ.get("SEXTANT_FUZZ_SECONDS", "20")))
+    parser.add_argument("--seconds", type=int, default=int(os.environ.get("SEXTANT_FUZZ_SECONDS", "40")))
     parser.add_argument("--timeout", type=int, default=30, help="seconds an input may take")
     parser.add_argument("--corpus-only", action="store_true", help="build the seeds and stop")
     parser.add_argument("--keep", action="store_true", help="keep what the run finds in corpus/NAME")
@@ -158,6 +158,11 @@ def main():
     command = [args.exe, f"-max_total_time={args.seconds}", f"-timeout={args.timeout}",
                "-rss_limit_mb=2560", "-print_final_stats=1",
                f"-artifact_prefix={artifacts}/{args.name}-"]
+    if args.name == "fuzz-store":
+        # its seeds are 2 bytes (a store and a command) and a patch takes 6
+        # at least: libFuzzer's slow growth of the length from the seeds'
+        # would keep it from patching for hours
+        command += ["-max_len=1024", "-len_control=0"]
     dictionary = os.path.join(source, args.name + ".dict")
     if os.path.exists(dictionary):
         command.append(f"-dict={dictionary}")
