@@ -113,6 +113,13 @@ def build_seeds(build, external, sextant):
         # the window's reads and each command (fuzz-store.c's run_command ())
         for command in list(range(8)) + ([4 + 8, 4 + 16, 4 + 24, 7 + 8] if i == 0 else []):
             write("fuzz-store", f"{name}-{command}", bytes([i, command]))
+        # row edits (bit 6): a value of the first row of every sixth table
+        # set to -1, or a blob's first bytes to 0xff
+        if i == 0:
+            for table in range(0, 48, 6):
+                edit = bytes([table, 0, 0, table // 6, 1, 0xff]) if table % 12 else \
+                    bytes([table, 0, 0, table // 6, 10, 0, 0]) + b"\xff" * 8
+                write("fuzz-store", f"{name}-edit-{table}", bytes([i, 0x40]) + edit)
     shutil.rmtree(home, ignore_errors=True)
     with open(stamp, "w") as f:
         f.write("done\n")
