@@ -111,7 +111,8 @@ def build_seeds(build, external, sextant):
         for command in (["import", copy, "-o", store], ["analyze", store]):
             subprocess.run([sextant] + command, env=env, check=True, stdout=subprocess.DEVNULL)
         # the window's reads and each command (fuzz-store.c's run_command ())
-        for command in list(range(8)) + ([4 + 8, 4 + 16, 4 + 24, 7 + 8] if i == 0 else []):
+        # on the first store; the window, analyze and report on the others
+        for command in list(range(8)) + [4 + 8, 4 + 16, 4 + 24, 7 + 8] if i == 0 else [0, 3, 4]:
             write("fuzz-store", f"{name}-{command}", bytes([i, command]))
         # row edits (bit 6): a value of the first row of every sixth table
         # set to -1, or a blob's first bytes to 0xff
