@@ -309,7 +309,8 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   bytes = g_memdup2 (g_bytes_get_data (seed, &store_size), g_bytes_get_size (seed));
   command = data[1];
 
-  while (!(command & 0x40) && at + 5 <= size)
+  /* (a store truncated to nothing takes no patches) */
+  while (!(command & 0x40) && at + 5 <= size && store_size > 0)
     {
       guint32 offset = (guint32)data[at] | (guint32)data[at + 1] << 8 | (guint32)data[at + 2] << 16 |
                        (guint32)data[at + 3] << 24;
