@@ -4,6 +4,7 @@
 #
 #   sextant-fuzz-run.py NAME EXE [--seconds N] [--timeout N] [--keep]
 #                       [-- LIBFUZZER_ARGS...]
+#   sextant-fuzz-run.py fuzz-store EXE --sweep   (every row edit once)
 #
 # The environment (fuzz/meson.build sets it for `meson test`):
 #   SEXTANT_FUZZ_SOURCE      fuzz/ in the source tree (its regressions/)
@@ -126,6 +127,38 @@ def build_seeds(build, external, sextant):
         f.write("done\n")
 
 
+def write_sweep(build, directory):
+    """fuzz-store's row edits, every one: each column of the first and the
+    middle row of each table of rows of the first seed store set to NULL,
+    -1, 0, 2^62, or its blob's first 8 bytes to 0xff, or bytes 7-14 to 0x80
+    (read by the window; a -1 in the first row also analysed)."""
+    import sqlite3
+    import struct
+    stores = sorted(n for n in os.listdir(os.path.join(build, "seeds", "stores")) if n.endswith(".sextant.db"))
+    path = os.path.join(build, "seeds", "stores", stores[0])
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    # the tables fuzz-store.c's edit_rows () picks from, in its order
+    tables = [r[0] for r in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' "
+        "AND sql NOT LIKE 'CREATE VIRTUAL%' AND sql NOT LIKE '%WITHOUT ROWID%' ORDER BY name")]
+    values = [b"", b"\xff", b"\x00", struct.pack("<q", 1 << 62), b"\x00\x00" + b"\xff" * 8, b"\x07\x00" + b"\x80" * 8]
+    os.makedirs(directory, exist_ok=True)
+    n = 0
+    for t, table in enumerate(tables):
+        columns = [r[0] for r in db.execute(f"SELECT name FROM pragma_table_info ('{table}')")]
+        rows = db.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+        for c, column in enumerate(columns):
+            for v, value in enumerate(values):
+                for row in sorted({0, rows // 2}) if rows > 0 else []:
+                    command = 0x40 | (3 if v == 1 and row == 0 else 0)
+                    data = bytes([0, command, t, row & 0xff, row >> 8, c, len(value)]) + value
+                    with open(os.path.join(directory, f"{table}-{column}-{v}-{row}"), "wb") as f:
+                        f.write(data)
+                    n += 1
+    db.close()
+    return n
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("name")
@@ -134,6 +167,8 @@ def main():
     parser.add_argument("--timeout", type=int, default=30, help="seconds an input may take")
     parser.add_argument("--corpus-only", action="store_true", help="build the seeds and stop")
     parser.add_argument("--keep", action="store_true", help="keep what the run finds in corpus/NAME")
+    parser.add_argument("--sweep", action="store_true",
+                        help="fuzz-store: run every row edit of write_sweep () once instead of fuzzing")
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
@@ -150,6 +185,14 @@ def main():
         build_seeds(build, external, os.environ["SEXTANT"])
     if args.corpus_only:
         return 0
+
+    if args.sweep:
+        sweep = os.path.join(build, "sweep")
+        shutil.rmtree(sweep, ignore_errors=True)
+        print(f"{write_sweep(build, sweep)} row edits", flush=True)
+        result = subprocess.run([args.exe, "-runs=0", f"-timeout={args.timeout}", "-rss_limit_mb=2560",
+                                 f"-artifact_prefix={build}/artifacts/{args.name}-", sweep])
+        return 0 if result.returncode == 0 else 1
 
     if args.keep:
         work = os.path.join(build, "corpus", args.name)
