@@ -25,7 +25,7 @@
  *     separated by SEPARATOR (the index modulo the archive's files);
  *   the others: [file index byte][contents] (the index modulo the files of
  *     the kind; ignored for traces.def).
- * The seed corpus (sextant-fuzz-corpus.py) holds every file of every seed
+ * The seed corpus (sextant-fuzz-run.py) holds every file of every seed
  * archive in this form, so that mutations start from real files.
  *
  * Workload: one import of an archive of a few KB per input (tens of

@@ -5,7 +5,7 @@
  *
  * libFuzzer target: a damaged trace store. The input patches a seed store
  * (one imported and analysed from a seed archive by
- * sextant-fuzz-corpus.py); the result is read as a window reads it when it
+ * sextant-fuzz-run.py); the result is read as a window reads it when it
  * opens the store and draws its views, then by one of the commands
  * `sextant info`, `analyze`, `report`, `matrix` and `tree`, in this
  * process.
@@ -68,7 +68,7 @@ LLVMFuzzerInitialize (int    *argc,
   sextant_fuzz_init ();
   dir_path = g_build_filename (sextant_fuzz_seed_dir (), "stores", NULL);
   if (!(dir = g_dir_open (dir_path, 0, NULL)))
-    g_error ("%s: no seed stores (run fuzz/sextant-fuzz-corpus.py, or set SEXTANT_FUZZ_SEEDS)", dir_path);
+    g_error ("%s: no seed stores (run fuzz/sextant-fuzz-run.py --corpus-only, or set SEXTANT_FUZZ_SEEDS)", dir_path);
   while ((name = g_dir_read_name (dir)))
     if (g_str_has_suffix (name, ".sextant.db"))
       g_ptr_array_add (names, g_strdup (name));

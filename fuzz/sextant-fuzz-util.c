@@ -194,7 +194,7 @@ sextant_fuzz_archives (void)
 
   seeds = g_build_filename (sextant_fuzz_seed_dir (), "archives", NULL);
   if (!(dir = g_dir_open (seeds, 0, NULL)))
-    g_error ("%s: no seed archives (run fuzz/sextant-fuzz-corpus.py, or set SEXTANT_FUZZ_SEEDS)", seeds);
+    g_error ("%s: no seed archives (run fuzz/sextant-fuzz-run.py --corpus-only, or set SEXTANT_FUZZ_SEEDS)", seeds);
   names = g_ptr_array_new_with_free_func (g_free);
   while ((name = g_dir_read_name (dir)))
     g_ptr_array_add (names, g_strdup (name));

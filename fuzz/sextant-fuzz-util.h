@@ -5,7 +5,7 @@
  *
  * What the libFuzzer targets of fuzz/ share: a temporary directory of
  * their own, the seed archives and stores (built into the build tree by
- * fuzz/sextant-fuzz-corpus.py), an import into a temporary store, and the
+ * fuzz/sextant-fuzz-run.py), an import into a temporary store, and the
  * reads a window makes of a store when it opens it and draws its views.
  *
  * Workload: one call per fuzz input; everything runs on the fuzzing thread
@@ -37,7 +37,7 @@ void                 sextant_fuzz_init            (void);
 /* The process's temporary directory (removed at exit) */
 const char          *sextant_fuzz_tmpdir          (void);
 /* The directory of seeds: $SEXTANT_FUZZ_SEEDS, or the build tree's
- * fuzz/seeds (sextant-fuzz-corpus.py writes it). */
+ * fuzz/seeds (sextant-fuzz-run.py writes it). */
 const char          *sextant_fuzz_seed_dir        (void);
 /* The seed archives (seeds/archives/NAME, sorted by name), copied into the
  * temporary directory at the first call. Aborts when there are none. */
