@@ -257,7 +257,11 @@ sextant_chunk_attach_data (SextantChunk *chunk,
                            const guint8 *data,
                            gsize         size)
 {
-  const guint8 *p = data;
+  /* the data of a chunk whose columns are all of width 0 (or of no rows)
+   * is SQLite's empty blob, NULL, and NULL + 0 is undefined: the readers
+   * add a row's offset (0) to a column's data */
+  static const guint8 empty[1];
+  const guint8 *p = data != NULL ? data : empty;
 
   if (size != sextant_chunk_data_size (chunk))
     return FALSE;

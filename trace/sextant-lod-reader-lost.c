@@ -91,8 +91,10 @@ index_instances (const SextantChunk  *c,
   return TRUE;
 }
 
-/* the rows of pattern_instance_data, at most */
-static const char instance_rows_sql[] = "SELECT coalesce (sum (n), 0) FROM pattern_instance_data_chunk";
+/* the rows of pattern_instance_data, at most (a damaged chunk's n within
+ * what a chunk can hold) */
+static const char instance_rows_sql[] =
+  "SELECT coalesce (sum (max (0, min (n, " G_STRINGIFY (SEXTANT_CHUNK_MAX_ROWS) "))), 0) FROM pattern_instance_data_chunk";
 
 static gboolean
 lost_index_load (SextantLodReader  *self,

@@ -144,7 +144,7 @@ visit_table (SextantLodReader *self,
       table = g_new0 (ChunkTable, 1);
       table->name = "visit";
       table->n_cols = SEXTANT_VISIT_N_COLUMNS;
-      table->lo = loc << 32;
+      table->lo = (gint64)((guint64)loc << 32);   /* unsigned: a damaged store's id may be negative */
       table->hi = table->lo | G_GINT64_CONSTANT (0xffffffff);
       g_hash_table_insert (self->visits, g_memdup2 (&loc, sizeof loc), table);
     }

@@ -243,9 +243,10 @@ sextant_lod_reader_read_rows (SextantLodReader  *self,
 
 /* The pyramid's chunks ----------------------------------------------------------- */
 
-/* a lod chunk's first row: (loc << 32) | (level << 26) | n */
-#define LOD_ROW(loc, level) (((loc) << 32) | ((gint64)(level) << 26))
-#define LEVEL_KEY(loc, level) (((loc) << 6) | (gint64)(level))
+/* a lod chunk's first row: (loc << 32) | (level << 26) | n; shifted
+ * unsigned: a damaged store's location id may be negative */
+#define LOD_ROW(loc, level) ((gint64)(((guint64)(loc) << 32) | ((guint64)(level) << 26)))
+#define LEVEL_KEY(loc, level) ((gint64)(((guint64)(loc) << 6) | (guint64)(level)))
 
 /* every level of every location asked for, in one statement: a JSON array
  * of locations, each one's rows of level ?2 (one or a few chunks) */

@@ -67,13 +67,16 @@ typedef struct
 
 /* The index in @pairs of the pair from @sender to @receiver, appended
  * (and put in @index: sender << 32 | receiver -> index + 1) when new */
+/* shifted unsigned: a damaged store's location ids may be negative */
+#define PAIR_KEY(sender, receiver) ((gint64)((guint64)(sender) << 32 | ((guint64)(receiver) & 0xffffffff)))
+
 static guint
 pair_index (GArray     *pairs,
             GHashTable *index,
             gint64      sender,
             gint64      receiver)
 {
-  gint64 key = (sender << 32) | (receiver & 0xffffffff);
+  gint64 key = PAIR_KEY (sender, receiver);
   guint found = GPOINTER_TO_UINT (g_hash_table_lookup (index, &key));
 
   if (found == 0)
@@ -96,7 +99,7 @@ message_row (const SextantRow  *row,
   Sum *sum = user_data;
   gint64 sender = sextant_row_get_int (row, 0);
   gint64 receiver = sextant_row_get_int (row, 1);
-  gint64 key = (sender << 32) | (receiver & 0xffffffff);
+  gint64 key = PAIR_KEY (sender, receiver);
   gint64 send_time = sextant_row_get_int (row, 3);
   gint64 recv_time = sextant_row_get_int (row, 4);
   SextantMessagePair *pair;

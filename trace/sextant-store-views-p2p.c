@@ -1343,8 +1343,10 @@ fill_p2p_views (SextantStore  *self,
                                 "AND name IN ('%s', '%s', '%s', '%s')",
                                 p2p_views[0], p2p_views[1], p2p_views[2], p2p_views[3]);
   if (!sextant_store_foreach_sql (self, filled_sql, count_row, &n_filled, error, "") ||
-      !sextant_store_foreach_sql (self, "SELECT coalesce (sum (n), 0) FROM message_chunk", count_row, &n_messages,
-                                  error, ""))
+      /* a damaged chunk's n (a reservation, not a count the scan trusts)
+       * within what a chunk can hold */
+      !sextant_store_foreach_sql (self, "SELECT coalesce (sum (max (0, min (n, " G_STRINGIFY (SEXTANT_CHUNK_MAX_ROWS)
+                                  "))), 0) FROM message_chunk", count_row, &n_messages, error, ""))
     return FALSE;
   if (n_filled == G_N_ELEMENTS (p2p_views))
     return TRUE;
