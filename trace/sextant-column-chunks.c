@@ -111,6 +111,39 @@ open_file (SextantColumnChunks  *self,
   return TRUE;
 }
 
+/* pwrite() (@writing) or pread() all @size bytes at @offset; FALSE with
+ * @error set when the file ends or fails first. */
+static gboolean
+transfer (int       fd,
+          gboolean  writing,
+          guint8   *bytes,
+          gsize     size,
+          gsize     offset,
+          GError  **error)
+{
+  gsize done = 0;
+
+  while (done < size)
+    {
+      gssize n = writing ? pwrite (fd, bytes + done, size - done, offset + done)
+                         : pread (fd, bytes + done, size - done, offset + done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          int saved = n < 0 ? errno : writing ? ENOSPC : EIO;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "cannot %s a temporary file: %s",
+                       writing ? "write" : "read", g_strerror (saved));
+          return FALSE;
+        }
+      done += n;
+    }
+
+  return TRUE;
+}
+
 /**
  * sextant_column_chunks_append:
  * @columns: (array): each column's @n_rows values (%SEXTANT_NULL for NULL)
@@ -132,7 +165,7 @@ sextant_column_chunks_append (SextantColumnChunks   *self,
   gsize header_size = sextant_chunk_header_size (self->n_cols);
   g_autoptr(GBytes) data = NULL;
   const guint8 *bytes;
-  gsize size, done = 0;
+  gsize size;
 
   g_return_val_if_fail (n_rows > 0 && n_rows <= SEXTANT_CHUNK_MAX_ROWS, FALSE);
 
@@ -142,22 +175,10 @@ sextant_column_chunks_append (SextantColumnChunks   *self,
   chunk.header = g_malloc (header_size);
   data = sextant_chunk_encode (columns, self->n_cols, n_rows, chunk.header);
   bytes = g_bytes_get_data (data, &size);
-  while (done < size)
+  if (!transfer (self->fd, TRUE, (guint8 *)bytes, size, self->offset, error))
     {
-      gssize n = pwrite (self->fd, bytes + done, size - done, self->offset + done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          int saved = n < 0 ? errno : ENOSPC;
-
-          g_free (chunk.header);
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                       "cannot write a temporary file: %s", g_strerror (saved));
-          return FALSE;
-        }
-      done += n;
+      g_free (chunk.header);
+      return FALSE;
     }
 
   chunk.first_row = self->n_rows;
@@ -185,28 +206,13 @@ sextant_column_chunks_read (SextantColumnChunks  *self,
 {
   const SextantColumnChunk *chunk;
   g_autofree guint8 *bytes = NULL;
-  gsize done = 0;
 
   g_return_val_if_fail (index < self->chunks->len, NULL);
 
   chunk = &g_array_index (self->chunks, SextantColumnChunk, index);
   bytes = g_malloc (MAX (chunk->size, 1));
-  while (done < chunk->size)
-    {
-      gssize n = pread (self->fd, bytes + done, chunk->size - done, chunk->offset + done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          int saved = n < 0 ? errno : EIO;
-
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                       "cannot read a temporary file: %s", g_strerror (saved));
-          return NULL;
-        }
-      done += n;
-    }
+  if (!transfer (self->fd, FALSE, bytes, chunk->size, chunk->offset, error))
+    return NULL;
 
   return g_bytes_new_take (g_steal_pointer (&bytes), chunk->size);
 }

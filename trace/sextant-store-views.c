@@ -38,12 +38,14 @@
  *
  * Threading: the store's owning thread.
  */
-gboolean
-_sextant_store_attach_temp_columns (SextantStore         *self,
-                                    const char           *name,
-                                    const char           *columns,
-                                    SextantColumnChunks  *chunks,
-                                    GError              **error)
+/* temp.@name of this connection as a column table reading @chunks (a copy
+ * this connection computed or another one published). */
+static gboolean
+create_temp_columns (SextantStore         *self,
+                     const char           *name,
+                     const char           *columns,
+                     SextantColumnChunks  *chunks,
+                     GError              **error)
 {
   g_autofree char *create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; DROP TABLE IF EXISTS temp.%s_chunk; "
                                              "CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
@@ -53,6 +55,19 @@ _sextant_store_attach_temp_columns (SextantStore         *self,
   if (!_sextant_store_exec_sql (self, create, error))
     return FALSE;
   sextant_column_module_changed (_sextant_store_get_columns (self));
+
+  return TRUE;
+}
+
+gboolean
+_sextant_store_attach_temp_columns (SextantStore         *self,
+                                    const char           *name,
+                                    const char           *columns,
+                                    SextantColumnChunks  *chunks,
+                                    GError              **error)
+{
+  if (!create_temp_columns (self, name, columns, chunks, error))
+    return FALSE;
   if (_sextant_store_get_shared_views (self) != NULL)
     sextant_shared_views_publish (_sextant_store_get_shared_views (self), name, columns, chunks);
   g_debug ("%s: %" G_GINT64_FORMAT " rows, %.1f MiB", name, sextant_column_chunks_get_n_rows (chunks),
@@ -165,21 +180,16 @@ attach_shared_fill (SextantStore  *self,
     {
       g_autoptr(SextantColumnChunks) chunks = NULL;
       g_autofree char *columns = NULL;
-      g_autofree char *create = NULL;
 
       if (fill_bit (j) != bit)
         continue;
       /* a fill may leave a view out: the copy it reads is there already */
       if (!sextant_shared_views_lookup (_sextant_store_get_shared_views (self), shared_views[j].name, &columns, &chunks))
         continue;
-      sextant_column_module_set_memory_table (_sextant_store_get_columns (self), shared_views[j].name, chunks);
-      create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
-                                shared_views[j].name, shared_views[j].name, columns);
-      if (!_sextant_store_exec_sql (self, create, error))
+      if (!create_temp_columns (self, shared_views[j].name, columns, chunks, error))
         return FALSE;
       g_hash_table_add (_sextant_store_get_materialized (self), (gpointer)shared_views[j].name);
     }
-  sextant_column_module_changed (_sextant_store_get_columns (self));
 
   return TRUE;
 }
