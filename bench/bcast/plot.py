@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """bench/bcast/plot.py - tables, LogP/LogGP predictions, crossover points and
-SVG plots for the broadcast benchmark. Python 3 standard library only.
+SVG plots for the broadcast benchmark. Python 3 and matplotlib
+(bench/sextant_plot.py draws the plots).
 
     python3 bench/bcast/plot.py OUTDIR
 
@@ -56,6 +57,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sextant_plot import LogPlot, fmt_bytes, short_bytes  # noqa: E402  (bench/sextant_plot.py)
+
 VARIANTS = [
     "mpi-bcast", "linear/adaptive", "binomial-sf/adaptive", "binomial-lf/adaptive",
     "linear/adaptive-bc", "binomial-sf/adaptive-bc", "binomial-lf/adaptive-bc",
@@ -83,20 +87,6 @@ SMALL_M = 64 * 1024                # "small m" for the per-hop floor
 
 # ---------------------------------------------------------------- formatting
 
-def fmt_bytes(b):
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= size and b % size == 0:
-            return "%d %s" % (b // size, unit)
-    return "%d B" % b
-
-
-def short_bytes(b):
-    for unit, size in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
-        if b >= size and b % size == 0:
-            return "%d%s" % (b // size, unit)
-    return "%d" % b
-
-
 def fmt_us(us):
     if us is None or (isinstance(us, float) and math.isnan(us)):
         return "-"
@@ -111,14 +101,6 @@ def fmt_us(us):
     if us >= 10:
         return "%.1f us" % us
     return "%.2f us" % us
-
-
-def tick_us(e):
-    """Label of the tick 10**e microseconds."""
-    for unit, scale in (("s", 6), ("ms", 3), ("us", 0), ("ns", -3)):
-        if e >= scale:
-            return "%d %s" % (10 ** (e - scale), unit)
-    return "1e%d us" % e
 
 
 def fmt_pct(x):
@@ -418,175 +400,15 @@ def ratios(agg, pss, P, num, den):
     return out
 
 
-# ---------------------------------------------------------------- SVG
-
-class Svg:
-    def __init__(self, w, h):
-        self.w, self.h = w, h
-        self.parts = []
-
-    @staticmethod
-    def esc(s):
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-    def line(self, x1, y1, x2, y2, stroke="#000", width=1.0, dash=None):
-        d = ' stroke-dasharray="%s"' % dash if dash else ""
-        self.parts.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" '
-                          'stroke-width="%.1f"%s/>' % (x1, y1, x2, y2, stroke, width, d))
-
-    def polyline(self, pts, stroke, width=1.6, dash=None):
-        if len(pts) < 2:
-            return
-        d = ' stroke-dasharray="%s"' % dash if dash else ""
-        self.parts.append('<polyline fill="none" stroke="%s" stroke-width="%.1f"%s points="%s"/>'
-                          % (stroke, width, d, " ".join("%.1f,%.1f" % p for p in pts)))
-
-    def circle(self, x, y, r, fill, stroke=None):
-        s = ' stroke="%s" stroke-width="1.2"' % stroke if stroke else ""
-        self.parts.append('<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s"%s/>' % (x, y, r, fill, s))
-
-    def rect(self, x, y, w, h, fill="none", stroke="#000", width=1.0):
-        self.parts.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" '
-                          'stroke="%s" stroke-width="%.1f"/>' % (x, y, w, h, fill, stroke, width))
-
-    def text(self, x, y, s, size=11, anchor="start", weight=None, rotate=None, fill="#000"):
-        extra = ' font-weight="%s"' % weight if weight else ""
-        if rotate is not None:
-            extra += ' transform="rotate(%d %.1f %.1f)"' % (rotate, x, y)
-        self.parts.append('<text x="%.1f" y="%.1f" font-size="%d" text-anchor="%s" fill="%s"%s>%s</text>'
-                          % (x, y, size, anchor, fill, extra, self.esc(s)))
-
-    def save(self, path):
-        with open(path, "w") as f:
-            f.write('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-                    'viewBox="0 0 %d %d" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">\n'
-                    % (self.w, self.h, self.w, self.h))
-            f.write('<rect width="100%" height="100%" fill="#fff"/>\n')
-            f.write("\n".join(self.parts))
-            f.write("\n</svg>\n")
-
-
-class Plot:
-    """A plot with a log2 size axis and a log10 (or linear) value axis."""
-
-    def __init__(self, title, xmin, xmax, ymin, ymax, ylog=True, ylabel="latency",
-                 w=720, h=460, ytick=tick_us):
-        self.svg = Svg(w, h)
-        self.left, self.right, self.top, self.bottom = 72, w - 16, 40, h - 52
-        self.xmin, self.xmax = math.log2(max(xmin, 1)), math.log2(max(xmax, 2))
-        self.ylog = ylog
-        if ylog:
-            self.ymin = math.floor(math.log10(ymin))
-            self.ymax = math.ceil(math.log10(ymax))
-            if self.ymax == self.ymin:
-                self.ymax += 1
-        else:
-            self.ymin, self.ymax = ymin, ymax
-        self.svg.text(w / 2, 22, title, size=14, anchor="middle", weight="bold")
-        self.legend_items = []
-        self.ytick = ytick
-        self._axes(ylabel)
-
-    def x(self, b):
-        lx = math.log2(max(b, 1))
-        return self.left + (lx - self.xmin) / (self.xmax - self.xmin) * (self.right - self.left)
-
-    def y(self, v):
-        if self.ylog:
-            lv = math.log10(max(v, 10 ** self.ymin))
-        else:
-            lv = min(max(v, self.ymin), self.ymax)
-        return self.bottom - (lv - self.ymin) / (self.ymax - self.ymin) * (self.bottom - self.top)
-
-    def _axes(self, ylabel):
-        s = self.svg
-        e = int(self.xmin)
-        ticks = []
-        while e <= self.xmax + 1e-9:
-            if e >= self.xmin - 1e-9 and e % 2 == 0:
-                ticks.append(2 ** e)
-            e += 1
-        if self.xmax - math.log2(ticks[-1] if ticks else 1) > 0.9:
-            ticks.append(int(round(2 ** self.xmax)))
-        for b in ticks:
-            x = self.x(b)
-            s.line(x, self.top, x, self.bottom, stroke="#e4e4e4")
-            s.text(x, self.bottom + 16, short_bytes(b), size=10, anchor="middle")
-        s.text((self.left + self.right) / 2, self.bottom + 38, "message size (bytes)",
-               size=12, anchor="middle")
-        if self.ylog:
-            for e in range(self.ymin, self.ymax + 1):
-                yy = self.y(10 ** e)
-                s.line(self.left, yy, self.right, yy, stroke="#d8d8d8")
-                for k in range(2, 10):
-                    if e < self.ymax:
-                        s.line(self.left, self.y(k * 10 ** e), self.left + 4,
-                               self.y(k * 10 ** e), stroke="#999")
-                s.text(self.left - 6, yy + 4, self.ytick(e), size=10, anchor="end")
-        else:
-            step = 0.5 if self.ymax - self.ymin <= 4 else 1.0
-            v = self.ymin
-            while v <= self.ymax + 1e-9:
-                yy = self.y(v)
-                s.line(self.left, yy, self.right, yy, stroke="#d8d8d8")
-                s.text(self.left - 6, yy + 4, "%g" % v, size=10, anchor="end")
-                v += step
-        s.text(16, (self.top + self.bottom) / 2, ylabel, size=12, anchor="middle", rotate=-90)
-        s.rect(self.left, self.top, self.right - self.left, self.bottom - self.top, stroke="#444")
-
-    def series(self, pts, label, colour, dash=None, markers=True, hollow=False, width=1.6):
-        floor = 10 ** self.ymin if self.ylog else float("-inf")
-        pts = [(b, v) for b, v in pts if v is not None and v > 0 and v >= floor]
-        xy = [(self.x(b), self.y(v)) for b, v in pts]
-        if not hollow:
-            self.svg.polyline(xy, colour, width=width, dash=dash)
-        if markers:
-            for x, y in xy:
-                if hollow:
-                    self.svg.circle(x, y, 3.6, "#fff", stroke=colour)
-                else:
-                    self.svg.circle(x, y, 2.4, colour)
-        self.legend_items.append((label, colour, dash, markers, hollow))
-
-    def hline(self, v, colour="#c0282d", dash="3,3", label=None):
-        yy = self.y(v)
-        self.svg.line(self.left, yy, self.right, yy, stroke=colour, width=1.2, dash=dash)
-        if label:
-            self.svg.text(self.right - 4, yy - 4, label, size=10, anchor="end", fill=colour)
-
-    def save(self, path, cols=3):
-        """Writes the plot with its legend below the axes, in @cols columns."""
-        s = self.svg
-        n = len(self.legend_items)
-        rows = (n + cols - 1) // cols
-        colw = (self.right - self.left) / cols
-        x0, y0 = self.left, self.bottom + 48
-        s.h += rows * 15 + 8
-        for i, (label, colour, dash, markers, hollow) in enumerate(self.legend_items):
-            cx = x0 + 6 + (i // rows) * colw
-            cy = y0 + 12 + (i % rows) * 15
-            if not hollow:
-                s.line(cx, cy - 4, cx + 24, cy - 4, stroke=colour, width=1.8, dash=dash)
-            if markers:
-                if hollow:
-                    s.circle(cx + 12, cy - 4, 3.6, "#fff", stroke=colour)
-                else:
-                    s.circle(cx + 12, cy - 4, 2.4, colour)
-            s.text(cx + 30, cy, label, size=10)
-        s.save(path)
-
-
 # ---------------------------------------------------------------- plots
 
 def plot_latency(agg, P, path):
     keys = [(v, sizes_of(agg, "user", P, v)) for v in VARIANTS]
     keys = [(v, ss) for v, ss in keys if ss]
-    vals = [agg[("user", P, v, s)]["lat"] for v, ss in keys for s in ss]
-    sizes = [s for _, ss in keys for s in ss]
-    if not vals:
+    if not keys:
         return False
-    pl = Plot("p = %d: broadcast latency, root 0 (median over iterations of the slowest rank)" % P,
-              min(sizes), max(sizes), min(vals), max(vals))
+    pl = LogPlot("p = %d: broadcast latency, root 0 (median over iterations of the slowest rank)"
+                 % P)
     for v, ss in keys:
         colour, dash = STYLE.get(v, ("#000", None))
         pl.series([(s, agg[("user", P, v, s)]["lat"]) for s in ss], v, colour, dash)
@@ -621,9 +443,7 @@ def plot_model(agg, prm, P, path):
     pl_ = [(s, ps_model("linear/adaptive", P, s, prm, False)) for s in pgrid]
     pb = [(s, ps_model("binomial-lf/adaptive", P, s, prm, False)) for s in pgrid]
     pbu = [(s, ps_model("binomial-lf/adaptive", P, s, prm, True)) for s in pgrid]
-    vals = [v for _, v in pts_all] + [v for _, v in ml + mb + pl_ + pb + pbu]
-    pl = Plot("p = %d: measurement vs the spec's LogGP model and the PS model (adaptive)" % P,
-              sizes[0], sizes[-1], min(vals), max(vals))
+    pl = LogPlot("p = %d: measurement vs the spec's LogGP model and the PS model (adaptive)" % P)
     for label, pts, colour, dash, markers, hollow in lines:
         pl.series(pts, label, colour, dash, markers=markers, hollow=hollow)
     pl.series(ml, "model linear", STYLE["linear/adaptive"][0], "2,3", markers=False, width=2.2)
@@ -646,11 +466,9 @@ def plot_ratio(agg, plist, path, num="binomial-lf/adaptive", den="linear/adaptiv
     series = [(P, r) for P, r in series if r]
     if not series:
         return False
-    sizes = [s for _, r in series for s, _ in r]
-    vals = [v for _, r in series for _, v in r]
-    pl = Plot("binomial (largest subtree first) / linear, both adaptive: latency ratio",
-              min(sizes), max(sizes), min(min(vals), 0.5), max(max(vals), 2.0),
-              ylabel="ratio (below 1: binomial faster)", ytick=lambda e: "%g" % 10 ** e)
+    pl = LogPlot("binomial (largest subtree first) / linear, both adaptive: latency ratio",
+                 ylabel="ratio (below 1: binomial faster)", ytick=lambda e: "%g" % 10 ** e)
+    pl.include(0.5, 2.0)
     pl.hline(1.0, colour="#444", dash="4,3")
     pl.hline(1.5, colour="#c0282d", dash="4,3", label="1.5x (target)")
     for i, (P, r) in enumerate(series):

@@ -16,7 +16,7 @@
 #   (2) unless -W, an in-window pass for the model at large m: 1, 4, 16,
 #       40 MiB, adaptive onecoll variants and MPI_Bcast, --buffer window
 #       (no copy-out on the receivers, as the spec's model assumes).
-# Then bench/bcast/plot.py (python3, standard library only) writes into
+# Then bench/bcast/plot.py (python3 and matplotlib) writes into
 # OUTDIR (default /tmp/sextant-bench-bcast): results.csv, summary.md
 # (tables, crossovers, model errors, the verdicts on the targets) and SVG
 # plots. Raw CSV, JSON, logs and the load average around every run are
@@ -34,7 +34,8 @@
 #                    pass, one repetition unless -n (about 30 s)
 #          -x ARGS   extra arguments for every sextant-bench-bcast run
 # Environment: BUILDDIR (build), BENCH ($BUILDDIR/bench/bcast/sextant-bench-bcast),
-#              MPIRUN (mpirun), PYTHON (python3).
+#              MPIRUN (mpirun), PYTHON (/usr/bin/python3: Debian's, with
+#              python3-matplotlib).
 
 set -euo pipefail
 
@@ -49,7 +50,7 @@ extra=()
 
 usage ()
 {
-  sed -n '4,37s/^# \{0,1\}//p' "$0"
+  sed -n '4,38s/^# \{0,1\}//p' "$0"
 }
 
 die ()
@@ -84,7 +85,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 builddir=${BUILDDIR:-build}
 bench=${BENCH:-$builddir/bench/bcast/sextant-bench-bcast}
 mpirun=${MPIRUN:-mpirun}
-python=${PYTHON:-python3}
+python=${PYTHON:-/usr/bin/python3}
 [ -x "$bench" ] || die "no benchmark at $bench (build first: meson setup $builddir && ninja -C $builddir)"
 command -v "$mpirun" > /dev/null || die "no $mpirun"
 command -v "$python" > /dev/null || die "no $python"
