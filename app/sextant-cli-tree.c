@@ -228,6 +228,56 @@ print_tree (SextantCommTree *tree)
     }
 }
 
+static int
+compare_edge_begin (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  SextantCommTree *tree = user_data;
+  const SextantTreeEdge *x = sextant_comm_tree_get_edge (tree, *(const guint *)a);
+  const SextantTreeEdge *y = sextant_comm_tree_get_edge (tree, *(const guint *)b);
+
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  return (*(const guint *)a > *(const guint *)b) - (*(const guint *)a < *(const guint *)b);
+}
+
+/* An exchange (every location sent data of its own): the locations, then
+ * every message by the time its send began, each with its phase. */
+static void
+print_exchange (SextantCommTree *tree)
+{
+  guint n = sextant_comm_tree_get_n_nodes (tree);
+  guint n_edges = sextant_comm_tree_get_n_edges (tree);
+  g_autoptr(GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_edges);
+
+  g_print ("%s\n", sextant_comm_tree_get_title (tree));
+  g_print ("%s %s; times in seconds since the run's start; lateness: its enter less the earliest; "
+           "* marks the critical path (the chain of messages, each received before the next was sent, "
+           "that ended at the location that finished last)\n\n",
+           sextant_tree_kind_to_string (sextant_comm_tree_get_kind (tree)), sextant_comm_tree_get_id (tree));
+  for (guint i = 0; i < n; i++)
+    {
+      g_print ("%s ", on_critical_path (tree, (int)i) ? "*" : " ");
+      print_node (tree, (int)i);
+    }
+  for (guint e = 0; e < n_edges; e++)
+    g_array_append_val (order, e);
+  g_array_sort_with_data (order, compare_edge_begin, tree);
+  g_print ("\nMessages, by the begin of their send:\n");
+  for (guint k = 0; k < n_edges; k++)
+    {
+      guint e = g_array_index (order, guint, k);
+      const SextantTreeEdge *edge = sextant_comm_tree_get_edge (tree, e);
+
+      g_print ("  %s %s -> %s ", sextant_comm_tree_edge_is_critical (tree, e) ? "*" : " ",
+               sextant_comm_tree_get_node (tree, (guint)edge->from)->name,
+               sextant_comm_tree_get_node (tree, (guint)edge->to)->name);
+      print_edge (tree, edge);
+      g_print ("\n");
+    }
+}
+
 /* A delay chain, from the waiting location to its root cause: each link
  * with its pattern, wait, call and source line, the root cause's region
  * and line (graph/sextant-delay-chain.c). */
@@ -376,6 +426,8 @@ sextant_cli_tree (int    argc,
     }
   else if (instance != NULL)
     print_chain (tree);
+  else if (sextant_comm_tree_is_exchange (tree))
+    print_exchange (tree);
   else
     print_tree (tree);
 

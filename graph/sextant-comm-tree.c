@@ -22,6 +22,7 @@ struct _SextantCommTree
   gint64           resolution;
   int              root;
   gboolean         has_model_layout;
+  gboolean         exchange;       /* no parents: see sextant_comm_tree_finish_exchange() */
   GArray          *nodes;          /* SextantTreeNode */
   GArray          *edges;          /* SextantTreeEdge */
   GArray          *critical;       /* int: node indices, root first */
@@ -202,6 +203,16 @@ sextant_comm_tree_set_parent (SextantCommTree *self,
  * are marked critical.
  * A parent chain that loops (a builder's mistake) is cut at the loop.
  */
+/* No critical path yet: no node on it, every edge off it */
+static void
+clear_critical (SextantCommTree *self)
+{
+  g_array_set_size (self->critical, 0);
+  g_array_set_size (self->critical_edge, self->edges->len);
+  for (guint e = 0; e < self->edges->len; e++)
+    g_array_index (self->critical_edge, gboolean, e) = FALSE;
+}
+
 void
 sextant_comm_tree_finish (SextantCommTree *self)
 {
@@ -263,10 +274,7 @@ sextant_comm_tree_finish (SextantCommTree *self)
       }
   }
 
-  g_array_set_size (self->critical, 0);
-  g_array_set_size (self->critical_edge, self->edges->len);
-  for (guint e = 0; e < self->edges->len; e++)
-    g_array_index (self->critical_edge, gboolean, e) = FALSE;
+  clear_critical (self);
   if (last < 0)
     return;
 
@@ -279,6 +287,62 @@ sextant_comm_tree_finish (SextantCommTree *self)
       if (i == self->root)
         break;
     }
+}
+
+/* The critical path of an exchange: the chain of messages (each received
+ * before the next one was sent) that ended at the node that finished
+ * last, found backwards: from that node's finish, the last message it
+ * received before then; from that message's sender, at the moment it
+ * began to send, the last message that sender had received; and so on to
+ * a message whose sender had received nothing before it. At most one step
+ * per edge: the walk's time only goes back. */
+void
+sextant_comm_tree_finish_exchange (SextantCommTree *self)
+{
+  guint n = self->nodes->len;
+  int last = -1;
+  gint64 t;
+
+  self->exchange = TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      node_at (self, (int) i)->parent = -1;
+      if (last < 0 || node_at (self, (int) i)->finish > node_at (self, last)->finish)
+        last = (int) i;
+    }
+  clear_critical (self);
+  if (last < 0)
+    return;
+
+  g_array_prepend_val (self->critical, last);
+  t = node_at (self, last)->finish;
+  for (guint steps = 0; steps < self->edges->len; steps++)
+    {
+      int into = g_array_index (self->critical, int, 0), best = -1;
+      const SextantTreeEdge *edge;
+
+      for (guint e = 0; e < self->edges->len; e++)
+        {
+          edge = &g_array_index (self->edges, SextantTreeEdge, e);
+          if (edge->to == into && edge->from != into && edge->end <= t && !edge->model &&
+              (best < 0 || edge->end > g_array_index (self->edges, SextantTreeEdge, best).end))
+            best = (int) e;
+        }
+      if (best < 0)
+        break;
+      edge = &g_array_index (self->edges, SextantTreeEdge, best);
+      if (edge->begin >= t)
+        break;
+      g_array_index (self->critical_edge, gboolean, best) = TRUE;
+      g_array_prepend_val (self->critical, edge->from);
+      t = edge->begin;
+    }
+}
+
+gboolean
+sextant_comm_tree_is_exchange (SextantCommTree *self)
+{
+  return self->exchange;
 }
 
 void
@@ -406,6 +470,7 @@ sextant_comm_tree_to_json (SextantCommTree *self)
 
   json_node_take_object (root_node, root);
   json_object_set_string_member (root, "kind", sextant_tree_kind_to_string (self->kind));
+  json_object_set_string_member (root, "shape", self->exchange ? "exchange" : "tree");
   sextant_json_set_string_or_null (root, "id", self->id);
   sextant_json_set_string_or_null (root, "title", self->title);
   if (self->root >= 0)

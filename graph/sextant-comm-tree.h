@@ -131,6 +131,16 @@ void              sextant_comm_tree_set_parent      (SextantCommTree        *sel
  * lateness of each node:
  * arrival - (parent's arrival + the edge's end - begin), at least 0. */
 void              sextant_comm_tree_finish          (SextantCommTree        *self);
+/* Instead of _finish() for an exchange in which several nodes had data of
+ * their own (a butterfly, an allreduce's halving and doubling): no node
+ * has a parent, the root is only where the first message came from, the
+ * builder sets arrival, finish and lateness, and the critical path is the
+ * chain of messages that ended at the node that finished last (each
+ * received before its successor was sent), found backwards from there. */
+void              sextant_comm_tree_finish_exchange (SextantCommTree        *self);
+/* TRUE when built with _finish_exchange(): draw it as rows of nodes and
+ * every edge between them, not as a tree. */
+gboolean          sextant_comm_tree_is_exchange     (SextantCommTree        *self);
 
 /* Whether SEXTANT_TREE_LAYOUT_BINOMIAL gives this tree a model layout (an
  * MPI BCAST or REDUCE), whichever layout it was built with. */

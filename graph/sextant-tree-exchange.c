@@ -4,8 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Collectives made of point-to-point messages ("exchange:REGION:N"): a
- * user's hand-written tree, or onecoll's future allreduce, whose messages
- * the trace groups by the region they run in. A phase region is a region
+ * user's hand-written tree, or onecoll's reduce and allreduce, whose
+ * messages the trace groups by the region they run in. Built as a tree
+ * when one location had the data first, as an exchange (no parents, a
+ * critical chain of messages: sextant_comm_tree_finish_exchange()) when
+ * several did; each edge names the phase it was sent in. A phase region is a region
  * (not an MPI call) whose visits contain matched messages with both the
  * send and the receive inside visits of that region on their locations;
  * the N-th visit on every location that has one is instance N, its
@@ -452,6 +455,79 @@ compare_int64 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* Locations that sent before they received anything: data of their own.
+ * One is a tree's root; several make an exchange (every rank of an
+ * allreduce sends its own vector first). */
+static guint
+count_sources (GHashTable *stats)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint sources = 0;
+
+  g_hash_table_iter_init (&iter, stats);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const LocStat *stat = value;
+
+      sources += stat->first_send != G_MAXINT64 && stat->first_send <= stat->first_recv;
+    }
+
+  return sources;
+}
+
+/* Reading the phases of more messages than this would take longer than
+ * the tree is worth: their edges say "sender". */
+#define MAX_PHASE_LOOKUPS 4096
+
+/* The phase each message was sent in: the region the sender was in just
+ * below the exchange's visit at the send (onecoll_red_halving inside
+ * onecoll_allreduce), NULL when the send call sits directly in the visit.
+ * Sets @n_phases to the number of different phases.
+ *
+ * Returns: (transfer container): a name (owned by @names) or NULL per
+ *   message, NULL on error */
+static GPtrArray *
+phases_of_messages (SextantStore  *store,
+                    GArray        *messages,
+                    GHashTable    *spans,
+                    GHashTable    *names,
+                    guint         *n_phases,
+                    GError       **error)
+{
+  g_autoptr(GPtrArray) phases = g_ptr_array_sized_new (messages->len);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      const SextantMessageInfo *m = &g_array_index (messages, SextantMessageInfo, i);
+      const SextantVisitSpan *span = g_hash_table_lookup (spans, &m->send_loc);
+      g_autoptr(GArray) stack = NULL;
+      const char *phase = NULL;
+
+      if (i < MAX_PHASE_LOOKUPS)
+        {
+          if (!(stack = sextant_store_list_visits_at (store, m->send_loc, m->send_time, error)))
+            return NULL;
+          for (guint k = 0; k < stack->len; k++)
+            {
+              const SextantVisitSpan *v = &g_array_index (stack, SextantVisitSpan, k);
+              const char *region = g_hash_table_lookup (names, &v->region);
+
+              if (v->depth == span->depth + 1 && v->enter >= span->enter && v->leave <= span->leave &&
+                  region != NULL && !g_str_has_prefix (region, "MPI_"))
+                phase = region;
+            }
+        }
+      if (phase != NULL)
+        g_hash_table_add (seen, (gpointer)phase);
+      g_ptr_array_add (phases, (gpointer)phase);
+    }
+  *n_phases = g_hash_table_size (seen);
+
+  return g_steal_pointer (&phases);
+}
+
 SextantCommTree *
 _sextant_tree_build_exchange (SextantStore  *store,
                               const char    *id,
@@ -467,10 +543,13 @@ _sextant_tree_build_exchange (SextantStore  *store,
   g_autoptr(GArray) locs = NULL;
   g_autoptr(GHashTable) node_of = NULL;
   g_autoptr(SextantCommTree) tree = NULL;
+  g_autoptr(GPtrArray) phases = NULL;
   g_autofree char *title = NULL;
   g_auto(SextantGraphContext) ctx = { { 0 } };
   const char *name;
   gint64 lo = G_MAXINT64, hi = G_MININT64, root_loc;
+  gboolean exchange;
+  guint n_phases = 0;
   Collect collect;
 
   if (!(names = sextant_store_read_region_names (store, error)))
@@ -520,20 +599,33 @@ _sextant_tree_build_exchange (SextantStore  *store,
   for (guint i = 0; i < messages->len; i++)
     note_message (stats, &g_array_index (messages, SextantMessageInfo, i));
   root_loc = choose_root (stats);
+  exchange = count_sources (stats) >= 2;
 
+  /* a tree: the locations in its messages; an exchange: every location
+   * of the visit, in the order of their ids */
   locs = g_array_new (FALSE, FALSE, sizeof (gint64));
   {
     GHashTableIter iter;
     gpointer key;
 
-    g_hash_table_iter_init (&iter, stats);
+    g_hash_table_iter_init (&iter, exchange ? spans : stats);
     while (g_hash_table_iter_next (&iter, &key, NULL))
       g_array_append_val (locs, *(gint64 *)key);
     g_array_sort (locs, compare_int64);
   }
+  if (exchange && !(phases = phases_of_messages (store, messages, spans, names, &n_phases, error)))
+    return NULL;
 
-  title = g_strdup_printf ("%s, visit %" G_GINT64_FORMAT " (a phase region): %u messages among %u locations",
-                           name, n, messages->len, locs->len);
+  if (exchange && n_phases > 1)
+    title = g_strdup_printf ("%s, visit %" G_GINT64_FORMAT " (a phase region): %u messages among %u locations "
+                             "in %u phases, every location sending its own data",
+                             name, n, messages->len, locs->len, n_phases);
+  else if (exchange)
+    title = g_strdup_printf ("%s, visit %" G_GINT64_FORMAT " (a phase region): %u messages among %u locations, "
+                             "every location sending its own data", name, n, messages->len, locs->len);
+  else
+    title = g_strdup_printf ("%s, visit %" G_GINT64_FORMAT " (a phase region): %u messages among %u locations",
+                             name, n, messages->len, locs->len);
   tree = _sextant_graph_context_new_tree (&ctx, SEXTANT_TREE_P2P_EXCHANGE, id, title);
   node_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint i = 0; i < locs->len; i++)
@@ -543,10 +635,11 @@ _sextant_tree_build_exchange (SextantStore  *store,
       const LocStat *stat = g_hash_table_lookup (stats, &loc);
       const SextantLocationProcess *location = _sextant_graph_context_location (&ctx, loc);
       /* the root had what it sends from the start; so has a location that
-       * only sends */
-      SextantTreeNode node = _sextant_graph_node (loc, location != NULL ? location->label : NULL,
-                                                  loc == root_loc || stat->first_recv == G_MAXINT64
-                                                  ? visit->enter : stat->first_recv, visit->leave, 0);
+       * only sends, and in an exchange every location */
+      gint64 arrival = exchange || loc == root_loc || stat->first_recv == G_MAXINT64 ? visit->enter
+                                                                                      : stat->first_recv;
+      SextantTreeNode node = _sextant_graph_node (loc, location != NULL ? location->label : NULL, arrival,
+                                                  visit->leave, exchange ? visit->enter - lo : 0);
       int index = sextant_comm_tree_add_node (tree, &node);
 
       g_hash_table_insert (node_of, g_memdup2 (&loc, sizeof loc), GINT_TO_POINTER (index));
@@ -557,6 +650,7 @@ _sextant_tree_build_exchange (SextantStore  *store,
   for (guint i = 0; i < messages->len; i++)
     {
       const SextantMessageInfo *m = &g_array_index (messages, SextantMessageInfo, i);
+      const char *phase = phases != NULL ? g_ptr_array_index (phases, i) : NULL;
       SextantTreeEdge edge = {
         .from = GPOINTER_TO_INT (g_hash_table_lookup (node_of, &m->send_loc)),
         .to = GPOINTER_TO_INT (g_hash_table_lookup (node_of, &m->recv_loc)),
@@ -564,14 +658,17 @@ _sextant_tree_build_exchange (SextantStore  *store,
         .begin = m->send_enter != SEXTANT_NULL ? m->send_enter : m->send_time,
         .end = m->recv_time,
         .by_loc = m->send_loc,
-        .by = (char *)"sender",
+        .by = (char *)(phase != NULL ? phase : "sender"),
         .model = FALSE,
       };
 
       sextant_comm_tree_add_edge (tree, &edge);
     }
 
-  sextant_comm_tree_finish (tree);
+  if (exchange)
+    sextant_comm_tree_finish_exchange (tree);
+  else
+    sextant_comm_tree_finish (tree);
 
   return g_steal_pointer (&tree);
 }

@@ -305,14 +305,18 @@ sextant_test_count_regions (const guint8  *pixels,
 }
 
 char *
-sextant_test_record_onecoll (const char *dir)
+sextant_test_record_program (const char        *dir,
+                             const char        *program,
+                             int                np,
+                             const char *const *args)
 {
-  const char *program = g_getenv ("SEXTANT_TEST_ONECOLL");
   const char *mpirun = g_getenv ("SEXTANT_TEST_MPIRUN");
   g_autofree char *trace = g_build_filename (dir, "trace", NULL);
-  const char *argv[] = { "timeout", "--kill-after=10", "180", mpirun, "--oversubscribe", "--allow-run-as-root",
-                         "--bind-to", "none", "--mca", "osc", "sm", "--mca", "btl", "self,vader",
-                         "-x", "SEXTANT_RECORD_DIR", "-np", "4", program, NULL };
+  g_autofree char *ranks = g_strdup_printf ("%d", np);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *const head[] = { "timeout", "--kill-after=10", "180", mpirun, "--oversubscribe", "--allow-run-as-root",
+                               "--bind-to", "none", "--mca", "osc", "sm", "--mca", "btl", "self,vader",
+                               "-x", "SEXTANT_RECORD_DIR", "-np", ranks, program };
   g_auto(GStrv) env = g_get_environ ();
   g_autoptr(GError) error = NULL;
   g_autofree char *err = NULL;
@@ -320,16 +324,27 @@ sextant_test_record_onecoll (const char *dir)
 
   g_assert_nonnull (program);
   g_assert_nonnull (mpirun);
+  for (guint i = 0; i < G_N_ELEMENTS (head); i++)
+    g_ptr_array_add (argv, (gpointer)head[i]);
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer)args[i]);
+  g_ptr_array_add (argv, NULL);
   env = g_environ_setenv (env, "SEXTANT_RECORD_DIR", trace, TRUE);
   env = g_environ_setenv (env, "OMPI_ALLOW_RUN_AS_ROOT", "1", TRUE);
   env = g_environ_setenv (env, "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **)argv, env, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                               NULL, NULL, &err, &status, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **)argv->pdata, env, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                               NULL, NULL, NULL, &err, &status, &error));
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("rec-onecoll on 4 ranks failed: %s", err);
+    g_error ("%s on %d ranks failed: %s", program, np, err);
 
   return g_build_filename (trace, "traces.otf2", NULL);
+}
+
+char *
+sextant_test_record_onecoll (const char *dir)
+{
+  return sextant_test_record_program (dir, g_getenv ("SEXTANT_TEST_ONECOLL"), 4, NULL);
 }
 
 GArray *

@@ -65,6 +65,13 @@ gboolean sextant_test_pixel_is       (const guint8  *pixels,
  * Open MPI ranks (SEXTANT_TEST_MPIRUN, under timeout) into @dir/trace;
  * returns (transfer full) its anchor; fails the test if the run fails */
 char    *sextant_test_record_onecoll (const char *dir);
+/* Records @program (linked with the recorder) on @np Open MPI ranks with
+ * the arguments @args (NULL-terminated, or NULL) into DIR/trace.
+ * Returns: (transfer full): the archive's anchor file */
+char    *sextant_test_record_program (const char        *dir,
+                                      const char        *program,
+                                      int                np,
+                                      const char *const *args);
 
 /* A drag with the first button from (@x0, @y0) to (@x1, @y1) in
  * @widget's coordinates, real X events (xdotool), holding @key ("shift",

@@ -9,6 +9,8 @@
  * real stores:
  *   - onecoll broadcasts recorded on 4 Open MPI ranks in the test (the
  *     recorder's rec-onecoll program; skipped without MPI);
+ *   - a onecoll allreduce (S0/S1) recorded on 5 ranks: an exchange, drawn
+ *     as a row per rank with the messages in the colours of their phases;
  *   - the barrier and the worst wait state of a third-party Score-P trace
  *     (casita-4_mpi_ls_barr: its delay chain, once analysed);
  *   - an allreduce of 1024 ranks (the import benchmark's generator).
@@ -275,6 +277,94 @@ test_onecoll (Fixture       *fixture,
         break;
     }
   g_assert_cmpuint (trees, ==, 3);
+}
+
+/* A onecoll allreduce recorded on 5 ranks: an exchange ------------------------ */
+
+static guint
+count_color (const guint8  *pixels,
+             int            width,
+             int            height,
+             const GdkRGBA *color)
+{
+  guint n = 0;
+
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      n += sextant_test_pixel_is (pixels, width, x, y, color);
+
+  return n;
+}
+
+/* The S0/S1 allreduce's exchange: a row (a box) per rank, its messages in
+ * the colours of their four phases, a click on a rank selects it */
+static void
+test_exchange (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char *program = g_getenv ("SEXTANT_TEST_ALLREDUCE");
+  const char *const args[] = { "s0s1", "100003", NULL };
+  g_autofree char *archive = NULL;
+  g_autofree guint8 *pixels = NULL;
+  g_autoptr(SextantStore) recorded = NULL;
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GPtrArray) collectives = NULL;
+  g_autoptr(GError) error = NULL;
+  const SextantCollectiveRef *exchange = NULL;
+  SextantCommTree *tree;
+  graphene_rect_t first, second;
+  int width, height;
+
+  if (program == NULL)
+    {
+      g_test_skip ("no MPI or no recorder: onecoll's allreduce cannot be recorded");
+      return;
+    }
+  {
+    g_autofree char *dir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+
+    g_assert_no_error (error);
+    archive = sextant_test_record_program (dir, program, 5, args);
+    recorded = sextant_test_import (archive, &fixture->tmpdir);
+    sextant_test_remove_tree (dir);
+  }
+  fixture_show (fixture, sextant_store_get_path (recorded), 1100, 800);
+  store = open_store (fixture);
+  collectives = sextant_graph_list_collectives (store, &error);
+  g_assert_no_error (error);
+  for (guint c = 0; c < collectives->len; c++)
+    if (((SextantCollectiveRef *)g_ptr_array_index (collectives, c))->kind == SEXTANT_TREE_P2P_EXCHANGE)
+      exchange = g_ptr_array_index (collectives, c);
+  g_assert_nonnull (exchange);
+
+  tree = choose (fixture, exchange->id);
+  g_assert_true (sextant_comm_tree_is_exchange (tree));
+  g_assert_cmpuint (sextant_comm_tree_get_n_nodes (tree), ==, 5);
+  g_assert_cmpuint (count_boxes (fixture), ==, 5);
+  g_assert_cmpuint (sextant_tree_view_get_n_aggregates (fixture->view), ==, 0);
+
+  /* a row per rank, in the order of the locations */
+  for (guint i = 1; i < 5; i++)
+    {
+      g_assert_true (sextant_tree_view_get_node_area (fixture->view, i - 1, &first));
+      g_assert_true (sextant_tree_view_get_node_area (fixture->view, i, &second));
+      g_assert_cmpfloat (second.origin.y, >=, first.origin.y + first.size.height);
+    }
+
+  /* prepare, halving, doubling, distribute: each phase's messages drawn
+   * in its colour */
+  pixels = sextant_test_render (GTK_WIDGET (fixture->view), &width, &height);
+  for (guint phase = 0; phase < 4; phase++)
+    {
+      guint n = count_color (pixels, width, height, sextant_tree_view_phase_color (phase));
+
+      g_test_message ("phase %u: %u pixels of its colour", phase, n);
+      g_assert_cmpuint (n, >=, 20);
+    }
+  g_assert_cmpuint (count_color (pixels, width, height, sextant_tree_view_phase_color (4)), ==, 0);
+
+  for (guint i = 0; i < 5; i++)
+    click_node (fixture, i);
 }
 
 /* The barrier and the worst wait state of a Score-P trace --------------------- */
@@ -545,6 +635,7 @@ main (int   argc,
     }
 
   g_test_add ("/tree-view/onecoll-broadcast", Fixture, NULL, NULL, test_onecoll, fixture_tear_down);
+  g_test_add ("/tree-view/allreduce-exchange", Fixture, NULL, NULL, test_exchange, fixture_tear_down);
   g_test_add ("/tree-view/barrier-and-delay-chain", Fixture, NULL, NULL, test_casita, fixture_tear_down);
   g_test_add ("/tree-view/1024-members", Fixture, NULL, NULL, test_1024, fixture_tear_down);
   g_test_add ("/tree-view/app-screenshot", Fixture, NULL, NULL, test_app, fixture_tear_down);

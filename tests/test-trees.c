@@ -115,11 +115,23 @@ check_shape (SextantCommTree *tree)
         g_assert_cmpint (edge->end, >=, edge->begin);
     }
 
-  /* the critical path: from a top down parents to the node that finished last */
+  /* the critical path: from a top down parents to the node that finished
+   * last; in an exchange (no parents), along critical edges */
   g_assert_cmpuint (path->len, >, 0);
   for (guint i = 1; i < path->len; i++)
-    g_assert_cmpint (sextant_comm_tree_get_node (tree, (guint)g_array_index (path, int, i))->parent, ==,
-                     g_array_index (path, int, i - 1));
+    if (sextant_comm_tree_is_exchange (tree))
+      {
+        gboolean linked = FALSE;
+
+        for (guint e = 0; e < sextant_comm_tree_get_n_edges (tree); e++)
+          linked |= sextant_comm_tree_edge_is_critical (tree, e) &&
+                    sextant_comm_tree_get_edge (tree, e)->from == g_array_index (path, int, i - 1) &&
+                    sextant_comm_tree_get_edge (tree, e)->to == g_array_index (path, int, i);
+        g_assert_true (linked);
+      }
+    else
+      g_assert_cmpint (sextant_comm_tree_get_node (tree, (guint)g_array_index (path, int, i))->parent, ==,
+                       g_array_index (path, int, i - 1));
   g_assert_cmpint (sextant_comm_tree_get_node (tree, (guint)g_array_index (path, int, path->len - 1))->finish, ==,
                    last);
 }

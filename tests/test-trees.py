@@ -417,6 +417,56 @@ def check_onecoll(mpi, sizes, help_sizes):
     print('# onecoll recordings took %.1f s' % (time.monotonic() - start))
 
 
+# The phases onecoll's allreduce algorithms go through (onecoll-trace.h)
+ALLREDUCE_PHASES = {
+    'rhrd': {'onecoll_red_halving', 'onecoll_red_doubling'},
+    'prior-art': {'onecoll_red_prepare', 'onecoll_red_halving', 'onecoll_red_doubling', 'onecoll_red_distribute'},
+    's0s1': {'onecoll_red_prepare', 'onecoll_red_halving', 'onecoll_red_doubling', 'onecoll_red_distribute'},
+}
+
+
+def check_allreduce(mpi):
+    """One onecoll allreduce of 100003 doubles: an exchange (every rank
+    sends its own data first), every rank a node, every message of the run
+    an edge in one of the algorithm's phases, the critical path a chain of
+    messages ending at the rank that finished last."""
+    for p, algo in ((8, 'rhrd'), (6, 'prior-art'), (5, 's0s1'), (6, 's0s1')):
+        where = 'allreduce %s, p=%d' % (algo, p)
+        try:
+            db = mpi.record('allreduce-%s-p%d' % (algo, p), p, 'rec-allreduce-tree', [algo, '100003'])
+        except RuntimeError as e:
+            ok(False, where + ': recorded', str(e))
+            continue
+        colls = collectives(db)
+        exchanges = [c for c in colls if c['kind'] == 'p2p_exchange']
+        ok(len(exchanges) == 1 and exchanges[0]['operation'] == 'onecoll_allreduce'
+           and exchanges[0]['members'] == p and not [c for c in colls if c['kind'] == 'onecoll_bcast'],
+           where + ': listed once, as an exchange of its p ranks (and no onecoll broadcast)',
+           json.dumps(colls, indent=1))
+        if len(exchanges) != 1:
+            continue
+        t = Tree(tree(db, exchanges[0]['id']))
+        rc, out, _ = run('info', db, '--json')
+        messages = json.loads(out)['events'].get('MPI_SEND', -1) if rc == 0 else -1
+        ok(t.data.get('shape') == 'exchange' and sorted(t.by_name) == sorted(rank_name(r) for r in range(p))
+           and all(n['parent'] is None for n in t.nodes),
+           where + ': drawn as an exchange, a node per rank, no parents', json.dumps(t.data, indent=1))
+        phases = {e['by'] for e in t.edges}
+        ok(len(t.edges) == messages and phases == ALLREDUCE_PHASES[algo],
+           where + ': every message of the run an edge, in the phases %s' % sorted(ALLREDUCE_PHASES[algo]),
+           '%d edges, %d sends; phases %s' % (len(t.edges), messages, sorted(phases)))
+        path = sorted((e for e in t.edges if e['critical']), key=lambda e: e['begin'])
+        last = max(t.nodes, key=lambda n: n['finish'])
+        chained = all(a['to'] == b['from'] and a['end'] <= b['begin'] for a, b in zip(path, path[1:]))
+        ok(path and chained and path[-1]['to'] == last['location']
+           and t.data['critical_path'] == [path[0]['from']] + [e['to'] for e in path],
+           where + ': the critical path is a chain of messages to the rank that finished last (%s)' % last['name'],
+           json.dumps(path, indent=1))
+        rc, out, _ = run('tree', db, '--collective', exchanges[0]['id'])
+        ok(rc == 0 and 'Messages, by the begin of their send' in out and 'onecoll_red_halving' in out,
+           where + ': the text lists the messages with their phases', out)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--trees-dir')
@@ -434,6 +484,7 @@ def main():
            os.path.exists(os.path.join(options.trees_dir, 'rec-onecoll-tree')):
             mpi = Mpi(options, tmp)
             check_late_barrier(mpi)
+            check_allreduce(mpi)
             check_onecoll(mpi, range(2, 17), (4, 8, 16))
         else:
             skip('recorded trees', 'built without MPI or the recorder')

@@ -645,7 +645,10 @@ region_category (const char      *name,
       return SEXTANT_CATEGORY_OTHER;
 
     default:
-      /* onecoll's own regions are the library's one-sided communication */
+      /* onecoll's own regions are the library's communication: its
+       * reduce and allreduce point-to-point, the rest one-sided */
+      if (name != NULL && (g_str_has_prefix (name, "onecoll_red") || g_str_has_prefix (name, "onecoll_allreduce")))
+        return SEXTANT_CATEGORY_MPI;
       if (name != NULL && g_str_has_prefix (name, "onecoll_"))
         return SEXTANT_CATEGORY_RMA;
       return SEXTANT_CATEGORY_USER;

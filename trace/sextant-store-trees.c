@@ -93,7 +93,10 @@ static const char onecoll_bcasts_sql[] =
   "LEFT JOIN location AS l ON l.id = v.loc "
   "LEFT JOIN visit AS pv ON pv.id = v.parent "
   "LEFT JOIN region AS pr ON pr.id = pv.region "
-  "GROUP BY t.win, t.seq ORDER BY 6, 1, 2";
+  "GROUP BY t.win, t.seq "
+  /* onecoll's reduce and allreduce tag their regions too: not broadcasts */
+  "HAVING count (CASE WHEN r.name = 'onecoll_bcast' THEN 1 END) > 0 "
+  "ORDER BY 6, 1, 2";
 
 static const char location_processes_sql[] =
   "SELECT l.id, l.location_group, coalesce (g.name, ll.label, l.name, '?'), coalesce (ll.label, '?'), "

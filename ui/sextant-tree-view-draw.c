@@ -27,6 +27,63 @@ static const GdkRGBA cause_band = { 0.96f, 0.55f, 0.10f, 0.60f };
 static const GdkRGBA selection_color = { 1.0f, 0.80f, 0.0f, 1 };
 static const GdkRGBA root_help = { 0.56f, 0.33f, 0.78f, 1 };
 
+/* An exchange's phases, in the order of their first message; the rest
+ * share the last colour */
+static const GdkRGBA phase_colors[] = {
+  { 0.12f, 0.47f, 0.71f, 1 },
+  { 1.00f, 0.50f, 0.05f, 1 },
+  { 0.17f, 0.63f, 0.17f, 1 },
+  { 0.58f, 0.40f, 0.74f, 1 },
+  { 0.55f, 0.34f, 0.29f, 1 },
+  { 0.89f, 0.47f, 0.76f, 1 },
+  { 0.09f, 0.75f, 0.81f, 1 },
+  { 0.74f, 0.74f, 0.13f, 1 },
+};
+
+/* The phases of an exchange's edges (edge->by, "sender" when the send sat
+ * directly in the phase region: no phase), in the order of the edges */
+static GPtrArray *
+exchange_phases (SextantTreeView *self)
+{
+  GPtrArray *phases = g_ptr_array_new ();
+
+  for (guint e = 0; e < sextant_comm_tree_get_n_edges (self->tree); e++)
+    {
+      const char *by = sextant_comm_tree_get_edge (self->tree, e)->by;
+
+      if (by != NULL && !g_str_equal (by, "sender") &&
+          !g_ptr_array_find_with_equal_func (phases, by, g_str_equal, NULL))
+        g_ptr_array_add (phases, (gpointer)by);
+    }
+
+  return phases;
+}
+
+/**
+ * sextant_tree_view_phase_color:
+ * @phase: an exchange's phase, 0 for the first (in the order of the edges)
+ *
+ * Returns: (transfer none): the colour of that phase's messages
+ */
+const GdkRGBA *
+sextant_tree_view_phase_color (guint phase)
+{
+  return &phase_colors[MIN (phase, G_N_ELEMENTS (phase_colors) - 1)];
+}
+
+static const GdkRGBA *
+phase_color (GPtrArray     *phases,
+             const char    *by,
+             const GdkRGBA *fg)
+{
+  guint index;
+
+  if (by == NULL || !g_ptr_array_find_with_equal_func (phases, by, g_str_equal, &index))
+    return fg;
+
+  return sextant_tree_view_phase_color (index);
+}
+
 /* A onecoll put the root made for a rank whose parent had not relayed */
 static gboolean
 by_root_help (SextantTreeView *self,
@@ -155,6 +212,28 @@ snapshot_legend (SextantTreeView *self,
   x += w + 24;
 
   legend_entry (self, snapshot, layout, fg, fg, 3, FALSE, NULL, "critical path", &x);
+  if (sextant_comm_tree_is_exchange (self->tree))
+    {
+      g_autoptr(GPtrArray) phases = exchange_phases (self);
+
+      gsize common = phases->len > 1 ? strlen (phases->pdata[0]) : 0;
+
+      /* "prepare", "halving", ... for onecoll_red_prepare, onecoll_red_halving */
+      for (guint k = 1; k < phases->len; k++)
+        {
+          const char *a = phases->pdata[0], *b = phases->pdata[k];
+          gsize i = 0;
+
+          while (i < common && a[i] == b[i])
+            i++;
+          common = i;
+        }
+      while (common > 0 && ((const char *)phases->pdata[0])[common - 1] != '_')
+        common--;
+      for (guint k = 0; k < phases->len; k++)
+        legend_entry (self, snapshot, layout, fg, phase_color (phases, phases->pdata[k], fg), 2, FALSE, NULL,
+                      (const char *)phases->pdata[k] + common, &x);
+    }
   if (l->model)
     legend_entry (self, snapshot, layout, fg, fg, 1.5, TRUE, NULL, "Open MPI's binomial tree (assumed)", &x);
   if (help)
@@ -217,6 +296,79 @@ edge_points (SextantTreeView *self,
       *y0 = from->box.origin.y;
       *y1 = to->box.origin.y + BOX_HEIGHT;
     }
+}
+
+/* The middle of a node's row, or of the box that holds it; FALSE when it
+ * is not drawn */
+static gboolean
+row_mid (Layout *l,
+         int     node,
+         double *y)
+{
+  if (node < 0 || l->item_of[node] < 0)
+    return FALSE;
+  *y = g_array_index (l->items, Item, l->item_of[node]).box.origin.y + BOX_HEIGHT / 2.0;
+  return TRUE;
+}
+
+/* Where an exchange's message starts (its sender's row when the send
+ * began) and ends (its receiver's row at the completion) */
+static gboolean
+message_points (SextantTreeView       *self,
+                const SextantTreeEdge *edge,
+                double                *x0,
+                double                *y0,
+                double                *x1,
+                double                *y1)
+{
+  Layout *l = self->layout;
+
+  if (!row_mid (l, edge->from, y0) || !row_mid (l, edge->to, y1) || *y0 == *y1)
+    return FALSE;
+  *x0 = _sextant_tree_layout_x (l, edge->begin);
+  *x1 = _sextant_tree_layout_x (l, edge->end);
+
+  return TRUE;
+}
+
+/* An exchange: every message as an arrow between the rows, coloured by
+ * its phase, the critical path's bold on top */
+static void
+snapshot_messages (SextantTreeView *self,
+                   GtkSnapshot     *snapshot,
+                   const GdkRGBA   *fg)
+{
+  Layout *l = self->layout;
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, l->width, l->height));
+  g_autoptr(GPtrArray) phases = exchange_phases (self);
+
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  for (int pass = 0; pass < 2; pass++)
+    for (guint e = 0; e < sextant_comm_tree_get_n_edges (self->tree); e++)
+      {
+        const SextantTreeEdge *edge = sextant_comm_tree_get_edge (self->tree, e);
+        gboolean bold = sextant_comm_tree_edge_is_critical (self->tree, e);
+        GdkRGBA c = *phase_color (phases, edge->by, fg);
+        double x0, y0, x1, y1, angle;
+
+        if (bold != (pass == 1) || !message_points (self, edge, &x0, &y0, &x1, &y1))
+          continue;
+        if (bold)
+          c = *fg;
+        gdk_cairo_set_source_rgba (cr, &c);
+        cairo_set_line_width (cr, bold ? 3 : 2);
+        cairo_move_to (cr, x0, y0);
+        cairo_line_to (cr, x1, y1);
+        cairo_stroke (cr);
+        /* the head, at the receiver */
+        angle = atan2 (y1 - y0, x1 - x0);
+        cairo_move_to (cr, x1, y1);
+        cairo_line_to (cr, x1 - 8 * cos (angle - 0.4), y1 - 8 * sin (angle - 0.4));
+        cairo_line_to (cr, x1 - 8 * cos (angle + 0.4), y1 - 8 * sin (angle + 0.4));
+        cairo_close_path (cr);
+        cairo_fill (cr);
+      }
+  cairo_destroy (cr);
 }
 
 /* Parent to child: recorded transfers solid, assumed ones dashed, the
@@ -294,6 +446,61 @@ overlaps_any (GArray                *taken,
   return FALSE;
 }
 
+/* "1.0 KiB · 12.3 µs", or the duration alone when the bytes are unknown */
+static char *
+transfer_text (const SextantTreeEdge *edge,
+               gint64                 resolution)
+{
+  g_autofree char *latency = sextant_format_duration (edge->end - edge->begin, resolution);
+  g_autofree char *bytes = NULL;
+
+  if (edge->bytes == SEXTANT_NULL || edge->bytes < 0)
+    return g_steal_pointer (&latency);
+  bytes = g_format_size_full ((guint64)edge->bytes, G_FORMAT_SIZE_IEC_UNITS);
+
+  return g_strdup_printf ("%s · %s", bytes, latency);
+}
+
+/* @text on a light (dark) background at the middle of the line from
+ * (@x0, @y0) to (@x1, @y1), else a little before or after it, where it
+ * overlaps nothing in @taken; left out when no place is free */
+static void
+place_label (SextantTreeView *self,
+             GtkSnapshot     *snapshot,
+             PangoLayout     *layout,
+             const GdkRGBA   *fg,
+             GArray          *taken,
+             const char      *text,
+             double           x0,
+             double           y0,
+             double           x1,
+             double           y1)
+{
+  static const double along[] = { 0.5, 0.35, 0.65, 0.2, 0.8 };
+  GdkRGBA back = is_dark (fg) ? (GdkRGBA) { 1, 1, 1, 0.85f } : (GdkRGBA) { 0, 0, 0, 0.6f };
+  graphene_rect_t rect;
+  guint a;
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  for (a = 0; a < G_N_ELEMENTS (along); a++)
+    {
+      graphene_rect_init (&rect, (float)floor (x0 + along[a] * (x1 - x0) - w / 2.0),
+                          (float)floor (y0 + along[a] * (y1 - y0) - h / 2.0), w, h);
+      rect.origin.x = CLAMP (rect.origin.x, 2, self->layout->width - w - 2);
+      if (!overlaps_any (taken, &GRAPHENE_RECT_INIT (rect.origin.x - 2, rect.origin.y, rect.size.width + 4,
+                                                     rect.size.height)))
+        break;
+    }
+  if (a == G_N_ELEMENTS (along))
+    return;
+  g_array_append_val (taken, rect);
+  gtk_snapshot_append_color (snapshot, &back, &GRAPHENE_RECT_INIT (rect.origin.x - 2, rect.origin.y,
+                                                                  rect.size.width + 4, rect.size.height));
+  sextant_snapshot_text (snapshot, layout, text, rect.origin.x, rect.origin.y, fg);
+}
+
 /* "1.0 KiB · 12.3 µs" at the middle of a transfer, where it overlaps no
  * box and no other label (past MAX_LABELLED boxes, the critical path's
  * only); a delay chain's link says its pattern */
@@ -306,18 +513,14 @@ snapshot_edge_labels (SextantTreeView *self,
 {
   Layout *l = self->layout;
   gint64 resolution = sextant_comm_tree_get_resolution (self->tree);
-  GdkRGBA back = is_dark (fg) ? (GdkRGBA) { 1, 1, 1, 0.85f } : (GdkRGBA) { 0, 0, 0, 0.6f };
   gboolean crowded = l->items->len > MAX_LABELLED;
 
   for (guint i = 0; i < l->n_nodes; i++)
     {
       int e = l->edge_in[i];
       const SextantTreeEdge *edge;
-      g_autofree char *latency = NULL;
       g_autofree char *text = NULL;
       double x0, y0, x1, y1;
-      graphene_rect_t rect;
-      int w, h;
 
       if (e < 0 || l->item_of[i] < 0 || l->item_of[l->parent[i]] < 0 ||
           g_array_index (l->items, Item, l->item_of[i]).kind != ITEM_NODE)
@@ -329,17 +532,14 @@ snapshot_edge_labels (SextantTreeView *self,
       if (edge->end > sextant_comm_tree_get_node (self->tree, i)->arrival &&
           sextant_comm_tree_get_kind (self->tree) != SEXTANT_TREE_DELAY_CHAIN)
         continue;
-      latency = sextant_format_duration (edge->end - edge->begin, resolution);
       if (sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_DELAY_CHAIN && edge->by != NULL)
-        text = g_strdup_printf ("%s · %s", edge->by, latency);
-      else if (edge->bytes != SEXTANT_NULL && edge->bytes >= 0)
         {
-          g_autofree char *bytes = g_format_size_full ((guint64)edge->bytes, G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *latency = sextant_format_duration (edge->end - edge->begin, resolution);
 
-          text = g_strdup_printf ("%s · %s", bytes, latency);
+          text = g_strdup_printf ("%s · %s", edge->by, latency);
         }
       else
-        text = g_steal_pointer (&latency);
+        text = transfer_text (edge, resolution);
       /* who relayed, when not the sender's own thread (onecoll's
        * Broadcaster, a waiting thread, the root's help) */
       if (sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_ONECOLL_BCAST && edge->by != NULL &&
@@ -351,29 +551,30 @@ snapshot_edge_labels (SextantTreeView *self,
           text = by;
         }
       edge_points (self, (int)i, &x0, &y0, &x1, &y1);
-      pango_layout_set_text (layout, text, -1);
-      pango_layout_get_pixel_size (layout, &w, &h);
-      /* at the middle of the edge, else a little before or after it */
-      {
-        static const double along[] = { 0.5, 0.35, 0.65, 0.2, 0.8 };
-        guint a;
+      place_label (self, snapshot, layout, fg, taken, text, x0, y0, x1, y1);
+    }
+}
 
-        for (a = 0; a < G_N_ELEMENTS (along); a++)
-          {
-            graphene_rect_init (&rect, (float)floor (x0 + along[a] * (x1 - x0) - w / 2.0),
-                                (float)floor (y0 + along[a] * (y1 - y0) - h / 2.0), w, h);
-            rect.origin.x = CLAMP (rect.origin.x, 2, l->width - w - 2);
-            if (!overlaps_any (taken, &GRAPHENE_RECT_INIT (rect.origin.x - 2, rect.origin.y, rect.size.width + 4,
-                                                           rect.size.height)))
-              break;
-          }
-        if (a == G_N_ELEMENTS (along))
-          continue;
-      }
-      g_array_append_val (taken, rect);
-      gtk_snapshot_append_color (snapshot, &back, &GRAPHENE_RECT_INIT (rect.origin.x - 2, rect.origin.y,
-                                                                      rect.size.width + 4, rect.size.height));
-      sextant_snapshot_text (snapshot, layout, text, rect.origin.x, rect.origin.y, fg);
+/* An exchange: the critical path's messages, "390.6 KiB · 12.3 ms" */
+static void
+snapshot_message_labels (SextantTreeView *self,
+                         GtkSnapshot     *snapshot,
+                         PangoLayout     *layout,
+                         const GdkRGBA   *fg,
+                         GArray          *taken)
+{
+  gint64 resolution = sextant_comm_tree_get_resolution (self->tree);
+
+  for (guint e = 0; e < sextant_comm_tree_get_n_edges (self->tree); e++)
+    {
+      const SextantTreeEdge *edge = sextant_comm_tree_get_edge (self->tree, e);
+      g_autofree char *text = NULL;
+      double x0, y0, x1, y1;
+
+      if (!sextant_comm_tree_edge_is_critical (self->tree, e) || !message_points (self, edge, &x0, &y0, &x1, &y1))
+        continue;
+      text = transfer_text (edge, resolution);
+      place_label (self, snapshot, layout, fg, taken, text, x0, y0, x1, y1);
     }
 }
 
@@ -539,10 +740,16 @@ render (SextantTreeView *self,
                           (l->t1 - origin) / res);
   gtk_snapshot_restore (snapshot);
   snapshot_depths (self, snapshot, fg);
-  snapshot_edges (self, snapshot, fg);
+  if (sextant_comm_tree_is_exchange (self->tree))
+    snapshot_messages (self, snapshot, fg);
+  else
+    snapshot_edges (self, snapshot, fg);
   snapshot_items (self, snapshot, layout, fg, taken);
   snapshot_captions (self, snapshot, small, fg, taken);
-  snapshot_edge_labels (self, snapshot, small, fg, taken);
+  if (sextant_comm_tree_is_exchange (self->tree))
+    snapshot_message_labels (self, snapshot, small, fg, taken);
+  else
+    snapshot_edge_labels (self, snapshot, small, fg, taken);
 
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 }

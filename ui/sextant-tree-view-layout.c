@@ -237,6 +237,120 @@ compare_row (gconstpointer a,
   return (x->box.origin.x > y->box.origin.x) - (x->box.origin.x < y->box.origin.x);
 }
 
+/* The boxes' widths, the time axis between the margins, then the rows'
+ * lanes and places, and the height */
+static void
+place_items (Layout      *layout,
+             PangoLayout *text)
+{
+  double widest = BOX_MIN_WIDTH;
+  double y;
+
+  for (guint k = 0; k < layout->items->len; k++)
+    {
+      Item *item = &g_array_index (layout->items, Item, k);
+      int text_width;
+
+      if (item->kind == ITEM_AGGREGATE)
+        item->text = g_strdup_printf ("+ %u %s", item->members, item->members == 1 ? "rank" : "ranks");
+      pango_layout_set_text (text, item->text, -1);
+      pango_layout_get_pixel_size (text, &text_width, NULL);
+      item->box.size.width = CLAMP (text_width + 2 * BOX_PAD, BOX_MIN_WIDTH, BOX_MAX_WIDTH);
+      item->box.size.height = BOX_HEIGHT;
+      widest = MAX (widest, item->box.size.width);
+    }
+  layout->x0 = MARGIN;
+  layout->plot = MAX (layout->width - 2 * MARGIN - widest, 60);
+  for (guint k = 0; k < layout->items->len; k++)
+    {
+      Item *item = &g_array_index (layout->items, Item, k);
+
+      item->box.origin.x = floor (_sextant_tree_layout_x (layout, item->t));
+      item->bar_end = _sextant_tree_layout_x (layout, item->t_end);
+    }
+
+  /* lanes, depth by depth; then the rows' places */
+  layout->depth_y = g_new0 (double, MAX (layout->n_depths, 1));
+  layout->depth_lanes = g_new0 (guint, MAX (layout->n_depths, 1));
+  y = LEGEND_HEIGHT + RULER_HEIGHT + 10;
+  for (guint d = 0; d < layout->n_depths; d++)
+    {
+      g_autoptr(GArray) row = g_array_new (FALSE, FALSE, sizeof (guint));
+
+      for (guint k = 0; k < layout->items->len; k++)
+        if (g_array_index (layout->items, Item, k).depth == d)
+          g_array_append_val (row, k);
+      g_array_sort_with_data (row, compare_row, layout->items);
+      layout->depth_lanes[d] = pack_lanes (layout, row);
+      layout->depth_y[d] = y;
+      for (guint k = 0; k < row->len; k++)
+        {
+          Item *item = &g_array_index (layout->items, Item, g_array_index (row, guint, k));
+
+          item->box.origin.y = y + item->lane * (BOX_HEIGHT + LANE_GAP);
+        }
+      y += layout->depth_lanes[d] * (BOX_HEIGHT + LANE_GAP) - LANE_GAP + DEPTH_GAP;
+    }
+  layout->height = (int)ceil (y - DEPTH_GAP + MARGIN);
+}
+
+/* An exchange (sextant_comm_tree_is_exchange()): a row per node, in the
+ * tree's order (by location); past MAX_EXCHANGE_ROWS (and EXPAND_STEP more
+ * for each click on the box) the critical path's and the first of the
+ * others, the rest in one box at the bottom */
+static void
+layout_exchange (Layout          *layout,
+                 SextantCommTree *tree,
+                 GHashTable      *expanded,
+                 const gboolean  *critical)
+{
+  guint n = layout->n_nodes, shown = 0, hidden = 0;
+  guint rows = MAX_EXCHANGE_ROWS + GPOINTER_TO_UINT (g_hash_table_lookup (expanded, GINT_TO_POINTER (1)));
+  Item *agg = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      layout->parent[i] = -1;
+      layout->edge_in[i] = -1;
+      layout->item_of[i] = -1;
+      shown += critical[i];
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const SextantTreeNode *node = sextant_comm_tree_get_node (tree, i);
+      Item *item;
+
+      if (!critical[i] && shown >= rows)
+        {
+          hidden++;
+          continue;
+        }
+      shown += !critical[i];
+      item = add_item (layout, ITEM_NODE, (int)i, layout->n_depths++);
+      item->critical = critical[i];
+      item->t = node->arrival;
+      item->t_end = MAX (node->finish, node->arrival);
+      item->text = box_text (node);
+      layout->item_of[i] = (int)layout->items->len - 1;
+    }
+  for (guint i = 0; i < n && hidden > 0; i++)
+    {
+      const SextantTreeNode *node = sextant_comm_tree_get_node (tree, i);
+
+      if (layout->item_of[i] >= 0)
+        continue;
+      if (agg == NULL)
+        {
+          agg = add_item (layout, ITEM_AGGREGATE, -1, layout->n_depths++);
+          agg->t = node->arrival;
+          agg->t_end = node->finish;
+        }
+      agg->members++;
+      agg->t = MIN (agg->t, node->arrival);
+      agg->t_end = MAX (agg->t_end, node->finish);
+    }
+}
+
 /**
  * _sextant_tree_layout_new:
  * @expanded: node index + 2 (-1: the roots) -> how many more of its
@@ -271,8 +385,6 @@ _sextant_tree_layout_new (SextantCommTree *tree,
   Priority priority = { tree, critical };
   guint n_order = 0;
   int root = sextant_comm_tree_get_root (tree);
-  double widest = BOX_MIN_WIDTH;
-  double y;
 
   layout->n_nodes = n;
   layout->width = width;
@@ -285,6 +397,12 @@ _sextant_tree_layout_new (SextantCommTree *tree,
   find_span (layout, tree);
   for (guint k = 0; k < path->len; k++)
     critical[g_array_index (path, int, k)] = TRUE;
+  if (sextant_comm_tree_is_exchange (tree))
+    {
+      layout_exchange (layout, tree, expanded, critical);
+      place_items (layout, text);
+      return g_steal_pointer (&layout);
+    }
 
   /* children, in node order */
   for (guint i = 0; i < n; i++)
@@ -429,53 +547,7 @@ _sextant_tree_layout_new (SextantCommTree *tree,
         layout->item_of[i] = layout->item_of[layout->parent[i]];
     }
 
-  /* the boxes' widths, then the time axis between the margins */
-  for (guint k = 0; k < layout->items->len; k++)
-    {
-      Item *item = &g_array_index (layout->items, Item, k);
-      int text_width;
-
-      if (item->kind == ITEM_AGGREGATE)
-        item->text = g_strdup_printf ("+ %u %s", item->members, item->members == 1 ? "rank" : "ranks");
-      pango_layout_set_text (text, item->text, -1);
-      pango_layout_get_pixel_size (text, &text_width, NULL);
-      item->box.size.width = CLAMP (text_width + 2 * BOX_PAD, BOX_MIN_WIDTH, BOX_MAX_WIDTH);
-      item->box.size.height = BOX_HEIGHT;
-      widest = MAX (widest, item->box.size.width);
-    }
-  layout->x0 = MARGIN;
-  layout->plot = MAX (width - 2 * MARGIN - widest, 60);
-  for (guint k = 0; k < layout->items->len; k++)
-    {
-      Item *item = &g_array_index (layout->items, Item, k);
-
-      item->box.origin.x = floor (_sextant_tree_layout_x (layout, item->t));
-      item->bar_end = _sextant_tree_layout_x (layout, item->t_end);
-    }
-
-  /* lanes, depth by depth; then the rows' places */
-  layout->depth_y = g_new0 (double, MAX (layout->n_depths, 1));
-  layout->depth_lanes = g_new0 (guint, MAX (layout->n_depths, 1));
-  y = LEGEND_HEIGHT + RULER_HEIGHT + 10;
-  for (guint d = 0; d < layout->n_depths; d++)
-    {
-      g_autoptr(GArray) row = g_array_new (FALSE, FALSE, sizeof (guint));
-
-      for (guint k = 0; k < layout->items->len; k++)
-        if (g_array_index (layout->items, Item, k).depth == d)
-          g_array_append_val (row, k);
-      g_array_sort_with_data (row, compare_row, layout->items);
-      layout->depth_lanes[d] = pack_lanes (layout, row);
-      layout->depth_y[d] = y;
-      for (guint k = 0; k < row->len; k++)
-        {
-          Item *item = &g_array_index (layout->items, Item, g_array_index (row, guint, k));
-
-          item->box.origin.y = y + item->lane * (BOX_HEIGHT + LANE_GAP);
-        }
-      y += layout->depth_lanes[d] * (BOX_HEIGHT + LANE_GAP) - LANE_GAP + DEPTH_GAP;
-    }
-  layout->height = (int)ceil (y - DEPTH_GAP + MARGIN);
+  place_items (layout, text);
 
   return g_steal_pointer (&layout);
 }

@@ -31,6 +31,9 @@ G_BEGIN_DECLS
 /* More of a parent's collapsed children shown by a click on their box */
 #define EXPAND_STEP     (4 * MAX_PER_DEPTH)
 
+/* An exchange's rows (a node each) before the others go into one box */
+#define MAX_EXCHANGE_ROWS 128
+
 /* Past this many boxes, only the critical path's edges are labelled */
 #define MAX_LABELLED    40
 

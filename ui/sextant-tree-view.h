@@ -52,5 +52,6 @@ gboolean         sextant_tree_view_get_aggregate_area (SextantTreeView *self,
                                                      graphene_rect_t *area);
 /* The border of every node box, and of no other pixel the view draws */
 const GdkRGBA   *sextant_tree_view_node_border_color (void);
+const GdkRGBA   *sextant_tree_view_phase_color      (guint            phase);
 
 G_END_DECLS
