@@ -171,6 +171,21 @@ sextant_graph_list_collectives (SextantStore  *store,
 
 /* The collective a location was in ------------------------------------------ */
 
+/* The exchange whose instance @visit (of a phase region, on @loc) is */
+static char *
+phase_at (SextantStore           *store,
+          gint64                  loc,
+          const SextantVisitSpan *visit,
+          GError                **error)
+{
+  gint64 n = sextant_store_count_visits_before (store, loc, visit->region, visit->id, error);
+
+  if (n < 0)
+    return NULL;
+
+  return g_strdup_printf ("exchange:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, visit->region, n);
+}
+
 /**
  * sextant_graph_collective_at:
  * @store: a store, owned by the calling thread
@@ -215,6 +230,14 @@ sextant_graph_collective_at (SextantStore  *store,
 
       if (name == NULL)
         continue;
+      if (g_str_has_prefix (name, "onecoll_red") || g_str_has_prefix (name, "onecoll_allreduce"))
+        {
+          /* onecoll's reduce and allreduce, and their phases: the
+           * exchange of the call's region (below), not a broadcast */
+          if (!_sextant_tree_is_phase_name (name))
+            continue;
+          return phase_at (store, loc, visit, error);
+        }
       if (g_str_has_prefix (name, "onecoll_"))
         {
           gint64 win, seq;
@@ -238,13 +261,7 @@ sextant_graph_collective_at (SextantStore  *store,
             return g_strdup_printf ("%" G_GINT64_FORMAT, collective);
         }
       else if (_sextant_tree_is_phase_name (name))
-        {
-          gint64 n = sextant_store_count_visits_before (store, loc, visit->region, visit->id, error);
-
-          if (n < 0)
-            return NULL;
-          return g_strdup_printf ("exchange:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, visit->region, n);
-        }
+        return phase_at (store, loc, visit, error);
     }
 
   return NULL;

@@ -363,6 +363,23 @@ test_exchange (Fixture       *fixture,
     }
   g_assert_cmpuint (count_color (pixels, width, height, sextant_tree_view_phase_color (4)), ==, 0);
 
+  /* a point anywhere in a rank's allreduce (a phase, a Sendrecv inside
+   * it) is that exchange, as a click in the timeline asks */
+  for (guint i = 0; i < 5; i++)
+    {
+      const SextantTreeNode *node = sextant_comm_tree_get_node (tree, i);
+
+      for (int k = 1; k < 8; k++)
+        {
+          g_autofree char *at = sextant_graph_collective_at (store, node->loc,
+                                                             node->arrival + (node->finish - node->arrival) * k / 8,
+                                                             &error);
+
+          g_assert_no_error (error);
+          g_assert_cmpstr (at, ==, exchange->id);
+        }
+    }
+
   for (guint i = 0; i < 5; i++)
     click_node (fixture, i);
 }
