@@ -230,9 +230,18 @@ snapshot_legend (SextantTreeView *self,
         }
       while (common > 0 && ((const char *)phases->pdata[0])[common - 1] != '_')
         common--;
+      /* the phases as words in their colours: narrower than samples */
       for (guint k = 0; k < phases->len; k++)
-        legend_entry (self, snapshot, layout, fg, phase_color (phases, phases->pdata[k], fg), 2, FALSE, NULL,
-                      (const char *)phases->pdata[k] + common, &x);
+        {
+          const char *text = (const char *)phases->pdata[k] + common;
+
+          pango_layout_set_text (layout, text, -1);
+          pango_layout_get_pixel_size (layout, &w, NULL);
+          if (x + w > self->layout->width - MARGIN)
+            break;
+          sextant_snapshot_text (snapshot, layout, text, x, 4, phase_color (phases, phases->pdata[k], fg));
+          x += w + 14;
+        }
     }
   if (l->model)
     legend_entry (self, snapshot, layout, fg, fg, 1.5, TRUE, NULL, "Open MPI's binomial tree (assumed)", &x);
