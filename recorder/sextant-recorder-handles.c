@@ -12,8 +12,14 @@
  * simply replaces the value. The capacity is fixed (a program with more
  * live-or-dead distinct handles than that gets "unknown" ones, reported).
  *
- * Requests: every MPI_Isend/Irecv/I<collective> inserts, its completion
- * removes, and either may happen on any thread. A striped table: the
+ * Requests: every MPI_Isend/Irecv/I<collective>/MPI_Start inserts, its
+ * completion removes, and either may happen on any thread. A request is
+ * an entry per call, never overwritten: MPI may give several live
+ * requests the same handle value (Open MPI returns &ompi_request_empty for
+ * every request that is complete when it starts - small eager sends,
+ * non-blocking collectives on one process), so a handle has a FIFO of
+ * entries and a completion takes the oldest one the completing thread
+ * started (else the oldest). A striped table: the
  * handle's hash picks one of 64 stripes, each with its own mutex and
  * chained buckets, so threads rarely share a lock and a single-threaded
  * program takes an uncontended mutex (two atomic operations) per insert and
@@ -191,9 +197,88 @@ stripe_of (uintptr_t  key,
   return &stripes[h % N_STRIPES];
 }
 
+/* The entry of @key to use: the oldest one this thread started, else the
+ * oldest one. *@link_out is the link that points to it. */
+static int
+is_template (const sextant__request *r)
+{
+  return r->kind == SEXTANT__REQ_PSEND || r->kind == SEXTANT__REQ_PRECV;
+}
+
+static request_node *
+request_pick (request_stripe  *s,
+              size_t           b,
+              uintptr_t        key,
+              uint32_t         thread,
+              int              templates,
+              request_node  ***link_out)
+{
+  request_node **first = NULL;
+
+  for (request_node **link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
+    {
+      if ((*link)->key != key || is_template (&(*link)->info) != templates)
+        continue;
+      if ((*link)->info.thread == thread)
+        {
+          *link_out = link;
+          return *link;
+        }
+      if (first == NULL)
+        first = link;
+    }
+  *link_out = first;
+  return first != NULL ? *first : NULL;
+}
+
+static request_node *
+node_new (request_stripe *s)
+{
+  request_node *node = s->spare;
+
+  if (node != NULL)
+    s->spare = node->next;
+  else
+    node = malloc (sizeof *node);
+  return node;
+}
+
 void
 sextant__request_put (MPI_Request             req,
                       const sextant__request *info)
+{
+  uintptr_t key = request_key (req);
+  request_stripe *s;
+  request_node **link;
+  request_node *node;
+  size_t b;
+
+  if (stripes == NULL || req == MPI_REQUEST_NULL)
+    return;
+  s = stripe_of (key, &b);
+  pthread_mutex_lock (&s->lock);
+  /* never replaces: MPI may hand the same value to several live requests
+   * (Open MPI's &ompi_request_empty for requests complete at their start),
+   * and each has its own completion. The newest goes last, so that a
+   * completion takes the oldest. */
+  node = node_new (s);
+  if (node == NULL)
+    {
+      pthread_mutex_unlock (&s->lock);
+      return;                       /* out of memory: this request goes unrecorded */
+    }
+  node->key = key;
+  node->info = *info;
+  node->next = NULL;
+  for (link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
+    ;
+  *link = node;
+  pthread_mutex_unlock (&s->lock);
+}
+
+void
+sextant__request_restore (MPI_Request             req,
+                          const sextant__request *info)
 {
   uintptr_t key = request_key (req);
   request_stripe *s;
@@ -204,58 +289,51 @@ sextant__request_put (MPI_Request             req,
     return;
   s = stripe_of (key, &b);
   pthread_mutex_lock (&s->lock);
-  /* a handle still in the table belongs to a request whose completion we
-   * did not see (freed, or completed by a call we do not wrap): replace it */
-  for (node = s->buckets[b]; node != NULL; node = node->next)
-    if (node->key == key)
-      break;
-  if (node == NULL)
+  /* first in its bucket, so before every other entry of the handle */
+  node = node_new (s);
+  if (node != NULL)
     {
-      node = s->spare;
-      if (node != NULL)
-        s->spare = node->next;
-      else
-        node = malloc (sizeof *node);
-      if (node == NULL)
-        {
-          pthread_mutex_unlock (&s->lock);
-          return;                   /* out of memory: this request goes unrecorded */
-        }
       node->key = key;
+      node->info = *info;
       node->next = s->buckets[b];
       s->buckets[b] = node;
     }
-  node->info = *info;
   pthread_mutex_unlock (&s->lock);
 }
 
-/* Finds @req; removes it if @remove and (when @only_id is nonzero) its id
- * is @only_id. */
+/* Finds the entry of @req for this thread (see request_pick), or the one
+ * with @only_id when that is nonzero; removes it if @remove. Persistent
+ * requests' templates are found only with @templates, the others only
+ * without. */
 static int
 request_find (MPI_Request       req,
               sextant__request *out,
               int               remove,
-              uint64_t          only_id)
+              uint64_t          only_id,
+              int               templates)
 {
   uintptr_t key = request_key (req);
+  sextant__thread *t = sextant__tls;
   request_stripe *s;
-  request_node **link;
+  request_node **link = NULL;
+  request_node *node = NULL;
   size_t b;
-  int found = 0;
 
   if (stripes == NULL || req == MPI_REQUEST_NULL)
     return 0;
   s = stripe_of (key, &b);
   pthread_mutex_lock (&s->lock);
-  for (link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
+  if (only_id != 0)
     {
-      request_node *node = *link;
-
-      if (node->key != key)
-        continue;
-      if (only_id != 0 && node->info.id != only_id)
-        break;
-      found = 1;
+      for (link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
+        if ((*link)->key == key && (*link)->info.id == only_id && !is_template (&(*link)->info))
+          break;
+      node = *link;
+    }
+  else
+    node = request_pick (s, b, key, t != NULL ? t->index : UINT32_MAX, templates, &link);
+  if (node != NULL)
+    {
       if (out != NULL)
         *out = node->info;
       if (remove)
@@ -264,29 +342,42 @@ request_find (MPI_Request       req,
           node->next = s->spare;
           s->spare = node;
         }
-      break;
     }
   pthread_mutex_unlock (&s->lock);
-  return found;
+  return node != NULL;
 }
 
 int
 sextant__request_peek (MPI_Request       req,
                        sextant__request *out)
 {
-  return request_find (req, out, 0, 0);
+  return request_find (req, out, 0, 0, 0);
 }
 
 int
 sextant__request_take (MPI_Request       req,
                        sextant__request *out)
 {
-  return request_find (req, out, 1, 0);
+  return request_find (req, out, 1, 0, 0);
 }
 
 void
 sextant__request_drop (MPI_Request req,
                        uint64_t    id)
 {
-  request_find (req, NULL, 1, id);
+  request_find (req, NULL, 1, id, 0);
+}
+
+int
+sextant__persistent_get (MPI_Request       req,
+                         sextant__request *out)
+{
+  return request_find (req, out, 0, 0, 1);
+}
+
+void
+sextant__persistent_forget (MPI_Request req)
+{
+  while (request_find (req, NULL, 1, 0, 1))
+    ;
 }

@@ -340,10 +340,8 @@ nb_request (sextant__call     *call,
   sextant__thread *t = call->t;
   sextant__request info = { 0 };
 
-  info.kind = SEXTANT__REQ_COLL;
+  sextant__request_init (&info, t, SEXTANT__REQ_COLL, sextant__comm_get (comm)->def);
   info.op = (uint8_t) op;
-  info.id = t->next_request++;
-  info.comm = sextant__comm_get (comm)->def;
   info.root = root_of (root);
   info.sent = sent;
   info.received = received;

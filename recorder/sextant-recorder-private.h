@@ -92,6 +92,13 @@
   X (TESTSOME, "MPI_Testsome", POINT2POINT)            \
   X (CANCEL, "MPI_Cancel", POINT2POINT)                \
   X (REQUEST_FREE, "MPI_Request_free", POINT2POINT)    \
+  X (SEND_INIT, "MPI_Send_init", POINT2POINT)          \
+  X (BSEND_INIT, "MPI_Bsend_init", POINT2POINT)        \
+  X (SSEND_INIT, "MPI_Ssend_init", POINT2POINT)        \
+  X (RSEND_INIT, "MPI_Rsend_init", POINT2POINT)        \
+  X (RECV_INIT, "MPI_Recv_init", POINT2POINT)          \
+  X (START, "MPI_Start", POINT2POINT)                  \
+  X (STARTALL, "MPI_Startall", POINT2POINT)            \
   X (BARRIER, "MPI_Barrier", BARRIER)                  \
   X (BCAST, "MPI_Bcast", COLL_ONE2ALL)                 \
   X (REDUCE, "MPI_Reduce", COLL_ALL2ONE)               \
@@ -368,12 +375,17 @@ int   sextant__handles_put  (sextant__handles *table,
                              uintptr_t         key,
                              void             *value);
 
-/* An open non-blocking operation, by MPI_Request value. */
+/* An open non-blocking operation: one entry per starting call, found by
+ * its MPI_Request value (several may share one, see
+ * sextant-recorder-handles.c). Peek and take give the oldest entry the
+ * calling thread started, else the oldest. */
 typedef enum
 {
   SEXTANT__REQ_ISEND = 1,
   SEXTANT__REQ_IRECV = 2,
   SEXTANT__REQ_COLL = 3,
+  SEXTANT__REQ_PSEND = 4,           /* a persistent send (MPI_*send_init): what MPI_Start starts */
+  SEXTANT__REQ_PRECV = 5,           /* a persistent receive (MPI_Recv_init); dest/source in source */
 } sextant__req_kind;
 
 typedef struct
@@ -381,8 +393,12 @@ typedef struct
   uint64_t id;                      /* OTF2 request id on the issuing location */
   uint64_t sent;                    /* COLL: bytes sent */
   uint64_t received;                /* COLL: bytes received */
+  uint64_t bytes;                   /* IRECV: posted capacity, bytes */
   uint32_t comm;                    /* local COMM definition */
   uint32_t root;                    /* COLL: root rank or OTF2_UNDEFINED_UINT32 */
+  uint32_t thread;                  /* index of the thread that started it */
+  int32_t source;                   /* IRECV: posted source (may be MPI_ANY_SOURCE) */
+  int32_t tag;                      /* IRECV: posted tag (may be MPI_ANY_TAG) */
   uint8_t kind;                     /* sextant__req_kind; 0 = none */
   uint8_t op;                       /* COLL: OTF2_CollectiveOp */
 } sextant__request;
@@ -395,6 +411,15 @@ int  sextant__request_peek  (MPI_Request       req,
                              sextant__request *out);     /* 1 if found */
 int  sextant__request_take  (MPI_Request       req,
                              sextant__request *out);     /* 1 if found and removed */
+/* The template of persistent request @req (SEXTANT__REQ_PSEND/PRECV, put
+ * by the *_init wrappers), and its removal at MPI_Request_free. */
+int  sextant__persistent_get    (MPI_Request       req,
+                                 sextant__request *out);  /* 1 if found */
+void sextant__persistent_forget (MPI_Request req);
+/* Puts back what sextant__request_take took, before the handle's other
+ * entries (restore several in the reverse order of taking). */
+void sextant__request_restore (MPI_Request             req,
+                               const sextant__request *info);
 void sextant__request_drop  (MPI_Request req,
                              uint64_t    id);            /* remove if it is still @id */
 
@@ -666,6 +691,27 @@ uint64_t sextant__end (sextant__call *call);
                   __builtin_return_address (0))
 
 uint32_t sextant__mpi_region (sextant__mpi_function function);
+
+/* A new request entry of @kind on @comm, started by @t: the next request id
+ * of @t's location. */
+static inline void
+sextant__request_init (sextant__request *r,
+                       sextant__thread  *t,
+                       int               kind,
+                       uint32_t          comm)
+{
+  *r = (sextant__request) { 0 };
+  r->kind = (uint8_t) kind;
+  r->id = t->next_request++;
+  r->comm = comm;
+  r->thread = t->index;
+}
+
+/* Writes what stands for the completion of @r, freed while active by
+ * MPI_Request_free (sextant-recorder-mpi-p2p.c). */
+void sextant__request_freed (sextant__thread        *t,
+                             uint64_t                time,
+                             const sextant__request *r);
 
 /* Defines a region under the lock (for onecoll's regions). */
 uint32_t sextant__define_region (const char     *name,

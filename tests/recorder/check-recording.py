@@ -469,6 +469,36 @@ def scenario_nonblocking(ctx):
     check(incomplete == 0, '%d non-blocking messages without completion or post' % incomplete)
 
 
+def scenario_requests(ctx):
+    # rec-requests.c: requests sharing Open MPI's &ompi_request_empty
+    # handle, freed and persistent requests; 2 ranks
+    np, small, persist = 2, 4, 3
+    rec = Recording(ctx, 'requests')
+    rec.run('rec-requests', np)
+    rec.otf2_print().import_()
+    per_rank = {'MPI_ISEND': 4 * small + 1 + persist, 'MPI_ISEND_COMPLETE': 4 * small + 1 + persist,
+                'MPI_RECV': 4 * small + 1, 'MPI_SEND': 1 + 1,
+                'MPI_IRECV_REQUEST': 1 + persist + 1, 'MPI_IRECV': 1 + persist + 1,
+                'NON_BLOCKING_COLLECTIVE_REQUEST': 3 * small,
+                'NON_BLOCKING_COLLECTIVE_COMPLETE': 3 * small}
+    # the freed Isend and Irecv: rank 0 sends, rank 1 receives
+    expected = {kind: np * n for kind, n in per_rank.items()}
+    for kind in ('MPI_ISEND', 'MPI_ISEND_COMPLETE', 'MPI_IRECV_REQUEST', 'MPI_IRECV'):
+        expected[kind] -= 1
+    rec.expect_records(expected)
+    for loc in range(np):
+        for kind in ('NON_BLOCKING_COLLECTIVE_REQUEST', 'NON_BLOCKING_COLLECTIVE_COMPLETE'):
+            n = rec.per_location.get((kind, loc), 0)
+            check(n == 3 * small, '%d %s records on location %d, expected %d' % (n, kind, loc, 3 * small))
+    # small sends, the Sendrecv, persistent sends, the MPI_Send, the freed Isend
+    messages = np * (4 * small + 1 + persist + 1) + 1
+    rec.expect_info(matched=messages, unmatched=0, collectives=np * 3 * small)
+    rec.expect_callsites('rec-requests.c')
+    incomplete = rec.query('''SELECT COUNT(*) FROM message WHERE send_mode = 'NONBLOCKING'
+                              AND send_complete_time IS NULL''')[0][0]
+    check(incomplete == 0, '%d non-blocking sends without completion' % incomplete)
+
+
 def scenario_split_coll(ctx):
     np = 6
     rec = Recording(ctx, 'split-coll')
@@ -1038,6 +1068,7 @@ SCENARIOS = {
     'wrong-order': scenario_wrong_order,
     'nonblocking': scenario_nonblocking,
     'split-coll': scenario_split_coll,
+    'requests': scenario_requests,
     'rma': scenario_rma,
     'threads': scenario_threads,
     'onecoll': scenario_onecoll,
