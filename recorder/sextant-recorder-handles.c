@@ -7,9 +7,9 @@
  * window up, creation is rare. The table is open addressing over the handle
  * value with atomic slots: readers never lock; a writer (under
  * sextant__rec.lock) publishes the value before the key, so a reader that
- * sees the key sees the value. Keys are never removed: MPI reuses the
- * handle values of freed objects, and the next object with the same value
- * simply replaces the value. The capacity is fixed (a program with more
+ * sees the key sees the value. Keys are never removed: a freed object's
+ * value is cleared (the handle is unknown until MPI reuses it), and the
+ * next object with the same handle value takes the slot. The capacity is fixed (a program with more
  * live-or-dead distinct handles than that gets "unknown" ones, reported).
  *
  * Requests: every MPI_Isend/Irecv/I<collective>/MPI_Start inserts, its
@@ -117,6 +117,31 @@ sextant__handles_put (sextant__handles *table,
       i = (i + 1) & table->mask;
     }
   return -1;
+}
+
+void
+sextant__handles_forget (sextant__handles *table,
+                         uintptr_t         key)
+{
+  size_t i;
+
+  if (table->keys == NULL || key == 0)
+    return;
+  i = hash_handle (key) & table->mask;
+  for (size_t probes = 0; probes <= table->mask; probes++)
+    {
+      uintptr_t k = atomic_load_explicit (&table->keys[i], memory_order_relaxed);
+
+      if (k == key)
+        {
+          /* the key stays (probe chains stay intact), the value goes */
+          atomic_store_explicit (&table->values[i], NULL, memory_order_release);
+          return;
+        }
+      if (k == 0)
+        return;
+      i = (i + 1) & table->mask;
+    }
 }
 
 /* ---- requests ---- */

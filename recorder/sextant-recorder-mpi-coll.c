@@ -25,7 +25,13 @@
  * communication of its own. They are recorded as collectives on the parent
  * (OTF2_COLLECTIVE_OP_CREATE_HANDLE; MPI_Comm_free: DESTROY_HANDLE). The
  * bookkeeping happens whenever the recorder runs, also for calls that are
- * not recorded (muted or nested), so the counts stay in step.
+ * not recorded (muted or nested), so the counts stay in step. MPI_Graph_create
+ * and MPI_Dist_graph_create(_adjacent) are the same. MPI_Comm_create_group
+ * (collective over its group only) and intra-communicators made by calls
+ * not wrapped are known by their members (SEXTANT__COMM_MEMBERS);
+ * inter-communicators not wrapped are this rank's own (LOCAL, warned).
+ * MPI_Comm_free takes the handle out of the table: a later communicator
+ * with the same handle value is a new one.
  */
 #include "sextant-recorder-private.h"
 
@@ -215,34 +221,86 @@ sextant__comms_init (void)
   return ok ? 0 : -1;
 }
 
+/* How many MEMBERS communicators with each member list this rank defined
+ * (under sextant__rec.lock): the next one's seq. */
+static sextant__blobmap members_seen;
+
+/* Defines @comm by its members (see sextant__comm_def). Lock held. */
+static sextant__comm *
+comm_define_members (MPI_Comm        comm,
+                     const char     *name,
+                     const uint32_t *members,
+                     int             n)
+{
+  sextant__comm_def def = { 0 };
+  size_t len = (size_t) n * sizeof *members;
+  uint32_t seq = 0;
+
+  if (sextant__blobmap_get (&members_seen, members, len, &seq))
+    seq++;
+  if (sextant__blobmap_put (&members_seen, members, len, seq) != 0)
+    return NULL;
+  def.kind = SEXTANT__COMM_MEMBERS;
+  def.name = sextant__def_string (&sextant__rec.defs, name);
+  def.parent = SEXTANT__UNDEF;
+  def.seq = seq;
+  def.min_rank = min_of (members, n);
+  def.n_members = (uint32_t) n;
+  def.members = (uint32_t *) members;
+  return def.name != SEXTANT__UNDEF ? comm_define (comm, &def) : NULL;
+}
+
 sextant__comm *
 sextant__comm_lookup_slow (MPI_Comm comm)
 {
   sextant__comm_def def = { 0 };
   sextant__comm *c;
-  uint32_t *members;
-  int n = 0;
+  uint32_t *members = NULL;
+  int n = 0, inter = 0, same = MPI_UNEQUAL;
 
   if (comm == MPI_COMM_NULL || !tracking ())
     return &unknown_comm;
-  members = comm_world_ranks (comm, &n);
+  /* the same communicator as a known one under another handle value */
+  if (PMPI_Comm_compare (comm, MPI_COMM_WORLD, &same) == MPI_SUCCESS && same == MPI_IDENT)
+    return sextant__rec.world;
+  if (PMPI_Comm_compare (comm, MPI_COMM_SELF, &same) == MPI_SUCCESS && same == MPI_IDENT)
+    return sextant__rec.self;
+  if (PMPI_Comm_test_inter (comm, &inter) != MPI_SUCCESS)
+    inter = 1;
+  if (!inter)
+    members = comm_world_ranks (comm, &n);
   pthread_mutex_lock (&sextant__rec.lock);
   c = sextant__handles_get (&sextant__rec.comms, (uintptr_t) comm);
   if (c == NULL && members != NULL)
     {
-      /* made by a call we do not wrap: a communicator of this rank only */
-      def.kind = SEXTANT__COMM_LOCAL;
-      def.name = sextant__def_string (&sextant__rec.defs, "unknown communicator");
-      def.parent = SEXTANT__UNDEF;
-      def.seq = sextant__rec.local_comms++;
-      def.min_rank = min_of (members, n);
-      def.n_members = (uint32_t) n;
-      def.members = members;
-      c = comm_define (comm, &def);
+      /* made by a call we do not wrap (MPI_Intercomm_merge, ...): an
+       * intra-communicator is what its members are; communicators with
+       * the same members are told apart by the order this rank first
+       * sees them in */
+      char name[64];
+
+      snprintf (name, sizeof name, "communicator of %d ranks", n);
+      c = comm_define_members (comm, name, members, n);
+    }
+  else if (c == NULL)
+    {
+      /* an inter-communicator: a communicator of this rank only */
+      members = comm_world_ranks (comm, &n);
+      if (members != NULL)
+        {
+          def.kind = SEXTANT__COMM_LOCAL;
+          def.name = sextant__def_string (&sextant__rec.defs, "unknown communicator");
+          def.parent = SEXTANT__UNDEF;
+          def.seq = sextant__rec.local_comms++;
+          def.min_rank = min_of (members, n);
+          def.n_members = (uint32_t) n;
+          def.members = members;
+          c = comm_define (comm, &def);
+        }
       if (!atomic_exchange (&sextant__rec.warned_unknown_comm, 1))
-        sextant__warn ("a communicator made by a call the recorder does not wrap (for example "
-                       "MPI_Comm_create_group or MPI_Intercomm_create) is recorded for this rank "
-                       "only: its messages and collectives do not match across ranks");
+        sextant__warn ("an inter-communicator made by a call the recorder does not wrap (for "
+                       "example MPI_Intercomm_create) is recorded for this rank only: its "
+                       "messages and collectives do not match across ranks");
     }
   pthread_mutex_unlock (&sextant__rec.lock);
   free (members);
@@ -889,15 +947,82 @@ SEXTANT__EXPORT int
 MPI_Comm_free (MPI_Comm *comm)
 {
   sextant__call call;
-  uint32_t def;
+  MPI_Comm handle = *comm;
+  int recorded = SEXTANT__BEGIN (&call, COMM_FREE);
+  uint32_t def = SEXTANT__UNDEF;
   int rc;
 
-  if (!SEXTANT__BEGIN (&call, COMM_FREE))
-    return PMPI_Comm_free (comm);
-  /* the record stays: MPI may reuse the handle, which then replaces it */
-  def = sextant__comm_get (*comm)->def;
-  coll_begin (&call);
+  if (tracking ())
+    def = sextant__comm_get (handle)->def;
+  if (recorded)
+    coll_begin (&call);
   rc = PMPI_Comm_free (comm);
-  coll_end_def (&call, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, def, OTF2_UNDEFINED_UINT32, 0, 0);
+  /* the record dies with the communicator: MPI may give its handle to
+   * the next one, which the recorder must see as new */
+  if (rc == MPI_SUCCESS && tracking () && handle != MPI_COMM_WORLD && handle != MPI_COMM_SELF)
+    {
+      pthread_mutex_lock (&sextant__rec.lock);
+      sextant__handles_forget (&sextant__rec.comms, (uintptr_t) handle);
+      pthread_mutex_unlock (&sextant__rec.lock);
+    }
+  if (recorded)
+    coll_end_def (&call, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, def, OTF2_UNDEFINED_UINT32, 0, 0);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Graph_create (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                  MPI_Comm *comm_graph)
+{
+  MAKE (GRAPH_CREATE, "MPI_Graph_create", comm_old, comm_graph,
+        PMPI_Graph_create (comm_old, nnodes, index, edges, reorder, comm_graph));
+}
+
+SEXTANT__EXPORT int
+MPI_Dist_graph_create (MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                       const int destinations[], const int weights[], MPI_Info info, int reorder,
+                       MPI_Comm *comm_dist_graph)
+{
+  MAKE (DIST_GRAPH_CREATE, "MPI_Dist_graph_create", comm_old, comm_dist_graph,
+        PMPI_Dist_graph_create (comm_old, n, sources, degrees, destinations, weights, info, reorder,
+                                comm_dist_graph));
+}
+
+SEXTANT__EXPORT int
+MPI_Dist_graph_create_adjacent (MPI_Comm comm_old, int indegree, const int sources[],
+                                const int sourceweights[], int outdegree, const int destinations[],
+                                const int destweights[], MPI_Info info, int reorder,
+                                MPI_Comm *comm_dist_graph)
+{
+  MAKE (DIST_GRAPH_CREATE_ADJACENT, "MPI_Dist_graph_create_adjacent", comm_old, comm_dist_graph,
+        PMPI_Dist_graph_create_adjacent (comm_old, indegree, sources, sourceweights, outdegree,
+                                         destinations, destweights, info, reorder, comm_dist_graph));
+}
+
+/* Collective over @group only, not over the parent: the new communicator
+ * is known by its members (the nth with them on this rank), and the call
+ * is recorded as a plain region, not a collective on the parent. */
+SEXTANT__EXPORT int
+MPI_Comm_create_group (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+  sextant__call call;
+  int recorded = SEXTANT__BEGIN (&call, COMM_CREATE_GROUP);
+  int rc = PMPI_Comm_create_group (comm, group, tag, newcomm);
+
+  if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL && tracking ())
+    {
+      int n = 0;
+      uint32_t *members = comm_world_ranks (*newcomm, &n);
+
+      if (members != NULL)
+        {
+          pthread_mutex_lock (&sextant__rec.lock);
+          comm_define_members (*newcomm, "MPI_Comm_create_group", members, n);
+          pthread_mutex_unlock (&sextant__rec.lock);
+        }
+      free (members);
+    }
+  if (recorded)
+    sextant__end (&call);
   return rc;
 }

@@ -138,6 +138,10 @@
   X (COMM_CREATE, "MPI_Comm_create", COLL_OTHER)       \
   X (CART_CREATE, "MPI_Cart_create", COLL_OTHER)       \
   X (CART_SUB, "MPI_Cart_sub", COLL_OTHER)             \
+  X (GRAPH_CREATE, "MPI_Graph_create", COLL_OTHER)     \
+  X (DIST_GRAPH_CREATE, "MPI_Dist_graph_create", COLL_OTHER) \
+  X (DIST_GRAPH_CREATE_ADJACENT, "MPI_Dist_graph_create_adjacent", COLL_OTHER) \
+  X (COMM_CREATE_GROUP, "MPI_Comm_create_group", FUNCTION) \
   X (COMM_FREE, "MPI_Comm_free", FUNCTION)             \
   X (WIN_CREATE, "MPI_Win_create", RMA)                \
   X (WIN_ALLOCATE, "MPI_Win_allocate", RMA)            \
@@ -246,7 +250,10 @@ typedef enum
   SEXTANT__COMM_WORLD = 0,          /* MPI_COMM_WORLD */
   SEXTANT__COMM_SELF = 1,           /* MPI_COMM_SELF: one instance per process */
   SEXTANT__COMM_CHILD = 2,          /* made by a collective call on a known parent */
-  SEXTANT__COMM_LOCAL = 3,          /* seen without its creation: this rank's own */
+  SEXTANT__COMM_LOCAL = 3,          /* an inter-communicator seen without its creation: this rank's own */
+  SEXTANT__COMM_MEMBERS = 4,        /* by its members: made by MPI_Comm_create_group or seen
+                                       without its creation; seq = how many with these members
+                                       this rank defined before */
 } sextant__comm_kind;
 
 typedef struct
@@ -268,7 +275,8 @@ typedef struct
  * and min_rank are: seq counts the communicator-making calls on the parent
  * (the same on every rank, since they are collective over the parent), and
  * min_rank - the lowest world rank in it - tells apart the communicators
- * that one MPI_Comm_split makes. */
+ * that one MPI_Comm_split makes. A MEMBERS communicator is the same on all
+ * its ranks when its members (in order) and seq are. */
 typedef struct
 {
   uint32_t kind;                    /* sextant__comm_kind */
@@ -338,9 +346,9 @@ int  sextant__defs_deserialize (sextant__reader *rd,
 
 /* ---- handles (sextant-recorder-handles.c) ---- */
 
-/* What the recorder knows about a communicator. Never freed before the
- * recorder finishes (MPI may hand the same handle out again, which replaces
- * the table entry, not the record). */
+/* What the recorder knows about a communicator. Its handle leaves the
+ * table at MPI_Comm_free; the record is freed when the recorder finishes
+ * (MPI may hand the same handle out again, for a new record). */
 typedef struct
 {
   uint32_t def;                     /* local COMM definition */
@@ -374,6 +382,10 @@ void *sextant__handles_get  (const sextant__handles *table,
 int   sextant__handles_put  (sextant__handles *table,
                              uintptr_t         key,
                              void             *value);
+/* The object of @key was freed: lookups miss until a new one takes the
+ * handle (its record stays with the recorder, for the events written). */
+void  sextant__handles_forget (sextant__handles *table,
+                               uintptr_t         key);
 
 /* An open non-blocking operation: one entry per starting call, found by
  * its MPI_Request value (several may share one, see

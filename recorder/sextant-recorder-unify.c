@@ -238,7 +238,7 @@ unify_rank (sextant__defs       *global,
       def.parent = def.parent < i ? cmap[def.parent] : SEXTANT__UNDEF;
       if (def.kind == SEXTANT__COMM_LOCAL)
         def.seq = (uint32_t) global->n_comms;   /* unique: never merged */
-      if (def.kind > SEXTANT__COMM_LOCAL || def.name == SEXTANT__UNDEF)
+      if (def.kind > SEXTANT__COMM_MEMBERS || def.name == SEXTANT__UNDEF)
         {
           cmap[i] = SEXTANT__UNDEF;
           continue;

@@ -499,6 +499,25 @@ def scenario_requests(ctx):
     check(incomplete == 0, '%d non-blocking sends without completion' % incomplete)
 
 
+def scenario_comms(ctx):
+    # rec-comms.c: a freed duplicate, communicators of MPI_Comm_create_group
+    # (which may get its handle) and of MPI_Intercomm_merge; 4 ranks
+    np = 4
+    rec = Recording(ctx, 'comms')
+    rec.run('rec-comms', np)
+    rec.otf2_print().import_()
+    rec.expect_info(matched=0, unmatched=0)
+    rec.expect_callsites('rec-comms.c', require_all_mpi=False)
+    barriers = sorted(r[0] for r in rec.query("SELECT members FROM collective WHERE kind = 'BARRIER'"))
+    check(barriers == [2, 2, 4, 4], 'barriers and their members: %s' % barriers)
+    complete = rec.query('SELECT COUNT(*) FROM collective WHERE members != expected')[0][0]
+    check(complete == 0, '%d collective instances are missing members' % complete)
+    pairs = rec.query('''SELECT c.id, group_concat(m.loc) FROM comm c JOIN comm_member m ON m.comm = c.id
+                         WHERE c.name = 'MPI_Comm_create_group' GROUP BY c.id''')
+    members = sorted(sorted(int(x) for x in locs.split(',')) for _, locs in pairs)
+    check(members == [[0, 1], [2, 3]], 'MPI_Comm_create_group communicators: %s' % pairs)
+
+
 def scenario_split_coll(ctx):
     np = 6
     rec = Recording(ctx, 'split-coll')
@@ -1069,6 +1088,7 @@ SCENARIOS = {
     'nonblocking': scenario_nonblocking,
     'split-coll': scenario_split_coll,
     'requests': scenario_requests,
+    'comms': scenario_comms,
     'rma': scenario_rma,
     'threads': scenario_threads,
     'onecoll': scenario_onecoll,
