@@ -7,7 +7,10 @@
  * MPI_COLLECTIVE_END (operation, communicator, root, bytes), LEAVE. A
  * non-blocking one writes NON_BLOCKING_COLLECTIVE_REQUEST in its MPI_I*
  * call and NON_BLOCKING_COLLECTIVE_COMPLETE in the Wait/Test that
- * completes it (sextant-recorder-mpi-p2p.c). The root is a rank of the
+ * completes it (sextant-recorder-mpi-p2p.c); the request carries its
+ * communicator as an attribute (SEXTANT__ATTR_NBC_COMM), so that the
+ * importer numbers a communicator's collectives in the order they
+ * started, as MPI matches them. The root is a rank of the
  * communicator, OTF2_UNDEFINED_UINT32 for operations without one.
  *
  * Bytes are those of this rank's buffers: "sent" is what the operation
@@ -403,7 +406,10 @@ nb_request (sextant__call     *call,
   info.root = root_of (root);
   info.sent = sent;
   info.received = received;
-  SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveRequest (t->writer, NULL, call->enter, info.id),
+  /* its communicator, for numbering by start (OTF2 3.0's record has none) */
+  if (info.comm != SEXTANT__UNDEF)
+    OTF2_AttributeList_AddCommRef (t->attrs, SEXTANT__ATTR_NBC_COMM, info.comm);
+  SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveRequest (t->writer, t->attrs, call->enter, info.id),
                   "NON_BLOCKING_COLLECTIVE_REQUEST");
   sextant__request_put (request, &info);
 }

@@ -53,6 +53,9 @@
 #define SEXTANT__ATTR_ONECOLL_SEQ 3
 #define SEXTANT__ATTR_ONECOLL_ROOT 4
 #define SEXTANT__ATTR_ONECOLL_PEER 5
+/* on NON_BLOCKING_COLLECTIVE_REQUEST: its communicator, so that an importer
+ * numbers the collectives of a communicator in the order they started */
+#define SEXTANT__ATTR_NBC_COMM 6
 #define SEXTANT__MAX_CALLPATH 32         /* upper bound of SEXTANT_RECORD_CALLPATH */
 /* OTF2 event chunk, bytes: libotf2 hands a write of 4 MiB or more straight
  * to write(2) and keeps smaller ones in a buffer of its own, so a flushed

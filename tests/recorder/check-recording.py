@@ -518,6 +518,23 @@ def scenario_comms(ctx):
     check(members == [[0, 1], [2, 3]], 'MPI_Comm_create_group communicators: %s' % pairs)
 
 
+def scenario_nbc_order(ctx):
+    # rec-nbc-order.c: Ibcast and Iallreduce completed in opposite orders
+    # on even and odd ranks; numbered by start, every instance is whole
+    np, rounds = 4, 5
+    rec = Recording(ctx, 'nbc-order')
+    rec.run('rec-nbc-order', np)
+    rec.otf2_print().import_()
+    rec.expect_records({'NON_BLOCKING_COLLECTIVE_REQUEST': np * 2 * rounds,
+                        'NON_BLOCKING_COLLECTIVE_COMPLETE': np * 2 * rounds})
+    rec.expect_info(matched=0, unmatched=0, collectives=2 * rounds)
+    rec.expect_callsites('rec-nbc-order.c')
+    kinds = rec.query('''SELECT kind, COUNT(*), MIN(members), MAX(members) FROM collective
+                         GROUP BY kind ORDER BY kind''')
+    check(kinds == [('ALLREDUCE', rounds, np, np), ('BCAST', rounds, np, np)],
+          'non-blocking collectives: %s' % kinds)
+
+
 def scenario_split_coll(ctx):
     np = 6
     rec = Recording(ctx, 'split-coll')
@@ -1089,6 +1106,7 @@ SCENARIOS = {
     'split-coll': scenario_split_coll,
     'requests': scenario_requests,
     'comms': scenario_comms,
+    'nbc-order': scenario_nbc_order,
     'rma': scenario_rma,
     'threads': scenario_threads,
     'onecoll': scenario_onecoll,
