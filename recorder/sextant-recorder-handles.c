@@ -224,10 +224,13 @@ stripe_of (uintptr_t  key,
 
 /* The entry of @key to use: the oldest one this thread started, else the
  * oldest one. *@link_out is the link that points to it. */
+/* 0: a live request; 1: a persistent request's template; 2: a matched
+ * message (MPI_Message) - each class is found only by its own lookups */
 static int
-is_template (const sextant__request *r)
+entry_class (const sextant__request *r)
 {
-  return r->kind == SEXTANT__REQ_PSEND || r->kind == SEXTANT__REQ_PRECV;
+  return r->kind == SEXTANT__REQ_PSEND || r->kind == SEXTANT__REQ_PRECV ? 1
+         : r->kind == SEXTANT__REQ_MESSAGE ? 2 : 0;
 }
 
 static request_node *
@@ -235,14 +238,14 @@ request_pick (request_stripe  *s,
               size_t           b,
               uintptr_t        key,
               uint32_t         thread,
-              int              templates,
+              int              cls,
               request_node  ***link_out)
 {
   request_node **first = NULL;
 
   for (request_node **link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
     {
-      if ((*link)->key != key || is_template (&(*link)->info) != templates)
+      if ((*link)->key != key || entry_class (&(*link)->info) != cls)
         continue;
       if ((*link)->info.thread == thread)
         {
@@ -327,15 +330,14 @@ sextant__request_restore (MPI_Request             req,
 }
 
 /* Finds the entry of @req for this thread (see request_pick), or the one
- * with @only_id when that is nonzero; removes it if @remove. Persistent
- * requests' templates are found only with @templates, the others only
- * without. */
+ * with @only_id when that is nonzero; removes it if @remove. Only entries
+ * of class @cls (see entry_class) are found. */
 static int
 request_find (MPI_Request       req,
               sextant__request *out,
               int               remove,
               uint64_t          only_id,
-              int               templates)
+              int               cls)
 {
   uintptr_t key = request_key (req);
   sextant__thread *t = sextant__tls;
@@ -351,12 +353,12 @@ request_find (MPI_Request       req,
   if (only_id != 0)
     {
       for (link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
-        if ((*link)->key == key && (*link)->info.id == only_id && !is_template (&(*link)->info))
+        if ((*link)->key == key && (*link)->info.id == only_id && entry_class (&(*link)->info) == 0)
           break;
       node = *link;
     }
   else
-    node = request_pick (s, b, key, t != NULL ? t->index : UINT32_MAX, templates, &link);
+    node = request_pick (s, b, key, t != NULL ? t->index : UINT32_MAX, cls, &link);
   if (node != NULL)
     {
       if (out != NULL)
@@ -405,4 +407,27 @@ sextant__persistent_forget (MPI_Request req)
 {
   while (request_find (req, NULL, 1, 0, 1))
     ;
+}
+
+void
+sextant__message_put (MPI_Message message,
+                      uint32_t    comm)
+{
+  sextant__request info = { 0 };
+  MPI_Request key = MPI_REQUEST_NULL;
+
+  info.kind = SEXTANT__REQ_MESSAGE;
+  info.comm = comm;
+  memcpy (&key, &message, sizeof key < sizeof message ? sizeof key : sizeof message);
+  sextant__request_put (key, &info);
+}
+
+uint32_t
+sextant__message_take (MPI_Message message)
+{
+  sextant__request info = { 0 };
+  MPI_Request key = MPI_REQUEST_NULL;
+
+  memcpy (&key, &message, sizeof key < sizeof message ? sizeof key : sizeof message);
+  return request_find (key, &info, 1, 0, 2) ? info.comm : SEXTANT__UNDEF;
 }

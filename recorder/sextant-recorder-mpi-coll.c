@@ -88,6 +88,26 @@ shape (MPI_Comm  comm,
   PMPI_Comm_size (comm, size);
 }
 
+/* The in- and out-neighbours of a process topology (0 without one). */
+static void
+neighbor_counts (MPI_Comm  comm,
+                 int      *in,
+                 int      *out)
+{
+  int topo = MPI_UNDEFINED, rank = 0, n = 0, weighted = 0;
+
+  *in = *out = 0;
+  if (PMPI_Topo_test (comm, &topo) != MPI_SUCCESS)
+    return;
+  if (topo == MPI_CART && PMPI_Cartdim_get (comm, &n) == MPI_SUCCESS)
+    *in = *out = 2 * n;
+  else if (topo == MPI_GRAPH && PMPI_Comm_rank (comm, &rank) == MPI_SUCCESS &&
+           PMPI_Graph_neighbors_count (comm, rank, &n) == MPI_SUCCESS)
+    *in = *out = n;
+  else if (topo == MPI_DIST_GRAPH)
+    PMPI_Dist_graph_neighbors_count (comm, in, out, &weighted);
+}
+
 static uint32_t
 root_of (int root)
 {
@@ -548,6 +568,56 @@ bytes_reduce_scatter_block (int recvcount, MPI_Datatype type, MPI_Comm comm, uin
   *r = bytes_of (recvcount, type);
 }
 
+/* MPI_Alltoallw (or, @neighbors, MPI_Neighbor_alltoallw): per-peer counts
+ * and types, over the communicator or over the neighbours */
+static void
+bytes_alltoallw (const void *sendbuf, const int *sendcounts, const MPI_Datatype *sendtypes,
+                 const int *recvcounts, const MPI_Datatype *recvtypes, MPI_Comm comm, int neighbors,
+                 uint64_t *s, uint64_t *r)
+{
+  int rank, size, in, out;
+
+  shape (comm, &rank, &size);
+  in = out = size;
+  if (neighbors)
+    neighbor_counts (comm, &in, &out);
+  *s = *r = 0;
+  for (int i = 0; recvcounts != NULL && recvtypes != NULL && i < in; i++)
+    *r += bytes_of (recvcounts[i], recvtypes[i]);
+  for (int i = 0; sendbuf != MPI_IN_PLACE && sendcounts != NULL && sendtypes != NULL && i < out; i++)
+    *s += bytes_of (sendcounts[i], sendtypes[i]);
+  if (sendbuf == MPI_IN_PLACE)
+    *s = *r;
+}
+
+/* MPI_Neighbor_allgather (the same block to every out-neighbour) and
+ * MPI_Neighbor_alltoall (a block per out-neighbour): both send out x the
+ * block and receive in x the block */
+static void
+bytes_neighbor (int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                uint64_t *s, uint64_t *r)
+{
+  int in = 0, out = 0;
+
+  neighbor_counts (comm, &in, &out);
+  *s = (uint64_t) out * bytes_of (sendcount, sendtype);
+  *r = (uint64_t) in * bytes_of (recvcount, recvtype);
+}
+
+/* MPI_Neighbor_allgatherv (@sendcounts: one count sent to all) and
+ * MPI_Neighbor_alltoallv (@per_peer: a count per out-neighbour) */
+static void
+bytes_neighbor_v (const int *sendcounts, int per_peer, MPI_Datatype sendtype, const int *recvcounts,
+                  MPI_Datatype recvtype, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int in = 0, out = 0;
+
+  neighbor_counts (comm, &in, &out);
+  *r = sum_bytes (recvcounts, in, recvtype);
+  *s = per_peer ? sum_bytes (sendcounts, out, sendtype)
+       : sendcounts != NULL ? (uint64_t) out * bytes_of (sendcounts[0], sendtype) : 0;
+}
+
 /* ---- blocking collectives ---- */
 
 /* BLOCKING (ID, op, root, bytes computation, the PMPI call) */
@@ -563,149 +633,6 @@ bytes_reduce_scatter_block (int recvcount, MPI_Datatype type, MPI_Comm comm, uin
   BYTES;                                                                      \
   coll_end (&call, OTF2_COLLECTIVE_OP_##OP, comm, (ROOT), sent, received);    \
   return rc
-
-SEXTANT__EXPORT int
-MPI_Barrier (MPI_Comm comm)
-{
-  BLOCKING (BARRIER, BARRIER, -1, (void) 0, PMPI_Barrier (comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Bcast (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
-  BLOCKING (BCAST, BCAST, root, bytes_bcast (count, datatype, root, comm, &sent, &received),
-            PMPI_Bcast (buffer, count, datatype, root, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Reduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-            int root, MPI_Comm comm)
-{
-  BLOCKING (REDUCE, REDUCE, root, bytes_reduce (count, datatype, root, comm, &sent, &received),
-            PMPI_Reduce (sendbuf, recvbuf, count, datatype, op, root, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Allreduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm)
-{
-  BLOCKING (ALLREDUCE, ALLREDUCE, -1, sent = received = bytes_of (count, datatype),
-            PMPI_Allreduce (sendbuf, recvbuf, count, datatype, op, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Gather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-  BLOCKING (GATHER, GATHER, root,
-            bytes_gather (sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, &sent, &received),
-            PMPI_Gather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Gatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-  BLOCKING (GATHERV, GATHERV, root,
-            bytes_gatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, &sent,
-                           &received),
-            PMPI_Gatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                          comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Scatter (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-             MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-  BLOCKING (SCATTER, SCATTER, root,
-            bytes_scatter (sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
-                           &received),
-            PMPI_Scatter (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Scatterv (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-  BLOCKING (SCATTERV, SCATTERV, root,
-            bytes_scatterv (sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
-                            &received),
-            PMPI_Scatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                           comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Allgather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-               MPI_Datatype recvtype, MPI_Comm comm)
-{
-  BLOCKING (ALLGATHER, ALLGATHER, -1,
-            bytes_allgather (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent, &received),
-            PMPI_Allgather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Allgatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-  BLOCKING (ALLGATHERV, ALLGATHERV, -1,
-            bytes_allgatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, &sent,
-                              &received),
-            PMPI_Allgatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Alltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm)
-{
-  BLOCKING (ALLTOALL, ALLTOALL, -1,
-            bytes_alltoall (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent, &received),
-            PMPI_Alltoall (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Alltoallv (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-               void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-               MPI_Comm comm)
-{
-  BLOCKING (ALLTOALLV, ALLTOALLV, -1,
-            bytes_alltoallv (sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, &sent, &received),
-            PMPI_Alltoallv (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                            recvtype, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Scan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-          MPI_Comm comm)
-{
-  BLOCKING (SCAN, SCAN, -1, sent = received = bytes_of (count, datatype),
-            PMPI_Scan (sendbuf, recvbuf, count, datatype, op, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Exscan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-            MPI_Comm comm)
-{
-  BLOCKING (EXSCAN, EXSCAN, -1, sent = received = bytes_of (count, datatype),
-            PMPI_Exscan (sendbuf, recvbuf, count, datatype, op, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Reduce_scatter (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm)
-{
-  BLOCKING (REDUCE_SCATTER, REDUCE_SCATTER, -1,
-            bytes_reduce_scatter (recvcounts, datatype, comm, &sent, &received),
-            PMPI_Reduce_scatter (sendbuf, recvbuf, recvcounts, datatype, op, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Reduce_scatter_block (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
-                          MPI_Op op, MPI_Comm comm)
-{
-  BLOCKING (REDUCE_SCATTER_BLOCK, REDUCE_SCATTER_BLOCK, -1,
-            bytes_reduce_scatter_block (recvcount, datatype, comm, &sent, &received),
-            PMPI_Reduce_scatter_block (sendbuf, recvbuf, recvcount, datatype, op, comm));
-}
 
 /* ---- non-blocking collectives ---- */
 
@@ -725,161 +652,8 @@ MPI_Reduce_scatter_block (const void *sendbuf, void *recvbuf, int recvcount, MPI
   sextant__end (&call);                                                       \
   return rc
 
-SEXTANT__EXPORT int
-MPI_Ibarrier (MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IBARRIER, BARRIER, -1, (void) 0, PMPI_Ibarrier (comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ibcast (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-            MPI_Request *request)
-{
-  NONBLOCKING (IBCAST, BCAST, root, bytes_bcast (count, datatype, root, comm, &sent, &received),
-               PMPI_Ibcast (buffer, count, datatype, root, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ireduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             int root, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IREDUCE, REDUCE, root, bytes_reduce (count, datatype, root, comm, &sent, &received),
-               PMPI_Ireduce (sendbuf, recvbuf, count, datatype, op, root, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iallreduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IALLREDUCE, ALLREDUCE, -1, sent = received = bytes_of (count, datatype),
-               PMPI_Iallreduce (sendbuf, recvbuf, count, datatype, op, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Igather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IGATHER, GATHER, root,
-               bytes_gather (sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, &sent,
-                             &received),
-               PMPI_Igather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                             request));
-}
-
-SEXTANT__EXPORT int
-MPI_Igatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-              MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IGATHERV, GATHERV, root,
-               bytes_gatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, &sent,
-                              &received),
-               PMPI_Igatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                              root, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iscatter (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (ISCATTER, SCATTER, root,
-               bytes_scatter (sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
-                              &received),
-               PMPI_Iscatter (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                              request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iscatterv (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-               MPI_Request *request)
-{
-  NONBLOCKING (ISCATTERV, SCATTERV, root,
-               bytes_scatterv (sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
-                               &received),
-               PMPI_Iscatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                               root, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iallgather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IALLGATHER, ALLGATHER, -1,
-               bytes_allgather (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent,
-                                &received),
-               PMPI_Iallgather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                                request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iallgatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                 MPI_Request *request)
-{
-  NONBLOCKING (IALLGATHERV, ALLGATHERV, -1,
-               bytes_allgatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, &sent,
-                                 &received),
-               PMPI_Iallgatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                                 comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ialltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IALLTOALL, ALLTOALL, -1,
-               bytes_alltoall (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent,
-                               &received),
-               PMPI_Ialltoall (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                               request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ialltoallv (const void *sendbuf, const int sendcounts[], const int sdispls[],
-                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IALLTOALLV, ALLTOALLV, -1,
-               bytes_alltoallv (sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, &sent,
-                                &received),
-               PMPI_Ialltoallv (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                recvtype, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iscan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-           MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (ISCAN, SCAN, -1, sent = received = bytes_of (count, datatype),
-               PMPI_Iscan (sendbuf, recvbuf, count, datatype, op, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iexscan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IEXSCAN, EXSCAN, -1, sent = received = bytes_of (count, datatype),
-               PMPI_Iexscan (sendbuf, recvbuf, count, datatype, op, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ireduce_scatter (const void *sendbuf, void *recvbuf, const int recvcounts[],
-                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IREDUCE_SCATTER, REDUCE_SCATTER, -1,
-               bytes_reduce_scatter (recvcounts, datatype, comm, &sent, &received),
-               PMPI_Ireduce_scatter (sendbuf, recvbuf, recvcounts, datatype, op, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ireduce_scatter_block (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
-                           MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IREDUCE_SCATTER_BLOCK, REDUCE_SCATTER_BLOCK, -1,
-               bytes_reduce_scatter_block (recvcount, datatype, comm, &sent, &received),
-               PMPI_Ireduce_scatter_block (sendbuf, recvbuf, recvcount, datatype, op, comm, request));
-}
+/* the wrappers of the `coll` and `icoll` lines of sextant-recorder-mpi.def */
+#include "sextant-recorder-mpi-coll.inc"
 
 /* ---- communicators ---- */
 

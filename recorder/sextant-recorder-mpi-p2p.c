@@ -323,6 +323,104 @@ MPI_Iprobe (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
   return rc;
 }
 
+/* ---- matched probes ---- */
+
+/* MPI_Mprobe/Improbe remember the communicator of the message they match;
+ * MPI_Mrecv writes MPI_RECV with it, MPI_Imrecv MPI_IRECV_REQUEST (its
+ * completion MPI_IRECV, as for MPI_Irecv). */
+SEXTANT__EXPORT int
+MPI_Mprobe (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, MPROBE))
+    return PMPI_Mprobe (source, tag, comm, message, status);
+  rc = PMPI_Mprobe (source, tag, comm, message, status);
+  if (rc == MPI_SUCCESS && *message != MPI_MESSAGE_NULL && *message != MPI_MESSAGE_NO_PROC)
+    sextant__message_put (*message, comm_def (comm));
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Improbe (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, IMPROBE))
+    return PMPI_Improbe (source, tag, comm, flag, message, status);
+  rc = PMPI_Improbe (source, tag, comm, flag, message, status);
+  if (rc == MPI_SUCCESS && *flag && *message != MPI_MESSAGE_NULL && *message != MPI_MESSAGE_NO_PROC)
+    sextant__message_put (*message, comm_def (comm));
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Mrecv (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+  sextant__call call;
+  MPI_Status local;
+  MPI_Message handle = *message;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, MRECV))
+    return PMPI_Mrecv (buf, count, datatype, message, status);
+  if (status == MPI_STATUS_IGNORE)
+    status = &local;
+  rc = PMPI_Mrecv (buf, count, datatype, message, status);
+  {
+    uint64_t now = sextant__now ();
+    uint32_t comm = handle != MPI_MESSAGE_NO_PROC ? sextant__message_take (handle) : SEXTANT__UNDEF;
+    int bytes = 0;
+
+    if (rc == MPI_SUCCESS && comm != SEXTANT__UNDEF && status->MPI_SOURCE != MPI_PROC_NULL)
+      {
+        if (PMPI_Get_count (status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
+          bytes = 0;
+        SEXTANT__WRITE (call.t, OTF2_EvtWriter_MpiRecv (call.t->writer, NULL, now, (uint32_t) status->MPI_SOURCE,
+                                                         comm, (uint32_t) status->MPI_TAG, (uint64_t) bytes),
+                        "MPI_RECV");
+      }
+    end_at (&call, now);
+  }
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Imrecv (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+{
+  sextant__call call;
+  MPI_Message handle = *message;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, IMRECV))
+    return PMPI_Imrecv (buf, count, datatype, message, request);
+  rc = PMPI_Imrecv (buf, count, datatype, message, request);
+  if (handle != MPI_MESSAGE_NO_PROC)
+    {
+      uint32_t comm = sextant__message_take (handle);
+
+      if (rc == MPI_SUCCESS && comm != SEXTANT__UNDEF)
+        {
+          sextant__thread *t = call.t;
+          sextant__request info;
+
+          sextant__request_init (&info, t, SEXTANT__REQ_IRECV, comm);
+          info.source = MPI_ANY_SOURCE;
+          info.tag = MPI_ANY_TAG;
+          info.bytes = bytes_of (count, datatype);
+          SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecvRequest (t->writer, NULL, call.enter, info.id),
+                          "MPI_IRECV_REQUEST");
+          sextant__request_put (*request, &info);
+        }
+    }
+  sextant__end (&call);
+  return rc;
+}
+
 /* ---- persistent requests ---- */
 
 /* MPI_*send_init and MPI_Recv_init keep what the request will do (a

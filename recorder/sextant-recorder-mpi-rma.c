@@ -391,6 +391,95 @@ MPI_Get_accumulate (const void *origin_addr, int origin_count, MPI_Datatype orig
   return rc;
 }
 
+/* The request-based operations are recorded as their plain forms: the
+ * operation completes at the window's next synchronisation (flush, unlock,
+ * fence, complete), which is what OTF2's RMA_OP_COMPLETE_BLOCKING there
+ * says; the completion of the request itself (an MPI_Wait on it) is
+ * local and not written separately. */
+SEXTANT__EXPORT int
+MPI_Rput (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+          MPI_Request *request)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, RPUT))
+    return PMPI_Rput (origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                      target_count, target_datatype, win, request);
+  rc = PMPI_Rput (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                  target_datatype, win, request);
+  ISSUE (OTF2_EvtWriter_RmaPut (t->writer, NULL, call.enter, w->def, (uint32_t) target_rank,
+                                bytes_of (origin_count, origin_datatype), matching), "RMA_PUT");
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Rget (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+          MPI_Request *request)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, RGET))
+    return PMPI_Rget (origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                      target_count, target_datatype, win, request);
+  rc = PMPI_Rget (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                  target_datatype, win, request);
+  ISSUE (OTF2_EvtWriter_RmaGet (t->writer, NULL, call.enter, w->def, (uint32_t) target_rank,
+                                bytes_of (origin_count, origin_datatype), matching), "RMA_GET");
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Raccumulate (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                 int target_rank, MPI_Aint target_disp, int target_count,
+                 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, RACCUMULATE))
+    return PMPI_Raccumulate (origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                             target_count, target_datatype, op, win, request);
+  rc = PMPI_Raccumulate (origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                         target_count, target_datatype, op, win, request);
+  ISSUE (OTF2_EvtWriter_RmaAtomic (t->writer, NULL, call.enter, w->def, (uint32_t) target_rank,
+                                   OTF2_RMA_ATOMIC_TYPE_ACCUMULATE,
+                                   bytes_of (origin_count, origin_datatype), 0, matching),
+         "RMA_ATOMIC");
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Rget_accumulate (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     void *result_addr, int result_count, MPI_Datatype result_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, RGET_ACCUMULATE))
+    return PMPI_Rget_accumulate (origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                                 result_datatype, target_rank, target_disp, target_count,
+                                 target_datatype, op, win, request);
+  rc = PMPI_Rget_accumulate (origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                             result_datatype, target_rank, target_disp, target_count, target_datatype,
+                             op, win, request);
+  ISSUE (OTF2_EvtWriter_RmaAtomic (t->writer, NULL, call.enter, w->def, (uint32_t) target_rank,
+                                   OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE,
+                                   op == MPI_NO_OP ? 0 : bytes_of (origin_count, origin_datatype),
+                                   bytes_of (result_count, result_datatype), matching),
+         "RMA_ATOMIC");
+  sextant__end (&call);
+  return rc;
+}
+
 SEXTANT__EXPORT int
 MPI_Fetch_and_op (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
                   MPI_Aint target_disp, MPI_Op op, MPI_Win win)

@@ -65,113 +65,10 @@
 
 /* ---- the MPI functions the recorder wraps ---- */
 
-/* X (enum suffix, name, OTF2 region role) */
-#define SEXTANT__MPI_FUNCTIONS(X)                      \
-  X (INIT, "MPI_Init", FUNCTION)                       \
-  X (INIT_THREAD, "MPI_Init_thread", FUNCTION)         \
-  X (FINALIZE, "MPI_Finalize", FUNCTION)               \
-  X (ABORT, "MPI_Abort", FUNCTION)                     \
-  X (SEND, "MPI_Send", POINT2POINT)                    \
-  X (BSEND, "MPI_Bsend", POINT2POINT)                  \
-  X (SSEND, "MPI_Ssend", POINT2POINT)                  \
-  X (RSEND, "MPI_Rsend", POINT2POINT)                  \
-  X (ISEND, "MPI_Isend", POINT2POINT)                  \
-  X (IBSEND, "MPI_Ibsend", POINT2POINT)                \
-  X (ISSEND, "MPI_Issend", POINT2POINT)                \
-  X (IRSEND, "MPI_Irsend", POINT2POINT)                \
-  X (RECV, "MPI_Recv", POINT2POINT)                    \
-  X (IRECV, "MPI_Irecv", POINT2POINT)                  \
-  X (SENDRECV, "MPI_Sendrecv", POINT2POINT)            \
-  X (SENDRECV_REPLACE, "MPI_Sendrecv_replace", POINT2POINT) \
-  X (PROBE, "MPI_Probe", POINT2POINT)                  \
-  X (IPROBE, "MPI_Iprobe", POINT2POINT)                \
-  X (WAIT, "MPI_Wait", POINT2POINT)                    \
-  X (WAITALL, "MPI_Waitall", POINT2POINT)              \
-  X (WAITANY, "MPI_Waitany", POINT2POINT)              \
-  X (WAITSOME, "MPI_Waitsome", POINT2POINT)            \
-  X (TEST, "MPI_Test", POINT2POINT)                    \
-  X (TESTALL, "MPI_Testall", POINT2POINT)              \
-  X (TESTANY, "MPI_Testany", POINT2POINT)              \
-  X (TESTSOME, "MPI_Testsome", POINT2POINT)            \
-  X (CANCEL, "MPI_Cancel", POINT2POINT)                \
-  X (REQUEST_FREE, "MPI_Request_free", POINT2POINT)    \
-  X (SEND_INIT, "MPI_Send_init", POINT2POINT)          \
-  X (BSEND_INIT, "MPI_Bsend_init", POINT2POINT)        \
-  X (SSEND_INIT, "MPI_Ssend_init", POINT2POINT)        \
-  X (RSEND_INIT, "MPI_Rsend_init", POINT2POINT)        \
-  X (RECV_INIT, "MPI_Recv_init", POINT2POINT)          \
-  X (START, "MPI_Start", POINT2POINT)                  \
-  X (STARTALL, "MPI_Startall", POINT2POINT)            \
-  X (BARRIER, "MPI_Barrier", BARRIER)                  \
-  X (BCAST, "MPI_Bcast", COLL_ONE2ALL)                 \
-  X (REDUCE, "MPI_Reduce", COLL_ALL2ONE)               \
-  X (ALLREDUCE, "MPI_Allreduce", COLL_ALL2ALL)         \
-  X (GATHER, "MPI_Gather", COLL_ALL2ONE)               \
-  X (GATHERV, "MPI_Gatherv", COLL_ALL2ONE)             \
-  X (SCATTER, "MPI_Scatter", COLL_ONE2ALL)             \
-  X (SCATTERV, "MPI_Scatterv", COLL_ONE2ALL)           \
-  X (ALLGATHER, "MPI_Allgather", COLL_ALL2ALL)         \
-  X (ALLGATHERV, "MPI_Allgatherv", COLL_ALL2ALL)       \
-  X (ALLTOALL, "MPI_Alltoall", COLL_ALL2ALL)           \
-  X (ALLTOALLV, "MPI_Alltoallv", COLL_ALL2ALL)         \
-  X (SCAN, "MPI_Scan", COLL_OTHER)                     \
-  X (EXSCAN, "MPI_Exscan", COLL_OTHER)                 \
-  X (REDUCE_SCATTER, "MPI_Reduce_scatter", COLL_ALL2ALL) \
-  X (REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", COLL_ALL2ALL) \
-  X (IBARRIER, "MPI_Ibarrier", BARRIER)                \
-  X (IBCAST, "MPI_Ibcast", COLL_ONE2ALL)               \
-  X (IREDUCE, "MPI_Ireduce", COLL_ALL2ONE)             \
-  X (IALLREDUCE, "MPI_Iallreduce", COLL_ALL2ALL)       \
-  X (IGATHER, "MPI_Igather", COLL_ALL2ONE)             \
-  X (IGATHERV, "MPI_Igatherv", COLL_ALL2ONE)           \
-  X (ISCATTER, "MPI_Iscatter", COLL_ONE2ALL)           \
-  X (ISCATTERV, "MPI_Iscatterv", COLL_ONE2ALL)         \
-  X (IALLGATHER, "MPI_Iallgather", COLL_ALL2ALL)       \
-  X (IALLGATHERV, "MPI_Iallgatherv", COLL_ALL2ALL)     \
-  X (IALLTOALL, "MPI_Ialltoall", COLL_ALL2ALL)         \
-  X (IALLTOALLV, "MPI_Ialltoallv", COLL_ALL2ALL)       \
-  X (ISCAN, "MPI_Iscan", COLL_OTHER)                   \
-  X (IEXSCAN, "MPI_Iexscan", COLL_OTHER)               \
-  X (IREDUCE_SCATTER, "MPI_Ireduce_scatter", COLL_ALL2ALL) \
-  X (IREDUCE_SCATTER_BLOCK, "MPI_Ireduce_scatter_block", COLL_ALL2ALL) \
-  X (COMM_DUP, "MPI_Comm_dup", COLL_OTHER)             \
-  X (COMM_DUP_WITH_INFO, "MPI_Comm_dup_with_info", COLL_OTHER) \
-  X (COMM_SPLIT, "MPI_Comm_split", COLL_OTHER)         \
-  X (COMM_SPLIT_TYPE, "MPI_Comm_split_type", COLL_OTHER) \
-  X (COMM_CREATE, "MPI_Comm_create", COLL_OTHER)       \
-  X (CART_CREATE, "MPI_Cart_create", COLL_OTHER)       \
-  X (CART_SUB, "MPI_Cart_sub", COLL_OTHER)             \
-  X (GRAPH_CREATE, "MPI_Graph_create", COLL_OTHER)     \
-  X (DIST_GRAPH_CREATE, "MPI_Dist_graph_create", COLL_OTHER) \
-  X (DIST_GRAPH_CREATE_ADJACENT, "MPI_Dist_graph_create_adjacent", COLL_OTHER) \
-  X (COMM_CREATE_GROUP, "MPI_Comm_create_group", FUNCTION) \
-  X (COMM_FREE, "MPI_Comm_free", FUNCTION)             \
-  X (WIN_CREATE, "MPI_Win_create", RMA)                \
-  X (WIN_ALLOCATE, "MPI_Win_allocate", RMA)            \
-  X (WIN_ALLOCATE_SHARED, "MPI_Win_allocate_shared", RMA) \
-  X (WIN_CREATE_DYNAMIC, "MPI_Win_create_dynamic", RMA) \
-  X (WIN_FREE, "MPI_Win_free", RMA)                    \
-  X (PUT, "MPI_Put", RMA)                              \
-  X (GET, "MPI_Get", RMA)                              \
-  X (ACCUMULATE, "MPI_Accumulate", RMA)                \
-  X (GET_ACCUMULATE, "MPI_Get_accumulate", RMA)        \
-  X (FETCH_AND_OP, "MPI_Fetch_and_op", RMA)            \
-  X (COMPARE_AND_SWAP, "MPI_Compare_and_swap", RMA)    \
-  X (WIN_LOCK, "MPI_Win_lock", RMA)                    \
-  X (WIN_UNLOCK, "MPI_Win_unlock", RMA)                \
-  X (WIN_LOCK_ALL, "MPI_Win_lock_all", RMA)            \
-  X (WIN_UNLOCK_ALL, "MPI_Win_unlock_all", RMA)        \
-  X (WIN_FLUSH, "MPI_Win_flush", RMA)                  \
-  X (WIN_FLUSH_ALL, "MPI_Win_flush_all", RMA)          \
-  X (WIN_FLUSH_LOCAL, "MPI_Win_flush_local", RMA)      \
-  X (WIN_FLUSH_LOCAL_ALL, "MPI_Win_flush_local_all", RMA) \
-  X (WIN_SYNC, "MPI_Win_sync", RMA)                    \
-  X (WIN_FENCE, "MPI_Win_fence", RMA)                  \
-  X (WIN_POST, "MPI_Win_post", RMA)                    \
-  X (WIN_START, "MPI_Win_start", RMA)                  \
-  X (WIN_COMPLETE, "MPI_Win_complete", RMA)            \
-  X (WIN_WAIT, "MPI_Win_wait", RMA)                    \
-  X (WIN_TEST, "MPI_Win_test", RMA)
+/* SEXTANT__MPI_FUNCTIONS (X): X (enum suffix, name, OTF2 region role) for
+ * every wrapped function, made from sextant-recorder-mpi.def by
+ * gen-mpi-wrappers.py */
+#include "sextant-recorder-mpi-functions.h"
 
 typedef enum
 {
@@ -401,6 +298,7 @@ typedef enum
   SEXTANT__REQ_COLL = 3,
   SEXTANT__REQ_PSEND = 4,           /* a persistent send (MPI_*send_init): what MPI_Start starts */
   SEXTANT__REQ_PRECV = 5,           /* a persistent receive (MPI_Recv_init); dest/source in source */
+  SEXTANT__REQ_MESSAGE = 6,         /* a message matched by MPI_(I)mprobe: its communicator */
 } sextant__req_kind;
 
 typedef struct
@@ -431,6 +329,11 @@ int  sextant__request_take  (MPI_Request       req,
 int  sextant__persistent_get    (MPI_Request       req,
                                  sextant__request *out);  /* 1 if found */
 void sextant__persistent_forget (MPI_Request req);
+/* The communicator of a message MPI_(I)mprobe matched, until MPI_(I)mrecv
+ * takes it (SEXTANT__UNDEF if unknown). */
+void     sextant__message_put  (MPI_Message message,
+                                uint32_t    comm);
+uint32_t sextant__message_take (MPI_Message message);
 /* Puts back what sextant__request_take took, before the handle's other
  * entries (restore several in the reverse order of taking). */
 void sextant__request_restore (MPI_Request             req,

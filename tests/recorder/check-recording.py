@@ -535,6 +535,32 @@ def scenario_nbc_order(ctx):
           'non-blocking collectives: %s' % kinds)
 
 
+def scenario_calls(ctx):
+    # rec-calls.c: calls the table of MPI functions added; 4 ranks
+    np = 4
+    rec = Recording(ctx, 'calls')
+    rec.run('rec-calls', np)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_RECV': 2 * np, 'MPI_IRECV': np, 'MPI_IRECV_REQUEST': np,
+                        'NON_BLOCKING_COLLECTIVE_REQUEST': 2 * np,
+                        'NON_BLOCKING_COLLECTIVE_COMPLETE': 2 * np,
+                        'RMA_PUT': np, 'RMA_GET': np})
+    rec.expect_info(matched=3 * np, unmatched=0, rma=2 * np)
+    rec.expect_callsites('rec-calls.c')
+    complete = rec.query('SELECT COUNT(*) FROM collective WHERE members != expected')[0][0]
+    check(complete == 0, '%d collective instances are missing members' % complete)
+    kinds = dict(rec.query('SELECT kind, COUNT(*) FROM collective GROUP BY kind'))
+    for kind in ('ALLGATHER', 'ALLTOALL', 'ALLTOALLW'):
+        check(kinds.get(kind, 0) >= 1, 'no %s collective: %s' % (kind, kinds))
+    rows = rec.query('''SELECT m.bytes_sent, m.bytes_received FROM collective c
+                        JOIN collective_member m ON m.collective = c.id WHERE c.kind = 'ALLGATHER'
+                        AND c.comm IN (SELECT id FROM comm WHERE name LIKE 'MPI_Cart_create%')''')
+    check(rows and all(r == (8, 8) for r in rows), 'neighbour allgather bytes: %s' % rows)
+    for region in ('MPI_Buffer_detach', 'MPI_Grequest_start',
+                   'MPI_Mprobe', 'MPI_Neighbor_allgather'):
+        check(len(rec.visits(region)) == np, '%d visits of %s' % (len(rec.visits(region)), region))
+
+
 def scenario_split_coll(ctx):
     np = 6
     rec = Recording(ctx, 'split-coll')
@@ -1107,6 +1133,7 @@ SCENARIOS = {
     'requests': scenario_requests,
     'comms': scenario_comms,
     'nbc-order': scenario_nbc_order,
+    'calls': scenario_calls,
     'rma': scenario_rma,
     'threads': scenario_threads,
     'onecoll': scenario_onecoll,
