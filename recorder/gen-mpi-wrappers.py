@@ -11,6 +11,10 @@
 #                                     inside sextant-recorder-mpi-coll.c
 #                                     (its BLOCKING/NONBLOCKING shapes and
 #                                     bytes_* helpers)
+#   sextant-recorder-mpi-p2p.inc      the `p2p SHAPE` wrappers, built inside
+#                                     sextant-recorder-mpi-p2p.c (its shapes)
+#   sextant-recorder-mpi-rma.inc      the `rma WHAT` wrappers, built inside
+#                                     sextant-recorder-mpi-rma.c (RMA_OP)
 #   sextant-recorder-mpi-gen.c        the `region` and `partial` wrappers
 # Run by meson at build time; python3 only, no other module.
 import re
@@ -47,6 +51,14 @@ def parse(path):
                     fail(lineno, 'coll/icoll OP ROOT | parameters | bytes')
                 e['op'], e['root'] = cls[1], cls[2]
                 e['params'], e['record'] = cols[3], cols[4]
+            elif kind == 'p2p':
+                if len(cols) != 4 or len(cls) != 2:
+                    fail(lineno, 'p2p SHAPE | parameters')
+                e['shape'], e['params'] = cls[1], cols[3]
+            elif kind == 'rma':
+                if len(cols) != 5 or len(cls) != 2:
+                    fail(lineno, 'rma WHAT | parameters | the OTF2 record')
+                e['what'], e['params'], e['record'] = cls[1], cols[3], cols[4]
             elif kind == 'region':
                 if len(cols) != 4:
                     fail(lineno, 'region | parameters')
@@ -107,6 +119,25 @@ def coll_inc(entries):
     return ''.join(out)
 
 
+def p2p_inc(entries):
+    out = [HEADER]
+    for e in entries:
+        if e['kind'] == 'p2p':
+            out.append('/* sextant-recorder-mpi.def:%d */\n' % e['line'])
+            out.append(wrapper(e, '  %s (%s, %s);\n' % (e['shape'], e['id'], pmpi(e))))
+    return ''.join(out)
+
+
+def rma_inc(entries):
+    out = [HEADER]
+    for e in entries:
+        if e['kind'] == 'rma':
+            out.append('/* sextant-recorder-mpi.def:%d */\n' % e['line'])
+            out.append(wrapper(e, '  RMA_OP (%s, %s,\n          %s,\n          "%s");\n'
+                               % (e['id'], pmpi(e), e['record'], e['what'])))
+    return ''.join(out)
+
+
 def gen_c(entries):
     out = [HEADER, '''/*
  * The wrappers of the calls recorded as their time only (ENTER/LEAVE of
@@ -142,10 +173,12 @@ def gen_c(entries):
 
 
 def main():
-    if len(sys.argv) != 5:
-        sys.exit('usage: gen-mpi-wrappers.py TABLE FUNCTIONS_H COLL_INC GEN_C')
+    makers = (functions_h, coll_inc, p2p_inc, rma_inc, gen_c)
+    if len(sys.argv) != 2 + len(makers):
+        sys.exit('usage: gen-mpi-wrappers.py TABLE FUNCTIONS_H COLL_INC P2P_INC RMA_INC GEN_C')
     entries = parse(sys.argv[1])
-    for path, text in zip(sys.argv[2:], (functions_h(entries), coll_inc(entries), gen_c(entries))):
+    for path, make in zip(sys.argv[2:], makers):
+        text = make(entries)
         with open(path, 'w') as f:
             f.write(text)
 

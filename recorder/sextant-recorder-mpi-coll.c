@@ -248,6 +248,12 @@ sextant__comms_init (void)
  * (under sextant__rec.lock): the next one's seq. */
 static sextant__blobmap members_seen;
 
+void
+sextant__comms_clear (void)
+{
+  sextant__blobmap_free (&members_seen);
+}
+
 /* Defines @comm by its members (see sextant__comm_def). Lock held. */
 static sextant__comm *
 comm_define_members (MPI_Comm        comm,

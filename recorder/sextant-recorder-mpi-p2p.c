@@ -107,30 +107,6 @@ end_at (sextant__call *call,
   sextant__end (&call);                                                       \
   return rc
 
-SEXTANT__EXPORT int
-MPI_Send (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SEND_BODY (SEND, PMPI_Send (buf, count, datatype, dest, tag, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Bsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SEND_BODY (BSEND, PMPI_Bsend (buf, count, datatype, dest, tag, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Ssend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SEND_BODY (SSEND, PMPI_Ssend (buf, count, datatype, dest, tag, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Rsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SEND_BODY (RSEND, PMPI_Rsend (buf, count, datatype, dest, tag, comm));
-}
-
 /* ---- non-blocking sends ---- */
 
 static void
@@ -166,33 +142,8 @@ record_isend (sextant__call *call,
   sextant__end (&call);                                                       \
   return rc
 
-SEXTANT__EXPORT int
-MPI_Isend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-           MPI_Request *request)
-{
-  ISEND_BODY (ISEND, PMPI_Isend (buf, count, datatype, dest, tag, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ibsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-            MPI_Request *request)
-{
-  ISEND_BODY (IBSEND, PMPI_Ibsend (buf, count, datatype, dest, tag, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Issend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-            MPI_Request *request)
-{
-  ISEND_BODY (ISSEND, PMPI_Issend (buf, count, datatype, dest, tag, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Irsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-            MPI_Request *request)
-{
-  ISEND_BODY (IRSEND, PMPI_Irsend (buf, count, datatype, dest, tag, comm, request));
-}
+/* the wrappers of the sends (`p2p` lines of sextant-recorder-mpi.def) are
+ * included after SEND_INIT_BODY, below */
 
 /* ---- receives ---- */
 
@@ -458,33 +409,7 @@ persistent_init (int           kind,
     sextant__end (&call);                                                     \
   return rc
 
-SEXTANT__EXPORT int
-MPI_Send_init (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
-{
-  SEND_INIT_BODY (SEND_INIT, PMPI_Send_init (buf, count, datatype, dest, tag, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Bsend_init (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request)
-{
-  SEND_INIT_BODY (BSEND_INIT, PMPI_Bsend_init (buf, count, datatype, dest, tag, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ssend_init (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request)
-{
-  SEND_INIT_BODY (SSEND_INIT, PMPI_Ssend_init (buf, count, datatype, dest, tag, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Rsend_init (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request)
-{
-  SEND_INIT_BODY (RSEND_INIT, PMPI_Rsend_init (buf, count, datatype, dest, tag, comm, request));
-}
+#include "sextant-recorder-mpi-p2p.inc"
 
 SEXTANT__EXPORT int
 MPI_Recv_init (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,

@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One recorder per process (sextant__rec). It owns:
- *  - the OTF2 archive, opened collectively at MPI_Init over a private
- *    duplicate of MPI_COMM_WORLD and closed collectively at MPI_Finalize;
+ *  - the OTF2 archive, opened collectively at MPI_Init over
+ *    MPI_COMM_WORLD (a duplicate when started later) and closed
+ *    collectively at MPI_Finalize;
  *  - one thread record (sextant__thread) per thread that made a recorded
  *    call: its OTF2 location and event writer, and its caches, reachable
  *    without locks through a thread-local pointer;
@@ -430,7 +431,7 @@ typedef struct
   pid_t pid;                        /* of the process that started it */
   int rank;                         /* in MPI_COMM_WORLD */
   int size;
-  MPI_Comm comm;                    /* the recorder's own duplicate of MPI_COMM_WORLD */
+  MPI_Comm comm;                    /* MPI_COMM_WORLD, or a duplicate if started after MPI_Init */
   OTF2_Archive *archive;
   char *dir;                        /* absolute archive directory */
   char *anchor;                     /* dir/traces.otf2 */
@@ -653,6 +654,8 @@ void sextant__thread_name (const char *name);
 /* ---- communicators and windows (sextant-recorder-mpi-coll.c, -rma.c) ---- */
 
 sextant__comm *sextant__comm_lookup_slow (MPI_Comm comm);
+/* Forgets the communicators known by their members (lock held, at the end). */
+void sextant__comms_clear (void);
 
 static inline sextant__comm *
 sextant__comm_get (MPI_Comm comm)

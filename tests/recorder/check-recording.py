@@ -559,6 +559,44 @@ def scenario_calls(ctx):
     for region in ('MPI_Buffer_detach', 'MPI_Grequest_start',
                    'MPI_Mprobe', 'MPI_Neighbor_allgather'):
         check(len(rec.visits(region)) == np, '%d visits of %s' % (len(rec.visits(region)), region))
+    # every function of the table is a wrapper the library exports, and no
+    # other MPI_ function is
+    table = set()
+    with open(os.path.join(ctx.srcdir, '..', '..', 'recorder', 'sextant-recorder-mpi.def')) as f:
+        for line in f:
+            if line.startswith('MPI_'):
+                table.add(line.split('|')[0].strip())
+    lib = os.path.join(os.path.dirname(ctx.launcher), 'libsextant-record.so')
+    nm = subprocess.run(['nm', '-D', '--defined-only', lib], stdout=subprocess.PIPE,
+                        universal_newlines=True, timeout=60)
+    exported = set(re.findall(r' T (MPI_\w+)$', nm.stdout, re.M))
+    check(exported == table, 'in the table, not exported: %s; exported, not in the table: %s'
+          % (sorted(table - exported), sorted(exported - table)))
+
+
+def scenario_behaviour(ctx):
+    # rec-behaviour.c run bare and recorded: the same output (lines of all
+    # ranks, in any order) and the same exit status (rank 0 exits with 3)
+    np = 3
+    exe = os.path.join(ctx.builddir, 'rec-behaviour')
+    bare = subprocess.run([ctx.timeout, '--kill-after=10', str(RUN_SECONDS), ctx.mpirun] + MPIRUN_OPTIONS
+                          + ['-np', str(np), exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=RUN_SECONDS + 30)
+    rec = Recording(ctx, 'behaviour')
+    recorded = rec.run('rec-behaviour', np, expect_success=False)
+    check(bare.returncode != 0, 'the bare run exited with %d, not rank 0\'s 3' % bare.returncode)
+    check(recorded.returncode == bare.returncode,
+          'exit status %d recorded, %d bare' % (recorded.returncode, bare.returncode))
+    lines = sorted(bare.stdout.splitlines())
+    check(len(lines) == np, 'bare output: %s' % bare.stdout)
+    check(sorted(recorded.stdout.splitlines()) == lines,
+          'recorded output %s, bare %s' % (recorded.stdout, bare.stdout))
+    check(not [l for l in recorded.stderr.splitlines() if l.startswith('sextant-record: rank')],
+          'the recorder complained: %s' % recorded.stderr)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_ISEND': 4 * np, 'MPI_ISEND_COMPLETE': 4 * np, 'MPI_IRECV': 4 * np,
+                        'NON_BLOCKING_COLLECTIVE_COMPLETE': np})
+    rec.expect_info(matched=4 * np, unmatched=0, collectives=1 + np)
 
 
 def scenario_split_coll(ctx):
@@ -1134,6 +1172,7 @@ SCENARIOS = {
     'comms': scenario_comms,
     'nbc-order': scenario_nbc_order,
     'calls': scenario_calls,
+    'behaviour': scenario_behaviour,
     'rma': scenario_rma,
     'threads': scenario_threads,
     'onecoll': scenario_onecoll,

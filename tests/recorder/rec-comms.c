@@ -37,8 +37,8 @@ main (int    argc,
   REC_CHECK (size == 2, "the pair has %d ranks", size);
   MPI_Barrier (pair); /* CALLSITE:MPI_Barrier */
 
-  MPI_Intercomm_create (pair, 0, MPI_COMM_WORLD, rec_rank < 2 ? 2 : 0, 8, &inter);
-  MPI_Intercomm_merge (inter, rec_rank >= 2, &merged);
+  MPI_Intercomm_create (pair, 0, MPI_COMM_WORLD, rec_rank < 2 ? 2 : 0, 8, &inter); /* CALLSITE:MPI_Intercomm_create */
+  MPI_Intercomm_merge (inter, rec_rank >= 2, &merged); /* CALLSITE:MPI_Intercomm_merge */
   MPI_Comm_size (merged, &size);
   REC_CHECK (size == 4, "the merged communicator has %d ranks", size);
   MPI_Barrier (merged); /* CALLSITE:MPI_Barrier */
