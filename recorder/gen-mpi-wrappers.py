@@ -7,9 +7,9 @@
 # writes, into the build directory:
 #   sextant-recorder-mpi-functions.h  SEXTANT__MPI_FUNCTIONS(X): every
 #                                     wrapped function (enum, name, role)
-#   sextant-recorder-mpi-coll.inc     the `coll` and `icoll` wrappers, built
+#   sextant-recorder-mpi-coll.inc     the `coll`, `icoll`, `comm` wrappers, built
 #                                     inside sextant-recorder-mpi-coll.c
-#                                     (its BLOCKING/NONBLOCKING shapes and
+#                                     (its BLOCKING/NONBLOCKING/MAKE shapes and
 #                                     bytes_* helpers)
 #   sextant-recorder-mpi-p2p.inc      the `p2p SHAPE` wrappers, built inside
 #                                     sextant-recorder-mpi-p2p.c (its shapes)
@@ -51,6 +51,10 @@ def parse(path):
                     fail(lineno, 'coll/icoll OP ROOT | parameters | bytes')
                 e['op'], e['root'] = cls[1], cls[2]
                 e['params'], e['record'] = cols[3], cols[4]
+            elif kind == 'comm':
+                if len(cols) != 4 or len(cls) != 3:
+                    fail(lineno, 'comm PARENT NEWCOMM | parameters')
+                e['parent'], e['newcomm'], e['params'] = cls[1], cls[2], cols[3]
             elif kind == 'p2p':
                 if len(cols) != 4 or len(cls) != 2:
                     fail(lineno, 'p2p SHAPE | parameters')
@@ -110,6 +114,10 @@ def pmpi(e):
 def coll_inc(entries):
     out = [HEADER]
     for e in entries:
+        if e['kind'] == 'comm':
+            out.append('/* sextant-recorder-mpi.def:%d */\n' % e['line'])
+            out.append(wrapper(e, '  MAKE (%s, "%s", %s, %s,\n        %s);\n'
+                               % (e['id'], e['name'], e['parent'], e['newcomm'], pmpi(e))))
         if e['kind'] not in ('coll', 'icoll'):
             continue
         shape = 'BLOCKING' if e['kind'] == 'coll' else 'NONBLOCKING'

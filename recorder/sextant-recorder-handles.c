@@ -271,9 +271,14 @@ node_new (request_stripe *s)
   return node;
 }
 
-void
-sextant__request_put (MPI_Request             req,
-                      const sextant__request *info)
+/* Adds an entry for @req: last of the handle's entries, or first if
+ * @first. Never replaces: MPI may hand the same value to several live
+ * requests (Open MPI's &ompi_request_empty for requests complete at their
+ * start), and each has its own completion. */
+static void
+request_insert (MPI_Request             req,
+                const sextant__request *info,
+                int                     first)
 {
   uintptr_t key = request_key (req);
   request_stripe *s;
@@ -285,48 +290,35 @@ sextant__request_put (MPI_Request             req,
     return;
   s = stripe_of (key, &b);
   pthread_mutex_lock (&s->lock);
-  /* never replaces: MPI may hand the same value to several live requests
-   * (Open MPI's &ompi_request_empty for requests complete at their start),
-   * and each has its own completion. The newest goes last, so that a
-   * completion takes the oldest. */
   node = node_new (s);
-  if (node == NULL)
+  if (node != NULL)                 /* else out of memory: this request goes unrecorded */
     {
-      pthread_mutex_unlock (&s->lock);
-      return;                       /* out of memory: this request goes unrecorded */
+      node->key = key;
+      node->info = *info;
+      /* first in its bucket is before every other entry of the handle */
+      link = &s->buckets[b];
+      if (!first)
+        while (*link != NULL)
+          link = &(*link)->next;
+      node->next = *link;
+      *link = node;
     }
-  node->key = key;
-  node->info = *info;
-  node->next = NULL;
-  for (link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
-    ;
-  *link = node;
   pthread_mutex_unlock (&s->lock);
+}
+
+void
+sextant__request_put (MPI_Request             req,
+                      const sextant__request *info)
+{
+  /* the newest goes last, so that a completion takes the oldest */
+  request_insert (req, info, 0);
 }
 
 void
 sextant__request_restore (MPI_Request             req,
                           const sextant__request *info)
 {
-  uintptr_t key = request_key (req);
-  request_stripe *s;
-  request_node *node;
-  size_t b;
-
-  if (stripes == NULL || req == MPI_REQUEST_NULL)
-    return;
-  s = stripe_of (key, &b);
-  pthread_mutex_lock (&s->lock);
-  /* first in its bucket, so before every other entry of the handle */
-  node = node_new (s);
-  if (node != NULL)
-    {
-      node->key = key;
-      node->info = *info;
-      node->next = s->buckets[b];
-      s->buckets[b] = node;
-    }
-  pthread_mutex_unlock (&s->lock);
+  request_insert (req, info, 1);
 }
 
 /* Finds the entry of @req for this thread (see request_pick), or the one

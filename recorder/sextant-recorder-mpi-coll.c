@@ -658,9 +658,6 @@ bytes_neighbor_v (const int *sendcounts, int per_peer, MPI_Datatype sendtype, co
   sextant__end (&call);                                                       \
   return rc
 
-/* the wrappers of the `coll` and `icoll` lines of sextant-recorder-mpi.def */
-#include "sextant-recorder-mpi-coll.inc"
-
 /* ---- communicators ---- */
 
 /* MAKE (ID, name, parent handle, pointer to the new handle, the PMPI call) */
@@ -683,51 +680,9 @@ bytes_neighbor_v (const int *sendcounts, int per_peer, MPI_Datatype sendtype, co
                   OTF2_UNDEFINED_UINT32, 0, 0);                               \
   return rc
 
-SEXTANT__EXPORT int
-MPI_Comm_dup (MPI_Comm comm, MPI_Comm *newcomm)
-{
-  MAKE (COMM_DUP, "MPI_Comm_dup", comm, newcomm, PMPI_Comm_dup (comm, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Comm_dup_with_info (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
-{
-  MAKE (COMM_DUP_WITH_INFO, "MPI_Comm_dup_with_info", comm, newcomm,
-        PMPI_Comm_dup_with_info (comm, info, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Comm_split (MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
-{
-  MAKE (COMM_SPLIT, "MPI_Comm_split", comm, newcomm, PMPI_Comm_split (comm, color, key, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Comm_split_type (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
-{
-  MAKE (COMM_SPLIT_TYPE, "MPI_Comm_split_type", comm, newcomm,
-        PMPI_Comm_split_type (comm, split_type, key, info, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Comm_create (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
-{
-  MAKE (COMM_CREATE, "MPI_Comm_create", comm, newcomm, PMPI_Comm_create (comm, group, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Cart_create (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
-                 MPI_Comm *comm_cart)
-{
-  MAKE (CART_CREATE, "MPI_Cart_create", comm_old, comm_cart,
-        PMPI_Cart_create (comm_old, ndims, dims, periods, reorder, comm_cart));
-}
-
-SEXTANT__EXPORT int
-MPI_Cart_sub (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
-{
-  MAKE (CART_SUB, "MPI_Cart_sub", comm, newcomm, PMPI_Cart_sub (comm, remain_dims, newcomm));
-}
+/* the wrappers of the `coll`, `icoll` and `comm` lines of
+ * sextant-recorder-mpi.def */
+#include "sextant-recorder-mpi-coll.inc"
 
 SEXTANT__EXPORT int
 MPI_Comm_free (MPI_Comm *comm)
@@ -754,35 +709,6 @@ MPI_Comm_free (MPI_Comm *comm)
   if (recorded)
     coll_end_def (&call, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, def, OTF2_UNDEFINED_UINT32, 0, 0);
   return rc;
-}
-
-SEXTANT__EXPORT int
-MPI_Graph_create (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
-                  MPI_Comm *comm_graph)
-{
-  MAKE (GRAPH_CREATE, "MPI_Graph_create", comm_old, comm_graph,
-        PMPI_Graph_create (comm_old, nnodes, index, edges, reorder, comm_graph));
-}
-
-SEXTANT__EXPORT int
-MPI_Dist_graph_create (MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                       const int destinations[], const int weights[], MPI_Info info, int reorder,
-                       MPI_Comm *comm_dist_graph)
-{
-  MAKE (DIST_GRAPH_CREATE, "MPI_Dist_graph_create", comm_old, comm_dist_graph,
-        PMPI_Dist_graph_create (comm_old, n, sources, degrees, destinations, weights, info, reorder,
-                                comm_dist_graph));
-}
-
-SEXTANT__EXPORT int
-MPI_Dist_graph_create_adjacent (MPI_Comm comm_old, int indegree, const int sources[],
-                                const int sourceweights[], int outdegree, const int destinations[],
-                                const int destweights[], MPI_Info info, int reorder,
-                                MPI_Comm *comm_dist_graph)
-{
-  MAKE (DIST_GRAPH_CREATE_ADJACENT, "MPI_Dist_graph_create_adjacent", comm_old, comm_dist_graph,
-        PMPI_Dist_graph_create_adjacent (comm_old, indegree, sources, sourceweights, outdegree,
-                                         destinations, destweights, info, reorder, comm_dist_graph));
 }
 
 /* Collective over @group only, not over the parent: the new communicator

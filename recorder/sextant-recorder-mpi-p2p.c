@@ -147,6 +147,28 @@ record_isend (sextant__call *call,
 
 /* ---- receives ---- */
 
+/* A receive started (MPI_Irecv, MPI_Imrecv, MPI_Start): MPI_IRECV_REQUEST,
+ * and the entry its completion takes, with what was posted. */
+static void
+record_irecv_request (sextant__call *call,
+                      MPI_Request    request,
+                      uint32_t       comm,
+                      int            source,
+                      int            tag,
+                      uint64_t       bytes)
+{
+  sextant__thread *t = call->t;
+  sextant__request info;
+
+  sextant__request_init (&info, t, SEXTANT__REQ_IRECV, comm);
+  info.source = source;
+  info.tag = tag;
+  info.bytes = bytes;
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecvRequest (t->writer, NULL, call->enter, info.id),
+                  "MPI_IRECV_REQUEST");
+  sextant__request_put (request, &info);
+}
+
 SEXTANT__EXPORT int
 MPI_Recv (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
           MPI_Status *status)
@@ -181,18 +203,7 @@ MPI_Irecv (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI
     return PMPI_Irecv (buf, count, datatype, source, tag, comm, request);
   rc = PMPI_Irecv (buf, count, datatype, source, tag, comm, request);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
-    {
-      sextant__thread *t = call.t;
-      sextant__request info = { 0 };
-
-      sextant__request_init (&info, t, SEXTANT__REQ_IRECV, comm_def (comm));
-      info.source = source;
-      info.tag = tag;
-      info.bytes = bytes_of (count, datatype);
-      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecvRequest (t->writer, NULL, call.enter, info.id),
-                      "MPI_IRECV_REQUEST");
-      sextant__request_put (*request, &info);
-    }
+    record_irecv_request (&call, *request, comm_def (comm), source, tag, bytes_of (count, datatype));
   sextant__end (&call);
   return rc;
 }
@@ -245,32 +256,6 @@ MPI_Sendrecv_replace (void *buf, int count, MPI_Datatype datatype, int dest, int
       record_recv (&call, now, comm, status);
     end_at (&call, now);
   }
-  return rc;
-}
-
-SEXTANT__EXPORT int
-MPI_Probe (int source, int tag, MPI_Comm comm, MPI_Status *status)
-{
-  sextant__call call;
-  int rc;
-
-  if (!SEXTANT__BEGIN (&call, PROBE))
-    return PMPI_Probe (source, tag, comm, status);
-  rc = PMPI_Probe (source, tag, comm, status);
-  sextant__end (&call);
-  return rc;
-}
-
-SEXTANT__EXPORT int
-MPI_Iprobe (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
-{
-  sextant__call call;
-  int rc;
-
-  if (!SEXTANT__BEGIN (&call, IPROBE))
-    return PMPI_Iprobe (source, tag, comm, flag, status);
-  rc = PMPI_Iprobe (source, tag, comm, flag, status);
-  sextant__end (&call);
   return rc;
 }
 
@@ -355,18 +340,8 @@ MPI_Imrecv (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, M
       uint32_t comm = sextant__message_take (handle);
 
       if (rc == MPI_SUCCESS && comm != SEXTANT__UNDEF)
-        {
-          sextant__thread *t = call.t;
-          sextant__request info;
-
-          sextant__request_init (&info, t, SEXTANT__REQ_IRECV, comm);
-          info.source = MPI_ANY_SOURCE;
-          info.tag = MPI_ANY_TAG;
-          info.bytes = bytes_of (count, datatype);
-          SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecvRequest (t->writer, NULL, call.enter, info.id),
-                          "MPI_IRECV_REQUEST");
-          sextant__request_put (*request, &info);
-        }
+        record_irecv_request (&call, *request, comm, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                              bytes_of (count, datatype));
     }
   sextant__end (&call);
   return rc;
@@ -438,22 +413,15 @@ record_start (sextant__call *call,
 
   if (!sextant__persistent_get (request, &tmpl) || tmpl.source == MPI_PROC_NULL)
     return;
-  if (tmpl.kind == SEXTANT__REQ_PSEND)
+  if (tmpl.kind != SEXTANT__REQ_PSEND)
     {
-      sextant__request_init (&info, t, SEXTANT__REQ_ISEND, tmpl.comm);
-      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsend (t->writer, NULL, call->enter, (uint32_t) tmpl.source,
-                                                   tmpl.comm, (uint32_t) tmpl.tag, tmpl.bytes, info.id),
-                      "MPI_ISEND");
+      record_irecv_request (call, request, tmpl.comm, tmpl.source, tmpl.tag, tmpl.bytes);
+      return;
     }
-  else
-    {
-      sextant__request_init (&info, t, SEXTANT__REQ_IRECV, tmpl.comm);
-      info.source = tmpl.source;
-      info.tag = tmpl.tag;
-      info.bytes = tmpl.bytes;
-      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecvRequest (t->writer, NULL, call->enter, info.id),
-                      "MPI_IRECV_REQUEST");
-    }
+  sextant__request_init (&info, t, SEXTANT__REQ_ISEND, tmpl.comm);
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsend (t->writer, NULL, call->enter, (uint32_t) tmpl.source,
+                                               tmpl.comm, (uint32_t) tmpl.tag, tmpl.bytes, info.id),
+                  "MPI_ISEND");
   sextant__request_put (request, &info);
 }
 
@@ -489,6 +457,22 @@ MPI_Startall (int count, MPI_Request array_of_requests[])
 
 /* ---- completion ---- */
 
+/* The completion record of a send or a non-blocking collective. */
+static void
+complete_send_or_coll (sextant__thread        *t,
+                       uint64_t                time,
+                       const sextant__request *r)
+{
+  if (r->kind == SEXTANT__REQ_ISEND)
+    SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsendComplete (t->writer, NULL, time, r->id),
+                    "MPI_ISEND_COMPLETE");
+  else if (r->kind == SEXTANT__REQ_COLL)
+    SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveComplete (t->writer, NULL, time, r->op,
+                                                                      r->comm, r->root, r->sent,
+                                                                      r->received, r->id),
+                    "NON_BLOCKING_COLLECTIVE_COMPLETE");
+}
+
 /* Writes the completion record of @r, completed with @status (never
  * MPI_STATUS_IGNORE). */
 static void
@@ -509,10 +493,6 @@ complete (sextant__thread        *t,
     }
   switch (r->kind)
     {
-    case SEXTANT__REQ_ISEND:
-      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsendComplete (t->writer, NULL, time, r->id),
-                      "MPI_ISEND_COMPLETE");
-      break;
     case SEXTANT__REQ_IRECV:
       if (status->MPI_SOURCE == MPI_PROC_NULL)
         break;
@@ -522,13 +502,8 @@ complete (sextant__thread        *t,
                                                    r->comm, (uint32_t) status->MPI_TAG, (uint64_t) bytes,
                                                    r->id), "MPI_IRECV");
       break;
-    case SEXTANT__REQ_COLL:
-      SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveComplete (t->writer, NULL, time, r->op,
-                                                                        r->comm, r->root, r->sent,
-                                                                        r->received, r->id),
-                      "NON_BLOCKING_COLLECTIVE_COMPLETE");
-      break;
     default:
+      complete_send_or_coll (t, time, r);
       break;
     }
 }
@@ -912,19 +887,8 @@ MPI_Testsome (int incount, MPI_Request array_of_requests[], int *outcount, int a
   return rc;
 }
 
-SEXTANT__EXPORT int
-MPI_Cancel (MPI_Request *request)
-{
-  sextant__call call;
-  int rc;
-
-  /* the cancellation shows at the completion (MPI_REQUEST_CANCELLED) */
-  if (!SEXTANT__BEGIN (&call, CANCEL))
-    return PMPI_Cancel (request);
-  rc = PMPI_Cancel (request);
-  sextant__end (&call);
-  return rc;
-}
+/* MPI_Cancel is a region (sextant-recorder-mpi.def): the cancellation
+ * shows at the completion (MPI_REQUEST_CANCELLED) */
 
 SEXTANT__EXPORT int
 MPI_Request_free (MPI_Request *request)
@@ -965,10 +929,6 @@ sextant__request_freed (sextant__thread        *t,
 
   switch (r->kind)
     {
-    case SEXTANT__REQ_ISEND:
-      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsendComplete (t->writer, NULL, time, r->id),
-                      "MPI_ISEND_COMPLETE");
-      break;
     case SEXTANT__REQ_IRECV:
       if (r->source != MPI_ANY_SOURCE && r->tag != MPI_ANY_TAG)
         {
@@ -983,13 +943,8 @@ sextant__request_freed (sextant__thread        *t,
         sextant__warn ("MPI_Request_free on an active MPI_Irecv from MPI_ANY_SOURCE or with "
                        "MPI_ANY_TAG: its sender is unknown, it is recorded as cancelled");
       break;
-    case SEXTANT__REQ_COLL:
-      SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveComplete (t->writer, NULL, time, r->op,
-                                                                        r->comm, r->root, r->sent,
-                                                                        r->received, r->id),
-                      "NON_BLOCKING_COLLECTIVE_COMPLETE");
-      break;
     default:
+      complete_send_or_coll (t, time, r);
       break;
     }
 }
