@@ -740,13 +740,22 @@ recorder_start (sextant__mpi_function  function,
   sextant__rec.started = 1;
   sextant__rec.pid = getpid ();
 
-  if (PMPI_Comm_dup (MPI_COMM_WORLD, &sextant__rec.comm) != MPI_SUCCESS)
+  /* Started by the MPI_Init wrapper, nothing of the program's is in flight
+   * on MPI_COMM_WORLD at init nor (MPI requires it) at finalize, the only
+   * times the recorder communicates: it uses MPI_COMM_WORLD and makes no
+   * communicator of its own (an extra one shifts Open MPI's communicator
+   * ids; docs/recorder.md, treematch). Started later by the program, it
+   * works on a duplicate. */
+  if (function == SEXTANT__MPI_INIT || function == SEXTANT__MPI_INIT_THREAD)
+    sextant__rec.comm = MPI_COMM_WORLD;
+  else if (PMPI_Comm_dup (MPI_COMM_WORLD, &sextant__rec.comm) != MPI_SUCCESS)
     {
       sextant__warn ("MPI_Comm_dup failed; not recording");
       sextant__rec.comm = MPI_COMM_NULL;
       return SEXTANT_RECORDER_ERR_MPI;
     }
-  PMPI_Comm_set_errhandler (sextant__rec.comm, MPI_ERRORS_RETURN);
+  else
+    PMPI_Comm_set_errhandler (sextant__rec.comm, MPI_ERRORS_RETURN);
   PMPI_Comm_rank (MPI_COMM_WORLD, &sextant__rec.rank);
   PMPI_Comm_size (MPI_COMM_WORLD, &sextant__rec.size);
 
@@ -911,11 +920,14 @@ recorder_finish (sextant__call *call)
   sextant__rec.n_records = sextant__rec.cap_records = 0;
   sextant__handles_free (&sextant__rec.comms);
   sextant__handles_free (&sextant__rec.wins);
+  sextant__comms_clear ();
   sextant__defs_clear (&sextant__rec.defs);
   pthread_mutex_unlock (&sextant__rec.lock);
   if (sextant__rec.world_group != MPI_GROUP_NULL)
     PMPI_Group_free (&sextant__rec.world_group);
-  PMPI_Comm_free (&sextant__rec.comm);
+  if (sextant__rec.comm != MPI_COMM_WORLD)
+    PMPI_Comm_free (&sextant__rec.comm);
+  sextant__rec.comm = MPI_COMM_NULL;
   return rc;
 }
 

@@ -365,13 +365,15 @@ uint32_t
 sextant__def_comm (sextant__defs           *defs,
                    const sextant__comm_def *def)
 {
-  uint32_t key[4] = { def->kind, def->parent, def->seq, def->min_rank };
+  uint32_t head[4] = { def->kind, def->parent, def->seq, def->min_rank };
+  uint32_t *key = head;
+  size_t key_len = sizeof head;
   uint32_t *members = NULL;
   int added;
   uint32_t id;
 
   if (def->kind == SEXTANT__COMM_WORLD || def->kind == SEXTANT__COMM_SELF)
-    key[1] = key[2] = key[3] = 0;
+    head[1] = head[2] = head[3] = 0;
   if (def->n_members > 0)
     {
       members = malloc (def->n_members * sizeof *members);
@@ -379,9 +381,24 @@ sextant__def_comm (sextant__defs           *defs,
         return SEXTANT__UNDEF;
       memcpy (members, def->members, def->n_members * sizeof *members);
     }
+  /* a communicator known by its members: they are part of the key */
+  if (def->kind == SEXTANT__COMM_MEMBERS && def->n_members > 0)
+    {
+      key_len = sizeof head + def->n_members * sizeof *members;
+      key = malloc (key_len);
+      if (key == NULL)
+        {
+          free (members);
+          return SEXTANT__UNDEF;
+        }
+      memcpy (key, head, sizeof head);
+      memcpy (key + 4, members, def->n_members * sizeof *members);
+    }
   /* LOCAL communicators have a unique seq, so they are never merged. */
-  id = def_common (&defs->comm_map, key, sizeof key, (void **) &defs->comms,
+  id = def_common (&defs->comm_map, key, key_len, (void **) &defs->comms,
                    &defs->n_comms, &defs->cap_comms, sizeof *defs->comms, &added);
+  if (key != head)
+    free (key);
   if (!added)
     {
       free (members);

@@ -7,13 +7,19 @@
  * window up, creation is rare. The table is open addressing over the handle
  * value with atomic slots: readers never lock; a writer (under
  * sextant__rec.lock) publishes the value before the key, so a reader that
- * sees the key sees the value. Keys are never removed: MPI reuses the
- * handle values of freed objects, and the next object with the same value
- * simply replaces the value. The capacity is fixed (a program with more
+ * sees the key sees the value. Keys are never removed: a freed object's
+ * value is cleared (the handle is unknown until MPI reuses it), and the
+ * next object with the same handle value takes the slot. The capacity is fixed (a program with more
  * live-or-dead distinct handles than that gets "unknown" ones, reported).
  *
- * Requests: every MPI_Isend/Irecv/I<collective> inserts, its completion
- * removes, and either may happen on any thread. A striped table: the
+ * Requests: every MPI_Isend/Irecv/I<collective>/MPI_Start inserts, its
+ * completion removes, and either may happen on any thread. A request is
+ * an entry per call, never overwritten: MPI may give several live
+ * requests the same handle value (Open MPI returns &ompi_request_empty for
+ * every request that is complete when it starts - small eager sends,
+ * non-blocking collectives on one process), so a handle has a FIFO of
+ * entries and a completion takes the oldest one the completing thread
+ * started (else the oldest). A striped table: the
  * handle's hash picks one of 64 stripes, each with its own mutex and
  * chained buckets, so threads rarely share a lock and a single-threaded
  * program takes an uncontended mutex (two atomic operations) per insert and
@@ -113,6 +119,31 @@ sextant__handles_put (sextant__handles *table,
   return -1;
 }
 
+void
+sextant__handles_forget (sextant__handles *table,
+                         uintptr_t         key)
+{
+  size_t i;
+
+  if (table->keys == NULL || key == 0)
+    return;
+  i = hash_handle (key) & table->mask;
+  for (size_t probes = 0; probes <= table->mask; probes++)
+    {
+      uintptr_t k = atomic_load_explicit (&table->keys[i], memory_order_relaxed);
+
+      if (k == key)
+        {
+          /* the key stays (probe chains stay intact), the value goes */
+          atomic_store_explicit (&table->values[i], NULL, memory_order_release);
+          return;
+        }
+      if (k == 0)
+        return;
+      i = (i + 1) & table->mask;
+    }
+}
+
 /* ---- requests ---- */
 
 #define N_STRIPES 64
@@ -191,12 +222,67 @@ stripe_of (uintptr_t  key,
   return &stripes[h % N_STRIPES];
 }
 
-void
-sextant__request_put (MPI_Request             req,
-                      const sextant__request *info)
+/* The entry of @key to use: the oldest one this thread started, else the
+ * oldest one. *@link_out is the link that points to it. */
+/* 0: a live request; 1: a persistent request's template; 2: a matched
+ * message (MPI_Message) - each class is found only by its own lookups */
+static int
+entry_class (const sextant__request *r)
+{
+  return r->kind == SEXTANT__REQ_PSEND || r->kind == SEXTANT__REQ_PRECV ? 1
+         : r->kind == SEXTANT__REQ_MESSAGE ? 2 : 0;
+}
+
+static request_node *
+request_pick (request_stripe  *s,
+              size_t           b,
+              uintptr_t        key,
+              uint32_t         thread,
+              int              cls,
+              request_node  ***link_out)
+{
+  request_node **first = NULL;
+
+  for (request_node **link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
+    {
+      if ((*link)->key != key || entry_class (&(*link)->info) != cls)
+        continue;
+      if ((*link)->info.thread == thread)
+        {
+          *link_out = link;
+          return *link;
+        }
+      if (first == NULL)
+        first = link;
+    }
+  *link_out = first;
+  return first != NULL ? *first : NULL;
+}
+
+static request_node *
+node_new (request_stripe *s)
+{
+  request_node *node = s->spare;
+
+  if (node != NULL)
+    s->spare = node->next;
+  else
+    node = malloc (sizeof *node);
+  return node;
+}
+
+/* Adds an entry for @req: last of the handle's entries, or first if
+ * @first. Never replaces: MPI may hand the same value to several live
+ * requests (Open MPI's &ompi_request_empty for requests complete at their
+ * start), and each has its own completion. */
+static void
+request_insert (MPI_Request             req,
+                const sextant__request *info,
+                int                     first)
 {
   uintptr_t key = request_key (req);
   request_stripe *s;
+  request_node **link;
   request_node *node;
   size_t b;
 
@@ -204,58 +290,69 @@ sextant__request_put (MPI_Request             req,
     return;
   s = stripe_of (key, &b);
   pthread_mutex_lock (&s->lock);
-  /* a handle still in the table belongs to a request whose completion we
-   * did not see (freed, or completed by a call we do not wrap): replace it */
-  for (node = s->buckets[b]; node != NULL; node = node->next)
-    if (node->key == key)
-      break;
-  if (node == NULL)
+  node = node_new (s);
+  if (node != NULL)                 /* else out of memory: this request goes unrecorded */
     {
-      node = s->spare;
-      if (node != NULL)
-        s->spare = node->next;
-      else
-        node = malloc (sizeof *node);
-      if (node == NULL)
-        {
-          pthread_mutex_unlock (&s->lock);
-          return;                   /* out of memory: this request goes unrecorded */
-        }
       node->key = key;
-      node->next = s->buckets[b];
-      s->buckets[b] = node;
+      node->info = *info;
+      /* first in its bucket is before every other entry of the handle */
+      link = &s->buckets[b];
+      if (!first)
+        while (*link != NULL)
+          link = &(*link)->next;
+      node->next = *link;
+      *link = node;
     }
-  node->info = *info;
   pthread_mutex_unlock (&s->lock);
 }
 
-/* Finds @req; removes it if @remove and (when @only_id is nonzero) its id
- * is @only_id. */
+void
+sextant__request_put (MPI_Request             req,
+                      const sextant__request *info)
+{
+  /* the newest goes last, so that a completion takes the oldest */
+  request_insert (req, info, 0);
+}
+
+void
+sextant__request_restore (MPI_Request             req,
+                          const sextant__request *info)
+{
+  request_insert (req, info, 1);
+}
+
+/* Finds the entry of @req for this thread (see request_pick), or the one
+ * with @only_id when that is nonzero; removes it if @remove. Only entries
+ * of class @cls (see entry_class) are found. */
 static int
 request_find (MPI_Request       req,
               sextant__request *out,
               int               remove,
-              uint64_t          only_id)
+              uint64_t          only_id,
+              int               cls)
 {
   uintptr_t key = request_key (req);
+  sextant__thread *t = sextant__tls;
   request_stripe *s;
-  request_node **link;
+  request_node **link = NULL;
+  request_node *node = NULL;
   size_t b;
-  int found = 0;
 
   if (stripes == NULL || req == MPI_REQUEST_NULL)
     return 0;
   s = stripe_of (key, &b);
   pthread_mutex_lock (&s->lock);
-  for (link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
+  if (only_id != 0)
     {
-      request_node *node = *link;
-
-      if (node->key != key)
-        continue;
-      if (only_id != 0 && node->info.id != only_id)
-        break;
-      found = 1;
+      for (link = &s->buckets[b]; *link != NULL; link = &(*link)->next)
+        if ((*link)->key == key && (*link)->info.id == only_id && entry_class (&(*link)->info) == 0)
+          break;
+      node = *link;
+    }
+  else
+    node = request_pick (s, b, key, t != NULL ? t->index : UINT32_MAX, cls, &link);
+  if (node != NULL)
+    {
       if (out != NULL)
         *out = node->info;
       if (remove)
@@ -264,29 +361,65 @@ request_find (MPI_Request       req,
           node->next = s->spare;
           s->spare = node;
         }
-      break;
     }
   pthread_mutex_unlock (&s->lock);
-  return found;
+  return node != NULL;
 }
 
 int
 sextant__request_peek (MPI_Request       req,
                        sextant__request *out)
 {
-  return request_find (req, out, 0, 0);
+  return request_find (req, out, 0, 0, 0);
 }
 
 int
 sextant__request_take (MPI_Request       req,
                        sextant__request *out)
 {
-  return request_find (req, out, 1, 0);
+  return request_find (req, out, 1, 0, 0);
 }
 
 void
 sextant__request_drop (MPI_Request req,
                        uint64_t    id)
 {
-  request_find (req, NULL, 1, id);
+  request_find (req, NULL, 1, id, 0);
+}
+
+int
+sextant__persistent_get (MPI_Request       req,
+                         sextant__request *out)
+{
+  return request_find (req, out, 0, 0, 1);
+}
+
+void
+sextant__persistent_forget (MPI_Request req)
+{
+  while (request_find (req, NULL, 1, 0, 1))
+    ;
+}
+
+void
+sextant__message_put (MPI_Message message,
+                      uint32_t    comm)
+{
+  sextant__request info = { 0 };
+  MPI_Request key = MPI_REQUEST_NULL;
+
+  info.kind = SEXTANT__REQ_MESSAGE;
+  info.comm = comm;
+  memcpy (&key, &message, sizeof key < sizeof message ? sizeof key : sizeof message);
+  sextant__request_put (key, &info);
+}
+
+uint32_t
+sextant__message_take (MPI_Message message)
+{
+  sextant__request info = { 0 };
+  MPI_Request key = MPI_REQUEST_NULL;
+
+  memcpy (&key, &message, sizeof key < sizeof message ? sizeof key : sizeof message);
+  return request_find (key, &info, 1, 0, 2) ? info.comm : SEXTANT__UNDEF;
 }

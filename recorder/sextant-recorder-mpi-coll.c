@@ -7,7 +7,10 @@
  * MPI_COLLECTIVE_END (operation, communicator, root, bytes), LEAVE. A
  * non-blocking one writes NON_BLOCKING_COLLECTIVE_REQUEST in its MPI_I*
  * call and NON_BLOCKING_COLLECTIVE_COMPLETE in the Wait/Test that
- * completes it (sextant-recorder-mpi-p2p.c). The root is a rank of the
+ * completes it (sextant-recorder-mpi-p2p.c); the request carries its
+ * communicator as an attribute (SEXTANT__ATTR_NBC_COMM), so that the
+ * importer numbers a communicator's collectives in the order they
+ * started, as MPI matches them. The root is a rank of the
  * communicator, OTF2_UNDEFINED_UINT32 for operations without one.
  *
  * Bytes are those of this rank's buffers: "sent" is what the operation
@@ -25,7 +28,13 @@
  * communication of its own. They are recorded as collectives on the parent
  * (OTF2_COLLECTIVE_OP_CREATE_HANDLE; MPI_Comm_free: DESTROY_HANDLE). The
  * bookkeeping happens whenever the recorder runs, also for calls that are
- * not recorded (muted or nested), so the counts stay in step.
+ * not recorded (muted or nested), so the counts stay in step. MPI_Graph_create
+ * and MPI_Dist_graph_create(_adjacent) are the same. MPI_Comm_create_group
+ * (collective over its group only) and intra-communicators made by calls
+ * not wrapped are known by their members (SEXTANT__COMM_MEMBERS);
+ * inter-communicators not wrapped are this rank's own (LOCAL, warned).
+ * MPI_Comm_free takes the handle out of the table: a later communicator
+ * with the same handle value is a new one.
  */
 #include "sextant-recorder-private.h"
 
@@ -77,6 +86,26 @@ shape (MPI_Comm  comm,
   *size = 1;
   PMPI_Comm_rank (comm, rank);
   PMPI_Comm_size (comm, size);
+}
+
+/* The in- and out-neighbours of a process topology (0 without one). */
+static void
+neighbor_counts (MPI_Comm  comm,
+                 int      *in,
+                 int      *out)
+{
+  int topo = MPI_UNDEFINED, rank = 0, n = 0, weighted = 0;
+
+  *in = *out = 0;
+  if (PMPI_Topo_test (comm, &topo) != MPI_SUCCESS)
+    return;
+  if (topo == MPI_CART && PMPI_Cartdim_get (comm, &n) == MPI_SUCCESS)
+    *in = *out = 2 * n;
+  else if (topo == MPI_GRAPH && PMPI_Comm_rank (comm, &rank) == MPI_SUCCESS &&
+           PMPI_Graph_neighbors_count (comm, rank, &n) == MPI_SUCCESS)
+    *in = *out = n;
+  else if (topo == MPI_DIST_GRAPH)
+    PMPI_Dist_graph_neighbors_count (comm, in, out, &weighted);
 }
 
 static uint32_t
@@ -215,34 +244,92 @@ sextant__comms_init (void)
   return ok ? 0 : -1;
 }
 
+/* How many MEMBERS communicators with each member list this rank defined
+ * (under sextant__rec.lock): the next one's seq. */
+static sextant__blobmap members_seen;
+
+void
+sextant__comms_clear (void)
+{
+  sextant__blobmap_free (&members_seen);
+}
+
+/* Defines @comm by its members (see sextant__comm_def). Lock held. */
+static sextant__comm *
+comm_define_members (MPI_Comm        comm,
+                     const char     *name,
+                     const uint32_t *members,
+                     int             n)
+{
+  sextant__comm_def def = { 0 };
+  size_t len = (size_t) n * sizeof *members;
+  uint32_t seq = 0;
+
+  if (sextant__blobmap_get (&members_seen, members, len, &seq))
+    seq++;
+  if (sextant__blobmap_put (&members_seen, members, len, seq) != 0)
+    return NULL;
+  def.kind = SEXTANT__COMM_MEMBERS;
+  def.name = sextant__def_string (&sextant__rec.defs, name);
+  def.parent = SEXTANT__UNDEF;
+  def.seq = seq;
+  def.min_rank = min_of (members, n);
+  def.n_members = (uint32_t) n;
+  def.members = (uint32_t *) members;
+  return def.name != SEXTANT__UNDEF ? comm_define (comm, &def) : NULL;
+}
+
 sextant__comm *
 sextant__comm_lookup_slow (MPI_Comm comm)
 {
   sextant__comm_def def = { 0 };
   sextant__comm *c;
-  uint32_t *members;
-  int n = 0;
+  uint32_t *members = NULL;
+  int n = 0, inter = 0, same = MPI_UNEQUAL;
 
   if (comm == MPI_COMM_NULL || !tracking ())
     return &unknown_comm;
-  members = comm_world_ranks (comm, &n);
+  /* the same communicator as a known one under another handle value */
+  if (PMPI_Comm_compare (comm, MPI_COMM_WORLD, &same) == MPI_SUCCESS && same == MPI_IDENT)
+    return sextant__rec.world;
+  if (PMPI_Comm_compare (comm, MPI_COMM_SELF, &same) == MPI_SUCCESS && same == MPI_IDENT)
+    return sextant__rec.self;
+  if (PMPI_Comm_test_inter (comm, &inter) != MPI_SUCCESS)
+    inter = 1;
+  if (!inter)
+    members = comm_world_ranks (comm, &n);
   pthread_mutex_lock (&sextant__rec.lock);
   c = sextant__handles_get (&sextant__rec.comms, (uintptr_t) comm);
   if (c == NULL && members != NULL)
     {
-      /* made by a call we do not wrap: a communicator of this rank only */
-      def.kind = SEXTANT__COMM_LOCAL;
-      def.name = sextant__def_string (&sextant__rec.defs, "unknown communicator");
-      def.parent = SEXTANT__UNDEF;
-      def.seq = sextant__rec.local_comms++;
-      def.min_rank = min_of (members, n);
-      def.n_members = (uint32_t) n;
-      def.members = members;
-      c = comm_define (comm, &def);
+      /* made by a call we do not wrap (MPI_Intercomm_merge, ...): an
+       * intra-communicator is what its members are; communicators with
+       * the same members are told apart by the order this rank first
+       * sees them in */
+      char name[64];
+
+      snprintf (name, sizeof name, "communicator of %d ranks", n);
+      c = comm_define_members (comm, name, members, n);
+    }
+  else if (c == NULL)
+    {
+      /* an inter-communicator: a communicator of this rank only */
+      members = comm_world_ranks (comm, &n);
+      if (members != NULL)
+        {
+          def.kind = SEXTANT__COMM_LOCAL;
+          def.name = sextant__def_string (&sextant__rec.defs, "unknown communicator");
+          def.parent = SEXTANT__UNDEF;
+          def.seq = sextant__rec.local_comms++;
+          def.min_rank = min_of (members, n);
+          def.n_members = (uint32_t) n;
+          def.members = members;
+          c = comm_define (comm, &def);
+        }
       if (!atomic_exchange (&sextant__rec.warned_unknown_comm, 1))
-        sextant__warn ("a communicator made by a call the recorder does not wrap (for example "
-                       "MPI_Comm_create_group or MPI_Intercomm_create) is recorded for this rank "
-                       "only: its messages and collectives do not match across ranks");
+        sextant__warn ("an inter-communicator made by a call the recorder does not wrap (for "
+                       "example MPI_Intercomm_create) is recorded for this rank only: its "
+                       "messages and collectives do not match across ranks");
     }
   pthread_mutex_unlock (&sextant__rec.lock);
   free (members);
@@ -340,14 +427,15 @@ nb_request (sextant__call     *call,
   sextant__thread *t = call->t;
   sextant__request info = { 0 };
 
-  info.kind = SEXTANT__REQ_COLL;
+  sextant__request_init (&info, t, SEXTANT__REQ_COLL, sextant__comm_get (comm)->def);
   info.op = (uint8_t) op;
-  info.id = t->next_request++;
-  info.comm = sextant__comm_get (comm)->def;
   info.root = root_of (root);
   info.sent = sent;
   info.received = received;
-  SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveRequest (t->writer, NULL, call->enter, info.id),
+  /* its communicator, for numbering by start (OTF2 3.0's record has none) */
+  if (info.comm != SEXTANT__UNDEF)
+    OTF2_AttributeList_AddCommRef (t->attrs, SEXTANT__ATTR_NBC_COMM, info.comm);
+  SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveRequest (t->writer, t->attrs, call->enter, info.id),
                   "NON_BLOCKING_COLLECTIVE_REQUEST");
   sextant__request_put (request, &info);
 }
@@ -486,6 +574,56 @@ bytes_reduce_scatter_block (int recvcount, MPI_Datatype type, MPI_Comm comm, uin
   *r = bytes_of (recvcount, type);
 }
 
+/* MPI_Alltoallw (or, @neighbors, MPI_Neighbor_alltoallw): per-peer counts
+ * and types, over the communicator or over the neighbours */
+static void
+bytes_alltoallw (const void *sendbuf, const int *sendcounts, const MPI_Datatype *sendtypes,
+                 const int *recvcounts, const MPI_Datatype *recvtypes, MPI_Comm comm, int neighbors,
+                 uint64_t *s, uint64_t *r)
+{
+  int rank, size, in, out;
+
+  shape (comm, &rank, &size);
+  in = out = size;
+  if (neighbors)
+    neighbor_counts (comm, &in, &out);
+  *s = *r = 0;
+  for (int i = 0; recvcounts != NULL && recvtypes != NULL && i < in; i++)
+    *r += bytes_of (recvcounts[i], recvtypes[i]);
+  for (int i = 0; sendbuf != MPI_IN_PLACE && sendcounts != NULL && sendtypes != NULL && i < out; i++)
+    *s += bytes_of (sendcounts[i], sendtypes[i]);
+  if (sendbuf == MPI_IN_PLACE)
+    *s = *r;
+}
+
+/* MPI_Neighbor_allgather (the same block to every out-neighbour) and
+ * MPI_Neighbor_alltoall (a block per out-neighbour): both send out x the
+ * block and receive in x the block */
+static void
+bytes_neighbor (int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                uint64_t *s, uint64_t *r)
+{
+  int in = 0, out = 0;
+
+  neighbor_counts (comm, &in, &out);
+  *s = (uint64_t) out * bytes_of (sendcount, sendtype);
+  *r = (uint64_t) in * bytes_of (recvcount, recvtype);
+}
+
+/* MPI_Neighbor_allgatherv (@sendcounts: one count sent to all) and
+ * MPI_Neighbor_alltoallv (@per_peer: a count per out-neighbour) */
+static void
+bytes_neighbor_v (const int *sendcounts, int per_peer, MPI_Datatype sendtype, const int *recvcounts,
+                  MPI_Datatype recvtype, MPI_Comm comm, uint64_t *s, uint64_t *r)
+{
+  int in = 0, out = 0;
+
+  neighbor_counts (comm, &in, &out);
+  *r = sum_bytes (recvcounts, in, recvtype);
+  *s = per_peer ? sum_bytes (sendcounts, out, sendtype)
+       : sendcounts != NULL ? (uint64_t) out * bytes_of (sendcounts[0], sendtype) : 0;
+}
+
 /* ---- blocking collectives ---- */
 
 /* BLOCKING (ID, op, root, bytes computation, the PMPI call) */
@@ -501,149 +639,6 @@ bytes_reduce_scatter_block (int recvcount, MPI_Datatype type, MPI_Comm comm, uin
   BYTES;                                                                      \
   coll_end (&call, OTF2_COLLECTIVE_OP_##OP, comm, (ROOT), sent, received);    \
   return rc
-
-SEXTANT__EXPORT int
-MPI_Barrier (MPI_Comm comm)
-{
-  BLOCKING (BARRIER, BARRIER, -1, (void) 0, PMPI_Barrier (comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Bcast (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
-  BLOCKING (BCAST, BCAST, root, bytes_bcast (count, datatype, root, comm, &sent, &received),
-            PMPI_Bcast (buffer, count, datatype, root, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Reduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-            int root, MPI_Comm comm)
-{
-  BLOCKING (REDUCE, REDUCE, root, bytes_reduce (count, datatype, root, comm, &sent, &received),
-            PMPI_Reduce (sendbuf, recvbuf, count, datatype, op, root, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Allreduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm)
-{
-  BLOCKING (ALLREDUCE, ALLREDUCE, -1, sent = received = bytes_of (count, datatype),
-            PMPI_Allreduce (sendbuf, recvbuf, count, datatype, op, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Gather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-  BLOCKING (GATHER, GATHER, root,
-            bytes_gather (sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, &sent, &received),
-            PMPI_Gather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Gatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-  BLOCKING (GATHERV, GATHERV, root,
-            bytes_gatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, &sent,
-                           &received),
-            PMPI_Gatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                          comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Scatter (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-             MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-  BLOCKING (SCATTER, SCATTER, root,
-            bytes_scatter (sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
-                           &received),
-            PMPI_Scatter (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Scatterv (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-  BLOCKING (SCATTERV, SCATTERV, root,
-            bytes_scatterv (sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
-                            &received),
-            PMPI_Scatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                           comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Allgather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-               MPI_Datatype recvtype, MPI_Comm comm)
-{
-  BLOCKING (ALLGATHER, ALLGATHER, -1,
-            bytes_allgather (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent, &received),
-            PMPI_Allgather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Allgatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-  BLOCKING (ALLGATHERV, ALLGATHERV, -1,
-            bytes_allgatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, &sent,
-                              &received),
-            PMPI_Allgatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Alltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm)
-{
-  BLOCKING (ALLTOALL, ALLTOALL, -1,
-            bytes_alltoall (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent, &received),
-            PMPI_Alltoall (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Alltoallv (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-               void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-               MPI_Comm comm)
-{
-  BLOCKING (ALLTOALLV, ALLTOALLV, -1,
-            bytes_alltoallv (sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, &sent, &received),
-            PMPI_Alltoallv (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                            recvtype, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Scan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-          MPI_Comm comm)
-{
-  BLOCKING (SCAN, SCAN, -1, sent = received = bytes_of (count, datatype),
-            PMPI_Scan (sendbuf, recvbuf, count, datatype, op, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Exscan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-            MPI_Comm comm)
-{
-  BLOCKING (EXSCAN, EXSCAN, -1, sent = received = bytes_of (count, datatype),
-            PMPI_Exscan (sendbuf, recvbuf, count, datatype, op, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Reduce_scatter (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm)
-{
-  BLOCKING (REDUCE_SCATTER, REDUCE_SCATTER, -1,
-            bytes_reduce_scatter (recvcounts, datatype, comm, &sent, &received),
-            PMPI_Reduce_scatter (sendbuf, recvbuf, recvcounts, datatype, op, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Reduce_scatter_block (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
-                          MPI_Op op, MPI_Comm comm)
-{
-  BLOCKING (REDUCE_SCATTER_BLOCK, REDUCE_SCATTER_BLOCK, -1,
-            bytes_reduce_scatter_block (recvcount, datatype, comm, &sent, &received),
-            PMPI_Reduce_scatter_block (sendbuf, recvbuf, recvcount, datatype, op, comm));
-}
 
 /* ---- non-blocking collectives ---- */
 
@@ -662,162 +657,6 @@ MPI_Reduce_scatter_block (const void *sendbuf, void *recvbuf, int recvcount, MPI
     }                                                                         \
   sextant__end (&call);                                                       \
   return rc
-
-SEXTANT__EXPORT int
-MPI_Ibarrier (MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IBARRIER, BARRIER, -1, (void) 0, PMPI_Ibarrier (comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ibcast (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-            MPI_Request *request)
-{
-  NONBLOCKING (IBCAST, BCAST, root, bytes_bcast (count, datatype, root, comm, &sent, &received),
-               PMPI_Ibcast (buffer, count, datatype, root, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ireduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             int root, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IREDUCE, REDUCE, root, bytes_reduce (count, datatype, root, comm, &sent, &received),
-               PMPI_Ireduce (sendbuf, recvbuf, count, datatype, op, root, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iallreduce (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IALLREDUCE, ALLREDUCE, -1, sent = received = bytes_of (count, datatype),
-               PMPI_Iallreduce (sendbuf, recvbuf, count, datatype, op, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Igather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IGATHER, GATHER, root,
-               bytes_gather (sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm, &sent,
-                             &received),
-               PMPI_Igather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                             request));
-}
-
-SEXTANT__EXPORT int
-MPI_Igatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-              MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IGATHERV, GATHERV, root,
-               bytes_gatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm, &sent,
-                              &received),
-               PMPI_Igatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                              root, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iscatter (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (ISCATTER, SCATTER, root,
-               bytes_scatter (sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
-                              &received),
-               PMPI_Iscatter (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                              request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iscatterv (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-               MPI_Request *request)
-{
-  NONBLOCKING (ISCATTERV, SCATTERV, root,
-               bytes_scatterv (sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm, &sent,
-                               &received),
-               PMPI_Iscatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                               root, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iallgather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IALLGATHER, ALLGATHER, -1,
-               bytes_allgather (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent,
-                                &received),
-               PMPI_Iallgather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                                request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iallgatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                 MPI_Request *request)
-{
-  NONBLOCKING (IALLGATHERV, ALLGATHERV, -1,
-               bytes_allgatherv (sendbuf, sendcount, sendtype, recvcounts, recvtype, comm, &sent,
-                                 &received),
-               PMPI_Iallgatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                                 comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ialltoall (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IALLTOALL, ALLTOALL, -1,
-               bytes_alltoall (sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &sent,
-                               &received),
-               PMPI_Ialltoall (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                               request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ialltoallv (const void *sendbuf, const int sendcounts[], const int sdispls[],
-                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IALLTOALLV, ALLTOALLV, -1,
-               bytes_alltoallv (sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, &sent,
-                                &received),
-               PMPI_Ialltoallv (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                recvtype, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iscan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-           MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (ISCAN, SCAN, -1, sent = received = bytes_of (count, datatype),
-               PMPI_Iscan (sendbuf, recvbuf, count, datatype, op, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Iexscan (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IEXSCAN, EXSCAN, -1, sent = received = bytes_of (count, datatype),
-               PMPI_Iexscan (sendbuf, recvbuf, count, datatype, op, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ireduce_scatter (const void *sendbuf, void *recvbuf, const int recvcounts[],
-                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IREDUCE_SCATTER, REDUCE_SCATTER, -1,
-               bytes_reduce_scatter (recvcounts, datatype, comm, &sent, &received),
-               PMPI_Ireduce_scatter (sendbuf, recvbuf, recvcounts, datatype, op, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ireduce_scatter_block (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
-                           MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-  NONBLOCKING (IREDUCE_SCATTER_BLOCK, REDUCE_SCATTER_BLOCK, -1,
-               bytes_reduce_scatter_block (recvcount, datatype, comm, &sent, &received),
-               PMPI_Ireduce_scatter_block (sendbuf, recvbuf, recvcount, datatype, op, comm, request));
-}
 
 /* ---- communicators ---- */
 
@@ -841,65 +680,61 @@ MPI_Ireduce_scatter_block (const void *sendbuf, void *recvbuf, int recvcount, MP
                   OTF2_UNDEFINED_UINT32, 0, 0);                               \
   return rc
 
-SEXTANT__EXPORT int
-MPI_Comm_dup (MPI_Comm comm, MPI_Comm *newcomm)
-{
-  MAKE (COMM_DUP, "MPI_Comm_dup", comm, newcomm, PMPI_Comm_dup (comm, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Comm_dup_with_info (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
-{
-  MAKE (COMM_DUP_WITH_INFO, "MPI_Comm_dup_with_info", comm, newcomm,
-        PMPI_Comm_dup_with_info (comm, info, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Comm_split (MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
-{
-  MAKE (COMM_SPLIT, "MPI_Comm_split", comm, newcomm, PMPI_Comm_split (comm, color, key, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Comm_split_type (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
-{
-  MAKE (COMM_SPLIT_TYPE, "MPI_Comm_split_type", comm, newcomm,
-        PMPI_Comm_split_type (comm, split_type, key, info, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Comm_create (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
-{
-  MAKE (COMM_CREATE, "MPI_Comm_create", comm, newcomm, PMPI_Comm_create (comm, group, newcomm));
-}
-
-SEXTANT__EXPORT int
-MPI_Cart_create (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
-                 MPI_Comm *comm_cart)
-{
-  MAKE (CART_CREATE, "MPI_Cart_create", comm_old, comm_cart,
-        PMPI_Cart_create (comm_old, ndims, dims, periods, reorder, comm_cart));
-}
-
-SEXTANT__EXPORT int
-MPI_Cart_sub (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
-{
-  MAKE (CART_SUB, "MPI_Cart_sub", comm, newcomm, PMPI_Cart_sub (comm, remain_dims, newcomm));
-}
+/* the wrappers of the `coll`, `icoll` and `comm` lines of
+ * sextant-recorder-mpi.def */
+#include "sextant-recorder-mpi-coll.inc"
 
 SEXTANT__EXPORT int
 MPI_Comm_free (MPI_Comm *comm)
 {
   sextant__call call;
-  uint32_t def;
+  MPI_Comm handle = *comm;
+  int recorded = SEXTANT__BEGIN (&call, COMM_FREE);
+  uint32_t def = SEXTANT__UNDEF;
   int rc;
 
-  if (!SEXTANT__BEGIN (&call, COMM_FREE))
-    return PMPI_Comm_free (comm);
-  /* the record stays: MPI may reuse the handle, which then replaces it */
-  def = sextant__comm_get (*comm)->def;
-  coll_begin (&call);
+  if (tracking ())
+    def = sextant__comm_get (handle)->def;
+  if (recorded)
+    coll_begin (&call);
   rc = PMPI_Comm_free (comm);
-  coll_end_def (&call, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, def, OTF2_UNDEFINED_UINT32, 0, 0);
+  /* the record dies with the communicator: MPI may give its handle to
+   * the next one, which the recorder must see as new */
+  if (rc == MPI_SUCCESS && tracking () && handle != MPI_COMM_WORLD && handle != MPI_COMM_SELF)
+    {
+      pthread_mutex_lock (&sextant__rec.lock);
+      sextant__handles_forget (&sextant__rec.comms, (uintptr_t) handle);
+      pthread_mutex_unlock (&sextant__rec.lock);
+    }
+  if (recorded)
+    coll_end_def (&call, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, def, OTF2_UNDEFINED_UINT32, 0, 0);
+  return rc;
+}
+
+/* Collective over @group only, not over the parent: the new communicator
+ * is known by its members (the nth with them on this rank), and the call
+ * is recorded as a plain region, not a collective on the parent. */
+SEXTANT__EXPORT int
+MPI_Comm_create_group (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+  sextant__call call;
+  int recorded = SEXTANT__BEGIN (&call, COMM_CREATE_GROUP);
+  int rc = PMPI_Comm_create_group (comm, group, tag, newcomm);
+
+  if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL && tracking ())
+    {
+      int n = 0;
+      uint32_t *members = comm_world_ranks (*newcomm, &n);
+
+      if (members != NULL)
+        {
+          pthread_mutex_lock (&sextant__rec.lock);
+          comm_define_members (*newcomm, "MPI_Comm_create_group", members, n);
+          pthread_mutex_unlock (&sextant__rec.lock);
+        }
+      free (members);
+    }
+  if (recorded)
+    sextant__end (&call);
   return rc;
 }

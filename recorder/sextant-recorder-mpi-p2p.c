@@ -107,30 +107,6 @@ end_at (sextant__call *call,
   sextant__end (&call);                                                       \
   return rc
 
-SEXTANT__EXPORT int
-MPI_Send (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SEND_BODY (SEND, PMPI_Send (buf, count, datatype, dest, tag, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Bsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SEND_BODY (BSEND, PMPI_Bsend (buf, count, datatype, dest, tag, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Ssend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SEND_BODY (SSEND, PMPI_Ssend (buf, count, datatype, dest, tag, comm));
-}
-
-SEXTANT__EXPORT int
-MPI_Rsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SEND_BODY (RSEND, PMPI_Rsend (buf, count, datatype, dest, tag, comm));
-}
-
 /* ---- non-blocking sends ---- */
 
 static void
@@ -147,9 +123,7 @@ record_isend (sextant__call *call,
 
   if (dest == MPI_PROC_NULL)
     return;
-  info.kind = SEXTANT__REQ_ISEND;
-  info.id = t->next_request++;
-  info.comm = comm_def (comm);
+  sextant__request_init (&info, t, SEXTANT__REQ_ISEND, comm_def (comm));
   SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsend (t->writer, NULL, call->enter, (uint32_t) dest, info.comm,
                                                (uint32_t) tag, bytes_of (count, type), info.id),
                   "MPI_ISEND");
@@ -168,35 +142,32 @@ record_isend (sextant__call *call,
   sextant__end (&call);                                                       \
   return rc
 
-SEXTANT__EXPORT int
-MPI_Isend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-           MPI_Request *request)
-{
-  ISEND_BODY (ISEND, PMPI_Isend (buf, count, datatype, dest, tag, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Ibsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-            MPI_Request *request)
-{
-  ISEND_BODY (IBSEND, PMPI_Ibsend (buf, count, datatype, dest, tag, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Issend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-            MPI_Request *request)
-{
-  ISEND_BODY (ISSEND, PMPI_Issend (buf, count, datatype, dest, tag, comm, request));
-}
-
-SEXTANT__EXPORT int
-MPI_Irsend (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-            MPI_Request *request)
-{
-  ISEND_BODY (IRSEND, PMPI_Irsend (buf, count, datatype, dest, tag, comm, request));
-}
+/* the wrappers of the sends (`p2p` lines of sextant-recorder-mpi.def) are
+ * included after SEND_INIT_BODY, below */
 
 /* ---- receives ---- */
+
+/* A receive started (MPI_Irecv, MPI_Imrecv, MPI_Start): MPI_IRECV_REQUEST,
+ * and the entry its completion takes, with what was posted. */
+static void
+record_irecv_request (sextant__call *call,
+                      MPI_Request    request,
+                      uint32_t       comm,
+                      int            source,
+                      int            tag,
+                      uint64_t       bytes)
+{
+  sextant__thread *t = call->t;
+  sextant__request info;
+
+  sextant__request_init (&info, t, SEXTANT__REQ_IRECV, comm);
+  info.source = source;
+  info.tag = tag;
+  info.bytes = bytes;
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecvRequest (t->writer, NULL, call->enter, info.id),
+                  "MPI_IRECV_REQUEST");
+  sextant__request_put (request, &info);
+}
 
 SEXTANT__EXPORT int
 MPI_Recv (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
@@ -232,17 +203,7 @@ MPI_Irecv (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI
     return PMPI_Irecv (buf, count, datatype, source, tag, comm, request);
   rc = PMPI_Irecv (buf, count, datatype, source, tag, comm, request);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
-    {
-      sextant__thread *t = call.t;
-      sextant__request info = { 0 };
-
-      info.kind = SEXTANT__REQ_IRECV;
-      info.id = t->next_request++;
-      info.comm = comm_def (comm);
-      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecvRequest (t->writer, NULL, call.enter, info.id),
-                      "MPI_IRECV_REQUEST");
-      sextant__request_put (*request, &info);
-    }
+    record_irecv_request (&call, *request, comm_def (comm), source, tag, bytes_of (count, datatype));
   sextant__end (&call);
   return rc;
 }
@@ -298,33 +259,219 @@ MPI_Sendrecv_replace (void *buf, int count, MPI_Datatype datatype, int dest, int
   return rc;
 }
 
+/* ---- matched probes ---- */
+
+/* MPI_Mprobe/Improbe remember the communicator of the message they match;
+ * MPI_Mrecv writes MPI_RECV with it, MPI_Imrecv MPI_IRECV_REQUEST (its
+ * completion MPI_IRECV, as for MPI_Irecv). */
 SEXTANT__EXPORT int
-MPI_Probe (int source, int tag, MPI_Comm comm, MPI_Status *status)
+MPI_Mprobe (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
   sextant__call call;
   int rc;
 
-  if (!SEXTANT__BEGIN (&call, PROBE))
-    return PMPI_Probe (source, tag, comm, status);
-  rc = PMPI_Probe (source, tag, comm, status);
+  if (!SEXTANT__BEGIN (&call, MPROBE))
+    return PMPI_Mprobe (source, tag, comm, message, status);
+  rc = PMPI_Mprobe (source, tag, comm, message, status);
+  if (rc == MPI_SUCCESS && *message != MPI_MESSAGE_NULL && *message != MPI_MESSAGE_NO_PROC)
+    sextant__message_put (*message, comm_def (comm));
   sextant__end (&call);
   return rc;
 }
 
 SEXTANT__EXPORT int
-MPI_Iprobe (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+MPI_Improbe (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
   sextant__call call;
   int rc;
 
-  if (!SEXTANT__BEGIN (&call, IPROBE))
-    return PMPI_Iprobe (source, tag, comm, flag, status);
-  rc = PMPI_Iprobe (source, tag, comm, flag, status);
+  if (!SEXTANT__BEGIN (&call, IMPROBE))
+    return PMPI_Improbe (source, tag, comm, flag, message, status);
+  rc = PMPI_Improbe (source, tag, comm, flag, message, status);
+  if (rc == MPI_SUCCESS && *flag && *message != MPI_MESSAGE_NULL && *message != MPI_MESSAGE_NO_PROC)
+    sextant__message_put (*message, comm_def (comm));
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Mrecv (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+  sextant__call call;
+  MPI_Status local;
+  MPI_Message handle = *message;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, MRECV))
+    return PMPI_Mrecv (buf, count, datatype, message, status);
+  if (status == MPI_STATUS_IGNORE)
+    status = &local;
+  rc = PMPI_Mrecv (buf, count, datatype, message, status);
+  {
+    uint64_t now = sextant__now ();
+    uint32_t comm = handle != MPI_MESSAGE_NO_PROC ? sextant__message_take (handle) : SEXTANT__UNDEF;
+    int bytes = 0;
+
+    if (rc == MPI_SUCCESS && comm != SEXTANT__UNDEF && status->MPI_SOURCE != MPI_PROC_NULL)
+      {
+        if (PMPI_Get_count (status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
+          bytes = 0;
+        SEXTANT__WRITE (call.t, OTF2_EvtWriter_MpiRecv (call.t->writer, NULL, now, (uint32_t) status->MPI_SOURCE,
+                                                         comm, (uint32_t) status->MPI_TAG, (uint64_t) bytes),
+                        "MPI_RECV");
+      }
+    end_at (&call, now);
+  }
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Imrecv (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+{
+  sextant__call call;
+  MPI_Message handle = *message;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, IMRECV))
+    return PMPI_Imrecv (buf, count, datatype, message, request);
+  rc = PMPI_Imrecv (buf, count, datatype, message, request);
+  if (handle != MPI_MESSAGE_NO_PROC)
+    {
+      uint32_t comm = sextant__message_take (handle);
+
+      if (rc == MPI_SUCCESS && comm != SEXTANT__UNDEF)
+        record_irecv_request (&call, *request, comm, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                              bytes_of (count, datatype));
+    }
+  sextant__end (&call);
+  return rc;
+}
+
+/* ---- persistent requests ---- */
+
+/* MPI_*send_init and MPI_Recv_init keep what the request will do (a
+ * template under its handle); each MPI_Start writes MPI_ISEND or
+ * MPI_IRECV_REQUEST as an MPI_Isend/Irecv would, and the Wait/Test that
+ * completes it the completion; MPI_Request_free drops the template. */
+static void
+persistent_init (int           kind,
+                 int           peer,
+                 int           tag,
+                 int           count,
+                 MPI_Datatype  type,
+                 MPI_Comm      comm,
+                 MPI_Request   request)
+{
+  sextant__request info = { 0 };
+
+  info.kind = (uint8_t) kind;
+  info.comm = comm_def (comm);
+  info.source = peer;
+  info.tag = tag;
+  info.bytes = bytes_of (count, type);
+  sextant__request_restore (request, &info);
+}
+
+#define SEND_INIT_BODY(ID, CALL)                                              \
+  sextant__call call;                                                         \
+  int recorded = SEXTANT__BEGIN (&call, ID);                                  \
+  int rc = CALL;                                                              \
+                                                                              \
+  if (rc == MPI_SUCCESS && atomic_load_explicit (&sextant__rec.state, memory_order_relaxed) \
+      == SEXTANT__STATE_ACTIVE)                                               \
+    persistent_init (SEXTANT__REQ_PSEND, dest, tag, count, datatype, comm, *request); \
+  if (recorded)                                                               \
+    sextant__end (&call);                                                     \
+  return rc
+
+#include "sextant-recorder-mpi-p2p.inc"
+
+SEXTANT__EXPORT int
+MPI_Recv_init (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+  sextant__call call;
+  int recorded = SEXTANT__BEGIN (&call, RECV_INIT);
+  int rc = PMPI_Recv_init (buf, count, datatype, source, tag, comm, request);
+
+  if (rc == MPI_SUCCESS &&
+      atomic_load_explicit (&sextant__rec.state, memory_order_relaxed) == SEXTANT__STATE_ACTIVE)
+    persistent_init (SEXTANT__REQ_PRECV, source, tag, count, datatype, comm, *request);
+  if (recorded)
+    sextant__end (&call);
+  return rc;
+}
+
+/* After a successful MPI_Start of @request: its MPI_ISEND or
+ * MPI_IRECV_REQUEST, and the entry its completion takes. */
+static void
+record_start (sextant__call *call,
+              MPI_Request    request)
+{
+  sextant__thread *t = call->t;
+  sextant__request tmpl, info;
+
+  if (!sextant__persistent_get (request, &tmpl) || tmpl.source == MPI_PROC_NULL)
+    return;
+  if (tmpl.kind != SEXTANT__REQ_PSEND)
+    {
+      record_irecv_request (call, request, tmpl.comm, tmpl.source, tmpl.tag, tmpl.bytes);
+      return;
+    }
+  sextant__request_init (&info, t, SEXTANT__REQ_ISEND, tmpl.comm);
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsend (t->writer, NULL, call->enter, (uint32_t) tmpl.source,
+                                               tmpl.comm, (uint32_t) tmpl.tag, tmpl.bytes, info.id),
+                  "MPI_ISEND");
+  sextant__request_put (request, &info);
+}
+
+SEXTANT__EXPORT int
+MPI_Start (MPI_Request *request)
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, START))
+    return PMPI_Start (request);
+  rc = PMPI_Start (request);
+  if (rc == MPI_SUCCESS)
+    record_start (&call, *request);
+  sextant__end (&call);
+  return rc;
+}
+
+SEXTANT__EXPORT int
+MPI_Startall (int count, MPI_Request array_of_requests[])
+{
+  sextant__call call;
+  int rc;
+
+  if (!SEXTANT__BEGIN (&call, STARTALL))
+    return PMPI_Startall (count, array_of_requests);
+  rc = PMPI_Startall (count, array_of_requests);
+  for (int i = 0; rc == MPI_SUCCESS && i < count; i++)
+    record_start (&call, array_of_requests[i]);
   sextant__end (&call);
   return rc;
 }
 
 /* ---- completion ---- */
+
+/* The completion record of a send or a non-blocking collective. */
+static void
+complete_send_or_coll (sextant__thread        *t,
+                       uint64_t                time,
+                       const sextant__request *r)
+{
+  if (r->kind == SEXTANT__REQ_ISEND)
+    SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsendComplete (t->writer, NULL, time, r->id),
+                    "MPI_ISEND_COMPLETE");
+  else if (r->kind == SEXTANT__REQ_COLL)
+    SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveComplete (t->writer, NULL, time, r->op,
+                                                                      r->comm, r->root, r->sent,
+                                                                      r->received, r->id),
+                    "NON_BLOCKING_COLLECTIVE_COMPLETE");
+}
 
 /* Writes the completion record of @r, completed with @status (never
  * MPI_STATUS_IGNORE). */
@@ -346,10 +493,6 @@ complete (sextant__thread        *t,
     }
   switch (r->kind)
     {
-    case SEXTANT__REQ_ISEND:
-      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsendComplete (t->writer, NULL, time, r->id),
-                      "MPI_ISEND_COMPLETE");
-      break;
     case SEXTANT__REQ_IRECV:
       if (status->MPI_SOURCE == MPI_PROC_NULL)
         break;
@@ -359,13 +502,8 @@ complete (sextant__thread        *t,
                                                    r->comm, (uint32_t) status->MPI_TAG, (uint64_t) bytes,
                                                    r->id), "MPI_IRECV");
       break;
-    case SEXTANT__REQ_COLL:
-      SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveComplete (t->writer, NULL, time, r->op,
-                                                                        r->comm, r->root, r->sent,
-                                                                        r->received, r->id),
-                      "NON_BLOCKING_COLLECTIVE_COMPLETE");
-      break;
     default:
+      complete_send_or_coll (t, time, r);
       break;
     }
 }
@@ -461,11 +599,12 @@ MPI_Waitall (int count, MPI_Request array_of_requests[], MPI_Status array_of_sta
   return rc;
 }
 
-/* Looks up the requests without removing them (for calls that may complete
- * only some of them) and saves their handles in @handles, since MPI sets
- * the completed ones to MPI_REQUEST_NULL. */
+/* Takes the entries of all @count requests out of the table (in array
+ * order, so a handle value that appears twice gets two entries) and saves
+ * their handles in @handles, since MPI sets completed ones to
+ * MPI_REQUEST_NULL. restore_rest puts back those not completed. */
 static int
-peek_all (sextant__thread *t,
+take_all (sextant__thread *t,
           int              count,
           MPI_Request      requests[],
           MPI_Request     *handles)
@@ -476,28 +615,67 @@ peek_all (sextant__thread *t,
     {
       t->reqs[i].kind = 0;
       handles[i] = requests[i];
-      any |= sextant__request_peek (requests[i], &t->reqs[i]);
+      any |= sextant__request_take (requests[i], &t->reqs[i]);
     }
   return any;
 }
 
-/* Completes request @i found by peek_all. */
+/* Completes request @i taken by take_all. */
 static void
-complete_peeked (sextant__thread *t,
-                 uint64_t         time,
-                 MPI_Request      handle,
-                 int              i,
-                 MPI_Status      *status)
+complete_taken (sextant__thread *t,
+                uint64_t         time,
+                int              i,
+                MPI_Status      *status)
 {
   if (t->reqs[i].kind == 0)
     return;
-  sextant__request_drop (handle, t->reqs[i].id);
   complete (t, time, &t->reqs[i], status);
+  t->reqs[i].kind = 0;
+}
+
+/* Puts back the entries take_all took that are still open, in reverse so
+ * that each handle keeps its order. */
+static void
+restore_rest (sextant__thread   *t,
+              int                count,
+              const MPI_Request *handles)
+{
+  for (int i = count - 1; i >= 0; i--)
+    if (t->reqs[i].kind != 0)
+      sextant__request_restore (handles[i], &t->reqs[i]);
 }
 
 /* Saved handles of the Waitany/Waitsome/Test calls; a small stack array covers
  * the common case. */
 #define FEW 16
+
+/* The start of a multiple completion call: the scratch arrays and the
+ * taken entries (none if out of memory: the call passes unrecorded). */
+static int
+begin_multiple (sextant__thread *t,
+                int              count,
+                MPI_Request      requests[],
+                MPI_Request    **handles,
+                MPI_Request     *few)
+{
+  *handles = count > FEW ? malloc ((size_t) count * sizeof **handles) : few;
+  if (count <= 0 || *handles == NULL || reserve (t, count) != 0)
+    return 0;
+  return take_all (t, count, requests, *handles);
+}
+
+static void
+end_multiple (sextant__thread *t,
+              int              count,
+              int              any,
+              MPI_Request     *handles,
+              MPI_Request     *few)
+{
+  if (any)
+    restore_rest (t, count, handles);
+  if (handles != few)
+    free (handles);
+}
 
 SEXTANT__EXPORT int
 MPI_Waitany (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
@@ -505,18 +683,15 @@ MPI_Waitany (int count, MPI_Request array_of_requests[], int *index, MPI_Status 
   sextant__call call;
   sextant__thread *t;
   MPI_Request few[FEW];
-  MPI_Request *handles = few;
+  MPI_Request *handles;
   MPI_Status local;
-  int any = 0;
+  int any;
   int rc;
 
   if (!SEXTANT__BEGIN (&call, WAITANY))
     return PMPI_Waitany (count, array_of_requests, index, status);
   t = call.t;
-  if (count > FEW)
-    handles = malloc ((size_t) count * sizeof *handles);
-  if (count > 0 && handles != NULL && reserve (t, count) == 0)
-    any = peek_all (t, count, array_of_requests, handles);
+  any = begin_multiple (t, count, array_of_requests, &handles, few);
   if (status == MPI_STATUS_IGNORE)
     status = &local;
   rc = PMPI_Waitany (count, array_of_requests, index, status);
@@ -524,11 +699,10 @@ MPI_Waitany (int count, MPI_Request array_of_requests[], int *index, MPI_Status 
     uint64_t now = sextant__now ();
 
     if (any && rc == MPI_SUCCESS && *index != MPI_UNDEFINED && *index >= 0 && *index < count)
-      complete_peeked (t, now, handles[*index], *index, status);
+      complete_taken (t, now, *index, status);
     end_at (&call, now);
   }
-  if (handles != few)
-    free (handles);
+  end_multiple (t, count, any, handles, few);
   return rc;
 }
 
@@ -539,22 +713,17 @@ MPI_Waitsome (int incount, MPI_Request array_of_requests[], int *outcount, int a
   sextant__call call;
   sextant__thread *t;
   MPI_Request few[FEW];
-  MPI_Request *handles = few;
+  MPI_Request *handles;
   MPI_Status *statuses = array_of_statuses;
-  int any = 0;
+  int any;
   int rc;
 
   if (!SEXTANT__BEGIN (&call, WAITSOME))
     return PMPI_Waitsome (incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   t = call.t;
-  if (incount > FEW)
-    handles = malloc ((size_t) incount * sizeof *handles);
-  if (incount > 0 && handles != NULL && reserve (t, incount) == 0)
-    {
-      any = peek_all (t, incount, array_of_requests, handles);
-      if (any && statuses == MPI_STATUSES_IGNORE)
-        statuses = t->statuses;
-    }
+  any = begin_multiple (t, incount, array_of_requests, &handles, few);
+  if (any && statuses == MPI_STATUSES_IGNORE)
+    statuses = t->statuses;
   rc = PMPI_Waitsome (incount, array_of_requests, outcount, array_of_indices, statuses);
   {
     uint64_t now = sextant__now ();
@@ -565,12 +734,11 @@ MPI_Waitsome (int incount, MPI_Request array_of_requests[], int *outcount, int a
           int i = array_of_indices[j];
 
           if (i >= 0 && i < incount && completed (rc, &statuses[j]))
-            complete_peeked (t, now, handles[i], i, &statuses[j]);
+            complete_taken (t, now, i, &statuses[j]);
         }
     end_at (&call, now);
   }
-  if (handles != few)
-    free (handles);
+  end_multiple (t, incount, any, handles, few);
   return rc;
 }
 
@@ -614,22 +782,17 @@ MPI_Testall (int count, MPI_Request array_of_requests[], int *flag, MPI_Status a
   sextant__call call;
   sextant__thread *t;
   MPI_Request few[FEW];
-  MPI_Request *handles = few;
+  MPI_Request *handles;
   MPI_Status *statuses = array_of_statuses;
-  int any = 0;
+  int any;
   int rc;
 
   if (!SEXTANT__BEGIN (&call, TESTALL))
     return PMPI_Testall (count, array_of_requests, flag, array_of_statuses);
   t = call.t;
-  if (count > FEW)
-    handles = malloc ((size_t) count * sizeof *handles);
-  if (count > 0 && handles != NULL && reserve (t, count) == 0)
-    {
-      any = peek_all (t, count, array_of_requests, handles);
-      if (any && statuses == MPI_STATUSES_IGNORE)
-        statuses = t->statuses;
-    }
+  any = begin_multiple (t, count, array_of_requests, &handles, few);
+  if (any && statuses == MPI_STATUSES_IGNORE)
+    statuses = t->statuses;
   rc = PMPI_Testall (count, array_of_requests, flag, statuses);
   {
     uint64_t now = sextant__now ();
@@ -637,14 +800,13 @@ MPI_Testall (int count, MPI_Request array_of_requests[], int *flag, MPI_Status a
     for (int i = 0; any && i < count; i++)
       {
         if (rc == MPI_SUCCESS && *flag)
-          complete_peeked (t, now, handles[i], i, &statuses[i]);
+          complete_taken (t, now, i, &statuses[i]);
         else if (rc == MPI_SUCCESS && t->reqs[i].kind != 0)
           test_failed (t, now, &t->reqs[i]);
       }
     end_at (&call, now);
   }
-  if (handles != few)
-    free (handles);
+  end_multiple (t, count, any, handles, few);
   return rc;
 }
 
@@ -654,18 +816,15 @@ MPI_Testany (int count, MPI_Request array_of_requests[], int *index, int *flag, 
   sextant__call call;
   sextant__thread *t;
   MPI_Request few[FEW];
-  MPI_Request *handles = few;
+  MPI_Request *handles;
   MPI_Status local;
-  int any = 0;
+  int any;
   int rc;
 
   if (!SEXTANT__BEGIN (&call, TESTANY))
     return PMPI_Testany (count, array_of_requests, index, flag, status);
   t = call.t;
-  if (count > FEW)
-    handles = malloc ((size_t) count * sizeof *handles);
-  if (count > 0 && handles != NULL && reserve (t, count) == 0)
-    any = peek_all (t, count, array_of_requests, handles);
+  any = begin_multiple (t, count, array_of_requests, &handles, few);
   if (status == MPI_STATUS_IGNORE)
     status = &local;
   rc = PMPI_Testany (count, array_of_requests, index, flag, status);
@@ -675,7 +834,7 @@ MPI_Testany (int count, MPI_Request array_of_requests[], int *index, int *flag, 
     if (any && rc == MPI_SUCCESS)
       {
         if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < count)
-          complete_peeked (t, now, handles[*index], *index, status);
+          complete_taken (t, now, *index, status);
         else if (!*flag)
           for (int i = 0; i < count; i++)
             if (t->reqs[i].kind != 0)
@@ -683,8 +842,7 @@ MPI_Testany (int count, MPI_Request array_of_requests[], int *index, int *flag, 
       }
     end_at (&call, now);
   }
-  if (handles != few)
-    free (handles);
+  end_multiple (t, count, any, handles, few);
   return rc;
 }
 
@@ -695,22 +853,17 @@ MPI_Testsome (int incount, MPI_Request array_of_requests[], int *outcount, int a
   sextant__call call;
   sextant__thread *t;
   MPI_Request few[FEW];
-  MPI_Request *handles = few;
+  MPI_Request *handles;
   MPI_Status *statuses = array_of_statuses;
-  int any = 0;
+  int any;
   int rc;
 
   if (!SEXTANT__BEGIN (&call, TESTSOME))
     return PMPI_Testsome (incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   t = call.t;
-  if (incount > FEW)
-    handles = malloc ((size_t) incount * sizeof *handles);
-  if (incount > 0 && handles != NULL && reserve (t, incount) == 0)
-    {
-      any = peek_all (t, incount, array_of_requests, handles);
-      if (any && statuses == MPI_STATUSES_IGNORE)
-        statuses = t->statuses;
-    }
+  any = begin_multiple (t, incount, array_of_requests, &handles, few);
+  if (any && statuses == MPI_STATUSES_IGNORE)
+    statuses = t->statuses;
   rc = PMPI_Testsome (incount, array_of_requests, outcount, array_of_indices, statuses);
   {
     uint64_t now = sextant__now ();
@@ -722,10 +875,7 @@ MPI_Testsome (int incount, MPI_Request array_of_requests[], int *outcount, int a
             int i = array_of_indices[j];
 
             if (i >= 0 && i < incount && completed (rc, &statuses[j]))
-              {
-                complete_peeked (t, now, handles[i], i, &statuses[j]);
-                t->reqs[i].kind = 0;
-              }
+              complete_taken (t, now, i, &statuses[j]);
           }
         for (int i = 0; i < incount; i++)
           if (t->reqs[i].kind != 0)
@@ -733,41 +883,68 @@ MPI_Testsome (int incount, MPI_Request array_of_requests[], int *outcount, int a
       }
     end_at (&call, now);
   }
-  if (handles != few)
-    free (handles);
+  end_multiple (t, incount, any, handles, few);
   return rc;
 }
 
-SEXTANT__EXPORT int
-MPI_Cancel (MPI_Request *request)
-{
-  sextant__call call;
-  int rc;
-
-  /* the cancellation shows at the completion (MPI_REQUEST_CANCELLED) */
-  if (!SEXTANT__BEGIN (&call, CANCEL))
-    return PMPI_Cancel (request);
-  rc = PMPI_Cancel (request);
-  sextant__end (&call);
-  return rc;
-}
+/* MPI_Cancel is a region (sextant-recorder-mpi.def): the cancellation
+ * shows at the completion (MPI_REQUEST_CANCELLED) */
 
 SEXTANT__EXPORT int
 MPI_Request_free (MPI_Request *request)
 {
   sextant__call call;
   sextant__request r;
+  MPI_Request handle;
   int have, rc;
 
   if (!SEXTANT__BEGIN (&call, REQUEST_FREE))
     return PMPI_Request_free (request);
-  have = sextant__request_take (*request, &r);
+  handle = *request;
+  have = sextant__request_take (handle, &r);
   rc = PMPI_Request_free (request);
-  /* a freed send still completes, unseen: count it complete now so that
-   * its message is matched; a freed receive stays open */
-  if (have && rc == MPI_SUCCESS && r.kind == SEXTANT__REQ_ISEND)
-    SEXTANT__WRITE (call.t, OTF2_EvtWriter_MpiIsendComplete (call.t->writer, NULL, sextant__now (), r.id),
-                    "MPI_ISEND_COMPLETE");
+  if (rc == MPI_SUCCESS)
+    sextant__persistent_forget (handle);
+  if (have && rc == MPI_SUCCESS)
+    sextant__request_freed (call.t, sextant__now (), &r);
   sextant__end (&call);
   return rc;
+}
+
+/* A request freed while active still completes, unseen: a send is recorded
+ * complete at the free, so that its message is matched. A receive from a
+ * given source with a given tag is recorded received at the free with
+ * what was posted (the bytes are the posted capacity, an upper bound),
+ * since the message still arrives; a receive with MPI_ANY_SOURCE or
+ * MPI_ANY_TAG is recorded cancelled (OTF2 has no record for "received,
+ * sender unknown"; its message then shows unmatched) and warned about
+ * once. A non-blocking collective is completed with what it was started
+ * with. */
+void
+sextant__request_freed (sextant__thread        *t,
+                        uint64_t                time,
+                        const sextant__request *r)
+{
+  static _Atomic int warned;
+
+  switch (r->kind)
+    {
+    case SEXTANT__REQ_IRECV:
+      if (r->source != MPI_ANY_SOURCE && r->tag != MPI_ANY_TAG)
+        {
+          SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecv (t->writer, NULL, time, (uint32_t) r->source,
+                                                       r->comm, (uint32_t) r->tag, r->bytes, r->id),
+                          "MPI_IRECV");
+          break;
+        }
+      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiRequestCancelled (t->writer, NULL, time, r->id),
+                      "MPI_REQUEST_CANCELLED");
+      if (!atomic_exchange (&warned, 1))
+        sextant__warn ("MPI_Request_free on an active MPI_Irecv from MPI_ANY_SOURCE or with "
+                       "MPI_ANY_TAG: its sender is unknown, it is recorded as cancelled");
+      break;
+    default:
+      complete_send_or_coll (t, time, r);
+      break;
+    }
 }

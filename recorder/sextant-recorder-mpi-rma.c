@@ -309,108 +309,34 @@ MPI_Win_free (MPI_Win *win)
       }                                                                       \
   } while (0)
 
-SEXTANT__EXPORT int
-MPI_Put (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-  sextant__call call;
-  int rc;
+/* RMA_OP (ID, the PMPI call, the OTF2 record, its name): an operation
+ * recorded after a successful call (ISSUE); the shape of the `rma` lines
+ * of sextant-recorder-mpi.def. The request-based operations (MPI_Rput,
+ * ...) are recorded as their plain forms: the operation completes at the
+ * window's next synchronisation (flush, unlock, fence, complete), which is
+ * where its completion record goes; the completion of the request itself
+ * (an MPI_Wait on it) is local and not written separately. */
+#define RMA_OP(ID, CALL, RECORD, WHAT)                                        \
+  sextant__call call;                                                         \
+  int rc;                                                                     \
+                                                                              \
+  if (!SEXTANT__BEGIN (&call, ID))                                            \
+    return CALL;                                                              \
+  rc = CALL;                                                                  \
+  ISSUE (RECORD, WHAT);                                                       \
+  sextant__end (&call);                                                       \
+  return rc
 
-  if (!SEXTANT__BEGIN (&call, PUT))
-    return PMPI_Put (origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                     target_count, target_datatype, win);
-  rc = PMPI_Put (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                 target_datatype, win);
-  ISSUE (OTF2_EvtWriter_RmaPut (t->writer, NULL, call.enter, w->def, (uint32_t) target_rank,
-                                bytes_of (origin_count, origin_datatype), matching), "RMA_PUT");
-  sextant__end (&call);
-  return rc;
+/* MPI_Fetch_and_op's atomic type */
+static OTF2_RmaAtomicType
+fetch_op_type (MPI_Op op)
+{
+  return op == MPI_SUM ? OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ADD
+         : op == MPI_REPLACE ? OTF2_RMA_ATOMIC_TYPE_SWAP
+         : OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE;
 }
 
-SEXTANT__EXPORT int
-MPI_Get (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-  sextant__call call;
-  int rc;
-
-  if (!SEXTANT__BEGIN (&call, GET))
-    return PMPI_Get (origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                     target_count, target_datatype, win);
-  rc = PMPI_Get (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                 target_datatype, win);
-  ISSUE (OTF2_EvtWriter_RmaGet (t->writer, NULL, call.enter, w->def, (uint32_t) target_rank,
-                                bytes_of (origin_count, origin_datatype), matching), "RMA_GET");
-  sextant__end (&call);
-  return rc;
-}
-
-SEXTANT__EXPORT int
-MPI_Accumulate (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                int target_rank, MPI_Aint target_disp, int target_count,
-                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-  sextant__call call;
-  int rc;
-
-  if (!SEXTANT__BEGIN (&call, ACCUMULATE))
-    return PMPI_Accumulate (origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                            target_count, target_datatype, op, win);
-  rc = PMPI_Accumulate (origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype, op, win);
-  ISSUE (OTF2_EvtWriter_RmaAtomic (t->writer, NULL, call.enter, w->def, (uint32_t) target_rank,
-                                   OTF2_RMA_ATOMIC_TYPE_ACCUMULATE,
-                                   bytes_of (origin_count, origin_datatype), 0, matching),
-         "RMA_ATOMIC");
-  sextant__end (&call);
-  return rc;
-}
-
-SEXTANT__EXPORT int
-MPI_Get_accumulate (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    void *result_addr, int result_count, MPI_Datatype result_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-  sextant__call call;
-  int rc;
-
-  if (!SEXTANT__BEGIN (&call, GET_ACCUMULATE))
-    return PMPI_Get_accumulate (origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                                result_datatype, target_rank, target_disp, target_count,
-                                target_datatype, op, win);
-  rc = PMPI_Get_accumulate (origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                            result_datatype, target_rank, target_disp, target_count, target_datatype,
-                            op, win);
-  ISSUE (OTF2_EvtWriter_RmaAtomic (t->writer, NULL, call.enter, w->def, (uint32_t) target_rank,
-                                   OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE,
-                                   op == MPI_NO_OP ? 0 : bytes_of (origin_count, origin_datatype),
-                                   bytes_of (result_count, result_datatype), matching),
-         "RMA_ATOMIC");
-  sextant__end (&call);
-  return rc;
-}
-
-SEXTANT__EXPORT int
-MPI_Fetch_and_op (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
-                  MPI_Aint target_disp, MPI_Op op, MPI_Win win)
-{
-  sextant__call call;
-  int rc;
-
-  if (!SEXTANT__BEGIN (&call, FETCH_AND_OP))
-    return PMPI_Fetch_and_op (origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
-  rc = PMPI_Fetch_and_op (origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
-  ISSUE (OTF2_EvtWriter_RmaAtomic (t->writer, NULL, call.enter, w->def, (uint32_t) target_rank,
-                                   op == MPI_SUM ? OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ADD
-                                   : op == MPI_REPLACE ? OTF2_RMA_ATOMIC_TYPE_SWAP
-                                   : OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE,
-                                   op == MPI_NO_OP ? 0 : bytes_of (1, datatype), bytes_of (1, datatype),
-                                   matching),
-         "RMA_ATOMIC");
-  sextant__end (&call);
-  return rc;
-}
+#include "sextant-recorder-mpi-rma.inc"
 
 SEXTANT__EXPORT int
 MPI_Compare_and_swap (const void *origin_addr, const void *compare_addr, void *result_addr,

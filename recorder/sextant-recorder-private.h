@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One recorder per process (sextant__rec). It owns:
- *  - the OTF2 archive, opened collectively at MPI_Init over a private
- *    duplicate of MPI_COMM_WORLD and closed collectively at MPI_Finalize;
+ *  - the OTF2 archive, opened collectively at MPI_Init over
+ *    MPI_COMM_WORLD (a duplicate when started later) and closed
+ *    collectively at MPI_Finalize;
  *  - one thread record (sextant__thread) per thread that made a recorded
  *    call: its OTF2 location and event writer, and its caches, reachable
  *    without locks through a thread-local pointer;
@@ -53,6 +54,9 @@
 #define SEXTANT__ATTR_ONECOLL_SEQ 3
 #define SEXTANT__ATTR_ONECOLL_ROOT 4
 #define SEXTANT__ATTR_ONECOLL_PEER 5
+/* on NON_BLOCKING_COLLECTIVE_REQUEST: its communicator, so that an importer
+ * numbers the collectives of a communicator in the order they started */
+#define SEXTANT__ATTR_NBC_COMM 6
 #define SEXTANT__MAX_CALLPATH 32         /* upper bound of SEXTANT_RECORD_CALLPATH */
 /* OTF2 event chunk, bytes: libotf2 hands a write of 4 MiB or more straight
  * to write(2) and keeps smaller ones in a buffer of its own, so a flushed
@@ -62,102 +66,10 @@
 
 /* ---- the MPI functions the recorder wraps ---- */
 
-/* X (enum suffix, name, OTF2 region role) */
-#define SEXTANT__MPI_FUNCTIONS(X)                      \
-  X (INIT, "MPI_Init", FUNCTION)                       \
-  X (INIT_THREAD, "MPI_Init_thread", FUNCTION)         \
-  X (FINALIZE, "MPI_Finalize", FUNCTION)               \
-  X (ABORT, "MPI_Abort", FUNCTION)                     \
-  X (SEND, "MPI_Send", POINT2POINT)                    \
-  X (BSEND, "MPI_Bsend", POINT2POINT)                  \
-  X (SSEND, "MPI_Ssend", POINT2POINT)                  \
-  X (RSEND, "MPI_Rsend", POINT2POINT)                  \
-  X (ISEND, "MPI_Isend", POINT2POINT)                  \
-  X (IBSEND, "MPI_Ibsend", POINT2POINT)                \
-  X (ISSEND, "MPI_Issend", POINT2POINT)                \
-  X (IRSEND, "MPI_Irsend", POINT2POINT)                \
-  X (RECV, "MPI_Recv", POINT2POINT)                    \
-  X (IRECV, "MPI_Irecv", POINT2POINT)                  \
-  X (SENDRECV, "MPI_Sendrecv", POINT2POINT)            \
-  X (SENDRECV_REPLACE, "MPI_Sendrecv_replace", POINT2POINT) \
-  X (PROBE, "MPI_Probe", POINT2POINT)                  \
-  X (IPROBE, "MPI_Iprobe", POINT2POINT)                \
-  X (WAIT, "MPI_Wait", POINT2POINT)                    \
-  X (WAITALL, "MPI_Waitall", POINT2POINT)              \
-  X (WAITANY, "MPI_Waitany", POINT2POINT)              \
-  X (WAITSOME, "MPI_Waitsome", POINT2POINT)            \
-  X (TEST, "MPI_Test", POINT2POINT)                    \
-  X (TESTALL, "MPI_Testall", POINT2POINT)              \
-  X (TESTANY, "MPI_Testany", POINT2POINT)              \
-  X (TESTSOME, "MPI_Testsome", POINT2POINT)            \
-  X (CANCEL, "MPI_Cancel", POINT2POINT)                \
-  X (REQUEST_FREE, "MPI_Request_free", POINT2POINT)    \
-  X (BARRIER, "MPI_Barrier", BARRIER)                  \
-  X (BCAST, "MPI_Bcast", COLL_ONE2ALL)                 \
-  X (REDUCE, "MPI_Reduce", COLL_ALL2ONE)               \
-  X (ALLREDUCE, "MPI_Allreduce", COLL_ALL2ALL)         \
-  X (GATHER, "MPI_Gather", COLL_ALL2ONE)               \
-  X (GATHERV, "MPI_Gatherv", COLL_ALL2ONE)             \
-  X (SCATTER, "MPI_Scatter", COLL_ONE2ALL)             \
-  X (SCATTERV, "MPI_Scatterv", COLL_ONE2ALL)           \
-  X (ALLGATHER, "MPI_Allgather", COLL_ALL2ALL)         \
-  X (ALLGATHERV, "MPI_Allgatherv", COLL_ALL2ALL)       \
-  X (ALLTOALL, "MPI_Alltoall", COLL_ALL2ALL)           \
-  X (ALLTOALLV, "MPI_Alltoallv", COLL_ALL2ALL)         \
-  X (SCAN, "MPI_Scan", COLL_OTHER)                     \
-  X (EXSCAN, "MPI_Exscan", COLL_OTHER)                 \
-  X (REDUCE_SCATTER, "MPI_Reduce_scatter", COLL_ALL2ALL) \
-  X (REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", COLL_ALL2ALL) \
-  X (IBARRIER, "MPI_Ibarrier", BARRIER)                \
-  X (IBCAST, "MPI_Ibcast", COLL_ONE2ALL)               \
-  X (IREDUCE, "MPI_Ireduce", COLL_ALL2ONE)             \
-  X (IALLREDUCE, "MPI_Iallreduce", COLL_ALL2ALL)       \
-  X (IGATHER, "MPI_Igather", COLL_ALL2ONE)             \
-  X (IGATHERV, "MPI_Igatherv", COLL_ALL2ONE)           \
-  X (ISCATTER, "MPI_Iscatter", COLL_ONE2ALL)           \
-  X (ISCATTERV, "MPI_Iscatterv", COLL_ONE2ALL)         \
-  X (IALLGATHER, "MPI_Iallgather", COLL_ALL2ALL)       \
-  X (IALLGATHERV, "MPI_Iallgatherv", COLL_ALL2ALL)     \
-  X (IALLTOALL, "MPI_Ialltoall", COLL_ALL2ALL)         \
-  X (IALLTOALLV, "MPI_Ialltoallv", COLL_ALL2ALL)       \
-  X (ISCAN, "MPI_Iscan", COLL_OTHER)                   \
-  X (IEXSCAN, "MPI_Iexscan", COLL_OTHER)               \
-  X (IREDUCE_SCATTER, "MPI_Ireduce_scatter", COLL_ALL2ALL) \
-  X (IREDUCE_SCATTER_BLOCK, "MPI_Ireduce_scatter_block", COLL_ALL2ALL) \
-  X (COMM_DUP, "MPI_Comm_dup", COLL_OTHER)             \
-  X (COMM_DUP_WITH_INFO, "MPI_Comm_dup_with_info", COLL_OTHER) \
-  X (COMM_SPLIT, "MPI_Comm_split", COLL_OTHER)         \
-  X (COMM_SPLIT_TYPE, "MPI_Comm_split_type", COLL_OTHER) \
-  X (COMM_CREATE, "MPI_Comm_create", COLL_OTHER)       \
-  X (CART_CREATE, "MPI_Cart_create", COLL_OTHER)       \
-  X (CART_SUB, "MPI_Cart_sub", COLL_OTHER)             \
-  X (COMM_FREE, "MPI_Comm_free", FUNCTION)             \
-  X (WIN_CREATE, "MPI_Win_create", RMA)                \
-  X (WIN_ALLOCATE, "MPI_Win_allocate", RMA)            \
-  X (WIN_ALLOCATE_SHARED, "MPI_Win_allocate_shared", RMA) \
-  X (WIN_CREATE_DYNAMIC, "MPI_Win_create_dynamic", RMA) \
-  X (WIN_FREE, "MPI_Win_free", RMA)                    \
-  X (PUT, "MPI_Put", RMA)                              \
-  X (GET, "MPI_Get", RMA)                              \
-  X (ACCUMULATE, "MPI_Accumulate", RMA)                \
-  X (GET_ACCUMULATE, "MPI_Get_accumulate", RMA)        \
-  X (FETCH_AND_OP, "MPI_Fetch_and_op", RMA)            \
-  X (COMPARE_AND_SWAP, "MPI_Compare_and_swap", RMA)    \
-  X (WIN_LOCK, "MPI_Win_lock", RMA)                    \
-  X (WIN_UNLOCK, "MPI_Win_unlock", RMA)                \
-  X (WIN_LOCK_ALL, "MPI_Win_lock_all", RMA)            \
-  X (WIN_UNLOCK_ALL, "MPI_Win_unlock_all", RMA)        \
-  X (WIN_FLUSH, "MPI_Win_flush", RMA)                  \
-  X (WIN_FLUSH_ALL, "MPI_Win_flush_all", RMA)          \
-  X (WIN_FLUSH_LOCAL, "MPI_Win_flush_local", RMA)      \
-  X (WIN_FLUSH_LOCAL_ALL, "MPI_Win_flush_local_all", RMA) \
-  X (WIN_SYNC, "MPI_Win_sync", RMA)                    \
-  X (WIN_FENCE, "MPI_Win_fence", RMA)                  \
-  X (WIN_POST, "MPI_Win_post", RMA)                    \
-  X (WIN_START, "MPI_Win_start", RMA)                  \
-  X (WIN_COMPLETE, "MPI_Win_complete", RMA)            \
-  X (WIN_WAIT, "MPI_Win_wait", RMA)                    \
-  X (WIN_TEST, "MPI_Win_test", RMA)
+/* SEXTANT__MPI_FUNCTIONS (X): X (enum suffix, name, OTF2 region role) for
+ * every wrapped function, made from sextant-recorder-mpi.def by
+ * gen-mpi-wrappers.py */
+#include "sextant-recorder-mpi-functions.h"
 
 typedef enum
 {
@@ -239,7 +151,10 @@ typedef enum
   SEXTANT__COMM_WORLD = 0,          /* MPI_COMM_WORLD */
   SEXTANT__COMM_SELF = 1,           /* MPI_COMM_SELF: one instance per process */
   SEXTANT__COMM_CHILD = 2,          /* made by a collective call on a known parent */
-  SEXTANT__COMM_LOCAL = 3,          /* seen without its creation: this rank's own */
+  SEXTANT__COMM_LOCAL = 3,          /* an inter-communicator seen without its creation: this rank's own */
+  SEXTANT__COMM_MEMBERS = 4,        /* by its members: made by MPI_Comm_create_group or seen
+                                       without its creation; seq = how many with these members
+                                       this rank defined before */
 } sextant__comm_kind;
 
 typedef struct
@@ -261,7 +176,8 @@ typedef struct
  * and min_rank are: seq counts the communicator-making calls on the parent
  * (the same on every rank, since they are collective over the parent), and
  * min_rank - the lowest world rank in it - tells apart the communicators
- * that one MPI_Comm_split makes. */
+ * that one MPI_Comm_split makes. A MEMBERS communicator is the same on all
+ * its ranks when its members (in order) and seq are. */
 typedef struct
 {
   uint32_t kind;                    /* sextant__comm_kind */
@@ -331,9 +247,9 @@ int  sextant__defs_deserialize (sextant__reader *rd,
 
 /* ---- handles (sextant-recorder-handles.c) ---- */
 
-/* What the recorder knows about a communicator. Never freed before the
- * recorder finishes (MPI may hand the same handle out again, which replaces
- * the table entry, not the record). */
+/* What the recorder knows about a communicator. Its handle leaves the
+ * table at MPI_Comm_free; the record is freed when the recorder finishes
+ * (MPI may hand the same handle out again, for a new record). */
 typedef struct
 {
   uint32_t def;                     /* local COMM definition */
@@ -367,13 +283,23 @@ void *sextant__handles_get  (const sextant__handles *table,
 int   sextant__handles_put  (sextant__handles *table,
                              uintptr_t         key,
                              void             *value);
+/* The object of @key was freed: lookups miss until a new one takes the
+ * handle (its record stays with the recorder, for the events written). */
+void  sextant__handles_forget (sextant__handles *table,
+                               uintptr_t         key);
 
-/* An open non-blocking operation, by MPI_Request value. */
+/* An open non-blocking operation: one entry per starting call, found by
+ * its MPI_Request value (several may share one, see
+ * sextant-recorder-handles.c). Peek and take give the oldest entry the
+ * calling thread started, else the oldest. */
 typedef enum
 {
   SEXTANT__REQ_ISEND = 1,
   SEXTANT__REQ_IRECV = 2,
   SEXTANT__REQ_COLL = 3,
+  SEXTANT__REQ_PSEND = 4,           /* a persistent send (MPI_*send_init): what MPI_Start starts */
+  SEXTANT__REQ_PRECV = 5,           /* a persistent receive (MPI_Recv_init); dest/source in source */
+  SEXTANT__REQ_MESSAGE = 6,         /* a message matched by MPI_(I)mprobe: its communicator */
 } sextant__req_kind;
 
 typedef struct
@@ -381,8 +307,12 @@ typedef struct
   uint64_t id;                      /* OTF2 request id on the issuing location */
   uint64_t sent;                    /* COLL: bytes sent */
   uint64_t received;                /* COLL: bytes received */
+  uint64_t bytes;                   /* IRECV: posted capacity, bytes */
   uint32_t comm;                    /* local COMM definition */
   uint32_t root;                    /* COLL: root rank or OTF2_UNDEFINED_UINT32 */
+  uint32_t thread;                  /* index of the thread that started it */
+  int32_t source;                   /* IRECV: posted source (may be MPI_ANY_SOURCE) */
+  int32_t tag;                      /* IRECV: posted tag (may be MPI_ANY_TAG) */
   uint8_t kind;                     /* sextant__req_kind; 0 = none */
   uint8_t op;                       /* COLL: OTF2_CollectiveOp */
 } sextant__request;
@@ -395,6 +325,20 @@ int  sextant__request_peek  (MPI_Request       req,
                              sextant__request *out);     /* 1 if found */
 int  sextant__request_take  (MPI_Request       req,
                              sextant__request *out);     /* 1 if found and removed */
+/* The template of persistent request @req (SEXTANT__REQ_PSEND/PRECV, put
+ * by the *_init wrappers), and its removal at MPI_Request_free. */
+int  sextant__persistent_get    (MPI_Request       req,
+                                 sextant__request *out);  /* 1 if found */
+void sextant__persistent_forget (MPI_Request req);
+/* The communicator of a message MPI_(I)mprobe matched, until MPI_(I)mrecv
+ * takes it (SEXTANT__UNDEF if unknown). */
+void     sextant__message_put  (MPI_Message message,
+                                uint32_t    comm);
+uint32_t sextant__message_take (MPI_Message message);
+/* Puts back what sextant__request_take took, before the handle's other
+ * entries (restore several in the reverse order of taking). */
+void sextant__request_restore (MPI_Request             req,
+                               const sextant__request *info);
 void sextant__request_drop  (MPI_Request req,
                              uint64_t    id);            /* remove if it is still @id */
 
@@ -487,7 +431,7 @@ typedef struct
   pid_t pid;                        /* of the process that started it */
   int rank;                         /* in MPI_COMM_WORLD */
   int size;
-  MPI_Comm comm;                    /* the recorder's own duplicate of MPI_COMM_WORLD */
+  MPI_Comm comm;                    /* MPI_COMM_WORLD, or a duplicate if started after MPI_Init */
   OTF2_Archive *archive;
   char *dir;                        /* absolute archive directory */
   char *anchor;                     /* dir/traces.otf2 */
@@ -667,6 +611,27 @@ uint64_t sextant__end (sextant__call *call);
 
 uint32_t sextant__mpi_region (sextant__mpi_function function);
 
+/* A new request entry of @kind on @comm, started by @t: the next request id
+ * of @t's location. */
+static inline void
+sextant__request_init (sextant__request *r,
+                       sextant__thread  *t,
+                       int               kind,
+                       uint32_t          comm)
+{
+  *r = (sextant__request) { 0 };
+  r->kind = (uint8_t) kind;
+  r->id = t->next_request++;
+  r->comm = comm;
+  r->thread = t->index;
+}
+
+/* Writes what stands for the completion of @r, freed while active by
+ * MPI_Request_free (sextant-recorder-mpi-p2p.c). */
+void sextant__request_freed (sextant__thread        *t,
+                             uint64_t                time,
+                             const sextant__request *r);
+
 /* Defines a region under the lock (for onecoll's regions). */
 uint32_t sextant__define_region (const char     *name,
                                  OTF2_RegionRole role,
@@ -689,6 +654,8 @@ void sextant__thread_name (const char *name);
 /* ---- communicators and windows (sextant-recorder-mpi-coll.c, -rma.c) ---- */
 
 sextant__comm *sextant__comm_lookup_slow (MPI_Comm comm);
+/* Forgets the communicators known by their members (lock held, at the end). */
+void sextant__comms_clear (void);
 
 static inline sextant__comm *
 sextant__comm_get (MPI_Comm comm)

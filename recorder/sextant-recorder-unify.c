@@ -238,7 +238,7 @@ unify_rank (sextant__defs       *global,
       def.parent = def.parent < i ? cmap[def.parent] : SEXTANT__UNDEF;
       if (def.kind == SEXTANT__COMM_LOCAL)
         def.seq = (uint32_t) global->n_comms;   /* unique: never merged */
-      if (def.kind > SEXTANT__COMM_LOCAL || def.name == SEXTANT__UNDEF)
+      if (def.kind > SEXTANT__COMM_MEMBERS || def.name == SEXTANT__UNDEF)
         {
           cmap[i] = SEXTANT__UNDEF;
           continue;
@@ -340,6 +340,7 @@ write_global (OTF2_GlobalDefWriter *w,
   uint32_t n_nodes = 0;
   uint32_t s_mpi, s_machine, s_node, s_cs, s_cs_desc, s_cc, s_cc_desc, s_locations, s_self;
   uint32_t s_oc[4], s_oc_desc[4];
+  uint32_t s_nbc, s_nbc_desc;
   int rc = SEXTANT_RECORDER_ERR_NOMEM;
 
   if (!loc_names || !group_names || !node_of_rank || !node_names || !members || !comm_group ||
@@ -373,6 +374,8 @@ write_global (OTF2_GlobalDefWriter *w,
   s_oc_desc[2] = sextant__def_string (g, "root rank of the broadcast");
   s_oc[3] = sextant__def_string (g, "onecoll peer");
   s_oc_desc[3] = sextant__def_string (g, "put request: the target rank; relay: the parent rank");
+  s_nbc = sextant__def_string (g, "communicator");
+  s_nbc_desc = sextant__def_string (g, "communicator of the non-blocking collective this request starts");
   s_locations = sextant__def_string (g, "MPI locations");
   s_self = sextant__def_string (g, "MPI_COMM_SELF group");
   for (size_t i = 0; i < n_locs; i++)
@@ -423,6 +426,8 @@ write_global (OTF2_GlobalDefWriter *w,
                                               OTF2_TYPE_INT32));
   CHECK (OTF2_GlobalDefWriter_WriteAttribute (w, SEXTANT__ATTR_ONECOLL_PEER, s_oc[3], s_oc_desc[3],
                                               OTF2_TYPE_INT32));
+  CHECK (OTF2_GlobalDefWriter_WriteAttribute (w, SEXTANT__ATTR_NBC_COMM, s_nbc, s_nbc_desc,
+                                              OTF2_TYPE_COMM));
 
   CHECK (OTF2_GlobalDefWriter_WriteSystemTreeNode (w, 0, s_machine, s_machine,
                                                    OTF2_UNDEFINED_SYSTEM_TREE_NODE));

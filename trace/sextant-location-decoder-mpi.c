@@ -225,7 +225,8 @@ static inline PendingPoint
 point_here (Decoder *self,
             gint64   t)
 {
-  return (PendingPoint) { .time = t, .visit = top_visit (self), .region = top_region (self), .request = SEXTANT_NULL };
+  return (PendingPoint) { .time = t, .visit = top_visit (self), .region = top_region (self), .request = SEXTANT_NULL,
+                          .coll_seq = -1 };
 }
 
 PendingPoint *
@@ -351,6 +352,22 @@ region_has (Decoder  *self,
   return nonblocking_call ? def->nonblocking_call : def->completion_call;
 }
 
+/* Who numbers the collectives of @comm: this location alone for
+ * MPI_COMM_SELF-like communicators, else all their members (-1). */
+static gint64
+collective_owner (Decoder      *self,
+                  OTF2_CommRef  comm)
+{
+  gboolean is_self = FALSE;
+
+  comm_rank_loc (self, comm, 0, &is_self);
+  return is_self ? (gint64)self->loc : -1;
+}
+
+/* A collective half, numbered @seq on its communicator if that is not
+ * negative (a non-blocking one numbered at its start), else now: MPI
+ * orders a communicator's collectives by the order they start, and a
+ * blocking one starts and ends with nothing else started in between. */
 static OTF2_CallbackCode
 write_collective (Decoder           *self,
                   OTF2_CollectiveOp  op,
@@ -361,22 +378,21 @@ write_collective (Decoder           *self,
                   gint64             begin,
                   gint64             begin_visit,
                   gboolean           nonblocking,
-                  gint64             end)
+                  gint64             end,
+                  gint64             seq)
 {
-  gboolean is_self = FALSE;
   gint64 owner;
   gint64 root_v;
   gint64 comm_v = comm_value (comm);
 
-  comm_rank_loc (self, comm, 0, &is_self);
-  owner = is_self ? (gint64)self->loc : -1;
+  owner = collective_owner (self, comm);
   root_v = (root == OTF2_UNDEFINED_UINT32 ||
             root == OTF2_COLLECTIVE_ROOT_SELF ||
             root == OTF2_COLLECTIVE_ROOT_THIS_GROUP) ? SEXTANT_NULL : (gint64)root;
 
   {
     SextantCollectiveHalf half = {
-      .comm = comm_v, .owner = owner, .seq = next_seq (&self->coll_seq, comm_v, owner, 0),
+      .comm = comm_v, .owner = owner, .seq = seq >= 0 ? seq : next_seq (&self->coll_seq, comm_v, owner, 0),
       .loc = self->loc, .kind = sextant_otf2_collective_op_name (op), .root = root_v,
       .nonblocking = nonblocking, .begin = begin, .end = end, .visit = begin_visit,
       .end_visit = top_visit (self), .sent = (gint64)sent, .received = (gint64)received,
@@ -412,7 +428,7 @@ on_mpi_collective_end (DECODER_ARGS,
   nonblocking = region_has (self, begin->region, TRUE) || region_has (self, top_region (self), FALSE);
 
   return write_collective (self, collective_op, comm, root, sent, received,
-                           begin->time, begin->visit, nonblocking, t);
+                           begin->time, begin->visit, nonblocking, t, -1);
 }
 
 static OTF2_CallbackCode
@@ -423,9 +439,29 @@ on_nb_collective_request (DECODER_ARGS,
   gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_REQUEST, time);
 
   PendingPoint *point = sextant_request_map_insert (self->nb_colls, request);
+  guint32 n = attributes != NULL ? OTF2_AttributeList_GetNumberOfElements (attributes) : 0;
 
   *point = point_here (self, t);
   point->request = (gint64)request;
+  /* Sextant's recorder names the communicator in an attribute: the
+   * collective is numbered now, in the order it started, as MPI matches
+   * them (else at its completion) */
+  for (guint32 i = 0; i < n; i++)
+    {
+      OTF2_AttributeRef attribute;
+      OTF2_Type type;
+      OTF2_AttributeValue value;
+
+      if (OTF2_AttributeList_GetAttributeByIndex (attributes, i, &attribute, &type, &value) == OTF2_SUCCESS &&
+          type == OTF2_TYPE_COMM)
+        {
+          gint64 comm_v = comm_value (value.commRef);
+
+          point->coll_comm = comm_v;
+          point->coll_seq = next_seq (&self->coll_seq, comm_v, collective_owner (self, value.commRef), 0);
+          break;
+        }
+    }
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -451,7 +487,8 @@ on_nb_collective_complete (DECODER_ARGS,
 
   code = write_collective (self, collective_op, comm, root, sent, received,
                            begin != NULL ? begin->time : t,
-                           begin != NULL ? begin->visit : top_visit (self), TRUE, t);
+                           begin != NULL ? begin->visit : top_visit (self), TRUE, t,
+                           begin != NULL && begin->coll_comm == comm_value (comm) ? begin->coll_seq : -1);
 
   return code;
 }

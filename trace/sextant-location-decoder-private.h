@@ -118,6 +118,8 @@ typedef struct
   gint64  visit;
   guint32 region;      /* of the visit, G_MAXUINT32 outside any */
   gint64  request;     /* its key in a table of open requests */
+  gint64  coll_comm;   /* a non-blocking collective numbered at its start: its comm ... */
+  gint64  coll_seq;    /* ... and number there; -1 = numbered at its completion */
 } PendingPoint;
 
 typedef struct

@@ -745,6 +745,10 @@ _sextant_location_decoder_finish (Decoder  *self,
   if (sextant_request_map_size (self->irecvs) > 0)
     _sextant_import_log (self->import, "incomplete_request", self->loc, self->last_time,
                          "%u MPI_IRECV_REQUEST(s) never completed", sextant_request_map_size (self->irecvs));
+  if (sextant_request_map_size (self->nb_colls) > 0)
+    _sextant_import_log (self->import, "incomplete_request", self->loc, self->last_time,
+                         "%u NON_BLOCKING_COLLECTIVE_REQUEST(s) never completed",
+                         sextant_request_map_size (self->nb_colls));
 
   g_hash_table_iter_init (&iter, self->rma_pending);
   while (g_hash_table_iter_next (&iter, NULL, &value))

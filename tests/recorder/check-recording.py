@@ -469,6 +469,136 @@ def scenario_nonblocking(ctx):
     check(incomplete == 0, '%d non-blocking messages without completion or post' % incomplete)
 
 
+def scenario_requests(ctx):
+    # rec-requests.c: requests sharing Open MPI's &ompi_request_empty
+    # handle, freed and persistent requests; 2 ranks
+    np, small, persist = 2, 4, 3
+    rec = Recording(ctx, 'requests')
+    rec.run('rec-requests', np)
+    rec.otf2_print().import_()
+    per_rank = {'MPI_ISEND': 4 * small + 1 + persist, 'MPI_ISEND_COMPLETE': 4 * small + 1 + persist,
+                'MPI_RECV': 4 * small + 1, 'MPI_SEND': 1 + 1,
+                'MPI_IRECV_REQUEST': 1 + persist + 1, 'MPI_IRECV': 1 + persist + 1,
+                'NON_BLOCKING_COLLECTIVE_REQUEST': 3 * small,
+                'NON_BLOCKING_COLLECTIVE_COMPLETE': 3 * small}
+    # the freed Isend and Irecv: rank 0 sends, rank 1 receives
+    expected = {kind: np * n for kind, n in per_rank.items()}
+    for kind in ('MPI_ISEND', 'MPI_ISEND_COMPLETE', 'MPI_IRECV_REQUEST', 'MPI_IRECV'):
+        expected[kind] -= 1
+    rec.expect_records(expected)
+    for loc in range(np):
+        for kind in ('NON_BLOCKING_COLLECTIVE_REQUEST', 'NON_BLOCKING_COLLECTIVE_COMPLETE'):
+            n = rec.per_location.get((kind, loc), 0)
+            check(n == 3 * small, '%d %s records on location %d, expected %d' % (n, kind, loc, 3 * small))
+    # small sends, the Sendrecv, persistent sends, the MPI_Send, the freed Isend
+    messages = np * (4 * small + 1 + persist + 1) + 1
+    rec.expect_info(matched=messages, unmatched=0, collectives=np * 3 * small)
+    rec.expect_callsites('rec-requests.c')
+    incomplete = rec.query('''SELECT COUNT(*) FROM message WHERE send_mode = 'NONBLOCKING'
+                              AND send_complete_time IS NULL''')[0][0]
+    check(incomplete == 0, '%d non-blocking sends without completion' % incomplete)
+
+
+def scenario_comms(ctx):
+    # rec-comms.c: a freed duplicate, communicators of MPI_Comm_create_group
+    # (which may get its handle) and of MPI_Intercomm_merge; 4 ranks
+    np = 4
+    rec = Recording(ctx, 'comms')
+    rec.run('rec-comms', np)
+    rec.otf2_print().import_()
+    rec.expect_info(matched=0, unmatched=0)
+    rec.expect_callsites('rec-comms.c', require_all_mpi=False)
+    barriers = sorted(r[0] for r in rec.query("SELECT members FROM collective WHERE kind = 'BARRIER'"))
+    check(barriers == [2, 2, 4, 4], 'barriers and their members: %s' % barriers)
+    complete = rec.query('SELECT COUNT(*) FROM collective WHERE members != expected')[0][0]
+    check(complete == 0, '%d collective instances are missing members' % complete)
+    pairs = rec.query('''SELECT c.id, group_concat(m.loc) FROM comm c JOIN comm_member m ON m.comm = c.id
+                         WHERE c.name = 'MPI_Comm_create_group' GROUP BY c.id''')
+    members = sorted(sorted(int(x) for x in locs.split(',')) for _, locs in pairs)
+    check(members == [[0, 1], [2, 3]], 'MPI_Comm_create_group communicators: %s' % pairs)
+
+
+def scenario_nbc_order(ctx):
+    # rec-nbc-order.c: Ibcast and Iallreduce completed in opposite orders
+    # on even and odd ranks; numbered by start, every instance is whole
+    np, rounds = 4, 5
+    rec = Recording(ctx, 'nbc-order')
+    rec.run('rec-nbc-order', np)
+    rec.otf2_print().import_()
+    rec.expect_records({'NON_BLOCKING_COLLECTIVE_REQUEST': np * 2 * rounds,
+                        'NON_BLOCKING_COLLECTIVE_COMPLETE': np * 2 * rounds})
+    rec.expect_info(matched=0, unmatched=0, collectives=2 * rounds)
+    rec.expect_callsites('rec-nbc-order.c')
+    kinds = rec.query('''SELECT kind, COUNT(*), MIN(members), MAX(members) FROM collective
+                         GROUP BY kind ORDER BY kind''')
+    check(kinds == [('ALLREDUCE', rounds, np, np), ('BCAST', rounds, np, np)],
+          'non-blocking collectives: %s' % kinds)
+
+
+def scenario_calls(ctx):
+    # rec-calls.c: calls the table of MPI functions added; 4 ranks
+    np = 4
+    rec = Recording(ctx, 'calls')
+    rec.run('rec-calls', np)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_RECV': 2 * np, 'MPI_IRECV': np, 'MPI_IRECV_REQUEST': np,
+                        'NON_BLOCKING_COLLECTIVE_REQUEST': 2 * np,
+                        'NON_BLOCKING_COLLECTIVE_COMPLETE': 2 * np,
+                        'RMA_PUT': np, 'RMA_GET': np})
+    rec.expect_info(matched=3 * np, unmatched=0, rma=2 * np)
+    rec.expect_callsites('rec-calls.c')
+    complete = rec.query('SELECT COUNT(*) FROM collective WHERE members != expected')[0][0]
+    check(complete == 0, '%d collective instances are missing members' % complete)
+    kinds = dict(rec.query('SELECT kind, COUNT(*) FROM collective GROUP BY kind'))
+    for kind in ('ALLGATHER', 'ALLTOALL', 'ALLTOALLW'):
+        check(kinds.get(kind, 0) >= 1, 'no %s collective: %s' % (kind, kinds))
+    rows = rec.query('''SELECT m.bytes_sent, m.bytes_received FROM collective c
+                        JOIN collective_member m ON m.collective = c.id WHERE c.kind = 'ALLGATHER'
+                        AND c.comm IN (SELECT id FROM comm WHERE name LIKE 'MPI_Cart_create%')''')
+    check(rows and all(r == (8, 8) for r in rows), 'neighbour allgather bytes: %s' % rows)
+    for region in ('MPI_Buffer_detach', 'MPI_Grequest_start',
+                   'MPI_Mprobe', 'MPI_Neighbor_allgather'):
+        check(len(rec.visits(region)) == np, '%d visits of %s' % (len(rec.visits(region)), region))
+    # every function of the table is a wrapper the library exports, and no
+    # other MPI_ function is
+    table = set()
+    with open(os.path.join(ctx.srcdir, '..', '..', 'recorder', 'sextant-recorder-mpi.def')) as f:
+        for line in f:
+            if line.startswith('MPI_'):
+                table.add(line.split('|')[0].strip())
+    lib = os.path.join(os.path.dirname(ctx.launcher), 'libsextant-record.so')
+    nm = subprocess.run(['nm', '-D', '--defined-only', lib], stdout=subprocess.PIPE,
+                        universal_newlines=True, timeout=60)
+    exported = set(re.findall(r' T (MPI_\w+)$', nm.stdout, re.M))
+    check(exported == table, 'in the table, not exported: %s; exported, not in the table: %s'
+          % (sorted(table - exported), sorted(exported - table)))
+
+
+def scenario_behaviour(ctx):
+    # rec-behaviour.c run bare and recorded: the same output (lines of all
+    # ranks, in any order) and the same exit status (rank 0 exits with 3)
+    np = 3
+    exe = os.path.join(ctx.builddir, 'rec-behaviour')
+    bare = subprocess.run([ctx.timeout, '--kill-after=10', str(RUN_SECONDS), ctx.mpirun] + MPIRUN_OPTIONS
+                          + ['-np', str(np), exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=RUN_SECONDS + 30)
+    rec = Recording(ctx, 'behaviour')
+    recorded = rec.run('rec-behaviour', np, expect_success=False)
+    check(bare.returncode != 0, 'the bare run exited with %d, not rank 0\'s 3' % bare.returncode)
+    check(recorded.returncode == bare.returncode,
+          'exit status %d recorded, %d bare' % (recorded.returncode, bare.returncode))
+    lines = sorted(bare.stdout.splitlines())
+    check(len(lines) == np, 'bare output: %s' % bare.stdout)
+    check(sorted(recorded.stdout.splitlines()) == lines,
+          'recorded output %s, bare %s' % (recorded.stdout, bare.stdout))
+    check(not [l for l in recorded.stderr.splitlines() if l.startswith('sextant-record: rank')],
+          'the recorder complained: %s' % recorded.stderr)
+    rec.otf2_print().import_()
+    rec.expect_records({'MPI_ISEND': 4 * np, 'MPI_ISEND_COMPLETE': 4 * np, 'MPI_IRECV': 4 * np,
+                        'NON_BLOCKING_COLLECTIVE_COMPLETE': np})
+    rec.expect_info(matched=4 * np, unmatched=0, collectives=1 + np)
+
+
 def scenario_split_coll(ctx):
     np = 6
     rec = Recording(ctx, 'split-coll')
@@ -1038,6 +1168,11 @@ SCENARIOS = {
     'wrong-order': scenario_wrong_order,
     'nonblocking': scenario_nonblocking,
     'split-coll': scenario_split_coll,
+    'requests': scenario_requests,
+    'comms': scenario_comms,
+    'nbc-order': scenario_nbc_order,
+    'calls': scenario_calls,
+    'behaviour': scenario_behaviour,
     'rma': scenario_rma,
     'threads': scenario_threads,
     'onecoll': scenario_onecoll,
