@@ -25,9 +25,12 @@
 #include "onecoll-rwlock-private.h"
 
 #include <errno.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Locks robust mutex @m. Returns 0; 1 if its owner had died (the mutex is
  * made consistent and held); -1 on another error (errno set). */
@@ -374,11 +377,24 @@ signal_wrlock (onecoll_rwlock *lock,
  *    owner's CAS to 0 is a release and our exchange reads its value;
  *    release, because our next = 0 must come before the successor's
  *    next = it (the successor's exchange reads ours and acquires).
- *  - The hand-off: the owner's store blocked = 0 (release) is read by the
+ *  - The hand-off: the owner's blocked = 0 (release) is read by the
  *    waiter's acquire load, so the waiter sees the owner's critical section.
  *  - The release CAS needs no acquire on failure: the acquire load of next
  *    that follows orders what it needs.
  * One atomic read-modify-write per uncontended acquire and per release.
+ *
+ * Waiting for the hand-off (mcs_wait): the paper spins. On a machine with
+ * more processes than cores a spinning waiter only gets its fair share of
+ * a core, and the holder it waits for may be preempted, so the waiter
+ * spins MCS_SPIN polls and then parks in a futex on its blocked word
+ * (shared futex: the word is in the shared segment): it first turns 1 into
+ * 2 (CAS), and the releaser's hand-off is an exchange that wakes the
+ * waiter if it found 2. The CAS and the exchange decide the race: either
+ * the exchange comes first (the CAS fails, the waiter sees 0) or the
+ * releaser sees 2 and wakes; FUTEX_WAIT returns at once if the word is no
+ * longer 2. So no wake-up is lost, and the uncontended path keeps its one
+ * atomic. The park is 1 ms at a time, between checks that the other
+ * process lives.
  *
  * The writer joins all N queues first and waits afterwards, so that its
  * waits for the N readers overlap instead of adding up; it holds some locks
@@ -390,6 +406,74 @@ signal_wrlock (onecoll_rwlock *lock,
  * and the writer clears it itself - it is the next owner anyway. In
  * release, a client that died between its exchange and its store of next
  * leaves head = 1 and next = 0: the writer frees the lock (head = 0). */
+
+#define MCS_SPIN 2048                /* polls before a waiter parks */
+
+static void
+futex_wait (_Atomic uint32_t *word,
+            uint32_t          value,
+            long              ns)
+{
+  struct timespec ts = { 0, ns };
+
+  syscall (SYS_futex, (uint32_t *) word, FUTEX_WAIT, value, &ts, NULL, 0);
+}
+
+static void
+futex_wake (_Atomic uint32_t *word)
+{
+  syscall (SYS_futex, (uint32_t *) word, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* Waits until the blocked word @blocked is 0 (acquire). Returns 0, or -1
+ * if @pid died meanwhile (the word is then still not 0). */
+static int
+mcs_wait (_Atomic uint32_t *blocked,
+          pid_t             pid)
+{
+  uint64_t next_check = 0;
+
+  for (int i = 0; i < MCS_SPIN; i++)
+    {
+      if (atomic_load_explicit (blocked, memory_order_acquire) == 0)
+        return 0;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause ();
+#endif
+    }
+  for (;;)
+    {
+      uint32_t v = 1;
+
+      if (atomic_compare_exchange_strong_explicit (blocked, &v, 2, memory_order_acquire,
+                                                   memory_order_acquire) || v == 2)
+        futex_wait (blocked, 2, 1000000);
+      if (atomic_load_explicit (blocked, memory_order_acquire) == 0)
+        return 0;
+      if (pid > 0)
+        {
+          uint64_t now = onecoll__rw_now ();
+
+          if (next_check == 0)
+            next_check = now + 1000000;
+          else if (now >= next_check)
+            {
+              next_check = now + 1000000;
+              if (!onecoll__rw_pid_alive (pid))
+                return -1;
+            }
+        }
+    }
+}
+
+/* The hand-off: unblocks the waiter of @blocked (release), waking it if
+ * it has parked. */
+static void
+mcs_unblock (_Atomic uint32_t *blocked)
+{
+  if (atomic_exchange_explicit (blocked, 0, memory_order_release) == 2)
+    futex_wake (blocked);
+}
 
 static int
 mcs_acquire (onecoll__rw_slot *s,
@@ -409,14 +493,7 @@ mcs_acquire (onecoll__rw_slot *s,
                          memory_order_release);
   if (!wait)
     return 1;
-  {
-    onecoll__rw_wait w = { 0, 0 };
-
-    while (atomic_load_explicit (&mine->blocked, memory_order_acquire) != 0)
-      if (onecoll__rw_wait_step (&w, other_pid))
-        return -1;
-  }
-  return 0;
+  return mcs_wait (&mine->blocked, other_pid);
 }
 
 /* Returns 0, or -1 if @other_pid died before it linked itself. */
@@ -440,8 +517,7 @@ mcs_release (onecoll__rw_slot *s,
         atomic_store_explicit (&s->head, 0, memory_order_release);
         return -1;
       }
-  atomic_store_explicit (next == 1 ? &s->client_rec.blocked : &s->server_rec.blocked, 0,
-                         memory_order_release);
+  mcs_unblock (next == 1 ? &s->client_rec.blocked : &s->server_rec.blocked);
   return 0;
 }
 
@@ -459,18 +535,16 @@ mcs_wrlock (onecoll_rwlock *lock,
   for (int i = 0; i < lock->nclients; i++)
     {
       onecoll__rw_slot *s = &lock->slots[i];
-      onecoll__rw_wait w = { 0, 0 };
 
       if (!queued[i])
         continue;
-      while (atomic_load_explicit (&s->server_rec.blocked, memory_order_acquire) != 0)
-        if (onecoll__rw_wait_step (&w, atomic_load_explicit (&s->pid, memory_order_relaxed)))
-          {
-            /* the client died holding or handing over: we own the lock */
-            atomic_store_explicit (&s->server_rec.blocked, 0, memory_order_relaxed);
-            client_dead (s, dead);
-            status = ONECOLL_WARN_OWNER_DEAD;
-          }
+      if (mcs_wait (&s->server_rec.blocked, atomic_load_explicit (&s->pid, memory_order_relaxed)) < 0)
+        {
+          /* the client died holding or handing over: we own the lock */
+          atomic_store_explicit (&s->server_rec.blocked, 0, memory_order_relaxed);
+          client_dead (s, dead);
+          status = ONECOLL_WARN_OWNER_DEAD;
+        }
     }
   return status;
 }

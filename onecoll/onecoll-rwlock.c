@@ -78,7 +78,7 @@ onecoll__rw_pid_alive (pid_t pid)
   return !(paren[2] == 'Z' || paren[2] == 'X');
 }
 
-#define SPIN_POLLS 64               /* then sched_yield() */
+#define SPIN_POLLS 256               /* then sched_yield() */
 #define CHECK_EVERY_NS 1000000      /* liveness check interval */
 
 int
