@@ -52,6 +52,10 @@ def plot(data, mode, title, ylabel, scale, out, log=False):
         ax.errorbar([n for n, _ in pts], [m * scale for _, (m, _) in pts],
                     yerr=[sd * scale for _, (_, sd) in pts], label=s, color=colour,
                     marker=marker, linestyle=dash, markersize=4, capsize=2, linewidth=1.2)
+    finish(fig, ax, title, ylabel, out, log)
+
+
+def finish(fig, ax, title, ylabel, out, log):
     ax.set_title(title)
     ax.set_xlabel("N (client processes)")
     ax.set_ylabel(ylabel)
@@ -80,15 +84,7 @@ def ratio(data, out):
             ax.plot(ns, ys, color=colour, marker=marker, linestyle=dash, markersize=4,
                     label="%s: %s" % (s, what))
     ax.axhline(1.0, color="#000", linewidth=0.8)
-    ax.set_title("2N-mutex / scheme (> 1: the scheme is faster)")
-    ax.set_xlabel("N (client processes)")
-    ax.set_ylabel("ratio")
-    ax.set_yscale("log")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out)
-    plt.close(fig)
+    finish(fig, ax, "2N-mutex / scheme (> 1: the scheme is faster)", "ratio", out, True)
 
 
 def main():
