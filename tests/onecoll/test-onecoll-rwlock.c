@@ -11,7 +11,8 @@
  *       for N = NMIN..NMAX: this process is the server, N client processes
  *       do OPS/N (rounded up) onecoll_rwlock_kv_get()s each, of random keys
  *       of KEYS records that every commit rewrites all together, while the
- *       server commits as fast as it can until the last client exits. A
+ *       server commits (with a 10 us pause between commits, the paper's
+ *       concurrent mode) until the last client exits. A
  *       client checks every value against the pattern its (key, version)
  *       must have (on top of the library's checksum), and that a key's
  *       version never goes back. Fails on any torn or stale read, on a
