@@ -73,7 +73,19 @@ onecoll_strerror (int err)
     case ONECOLL_ERR_BUSY:
       return "not allowed while the onecoll runtime is running";
     case ONECOLL_ERR_PEER:
-      return "another rank failed or disagrees";
+      return "another rank failed or disagrees (rwlock: the writer died)";
+    case ONECOLL_ERR_NOT_FOUND:
+      return "no such shared-memory segment or key";
+    case ONECOLL_ERR_VERSION:
+      return "not an onecoll rwlock segment of this version";
+    case ONECOLL_ERR_SYSTEM:
+      return "a system call failed (see errno)";
+    case ONECOLL_ERR_CORRUPT:
+      return "a key-value record failed its checksum (torn record)";
+    case ONECOLL_ERR_EXISTS:
+      return "the shared-memory segment exists already";
+    case ONECOLL_WARN_OWNER_DEAD:
+      return "warning: a client died holding its lock; the lock was taken over";
     default:
       return "unknown onecoll error";
     }

@@ -174,6 +174,63 @@ ONECOLL_API int onecoll_set_trace_hooks (const onecoll_trace_hooks *hooks);
  * "broadcaster_poll", ...), or NULL for an unknown id. */
 ONECOLL_API const char *onecoll_region_name (int region);
 
+/* ------------------------------------------------------------------------
+ * Shared-memory reader-writer locks (onecoll_rwlock_*)
+ * ------------------------------------------------------------------------
+ *
+ * Lock waits and holds are reported to a second table, so that a tracer
+ * can write them as OTF2 lock events (the Sextant recorder writes
+ * ThreadAcquireLock/ThreadReleaseLock, paradigm PTHREAD, inside a region
+ * onecoll_rwlock_rdlock / onecoll_rwlock_wrlock that spans the wait).
+ *
+ * Every scheme is reported as what it is logically: one lock per client
+ * slot, lock id = the segment's tag | slot (onecoll_lock_id: unique per
+ * segment, bit 31 set, the same in every process). A reader acquires and
+ * releases its slot's lock; the writer acquires and releases all N, so a
+ * reader's wait conflicts with the writer only, never with other readers.
+ * @order is the acquisition's number on that lock (1, 2, ...; counted in
+ * the segment by the holder, so the same sequence in every process).
+ *
+ * Per call: wait_begin, then acquired once per lock taken (after the wait
+ * for that lock ended), then wait_end (also when the call fails: then
+ * without acquisitions, or with acquisitions released again first).
+ * released comes once per lock on unlock. @caller is the return address
+ * into the code that called onecoll (the call site); @file and @line are
+ * onecoll's own source location of the call.
+ *
+ * Cost: with no hooks one load and one branch per call.
+ */
+typedef enum
+{
+  ONECOLL_LOCK_READ = 1,
+  ONECOLL_LOCK_WRITE = 2,
+} onecoll_lock_mode;
+
+typedef struct
+{
+  void (*wait_begin) (void              *user_data,
+                      onecoll_lock_mode  mode,
+                      void              *caller,
+                      const char        *file,
+                      int                line);
+  void (*acquired) (void     *user_data,
+                    uint32_t  lock_id,
+                    uint32_t  order);
+  void (*wait_end) (void              *user_data,
+                    onecoll_lock_mode  mode,
+                    int                status);
+  void (*released) (void     *user_data,
+                    uint32_t  lock_id,
+                    uint32_t  order);
+  void *user_data;
+} onecoll_lock_hooks;
+
+/* onecoll_set_lock_hooks:
+ * Installs a copy of @hooks (NULL removes them) for every rwlock of the
+ * process. Call it before any lock is used (the table is read without
+ * synchronisation). Returns ONECOLL_OK. */
+ONECOLL_API int onecoll_set_lock_hooks (const onecoll_lock_hooks *hooks);
+
 #ifdef __cplusplus
 }
 #endif

@@ -103,7 +103,16 @@ typedef enum
   ONECOLL_ERR_THREAD = -8,          /* the Broadcaster thread could not be started */
   ONECOLL_ERR_LIMIT = -9,           /* onecoll_config.max_windows windows already exist */
   ONECOLL_ERR_BUSY = -10,           /* not allowed while the runtime is running */
-  ONECOLL_ERR_PEER = -11,           /* another rank failed in a collective call, or disagrees */
+  ONECOLL_ERR_PEER = -11,           /* another rank failed in a collective call, or disagrees;
+                                       rwlock: the other side (writer) died */
+  ONECOLL_ERR_NOT_FOUND = -12,      /* rwlock: no such shared-memory segment, or no such key */
+  ONECOLL_ERR_VERSION = -13,        /* rwlock: the segment is not an onecoll rwlock of this
+                                       version (another layout, another program's segment) */
+  ONECOLL_ERR_SYSTEM = -14,         /* rwlock: a system call failed (errno says which) */
+  ONECOLL_ERR_CORRUPT = -15,        /* rwlock: a key-value record failed its checksum */
+  ONECOLL_ERR_EXISTS = -16,         /* rwlock: the segment exists already */
+  ONECOLL_WARN_OWNER_DEAD = 1,      /* rwlock: success, but a client died holding its read
+                                       lock; the lock was taken over (a warning, > 0) */
 } onecoll_status;
 
 /* A registered window. 0 (ONECOLL_WIN_NULL) is never a valid id. */
@@ -482,6 +491,227 @@ ONECOLL_API double onecoll_reduce_cost (onecoll_reduce_algo algo,
 /* onecoll_reduce_algo_name:
  * "auto", "binomial", "rhrd", "prior-art", "s0s1"; NULL if unknown. */
 ONECOLL_API const char *onecoll_reduce_algo_name (int algo);
+
+/* ------------------------------------------------------------------------
+ * Shared-memory reader-writer locks (onecoll-rwlock*.c; docs/onecoll.md)
+ * ------------------------------------------------------------------------
+ *
+ * A read-mostly lock between processes of one machine, as a PMIx server
+ * needs for the key-value database it shares with its local clients
+ * (A. V. Efimov, A. Yu. Polyakov et al., "Shared memory access
+ * optimization for PMIx standard implementation", 2020): one writer (the
+ * server) and up to nclients reader processes (the clients), in one POSIX
+ * shared-memory segment (shm_open + mmap) that the server creates. Clients
+ * never write the protected data.
+ *
+ * This part needs neither MPI nor the runtime (onecoll_init()): the parties
+ * are processes, not ranks, and the calls make no MPI call.
+ *
+ * Every reader has a slot (its client index, 0..nclients-1), and every
+ * scheme below is, logically, one lock per slot: a reader takes its own
+ * slot's lock, the writer takes all of them. The schemes
+ * (ONECOLL_RWLOCK_*) differ in how:
+ *   PTHREAD        one process-shared pthread_rwlock_t (writer-preferring)
+ *   MUTEX_1N       one mutex per client; the writer locks all N
+ *   MUTEX_2N       per client a signal mutex and an access mutex (OpenPMIx
+ *                  gds/ds21): reader LS, LP, unlock LS; writer all LS then
+ *                  all LP
+ *   MUTEX_SIGNAL   N(mutex+signal): per client an access mutex and a signal
+ *                  word the writer raises first
+ *   MCS            N-MCS: per client an MCS queue lock with two records
+ *                  (client, server); one atomic per uncontended acquire and
+ *                  release
+ *   UNLOCKED       no exclusion at all - only for testing that the torn-read
+ *                  checks of the key-value store do detect races
+ * Mutexes are process-shared and robust: a client that dies holding its
+ * lock is detected (EOWNERDEAD, or its pid for the spinning schemes and the
+ * rwlock) and the writer takes the lock over with ONECOLL_WARN_OWNER_DEAD
+ * instead of hanging; a reader whose writer died gets ONECOLL_ERR_PEER.
+ *
+ * Handles: one per process and role. The server's (onecoll_rwlock_init())
+ * writes; a client's (onecoll_rwlock_attach()) reads as its slot. A handle
+ * must not be used by two threads at once. Lock calls return ONECOLL_OK,
+ * ONECOLL_WARN_OWNER_DEAD (> 0, the lock is held) or a negative
+ * onecoll_status; nothing prints, exits or aborts.
+ *
+ * The segment also holds a small key-value store (fixed-size records with
+ * checksums): the server commits several records under one write lock;
+ * a client gets a consistent snapshot of one key under its read lock.
+ */
+
+/* A lock handle (opaque). */
+typedef struct onecoll_rwlock onecoll_rwlock;
+
+/* The lock schemes. The values are stable. */
+typedef enum
+{
+  ONECOLL_RWLOCK_UNLOCKED = 0,      /* no exclusion: tests of the checks only */
+  ONECOLL_RWLOCK_PTHREAD = 1,       /* process-shared pthread_rwlock_t */
+  ONECOLL_RWLOCK_MUTEX_1N = 2,      /* 1N-mutex */
+  ONECOLL_RWLOCK_MUTEX_2N = 3,      /* 2N-mutex (OpenPMIx gds/ds21) */
+  ONECOLL_RWLOCK_MUTEX_SIGNAL = 4,  /* N(mutex+signal) */
+  ONECOLL_RWLOCK_MCS = 5,           /* N-MCS */
+} onecoll_rwlock_scheme;
+#define ONECOLL_RWLOCK_N_SCHEMES 6
+
+#define ONECOLL_RWLOCK_MAX_CLIENTS 4096
+#define ONECOLL_RWLOCK_MAX_RECORDS 65536
+#define ONECOLL_KV_VALUE_MAX 104    /* bytes of a record's value */
+
+/* What onecoll_rwlock_init() creates. Fill with onecoll_rwlock_config_init(). */
+typedef struct
+{
+  onecoll_rwlock_scheme scheme;
+  int nclients;                     /* reader slots, 1..ONECOLL_RWLOCK_MAX_CLIENTS */
+  int nrecords;                     /* key-value records, 0..ONECOLL_RWLOCK_MAX_RECORDS */
+  int replace;                      /* 1: remove a segment of the same name first
+                                       (left by a server that died); 0: fail with
+                                       ONECOLL_ERR_EXISTS */
+} onecoll_rwlock_config;
+
+/* Counters of a handle (onecoll_rwlock_get_stats()). Times in ns. */
+typedef struct
+{
+  uint64_t rdlocks;                 /* read locks taken through this handle */
+  uint64_t wrlocks;                 /* write locks taken through this handle */
+  uint64_t wrlock_wait_total;       /* wrlock: sum of the waits, start to all held */
+  uint64_t wrlock_wait_max;         /* wrlock: longest wait */
+  uint64_t owner_dead;              /* wrlock: dead clients taken over */
+} onecoll_rwlock_stats;
+
+/* One record of a commit. */
+typedef struct
+{
+  uint32_t key;                     /* != 0 */
+  uint32_t len;                     /* 0..ONECOLL_KV_VALUE_MAX */
+  const void *value;                /* len bytes (may be NULL if len is 0) */
+} onecoll_kv_item;
+
+/* onecoll_rwlock_config_init:
+ * Fills @cfg with @scheme, @nclients clients, 64 records, replace 0.
+ * Returns ONECOLL_OK or ONECOLL_ERR_ARG (@cfg NULL). Thread-safe. */
+ONECOLL_API int onecoll_rwlock_config_init (onecoll_rwlock_config *cfg,
+                                            onecoll_rwlock_scheme  scheme,
+                                            int                    nclients);
+
+/* onecoll_rwlock_init:
+ * The server: creates the segment @name (a POSIX shm name, "/name", at
+ * most 200 bytes), lays the scheme's locks and the empty store out in it
+ * and returns the writer's handle in *@lock. The segment is mode 0600 and
+ * stays until the server's onecoll_rwlock_destroy().
+ * Returns:
+ *   ONECOLL_OK;
+ *   ONECOLL_ERR_ARG     @name, @cfg or @lock NULL, @name not "/..." or too
+ *                       long, an unknown scheme, nclients outside
+ *                       1..ONECOLL_RWLOCK_MAX_CLIENTS (N = 0 is refused),
+ *                       nrecords outside 0..ONECOLL_RWLOCK_MAX_RECORDS;
+ *   ONECOLL_ERR_EXISTS  the segment exists and @cfg->replace is 0;
+ *   ONECOLL_ERR_SYSTEM  shm_open, ftruncate, mmap or a pthread init failed
+ *                       (errno is kept); ONECOLL_ERR_NOMEM.
+ * Nothing is left behind on error. */
+ONECOLL_API int onecoll_rwlock_init (const char                  *name,
+                                     const onecoll_rwlock_config *cfg,
+                                     onecoll_rwlock             **lock);
+
+/* onecoll_rwlock_attach:
+ * A client: maps the segment @name that a server created and claims reader
+ * slot @client (0..nclients-1), or the first free one if @client is -1.
+ * The slot is free again after onecoll_rwlock_destroy() on the handle, or
+ * when the writer found its process dead.
+ * Returns:
+ *   ONECOLL_OK;
+ *   ONECOLL_ERR_ARG        @name or @lock NULL, @client < -1 or >= nclients;
+ *   ONECOLL_ERR_NOT_FOUND  there is no segment @name;
+ *   ONECOLL_ERR_VERSION    @name is not an onecoll rwlock segment of this
+ *                          version (or its server has not finished init);
+ *   ONECOLL_ERR_BUSY       the slot (every slot, for -1) belongs to a live
+ *                          process;
+ *   ONECOLL_ERR_SYSTEM, ONECOLL_ERR_NOMEM. */
+ONECOLL_API int onecoll_rwlock_attach (const char      *name,
+                                       int              client,
+                                       onecoll_rwlock **lock);
+
+/* onecoll_rwlock_destroy:
+ * Server: unmaps and removes the segment (clients that have it mapped keep
+ * their mapping until they destroy their handles). Client: frees its slot
+ * and unmaps. Must not be called while the handle holds a lock. NULL is
+ * accepted. Returns ONECOLL_OK, or ONECOLL_ERR_SYSTEM if shm_unlink failed
+ * (the handle is freed anyway). */
+ONECOLL_API int onecoll_rwlock_destroy (onecoll_rwlock *lock);
+
+/* onecoll_rwlock_rdlock:
+ * A client takes the read lock of its slot. Waits while the writer holds
+ * or (every scheme but PTHREAD and MUTEX_1N, which are FIFO or writer-
+ * preferring themselves) wants the lock.
+ * Returns ONECOLL_OK; ONECOLL_ERR_ARG (NULL, or a server's handle);
+ * ONECOLL_ERR_BUSY (this handle holds the lock already); ONECOLL_ERR_PEER
+ * (the writer died; the lock is not held); ONECOLL_ERR_SYSTEM. */
+ONECOLL_API int onecoll_rwlock_rdlock (onecoll_rwlock *lock);
+
+/* onecoll_rwlock_rdunlock:
+ * Releases the read lock. Returns ONECOLL_OK or ONECOLL_ERR_ARG (not held). */
+ONECOLL_API int onecoll_rwlock_rdunlock (onecoll_rwlock *lock);
+
+/* onecoll_rwlock_wrlock:
+ * The server takes the write lock: every client's lock. Never waits
+ * forever for a dead client: it detects it, takes its lock over and frees
+ * its slot.
+ * Returns ONECOLL_OK; ONECOLL_WARN_OWNER_DEAD (held; one or more clients
+ * were found dead, see onecoll_rwlock_get_stats()); ONECOLL_ERR_ARG (NULL,
+ * a client's handle); ONECOLL_ERR_BUSY (held already); ONECOLL_ERR_SYSTEM
+ * (nothing is held). */
+ONECOLL_API int onecoll_rwlock_wrlock (onecoll_rwlock *lock);
+
+/* onecoll_rwlock_wrunlock:
+ * Releases the write lock. Returns ONECOLL_OK or ONECOLL_ERR_ARG (not held). */
+ONECOLL_API int onecoll_rwlock_wrunlock (onecoll_rwlock *lock);
+
+/* onecoll_rwlock_get_stats:
+ * Copies the handle's counters to *@stats. Returns ONECOLL_OK or
+ * ONECOLL_ERR_ARG. */
+ONECOLL_API int onecoll_rwlock_get_stats (const onecoll_rwlock *lock,
+                                          onecoll_rwlock_stats *stats);
+
+/* onecoll_rwlock_info:
+ * The segment's scheme, client count and this handle's slot (-1 for the
+ * server); any output may be NULL. Returns ONECOLL_OK or ONECOLL_ERR_ARG. */
+ONECOLL_API int onecoll_rwlock_info (const onecoll_rwlock  *lock,
+                                     onecoll_rwlock_scheme *scheme,
+                                     int                   *nclients,
+                                     int                   *client);
+
+/* onecoll_rwlock_scheme_name:
+ * "unlocked", "pthread-rwlock", "1n-mutex", "2n-mutex", "n-mutex-signal",
+ * "n-mcs"; NULL if unknown. onecoll_rwlock_scheme_from_name() is the
+ * inverse (-1 if unknown). */
+ONECOLL_API const char *onecoll_rwlock_scheme_name (int scheme);
+ONECOLL_API int onecoll_rwlock_scheme_from_name (const char *name);
+
+/* onecoll_rwlock_kv_commit:
+ * The server writes @n records (keys distinct, != 0) under one write lock:
+ * a reader sees all of them or none. Each record takes the new commit
+ * number as its version. A new key takes a free record.
+ * Returns what onecoll_rwlock_wrlock() returned (ONECOLL_OK or
+ * ONECOLL_WARN_OWNER_DEAD) after writing, or ONECOLL_ERR_ARG (bad item,
+ * client's handle), ONECOLL_ERR_LIMIT (no free record; nothing written),
+ * a wrlock error. */
+ONECOLL_API int onecoll_rwlock_kv_commit (onecoll_rwlock        *lock,
+                                          const onecoll_kv_item *items,
+                                          int                    n);
+
+/* onecoll_rwlock_kv_get:
+ * A client copies the value of @key into @value (up to @cap bytes) under its
+ * read lock and checks the record's checksum. *@len gets the value's length
+ * and *@version the commit that wrote it (either may be NULL).
+ * Returns ONECOLL_OK; ONECOLL_ERR_NOT_FOUND (no such key);
+ * ONECOLL_ERR_CORRUPT (checksum mismatch: a torn record); ONECOLL_ERR_LIMIT
+ * (@cap too small; *@len is set); an rdlock error; ONECOLL_ERR_ARG. */
+ONECOLL_API int onecoll_rwlock_kv_get (onecoll_rwlock *lock,
+                                       uint32_t        key,
+                                       void           *value,
+                                       uint32_t        cap,
+                                       uint32_t       *len,
+                                       uint64_t       *version);
 
 #ifdef __cplusplus
 }

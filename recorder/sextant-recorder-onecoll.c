@@ -20,6 +20,16 @@
  * onecoll_help_relay) is recorded like the Broadcaster's: its puts, flags
  * and counters are real communication, not polling.
  *
+ * onecoll's shared-memory reader-writer locks (onecoll_rwlock_*) report
+ * through a second table (onecoll_lock_hooks): each rdlock/wrlock call is a
+ * region onecoll_rwlock_rdlock / onecoll_rwlock_wrlock whose ENTER carries
+ * the application's call site, with a THREAD_ACQUIRE_LOCK (paradigm
+ * PTHREAD, the per-client lock id and acquisition order onecoll gives)
+ * per lock taken inside it, and THREAD_RELEASE_LOCK at the unlock. Thread
+ * lock records, not RMA ones: the locks belong to no MPI window, and the
+ * per-client ids make a reader conflict with the writer only (the
+ * importer's lock table and lock_contention match THREAD locks by id).
+ *
  * Compiled twice: with SEXTANT_ONECOLL_DIRECT into programs that link
  * onecoll statically (calls it directly), and without it into the preload
  * library and the plain recorder, which look onecoll up with dlsym() - found
@@ -33,9 +43,12 @@
 #include <stdio.h>
 
 typedef int (*set_hooks_fn) (const onecoll_trace_hooks *hooks);
+typedef int (*set_lock_hooks_fn) (const onecoll_lock_hooks *hooks);
 typedef const char *(*region_name_fn) (int region);
 
 static set_hooks_fn set_hooks;
+static set_lock_hooks_fn set_lock_hooks;
+static _Atomic uint32_t lock_regions[3];                    /* by onecoll_lock_mode: id + 1 */
 static region_name_fn region_name;
 static int record_polls;
 static _Atomic uint32_t regions[ONECOLL_REGION_LAST + 1];   /* local REGION id + 1 */
@@ -166,9 +179,96 @@ hook_thread_end (void *user_data)
   /* the location stays; its writer is closed at MPI_Finalize */
 }
 
+/* ---- reader-writer locks ---- */
+
+static uint32_t
+lock_region (onecoll_lock_mode mode,
+             const char       *file,
+             int               line)
+{
+  uint32_t id = atomic_load_explicit (&lock_regions[mode], memory_order_acquire);
+
+  if (SEXTANT__LIKELY (id != 0))
+    return id - 1;
+  id = sextant__define_region (mode == ONECOLL_LOCK_WRITE ? "onecoll_rwlock_wrlock" : "onecoll_rwlock_rdlock",
+                               OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+                               file != NULL ? file : "onecoll-rwlock.c", line > 0 ? (uint32_t) line : 0);
+  if (id != SEXTANT__UNDEF)
+    atomic_store_explicit (&lock_regions[mode], id + 1, memory_order_release);
+  return id;
+}
+
+static void
+lock_wait_begin (void              *user_data,
+                 onecoll_lock_mode  mode,
+                 void              *caller,
+                 const char        *file,
+                 int                line)
+{
+  sextant__thread *t = sextant__self ();
+  uint32_t id, scl;
+
+  if (t == NULL || (mode != ONECOLL_LOCK_READ && mode != ONECOLL_LOCK_WRITE))
+    return;
+  id = lock_region (mode, file, line);
+  /* the call site is the application's line that called onecoll */
+  scl = caller != NULL ? sextant__callsite_scl (t, caller) : SEXTANT__UNDEF;
+  if (scl != SEXTANT__UNDEF)
+    OTF2_AttributeList_AddSourceCodeLocationRef (t->attrs, SEXTANT__ATTR_CALLSITE, scl);
+  SEXTANT__WRITE (t, OTF2_EvtWriter_Enter (t->writer, t->attrs, sextant__now (), id), "ENTER");
+}
+
+static void
+lock_acquired (void     *user_data,
+               uint32_t  lock_id,
+               uint32_t  order)
+{
+  sextant__thread *t = sextant__self ();
+
+  if (t == NULL)
+    return;
+  SEXTANT__WRITE (t, OTF2_EvtWriter_ThreadAcquireLock (t->writer, NULL, sextant__now (), OTF2_PARADIGM_PTHREAD,
+                                                       lock_id, order),
+                  "THREAD_ACQUIRE_LOCK");
+}
+
+static void
+lock_wait_end (void              *user_data,
+               onecoll_lock_mode  mode,
+               int                status)
+{
+  sextant__thread *t = sextant__self ();
+
+  if (t == NULL || (mode != ONECOLL_LOCK_READ && mode != ONECOLL_LOCK_WRITE))
+    return;
+  SEXTANT__WRITE (t, OTF2_EvtWriter_Leave (t->writer, NULL, sextant__now (), lock_region (mode, NULL, 0)),
+                  "LEAVE");
+}
+
+static void
+lock_released (void     *user_data,
+               uint32_t  lock_id,
+               uint32_t  order)
+{
+  sextant__thread *t = sextant__self ();
+
+  if (t == NULL)
+    return;
+  SEXTANT__WRITE (t, OTF2_EvtWriter_ThreadReleaseLock (t->writer, NULL, sextant__now (), OTF2_PARADIGM_PTHREAD,
+                                                       lock_id, order),
+                  "THREAD_RELEASE_LOCK");
+}
+
 int
 sextant__onecoll_install (void)
 {
+  static const onecoll_lock_hooks lock_hooks = {
+    .wait_begin = lock_wait_begin,
+    .acquired = lock_acquired,
+    .wait_end = lock_wait_end,
+    .released = lock_released,
+    .user_data = NULL,
+  };
   static const onecoll_trace_hooks hooks = {
     .enter = hook_enter,
     .leave = hook_leave,
@@ -180,11 +280,17 @@ sextant__onecoll_install (void)
 #ifdef SEXTANT_ONECOLL_DIRECT
   set_hooks = onecoll_set_trace_hooks;
   region_name = onecoll_region_name;
+  set_lock_hooks = onecoll_set_lock_hooks;
 #else
   /* a pointer-to-function from dlsym's void *: the POSIX way */
   *(void **) &set_hooks = dlsym (RTLD_DEFAULT, "onecoll_set_trace_hooks");
   *(void **) &region_name = dlsym (RTLD_DEFAULT, "onecoll_region_name");
+  *(void **) &set_lock_hooks = dlsym (RTLD_DEFAULT, "onecoll_set_lock_hooks");
 #endif
+  /* the locks need no runtime: their hooks go in whether or not onecoll's
+   * runtime is running */
+  if (set_lock_hooks != NULL)
+    set_lock_hooks (&lock_hooks);
   if (set_hooks == NULL)
     return 0;
   record_polls = sextant__rec.record_polls;
@@ -198,4 +304,6 @@ sextant__onecoll_uninstall (void)
    * recorder stopped and do nothing */
   if (set_hooks != NULL)
     set_hooks (NULL);
+  if (set_lock_hooks != NULL)
+    set_lock_hooks (NULL);
 }
