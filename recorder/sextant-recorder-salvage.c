@@ -708,11 +708,10 @@ read_chunk (int            fd,
 
 /* ---- event journals still in memory ---- */
 
-/* Copies the in-memory event journal @target, which the link @link in
- * @journal names, over the link, and removes @target. */
+/* Copies the in-memory event journal @target over the link @link to it,
+ * and removes @target. */
 static int
-adopt_one (const char *journal,
-           const char *link,
+adopt_one (const char *link,
            const char *target)
 {
   char tmp[PATH_MAX];
@@ -723,7 +722,7 @@ adopt_one (const char *journal,
   if ((from = open (target, O_RDONLY | O_CLOEXEC)) < 0)
     return -1;
   if (fstat (from, &st) != 0 ||
-      snprintf (tmp, sizeof tmp, "%s/.adopting.evtj", journal) >= (int) sizeof tmp ||
+      snprintf (tmp, sizeof tmp, "%s.%ld.adopting", link, (long) getpid ()) >= (int) sizeof tmp ||
       (to = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0 ||
       (buf = malloc (SEXTANT__EVENT_CHUNK)) == NULL)
     goto out;
@@ -805,7 +804,7 @@ adopt_journals (const char *dir,
       ssize_t n;
       long pid;
 
-      if (entry->d_name[0] == '.' || strstr (entry->d_name, ".evtj") == NULL ||
+      if (strstr (entry->d_name, ".evtj") == NULL ||
           snprintf (link, sizeof link, "%s/%s", journal, entry->d_name) >= (int) sizeof link ||
           (n = readlink (link, target, sizeof target - 1)) <= 0)
         continue;
@@ -820,7 +819,7 @@ adopt_journals (const char *dir,
         usleep (10000);
       if (!process_gone (pid))
         continue;                   /* still recording */
-      if (adopt_one (journal, link, target) != 0)
+      if (adopt_one (link, target) != 0)
         failed++;
     }
   closedir (d);
