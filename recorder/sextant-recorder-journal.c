@@ -36,9 +36,9 @@
  * (sextant-record, which exports SEXTANT_RECORD_HOST) runs on this rank's
  * host, the file is in /dev/shm - memory that is never written back -
  * reserved whole with fallocate (a full tmpfs is seen here, not as a SIGBUS
- * later), mapped with MAP_POPULATE, and each slot's pages written once when
- * the slot is first handed out, so events never fault;
- * dir/journal/LOCATION.evtj is then a symbolic link to it.
+ * later), mapped with MAP_POPULATE and its pages written once when the
+ * location starts (in MPI_Init for the main thread), so events never
+ * fault; dir/journal/LOCATION.evtj is then a symbolic link to it.
  * After the run the launcher moves the files of a crashed run into
  * dir/journal (sextant-record-salvage --adopt), and a rank that finalizes
  * removes its own. Ranks on other hosts, runs without the launcher and
@@ -84,8 +84,6 @@ struct sextant__evt_journal
   uint32_t n_slots;
   uint32_t used;                    /* slots handed to libotf2 in this round */
   uint32_t dirty;                   /* slots that held data before (to zero) */
-  uint32_t ready;                   /* slots whose pages were written ahead (in memory) */
-  int in_memory;                    /* the file is in SEXTANT__EVTJ_SHM_DIR */
   uint64_t flushed;                 /* chunks in the .evt file */
   int flushing;                     /* libotf2 wrote the slots in use; the next chunk
                                        request recycles them */
@@ -493,6 +491,20 @@ open_in_memory (uint64_t    location,
   return fd;
 }
 
+/* Writes every page of @len bytes at @p once, ahead of the events: mapped
+ * (MAP_POPULATE) is not enough on this project's VM, where the first store
+ * to a page costs 25 us even without a page fault. Pages in memory are
+ * never written back, so they stay writable for the whole run. All at the
+ * location's start, where a stall is harmless (MPI_Init), rather than at a
+ * chunk switch, which would show as one long MPI call in the trace. */
+static void
+write_ahead (unsigned char *p,
+             size_t         len)
+{
+  for (size_t off = 0; off < len; off += 4096)
+    ((volatile unsigned char *) p)[off] = 0;
+}
+
 sextant__evt_journal *
 sextant__evt_journal_new (uint64_t location,
                           uint64_t chunk_size,
@@ -533,7 +545,7 @@ sextant__evt_journal_new (uint64_t location,
           j->fd = -1;
         }
       else
-        j->in_memory = 1;
+        write_ahead (j->map, j->map_len);
     }
   if (j->fd < 0)
     {
@@ -560,21 +572,6 @@ sextant__evt_journal_new (uint64_t location,
   j->header->location = location;
   atomic_store (&j->header->state, 0);
   return j;
-}
-
-/* Writes every page of @len bytes at @p once, ahead of the events: mapped
- * (MAP_POPULATE) is not enough on this project's VM, where the first store
- * to a page costs 25 us even without a page fault. Pages in memory are
- * never written back, so they stay writable for the whole run; a slot is
- * made ready when it is first handed out (the first at the location's
- * start, the others at the chunk switches of the first fill), so that a
- * large SEXTANT_RECORD_BUFFER does not stall the start. */
-static void
-write_ahead (unsigned char *p,
-             size_t         len)
-{
-  for (size_t off = 0; off < len; off += 4096)
-    ((volatile unsigned char *) p)[off] = 0;
 }
 
 /* libotf2 wrote every slot in use, whole, to the .evt file and now asks
@@ -613,11 +610,6 @@ sextant__evt_journal_chunk (sextant__evt_journal *j)
   if (j->used == j->n_slots)
     return NULL;
   slot = j->map + SEXTANT__EVTJ_HEADER + j->used * j->chunk_size;
-  if (j->in_memory && j->used >= j->ready)
-    {
-      write_ahead (slot, j->chunk_size);
-      j->ready = j->used + 1;
-    }
   /* a slot of an earlier round: zero it, so that its end reads as the end
    * of the chunk (OTF2_BUFFER_END_OF_CHUNK is 0) */
   if (j->used < j->dirty)
