@@ -28,7 +28,23 @@
  *    (checked). The header's state word says, in one aligned store, how
  *    many chunks the .evt file holds and how many slots are in use.
  *
- * Memory stays SEXTANT_RECORD_BUFFER per location (file-backed pages instead
+ * Where the event journal lives decides what an event costs. A file on a
+ * disk's file system is written back by the kernel, which makes its pages
+ * clean and write-protected: the next event on such a page takes a page
+ * fault (6.5 us for a first touch and 14 us after a write-back on this
+ * project's VM, 0.1-0.2 us per recorded call). So when the launcher
+ * (sextant-record, which exports SEXTANT_RECORD_HOST) runs on this rank's
+ * host, the file is in /dev/shm - memory that is never written back -
+ * reserved whole with fallocate (a full tmpfs is seen here, not as a SIGBUS
+ * later), mapped with MAP_POPULATE and its pages written once when the
+ * location starts (in MPI_Init for the main thread), so events never
+ * fault; dir/journal/LOCATION.evtj is then a symbolic link to it.
+ * After the run the launcher moves the files of a crashed run into
+ * dir/journal (sextant-record-salvage --adopt), and a rank that finalizes
+ * removes its own. Ranks on other hosts, runs without the launcher and
+ * SEXTANT_RECORD_JOURNAL=dir keep the file in dir/journal.
+ *
+ * Memory stays SEXTANT_RECORD_BUFFER per location (shared pages instead
  * of anonymous ones); a recycled slot is zeroed before reuse (one memset
  * per 4 MiB of events). A normal MPI_Finalize removes the journal after the
  * archive is complete.
@@ -399,7 +415,18 @@ sextant__journal_remove (void)
             continue;
         }
       if (snprintf (path, sizeof path, "%s/%s", journal_dir, entry->d_name) < (int) sizeof path)
-        unlink (path);
+        {
+          char target[PATH_MAX];
+          ssize_t n = readlink (path, target, sizeof target - 1);
+
+          /* an event journal in memory: the file, then the link */
+          if (n > 0)
+            {
+              target[n] = '\0';
+              unlink (target);
+            }
+          unlink (path);
+        }
     }
   closedir (dir);
   rmdir (journal_dir);              /* the last rank to finish removes it */
@@ -407,21 +434,92 @@ sextant__journal_remove (void)
 
 /* ---- event chunks ---- */
 
+/* SEXTANT_RECORD_JOURNAL: "0" none, "dir" the file in dir/journal, else
+ * (the default) in memory when the launcher runs on this host. */
+static int
+journal_mode (void)
+{
+  const char *env = getenv ("SEXTANT_RECORD_JOURNAL");
+  const char *host = getenv ("SEXTANT_RECORD_HOST");
+
+  if (env != NULL && strcmp (env, "0") == 0)
+    return 0;
+  if ((env != NULL && strcmp (env, "dir") == 0) || host == NULL ||
+      strcmp (host, sextant__rec.hostname) != 0)
+    return 1;
+  return 2;
+}
+
+/* The event journal's file in SEXTANT__EVTJ_SHM_DIR, @len bytes reserved,
+ * with the path of the link to it in @link; -1 (nothing left behind) if
+ * memory or the link cannot be had. */
+static int
+open_in_memory (uint64_t    location,
+                size_t      len,
+                const char *link,
+                char       *target,
+                size_t      target_size)
+{
+  struct timespec ts;
+  int fd, err;
+
+  clock_gettime (CLOCK_REALTIME, &ts);
+  if (snprintf (target, target_size, "%s/" SEXTANT__EVTJ_SHM_PREFIX "%ld-%" PRIu64 "-%" PRIu64 ".evtj",
+                SEXTANT__EVTJ_SHM_DIR, (long) getpid (),
+                (uint64_t) ts.tv_sec * UINT64_C (1000000000) + (uint64_t) ts.tv_nsec, location)
+      >= (int) target_size)
+    return -1;
+  fd = open (target, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return -1;
+  /* every page now: a write to a hole of a full tmpfs would be a SIGBUS */
+  if ((err = posix_fallocate (fd, 0, (off_t) len)) != 0)
+    {
+      sextant__warn ("no room for the event journal in %s (%s); it goes to %s, slower",
+                     SEXTANT__EVTJ_SHM_DIR, strerror (err), link);
+      close (fd);
+      unlink (target);
+      return -1;
+    }
+  unlink (link);                    /* a stale one */
+  if (symlink (target, link) != 0)
+    {
+      close (fd);
+      unlink (target);
+      return -1;
+    }
+  return fd;
+}
+
+/* Writes every page of @len bytes at @p once, ahead of the events: mapped
+ * (MAP_POPULATE) is not enough on this project's VM, where the first store
+ * to a page costs 25 us even without a page fault. Pages in memory are
+ * never written back, so they stay writable for the whole run. All at the
+ * location's start, where a stall is harmless (MPI_Init), rather than at a
+ * chunk switch, which would show as one long MPI call in the trace. */
+static void
+write_ahead (unsigned char *p,
+             size_t         len)
+{
+  for (size_t off = 0; off < len; off += 4096)
+    ((volatile unsigned char *) p)[off] = 0;
+}
+
 sextant__evt_journal *
 sextant__evt_journal_new (uint64_t location,
                           uint64_t chunk_size,
                           uint64_t budget)
 {
   sextant__evt_journal *j;
-  char path[PATH_MAX];
+  char path[PATH_MAX], target[PATH_MAX];
   uint64_t n_slots = budget / chunk_size;
-  const char *env;
+  int mode;
 
   if (sextant__rec.journal_fd < 0 || journal_dir[0] == '\0')
     return NULL;
-  /* SEXTANT_RECORD_JOURNAL=0: events in anonymous memory, faster (docs/recorder.md,
-   * "Overhead"), lost when the process dies */
-  if ((env = getenv ("SEXTANT_RECORD_JOURNAL")) != NULL && strcmp (env, "0") == 0)
+  /* SEXTANT_RECORD_JOURNAL=0: events in anonymous memory, lost when the
+   * process dies */
+  if ((mode = journal_mode ()) == 0)
     return NULL;
   if (n_slots < 1)
     n_slots = 1;
@@ -435,19 +533,36 @@ sextant__evt_journal_new (uint64_t location,
   j->chunk_size = chunk_size;
   j->n_slots = (uint32_t) n_slots;
   j->map_len = SEXTANT__EVTJ_HEADER + n_slots * chunk_size;
-  j->fd = open (path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (j->fd < 0 || ftruncate (j->fd, (off_t) j->map_len) != 0 ||
-      (j->map = mmap (NULL, j->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, j->fd, 0)) == MAP_FAILED)
+  j->fd = mode == 2 ? open_in_memory (location, j->map_len, path, target, sizeof target) : -1;
+  if (j->fd >= 0)
     {
-      sextant__warn ("cannot map the event journal %s (%s); a crash will lose this location's last events",
-                     path, strerror (errno));
-      if (j->fd >= 0)
+      j->map = mmap (NULL, j->map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, j->fd, 0);
+      if (j->map == MAP_FAILED)
         {
           close (j->fd);
           unlink (path);
+          unlink (target);
+          j->fd = -1;
         }
-      free (j);
-      return NULL;
+      else
+        write_ahead (j->map, j->map_len);
+    }
+  if (j->fd < 0)
+    {
+      j->fd = open (path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (j->fd < 0 || ftruncate (j->fd, (off_t) j->map_len) != 0 ||
+          (j->map = mmap (NULL, j->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, j->fd, 0)) == MAP_FAILED)
+        {
+          sextant__warn ("cannot map the event journal %s (%s); a crash will lose this location's last events",
+                         path, strerror (errno));
+          if (j->fd >= 0)
+            {
+              close (j->fd);
+              unlink (path);
+            }
+          free (j);
+          return NULL;
+        }
     }
   j->header = (sextant__evtj_header *) j->map;
   memcpy (j->header->magic, SEXTANT__EVTJ_MAGIC, sizeof j->header->magic);

@@ -797,6 +797,14 @@ typedef struct
   _Atomic uint64_t state;
 } sextant__evtj_header;
 
+/* A location's event journal in memory (sextant-recorder-journal.c):
+ * SEXTANT__EVTJ_SHM_DIR/sextant-PID-NANOSECONDS-LOCATION.evtj, with
+ * dir/journal/LOCATION.evtj a symbolic link to it until the rank finalizes
+ * (both removed) or sextant-record-salvage moves it into dir/journal after
+ * the process PID is gone. */
+#define SEXTANT__EVTJ_SHM_DIR "/dev/shm"
+#define SEXTANT__EVTJ_SHM_PREFIX "sextant-"
+
 typedef struct sextant__evt_journal sextant__evt_journal;
 
 /* Opens the journal: dir/journal/rank-R.defs with its header. Returns 0 or

@@ -11,7 +11,10 @@
  * empty directory) receives a complete OTF2 archive, OUT/traces.otf2, that
  * any OTF2 reader opens, and OUT/salvage.txt, what was salvaged and lost
  * per location, which `sextant import` puts into import_log. DIR is only
- * read.
+ * read, but for event journals still in memory (in /dev/shm, linked from
+ * DIR/journal) of processes that are gone: they are moved into DIR/journal
+ * first, where the file system allows (--adopt does only that; the
+ * launcher runs it after a crash).
  *
  * Per rank: the definition journal is replayed into a definition table
  * (the ids come out as they were recorded; a record cut by the kill ends
@@ -703,6 +706,126 @@ read_chunk (int            fd,
   return 0;
 }
 
+/* ---- event journals still in memory ---- */
+
+/* Copies the in-memory event journal @target over the link @link to it,
+ * and removes @target. */
+static int
+adopt_one (const char *link,
+           const char *target)
+{
+  char tmp[PATH_MAX];
+  unsigned char *buf = NULL;
+  struct stat st;
+  int from, to = -1, rc = -1;
+
+  if ((from = open (target, O_RDONLY | O_CLOEXEC)) < 0)
+    return -1;
+  if (fstat (from, &st) != 0 ||
+      snprintf (tmp, sizeof tmp, "%s.%ld.adopting", link, (long) getpid ()) >= (int) sizeof tmp ||
+      (to = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0 ||
+      (buf = malloc (SEXTANT__EVENT_CHUNK)) == NULL)
+    goto out;
+  for (off_t off = 0; off < st.st_size; off += SEXTANT__EVENT_CHUNK)
+    {
+      size_t n = (size_t) (st.st_size - off < SEXTANT__EVENT_CHUNK ? st.st_size - off : SEXTANT__EVENT_CHUNK);
+
+      if (read_chunk (from, buf, n, off) != 0 || write_all (to, buf, n) != 0)
+        goto out;
+    }
+  if (close (to) != 0)
+    {
+      to = -1;
+      goto out;
+    }
+  to = -1;
+  if (rename (tmp, link) == 0)
+    {
+      unlink (target);
+      rc = 0;
+    }
+out:
+  if (rc != 0)
+    {
+      fprintf (stderr, "sextant-record-salvage: cannot move %s to %s: %s\n", target, link, strerror (errno));
+      unlink (tmp);
+    }
+  if (to >= 0)
+    close (to);
+  close (from);
+  free (buf);
+  return rc;
+}
+
+/* Whether process @pid has ended (a zombie has). */
+static int
+process_gone (long pid)
+{
+  char path[64], stat[512];
+  const char *state;
+  FILE *f;
+  size_t n;
+
+  if (kill ((pid_t) pid, 0) != 0 && errno == ESRCH)
+    return 1;
+  snprintf (path, sizeof path, "/proc/%ld/stat", pid);
+  if ((f = fopen (path, "r")) == NULL)
+    return errno == ENOENT;
+  n = fread (stat, 1, sizeof stat - 1, f);
+  fclose (f);
+  stat[n] = '\0';
+  /* "pid (comm) S ...": the state after the last ')' */
+  state = strrchr (stat, ')');
+  return state != NULL && (state[1] == ' ') && (state[2] == 'Z' || state[2] == 'X');
+}
+
+/* Moves the event journals that are still in memory (links in
+ * DIR/journal to files in SEXTANT__EVTJ_SHM_DIR, sextant-recorder-journal.c)
+ * into DIR/journal, those of processes that are gone (waiting up to
+ * @wait_seconds for each): after a crash they would hold memory until the
+ * next reboot, and be lost with it. Returns how many could not be moved
+ * (their links still work). */
+static int
+adopt_journals (const char *dir,
+                int         wait_seconds)
+{
+  char journal[PATH_MAX];
+  DIR *d;
+  struct dirent *entry;
+  int failed = 0;
+
+  if (snprintf (journal, sizeof journal, "%s/journal", dir) >= (int) sizeof journal ||
+      (d = opendir (journal)) == NULL)
+    return 0;
+  while ((entry = readdir (d)) != NULL)
+    {
+      char link[PATH_MAX], target[PATH_MAX];
+      const char *base;
+      ssize_t n;
+      long pid;
+
+      if (strstr (entry->d_name, ".evtj") == NULL ||
+          snprintf (link, sizeof link, "%s/%s", journal, entry->d_name) >= (int) sizeof link ||
+          (n = readlink (link, target, sizeof target - 1)) <= 0)
+        continue;
+      target[n] = '\0';
+      base = strrchr (target, '/') != NULL ? strrchr (target, '/') + 1 : target;
+      if (strncmp (base, SEXTANT__EVTJ_SHM_PREFIX, strlen (SEXTANT__EVTJ_SHM_PREFIX)) != 0 ||
+          (pid = strtol (base + strlen (SEXTANT__EVTJ_SHM_PREFIX), NULL, 10)) <= 0 ||
+          access (target, R_OK) != 0)
+        continue;                   /* not ours, or gone (the salvage says so) */
+      /* the launch command has ended (--adopt): its ranks are ending */
+      for (int i = 0; i < wait_seconds * 100 && !process_gone (pid); i++)
+        usleep (10000);
+      if (!process_gone (pid))
+        continue;                   /* still recording */
+      if (adopt_one (link, target) != 0)
+        failed++;
+    }
+  closedir (d);
+  return failed;
+}
+
 /* The events of one location into @staging/LOCATION.evt. */
 static int
 salvage_location (const char                *dir,
@@ -744,12 +867,24 @@ salvage_location (const char                *dir,
   else
     {
       struct stat st;
+      char target[PATH_MAX];
+      ssize_t n = readlink (evtj, target, sizeof target - 1);
 
       if (evt_fd >= 0 && fstat (evt_fd, &st) == 0)
         flushed = (uint64_t) st.st_size / chunk_size;
-      report_line ("lost", loc->id, 0, "rank %" PRIu32 ", %s: no readable event journal; only the "
-                   "chunks flushed to %" PRIu64 ".evt are salvaged", rj->r.rank,
-                   loc->name != NULL ? loc->name : "?", loc->id);
+      if (n > 0)
+        {
+          target[n] = '\0';
+          report_line ("lost", loc->id, 0, "rank %" PRIu32 ", %s: its event journal was in memory on host "
+                       "%s, %s, which is gone (read on another host, after a reboot, or removed); only the "
+                       "chunks flushed to %" PRIu64 ".evt are salvaged", rj->r.rank,
+                       loc->name != NULL ? loc->name : "?", rj->r.host != NULL ? rj->r.host : "?", target,
+                       loc->id);
+        }
+      else
+        report_line ("lost", loc->id, 0, "rank %" PRIu32 ", %s: no readable event journal; only the "
+                     "chunks flushed to %" PRIu64 ".evt are salvaged", rj->r.rank,
+                     loc->name != NULL ? loc->name : "?", loc->id);
     }
   c = malloc (chunk_size);
   pending = malloc (chunk_size);
@@ -890,14 +1025,19 @@ main (int    argc,
   struct dirent *entry;
   int rc;
 
+  if (argc == 3 && strcmp (argv[1], "--adopt") == 0)
+    return adopt_journals (argv[2], 10) == 0 ? 0 : 1;
   if (argc != 3)
     {
       fprintf (stderr, "usage: sextant-record-salvage DIR OUT\n"
-                       "Rebuilds OUT/traces.otf2 from the crash journal of the recording DIR.\n");
+                       "       sextant-record-salvage --adopt DIR\n"
+                       "Rebuilds OUT/traces.otf2 from the crash journal of the recording DIR;\n"
+                       "--adopt only moves its event journals still in memory into DIR/journal.\n");
       return 2;
     }
   dir = argv[1];
   out = argv[2];
+  adopt_journals (dir, 0);          /* where it can (DIR may be read-only) */
   snprintf (path, sizeof path, "%s/journal", dir);
   if ((d = opendir (path)) == NULL)
     {

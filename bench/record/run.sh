@@ -3,8 +3,8 @@
 #
 # bench/record/run.sh - what the recorder adds to an MPI call, side by side
 #
-#   bench/record/run.sh [-n REPS] [-N ROUND_TRIPS] [-b MIB] [-c OTHER_LIB] [-g]
-#                       [-l ITERS] [-s] [WORKDIR]
+#   bench/record/run.sh [-n REPS] [-N ROUND_TRIPS] [-b MIB] [-c OTHER_LIB] [-j]
+#                       [-g] [-l ITERS] [-s] [WORKDIR]
 #
 # Runs sextant-bench-record (bench/record/sextant-bench-record.c) under
 # Open MPI, interleaved, REPS times (default 7):
@@ -12,6 +12,8 @@
 #   cp8           recorded by this build's libsextant-record.so, call paths
 #                 of 8 frames (the default)
 #   cp0           the same, call site only (SEXTANT_RECORD_CALLPATH=0)
+#   nojournal     with -j: cp8 without the crash journal
+#                 (SEXTANT_RECORD_JOURNAL=0: event chunks in anonymous memory)
 #   other         with -c: recorded by OTHER_LIB (another build's
 #                 libsextant-record.so, for an A/B comparison), call paths
 #                 of 8 frames
@@ -23,7 +25,9 @@
 # median over the repetitions of each process's best run (wall and CPU time
 # - user + system of rank 0's main thread - per operation) and of its median
 # run, and the recorder's addition per MPI call: (value - bare value) / MPI
-# calls per operation and rank (2 for pingpong, 1 for iprobe, 3 for isend).
+# calls per operation and rank (2 for pingpong, 1 for iprobe, 3 for isend),
+# and the page faults of rank 0's main thread per 1000 MPI calls in the
+# timed runs (a recorder's event memory that is not ready shows there).
 # On a loaded 2-core machine a ping-pong's wall time is mostly the
 # scheduler (a rank waits for its partner to get a core back); the best of
 # many short runs is the run nobody interrupted. The mean CPU time of the
@@ -62,17 +66,20 @@ buffer=1
 
 usage ()
 {
-  sed -n '4,46s/^# \{0,1\}//p' "$0"
+  sed -n '4,52s/^# \{0,1\}//p' "$0"
 }
 
 runs=100
 
-while getopts "n:N:b:c:gl:sh" opt; do
+journal_off=0
+
+while getopts "n:N:b:c:jgl:sh" opt; do
   case "$opt" in
     n) reps=$OPTARG ;;
     N) n=$OPTARG ;;
     b) buffer=$OPTARG ;;
     c) other=$OPTARG ;;
+    j) journal_off=1 ;;
     g) grind=1 ;;
     l) long_iters=$OPTARG ;;
     s) skip=1 ;;
@@ -106,6 +113,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 mpi=("$mpirun" --oversubscribe --allow-run-as-root --bind-to none --mca osc sm --mca btl self,vader)
 configs=(bare cp8 cp0)
+[ "$journal_off" = 0 ] || configs+=(nojournal)
 [ -z "$other" ] || configs+=(other)
 
 # run CONFIG NP KERNEL N: one run; its "KERNEL ops=... wall_ns=W cpu_ns=C"
@@ -122,6 +130,8 @@ run ()
            timeout 600 "$launcher" -o "$workdir/trace" "${cmd[@]}" >"$out" 2>&1 ;;
     cp0) SEXTANT_RECORD_LIB=$lib SEXTANT_RECORD_CALLPATH=0 SEXTANT_RECORD_BUFFER=$buffer \
            timeout 600 "$launcher" -o "$workdir/trace" "${cmd[@]}" >"$out" 2>&1 ;;
+    nojournal) SEXTANT_RECORD_LIB=$lib SEXTANT_RECORD_CALLPATH=8 SEXTANT_RECORD_BUFFER=$buffer \
+           SEXTANT_RECORD_JOURNAL=0 timeout 600 "$launcher" -o "$workdir/trace" "${cmd[@]}" >"$out" 2>&1 ;;
     other) SEXTANT_RECORD_LIB=$other SEXTANT_RECORD_CALLPATH=8 SEXTANT_RECORD_BUFFER=$buffer \
              timeout 600 "$launcher" -o "$workdir/trace" "${cmd[@]}" >"$out" 2>&1 ;;
   esac || { tail -n 20 "$out" >&2; die "failed: $config ${cmd[*]}"; }
@@ -151,8 +161,8 @@ if [ "$skip" = 0 ]; then
   done
   load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-  echo "| kernel | configuration | best run, wall (ns/op) | best run, CPU | median run, wall | mean CPU (with flushes) | added per MPI call: best wall | best CPU | median wall | mean CPU |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| kernel | configuration | best run, wall (ns/op) | best run, CPU | median run, wall | mean CPU (with flushes) | added per MPI call: best wall | best CPU | median wall | mean CPU | page faults per 1000 calls |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for k in "${kernels[@]}"; do
     read -r kernel np count calls <<<"$k"
     bb=$(field best_ns <"$logs/$kernel.bare" | median)
@@ -164,19 +174,22 @@ if [ "$skip" = 0 ]; then
       u=$(field best_cpu_ns <"$logs/$kernel.$c" | median)
       w=$(field wall_ns <"$logs/$kernel.$c" | median)
       m=$(field mean_cpu_ns <"$logs/$kernel.$c" | median)
-      awk -v k="$kernel" -v np="$np" -v cnt="$count" -v runs="$runs" -v c="$c" -v b="$b" -v u="$u" -v w="$w" \
+      f=$(field faults <"$logs/$kernel.$c" | median)
+      awk -v f="$f" -v k="$kernel" -v np="$np" -v cnt="$count" -v runs="$runs" -v c="$c" -v b="$b" -v u="$u" -v w="$w" \
           -v m="$m" -v bb="$bb" -v bc="$bc" -v bw="$bw" -v bm="$bm" -v calls="$calls" 'BEGIN {
         if (c == "bare")
-          printf "| %s (%d ranks, %d x %d ops) | %s | %.0f | %.0f | %.0f | %.0f | | | | |\n", k, np, runs, cnt, c, b, u, w, m
+          printf "| %s (%d ranks, %d x %d ops) | %s | %.0f | %.0f | %.0f | %.0f | | | | | %.2f |\n", k, np, runs, cnt, c,
+                 b, u, w, m, f * 1000 / (runs * cnt * calls)
         else
-          printf "| %s | %s | %.0f | %.0f | %.0f | %.0f | %+.0f | %+.0f | %+.0f | %+.0f |\n", k, c, b, u, w, m,
-                 (b - bb) / calls, (u - bc) / calls, (w - bw) / calls, (m - bm) / calls
+          printf "| %s | %s | %.0f | %.0f | %.0f | %.0f | %+.0f | %+.0f | %+.0f | %+.0f | %.2f |\n", k, c, b, u, w, m,
+                 (b - bb) / calls, (u - bc) / calls, (w - bw) / calls, (m - bm) / calls,
+                 f * 1000 / (runs * cnt * calls)
       }'
     done
   done
   echo
   echo "- $reps repetitions (processes), the configurations interleaved (each repetition starts with another); each process times $runs runs after a warm-up and reports its best and its median run; the table has the medians over the repetitions"
-  echo "- bare: not recorded; cp8: $lib, call paths of 8 frames; cp0: the same, call site only${other:+; other: $other, call paths of 8 frames}"
+  echo "- bare: not recorded; cp8: $lib, call paths of 8 frames; cp0: the same, call site only${other:+; other: $other, call paths of 8 frames}; the crash journal on (the default) but in nojournal"
   echo "- load average (1, 5, 15 min) before: $load_before; after: $load_after"
   echo "- machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(uname -sr)"
 fi

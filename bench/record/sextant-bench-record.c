@@ -34,11 +34,12 @@
  * Every kernel but long runs RUNS (default 5) times after a warm-up of
  * N/10 operations and prints, from rank 0, one line
  *   KERNEL ops=N runs=RUNS wall_ns=W best_ns=B mean_ns=M cpu_ns=C
- *          best_cpu_ns=D mean_cpu_ns=E calls=K
+ *          best_cpu_ns=D mean_cpu_ns=E calls=K faults=F
  * with W the median over the runs of the wall time per operation (round
  * trip, probe, iteration) on rank 0, B the shortest and M the mean; C, D and
  * E the same for the CPU time (user + system) of rank 0's main thread; K the
- * MPI calls per operation and rank. On a shared machine many short runs and
+ * MPI calls per operation and rank; F the page faults of rank 0's main
+ * thread in all the timed runs (where a recorder's event memory shows). On a shared machine many short runs and
  * the best of them (the runs that no other job interrupted) say what the
  * calls cost; the median says what a run met; the mean includes the rare
  * run in which the recorder flushed its buffer to disk.
@@ -51,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static int rank;
@@ -63,6 +65,17 @@ cpu_now (void)
 
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* minor and major page faults of the calling thread */
+static long
+faults_now (void)
+{
+  struct rusage usage;
+
+  if (getrusage (RUSAGE_THREAD, &usage) != 0)
+    return 0;
+  return usage.ru_minflt + usage.ru_majflt;
 }
 
 static int
@@ -224,6 +237,7 @@ main (int    argc,
   void (*kernel) (long) = NULL;
   int calls = 0;
   double *wall, *cpu;
+  long faults = 0;
 
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
@@ -259,11 +273,14 @@ main (int    argc,
   for (int r = 0; r < runs; r++)
     {
       double t0, c0;
+      long f0;
 
       MPI_Barrier (MPI_COMM_WORLD);
       t0 = MPI_Wtime ();
       c0 = cpu_now ();
+      f0 = faults_now ();
       kernel (n);
+      faults += faults_now () - f0;
       cpu[r] = (cpu_now () - c0) / (double) n * 1e9;
       wall[r] = (MPI_Wtime () - t0) / (double) n * 1e9;
     }
@@ -279,8 +296,8 @@ main (int    argc,
       med_wall = median (wall, runs);   /* sorts */
       med_cpu = median (cpu, runs);
       printf ("%s ops=%ld runs=%d wall_ns=%.1f best_ns=%.1f mean_ns=%.1f cpu_ns=%.1f best_cpu_ns=%.1f "
-              "mean_cpu_ns=%.1f calls=%d\n", name, n, runs, med_wall, wall[0], sum_wall / runs, med_cpu,
-              cpu[0], sum_cpu / runs, calls);
+              "mean_cpu_ns=%.1f calls=%d faults=%ld\n", name, n, runs, med_wall, wall[0], sum_wall / runs,
+              med_cpu, cpu[0], sum_cpu / runs, calls, faults);
     }
   free (wall);
   free (cpu);

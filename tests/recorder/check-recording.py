@@ -1157,6 +1157,170 @@ def scenario_killed(ctx):
         expect_killed(stops, rows, rank)
 
 
+
+# ---- where the event journal lives ----------------------------------------
+
+SHM = '/dev/shm'
+
+
+def journal_links(rec):
+    """{event journal in DIR/journal: the file it links to, or None}."""
+    journal = os.path.join(rec.dir, 'journal')
+    links = {}
+    for name in os.listdir(journal):
+        if name.endswith('.evtj'):
+            path = os.path.join(journal, name)
+            links[name] = os.readlink(path) if os.path.islink(path) else None
+    return links
+
+
+def rank_pids(ready, ranks):
+    pids = []
+    for rank in range(ranks):
+        with open('%s.%d' % (ready, rank)) as f:
+            pids.append(int(f.read()))
+    return pids
+
+
+def wait_gone(pids, seconds=30):
+    """Until none of @pids is a process (a zombie still is one)."""
+    deadline = time.time() + seconds
+    while any(os.path.exists('/proc/%d' % pid) for pid in pids):
+        check(time.time() < deadline, 'the killed ranks %s are still there' % pids)
+        time.sleep(0.1)
+
+
+def start_loop(rec, ctx, ranks, env=None):
+    """rec-crash loop on @ranks ranks, recorded; returns (process, rank pids)
+    once every rank is in its loop."""
+    ready = os.path.join(ctx.tmp, rec.name + '.ready')
+    cmd = [ctx.timeout, '--kill-after=10', str(RUN_SECONDS), ctx.launcher, '-o', rec.dir, ctx.mpirun] + \
+        MPIRUN_OPTIONS + ['-np', str(ranks), os.path.join(ctx.builddir, 'rec-crash'), 'loop', ready]
+    proc = run_until_ready(rec, cmd, ready, env=env)
+    return proc, rank_pids(ready, ranks)
+
+
+def expect_in_memory(links, pids):
+    """Each event journal is a link to a file of its rank in /dev/shm."""
+    check(len(links) == len(pids), 'event journals %s for %d ranks' % (sorted(links), len(pids)))
+    for name, target in links.items():
+        check(target is not None, '%s is not a link to memory' % name)
+        base = os.path.basename(target)
+        check(os.path.dirname(target) == SHM and base.startswith('sextant-') and
+              int(base.split('-')[1]) in pids, '%s links to %s, not to a rank\'s file in %s' % (name, target, SHM))
+        check(os.path.isfile(target), '%s: its file %s is not there' % (name, target))
+
+
+def start_in_memory(ctx, name):
+    """rec-crash loop on 2 ranks, recorded with the event journals in memory;
+    returns (recording, process, rank pids, the journal links)."""
+    if not os.path.isdir(SHM):
+        raise Skip('no %s' % SHM)
+    rec = Recording(ctx, name)
+    proc, pids = start_loop(rec, ctx, 2)
+    return rec, proc, pids, journal_links(rec)
+
+
+def expect_moved(rec, links, by):
+    """The event journals that @links led to are files in DIR/journal now,
+    and gone from /dev/shm."""
+    check(all(target is None for target in journal_links(rec).values()),
+          '%s left links to memory: %s' % (by, journal_links(rec)))
+    left = [t for t in links.values() if os.path.exists(t)]
+    check(not left, '%s left the journals in memory: %s' % (by, left))
+
+
+def scenario_journal_memory(ctx):
+    """On the launcher's host the event journals are in memory (/dev/shm,
+    linked from DIR/journal) while the ranks record; after one rank's
+    SIGKILL the launcher moves them into DIR/journal, and every rank's
+    events before the kill are salvaged from them."""
+    rec, proc, pids, links = start_in_memory(ctx, 'journal-memory')
+    try:
+        expect_in_memory(links, pids)
+    finally:
+        os.kill(pids[1], signal.SIGKILL)
+        status, _ = finish(proc)
+    check(status != 0, 'a job whose rank was killed exited with 0')
+    expect_moved(rec, links, 'the launcher')
+    salvage(rec)
+    expect_allreduces(rec, range(2))
+    stops, rows = stop_visits(rec), salvage_rows(rec)
+    check(stops.get(1, (None,))[0] == 'killed (no signal seen: SIGKILL?)', 'rank 1 stopped with %r'
+          % (stops.get(1),))
+    expect_killed(stops, rows, 0)
+
+
+def scenario_journal_launcher_killed(ctx):
+    """SIGKILL of the whole job, the launcher included: the event journals
+    stay in /dev/shm, linked from DIR/journal; the salvage reads them
+    through the links, moves them into DIR/journal and frees the memory."""
+    rec, proc, pids, links = start_in_memory(ctx, 'journal-launcher-killed')
+    try:
+        expect_in_memory(links, pids)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        finish(proc)
+    wait_gone(pids)
+    check(journal_links(rec) == links, 'the journal links changed without a launcher: %s' % journal_links(rec))
+    salvage(rec)
+    expect_allreduces(rec, range(2))
+    stops, rows = stop_visits(rec), salvage_rows(rec)
+    for rank in range(2):
+        check(stops.get(rank, (None,))[0] == 'killed (no signal seen: SIGKILL?)', 'rank %d stopped with %r'
+              % (rank, stops.get(rank)))
+    expect_moved(rec, links, 'the salvage')
+    # what the salvage moved is read the same again
+    shutil.rmtree(os.path.join(ctx.tmp, rec.name + '-salvaged'))
+    salvage(rec, print_events=False)
+    expect_allreduces(rec, range(2))
+
+
+def scenario_journal_dir(ctx):
+    """SEXTANT_RECORD_JOURNAL=dir (what ranks on other hosts than the
+    launcher's do): the event journals are files in DIR/journal, and a
+    SIGKILL of one rank is salvaged as well."""
+    rec = Recording(ctx, 'journal-dir')
+    proc, pids = start_loop(rec, ctx, 2, env=dict(os.environ, SEXTANT_RECORD_JOURNAL='dir'))
+    links = journal_links(rec)
+    os.kill(pids[1], signal.SIGKILL)
+    finish(proc)
+    check(len(links) == 2 and all(t is None for t in links.values()),
+          'SEXTANT_RECORD_JOURNAL=dir: event journals %s are not files' % links)
+    salvage(rec)
+    expect_allreduces(rec, range(2))
+    stops, rows = stop_visits(rec), salvage_rows(rec)
+    check(stops.get(1, (None,))[0] == 'killed (no signal seen: SIGKILL?)', 'rank 1 stopped with %r'
+          % (stops.get(1),))
+
+
+def shm_journals():
+    """The recorder's event journals in /dev/shm of processes that are gone."""
+    if not os.path.isdir(SHM):
+        return set()
+    found = set()
+    for name in os.listdir(SHM):
+        m = re.match(r'sextant-(\d+)-\d+-\d+\.evtj$', name)
+        if m and not os.path.exists('/proc/' + m.group(1)):
+            found.add(name)
+    return found
+
+
+def scenario_journal_clean(ctx):
+    """A run that ends normally leaves nothing in /dev/shm, and no journal."""
+    before = shm_journals()
+    rec = Recording(ctx, 'journal-clean')
+    rec.run('rec-pingpong', 2, ['10'])
+    left = shm_journals() - before
+    check(not left, 'a normal run left event journals in %s: %s' % (SHM, sorted(left)))
+    rec.otf2_print()
+
+
 SCENARIOS = {
     'pingpong': scenario_pingpong,
     'pingpong-linked': scenario_pingpong_linked,
@@ -1188,6 +1352,10 @@ SCENARIOS = {
     'crash-sigkill': scenario_crash_sigkill,
     'crash-torn': scenario_crash_torn,
     'crash-flushing': scenario_crash_flushing,
+    'journal-memory': scenario_journal_memory,
+    'journal-launcher-killed': scenario_journal_launcher_killed,
+    'journal-dir': scenario_journal_dir,
+    'journal-clean': scenario_journal_clean,
 }
 
 
