@@ -26,7 +26,10 @@
  *    adds combine_cycles and sends the result up. A child sends a parent
  *    at most `credits` packets ahead; the parent sends each child a credit
  *    packet (one flit) for every credit_batch results it forwarded, worth
- *    credit_batch more. At the root, reduce ejects the result, all-reduce
+ *    credit_batch more. A host has at most 16 packets (ReduceId 0..15) of a
+ *    tree in its router: the next goes in when one's result leaves (the
+ *    paper's credits to the PE, every 128 results or 4096 cycles, are not
+ *    modelled). At the root, reduce ejects the result, all-reduce
  *    broadcasts it down (without ejecting it first).
  *  - all-gather: every node broadcasts its piece on tree i mod n_trees.
  * The point-to-point run uses the same resources and trees (transit nodes
@@ -116,6 +119,7 @@ struct _SextantTorusSim
   guint16            *pending;      /* ring per (tree, node) */
   guint8             *pending_head;
   guint8             *pending_len;
+  guint16            *host_next;    /* the host's next packet to inject */
 
   /* point-to-point tree per (tree, node) */
   guint              *anc;          /* nearest taking-part ancestor */
@@ -353,6 +357,26 @@ hw_start_bcast (SextantTorusSim *self,
     }
 }
 
+/* @node's host injects its next reduce packet from @t */
+static void
+rd_host_inject (SextantTorusSim *self,
+                guint            tree,
+                guint            node,
+                gint64           t)
+{
+  gsize i = (gsize)tree * self->n + node;
+  guint p = self->host_next[i]++;
+  guint flits = packet_flits (self, p);
+  gint64 head = inject (self, node, t, flits, NULL);
+
+  if (self->job.op == SEXTANT_TORUS_OP_REDUCE)
+    self->hw_end[node] = MAX (self->hw_end[node], self->inj_free[node]);
+  push (self, head + flits * self->cycle, EV_RD_CONTRIB, tree, node, NO_SOURCE, p);
+}
+
+/* @node sent a result up (or the root has one) at @t: its slot is free for
+ * its host's next packet; every credit_batch results, a credit to each
+ * child */
 static void
 rd_results_sent (SextantTorusSim *self,
                  guint            tree,
@@ -362,6 +386,8 @@ rd_results_sent (SextantTorusSim *self,
   gsize i = (gsize)tree * self->n + node;
   const SextantTorusTreeRow *row;
 
+  if (takes_part (self, tree, node) && self->host_next[i] < self->n_packets)
+    rd_host_inject (self, tree, node, t);
   if (++self->sent[i] % self->params.credit_batch != 0)
     return;
 
@@ -463,18 +489,13 @@ hw_start_reduce (SextantTorusSim *self)
         }
     }
 
-  for (guint p = 0; p < self->n_packets; p++)
+  /* a host has at most REDUCE_SLOTS packets of a tree in its router's
+   * Reducer (ReduceId); the next goes in when one leaves */
+  for (guint p = 0; p < MIN (self->n_packets, REDUCE_SLOTS); p++)
     for (guint k = 0; k < self->n_trees; k++)
       for (guint v = 0; v < self->n; v++)
         if (takes_part (self, k, v))
-          {
-            guint flits = packet_flits (self, p);
-            gint64 head = inject (self, v, 0, flits, NULL);
-
-            if (self->job.op == SEXTANT_TORUS_OP_REDUCE)
-              self->hw_end[v] = MAX (self->hw_end[v], self->inj_free[v]);
-            push (self, head + flits * self->cycle, EV_RD_CONTRIB, k, v, NO_SOURCE, p);
-          }
+          rd_host_inject (self, k, v, 0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -869,7 +890,8 @@ sextant_torus_sim_run (SextantTorus              *torus,
                    "root %u is not a node of the torus (0 to %u)", job->root, n - 1);
       return NULL;
     }
-  n_trees = job->n_trees != 0 ? job->n_trees : job->op == SEXTANT_TORUS_OP_ALLGATHER ? SEXTANT_TORUS_MAX_TREES : 1;
+  n_trees = job->n_trees != 0 ? job->n_trees
+            : job->op == SEXTANT_TORUS_OP_ALLGATHER ? MIN (SEXTANT_TORUS_MAX_TREES, n) : 1;
   if (n_trees > SEXTANT_TORUS_MAX_TREES || n_trees > n)
     {
       g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_SIZE,
@@ -964,6 +986,7 @@ sextant_torus_sim_run (SextantTorus              *torus,
         self->pending = g_new (guint16, total * REDUCE_SLOTS);
         self->pending_head = g_new0 (guint8, total);
         self->pending_len = g_new0 (guint8, total);
+        self->host_next = g_new0 (guint16, total);
       }
   }
 
@@ -1030,6 +1053,7 @@ sextant_torus_sim_free (SextantTorusSim *self)
   g_free (self->pending);
   g_free (self->pending_head);
   g_free (self->pending_len);
+  g_free (self->host_next);
   g_free (self->anc);
   g_free (self->kid_start);
   g_free (self->kids);

@@ -79,8 +79,8 @@ void sextant_torus_params_init (SextantTorusParams *params);
  * @root: the root of tree 0: the broadcast's source, the reduce's target
  * @n_trees: trees, 1 to 16, roots spread evenly over the node ids from
  *   @root; an all-gather sends node i's piece on tree i mod @n_trees, the
- *   other operations run once per tree at the same time; 0: 16 for an
- *   all-gather, else 1
+ *   other operations run once per tree at the same time; 0: 16 (at most
+ *   the nodes) for an all-gather, else 1
  * @transit: (array length=n_transit) (nullable): transit nodes
  * @record: keep what sextant_torus_trace_write () needs
  */

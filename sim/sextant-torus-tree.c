@@ -244,9 +244,7 @@ sextant_torus_tree_validate (SextantTorusTree  *self,
     {
       const SextantTorusTreeRow *row = &self->rows[v];
 
-      if (!row->in_tree)
-        continue;
-      if (!row->is_root && row->to_root >= 2 * sextant_torus_get_n_dims (self->torus))
+      if (row->in_tree && !row->is_root && row->to_root >= 2 * sextant_torus_get_n_dims (self->torus))
         {
           g_autofree char *at = sextant_torus_format_node (self->torus, v);
 
@@ -254,6 +252,14 @@ sextant_torus_tree_validate (SextantTorusTree  *self,
                        "node %u %s is in the tree but has no up-link", v, at);
           return FALSE;
         }
+    }
+
+  for (guint v = 0; v < n; v++)
+    {
+      const SextantTorusTreeRow *row = &self->rows[v];
+
+      if (!row->in_tree)
+        continue;
       for (guint dir = 0; dir < SEXTANT_TORUS_MAX_DIRS; dir++)
         {
           g_autofree char *at = NULL;
@@ -380,7 +386,7 @@ guint
 sextant_torus_tree_get_parent (const SextantTorusTree *self,
                                guint                   node)
 {
-  if (self->rows[node].is_root || self->rows[node].to_root == SEXTANT_TORUS_DIR_NONE)
+  if (self->rows[node].is_root || self->rows[node].to_root >= 2 * sextant_torus_get_n_dims (self->torus))
     return node;
 
   return sextant_torus_get_neighbor (self->torus, node, self->rows[node].to_root);
