@@ -17,22 +17,12 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "sextant-cli.h"
 #include "sextant-cli-private.h"
 #include "sextant-report.h"
 #include "sextant-torus-sim.h"
 #include "sextant-torus-trace.h"
-
-static double
-cpu_seconds (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static gboolean
 parse_nodes (const char  *text,
@@ -213,7 +203,7 @@ sextant_cli_sim (int    argc,
   gint64 bytes = SEXTANT_TORUS_PACKET_BYTES;
   gint root = 0, trees = 0, router_cycles, combine_cycles;
   gboolean as_json = FALSE;
-  double started, seconds;
+  double seconds;
   int status = 0;
 
   sextant_torus_params_init (&params);
@@ -286,10 +276,9 @@ sextant_cli_sim (int    argc,
   if (!(torus = sextant_torus_new_from_string (dims, &error)))
     return _sextant_cli_usage_error (context, error->message);
 
-  started = cpu_seconds ();
   if (!(sim = sextant_torus_sim_run (torus, &params, &job, &error)))
     return is_usage (error) ? _sextant_cli_usage_error (context, error->message) : _sextant_cli_runtime_error (error);
-  seconds = cpu_seconds () - started;
+  seconds = sextant_torus_sim_get_cpu_seconds (sim);
   if (trace != NULL && !sextant_torus_trace_write (sim, trace, &counts, &error))
     return _sextant_cli_runtime_error (error);
 

@@ -53,6 +53,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sextant-sim-queue.h"
 #include "sextant-torus-sim.h"
@@ -107,6 +108,7 @@ struct _SextantTorusSim
   GArray             *messages;
   guint64             n_events;
   gsize               peak_queue;
+  double              cpu_seconds;
   const char         *p2p_algorithm;
   guint               cur_tree;     /* the tree of the message being sent */
 
@@ -807,6 +809,15 @@ run_p2p (SextantTorusSim *self)
 /* The run                                                                 */
 /* ---------------------------------------------------------------------- */
 
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static gint64
 to_ps (double ns)
 {
@@ -867,6 +878,7 @@ sextant_torus_sim_run (SextantTorus              *torus,
   guint n = sextant_torus_get_n_nodes (torus);
   guint n_trees;
   guint64 estimate;
+  double started = cpu_seconds ();
 
   g_return_val_if_fail (torus != NULL && job != NULL, NULL);
 
@@ -1024,6 +1036,7 @@ sextant_torus_sim_run (SextantTorus              *torus,
     self->n_events += hw_events;
   }
   g_clear_pointer (&self->queue, sextant_sim_queue_free);
+  self->cpu_seconds = cpu_seconds () - started;
 
   return g_steal_pointer (&self);
 }
@@ -1124,6 +1137,13 @@ guint64
 sextant_torus_sim_get_n_events (const SextantTorusSim *self)
 {
   return self->n_events;
+}
+
+/* Returns: the CPU time of the process during sextant_torus_sim_run () */
+double
+sextant_torus_sim_get_cpu_seconds (const SextantTorusSim *self)
+{
+  return self->cpu_seconds;
 }
 
 gsize

@@ -138,6 +138,7 @@ gint64           sextant_torus_sim_get_p2p_ps      (const SextantTorusSim *self)
 double           sextant_torus_sim_get_ratio       (const SextantTorusSim *self);
 guint            sextant_torus_sim_get_n_packets   (const SextantTorusSim *self);
 guint64          sextant_torus_sim_get_n_events    (const SextantTorusSim *self);
+double           sextant_torus_sim_get_cpu_seconds (const SextantTorusSim *self);
 gsize            sextant_torus_sim_get_peak_queue  (const SextantTorusSim *self);
 const char      *sextant_torus_sim_get_p2p_algorithm (const SextantTorusSim *self);
 const gint64    *sextant_torus_sim_get_hw_end      (const SextantTorusSim *self);

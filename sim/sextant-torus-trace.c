@@ -33,7 +33,7 @@
 #include "sextant-torus-trace.h"
 
 #define EVENT_CHUNK_SIZE (256 * 1024)
-#define DEF_CHUNK_SIZE   (4 * 1024 * 1024)
+#define DEF_CHUNK_SIZE   (1024 * 1024)
 
 enum
 {
@@ -350,16 +350,9 @@ sextant_torus_trace_write (const SextantTorusSim    *sim,
     }
   check (&w, OTF2_Archive_CloseEvtFiles (w.archive), "CloseEvtFiles");
 
-  check (&w, OTF2_Archive_OpenDefFiles (w.archive), "OpenDefFiles");
-  for (guint v = 0; v < n && w.error == NULL; v++)
-    {
-      OTF2_DefWriter *local = OTF2_Archive_GetDefWriter (w.archive, v);
-
-      if (local != NULL)
-        check (&w, OTF2_Archive_CloseDefWriter (w.archive, local), "CloseDefWriter");
-    }
-  check (&w, OTF2_Archive_CloseDefFiles (w.archive), "CloseDefFiles");
-
+  /* no local definition files: no mappings, no clock offsets (libotf2
+   * gives each local writer a definition chunk of its own, zeroed: a
+   * minute of memset for a few thousand locations) */
   w.defs = OTF2_Archive_GetGlobalDefWriter (w.archive);
   if (w.defs == NULL)
     check (&w, OTF2_ERROR_INVALID_ARGUMENT, "GetGlobalDefWriter");
