@@ -24,5 +24,7 @@ int sextant_cli_tree    (int    argc,
                          char **argv);
 int sextant_cli_matrix  (int    argc,
                          char **argv);
+int sextant_cli_sim     (int    argc,
+                         char **argv);
 
 G_END_DECLS

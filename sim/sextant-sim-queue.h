@@ -1,0 +1,40 @@
+/*
+ * sextant-sim-queue.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The event queue of the torus model's discrete-event simulation: events in
+ * time order, ties in the order they were pushed (so a run is
+ * deterministic).
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gint64  time;      /* picoseconds */
+  guint64 seq;
+  guint32 node;
+  guint32 source;
+  guint16 packet;
+  guint8  kind;
+  guint8  tree;
+} SextantSimEvent;
+
+typedef struct _SextantSimQueue SextantSimQueue;
+
+SextantSimQueue *sextant_sim_queue_new         (void);
+void             sextant_sim_queue_free        (SextantSimQueue       *self);
+void             sextant_sim_queue_push        (SextantSimQueue       *self,
+                                                const SextantSimEvent *event);
+gboolean         sextant_sim_queue_pop         (SextantSimQueue       *self,
+                                                SextantSimEvent       *event);
+guint64          sextant_sim_queue_get_n_pushed (const SextantSimQueue *self);
+gsize            sextant_sim_queue_get_peak    (const SextantSimQueue *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantSimQueue, sextant_sim_queue_free)
+
+G_END_DECLS

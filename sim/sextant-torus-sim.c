@@ -1,0 +1,1188 @@
+/*
+ * sextant-torus-sim.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The discrete-event model of Angara's collective subnetwork (Mukosey,
+ * Semenov, Simonov 2015; docs/sim.md has the model, its parameters and how
+ * it compares with the paper's figures).
+ *
+ * Resources, each a FIFO server busy one router cycle per flit: every
+ * directed link (two per dimension per node), every node's injection
+ * channel (host to router) and ejection channel (router to host). A packet
+ * that takes a resource starts when both it and the resource are ready;
+ * its head reaches the next router after the link latency and the
+ * router's routing cycles (and after its last flit as well with
+ * store-and-forward). Time is in integer picoseconds.
+ *
+ * The hardware run:
+ *  - broadcast: the source's host injects the packets; a packet not at the
+ *    root goes up the tree (VCUp), then down from the root (VCDown); every
+ *    router copies it to every down-link and, if its node takes part (not
+ *    transit, not the source), ejects it to the host.
+ *  - reduce / all-reduce: every taking-part host injects its packet; a
+ *    router's Reducer combines its host's packet (unless transit) and one
+ *    from every child whose subtree takes part, once it holds all of each,
+ *    adds combine_cycles and sends the result up. A child sends a parent
+ *    at most `credits` packets ahead; the parent sends each child a credit
+ *    packet (one flit) for every credit_batch results it forwarded, worth
+ *    credit_batch more. A host has at most 16 packets (ReduceId 0..15) of a
+ *    tree in its router: the next goes in when one's result leaves (the
+ *    paper's credits to the PE, every 128 results or 4096 cycles, are not
+ *    modelled). At the root, reduce ejects the result, all-reduce
+ *    broadcasts it down (without ejecting it first).
+ *  - all-gather: every node broadcasts its piece on tree i mod n_trees.
+ * The point-to-point run uses the same resources and trees (transit nodes
+ * are skipped: a host sends to its nearest taking-part descendants, routed
+ * in dimension order through the transit routers): a message is injected,
+ * routed, ejected, then the host forwards it (after host_overhead). A
+ * broadcast host sends to its children deepest subtree first; a reduce
+ * host sends up once it has every child's message; all-reduce is a
+ * reduce then a broadcast. The all-gather's point-to-point side is
+ * recursive doubling (the paper's comparison), for a power-of-two node
+ * count. A point-to-point message reserves its route's links and the
+ * receiver's ejection channel when it is sent.
+ *
+ * Workload: a broadcast or reduce of P packets on N nodes takes O(N P)
+ * events; an all-gather O(N^2 P) (refused above 2^27 events). Memory is
+ * linear in N times the trees: about 120 bytes per node and tree plus the
+ * trace's per-node times and messages when recorded.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sextant-sim-queue.h"
+#include "sextant-torus-sim.h"
+
+#define MAX_EVENTS       (G_GUINT64_CONSTANT (1) << 27)
+#define REDUCE_SLOTS     16      /* ReduceId 0..15 */
+#define NO_SOURCE        G_MAXUINT32
+
+enum
+{
+  EV_HW_UP,            /* a packet's head at a router on its way to the root */
+  EV_HW_DOWN,          /* a packet's head at a router on its way down */
+  EV_RD_CONTRIB,       /* all of a reduce packet in a router's Reducer */
+  EV_RD_CREDIT,        /* a credit packet from the parent */
+  EV_P2P_BCAST,        /* a host holds the broadcast message */
+  EV_P2P_REDUCE_RECV,  /* a host received a child's partial result */
+  EV_P2P_RD_STEP,      /* a host starts a recursive-doubling step */
+  EV_P2P_RD_RECV,      /* a host received a recursive-doubling message */
+};
+
+struct _SextantTorusSim
+{
+  SextantTorus       *torus;
+  SextantTorusParams  params;
+  SextantTorusJob     job;
+  guint              *transit;
+  guint               n;
+  guint               n_trees;
+  SextantTorusTree   *trees[SEXTANT_TORUS_MAX_TREES];
+  guint               n_packets;
+  guint               last_flits;
+  guint64             message_flits;
+
+  /* in picoseconds */
+  gint64              cycle;
+  gint64              link;
+  gint64              inj;
+  gint64              ej;
+  gint64              router;
+  gint64              combine;
+  gint64              host;
+
+  SextantSimQueue    *queue;
+  gint64             *link_free;
+  gint64             *inj_free;
+  gint64             *ej_free;
+
+  gint64              hw_done;
+  gint64              p2p_done;
+  gint64             *hw_end;
+  gint64             *p2p_end;
+  GArray             *messages;
+  guint64             n_events;
+  gsize               peak_queue;
+  double              cpu_seconds;
+  const char         *p2p_algorithm;
+  guint               cur_tree;     /* the tree of the message being sent */
+
+  /* reduce state per (tree, node) */
+  guint8             *active;
+  guint8             *expected;
+  guint8             *count;        /* per (tree, node, slot) */
+  guint16            *credits;
+  guint32            *sent;
+  guint16            *pending;      /* ring per (tree, node) */
+  guint8             *pending_head;
+  guint8             *pending_len;
+  guint16            *host_next;    /* the host's next packet to inject */
+
+  /* point-to-point tree per (tree, node) */
+  guint              *anc;          /* nearest taking-part ancestor */
+  guint              *kid_start;    /* CSR of the point-to-point children */
+  guint              *kids;
+  guint16            *kid_count;
+
+  /* recursive doubling per node */
+  guint               steps;
+  gint8              *cur_step;
+  gint64             *recv_time;
+  gint64             *inj_end;
+};
+
+const char *
+sextant_torus_op_to_string (SextantTorusOp op)
+{
+  static const char * const names[] = { "bcast", "reduce", "allreduce", "allgather" };
+
+  g_return_val_if_fail ((guint)op < G_N_ELEMENTS (names), "?");
+
+  return names[op];
+}
+
+gboolean
+sextant_torus_op_from_string (const char     *text,
+                              SextantTorusOp *op)
+{
+  for (SextantTorusOp o = SEXTANT_TORUS_OP_BCAST; o <= SEXTANT_TORUS_OP_ALLGATHER; o++)
+    if (g_str_equal (text, sextant_torus_op_to_string (o)))
+      {
+        *op = o;
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
+/**
+ * sextant_torus_params_init:
+ *
+ * Sets the defaults: the Angara 2013 router chip of the paper's table (link
+ * 80 ns, router 500 MHz, injection and ejection 300 ns), one cycle to
+ * route and one to combine, no host overhead, 16 credits granted 8 at a
+ * time.
+ */
+void
+sextant_torus_params_init (SextantTorusParams *params)
+{
+  *params = (SextantTorusParams) {
+    .link_latency_ns = 80,
+    .router_clock_mhz = 500,
+    .inject_latency_ns = 300,
+    .eject_latency_ns = 300,
+    .router_cycles = 1,
+    .combine_cycles = 1,
+    .host_overhead_ns = 0,
+    .store_and_forward = FALSE,
+    .credits = 16,
+    .credit_batch = 8,
+  };
+}
+
+void
+sextant_torus_job_init (SextantTorusJob *job)
+{
+  *job = (SextantTorusJob) {
+    .op = SEXTANT_TORUS_OP_BCAST,
+    .bytes = SEXTANT_TORUS_PACKET_BYTES,
+    .root = 0,
+    .n_trees = 0,
+  };
+}
+
+/* ---------------------------------------------------------------------- */
+/* Resources                                                               */
+/* ---------------------------------------------------------------------- */
+
+static inline guint
+packet_flits (const SextantTorusSim *self,
+              guint                  packet)
+{
+  return packet + 1 < self->n_packets ? SEXTANT_TORUS_PACKET_FLITS : self->last_flits;
+}
+
+static inline void
+push (SextantTorusSim *self,
+      gint64           time,
+      guint            kind,
+      guint            tree,
+      guint            node,
+      guint            source,
+      guint            packet)
+{
+  SextantSimEvent ev = { .time = time, .node = node, .source = source, .packet = (guint16)packet,
+                         .kind = (guint8)kind, .tree = (guint8)tree };
+
+  sextant_sim_queue_push (self->queue, &ev);
+}
+
+/* Sends @flits from @u along @dir at @t; returns when the head is at the
+ * next router (the last of @sf_flits too with store-and-forward). */
+static inline gint64
+link_send (SextantTorusSim *self,
+           guint            u,
+           guint            dir,
+           gint64           t,
+           guint64          flits,
+           guint            sf_flits)
+{
+  gint64 *free_at = &self->link_free[(gsize)u * SEXTANT_TORUS_MAX_DIRS + dir];
+  gint64 start = MAX (t, *free_at);
+
+  *free_at = start + (gint64)flits * self->cycle;
+
+  return start + self->link + self->router + (self->params.store_and_forward ? sf_flits * self->cycle : 0);
+}
+
+/* The head of @flits at @v's router at @t; returns when its host has all */
+static inline gint64
+eject (SextantTorusSim *self,
+       guint            v,
+       gint64           t,
+       guint64          flits)
+{
+  gint64 start = MAX (t, self->ej_free[v]);
+
+  self->ej_free[v] = start + (gint64)flits * self->cycle;
+
+  return self->ej_free[v] + self->ej;
+}
+
+/* @v's host injects @flits from @t; returns when the head is at the router,
+ * and in @begin when the injection started */
+static inline gint64
+inject (SextantTorusSim *self,
+        guint            v,
+        gint64           t,
+        guint64          flits,
+        gint64          *begin)
+{
+  gint64 start = MAX (t, self->inj_free[v]);
+
+  self->inj_free[v] = start + (gint64)flits * self->cycle;
+  if (begin != NULL)
+    *begin = start;
+
+  return start + self->inj;
+}
+
+static void
+reset_resources (SextantTorusSim *self)
+{
+  memset (self->link_free, 0, sizeof (gint64) * self->n * SEXTANT_TORUS_MAX_DIRS);
+  memset (self->inj_free, 0, sizeof (gint64) * self->n);
+  memset (self->ej_free, 0, sizeof (gint64) * self->n);
+}
+
+static inline guint
+tree_root (const SextantTorusSim *self,
+           guint                  tree)
+{
+  return sextant_torus_tree_get_root (self->trees[tree]);
+}
+
+static inline gboolean
+takes_part (const SextantTorusSim *self,
+            guint                  tree,
+            guint                  node)
+{
+  return sextant_torus_tree_get_row (self->trees[tree], node)->pe;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The hardware run                                                        */
+/* ---------------------------------------------------------------------- */
+
+static void
+hw_down (SextantTorusSim *self,
+         guint            tree,
+         guint            node,
+         gint64           t,
+         guint            source,
+         guint            packet)
+{
+  const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[tree], node);
+  guint flits = packet_flits (self, packet);
+
+  for (guint dir = 0; dir < SEXTANT_TORUS_MAX_DIRS; dir++)
+    if (row->dirs & (1u << dir))
+      push (self, link_send (self, node, dir, t, flits, flits), EV_HW_DOWN, tree,
+            sextant_torus_get_neighbor (self->torus, node, dir), source, packet);
+
+  if (row->pe && node != source)
+    {
+      gint64 done = eject (self, node, t, flits);
+
+      self->hw_end[node] = MAX (self->hw_end[node], done);
+      self->hw_done = MAX (self->hw_done, done);
+    }
+}
+
+static void
+hw_up (SextantTorusSim *self,
+       guint            tree,
+       guint            node,
+       gint64           t,
+       guint            source,
+       guint            packet)
+{
+  const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[tree], node);
+  guint flits = packet_flits (self, packet);
+
+  if (row->is_root)
+    {
+      hw_down (self, tree, node, t, source, packet);
+      return;
+    }
+  push (self, link_send (self, node, row->to_root, t, flits, flits), EV_HW_UP, tree,
+        sextant_torus_get_neighbor (self->torus, node, row->to_root), source, packet);
+}
+
+/* A broadcast of every packet from @source on @tree */
+static void
+hw_start_bcast (SextantTorusSim *self,
+                guint            tree,
+                guint            source)
+{
+  for (guint p = 0; p < self->n_packets; p++)
+    {
+      gint64 head = inject (self, source, 0, packet_flits (self, p), NULL);
+
+      self->hw_end[source] = MAX (self->hw_end[source], self->inj_free[source]);
+      push (self, head, EV_HW_UP, tree, source, source, p);
+    }
+}
+
+/* @node's host injects its next reduce packet from @t */
+static void
+rd_host_inject (SextantTorusSim *self,
+                guint            tree,
+                guint            node,
+                gint64           t)
+{
+  gsize i = (gsize)tree * self->n + node;
+  guint p = self->host_next[i]++;
+  guint flits = packet_flits (self, p);
+  gint64 head = inject (self, node, t, flits, NULL);
+
+  if (self->job.op == SEXTANT_TORUS_OP_REDUCE)
+    self->hw_end[node] = MAX (self->hw_end[node], self->inj_free[node]);
+  push (self, head + flits * self->cycle, EV_RD_CONTRIB, tree, node, NO_SOURCE, p);
+}
+
+/* @node sent a result up (or the root has one) at @t: its slot is free for
+ * its host's next packet; every credit_batch results, a credit to each
+ * child */
+static void
+rd_results_sent (SextantTorusSim *self,
+                 guint            tree,
+                 guint            node,
+                 gint64           t)
+{
+  gsize i = (gsize)tree * self->n + node;
+  const SextantTorusTreeRow *row;
+
+  if (takes_part (self, tree, node) && self->host_next[i] < self->n_packets)
+    rd_host_inject (self, tree, node, t);
+  if (++self->sent[i] % self->params.credit_batch != 0)
+    return;
+
+  row = sextant_torus_tree_get_row (self->trees[tree], node);
+  for (guint dir = 0; dir < SEXTANT_TORUS_MAX_DIRS; dir++)
+    if (row->dirs & (1u << dir))
+      {
+        guint child = sextant_torus_get_neighbor (self->torus, node, dir);
+
+        if (self->active[(gsize)tree * self->n + child])
+          push (self, link_send (self, node, dir, t, 1, 1) + (self->params.store_and_forward ? 0 : self->cycle),
+                EV_RD_CREDIT, tree, child, NO_SOURCE, 0);
+      }
+}
+
+static void
+rd_try_send_up (SextantTorusSim *self,
+                guint            tree,
+                guint            node,
+                gint64           t)
+{
+  gsize i = (gsize)tree * self->n + node;
+  const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[tree], node);
+  guint parent = sextant_torus_get_neighbor (self->torus, node, row->to_root);
+
+  while (self->pending_len[i] > 0 && self->credits[i] > 0)
+    {
+      guint p = self->pending[i * REDUCE_SLOTS + self->pending_head[i]];
+      guint flits = packet_flits (self, p);
+      gint64 head;
+
+      self->pending_head[i] = (self->pending_head[i] + 1) % REDUCE_SLOTS;
+      self->pending_len[i]--;
+      self->credits[i]--;
+      head = link_send (self, node, row->to_root, t, flits, flits);
+      push (self, head + (self->params.store_and_forward ? 0 : flits * self->cycle), EV_RD_CONTRIB, tree, parent,
+            NO_SOURCE, p);
+      rd_results_sent (self, tree, node, t);
+    }
+}
+
+static void
+rd_contrib (SextantTorusSim *self,
+            guint            tree,
+            guint            node,
+            gint64           t,
+            guint            packet)
+{
+  gsize i = (gsize)tree * self->n + node;
+  guint8 *count = &self->count[i * REDUCE_SLOTS + packet % REDUCE_SLOTS];
+  gint64 result;
+
+  if (++*count < self->expected[i])
+    return;
+
+  *count = 0;
+  result = t + self->combine;
+  if (node == tree_root (self, tree))
+    {
+      rd_results_sent (self, tree, node, result);
+      if (self->job.op == SEXTANT_TORUS_OP_REDUCE)
+        {
+          gint64 done = eject (self, node, result, packet_flits (self, packet));
+
+          self->hw_end[node] = MAX (self->hw_end[node], done);
+          self->hw_done = MAX (self->hw_done, done);
+        }
+      else
+        hw_down (self, tree, node, result, NO_SOURCE, packet);
+      return;
+    }
+
+  g_assert (self->pending_len[i] < REDUCE_SLOTS);
+  self->pending[i * REDUCE_SLOTS + (self->pending_head[i] + self->pending_len[i]) % REDUCE_SLOTS] = (guint16)packet;
+  self->pending_len[i]++;
+  rd_try_send_up (self, tree, node, result);
+}
+
+static void
+hw_start_reduce (SextantTorusSim *self)
+{
+  for (guint k = 0; k < self->n_trees; k++)
+    {
+      const guint *order = sextant_torus_tree_get_order (self->trees[k]);
+      guint n_in = sextant_torus_tree_get_n_in_tree (self->trees[k]);
+
+      /* bottom-up: a node is active when it or a descendant takes part */
+      for (guint j = n_in; j-- > 0;)
+        {
+          guint v = order[j];
+          gsize i = (gsize)k * self->n + v;
+          const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[k], v);
+
+          self->expected[i] += row->pe ? 1 : 0;
+          self->active[i] = self->expected[i] > 0;
+          self->credits[i] = (guint16)self->params.credits;
+          if (self->active[i] && !row->is_root)
+            self->expected[(gsize)k * self->n + sextant_torus_tree_get_parent (self->trees[k], v)]++;
+        }
+    }
+
+  /* a host has at most REDUCE_SLOTS packets of a tree in its router's
+   * Reducer (ReduceId); the next goes in when one leaves */
+  for (guint p = 0; p < MIN (self->n_packets, REDUCE_SLOTS); p++)
+    for (guint k = 0; k < self->n_trees; k++)
+      for (guint v = 0; v < self->n; v++)
+        if (takes_part (self, k, v))
+          rd_host_inject (self, k, v, 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The point-to-point run                                                  */
+/* ---------------------------------------------------------------------- */
+
+/* Routes @flits from @u's router at @t to @v's in dimension order; returns
+ * when the head is at @v's router */
+static gint64
+route (SextantTorusSim *self,
+       guint            u,
+       guint            v,
+       gint64           t,
+       guint64          flits)
+{
+  guint sf = (guint)MIN (flits, SEXTANT_TORUS_PACKET_FLITS);
+
+  for (guint d = 0; d < sextant_torus_get_n_dims (self->torus); d++)
+    {
+      int offset = sextant_torus_get_offset (self->torus, u, v, d);
+      guint dir = SEXTANT_TORUS_DIR (d, offset < 0);
+
+      for (int h = abs (offset); h > 0; h--)
+        {
+          t = link_send (self, u, dir, t, flits, sf);
+          u = sextant_torus_get_neighbor (self->torus, u, dir);
+        }
+    }
+
+  return t;
+}
+
+/* @u's host sends @flits (@bytes) to @v's from @t; returns when @v's host
+ * has them all */
+static gint64
+p2p_send (SextantTorusSim *self,
+          guint            u,
+          guint            v,
+          gint64           t,
+          guint64          flits,
+          guint64          bytes)
+{
+  gint64 begin = 0;
+  gint64 head = inject (self, u, t, flits, &begin);
+  gint64 done = eject (self, v, route (self, u, v, head, flits), flits);
+
+  self->p2p_end[u] = MAX (self->p2p_end[u], self->inj_free[u]);
+  self->p2p_end[v] = MAX (self->p2p_end[v], done);
+  self->p2p_done = MAX (self->p2p_done, done);
+  if (self->messages != NULL)
+    {
+      SextantTorusMessage m = { u, v, self->cur_tree, bytes, begin, self->inj_free[u], done };
+
+      g_array_append_val (self->messages, m);
+    }
+
+  return done;
+}
+
+static int
+compare_heights (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  const SextantTorusTree *tree = user_data;
+  guint ha = sextant_torus_tree_get_height (tree, *(const guint *)a);
+  guint hb = sextant_torus_tree_get_height (tree, *(const guint *)b);
+
+  if (ha != hb)
+    return ha > hb ? -1 : 1;
+  return sextant_torus_tree_get_node_depth (tree, *(const guint *)a) <
+         sextant_torus_tree_get_node_depth (tree, *(const guint *)b) ? -1 : 0;
+}
+
+/* The point-to-point trees: every taking-part node hangs from its nearest
+ * taking-part ancestor; children deepest subtree first */
+static void
+p2p_build_trees (SextantTorusSim *self)
+{
+  gsize total = (gsize)self->n_trees * self->n;
+  guint next = 0;
+
+  self->anc = g_new (guint, total);
+  self->kid_start = g_new0 (guint, total + 1);
+  self->kid_count = g_new0 (guint16, total);
+  self->kids = g_new (guint, total);
+  for (guint k = 0; k < self->n_trees; k++)
+    {
+      const SextantTorusTree *tree = self->trees[k];
+      const guint *order = sextant_torus_tree_get_order (tree);
+      guint *anc = self->anc + (gsize)k * self->n;
+      guint n_in = sextant_torus_tree_get_n_in_tree (tree);
+
+      for (guint v = 0; v < self->n; v++)
+        anc[v] = G_MAXUINT;
+      for (guint j = 1; j < n_in; j++)
+        {
+          guint v = order[j];
+          guint parent = sextant_torus_tree_get_parent (tree, v);
+
+          anc[v] = takes_part (self, k, parent) ? parent : anc[parent];
+          if (takes_part (self, k, v))
+            self->kid_count[(gsize)k * self->n + anc[v]]++;
+        }
+      for (guint v = 0; v < self->n; v++)
+        {
+          self->kid_start[(gsize)k * self->n + v] = next;
+          next += self->kid_count[(gsize)k * self->n + v];
+        }
+    }
+  self->kid_start[total] = next;
+
+  {
+    g_autofree guint *fill = g_new0 (guint, total);
+
+    for (guint k = 0; k < self->n_trees; k++)
+      {
+        const guint *order = sextant_torus_tree_get_order (self->trees[k]);
+        guint n_in = sextant_torus_tree_get_n_in_tree (self->trees[k]);
+
+        for (guint j = 1; j < n_in; j++)
+          {
+            guint v = order[j];
+            gsize a;
+
+            if (!takes_part (self, k, v))
+              continue;
+            a = (gsize)k * self->n + self->anc[(gsize)k * self->n + v];
+            self->kids[self->kid_start[a] + fill[a]++] = v;
+          }
+        for (guint v = 0; v < self->n; v++)
+          {
+            gsize a = (gsize)k * self->n + v;
+
+            if (self->kid_count[a] > 1)
+              g_qsort_with_data (self->kids + self->kid_start[a], self->kid_count[a], sizeof (guint),
+                                 compare_heights, self->trees[k]);
+          }
+      }
+  }
+}
+
+static void
+p2p_bcast (SextantTorusSim *self,
+           guint            tree,
+           guint            node,
+           gint64           t)
+{
+  gsize a = (gsize)tree * self->n + node;
+
+  self->cur_tree = tree;
+  self->p2p_end[node] = MAX (self->p2p_end[node], t);
+  for (guint j = 0; j < self->kid_count[a]; j++)
+    {
+      guint child = self->kids[self->kid_start[a] + j];
+      gint64 done = p2p_send (self, node, child, t, self->message_flits, self->job.bytes);
+
+      push (self, done + self->host, EV_P2P_BCAST, tree, child, NO_SOURCE, 0);
+    }
+}
+
+/* @node's host has its subtree's partial result at @t */
+static void
+p2p_reduce_ready (SextantTorusSim *self,
+                  guint            tree,
+                  guint            node,
+                  gint64           t)
+{
+  guint parent;
+  gint64 done;
+
+  if (node == tree_root (self, tree))
+    {
+      self->p2p_end[node] = MAX (self->p2p_end[node], t);
+      self->p2p_done = MAX (self->p2p_done, t);
+      if (self->job.op == SEXTANT_TORUS_OP_ALLREDUCE)
+        p2p_bcast (self, tree, node, t);
+      return;
+    }
+  parent = self->anc[(gsize)tree * self->n + node];
+  self->cur_tree = tree;
+  done = p2p_send (self, node, parent, t, self->message_flits, self->job.bytes);
+  push (self, done + self->host, EV_P2P_REDUCE_RECV, tree, parent, NO_SOURCE, 0);
+}
+
+static void
+rdbl_start_step (SextantTorusSim *self,
+                 guint            node,
+                 guint            step,
+                 gint64           t)
+{
+  guint partner;
+  guint64 bytes;
+  gint64 received;
+
+  if (step == self->steps)
+    {
+      self->p2p_end[node] = MAX (self->p2p_end[node], t);
+      return;
+    }
+  self->cur_step[node] = (gint8)step;
+  partner = node ^ (1u << step);
+  bytes = self->job.bytes << step;
+  push (self, p2p_send (self, node, partner, t, (bytes + SEXTANT_TORUS_FLIT_BYTES - 1) / SEXTANT_TORUS_FLIT_BYTES, bytes),
+        EV_P2P_RD_RECV, 0, partner, NO_SOURCE, step);
+  self->inj_end[node] = self->inj_free[node];
+  received = self->recv_time[(gsize)node * self->steps + step];
+  if (received >= 0)
+    push (self, MAX (received, self->inj_end[node]) + self->host, EV_P2P_RD_STEP, 0, node, NO_SOURCE, step + 1);
+}
+
+static void
+p2p_event (SextantTorusSim       *self,
+           const SextantSimEvent *ev)
+{
+  switch (ev->kind)
+    {
+    case EV_P2P_BCAST:
+      p2p_bcast (self, ev->tree, ev->node, ev->time);
+      break;
+    case EV_P2P_REDUCE_RECV:
+      {
+        gsize a = (gsize)ev->tree * self->n + ev->node;
+
+        if (++self->count[a] == self->kid_count[a])
+          p2p_reduce_ready (self, ev->tree, ev->node, ev->time);
+      }
+      break;
+    case EV_P2P_RD_STEP:
+      rdbl_start_step (self, ev->node, ev->packet, ev->time);
+      break;
+    case EV_P2P_RD_RECV:
+      self->recv_time[(gsize)ev->node * self->steps + ev->packet] = ev->time;
+      if (self->cur_step[ev->node] == (gint8)ev->packet)
+        push (self, MAX (ev->time, self->inj_end[ev->node]) + self->host, EV_P2P_RD_STEP, 0, ev->node, NO_SOURCE,
+              ev->packet + 1u);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+run_events (SextantTorusSim *self)
+{
+  SextantSimEvent ev;
+
+  while (sextant_sim_queue_pop (self->queue, &ev))
+    {
+      switch (ev.kind)
+        {
+        case EV_HW_UP:
+          hw_up (self, ev.tree, ev.node, ev.time, ev.source, ev.packet);
+          break;
+        case EV_HW_DOWN:
+          hw_down (self, ev.tree, ev.node, ev.time, ev.source, ev.packet);
+          break;
+        case EV_RD_CONTRIB:
+          rd_contrib (self, ev.tree, ev.node, ev.time, ev.packet);
+          break;
+        case EV_RD_CREDIT:
+          self->credits[(gsize)ev.tree * self->n + ev.node] += self->params.credit_batch;
+          rd_try_send_up (self, ev.tree, ev.node, ev.time);
+          break;
+        default:
+          p2p_event (self, &ev);
+        }
+    }
+  self->n_events = sextant_sim_queue_get_n_pushed (self->queue);
+  self->peak_queue = MAX (self->peak_queue, sextant_sim_queue_get_peak (self->queue));
+}
+
+static void
+run_p2p (SextantTorusSim *self)
+{
+  if (self->job.op == SEXTANT_TORUS_OP_ALLGATHER)
+    {
+      gsize total = (gsize)self->n * self->steps;
+
+      self->p2p_algorithm = "recursive doubling";
+      self->cur_step = g_new (gint8, self->n);
+      memset (self->cur_step, -1, self->n);
+      self->recv_time = g_new (gint64, total);
+      for (gsize i = 0; i < total; i++)
+        self->recv_time[i] = -1;
+      self->inj_end = g_new0 (gint64, self->n);
+      for (guint v = 0; v < self->n; v++)
+        push (self, 0, EV_P2P_RD_STEP, 0, v, NO_SOURCE, 0);
+      run_events (self);
+      return;
+    }
+
+  self->p2p_algorithm = "point-to-point over the same tree";
+  p2p_build_trees (self);
+  memset (self->count, 0, (gsize)self->n_trees * self->n);
+  for (guint k = 0; k < self->n_trees; k++)
+    {
+      if (self->job.op == SEXTANT_TORUS_OP_BCAST)
+        push (self, 0, EV_P2P_BCAST, k, tree_root (self, k), NO_SOURCE, 0);
+      else
+        for (guint v = 0; v < self->n; v++)
+          if (takes_part (self, k, v) && self->kid_count[(gsize)k * self->n + v] == 0)
+            p2p_reduce_ready (self, k, v, 0);
+    }
+  run_events (self);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The run                                                                 */
+/* ---------------------------------------------------------------------- */
+
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static gint64
+to_ps (double ns)
+{
+  return (gint64)llround (ns * 1000.0);
+}
+
+static gboolean
+check_params (const SextantTorusParams  *params,
+              GError                   **error)
+{
+  const char *bad = NULL;
+
+  if (!(params->router_clock_mhz >= 1 && params->router_clock_mhz <= 100000))
+    bad = "the router clock must be 1 MHz to 100 GHz";
+  else if (!(params->link_latency_ns >= 0 && params->link_latency_ns < 1e9))
+    bad = "the link latency must be 0 to 1 s";
+  else if (!(params->inject_latency_ns >= 0 && params->inject_latency_ns < 1e9) ||
+           !(params->eject_latency_ns >= 0 && params->eject_latency_ns < 1e9))
+    bad = "the injection and ejection latencies must be 0 to 1 s";
+  else if (!(params->host_overhead_ns >= 0 && params->host_overhead_ns < 1e9))
+    bad = "the host overhead must be 0 to 1 s";
+  else if (params->router_cycles > 1000000 || params->combine_cycles > 1000000)
+    bad = "router and combine cycles must be at most 1000000";
+  else if (params->credits < 1 || params->credits > REDUCE_SLOTS)
+    bad = "credits must be 1 to 16 (ReduceId 0..15)";
+  else if (params->credit_batch < 1 || params->credit_batch > params->credits)
+    bad = "a credit's batch must be 1 to the credits";
+  if (bad == NULL)
+    return TRUE;
+
+  g_set_error_literal (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_PARAMS, bad);
+  return FALSE;
+}
+
+/**
+ * sextant_torus_sim_run:
+ * @torus: (transfer none): the torus (the result keeps a reference)
+ * @params: (nullable): the model's parameters; NULL: the defaults
+ * @job: what to run
+ * @error: SEXTANT_SIM_ERROR_NODE (root or transit node not in the torus,
+ *   root transit), _SIZE (bytes, trees; an all-gather's point-to-point
+ *   side needs a power-of-two node count), _PARAMS, _TOO_BIG
+ *
+ * Runs @job through the hardware trees, then through point-to-point
+ * messages over the same trees, each on an idle network. Runs in the
+ * calling thread; the result is immutable.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
+SextantTorusSim *
+sextant_torus_sim_run (SextantTorus              *torus,
+                       const SextantTorusParams  *params,
+                       const SextantTorusJob     *job,
+                       GError                   **error)
+{
+  g_autoptr(SextantTorusSim) self = NULL;
+  SextantTorusParams defaults;
+  guint n = sextant_torus_get_n_nodes (torus);
+  guint n_trees;
+  guint64 estimate;
+  double started = cpu_seconds ();
+
+  g_return_val_if_fail (torus != NULL && job != NULL, NULL);
+
+  if (params == NULL)
+    {
+      sextant_torus_params_init (&defaults);
+      params = &defaults;
+    }
+  if (!check_params (params, error))
+    return NULL;
+  if (job->bytes < 1 || job->bytes > SEXTANT_TORUS_MAX_BYTES)
+    {
+      g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_SIZE,
+                   "the message size must be 1 to %" G_GUINT64_FORMAT " bytes, not %" G_GUINT64_FORMAT,
+                   SEXTANT_TORUS_MAX_BYTES, job->bytes);
+      return NULL;
+    }
+  if (job->root >= n)
+    {
+      g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_NODE,
+                   "root %u is not a node of the torus (0 to %u)", job->root, n - 1);
+      return NULL;
+    }
+  n_trees = job->n_trees != 0 ? job->n_trees
+            : job->op == SEXTANT_TORUS_OP_ALLGATHER ? MIN (SEXTANT_TORUS_MAX_TREES, n) : 1;
+  if (n_trees > SEXTANT_TORUS_MAX_TREES || n_trees > n)
+    {
+      g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_SIZE,
+                   "the router has 1 to %u trees (and a torus of %u nodes at most %u roots), not %u",
+                   SEXTANT_TORUS_MAX_TREES, n, MIN (n, SEXTANT_TORUS_MAX_TREES), n_trees);
+      return NULL;
+    }
+  if (job->op == SEXTANT_TORUS_OP_ALLGATHER && (n & (n - 1)) != 0)
+    {
+      g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_SIZE,
+                   "the all-gather's point-to-point side is recursive doubling, which needs a power-of-two "
+                   "node count, not %u", n);
+      return NULL;
+    }
+
+  self = g_new0 (SextantTorusSim, 1);
+  self->torus = sextant_torus_ref (torus);
+  self->params = *params;
+  self->job = *job;
+  self->job.n_trees = n_trees;
+  self->n = n;
+  self->n_trees = n_trees;
+  self->n_packets = (guint)((job->bytes + SEXTANT_TORUS_PACKET_BYTES - 1) / SEXTANT_TORUS_PACKET_BYTES);
+  self->last_flits = (guint)((job->bytes - (guint64)(self->n_packets - 1) * SEXTANT_TORUS_PACKET_BYTES +
+                              SEXTANT_TORUS_FLIT_BYTES - 1) / SEXTANT_TORUS_FLIT_BYTES);
+  self->message_flits = (job->bytes + SEXTANT_TORUS_FLIT_BYTES - 1) / SEXTANT_TORUS_FLIT_BYTES;
+  for (self->steps = 0; (1u << self->steps) < n; self->steps++)
+    ;
+
+  estimate = (guint64)self->n_packets * n * (job->op == SEXTANT_TORUS_OP_ALLGATHER ? n : 4 * n_trees);
+  if (estimate > MAX_EVENTS)
+    {
+      g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_TOO_BIG,
+                   "%s of %" G_GUINT64_FORMAT " bytes on %u nodes would take about %" G_GUINT64_FORMAT
+                   " events, more than the model's limit of %" G_GUINT64_FORMAT
+                   " (an all-gather grows with the square of the nodes)",
+                   sextant_torus_op_to_string (job->op), job->bytes, n, estimate, MAX_EVENTS);
+      return NULL;
+    }
+
+  self->cycle = (gint64)llround (1e6 / params->router_clock_mhz);
+  self->link = to_ps (params->link_latency_ns);
+  self->inj = to_ps (params->inject_latency_ns);
+  self->ej = to_ps (params->eject_latency_ns);
+  self->router = self->cycle * params->router_cycles;
+  self->combine = self->cycle * params->combine_cycles;
+  self->host = to_ps (params->host_overhead_ns);
+
+  for (guint k = 0; k < n_trees; k++)
+    {
+      guint root = (guint)((job->root + (guint64)k * n / n_trees) % n);
+
+      if (!(self->trees[k] = sextant_torus_tree_new_dimension_order (torus, root, error)))
+        return NULL;
+      for (guint t = 0; t < job->n_transit; t++)
+        {
+          if (job->transit[t] == root)
+            {
+              g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_NODE,
+                           "node %u is the root of tree %u: a root takes part, it cannot be a transit node",
+                           root, k);
+              return NULL;
+            }
+          if (!sextant_torus_tree_set_transit (self->trees[k], job->transit[t], error))
+            return NULL;
+        }
+    }
+  if (job->n_transit > 0)
+    {
+      self->transit = g_memdup2 (job->transit, sizeof (guint) * job->n_transit);
+      self->job.transit = self->transit;
+    }
+
+  self->queue = sextant_sim_queue_new ();
+  self->link_free = g_new0 (gint64, (gsize)n * SEXTANT_TORUS_MAX_DIRS);
+  self->inj_free = g_new0 (gint64, n);
+  self->ej_free = g_new0 (gint64, n);
+  self->hw_end = g_new0 (gint64, n);
+  self->p2p_end = g_new0 (gint64, n);
+  if (job->record)
+    self->messages = g_array_new (FALSE, FALSE, sizeof (SextantTorusMessage));
+  {
+    gsize total = (gsize)n_trees * n;
+
+    self->count = g_new0 (guint8, total * REDUCE_SLOTS);
+    if (job->op == SEXTANT_TORUS_OP_REDUCE || job->op == SEXTANT_TORUS_OP_ALLREDUCE)
+      {
+        self->active = g_new0 (guint8, total);
+        self->expected = g_new0 (guint8, total);
+        self->credits = g_new0 (guint16, total);
+        self->sent = g_new0 (guint32, total);
+        self->pending = g_new (guint16, total * REDUCE_SLOTS);
+        self->pending_head = g_new0 (guint8, total);
+        self->pending_len = g_new0 (guint8, total);
+        self->host_next = g_new0 (guint16, total);
+      }
+  }
+
+  /* the hardware run */
+  switch (job->op)
+    {
+    case SEXTANT_TORUS_OP_BCAST:
+      for (guint k = 0; k < n_trees; k++)
+        hw_start_bcast (self, k, tree_root (self, k));
+      break;
+    case SEXTANT_TORUS_OP_ALLGATHER:
+      for (guint p = 0; p < self->n_packets; p++)
+        for (guint v = 0; v < n; v++)
+          {
+            gint64 head = inject (self, v, 0, packet_flits (self, p), NULL);
+
+            push (self, head, EV_HW_UP, v % n_trees, v, v, p);
+          }
+      break;
+    case SEXTANT_TORUS_OP_REDUCE:
+    case SEXTANT_TORUS_OP_ALLREDUCE:
+      hw_start_reduce (self);
+      break;
+    }
+  run_events (self);
+
+  /* the point-to-point run, on an idle network */
+  reset_resources (self);
+  g_clear_pointer (&self->queue, sextant_sim_queue_free);
+  self->queue = sextant_sim_queue_new ();
+  {
+    guint64 hw_events = self->n_events;
+
+    run_p2p (self);
+    self->n_events += hw_events;
+  }
+  g_clear_pointer (&self->queue, sextant_sim_queue_free);
+  self->cpu_seconds = cpu_seconds () - started;
+
+  return g_steal_pointer (&self);
+}
+
+void
+sextant_torus_sim_free (SextantTorusSim *self)
+{
+  if (self == NULL)
+    return;
+
+  for (guint k = 0; k < SEXTANT_TORUS_MAX_TREES; k++)
+    g_clear_pointer (&self->trees[k], sextant_torus_tree_free);
+  g_clear_pointer (&self->queue, sextant_sim_queue_free);
+  g_clear_pointer (&self->messages, g_array_unref);
+  sextant_torus_unref (self->torus);
+  g_free (self->transit);
+  g_free (self->link_free);
+  g_free (self->inj_free);
+  g_free (self->ej_free);
+  g_free (self->hw_end);
+  g_free (self->p2p_end);
+  g_free (self->active);
+  g_free (self->expected);
+  g_free (self->count);
+  g_free (self->credits);
+  g_free (self->sent);
+  g_free (self->pending);
+  g_free (self->pending_head);
+  g_free (self->pending_len);
+  g_free (self->host_next);
+  g_free (self->anc);
+  g_free (self->kid_start);
+  g_free (self->kids);
+  g_free (self->kid_count);
+  g_free (self->cur_step);
+  g_free (self->recv_time);
+  g_free (self->inj_end);
+  g_free (self);
+}
+
+SextantTorus *
+sextant_torus_sim_get_torus (const SextantTorusSim *self)
+{
+  return self->torus;
+}
+
+/* Returns: (transfer none): the job as run (n_trees filled in) */
+const SextantTorusJob *
+sextant_torus_sim_get_job (const SextantTorusSim *self)
+{
+  return &self->job;
+}
+
+const SextantTorusTree *
+sextant_torus_sim_get_tree (const SextantTorusSim *self,
+                            guint                  tree)
+{
+  g_return_val_if_fail (tree < self->n_trees, NULL);
+
+  return self->trees[tree];
+}
+
+guint
+sextant_torus_sim_get_n_trees (const SextantTorusSim *self)
+{
+  return self->n_trees;
+}
+
+/* Returns: the hardware run's completion time, ps */
+gint64
+sextant_torus_sim_get_hw_ps (const SextantTorusSim *self)
+{
+  return self->hw_done;
+}
+
+/* Returns: the point-to-point run's completion time, ps */
+gint64
+sextant_torus_sim_get_p2p_ps (const SextantTorusSim *self)
+{
+  return self->p2p_done;
+}
+
+/* Returns: point-to-point time over hardware time */
+double
+sextant_torus_sim_get_ratio (const SextantTorusSim *self)
+{
+  return self->hw_done > 0 ? (double)self->p2p_done / (double)self->hw_done : 0;
+}
+
+guint
+sextant_torus_sim_get_n_packets (const SextantTorusSim *self)
+{
+  return self->n_packets;
+}
+
+/* Returns: the events of both runs */
+guint64
+sextant_torus_sim_get_n_events (const SextantTorusSim *self)
+{
+  return self->n_events;
+}
+
+/* Returns: the CPU time of the process during sextant_torus_sim_run () */
+double
+sextant_torus_sim_get_cpu_seconds (const SextantTorusSim *self)
+{
+  return self->cpu_seconds;
+}
+
+gsize
+sextant_torus_sim_get_peak_queue (const SextantTorusSim *self)
+{
+  return self->peak_queue;
+}
+
+const char *
+sextant_torus_sim_get_p2p_algorithm (const SextantTorusSim *self)
+{
+  return self->p2p_algorithm;
+}
+
+/* Returns: (transfer none): per node, when its part of the hardware run ended (ps) */
+const gint64 *
+sextant_torus_sim_get_hw_end (const SextantTorusSim *self)
+{
+  return self->hw_end;
+}
+
+/* Returns: (transfer none): per node, when its part of the point-to-point run ended (ps) */
+const gint64 *
+sextant_torus_sim_get_p2p_end (const SextantTorusSim *self)
+{
+  return self->p2p_end;
+}
+
+/* Returns: (transfer none) (nullable): the point-to-point messages, with job->record */
+const GArray *
+sextant_torus_sim_get_messages (const SextantTorusSim *self)
+{
+  return self->messages;
+}
+
+/* Returns: whether @node's processor takes part (is not a transit node) */
+gboolean
+sextant_torus_sim_is_member (const SextantTorusSim *self,
+                             guint                  node)
+{
+  return takes_part (self, 0, node);
+}

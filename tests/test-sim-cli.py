@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+# test-sim-cli.py - `sextant sim torus` as a user runs it.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#  - the broadcast ratios it prints (--json) for 2x2x2, 16x16x32 and
+#    8x8x8x16 within 15 % of the paper's 2.39, 6.97 and 6.18, the text
+#    output the same figures;
+#  - bad dimensions, sizes, roots, operations and trees: a message naming
+#    the problem on stderr and exit status 2; a trace directory that holds
+#    an archive already: status 1;
+#  - --trace: the archive otf2-print reads, imported by `sextant import`
+#    with exactly the counts otf2-print gives and the model promised
+#    (locations, events per kind, messages all matched, one collective),
+#    for a broadcast, an all-reduce with transit nodes and an all-gather.
+# Python 3 standard library only; TAP on stdout.
+
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from tap import finish, ok, skip
+
+SEXTANT = os.environ['SEXTANT']
+PAPER = {'2x2x2': 2.39, '16x16x32': 6.97, '8x8x8x16': 6.18}
+
+
+def run(*args, timeout=300):
+    proc = subprocess.run([SEXTANT] + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def sim_json(*args):
+    rc, out, err = run('sim', 'torus', '--json', *args)
+    if rc != 0:
+        raise RuntimeError('sextant sim torus %s failed (%d): %s' % (' '.join(args), rc, err))
+    return json.loads(out)
+
+
+def otf2_counts(anchor):
+    """Records per kind and per location, from otf2-print."""
+    out = subprocess.run(['otf2-print', anchor], stdout=subprocess.PIPE, universal_newlines=True,
+                         check=True, timeout=300).stdout
+    kinds = collections.Counter()
+    per_location = collections.Counter()
+    started = False
+    for line in out.splitlines():
+        if line.startswith('----'):
+            started = True
+            continue
+        fields = line.split()
+        if not started or len(fields) < 3 or not fields[1].isdigit():
+            continue
+        kinds[fields[0]] += 1
+        per_location[int(fields[1])] += 1
+    return kinds, per_location
+
+
+def check_ratios():
+    for dims, paper in PAPER.items():
+        j = sim_json('--dims', dims, '--op', 'bcast', '--bytes', '256')
+        ok(abs(j['ratio'] / paper - 1) <= 0.15,
+           'broadcast %s: ratio %.2f within 15 %% of the paper\'s %.2f' % (dims, j['ratio'], paper), json.dumps(j))
+        ok(abs(j['ratio'] - j['p2p_ns'] / j['hw_ns']) < 1e-9, 'broadcast %s: ratio is p2p / hw' % dims)
+    rc, out, err = run('sim', 'torus', '--dims', '16x16x32')
+    ok(rc == 0 and 'hardware tree' in out and 'point-to-point' in out and '7.02 x' in out,
+       'the text output shows both times and the ratio', out + err)
+
+
+def check_errors(tmp):
+    cases = [
+        (['--dims', '16'], 'dimensions'),
+        (['--dims', '2x2x2x2x2'], 'dimensions'),
+        (['--dims', '1x8'], 'size 1'),
+        (['--dims', '4xfour'], 'not a size'),
+        (['--dims', '4x4', '--root', '16'], 'root 16'),
+        (['--dims', '4x4', '--root', '-1'], '--root'),
+        (['--dims', '4x4', '--bytes', '0'], '--bytes'),
+        (['--dims', '4x4', '--bytes', '2000000'], 'message size'),
+        (['--dims', '4x4', '--op', 'scatter'], '--op'),
+        (['--dims', '4x4', '--trees', '17'], 'trees'),
+        (['--dims', '3x3', '--op', 'allgather'], 'power-of-two'),
+        (['--dims', '4x4', '--transit', '0'], 'root'),
+        (['--dims', '4x4', '--transit', 'x'], '--transit'),
+        (['--dims', '4x4', '--router-clock', '0'], 'router clock'),
+        ([], '--dims'),
+    ]
+    for args, word in cases:
+        rc, out, err = run('sim', 'torus', *args)
+        ok(rc == 2 and word in err and out == '',
+           'sim torus %s: exit 2 and a message naming %s' % (' '.join(args), word), 'rc %d\n%s' % (rc, err))
+    rc, out, err = run('sim', 'cube', '--dims', '4x4')
+    ok(rc == 2 and 'torus' in err, 'sim cube: exit 2, the model is torus', err)
+    trace = os.path.join(tmp, 'twice')
+    first = run('sim', 'torus', '--dims', '4x4', '--trace', trace)
+    rc, out, err = run('sim', 'torus', '--dims', '4x4', '--trace', trace)
+    ok(first[0] == 0 and rc == 1 and 'already holds an archive' in err,
+       'a trace directory holding an archive: exit 1', err)
+
+
+def check_trace(tmp, name, args, members, messages):
+    trace = os.path.join(tmp, name)
+    j = sim_json(*args, '--trace', trace)
+    anchor = os.path.join(trace, 'traces.otf2')
+    db = os.path.join(tmp, name + '.sextant.db')
+    kinds, per_location = otf2_counts(anchor)
+    t = j['trace']
+    ok(t['locations'] == j['nodes'] == len(per_location), '%s: a location per node' % name, json.dumps(t))
+    ok(t['events'] == sum(kinds.values()), '%s: otf2-print reads every event the model wrote' % name,
+       '%s vs %s' % (t['events'], kinds))
+    ok(t['messages'] == messages == kinds['MPI_SEND'] == kinds['MPI_RECV'],
+       '%s: %d messages along the tree edges' % (name, messages), '%s %s' % (t, kinds))
+    ok(t['collective_calls'] == members == kinds['MPI_COLLECTIVE_BEGIN'] == kinds['MPI_COLLECTIVE_END'],
+       '%s: one collective call per taking-part node' % name, str(kinds))
+
+    rc, out, err = run('import', anchor, '-o', db)
+    ok(rc == 0, '%s: sextant import reads the archive' % name, err)
+    if rc != 0:
+        return
+    rc, out, err = run('info', db, '--json')
+    info = json.loads(out) if rc == 0 else {}
+    ok(info.get('total_events') == sum(kinds.values()) and info.get('events') == dict(kinds),
+       '%s: sextant info counts exactly what otf2-print reads' % name,
+       '%s\n%s' % (info.get('events'), dict(kinds)))
+    located = {loc['id']: loc['total_events'] for loc in info.get('locations', [])}
+    ok(located == dict(per_location), '%s: events per location as otf2-print' % name)
+    rc, out, err = run('info', db)
+    ok(('Messages:     %d matched, 0 unmatched' % messages) in out and 'Collectives:  1' in out,
+       '%s: every message matched, one collective' % name, out)
+
+
+def main():
+    check_ratios()
+    with tempfile.TemporaryDirectory(prefix='sextant-test-sim-') as tmp:
+        check_errors(tmp)
+        if shutil.which('otf2-print') is None:
+            skip('the traces', 'no otf2-print')
+        else:
+            # a broadcast: one message per non-root node
+            check_trace(tmp, 'bcast', ['--dims', '4x4x4', '--op', 'bcast'], 64, 63)
+            # an all-reduce with 3 transit nodes: up and down per taking-part non-root node
+            check_trace(tmp, 'allreduce', ['--dims', '4x4x4', '--op', 'allreduce', '--root', '21',
+                                           '--transit', '1,2,5'], 61, 120)
+            # an all-gather on 4 trees: recursive doubling, n log n messages
+            check_trace(tmp, 'allgather', ['--dims', '4x4x2', '--op', 'allgather', '--trees', '4'], 32, 32 * 5)
+    return finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
