@@ -178,23 +178,23 @@ typedef struct
 } External;
 
 /* The archives declare 1 MiB event chunks and 256 KiB or 4 MiB definition
- * chunks; the new size is the largest file + 1 rounded up to 4 KiB, at
- * least 256 KiB. */
+ * chunks; the new event chunk is the largest event file + 1 rounded up to
+ * 4 KiB, at least 256 KiB; the definition chunk stays. */
 static const External externals[] = {
-  { "casita-10_scorep_mpi_tags/traces.otf2", 256 * KIB, 256 * KIB },
+  { "casita-10_scorep_mpi_tags/traces.otf2", 256 * KIB, 4 * MIB },
   { "casita-1_ocl_deps/traces.otf2", 256 * KIB, 256 * KIB },
   { "casita-1_scorep-ompt-host-nested/traces.otf2", 256 * KIB, 256 * KIB },
   { "casita-1_sptc/traces.otf2", 256 * KIB, 256 * KIB },
-  { "casita-1_xeonphi_jacobi_01/traces.otf2", 256 * KIB, 256 * KIB },
+  { "casita-1_xeonphi_jacobi_01/traces.otf2", 256 * KIB, 4 * MIB },
   /* its largest event file is 898,019 bytes */
   { "casita-2_cloverleaf_oaccregions_cudafull/traces.otf2", 220 * 4 * KIB, 256 * KIB },
-  { "casita-2_cuda_simple/traces.otf2", 256 * KIB, 256 * KIB },
+  { "casita-2_cuda_simple/traces.otf2", 256 * KIB, 4 * MIB },
   /* 940,942 bytes */
-  { "casita-2_jacobi_blame_cpu_015/traces.otf2", 230 * 4 * KIB, 256 * KIB },
-  { "casita-4_mpi_ls_barr/traces.otf2", 256 * KIB, 256 * KIB },
+  { "casita-2_jacobi_blame_cpu_015/traces.otf2", 230 * 4 * KIB, 4 * MIB },
+  { "casita-4_mpi_ls_barr/traces.otf2", 256 * KIB, 4 * MIB },
   { "fastotf2-simple-mi300/traces.otf2", 256 * KIB, 256 * KIB },
-  /* event files of 1.4 MB, two chunks: the event chunk stays */
-  { "otf2-integrity-testtrace/TestTrace.otf2", 1 * MIB, 256 * KIB },
+  /* event files of 1.4 MB, two chunks: the event chunk stays, no view */
+  { "otf2-integrity-testtrace/TestTrace.otf2", 0, 0 },
   { "pipit-ping-pong-otf2/traces.otf2", 256 * KIB, 256 * KIB },
   { "pipit-ping-pong-otf2-papi/traces.otf2", 256 * KIB, 256 * KIB },
   { "sst-elements-ember-bcast/traces.otf2", 256 * KIB, 256 * KIB },
@@ -311,7 +311,7 @@ test_generated (void)
     }
 
   /* the generator declares 1 MiB of events and 4 MiB of definitions */
-  n_events = check_view (anchor, 256 * KIB, 256 * KIB);
+  n_events = check_view (anchor, 256 * KIB, 4 * MIB);
 
   small = import (anchor, small_db, FALSE);
   full = import (anchor, full_db, TRUE);

@@ -23,13 +23,14 @@
  * header at the start and the end-of-file mark at the end, exactly as with
  * the declared size. The declared size is used only to size that buffer and
  * to find chunk boundaries in files of several chunks, which there are
- * none of. The view is made only when every file read with a chunk size
- * (the locations' events and snapshots for the event chunk; the global and
- * local definitions and the markers for the definition chunk) is shorter
- * than the new size, the files are plain POSIX files (no SION container)
- * and uncompressed; otherwise libotf2 reads the archive itself. The new
- * size is the largest such file plus one, rounded up to 4 KiB and never
- * below OTF2_CHUNK_SIZE_MIN (256 KiB), the smallest libotf2 accepts.
+ * none of. The view is made only when every file read with the event chunk
+ * size (the locations' events and snapshots) is shorter than the new size,
+ * the files are plain POSIX files (no SION container) and uncompressed;
+ * otherwise libotf2 reads the archive itself. The new size is the largest
+ * such file plus one, rounded up to 4 KiB and never below
+ * OTF2_CHUNK_SIZE_MIN (256 KiB), the smallest libotf2 accepts. The
+ * definition chunk stays what the anchor declares (see
+ * sextant_small_chunks_new()).
  *
  * Workload: one stat() per file of the archive and a handful of symbolic
  * links, once per import.
@@ -45,9 +46,8 @@
 #include "sextant-anchor.h"
 #include "sextant-small-chunks.h"
 
-/* where the anchor file keeps the two chunk sizes (see sextant-anchor.c) */
+/* where the anchor file keeps the event chunk size (see sextant-anchor.c) */
 #define EVENT_CHUNK_OFFSET 12
-#define DEF_CHUNK_OFFSET   20
 #define ROUND              4096
 
 struct _SextantSmallChunks
@@ -62,7 +62,6 @@ struct _SextantSmallChunks
 typedef struct
 {
   guint64  max_events;  /* the largest file read with the event chunk size */
-  guint64  max_defs;    /* ... with the definition chunk size */
   gboolean unsure;      /* something that is not a plain file */
 } Sizes;
 
@@ -89,21 +88,17 @@ note_file (Sizes      *sizes,
 }
 
 /* The sizes of the files of archive @name in @dir that libotf2 reads in
- * chunks. */
+ * chunks of the event chunk size. */
 static void
 measure (const char *dir,
          const char *name,
          Sizes      *sizes)
 {
   g_autofree char *locations = g_build_filename (dir, name, NULL);
-  g_autofree char *defs = g_strconcat (locations, ".def", NULL);
-  g_autofree char *markers = g_strconcat (locations, ".marker", NULL);
   g_autoptr(GDir) d = NULL;
   const char *entry;
 
   memset (sizes, 0, sizeof *sizes);
-  note_file (sizes, defs, &sizes->max_defs);
-  note_file (sizes, markers, &sizes->max_defs);
 
   if (!(d = g_dir_open (locations, 0, NULL)))
     {
@@ -116,8 +111,6 @@ measure (const char *dir,
 
       if (g_str_has_suffix (entry, ".evt") || g_str_has_suffix (entry, ".snap"))
         note_file (sizes, path, &sizes->max_events);
-      else if (g_str_has_suffix (entry, ".def"))
-        note_file (sizes, path, &sizes->max_defs);
     }
 }
 
@@ -187,9 +180,9 @@ link_archive (SextantSmallChunks  *self,
  * sextant_small_chunks_new:
  * @anchor: an archive's anchor file, checked by sextant_anchor_read()
  *
- * Makes a view of the archive of @anchor for libotf2 whose chunks are no
- * larger than its files (see the top of this file), when that is safe and
- * smaller than what the anchor declares.
+ * Makes a view of the archive of @anchor for libotf2 whose event chunks are
+ * no larger than its event files (see the top of this file), when that is
+ * safe and smaller than what the anchor declares.
  *
  * Returns: (transfer full) (nullable): the view, or %NULL when the archive
  *   is to be read as it is: with @error set when the view could not be
@@ -235,12 +228,17 @@ sextant_small_chunks_new (const char  *anchor,
   self = g_new0 (SextantSmallChunks, 1);
   self->entries = g_ptr_array_new_with_free_func (g_free);
   self->event_chunk = smaller_chunk (fields.event_chunk_size, sizes.max_events);
-  self->def_chunk = smaller_chunk (fields.def_chunk_size, sizes.max_defs);
-  if (self->event_chunk == fields.event_chunk_size && self->def_chunk == fields.def_chunk_size)
+  /* The definition chunk stays: a smaller one saves little (one global
+   * reader, and local ones only where a location has definitions) and
+   * costs more: glibc raises its mmap threshold to the largest block freed,
+   * and the 4 MiB definition buffer of some archives freed early kept the
+   * import's larger arrays in the heap (the 64-rank benchmark archive took
+   * 2.7 times the page faults and 25 % more CPU time with 256 KiB). */
+  self->def_chunk = fields.def_chunk_size;
+  if (self->event_chunk == fields.event_chunk_size)
     return NULL;
 
   put_uint64 ((guint8 *)data + EVENT_CHUNK_OFFSET, self->event_chunk, fields.big_endian);
-  put_uint64 ((guint8 *)data + DEF_CHUNK_OFFSET, self->def_chunk, fields.big_endian);
   /* what libotf2 will read back */
   if (!sextant_anchor_parse ((const guint8 *)data, size, &check, NULL) ||
       check.event_chunk_size != self->event_chunk || check.def_chunk_size != self->def_chunk)
