@@ -396,6 +396,41 @@ test_fallback (void)
   sextant_test_remove_tree (tmp);
 }
 
+/* The view of a process that ended without removing it (a killed import
+ * worker's) goes with the next view; what its links point to stays. */
+static void
+test_stale (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) ended = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "true", NULL);
+  g_autofree char *target_dir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *target = g_build_filename (target_dir, "kept", NULL);
+  g_autofree char *template = NULL;
+  g_autofree char *stale = NULL;
+  g_autofree char *link = NULL;
+  g_autofree char *anchor = g_build_filename (g_getenv ("SEXTANT_EXTERNAL_TRACES"),
+                                              "casita-1_ocl_deps", "traces.otf2", NULL);
+  g_autoptr(SextantSmallChunks) view = NULL;
+
+  g_assert_no_error (error);
+  /* the identifier (its pid) is gone once it was waited for */
+  template = g_strdup_printf ("sextant-otf2-%s-XXXXXX", g_subprocess_get_identifier (ended));
+  g_assert_true (g_subprocess_wait (ended, NULL, &error));
+  g_assert_true (g_file_set_contents (target, "x", 1, &error));
+  stale = g_dir_make_tmp (template, &error);
+  g_assert_no_error (error);
+  link = g_build_filename (stale, "traces.def", NULL);
+  g_assert_cmpint (symlink (target, link), ==, 0);
+
+  view = sextant_small_chunks_new (anchor, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (view);
+  g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (target, G_FILE_TEST_IS_REGULAR));
+
+  sextant_test_remove_tree (target_dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -411,6 +446,7 @@ main (int    argc,
     }
   g_test_add_func ("/small-chunks/generated", test_generated);
   g_test_add_func ("/small-chunks/fallback", test_fallback);
+  g_test_add_func ("/small-chunks/stale", test_stale);
 
   return g_test_run ();
 }

@@ -32,6 +32,9 @@
  * definition chunk stays what the anchor declares (see
  * sextant_small_chunks_new()).
  *
+ * A view lives in the temporary directory while its import runs; the views
+ * of processes that were killed are removed by the next import.
+ *
  * Workload: one stat() per file of the archive and a handful of symbolic
  * links, once per import.
  */
@@ -40,6 +43,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <otf2/otf2.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,6 +53,8 @@
 /* where the anchor file keeps the event chunk size (see sextant-anchor.c) */
 #define EVENT_CHUNK_OFFSET 12
 #define ROUND              4096
+/* the views' directories: PREFIX PID "-" XXXXXX in the temporary directory */
+#define PREFIX             "sextant-otf2-"
 
 struct _SextantSmallChunks
 {
@@ -176,6 +182,43 @@ link_archive (SextantSmallChunks  *self,
   return TRUE;
 }
 
+/* Removes the views of processes that ended without removing them (an
+ * import worker is killed when its import is cancelled or stalls): their
+ * files are the anchor's copy and links, never followed. */
+static void
+remove_stale_views (void)
+{
+  g_autoptr(GDir) tmp = g_dir_open (g_get_tmp_dir (), 0, NULL);
+  const char *name;
+
+  while (tmp != NULL && (name = g_dir_read_name (tmp)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(GDir) view = NULL;
+      const char *entry;
+      char *end = NULL;
+      guint64 pid;
+
+      if (!g_str_has_prefix (name, PREFIX))
+        continue;
+      pid = g_ascii_strtoull (name + strlen (PREFIX), &end, 10);
+      if (end == name + strlen (PREFIX) || *end != '-' || pid == 0 || pid > G_MAXINT ||
+          kill ((pid_t)pid, 0) == 0 || errno != ESRCH)
+        continue;
+
+      path = g_build_filename (g_get_tmp_dir (), name, NULL);
+      if (!(view = g_dir_open (path, 0, NULL)))
+        continue;
+      while ((entry = g_dir_read_name (view)) != NULL)
+        {
+          g_autofree char *file = g_build_filename (path, entry, NULL);
+
+          g_unlink (file);
+        }
+      g_rmdir (path);
+    }
+}
+
 /**
  * sextant_small_chunks_new:
  * @anchor: an archive's anchor file, checked by sextant_anchor_read()
@@ -244,8 +287,13 @@ sextant_small_chunks_new (const char  *anchor,
       check.event_chunk_size != self->event_chunk || check.def_chunk_size != self->def_chunk)
     return NULL;
 
-  if (!(self->dir = g_dir_make_tmp ("sextant-otf2-XXXXXX", error)))
-    return NULL;
+  remove_stale_views ();
+  {
+    g_autofree char *template = g_strdup_printf (PREFIX "%d-XXXXXX", (int)getpid ());
+
+    if (!(self->dir = g_dir_make_tmp (template, error)))
+      return NULL;
+  }
   self->anchor = g_build_filename (self->dir, base, NULL);
   if (!g_file_set_contents (self->anchor, data, (gssize)size, error))
     return NULL;
