@@ -15,6 +15,7 @@
 #include "sextant-block-pool.h"
 #include "sextant-chunk-queue.h"
 #include "sextant-otf2-names.h"
+#include "sextant-small-chunks.h"
 #include "sextant-store-private.h"
 
 G_BEGIN_DECLS
@@ -153,6 +154,7 @@ typedef struct
   SextantChunkQueue *chunks;           /* the column tables' chunks, on their way to the store */
   SextantBlockPool  *blocks;           /* the rows of the chunks being filled */
   OTF2_Reader       *reader;
+  SextantSmallChunks *small_chunks;    /* the view of the archive libotf2 reads, or NULL: the archive */
   char              *archive_dir;      /* directory of the anchor file */
   char              *archive_name;     /* anchor file name without .otf2 */
   GCancellable      *cancellable;

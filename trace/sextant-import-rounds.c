@@ -20,10 +20,14 @@
  * one event chunk (1 MiB in Score-P's and our generator's archives) that it
  * clears when it opens the location, so 4096 locations open at once took
  * 4 GiB. The buffers of a batch stay under BATCH_BUDGET; a batch is never
- * smaller than MIN_BATCH (reading in parallel needs a few). The environment
- * variable SEXTANT_IMPORT_BATCH sets the size (for tests). */
+ * smaller than MIN_BATCH (reading in parallel needs a few) and never larger
+ * than MAX_BATCH: the decoders' rows and what the matcher holds grow with
+ * the batch too (batches of 512 locations of 256 KiB chunks took 520 MB at
+ * 4096 locations, and more system time, than batches of 128). The
+ * environment variable SEXTANT_IMPORT_BATCH sets the size (for tests). */
 #define BATCH_BUDGET (128 * 1024 * 1024)
 #define MIN_BATCH 16
+#define MAX_BATCH 128
 
 guint
 _sextant_import_plan_batch (SextantImport *import)
@@ -39,9 +43,9 @@ _sextant_import_plan_batch (SextantImport *import)
   else if (import->reader != NULL &&
            OTF2_Reader_GetChunkSize (import->reader, &chunk_events, &chunk_defs) == OTF2_SUCCESS &&
            chunk_events > 0)
-    batch = MAX (BATCH_BUDGET / chunk_events, MIN_BATCH);
+    batch = CLAMP (BATCH_BUDGET / chunk_events, MIN_BATCH, MAX_BATCH);
   else
-    batch = BATCH_BUDGET / (1024 * 1024);
+    batch = MAX_BATCH;
 
   return (guint)CLAMP (batch, 1, MAX (n, 1));
 }

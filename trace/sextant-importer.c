@@ -1427,6 +1427,7 @@ import_clear (SextantImport *import)
 {
   if (import->reader != NULL)
     OTF2_Reader_Close (import->reader);
+  g_clear_pointer (&import->small_chunks, sextant_small_chunks_free);
   g_clear_pointer (&import->matcher, _sextant_matcher_free);
   g_clear_pointer (&import->chunks, sextant_chunk_queue_free);
   g_clear_pointer (&import->blocks, sextant_block_pool_free);
@@ -1865,6 +1866,28 @@ remove_stale_temporaries (const char *db_path)
     }
 }
 
+/* libotf2 clears a buffer of one chunk for every reader it opens: where
+ * the archive's files are smaller than its chunks, it reads a view of it
+ * that declares smaller ones (sextant-small-chunks.c), unless
+ * SEXTANT_IMPORT_FULL_CHUNKS is set (for comparisons). */
+static void
+open_small_chunks (SextantImport *import,
+                   const char    *anchor)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_getenv ("SEXTANT_IMPORT_FULL_CHUNKS") != NULL)
+    return;
+  import->small_chunks = sextant_small_chunks_new (anchor, &error);
+  if (import->small_chunks != NULL)
+    g_debug ("libotf2 reads %s: chunks of %" G_GUINT64_FORMAT " bytes of events, %" G_GUINT64_FORMAT " of definitions",
+             sextant_small_chunks_get_anchor (import->small_chunks),
+             sextant_small_chunks_get_event_chunk (import->small_chunks),
+             sextant_small_chunks_get_def_chunk (import->small_chunks));
+  else if (error != NULL)
+    g_debug ("libotf2 reads the archive's own chunks: %s", error->message);
+}
+
 static gboolean
 import_archive (SextantImporter  *self,
                 const Identity   *id,
@@ -1889,7 +1912,10 @@ import_archive (SextantImporter  *self,
   import.chunks = sextant_chunk_queue_new (import.store);
   import.blocks = sextant_block_pool_new ();
 
-  if (!(import.reader = OTF2_Reader_Open (self->anchor)))
+  open_small_chunks (&import, self->anchor);
+  if (!(import.reader = OTF2_Reader_Open (import.small_chunks != NULL
+                                          ? sextant_small_chunks_get_anchor (import.small_chunks)
+                                          : self->anchor)))
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_ARCHIVE,
                    "%s: not an OTF2 archive (libotf2 cannot open the anchor file)", self->anchor);
