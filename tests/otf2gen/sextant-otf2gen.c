@@ -15,7 +15,8 @@
  * The scenarios are described in otf2gen-every-kind.h (every-kind),
  * otf2gen-scenarios.h (the small ones), otf2gen-planted.h (planted-*: wait
  * states of known size for the pattern tests) and otf2gen-locks.h
- * (lock-storm*: many contended locks).  Output is deterministic: the
+ * (lock-storm*: many contended locks) and otf2gen-threads.h (threads-recv:
+ * messages to a rank with two receiving threads).  Output is deterministic: the
  * same scenario always gives the same records.
  *
  * Exit status: 0 on success, 1 when writing fails, 2 for bad arguments.
@@ -28,6 +29,7 @@
 #include "otf2gen-locks.h"
 #include "otf2gen-planted.h"
 #include "otf2gen-scenarios.h"
+#include "otf2gen-threads.h"
 #include "otf2gen-writer.h"
 
 #define EXIT_USAGE 2
@@ -208,6 +210,7 @@ scenario_list (void)
     g_string_append_printf (s, "  %-16s %s\n", pl_scenarios[i].name, pl_scenarios[i].summary);
   g_string_append_printf (s, "  %-16s %s\n", "lock-storm", "4 ranks, 50,000 contended lock acquisitions");
   g_string_append_printf (s, "  %-16s %s\n", "lock-storm-small", "the same, 2,000 acquisitions");
+  g_string_append_printf (s, "  %-16s %s\n", "threads-recv", "two threads of rank 1 receive from rank 0");
 
   return g_string_free (s, FALSE);
 }
@@ -292,6 +295,15 @@ main (int   argc,
       else if (expect)
         sextant_otf2gen_locks_expect_counts (argv[1], stdout);
       else if (!sextant_otf2gen_locks (argv[1], argv[2], force, &error))
+        {
+          g_printerr ("sextant-otf2gen: %s: %s\n", argv[1], error->message);
+          return EXIT_FAILURE;
+        }
+      return EXIT_SUCCESS;
+    }
+  if (sextant_otf2gen_threads_known (argv[1]) && !expect && !expect_instances)
+    {
+      if (!sextant_otf2gen_threads (argv[1], argv[2], force, &error))
         {
           g_printerr ("sextant-otf2gen: %s: %s\n", argv[1], error->message);
           return EXIT_FAILURE;

@@ -530,10 +530,15 @@ def scenario_rma(ctx):
 def scenario_threads(ctx):
     rec = Recording(ctx, 'threads')
     rec.run('rec-threads', 2)
-    # OTF2 maps a communicator rank to one location (the main thread), so
-    # messages between other threads cannot be matched: docs/recorder.md
-    rec.otf2_print().import_(allowed_warnings=('unmatched_send', 'unmatched_receive'))
-    rec.expect_info(matched=None, unmatched=None, locations=6, collectives=4)
+    # messages are matched per process: each thread's 10 sends are received
+    # by the other rank's thread on the same communicator
+    rec.otf2_print().import_()
+    rec.expect_info(matched=40, unmatched=0, locations=6, collectives=4)
+    pairs = rec.query('''SELECT s.otf2_id, r.otf2_id, COUNT(*) FROM message AS m
+                         JOIN location AS s ON s.id = m.send_loc JOIN location AS r ON r.id = m.recv_loc
+                         GROUP BY 1, 2 ORDER BY 1, 2''')
+    want = sorted(((k << 32) | rank, (k << 32) | (1 - rank), 10) for k in (1, 2) for rank in (0, 1))
+    check([tuple(p) for p in pairs] == want, 'messages by thread pair %s, expected %s' % (pairs, want))
     names = sorted(l['name'] for l in rec.info['locations'])
     check(names == ['Master thread', 'Master thread', 'Thread 1', 'Thread 1', 'Thread 2', 'Thread 2'],
           'locations %s' % names)
