@@ -527,6 +527,20 @@ def scenario_rma(ctx):
         check(target != loc, 'a put from location %d to itself' % loc)
 
 
+def scenario_threads_many(ctx):
+    rec = Recording(ctx, 'threads-many')
+    threads, alive, calls = 10000, 4, 2
+    rec.run('rec-threads-many', 2, args=[str(threads)])
+    rec.otf2_print().import_()
+    # a location per thread alive at once, reused by the threads that follow
+    locs = len(rec.info['locations'])
+    check(2 < locs <= 2 * (alive + 1), '%d locations for 2 x %d threads (at most %d alive per rank)'
+          % (locs, threads, alive))
+    rec.expect_info(collectives=2 * threads * calls + 1)
+    n = rec.kinds.get('MPI_COLLECTIVE_END', 0)
+    check(n == 2 * threads * calls + 2, '%d MPI_COLLECTIVE_END records' % n)
+
+
 def scenario_threads(ctx):
     rec = Recording(ctx, 'threads')
     rec.run('rec-threads', 2)
@@ -1045,6 +1059,7 @@ SCENARIOS = {
     'split-coll': scenario_split_coll,
     'rma': scenario_rma,
     'threads': scenario_threads,
+    'threads-many': scenario_threads_many,
     'onecoll': scenario_onecoll,
     'inline-entry': scenario_inline_entry,
     'callpath': scenario_callpath,
