@@ -283,16 +283,75 @@ thread_stack_bounds (sextant__thread *t)
   pthread_attr_destroy (&attr);
 }
 
+/* A location per live thread: when a thread that registered ends, its
+ * location (event writer, caches, clock) is parked here, and the next new
+ * thread takes it instead of a location of its own. A program that starts
+ * 10,000 short-lived threads records as many locations as it had threads
+ * alive at once. Only plain threads ("Thread k") are parked: a thread that
+ * named itself (onecoll's Broadcaster) keeps its location. Under
+ * sextant__rec.lock. */
+static sextant__thread **parked;
+static size_t n_parked, cap_parked;
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+
+static void
+thread_exit (void *data)
+{
+  sextant__thread *t = data;
+
+  pthread_mutex_lock (&sextant__rec.lock);
+  /* after the end the threads are freed: leave them alone */
+  if (atomic_load (&sextant__rec.state) == SEXTANT__STATE_ACTIVE && t == sextant__tls && t->index != 0 &&
+      strncmp (t->name, "Thread ", 7) == 0)
+    {
+      if (n_parked == cap_parked)
+        {
+          size_t cap = cap_parked ? 2 * cap_parked : 16;
+          sextant__thread **grown = realloc (parked, cap * sizeof *grown);
+
+          if (grown != NULL)
+            {
+              parked = grown;
+              cap_parked = cap;
+            }
+        }
+      if (n_parked < cap_parked)
+        parked[n_parked++] = t;
+    }
+  sextant__tls = NULL;              /* an MPI call from a later destructor registers again */
+  pthread_mutex_unlock (&sextant__rec.lock);
+}
+
+static void
+thread_key_create (void)
+{
+  if (pthread_key_create (&thread_key, thread_exit) != 0)
+    sextant__warn ("cannot watch threads end; every thread gets a location of its own");
+}
+
 sextant__thread *
 sextant__thread_register (void)
 {
   sextant__thread *t;
 
+  pthread_once (&thread_key_once, thread_key_create);
   pthread_mutex_lock (&sextant__rec.lock);
   if (atomic_load (&sextant__rec.state) != SEXTANT__STATE_ACTIVE || sextant__tls != NULL)
     {
       pthread_mutex_unlock (&sextant__rec.lock);
       return sextant__tls;
+    }
+  if (n_parked > 0)
+    {
+      /* the location of a thread that ended: its records follow that
+       * thread's, on the same clock */
+      t = parked[--n_parked];
+      thread_stack_bounds (t);
+      sextant__tls = t;
+      pthread_setspecific (thread_key, t);
+      pthread_mutex_unlock (&sextant__rec.lock);
+      return t;
     }
   t = calloc (1, sizeof *t);
   if (t == NULL)
@@ -322,6 +381,8 @@ sextant__thread_register (void)
   t->next = sextant__rec.threads;
   sextant__rec.threads = t;
   sextant__tls = t;
+  if (t->index != 0)
+    pthread_setspecific (thread_key, t);
   sextant__journal_location (t);
   pthread_mutex_unlock (&sextant__rec.lock);
   return t;
@@ -872,6 +933,11 @@ free_threads (void)
     }
   sextant__rec.threads = NULL;
   sextant__tls = NULL;              /* sextant__now () reads it; other threads no longer record */
+  pthread_mutex_lock (&sextant__rec.lock);   /* a thread ending now parks under it */
+  free (parked);
+  parked = NULL;
+  n_parked = cap_parked = 0;
+  pthread_mutex_unlock (&sextant__rec.lock);
 }
 
 static int

@@ -229,7 +229,7 @@ def check_every_kind_rma(work, env):
     con = sqlite3.connect(db)
     rows = con.execute("SELECT i.pattern, l.otf2_id, i.severity, p.otf2_id FROM pattern_instance AS i "
                        "JOIN location AS l ON l.id = i.loc JOIN location AS p ON p.id = i.peer_loc "
-                       "ORDER BY 1").fetchall()
+                       "ORDER BY 1, 2, 3").fetchall()
     con.close()
     thread = (1 << 32) | 1
     ok(rows == [("atomic_wait", 0, 5, 3), ("lock_contention", 1, 106, 0),

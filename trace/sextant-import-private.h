@@ -97,7 +97,8 @@ typedef struct
 /* One side of a point-to-point message, as a location decoder saw it. The
  * channel is (comm, src, dst, tag) with src/dst location indexes, or
  * -(rank + 1) for a peer no location stands for; seq numbers the side's
- * messages on the channel. */
+ * messages on the channel, on the recording location (the matcher numbers
+ * the halves of a process with several threads again, per process). */
 typedef struct
 {
   gint64   comm;
@@ -113,6 +114,9 @@ typedef struct
   gint64   request;
   gint64   time2;        /* send: MPI_ISEND_COMPLETE; receive: MPI_IRECV_REQUEST */
   gint64   visit2;
+  gint64   post;         /* what orders the half among its process's threads (MPI's order): a
+                          * send's time, a receive's post (MPI_IRECV_REQUEST, or the enter
+                          * of the blocking call) */
 } SextantHalf;
 
 /* One member's part in a collective: instance seq of (comm, owner), owner
@@ -322,6 +326,10 @@ gboolean _sextant_matcher_add_deferred    (SextantMatcher               *self,
                                            const GArray                 *halves,
                                            const GArray                 *coll_halves,
                                            GError                      **error);
+/* Notes which locations have message halves (threads of one process are
+ * matched per process); call it for every location of a batch first. */
+void     _sextant_matcher_note_halves     (SextantMatcher               *self,
+                                           const GArray                 *halves);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);
 

@@ -130,7 +130,7 @@ _sextant_decoder_write_send (Decoder            *self,
   SextantHalf half = {
     .comm = send->comm, .src = self->loc, .dst = send->peer, .seq = send->seq, .tag = send->tag,
     .loc = self->loc, .bytes = send->bytes, .mode = mode, .time = send->time, .visit = send->visit,
-    .request = send->request, .time2 = complete_time, .visit2 = complete_visit,
+    .request = send->request, .time2 = complete_time, .visit2 = complete_visit, .post = send->time,
   };
 
   SextantDeferredHalf deferred = { FALSE, half };
@@ -274,6 +274,8 @@ receive (Decoder            *self,
     .request = request,
     .time2 = post != NULL ? post->time : SEXTANT_NULL,
     .visit2 = post != NULL ? post->visit : SEXTANT_NULL,
+    /* MPI matches receives in the order they were posted */
+    .post = post != NULL ? post->time : self->depth > 0 ? self->stack[self->depth - 1].enter : t,
   };
 
   SextantDeferredHalf deferred = { TRUE, half };

@@ -18,6 +18,19 @@
  * What is left at the end is unmatched: written with the other side NULL and
  * logged per location.
  *
+ * Threads: MPI matches per process, not per thread - a message sent to rank
+ * r is received by whichever thread of r posted the matching receive first.
+ * So channels are between processes: a half's sender and receiver are
+ * replaced by their process's location (the one its communicators name,
+ * else its first). While only one location of a process has messages, its
+ * own numbers are the process's. Once a second one has (noted per batch by
+ * _sextant_matcher_note_halves()), the process's halves are held to the
+ * end, then numbered per channel and side in MPI's order - sends by the
+ * time they were sent, receives by the time they were posted, across the
+ * process's threads - after the numbers the channel already used, and
+ * matched like the others. Held halves cost memory until the end (a
+ * process with messaging threads holds all of its later halves).
+ *
  * Collectives: the n-th collective of each member on a communicator belongs
  * to instance n (self communicators: one instance per location and call).
  * An instance is written when all members of the communicator have arrived,
@@ -54,6 +67,7 @@ typedef struct
   guint8      have_send;
   guint8      have_recv;
   guint8      mode;
+  gint64      loc;              /* the location that recorded it (a thread of the channel's end) */
   gint64      bytes;
   gint64      time;
   gint64      visit;
@@ -65,6 +79,7 @@ typedef struct
 typedef struct
 {
   ChannelKey  key;              /* first: the hash table's key */
+  gint64      added[2];         /* sends, receives added by their own numbers */
   gint64      base;             /* the number of slot 0 */
   guint       head;             /* ring position of slot 0 */
   guint       len;
@@ -134,7 +149,19 @@ struct _SextantMatcher
   SextantChunkWriter  *member_rows;
   gint64               next_collective;
   guint64              n_matched;
+  /* threads: by location index, from _sextant_matcher_note_halves() */
+  guint                n_locs;
+  gint32              *process;       /* the location that stands for its process */
+  gint32              *first_sender;  /* by process location: its first location with halves, -1 */
+  guint8              *threaded;      /* by process location: several of its locations have halves */
+  GArray              *held;          /* Held: the halves of threaded processes, to the end */
 };
+
+typedef struct
+{
+  SextantHalf  half;
+  gboolean     is_recv;
+} Held;
 
 static inline guint
 channel_hash (const ChannelKey *k)
@@ -228,6 +255,7 @@ slot_store (Slot              *slot,
             const SextantHalf *half)
 {
   slot->mode = (guint8)half->mode;
+  slot->loc = half->loc;
   slot->bytes = half->bytes;
   slot->time = half->time;
   slot->visit = half->visit;
@@ -245,7 +273,7 @@ slot_get (const Channel *channel,
 {
   *half = (SextantHalf) {
     .comm = channel->key.comm, .src = channel->key.src, .dst = channel->key.dst, .seq = seq,
-    .tag = channel->key.tag, .loc = slot->have_recv ? channel->key.dst : channel->key.src,
+    .tag = channel->key.tag, .loc = slot->loc,
     .bytes = slot->bytes, .mode = slot->mode, .time = slot->time, .visit = slot->visit,
     .request = slot->request, .time2 = slot->time2, .visit2 = slot->visit2,
   };
@@ -478,6 +506,10 @@ _sextant_matcher_free (SextantMatcher *self)
   g_hash_table_unref (self->late);
   sextant_chunk_writer_free (self->message_rows);
   sextant_chunk_writer_free (self->member_rows);
+  g_free (self->process);
+  g_free (self->first_sender);
+  g_free (self->threaded);
+  g_clear_pointer (&self->held, g_array_unref);
   g_free (self);
 }
 
@@ -525,13 +557,131 @@ write_message (SextantMatcher      *self,
   return sextant_chunk_writer_append (self->message_rows, row, error) >= 0;
 }
 
+/* The processes of the locations: every location of a location group is
+ * represented by the one the communicators name (the rank's location),
+ * else by the group's first. */
+static void
+init_processes (SextantMatcher *self)
+{
+  SextantImport *import = self->import;
+  g_autoptr(GHashTable) reps = g_hash_table_new (NULL, NULL);   /* group + 1 -> location + 1 */
+  g_autofree guint8 *named = NULL;
+  GHashTableIter iter;
+  gpointer value;
+
+  self->n_locs = import->locations->len;
+  self->process = g_new (gint32, MAX (self->n_locs, 1));
+  self->first_sender = g_new (gint32, MAX (self->n_locs, 1));
+  self->threaded = g_new0 (guint8, MAX (self->n_locs, 1));
+  named = g_new0 (guint8, MAX (self->n_locs, 1));
+  memset (self->first_sender, 0xff, MAX (self->n_locs, 1) * sizeof (gint32));
+
+  g_hash_table_iter_init (&iter, import->comms);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const SextantCommDef *def = value;
+
+      for (guint r = 0; def->rank_loc != NULL && r < def->rank_loc->len; r++)
+        {
+          gint32 loc = g_array_index (def->rank_loc, gint32, r);
+
+          if (loc >= 0 && (guint)loc < self->n_locs)
+            named[loc] = TRUE;
+        }
+    }
+
+  /* a named location first, else the group's first */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint l = 0; l < self->n_locs; l++)
+      {
+        guint32 group = g_array_index (import->locations, SextantLocationDef, l).group;
+        gpointer key = GUINT_TO_POINTER (group + 1);
+
+        if (group != G_MAXUINT32 && (pass == 1 || named[l]) && !g_hash_table_contains (reps, key))
+          g_hash_table_insert (reps, key, GUINT_TO_POINTER (l + 1));
+      }
+  for (guint l = 0; l < self->n_locs; l++)
+    {
+      guint32 group = g_array_index (import->locations, SextantLocationDef, l).group;
+
+      self->process[l] = group == G_MAXUINT32 ? (gint32)l
+                         : (gint32)GPOINTER_TO_UINT (g_hash_table_lookup (reps, GUINT_TO_POINTER (group + 1))) - 1;
+    }
+}
+
+static inline gint64
+process_of (SextantMatcher *self,
+            gint64          loc)
+{
+  return loc >= 0 && (guint64)loc < self->n_locs ? self->process[loc] : loc;
+}
+
+/**
+ * _sextant_matcher_note_halves:
+ * @halves: (nullable): a location's SextantDeferredHalf, before they are added
+ *
+ * Notes the locations that have message halves: a process whose second
+ * location has some is threaded from then on (its halves are held and
+ * matched per process at the end). Call it for every location of a batch
+ * before adding the batch, so that the halves of one round are numbered
+ * together.
+ */
+void
+_sextant_matcher_note_halves (SextantMatcher *self,
+                              const GArray   *halves)
+{
+  gint64 loc;
+  gint32 process;
+
+  if (halves == NULL || halves->len == 0)
+    return;
+  if (self->process == NULL)
+    init_processes (self);
+
+  loc = g_array_index (halves, SextantDeferredHalf, 0).half.loc;
+  if (loc < 0 || (guint64)loc >= self->n_locs)
+    return;
+  process = self->process[loc];
+  if (self->first_sender[process] < 0)
+    self->first_sender[process] = (gint32)loc;
+  else if (self->first_sender[process] != loc)
+    self->threaded[process] = TRUE;
+}
+
+static gboolean
+add_numbered_half (SextantMatcher     *self,
+                   const SextantHalf  *half,
+                   gboolean            is_recv,
+                   GError            **error);
+
 static gboolean
 add_half (SextantMatcher     *self,
           const SextantHalf  *half,
           gboolean            is_recv,
           GError            **error)
 {
-  ChannelKey key = { half->comm, half->src, half->dst, half->tag };
+  if (self->process != NULL && half->loc >= 0 && (guint64)half->loc < self->n_locs &&
+      self->threaded[self->process[half->loc]])
+    {
+      Held held = { *half, is_recv };
+
+      if (self->held == NULL)
+        self->held = g_array_new (FALSE, FALSE, sizeof (Held));
+      g_array_append_val (self->held, held);
+      return TRUE;
+    }
+
+  return add_numbered_half (self, half, is_recv, error);
+}
+
+/* Adds @half by its number on the channel between the processes. */
+static gboolean
+add_numbered_half (SextantMatcher     *self,
+                   const SextantHalf  *half,
+                   gboolean            is_recv,
+                   GError            **error)
+{
+  ChannelKey key = { half->comm, process_of (self, half->src), process_of (self, half->dst), half->tag };
   Channel *channel = self->last;
   gint64 index;
   Slot *slot;
@@ -542,6 +692,7 @@ add_half (SextantMatcher     *self,
       channel = channel_get (self, &key);
       self->last = channel;
     }
+  channel->added[is_recv ? 1 : 0] = MAX (channel->added[is_recv ? 1 : 0], half->seq + 1);
 
   index = half->seq - channel->base;
   if (index < 0 || index > G_MAXINT32)
@@ -870,6 +1021,68 @@ open_instances (SextantMatcher *self)
   return open;
 }
 
+static int
+compare_held (gconstpointer a,
+              gconstpointer b,
+              gpointer      data)
+{
+  SextantMatcher *self = data;
+  const Held *x = a;
+  const Held *y = b;
+  gint64 xs = process_of (self, x->half.src), ys = process_of (self, y->half.src);
+  gint64 xd = process_of (self, x->half.dst), yd = process_of (self, y->half.dst);
+
+#define CMP(u, v) if ((u) != (v)) return (u) < (v) ? -1 : 1
+  CMP (x->half.comm, y->half.comm);
+  CMP (xs, ys);
+  CMP (xd, yd);
+  CMP (x->half.tag, y->half.tag);
+  CMP (x->is_recv, y->is_recv);
+  CMP (x->half.post, y->half.post);
+  CMP (x->half.loc, y->half.loc);
+  CMP (x->half.seq, y->half.seq);
+#undef CMP
+  return 0;
+}
+
+/* The halves of threaded processes, numbered per channel and side in MPI's
+ * order after the numbers the channel used, are matched. */
+static gboolean
+match_held (SextantMatcher  *self,
+            GError         **error)
+{
+  if (self->held == NULL)
+    return TRUE;
+
+  g_array_sort_with_data (self->held, compare_held, self);
+  for (guint i = 0; i < self->held->len;)
+    {
+      Held *first = &g_array_index (self->held, Held, i);
+      ChannelKey key = { first->half.comm, process_of (self, first->half.src), process_of (self, first->half.dst),
+                         first->half.tag };
+      Channel *channel = channel_get (self, &key);
+      gint64 seq = channel->added[first->is_recv ? 1 : 0];
+      guint j;
+
+      self->last = channel;
+      for (j = i; j < self->held->len; j++)
+        {
+          Held *h = &g_array_index (self->held, Held, j);
+
+          if (h->is_recv != first->is_recv || h->half.comm != key.comm || h->half.tag != key.tag ||
+              process_of (self, h->half.src) != key.src || process_of (self, h->half.dst) != key.dst)
+            break;
+          h->half.seq = seq++;
+          if (!add_numbered_half (self, &h->half, h->is_recv, error))
+            return FALSE;
+        }
+      i = j;
+    }
+  g_clear_pointer (&self->held, g_array_unref);
+
+  return TRUE;
+}
+
 /* Writes the halves without partners and the incomplete collectives, in a
  * stable order, and logs them: per location, sends and receives apart. */
 gboolean
@@ -882,6 +1095,9 @@ _sextant_matcher_finish (SextantMatcher  *self,
   gboolean run_recv = FALSE;
   gint64 run_count = 0;
   gint64 run_time = 0;
+
+  if (!match_held (self, error))
+    return FALSE;
 
   for (guint c = 0; c < self->channels_size; c++)
     {

@@ -13,6 +13,10 @@
 --   {peer} held it. Hold locks for shorter stretches, use shared locks for
 --   readers, or partition the data among more locks.
 -- param: eps = 0 s: waiting at or below this is not an instance
+-- The holder is found by the window function sextant_lock_holder over each
+-- lock's acquisitions in acquire order (trace/sextant-sql-functions.c):
+-- among other locations' acquisitions before this one, the one released
+-- last, if after the request. Linear in the lock events after the sort.
 WITH held AS (
   SELECT lk.id, lk.loc, lk.family, lk.win, lk.target, lk.lock_id, lk.lock_type,
          lk.acquire_time, lk.release_time, lk.acquire_visit,
@@ -21,16 +25,13 @@ WITH held AS (
   WHERE lk.acquire_time IS NOT NULL
 ),
 waits AS (
-  SELECT a.*,
-         (SELECT h.loc FROM held AS h
-          WHERE h.loc != a.loc AND h.family = a.family
-            AND (CASE WHEN a.family = 'RMA' THEN h.win IS a.win AND h.target IS a.target
-                      ELSE h.lock_id IS a.lock_id END)
-            AND (a.family != 'RMA' OR a.lock_type IS NOT 'SHARED' OR h.lock_type IS NOT 'SHARED')
-            AND h.acquire_time < a.acquire_time
-            AND coalesce (h.release_time, a.acquire_time) > a.asked
-          ORDER BY h.release_time DESC LIMIT 1) AS holder
-  FROM held AS a
+  SELECT loc, acquire_visit, acquire_time, asked,
+         sextant_lock_holder (loc, acquire_time, release_time, asked,
+                              family = 'RMA' AND lock_type IS 'SHARED')
+           OVER (PARTITION BY family, CASE WHEN family = 'RMA' THEN win END,
+                              CASE WHEN family = 'RMA' THEN target ELSE lock_id END
+                 ORDER BY acquire_time, id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS holder
+  FROM held
 )
 SELECT loc, acquire_visit AS visit, acquire_time - asked AS severity, asked AS begin,
        acquire_time AS "end", holder AS peer_loc

@@ -12,11 +12,18 @@
 -- comment: the root {location} stayed {seconds} in {call} at {site} after all
 --   ranks had the data. Poll for completion less often, or flush later.
 -- param: eps = 0 s: times at or below this are not instances
-WITH flushes AS (
-  SELECT f.*, fr.rank AS rank,
-         (SELECT b.root FROM onecoll_region AS b WHERE b.region = 'onecoll_bcast' AND b.win = f.win AND b.seq = f.seq
-          AND b.root IS NOT NULL LIMIT 1) AS bcast_root
-  FROM onecoll_region AS f JOIN location_rank AS fr ON fr.loc = f.loc
+WITH regions AS MATERIALIZED (
+  SELECT * FROM onecoll_region WHERE region IN ('onecoll_flush', 'onecoll_bcast')
+),
+-- the root of each broadcast, once (a join, not a subquery per flush)
+roots AS (
+  SELECT win, seq, min (root) AS root FROM regions
+  WHERE region = 'onecoll_bcast' AND root IS NOT NULL GROUP BY win, seq
+),
+flushes AS (
+  SELECT f.*, fr.rank AS rank, b.root AS bcast_root
+  FROM regions AS f JOIN location_rank AS fr ON fr.loc = f.loc
+  LEFT JOIN roots AS b ON b.win = f.win AND b.seq = f.seq
   WHERE f.region = 'onecoll_flush'
 ),
 others AS (

@@ -8,11 +8,15 @@
  *                                               record counts (LOCATION KIND COUNT)
  *   sextant-otf2gen --expect-patterns           print the pattern instances planted
  *                                               in the planted-* scenarios (JSON)
+ *   sextant-otf2gen --expect-instances SCENARIO print the lock_contention instances
+ *                                               of a lock-storm scenario
  *   sextant-otf2gen --list                      list the scenarios
  *
  * The scenarios are described in otf2gen-every-kind.h (every-kind),
- * otf2gen-scenarios.h (the small ones) and otf2gen-planted.h (planted-*: wait
- * states of known size for the pattern tests).  Output is deterministic: the
+ * otf2gen-scenarios.h (the small ones), otf2gen-planted.h (planted-*: wait
+ * states of known size for the pattern tests) and otf2gen-locks.h
+ * (lock-storm*: many contended locks) and otf2gen-threads.h (threads-recv:
+ * messages to a rank with two receiving threads).  Output is deterministic: the
  * same scenario always gives the same records.
  *
  * Exit status: 0 on success, 1 when writing fails, 2 for bad arguments.
@@ -22,8 +26,10 @@
 
 #include <stdlib.h>
 
+#include "otf2gen-locks.h"
 #include "otf2gen-planted.h"
 #include "otf2gen-scenarios.h"
+#include "otf2gen-threads.h"
 #include "otf2gen-writer.h"
 
 #define EXIT_USAGE 2
@@ -202,6 +208,9 @@ scenario_list (void)
     g_string_append_printf (s, "  %-16s %s\n", scenarios[i].name, scenarios[i].summary);
   for (guint i = 0; i < G_N_ELEMENTS (pl_scenarios); i++)
     g_string_append_printf (s, "  %-16s %s\n", pl_scenarios[i].name, pl_scenarios[i].summary);
+  g_string_append_printf (s, "  %-16s %s\n", "lock-storm", "4 ranks, 50,000 contended lock acquisitions");
+  g_string_append_printf (s, "  %-16s %s\n", "lock-storm-small", "the same, 2,000 acquisitions");
+  g_string_append_printf (s, "  %-16s %s\n", "threads-recv", "two threads of rank 1 receive from rank 0");
 
   return g_string_free (s, FALSE);
 }
@@ -227,12 +236,15 @@ main (int   argc,
   gboolean expect = FALSE;
   gboolean show_list = FALSE;
   gboolean expect_patterns = FALSE;
+  gboolean expect_instances = FALSE;
   const GOptionEntry entries[] = {
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Replace an existing archive of the same name", NULL },
     { "expect", 0, 0, G_OPTION_ARG_NONE, &expect,
       "Print SCENARIO's expected record counts (LOCATION KIND COUNT) instead of writing it", NULL },
     { "expect-patterns", 0, 0, G_OPTION_ARG_NONE, &expect_patterns,
       "Print the pattern instances planted in the planted-* scenarios (JSON)", NULL },
+    { "expect-instances", 0, 0, G_OPTION_ARG_NONE, &expect_instances,
+      "Print the lock_contention instances of a lock-storm SCENARIO", NULL },
     { "list", 0, 0, G_OPTION_ARG_NONE, &show_list, "List the scenarios", NULL },
     { NULL }
   };
@@ -269,9 +281,38 @@ main (int   argc,
       return EXIT_SUCCESS;
     }
 
-  if (argc != (expect ? 2 : 3))
+  if (argc != (expect || expect_instances ? 2 : 3))
     {
-      g_printerr ("sextant-otf2gen: expected %s (try --help)\n", expect ? "--expect SCENARIO" : "SCENARIO OUTDIR");
+      g_printerr ("sextant-otf2gen: expected %s (try --help)\n",
+                  expect || expect_instances ? "--expect SCENARIO" : "SCENARIO OUTDIR");
+      return EXIT_USAGE;
+    }
+
+  if (sextant_otf2gen_locks_known (argv[1]))
+    {
+      if (expect_instances)
+        sextant_otf2gen_locks_expect_instances (argv[1], stdout);
+      else if (expect)
+        sextant_otf2gen_locks_expect_counts (argv[1], stdout);
+      else if (!sextant_otf2gen_locks (argv[1], argv[2], force, &error))
+        {
+          g_printerr ("sextant-otf2gen: %s: %s\n", argv[1], error->message);
+          return EXIT_FAILURE;
+        }
+      return EXIT_SUCCESS;
+    }
+  if (sextant_otf2gen_threads_known (argv[1]) && !expect && !expect_instances)
+    {
+      if (!sextant_otf2gen_threads (argv[1], argv[2], force, &error))
+        {
+          g_printerr ("sextant-otf2gen: %s: %s\n", argv[1], error->message);
+          return EXIT_FAILURE;
+        }
+      return EXIT_SUCCESS;
+    }
+  if (expect_instances)
+    {
+      g_printerr ("sextant-otf2gen: --expect-instances takes a lock-storm scenario (try --help)\n");
       return EXIT_USAGE;
     }
 

@@ -657,13 +657,32 @@ def scenario_rma(ctx):
         check(target != loc, 'a put from location %d to itself' % loc)
 
 
+def scenario_threads_many(ctx):
+    rec = Recording(ctx, 'threads-many')
+    threads, alive, calls = 10000, 4, 2
+    rec.run('rec-threads-many', 2, args=[str(threads)])
+    rec.otf2_print().import_()
+    # a location per thread alive at once, reused by the threads that follow
+    locs = len(rec.info['locations'])
+    check(2 < locs <= 2 * (alive + 1), '%d locations for 2 x %d threads (at most %d alive per rank)'
+          % (locs, threads, alive))
+    rec.expect_info(collectives=2 * threads * calls + 1)
+    n = rec.kinds.get('MPI_COLLECTIVE_END', 0)
+    check(n == 2 * threads * calls + 2, '%d MPI_COLLECTIVE_END records' % n)
+
+
 def scenario_threads(ctx):
     rec = Recording(ctx, 'threads')
     rec.run('rec-threads', 2)
-    # OTF2 maps a communicator rank to one location (the main thread), so
-    # messages between other threads cannot be matched: docs/recorder.md
-    rec.otf2_print().import_(allowed_warnings=('unmatched_send', 'unmatched_receive'))
-    rec.expect_info(matched=None, unmatched=None, locations=6, collectives=4)
+    # messages are matched per process: each thread's 10 sends are received
+    # by the other rank's thread on the same communicator
+    rec.otf2_print().import_()
+    rec.expect_info(matched=40, unmatched=0, locations=6, collectives=4)
+    pairs = rec.query('''SELECT s.otf2_id, r.otf2_id, COUNT(*) FROM message AS m
+                         JOIN location AS s ON s.id = m.send_loc JOIN location AS r ON r.id = m.recv_loc
+                         GROUP BY 1, 2 ORDER BY 1, 2''')
+    want = sorted(((k << 32) | rank, (k << 32) | (1 - rank), 10) for k in (1, 2) for rank in (0, 1))
+    check([tuple(p) for p in pairs] == want, 'messages by thread pair %s, expected %s' % (pairs, want))
     names = sorted(l['name'] for l in rec.info['locations'])
     check(names == ['Master thread', 'Master thread', 'Thread 1', 'Thread 1', 'Thread 2', 'Thread 2'],
           'locations %s' % names)
@@ -1339,6 +1358,7 @@ SCENARIOS = {
     'behaviour': scenario_behaviour,
     'rma': scenario_rma,
     'threads': scenario_threads,
+    'threads-many': scenario_threads_many,
     'onecoll': scenario_onecoll,
     'inline-entry': scenario_inline_entry,
     'callpath': scenario_callpath,
