@@ -233,8 +233,9 @@ read_rows (Frame            *frame,
 {
   frame->level = sextant_lod_reader_pick_level (reader, (double)(request->t1 - request->t0) / request->width);
   frame->bucket_ticks = sextant_lod_reader_get_bucket_ticks (reader, frame->level);
+  /* in doubles: a damaged clock can give a span near G_MAXINT64 */
   frame->exact = frame->level == 0 &&
-                 frame->bucket_ticks * request->width > EXACT_FROM_PIXELS * (request->t1 - request->t0);
+                 (double)frame->bucket_ticks * request->width > EXACT_FROM_PIXELS * (double)(request->t1 - request->t0);
   frame->locs = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, frame_loc_free);
   /* the rows' chunks of the level in one statement */
   if (!frame->exact && request->locs->len > 1 &&
