@@ -224,17 +224,41 @@ click_node (Fixture *fixture,
   g_assert_cmpuint (marked, >=, (guint)row.size.height);
 }
 
+/* Records @program on @np ranks, imports it, shows it in the window;
+ * Returns: the trace's collectives, @store the session's store */
+static GPtrArray *
+show_recorded (Fixture            *fixture,
+               const char         *program,
+               int                 np,
+               const char *const  *args,
+               SextantStore      **store)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *archive = NULL;
+  g_autoptr(SextantStore) recorded = NULL;
+  GPtrArray *collectives;
+
+  g_assert_no_error (error);
+  archive = sextant_test_record_program (dir, program, np, args);
+  recorded = sextant_test_import (archive, &fixture->tmpdir);
+  sextant_test_remove_tree (dir);
+  fixture_show (fixture, sextant_store_get_path (recorded), 1100, 800);
+  *store = open_store (fixture);
+  collectives = sextant_graph_list_collectives (*store, &error);
+  g_assert_no_error (error);
+
+  return collectives;
+}
+
 /* onecoll broadcasts recorded on 4 ranks -------------------------------------------- */
 
 static void
 test_onecoll (Fixture       *fixture,
               gconstpointer  data)
 {
-  g_autofree char *archive = NULL;
-  g_autoptr(SextantStore) recorded = NULL;
   g_autoptr(SextantStore) store = NULL;
   g_autoptr(GPtrArray) collectives = NULL;
-  g_autoptr(GError) error = NULL;
   guint trees = 0;
 
   if (g_getenv ("SEXTANT_TEST_ONECOLL") == NULL)
@@ -242,18 +266,7 @@ test_onecoll (Fixture       *fixture,
       g_test_skip ("no MPI or no recorder: onecoll's broadcast cannot be recorded");
       return;
     }
-  {
-    g_autofree char *dir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
-
-    g_assert_no_error (error);
-    archive = sextant_test_record_onecoll (dir);
-    recorded = sextant_test_import (archive, &fixture->tmpdir);
-    sextant_test_remove_tree (dir);
-  }
-  fixture_show (fixture, sextant_store_get_path (recorded), 1100, 800);
-  store = open_store (fixture);
-  collectives = sextant_graph_list_collectives (store, &error);
-  g_assert_no_error (error);
+  collectives = show_recorded (fixture, g_getenv ("SEXTANT_TEST_ONECOLL"), 4, NULL, &store);
 
   /* every broadcast's tree: one box per rank */
   for (guint c = 0; c < collectives->len; c++)
@@ -304,9 +317,7 @@ test_exchange (Fixture       *fixture,
 {
   const char *program = g_getenv ("SEXTANT_TEST_ALLREDUCE");
   const char *const args[] = { "s0s1", "100003", NULL };
-  g_autofree char *archive = NULL;
   g_autofree guint8 *pixels = NULL;
-  g_autoptr(SextantStore) recorded = NULL;
   g_autoptr(SextantStore) store = NULL;
   g_autoptr(GPtrArray) collectives = NULL;
   g_autoptr(GError) error = NULL;
@@ -320,18 +331,7 @@ test_exchange (Fixture       *fixture,
       g_test_skip ("no MPI or no recorder: onecoll's allreduce cannot be recorded");
       return;
     }
-  {
-    g_autofree char *dir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
-
-    g_assert_no_error (error);
-    archive = sextant_test_record_program (dir, program, 5, args);
-    recorded = sextant_test_import (archive, &fixture->tmpdir);
-    sextant_test_remove_tree (dir);
-  }
-  fixture_show (fixture, sextant_store_get_path (recorded), 1100, 800);
-  store = open_store (fixture);
-  collectives = sextant_graph_list_collectives (store, &error);
-  g_assert_no_error (error);
+  collectives = show_recorded (fixture, program, 5, args, &store);
   for (guint c = 0; c < collectives->len; c++)
     if (((SextantCollectiveRef *)g_ptr_array_index (collectives, c))->kind == SEXTANT_TREE_P2P_EXCHANGE)
       exchange = g_ptr_array_index (collectives, c);
