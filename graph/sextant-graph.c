@@ -230,7 +230,7 @@ sextant_graph_collective_at (SextantStore  *store,
 
       if (name == NULL)
         continue;
-      if (g_str_has_prefix (name, "onecoll_red") || g_str_has_prefix (name, "onecoll_allreduce"))
+      if (sextant_region_is_onecoll_reduce (name))
         {
           /* onecoll's reduce and allreduce, and their phases: the
            * exchange of the call's region (below), not a broadcast */

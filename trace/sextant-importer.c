@@ -647,7 +647,7 @@ region_category (const char      *name,
     default:
       /* onecoll's own regions are the library's communication: its
        * reduce and allreduce point-to-point, the rest one-sided */
-      if (name != NULL && (g_str_has_prefix (name, "onecoll_red") || g_str_has_prefix (name, "onecoll_allreduce")))
+      if (sextant_region_is_onecoll_reduce (name))
         return SEXTANT_CATEGORY_MPI;
       if (name != NULL && g_str_has_prefix (name, "onecoll_"))
         return SEXTANT_CATEGORY_RMA;

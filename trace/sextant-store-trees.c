@@ -543,6 +543,12 @@ sextant_store_list_onecoll_bcasts (SextantStore  *self,
   return g_steal_pointer (&bcasts);
 }
 
+gboolean
+sextant_region_is_onecoll_reduce (const char *name)
+{
+  return name != NULL && (g_str_has_prefix (name, "onecoll_red") || g_str_has_prefix (name, "onecoll_allreduce"));
+}
+
 /* RMA ------------------------------------------------------------------------ */
 
 static gboolean

@@ -467,6 +467,10 @@ typedef struct
   gint64  peer;
 } SextantOnecollVisit;
 
+/* onecoll's reduce and allreduce regions and their phases (onecoll_reduce,
+ * onecoll_allreduce, onecoll_red_*): point-to-point communication, no
+ * broadcast's, though they carry onecoll's window and sequence attributes */
+gboolean      sextant_region_is_onecoll_reduce   (const char          *name);
 void          sextant_onecoll_visit_free         (SextantOnecollVisit *visit);
 GPtrArray    *sextant_store_list_onecoll_visits  (SextantStore        *self,
                                                   gint64               win,
