@@ -545,6 +545,66 @@ test_app (Fixture       *fixture,
   g_free (err);
 }
 
+/* Frame times ------------------------------------------------------------------ */
+
+static double
+ms_since (gint64 start)
+{
+  return (g_get_monotonic_time () - start) / 1000.0;
+}
+
+/* The view's frame: its layout, its snapshot (the layout's drawing made
+ * anew, then replayed from its cache) and the rasterization by the
+ * window's renderer of what a window shows of it (its first 800 pixels);
+ * reported, and held to bounds a slow machine meets */
+static void
+measure_frames (Fixture *fixture,
+                guint    boxes)
+{
+  GtkWidget *widget = GTK_WIDGET (fixture->view);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  double fresh = G_MAXDOUBLE, cached = G_MAXDOUBLE, raster = G_MAXDOUBLE, layout = G_MAXDOUBLE;
+
+  for (int round = 0; round < 5; round++)
+    {
+      g_autoptr(GtkSnapshot) first = gtk_snapshot_new ();
+      g_autoptr(GtkSnapshot) again = gtk_snapshot_new ();
+      g_autoptr(GskRenderNode) node = NULL;
+      g_autoptr(GskRenderNode) replay = NULL;
+      g_autoptr(GdkTexture) texture = NULL;
+      int natural;
+      gint64 start;
+
+      /* another width (GTK's cache of sizes dropped): a new layout; back
+       * to the widget's: drawn anew */
+      gtk_widget_queue_resize (widget);
+      start = g_get_monotonic_time ();
+      gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width - 1, NULL, &natural, NULL, NULL);
+      layout = MIN (layout, ms_since (start));
+      gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width, NULL, &natural, NULL, NULL);
+      start = g_get_monotonic_time ();
+      GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, first);
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&first));
+      fresh = MIN (fresh, ms_since (start));
+      start = g_get_monotonic_time ();
+      GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, again);
+      replay = gtk_snapshot_free_to_node (g_steal_pointer (&again));
+      cached = MIN (cached, ms_since (start));
+      start = g_get_monotonic_time ();
+      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, MIN (height, 800)));
+      raster = MIN (raster, ms_since (start));
+    }
+  g_test_message ("%u members, %u boxes of their own and %u collapsed, %d x %d px: layout %.2f ms, "
+                  "snapshot %.2f ms (drawn anew) / %.3f ms (replayed), 800 px of it rasterized by %s in %.2f ms "
+                  "(best of 5)",
+                  sextant_comm_tree_get_n_nodes (sextant_tree_view_get_tree (fixture->view)), boxes,
+                  sextant_tree_view_get_n_aggregates (fixture->view), width, height, layout, fresh, cached,
+                  G_OBJECT_TYPE_NAME (renderer), raster);
+  g_assert_cmpfloat (layout + fresh, <, 250);
+  g_assert_cmpfloat (cached, <, 5);
+}
+
 /* The torus model's runs -------------------------------------------------------- */
 
 typedef struct
@@ -552,10 +612,12 @@ typedef struct
   const char *dims;
   const char *op;
   guint       members;
+  gboolean    pixels;    /* cells large enough to look at the lines' pixels */
 } TorusCase;
 
-static const TorusCase torus_bcast = { "4x4x2", "bcast", 32 };
-static const TorusCase torus_allreduce = { "2x2x2x2", "allreduce", 16 };
+static const TorusCase torus_bcast = { "4x4x2", "bcast", 32, TRUE };
+static const TorusCase torus_allreduce = { "2x2x2x2", "allreduce", 16, TRUE };
+static const TorusCase torus_2048 = { "16x16x8", "bcast", 2048, FALSE };
 
 static double
 centre (const graphene_rect_t *box,
@@ -639,15 +701,24 @@ test_torus (Fixture       *fixture,
           continue;
         g_assert_true (sextant_tree_view_get_node_area (fixture->view, i, &box_a));
         g_assert_true (sextant_tree_view_get_node_area (fixture->view, j, &box_b));
-        /* X and Z: to the right on the same line; Y and W: below in the same column */
-        g_assert_cmpfloat (centre (&box_a, dim % 2), <, centre (&box_b, dim % 2));
-        g_assert_cmpfloat (centre (&box_a, 1 - dim % 2), ==, centre (&box_b, 1 - dim % 2));
+        /* X: to the right on the same line; Y and W: below in the same
+         * column; Z: the next panel in reading order (to the right, or
+         * on a row below when the panels of a W wrap) */
+        if (dim == 2 && centre (&box_a, 1) != centre (&box_b, 1))
+          g_assert_cmpfloat (centre (&box_a, 1), <, centre (&box_b, 1));
+        else
+          {
+            g_assert_cmpfloat (centre (&box_a, dim % 2), <, centre (&box_b, dim % 2));
+            g_assert_cmpfloat (centre (&box_a, 1 - dim % 2), ==, centre (&box_b, 1 - dim % 2));
+          }
       }
+
+  measure_frames (fixture, c->members);
 
   /* the gap between two neighbours in a panel holds a line exactly when
    * the run sent a message between them */
   pixels = sextant_test_render (GTK_WIDGET (fixture->view), &width, &height);
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < n && c->pixels; i++)
     for (guint j = 0; j < n; j++)
       {
         const SextantTreeNode *x = sextant_comm_tree_get_node (tree, i), *y = sextant_comm_tree_get_node (tree, j);
@@ -687,7 +758,8 @@ test_torus (Fixture       *fixture,
           }
       }
   g_test_message ("%s: %u neighbours in a panel linked by messages, %u not", c->dims, linked, unlinked);
-  g_assert_cmpuint (linked, >, 0);
+  if (c->pixels)
+    g_assert_cmpuint (linked, >, 0);
 
   /* the hops between the panels, in the colours of Z and W */
   for (guint k = 0; k < pairs->len; k++)
@@ -699,7 +771,7 @@ test_torus (Fixture       *fixture,
       for (guint d = 2; d < places.n_dims; d++)
         hops[d - 2] += a->coords[d] != b->coords[d];
     }
-  for (guint d = 0; d < 2; d++)
+  for (guint d = 0; d < 2 && c->pixels; d++)
     {
       guint colored = count_color (pixels, width, height, sextant_tree_view_phase_color (d));
 
@@ -721,8 +793,10 @@ test_torus (Fixture       *fixture,
   }
 
   /* a click on a node selects it as in the other layouts (one of the
-   * first: its row is in the timeline's view) */
-  click_node (fixture, sextant_comm_tree_get_root (tree) == 1 ? 2 : 1);
+   * first: its row is in the timeline's view, when the timeline has a
+   * row per node) */
+  if (c->pixels)
+    click_node (fixture, sextant_comm_tree_get_root (tree) == 1 ? 2 : 1);
 
   /* off: the layout by depth and time, where the binomial layout applies */
   g_object_set (fixture->view, "torus-layout", FALSE, NULL);
@@ -741,63 +815,6 @@ test_torus (Fixture       *fixture,
 }
 
 /* 1024 members ---------------------------------------------------------------- */
-
-static double
-ms_since (gint64 start)
-{
-  return (g_get_monotonic_time () - start) / 1000.0;
-}
-
-/* The view's frame: its layout, its snapshot (the layout's drawing made
- * anew, then replayed from its cache) and the rasterization by the
- * window's renderer of what a window shows of it (its first 800 pixels);
- * reported, and held to bounds a slow machine meets */
-static void
-measure_frames (Fixture *fixture,
-                guint    boxes)
-{
-  GtkWidget *widget = GTK_WIDGET (fixture->view);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  double fresh = G_MAXDOUBLE, cached = G_MAXDOUBLE, raster = G_MAXDOUBLE, layout = G_MAXDOUBLE;
-
-  for (int round = 0; round < 5; round++)
-    {
-      g_autoptr(GtkSnapshot) first = gtk_snapshot_new ();
-      g_autoptr(GtkSnapshot) again = gtk_snapshot_new ();
-      g_autoptr(GskRenderNode) node = NULL;
-      g_autoptr(GskRenderNode) replay = NULL;
-      g_autoptr(GdkTexture) texture = NULL;
-      int natural;
-      gint64 start;
-
-      /* another width (GTK's cache of sizes dropped): a new layout; back
-       * to the widget's: drawn anew */
-      gtk_widget_queue_resize (widget);
-      start = g_get_monotonic_time ();
-      gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width - 1, NULL, &natural, NULL, NULL);
-      layout = MIN (layout, ms_since (start));
-      gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width, NULL, &natural, NULL, NULL);
-      start = g_get_monotonic_time ();
-      GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, first);
-      node = gtk_snapshot_free_to_node (g_steal_pointer (&first));
-      fresh = MIN (fresh, ms_since (start));
-      start = g_get_monotonic_time ();
-      GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, again);
-      replay = gtk_snapshot_free_to_node (g_steal_pointer (&again));
-      cached = MIN (cached, ms_since (start));
-      start = g_get_monotonic_time ();
-      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, MIN (height, 800)));
-      raster = MIN (raster, ms_since (start));
-    }
-  g_test_message ("1024 members, %u boxes of their own and %u collapsed, %d x %d px: layout %.2f ms, "
-                  "snapshot %.2f ms (drawn anew) / %.3f ms (replayed), 800 px of it rasterized by %s in %.2f ms "
-                  "(best of 5)",
-                  boxes, sextant_tree_view_get_n_aggregates (fixture->view), width, height, layout, fresh, cached,
-                  G_OBJECT_TYPE_NAME (renderer), raster);
-  g_assert_cmpfloat (layout + fresh, <, 250);
-  g_assert_cmpfloat (cached, <, 5);
-}
 
 static void
 test_1024 (Fixture       *fixture,
@@ -880,6 +897,7 @@ main (int   argc,
   g_test_add ("/tree-view/1024-members", Fixture, NULL, NULL, test_1024, fixture_tear_down);
   g_test_add ("/tree-view/torus-4x4x2-bcast", Fixture, &torus_bcast, NULL, test_torus, fixture_tear_down);
   g_test_add ("/tree-view/torus-2x2x2x2-allreduce", Fixture, &torus_allreduce, NULL, test_torus, fixture_tear_down);
+  g_test_add ("/tree-view/torus-16x16x8-bcast", Fixture, &torus_2048, NULL, test_torus, fixture_tear_down);
   g_test_add ("/tree-view/app-screenshot", Fixture, NULL, NULL, test_app, fixture_tear_down);
 
   return g_test_run ();
