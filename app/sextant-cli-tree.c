@@ -10,8 +10,9 @@
  * and `sextant info DB --collectives [--json]`, the ids it takes
  * (docs/trees.md). A collective's nodes that the trace places on a torus
  * (sextant_store_read_torus_coords()) say where: "at (1,1,0)" in the
- * text, "torus_coords" in the JSON, beside the root's "torus_dims". Exit status 0, 1 for a runtime failure (an unknown id, a
- * tree the trace has no data for), 2 for a usage error.
+ * text, "torus_coords" in the JSON, beside the root's "torus_dims". Exit
+ * status 0, 1 for a runtime failure (an unknown id, a tree the trace has
+ * no data for, malformed torus coordinates), 2 for a usage error.
  */
 #include "config.h"
 

@@ -202,12 +202,13 @@ write_coords (Writer       *w,
               guint         v)
 {
   g_autofree char *at = sextant_torus_format_node (torus, v);
+  OTF2_AttributeValue value;
 
   /* "(3,1,0)" without the parentheses */
   at[strlen (at) - 1] = '\0';
+  value.stringRef = def_string (w, at + 1);
   check (w, OTF2_GlobalDefWriter_WriteLocationProperty (w->defs, v, def_string (w, SEXTANT_TORUS_COORDS_PROPERTY),
-                                                          OTF2_TYPE_STRING,
-                                                          (OTF2_AttributeValue) { .stringRef = def_string (w, at + 1) }),
+                                                          OTF2_TYPE_STRING, value),
          "WriteLocationProperty");
 }
 

@@ -64,6 +64,20 @@ typedef struct
 /* The layout on the torus coordinates (sextant-tree-view-torus.c) */
 typedef struct _TorusPlan TorusPlan;
 
+/* Where a collective's nodes sit on a torus, and the run's messages, read
+ * on the worker with the tree */
+typedef struct
+{
+  SextantTorusCoords  torus;   /* n_dims 0: none */
+  GArray             *pairs;   /* SextantMessagePair; set when a node of the tree has a place */
+  char               *error;   /* why the trace's coordinates are not used */
+} TorusPlaces;
+
+void    _sextant_tree_view_read_places  (SextantStore    *store,
+                                         SextantCommTree *tree,
+                                         TorusPlaces     *places);
+void    _sextant_tree_view_places_clear (TorusPlaces     *places);
+
 typedef struct
 {
   guint    n_nodes;
@@ -140,9 +154,7 @@ struct _SextantTreeView
   gboolean         ready;
   gboolean         model_layout;   /* MPI collectives: on Open MPI's binomial tree */
   gboolean         torus_layout;   /* on the torus coordinates, when the trace has them */
-  SextantTorusCoords torus;        /* the trace's torus coordinates (n_dims 0: none) */
-  GArray          *pairs;          /* SextantMessagePair: the run's messages, when placed */
-  char            *torus_error;    /* why the trace's torus coordinates are not used */
+  TorusPlaces      places;         /* of the tree shown */
 
   GHashTable      *expanded;       /* node index + 2 -> more of its collapsed children shown (see the layout) */
   Layout          *layout;         /* for the current width, NULL until needed */

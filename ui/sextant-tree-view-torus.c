@@ -60,6 +60,44 @@ struct _TorusPlan
   gboolean outsiders;        /* placed locations outside the tree */
 };
 
+/**
+ * _sextant_tree_view_read_places:
+ * @places: (out caller-allocates): clear it with _sextant_tree_view_places_clear()
+ *
+ * On the worker: for a collective's tree (not an exchange, not a delay
+ * chain) whose nodes the trace places on a torus, the places and the
+ * run's messages per pair, its edges there; else nothing, or why not
+ */
+void
+_sextant_tree_view_read_places (SextantStore    *store,
+                                SextantCommTree *tree,
+                                TorusPlaces     *places)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean placed = FALSE;
+
+  memset (places, 0, sizeof *places);
+  if (sextant_comm_tree_is_exchange (tree) || sextant_comm_tree_get_kind (tree) == SEXTANT_TREE_DELAY_CHAIN)
+    return;
+  if (sextant_store_read_torus_coords (store, &places->torus, &error))
+    for (guint i = 0; i < sextant_comm_tree_get_n_nodes (tree) && !placed; i++)
+      placed = sextant_torus_coords_find (&places->torus, sextant_comm_tree_get_node (tree, i)->loc) != NULL;
+  if (placed)
+    places->pairs = sextant_store_read_message_pairs (store, SEXTANT_NULL, SEXTANT_NULL, &error);
+  if (error != NULL)
+    places->error = g_strdup (error->message);
+  if (places->pairs == NULL)
+    sextant_torus_coords_clear (&places->torus);
+}
+
+void
+_sextant_tree_view_places_clear (TorusPlaces *places)
+{
+  sextant_torus_coords_clear (&places->torus);
+  g_clear_pointer (&places->pairs, g_array_unref);
+  g_clear_pointer (&places->error, g_free);
+}
+
 void
 _sextant_tree_torus_plan_free (TorusPlan *plan)
 {

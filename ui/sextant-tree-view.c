@@ -69,44 +69,16 @@ request_free (Request *request)
 /* What the worker hands back: the tree, and where its nodes sit */
 typedef struct
 {
-  SextantCommTree    *tree;
-  SextantTorusCoords  torus;
-  GArray             *pairs;        /* SextantMessagePair: set when a node of the tree has a place */
-  char               *torus_error;  /* why the places are not used */
+  SextantCommTree *tree;
+  TorusPlaces      places;
 } Built;
 
 static void
 built_free (Built *built)
 {
   g_clear_pointer (&built->tree, sextant_comm_tree_unref);
-  sextant_torus_coords_clear (&built->torus);
-  g_clear_pointer (&built->pairs, g_array_unref);
-  g_free (built->torus_error);
+  _sextant_tree_view_places_clear (&built->places);
   g_free (built);
-}
-
-/* A collective's tree whose nodes the trace places on a torus: the places
- * and the messages that will be its edges */
-static void
-read_places (SextantStore *store,
-             Built        *built)
-{
-  g_autoptr(GError) error = NULL;
-  gboolean placed = FALSE;
-
-  if (sextant_comm_tree_is_exchange (built->tree) ||
-      sextant_comm_tree_get_kind (built->tree) == SEXTANT_TREE_DELAY_CHAIN ||
-      !sextant_store_read_torus_coords (store, &built->torus, &error))
-    goto out;
-  for (guint i = 0; i < sextant_comm_tree_get_n_nodes (built->tree) && !placed; i++)
-    placed = sextant_torus_coords_find (&built->torus, sextant_comm_tree_get_node (built->tree, i)->loc) != NULL;
-  if (placed)
-    built->pairs = sextant_store_read_message_pairs (store, SEXTANT_NULL, SEXTANT_NULL, &error);
-out:
-  if (error != NULL)
-    built->torus_error = g_strdup (error->message);
-  if (built->pairs == NULL)
-    sextant_torus_coords_clear (&built->torus);
 }
 
 /* On the worker: the collective's tree, or the instance's chain; an
@@ -165,7 +137,7 @@ build_worker (GTask        *task,
     Built *built = g_new0 (Built, 1);
 
     built->tree = tree;
-    read_places (store, built);
+    _sextant_tree_view_read_places (store, tree, &built->places);
     g_task_return_pointer (task, built, (GDestroyNotify)built_free);
   }
 }
@@ -213,9 +185,9 @@ update_title (SextantTreeView *self)
     }
   else if (self->subject != NULL)
     title = g_strdup (self->subject);
-  if (title != NULL && self->torus_error != NULL)
+  if (title != NULL && self->places.error != NULL)
     {
-      char *with = g_strdup_printf ("%s (its torus coordinates are not used: %s)", title, self->torus_error);
+      char *with = g_strdup_printf ("%s (its torus coordinates are not used: %s)", title, self->places.error);
 
       g_free (title);
       title = with;
@@ -233,19 +205,15 @@ static void
 adopt_places (SextantTreeView *self,
               Built           *built)
 {
-  gboolean had = self->pairs != NULL;
+  gboolean had = self->places.pairs != NULL;
 
-  sextant_torus_coords_clear (&self->torus);
-  g_clear_pointer (&self->pairs, g_array_unref);
-  g_clear_pointer (&self->torus_error, g_free);
+  _sextant_tree_view_places_clear (&self->places);
   if (built != NULL)
     {
-      self->torus = built->torus;
-      memset (&built->torus, 0, sizeof built->torus);
-      self->pairs = g_steal_pointer (&built->pairs);
-      self->torus_error = g_steal_pointer (&built->torus_error);
+      self->places = built->places;
+      memset (&built->places, 0, sizeof built->places);
     }
-  if (had != (self->pairs != NULL))
+  if (had != (self->places.pairs != NULL))
     {
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_TORUS]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_MODEL]);
@@ -386,8 +354,8 @@ layout_for_width (SextantTreeView *self,
   g_clear_pointer (&self->layout, _sextant_tree_layout_free);
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   text = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  if (self->torus_layout && self->pairs != NULL)
-    self->layout = _sextant_tree_layout_new_torus (self->tree, &self->torus, self->pairs, width, text);
+  if (self->torus_layout && self->places.pairs != NULL)
+    self->layout = _sextant_tree_layout_new_torus (self->tree, &self->places.torus, self->places.pairs, width, text);
   if (self->layout == NULL)
     self->layout = _sextant_tree_layout_new (self->tree, self->expanded, self->model_layout, width, text);
 
@@ -493,9 +461,9 @@ node_details (SextantTreeView *self,
     g_autofree char *late = sextant_format_duration (node->lateness, res);
 
     g_string_append_printf (text, "<b>%s</b>%s", name, item->node == sextant_comm_tree_get_root (tree) ? " (root)" : "");
-    if (self->pairs != NULL)
+    if (self->places.pairs != NULL)
       {
-        g_autofree char *at = sextant_torus_coords_format (&self->torus, node->loc);
+        g_autofree char *at = sextant_torus_coords_format (&self->places.torus, node->loc);
 
         if (at != NULL)
           g_string_append_printf (text, "\nat %s on the torus", at);
@@ -859,9 +827,7 @@ sextant_tree_view_finalize (GObject *object)
   SextantTreeView *self = SEXTANT_TREE_VIEW (object);
 
   g_clear_pointer (&self->tree, sextant_comm_tree_unref);
-  sextant_torus_coords_clear (&self->torus);
-  g_clear_pointer (&self->pairs, g_array_unref);
-  g_clear_pointer (&self->torus_error, g_free);
+  _sextant_tree_view_places_clear (&self->places);
   g_clear_pointer (&self->layout, _sextant_tree_layout_free);
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   g_clear_pointer (&self->expanded, g_hash_table_unref);
@@ -902,13 +868,13 @@ sextant_tree_view_get_property (GObject    *object,
       break;
     case PROP_HAS_MODEL:
       g_value_set_boolean (value, self->tree != NULL && sextant_comm_tree_get_has_model_layout (self->tree) &&
-                                  !(self->torus_layout && self->pairs != NULL));
+                                  !(self->torus_layout && self->places.pairs != NULL));
       break;
     case PROP_TORUS_LAYOUT:
       g_value_set_boolean (value, self->torus_layout);
       break;
     case PROP_HAS_TORUS:
-      g_value_set_boolean (value, self->pairs != NULL);
+      g_value_set_boolean (value, self->places.pairs != NULL);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
