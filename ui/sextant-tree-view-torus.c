@@ -32,6 +32,7 @@
 #define MIN_CELL     18
 #define MAX_CELL     96
 #define SIDE_SHIFT   2.5     /* a message's arrow, to the right of its way */
+#define MAX_CELLS    65536   /* the largest torus drawn (the model's 32x32x32 is half of it) */
 
 typedef struct
 {
@@ -82,6 +83,19 @@ _sextant_tree_view_read_places (SextantStore    *store,
   if (sextant_store_read_torus_coords (store, &places->torus, &error))
     for (guint i = 0; i < sextant_comm_tree_get_n_nodes (tree) && !placed; i++)
       placed = sextant_torus_coords_find (&places->torus, sextant_comm_tree_get_node (tree, i)->loc) != NULL;
+  if (placed)
+    {
+      guint64 cells = 1;
+
+      for (guint d = 0; d < places->torus.n_dims; d++)
+        cells *= places->torus.sizes[d];
+      if (cells > MAX_CELLS)
+        {
+          places->error = g_strdup_printf ("a torus of %" G_GUINT64_FORMAT " nodes, more than the %u drawn",
+                                           cells, MAX_CELLS);
+          placed = FALSE;
+        }
+    }
   if (placed)
     places->pairs = sextant_store_read_message_pairs (store, SEXTANT_NULL, SEXTANT_NULL, &error);
   if (error != NULL)
