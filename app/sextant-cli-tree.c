@@ -8,8 +8,11 @@
  * whom, graph/sextant-graph.h) or the chain of waits behind one pattern
  * instance, as an indented tree or as the JSON of sextant_comm_tree_to_json(),
  * and `sextant info DB --collectives [--json]`, the ids it takes
- * (docs/trees.md). Exit status 0, 1 for a runtime failure (an unknown id, a
- * tree the trace has no data for), 2 for a usage error.
+ * (docs/trees.md). A collective's nodes that the trace places on a torus
+ * (sextant_store_read_torus_coords()) say where: "at (1,1,0)" in the
+ * text, "torus_coords" in the JSON, beside the root's "torus_dims". Exit
+ * status 0, 1 for a runtime failure (an unknown id, a tree the trace has
+ * no data for, malformed torus coordinates), 2 for a usage error.
  */
 #include "config.h"
 
@@ -66,8 +69,9 @@ on_critical_path (SextantCommTree *tree,
 }
 
 static void
-print_node (SextantCommTree *tree,
-            int              index)
+print_node (SextantCommTree          *tree,
+            int                       index,
+            const SextantTorusCoords *places)
 {
   const SextantTreeNode *node = sextant_comm_tree_get_node (tree, (guint)index);
   g_autofree char *arrival = format_time (tree, node->arrival);
@@ -75,8 +79,12 @@ print_node (SextantCommTree *tree,
   g_autofree char *lateness = format_duration ((double)node->lateness /
                                                (double)sextant_comm_tree_get_resolution (tree));
 
+  g_autofree char *at = sextant_torus_coords_format (places, node->loc);
+
   g_print ("%s (location %" G_GINT64_FORMAT "): arrival %s, finish %s, lateness %s",
            node->name != NULL ? node->name : "?", node->loc, arrival, finish, lateness);
+  if (at != NULL)
+    g_print (", at %s", at);
   if (node->cause != SEXTANT_CAUSE_NONE && node->region_name != NULL)
     {
       g_print (", %s", node->region_name);
@@ -141,11 +149,12 @@ parent_edge (SextantCommTree *tree,
 }
 
 static void
-print_subtree (SextantCommTree *tree,
-               int              index,
-               const char      *prefix,
-               gboolean        *shown,
-               guint            depth)
+print_subtree (SextantCommTree          *tree,
+               int                       index,
+               const char               *prefix,
+               gboolean                 *shown,
+               guint                     depth,
+               const SextantTorusCoords *places)
 {
   guint n = sextant_comm_tree_get_n_nodes (tree);
   g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (int));
@@ -168,13 +177,14 @@ print_subtree (SextantCommTree *tree,
           print_edge (tree, sextant_comm_tree_get_edge (tree, (guint)e));
           g_print (" ");
         }
-      print_node (tree, child);
-      print_subtree (tree, child, inner, shown, depth + 1);
+      print_node (tree, child, places);
+      print_subtree (tree, child, inner, shown, depth + 1, places);
     }
 }
 
 static void
-print_tree (SextantCommTree *tree)
+print_tree (SextantCommTree          *tree,
+            const SextantTorusCoords *places)
 {
   guint n = sextant_comm_tree_get_n_nodes (tree);
   g_autofree gboolean *shown = g_new0 (gboolean, MAX (n, 1));
@@ -186,6 +196,13 @@ print_tree (SextantCommTree *tree)
   g_print ("%s %s; times in seconds since the run's start; * marks the critical path "
            "(root to the node that finished last)\n\n",
            sextant_tree_kind_to_string (sextant_comm_tree_get_kind (tree)), sextant_comm_tree_get_id (tree));
+  if (places->n_dims > 0)
+    {
+      g_print ("On a torus ");
+      for (guint d = 0; d < places->n_dims; d++)
+        g_print (d == 0 ? "%u" : "x%u", places->sizes[d]);
+      g_print (" (the trace's " SEXTANT_LOCATION_COORDS_PROPERTY "): \"at (X,Y,...)\"\n\n");
+    }
 
   /* the root's tree, then whatever hangs from nothing */
   for (int pass = 0; pass < 2; pass++)
@@ -197,8 +214,8 @@ print_tree (SextantCommTree *tree)
         if (!start)
           continue;
         g_print ("%s ", on_critical_path (tree, (int)i) ? "*" : " ");
-        print_node (tree, (int)i);
-        print_subtree (tree, (int)i, "  ", shown, 0);
+        print_node (tree, (int)i, places);
+        print_subtree (tree, (int)i, "  ", shown, 0, places);
       }
 
   /* the edges the tree's parents do not show: more messages between the
@@ -245,7 +262,8 @@ compare_edge_begin (gconstpointer a,
 /* An exchange (every location sent data of its own): the locations, then
  * every message by the time its send began, each with its phase. */
 static void
-print_exchange (SextantCommTree *tree)
+print_exchange (SextantCommTree          *tree,
+                const SextantTorusCoords *places)
 {
   guint n = sextant_comm_tree_get_n_nodes (tree);
   guint n_edges = sextant_comm_tree_get_n_edges (tree);
@@ -259,7 +277,7 @@ print_exchange (SextantCommTree *tree)
   for (guint i = 0; i < n; i++)
     {
       g_print ("%s ", on_critical_path (tree, (int)i) ? "*" : " ");
-      print_node (tree, (int)i);
+      print_node (tree, (int)i, places);
     }
   for (guint e = 0; e < n_edges; e++)
     g_array_append_val (order, e);
@@ -330,6 +348,37 @@ print_chain (SextantCommTree *tree)
 }
 
 /* An instance id: a whole number */
+/* "torus_dims" on the tree, "torus_coords" on each placed node */
+static void
+add_torus_coords (JsonNode                 *json,
+                  const SextantTorusCoords *places)
+{
+  JsonObject *root = json_node_get_object (json);
+  JsonArray *nodes = json_object_get_array_member (root, "nodes");
+  JsonArray *dims;
+
+  if (places->n_dims == 0)
+    return;
+  dims = json_array_new ();
+  for (guint d = 0; d < places->n_dims; d++)
+    json_array_add_int_element (dims, places->sizes[d]);
+  json_object_set_array_member (root, SEXTANT_TORUS_DIMS_PROPERTY, dims);
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *node = json_array_get_object_element (nodes, i);
+      const SextantLocationCoords *at = sextant_torus_coords_find (places,
+                                                                   json_object_get_int_member (node, "location"));
+      JsonArray *coords;
+
+      if (at == NULL)
+        continue;
+      coords = json_array_new ();
+      for (guint d = 0; d < places->n_dims; d++)
+        json_array_add_int_element (coords, at->coords[d]);
+      json_object_set_array_member (node, SEXTANT_LOCATION_COORDS_PROPERTY, coords);
+    }
+}
+
 static gboolean
 parse_instance (const char *text,
                 gint64     *id)
@@ -368,6 +417,7 @@ sextant_cli_tree (int    argc,
   g_autofree char *instance = NULL;
   g_autofree char *layout_name = NULL;
   SextantTreeLayout layout;
+  g_auto(SextantTorusCoords) places = { 0 };
   gint64 instance_id = 0;
   gboolean as_json = FALSE;
   int status = 0;
@@ -412,6 +462,8 @@ sextant_cli_tree (int    argc,
     tree = sextant_graph_build_collective (store, collective, layout, &error);
   if (tree == NULL)
     return _sextant_cli_runtime_error (error);
+  if (instance == NULL && !sextant_store_read_torus_coords (store, &places, &error))
+    return _sextant_cli_runtime_error (error);
 
   if (as_json)
     {
@@ -420,6 +472,7 @@ sextant_cli_tree (int    argc,
 
       if (!_sextant_cli_add_otf2_locations (store, json, &error))
         return _sextant_cli_runtime_error (error);
+      add_torus_coords (json, &places);
       text = sextant_report_json_to_data (json);
 
       g_print ("%s\n", text);
@@ -427,9 +480,9 @@ sextant_cli_tree (int    argc,
   else if (instance != NULL)
     print_chain (tree);
   else if (sextant_comm_tree_is_exchange (tree))
-    print_exchange (tree);
+    print_exchange (tree, &places);
   else
-    print_tree (tree);
+    print_tree (tree, &places);
 
   return EXIT_SUCCESS;
 }

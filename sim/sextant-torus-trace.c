@@ -18,6 +18,13 @@
  *    node's previous call ended.
  * The communicator MPI_COMM_WORLD is the taking-part nodes.
  *
+ * Where each node sits is in the definitions, in a form any writer can
+ * give its locations (sextant-store.h, "Torus coordinates"): a location
+ * property "torus_coords" = "3,1,0" per location (X first) and a system
+ * tree node property "torus_dims" = "4x4x2" on the machine. Not OTF2's
+ * CartTopology: its coordinates are ranks of a communicator, and transit
+ * nodes take part in no communicator (MPI_COMM_WORLD is the members).
+ *
  * Workload: linear in the nodes and messages; each location's events are
  * written and its writer closed before the next (libotf2 holds one chunk),
  * the messages are indexed per node once (CSR).
@@ -186,6 +193,23 @@ prepare_dir (const char  *dir,
     }
 
   return TRUE;
+}
+
+/* Node @v's location property: its coordinates, "3,1,0" */
+static void
+write_coords (Writer       *w,
+              SextantTorus *torus,
+              guint         v)
+{
+  g_autofree char *at = sextant_torus_format_node (torus, v);
+  OTF2_AttributeValue value;
+
+  /* "(3,1,0)" without the parentheses */
+  at[strlen (at) - 1] = '\0';
+  value.stringRef = def_string (w, at + 1);
+  check (w, OTF2_GlobalDefWriter_WriteLocationProperty (w->defs, v, def_string (w, SEXTANT_TORUS_COORDS_PROPERTY),
+                                                          OTF2_TYPE_STRING, value),
+         "WriteLocationProperty");
 }
 
 #define EMIT(Kind, ts, ...) \
@@ -377,6 +401,12 @@ sextant_torus_trace_write (const SextantTorusSim    *sim,
       check (&w, OTF2_GlobalDefWriter_WriteSystemTreeNode (w.defs, 0, def_string (&w, system_name),
                                                             def_string (&w, "machine"),
                                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE), "WriteSystemTreeNode");
+      check (&w, OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty (w.defs, 0,
+                                                                    def_string (&w, SEXTANT_TORUS_DIMS_PROPERTY),
+                                                                    OTF2_TYPE_STRING,
+                                                                    (OTF2_AttributeValue) {
+                                                                      .stringRef = def_string (&w, torus_name) }),
+             "WriteSystemTreeNodeProperty");
       for (guint v = 0; v < n; v++)
         {
           g_autofree char *at = sextant_torus_format_node (torus, v);
@@ -396,6 +426,7 @@ sextant_torus_trace_write (const SextantTorusSim    *sim,
           check (&w, OTF2_GlobalDefWriter_WriteLocation (w.defs, v, def_string (&w, name),
                                                           OTF2_LOCATION_TYPE_CPU_THREAD, n_events[v], v),
                  "WriteLocation");
+          write_coords (&w, torus, v);
           locations[v] = v;
           if (sextant_torus_sim_is_member (sim, v))
             members[n_members++] = v;

@@ -13,6 +13,12 @@
 
 G_BEGIN_DECLS
 
+/* The definitions that place each location on the torus: a location
+ * property "3,1,0" (X first) and a system tree node property "4x4x2" on
+ * the machine; trace/ reads them (sextant_store_read_torus_coords()) */
+#define SEXTANT_TORUS_COORDS_PROPERTY "torus_coords"
+#define SEXTANT_TORUS_DIMS_PROPERTY   "torus_dims"
+
 /* The gap between the hardware run and the point-to-point run, ps */
 #define SEXTANT_TORUS_TRACE_GAP_PS G_GINT64_CONSTANT (1000000)
 

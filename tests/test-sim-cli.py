@@ -12,13 +12,19 @@
 #  - --trace: the archive otf2-print reads, imported by `sextant import`
 #    with exactly the counts otf2-print gives and the model promised
 #    (locations, events per kind, messages all matched, one collective),
-#    for a broadcast, an all-reduce with transit nodes and an all-gather.
+#    for a broadcast, an all-reduce with transit nodes and an all-gather;
+#  - each location's torus coordinates (location property torus_coords,
+#    torus_dims on the machine) imported exactly as the model numbers its
+#    nodes, and `sextant tree --json` giving them per node; coordinates
+#    that are not numbers, or not as many as the others': exit 1 naming
+#    the location and the value.
 # Python 3 standard library only; TAP on stdout.
 
 import collections
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -103,6 +109,49 @@ def check_errors(tmp):
        'a trace directory holding an archive: exit 1', err)
 
 
+def node_coords(node, sizes):
+    """The model's coordinates of a node id: X fastest."""
+    coords = []
+    for size in sizes:
+        coords.append(node % size)
+        node //= size
+    return coords
+
+
+def check_coords(db, name, dims):
+    sizes = [int(s) for s in dims.split('x')]
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT l.otf2_id, p.value FROM location_property AS p "
+                           "JOIN location AS l ON l.otf2_id = p.loc WHERE p.name = 'torus_coords'").fetchall()
+        machine = con.execute("SELECT value FROM system_tree_node_property WHERE name = 'torus_dims'").fetchall()
+    n = 1
+    for size in sizes:
+        n *= size
+    want = {v: ','.join(str(c) for c in node_coords(v, sizes)) for v in range(n)}
+    ok(dict(rows) == want, '%s: every location\'s torus_coords imported exactly' % name,
+       '%s vs %s' % (sorted(rows)[:4], sorted(want.items())[:4]))
+    ok(machine == [(dims,)], '%s: the machine\'s torus_dims is %s' % (name, dims), str(machine))
+    rc, out, err = run('tree', db, '--collective', '1', '--json')
+    tree = json.loads(out) if rc == 0 else {}
+    placed = {node['otf2_location']: node.get('torus_coords') for node in tree.get('nodes', [])}
+    ok(tree.get('torus_dims') == sizes and placed and
+       all(coords == node_coords(v, sizes) for v, coords in placed.items()),
+       '%s: sextant tree --json places each node where the model has it' % name, err or str(placed)[:300])
+
+
+def check_bad_coords(tmp, db):
+    for value, says in (('1,x,0', '"1,x,0" is not 2 to 4 numbers'), ('1,1', '"1,1" has 2 coordinates, location 0 had 3'),
+                        ('9,0,0', 'outside the size 4')):
+        bad = os.path.join(tmp, 'bad-coords.sextant.db')
+        shutil.copy(db, bad)
+        with sqlite3.connect(bad) as con:
+            con.execute("UPDATE location_property SET value = ? WHERE name = 'torus_coords' AND loc = 5", (value,))
+        rc, out, err = run('tree', bad, '--collective', '1')
+        ok(rc == 1 and says in err and 'location 5' in err,
+           'torus_coords %s: exit 1 naming the location and the value' % value, '%d %s' % (rc, err))
+        os.unlink(bad)
+
+
 def check_trace(tmp, name, args, members, messages):
     trace = os.path.join(tmp, name)
     j = sim_json(*args, '--trace', trace)
@@ -132,6 +181,8 @@ def check_trace(tmp, name, args, members, messages):
     rc, out, err = run('info', db)
     ok(('Messages:     %d matched, 0 unmatched' % messages) in out and 'Collectives:  1' in out,
        '%s: every message matched, one collective' % name, out)
+    check_coords(db, name, args[args.index('--dims') + 1])
+    return db
 
 
 def main():
@@ -142,12 +193,16 @@ def main():
             skip('the traces', 'no otf2-print')
         else:
             # a broadcast: one message per non-root node
-            check_trace(tmp, 'bcast', ['--dims', '4x4x4', '--op', 'bcast'], 64, 63)
+            db = check_trace(tmp, 'bcast', ['--dims', '4x4x4', '--op', 'bcast'], 64, 63)
+            if db is not None:
+                check_bad_coords(tmp, db)
             # an all-reduce with 3 transit nodes: up and down per taking-part non-root node
             check_trace(tmp, 'allreduce', ['--dims', '4x4x4', '--op', 'allreduce', '--root', '21',
                                            '--transit', '1,2,5'], 61, 120)
             # an all-gather on 4 trees: recursive doubling, n log n messages
             check_trace(tmp, 'allgather', ['--dims', '4x4x2', '--op', 'allgather', '--trees', '4'], 32, 32 * 5)
+            # a 4-dimensional torus
+            check_trace(tmp, 'allreduce-4d', ['--dims', '2x2x2x2', '--op', 'allreduce'], 16, 30)
     return finish()
 
 

@@ -13,7 +13,13 @@
  *     as a row per rank with the messages in the colours of their phases;
  *   - the barrier and the worst wait state of a third-party Score-P trace
  *     (casita-4_mpi_ls_barr: its delay chain, once analysed);
- *   - an allreduce of 1024 ranks (the import benchmark's generator).
+ *   - an allreduce of 1024 ranks (the import benchmark's generator);
+ *   - the torus model's runs (`sextant sim torus --trace`) of a broadcast
+ *     on 4x4x2 and an all-reduce on 2x2x2x2: laid out on the coordinates
+ *     the trace gives each node (X and Y the plane, a panel per Z side by
+ *     side, a row of panels per W), a line in a gap between two
+ *     neighbours' boxes exactly where the run sent a message between
+ *     them, the Z and W hops in their colours, the root framed.
  * Each tree is drawn with one box per member: the boxes' border has a
  * colour of its own, and its connected regions in the pixels are
  * counted. A click on a node (a real X click, xdotool) selects its
@@ -294,19 +300,38 @@ test_onecoll (Fixture       *fixture,
 
 /* A onecoll allreduce recorded on 5 ranks: an exchange ------------------------ */
 
+/* Pixels in @rect (NULL: all) of @color, or with @color NULL darker than
+ * 140 in every channel (B, G, R, A): the lines, not the faint mesh */
+static guint
+count_in (const guint8          *pixels,
+          int                    width,
+          int                    height,
+          const graphene_rect_t *rect,
+          const GdkRGBA         *color)
+{
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, width, height);
+  guint n = 0;
+
+  rect = rect != NULL ? rect : &all;
+  for (int y = MAX ((int)rect->origin.y, 0); y < MIN ((int)(rect->origin.y + rect->size.height), height); y++)
+    for (int x = MAX ((int)rect->origin.x, 0); x < MIN ((int)(rect->origin.x + rect->size.width), width); x++)
+      {
+        const guint8 *p = pixels + ((gsize)y * width + x) * 4;
+
+        n += color != NULL ? sextant_test_pixel_is (pixels, width, x, y, color)
+                           : p[0] < 140 && p[1] < 140 && p[2] < 140;
+      }
+
+  return n;
+}
+
 static guint
 count_color (const guint8  *pixels,
              int            width,
              int            height,
              const GdkRGBA *color)
 {
-  guint n = 0;
-
-  for (int y = 0; y < height; y++)
-    for (int x = 0; x < width; x++)
-      n += sextant_test_pixel_is (pixels, width, x, y, color);
-
-  return n;
+  return count_in (pixels, width, height, NULL, color);
 }
 
 /* The S0/S1 allreduce's exchange: a row (a box) per rank, its messages in
@@ -520,7 +545,7 @@ test_app (Fixture       *fixture,
   g_free (err);
 }
 
-/* 1024 members ---------------------------------------------------------------- */
+/* Frame times ------------------------------------------------------------------ */
 
 static double
 ms_since (gint64 start)
@@ -570,14 +595,226 @@ measure_frames (Fixture *fixture,
       texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, MIN (height, 800)));
       raster = MIN (raster, ms_since (start));
     }
-  g_test_message ("1024 members, %u boxes of their own and %u collapsed, %d x %d px: layout %.2f ms, "
+  g_test_message ("%u members, %u boxes of their own and %u collapsed, %d x %d px: layout %.2f ms, "
                   "snapshot %.2f ms (drawn anew) / %.3f ms (replayed), 800 px of it rasterized by %s in %.2f ms "
                   "(best of 5)",
-                  boxes, sextant_tree_view_get_n_aggregates (fixture->view), width, height, layout, fresh, cached,
+                  sextant_comm_tree_get_n_nodes (sextant_tree_view_get_tree (fixture->view)), boxes,
+                  sextant_tree_view_get_n_aggregates (fixture->view), width, height, layout, fresh, cached,
                   G_OBJECT_TYPE_NAME (renderer), raster);
   g_assert_cmpfloat (layout + fresh, <, 250);
   g_assert_cmpfloat (cached, <, 5);
 }
+
+/* The torus model's runs -------------------------------------------------------- */
+
+typedef struct
+{
+  const char *dims;
+  const char *op;
+  guint       members;
+  gboolean    pixels;    /* cells large enough to look at the lines' pixels */
+} TorusCase;
+
+static const TorusCase torus_bcast = { "4x4x2", "bcast", 32, TRUE };
+static const TorusCase torus_allreduce = { "2x2x2x2", "allreduce", 16, TRUE };
+static const TorusCase torus_2048 = { "16x16x8", "bcast", 2048, FALSE };
+
+static double
+centre (const graphene_rect_t *box,
+        guint                  axis)
+{
+  return axis == 0 ? box->origin.x + box->size.width / 2 : box->origin.y + box->size.height / 2;
+}
+
+static gboolean
+sent_between (const GArray *pairs,
+              gint64        a,
+              gint64        b)
+{
+  for (guint k = 0; k < pairs->len; k++)
+    {
+      const SextantMessagePair *pair = &g_array_index (pairs, SextantMessagePair, k);
+
+      if ((pair->sender == a && pair->receiver == b) || (pair->sender == b && pair->receiver == a))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_torus (Fixture       *fixture,
+            gconstpointer  data)
+{
+  const TorusCase *c = data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *trace = g_build_filename (dir, "trace", NULL);
+  g_autofree char *anchor = g_build_filename (trace, "traces.otf2", NULL);
+  g_autofree char *err = NULL;
+  g_autofree guint8 *pixels = NULL;
+  g_autoptr(SextantStore) recorded = NULL;
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GArray) pairs = NULL;
+  g_auto(SextantTorusCoords) places = { 0 };
+  SextantCommTree *tree;
+  guint n, hops[2] = { 0, 0 }, linked = 0, unlinked = 0;
+  gboolean has_torus, has_model;
+  int width, height;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (sextant_test_run_sextant ((const char *[]) { "sim", "torus", "--dims", c->dims, "--op", c->op,
+                                                                "--trace", trace, NULL }, &err), ==, 0);
+  recorded = sextant_test_import (anchor, &fixture->tmpdir);
+  sextant_test_remove_tree (dir);
+  fixture_show (fixture, sextant_store_get_path (recorded), 1400, 1100);
+  store = open_store (fixture);
+  g_assert_true (sextant_store_read_torus_coords (store, &places, &error));
+  g_assert_no_error (error);
+  pairs = sextant_store_read_message_pairs (store, SEXTANT_NULL, SEXTANT_NULL, &error);
+  g_assert_no_error (error);
+
+  tree = choose (fixture, "1");
+  n = sextant_comm_tree_get_n_nodes (tree);
+  g_assert_cmpuint (n, ==, c->members);
+  g_object_get (fixture->view, "has-torus", &has_torus, "has-model", &has_model, NULL);
+  g_assert_true (has_torus);
+  g_assert_false (has_model);
+  g_assert_cmpuint (count_boxes (fixture), ==, c->members);
+
+  /* X across a panel, Y down it; Z the next panel to the right, W the
+   * next row of panels */
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j < n; j++)
+      {
+        const SextantLocationCoords *a = sextant_torus_coords_find (&places, sextant_comm_tree_get_node (tree, i)->loc);
+        const SextantLocationCoords *b = sextant_torus_coords_find (&places, sextant_comm_tree_get_node (tree, j)->loc);
+        graphene_rect_t box_a, box_b;
+        guint differ = 0, dim = 0;
+
+        g_assert_nonnull (a);
+        g_assert_nonnull (b);
+        for (guint d = 0; d < places.n_dims; d++)
+          if (a->coords[d] != b->coords[d])
+            differ++, dim = d;
+        if (differ != 1 || a->coords[dim] > b->coords[dim])
+          continue;
+        g_assert_true (sextant_tree_view_get_node_area (fixture->view, i, &box_a));
+        g_assert_true (sextant_tree_view_get_node_area (fixture->view, j, &box_b));
+        /* X: to the right on the same line; Y and W: below in the same
+         * column; Z: the next panel in reading order (to the right, or
+         * on a row below when the panels of a W wrap) */
+        if (dim == 2 && centre (&box_a, 1) != centre (&box_b, 1))
+          g_assert_cmpfloat (centre (&box_a, 1), <, centre (&box_b, 1));
+        else
+          {
+            g_assert_cmpfloat (centre (&box_a, dim % 2), <, centre (&box_b, dim % 2));
+            g_assert_cmpfloat (centre (&box_a, 1 - dim % 2), ==, centre (&box_b, 1 - dim % 2));
+          }
+      }
+
+  measure_frames (fixture, c->members);
+
+  /* the gap between two neighbours in a panel holds a line exactly when
+   * the run sent a message between them */
+  pixels = sextant_test_render (GTK_WIDGET (fixture->view), &width, &height);
+  for (guint i = 0; i < n && c->pixels; i++)
+    for (guint j = 0; j < n; j++)
+      {
+        const SextantTreeNode *x = sextant_comm_tree_get_node (tree, i), *y = sextant_comm_tree_get_node (tree, j);
+        const SextantLocationCoords *a = sextant_torus_coords_find (&places, x->loc);
+        const SextantLocationCoords *b = sextant_torus_coords_find (&places, y->loc);
+        graphene_rect_t box_a, box_b, gap;
+        guint differ = 0, dim = 0, dark, length;
+
+        for (guint d = 0; d < places.n_dims; d++)
+          if (a->coords[d] != b->coords[d])
+            differ++, dim = d;
+        if (differ != 1 || dim > 1 || b->coords[dim] != a->coords[dim] + 1)
+          continue;
+        sextant_tree_view_get_node_area (fixture->view, i, &box_a);
+        sextant_tree_view_get_node_area (fixture->view, j, &box_b);
+        /* the band 5 px either side of the line between the boxes' centres */
+        if (dim == 0)
+          graphene_rect_init (&gap, box_a.origin.x + box_a.size.width + 6, centre (&box_a, 1) - 5,
+                              box_b.origin.x - box_a.origin.x - box_a.size.width - 12, 10);
+        else
+          graphene_rect_init (&gap, centre (&box_a, 0) - 5, box_a.origin.y + box_a.size.height + 6, 10,
+                              box_b.origin.y - box_a.origin.y - box_a.size.height - 12);
+        dark = count_in (pixels, width, height, &gap, NULL);
+        /* a line along the whole gap, but where a hop in Z or W crosses
+         * it; else at most the few pixels where two hops cross (their
+         * colours mixed) */
+        length = (guint)(dim == 0 ? gap.size.width : gap.size.height);
+        if (sent_between (pairs, x->loc, y->loc))
+          {
+            linked++;
+            g_assert_cmpuint (dark, >=, length * 3 / 4);
+          }
+        else
+          {
+            unlinked++;
+            g_assert_cmpuint (dark, <, length / 4);
+          }
+      }
+  g_test_message ("%s: %u neighbours in a panel linked by messages, %u not", c->dims, linked, unlinked);
+  if (c->pixels)
+    g_assert_cmpuint (linked, >, 0);
+
+  /* the hops between the panels, in the colours of Z and W */
+  for (guint k = 0; k < pairs->len; k++)
+    {
+      const SextantMessagePair *pair = &g_array_index (pairs, SextantMessagePair, k);
+      const SextantLocationCoords *a = sextant_torus_coords_find (&places, pair->sender);
+      const SextantLocationCoords *b = sextant_torus_coords_find (&places, pair->receiver);
+
+      for (guint d = 2; d < places.n_dims; d++)
+        hops[d - 2] += a->coords[d] != b->coords[d];
+    }
+  for (guint d = 0; d < 2 && c->pixels; d++)
+    {
+      guint colored = count_color (pixels, width, height, sextant_tree_view_phase_color (d));
+
+      g_test_message ("%u hops in %c, %u pixels of their colour", hops[d], "ZW"[d], colored);
+      if (hops[d] == 0)
+        g_assert_cmpuint (colored, ==, 0);
+      else
+        g_assert_cmpuint (colored, >=, 20 * hops[d]);
+    }
+
+  /* the root framed: a dark column 3 px left of its box */
+  {
+    graphene_rect_t box;
+
+    g_assert_true (sextant_tree_view_get_node_area (fixture->view, (guint)sextant_comm_tree_get_root (tree), &box));
+    g_assert_cmpuint (count_in (pixels, width, height, &GRAPHENE_RECT_INIT (box.origin.x - 4, box.origin.y, 2,
+                                                                           box.size.height), NULL),
+                      >=, (guint)box.size.height);
+  }
+
+  /* a click on a node selects it as in the other layouts (one of the
+   * first: its row is in the timeline's view, when the timeline has a
+   * row per node) */
+  if (c->pixels)
+    click_node (fixture, sextant_comm_tree_get_root (tree) == 1 ? 2 : 1);
+
+  /* off: the layout by depth and time, where the binomial layout applies */
+  g_object_set (fixture->view, "torus-layout", FALSE, NULL);
+  sextant_test_run_frames (GTK_WIDGET (fixture->view), 2);
+  g_object_get (fixture->view, "has-torus", &has_torus, "has-model", &has_model, NULL);
+  g_assert_true (has_torus);
+  g_assert_cmpint (has_model, ==, g_str_equal (c->op, "bcast"));
+  {
+    guint own = count_boxes (fixture), in_aggregates = 0, members;
+    graphene_rect_t area;
+
+    for (guint a = 0; sextant_tree_view_get_aggregate_area (fixture->view, a, &members, &area); a++)
+      in_aggregates += members;
+    g_assert_cmpuint (own + in_aggregates, ==, c->members);
+  }
+}
+
+/* 1024 members ---------------------------------------------------------------- */
 
 static void
 test_1024 (Fixture       *fixture,
@@ -591,6 +828,7 @@ test_1024 (Fixture       *fixture,
   SextantCommTree *tree;
   graphene_rect_t area;
   guint own, members, in_aggregates = 0;
+  gboolean has_torus = TRUE;
 
   g_assert_nonnull (db);
   fixture_show (fixture, db, 1200, 900);
@@ -608,6 +846,8 @@ test_1024 (Fixture       *fixture,
   g_assert_cmpint (widest->members, ==, 1024);
   tree = choose (fixture, widest->id);
   g_assert_cmpuint (sextant_comm_tree_get_n_nodes (tree), ==, 1024);
+  g_object_get (fixture->view, "has-torus", &has_torus, NULL);
+  g_assert_false (has_torus);
 
   /* a box per node shown, the others in collapsed boxes: all 1024 */
   own = count_boxes (fixture);
@@ -655,6 +895,9 @@ main (int   argc,
   g_test_add ("/tree-view/allreduce-exchange", Fixture, NULL, NULL, test_exchange, fixture_tear_down);
   g_test_add ("/tree-view/barrier-and-delay-chain", Fixture, NULL, NULL, test_casita, fixture_tear_down);
   g_test_add ("/tree-view/1024-members", Fixture, NULL, NULL, test_1024, fixture_tear_down);
+  g_test_add ("/tree-view/torus-4x4x2-bcast", Fixture, &torus_bcast, NULL, test_torus, fixture_tear_down);
+  g_test_add ("/tree-view/torus-2x2x2x2-allreduce", Fixture, &torus_allreduce, NULL, test_torus, fixture_tear_down);
+  g_test_add ("/tree-view/torus-16x16x8-bcast", Fixture, &torus_2048, NULL, test_torus, fixture_tear_down);
   g_test_add ("/tree-view/app-screenshot", Fixture, NULL, NULL, test_app, fixture_tear_down);
 
   return g_test_run ();

@@ -375,6 +375,55 @@ GArray       *sextant_store_read_rma_pairs         (SextantStore           *self
                                                     gint64                 *skipped,
                                                     GError                **error);
 
+/* Torus coordinates (sextant-store-torus.c) ------------------------------------
+ *
+ * A trace places its locations on a 2- to 4-dimensional torus with two
+ * definitions the importer keeps: a location property "torus_coords" =
+ * "3,1,0" (X first) per location, and optionally a system tree node
+ * property "torus_dims" = "4x4x2" (else the sizes are one more than the
+ * largest coordinates). `sextant sim torus --trace` writes both. */
+
+#define SEXTANT_LOCATION_COORDS_PROPERTY "torus_coords"
+#define SEXTANT_TORUS_DIMS_PROPERTY      "torus_dims"
+#define SEXTANT_TORUS_COORDS_MAX_DIMS    4
+
+/**
+ * SextantLocationCoords:
+ * @loc: location.id
+ * @coords: its place, X first; 0 past the torus's dimensions
+ */
+typedef struct
+{
+  gint64 loc;
+  guint  coords[SEXTANT_TORUS_COORDS_MAX_DIMS];
+} SextantLocationCoords;
+
+/**
+ * SextantTorusCoords:
+ * @n_dims: 2 to 4; 0 when the trace places no location
+ * @sizes: the torus's size in each dimension
+ * @locations: (element-type SextantLocationCoords): the placed locations,
+ *   by location.id
+ */
+typedef struct
+{
+  guint   n_dims;
+  guint   sizes[SEXTANT_TORUS_COORDS_MAX_DIMS];
+  GArray *locations;
+} SextantTorusCoords;
+
+void          sextant_torus_coords_clear           (SextantTorusCoords       *coords);
+const SextantLocationCoords *
+              sextant_torus_coords_find            (const SextantTorusCoords *coords,
+                                                    gint64                    loc);
+char         *sextant_torus_coords_format          (const SextantTorusCoords *coords,
+                                                    gint64                    loc);
+gboolean      sextant_store_read_torus_coords      (SextantStore             *self,
+                                                    SextantTorusCoords       *coords,
+                                                    GError                  **error);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantTorusCoords, sextant_torus_coords_clear)
+
 /**
  * SextantAnalysisScope:
  * @analysed: an analysis has written its results into the store

@@ -120,19 +120,30 @@ is_dark (const GdkRGBA *color)
   return 0.299 * color->red + 0.587 * color->green + 0.114 * color->blue < 0.5;
 }
 
-/* A legend's entry: a sample (a line, or a box when @fill is given) and
- * its text, at *@x, which moves past it; left out when it does not fit */
-static void
-legend_entry (SextantTreeView *self,
-              GtkSnapshot     *snapshot,
-              PangoLayout     *layout,
-              const GdkRGBA   *fg,
-              const GdkRGBA   *color,
-              double           line,
-              gboolean         dashed,
-              const GdkRGBA   *fill,
-              const char      *text,
-              double          *x)
+void
+_sextant_tree_view_label_background (const GdkRGBA *fg,
+                                     GdkRGBA       *back)
+{
+  *back = is_dark (fg) ? (GdkRGBA) { 1, 1, 1, 0.85f } : (GdkRGBA) { 0, 0, 0, 0.6f };
+}
+
+const GdkRGBA *
+_sextant_tree_view_aggregate_border (void)
+{
+  return &aggregate_border;
+}
+
+void
+_sextant_tree_view_legend_entry (SextantTreeView *self,
+                                 GtkSnapshot     *snapshot,
+                                 PangoLayout     *layout,
+                                 const GdkRGBA   *fg,
+                                 const GdkRGBA   *color,
+                                 double           line,
+                                 gboolean         dashed,
+                                 const GdkRGBA   *fill,
+                                 const char      *text,
+                                 double          *x)
 {
   int w;
 
@@ -211,7 +222,12 @@ snapshot_legend (SextantTreeView *self,
   pango_layout_get_pixel_size (layout, &w, NULL);
   x += w + 24;
 
-  legend_entry (self, snapshot, layout, fg, fg, 3, FALSE, NULL, "critical path", &x);
+  if (l->torus != NULL)
+    {
+      _sextant_tree_view_torus_legend (self, snapshot, layout, fg, &x);
+      return;
+    }
+  _sextant_tree_view_legend_entry (self, snapshot, layout, fg, fg, 3, FALSE, NULL, "critical path", &x);
   if (sextant_comm_tree_is_exchange (self->tree))
     {
       g_autoptr(GPtrArray) phases = exchange_phases (self);
@@ -244,16 +260,18 @@ snapshot_legend (SextantTreeView *self,
         }
     }
   if (l->model)
-    legend_entry (self, snapshot, layout, fg, fg, 1.5, TRUE, NULL, "Open MPI's binomial tree (assumed)", &x);
+    _sextant_tree_view_legend_entry (self, snapshot, layout, fg, fg, 1.5, TRUE, NULL,
+                                     "Open MPI's binomial tree (assumed)", &x);
   if (help)
-    legend_entry (self, snapshot, layout, fg, &root_help, 1.75, FALSE, NULL, "the root's help", &x);
+    _sextant_tree_view_legend_entry (self, snapshot, layout, fg, &root_help, 1.75, FALSE, NULL, "the root's help", &x);
   if (waits)
-    legend_entry (self, snapshot, layout, fg, NULL, 0, FALSE, &waiting_band, "waiting", &x);
+    _sextant_tree_view_legend_entry (self, snapshot, layout, fg, NULL, 0, FALSE, &waiting_band, "waiting", &x);
   if (cause)
-    legend_entry (self, snapshot, layout, fg, NULL, 0, FALSE, &cause_band, "the root cause's delay", &x);
+    _sextant_tree_view_legend_entry (self, snapshot, layout, fg, NULL, 0, FALSE, &cause_band,
+                                     "the root cause's delay", &x);
   if (collapsed)
-    legend_entry (self, snapshot, layout, fg, &aggregate_border, 0, FALSE, &aggregate_fill, "collapsed: click for more",
-                  &x);
+    _sextant_tree_view_legend_entry (self, snapshot, layout, fg, &aggregate_border, 0, FALSE, &aggregate_fill,
+                                     "collapsed: click for more", &x);
 }
 
 /* Every other depth on a faint band, so that its lanes read as one row */
@@ -486,11 +504,12 @@ place_label (SextantTreeView *self,
              double           y1)
 {
   static const double along[] = { 0.5, 0.35, 0.65, 0.2, 0.8 };
-  GdkRGBA back = is_dark (fg) ? (GdkRGBA) { 1, 1, 1, 0.85f } : (GdkRGBA) { 0, 0, 0, 0.6f };
+  GdkRGBA back;
   graphene_rect_t rect;
   guint a;
   int w, h;
 
+  _sextant_tree_view_label_background (fg, &back);
   pango_layout_set_text (layout, text, -1);
   pango_layout_get_pixel_size (layout, &w, &h);
   for (a = 0; a < G_N_ELEMENTS (along); a++)
@@ -742,6 +761,12 @@ render (SextantTreeView *self,
   pango_layout_set_attributes (small, attrs);
 
   snapshot_legend (self, snapshot, layout, fg);
+  if (l->torus != NULL)
+    {
+      _sextant_tree_view_snapshot_torus (self, snapshot, small, fg);
+      snapshot_items (self, snapshot, layout, fg, taken);
+      return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+    }
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, LEGEND_HEIGHT));
   sextant_ruler_snapshot (snapshot, layout, fg, (float)l->x0, (float)l->plot, RULER_HEIGHT,

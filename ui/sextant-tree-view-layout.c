@@ -78,7 +78,28 @@ _sextant_tree_layout_free (Layout *layout)
   g_clear_pointer (&layout->items, g_array_unref);
   g_free (layout->depth_y);
   g_free (layout->depth_lanes);
+  g_clear_pointer (&layout->torus, _sextant_tree_torus_plan_free);
   g_free (layout);
+}
+
+/* A layout of @n_nodes nodes, none placed yet (item_of -1), no items */
+Layout *
+_sextant_tree_layout_alloc (guint n_nodes,
+                            int   width)
+{
+  Layout *layout = g_new0 (Layout, 1);
+
+  layout->n_nodes = n_nodes;
+  layout->width = width;
+  layout->parent = g_new (int, MAX (n_nodes, 1));
+  layout->edge_in = g_new (int, MAX (n_nodes, 1));
+  layout->item_of = g_new (int, MAX (n_nodes, 1));
+  for (guint i = 0; i < n_nodes; i++)
+    layout->parent[i] = layout->edge_in[i] = layout->item_of[i] = -1;
+  layout->items = g_array_new (FALSE, TRUE, sizeof (Item));
+  g_array_set_clear_func (layout->items, item_clear);
+
+  return layout;
 }
 
 double
@@ -368,8 +389,8 @@ _sextant_tree_layout_new (SextantCommTree *tree,
                           int              width,
                           PangoLayout     *text)
 {
-  g_autoptr(Layout) layout = g_new0 (Layout, 1);
   guint n = sextant_comm_tree_get_n_nodes (tree);
+  g_autoptr(Layout) layout = _sextant_tree_layout_alloc (n, width);
   const GArray *path = sextant_comm_tree_get_critical_path (tree);
   g_autofree gboolean *critical = g_new0 (gboolean, MAX (n, 1));
   g_autofree guint *budget = g_new0 (guint, n + 1);
@@ -386,13 +407,6 @@ _sextant_tree_layout_new (SextantCommTree *tree,
   guint n_order = 0;
   int root = sextant_comm_tree_get_root (tree);
 
-  layout->n_nodes = n;
-  layout->width = width;
-  layout->parent = g_new (int, MAX (n, 1));
-  layout->edge_in = g_new (int, MAX (n, 1));
-  layout->item_of = g_new (int, MAX (n, 1));
-  layout->items = g_array_new (FALSE, TRUE, sizeof (Item));
-  g_array_set_clear_func (layout->items, item_clear);
   find_parents (layout, tree, model);
   find_span (layout, tree);
   for (guint k = 0; k < path->len; k++)

@@ -5,8 +5,9 @@
  *
  * Shared by the files of SextantTreeView: sextant-tree-view.c (the session,
  * the trees built for it, input), sextant-tree-view-layout.c (where each
- * node goes: depths, lanes, collapsed siblings) and sextant-tree-view-draw.c
- * (what a frame looks like).
+ * node goes: depths, lanes, collapsed siblings), sextant-tree-view-torus.c
+ * (where each node goes on the torus coordinates, and what is drawn there
+ * but the boxes) and sextant-tree-view-draw.c (what a frame looks like).
  */
 #pragma once
 
@@ -60,6 +61,23 @@ typedef struct
   double           bar_end;    /* x of t_end */
 } Item;
 
+/* The layout on the torus coordinates (sextant-tree-view-torus.c) */
+typedef struct _TorusPlan TorusPlan;
+
+/* Where a collective's nodes sit on a torus, and the run's messages, read
+ * on the worker with the tree */
+typedef struct
+{
+  SextantTorusCoords  torus;   /* n_dims 0: none */
+  GArray             *pairs;   /* SextantMessagePair; set when a node of the tree has a place */
+  char               *error;   /* why the trace's coordinates are not used */
+} TorusPlaces;
+
+void    _sextant_tree_view_read_places  (SextantStore    *store,
+                                         SextantCommTree *tree,
+                                         TorusPlaces     *places);
+void    _sextant_tree_view_places_clear (TorusPlaces     *places);
+
 typedef struct
 {
   guint    n_nodes;
@@ -78,6 +96,7 @@ typedef struct
   double   plot;
   gint64   max_lateness;
   gboolean model;        /* laid out on the model edges (an assumed algorithm) */
+  TorusPlan *torus;      /* laid out on the torus coordinates: no time axis, no depths */
 } Layout;
 
 Layout *_sextant_tree_layout_new  (SextantCommTree *tree,
@@ -85,6 +104,8 @@ Layout *_sextant_tree_layout_new  (SextantCommTree *tree,
                                    gboolean         model,
                                    int              width,
                                    PangoLayout     *text);
+Layout *_sextant_tree_layout_alloc (guint          n_nodes,
+                                   int            width);
 void    _sextant_tree_layout_free (Layout          *layout);
 double  _sextant_tree_layout_x    (Layout          *layout,
                                    gint64           t);
@@ -92,6 +113,28 @@ double  _sextant_tree_layout_x    (Layout          *layout,
 int     _sextant_tree_layout_hit  (Layout          *layout,
                                    double           x,
                                    double           y);
+
+/* The tree's nodes at their places on the torus, the other placed
+ * locations (transit nodes) and the messages between them; NULL when no
+ * node of the tree has a place */
+Layout *_sextant_tree_layout_new_torus  (SextantCommTree          *tree,
+                                         const SextantTorusCoords *torus,
+                                         const GArray             *pairs,
+                                         int                       width,
+                                         PangoLayout              *text);
+void    _sextant_tree_torus_plan_free   (TorusPlan                *plan);
+/* The panels, the links, the transit nodes, the root's mark: what the
+ * torus layout draws under the nodes' boxes */
+void    _sextant_tree_view_snapshot_torus (SextantTreeView        *self,
+                                           GtkSnapshot            *snapshot,
+                                           PangoLayout            *small,
+                                           const GdkRGBA          *fg);
+/* The legend's entries of the torus layout, from *@x on */
+void    _sextant_tree_view_torus_legend   (SextantTreeView        *self,
+                                           GtkSnapshot            *snapshot,
+                                           PangoLayout            *layout,
+                                           const GdkRGBA          *fg,
+                                           double                 *x);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Layout, _sextant_tree_layout_free)
 
@@ -110,6 +153,8 @@ struct _SextantTreeView
   gboolean         building;
   gboolean         ready;
   gboolean         model_layout;   /* MPI collectives: on Open MPI's binomial tree */
+  gboolean         torus_layout;   /* on the torus coordinates, when the trace has them */
+  TorusPlaces      places;         /* of the tree shown */
 
   GHashTable      *expanded;       /* node index + 2 -> more of its collapsed children shown (see the layout) */
   Layout          *layout;         /* for the current width, NULL until needed */
@@ -122,5 +167,22 @@ void _sextant_tree_view_snapshot     (GtkWidget       *widget,
 void _sextant_tree_view_invalidate   (SextantTreeView *self);
 void _sextant_tree_view_lateness_color (double         fraction,
                                         GdkRGBA       *color);
+/* A legend's entry: a line sample (or a box when @fill is given) and its
+ * text at *@x, which moves past it; left out when it does not fit */
+void _sextant_tree_view_legend_entry (SextantTreeView *self,
+                                      GtkSnapshot     *snapshot,
+                                      PangoLayout     *layout,
+                                      const GdkRGBA   *fg,
+                                      const GdkRGBA   *color,
+                                      double           line,
+                                      gboolean         dashed,
+                                      const GdkRGBA   *fill,
+                                      const char      *text,
+                                      double          *x);
+/* Under a label over the lines: light under dark text, dark under light */
+void _sextant_tree_view_label_background (const GdkRGBA *fg,
+                                          GdkRGBA       *back);
+/* The borders of collapsed boxes (and transit nodes): never a node's */
+const GdkRGBA *_sextant_tree_view_aggregate_border (void);
 
 G_END_DECLS

@@ -12,10 +12,15 @@
  * instances. The layout is made again when the width, the tree or the
  * expanded boxes change; a click on a node selects its location at its
  * arrival in the session, a click on a collapsed box shows its nodes.
+ * When the trace places the nodes of a collective's tree on a torus
+ * (sextant_store_read_torus_coords()), the worker also reads the places
+ * and the run's messages per pair, and the tree is laid out there
+ * (sextant-tree-view-torus.c) unless "torus-layout" is turned off.
  */
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sextant-graph.h"
 #include "sextant-tree-view-private.h"
@@ -32,6 +37,8 @@ enum
   PROP_TITLE,
   PROP_MODEL_LAYOUT,
   PROP_HAS_MODEL,
+  PROP_TORUS_LAYOUT,
+  PROP_HAS_TORUS,
   N_PROPS
 };
 
@@ -57,6 +64,21 @@ request_free (Request *request)
   g_clear_object (&request->session);
   g_free (request->collective);
   g_free (request);
+}
+
+/* What the worker hands back: the tree, and where its nodes sit */
+typedef struct
+{
+  SextantCommTree *tree;
+  TorusPlaces      places;
+} Built;
+
+static void
+built_free (Built *built)
+{
+  g_clear_pointer (&built->tree, sextant_comm_tree_unref);
+  _sextant_tree_view_places_clear (&built->places);
+  g_free (built);
 }
 
 /* On the worker: the collective's tree, or the instance's chain; an
@@ -111,7 +133,13 @@ build_worker (GTask        *task,
       return;
     }
 
-  g_task_return_pointer (task, tree, (GDestroyNotify)sextant_comm_tree_unref);
+  {
+    Built *built = g_new0 (Built, 1);
+
+    built->tree = tree;
+    _sextant_tree_view_read_places (store, tree, &built->places);
+    g_task_return_pointer (task, built, (GDestroyNotify)built_free);
+  }
 }
 
 static void
@@ -157,12 +185,39 @@ update_title (SextantTreeView *self)
     }
   else if (self->subject != NULL)
     title = g_strdup (self->subject);
+  if (title != NULL && self->places.error != NULL)
+    {
+      char *with = g_strdup_printf ("%s (its torus coordinates are not used: %s)", title, self->places.error);
+
+      g_free (title);
+      title = with;
+    }
 
   if (g_strcmp0 (title, self->title) == 0)
     return;
   g_free (self->title);
   self->title = g_steal_pointer (&title);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+/* The places of @built (NULL: none) become the view's */
+static void
+adopt_places (SextantTreeView *self,
+              Built           *built)
+{
+  gboolean had = self->places.pairs != NULL;
+
+  _sextant_tree_view_places_clear (&self->places);
+  if (built != NULL)
+    {
+      self->places = built->places;
+      memset (&built->places, 0, sizeof built->places);
+    }
+  if (had != (self->places.pairs != NULL))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_TORUS]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_MODEL]);
+    }
 }
 
 static void
@@ -191,17 +246,21 @@ built_cb (GObject      *object,
 {
   g_autoptr(SextantTreeView) self = user_data;
   Request *request = g_task_get_task_data (G_TASK (result));
-  g_autoptr(SextantCommTree) tree = NULL;
+  Built *built;
   g_autoptr(GError) error = NULL;
 
-  tree = g_task_propagate_pointer (G_TASK (result), &error);
+  built = g_task_propagate_pointer (G_TASK (result), &error);
   if (request->serial != self->serial)
-    return;                     /* asked for again meanwhile */
+    {
+      g_clear_pointer (&built, built_free);
+      return;                   /* asked for again meanwhile */
+    }
 
   self->building = FALSE;
-  if (tree == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (built == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  if (tree == NULL)
+  adopt_places (self, built);
+  if (built == NULL)
     {
       g_autofree char *message = g_strdup_printf ("No tree for %s: %s", self->subject, error->message);
 
@@ -209,7 +268,8 @@ built_cb (GObject      *object,
       set_error (self, message);
     }
   else
-    show_tree (self, tree);
+    show_tree (self, built->tree);
+  g_clear_pointer (&built, built_free);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   set_ready (self, TRUE);
 }
@@ -233,6 +293,7 @@ rebuild (SextantTreeView *self)
   if (collective == NULL && record == NULL)
     {
       self->building = FALSE;
+      adopt_places (self, NULL);
       show_tree (self, NULL);
       gtk_widget_queue_resize (GTK_WIDGET (self));
       set_ready (self, TRUE);
@@ -293,7 +354,10 @@ layout_for_width (SextantTreeView *self,
   g_clear_pointer (&self->layout, _sextant_tree_layout_free);
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   text = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  self->layout = _sextant_tree_layout_new (self->tree, self->expanded, self->model_layout, width, text);
+  if (self->torus_layout && self->places.pairs != NULL)
+    self->layout = _sextant_tree_layout_new_torus (self->tree, &self->places.torus, self->places.pairs, width, text);
+  if (self->layout == NULL)
+    self->layout = _sextant_tree_layout_new (self->tree, self->expanded, self->model_layout, width, text);
 
   return self->layout;
 }
@@ -397,6 +461,13 @@ node_details (SextantTreeView *self,
     g_autofree char *late = sextant_format_duration (node->lateness, res);
 
     g_string_append_printf (text, "<b>%s</b>%s", name, item->node == sextant_comm_tree_get_root (tree) ? " (root)" : "");
+    if (self->places.pairs != NULL)
+      {
+        g_autofree char *at = sextant_torus_coords_format (&self->places.torus, node->loc);
+
+        if (at != NULL)
+          g_string_append_printf (text, "\nat %s on the torus", at);
+      }
     append_time (text, "arrival", tree, node->arrival);
     append_time (text, "finish", tree, node->finish);
     g_string_append_printf (text, "\nlateness %s", late);
@@ -599,6 +670,7 @@ sextant_tree_view_set_tree (SextantTreeView *self,
   self->serial++;
   self->building = FALSE;
   set_error (self, NULL);
+  adopt_places (self, NULL);
   show_tree (self, tree);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   set_ready (self, TRUE);
@@ -755,6 +827,7 @@ sextant_tree_view_finalize (GObject *object)
   SextantTreeView *self = SEXTANT_TREE_VIEW (object);
 
   g_clear_pointer (&self->tree, sextant_comm_tree_unref);
+  _sextant_tree_view_places_clear (&self->places);
   g_clear_pointer (&self->layout, _sextant_tree_layout_free);
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   g_clear_pointer (&self->expanded, g_hash_table_unref);
@@ -794,7 +867,14 @@ sextant_tree_view_get_property (GObject    *object,
       g_value_set_boolean (value, self->model_layout);
       break;
     case PROP_HAS_MODEL:
-      g_value_set_boolean (value, self->tree != NULL && sextant_comm_tree_get_has_model_layout (self->tree));
+      g_value_set_boolean (value, self->tree != NULL && sextant_comm_tree_get_has_model_layout (self->tree) &&
+                                  !(self->torus_layout && self->places.pairs != NULL));
+      break;
+    case PROP_TORUS_LAYOUT:
+      g_value_set_boolean (value, self->torus_layout);
+      break;
+    case PROP_HAS_TORUS:
+      g_value_set_boolean (value, self->places.pairs != NULL);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -822,6 +902,17 @@ sextant_tree_view_set_property (GObject      *object,
           /* the builder adds the model's edges */
           if (self->tree != NULL && sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_MPI_COLLECTIVE)
             rebuild (self);
+        }
+      break;
+    case PROP_TORUS_LAYOUT:
+      if (self->torus_layout != g_value_get_boolean (value))
+        {
+          self->torus_layout = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+          g_object_notify_by_pspec (object, properties[PROP_HAS_MODEL]);
+          self->hover = -1;
+          _sextant_tree_view_invalidate (self);
+          gtk_widget_queue_resize (GTK_WIDGET (self));
         }
       break;
     default:
@@ -858,8 +949,15 @@ sextant_tree_view_class_init (SextantTreeViewClass *klass)
   properties[PROP_MODEL_LAYOUT] = g_param_spec_boolean ("model-layout", NULL, NULL, FALSE,
                                                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                         G_PARAM_STATIC_STRINGS);
-  /* the tree shown is an MPI BCAST's or REDUCE's: "model-layout" applies */
+  /* the tree shown is an MPI BCAST's or REDUCE's, not on the torus: "model-layout" applies */
   properties[PROP_HAS_MODEL] = g_param_spec_boolean ("has-model", NULL, NULL, FALSE, ro);
+  /* a collective's tree on the torus coordinates of its nodes, when the
+   * trace has them (the default) */
+  properties[PROP_TORUS_LAYOUT] = g_param_spec_boolean ("torus-layout", NULL, NULL, TRUE,
+                                                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                        G_PARAM_STATIC_STRINGS);
+  /* the tree shown has nodes the trace places on a torus: "torus-layout" applies */
+  properties[PROP_HAS_TORUS] = g_param_spec_boolean ("has-torus", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "commtree");
@@ -873,6 +971,7 @@ sextant_tree_view_init (SextantTreeView *self)
 
   self->hover = -1;
   self->ready = TRUE;
+  self->torus_layout = TRUE;
   self->expanded = g_hash_table_new (NULL, NULL);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);

@@ -52,6 +52,7 @@ struct _SextantWindow
   SextantTreeView       *tree_view;
   GtkLabel              *tree_title;
   GtkToggleButton       *tree_model_button;
+  GtkToggleButton       *tree_torus_button;
   SextantMatrixView     *matrix_view;
   GtkLabel              *matrix_summary;
   GtkDropDown           *matrix_metric;

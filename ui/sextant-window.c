@@ -1022,6 +1022,7 @@ sextant_window_class_init (SextantWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, tree_view);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, tree_title);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, tree_model_button);
+  gtk_widget_class_bind_template_child (widget_class, SextantWindow, tree_torus_button);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_view);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_summary);
   gtk_widget_class_bind_template_child (widget_class, SextantWindow, matrix_metric);
@@ -1080,6 +1081,9 @@ sextant_window_init (SextantWindow *self)
   g_object_bind_property (self->tree_view, "model-layout", self->tree_model_button, "active",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   g_object_bind_property (self->tree_view, "has-model", self->tree_model_button, "visible", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->tree_view, "torus-layout", self->tree_torus_button, "active",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_object_bind_property (self->tree_view, "has-torus", self->tree_torus_button, "visible", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->matrix_view, "summary", self->matrix_summary, "label", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->matrix_view, "metric", self->matrix_metric, "selected",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
