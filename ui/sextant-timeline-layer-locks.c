@@ -11,8 +11,8 @@
  * the request to the acquisition; and a line with a head from the
  * holder's release to the waiter's acquisition (the hand-over), bundled
  * like messages when dense (sextant-timeline-flows.c). All in the lock
- * colour (plum: apart from MPI red, user green, the RMA orange and the
- * collectives' navy). The chosen lock_contention instance's hold is
+ * colour, magenta: apart from MPI red, user green, the RMA orange, the
+ * collectives' navy and the lost time's violet, petrol and near-black. The chosen lock_contention instance's hold is
  * outlined by the timeline's mark (sextant_timeline_find_lock_wait()).
  * O(waits + rows); main thread, inside a snapshot.
  */
@@ -23,9 +23,9 @@
 const GdkRGBA *
 _sextant_timeline_lock_color (void)
 {
-  static const GdkRGBA plum = { 0.50f, 0.05f, 0.55f, 1 };
+  static const GdkRGBA magenta = { 0.85f, 0.05f, 0.60f, 1 };
 
-  return &plum;
+  return &magenta;
 }
 
 /* The holds and the waits, on their rows */
@@ -48,7 +48,7 @@ draw_intervals (GtkSnapshot                   *snapshot,
 
       if (x1 < left || x0 > right || !g->row_of (g->row_data, w->holder_loc, &y, &h))
         continue;
-      bar = CLAMP (h / 4, 2, 5);
+      bar = CLAMP (h / 4, 3, 6);
       cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1), bar);
       if (x1 < right)
         cairo_rectangle (cr, x1 - 1, y, 2, h);

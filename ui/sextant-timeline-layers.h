@@ -169,7 +169,7 @@ void sextant_timeline_layer_rma         (GtkSnapshot                   *snapshot
 /* Lock waits (@waits: SextantLockWait, sextant-store-locks.h): on the
  * holder's row its hold (a bar along the top, a tick at the release), on
  * the waiter's the wait (dashed along the bottom), and a line with a head
- * from the release to the acquisition, in the lock colour (plum). */
+ * from the release to the acquisition, in the lock colour (magenta). */
 void sextant_timeline_layer_locks       (GtkSnapshot                   *snapshot,
                                          const SextantTimelineGeometry *geometry,
                                          GArray                        *waits);
