@@ -162,8 +162,8 @@ delay_interval (SextantStore                  *store,
     return TRUE;
   /* the acquisition that ended the wait, and the hold it waited for */
   waits = g_array_new (FALSE, FALSE, sizeof (SextantLockWait));
-  if (!sextant_store_read_lock_waits (store, instance->end, instance->end + 1, 0, instance->loc, SEXTANT_NULL, 0,
-                                      waits, error))
+  if (!sextant_store_read_lock_waits (store, instance->end, instance->end + 1, 0, instance->loc, SEXTANT_NULL, 1,
+                                      0, waits, error))
     return FALSE;
   for (guint i = 0; i < waits->len; i++)
     {

@@ -64,7 +64,7 @@ fixture_set_up (Fixture       *fixture,
   g_assert_cmpint (longest, >, 0);
   fixture->waits = g_array_new (FALSE, FALSE, sizeof (SextantLockWait));
   g_assert_true (sextant_store_read_lock_waits (fixture->store, span.begin, span.end + 1, longest, SEXTANT_NULL,
-                                                SEXTANT_NULL, 0, fixture->waits, &error));
+                                                SEXTANT_NULL, 1, 0, fixture->waits, &error));
   g_assert_no_error (error);
 }
 
@@ -161,7 +161,7 @@ test_view (Fixture       *fixture,
   /* the middle third of the waits' span */
   t0 = first->asked + (last->acquired - first->asked) / 3;
   t1 = first->asked + 2 * (last->acquired - first->asked) / 3;
-  g_assert_true (sextant_lod_reader_read_lock_waits (reader, t0, t1, 100000, view, &too_many, &error));
+  g_assert_true (sextant_lod_reader_read_lock_waits (reader, t0, t1, 1, 100000, view, &too_many, &error));
   g_assert_no_error (error);
   g_assert_false (too_many);
   for (guint i = 0; i < fixture->waits->len; i++)
@@ -179,7 +179,7 @@ test_view (Fixture       *fixture,
   g_assert_cmpuint (n, >, 10);
   /* too many: none */
   g_array_set_size (view, 0);
-  g_assert_true (sextant_lod_reader_read_lock_waits (reader, t0, t1, n - 1, view, &too_many, &error));
+  g_assert_true (sextant_lod_reader_read_lock_waits (reader, t0, t1, 1, n - 1, view, &too_many, &error));
   g_assert_true (too_many);
   g_assert_cmpuint (view->len, ==, 0);
   sextant_lod_reader_free (reader);

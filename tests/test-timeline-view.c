@@ -631,7 +631,7 @@ test_lock_holder (Fixture       *fixture,
   reader = sextant_lod_reader_new (store, &error);
   g_assert_no_error (error);
   g_assert_true (sextant_lod_reader_read_lock_waits (reader, sextant_session_get_view_begin (session),
-                                                     sextant_session_get_view_end (session), 1000000, waits,
+                                                     sextant_session_get_view_end (session), 1, 1000000, waits,
                                                      &too_many, &error));
   g_assert_no_error (error);
   sextant_lod_reader_free (reader);

@@ -10,7 +10,10 @@
  * then a view reads the acquisitions in it and the longest wait after it,
  * by the index on acquire time, and per wait the releases around it. Not
  * cached: a view costs what is in it, or max + 1 rows when it has too
- * many.
+ * many. The timeline asks only for the waits it can draw (a few pixels
+ * wide); a view in which no wait of the trace would be that wide reads
+ * nothing (50,000 acquisitions of lock-storm, the whole run: 117 ms of
+ * scanning for no wait, at a load of 30).
  */
 #include "config.h"
 
@@ -20,6 +23,7 @@ gboolean
 sextant_lod_reader_read_lock_waits (SextantLodReader  *self,
                                     gint64             t0,
                                     gint64             t1,
+                                    gint64             min_wait,
                                     guint              max,
                                     GArray            *waits,
                                     gboolean          *too_many,
@@ -36,11 +40,13 @@ sextant_lod_reader_read_lock_waits (SextantLodReader  *self,
     return TRUE;
   if (self->lock_span < 0 && !sextant_store_read_lock_span (self->store, &self->lock_span, &self->has_locks, error))
     return FALSE;
-  if (!self->has_locks)
+  /* none waited that long (a view of a whole run, where every wait is
+   * narrower than a pixel): no scan */
+  if (!self->has_locks || min_wait > self->lock_span)
     return TRUE;
   len = waits->len;
-  if (!sextant_store_read_lock_waits (self->store, t0, t1, self->lock_span, SEXTANT_NULL, SEXTANT_NULL, max + 1, waits,
-                                      error))
+  if (!sextant_store_read_lock_waits (self->store, t0, t1, self->lock_span, SEXTANT_NULL, SEXTANT_NULL, min_wait,
+                                      max + 1, waits, error))
     return FALSE;
   if (waits->len - len > max)
     {

@@ -252,7 +252,7 @@ read_lock_wait (SextantStore        *store,
 
   if (details->begin == SEXTANT_NULL || details->end == SEXTANT_NULL || details->end == G_MAXINT64)
     return TRUE;
-  if (!sextant_store_read_lock_waits (store, details->begin, details->end + 1, 0, details->loc, details->id, 0, waits,
+  if (!sextant_store_read_lock_waits (store, details->begin, details->end + 1, 0, details->loc, details->id, 1, 0, waits,
                                       error))
     return FALSE;
   if (waits->len == 0)

@@ -19,7 +19,7 @@
 #include "sextant-store-private.h"
 
 /* ?1 t0, ?2 t1, ?3 span, ?4 loc or NULL, ?5 visit or NULL, ?6 limit
- * (-1: none). Conflicting: the same lock (an RMA window lock: the same
+ * (-1: none), ?7 the shortest wait. Conflicting: the same lock (an RMA window lock: the same
  * window and target; a thread lock: the same id) of the same family, of
  * another location, acquired before (acquire time, then id, as
  * lock_contention orders them); a shared RMA request waits for exclusive
@@ -42,7 +42,7 @@ static const char lock_waits_sql[] =
   "             ELSE c.lock_id IS w.lock_id END "
   "    AND NOT (w.family = 'RMA' AND w.lock_type IS 'SHARED' AND c.lock_type IS 'SHARED') "
   "  ORDER BY c.release_time DESC, c.acquire_time, c.id LIMIT 1) "
-  "WHERE w.asked < ?2 AND w.acquire_time > w.asked "
+  "WHERE w.asked < ?2 AND w.acquire_time > w.asked AND w.acquire_time - w.asked >= ?7 "
   "ORDER BY w.acquire_time, w.id LIMIT ?6";
 
 static const char lock_span_sql[] =
@@ -78,6 +78,7 @@ sextant_store_read_lock_waits (SextantStore  *store,
                                gint64         span,
                                gint64         loc,
                                gint64         visit,
+                               gint64         min_wait,
                                guint          max,
                                GArray        *waits,
                                GError       **error)
@@ -88,9 +89,9 @@ sextant_store_read_lock_waits (SextantStore  *store,
 
   if (t1 <= t0)
     return TRUE;
-  return sextant_store_foreach_sql (store, lock_waits_sql, wait_row, waits, error, "iiinni", t0,
+  return sextant_store_foreach_sql (store, lock_waits_sql, wait_row, waits, error, "iiinnii", t0,
                                     MIN (t1, G_MAXINT64 - span), span, loc, visit,
-                                    max > 0 ? (gint64)max : (gint64)-1);
+                                    max > 0 ? (gint64)max : (gint64)-1, MAX (min_wait, 1));
 }
 
 static gboolean

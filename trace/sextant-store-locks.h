@@ -50,8 +50,9 @@ typedef struct
 /* Appends to @waits (of SextantLockWait) the lock waits of acquisitions
  * made in [@t0, @t1 + @span) that asked before @t1 (@span: the longest
  * wait, so that every wait overlapping [@t0, @t1) is found), of location
- * @loc and acquiring call @visit when they are not %SEXTANT_NULL, in
- * acquire order, at most @max of them (0: no bound). A hold never released
+ * @loc and acquiring call @visit when they are not %SEXTANT_NULL, that
+ * waited @min_wait ticks or more, in acquire order, at most @max of them
+ * (0: no bound). A hold never released
  * in the trace is no holder here (lock_contention counts it). Reads by the
  * indexes lock_acquire and lock_release: a wait costs the releases in
  * about twice its own length. */
@@ -61,6 +62,7 @@ gboolean sextant_store_read_lock_waits (SextantStore  *store,
                                         gint64         span,
                                         gint64         loc,
                                         gint64         visit,
+                                        gint64         min_wait,
                                         guint          max,
                                         GArray        *waits,
                                         GError       **error);

@@ -350,8 +350,11 @@ read_lines (Frame            *frame,
     g_clear_pointer (&frame->syncs, g_array_unref);
 
   frame->locks = g_array_new (FALSE, FALSE, sizeof (SextantLockWait));
-  if (!sextant_lod_reader_read_lock_waits (reader, request->t0, request->t1, MAX_LOCK_WAITS, frame->locks, &too_many,
-                                           error))
+  /* those the layer draws: a few pixels wide */
+  if (!sextant_lod_reader_read_lock_waits (reader, request->t0, request->t1,
+                                           MAX ((request->t1 - request->t0) * SEXTANT_LOCK_WAIT_MIN_PIXELS
+                                                / MAX (request->width, 1), 1),
+                                           MAX_LOCK_WAITS, frame->locks, &too_many, error))
     return FALSE;
   if (too_many)
     g_clear_pointer (&frame->locks, g_array_unref);

@@ -14,11 +14,23 @@
  * colour, magenta: apart from MPI red, user green, the RMA orange, the
  * collectives' navy and the lost time's violet, petrol and near-black. The chosen lock_contention instance's hold is
  * outlined by the timeline's mark (sextant_timeline_find_lock_wait()).
+ * A wait narrower than SEXTANT_LOCK_WAIT_MIN_PIXELS is not drawn, nor its hold: at a
+ * run's zoom the thousands of microsecond waits of a threaded code would
+ * cover the rows (casita-2_jacobi_blame_cpu_015: 8,000 thread locks) and
+ * say nothing one can read; zoomed in, they are drawn.
  * O(waits + rows); main thread, inside a snapshot.
  */
 #include "config.h"
 
 #include "sextant-timeline-layers-private.h"
+
+
+static gboolean
+wide_enough (const SextantTimelineGeometry *g,
+             const SextantLockWait         *w)
+{
+  return sextant_timeline_geometry_x (g, w->acquired) - sextant_timeline_geometry_x (g, w->asked) >= SEXTANT_LOCK_WAIT_MIN_PIXELS;
+}
 
 const GdkRGBA *
 _sextant_timeline_lock_color (void)
@@ -46,7 +58,7 @@ draw_intervals (GtkSnapshot                   *snapshot,
       double x1 = MIN (sextant_timeline_geometry_x (g, w->hold_end), right);
       float y, h, bar;
 
-      if (x1 < left || x0 > right || !g->row_of (g->row_data, w->holder_loc, &y, &h))
+      if (!wide_enough (g, w) || x1 < left || x0 > right || !g->row_of (g->row_data, w->holder_loc, &y, &h))
         continue;
       bar = CLAMP (h / 4, 3, 6);
       cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1), bar);
@@ -64,7 +76,7 @@ draw_intervals (GtkSnapshot                   *snapshot,
       double x1 = MIN (sextant_timeline_geometry_x (g, w->acquired), right);
       float y, h;
 
-      if (x1 < left || x0 > right || !g->row_of (g->row_data, w->loc, &y, &h))
+      if (!wide_enough (g, w) || x1 < left || x0 > right || !g->row_of (g->row_data, w->loc, &y, &h))
         continue;
       cairo_move_to (cr, x0, y + h - 1);
       cairo_line_to (cr, MAX (x1, x0 + 1), y + h - 1);
@@ -103,9 +115,11 @@ sextant_timeline_layer_locks (GtkSnapshot                   *snapshot,
       SextantFlow f = { w->holder_loc, w->loc, w->hold_end, MAX (w->acquired, w->hold_end), 1,
                         SEXTANT_FLOW_HEAD_FILLED, FALSE };
 
-      g_array_append_val (flows, f);
+      if (wide_enough (geometry, w))
+        g_array_append_val (flows, f);
     }
-  _sextant_timeline_draw_flows (snapshot, NULL, geometry, flows, &style, NULL);
+  if (flows->len > 0)
+    _sextant_timeline_draw_flows (snapshot, NULL, geometry, flows, &style, NULL);
 }
 
 /**

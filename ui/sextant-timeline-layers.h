@@ -166,6 +166,9 @@ void sextant_timeline_layer_rma         (GtkSnapshot                   *snapshot
                                          GArray                        *ops,
                                          GArray                        *syncs);
 
+/* Lock waits narrower than this many pixels are not drawn */
+#define SEXTANT_LOCK_WAIT_MIN_PIXELS 3
+
 /* Lock waits (@waits: SextantLockWait, sextant-store-locks.h): on the
  * holder's row its hold (a bar along the top, a tick at the release), on
  * the waiter's the wait (dashed along the bottom), and a line with a head
