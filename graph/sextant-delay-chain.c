@@ -21,6 +21,12 @@
  * late call and the function it was made in
  * (sextant_store_find_delay_activity()).
  *
+ * A lock wait (lock_contention) was caused by the holder's hold, not by
+ * what the holder did while the waiter waited: when the chain's root
+ * cause is a lock's holder, its node covers the hold (from the holder's
+ * acquisition to its release, sextant-store-locks.h) and says where the
+ * holder spent that time, the code it ran holding the lock.
+ *
  * The tree: nodes in chain order, node 0 the waiting location of the
  * instance asked for and the last node the root cause; each waiting node
  * carries its instance (pattern, the call it waited in and its source line,
@@ -39,6 +45,7 @@
 #include "config.h"
 
 #include "sextant-graph.h"
+#include "sextant-store-locks.h"
 
 /* The instance and its wait_state row; FALSE with @error set on failure. */
 static gboolean
@@ -138,8 +145,43 @@ add_truncated (SextantCommTree              *tree,
   return sextant_comm_tree_add_node (tree, &node);
 }
 
+/* The interval over which @instance's peer delayed it: a lock wait's
+ * holder, its hold of the lock; else the wait itself */
+static gboolean
+delay_interval (SextantStore                  *store,
+                const SextantPatternInstance  *instance,
+                gint64                        *begin,
+                gint64                        *end,
+                GError                       **error)
+{
+  g_autoptr(GArray) waits = NULL;
+
+  *begin = instance->begin;
+  *end = instance->end;
+  if (g_strcmp0 (instance->pattern, "lock_contention") != 0)
+    return TRUE;
+  /* the acquisition that ended the wait, and the hold it waited for */
+  waits = g_array_new (FALSE, FALSE, sizeof (SextantLockWait));
+  if (!sextant_store_read_lock_waits (store, instance->end, instance->end + 1, 0, instance->loc, SEXTANT_NULL, 1,
+                                      0, waits, error))
+    return FALSE;
+  for (guint i = 0; i < waits->len; i++)
+    {
+      const SextantLockWait *w = &g_array_index (waits, SextantLockWait, i);
+
+      if (w->holder_loc == instance->peer_loc)
+        {
+          *begin = w->hold_begin;
+          *end = w->hold_end;
+          break;
+        }
+    }
+
+  return TRUE;
+}
+
 /* The root cause: the peer of the direct wait state @instance, and where
- * it spent the wait. */
+ * it spent the wait (a lock's holder: its hold). */
 static int
 add_root (SextantStore                  *store,
           SextantCommTree               *tree,
@@ -161,8 +203,8 @@ add_root (SextantStore                  *store,
     .end = instance->end,
   };
 
-  if (!sextant_store_find_delay_activity (store, instance->peer_loc, instance->begin, instance->end, &activity,
-                                          error))
+  if (!delay_interval (store, instance, &node.begin, &node.end, error) ||
+      !sextant_store_find_delay_activity (store, instance->peer_loc, node.begin, node.end, &activity, error))
     return -1;
   node.region = activity.region;
   node.region_name = activity.function != NULL ? activity.function : activity.call;

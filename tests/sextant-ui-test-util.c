@@ -252,18 +252,30 @@ sextant_test_drag (GtkWidget  *widget,
 }
 
 gboolean
+sextant_test_pixel_near (const guint8  *pixels,
+                         int            width,
+                         int            x,
+                         int            y,
+                         const GdkRGBA *color,
+                         int            tolerance)
+{
+  const guint8 *p = pixels + ((gsize)y * width + x) * 4;
+  guint32 argb = *(const guint32 *)p;
+  int r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+
+  return abs (r - (int)lround (color->red * 255)) <= tolerance &&
+         abs (g - (int)lround (color->green * 255)) <= tolerance &&
+         abs (b - (int)lround (color->blue * 255)) <= tolerance;
+}
+
+gboolean
 sextant_test_pixel_is (const guint8  *pixels,
                        int            width,
                        int            x,
                        int            y,
                        const GdkRGBA *color)
 {
-  const guint8 *p = pixels + ((gsize)y * width + x) * 4;
-  guint32 argb = *(const guint32 *)p;
-  int r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
-
-  return abs (r - (int)lround (color->red * 255)) <= 2 && abs (g - (int)lround (color->green * 255)) <= 2 &&
-         abs (b - (int)lround (color->blue * 255)) <= 2;
+  return sextant_test_pixel_near (pixels, width, x, y, color, 2);
 }
 
 guint

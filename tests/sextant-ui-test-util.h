@@ -55,6 +55,14 @@ guint    sextant_test_count_regions  (const guint8  *pixels,
                                       int            width,
                                       int            height,
                                       const GdkRGBA *color);
+/* Whether the pixel at (@x, @y) is within @tolerance (0..255) of @color
+ * in each channel */
+gboolean sextant_test_pixel_near     (const guint8  *pixels,
+                                      int            width,
+                                      int            x,
+                                      int            y,
+                                      const GdkRGBA *color,
+                                      int            tolerance);
 /* Whether the pixel at (@x, @y) is @color (within 2 of each channel) */
 gboolean sextant_test_pixel_is       (const guint8  *pixels,
                                       int            width,

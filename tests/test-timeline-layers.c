@@ -172,11 +172,7 @@ near (const guint8  *pixels,
       const GdkRGBA *color,
       int            tolerance)
 {
-  const guint8 *p = pixels + ((gsize)y * width + x) * 4;
-
-  return abs (p[2] - (int)lround (color->red * 255)) <= tolerance &&
-         abs (p[1] - (int)lround (color->green * 255)) <= tolerance &&
-         abs (p[0] - (int)lround (color->blue * 255)) <= tolerance;
+  return sextant_test_pixel_near (pixels, width, x, y, color, tolerance);
 }
 
 /* The share of row @row's pixels from @x0 to @x1 that are still its fill

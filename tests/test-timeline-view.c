@@ -13,7 +13,9 @@
  * its colour mode recolours the rows; at whole-run zoom of a dense
  * iterative code the lines leave most of the rows' pixels as they are;
  * lost time is drawn in a style of two colours, none of them MPI red; a
- * onecoll recording draws its one-sided operations as arrows; 1024 ranks
+ * onecoll recording draws its one-sided operations as arrows; a lock
+ * wait draws the holder's hold on the holder's row, and a click in the
+ * wait names the holder in the details pane; 1024 ranks
  * open in the whole-machine mode, every pixel row of the pane drawn, and
  * the key H gives the rows back.
  */
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "sextant-lod-reader.h"
+#include "sextant-timeline-layers-private.h"
 #include "sextant-test-util.h"
 #include "sextant-ui-test-util.h"
 #include "sextant-window.h"
@@ -590,6 +593,112 @@ test_rma_arrows (Fixture       *fixture,
   g_assert_cmpuint (checked, >, 0);
 }
 
+/* Lock waits: the holder's hold ------------------------------------------------------- */
+
+/* tests/otf2gen's lock-storm-small (4 ranks taking locks in turn): the
+ * longest wait in view, zoomed so that its holder's hold and the wait fill
+ * most of the plot; the hold is drawn in the lock colour along the top of
+ * the holder's row (not without the lines), the wait changes the bottom
+ * of the waiter's; a click in the wait names the holder in the details */
+static void
+test_lock_holder (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *anchor = sextant_test_otf2gen ("lock-storm-small", fixture->tmpdir);
+  SextantDetailsPane *pane = sextant_window_get_details_pane (fixture->window);
+  g_autoptr(GArray) locs = NULL;
+  g_autoptr(GArray) waits = g_array_new (FALSE, FALSE, sizeof (SextantLockWait));
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) locations = NULL;
+  g_autofree guint8 *without = NULL;
+  g_autofree guint8 *with = NULL;
+  g_autofree char *text = NULL;
+  SextantLodReader *reader;
+  SextantSession *session;
+  SextantLockWait wait = { 0 };
+  guint holder_row = G_MAXUINT, waiter_row = G_MAXUINT;
+  graphene_rect_t hold_area, wait_area;
+  gboolean too_many = FALSE;
+  const char *holder_label = NULL;
+  int width, height;
+  double x;
+
+  open_and_wait (fixture, anchor);
+  session = session_of (fixture);
+  locs = sextant_test_timeline_rows (fixture->timeline);
+  store = open_store (fixture);
+  reader = sextant_lod_reader_new (store, &error);
+  g_assert_no_error (error);
+  g_assert_true (sextant_lod_reader_read_lock_waits (reader, sextant_session_get_view_begin (session),
+                                                     sextant_session_get_view_end (session), 1, 1000000, waits,
+                                                     &too_many, &error));
+  g_assert_no_error (error);
+  sextant_lod_reader_free (reader);
+  g_assert_cmpuint (waits->len, >, 0);
+  /* the longest wait */
+  for (guint i = 0; i < waits->len; i++)
+    {
+      const SextantLockWait *w = &g_array_index (waits, SextantLockWait, i);
+
+      if (w->acquired - w->asked > wait.acquired - wait.asked)
+        wait = *w;
+    }
+  for (guint r = 0; r < locs->len; r++)
+    {
+      if (g_array_index (locs, gint64, r) == wait.holder_loc)
+        holder_row = r;
+      if (g_array_index (locs, gint64, r) == wait.loc)
+        waiter_row = r;
+    }
+  g_assert_cmpuint (holder_row, !=, G_MAXUINT);
+  g_assert_cmpuint (waiter_row, !=, G_MAXUINT);
+  {
+    gint64 t0 = MIN (wait.hold_begin, wait.asked), t1 = MAX (wait.acquired, wait.hold_end);
+
+    sextant_session_set_view (session, t0 - (t1 - t0) / 4, t1 + (t1 - t0) / 4);
+  }
+  sextant_test_wait_until (timeline_ready, fixture->timeline, 60);
+  sextant_test_run_frames (GTK_WIDGET (fixture->timeline), 2);
+  g_object_set (fixture->timeline, "show-messages", FALSE, NULL);
+  without = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
+  g_object_set (fixture->timeline, "show-messages", TRUE, NULL);
+  with = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
+  g_assert_true (sextant_timeline_get_row_area (fixture->timeline, holder_row, &hold_area));
+  g_assert_true (sextant_timeline_get_row_area (fixture->timeline, waiter_row, &wait_area));
+  g_assert_cmpfloat (hold_area.origin.y, >=, 0);
+  g_assert_cmpfloat (wait_area.origin.y + wait_area.size.height, <, height);
+  /* the hold: the lock colour along the top of the holder's row, from a
+   * quarter to three quarters of it */
+  for (guint q = 1; q <= 3; q++)
+    {
+      int y = (int)hold_area.origin.y + 1;
+
+      x = sextant_timeline_x_for_time (fixture->timeline, wait.hold_begin + (wait.hold_end - wait.hold_begin) * q / 4);
+      g_assert_true (sextant_test_pixel_near (with, width, (int)x, y, _sextant_timeline_lock_color (), 40));
+      g_assert_false (sextant_test_pixel_near (without, width, (int)x, y, _sextant_timeline_lock_color (), 40));
+    }
+  /* the wait: the bottom of the waiter's row changed in its middle */
+  x = sextant_timeline_x_for_time (fixture->timeline, wait.asked + (wait.acquired - wait.asked) / 2);
+  g_assert_cmpuint (count_changed (without, with, width,
+                                   &GRAPHENE_RECT_INIT ((float)x - 3, wait_area.origin.y + wait_area.size.height - 3,
+                                                        7, 3)), >, 0);
+
+  /* a click in the wait: the details name the holder */
+  sextant_test_click (GTK_WIDGET (fixture->timeline), x, wait_area.origin.y + wait_area.size.height / 2);
+  sextant_test_wait_for (pane, "ready", 30);
+  text = sextant_details_pane_dup_text (pane);
+  g_test_message ("details: %s", text);
+  locations = sextant_store_list_locations (store, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < locations->len; i++)
+    if (((const SextantLocationInfo *)g_ptr_array_index (locations, i))->id == wait.holder_loc)
+      holder_label = ((const SextantLocationInfo *)g_ptr_array_index (locations, i))->label;
+  g_assert_nonnull (holder_label);
+  g_assert_nonnull (strstr (text, "Lock holder"));
+  g_assert_nonnull (strstr (text, holder_label));
+}
+
 /* Thousands of ranks: the whole-machine mode -------------------------------------------- */
 
 static void
@@ -664,6 +773,7 @@ main (int    argc,
   g_test_add ("/timeline-view/lost-style", Fixture, "casita-4_mpi_ls_barr", fixture_set_up, test_lost_style,
               fixture_tear_down);
   g_test_add ("/timeline-view/rma-arrows", Fixture, NULL, fixture_set_up, test_rma_arrows, fixture_tear_down);
+  g_test_add ("/timeline-view/lock-holder", Fixture, NULL, fixture_set_up, test_lock_holder, fixture_tear_down);
   g_test_add ("/timeline-view/whole-machine", Fixture, NULL, fixture_set_up, test_whole_machine, fixture_tear_down);
 
   return g_test_run ();

@@ -80,6 +80,8 @@ struct _SextantLodReader
   gint64        rma_span;   /* the longest one-sided operation, -1: not read yet */
   gboolean      has_rma_ops;    /* rma_op has rows (read with rma_span) */
   gboolean      has_rma_syncs;  /* rma_sync, or lock of family RMA, has rows */
+  gint64        lock_span;  /* the longest lock wait, -1: not read yet */
+  gboolean      has_locks;      /* lock has acquisitions (read with lock_span) */
   MessageIndex *message_index;  /* at the first read_message_density() */
   LostIndex    *lost_index;     /* at the first read_lost() */
   CollectiveIndex *collective_index;  /* at the first read_collectives() */

@@ -95,6 +95,7 @@ sextant_lod_reader_new (SextantStore  *store,
   self->store = g_object_ref (store);
   self->levels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, level_free);
   self->rma_span = -1;
+  self->lock_span = -1;
   self->cache_bytes = CACHE_BYTES;
   self->messages.name = "message";
   self->messages.n_cols = SEXTANT_MESSAGE_N_COLUMNS;

@@ -26,6 +26,7 @@
 #pragma once
 
 #include "sextant-store.h"
+#include "sextant-store-locks.h"
 
 G_BEGIN_DECLS
 
@@ -309,6 +310,22 @@ gboolean          sextant_lod_reader_read_rma_sync    (SextantLodReader  *self,
                                                        gint64             t1,
                                                        guint              max,
                                                        GArray            *syncs,
+                                                       gboolean          *too_many,
+                                                       GError           **error);
+
+/* Lock waits -------------------------------------------------------------- */
+
+/* Appends to @waits (of SextantLockWait, sextant-store-locks.h) the waits
+ * for a lock that overlap [@t0, @t1) (asked before @t1, acquired at or
+ * after @t0) and lasted @min_wait ticks or more, each with the hold it
+ * waited for, in acquire order; when there are more than @max, none and
+ * @too_many is set. */
+gboolean          sextant_lod_reader_read_lock_waits  (SextantLodReader  *self,
+                                                       gint64             t0,
+                                                       gint64             t1,
+                                                       gint64             min_wait,
+                                                       guint              max,
+                                                       GArray            *waits,
                                                        gboolean          *too_many,
                                                        GError           **error);
 

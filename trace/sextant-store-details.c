@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include "sextant-store-details.h"
+#include "sextant-store-locks.h"
 #include "sextant-store-private.h"
 
 #define MAX_COLUMNS 16
@@ -232,8 +233,38 @@ details_new (SextantDetailsKind kind)
   details->bytes = details->bytes_received = details->tag = SEXTANT_NULL;
   details->comm = details->root = details->window = SEXTANT_NULL;
   details->parent = SEXTANT_NULL;
+  details->lock_asked = details->lock_acquired = SEXTANT_NULL;
+  details->hold_begin = details->hold_end = SEXTANT_NULL;
 
   return details;
+}
+
+/* The lock the visit @details waited for, if it did: the holder it got
+ * the lock from last (its acquisitions in its own interval, by the index
+ * lock_acquire) */
+static gboolean
+read_lock_wait (SextantStore        *store,
+                SextantItemDetails  *details,
+                GError             **error)
+{
+  g_autoptr(GArray) waits = g_array_new (FALSE, FALSE, sizeof (SextantLockWait));
+  const SextantLockWait *last;
+
+  if (details->begin == SEXTANT_NULL || details->end == SEXTANT_NULL || details->end == G_MAXINT64)
+    return TRUE;
+  if (!sextant_store_read_lock_waits (store, details->begin, details->end + 1, 0, details->loc, details->id, 1, 0, waits,
+                                      error))
+    return FALSE;
+  if (waits->len == 0)
+    return TRUE;
+  last = &g_array_index (waits, SextantLockWait, waits->len - 1);
+  details->peer_loc = last->holder_loc;
+  details->lock_asked = last->asked;
+  details->lock_acquired = last->acquired;
+  details->hold_begin = last->hold_begin;
+  details->hold_end = last->hold_end;
+
+  return fetch_label (store, details->peer_loc, &details->peer_label, error);
 }
 
 /* The innermost visit of @loc open at @time: NULL details when none was */
@@ -298,6 +329,9 @@ read_visit (SextantStore        *store,
       if (parent.found && !fetch_region (store, parent.v[V_REGION], &details->parent_name, NULL, error))
         return FALSE;
     }
+
+  if (!read_lock_wait (store, details, error))
+    return FALSE;
 
   *out = g_steal_pointer (&details);
   return TRUE;

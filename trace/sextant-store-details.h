@@ -35,7 +35,9 @@ typedef enum
  * @loc_label: @loc as comments name it ("MPI Rank 3"); %NULL when @loc is
  *   %SEXTANT_NULL
  * @peer_loc: message: the receiver; one-sided operation: the target's
- *   location; collective: the root's; else %SEXTANT_NULL
+ *   location; collective: the root's; visit: the location that held the
+ *   lock the call waited for (sextant-store-locks.h; of several, the one
+ *   it got last); else %SEXTANT_NULL
  * @peer_label: @peer_loc's label, or %NULL
  * @name: visit: the region's name; message: "Message"; collective: the
  *   operation (BCAST, BARRIER, …); one-sided operation: PUT, GET or
@@ -72,6 +74,11 @@ typedef enum
  * @depth: visit: 0 for a top-level visit
  * @parent: visit: the enclosing visit, %SEXTANT_NULL at the top
  * @parent_name: the enclosing visit's region, or %NULL
+ * @lock_asked: visit that waited for a lock: when it asked for it; else
+ *   %SEXTANT_NULL
+ * @lock_acquired: when it got it
+ * @hold_begin: when @peer_loc acquired the lock it waited for
+ * @hold_end: when @peer_loc released it
  *
  * One item of the timeline as the details pane shows it.
  */
@@ -106,6 +113,10 @@ typedef struct
   gint64             depth;
   gint64             parent;
   char              *parent_name;
+  gint64             lock_asked;
+  gint64             lock_acquired;
+  gint64             hold_begin;
+  gint64             hold_end;
 } SextantItemDetails;
 
 void     sextant_item_details_free      (SextantItemDetails  *details);

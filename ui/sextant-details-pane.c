@@ -305,6 +305,17 @@ show_visit (SextantDetailsPane       *self,
   add_row_take (self, "Call site", format_site (d->file, d->line));
   add_row (self, "Call path", d->call_path);
   add_row (self, "Called from", d->parent != SEXTANT_NULL ? d->parent_name : "(top level)");
+  /* a call that waited for a lock: for whom, and that one's hold */
+  if (d->peer_label != NULL && d->lock_asked != SEXTANT_NULL)
+    {
+      g_autofree char *from = format_time (self, d->hold_begin);
+      g_autofree char *to = format_time (self, d->hold_end);
+      g_autofree char *hold = format_span (self, d->hold_begin, d->hold_end);
+
+      add_row_take (self, "Lock wait", format_span (self, d->lock_asked, d->lock_acquired));
+      add_row (self, "Lock holder", d->peer_label);
+      add_row_take (self, "Held", g_strdup_printf ("%s, %s to %s", hold, from, to));
+    }
   set_source (self, d->file, d->line);
 }
 

@@ -676,7 +676,7 @@ snapshot_labels (SextantTimeline *self,
 
 static const GdkRGBA mark_halo = { 1.0, 0.85, 0.0, 1 };
 
-/* An outline around @loc's row from mark_t0 to mark_t1 (at least 3 pixels
+/* An outline around @loc's row from @t0 to @t1 (at least 3 pixels
  * wide, so that a short instance shows): a dark frame with a yellow halo
  * outside it, so that it stands out on any colour; what is drawn inside
  * stays as it is */
@@ -685,6 +685,8 @@ snapshot_mark (SextantTimeline               *self,
                GtkSnapshot                   *snapshot,
                const SextantTimelineGeometry *geometry,
                gint64                         loc,
+               gint64                         t0,
+               gint64                         t1,
                float                          alpha)
 {
   GdkRGBA halo = mark_halo;
@@ -695,9 +697,9 @@ snapshot_mark (SextantTimeline               *self,
   if (loc == SEXTANT_NULL || !geometry->row_of (geometry->row_data, loc, &y, &h))
     return;
 
-  x0 = (float)CLAMP (sextant_timeline_geometry_x (geometry, self->mark_t0), self->label_width - 2,
+  x0 = (float)CLAMP (sextant_timeline_geometry_x (geometry, t0), self->label_width - 2,
                      geometry->plot_x + geometry->plot_width + 2);
-  x1 = (float)CLAMP (sextant_timeline_geometry_x (geometry, self->mark_t1), self->label_width - 2,
+  x1 = (float)CLAMP (sextant_timeline_geometry_x (geometry, t1), self->label_width - 2,
                      geometry->plot_x + geometry->plot_width + 2);
   if (x1 - x0 < 3)
     {
@@ -852,6 +854,8 @@ layers_paint (SextantTimeline               *self,
     sextant_timeline_layer_collectives (snapshot, by_hand, geometry, frame->members);
   if (self->show_messages && (frame->rma != NULL || frame->syncs != NULL))
     sextant_timeline_layer_rma (snapshot, geometry, frame->rma, frame->syncs);
+  if (self->show_messages && frame->locks != NULL && frame->locks->len > 0)
+    sextant_timeline_layer_locks (snapshot, geometry, frame->locks);
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   sextant_pixels_draw (canvas->pixels, node,
                        &GRAPHENE_RECT_INIT (canvas->x, canvas->top, canvas->width / scale, canvas->height / scale),
@@ -1018,8 +1022,15 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
   gtk_snapshot_restore (snapshot);
   if (self->mark_loc != SEXTANT_NULL)
     {
-      snapshot_mark (self, snapshot, &geometry, self->mark_peer, 0.35f);
-      snapshot_mark (self, snapshot, &geometry, self->mark_loc, 0.75f);
+      /* a lock wait's peer: the lock's holder, outlined over its hold */
+      const SextantLockWait *wait = sextant_timeline_find_lock_wait (self->frame != NULL ? self->frame->locks : NULL,
+                                                                     self->mark_loc, self->mark_t1, self->mark_peer);
+
+      if (wait != NULL)
+        snapshot_mark (self, snapshot, &geometry, wait->holder_loc, wait->hold_begin, wait->hold_end, 0.75f);
+      else
+        snapshot_mark (self, snapshot, &geometry, self->mark_peer, self->mark_t0, self->mark_t1, 0.35f);
+      snapshot_mark (self, snapshot, &geometry, self->mark_loc, self->mark_t0, self->mark_t1, 0.75f);
     }
   if (self->selection_loc != SEXTANT_NULL)
     snapshot_selection (self, snapshot, &geometry);

@@ -108,6 +108,7 @@ _sextant_timeline_frame_free (Frame *frame)
   g_clear_pointer (&frame->lost, g_array_unref);
   g_clear_pointer (&frame->rma, g_array_unref);
   g_clear_pointer (&frame->syncs, g_array_unref);
+  g_clear_pointer (&frame->locks, g_array_unref);
   if (frame->cells != NULL)
     sextant_pixels_free ((guint32 *)(void *)frame->cells);
   g_free (frame);
@@ -347,6 +348,16 @@ read_lines (Frame            *frame,
     return FALSE;
   if (too_many)
     g_clear_pointer (&frame->syncs, g_array_unref);
+
+  frame->locks = g_array_new (FALSE, FALSE, sizeof (SextantLockWait));
+  /* those the layer draws: a few pixels wide */
+  if (!sextant_lod_reader_read_lock_waits (reader, request->t0, request->t1,
+                                           MAX ((request->t1 - request->t0) * SEXTANT_LOCK_WAIT_MIN_PIXELS
+                                                / MAX (request->width, 1), 1),
+                                           MAX_LOCK_WAITS, frame->locks, &too_many, error))
+    return FALSE;
+  if (too_many)
+    g_clear_pointer (&frame->locks, g_array_unref);
 
   frame->lost = g_array_new (FALSE, FALSE, sizeof (SextantViewLost));
   if (!sextant_lod_reader_read_lost (reader, request->t0, request->t1, MAX_LOST, frame->lost, &too_many, error))

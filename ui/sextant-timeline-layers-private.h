@@ -110,6 +110,9 @@ void  _sextant_layer_band_strip    (const SextantLayerRow         *row,
 /* The colour of one-sided operations' arrows and marks */
 const GdkRGBA *_sextant_timeline_rma_color (void);
 
+/* The colour of the lock waits, holds and hand-overs */
+const GdkRGBA *_sextant_timeline_lock_color (void);
+
 /* A Cairo context for the geometry's area, clipped to it */
 cairo_t *_sextant_layer_cairo (GtkSnapshot                   *snapshot,
                                const SextantTimelineGeometry *geometry);

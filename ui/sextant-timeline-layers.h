@@ -166,6 +166,24 @@ void sextant_timeline_layer_rma         (GtkSnapshot                   *snapshot
                                          GArray                        *ops,
                                          GArray                        *syncs);
 
+/* Lock waits narrower than this many pixels are not drawn */
+#define SEXTANT_LOCK_WAIT_MIN_PIXELS 3
+
+/* Lock waits (@waits: SextantLockWait, sextant-store-locks.h): on the
+ * holder's row its hold (a bar along the top, a tick at the release), on
+ * the waiter's the wait (dashed along the bottom), and a line with a head
+ * from the release to the acquisition, in the lock colour (magenta). */
+void sextant_timeline_layer_locks       (GtkSnapshot                   *snapshot,
+                                         const SextantTimelineGeometry *geometry,
+                                         GArray                        *waits);
+/* The wait of @loc for @holder_loc (SEXTANT_NULL: any) that ended at
+ * @acquired, among @waits (nullable): the hold a lock_contention instance
+ * (loc, end, peer) waited for; NULL when none */
+const SextantLockWait *sextant_timeline_find_lock_wait (GArray *waits,
+                                                         gint64  loc,
+                                                         gint64  acquired,
+                                                         gint64  holder_loc);
+
 /* A metric's values (@points: SextantCounterPoint, time order) as a plot
  * filling the row from @y to @y + @height: the min-max range of each
  * pixel column shaded, the last value a line; scaled from the plot's

@@ -101,6 +101,7 @@ typedef struct
   GArray    *lost;            /* SextantViewLost, by loc then begin; NULL when too many */
   GArray    *rma;             /* SextantViewRma, NULL when too many */
   GArray    *syncs;           /* SextantViewSync, NULL when too many */
+  GArray    *locks;           /* SextantLockWait, NULL when too many */
   guint      rows_serial;     /* of the rows it was read for */
   guint      first_row;       /* they: [first_row, last_row) */
   guint      last_row;
@@ -155,6 +156,9 @@ void      _sextant_timeline_read_frame_worker  (GTask        *task,
 
 /* One-sided operations and synchronisations drawn, at most */
 #define MAX_RMA 8000
+
+/* Lock waits drawn with their holds, at most */
+#define MAX_LOCK_WAITS 8000
 
 /* With a pair filter, the messages in flight read to find the pair's (the
  * view is then the pair's span, where others may be many more) */
