@@ -12,6 +12,10 @@ side by side, the standard deviation as error bars:
   locks-conc-wlock.svg concurrent mode: the writer's lock overhead vs N
   locks-ratio.svg      2N-mutex / scheme: write-lock overhead (concurrent)
                        and write-only time per lock, vs N
+
+and prints on stdout the Markdown tables docs/benchmarks.md quotes: per
+mode, mean +- sd (relative error) per scheme and N, and the ratios of the
+two proposed schemes to 2N-mutex.
 """
 import sys
 from collections import defaultdict
@@ -38,8 +42,42 @@ def load(path):
         if not f or f[0] != "sum":
             continue
         mode, scheme, n = f[1], f[2], int(f[3])
-        data[(mode, scheme)][n] = (float(f[5]), float(f[7]))
+        data[(mode, scheme)][n] = (float(f[5]), float(f[7]), float(f[9]))
     return data
+
+
+TABLES = [("read", "Read-only (M acq/s", 1e-6), ("write", "Write-only (M wrlock/s", 1e-6),
+          ("conc-rd", "Concurrent, clients' reads (M acq/s", 1e-6),
+          ("conc-wo", "Concurrent, writer's lock overhead per write (us", 1.0)]
+
+
+def tables(data):
+    ns = sorted({n for series in data.values() for n in series})
+    head = "| scheme | " + " | ".join("N = %d" % n for n in ns) + " |"
+    rule = "|---|" + "---|" * len(ns)
+    for mode, title, scale in TABLES:
+        print("%s; mean \u00b1 sd, relative error)\n\n%s\n%s" % (title, head, rule))
+        for s in SCHEMES:
+            cells = []
+            for n in ns:
+                m = data.get((mode, s), {}).get(n)
+                cells.append("%.3g \u00b1 %.2g (%.0f %%)" % (m[0] * scale, m[1] * scale, m[2] * 100) if m else "")
+            print("| %s | %s |" % (s, " | ".join(cells)))
+        print()
+    print("Ratios to 2N-mutex (> 1: the proposed scheme is better)\n\n" + head + "\n" + rule)
+    for s in ["n-mutex-signal", "n-mcs"]:
+        for mode, what, inverse in [("conc-wo", "conc. wrlock overhead 2N/scheme", True),
+                                    ("write", "write-only throughput scheme/2N", False),
+                                    ("read", "read-only throughput scheme/2N", False),
+                                    ("conc-rd", "concurrent reads scheme/2N", False)]:
+            base, mine = data.get((mode, "2n-mutex"), {}), data.get((mode, s), {})
+            cells = []
+            for n in ns:
+                if n in base and n in mine and base[n][0] and mine[n][0]:
+                    cells.append("%.2f" % (base[n][0] / mine[n][0] if inverse else mine[n][0] / base[n][0]))
+                else:
+                    cells.append("")
+            print("| %s: %s | %s |" % (s, what, " | ".join(cells)))
 
 
 def plot(data, mode, title, ylabel, scale, out, log=False):
@@ -49,8 +87,8 @@ def plot(data, mode, title, ylabel, scale, out, log=False):
         if not pts:
             continue
         colour, marker, dash = STYLE[s]
-        ax.errorbar([n for n, _ in pts], [m * scale for _, (m, _) in pts],
-                    yerr=[sd * scale for _, (_, sd) in pts], label=s, color=colour,
+        ax.errorbar([n for n, _ in pts], [m[0] * scale for _, m in pts],
+                    yerr=[m[1] * scale for _, m in pts], label=s, color=colour,
                     marker=marker, linestyle=dash, markersize=4, capsize=2, linewidth=1.2)
     finish(fig, ax, title, ylabel, out, log)
 
@@ -99,6 +137,7 @@ def main():
     plot(data, "conc-wo", "Concurrent: writer's lock overhead (wrlock until all held)",
          "microseconds per write lock (mean of 100)", 1.0, out + "/locks-conc-wlock.svg", log=True)
     ratio(data, out + "/locks-ratio.svg")
+    tables(data)
 
 
 if __name__ == "__main__":
