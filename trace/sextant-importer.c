@@ -53,6 +53,9 @@ struct _SextantImporter
   GDestroyNotify         progress_destroy;
   GThread               *closer;         /* closes the archive beside the end of a run */
   char                  *salvage_dir;    /* a crashed recording salvaged into this, or NULL */
+  SextantImportShare     share;          /* a parallel import's share, if has_share */
+  GArray                *share_locations; /* guint32: the locations the last run decoded */
+  guint                  has_share : 1;
   guint                  force : 1;
   guint                  reused : 1;
 };
@@ -1447,6 +1450,7 @@ import_clear (SextantImport *import)
   g_clear_pointer (&import->call_paths, g_hash_table_unref);
   g_clear_pointer (&import->call_path_names, g_ptr_array_unref);
   g_clear_pointer (&import->call_path_depths, g_array_unref);
+  _sextant_import_share_clear (import);
   g_mutex_clear (&import->lock);
 }
 
@@ -1796,8 +1800,13 @@ lock_fd_clear (LockFd *fd)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LockFd, lock_fd_clear)
 
-static void
-remove_store_files (const char *path)
+/**
+ * sextant_store_remove_files:
+ *
+ * Removes the store file @path and SQLite's files beside it.
+ */
+void
+sextant_store_remove_files (const char *path)
 {
   static const char * const suffixes[] = { "", "-journal", "-wal", "-shm" };
 
@@ -1861,7 +1870,7 @@ remove_stale_temporaries (const char *db_path)
         g_rename (old, db_path);
       else
         g_unlink (old);
-      remove_store_files (tmp);
+      sextant_store_remove_files (tmp);
       g_debug ("removed what a killed import left: %s", tmp);
     }
 }
@@ -1940,6 +1949,13 @@ import_archive (SextantImporter  *self,
                    "cannot open the event files", error))
     return FALSE;
 
+  if (self->has_share)
+    {
+      import.share = &self->share;
+      _sextant_import_plan_share (&import);
+      g_clear_pointer (&self->share_locations, g_array_unref);
+      self->share_locations = g_array_ref (import.share_locations);
+    }
   _sextant_lod_plan (&import);
   g_debug ("definitions read: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
 
@@ -1998,6 +2014,7 @@ sextant_importer_finalize (GObject *object)
     self->progress_destroy (self->progress_data);
   g_clear_pointer (&self->archive, g_free);
   g_clear_pointer (&self->anchor, g_free);
+  g_clear_pointer (&self->share_locations, g_array_unref);
   g_clear_pointer (&self->db_path, g_free);
   g_clear_pointer (&self->worker, g_free);
 
@@ -2167,6 +2184,38 @@ resolve_archive (SextantImporter  *self,
 }
 
 /**
+ * sextant_importer_set_share:
+ * @share: (nullable): the rank's share of a parallel import, %NULL for all
+ *
+ * Makes the runs import only @share's locations (parallel/): see
+ * sextant-import-share.h.
+ */
+void
+sextant_importer_set_share (SextantImporter          *self,
+                            const SextantImportShare *share)
+{
+  g_return_if_fail (SEXTANT_IS_IMPORTER (self));
+
+  self->has_share = share != NULL;
+  if (share != NULL)
+    self->share = *share;
+}
+
+/**
+ * sextant_importer_get_share_locations:
+ *
+ * Returns: (transfer none) (nullable): the location ids (guint32, ascending)
+ * the last run with a share decoded
+ */
+GArray *
+sextant_importer_get_share_locations (SextantImporter *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), NULL);
+
+  return self->share_locations;
+}
+
+/**
  * sextant_importer_run_into:
  * @path: an empty file the caller created
  *
@@ -2251,7 +2300,7 @@ sextant_importer_run (SextantImporter  *self,
       : !import_archive (self, &id, defs_path, tmp_path, cancellable, &local_error))
     {
       join_closer (self);
-      remove_store_files (tmp_path);
+      sextant_store_remove_files (tmp_path);
       /* the store's message names the temporary file */
       if (g_error_matches (local_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE))
         g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
@@ -2275,7 +2324,7 @@ sextant_importer_run (SextantImporter  *self,
    * first and back if the new one cannot take its place. */
   rename_start = g_get_monotonic_time ();
   if (renameat2 (AT_FDCWD, tmp_path, AT_FDCWD, self->db_path, RENAME_EXCHANGE) == 0)
-    remove_store_files (tmp_path);
+    sextant_store_remove_files (tmp_path);
   else
     {
       old_path = g_strconcat (tmp_path, "-old", NULL);
@@ -2287,7 +2336,7 @@ sextant_importer_run (SextantImporter  *self,
           if (moved_aside)
             g_rename (old_path, self->db_path);
           join_closer (self);
-          remove_store_files (tmp_path);
+          sextant_store_remove_files (tmp_path);
           g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
                        "%s: cannot move the finished database into place: %s",
                        self->db_path, g_strerror (errsv));
