@@ -236,7 +236,14 @@ def faults(work, archive):
     # a stale shard, then a missing one: the manifest is refused naming it
     parts = shards(manifest)
     info = run(SEXTANT, "info", manifest)
-    ok(info.returncode == 0, "a manifest whose shards are in place opens", info.stderr)
+    ok(info.returncode == 1 and "manifest of a parallel import (2 shards" in info.stderr and
+       "not read a manifest as one trace yet" in info.stderr,
+       "a manifest whose shards are in place: the command line says it does not read one yet",
+       info.stdout + info.stderr)
+    info = run(SEXTANT, "info", parts[1][0])
+    again = run(SEXTANT, "info", manifest)
+    ok(info.returncode == 0 and "not read a manifest as one trace yet" in again.stderr,
+       "a shard opens as a store, and reading it leaves the manifest current", info.stderr + again.stderr)
     with open(parts[1][0], "ab") as f:
         f.write(b"\0" * 4096)
     info = run(SEXTANT, "info", manifest)
