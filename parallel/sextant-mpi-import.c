@@ -81,7 +81,7 @@ share_temporary_dir (SextantShardExchange  *exchange,
       else
         g_strlcpy (path, tmp, sizeof path);
     }
-  MPI_Bcast (path, sizeof path, MPI_CHAR, 0, sextant_shard_exchange_get_comm (exchange));
+  sextant_shard_exchange_bcast (exchange, path, sizeof path, MPI_CHAR);
   if (path[0] == '\0')
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
@@ -235,13 +235,13 @@ sextant_mpi_import (SextantShardExchange  *exchange,
       done = write_manifest (archive, tmp_manifest, tmp_dir, prefix, lists, &local_error) &&
              move_into_place (tmp_dir, tmp_manifest, abs_manifest, &local_error);
     }
-  MPI_Bcast (&done, 1, MPI_INT, 0, sextant_shard_exchange_get_comm (exchange));
+  sextant_shard_exchange_bcast (exchange, &done, 1, MPI_INT);
   if (done)
     return TRUE;
 
   /* nothing stays: each rank its shard, then rank 0 the directory */
   sextant_store_remove_files (path);
-  MPI_Barrier (sextant_shard_exchange_get_comm (exchange));
+  sextant_shard_exchange_barrier (exchange);
   if (rank != 0)
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,

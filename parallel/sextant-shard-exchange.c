@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The MPI side of a parallel import (sextant-shard-exchange.h): one
- * MPI_Allreduce that agrees whether every rank reached the exchange, one
+ * MPI_Iallreduce that agrees whether every rank reached the exchange, one
  * MPI_Alltoall of the sizes and one MPI_Alltoallv of the bytes; at the end,
  * the ranks' errors and location lists gathered at rank 0.
  */
@@ -57,10 +57,59 @@ sextant_shard_exchange_get_size (SextantShardExchange *self)
   return (guint)self->size;
 }
 
-MPI_Comm
-sextant_shard_exchange_get_comm (SextantShardExchange *self)
+/* Waits for @request without spinning: Open MPI's blocking calls poll at
+ * full speed, which on a node with more ranks than cores takes the CPU
+ * from the ranks still at work (a rank that finished its share first
+ * would slow the others down). Polls every 0.1 ms at first, then less
+ * often, up to every 2 ms. */
+void
+sextant_shard_exchange_wait (SextantShardExchange *self,
+                             MPI_Request          *request)
 {
-  return self->comm;
+  gulong pause = 100;
+  int done = 0;
+
+  MPI_Test (request, &done, MPI_STATUS_IGNORE);
+  while (!done)
+    {
+      g_usleep (pause);
+      pause = MIN (pause * 2, 2000);
+      MPI_Test (request, &done, MPI_STATUS_IGNORE);
+    }
+}
+
+static int
+any_rank (SextantShardExchange *self,
+          int                   mine)
+{
+  MPI_Request request;
+  int any = 0;
+
+  MPI_Iallreduce (&mine, &any, 1, MPI_INT, MPI_MAX, self->comm, &request);
+  sextant_shard_exchange_wait (self, &request);
+
+  return any;
+}
+
+void
+sextant_shard_exchange_bcast (SextantShardExchange *self,
+                              void                 *buffer,
+                              int                   count,
+                              MPI_Datatype          type)
+{
+  MPI_Request request;
+
+  MPI_Ibcast (buffer, count, type, 0, self->comm, &request);
+  sextant_shard_exchange_wait (self, &request);
+}
+
+void
+sextant_shard_exchange_barrier (SextantShardExchange *self)
+{
+  MPI_Request request;
+
+  MPI_Ibarrier (self->comm, &request);
+  sextant_shard_exchange_wait (self, &request);
 }
 
 /* TRUE when every rank got here without failing */
@@ -68,13 +117,9 @@ static gboolean
 agree (SextantShardExchange *self,
        gboolean              failed)
 {
-  int mine = failed ? 1 : 0;
-  int any = 0;
-
   self->exchanged = TRUE;
-  MPI_Allreduce (&mine, &any, 1, MPI_INT, MPI_MAX, self->comm);
 
-  return any == 0;
+  return any_rank (self, failed ? 1 : 0) == 0;
 }
 
 void
@@ -102,9 +147,6 @@ exchange (GBytes   **out,
   guint8 *recv = NULL;
   guint64 send_total = 0;
   guint64 recv_total = 0;
-  int mine = 0;
-  int any = 0;
-
   if (!agree (self, FALSE))
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
@@ -124,9 +166,7 @@ exchange (GBytes   **out,
     recv_total += recv_sizes[r];
 
   /* MPI counts are ints: one exchange carries up to 2 GiB each way */
-  mine = send_total > G_MAXINT || recv_total > G_MAXINT;
-  MPI_Allreduce (&mine, &any, 1, MPI_INT, MPI_MAX, self->comm);
-  if (any)
+  if (any_rank (self, send_total > G_MAXINT || recv_total > G_MAXINT))
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
                    "rank %d: the messages in flight between the ranks exceed 2 GiB at one rank; "
@@ -190,14 +230,11 @@ sextant_shard_exchange_gather_errors (SextantShardExchange *self,
 {
   char mine[ERROR_BYTES] = "";
   g_autofree char *all = NULL;
-  int failed = error != NULL;
-  int any = 0;
   GPtrArray *messages;
 
   if (error != NULL)
     g_strlcpy (mine, error->message[0] != '\0' ? error->message : "failed", sizeof mine);
-  MPI_Allreduce (&failed, &any, 1, MPI_INT, MPI_MAX, self->comm);
-  *all_ok = any == 0;
+  *all_ok = any_rank (self, error != NULL) == 0;
 
   if (self->rank == 0)
     all = g_malloc ((gsize)ERROR_BYTES * (gsize)self->size);

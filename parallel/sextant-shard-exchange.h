@@ -25,7 +25,15 @@ SextantShardExchange *sextant_shard_exchange_new      (MPI_Comm               co
 void                  sextant_shard_exchange_free     (SextantShardExchange  *self);
 guint                 sextant_shard_exchange_get_rank (SextantShardExchange  *self);
 guint                 sextant_shard_exchange_get_size (SextantShardExchange  *self);
-MPI_Comm              sextant_shard_exchange_get_comm (SextantShardExchange  *self);
+/* MPI_Wait() without spinning: see sextant-shard-exchange.c. */
+void                  sextant_shard_exchange_wait     (SextantShardExchange  *self,
+                                                       MPI_Request           *request);
+/* MPI_Bcast() from rank 0 and MPI_Barrier(), waited for so. */
+void                  sextant_shard_exchange_bcast    (SextantShardExchange  *self,
+                                                       void                  *buffer,
+                                                       int                    count,
+                                                       MPI_Datatype           type);
+void                  sextant_shard_exchange_barrier  (SextantShardExchange  *self);
 /* The share of this rank, whose exchange goes through @self. */
 void                  sextant_shard_exchange_init_share (SextantShardExchange *self,
                                                          SextantImportShare   *share);
