@@ -351,6 +351,14 @@ gboolean _sextant_matcher_finish          (SextantMatcher               *self,
  * the same plan from the definitions. */
 void     _sextant_import_plan_share      (SextantImport                *import);
 void     _sextant_import_share_clear     (SextantImport                *import);
+/* TRUE if this import decodes location @loc: always without a share */
+static inline gboolean
+_sextant_import_decodes (SextantImport *import,
+                         guint          loc)
+{
+  return import->share == NULL ||
+         (!import->share->definitions_only && (guint)import->share_owner[loc] == import->share->rank);
+}
 /* TRUE if the half was set aside for the exchange (its other end is
  * decoded by another rank); the matcher then leaves it. */
 gboolean _sextant_import_share_takes_half       (SextantImport               *import,

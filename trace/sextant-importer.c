@@ -1644,6 +1644,10 @@ read_local_definitions (SextantImport  *import,
       guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
       g_autofree char *path = local_file (import, id, ".def");
 
+      /* a parallel import's rank opens only the locations it decodes */
+      state[i] = LOCAL_DEFS_MISSING;
+      if (!_sextant_import_decodes (import, i))
+        continue;
       OTF2_Reader_SelectLocation (import->reader, id);
       state[i] = local_defs_state (path);
       n_files += state[i] != LOCAL_DEFS_MISSING;
@@ -1653,7 +1657,7 @@ read_local_definitions (SextantImport  *import,
   if (n_files == 0)
     return TRUE;
   for (guint i = 0; i < import->locations->len; i++)
-    if (state[i] == LOCAL_DEFS_MISSING)
+    if (state[i] == LOCAL_DEFS_MISSING && _sextant_import_decodes (import, i))
       {
         guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
         g_autofree char *path = local_file (import, id, ".def");
@@ -1939,8 +1943,16 @@ import_archive (SextantImporter  *self,
     }
 
   if (!sextant_store_begin (import.store, error) ||
-      !read_definitions (&import, self->anchor, defs_path, error) ||
-      !read_local_definitions (&import, error))
+      !read_definitions (&import, self->anchor, defs_path, error))
+    return FALSE;
+  if (self->has_share)
+    {
+      import.share = &self->share;
+      _sextant_import_plan_share (&import);
+      g_clear_pointer (&self->share_locations, g_array_unref);
+      self->share_locations = g_array_ref (import.share_locations);
+    }
+  if (!read_local_definitions (&import, error))
     return FALSE;
   _sextant_salvage_log (&import);
 
@@ -1949,13 +1961,6 @@ import_archive (SextantImporter  *self,
                    "cannot open the event files", error))
     return FALSE;
 
-  if (self->has_share)
-    {
-      import.share = &self->share;
-      _sextant_import_plan_share (&import);
-      g_clear_pointer (&self->share_locations, g_array_unref);
-      self->share_locations = g_array_ref (import.share_locations);
-    }
   _sextant_lod_plan (&import);
   g_debug ("definitions read: %.3f s", (g_get_monotonic_time () - import.start_usec) / 1e6);
 
