@@ -7,8 +7,8 @@
  * N processes import one archive together, each the locations of its share
  * into a store of its own (a shard). Every rank reads the global
  * definitions and plans the same shares from them: whole processes
- * (location groups), largest first, each to the rank with the fewest events
- * so far (the events the location definitions announce, else the size of
+ * (location groups) in location order, cut into runs of about equal
+ * events (the events the location definitions announce, else the size of
  * the location's event file). The message halves and collective members
  * whose other ends another rank decodes are set aside while the events are
  * read; after the last location, one exchange (a callback: trace/ knows no
