@@ -191,10 +191,16 @@ set_failures (GPtrArray  *messages,
               GError    **error)
 {
   g_autoptr(GString) text = g_string_new ("the parallel import failed; nothing was written:");
+  guint named = 0;
 
   for (guint r = 0; r < messages->len; r++)
     if (((const char *)g_ptr_array_index (messages, r))[0] != '\0')
-      g_string_append_printf (text, "\n  rank %u: %s", r, (const char *)g_ptr_array_index (messages, r));
+      {
+        g_string_append_printf (text, "\n  rank %u: %s", r, (const char *)g_ptr_array_index (messages, r));
+        named++;
+      }
+  if (named == 0)
+    g_string_append (text, "\n  (no rank said why)");
   g_set_error_literal (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, text->str);
 }
 

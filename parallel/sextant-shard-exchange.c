@@ -24,6 +24,7 @@ struct _SextantShardExchange
   int       rank;
   int       size;
   gboolean  exchanged;     /* this rank took part in the exchange */
+  gboolean  stopped;       /* ... and stopped there because another rank failed */
   guint64   bytes_out;     /* sent to the other ranks */
 };
 
@@ -149,6 +150,7 @@ exchange (GBytes   **out,
   guint64 recv_total = 0;
   if (!agree (self, FALSE))
     {
+      self->stopped = TRUE;
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
                    "rank %d: stopped before the exchange of messages: another rank failed", self->rank);
       return FALSE;
@@ -232,7 +234,8 @@ sextant_shard_exchange_gather_errors (SextantShardExchange *self,
   g_autofree char *all = NULL;
   GPtrArray *messages;
 
-  if (error != NULL)
+  /* a rank stopped by another's failure has nothing to add to its reason */
+  if (error != NULL && !self->stopped)
     g_strlcpy (mine, error->message[0] != '\0' ? error->message : "failed", sizeof mine);
   *all_ok = any_rank (self, error != NULL) == 0;
 

@@ -40,8 +40,9 @@ void                  sextant_shard_exchange_init_share (SextantShardExchange *s
 /* A rank whose import failed before the exchange takes part in it, failed. */
 void                  sextant_shard_exchange_abandon  (SextantShardExchange  *self);
 /* Every rank's outcome (its error's message, or %NULL) at rank 0: returns
- * there an array of n_ranks messages ("" for a rank that succeeded), %NULL
- * on the other ranks. Sets @all_ok on every rank. */
+ * there an array of n_ranks messages ("" for a rank that succeeded, or
+ * that only stopped because another failed), %NULL on the other ranks.
+ * Sets @all_ok on every rank. */
 GPtrArray            *sextant_shard_exchange_gather_errors (SextantShardExchange *self,
                                                             const GError         *error,
                                                             gboolean             *all_ok);

@@ -195,6 +195,23 @@ def faults(work, archive):
     ok(sorted(f for f in os.listdir(work) if f.startswith("bad.sextant")) == [],
        "not an archive: no manifest, no shard, no temporary left", repr(os.listdir(work)))
 
+    # one rank's location is damaged: that rank fails and says why, the
+    # other stops at the exchange, the job fails, nothing is written
+    damaged = os.path.join(work, "damaged")
+    shutil.copytree(os.path.dirname(archive), damaged)
+    last = max(int(f[:-4]) for f in os.listdir(os.path.join(damaged, "traces")) if f.endswith(".evt"))
+    with open(os.path.join(damaged, "traces", "%d.evt" % last), "r+b") as f:
+        f.seek(100)
+        f.write(b"\xff" * 64)
+    manifest = os.path.join(work, "damaged.sextant")
+    imp = mpi_import(os.path.join(damaged, "traces.otf2"), manifest, 2)
+    ok(imp.returncode == 1 and "rank 1: " in imp.stderr and "%d.evt" % last in imp.stderr and
+       "rank 0: " not in imp.stderr,
+       "a damaged event file: the rank that reads it fails naming it, the other waits for nothing",
+       imp.stdout + imp.stderr)
+    ok([f for f in os.listdir(work) if f.startswith("damaged.sextant")] == [],
+       "a damaged event file: no manifest, no shard, no temporary left", repr(os.listdir(work)))
+
     # a rank killed while it imports: its event file is a FIFO nobody
     # writes, so the rank that reads it waits there until it is killed
     fifo_archive = os.path.join(work, "fifo")
