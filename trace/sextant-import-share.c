@@ -81,6 +81,7 @@ _sextant_import_plan_share (SextantImport *import)
       const SextantLocationDef *def = &g_array_index (import->locations, SextantLocationDef, l);
       gpointer key = GUINT_TO_POINTER (def->group + 1);
       guint index = def->group != G_MAXUINT32 ? GPOINTER_TO_UINT (g_hash_table_lookup (by_group, key)) : 0;
+      guint64 weight = location_weight (import, def);
       Process *process;
 
       if (index == 0)
@@ -93,8 +94,8 @@ _sextant_import_plan_share (SextantImport *import)
             g_hash_table_insert (by_group, key, GUINT_TO_POINTER (index));
         }
       process = &g_array_index (processes, Process, index - 1);
-      process->weight += location_weight (import, def);
-      total += location_weight (import, def);
+      process->weight += weight;
+      total += weight;
       g_array_append_val (process->locations, l);
     }
 
