@@ -16,6 +16,7 @@
 #include "sextant-chunk-queue.h"
 #include "sextant-otf2-names.h"
 #include "sextant-small-chunks.h"
+#include "sextant-import-share.h"
 #include "sextant-store-private.h"
 
 G_BEGIN_DECLS
@@ -204,6 +205,18 @@ typedef struct
   gint64             lod_base_ticks;
   guint              lod_levels;
   gboolean           lod_streaming;
+
+  /* A parallel import's share (sextant-import-share.c), NULL for all: the
+   * rank of each location (by index), the locations decoded here
+   * (guint32, ascending), and the halves whose other end another rank
+   * decodes, set aside by the matcher until the exchange */
+  const SextantImportShare *share;
+  gint32            *share_owner;
+  GArray            *share_locations;
+  GArray            *share_halves;      /* SextantDeferredHalf */
+  GArray            *share_coll_halves; /* SextantCollectiveHalf */
+  GHashTable        *share_comm_ranks;  /* comm id -> GArray of guint32 ranks (empty: only here) */
+  gboolean           share_exchanged;
 } SextantImport;
 
 /* Records a problem that the import repairs or skips. Occurrences with the
@@ -332,5 +345,29 @@ void     _sextant_matcher_note_halves     (SextantMatcher               *self,
                                            const GArray                 *halves);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);
+
+/* sextant-import-share.c */
+/* Plans the share of the import's SextantImportShare: every rank computes
+ * the same plan from the definitions. */
+void     _sextant_import_plan_share      (SextantImport                *import);
+void     _sextant_import_share_clear     (SextantImport                *import);
+/* TRUE if this import decodes location @loc: always without a share */
+static inline gboolean
+_sextant_import_decodes (SextantImport *import,
+                         guint          loc)
+{
+  return import->share == NULL ||
+         (!import->share->definitions_only && (guint)import->share_owner[loc] == import->share->rank);
+}
+/* TRUE if the half was set aside for the exchange (its other end is
+ * decoded by another rank); the matcher then leaves it. */
+gboolean _sextant_import_share_takes_half       (SextantImport               *import,
+                                                 const SextantDeferredHalf   *half);
+gboolean _sextant_import_share_takes_collective (SextantImport               *import,
+                                                 const SextantCollectiveHalf *half);
+/* Sends the halves set aside to the ranks of their other ends, and hands
+ * the matcher those of this rank's messages and collectives from all ranks. */
+gboolean _sextant_import_share_exchange  (SextantImport                *import,
+                                          GError                      **error);
 
 G_END_DECLS

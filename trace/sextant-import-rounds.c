@@ -77,7 +77,9 @@ typedef struct
 {
   SextantImport  *import;
   GPtrArray      *decoders;      /* by location; those of the batch are open */
-  guint           first;         /* the batch: locations first .. first + n_locs - 1 */
+  const guint32  *order;         /* the locations decoded here, ascending (all but in a
+                                  * parallel import's share) */
+  guint           first;         /* the batch: locations order[first .. first + n_locs - 1] */
   guint           n_locs;
   gboolean       *done;
   gint64          until;
@@ -206,7 +208,7 @@ round_task (Round   *round,
             guint    i,
             GError **error)
 {
-  guint loc = round->first + i - 1;
+  guint loc = i > 0 ? round->order[round->first + i - 1] : 0;
 
   if (i == 0)
     return round_write (round, error);
@@ -464,8 +466,9 @@ settle_batch (Round      *round,
 
   *left = 0;
   *next_time = G_MAXINT64;
-  for (guint i = round->first; ok && i < round->first + round->n_locs; i++)
+  for (guint k = round->first; ok && k < round->first + round->n_locs; k++)
     {
+      guint i = round->order[k];
       guint64 events = 0;
       GArray *halves = NULL;
       GArray *coll_halves = NULL;
@@ -519,15 +522,16 @@ gboolean
 _sextant_import_decode_events (SextantImport  *import,
                                GError        **error)
 {
-  guint n = import->locations->len;
+  guint n = import->share != NULL ? import->share_locations->len : import->locations->len;
   guint batch_size = _sextant_import_plan_batch (import);
+  g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
   g_autoptr(GPtrArray) decoders = g_ptr_array_new_with_free_func ((GDestroyNotify)_sextant_location_decoder_free);
-  g_autofree gboolean *done = g_new0 (gboolean, MAX (n, 1));
+  g_autofree gboolean *done = g_new0 (gboolean, MAX (import->locations->len, 1));
   const guint n_windows = 1024;
   const char *threads_env = g_getenv ("SEXTANT_IMPORT_THREADS");
   guint n_threads = threads_env != NULL ? (guint)CLAMP (g_ascii_strtoull (threads_env, NULL, 10), 1, 64)
                                         : MIN ((guint)g_get_num_processors (), 8);
-  Round round = { import, NULL, 0, 0, done, 0, G_MAXUINT64 };
+  Round round = { import, NULL, order, 0, 0, done, 0, G_MAXUINT64 };
   gboolean ok = TRUE;
   gint64 settle_start;
   gint64 settle_usec = 0;
@@ -540,8 +544,10 @@ _sextant_import_decode_events (SextantImport  *import,
   g_autoptr(GPtrArray) spare_halves = g_ptr_array_new_with_free_func (halves_free);
   g_autoptr(GPtrArray) spare_coll_halves = g_ptr_array_new_with_free_func (halves_free);
 
+  for (guint k = 0; k < n; k++)
+    order[k] = import->share != NULL ? g_array_index (import->share_locations, guint32, k) : k;
   /* opened by the first round of their batch */
-  g_ptr_array_set_size (decoders, n);
+  g_ptr_array_set_size (decoders, import->locations->len);
   round.decoders = decoders;
   round.claimed = g_new0 (gint, batch_size + 1);
   round.spare_halves = g_ptr_array_new_with_free_func (halves_free);
@@ -607,8 +613,8 @@ _sextant_import_decode_events (SextantImport  *import,
           ok = !round_failed (&round, error) &&
                settle_batch (&round, spare_halves, spare_coll_halves, &left, &next_time, error);
         }
-      for (guint i = first; i < first + round.n_locs; i++)
-        g_clear_pointer (&decoders->pdata[i], _sextant_location_decoder_free);
+      for (guint k = first; k < first + round.n_locs; k++)
+        g_clear_pointer (&decoders->pdata[order[k]], _sextant_location_decoder_free);
     }
 
   g_debug ("%u rounds on %u thread(s), %u location(s) at once, in %.3f s (%.2f CPUs busy): matching %.3f s "
@@ -640,7 +646,8 @@ _sextant_import_decode_events (SextantImport  *import,
   if (!ok)
     return FALSE;
 
-  if (!_sextant_matcher_finish (import->matcher, error) ||
+  if ((import->share != NULL && !_sextant_import_share_exchange (import, error)) ||
+      !_sextant_matcher_finish (import->matcher, error) ||
       !sextant_chunk_queue_write (import->chunks, error) ||
       !sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error))
     return FALSE;

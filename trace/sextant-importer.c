@@ -53,6 +53,9 @@ struct _SextantImporter
   GDestroyNotify         progress_destroy;
   GThread               *closer;         /* closes the archive beside the end of a run */
   char                  *salvage_dir;    /* a crashed recording salvaged into this, or NULL */
+  SextantImportShare     share;          /* a parallel import's share, if has_share */
+  GArray                *share_locations; /* guint32: the locations the last run decoded */
+  guint                  has_share : 1;
   guint                  force : 1;
   guint                  reused : 1;
 };
@@ -1447,6 +1450,7 @@ import_clear (SextantImport *import)
   g_clear_pointer (&import->call_paths, g_hash_table_unref);
   g_clear_pointer (&import->call_path_names, g_ptr_array_unref);
   g_clear_pointer (&import->call_path_depths, g_array_unref);
+  _sextant_import_share_clear (import);
   g_mutex_clear (&import->lock);
 }
 
@@ -1640,6 +1644,10 @@ read_local_definitions (SextantImport  *import,
       guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
       g_autofree char *path = local_file (import, id, ".def");
 
+      /* a parallel import's rank opens only the locations it decodes */
+      state[i] = LOCAL_DEFS_MISSING;
+      if (!_sextant_import_decodes (import, i))
+        continue;
       OTF2_Reader_SelectLocation (import->reader, id);
       state[i] = local_defs_state (path);
       n_files += state[i] != LOCAL_DEFS_MISSING;
@@ -1649,7 +1657,7 @@ read_local_definitions (SextantImport  *import,
   if (n_files == 0)
     return TRUE;
   for (guint i = 0; i < import->locations->len; i++)
-    if (state[i] == LOCAL_DEFS_MISSING)
+    if (state[i] == LOCAL_DEFS_MISSING && _sextant_import_decodes (import, i))
       {
         guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
         g_autofree char *path = local_file (import, id, ".def");
@@ -1796,8 +1804,13 @@ lock_fd_clear (LockFd *fd)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LockFd, lock_fd_clear)
 
-static void
-remove_store_files (const char *path)
+/**
+ * sextant_store_remove_files:
+ *
+ * Removes the store file @path and SQLite's files beside it.
+ */
+void
+sextant_store_remove_files (const char *path)
 {
   static const char * const suffixes[] = { "", "-journal", "-wal", "-shm" };
 
@@ -1861,7 +1874,7 @@ remove_stale_temporaries (const char *db_path)
         g_rename (old, db_path);
       else
         g_unlink (old);
-      remove_store_files (tmp);
+      sextant_store_remove_files (tmp);
       g_debug ("removed what a killed import left: %s", tmp);
     }
 }
@@ -1930,8 +1943,16 @@ import_archive (SextantImporter  *self,
     }
 
   if (!sextant_store_begin (import.store, error) ||
-      !read_definitions (&import, self->anchor, defs_path, error) ||
-      !read_local_definitions (&import, error))
+      !read_definitions (&import, self->anchor, defs_path, error))
+    return FALSE;
+  if (self->has_share)
+    {
+      import.share = &self->share;
+      _sextant_import_plan_share (&import);
+      g_clear_pointer (&self->share_locations, g_array_unref);
+      self->share_locations = g_array_ref (import.share_locations);
+    }
+  if (!read_local_definitions (&import, error))
     return FALSE;
   _sextant_salvage_log (&import);
 
@@ -1998,6 +2019,7 @@ sextant_importer_finalize (GObject *object)
     self->progress_destroy (self->progress_data);
   g_clear_pointer (&self->archive, g_free);
   g_clear_pointer (&self->anchor, g_free);
+  g_clear_pointer (&self->share_locations, g_array_unref);
   g_clear_pointer (&self->db_path, g_free);
   g_clear_pointer (&self->worker, g_free);
 
@@ -2167,6 +2189,38 @@ resolve_archive (SextantImporter  *self,
 }
 
 /**
+ * sextant_importer_set_share:
+ * @share: (nullable): the rank's share of a parallel import, %NULL for all
+ *
+ * Makes the runs import only @share's locations (parallel/): see
+ * sextant-import-share.h.
+ */
+void
+sextant_importer_set_share (SextantImporter          *self,
+                            const SextantImportShare *share)
+{
+  g_return_if_fail (SEXTANT_IS_IMPORTER (self));
+
+  self->has_share = share != NULL;
+  if (share != NULL)
+    self->share = *share;
+}
+
+/**
+ * sextant_importer_get_share_locations:
+ *
+ * Returns: (transfer none) (nullable): the location ids (guint32, ascending)
+ * the last run with a share decoded
+ */
+GArray *
+sextant_importer_get_share_locations (SextantImporter *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_IMPORTER (self), NULL);
+
+  return self->share_locations;
+}
+
+/**
  * sextant_importer_run_into:
  * @path: an empty file the caller created
  *
@@ -2251,7 +2305,7 @@ sextant_importer_run (SextantImporter  *self,
       : !import_archive (self, &id, defs_path, tmp_path, cancellable, &local_error))
     {
       join_closer (self);
-      remove_store_files (tmp_path);
+      sextant_store_remove_files (tmp_path);
       /* the store's message names the temporary file */
       if (g_error_matches (local_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE))
         g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NO_SPACE,
@@ -2275,7 +2329,7 @@ sextant_importer_run (SextantImporter  *self,
    * first and back if the new one cannot take its place. */
   rename_start = g_get_monotonic_time ();
   if (renameat2 (AT_FDCWD, tmp_path, AT_FDCWD, self->db_path, RENAME_EXCHANGE) == 0)
-    remove_store_files (tmp_path);
+    sextant_store_remove_files (tmp_path);
   else
     {
       old_path = g_strconcat (tmp_path, "-old", NULL);
@@ -2287,7 +2341,7 @@ sextant_importer_run (SextantImporter  *self,
           if (moved_aside)
             g_rename (old_path, self->db_path);
           join_closer (self);
-          remove_store_files (tmp_path);
+          sextant_store_remove_files (tmp_path);
           g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
                        "%s: cannot move the finished database into place: %s",
                        self->db_path, g_strerror (errsv));

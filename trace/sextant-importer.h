@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include "sextant-import-share.h"
 #include "sextant-trace-error.h"
 
 G_BEGIN_DECLS
@@ -41,6 +42,9 @@ void             sextant_importer_set_progress_func (SextantImporter        *sel
                                                      SextantImportProgress   func,
                                                      gpointer                user_data,
                                                      GDestroyNotify          destroy);
+void             sextant_importer_set_share         (SextantImporter        *self,
+                                                     const SextantImportShare *share);
+GArray          *sextant_importer_get_share_locations (SextantImporter      *self);
 const char      *sextant_importer_get_db_path       (SextantImporter        *self);
 const char      *sextant_importer_get_anchor_path   (SextantImporter        *self);
 gboolean         sextant_importer_get_reused        (SextantImporter        *self);
@@ -66,5 +70,6 @@ char            *sextant_archive_default_db_path    (const char             *anc
  * file whose name does not end in .otf2 (an archive is its anchor file or
  * the directory that holds it). */
 gboolean         sextant_path_is_store              (const char             *path);
+void             sextant_store_remove_files         (const char             *path);
 
 G_END_DECLS

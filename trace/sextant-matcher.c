@@ -938,10 +938,17 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
     {
       const SextantDeferredHalf *d = &g_array_index (halves, SextantDeferredHalf, i);
 
-      ok = add_half (self, &d->half, d->is_recv, error);
+      /* a parallel import's halves of messages with another rank wait for the exchange */
+      if (self->import->share == NULL || !_sextant_import_share_takes_half (self->import, d))
+        ok = add_half (self, &d->half, d->is_recv, error);
     }
   for (guint i = 0; ok && coll_halves != NULL && i < coll_halves->len; i++)
-    ok = add_collective (self, &g_array_index (coll_halves, SextantCollectiveHalf, i), error);
+    {
+      const SextantCollectiveHalf *c = &g_array_index (coll_halves, SextantCollectiveHalf, i);
+
+      if (self->import->share == NULL || !_sextant_import_share_takes_collective (self->import, c))
+        ok = add_collective (self, c, error);
+    }
 
   return ok;
 }

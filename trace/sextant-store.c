@@ -49,6 +49,7 @@
 #include "sextant-column-table.h"
 #include "sextant-sql-functions.h"
 #include "sextant-store-private.h"
+#include "sextant-store-shards.h"
 #include "sextant-store-views-private.h"
 #include "sextant-trace-resources.h"
 
@@ -539,6 +540,10 @@ sextant_store_open (const char  *path,
                    "(sextant import --force ARCHIVE)", path);
       return NULL;
     }
+
+  /* a parallel import's manifest: its shards must be as the import left them */
+  if (!sextant_store_check_shards (self, error))
+    return NULL;
 
   return g_steal_pointer (&self);
 }

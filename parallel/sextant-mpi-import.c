@@ -1,0 +1,264 @@
+/*
+ * sextant-mpi-import.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A parallel import (sextant-mpi-import.h): the temporary directory, the
+ * shards, the agreement on the outcome, the manifest, and the moves that
+ * put them in place.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "sextant-importer.h"
+#include "sextant-mpi-import.h"
+#include "sextant-store-private.h"
+#include "sextant-store-shards.h"
+
+#define PATH_BYTES 4096
+
+/* Removes a directory and the files in it (a shard directory has no
+ * subdirectories). */
+static void
+remove_dir (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (path, name, NULL);
+
+      g_unlink (file);
+    }
+  g_rmdir (path);
+}
+
+/* The temporary directories of imports into @manifest that were killed */
+static void
+remove_stale_temporaries (const char *manifest)
+{
+  g_autofree char *dir_name = g_path_get_dirname (manifest);
+  g_autofree char *base = g_path_get_basename (manifest);
+  g_autofree char *prefix = g_strconcat (base, ".tmp-", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_name, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix))
+      {
+        g_autofree char *path = g_build_filename (dir_name, name, NULL);
+
+        if (g_file_test (path, G_FILE_TEST_IS_DIR))
+          remove_dir (path);
+        else
+          g_unlink (path);
+      }
+}
+
+/* Rank 0 makes the temporary directory and tells the others its name
+ * ("" when it could not). */
+static char *
+share_temporary_dir (SextantShardExchange  *exchange,
+                     const char            *manifest,
+                     GError               **error)
+{
+  char path[PATH_BYTES] = "";
+  int errsv = 0;
+
+  if (sextant_shard_exchange_get_rank (exchange) == 0)
+    {
+      g_autofree char *tmp = g_strconcat (manifest, ".tmp-XXXXXX", NULL);
+
+      remove_stale_temporaries (manifest);
+      if (strlen (tmp) >= sizeof path)
+        errsv = ENAMETOOLONG;
+      else if (g_mkdtemp_full (tmp, 0755) == NULL)
+        errsv = errno;
+      else
+        g_strlcpy (path, tmp, sizeof path);
+    }
+  sextant_shard_exchange_bcast (exchange, path, sizeof path, MPI_CHAR);
+  if (path[0] == '\0')
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                   "%s: cannot create the directory of the shards: %s", manifest,
+                   errsv != 0 ? g_strerror (errsv) : "rank 0 could not");
+      return NULL;
+    }
+
+  return g_strdup (path);
+}
+
+static char *
+shard_name (guint rank)
+{
+  return g_strdup_printf ("rank-%05u.sextant", rank);
+}
+
+/* This rank's shard, into @path. */
+static gboolean
+import_shard (SextantShardExchange  *exchange,
+              const char            *archive,
+              const char            *path,
+              GArray               **locations,
+              GError               **error)
+{
+  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, path);
+  SextantImportShare share;
+
+  sextant_shard_exchange_init_share (exchange, &share);
+  sextant_importer_set_share (importer, &share);
+  if (!g_file_set_contents (path, "", 0, error) ||
+      !sextant_importer_run_into (importer, path, NULL, error))
+    return FALSE;
+  *locations = g_array_ref (sextant_importer_get_share_locations (importer));
+
+  return TRUE;
+}
+
+/* Rank 0: the definitions into the manifest at @path, and the shards of
+ * @dir named in it. */
+static gboolean
+write_manifest (const char  *archive,
+                const char  *path,
+                const char  *dir,
+                const char  *prefix,
+                GPtrArray   *locations,
+                GError     **error)
+{
+  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, path);
+  g_autoptr(GPtrArray) shards = g_ptr_array_new ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree SextantShardInfo *infos = g_new0 (SextantShardInfo, MAX (locations->len, 1));
+  g_autoptr(SextantStore) store = NULL;
+  SextantImportShare share = { 0, 1, TRUE, NULL, NULL };
+
+  sextant_importer_set_share (importer, &share);
+  if (!g_file_set_contents (path, "", 0, error) ||
+      !sextant_importer_run_into (importer, path, NULL, error))
+    return FALSE;
+
+  for (guint r = 0; r < locations->len; r++)
+    {
+      infos[r].name = shard_name (r);
+      infos[r].locations = g_ptr_array_index (locations, r);
+      g_ptr_array_add (names, infos[r].name);
+      g_ptr_array_add (shards, &infos[r]);
+    }
+
+  return (store = sextant_store_open (path, error)) != NULL &&
+         sextant_store_add_shards (store, dir, prefix, shards, error) &&
+         sextant_store_close (store, error);
+}
+
+/* Rank 0: the shards' directory and the manifest take their places; an
+ * older import at the same name goes. */
+static gboolean
+move_into_place (const char  *tmp_dir,
+                 const char  *tmp_manifest,
+                 const char  *manifest,
+                 GError     **error)
+{
+  g_autofree char *shards_dir = g_strconcat (manifest, ".shards", NULL);
+  g_autofree char *moved_manifest = g_strconcat (tmp_dir, ".manifest", NULL);
+  g_autofree char *old_dir = g_strconcat (tmp_dir, ".old", NULL);
+  gboolean had_old = g_file_test (shards_dir, G_FILE_TEST_IS_DIR);
+
+  if (g_rename (tmp_manifest, moved_manifest) != 0 ||
+      (had_old && g_rename (shards_dir, old_dir) != 0) ||
+      g_rename (tmp_dir, shards_dir) != 0 ||
+      g_rename (moved_manifest, manifest) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                   "%s: cannot move the finished import into place: %s", manifest, g_strerror (errsv));
+      g_unlink (moved_manifest);
+      return FALSE;
+    }
+  if (had_old)
+    remove_dir (old_dir);
+
+  return TRUE;
+}
+
+static void
+set_failures (GPtrArray  *messages,
+              GError    **error)
+{
+  g_autoptr(GString) text = g_string_new ("the parallel import failed; nothing was written:");
+  guint named = 0;
+
+  for (guint r = 0; r < messages->len; r++)
+    if (((const char *)g_ptr_array_index (messages, r))[0] != '\0')
+      {
+        g_string_append_printf (text, "\n  rank %u: %s", r, (const char *)g_ptr_array_index (messages, r));
+        named++;
+      }
+  if (named == 0)
+    g_string_append (text, "\n  (no rank said why)");
+  g_set_error_literal (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, text->str);
+}
+
+gboolean
+sextant_mpi_import (SextantShardExchange  *exchange,
+                    const char            *archive,
+                    const char            *manifest,
+                    GError               **error)
+{
+  guint rank = sextant_shard_exchange_get_rank (exchange);
+  g_autofree char *abs_manifest = g_canonicalize_filename (manifest, NULL);
+  g_autofree char *tmp_dir = NULL;
+  g_autofree char *name = shard_name (rank);
+  g_autofree char *path = NULL;
+  g_autoptr(GArray) locations = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GPtrArray) messages = NULL;
+  g_autoptr(GPtrArray) lists = NULL;
+  gboolean all_ok = FALSE;
+  int done = 0;
+
+  if (!(tmp_dir = share_temporary_dir (exchange, abs_manifest, error)))
+    return FALSE;
+  path = g_build_filename (tmp_dir, name, NULL);
+
+  if (!import_shard (exchange, archive, path, &locations, &local_error))
+    sextant_shard_exchange_abandon (exchange);
+  messages = sextant_shard_exchange_gather_errors (exchange, local_error, &all_ok);
+  lists = sextant_shard_exchange_gather_locations (exchange, locations);
+
+  if (all_ok && rank == 0)
+    {
+      g_autofree char *tmp_manifest = g_build_filename (tmp_dir, "manifest.sextant", NULL);
+      g_autofree char *base = g_path_get_basename (abs_manifest);
+      g_autofree char *prefix = g_strconcat (base, ".shards", NULL);
+
+      g_clear_error (&local_error);
+      done = write_manifest (archive, tmp_manifest, tmp_dir, prefix, lists, &local_error) &&
+             move_into_place (tmp_dir, tmp_manifest, abs_manifest, &local_error);
+    }
+  sextant_shard_exchange_bcast (exchange, &done, 1, MPI_INT);
+  if (done)
+    return TRUE;
+
+  /* nothing stays: each rank its shard, then rank 0 the directory */
+  sextant_store_remove_files (path);
+  sextant_shard_exchange_barrier (exchange);
+  if (rank != 0)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                   "rank %u: the parallel import failed (rank 0 reports why)", rank);
+      return FALSE;
+    }
+  remove_dir (tmp_dir);
+  if (!all_ok)
+    set_failures (messages, error);
+  else
+    g_propagate_error (error, g_steal_pointer (&local_error));
+
+  return FALSE;
+}

@@ -1,0 +1,105 @@
+/*
+ * sextant-mpi.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * sextant-mpi: Sextant's engine for traces larger than one workstation,
+ * run under mpirun (docs/parallel.md).
+ *
+ *   mpirun -np N sextant-mpi import ARCHIVE -o MANIFEST
+ *
+ * Exit status 0 on success, 1 when the import failed (rank 0 prints every
+ * failed rank and why), 2 for a wrong command line.
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+
+#include "sextant-mpi-import.h"
+
+/* The importer's threads per rank: the node's cores shared among its ranks
+ * (SEXTANT_IMPORT_THREADS, when set, decides). */
+static void
+share_cores (void)
+{
+  MPI_Comm node;
+  int on_node = 1;
+
+  MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size (node, &on_node);
+  MPI_Comm_free (&node);
+  if (g_getenv ("SEXTANT_IMPORT_THREADS") == NULL)
+    {
+      g_autofree char *threads = g_strdup_printf ("%d", MAX (1, (int)g_get_num_processors () / MAX (on_node, 1)));
+
+      g_setenv ("SEXTANT_IMPORT_THREADS", threads, TRUE);
+    }
+}
+
+static int
+run_import (int    argc,
+            char **argv,
+            int    rank)
+{
+  g_autofree char *manifest = NULL;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &manifest, "The manifest to write (required)", "MANIFEST" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("ARCHIVE - import an OTF2 archive on all ranks");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantShardExchange) exchange = NULL;
+  guint64 total = 0;
+  guint64 largest = 0;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || manifest == NULL)
+    {
+      if (rank == 0)
+        fprintf (stderr, "sextant-mpi import: %s\nUsage: sextant-mpi import ARCHIVE -o MANIFEST\n",
+                 error != NULL ? error->message : argc != 2 ? "name one archive" : "the manifest (-o) is required");
+      return 2;
+    }
+
+  share_cores ();
+  exchange = sextant_shard_exchange_new (MPI_COMM_WORLD);
+  if (!sextant_mpi_import (exchange, argv[1], manifest, &error))
+    {
+      if (rank == 0)
+        fprintf (stderr, "sextant-mpi import: %s\n", error->message);
+      return 1;
+    }
+  sextant_shard_exchange_get_volume (exchange, &total, &largest);
+  if (rank == 0)
+    printf ("%s: %d shard(s) of %s; the ranks exchanged %" G_GUINT64_FORMAT " bytes (the most from one rank: %"
+            G_GUINT64_FORMAT ")\n", manifest, (int)sextant_shard_exchange_get_size (exchange), argv[1], total, largest);
+
+  return 0;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int provided = 0;
+  int rank = 0;
+  int status;
+
+  setlocale (LC_ALL, "");
+  MPI_Init_thread (&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+
+  if (argc >= 2 && g_strcmp0 (argv[1], "import") == 0)
+    status = run_import (argc - 1, argv + 1, rank);
+  else
+    {
+      if (rank == 0)
+        fprintf (stderr, "Usage: sextant-mpi import ARCHIVE -o MANIFEST\n");
+      status = 2;
+    }
+
+  MPI_Finalize ();
+
+  return status;
+}

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""`sextant-mpi import` on real Open MPI ranks gives what the single-process
+import gives (docs/parallel.md).
+
+For every external archive that tests/test-external-traces.py checks, for
+generated archives (the import benchmark's stencil, otf2gen's every-kind and
+threads-recv) and at 1 to 4 ranks, the union of the shards equals the
+single-process store of the same archive, compared as sorted SQL results:
+
+  * event records by location and kind, and every visit (id, location,
+    region, enter, leave, depth, parent, path name);
+  * the messages: each shard holds exactly the single store's messages with
+    an end among its locations, both ends, the same visits and times;
+  * the collectives: each shard holds exactly the instances with a member
+    among its locations, with every member's times.
+
+And the faults: an archive that is no archive fails on every rank and
+leaves nothing; a rank killed mid-import fails the job and leaves no
+manifest and no shard; more ranks than locations work; a shard that is
+missing or changed makes `sextant info MANIFEST` refuse the manifest,
+naming the shard. Output is TAP.
+"""
+
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import sextant_sqlite  # noqa: F401  (the column tables)
+from tap import finish, ok
+
+SEXTANT = os.environ.get("SEXTANT", "sextant")
+SEXTANT_MPI = os.environ.get("SEXTANT_MPI", "sextant-mpi")
+TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
+BENCH_GEN = os.environ.get("SEXTANT_BENCH_GEN", "sextant-bench-gen")
+OTF2GEN = os.environ.get("SEXTANT_OTF2GEN", "sextant-otf2gen")
+MPIRUN = ["timeout", "300", "mpirun", "--oversubscribe", "--allow-run-as-root", "--mca", "osc", "sm"]
+
+
+def run(*args, env=None):
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env)
+
+
+def mpi_import(archive, manifest, n, env=None):
+    return run(*MPIRUN, "-np", n, SEXTANT_MPI, "import", archive, "-o", manifest, env=env)
+
+
+def external_archives():
+    """The archives of the external README that has event tables (as
+    tests/test-external-traces.py reads it)."""
+    names = []
+    with open(os.path.join(TRACES, "README.md")) as f:
+        name = None
+        for line in f:
+            m = re.match(r"^## (\S+)\s*$", line)
+            if m:
+                name = m.group(1)
+            elif name and line.startswith("| event type | count |") and name not in names:
+                names.append(name)
+    return names
+
+
+def anchor(path):
+    for root, _, files in os.walk(path):
+        for f in sorted(files):
+            if f.endswith(".otf2"):
+                return os.path.join(root, f)
+    return path
+
+
+# What is compared: each query's rows for a set of locations (:locs, a
+# comma-separated list through instr()) -------------------------------------
+
+IN_LOCS = "instr(',' || :locs || ',', ',' || {} || ',') > 0"
+
+EVENTS = ("SELECT loc, kind, count FROM event_count WHERE " + IN_LOCS.format("loc"))
+VISITS = ("SELECT v.id, v.loc, v.region, v.enter, v.leave, v.depth, v.parent, p.name "
+          "FROM visit AS v LEFT JOIN call_path AS p ON p.id = v.path WHERE " + IN_LOCS.format("v.loc"))
+MESSAGES = ("SELECT comm, tag, bytes, send_loc, recv_loc, send_mode, recv_mode, send_time, send_visit, "
+            "send_complete_time, recv_post_time, recv_time, recv_visit, recv_bytes FROM message "
+            "WHERE " + IN_LOCS.format("send_loc") + " OR " + IN_LOCS.format("recv_loc"))
+COLLECTIVES = ("SELECT c.comm, c.kind, c.root, c.nonblocking, c.members, c.expected, c.begin, "
+               "group_concat(m.loc || ':' || m.begin || ':' || m.\"end\" || ':' || m.visit || ':' || "
+               "m.bytes_sent || ':' || m.bytes_received, ' ') "
+               "FROM collective AS c JOIN (SELECT * FROM collective_member ORDER BY loc) AS m "
+               "ON m.collective = c.id GROUP BY c.id "
+               "HAVING sum(" + IN_LOCS.format("m.loc") + ") > 0")
+QUERIES = {"events": EVENTS, "visits": VISITS, "messages": MESSAGES, "collectives": COLLECTIVES}
+
+
+def rows(db, sql, locs):
+    con = sqlite3.connect(db)
+    try:
+        return sorted(con.execute(sql, {"locs": ",".join(map(str, locs))}).fetchall(), key=repr)
+    finally:
+        con.close()
+
+
+def shards(manifest):
+    """[(shard path, [locations])] as the manifest names them"""
+    con = sqlite3.connect(manifest)
+    try:
+        listed = con.execute("SELECT id, path FROM shard ORDER BY id").fetchall()
+        locs = {i: [l for (l,) in con.execute("SELECT loc FROM shard_location WHERE shard = ? ORDER BY loc",
+                                              (i,))] for i, _ in listed}
+    finally:
+        con.close()
+    here = os.path.dirname(manifest)
+    return [(os.path.join(here, p), locs[i]) for i, p in listed]
+
+
+def all_locations(db):
+    con = sqlite3.connect(db)
+    try:
+        return [l for (l,) in con.execute("SELECT id FROM location ORDER BY id")]
+    finally:
+        con.close()
+
+
+IDLE = []   # the imports with a rank that had no location
+
+
+def compare(name, archive, work, ranks, single):
+    manifest = os.path.join(work, "%s-%d.sextant" % (name, ranks))
+    imp = mpi_import(archive, manifest, ranks)
+    ok(imp.returncode == 0, "%s: imported on %d rank(s)" % (name, ranks), imp.stdout + imp.stderr)
+    if imp.returncode != 0:
+        return
+    parts = shards(manifest)
+    IDLE.extend("%s on %d ranks" % (name, ranks) for _, locs in parts if not locs)
+    covered = sorted(l for _, locs in parts for l in locs)
+    ok(len(parts) == ranks and covered == all_locations(single),
+       "%s, %d rank(s): the manifest names %d shards that share the locations" % (name, ranks, ranks),
+       "%r\n%r" % (parts, covered))
+    for what, sql in QUERIES.items():
+        diffs = []
+        for path, locs in parts:
+            want = rows(single, sql, locs)
+            got = rows(path, sql, locs)
+            if want != got:
+                extra = [r for r in got if r not in want][:3]
+                missing = [r for r in want if r not in got][:3]
+                diffs.append("%s (%d locations): %d rows, want %d; extra %r; missing %r"
+                             % (os.path.basename(path), len(locs), len(got), len(want), extra, missing))
+        ok(not diffs, "%s, %d rank(s): %s as in the single-process store" % (name, ranks, what),
+           "\n".join(diffs))
+    # and the rows no shard may hold: events and visits of another shard's locations
+    for path, locs in parts:
+        others = [l for l in covered if l not in locs]
+        stray = rows(path, EVENTS, others) + rows(path, VISITS, others)
+        ok(not stray, "%s, %d rank(s): %s holds only its own locations' events"
+           % (name, ranks, os.path.basename(path)), repr(stray[:3]))
+
+
+def reader_of(parent, path):
+    """The process under @parent (ours: the mpirun we started) that has
+    @path open, or None"""
+    todo = [parent]
+    while todo:
+        pid = todo.pop()
+        try:
+            for fd in os.listdir("/proc/%d/fd" % pid):
+                if os.readlink("/proc/%d/fd/%s" % (pid, fd)) == path:
+                    return pid
+            for task in os.listdir("/proc/%d/task" % pid):
+                with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                    todo += [int(c) for c in f.read().split()]
+        except OSError:
+            continue
+    return None
+
+
+def single_import(archive, db):
+    imp = run(SEXTANT, "import", "--quiet", "--force", "-o", db, archive)
+    ok(imp.returncode == 0, "%s: single-process import" % os.path.basename(db), imp.stderr)
+    return imp.returncode == 0
+
+
+def faults(work, archive):
+    # an archive that is none: every rank fails, the job too, nothing written
+    bad = os.path.join(work, "bad.otf2")
+    with open(bad, "w") as f:
+        f.write("not an archive\n")
+    manifest = os.path.join(work, "bad.sextant")
+    imp = mpi_import(bad, manifest, 2)
+    ok(imp.returncode == 1 and "rank 0:" in imp.stderr and "rank 1:" in imp.stderr,
+       "not an archive: the import fails naming each rank and why", imp.stdout + imp.stderr)
+    ok(sorted(f for f in os.listdir(work) if f.startswith("bad.sextant")) == [],
+       "not an archive: no manifest, no shard, no temporary left", repr(os.listdir(work)))
+
+    # one rank's location is damaged: that rank fails and says why, the
+    # other stops at the exchange, the job fails, nothing is written
+    damaged = os.path.join(work, "damaged")
+    shutil.copytree(os.path.dirname(archive), damaged)
+    last = max(int(f[:-4]) for f in os.listdir(os.path.join(damaged, "traces")) if f.endswith(".evt"))
+    with open(os.path.join(damaged, "traces", "%d.evt" % last), "r+b") as f:
+        f.seek(100)
+        f.write(b"\xff" * 64)
+    manifest = os.path.join(work, "damaged.sextant")
+    imp = mpi_import(os.path.join(damaged, "traces.otf2"), manifest, 2)
+    ok(imp.returncode == 1 and "rank 1: " in imp.stderr and "%d.evt" % last in imp.stderr and
+       "rank 0: " not in imp.stderr,
+       "a damaged event file: the rank that reads it fails naming it, the other waits for nothing",
+       imp.stdout + imp.stderr)
+    ok([f for f in os.listdir(work) if f.startswith("damaged.sextant")] == [],
+       "a damaged event file: no manifest, no shard, no temporary left", repr(os.listdir(work)))
+
+    # a rank killed while it imports: its event file is a FIFO nobody
+    # writes, so the rank that reads it waits there until it is killed
+    fifo_archive = os.path.join(work, "fifo")
+    shutil.copytree(os.path.dirname(archive), fifo_archive)
+    fifo = os.path.join(fifo_archive, "traces", "0.evt")
+    os.unlink(fifo)
+    os.mkfifo(fifo)
+    manifest = os.path.join(work, "killed.sextant")
+    writer = []   # the FIFO's write end, held open: the reader waits in read()
+    opener = threading.Thread(target=lambda: writer.append(open(fifo, "wb")), daemon=True)
+    opener.start()
+    job = subprocess.Popen(MPIRUN + ["-np", "2", SEXTANT_MPI, "import", os.path.join(fifo_archive, "traces.otf2"),
+                                     "-o", manifest], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim = None
+    deadline = time.monotonic() + 120
+    while victim is None and job.poll() is None and time.monotonic() < deadline:
+        victim = reader_of(job.pid, fifo)
+        time.sleep(0.2)
+    if victim is not None:
+        os.kill(victim, signal.SIGKILL)
+    try:
+        out, err = job.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        job.kill()
+        out, err = job.communicate()
+    if not writer:
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))   # lets the opener return
+    opener.join()
+    for w in writer:
+        w.close()
+    ok(victim is not None and job.returncode != 0 and not os.path.exists(manifest) and
+       not os.path.exists(manifest + ".shards"),
+       "a killed rank: the import fails, no manifest and no shard directory",
+       "victim %r, status %r\n%s%s" % (victim, job.returncode, out, err))
+    imp = mpi_import(archive, manifest, 2)
+    ok(imp.returncode == 0 and [f for f in os.listdir(work) if f.startswith("killed.sextant.tmp-")] == [],
+       "the next import removes what the killed one left", imp.stderr + repr(os.listdir(work)))
+
+    # a stale shard, then a missing one: the manifest is refused naming it
+    parts = shards(manifest)
+    info = run(SEXTANT, "info", manifest)
+    ok(info.returncode == 1 and "manifest of a parallel import (2 shards" in info.stderr and
+       "not read a manifest as one trace yet" in info.stderr,
+       "a manifest whose shards are in place: the command line says it does not read one yet",
+       info.stdout + info.stderr)
+    info = run(SEXTANT, "info", parts[1][0])
+    again = run(SEXTANT, "info", manifest)
+    ok(info.returncode == 0 and "not read a manifest as one trace yet" in again.stderr,
+       "a shard opens as a store, and reading it leaves the manifest current", info.stderr + again.stderr)
+    with open(parts[1][0], "ab") as f:
+        f.write(b"\0" * 4096)
+    info = run(SEXTANT, "info", manifest)
+    ok(info.returncode != 0 and os.path.basename(parts[1][0]) in info.stderr and "changed" in info.stderr,
+       "a changed shard: the manifest is refused, naming the shard", info.stdout + info.stderr)
+    os.unlink(parts[1][0])
+    info = run(SEXTANT, "info", manifest)
+    ok(info.returncode != 0 and os.path.basename(parts[1][0]) in info.stderr and "missing" in info.stderr,
+       "a missing shard: the manifest is refused, naming the shard", info.stdout + info.stderr)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        cases = []
+        for i, name in enumerate(external_archives()):
+            # every archive, on 1 to 4 ranks in turn (4 ranks: more than
+            # the locations of several)
+            cases.append((name, anchor(os.path.join(TRACES, name)), [1 + (i + 1) % 4]))
+
+        stencil = os.path.join(work, "stencil")
+        gen = run(BENCH_GEN, "--ranks", "12", "--events", "120000", stencil)
+        ok(gen.returncode == 0, "the import benchmark's generator wrote a 12-rank stencil", gen.stderr)
+        cases.append(("stencil", os.path.join(stencil, "traces.otf2"), [1, 2, 3, 4]))
+        for scenario, ranks in (("every-kind", [3]), ("threads-recv", [2, 4])):
+            out = os.path.join(work, scenario)
+            gen = run(OTF2GEN, scenario, out)
+            ok(gen.returncode == 0, "otf2gen wrote %s" % scenario, gen.stderr)
+            cases.append((scenario, os.path.join(out, "traces.otf2"), ranks))
+
+        for name, archive, counts in cases:
+            single = os.path.join(work, name + ".db")
+            if not single_import(archive, single):
+                continue
+            for ranks in counts:
+                compare(name, archive, work, ranks, single)
+
+        ok(IDLE, "more ranks than processes: idle ranks import too (%s)" % ", ".join(sorted(set(IDLE))))
+        faults(work, os.path.join(stencil, "traces.otf2"))
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

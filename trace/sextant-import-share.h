@@ -1,0 +1,45 @@
+/*
+ * sextant-import-share.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A rank's share of a parallel import (parallel/, `sextant-mpi import`):
+ * N processes import one archive together, each the locations of its share
+ * into a store of its own (a shard). Every rank reads the global
+ * definitions and plans the same shares from them: whole processes
+ * (location groups) in location order, cut into runs of about equal
+ * events (the events the location definitions announce, else the size of
+ * the location's event file). The message halves and collective members
+ * whose other ends another rank decodes are set aside while the events are
+ * read; after the last location, one exchange (a callback: trace/ knows no
+ * MPI) sends each rank the halves of its messages and collectives, and the
+ * matcher matches them as the single-process import does. A message or
+ * collective between ranks is so written in both shards, whole.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Called once per import by every rank, with @out[r] what goes to rank r
+ * (n_ranks entries, none %NULL); fills @in[r] with what rank r sent here.
+ * Returns FALSE (and sets @error) when the exchange fails or another rank
+ * failed. */
+typedef gboolean (*SextantShareExchange) (GBytes   **out,
+                                          GBytes   **in,
+                                          gpointer   user_data,
+                                          GError   **error);
+
+typedef struct
+{
+  guint                 rank;
+  guint                 n_ranks;
+  /* TRUE: no location is decoded and nothing exchanged: a store of the
+   * definitions only (a manifest's) */
+  gboolean              definitions_only;
+  SextantShareExchange  exchange;
+  gpointer              user_data;
+} SextantImportShare;
+
+G_END_DECLS

@@ -1,0 +1,210 @@
+/*
+ * sextant-store-shards.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The SQL of a parallel import's manifest (sextant-store-shards.h): its
+ * shard tables, written once the shards are complete, and the check that
+ * every shard is still the one the import wrote.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "sextant-store-private.h"
+#include "sextant-store-shards.h"
+
+static const char shard_tables[] =
+  "CREATE TABLE shard ("
+  "  id        INTEGER PRIMARY KEY,"   /* the rank that wrote it */
+  "  path      TEXT NOT NULL,"         /* relative to the manifest's directory */
+  "  locations INTEGER NOT NULL,"
+  "  events    INTEGER NOT NULL,"      /* event records its locations hold */
+  "  size      INTEGER NOT NULL,"      /* bytes, as the import left it */
+  "  mtime_ns  INTEGER NOT NULL)";
+static const char shard_location_table[] =
+  "CREATE TABLE shard_location ("
+  "  loc   INTEGER PRIMARY KEY,"       /* location.id */
+  "  shard INTEGER NOT NULL)";
+
+static gboolean
+no_rows (const SextantRow  *row,
+         gpointer           user_data,
+         GError           **error)
+{
+  return TRUE;
+}
+
+static gboolean
+first_int (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  *(gint64 *)user_data = sextant_row_is_null (row, 0) ? 0 : sextant_row_get_int (row, 0);
+
+  return FALSE;
+}
+
+static gboolean
+stat_shard (const char  *path,
+            gint64      *size,
+            gint64      *mtime_ns)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return FALSE;
+  *size = st.st_size;
+  *mtime_ns = (gint64)st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec;
+
+  return TRUE;
+}
+
+static gboolean
+shard_events (const char  *path,
+              gint64      *events,
+              GError     **error)
+{
+  g_autoptr(SextantStore) shard = sextant_store_open (path, error);
+
+  return shard != NULL &&
+         sextant_store_foreach_sql (shard, "SELECT total(events) FROM location", first_int, events, error, "") &&
+         sextant_store_close (shard, error);
+}
+
+gboolean
+sextant_store_add_shards (SextantStore  *manifest,
+                          const char    *dir,
+                          const char    *prefix,
+                          GPtrArray     *shards,
+                          GError       **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (manifest), FALSE);
+  g_return_val_if_fail (dir != NULL && prefix != NULL && shards != NULL, FALSE);
+
+  if (!sextant_store_foreach_sql (manifest, "BEGIN", no_rows, NULL, error, "") ||
+      !sextant_store_foreach_sql (manifest, shard_tables, no_rows, NULL, error, "") ||
+      !sextant_store_foreach_sql (manifest, shard_location_table, no_rows, NULL, error, ""))
+    return FALSE;
+
+  for (guint rank = 0; rank < shards->len; rank++)
+    {
+      const SextantShardInfo *info = g_ptr_array_index (shards, rank);
+      g_autofree char *path = g_build_filename (dir, info->name, NULL);
+      g_autofree char *recorded = g_build_filename (prefix, info->name, NULL);
+      gint64 size = 0;
+      gint64 mtime_ns = 0;
+      gint64 events = 0;
+
+      if (!shard_events (path, &events, error))
+        return FALSE;
+      if (!stat_shard (path, &size, &mtime_ns))
+        {
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
+                       "%s: the shard of rank %u is missing", path, rank);
+          return FALSE;
+        }
+      if (!sextant_store_foreach_sql (manifest,
+                                      "INSERT INTO shard (id, path, locations, events, size, mtime_ns) "
+                                      "VALUES (?, ?, ?, ?, ?, ?)", no_rows, NULL, error, "itiiii",
+                                      (gint64)rank, recorded, (gint64)info->locations->len, events, size,
+                                      mtime_ns))
+        return FALSE;
+      for (guint i = 0; i < info->locations->len; i++)
+        if (!sextant_store_foreach_sql (manifest, "INSERT INTO shard_location (loc, shard) VALUES (?, ?)",
+                                        no_rows, NULL, error, "ii",
+                                        (gint64)g_array_index (info->locations, guint32, i), (gint64)rank))
+          return FALSE;
+    }
+
+  return sextant_store_foreach_sql (manifest, "INSERT OR REPLACE INTO meta (key, value) VALUES ('shards', ?)",
+                                    no_rows, NULL, error, "i", (gint64)shards->len) &&
+         sextant_store_foreach_sql (manifest, "COMMIT", no_rows, NULL, error, "");
+}
+
+typedef struct
+{
+  char       *dir;
+  GPtrArray  *paths;
+  GError     *stale;       /* the first shard that is not as the import left it */
+} Check;
+
+static gboolean
+check_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  Check *check = user_data;
+  char *path = g_build_filename (check->dir, sextant_row_get_text (row, 1), NULL);
+  gint64 size = 0;
+  gint64 mtime_ns = 0;
+
+  g_ptr_array_add (check->paths, path);
+  if (check->stale != NULL)
+    return TRUE;
+  if (!stat_shard (path, &size, &mtime_ns))
+    g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
+                 "%s: shard %" G_GINT64_FORMAT " of the parallel import is missing: import the archive again",
+                 path, sextant_row_get_int (row, 0));
+  else if (size != sextant_row_get_int (row, 2) || mtime_ns != sextant_row_get_int (row, 3))
+    g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+                 "%s: shard %" G_GINT64_FORMAT " of the parallel import changed since the import "
+                 "(%" G_GINT64_FORMAT " bytes, was %" G_GINT64_FORMAT "): import the archive again",
+                 path, sextant_row_get_int (row, 0), size, sextant_row_get_int (row, 2));
+
+  return TRUE;
+}
+
+static gboolean
+read_shards (SextantStore  *self,
+             Check         *check,
+             GError       **error)
+{
+  g_autofree char *shards = sextant_store_get_meta (self, "shards");
+
+  check->dir = g_path_get_dirname (sextant_store_get_path (self));
+  check->paths = g_ptr_array_new_with_free_func (g_free);
+  if (shards == NULL)
+    return TRUE;
+
+  return sextant_store_foreach_sql (self, "SELECT id, path, size, mtime_ns FROM shard ORDER BY id",
+                                    check_row, check, error, "");
+}
+
+static void
+check_clear (Check *check)
+{
+  g_clear_pointer (&check->dir, g_free);
+  g_clear_pointer (&check->paths, g_ptr_array_unref);
+  g_clear_error (&check->stale);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Check, check_clear)
+
+GPtrArray *
+sextant_store_list_shards (SextantStore  *self,
+                           GError       **error)
+{
+  g_auto(Check) check = { NULL };
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+
+  if (!read_shards (self, &check, error))
+    return NULL;
+  if (check.stale != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&check.stale));
+      return NULL;
+    }
+
+  return g_steal_pointer (&check.paths);
+}
+
+gboolean
+sextant_store_check_shards (SextantStore  *self,
+                            GError       **error)
+{
+  g_autoptr(GPtrArray) paths = sextant_store_list_shards (self, error);
+
+  return paths != NULL;
+}
