@@ -77,6 +77,7 @@ typedef struct
 {
   SextantImport  *import;
   GPtrArray      *decoders;      /* by location; those of the batch are open */
+  GPtrArray      *spare_decoders; /* closed, for the next batch's locations (under `lock`) */
   guint           first;         /* the batch: locations first .. first + n_locs - 1 */
   guint           n_locs;
   gboolean       *done;
@@ -201,6 +202,55 @@ round_write (Round   *round,
   return ok;
 }
 
+/* A decoder of location @loc: one that a location of an earlier batch is
+ * done with, else a new one. */
+static SextantLocationDecoder *
+open_decoder (Round   *round,
+              guint    loc,
+              GError **error)
+{
+  SextantLocationDecoder *decoder = NULL;
+
+  g_mutex_lock (&round->lock);
+  if (round->spare_decoders->len > 0)
+    decoder = g_ptr_array_steal_index_fast (round->spare_decoders, round->spare_decoders->len - 1);
+  g_mutex_unlock (&round->lock);
+
+  if (decoder == NULL)
+    return _sextant_location_decoder_new (round->import, loc, error);
+  if (!_sextant_location_decoder_reopen (decoder, loc, error))
+    {
+      _sextant_location_decoder_free (decoder);
+      return NULL;
+    }
+
+  return decoder;
+}
+
+/* Closes the decoders of the batch; those that finished keep their memory
+ * for the locations of the next batch. */
+static void
+close_batch (Round    *round,
+             gboolean  finished)
+{
+  for (guint i = round->first; i < round->first + round->n_locs; i++)
+    {
+      SextantLocationDecoder *decoder = g_steal_pointer (&round->decoders->pdata[i]);
+
+      if (decoder == NULL)
+        continue;
+      if (!finished)
+        {
+          _sextant_location_decoder_free (decoder);
+          continue;
+        }
+      _sextant_location_decoder_close (decoder);
+      g_mutex_lock (&round->lock);
+      g_ptr_array_add (round->spare_decoders, decoder);
+      g_mutex_unlock (&round->lock);
+    }
+}
+
 static gboolean
 round_task (Round   *round,
             guint    i,
@@ -217,7 +267,7 @@ round_task (Round   *round,
   /* the first round opens the locations, on the threads that read them:
    * libotf2 allocates and clears a chunk for each, 1 MiB by default */
   if (g_ptr_array_index (round->decoders, loc) == NULL &&
-      (round->decoders->pdata[loc] = _sextant_location_decoder_new (round->import, loc, error)) == NULL)
+      (round->decoders->pdata[loc] = open_decoder (round, loc, error)) == NULL)
     return FALSE;
 
   return _sextant_location_decoder_read (g_ptr_array_index (round->decoders, loc), round->until,
@@ -527,7 +577,7 @@ _sextant_import_decode_events (SextantImport  *import,
   const char *threads_env = g_getenv ("SEXTANT_IMPORT_THREADS");
   guint n_threads = threads_env != NULL ? (guint)CLAMP (g_ascii_strtoull (threads_env, NULL, 10), 1, 64)
                                         : MIN ((guint)g_get_num_processors (), 8);
-  Round round = { import, NULL, 0, 0, done, 0, G_MAXUINT64 };
+  Round round = { .import = import, .done = done, .max_events = G_MAXUINT64 };
   gboolean ok = TRUE;
   gint64 settle_start;
   gint64 settle_usec = 0;
@@ -543,6 +593,7 @@ _sextant_import_decode_events (SextantImport  *import,
   /* opened by the first round of their batch */
   g_ptr_array_set_size (decoders, n);
   round.decoders = decoders;
+  round.spare_decoders = g_ptr_array_new_with_free_func ((GDestroyNotify)_sextant_location_decoder_free);
   round.claimed = g_new0 (gint, batch_size + 1);
   round.spare_halves = g_ptr_array_new_with_free_func (halves_free);
   round.spare_coll_halves = g_ptr_array_new_with_free_func (halves_free);
@@ -607,8 +658,7 @@ _sextant_import_decode_events (SextantImport  *import,
           ok = !round_failed (&round, error) &&
                settle_batch (&round, spare_halves, spare_coll_halves, &left, &next_time, error);
         }
-      for (guint i = first; i < first + round.n_locs; i++)
-        g_clear_pointer (&decoders->pdata[i], _sextant_location_decoder_free);
+      close_batch (&round, ok);
     }
 
   g_debug ("%u rounds on %u thread(s), %u location(s) at once, in %.3f s (%.2f CPUs busy): matching %.3f s "
@@ -636,6 +686,7 @@ _sextant_import_decode_events (SextantImport  *import,
   g_queue_clear_full (&round.batches, (GDestroyNotify)g_ptr_array_unref);
   g_ptr_array_unref (round.spare_halves);
   g_ptr_array_unref (round.spare_coll_halves);
+  g_ptr_array_unref (round.spare_decoders);
   g_free (round.claimed);
   if (!ok)
     return FALSE;
