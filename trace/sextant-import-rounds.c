@@ -554,7 +554,8 @@ settle_batch (Round      *round,
  * events each whatever the number of locations. With no clock properties
  * the windows are rounds of events instead. When a batch is done, its
  * locations write what is still open and are closed: libotf2 frees their
- * chunk buffers, which the next batch's readers reuse.
+ * chunk buffers, which the next batch's readers reuse, and their decoders,
+ * emptied, read the next batch's locations (no allocations per location).
  *
  * Each round reads the locations in parallel, one thread per core, and
  * stores what the round before found, while the matcher matches the
