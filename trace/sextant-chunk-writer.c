@@ -120,6 +120,16 @@ sextant_chunk_writer_free (SextantChunkWriter *self)
   g_free (self);
 }
 
+void
+sextant_chunk_writer_restart (SextantChunkWriter *self,
+                              gint64              first_row)
+{
+  g_return_if_fail (self->blocks->len == 0);
+
+  self->next_row = first_row;
+  self->held = FALSE;
+}
+
 static Block *
 find_block (SextantChunkWriter *self,
             gint64              row,

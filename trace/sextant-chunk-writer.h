@@ -33,6 +33,10 @@ SextantChunkWriter *sextant_chunk_writer_new_queued (SextantChunkQueue   *queue,
                                                     gint64               first_row,
                                                     guint                chunk_rows);
 void                sextant_chunk_writer_free      (SextantChunkWriter  *self);
+/* Makes a writer with nothing buffered (flushed) start again at row
+ * @first_row, keeping its memory: a stream of the next location. */
+void                sextant_chunk_writer_restart   (SextantChunkWriter  *self,
+                                                    gint64               first_row);
 
 /* A new open row with @values (all NULL if %NULL); returns its id. */
 gint64              sextant_chunk_writer_reserve   (SextantChunkWriter  *self,

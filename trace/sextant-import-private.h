@@ -329,6 +329,13 @@ gint64   _sextant_location_decoder_get_time (SextantLocationDecoder *self);
 gboolean _sextant_location_decoder_finish (SextantLocationDecoder  *self,
                                            GError                 **error);
 void     _sextant_location_decoder_free   (SextantLocationDecoder  *self);
+/* Closes the location's events and empties what it left, keeping the
+ * memory; _sextant_location_decoder_reopen() then opens another location
+ * in it (the importer keeps the closed decoders of a batch for the next). */
+void     _sextant_location_decoder_close  (SextantLocationDecoder  *self);
+gboolean _sextant_location_decoder_reopen (SextantLocationDecoder  *self,
+                                           guint32                  loc,
+                                           GError                 **error);
 
 /* sextant-matcher.c */
 SextantMatcher *_sextant_matcher_new      (SextantImport                *import,

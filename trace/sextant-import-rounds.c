@@ -80,6 +80,7 @@ typedef struct
   const guint32  *order;         /* the locations decoded here, ascending (all but in a
                                   * parallel import's share) */
   guint           first;         /* the batch: locations order[first .. first + n_locs - 1] */
+  GPtrArray      *spare_decoders; /* closed, for the next batch's locations (under `lock`) */
   guint           n_locs;
   gboolean       *done;
   gint64          until;
@@ -203,6 +204,55 @@ round_write (Round   *round,
   return ok;
 }
 
+/* A decoder of location @loc: one that a location of an earlier batch is
+ * done with, else a new one. */
+static SextantLocationDecoder *
+open_decoder (Round   *round,
+              guint    loc,
+              GError **error)
+{
+  SextantLocationDecoder *decoder = NULL;
+
+  g_mutex_lock (&round->lock);
+  if (round->spare_decoders->len > 0)
+    decoder = g_ptr_array_steal_index_fast (round->spare_decoders, round->spare_decoders->len - 1);
+  g_mutex_unlock (&round->lock);
+
+  if (decoder == NULL)
+    return _sextant_location_decoder_new (round->import, loc, error);
+  if (!_sextant_location_decoder_reopen (decoder, loc, error))
+    {
+      _sextant_location_decoder_free (decoder);
+      return NULL;
+    }
+
+  return decoder;
+}
+
+/* Closes the decoders of the batch; those that finished keep their memory
+ * for the locations of the next batch. */
+static void
+close_batch (Round    *round,
+             gboolean  finished)
+{
+  for (guint k = round->first; k < round->first + round->n_locs; k++)
+    {
+      SextantLocationDecoder *decoder = g_steal_pointer (&round->decoders->pdata[round->order[k]]);
+
+      if (decoder == NULL)
+        continue;
+      if (!finished)
+        {
+          _sextant_location_decoder_free (decoder);
+          continue;
+        }
+      _sextant_location_decoder_close (decoder);
+      g_mutex_lock (&round->lock);
+      g_ptr_array_add (round->spare_decoders, decoder);
+      g_mutex_unlock (&round->lock);
+    }
+}
+
 static gboolean
 round_task (Round   *round,
             guint    i,
@@ -219,7 +269,7 @@ round_task (Round   *round,
   /* the first round opens the locations, on the threads that read them:
    * libotf2 allocates and clears a chunk for each, 1 MiB by default */
   if (g_ptr_array_index (round->decoders, loc) == NULL &&
-      (round->decoders->pdata[loc] = _sextant_location_decoder_new (round->import, loc, error)) == NULL)
+      (round->decoders->pdata[loc] = open_decoder (round, loc, error)) == NULL)
     return FALSE;
 
   return _sextant_location_decoder_read (g_ptr_array_index (round->decoders, loc), round->until,
@@ -507,7 +557,8 @@ settle_batch (Round      *round,
  * events each whatever the number of locations. With no clock properties
  * the windows are rounds of events instead. When a batch is done, its
  * locations write what is still open and are closed: libotf2 frees their
- * chunk buffers, which the next batch's readers reuse.
+ * chunk buffers, which the next batch's readers reuse, and their decoders,
+ * emptied, read the next batch's locations (no allocations per location).
  *
  * Each round reads the locations in parallel, one thread per core, and
  * stores what the round before found, while the matcher matches the
@@ -531,7 +582,7 @@ _sextant_import_decode_events (SextantImport  *import,
   const char *threads_env = g_getenv ("SEXTANT_IMPORT_THREADS");
   guint n_threads = threads_env != NULL ? (guint)CLAMP (g_ascii_strtoull (threads_env, NULL, 10), 1, 64)
                                         : MIN ((guint)g_get_num_processors (), 8);
-  Round round = { import, NULL, order, 0, 0, done, 0, G_MAXUINT64 };
+  Round round = { .import = import, .order = order, .done = done, .max_events = G_MAXUINT64 };
   gboolean ok = TRUE;
   gint64 settle_start;
   gint64 settle_usec = 0;
@@ -549,6 +600,7 @@ _sextant_import_decode_events (SextantImport  *import,
   /* opened by the first round of their batch */
   g_ptr_array_set_size (decoders, import->locations->len);
   round.decoders = decoders;
+  round.spare_decoders = g_ptr_array_new_with_free_func ((GDestroyNotify)_sextant_location_decoder_free);
   round.claimed = g_new0 (gint, batch_size + 1);
   round.spare_halves = g_ptr_array_new_with_free_func (halves_free);
   round.spare_coll_halves = g_ptr_array_new_with_free_func (halves_free);
@@ -613,8 +665,7 @@ _sextant_import_decode_events (SextantImport  *import,
           ok = !round_failed (&round, error) &&
                settle_batch (&round, spare_halves, spare_coll_halves, &left, &next_time, error);
         }
-      for (guint k = first; k < first + round.n_locs; k++)
-        g_clear_pointer (&decoders->pdata[order[k]], _sextant_location_decoder_free);
+      close_batch (&round, ok);
     }
 
   g_debug ("%u rounds on %u thread(s), %u location(s) at once, in %.3f s (%.2f CPUs busy): matching %.3f s "
@@ -642,6 +693,7 @@ _sextant_import_decode_events (SextantImport  *import,
   g_queue_clear_full (&round.batches, (GDestroyNotify)g_ptr_array_unref);
   g_ptr_array_unref (round.spare_halves);
   g_ptr_array_unref (round.spare_coll_halves);
+  g_ptr_array_unref (round.spare_decoders);
   g_free (round.claimed);
   if (!ok)
     return FALSE;

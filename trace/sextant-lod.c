@@ -423,12 +423,39 @@ _sextant_lod_builder_new (SextantImport *import,
               ? self->origin + (self->base << (self->n_levels - 1)) : G_MAXINT64;
   self->levels = g_new0 (Bucket, self->n_levels);
   self->rows = g_new0 (LodRows, self->n_levels);
-  for (guint level = 0; level < self->n_levels; level++)
-    self->rows[level].first_row = ((gint64)loc << LOD_LOC_SHIFT) | ((gint64)level << LOD_LEVEL_SHIFT);
   self->stack = g_array_new (FALSE, FALSE, sizeof (Open));
-  self->cursor = G_MININT64;
+  _sextant_lod_builder_restart (self, loc);
 
   return self;
+}
+
+void
+_sextant_lod_builder_restart (SextantLodBuilder *self,
+                              guint32            loc)
+{
+  self->loc = loc;
+  for (guint level = 0; level < self->n_levels; level++)
+    {
+      Bucket *bucket = &self->levels[level];
+
+      bucket->open = FALSE;
+      bucket->n_used = 0;
+      if (bucket->ticks != NULL)
+        memset (bucket->ticks, 0, self->slot_cap * sizeof (gint64));
+      self->rows[level].first_row = ((gint64)loc << LOD_LOC_SHIFT) | ((gint64)level << LOD_LEVEL_SHIFT);
+      self->rows[level].n = 0;
+    }
+  /* the regions get their slots in the order the location meets them */
+  for (guint slot = 0; slot < self->n_slots; slot++)
+    if (self->regions[slot] < self->n_dense)
+      self->dense[self->regions[slot]] = 0;
+  if (self->sparse != NULL)
+    g_hash_table_remove_all (self->sparse);
+  self->n_slots = 0;
+  g_array_set_size (self->stack, 0);
+  self->cursor = G_MININT64;
+  self->open_begin = 0;
+  self->open_end = 0;
 }
 
 void

@@ -33,6 +33,10 @@ gboolean           _sextant_lod_builder_add     (SextantLodBuilder  *self,
 gboolean           _sextant_lod_builder_finish  (SextantLodBuilder  *self,
                                                  GError            **error);
 void               _sextant_lod_builder_free    (SextantLodBuilder  *self);
+/* Makes @self a new builder for location @loc (what _sextant_lod_builder_new()
+ * gives), keeping its memory; what was not finished is dropped. */
+void               _sextant_lod_builder_restart (SextantLodBuilder  *self,
+                                                 guint32             loc);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantLodBuilder, _sextant_lod_builder_free)
 

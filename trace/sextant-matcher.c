@@ -138,6 +138,8 @@ struct _SextantMatcher
   guint                channels_size;  /* a power of two */
   guint                n_channels;
   Channel             *last;          /* the channel of the last half: often the next one's */
+  Slot                *spare_rings[32]; /* rings of emptied channels by log2 of their capacity, each
+                                       * linked to the next by its first word */
   CollChannel        **colls;         /* open addressing by (comm, owner), NULL: empty */
   guint                colls_size;     /* a power of two */
   guint                n_colls;
@@ -279,10 +281,38 @@ slot_get (const Channel *channel,
   };
 }
 
+/* A ring of @cap slots (a power of two, 8 at least), uninitialized: one
+ * an emptied channel gave back, else new. */
+static Slot *
+ring_take (SextantMatcher *self,
+           guint           cap)
+{
+  Slot **spare = &self->spare_rings[g_bit_nth_msf (cap, -1)];
+  Slot *ring = *spare;
+
+  if (ring == NULL)
+    return g_new (Slot, cap);
+  memcpy (spare, ring, sizeof (Slot *));
+
+  return ring;
+}
+
+static void
+ring_give (SextantMatcher *self,
+           Slot           *ring,
+           guint           cap)
+{
+  Slot **spare = &self->spare_rings[g_bit_nth_msf (cap, -1)];
+
+  memcpy (ring, spare, sizeof (Slot *));
+  *spare = ring;
+}
+
 /* Makes slot @i exist (empty), growing the ring. */
 static void
-channel_reach (Channel *channel,
-               guint    i)
+channel_reach (SextantMatcher *self,
+               Channel        *channel,
+               guint           i)
 {
   if (i >= channel->cap)
     {
@@ -291,10 +321,11 @@ channel_reach (Channel *channel,
 
       while (cap <= i)
         cap *= 2;
-      slots = g_new0 (Slot, cap);
+      slots = ring_take (self, cap);
       for (guint k = 0; k < channel->len; k++)
         slots[k] = *channel_slot (channel, k);
-      g_free (channel->slots);
+      if (channel->slots != NULL)
+        ring_give (self, channel->slots, channel->cap);
       channel->slots = slots;
       channel->cap = cap;
       channel->head = 0;
@@ -306,6 +337,18 @@ channel_reach (Channel *channel,
 
       slot->have_send = slot->have_recv = FALSE;
     }
+}
+
+/* A channel with nothing waiting gives its ring back: at many locations
+ * most channels carry their messages in one round and none after, and the
+ * next channel's halves then go to memory that is mapped and cached. */
+static void
+channel_release_ring (SextantMatcher *self,
+                      Channel        *channel)
+{
+  ring_give (self, g_steal_pointer (&channel->slots), channel->cap);
+  channel->cap = 0;
+  channel->head = 0;
 }
 
 static void
@@ -499,6 +542,9 @@ _sextant_matcher_free (SextantMatcher *self)
 
   channels_clear (self);
   g_free (self->channels);
+  for (guint k = 0; k < G_N_ELEMENTS (self->spare_rings); k++)
+    while (self->spare_rings[k] != NULL)
+      g_free (ring_take (self, 1u << k));
   for (guint i = 0; i < self->colls_size; i++)
     g_clear_pointer (&self->colls[i], coll_channel_free);
   g_free (self->colls);
@@ -702,7 +748,7 @@ add_numbered_half (SextantMatcher     *self,
                            is_recv ? "receive" : "send");
       return TRUE;
     }
-  channel_reach (channel, (guint)index);
+  channel_reach (self, channel, (guint)index);
   slot = channel_slot (channel, (guint)index);
 
   if (is_recv ? slot->have_recv : slot->have_send)
@@ -735,6 +781,8 @@ add_numbered_half (SextantMatcher     *self,
       channel->len--;
       channel->base++;
     }
+  if (channel->len == 0)
+    channel_release_ring (self, channel);
 
   return TRUE;
 }

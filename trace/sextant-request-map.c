@@ -68,6 +68,14 @@ sextant_request_map_free (SextantRequestMap *self)
   g_free (self);
 }
 
+void
+sextant_request_map_clear (SextantRequestMap *self)
+{
+  memset (self->orders, 0, self->size * sizeof (guint64));
+  self->n = 0;
+  self->next_order = 1;
+}
+
 guint
 sextant_request_map_size (SextantRequestMap *self)
 {

@@ -36,6 +36,8 @@ gboolean           sextant_request_map_remove (SextantRequestMap  *self,
                                                gpointer            value);
 /* Empties the map and returns its values, oldest insertion first. */
 GArray            *sextant_request_map_steal_values (SextantRequestMap *self);
+/* Empties the map; its memory stays, for the next location's requests. */
+void               sextant_request_map_clear  (SextantRequestMap  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantRequestMap, sextant_request_map_free)
 
