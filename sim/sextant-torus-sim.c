@@ -43,10 +43,18 @@
  * count. A point-to-point message reserves its route's links and the
  * receiver's ejection channel when it is sent.
  *
+ * The resources are sextant-torus-net.h's; the events go through a
+ * calendar queue (sextant-sim-queue.c) whose unit is the greatest common
+ * divisor of the model's times, so a push and a pop are O(1) and the run
+ * pops exactly what a heap of (time, push order) would.
+ *
  * Workload: a broadcast or reduce of P packets on N nodes takes O(N P)
- * events; an all-gather O(N^2 P) (refused above 2^27 events). Memory is
- * linear in N times the trees: about 120 bytes per node and tree plus the
- * trace's per-node times and messages when recorded.
+ * events; an all-gather O(N^2 P) (refused above 2^31 events: 32768 nodes
+ * run, 65536 do not). Memory is linear in N times the trees, about 120
+ * bytes per node and tree, plus the trace's per-node times and messages
+ * when recorded, plus 12 bytes per pending event: for an all-gather the
+ * packets waiting in link queues, which grow as N^2 (the model's links
+ * have unbounded buffers).
  */
 #include "config.h"
 
@@ -58,7 +66,7 @@
 #include "sextant-sim-queue.h"
 #include "sextant-torus-sim.h"
 
-#define MAX_EVENTS       (G_GUINT64_CONSTANT (1) << 27)
+#define MAX_EVENTS       (G_GUINT64_CONSTANT (1) << 31)
 #define REDUCE_SLOTS     16      /* ReduceId 0..15 */
 #define NO_SOURCE        G_MAXUINT32
 
@@ -83,6 +91,7 @@ struct _SextantTorusSim
   guint               n;
   guint               n_trees;
   SextantTorusTree   *trees[SEXTANT_TORUS_MAX_TREES];
+  const SextantTorusTreeRow *rows[SEXTANT_TORUS_MAX_TREES];
   guint               n_packets;
   guint               last_flits;
   guint64             message_flits;
@@ -97,9 +106,7 @@ struct _SextantTorusSim
   gint64              host;
 
   SextantSimQueue    *queue;
-  gint64             *link_free;
-  gint64             *inj_free;
-  gint64             *ej_free;
+  SextantTorusNet     net;
 
   gint64              hw_done;
   gint64              p2p_done;
@@ -222,62 +229,12 @@ push (SextantTorusSim *self,
   sextant_sim_queue_push (self->queue, &ev);
 }
 
-/* Sends @flits from @u along @dir at @t; returns when the head is at the
- * next router (the last of @sf_flits too with store-and-forward). */
-static inline gint64
-link_send (SextantTorusSim *self,
-           guint            u,
-           guint            dir,
-           gint64           t,
-           guint64          flits,
-           guint            sf_flits)
+static inline guint
+neighbor (const SextantTorusSim *self,
+          guint                  node,
+          guint                  dir)
 {
-  gint64 *free_at = &self->link_free[(gsize)u * SEXTANT_TORUS_MAX_DIRS + dir];
-  gint64 start = MAX (t, *free_at);
-
-  *free_at = start + (gint64)flits * self->cycle;
-
-  return start + self->link + self->router + (self->params.store_and_forward ? sf_flits * self->cycle : 0);
-}
-
-/* The head of @flits at @v's router at @t; returns when its host has all */
-static inline gint64
-eject (SextantTorusSim *self,
-       guint            v,
-       gint64           t,
-       guint64          flits)
-{
-  gint64 start = MAX (t, self->ej_free[v]);
-
-  self->ej_free[v] = start + (gint64)flits * self->cycle;
-
-  return self->ej_free[v] + self->ej;
-}
-
-/* @v's host injects @flits from @t; returns when the head is at the router,
- * and in @begin when the injection started */
-static inline gint64
-inject (SextantTorusSim *self,
-        guint            v,
-        gint64           t,
-        guint64          flits,
-        gint64          *begin)
-{
-  gint64 start = MAX (t, self->inj_free[v]);
-
-  self->inj_free[v] = start + (gint64)flits * self->cycle;
-  if (begin != NULL)
-    *begin = start;
-
-  return start + self->inj;
-}
-
-static void
-reset_resources (SextantTorusSim *self)
-{
-  memset (self->link_free, 0, sizeof (gint64) * self->n * SEXTANT_TORUS_MAX_DIRS);
-  memset (self->inj_free, 0, sizeof (gint64) * self->n);
-  memset (self->ej_free, 0, sizeof (gint64) * self->n);
+  return sextant_torus_net_neighbor (&self->net, node, dir);
 }
 
 static inline guint
@@ -292,7 +249,7 @@ takes_part (const SextantTorusSim *self,
             guint                  tree,
             guint                  node)
 {
-  return sextant_torus_tree_get_row (self->trees[tree], node)->pe;
+  return self->rows[tree][node].pe;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -307,17 +264,17 @@ hw_down (SextantTorusSim *self,
          guint            source,
          guint            packet)
 {
-  const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[tree], node);
+  const SextantTorusTreeRow *row = &self->rows[tree][node];
   guint flits = packet_flits (self, packet);
 
   for (guint dir = 0; dir < SEXTANT_TORUS_MAX_DIRS; dir++)
     if (row->dirs & (1u << dir))
-      push (self, link_send (self, node, dir, t, flits, flits), EV_HW_DOWN, tree,
-            sextant_torus_get_neighbor (self->torus, node, dir), source, packet);
+      push (self, sextant_torus_net_link_send (&self->net, node, dir, t, flits, flits), EV_HW_DOWN, tree,
+            neighbor (self, node, dir), source, packet);
 
   if (row->pe && node != source)
     {
-      gint64 done = eject (self, node, t, flits);
+      gint64 done = sextant_torus_net_eject (&self->net, node, t, flits);
 
       self->hw_end[node] = MAX (self->hw_end[node], done);
       self->hw_done = MAX (self->hw_done, done);
@@ -332,7 +289,7 @@ hw_up (SextantTorusSim *self,
        guint            source,
        guint            packet)
 {
-  const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[tree], node);
+  const SextantTorusTreeRow *row = &self->rows[tree][node];
   guint flits = packet_flits (self, packet);
 
   if (row->is_root)
@@ -340,8 +297,8 @@ hw_up (SextantTorusSim *self,
       hw_down (self, tree, node, t, source, packet);
       return;
     }
-  push (self, link_send (self, node, row->to_root, t, flits, flits), EV_HW_UP, tree,
-        sextant_torus_get_neighbor (self->torus, node, row->to_root), source, packet);
+  push (self, sextant_torus_net_link_send (&self->net, node, row->to_root, t, flits, flits), EV_HW_UP, tree,
+        neighbor (self, node, row->to_root), source, packet);
 }
 
 /* A broadcast of every packet from @source on @tree */
@@ -352,9 +309,9 @@ hw_start_bcast (SextantTorusSim *self,
 {
   for (guint p = 0; p < self->n_packets; p++)
     {
-      gint64 head = inject (self, source, 0, packet_flits (self, p), NULL);
+      gint64 head = sextant_torus_net_inject (&self->net, source, 0, packet_flits (self, p), NULL);
 
-      self->hw_end[source] = MAX (self->hw_end[source], self->inj_free[source]);
+      self->hw_end[source] = MAX (self->hw_end[source], self->net.inj_free[source]);
       push (self, head, EV_HW_UP, tree, source, source, p);
     }
 }
@@ -369,10 +326,10 @@ rd_host_inject (SextantTorusSim *self,
   gsize i = (gsize)tree * self->n + node;
   guint p = self->host_next[i]++;
   guint flits = packet_flits (self, p);
-  gint64 head = inject (self, node, t, flits, NULL);
+  gint64 head = sextant_torus_net_inject (&self->net, node, t, flits, NULL);
 
   if (self->job.op == SEXTANT_TORUS_OP_REDUCE)
-    self->hw_end[node] = MAX (self->hw_end[node], self->inj_free[node]);
+    self->hw_end[node] = MAX (self->hw_end[node], self->net.inj_free[node]);
   push (self, head + flits * self->cycle, EV_RD_CONTRIB, tree, node, NO_SOURCE, p);
 }
 
@@ -393,14 +350,14 @@ rd_results_sent (SextantTorusSim *self,
   if (++self->sent[i] % self->params.credit_batch != 0)
     return;
 
-  row = sextant_torus_tree_get_row (self->trees[tree], node);
+  row = &self->rows[tree][node];
   for (guint dir = 0; dir < SEXTANT_TORUS_MAX_DIRS; dir++)
     if (row->dirs & (1u << dir))
       {
-        guint child = sextant_torus_get_neighbor (self->torus, node, dir);
+        guint child = neighbor (self, node, dir);
 
         if (self->active[(gsize)tree * self->n + child])
-          push (self, link_send (self, node, dir, t, 1, 1) + (self->params.store_and_forward ? 0 : self->cycle),
+          push (self, sextant_torus_net_link_send (&self->net, node, dir, t, 1, 1) + (self->params.store_and_forward ? 0 : self->cycle),
                 EV_RD_CREDIT, tree, child, NO_SOURCE, 0);
       }
 }
@@ -412,8 +369,8 @@ rd_try_send_up (SextantTorusSim *self,
                 gint64           t)
 {
   gsize i = (gsize)tree * self->n + node;
-  const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[tree], node);
-  guint parent = sextant_torus_get_neighbor (self->torus, node, row->to_root);
+  const SextantTorusTreeRow *row = &self->rows[tree][node];
+  guint parent = neighbor (self, node, row->to_root);
 
   while (self->pending_len[i] > 0 && self->credits[i] > 0)
     {
@@ -424,7 +381,7 @@ rd_try_send_up (SextantTorusSim *self,
       self->pending_head[i] = (self->pending_head[i] + 1) % REDUCE_SLOTS;
       self->pending_len[i]--;
       self->credits[i]--;
-      head = link_send (self, node, row->to_root, t, flits, flits);
+      head = sextant_torus_net_link_send (&self->net, node, row->to_root, t, flits, flits);
       push (self, head + (self->params.store_and_forward ? 0 : flits * self->cycle), EV_RD_CONTRIB, tree, parent,
             NO_SOURCE, p);
       rd_results_sent (self, tree, node, t);
@@ -452,7 +409,7 @@ rd_contrib (SextantTorusSim *self,
       rd_results_sent (self, tree, node, result);
       if (self->job.op == SEXTANT_TORUS_OP_REDUCE)
         {
-          gint64 done = eject (self, node, result, packet_flits (self, packet));
+          gint64 done = sextant_torus_net_eject (&self->net, node, result, packet_flits (self, packet));
 
           self->hw_end[node] = MAX (self->hw_end[node], done);
           self->hw_done = MAX (self->hw_done, done);
@@ -504,32 +461,6 @@ hw_start_reduce (SextantTorusSim *self)
 /* The point-to-point run                                                  */
 /* ---------------------------------------------------------------------- */
 
-/* Routes @flits from @u's router at @t to @v's in dimension order; returns
- * when the head is at @v's router */
-static gint64
-route (SextantTorusSim *self,
-       guint            u,
-       guint            v,
-       gint64           t,
-       guint64          flits)
-{
-  guint sf = (guint)MIN (flits, SEXTANT_TORUS_PACKET_FLITS);
-
-  for (guint d = 0; d < sextant_torus_get_n_dims (self->torus); d++)
-    {
-      int offset = sextant_torus_get_offset (self->torus, u, v, d);
-      guint dir = SEXTANT_TORUS_DIR (d, offset < 0);
-
-      for (int h = abs (offset); h > 0; h--)
-        {
-          t = link_send (self, u, dir, t, flits, sf);
-          u = sextant_torus_get_neighbor (self->torus, u, dir);
-        }
-    }
-
-  return t;
-}
-
 /* @u's host sends @flits (@bytes) to @v's from @t; returns when @v's host
  * has them all */
 static gint64
@@ -541,15 +472,15 @@ p2p_send (SextantTorusSim *self,
           guint64          bytes)
 {
   gint64 begin = 0;
-  gint64 head = inject (self, u, t, flits, &begin);
-  gint64 done = eject (self, v, route (self, u, v, head, flits), flits);
+  gint64 head = sextant_torus_net_inject (&self->net, u, t, flits, &begin);
+  gint64 done = sextant_torus_net_eject (&self->net, v, sextant_torus_net_route (&self->net, u, v, head, flits), flits);
 
-  self->p2p_end[u] = MAX (self->p2p_end[u], self->inj_free[u]);
+  self->p2p_end[u] = MAX (self->p2p_end[u], self->net.inj_free[u]);
   self->p2p_end[v] = MAX (self->p2p_end[v], done);
   self->p2p_done = MAX (self->p2p_done, done);
   if (self->messages != NULL)
     {
-      SextantTorusMessage m = { u, v, self->cur_tree, bytes, begin, self->inj_free[u], done };
+      SextantTorusMessage m = { u, v, self->cur_tree, bytes, begin, self->net.inj_free[u], done };
 
       g_array_append_val (self->messages, m);
     }
@@ -703,7 +634,7 @@ rdbl_start_step (SextantTorusSim *self,
   bytes = self->job.bytes << step;
   push (self, p2p_send (self, node, partner, t, (bytes + SEXTANT_TORUS_FLIT_BYTES - 1) / SEXTANT_TORUS_FLIT_BYTES, bytes),
         EV_P2P_RD_RECV, 0, partner, NO_SOURCE, step);
-  self->inj_end[node] = self->inj_free[node];
+  self->inj_end[node] = self->net.inj_free[node];
   received = self->recv_time[(gsize)node * self->steps + step];
   if (received >= 0)
     push (self, MAX (received, self->inj_end[node]) + self->host, EV_P2P_RD_STEP, 0, node, NO_SOURCE, step + 1);
@@ -824,9 +755,44 @@ to_ps (double ns)
   return (gint64)llround (ns * 1000.0);
 }
 
-static gboolean
-check_params (const SextantTorusParams  *params,
-              GError                   **error)
+static gint64
+gcd (gint64 a,
+     gint64 b)
+{
+  while (b != 0)
+    {
+      gint64 r = a % b;
+
+      a = b;
+      b = r;
+    }
+
+  return a;
+}
+
+/* Every event time is a sum of these constants, so a multiple of their
+ * greatest common divisor: the event queue's unit. Below a 64th of a cycle
+ * the calendar would step through mostly empty buckets: 0, the heap. */
+static gint64
+time_unit (const SextantTorusSim *self)
+{
+  gint64 unit = self->cycle;
+
+  unit = gcd (unit, self->link);
+  unit = gcd (unit, self->inj);
+  unit = gcd (unit, self->ej);
+  unit = gcd (unit, self->host);
+
+  return unit * 64 >= self->cycle ? unit : 0;
+}
+
+/**
+ * sextant_torus_params_check:
+ * @error: SEXTANT_SIM_ERROR_PARAMS naming the parameter out of range
+ */
+gboolean
+sextant_torus_params_check (const SextantTorusParams  *params,
+                            GError                   **error)
 {
   const char *bad = NULL;
 
@@ -850,6 +816,24 @@ check_params (const SextantTorusParams  *params,
 
   g_set_error_literal (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_PARAMS, bad);
   return FALSE;
+}
+
+/**
+ * sextant_torus_net_init_params:
+ *
+ * sextant_torus_net_init () with the times of @params, in picoseconds as
+ * the model rounds them.
+ */
+void
+sextant_torus_net_init_params (SextantTorusNet          *net,
+                               SextantTorus             *torus,
+                               const SextantTorusParams *params)
+{
+  gint64 cycle = (gint64)llround (1e6 / params->router_clock_mhz);
+
+  sextant_torus_net_init (net, torus, cycle, to_ps (params->link_latency_ns) + cycle * params->router_cycles,
+                          to_ps (params->inject_latency_ns), to_ps (params->eject_latency_ns),
+                          params->store_and_forward);
 }
 
 /**
@@ -887,7 +871,7 @@ sextant_torus_sim_run (SextantTorus              *torus,
       sextant_torus_params_init (&defaults);
       params = &defaults;
     }
-  if (!check_params (params, error))
+  if (!sextant_torus_params_check (params, error))
     return NULL;
   if (job->bytes < 1 || job->bytes > SEXTANT_TORUS_MAX_BYTES)
     {
@@ -971,16 +955,16 @@ sextant_torus_sim_run (SextantTorus              *torus,
             return NULL;
         }
     }
+  for (guint k = 0; k < n_trees; k++)
+    self->rows[k] = sextant_torus_tree_get_rows (self->trees[k]);
   if (job->n_transit > 0)
     {
       self->transit = g_memdup2 (job->transit, sizeof (guint) * job->n_transit);
       self->job.transit = self->transit;
     }
 
-  self->queue = sextant_sim_queue_new ();
-  self->link_free = g_new0 (gint64, (gsize)n * SEXTANT_TORUS_MAX_DIRS);
-  self->inj_free = g_new0 (gint64, n);
-  self->ej_free = g_new0 (gint64, n);
+  self->queue = sextant_sim_queue_new (time_unit (self));
+  sextant_torus_net_init_params (&self->net, torus, params);
   self->hw_end = g_new0 (gint64, n);
   self->p2p_end = g_new0 (gint64, n);
   if (job->record)
@@ -1013,7 +997,7 @@ sextant_torus_sim_run (SextantTorus              *torus,
       for (guint p = 0; p < self->n_packets; p++)
         for (guint v = 0; v < n; v++)
           {
-            gint64 head = inject (self, v, 0, packet_flits (self, p), NULL);
+            gint64 head = sextant_torus_net_inject (&self->net, v, 0, packet_flits (self, p), NULL);
 
             push (self, head, EV_HW_UP, v % n_trees, v, v, p);
           }
@@ -1026,9 +1010,9 @@ sextant_torus_sim_run (SextantTorus              *torus,
   run_events (self);
 
   /* the point-to-point run, on an idle network */
-  reset_resources (self);
+  sextant_torus_net_reset (&self->net);
   g_clear_pointer (&self->queue, sextant_sim_queue_free);
-  self->queue = sextant_sim_queue_new ();
+  self->queue = sextant_sim_queue_new (time_unit (self));
   {
     guint64 hw_events = self->n_events;
 
@@ -1053,9 +1037,7 @@ sextant_torus_sim_free (SextantTorusSim *self)
   g_clear_pointer (&self->messages, g_array_unref);
   sextant_torus_unref (self->torus);
   g_free (self->transit);
-  g_free (self->link_free);
-  g_free (self->inj_free);
-  g_free (self->ej_free);
+  sextant_torus_net_clear (&self->net);
   g_free (self->hw_end);
   g_free (self->p2p_end);
   g_free (self->active);
