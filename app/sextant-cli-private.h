@@ -38,6 +38,9 @@ gboolean      _sextant_cli_add_otf2_locations (SextantStore  *store,
                                                JsonNode      *json,
                                                GError       **error);
 
+/* `sextant sim replay STORE --dims ...` (sextant-cli-replay.c) */
+int           _sextant_cli_sim_replay     (int              argc,
+                                           char           **argv);
 /* `sextant info DB --collectives [--json]` (sextant-cli-tree.c) */
 int           _sextant_cli_print_collectives (SextantStore *store,
                                               const char   *db_path,

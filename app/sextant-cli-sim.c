@@ -206,6 +206,9 @@ sextant_cli_sim (int    argc,
   double seconds;
   int status = 0;
 
+  if (argc >= 2 && g_str_equal (argv[1], "replay"))
+    return _sextant_cli_sim_replay (argc - 1, argv + 1);
+
   sextant_torus_params_init (&params);
   sextant_torus_job_init (&job);
   router_cycles = (gint)params.router_cycles;
@@ -249,7 +252,7 @@ sextant_cli_sim (int    argc,
   if (!_sextant_cli_parse (context, &argc, &argv, &status))
     return status;
   if (argc != 2 || !g_str_equal (argv[1], "torus"))
-    return _sextant_cli_usage_error (context, "sim needs the model: sextant sim torus --dims ...");
+    return _sextant_cli_usage_error (context, "sim needs the model: sextant sim torus --dims ..., or sextant sim replay STORE --dims ...");
   if (dims == NULL)
     return _sextant_cli_usage_error (context, "sim torus needs --dims, e.g. --dims 16x16x32");
   if (op_name != NULL && !sextant_torus_op_from_string (op_name, &job.op))

@@ -12,7 +12,13 @@
 #  - --trace: the archive otf2-print reads, imported by `sextant import`
 #    with exactly the counts otf2-print gives and the model promised
 #    (locations, events per kind, messages all matched, one collective),
-#    for a broadcast, an all-reduce with transit nodes and an all-gather.
+#    for a broadcast, an all-reduce with transit nodes and an all-gather;
+#  - `sextant sim replay`: the broadcast's trace imported and replayed on
+#    the same torus, its collective taking the model's hardware and
+#    point-to-point times, every message and call replayed, --map spread
+#    placing the ranks, --trace writing the predicted run as an archive
+#    that imports with every message matched; bad input: exit 2 or 1 with
+#    a message naming it.
 # Python 3 standard library only; TAP on stdout.
 
 import collections
@@ -134,6 +140,53 @@ def check_trace(tmp, name, args, members, messages):
        '%s: every message matched, one collective' % name, out)
 
 
+def check_replay(tmp):
+    trace = os.path.join(tmp, 'recorded')
+    db = os.path.join(tmp, 'recorded.sextant.db')
+    run('sim', 'torus', '--dims', '2x2x2', '--op', 'bcast', '--trace', trace)
+    rc, out, err = run('import', os.path.join(trace, 'traces.otf2'), '-o', db)
+    ok(rc == 0, 'replay: the broadcast\'s trace imports', err)
+    rc, out, err = run('sim', 'replay', db, '--dims', '2x2x2', '--json')
+    j = json.loads(out) if rc == 0 else {}
+    # the trace: 8 ranks, each an MPI_Bcast; 7 messages, an MPI_Send and an MPI_Recv each
+    ok(rc == 0 and j['ranks'] == 8 and j['messages'] == 7 and j['calls'] == 8 + 14 and j['collectives'] == 1
+       and j['modelled_collectives'] == 1, 'replay: every rank, call, message and the collective read', out + err)
+    # 2x2x2's closed forms (docs/sim.md): 300 + 3 x 82 + 32 + 300 ns and 3 x 714 ns
+    ok(j.get('hardware_collectives_us') == 0.878 and j.get('point_to_point_collectives_us') == 2.142,
+       'replay: the broadcast takes the model\'s 0.878 us on the tree, 2.142 us point-to-point', out)
+    ok(j.get('hardware_us', 0) < j.get('point_to_point_us', 0) and
+       abs(j['ratio'] - j['point_to_point_us'] / j['hardware_us']) < 1e-9,
+       'replay: the point-to-point run is the longer, the ratio theirs', out)
+    rc, out, err = run('sim', 'replay', db, '--dims', '2x2x2')
+    ok(rc == 0 and 'hardware trees' in out and 'point-to-point trees' in out and '%.2f x' % j['ratio'] in out,
+       'replay: the text output shows both runs and the ratio', out + err)
+
+    predicted = os.path.join(tmp, 'predicted')
+    rc, out, err = run('sim', 'replay', db, '--dims', '4x4', '--map', 'spread', '--trace', predicted)
+    ok(rc == 0, 'replay: --map spread on 4x4 with --trace', err)
+    pdb = os.path.join(tmp, 'predicted.sextant.db')
+    rc, out, err = run('import', os.path.join(predicted, 'traces.otf2'), '-o', pdb)
+    ok(rc == 0, 'replay: the predicted run\'s archive imports', err)
+    rc, out, err = run('info', pdb)
+    ok('Messages:     7 matched, 0 unmatched' in out and 'Collectives:  1' in out and
+       'rank 3 on node 6 (2,1)' in out and 'Locations:    8' in out,
+       'replay: the predicted run has every message matched, the collective, rank 3 on node 6', out + err)
+
+    cases = [
+        ([db], 2, '--dims'),
+        ([db, '--dims', '2x2'], 2, '8 ranks'),
+        ([db, '--dims', '2x2x2', '--map', 'zigzag'], 2, '--map'),
+        ([db, '--dims', '2x2x0'], 2, 'size'),
+        ([os.path.join(tmp, 'none.sextant.db'), '--dims', '2x2x2'], 1, 'none.sextant.db'),
+        ([db, '--dims', '2x2x2', '--trace', predicted], 1, 'already holds an archive'),
+    ]
+    for args, status, word in cases:
+        rc, out, err = run('sim', 'replay', *args)
+        ok(rc == status and word in err and out == '',
+           'sim replay %s: exit %d and a message naming %s' % (' '.join(args[1:]), status, word),
+           'rc %d\n%s' % (rc, err))
+
+
 def main():
     check_ratios()
     with tempfile.TemporaryDirectory(prefix='sextant-test-sim-') as tmp:
@@ -148,6 +201,7 @@ def main():
                                            '--transit', '1,2,5'], 61, 120)
             # an all-gather on 4 trees: recursive doubling, n log n messages
             check_trace(tmp, 'allgather', ['--dims', '4x4x2', '--op', 'allgather', '--trees', '4'], 32, 32 * 5)
+        check_replay(tmp)
     return finish()
 
 
