@@ -297,7 +297,7 @@ sextant_sim_queue_push (SextantSimQueue       *self,
     {
       gint64 units = ev.time / self->unit;
 
-      g_assert (ev.time % self->unit == 0 && units >= self->now);
+      g_assert (units * self->unit == ev.time && units >= self->now);
       if (units < self->now + RING_SIZE)
         bucket_append (self, units, &ev);
       else

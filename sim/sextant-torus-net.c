@@ -45,9 +45,29 @@ sextant_torus_net_init (SextantTorusNet *net,
     .inj_free = g_new0 (gint64, n),
     .ej_free = g_new0 (gint64, n),
   };
-  for (guint v = 0; v < n; v++)
-    for (guint dir = 0; dir < 2 * sextant_torus_get_n_dims (torus); dir++)
-      net->neighbors[(gsize)v * SEXTANT_TORUS_MAX_DIRS + dir] = sextant_torus_get_neighbor (torus, v, dir);
+  /* the nodes in id order, their coordinates counted along (X fastest) */
+  {
+    guint n_dims = sextant_torus_get_n_dims (torus);
+    guint size[SEXTANT_TORUS_MAX_DIMS], stride[SEXTANT_TORUS_MAX_DIMS], c[SEXTANT_TORUS_MAX_DIMS] = { 0 };
+
+    for (guint d = 0; d < n_dims; d++)
+      {
+        size[d] = sextant_torus_get_size (torus, d);
+        stride[d] = d == 0 ? 1 : stride[d - 1] * size[d - 1];
+      }
+    for (guint v = 0; v < n; v++)
+      {
+        guint *row = &net->neighbors[(gsize)v * SEXTANT_TORUS_MAX_DIRS];
+
+        for (guint d = 0; d < n_dims; d++)
+          {
+            row[SEXTANT_TORUS_DIR (d, FALSE)] = c[d] + 1 < size[d] ? v + stride[d] : v - c[d] * stride[d];
+            row[SEXTANT_TORUS_DIR (d, TRUE)] = c[d] > 0 ? v - stride[d] : v + (size[d] - 1) * stride[d];
+          }
+        for (guint d = 0; d < n_dims && ++c[d] == size[d]; d++)
+          c[d] = 0;
+      }
+  }
 }
 
 void

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The event queue's calendar pops exactly what its heap pops, in the same
- * order, through wrap-arounds of the ring and events beyond it; the replay
+ * order, through wrap-arounds of the ring and events beyond it; the
+ * network's neighbour table is the torus's; the replay
  * of a recorded run on a modelled torus (sim/sextant-torus-replay.c) gives
  * the times derived by hand from the model's parameters for two ranks and
  * one message, and for a broadcast on 2x2x2 through the hardware tree and
@@ -60,6 +61,25 @@ test_queue_calendar (void)
   g_assert_cmpuint (popped, >, 200000);
   g_assert_cmpuint (sextant_sim_queue_get_n_pushed (heap), ==, sextant_sim_queue_get_n_pushed (calendar));
   g_assert_cmpuint (sextant_sim_queue_get_peak (heap), ==, sextant_sim_queue_get_peak (calendar));
+}
+
+/* The network's neighbour table is the torus's own, every node and way */
+static void
+test_net_neighbors (void)
+{
+  const char * const tori[] = { "2x2", "5x3", "2x3x4", "4x4x4x2", "3x2x5x2" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tori); i++)
+    {
+      g_autoptr(SextantTorus) torus = sextant_torus_new_from_string (tori[i], NULL);
+      SextantTorusNet net;
+
+      sextant_torus_net_init (&net, torus, 2000, 82000, 300000, 300000, FALSE);
+      for (guint v = 0; v < sextant_torus_get_n_nodes (torus); v++)
+        for (guint dir = 0; dir < 2 * sextant_torus_get_n_dims (torus); dir++)
+          g_assert_cmpuint (sextant_torus_net_neighbor (&net, v, dir), ==, sextant_torus_get_neighbor (torus, v, dir));
+      sextant_torus_net_clear (&net);
+    }
 }
 
 typedef struct
@@ -248,6 +268,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/sim/queue/calendar", test_queue_calendar);
+  g_test_add_func ("/sim/net/neighbors", test_net_neighbors);
   g_test_add_func ("/sim/replay/one-message", test_replay_one_message);
   g_test_add_func ("/sim/replay/bcast", test_replay_bcast);
   g_test_add_func ("/sim/replay/refused", test_replay_refused);
