@@ -32,16 +32,8 @@
  *    modelled). At the root, reduce ejects the result, all-reduce
  *    broadcasts it down (without ejecting it first).
  *  - all-gather: every node broadcasts its piece on tree i mod n_trees.
- * The point-to-point run uses the same resources and trees (transit nodes
- * are skipped: a host sends to its nearest taking-part descendants, routed
- * in dimension order through the transit routers): a message is injected,
- * routed, ejected, then the host forwards it (after host_overhead). A
- * broadcast host sends to its children deepest subtree first; a reduce
- * host sends up once it has every child's message; all-reduce is a
- * reduce then a broadcast. The all-gather's point-to-point side is
- * recursive doubling (the paper's comparison), for a power-of-two node
- * count. A point-to-point message reserves its route's links and the
- * receiver's ejection channel when it is sent.
+ * Then the point-to-point run (sextant-torus-p2p.c) on the same idle
+ * resources and trees.
  *
  * The resources are sextant-torus-net.h's; the events go through a
  * calendar queue (sextant-sim-queue.c) whose unit is the greatest common
@@ -63,86 +55,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "sextant-sim-queue.h"
-#include "sextant-torus-sim.h"
+#include "sextant-torus-sim-private.h"
 
 #define MAX_EVENTS       (G_GUINT64_CONSTANT (1) << 31)
-#define REDUCE_SLOTS     16      /* ReduceId 0..15 */
-#define NO_SOURCE        G_MAXUINT32
-
-enum
-{
-  EV_HW_UP,            /* a packet's head at a router on its way to the root */
-  EV_HW_DOWN,          /* a packet's head at a router on its way down */
-  EV_RD_CONTRIB,       /* all of a reduce packet in a router's Reducer */
-  EV_RD_CREDIT,        /* a credit packet from the parent */
-  EV_P2P_BCAST,        /* a host holds the broadcast message */
-  EV_P2P_REDUCE_RECV,  /* a host received a child's partial result */
-  EV_P2P_RD_STEP,      /* a host starts a recursive-doubling step */
-  EV_P2P_RD_RECV,      /* a host received a recursive-doubling message */
-};
-
-struct _SextantTorusSim
-{
-  SextantTorus       *torus;
-  SextantTorusParams  params;
-  SextantTorusJob     job;
-  guint              *transit;
-  guint               n;
-  guint               n_trees;
-  SextantTorusTree   *trees[SEXTANT_TORUS_MAX_TREES];
-  const SextantTorusTreeRow *rows[SEXTANT_TORUS_MAX_TREES];
-  guint               n_packets;
-  guint               last_flits;
-  guint64             message_flits;
-
-  /* in picoseconds */
-  gint64              cycle;
-  gint64              link;
-  gint64              inj;
-  gint64              ej;
-  gint64              router;
-  gint64              combine;
-  gint64              host;
-
-  SextantSimQueue    *queue;
-  SextantTorusNet     net;
-
-  gint64              hw_done;
-  gint64              p2p_done;
-  gint64             *hw_end;
-  gint64             *p2p_end;
-  GArray             *messages;
-  guint64             n_events;
-  gsize               peak_queue;
-  double              cpu_seconds;
-  const char         *p2p_algorithm;
-  guint               cur_tree;     /* the tree of the message being sent */
-
-  /* reduce state per (tree, node) */
-  guint8             *active;
-  guint8             *expected;
-  guint8             *count;        /* per (tree, node, slot) */
-  guint16            *credits;
-  guint32            *sent;
-  guint16            *pending;      /* ring per (tree, node) */
-  guint8             *pending_head;
-  guint8             *pending_len;
-  guint16            *host_next;    /* the host's next packet to inject */
-
-  /* point-to-point tree per (tree, node) */
-  guint              *anc;          /* nearest taking-part ancestor */
-  guint              *kid_start;    /* CSR of the point-to-point children */
-  guint              *kids;
-  guint16            *kid_count;
-
-  /* recursive doubling per node */
-  guint               steps;
-  gint8              *cur_step;
-  gint64             *recv_time;
-  gint64             *inj_end;
-};
-
 const char *
 sextant_torus_op_to_string (SextantTorusOp op)
 {
@@ -201,55 +116,6 @@ sextant_torus_job_init (SextantTorusJob *job)
     .root = 0,
     .n_trees = 0,
   };
-}
-
-/* ---------------------------------------------------------------------- */
-/* Resources                                                               */
-/* ---------------------------------------------------------------------- */
-
-static inline guint
-packet_flits (const SextantTorusSim *self,
-              guint                  packet)
-{
-  return packet + 1 < self->n_packets ? SEXTANT_TORUS_PACKET_FLITS : self->last_flits;
-}
-
-static inline void
-push (SextantTorusSim *self,
-      gint64           time,
-      guint            kind,
-      guint            tree,
-      guint            node,
-      guint            source,
-      guint            packet)
-{
-  SextantSimEvent ev = { .time = time, .node = node, .source = source, .packet = (guint16)packet,
-                         .kind = (guint8)kind, .tree = (guint8)tree };
-
-  sextant_sim_queue_push (self->queue, &ev);
-}
-
-static inline guint
-neighbor (const SextantTorusSim *self,
-          guint                  node,
-          guint                  dir)
-{
-  return sextant_torus_net_neighbor (&self->net, node, dir);
-}
-
-static inline guint
-tree_root (const SextantTorusSim *self,
-           guint                  tree)
-{
-  return sextant_torus_tree_get_root (self->trees[tree]);
-}
-
-static inline gboolean
-takes_part (const SextantTorusSim *self,
-            guint                  tree,
-            guint                  node)
-{
-  return self->rows[tree][node].pe;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -457,220 +323,6 @@ hw_start_reduce (SextantTorusSim *self)
           rd_host_inject (self, k, v, 0);
 }
 
-/* ---------------------------------------------------------------------- */
-/* The point-to-point run                                                  */
-/* ---------------------------------------------------------------------- */
-
-/* @u's host sends @flits (@bytes) to @v's from @t; returns when @v's host
- * has them all */
-static gint64
-p2p_send (SextantTorusSim *self,
-          guint            u,
-          guint            v,
-          gint64           t,
-          guint64          flits,
-          guint64          bytes)
-{
-  gint64 begin = 0;
-  gint64 head = sextant_torus_net_inject (&self->net, u, t, flits, &begin);
-  gint64 done = sextant_torus_net_eject (&self->net, v, sextant_torus_net_route (&self->net, u, v, head, flits), flits);
-
-  self->p2p_end[u] = MAX (self->p2p_end[u], self->net.inj_free[u]);
-  self->p2p_end[v] = MAX (self->p2p_end[v], done);
-  self->p2p_done = MAX (self->p2p_done, done);
-  if (self->messages != NULL)
-    {
-      SextantTorusMessage m = { u, v, self->cur_tree, bytes, begin, self->net.inj_free[u], done };
-
-      g_array_append_val (self->messages, m);
-    }
-
-  return done;
-}
-
-static int
-compare_heights (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      user_data)
-{
-  const SextantTorusTree *tree = user_data;
-  guint ha = sextant_torus_tree_get_height (tree, *(const guint *)a);
-  guint hb = sextant_torus_tree_get_height (tree, *(const guint *)b);
-
-  if (ha != hb)
-    return ha > hb ? -1 : 1;
-  return sextant_torus_tree_get_node_depth (tree, *(const guint *)a) <
-         sextant_torus_tree_get_node_depth (tree, *(const guint *)b) ? -1 : 0;
-}
-
-/* The point-to-point trees: every taking-part node hangs from its nearest
- * taking-part ancestor; children deepest subtree first */
-static void
-p2p_build_trees (SextantTorusSim *self)
-{
-  gsize total = (gsize)self->n_trees * self->n;
-  guint next = 0;
-
-  self->anc = g_new (guint, total);
-  self->kid_start = g_new0 (guint, total + 1);
-  self->kid_count = g_new0 (guint16, total);
-  self->kids = g_new (guint, total);
-  for (guint k = 0; k < self->n_trees; k++)
-    {
-      const SextantTorusTree *tree = self->trees[k];
-      const guint *order = sextant_torus_tree_get_order (tree);
-      guint *anc = self->anc + (gsize)k * self->n;
-      guint n_in = sextant_torus_tree_get_n_in_tree (tree);
-
-      for (guint v = 0; v < self->n; v++)
-        anc[v] = G_MAXUINT;
-      for (guint j = 1; j < n_in; j++)
-        {
-          guint v = order[j];
-          guint parent = sextant_torus_tree_get_parent (tree, v);
-
-          anc[v] = takes_part (self, k, parent) ? parent : anc[parent];
-          if (takes_part (self, k, v))
-            self->kid_count[(gsize)k * self->n + anc[v]]++;
-        }
-      for (guint v = 0; v < self->n; v++)
-        {
-          self->kid_start[(gsize)k * self->n + v] = next;
-          next += self->kid_count[(gsize)k * self->n + v];
-        }
-    }
-  self->kid_start[total] = next;
-
-  {
-    g_autofree guint *fill = g_new0 (guint, total);
-
-    for (guint k = 0; k < self->n_trees; k++)
-      {
-        const guint *order = sextant_torus_tree_get_order (self->trees[k]);
-        guint n_in = sextant_torus_tree_get_n_in_tree (self->trees[k]);
-
-        for (guint j = 1; j < n_in; j++)
-          {
-            guint v = order[j];
-            gsize a;
-
-            if (!takes_part (self, k, v))
-              continue;
-            a = (gsize)k * self->n + self->anc[(gsize)k * self->n + v];
-            self->kids[self->kid_start[a] + fill[a]++] = v;
-          }
-        for (guint v = 0; v < self->n; v++)
-          {
-            gsize a = (gsize)k * self->n + v;
-
-            if (self->kid_count[a] > 1)
-              g_qsort_with_data (self->kids + self->kid_start[a], self->kid_count[a], sizeof (guint),
-                                 compare_heights, self->trees[k]);
-          }
-      }
-  }
-}
-
-static void
-p2p_bcast (SextantTorusSim *self,
-           guint            tree,
-           guint            node,
-           gint64           t)
-{
-  gsize a = (gsize)tree * self->n + node;
-
-  self->cur_tree = tree;
-  self->p2p_end[node] = MAX (self->p2p_end[node], t);
-  for (guint j = 0; j < self->kid_count[a]; j++)
-    {
-      guint child = self->kids[self->kid_start[a] + j];
-      gint64 done = p2p_send (self, node, child, t, self->message_flits, self->job.bytes);
-
-      push (self, done + self->host, EV_P2P_BCAST, tree, child, NO_SOURCE, 0);
-    }
-}
-
-/* @node's host has its subtree's partial result at @t */
-static void
-p2p_reduce_ready (SextantTorusSim *self,
-                  guint            tree,
-                  guint            node,
-                  gint64           t)
-{
-  guint parent;
-  gint64 done;
-
-  if (node == tree_root (self, tree))
-    {
-      self->p2p_end[node] = MAX (self->p2p_end[node], t);
-      self->p2p_done = MAX (self->p2p_done, t);
-      if (self->job.op == SEXTANT_TORUS_OP_ALLREDUCE)
-        p2p_bcast (self, tree, node, t);
-      return;
-    }
-  parent = self->anc[(gsize)tree * self->n + node];
-  self->cur_tree = tree;
-  done = p2p_send (self, node, parent, t, self->message_flits, self->job.bytes);
-  push (self, done + self->host, EV_P2P_REDUCE_RECV, tree, parent, NO_SOURCE, 0);
-}
-
-static void
-rdbl_start_step (SextantTorusSim *self,
-                 guint            node,
-                 guint            step,
-                 gint64           t)
-{
-  guint partner;
-  guint64 bytes;
-  gint64 received;
-
-  if (step == self->steps)
-    {
-      self->p2p_end[node] = MAX (self->p2p_end[node], t);
-      return;
-    }
-  self->cur_step[node] = (gint8)step;
-  partner = node ^ (1u << step);
-  bytes = self->job.bytes << step;
-  push (self, p2p_send (self, node, partner, t, (bytes + SEXTANT_TORUS_FLIT_BYTES - 1) / SEXTANT_TORUS_FLIT_BYTES, bytes),
-        EV_P2P_RD_RECV, 0, partner, NO_SOURCE, step);
-  self->inj_end[node] = self->net.inj_free[node];
-  received = self->recv_time[(gsize)node * self->steps + step];
-  if (received >= 0)
-    push (self, MAX (received, self->inj_end[node]) + self->host, EV_P2P_RD_STEP, 0, node, NO_SOURCE, step + 1);
-}
-
-static void
-p2p_event (SextantTorusSim       *self,
-           const SextantSimEvent *ev)
-{
-  switch (ev->kind)
-    {
-    case EV_P2P_BCAST:
-      p2p_bcast (self, ev->tree, ev->node, ev->time);
-      break;
-    case EV_P2P_REDUCE_RECV:
-      {
-        gsize a = (gsize)ev->tree * self->n + ev->node;
-
-        if (++self->count[a] == self->kid_count[a])
-          p2p_reduce_ready (self, ev->tree, ev->node, ev->time);
-      }
-      break;
-    case EV_P2P_RD_STEP:
-      rdbl_start_step (self, ev->node, ev->packet, ev->time);
-      break;
-    case EV_P2P_RD_RECV:
-      self->recv_time[(gsize)ev->node * self->steps + ev->packet] = ev->time;
-      if (self->cur_step[ev->node] == (gint8)ev->packet)
-        push (self, MAX (ev->time, self->inj_end[ev->node]) + self->host, EV_P2P_RD_STEP, 0, ev->node, NO_SOURCE,
-              ev->packet + 1u);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
 static void
 run_events (SextantTorusSim *self)
 {
@@ -694,7 +346,7 @@ run_events (SextantTorusSim *self)
           rd_try_send_up (self, ev.tree, ev.node, ev.time);
           break;
         default:
-          p2p_event (self, &ev);
+          _sextant_torus_sim_p2p_event (self, &ev);
         }
     }
   self->n_events = sextant_sim_queue_get_n_pushed (self->queue);
@@ -704,35 +356,7 @@ run_events (SextantTorusSim *self)
 static void
 run_p2p (SextantTorusSim *self)
 {
-  if (self->job.op == SEXTANT_TORUS_OP_ALLGATHER)
-    {
-      gsize total = (gsize)self->n * self->steps;
-
-      self->p2p_algorithm = "recursive doubling";
-      self->cur_step = g_new (gint8, self->n);
-      memset (self->cur_step, -1, self->n);
-      self->recv_time = g_new (gint64, total);
-      for (gsize i = 0; i < total; i++)
-        self->recv_time[i] = -1;
-      self->inj_end = g_new0 (gint64, self->n);
-      for (guint v = 0; v < self->n; v++)
-        push (self, 0, EV_P2P_RD_STEP, 0, v, NO_SOURCE, 0);
-      run_events (self);
-      return;
-    }
-
-  self->p2p_algorithm = "point-to-point over the same tree";
-  p2p_build_trees (self);
-  memset (self->count, 0, (gsize)self->n_trees * self->n);
-  for (guint k = 0; k < self->n_trees; k++)
-    {
-      if (self->job.op == SEXTANT_TORUS_OP_BCAST)
-        push (self, 0, EV_P2P_BCAST, k, tree_root (self, k), NO_SOURCE, 0);
-      else
-        for (guint v = 0; v < self->n; v++)
-          if (takes_part (self, k, v) && self->kid_count[(gsize)k * self->n + v] == 0)
-            p2p_reduce_ready (self, k, v, 0);
-    }
+  _sextant_torus_sim_p2p_start (self);
   run_events (self);
 }
 
