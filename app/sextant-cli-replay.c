@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `sextant sim replay STORE --dims 4x4x2 [--map linear|spread]
- * [--trace DIR] [--json]`: replays a recorded MPI run on a modelled torus
+ * [--trace DIR] [--json] [model parameters]`: replays a recorded MPI run on a modelled torus
  * (sim/sextant-torus-replay.c, docs/sim.md): reads the store's ranks (its
  * locations with MPI calls), their MPI calls, the matched messages and the
  * collectives through the store's readers, and prints the recorded run's
@@ -14,7 +14,7 @@
  *
  * Exit status: 0, 1 when the store cannot be read or the run cannot be
  * replayed or traced, 2 for a usage error (dimensions, more ranks than
- * nodes).
+ * nodes, parameters out of range).
  */
 #include "config.h"
 
@@ -347,6 +347,9 @@ _sextant_cli_sim_replay (int    argc,
   g_autofree char *map_name = NULL;
   g_autofree char *trace = NULL;
   SextantReplayMap map = SEXTANT_REPLAY_MAP_LINEAR;
+  SextantCliTorusParams model;
+  SextantTorusParams params;
+  const char *bad;
   gboolean as_json = FALSE;
   int status = 0;
   GOptionEntry entries[] = {
@@ -359,11 +362,13 @@ _sextant_cli_sim_replay (int    argc,
   };
 
   g_option_context_add_main_entries (context, entries, NULL);
+  _sextant_cli_add_torus_params (context, &model);
   g_option_context_set_summary (context,
     "Replays a recorded MPI run on a modelled torus (docs/sim.md): a rank per\n"
     "node, the computation between MPI calls as recorded, the messages routed\n"
     "over the torus's links, the collectives through the hardware trees and\n"
-    "as point-to-point trees. Prints the predicted times and their ratio.");
+    "as point-to-point trees. Prints the predicted times and their ratio.\n"
+    "Defaults: the paper's Angara 2013 router, as sim torus.");
   if (!_sextant_cli_parse (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
@@ -372,13 +377,16 @@ _sextant_cli_sim_replay (int    argc,
     return _sextant_cli_usage_error (context, "sim replay needs --dims, e.g. --dims 4x4x2");
   if (map_name != NULL && !sextant_replay_map_from_string (map_name, &map))
     return _sextant_cli_usage_error (context, "--map must be linear or spread");
+  if (!_sextant_cli_get_torus_params (&model, &params, &bad))
+    return _sextant_cli_usage_error (context, bad);
   if (!(torus = sextant_torus_new_from_string (dims, &error)))
     return _sextant_cli_usage_error (context, error->message);
 
   if (!(store = _sextant_cli_open_or_import (argv[1], &db_path, &error)) || !load (store, &loaded, &error))
     return _sextant_cli_runtime_error (error);
-  if (!(replay = sextant_torus_replay_run (torus, NULL, &loaded.input, map, &error)))
-    return g_error_matches (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_SIZE)
+  if (!(replay = sextant_torus_replay_run (torus, &params, &loaded.input, map, &error)))
+    return g_error_matches (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_SIZE) ||
+           g_error_matches (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_PARAMS)
            ? _sextant_cli_usage_error (context, error->message) : _sextant_cli_runtime_error (error);
   if (trace != NULL && !sextant_torus_replay_trace_write (replay, SEXTANT_REPLAY_HARDWARE, trace, &error))
     return _sextant_cli_runtime_error (error);

@@ -157,6 +157,11 @@ def check_replay(tmp):
     ok(j.get('hardware_us', 0) < j.get('point_to_point_us', 0) and
        abs(j['ratio'] - j['point_to_point_us'] / j['hardware_us']) < 1e-9,
        'replay: the point-to-point run is the longer, the ratio theirs', out)
+    # a slower link: 3 hops of 20 ns more on the tree, and on each of the 3 point-to-point hops
+    rc, out, err = run('sim', 'replay', db, '--dims', '2x2x2', '--link-latency', '100', '--json')
+    slow = json.loads(out) if rc == 0 else {}
+    ok(slow.get('hardware_collectives_us') == 0.938 and slow.get('point_to_point_collectives_us') == 2.202,
+       'replay --link-latency 100: the collective 60 ns longer both ways', out + err)
     rc, out, err = run('sim', 'replay', db, '--dims', '2x2x2')
     ok(rc == 0 and 'hardware trees' in out and 'point-to-point trees' in out and '%.2f x' % j['ratio'] in out,
        'replay: the text output shows both runs and the ratio', out + err)
@@ -177,6 +182,7 @@ def check_replay(tmp):
         ([db, '--dims', '2x2'], 2, '8 ranks'),
         ([db, '--dims', '2x2x2', '--map', 'zigzag'], 2, '--map'),
         ([db, '--dims', '2x2x0'], 2, 'size'),
+        ([db, '--dims', '2x2x2', '--router-clock', '0'], 2, 'router clock'),
         ([os.path.join(tmp, 'none.sextant.db'), '--dims', '2x2x2'], 1, 'none.sextant.db'),
         ([db, '--dims', '2x2x2', '--trace', predicted], 1, 'already holds an archive'),
     ]
