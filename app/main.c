@@ -34,7 +34,7 @@ static const Command commands[] = {
   { "report",  sextant_cli_report,  "Write a report: -f html|md|csv|json -o OUT" },
   { "tree",    sextant_cli_tree,    "The tree of a collective: --collective ID [--json]" },
   { "matrix",  sextant_cli_matrix,  "The communication matrix: --metric bytes|count|time [--json|--csv]" },
-  { "sim",     sextant_cli_sim,     "Model hardware collective trees: sim torus --dims 16x16x32 --op bcast" },
+  { "sim",     sextant_cli_sim,     "Model hardware collective trees: sim torus --dims 16x16x32 --op bcast; sim replay STORE --dims 4x4x2" },
 };
 
 static void

@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sextant-store.h"
+#include "sextant-torus-sim.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,22 @@ gboolean      _sextant_cli_add_otf2_locations (SextantStore  *store,
                                                JsonNode      *json,
                                                GError       **error);
 
+/* The torus model's parameter options (sextant-cli-sim.c) */
+typedef struct
+{
+  SextantTorusParams params;
+  gint               router_cycles;
+  gint               combine_cycles;
+} SextantCliTorusParams;
+
+void          _sextant_cli_add_torus_params (GOptionContext              *context,
+                                             SextantCliTorusParams       *model);
+gboolean      _sextant_cli_get_torus_params (const SextantCliTorusParams *model,
+                                             SextantTorusParams          *params,
+                                             const char                 **bad);
+/* `sextant sim replay STORE --dims ...` (sextant-cli-replay.c) */
+int           _sextant_cli_sim_replay     (int              argc,
+                                           char           **argv);
 /* `sextant info DB --collectives [--json]` (sextant-cli-tree.c) */
 int           _sextant_cli_print_collectives (SextantStore *store,
                                               const char   *db_path,

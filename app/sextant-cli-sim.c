@@ -44,6 +44,57 @@ parse_nodes (const char  *text,
   return nodes->len > 0;
 }
 
+/**
+ * _sextant_cli_add_torus_params:
+ * @model: (out caller-allocates): where the options go; the defaults
+ *
+ * Adds the model's parameter options (--link-latency ... --store-and-forward)
+ * to @context's main group (sim torus, sim replay).
+ */
+void
+_sextant_cli_add_torus_params (GOptionContext        *context,
+                               SextantCliTorusParams *model)
+{
+  SextantTorusParams *params = &model->params;
+  const GOptionEntry entries[] = {
+    { "link-latency", 0, 0, G_OPTION_ARG_DOUBLE, &params->link_latency_ns, "Link latency, ns (80)", "NS" },
+    { "router-clock", 0, 0, G_OPTION_ARG_DOUBLE, &params->router_clock_mhz, "Router clock, MHz (500)", "MHZ" },
+    { "inject-latency", 0, 0, G_OPTION_ARG_DOUBLE, &params->inject_latency_ns, "Injection latency, ns (300)",
+      "NS" },
+    { "eject-latency", 0, 0, G_OPTION_ARG_DOUBLE, &params->eject_latency_ns, "Ejection latency, ns (300)", "NS" },
+    { "router-cycles", 0, 0, G_OPTION_ARG_INT, &model->router_cycles, "Cycles to route a packet's head (1)", "N" },
+    { "combine-cycles", 0, 0, G_OPTION_ARG_INT, &model->combine_cycles, "Cycles the Reducer adds (1)", "N" },
+    { "host-overhead", 0, 0, G_OPTION_ARG_DOUBLE, &params->host_overhead_ns,
+      "Host time between receiving and forwarding a point-to-point message, ns (0)", "NS" },
+    { "store-and-forward", 0, 0, G_OPTION_ARG_NONE, &params->store_and_forward,
+      "Routers forward a collective packet once they hold all of it", NULL },
+    { NULL }
+  };
+
+  sextant_torus_params_init (params);
+  model->router_cycles = (gint)params->router_cycles;
+  model->combine_cycles = (gint)params->combine_cycles;
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+/* Returns: FALSE with the usage error in @bad, else the parameters in @params */
+gboolean
+_sextant_cli_get_torus_params (const SextantCliTorusParams  *model,
+                               SextantTorusParams           *params,
+                               const char                  **bad)
+{
+  if (model->router_cycles < 0 || model->combine_cycles < 0)
+    {
+      *bad = "--router-cycles and --combine-cycles must be 0 or more";
+      return FALSE;
+    }
+  *params = model->params;
+  params->router_cycles = (guint)model->router_cycles;
+  params->combine_cycles = (guint)model->combine_cycles;
+
+  return TRUE;
+}
+
 static gboolean
 is_usage (const GError *error)
 {
@@ -198,18 +249,20 @@ sextant_cli_sim (int    argc,
   g_autofree char *transit_list = NULL;
   g_autofree char *trace = NULL;
   SextantTorusTraceCounts counts = { 0 };
+  SextantCliTorusParams model;
   SextantTorusParams params;
   SextantTorusJob job;
   gint64 bytes = SEXTANT_TORUS_PACKET_BYTES;
-  gint root = 0, trees = 0, router_cycles, combine_cycles;
+  gint root = 0, trees = 0;
+  const char *bad;
   gboolean as_json = FALSE;
   double seconds;
   int status = 0;
 
-  sextant_torus_params_init (&params);
+  if (argc >= 2 && g_str_equal (argv[1], "replay"))
+    return _sextant_cli_sim_replay (argc - 1, argv + 1);
+
   sextant_torus_job_init (&job);
-  router_cycles = (gint)params.router_cycles;
-  combine_cycles = (gint)params.combine_cycles;
   {
     GOptionEntry entries[] = {
       { "dims", 'd', 0, G_OPTION_ARG_STRING, &dims, "The torus: 2 to 4 sizes, X first (16x16x32, 8x8x8x16)", "DIMS" },
@@ -223,22 +276,12 @@ sextant_cli_sim (int    argc,
       { "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "Write the run as an OTF2 archive in DIR/traces.otf2",
         "DIR" },
       { "json", 'j', 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
-      { "link-latency", 0, 0, G_OPTION_ARG_DOUBLE, &params.link_latency_ns, "Link latency, ns (80)", "NS" },
-      { "router-clock", 0, 0, G_OPTION_ARG_DOUBLE, &params.router_clock_mhz, "Router clock, MHz (500)", "MHZ" },
-      { "inject-latency", 0, 0, G_OPTION_ARG_DOUBLE, &params.inject_latency_ns, "Injection latency, ns (300)",
-        "NS" },
-      { "eject-latency", 0, 0, G_OPTION_ARG_DOUBLE, &params.eject_latency_ns, "Ejection latency, ns (300)", "NS" },
-      { "router-cycles", 0, 0, G_OPTION_ARG_INT, &router_cycles, "Cycles to route a packet's head (1)", "N" },
-      { "combine-cycles", 0, 0, G_OPTION_ARG_INT, &combine_cycles, "Cycles the Reducer adds (1)", "N" },
-      { "host-overhead", 0, 0, G_OPTION_ARG_DOUBLE, &params.host_overhead_ns,
-        "Host time between receiving and forwarding a point-to-point message, ns (0)", "NS" },
-      { "store-and-forward", 0, 0, G_OPTION_ARG_NONE, &params.store_and_forward,
-        "Routers forward a collective packet once they hold all of it", NULL },
       { NULL }
     };
 
     g_option_context_add_main_entries (context, entries, NULL);
   }
+  _sextant_cli_add_torus_params (context, &model);
   g_option_context_set_summary (context,
     "Models Angara's hardware broadcast and reduce trees on a 2-4 dimensional\n"
     "torus (docs/sim.md): the tree built from the root in dimension order\n"
@@ -249,7 +292,7 @@ sextant_cli_sim (int    argc,
   if (!_sextant_cli_parse (context, &argc, &argv, &status))
     return status;
   if (argc != 2 || !g_str_equal (argv[1], "torus"))
-    return _sextant_cli_usage_error (context, "sim needs the model: sextant sim torus --dims ...");
+    return _sextant_cli_usage_error (context, "sim needs the model: sextant sim torus --dims ..., or sextant sim replay STORE --dims ...");
   if (dims == NULL)
     return _sextant_cli_usage_error (context, "sim torus needs --dims, e.g. --dims 16x16x32");
   if (op_name != NULL && !sextant_torus_op_from_string (op_name, &job.op))
@@ -260,12 +303,10 @@ sextant_cli_sim (int    argc,
     return _sextant_cli_usage_error (context, "--root must be a node id, 0 or more");
   if (trees < 0)
     return _sextant_cli_usage_error (context, "--trees must be 1 to 16");
-  if (router_cycles < 0 || combine_cycles < 0)
-    return _sextant_cli_usage_error (context, "--router-cycles and --combine-cycles must be 0 or more");
+  if (!_sextant_cli_get_torus_params (&model, &params, &bad))
+    return _sextant_cli_usage_error (context, bad);
   if (transit_list != NULL && !parse_nodes (transit_list, transit))
     return _sextant_cli_usage_error (context, "--transit must be node ids separated by commas");
-  params.router_cycles = (guint)router_cycles;
-  params.combine_cycles = (guint)combine_cycles;
   job.bytes = (guint64)bytes;
   job.root = (guint)root;
   job.n_trees = (guint)trees;

@@ -5,7 +5,8 @@
  *
  * The event queue of the torus model's discrete-event simulation: events in
  * time order, ties in the order they were pushed (so a run is
- * deterministic).
+ * deterministic); a calendar of one bucket per unit of time when every
+ * time is a multiple of a known unit, else a heap.
  */
 #pragma once
 
@@ -26,7 +27,7 @@ typedef struct
 
 typedef struct _SextantSimQueue SextantSimQueue;
 
-SextantSimQueue *sextant_sim_queue_new         (void);
+SextantSimQueue *sextant_sim_queue_new         (gint64                 unit);
 void             sextant_sim_queue_free        (SextantSimQueue       *self);
 void             sextant_sim_queue_push        (SextantSimQueue       *self,
                                                 const SextantSimEvent *event);

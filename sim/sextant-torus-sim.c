@@ -32,21 +32,21 @@
  *    modelled). At the root, reduce ejects the result, all-reduce
  *    broadcasts it down (without ejecting it first).
  *  - all-gather: every node broadcasts its piece on tree i mod n_trees.
- * The point-to-point run uses the same resources and trees (transit nodes
- * are skipped: a host sends to its nearest taking-part descendants, routed
- * in dimension order through the transit routers): a message is injected,
- * routed, ejected, then the host forwards it (after host_overhead). A
- * broadcast host sends to its children deepest subtree first; a reduce
- * host sends up once it has every child's message; all-reduce is a
- * reduce then a broadcast. The all-gather's point-to-point side is
- * recursive doubling (the paper's comparison), for a power-of-two node
- * count. A point-to-point message reserves its route's links and the
- * receiver's ejection channel when it is sent.
+ * Then the point-to-point run (sextant-torus-p2p.c) on the same idle
+ * resources and trees.
+ *
+ * The resources are sextant-torus-net.h's; the events go through a
+ * calendar queue (sextant-sim-queue.c) whose unit is the greatest common
+ * divisor of the model's times, so a push and a pop are O(1) and the run
+ * pops exactly what a heap of (time, push order) would.
  *
  * Workload: a broadcast or reduce of P packets on N nodes takes O(N P)
- * events; an all-gather O(N^2 P) (refused above 2^27 events). Memory is
- * linear in N times the trees: about 120 bytes per node and tree plus the
- * trace's per-node times and messages when recorded.
+ * events; an all-gather O(N^2 P) (refused above 2^31 events: 32768 nodes
+ * run, 65536 do not). Memory is linear in N times the trees, about 120
+ * bytes per node and tree, plus the trace's per-node times and messages
+ * when recorded, plus 12 bytes per pending event: for an all-gather the
+ * packets waiting in link queues, which grow as N^2 (the model's links
+ * have unbounded buffers).
  */
 #include "config.h"
 
@@ -55,87 +55,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "sextant-sim-queue.h"
-#include "sextant-torus-sim.h"
+#include "sextant-torus-sim-private.h"
 
-#define MAX_EVENTS       (G_GUINT64_CONSTANT (1) << 27)
-#define REDUCE_SLOTS     16      /* ReduceId 0..15 */
-#define NO_SOURCE        G_MAXUINT32
-
-enum
-{
-  EV_HW_UP,            /* a packet's head at a router on its way to the root */
-  EV_HW_DOWN,          /* a packet's head at a router on its way down */
-  EV_RD_CONTRIB,       /* all of a reduce packet in a router's Reducer */
-  EV_RD_CREDIT,        /* a credit packet from the parent */
-  EV_P2P_BCAST,        /* a host holds the broadcast message */
-  EV_P2P_REDUCE_RECV,  /* a host received a child's partial result */
-  EV_P2P_RD_STEP,      /* a host starts a recursive-doubling step */
-  EV_P2P_RD_RECV,      /* a host received a recursive-doubling message */
-};
-
-struct _SextantTorusSim
-{
-  SextantTorus       *torus;
-  SextantTorusParams  params;
-  SextantTorusJob     job;
-  guint              *transit;
-  guint               n;
-  guint               n_trees;
-  SextantTorusTree   *trees[SEXTANT_TORUS_MAX_TREES];
-  guint               n_packets;
-  guint               last_flits;
-  guint64             message_flits;
-
-  /* in picoseconds */
-  gint64              cycle;
-  gint64              link;
-  gint64              inj;
-  gint64              ej;
-  gint64              router;
-  gint64              combine;
-  gint64              host;
-
-  SextantSimQueue    *queue;
-  gint64             *link_free;
-  gint64             *inj_free;
-  gint64             *ej_free;
-
-  gint64              hw_done;
-  gint64              p2p_done;
-  gint64             *hw_end;
-  gint64             *p2p_end;
-  GArray             *messages;
-  guint64             n_events;
-  gsize               peak_queue;
-  double              cpu_seconds;
-  const char         *p2p_algorithm;
-  guint               cur_tree;     /* the tree of the message being sent */
-
-  /* reduce state per (tree, node) */
-  guint8             *active;
-  guint8             *expected;
-  guint8             *count;        /* per (tree, node, slot) */
-  guint16            *credits;
-  guint32            *sent;
-  guint16            *pending;      /* ring per (tree, node) */
-  guint8             *pending_head;
-  guint8             *pending_len;
-  guint16            *host_next;    /* the host's next packet to inject */
-
-  /* point-to-point tree per (tree, node) */
-  guint              *anc;          /* nearest taking-part ancestor */
-  guint              *kid_start;    /* CSR of the point-to-point children */
-  guint              *kids;
-  guint16            *kid_count;
-
-  /* recursive doubling per node */
-  guint               steps;
-  gint8              *cur_step;
-  gint64             *recv_time;
-  gint64             *inj_end;
-};
-
+#define MAX_EVENTS       (G_GUINT64_CONSTANT (1) << 31)
 const char *
 sextant_torus_op_to_string (SextantTorusOp op)
 {
@@ -197,105 +119,6 @@ sextant_torus_job_init (SextantTorusJob *job)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Resources                                                               */
-/* ---------------------------------------------------------------------- */
-
-static inline guint
-packet_flits (const SextantTorusSim *self,
-              guint                  packet)
-{
-  return packet + 1 < self->n_packets ? SEXTANT_TORUS_PACKET_FLITS : self->last_flits;
-}
-
-static inline void
-push (SextantTorusSim *self,
-      gint64           time,
-      guint            kind,
-      guint            tree,
-      guint            node,
-      guint            source,
-      guint            packet)
-{
-  SextantSimEvent ev = { .time = time, .node = node, .source = source, .packet = (guint16)packet,
-                         .kind = (guint8)kind, .tree = (guint8)tree };
-
-  sextant_sim_queue_push (self->queue, &ev);
-}
-
-/* Sends @flits from @u along @dir at @t; returns when the head is at the
- * next router (the last of @sf_flits too with store-and-forward). */
-static inline gint64
-link_send (SextantTorusSim *self,
-           guint            u,
-           guint            dir,
-           gint64           t,
-           guint64          flits,
-           guint            sf_flits)
-{
-  gint64 *free_at = &self->link_free[(gsize)u * SEXTANT_TORUS_MAX_DIRS + dir];
-  gint64 start = MAX (t, *free_at);
-
-  *free_at = start + (gint64)flits * self->cycle;
-
-  return start + self->link + self->router + (self->params.store_and_forward ? sf_flits * self->cycle : 0);
-}
-
-/* The head of @flits at @v's router at @t; returns when its host has all */
-static inline gint64
-eject (SextantTorusSim *self,
-       guint            v,
-       gint64           t,
-       guint64          flits)
-{
-  gint64 start = MAX (t, self->ej_free[v]);
-
-  self->ej_free[v] = start + (gint64)flits * self->cycle;
-
-  return self->ej_free[v] + self->ej;
-}
-
-/* @v's host injects @flits from @t; returns when the head is at the router,
- * and in @begin when the injection started */
-static inline gint64
-inject (SextantTorusSim *self,
-        guint            v,
-        gint64           t,
-        guint64          flits,
-        gint64          *begin)
-{
-  gint64 start = MAX (t, self->inj_free[v]);
-
-  self->inj_free[v] = start + (gint64)flits * self->cycle;
-  if (begin != NULL)
-    *begin = start;
-
-  return start + self->inj;
-}
-
-static void
-reset_resources (SextantTorusSim *self)
-{
-  memset (self->link_free, 0, sizeof (gint64) * self->n * SEXTANT_TORUS_MAX_DIRS);
-  memset (self->inj_free, 0, sizeof (gint64) * self->n);
-  memset (self->ej_free, 0, sizeof (gint64) * self->n);
-}
-
-static inline guint
-tree_root (const SextantTorusSim *self,
-           guint                  tree)
-{
-  return sextant_torus_tree_get_root (self->trees[tree]);
-}
-
-static inline gboolean
-takes_part (const SextantTorusSim *self,
-            guint                  tree,
-            guint                  node)
-{
-  return sextant_torus_tree_get_row (self->trees[tree], node)->pe;
-}
-
-/* ---------------------------------------------------------------------- */
 /* The hardware run                                                        */
 /* ---------------------------------------------------------------------- */
 
@@ -307,17 +130,17 @@ hw_down (SextantTorusSim *self,
          guint            source,
          guint            packet)
 {
-  const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[tree], node);
+  const SextantTorusTreeRow *row = &self->rows[tree][node];
   guint flits = packet_flits (self, packet);
 
   for (guint dir = 0; dir < SEXTANT_TORUS_MAX_DIRS; dir++)
     if (row->dirs & (1u << dir))
-      push (self, link_send (self, node, dir, t, flits, flits), EV_HW_DOWN, tree,
-            sextant_torus_get_neighbor (self->torus, node, dir), source, packet);
+      push (self, sextant_torus_net_link_send (&self->net, node, dir, t, flits, flits), EV_HW_DOWN, tree,
+            neighbor (self, node, dir), source, packet);
 
   if (row->pe && node != source)
     {
-      gint64 done = eject (self, node, t, flits);
+      gint64 done = sextant_torus_net_eject (&self->net, node, t, flits);
 
       self->hw_end[node] = MAX (self->hw_end[node], done);
       self->hw_done = MAX (self->hw_done, done);
@@ -332,7 +155,7 @@ hw_up (SextantTorusSim *self,
        guint            source,
        guint            packet)
 {
-  const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[tree], node);
+  const SextantTorusTreeRow *row = &self->rows[tree][node];
   guint flits = packet_flits (self, packet);
 
   if (row->is_root)
@@ -340,8 +163,8 @@ hw_up (SextantTorusSim *self,
       hw_down (self, tree, node, t, source, packet);
       return;
     }
-  push (self, link_send (self, node, row->to_root, t, flits, flits), EV_HW_UP, tree,
-        sextant_torus_get_neighbor (self->torus, node, row->to_root), source, packet);
+  push (self, sextant_torus_net_link_send (&self->net, node, row->to_root, t, flits, flits), EV_HW_UP, tree,
+        neighbor (self, node, row->to_root), source, packet);
 }
 
 /* A broadcast of every packet from @source on @tree */
@@ -352,9 +175,9 @@ hw_start_bcast (SextantTorusSim *self,
 {
   for (guint p = 0; p < self->n_packets; p++)
     {
-      gint64 head = inject (self, source, 0, packet_flits (self, p), NULL);
+      gint64 head = sextant_torus_net_inject (&self->net, source, 0, packet_flits (self, p), NULL);
 
-      self->hw_end[source] = MAX (self->hw_end[source], self->inj_free[source]);
+      self->hw_end[source] = MAX (self->hw_end[source], self->net.inj_free[source]);
       push (self, head, EV_HW_UP, tree, source, source, p);
     }
 }
@@ -369,10 +192,10 @@ rd_host_inject (SextantTorusSim *self,
   gsize i = (gsize)tree * self->n + node;
   guint p = self->host_next[i]++;
   guint flits = packet_flits (self, p);
-  gint64 head = inject (self, node, t, flits, NULL);
+  gint64 head = sextant_torus_net_inject (&self->net, node, t, flits, NULL);
 
   if (self->job.op == SEXTANT_TORUS_OP_REDUCE)
-    self->hw_end[node] = MAX (self->hw_end[node], self->inj_free[node]);
+    self->hw_end[node] = MAX (self->hw_end[node], self->net.inj_free[node]);
   push (self, head + flits * self->cycle, EV_RD_CONTRIB, tree, node, NO_SOURCE, p);
 }
 
@@ -393,14 +216,14 @@ rd_results_sent (SextantTorusSim *self,
   if (++self->sent[i] % self->params.credit_batch != 0)
     return;
 
-  row = sextant_torus_tree_get_row (self->trees[tree], node);
+  row = &self->rows[tree][node];
   for (guint dir = 0; dir < SEXTANT_TORUS_MAX_DIRS; dir++)
     if (row->dirs & (1u << dir))
       {
-        guint child = sextant_torus_get_neighbor (self->torus, node, dir);
+        guint child = neighbor (self, node, dir);
 
         if (self->active[(gsize)tree * self->n + child])
-          push (self, link_send (self, node, dir, t, 1, 1) + (self->params.store_and_forward ? 0 : self->cycle),
+          push (self, sextant_torus_net_link_send (&self->net, node, dir, t, 1, 1) + (self->params.store_and_forward ? 0 : self->cycle),
                 EV_RD_CREDIT, tree, child, NO_SOURCE, 0);
       }
 }
@@ -412,8 +235,8 @@ rd_try_send_up (SextantTorusSim *self,
                 gint64           t)
 {
   gsize i = (gsize)tree * self->n + node;
-  const SextantTorusTreeRow *row = sextant_torus_tree_get_row (self->trees[tree], node);
-  guint parent = sextant_torus_get_neighbor (self->torus, node, row->to_root);
+  const SextantTorusTreeRow *row = &self->rows[tree][node];
+  guint parent = neighbor (self, node, row->to_root);
 
   while (self->pending_len[i] > 0 && self->credits[i] > 0)
     {
@@ -424,7 +247,7 @@ rd_try_send_up (SextantTorusSim *self,
       self->pending_head[i] = (self->pending_head[i] + 1) % REDUCE_SLOTS;
       self->pending_len[i]--;
       self->credits[i]--;
-      head = link_send (self, node, row->to_root, t, flits, flits);
+      head = sextant_torus_net_link_send (&self->net, node, row->to_root, t, flits, flits);
       push (self, head + (self->params.store_and_forward ? 0 : flits * self->cycle), EV_RD_CONTRIB, tree, parent,
             NO_SOURCE, p);
       rd_results_sent (self, tree, node, t);
@@ -452,7 +275,7 @@ rd_contrib (SextantTorusSim *self,
       rd_results_sent (self, tree, node, result);
       if (self->job.op == SEXTANT_TORUS_OP_REDUCE)
         {
-          gint64 done = eject (self, node, result, packet_flits (self, packet));
+          gint64 done = sextant_torus_net_eject (&self->net, node, result, packet_flits (self, packet));
 
           self->hw_end[node] = MAX (self->hw_end[node], done);
           self->hw_done = MAX (self->hw_done, done);
@@ -500,246 +323,6 @@ hw_start_reduce (SextantTorusSim *self)
           rd_host_inject (self, k, v, 0);
 }
 
-/* ---------------------------------------------------------------------- */
-/* The point-to-point run                                                  */
-/* ---------------------------------------------------------------------- */
-
-/* Routes @flits from @u's router at @t to @v's in dimension order; returns
- * when the head is at @v's router */
-static gint64
-route (SextantTorusSim *self,
-       guint            u,
-       guint            v,
-       gint64           t,
-       guint64          flits)
-{
-  guint sf = (guint)MIN (flits, SEXTANT_TORUS_PACKET_FLITS);
-
-  for (guint d = 0; d < sextant_torus_get_n_dims (self->torus); d++)
-    {
-      int offset = sextant_torus_get_offset (self->torus, u, v, d);
-      guint dir = SEXTANT_TORUS_DIR (d, offset < 0);
-
-      for (int h = abs (offset); h > 0; h--)
-        {
-          t = link_send (self, u, dir, t, flits, sf);
-          u = sextant_torus_get_neighbor (self->torus, u, dir);
-        }
-    }
-
-  return t;
-}
-
-/* @u's host sends @flits (@bytes) to @v's from @t; returns when @v's host
- * has them all */
-static gint64
-p2p_send (SextantTorusSim *self,
-          guint            u,
-          guint            v,
-          gint64           t,
-          guint64          flits,
-          guint64          bytes)
-{
-  gint64 begin = 0;
-  gint64 head = inject (self, u, t, flits, &begin);
-  gint64 done = eject (self, v, route (self, u, v, head, flits), flits);
-
-  self->p2p_end[u] = MAX (self->p2p_end[u], self->inj_free[u]);
-  self->p2p_end[v] = MAX (self->p2p_end[v], done);
-  self->p2p_done = MAX (self->p2p_done, done);
-  if (self->messages != NULL)
-    {
-      SextantTorusMessage m = { u, v, self->cur_tree, bytes, begin, self->inj_free[u], done };
-
-      g_array_append_val (self->messages, m);
-    }
-
-  return done;
-}
-
-static int
-compare_heights (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      user_data)
-{
-  const SextantTorusTree *tree = user_data;
-  guint ha = sextant_torus_tree_get_height (tree, *(const guint *)a);
-  guint hb = sextant_torus_tree_get_height (tree, *(const guint *)b);
-
-  if (ha != hb)
-    return ha > hb ? -1 : 1;
-  return sextant_torus_tree_get_node_depth (tree, *(const guint *)a) <
-         sextant_torus_tree_get_node_depth (tree, *(const guint *)b) ? -1 : 0;
-}
-
-/* The point-to-point trees: every taking-part node hangs from its nearest
- * taking-part ancestor; children deepest subtree first */
-static void
-p2p_build_trees (SextantTorusSim *self)
-{
-  gsize total = (gsize)self->n_trees * self->n;
-  guint next = 0;
-
-  self->anc = g_new (guint, total);
-  self->kid_start = g_new0 (guint, total + 1);
-  self->kid_count = g_new0 (guint16, total);
-  self->kids = g_new (guint, total);
-  for (guint k = 0; k < self->n_trees; k++)
-    {
-      const SextantTorusTree *tree = self->trees[k];
-      const guint *order = sextant_torus_tree_get_order (tree);
-      guint *anc = self->anc + (gsize)k * self->n;
-      guint n_in = sextant_torus_tree_get_n_in_tree (tree);
-
-      for (guint v = 0; v < self->n; v++)
-        anc[v] = G_MAXUINT;
-      for (guint j = 1; j < n_in; j++)
-        {
-          guint v = order[j];
-          guint parent = sextant_torus_tree_get_parent (tree, v);
-
-          anc[v] = takes_part (self, k, parent) ? parent : anc[parent];
-          if (takes_part (self, k, v))
-            self->kid_count[(gsize)k * self->n + anc[v]]++;
-        }
-      for (guint v = 0; v < self->n; v++)
-        {
-          self->kid_start[(gsize)k * self->n + v] = next;
-          next += self->kid_count[(gsize)k * self->n + v];
-        }
-    }
-  self->kid_start[total] = next;
-
-  {
-    g_autofree guint *fill = g_new0 (guint, total);
-
-    for (guint k = 0; k < self->n_trees; k++)
-      {
-        const guint *order = sextant_torus_tree_get_order (self->trees[k]);
-        guint n_in = sextant_torus_tree_get_n_in_tree (self->trees[k]);
-
-        for (guint j = 1; j < n_in; j++)
-          {
-            guint v = order[j];
-            gsize a;
-
-            if (!takes_part (self, k, v))
-              continue;
-            a = (gsize)k * self->n + self->anc[(gsize)k * self->n + v];
-            self->kids[self->kid_start[a] + fill[a]++] = v;
-          }
-        for (guint v = 0; v < self->n; v++)
-          {
-            gsize a = (gsize)k * self->n + v;
-
-            if (self->kid_count[a] > 1)
-              g_qsort_with_data (self->kids + self->kid_start[a], self->kid_count[a], sizeof (guint),
-                                 compare_heights, self->trees[k]);
-          }
-      }
-  }
-}
-
-static void
-p2p_bcast (SextantTorusSim *self,
-           guint            tree,
-           guint            node,
-           gint64           t)
-{
-  gsize a = (gsize)tree * self->n + node;
-
-  self->cur_tree = tree;
-  self->p2p_end[node] = MAX (self->p2p_end[node], t);
-  for (guint j = 0; j < self->kid_count[a]; j++)
-    {
-      guint child = self->kids[self->kid_start[a] + j];
-      gint64 done = p2p_send (self, node, child, t, self->message_flits, self->job.bytes);
-
-      push (self, done + self->host, EV_P2P_BCAST, tree, child, NO_SOURCE, 0);
-    }
-}
-
-/* @node's host has its subtree's partial result at @t */
-static void
-p2p_reduce_ready (SextantTorusSim *self,
-                  guint            tree,
-                  guint            node,
-                  gint64           t)
-{
-  guint parent;
-  gint64 done;
-
-  if (node == tree_root (self, tree))
-    {
-      self->p2p_end[node] = MAX (self->p2p_end[node], t);
-      self->p2p_done = MAX (self->p2p_done, t);
-      if (self->job.op == SEXTANT_TORUS_OP_ALLREDUCE)
-        p2p_bcast (self, tree, node, t);
-      return;
-    }
-  parent = self->anc[(gsize)tree * self->n + node];
-  self->cur_tree = tree;
-  done = p2p_send (self, node, parent, t, self->message_flits, self->job.bytes);
-  push (self, done + self->host, EV_P2P_REDUCE_RECV, tree, parent, NO_SOURCE, 0);
-}
-
-static void
-rdbl_start_step (SextantTorusSim *self,
-                 guint            node,
-                 guint            step,
-                 gint64           t)
-{
-  guint partner;
-  guint64 bytes;
-  gint64 received;
-
-  if (step == self->steps)
-    {
-      self->p2p_end[node] = MAX (self->p2p_end[node], t);
-      return;
-    }
-  self->cur_step[node] = (gint8)step;
-  partner = node ^ (1u << step);
-  bytes = self->job.bytes << step;
-  push (self, p2p_send (self, node, partner, t, (bytes + SEXTANT_TORUS_FLIT_BYTES - 1) / SEXTANT_TORUS_FLIT_BYTES, bytes),
-        EV_P2P_RD_RECV, 0, partner, NO_SOURCE, step);
-  self->inj_end[node] = self->inj_free[node];
-  received = self->recv_time[(gsize)node * self->steps + step];
-  if (received >= 0)
-    push (self, MAX (received, self->inj_end[node]) + self->host, EV_P2P_RD_STEP, 0, node, NO_SOURCE, step + 1);
-}
-
-static void
-p2p_event (SextantTorusSim       *self,
-           const SextantSimEvent *ev)
-{
-  switch (ev->kind)
-    {
-    case EV_P2P_BCAST:
-      p2p_bcast (self, ev->tree, ev->node, ev->time);
-      break;
-    case EV_P2P_REDUCE_RECV:
-      {
-        gsize a = (gsize)ev->tree * self->n + ev->node;
-
-        if (++self->count[a] == self->kid_count[a])
-          p2p_reduce_ready (self, ev->tree, ev->node, ev->time);
-      }
-      break;
-    case EV_P2P_RD_STEP:
-      rdbl_start_step (self, ev->node, ev->packet, ev->time);
-      break;
-    case EV_P2P_RD_RECV:
-      self->recv_time[(gsize)ev->node * self->steps + ev->packet] = ev->time;
-      if (self->cur_step[ev->node] == (gint8)ev->packet)
-        push (self, MAX (ev->time, self->inj_end[ev->node]) + self->host, EV_P2P_RD_STEP, 0, ev->node, NO_SOURCE,
-              ev->packet + 1u);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
 static void
 run_events (SextantTorusSim *self)
 {
@@ -763,7 +346,7 @@ run_events (SextantTorusSim *self)
           rd_try_send_up (self, ev.tree, ev.node, ev.time);
           break;
         default:
-          p2p_event (self, &ev);
+          _sextant_torus_sim_p2p_event (self, &ev);
         }
     }
   self->n_events = sextant_sim_queue_get_n_pushed (self->queue);
@@ -773,35 +356,7 @@ run_events (SextantTorusSim *self)
 static void
 run_p2p (SextantTorusSim *self)
 {
-  if (self->job.op == SEXTANT_TORUS_OP_ALLGATHER)
-    {
-      gsize total = (gsize)self->n * self->steps;
-
-      self->p2p_algorithm = "recursive doubling";
-      self->cur_step = g_new (gint8, self->n);
-      memset (self->cur_step, -1, self->n);
-      self->recv_time = g_new (gint64, total);
-      for (gsize i = 0; i < total; i++)
-        self->recv_time[i] = -1;
-      self->inj_end = g_new0 (gint64, self->n);
-      for (guint v = 0; v < self->n; v++)
-        push (self, 0, EV_P2P_RD_STEP, 0, v, NO_SOURCE, 0);
-      run_events (self);
-      return;
-    }
-
-  self->p2p_algorithm = "point-to-point over the same tree";
-  p2p_build_trees (self);
-  memset (self->count, 0, (gsize)self->n_trees * self->n);
-  for (guint k = 0; k < self->n_trees; k++)
-    {
-      if (self->job.op == SEXTANT_TORUS_OP_BCAST)
-        push (self, 0, EV_P2P_BCAST, k, tree_root (self, k), NO_SOURCE, 0);
-      else
-        for (guint v = 0; v < self->n; v++)
-          if (takes_part (self, k, v) && self->kid_count[(gsize)k * self->n + v] == 0)
-            p2p_reduce_ready (self, k, v, 0);
-    }
+  _sextant_torus_sim_p2p_start (self);
   run_events (self);
 }
 
@@ -824,9 +379,44 @@ to_ps (double ns)
   return (gint64)llround (ns * 1000.0);
 }
 
-static gboolean
-check_params (const SextantTorusParams  *params,
-              GError                   **error)
+static gint64
+gcd (gint64 a,
+     gint64 b)
+{
+  while (b != 0)
+    {
+      gint64 r = a % b;
+
+      a = b;
+      b = r;
+    }
+
+  return a;
+}
+
+/* Every event time is a sum of these constants, so a multiple of their
+ * greatest common divisor: the event queue's unit. Below a 64th of a cycle
+ * the calendar would step through mostly empty buckets: 0, the heap. */
+static gint64
+time_unit (const SextantTorusSim *self)
+{
+  gint64 unit = self->cycle;
+
+  unit = gcd (unit, self->link);
+  unit = gcd (unit, self->inj);
+  unit = gcd (unit, self->ej);
+  unit = gcd (unit, self->host);
+
+  return unit * 64 >= self->cycle ? unit : 0;
+}
+
+/**
+ * sextant_torus_params_check:
+ * @error: SEXTANT_SIM_ERROR_PARAMS naming the parameter out of range
+ */
+gboolean
+sextant_torus_params_check (const SextantTorusParams  *params,
+                            GError                   **error)
 {
   const char *bad = NULL;
 
@@ -850,6 +440,24 @@ check_params (const SextantTorusParams  *params,
 
   g_set_error_literal (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_PARAMS, bad);
   return FALSE;
+}
+
+/**
+ * sextant_torus_net_init_params:
+ *
+ * sextant_torus_net_init () with the times of @params, in picoseconds as
+ * the model rounds them.
+ */
+void
+sextant_torus_net_init_params (SextantTorusNet          *net,
+                               SextantTorus             *torus,
+                               const SextantTorusParams *params)
+{
+  gint64 cycle = (gint64)llround (1e6 / params->router_clock_mhz);
+
+  sextant_torus_net_init (net, torus, cycle, to_ps (params->link_latency_ns) + cycle * params->router_cycles,
+                          to_ps (params->inject_latency_ns), to_ps (params->eject_latency_ns),
+                          params->store_and_forward);
 }
 
 /**
@@ -887,7 +495,7 @@ sextant_torus_sim_run (SextantTorus              *torus,
       sextant_torus_params_init (&defaults);
       params = &defaults;
     }
-  if (!check_params (params, error))
+  if (!sextant_torus_params_check (params, error))
     return NULL;
   if (job->bytes < 1 || job->bytes > SEXTANT_TORUS_MAX_BYTES)
     {
@@ -971,16 +579,16 @@ sextant_torus_sim_run (SextantTorus              *torus,
             return NULL;
         }
     }
+  for (guint k = 0; k < n_trees; k++)
+    self->rows[k] = sextant_torus_tree_get_rows (self->trees[k]);
   if (job->n_transit > 0)
     {
       self->transit = g_memdup2 (job->transit, sizeof (guint) * job->n_transit);
       self->job.transit = self->transit;
     }
 
-  self->queue = sextant_sim_queue_new ();
-  self->link_free = g_new0 (gint64, (gsize)n * SEXTANT_TORUS_MAX_DIRS);
-  self->inj_free = g_new0 (gint64, n);
-  self->ej_free = g_new0 (gint64, n);
+  self->queue = sextant_sim_queue_new (time_unit (self));
+  sextant_torus_net_init_params (&self->net, torus, params);
   self->hw_end = g_new0 (gint64, n);
   self->p2p_end = g_new0 (gint64, n);
   if (job->record)
@@ -1013,7 +621,7 @@ sextant_torus_sim_run (SextantTorus              *torus,
       for (guint p = 0; p < self->n_packets; p++)
         for (guint v = 0; v < n; v++)
           {
-            gint64 head = inject (self, v, 0, packet_flits (self, p), NULL);
+            gint64 head = sextant_torus_net_inject (&self->net, v, 0, packet_flits (self, p), NULL);
 
             push (self, head, EV_HW_UP, v % n_trees, v, v, p);
           }
@@ -1026,9 +634,9 @@ sextant_torus_sim_run (SextantTorus              *torus,
   run_events (self);
 
   /* the point-to-point run, on an idle network */
-  reset_resources (self);
+  sextant_torus_net_reset (&self->net);
   g_clear_pointer (&self->queue, sextant_sim_queue_free);
-  self->queue = sextant_sim_queue_new ();
+  self->queue = sextant_sim_queue_new (time_unit (self));
   {
     guint64 hw_events = self->n_events;
 
@@ -1053,9 +661,7 @@ sextant_torus_sim_free (SextantTorusSim *self)
   g_clear_pointer (&self->messages, g_array_unref);
   sextant_torus_unref (self->torus);
   g_free (self->transit);
-  g_free (self->link_free);
-  g_free (self->inj_free);
-  g_free (self->ej_free);
+  sextant_torus_net_clear (&self->net);
   g_free (self->hw_end);
   g_free (self->p2p_end);
   g_free (self->active);

@@ -13,14 +13,11 @@
 #pragma once
 
 #include "sextant-torus.h"
+#include "sextant-torus-net.h"
 #include "sextant-torus-tree.h"
 
 G_BEGIN_DECLS
 
-/* A collective packet: at most 16 flits of 128 bits (256 bytes) */
-#define SEXTANT_TORUS_FLIT_BYTES    16
-#define SEXTANT_TORUS_PACKET_FLITS  16
-#define SEXTANT_TORUS_PACKET_BYTES  (SEXTANT_TORUS_FLIT_BYTES * SEXTANT_TORUS_PACKET_FLITS)
 /* the largest message: 4096 packets (the packet index is 16 bits) */
 #define SEXTANT_TORUS_MAX_BYTES     (G_GUINT64_CONSTANT (1) << 20)
 
@@ -69,7 +66,12 @@ typedef struct
   guint    credit_batch;
 } SextantTorusParams;
 
-void sextant_torus_params_init (SextantTorusParams *params);
+void     sextant_torus_params_init  (SextantTorusParams        *params);
+gboolean sextant_torus_params_check (const SextantTorusParams  *params,
+                                     GError                   **error);
+void     sextant_torus_net_init_params (SextantTorusNet        *net,
+                                     SextantTorus              *torus,
+                                     const SextantTorusParams  *params);
 
 /**
  * SextantTorusJob:

@@ -175,6 +175,14 @@ sextant_torus_tree_get_row (const SextantTorusTree *self,
   return &self->rows[node];
 }
 
+/* Returns: (transfer none): the rows of every node, by node id (the
+ * model's inner loop reads them without a call per row) */
+const SextantTorusTreeRow *
+sextant_torus_tree_get_rows (const SextantTorusTree *self)
+{
+  return self->rows;
+}
+
 /**
  * sextant_torus_tree_set_transit:
  * @error: SEXTANT_SIM_ERROR_NODE when @node is not a tree node

@@ -50,6 +50,7 @@ void              sextant_torus_tree_set_row             (SextantTorusTree      
                                                           const SextantTorusTreeRow *row);
 const SextantTorusTreeRow *sextant_torus_tree_get_row    (const SextantTorusTree    *self,
                                                           guint                      node);
+const SextantTorusTreeRow *sextant_torus_tree_get_rows   (const SextantTorusTree    *self);
 gboolean          sextant_torus_tree_set_transit         (SextantTorusTree          *self,
                                                           guint                      node,
                                                           GError                   **error);

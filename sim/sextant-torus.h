@@ -31,6 +31,8 @@ G_BEGIN_DECLS
  *   reach (an up-link pointing nowhere, a cycle)
  * @SEXTANT_SIM_ERROR_TOO_BIG: the run would take too many events
  * @SEXTANT_SIM_ERROR_TRACE: writing the OTF2 archive failed
+ * @SEXTANT_SIM_ERROR_REPLAY: a recorded run cannot be replayed (a record
+ *   outside its rank's calls, a rank waiting for what never comes)
  */
 typedef enum
 {
@@ -44,6 +46,7 @@ typedef enum
   SEXTANT_SIM_ERROR_TREE_DETACHED,
   SEXTANT_SIM_ERROR_TOO_BIG,
   SEXTANT_SIM_ERROR_TRACE,
+  SEXTANT_SIM_ERROR_REPLAY,
 } SextantSimError;
 
 GQuark sextant_sim_error_quark (void);

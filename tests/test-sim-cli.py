@@ -18,6 +18,12 @@
 #    nodes, and `sextant tree --json` giving them per node; coordinates
 #    that are not numbers, or not as many as the others': exit 1 naming
 #    the location and the value.
+#  - `sextant sim replay`: the broadcast's trace imported and replayed on
+#    the same torus, its collective taking the model's hardware and
+#    point-to-point times, every message and call replayed, --map spread
+#    placing the ranks, --trace writing the predicted run as an archive
+#    that imports with every message matched; bad input: exit 2 or 1 with
+#    a message naming it.
 # Python 3 standard library only; TAP on stdout.
 
 import collections
@@ -185,6 +191,59 @@ def check_trace(tmp, name, args, members, messages):
     return db
 
 
+def check_replay(tmp):
+    trace = os.path.join(tmp, 'recorded')
+    db = os.path.join(tmp, 'recorded.sextant.db')
+    run('sim', 'torus', '--dims', '2x2x2', '--op', 'bcast', '--trace', trace)
+    rc, out, err = run('import', os.path.join(trace, 'traces.otf2'), '-o', db)
+    ok(rc == 0, 'replay: the broadcast\'s trace imports', err)
+    rc, out, err = run('sim', 'replay', db, '--dims', '2x2x2', '--json')
+    j = json.loads(out) if rc == 0 else {}
+    # the trace: 8 ranks, each an MPI_Bcast; 7 messages, an MPI_Send and an MPI_Recv each
+    ok(rc == 0 and j['ranks'] == 8 and j['messages'] == 7 and j['calls'] == 8 + 14 and j['collectives'] == 1
+       and j['modelled_collectives'] == 1, 'replay: every rank, call, message and the collective read', out + err)
+    # 2x2x2's closed forms (docs/sim.md): 300 + 3 x 82 + 32 + 300 ns and 3 x 714 ns
+    ok(j.get('hardware_collectives_us') == 0.878 and j.get('point_to_point_collectives_us') == 2.142,
+       'replay: the broadcast takes the model\'s 0.878 us on the tree, 2.142 us point-to-point', out)
+    ok(j.get('hardware_us', 0) < j.get('point_to_point_us', 0) and
+       abs(j['ratio'] - j['point_to_point_us'] / j['hardware_us']) < 1e-9,
+       'replay: the point-to-point run is the longer, the ratio theirs', out)
+    # a slower link: 3 hops of 20 ns more on the tree, and on each of the 3 point-to-point hops
+    rc, out, err = run('sim', 'replay', db, '--dims', '2x2x2', '--link-latency', '100', '--json')
+    slow = json.loads(out) if rc == 0 else {}
+    ok(slow.get('hardware_collectives_us') == 0.938 and slow.get('point_to_point_collectives_us') == 2.202,
+       'replay --link-latency 100: the collective 60 ns longer both ways', out + err)
+    rc, out, err = run('sim', 'replay', db, '--dims', '2x2x2')
+    ok(rc == 0 and 'hardware trees' in out and 'point-to-point trees' in out and '%.2f x' % j['ratio'] in out,
+       'replay: the text output shows both runs and the ratio', out + err)
+
+    predicted = os.path.join(tmp, 'predicted')
+    rc, out, err = run('sim', 'replay', db, '--dims', '4x4', '--map', 'spread', '--trace', predicted)
+    ok(rc == 0, 'replay: --map spread on 4x4 with --trace', err)
+    pdb = os.path.join(tmp, 'predicted.sextant.db')
+    rc, out, err = run('import', os.path.join(predicted, 'traces.otf2'), '-o', pdb)
+    ok(rc == 0, 'replay: the predicted run\'s archive imports', err)
+    rc, out, err = run('info', pdb)
+    ok('Messages:     7 matched, 0 unmatched' in out and 'Collectives:  1' in out and
+       'rank 3 on node 6 (2,1)' in out and 'Locations:    8' in out,
+       'replay: the predicted run has every message matched, the collective, rank 3 on node 6', out + err)
+
+    cases = [
+        ([db], 2, '--dims'),
+        ([db, '--dims', '2x2'], 2, '8 ranks'),
+        ([db, '--dims', '2x2x2', '--map', 'zigzag'], 2, '--map'),
+        ([db, '--dims', '2x2x0'], 2, 'size'),
+        ([db, '--dims', '2x2x2', '--router-clock', '0'], 2, 'router clock'),
+        ([os.path.join(tmp, 'none.sextant.db'), '--dims', '2x2x2'], 1, 'none.sextant.db'),
+        ([db, '--dims', '2x2x2', '--trace', predicted], 1, 'already holds an archive'),
+    ]
+    for args, status, word in cases:
+        rc, out, err = run('sim', 'replay', *args)
+        ok(rc == status and word in err and out == '',
+           'sim replay %s: exit %d and a message naming %s' % (' '.join(args[1:]), status, word),
+           'rc %d\n%s' % (rc, err))
+
+
 def main():
     check_ratios()
     with tempfile.TemporaryDirectory(prefix='sextant-test-sim-') as tmp:
@@ -203,6 +262,7 @@ def main():
             check_trace(tmp, 'allgather', ['--dims', '4x4x2', '--op', 'allgather', '--trees', '4'], 32, 32 * 5)
             # a 4-dimensional torus
             check_trace(tmp, 'allreduce-4d', ['--dims', '2x2x2x2', '--op', 'allreduce'], 16, 30)
+        check_replay(tmp)
     return finish()
 
 
