@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""bench/locks/plot.py RESULTS OUTDIR: the SVG plots of the lock benchmark.
+"""bench/locks/plot.py RESULTS... OUTDIR: the SVG plots of the lock benchmark.
 
 Reads the "sum" lines of sextant-bench-locks (mode, scheme, N, mean, sd,
 relative error) and draws, with matplotlib (Debian's python3-matplotlib,
@@ -35,9 +35,9 @@ STYLE = {
 }
 
 
-def load(path):
-    data = defaultdict(dict)   # (mode, scheme) -> N -> (mean, sd)
-    for line in open(path):
+def load(paths):
+    data = defaultdict(dict)   # (mode, scheme) -> N -> (mean, sd, relative error)
+    for line in (line for path in paths for line in open(path)):
         f = line.split()
         if not f or f[0] != "sum":
             continue
@@ -126,8 +126,8 @@ def ratio(data, out):
 
 
 def main():
-    data = load(sys.argv[1])
-    out = sys.argv[2]
+    data = load(sys.argv[1:-1])
+    out = sys.argv[-1]
     plot(data, "read", "Read-only: lock acquisitions per second, all clients",
          "million acquisitions / s", 1e-6, out + "/locks-read.svg", log=True)
     plot(data, "write", "Write-only: write locks per second",
