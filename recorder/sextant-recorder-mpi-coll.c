@@ -79,15 +79,45 @@ sum_bytes (const int   *counts,
   return total;
 }
 
-static void
+/* This process's rank, and how many peers a collective's per-peer arrays
+ * hold: the communicator's size, an inter-communicator's remote group's.
+ * Returns whether @comm is an inter-communicator. */
+static int
 shape (MPI_Comm  comm,
        int      *rank,
        int      *size)
 {
+  int inter = 0;
+
   *rank = 0;
   *size = 1;
   PMPI_Comm_rank (comm, rank);
-  PMPI_Comm_size (comm, size);
+  if (PMPI_Comm_test_inter (comm, &inter) == MPI_SUCCESS && inter)
+    PMPI_Comm_remote_size (comm, size);
+  else
+    PMPI_Comm_size (comm, size);
+  return inter;
+}
+
+/* Whether this process is a rooted collective's root: on an
+ * inter-communicator the root passes MPI_ROOT, its partners MPI_PROC_NULL
+ * (they take no part), the other group the root's rank. */
+static int
+at_root (int inter,
+         int rank,
+         int root)
+{
+  return inter ? root == MPI_ROOT : rank == root;
+}
+
+/* Whether this process is one of the others: it sends to (gather, reduce)
+ * or receives from (bcast, scatter) the root */
+static int
+at_leaf (int inter,
+         int rank,
+         int root)
+{
+  return inter ? root >= 0 : rank != root;
 }
 
 /* The in- and out-neighbours of a process topology (0 without one). */
@@ -500,43 +530,41 @@ nb_request (sextant__call     *call,
 static void
 bytes_bcast (int count, MPI_Datatype type, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = rank == root ? bytes_of (count, type) : 0;
-  *r = rank == root ? 0 : bytes_of (count, type);
+  *s = at_root (inter, rank, root) ? bytes_of (count, type) : 0;
+  *r = at_leaf (inter, rank, root) ? bytes_of (count, type) : 0;
 }
 
 static void
 bytes_reduce (int count, MPI_Datatype type, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = bytes_of (count, type);
-  *r = rank == root ? bytes_of (count, type) : 0;
+  *s = !inter || root >= 0 ? bytes_of (count, type) : 0;
+  *r = at_root (inter, rank, root) ? bytes_of (count, type) : 0;
 }
 
 static void
 bytes_gather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
               MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = sendbuf == MPI_IN_PLACE ? bytes_of (recvcount, recvtype) : bytes_of (sendcount, sendtype);
-  *r = rank == root ? (uint64_t) size * bytes_of (recvcount, recvtype) : 0;
+  *s = inter && root < 0 ? 0
+       : sendbuf == MPI_IN_PLACE ? bytes_of (recvcount, recvtype) : bytes_of (sendcount, sendtype);
+  *r = at_root (inter, rank, root) ? (uint64_t) size * bytes_of (recvcount, recvtype) : 0;
 }
 
 static void
 bytes_gatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, const int *recvcounts,
                MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *r = rank == root ? sum_bytes (recvcounts, size, recvtype) : 0;
-  *s = sendbuf != MPI_IN_PLACE ? bytes_of (sendcount, sendtype)
+  *r = at_root (inter, rank, root) ? sum_bytes (recvcounts, size, recvtype) : 0;
+  *s = inter && root < 0 ? 0
+       : sendbuf != MPI_IN_PLACE ? bytes_of (sendcount, sendtype)
        : recvcounts != NULL ? bytes_of (recvcounts[rank], recvtype) : 0;
 }
 
@@ -544,22 +572,22 @@ static void
 bytes_scatter (int sendcount, MPI_Datatype sendtype, const void *recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = rank == root ? (uint64_t) size * bytes_of (sendcount, sendtype) : 0;
-  *r = recvbuf == MPI_IN_PLACE ? bytes_of (sendcount, sendtype) : bytes_of (recvcount, recvtype);
+  *s = at_root (inter, rank, root) ? (uint64_t) size * bytes_of (sendcount, sendtype) : 0;
+  *r = inter && root < 0 ? 0
+       : recvbuf == MPI_IN_PLACE ? bytes_of (sendcount, sendtype) : bytes_of (recvcount, recvtype);
 }
 
 static void
 bytes_scatterv (const int *sendcounts, MPI_Datatype sendtype, const void *recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = rank == root ? sum_bytes (sendcounts, size, sendtype) : 0;
-  *r = recvbuf != MPI_IN_PLACE ? bytes_of (recvcount, recvtype)
+  *s = at_root (inter, rank, root) ? sum_bytes (sendcounts, size, sendtype) : 0;
+  *r = inter && root < 0 ? 0
+       : recvbuf != MPI_IN_PLACE ? bytes_of (recvcount, recvtype)
        : sendcounts != NULL ? bytes_of (sendcounts[rank], sendtype) : 0;
 }
 
@@ -612,9 +640,11 @@ static void
 bytes_reduce_scatter (const int *recvcounts, MPI_Datatype type, MPI_Comm comm, uint64_t *s,
                       uint64_t *r)
 {
-  int rank, size;
+  int rank = 0, size = 1;
 
-  shape (comm, &rank, &size);
+  /* recvcounts has an entry per member of this process's group */
+  PMPI_Comm_rank (comm, &rank);
+  PMPI_Comm_size (comm, &size);
   *s = sum_bytes (recvcounts, size, type);
   *r = recvcounts != NULL ? bytes_of (recvcounts[rank], type) : 0;
 }

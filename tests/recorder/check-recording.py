@@ -520,6 +520,12 @@ def scenario_comms(ctx):
     check(bcast == [(4, 4, 0)], 'the inter-communicator broadcast (members, expected, root): %s' % bcast)
     allreduce = rec.query("SELECT members, expected FROM collective WHERE kind = 'ALLREDUCE'")
     check(allreduce == [(4, 4)], 'the inter-communicator allreduce: %s' % allreduce)
+    # the uneven inter-communicator ({0} and {1, 2, 3}): bytes per member by the remote group's size
+    for kind, expected in (('ALLTOALLW', [(0, 12, 12), (1, 4, 4), (2, 4, 4), (3, 4, 4)]),
+                           ('GATHER', [(0, 0, 12), (1, 4, 0), (2, 4, 0), (3, 4, 0)])):
+        rows = rec.query('''SELECT m.loc, m.bytes_sent, m.bytes_received FROM collective c
+                            JOIN collective_member m ON m.collective = c.id WHERE c.kind = ? ORDER BY m.loc''', kind)
+        check(rows == expected, '%s on the uneven inter-communicator (loc, sent, received): %s' % (kind, rows))
     warned = [w for w in rec.info.get('warnings', []) if w['kind'] in ('collective_mismatch', 'unresolved_peer')]
     check(not warned, 'warnings: %s' % warned)
     complete = rec.query('SELECT COUNT(*) FROM collective WHERE members != expected')[0][0]

@@ -17,18 +17,24 @@
  * duplicate's barrier (4 members), two barriers of 2 members, the
  * inter-communicator's broadcast, allreduce and barrier and its duplicate's
  * barrier (4 members each), the merged barrier (4 members), the dups'
- * CREATE_HANDLE and DESTROY_HANDLE. Messages: 8, all matched.
+ * CREATE_HANDLE and DESTROY_HANDLE. Messages: 8, all matched. Last, an
+ * inter-communicator of unequal groups, {0} and {1, 2, 3}, whose per-peer
+ * arrays have the remote group's size: an MPI_Alltoallw of one int per peer
+ * (rank 0 sends and receives 12 bytes, the others 4) and an MPI_Gather to
+ * rank 0 (MPI_ROOT there: it receives 12 bytes, the others send 4).
  */
 #include "rec-test.h"
+
+#include <stdlib.h>
 
 int
 main (int    argc,
       char **argv)
 {
-  MPI_Comm dup, pair, inter, inter_dup, merged;
+  MPI_Comm dup, pair, inter, inter_dup, merged, side, uneven;
   MPI_Group world, half;
   MPI_Request reqs[2];
-  int ranks[2], size, local, out, in = -1, sum = 0;
+  int ranks[2], size, local, out, in = -1, sum = 0, remote, got[3];
 
   rec_init (&argc, &argv, 4);
   MPI_Comm_dup (MPI_COMM_WORLD, &dup); /* CALLSITE:MPI_Comm_dup */
@@ -65,6 +71,34 @@ main (int    argc,
   MPI_Comm_size (merged, &size);
   REC_CHECK (size == 4, "the merged communicator has %d ranks", size);
   MPI_Barrier (merged); /* CALLSITE:MPI_Barrier */
+
+  MPI_Comm_split (MPI_COMM_WORLD, rec_rank > 0, rec_rank, &side); /* CALLSITE:MPI_Comm_split */
+  MPI_Intercomm_create (side, 0, MPI_COMM_WORLD, rec_rank == 0 ? 1 : 0, 9, &uneven); /* CALLSITE:MPI_Intercomm_create */
+  MPI_Comm_remote_size (uneven, &remote);
+  {
+    /* exactly the remote group's entries: reading more would take garbage */
+    int *counts = malloc ((size_t) remote * sizeof *counts);
+    int *displs = malloc ((size_t) remote * sizeof *displs);
+    MPI_Datatype *types = malloc ((size_t) remote * sizeof *types);
+    int mine[3] = { rec_rank, rec_rank, rec_rank };
+
+    REC_CHECK (counts != NULL && displs != NULL && types != NULL, "out of memory");
+    for (int i = 0; i < remote; i++)
+      {
+        counts[i] = 1;
+        displs[i] = i * (int) sizeof (int);
+        types[i] = MPI_INT;
+      }
+    MPI_Alltoallw (mine, counts, displs, types, got, counts, displs, types, uneven); /* CALLSITE:MPI_Alltoallw */
+    REC_CHECK (rec_rank == 0 ? got[0] == 1 && got[2] == 3 : got[0] == 0, "rank %d: alltoallw got %d",
+               rec_rank, got[0]);
+    MPI_Gather (mine, 1, MPI_INT, got, 1, MPI_INT, rec_rank == 0 ? MPI_ROOT : 0, uneven); /* CALLSITE:MPI_Gather */
+    free (counts);
+    free (displs);
+    free (types);
+  }
+  MPI_Comm_free (&uneven); /* CALLSITE:MPI_Comm_free */
+  MPI_Comm_free (&side); /* CALLSITE:MPI_Comm_free */
 
   MPI_Comm_free (&merged); /* CALLSITE:MPI_Comm_free */
   MPI_Comm_free (&inter); /* CALLSITE:MPI_Comm_free */
