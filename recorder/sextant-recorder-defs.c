@@ -394,7 +394,6 @@ sextant__def_comm (sextant__defs           *defs,
       memcpy (key, head, sizeof head);
       memcpy (key + 4, members, def->n_members * sizeof *members);
     }
-  /* LOCAL communicators have a unique seq, so they are never merged. */
   id = def_common (&defs->comm_map, key, key_len, (void **) &defs->comms,
                    &defs->n_comms, &defs->cap_comms, sizeof *defs->comms, &added);
   if (key != head)

@@ -403,23 +403,29 @@ sextant__persistent_forget (MPI_Request req)
 
 void
 sextant__message_put (MPI_Message message,
-                      uint32_t    comm)
+                      uint32_t    comm,
+                      uint32_t    base)
 {
   sextant__request info = { 0 };
   MPI_Request key = MPI_REQUEST_NULL;
 
   info.kind = SEXTANT__REQ_MESSAGE;
   info.comm = comm;
+  info.base = base;
   memcpy (&key, &message, sizeof key < sizeof message ? sizeof key : sizeof message);
   sextant__request_put (key, &info);
 }
 
 uint32_t
-sextant__message_take (MPI_Message message)
+sextant__message_take (MPI_Message message,
+                       uint32_t   *base)
 {
   sextant__request info = { 0 };
   MPI_Request key = MPI_REQUEST_NULL;
 
   memcpy (&key, &message, sizeof key < sizeof message ? sizeof key : sizeof message);
-  return request_find (key, &info, 1, 0, 2) ? info.comm : SEXTANT__UNDEF;
+  if (!request_find (key, &info, 1, 0, 2))
+    return SEXTANT__UNDEF;
+  *base = info.base;
+  return info.comm;
 }

@@ -30,9 +30,11 @@
  * bookkeeping happens whenever the recorder runs, also for calls that are
  * not recorded (muted or nested), so the counts stay in step. MPI_Graph_create
  * and MPI_Dist_graph_create(_adjacent) are the same. MPI_Comm_create_group
- * (collective over its group only) and intra-communicators made by calls
- * not wrapped are known by their members (SEXTANT__COMM_MEMBERS);
- * inter-communicators not wrapped are this rank's own (LOCAL, warned).
+ * (collective over its group only) and communicators made by calls not
+ * wrapped (MPI_Intercomm_create, MPI_Intercomm_merge, ...) are known by
+ * their members (SEXTANT__COMM_MEMBERS). An inter-communicator is recorded
+ * as the communicator of both its groups (comm_shape_of): peers' ranks,
+ * which MPI gives in the remote group, become indices in those members.
  * MPI_Comm_free takes the handle out of the table: a later communicator
  * with the same handle value is a new one.
  */
@@ -77,15 +79,45 @@ sum_bytes (const int   *counts,
   return total;
 }
 
-static void
+/* This process's rank, and how many peers a collective's per-peer arrays
+ * hold: the communicator's size, an inter-communicator's remote group's.
+ * Returns whether @comm is an inter-communicator. */
+static int
 shape (MPI_Comm  comm,
        int      *rank,
        int      *size)
 {
+  int inter = 0;
+
   *rank = 0;
   *size = 1;
   PMPI_Comm_rank (comm, rank);
-  PMPI_Comm_size (comm, size);
+  if (PMPI_Comm_test_inter (comm, &inter) == MPI_SUCCESS && inter)
+    PMPI_Comm_remote_size (comm, size);
+  else
+    PMPI_Comm_size (comm, size);
+  return inter;
+}
+
+/* Whether this process is a rooted collective's root: on an
+ * inter-communicator the root passes MPI_ROOT, its partners MPI_PROC_NULL
+ * (they take no part), the other group the root's rank. */
+static int
+at_root (int inter,
+         int rank,
+         int root)
+{
+  return inter ? root == MPI_ROOT : rank == root;
+}
+
+/* Whether this process is one of the others: it sends to (gather, reduce)
+ * or receives from (bcast, scatter) the root */
+static int
+at_leaf (int inter,
+         int rank,
+         int root)
+{
+  return inter ? root >= 0 : rank != root;
 }
 
 /* The in- and out-neighbours of a process topology (0 without one). */
@@ -108,10 +140,22 @@ neighbor_counts (MPI_Comm  comm,
     PMPI_Dist_graph_neighbors_count (comm, in, out, &weighted);
 }
 
+/* The root's index in @comm's recorded members: on an inter-communicator
+ * the root's side passes MPI_ROOT (the root itself) or MPI_PROC_NULL (its
+ * other members, who do not know it: undefined), the other side the root's
+ * rank in the remote group. */
 static uint32_t
-root_of (int root)
+root_of (MPI_Comm comm,
+         int      root)
 {
-  return root >= 0 ? (uint32_t) root : OTF2_UNDEFINED_UINT32;
+  sextant__comm *c = sextant__comm_get (comm);
+  int rank = 0;
+
+  if (root >= 0)
+    return (uint32_t) root + c->remote_base;
+  if (root == MPI_ROOT && PMPI_Comm_rank (comm, &rank) == MPI_SUCCESS)
+    return (uint32_t) rank + c->local_base;
+  return OTF2_UNDEFINED_UINT32;
 }
 
 /* ---- communicator records ---- */
@@ -191,10 +235,65 @@ min_of (const uint32_t *members,
   return m;
 }
 
-/* Defines a communicator and enters its handle. Lock held. */
+/* How a communicator is recorded: its members in world ranks, and what a
+ * rank of it adds to be an index in them (OTF2 3.0's MPI records and
+ * sextant's importer know intra-communicators only). */
+typedef struct
+{
+  uint32_t *members;
+  int n;
+  int inter;
+  uint32_t remote_base;             /* sextant__comm.remote_base */
+  uint32_t local_base;              /* sextant__comm.local_base */
+} comm_shape;
+
+/* An intra-communicator is its group. An inter-communicator is both
+ * groups, the one with the lowest world rank first, so that both sides
+ * list the same members in the same order: a message to rank r of the
+ * remote group goes to member r + remote_base, and a collective is over
+ * all of them, as MPI has it. members is NULL when MPI could not tell. */
+static comm_shape
+comm_shape_of (MPI_Comm comm)
+{
+  comm_shape shape = { 0 };
+  MPI_Group group = MPI_GROUP_NULL;
+  uint32_t *remote = NULL, *both = NULL;
+  int n_remote = 0;
+
+  if (PMPI_Comm_test_inter (comm, &shape.inter) != MPI_SUCCESS)
+    return shape;
+  shape.members = comm_world_ranks (comm, &shape.n);
+  if (!shape.inter || shape.members == NULL)
+    return shape;
+  if (PMPI_Comm_remote_group (comm, &group) == MPI_SUCCESS)
+    {
+      remote = sextant__group_world_ranks (group, &n_remote);
+      PMPI_Group_free (&group);
+    }
+  if (remote != NULL)
+    both = malloc ((size_t) (shape.n + n_remote) * sizeof *both);
+  if (both != NULL)
+    {
+      int local_first = min_of (shape.members, shape.n) < min_of (remote, n_remote);
+
+      memcpy (both + (local_first ? 0 : n_remote), shape.members, (size_t) shape.n * sizeof *both);
+      memcpy (both + (local_first ? shape.n : 0), remote, (size_t) n_remote * sizeof *both);
+      shape.remote_base = local_first ? (uint32_t) shape.n : 0;
+      shape.local_base = local_first ? 0 : (uint32_t) n_remote;
+      shape.n += n_remote;
+    }
+  free (shape.members);
+  free (remote);
+  shape.members = both;
+  return shape;
+}
+
+/* Defines a communicator and enters its handle; @shape's bases, if given.
+ * Lock held. */
 static sextant__comm *
 comm_define (MPI_Comm                 handle,
-             const sextant__comm_def *def)
+             const sextant__comm_def *def,
+             const comm_shape        *shape)
 {
   sextant__comm *c = calloc (1, sizeof *c);
 
@@ -204,6 +303,11 @@ comm_define (MPI_Comm                 handle,
       return NULL;
     }
   c->def = sextant__def_comm (&sextant__rec.defs, def);
+  if (shape != NULL)
+    {
+      c->remote_base = shape->remote_base;
+      c->local_base = shape->local_base;
+    }
   if (handle != MPI_COMM_NULL && handle != MPI_COMM_WORLD && handle != MPI_COMM_SELF &&
       sextant__handles_put (&sextant__rec.comms, (uintptr_t) handle, c) != 0 &&
       !atomic_exchange (&sextant__rec.warned_table_full, 1))
@@ -230,7 +334,7 @@ sextant__comms_init (void)
   def.parent = SEXTANT__UNDEF;
   def.n_members = (uint32_t) sextant__rec.size;
   def.members = members;
-  sextant__rec.world = comm_define (MPI_COMM_WORLD, &def);
+  sextant__rec.world = comm_define (MPI_COMM_WORLD, &def, NULL);
   free (members);
 
   def.kind = SEXTANT__COMM_SELF;
@@ -238,7 +342,7 @@ sextant__comms_init (void)
   def.min_rank = (uint32_t) sextant__rec.rank;
   def.n_members = 0;
   def.members = NULL;
-  sextant__rec.self = comm_define (MPI_COMM_SELF, &def);
+  sextant__rec.self = comm_define (MPI_COMM_SELF, &def, NULL);
   ok = sextant__rec.world != NULL && sextant__rec.self != NULL &&
        sextant__rec.world->def != SEXTANT__UNDEF && sextant__rec.self->def != SEXTANT__UNDEF;
   return ok ? 0 : -1;
@@ -256,36 +360,34 @@ sextant__comms_clear (void)
 
 /* Defines @comm by its members (see sextant__comm_def). Lock held. */
 static sextant__comm *
-comm_define_members (MPI_Comm        comm,
-                     const char     *name,
-                     const uint32_t *members,
-                     int             n)
+comm_define_members (MPI_Comm          comm,
+                     const char       *name,
+                     const comm_shape *shape)
 {
   sextant__comm_def def = { 0 };
-  size_t len = (size_t) n * sizeof *members;
+  size_t len = (size_t) shape->n * sizeof *shape->members;
   uint32_t seq = 0;
 
-  if (sextant__blobmap_get (&members_seen, members, len, &seq))
+  if (sextant__blobmap_get (&members_seen, shape->members, len, &seq))
     seq++;
-  if (sextant__blobmap_put (&members_seen, members, len, seq) != 0)
+  if (sextant__blobmap_put (&members_seen, shape->members, len, seq) != 0)
     return NULL;
   def.kind = SEXTANT__COMM_MEMBERS;
   def.name = sextant__def_string (&sextant__rec.defs, name);
   def.parent = SEXTANT__UNDEF;
   def.seq = seq;
-  def.min_rank = min_of (members, n);
-  def.n_members = (uint32_t) n;
-  def.members = (uint32_t *) members;
-  return def.name != SEXTANT__UNDEF ? comm_define (comm, &def) : NULL;
+  def.min_rank = min_of (shape->members, shape->n);
+  def.n_members = (uint32_t) shape->n;
+  def.members = shape->members;
+  return def.name != SEXTANT__UNDEF ? comm_define (comm, &def, shape) : NULL;
 }
 
 sextant__comm *
 sextant__comm_lookup_slow (MPI_Comm comm)
 {
-  sextant__comm_def def = { 0 };
   sextant__comm *c;
-  uint32_t *members = NULL;
-  int n = 0, inter = 0, same = MPI_UNEQUAL;
+  comm_shape shape;
+  int same = MPI_UNEQUAL;
 
   if (comm == MPI_COMM_NULL || !tracking ())
     return &unknown_comm;
@@ -294,45 +396,29 @@ sextant__comm_lookup_slow (MPI_Comm comm)
     return sextant__rec.world;
   if (PMPI_Comm_compare (comm, MPI_COMM_SELF, &same) == MPI_SUCCESS && same == MPI_IDENT)
     return sextant__rec.self;
-  if (PMPI_Comm_test_inter (comm, &inter) != MPI_SUCCESS)
-    inter = 1;
-  if (!inter)
-    members = comm_world_ranks (comm, &n);
+  shape = comm_shape_of (comm);
   pthread_mutex_lock (&sextant__rec.lock);
   c = sextant__handles_get (&sextant__rec.comms, (uintptr_t) comm);
-  if (c == NULL && members != NULL)
+  if (c == NULL && shape.members != NULL)
     {
-      /* made by a call we do not wrap (MPI_Intercomm_merge, ...): an
-       * intra-communicator is what its members are; communicators with
-       * the same members are told apart by the order this rank first
-       * sees them in */
+      /* made by a call we do not wrap (MPI_Intercomm_create,
+       * MPI_Intercomm_merge, ...): a communicator is what its members
+       * are; communicators with the same members are told apart by the
+       * order this rank first sees them in */
       char name[64];
 
-      snprintf (name, sizeof name, "communicator of %d ranks", n);
-      c = comm_define_members (comm, name, members, n);
+      if (shape.inter)
+        snprintf (name, sizeof name, "inter-communicator of %u and %d ranks",
+                  shape.remote_base + shape.local_base, shape.n - (int) (shape.remote_base + shape.local_base));
+      else
+        snprintf (name, sizeof name, "communicator of %d ranks", shape.n);
+      c = comm_define_members (comm, name, &shape);
     }
-  else if (c == NULL)
-    {
-      /* an inter-communicator: a communicator of this rank only */
-      members = comm_world_ranks (comm, &n);
-      if (members != NULL)
-        {
-          def.kind = SEXTANT__COMM_LOCAL;
-          def.name = sextant__def_string (&sextant__rec.defs, "unknown communicator");
-          def.parent = SEXTANT__UNDEF;
-          def.seq = sextant__rec.local_comms++;
-          def.min_rank = min_of (members, n);
-          def.n_members = (uint32_t) n;
-          def.members = members;
-          c = comm_define (comm, &def);
-        }
-      if (!atomic_exchange (&sextant__rec.warned_unknown_comm, 1))
-        sextant__warn ("an inter-communicator made by a call the recorder does not wrap (for "
-                       "example MPI_Intercomm_create) is recorded for this rank only: its "
-                       "messages and collectives do not match across ranks");
-    }
+  else if (c == NULL && !atomic_exchange (&sextant__rec.warned_unknown_comm, 1))
+    sextant__warn ("a communicator whose members MPI could not tell is recorded as unknown: "
+                   "its messages and collectives are left out");
   pthread_mutex_unlock (&sextant__rec.lock);
-  free (members);
+  free (shape.members);
   return c != NULL ? c : &unknown_comm;
 }
 
@@ -343,17 +429,16 @@ comm_made (sextant__comm *parent,
            const char    *how)
 {
   sextant__comm_def def = { 0 };
-  uint32_t *members;
+  comm_shape shape;
   uint32_t seq;
-  int n = 0;
 
   if (parent == NULL || parent == &unknown_comm)
     return;
   seq = atomic_fetch_add (&parent->children, 1);
   if (newcomm == MPI_COMM_NULL)
     return;
-  members = comm_world_ranks (newcomm, &n);
-  if (members == NULL)
+  shape = comm_shape_of (newcomm);
+  if (shape.members == NULL)
     return;
   pthread_mutex_lock (&sextant__rec.lock);
   {
@@ -368,14 +453,14 @@ comm_made (sextant__comm *parent,
     def.name = sextant__def_string (&sextant__rec.defs, name);
     def.parent = parent->def;
     def.seq = seq;
-    def.min_rank = min_of (members, n);
-    def.n_members = (uint32_t) n;
-    def.members = members;
+    def.min_rank = min_of (shape.members, shape.n);
+    def.n_members = (uint32_t) shape.n;
+    def.members = shape.members;
     if (def.name != SEXTANT__UNDEF)
-      comm_define (newcomm, &def);
+      comm_define (newcomm, &def, &shape);
   }
   pthread_mutex_unlock (&sextant__rec.lock);
-  free (members);
+  free (shape.members);
 }
 
 /* ---- records ---- */
@@ -412,7 +497,7 @@ coll_end (sextant__call     *call,
           uint64_t           sent,
           uint64_t           received)
 {
-  coll_end_def (call, op, sextant__comm_get (comm)->def, root_of (root), sent, received);
+  coll_end_def (call, op, sextant__comm_get (comm)->def, root_of (comm, root), sent, received);
 }
 
 static void
@@ -429,7 +514,7 @@ nb_request (sextant__call     *call,
 
   sextant__request_init (&info, t, SEXTANT__REQ_COLL, sextant__comm_get (comm)->def);
   info.op = (uint8_t) op;
-  info.root = root_of (root);
+  info.root = root_of (comm, root);
   info.sent = sent;
   info.received = received;
   /* its communicator, for numbering by start (OTF2 3.0's record has none) */
@@ -445,43 +530,41 @@ nb_request (sextant__call     *call,
 static void
 bytes_bcast (int count, MPI_Datatype type, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = rank == root ? bytes_of (count, type) : 0;
-  *r = rank == root ? 0 : bytes_of (count, type);
+  *s = at_root (inter, rank, root) ? bytes_of (count, type) : 0;
+  *r = at_leaf (inter, rank, root) ? bytes_of (count, type) : 0;
 }
 
 static void
 bytes_reduce (int count, MPI_Datatype type, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = bytes_of (count, type);
-  *r = rank == root ? bytes_of (count, type) : 0;
+  *s = !inter || root >= 0 ? bytes_of (count, type) : 0;
+  *r = at_root (inter, rank, root) ? bytes_of (count, type) : 0;
 }
 
 static void
 bytes_gather (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
               MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = sendbuf == MPI_IN_PLACE ? bytes_of (recvcount, recvtype) : bytes_of (sendcount, sendtype);
-  *r = rank == root ? (uint64_t) size * bytes_of (recvcount, recvtype) : 0;
+  *s = inter && root < 0 ? 0
+       : sendbuf == MPI_IN_PLACE ? bytes_of (recvcount, recvtype) : bytes_of (sendcount, sendtype);
+  *r = at_root (inter, rank, root) ? (uint64_t) size * bytes_of (recvcount, recvtype) : 0;
 }
 
 static void
 bytes_gatherv (const void *sendbuf, int sendcount, MPI_Datatype sendtype, const int *recvcounts,
                MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *r = rank == root ? sum_bytes (recvcounts, size, recvtype) : 0;
-  *s = sendbuf != MPI_IN_PLACE ? bytes_of (sendcount, sendtype)
+  *r = at_root (inter, rank, root) ? sum_bytes (recvcounts, size, recvtype) : 0;
+  *s = inter && root < 0 ? 0
+       : sendbuf != MPI_IN_PLACE ? bytes_of (sendcount, sendtype)
        : recvcounts != NULL ? bytes_of (recvcounts[rank], recvtype) : 0;
 }
 
@@ -489,22 +572,22 @@ static void
 bytes_scatter (int sendcount, MPI_Datatype sendtype, const void *recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = rank == root ? (uint64_t) size * bytes_of (sendcount, sendtype) : 0;
-  *r = recvbuf == MPI_IN_PLACE ? bytes_of (sendcount, sendtype) : bytes_of (recvcount, recvtype);
+  *s = at_root (inter, rank, root) ? (uint64_t) size * bytes_of (sendcount, sendtype) : 0;
+  *r = inter && root < 0 ? 0
+       : recvbuf == MPI_IN_PLACE ? bytes_of (sendcount, sendtype) : bytes_of (recvcount, recvtype);
 }
 
 static void
 bytes_scatterv (const int *sendcounts, MPI_Datatype sendtype, const void *recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm, uint64_t *s, uint64_t *r)
 {
-  int rank, size;
+  int rank, size, inter = shape (comm, &rank, &size);
 
-  shape (comm, &rank, &size);
-  *s = rank == root ? sum_bytes (sendcounts, size, sendtype) : 0;
-  *r = recvbuf != MPI_IN_PLACE ? bytes_of (recvcount, recvtype)
+  *s = at_root (inter, rank, root) ? sum_bytes (sendcounts, size, sendtype) : 0;
+  *r = inter && root < 0 ? 0
+       : recvbuf != MPI_IN_PLACE ? bytes_of (recvcount, recvtype)
        : sendcounts != NULL ? bytes_of (sendcounts[rank], sendtype) : 0;
 }
 
@@ -557,9 +640,11 @@ static void
 bytes_reduce_scatter (const int *recvcounts, MPI_Datatype type, MPI_Comm comm, uint64_t *s,
                       uint64_t *r)
 {
-  int rank, size;
+  int rank = 0, size = 1;
 
-  shape (comm, &rank, &size);
+  /* recvcounts has an entry per member of this process's group */
+  PMPI_Comm_rank (comm, &rank);
+  PMPI_Comm_size (comm, &size);
   *s = sum_bytes (recvcounts, size, type);
   *r = recvcounts != NULL ? bytes_of (recvcounts[rank], type) : 0;
 }
@@ -723,16 +808,15 @@ MPI_Comm_create_group (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcom
 
   if (rc == MPI_SUCCESS && *newcomm != MPI_COMM_NULL && tracking ())
     {
-      int n = 0;
-      uint32_t *members = comm_world_ranks (*newcomm, &n);
+      comm_shape shape = comm_shape_of (*newcomm);
 
-      if (members != NULL)
+      if (shape.members != NULL)
         {
           pthread_mutex_lock (&sextant__rec.lock);
-          comm_define_members (*newcomm, "MPI_Comm_create_group", members, n);
+          comm_define_members (*newcomm, "MPI_Comm_create_group", &shape);
           pthread_mutex_unlock (&sextant__rec.lock);
         }
-      free (members);
+      free (shape.members);
     }
   if (recorded)
     sextant__end (&call);

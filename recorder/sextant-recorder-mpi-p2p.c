@@ -50,6 +50,16 @@ comm_def (MPI_Comm comm)
   return c != NULL ? c->def : SEXTANT__UNDEF;
 }
 
+/* What a peer's rank on @comm adds to be its index in the recorded members
+ * (non-zero for an inter-communicator whose remote group is listed second). */
+static uint32_t
+comm_base (MPI_Comm comm)
+{
+  sextant__comm *c = sextant__comm_get (comm);
+
+  return c != NULL ? c->remote_base : 0;
+}
+
 static void
 record_send (sextant__call *call,
              int            dest,
@@ -62,8 +72,8 @@ record_send (sextant__call *call,
 
   if (dest == MPI_PROC_NULL)
     return;
-  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiSend (t->writer, NULL, call->enter, (uint32_t) dest,
-                                              comm_def (comm), (uint32_t) tag,
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiSend (t->writer, NULL, call->enter,
+                                              (uint32_t) dest + comm_base (comm), comm_def (comm), (uint32_t) tag,
                                               bytes_of (count, type)), "MPI_SEND");
 }
 
@@ -80,7 +90,8 @@ record_recv (sextant__call    *call,
     return;
   if (PMPI_Get_count (status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
     bytes = 0;
-  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiRecv (t->writer, NULL, time, (uint32_t) status->MPI_SOURCE,
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiRecv (t->writer, NULL, time,
+                                              (uint32_t) status->MPI_SOURCE + comm_base (comm),
                                               comm_def (comm), (uint32_t) status->MPI_TAG,
                                               (uint64_t) bytes), "MPI_RECV");
 }
@@ -124,7 +135,8 @@ record_isend (sextant__call *call,
   if (dest == MPI_PROC_NULL)
     return;
   sextant__request_init (&info, t, SEXTANT__REQ_ISEND, comm_def (comm));
-  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsend (t->writer, NULL, call->enter, (uint32_t) dest, info.comm,
+  info.base = comm_base (comm);
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsend (t->writer, NULL, call->enter, (uint32_t) dest + info.base, info.comm,
                                                (uint32_t) tag, bytes_of (count, type), info.id),
                   "MPI_ISEND");
   sextant__request_put (request, &info);
@@ -153,6 +165,7 @@ static void
 record_irecv_request (sextant__call *call,
                       MPI_Request    request,
                       uint32_t       comm,
+                      uint32_t       base,
                       int            source,
                       int            tag,
                       uint64_t       bytes)
@@ -161,6 +174,7 @@ record_irecv_request (sextant__call *call,
   sextant__request info;
 
   sextant__request_init (&info, t, SEXTANT__REQ_IRECV, comm);
+  info.base = base;
   info.source = source;
   info.tag = tag;
   info.bytes = bytes;
@@ -203,7 +217,8 @@ MPI_Irecv (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI
     return PMPI_Irecv (buf, count, datatype, source, tag, comm, request);
   rc = PMPI_Irecv (buf, count, datatype, source, tag, comm, request);
   if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
-    record_irecv_request (&call, *request, comm_def (comm), source, tag, bytes_of (count, datatype));
+    record_irecv_request (&call, *request, comm_def (comm), comm_base (comm), source, tag,
+                          bytes_of (count, datatype));
   sextant__end (&call);
   return rc;
 }
@@ -274,7 +289,7 @@ MPI_Mprobe (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status
     return PMPI_Mprobe (source, tag, comm, message, status);
   rc = PMPI_Mprobe (source, tag, comm, message, status);
   if (rc == MPI_SUCCESS && *message != MPI_MESSAGE_NULL && *message != MPI_MESSAGE_NO_PROC)
-    sextant__message_put (*message, comm_def (comm));
+    sextant__message_put (*message, comm_def (comm), comm_base (comm));
   sextant__end (&call);
   return rc;
 }
@@ -289,7 +304,7 @@ MPI_Improbe (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message
     return PMPI_Improbe (source, tag, comm, flag, message, status);
   rc = PMPI_Improbe (source, tag, comm, flag, message, status);
   if (rc == MPI_SUCCESS && *flag && *message != MPI_MESSAGE_NULL && *message != MPI_MESSAGE_NO_PROC)
-    sextant__message_put (*message, comm_def (comm));
+    sextant__message_put (*message, comm_def (comm), comm_base (comm));
   sextant__end (&call);
   return rc;
 }
@@ -309,15 +324,16 @@ MPI_Mrecv (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MP
   rc = PMPI_Mrecv (buf, count, datatype, message, status);
   {
     uint64_t now = sextant__now ();
-    uint32_t comm = handle != MPI_MESSAGE_NO_PROC ? sextant__message_take (handle) : SEXTANT__UNDEF;
+    uint32_t base = 0;
+    uint32_t comm = handle != MPI_MESSAGE_NO_PROC ? sextant__message_take (handle, &base) : SEXTANT__UNDEF;
     int bytes = 0;
 
     if (rc == MPI_SUCCESS && comm != SEXTANT__UNDEF && status->MPI_SOURCE != MPI_PROC_NULL)
       {
         if (PMPI_Get_count (status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
           bytes = 0;
-        SEXTANT__WRITE (call.t, OTF2_EvtWriter_MpiRecv (call.t->writer, NULL, now, (uint32_t) status->MPI_SOURCE,
-                                                         comm, (uint32_t) status->MPI_TAG, (uint64_t) bytes),
+        SEXTANT__WRITE (call.t, OTF2_EvtWriter_MpiRecv (call.t->writer, NULL, now,
+                                                         (uint32_t) status->MPI_SOURCE + base, comm, (uint32_t) status->MPI_TAG, (uint64_t) bytes),
                         "MPI_RECV");
       }
     end_at (&call, now);
@@ -337,10 +353,11 @@ MPI_Imrecv (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, M
   rc = PMPI_Imrecv (buf, count, datatype, message, request);
   if (handle != MPI_MESSAGE_NO_PROC)
     {
-      uint32_t comm = sextant__message_take (handle);
+      uint32_t base = 0;
+      uint32_t comm = sextant__message_take (handle, &base);
 
       if (rc == MPI_SUCCESS && comm != SEXTANT__UNDEF)
-        record_irecv_request (&call, *request, comm, MPI_ANY_SOURCE, MPI_ANY_TAG,
+        record_irecv_request (&call, *request, comm, base, MPI_ANY_SOURCE, MPI_ANY_TAG,
                               bytes_of (count, datatype));
     }
   sextant__end (&call);
@@ -366,6 +383,7 @@ persistent_init (int           kind,
 
   info.kind = (uint8_t) kind;
   info.comm = comm_def (comm);
+  info.base = comm_base (comm);
   info.source = peer;
   info.tag = tag;
   info.bytes = bytes_of (count, type);
@@ -415,11 +433,12 @@ record_start (sextant__call *call,
     return;
   if (tmpl.kind != SEXTANT__REQ_PSEND)
     {
-      record_irecv_request (call, request, tmpl.comm, tmpl.source, tmpl.tag, tmpl.bytes);
+      record_irecv_request (call, request, tmpl.comm, tmpl.base, tmpl.source, tmpl.tag, tmpl.bytes);
       return;
     }
   sextant__request_init (&info, t, SEXTANT__REQ_ISEND, tmpl.comm);
-  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsend (t->writer, NULL, call->enter, (uint32_t) tmpl.source,
+  info.base = tmpl.base;
+  SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIsend (t->writer, NULL, call->enter, (uint32_t) tmpl.source + tmpl.base,
                                                tmpl.comm, (uint32_t) tmpl.tag, tmpl.bytes, info.id),
                   "MPI_ISEND");
   sextant__request_put (request, &info);
@@ -498,7 +517,7 @@ complete (sextant__thread        *t,
         break;
       if (PMPI_Get_count (status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
         bytes = 0;
-      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecv (t->writer, NULL, time, (uint32_t) status->MPI_SOURCE,
+      SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecv (t->writer, NULL, time, (uint32_t) status->MPI_SOURCE + r->base,
                                                    r->comm, (uint32_t) status->MPI_TAG, (uint64_t) bytes,
                                                    r->id), "MPI_IRECV");
       break;
@@ -932,7 +951,7 @@ sextant__request_freed (sextant__thread        *t,
     case SEXTANT__REQ_IRECV:
       if (r->source != MPI_ANY_SOURCE && r->tag != MPI_ANY_TAG)
         {
-          SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecv (t->writer, NULL, time, (uint32_t) r->source,
+          SEXTANT__WRITE (t, OTF2_EvtWriter_MpiIrecv (t->writer, NULL, time, (uint32_t) r->source + r->base,
                                                        r->comm, (uint32_t) r->tag, r->bytes, r->id),
                           "MPI_IRECV");
           break;

@@ -151,10 +151,11 @@ typedef enum
   SEXTANT__COMM_WORLD = 0,          /* MPI_COMM_WORLD */
   SEXTANT__COMM_SELF = 1,           /* MPI_COMM_SELF: one instance per process */
   SEXTANT__COMM_CHILD = 2,          /* made by a collective call on a known parent */
-  SEXTANT__COMM_LOCAL = 3,          /* an inter-communicator seen without its creation: this rank's own */
+  /* 3 was a kind of this rank's own inter-communicators; they are now MEMBERS */
   SEXTANT__COMM_MEMBERS = 4,        /* by its members: made by MPI_Comm_create_group or seen
-                                       without its creation; seq = how many with these members
-                                       this rank defined before */
+                                       without its creation (an inter-communicator's are both
+                                       groups'); seq = how many with these members this rank
+                                       defined before */
 } sextant__comm_kind;
 
 typedef struct
@@ -253,6 +254,8 @@ int  sextant__defs_deserialize (sextant__reader *rd,
 typedef struct
 {
   uint32_t def;                     /* local COMM definition */
+  uint32_t remote_base;             /* added to a peer's rank to make its index in the members */
+  uint32_t local_base;              /* added to this process's rank likewise (MPI_ROOT) */
   _Atomic uint32_t children;        /* communicator-making calls on it so far */
   _Atomic uint32_t windows;         /* windows made on it so far */
 } sextant__comm;
@@ -309,6 +312,7 @@ typedef struct
   uint64_t received;                /* COLL: bytes received */
   uint64_t bytes;                   /* IRECV: posted capacity, bytes */
   uint32_t comm;                    /* local COMM definition */
+  uint32_t base;                    /* its remote_base: added to a peer's rank */
   uint32_t root;                    /* COLL: root rank or OTF2_UNDEFINED_UINT32 */
   uint32_t thread;                  /* index of the thread that started it */
   int32_t source;                   /* IRECV: posted source (may be MPI_ANY_SOURCE) */
@@ -332,9 +336,14 @@ int  sextant__persistent_get    (MPI_Request       req,
 void sextant__persistent_forget (MPI_Request req);
 /* The communicator of a message MPI_(I)mprobe matched, until MPI_(I)mrecv
  * takes it (SEXTANT__UNDEF if unknown). */
+/* A message matched by MPI_(I)mprobe on the communicator @comm (local
+ * definition) whose peers' ranks add @base (sextant__comm.remote_base). */
 void     sextant__message_put  (MPI_Message message,
-                                uint32_t    comm);
-uint32_t sextant__message_take (MPI_Message message);
+                                uint32_t    comm,
+                                uint32_t    base);
+/* Its communicator (SEXTANT__UNDEF if unknown) and *base. */
+uint32_t sextant__message_take (MPI_Message message,
+                                uint32_t   *base);
 /* Puts back what sextant__request_take took, before the handle's other
  * entries (restore several in the reverse order of taking). */
 void sextant__request_restore (MPI_Request             req,
@@ -460,7 +469,6 @@ typedef struct
   _Atomic int warned_unknown_comm;
   _Atomic int warned_unknown_win;
   _Atomic int warned_table_full;
-  uint32_t local_comms;             /* LOCAL communicators defined so far */
 
   sextant__clock_point clock_init;
   sextant__clock_point clock_final;

@@ -236,8 +236,6 @@ unify_rank (sextant__defs       *global,
 
       def.name = (uint32_t) mapped (smap, local->n_strings, def.name);
       def.parent = def.parent < i ? cmap[def.parent] : SEXTANT__UNDEF;
-      if (def.kind == SEXTANT__COMM_LOCAL)
-        def.seq = (uint32_t) global->n_comms;   /* unique: never merged */
       if (def.kind > SEXTANT__COMM_MEMBERS || def.name == SEXTANT__UNDEF)
         {
           cmap[i] = SEXTANT__UNDEF;

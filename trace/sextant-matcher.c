@@ -929,10 +929,15 @@ add_collective (SextantMatcher               *self,
     }
   else if (slot != NULL && (instance = *slot) == NULL)
     instance = *slot = instance_new (self, channel, half);
-  else if (g_strcmp0 (half->kind, instance->kind) != 0 || half->root != instance->root)
+  else if (g_strcmp0 (half->kind, instance->kind) != 0 ||
+           (half->root != instance->root && half->root != SEXTANT_NULL && instance->root != SEXTANT_NULL))
     _sextant_import_log (self->import, "collective_mismatch", half->loc, half->begin,
                          "members of one collective instance disagree on its operation or root "
                          "(%s vs %s)", half->kind, instance->kind);
+  /* a member without a root (on an inter-communicator, the root's group
+   * but the root: MPI_PROC_NULL) agrees with the others' */
+  if (instance->root == SEXTANT_NULL)
+    instance->root = half->root;
 
   place = channel->place != NULL && half->loc >= 0 && (guint64)half->loc < channel->n_places
           ? channel->place[half->loc] : -1;

@@ -506,10 +506,28 @@ def scenario_comms(ctx):
     rec = Recording(ctx, 'comms')
     rec.run('rec-comms', np)
     rec.otf2_print().import_()
-    rec.expect_info(matched=0, unmatched=0)
+    # the inter-communicator's 8 messages, each matched with its peer
+    rec.expect_info(matched=8, unmatched=0)
     rec.expect_callsites('rec-comms.c', require_all_mpi=False)
     barriers = sorted(r[0] for r in rec.query("SELECT members FROM collective WHERE kind = 'BARRIER'"))
-    check(barriers == [2, 2, 4, 4], 'barriers and their members: %s' % barriers)
+    check(barriers == [2, 2, 4, 4, 4, 4], 'barriers and their members: %s' % barriers)
+    # rank r of each pair with rank r of the other (world 0-2, 1-3), each way, twice
+    pairs = rec.query('''SELECT sv.loc, rv.loc, COUNT(*) FROM message m JOIN visit sv ON sv.id = m.send_visit
+                         JOIN visit rv ON rv.id = m.recv_visit GROUP BY 1, 2 ORDER BY 1, 2''')
+    check(pairs == [(0, 2, 2), (1, 3, 2), (2, 0, 2), (3, 1, 2)],
+          'messages on the inter-communicator (sender, receiver, count): %s' % pairs)
+    bcast = rec.query("SELECT members, expected, root_loc FROM collective WHERE kind = 'BCAST'")
+    check(bcast == [(4, 4, 0)], 'the inter-communicator broadcast (members, expected, root): %s' % bcast)
+    allreduce = rec.query("SELECT members, expected FROM collective WHERE kind = 'ALLREDUCE'")
+    check(allreduce == [(4, 4)], 'the inter-communicator allreduce: %s' % allreduce)
+    # the uneven inter-communicator ({0} and {1, 2, 3}): bytes per member by the remote group's size
+    for kind, expected in (('ALLTOALLW', [(0, 12, 12), (1, 4, 4), (2, 4, 4), (3, 4, 4)]),
+                           ('GATHER', [(0, 0, 12), (1, 4, 0), (2, 4, 0), (3, 4, 0)])):
+        rows = rec.query('''SELECT m.loc, m.bytes_sent, m.bytes_received FROM collective c
+                            JOIN collective_member m ON m.collective = c.id WHERE c.kind = ? ORDER BY m.loc''', kind)
+        check(rows == expected, '%s on the uneven inter-communicator (loc, sent, received): %s' % (kind, rows))
+    warned = [w for w in rec.info.get('warnings', []) if w['kind'] in ('collective_mismatch', 'unresolved_peer')]
+    check(not warned, 'warnings: %s' % warned)
     complete = rec.query('SELECT COUNT(*) FROM collective WHERE members != expected')[0][0]
     check(complete == 0, '%d collective instances are missing members' % complete)
     pairs = rec.query('''SELECT c.id, group_concat(m.loc) FROM comm c JOIN comm_member m ON m.comm = c.id

@@ -7,21 +7,34 @@
  * On 4 ranks: MPI_Comm_dup(MPI_COMM_WORLD) with a barrier, freed; then
  * MPI_Comm_create_group of {0, 1} on ranks 0 and 1 and of {2, 3} on ranks
  * 2 and 3 (Open MPI may give them the freed duplicate's handle), a barrier
- * on each, freed; then MPI_Intercomm_merge of an inter-communicator
- * between the two pairs (a 4-rank intra-communicator the recorder did not
- * see made) with a barrier. Collectives: the duplicate's barrier (4
- * members), two barriers of 2 members, the merged barrier (4 members), the
- * dup's CREATE_HANDLE and DESTROY_HANDLE on MPI_COMM_WORLD.
+ * on each; then an inter-communicator between the two pairs, which the
+ * recorder did not see made: a message each way between rank r of one pair
+ * and rank r of the other (MPI_Sendrecv, then MPI_Isend/MPI_Irecv), a
+ * broadcast from rank 0 of the first pair (MPI_ROOT there, MPI_PROC_NULL on
+ * its partner), an allreduce and a barrier on it, a barrier on its
+ * MPI_Comm_dup; then MPI_Intercomm_merge of it (a 4-rank intra-communicator
+ * the recorder did not see made) with a barrier. Collectives: the
+ * duplicate's barrier (4 members), two barriers of 2 members, the
+ * inter-communicator's broadcast, allreduce and barrier and its duplicate's
+ * barrier (4 members each), the merged barrier (4 members), the dups'
+ * CREATE_HANDLE and DESTROY_HANDLE. Messages: 8, all matched. Last, an
+ * inter-communicator of unequal groups, {0} and {1, 2, 3}, whose per-peer
+ * arrays have the remote group's size: an MPI_Alltoallw of one int per peer
+ * (rank 0 sends and receives 12 bytes, the others 4) and an MPI_Gather to
+ * rank 0 (MPI_ROOT there: it receives 12 bytes, the others send 4).
  */
 #include "rec-test.h"
+
+#include <stdlib.h>
 
 int
 main (int    argc,
       char **argv)
 {
-  MPI_Comm dup, pair, inter, merged;
+  MPI_Comm dup, pair, inter, inter_dup, merged, side, uneven;
   MPI_Group world, half;
-  int ranks[2], size;
+  MPI_Request reqs[2];
+  int ranks[2], size, local, out, in = -1, sum = 0, remote, got[3];
 
   rec_init (&argc, &argv, 4);
   MPI_Comm_dup (MPI_COMM_WORLD, &dup); /* CALLSITE:MPI_Comm_dup */
@@ -38,14 +51,57 @@ main (int    argc,
   MPI_Barrier (pair); /* CALLSITE:MPI_Barrier */
 
   MPI_Intercomm_create (pair, 0, MPI_COMM_WORLD, rec_rank < 2 ? 2 : 0, 8, &inter); /* CALLSITE:MPI_Intercomm_create */
+  /* ranks on an inter-communicator are the remote group's */
+  MPI_Comm_rank (inter, &local);
+  out = rec_rank;
+  MPI_Sendrecv (&out, 1, MPI_INT, local, 1, &in, 1, MPI_INT, local, 1, inter, MPI_STATUS_IGNORE); /* CALLSITE:MPI_Sendrecv */
+  REC_CHECK (in == (rec_rank + 2) % 4, "rank %d got %d across the inter-communicator", rec_rank, in);
+  MPI_Irecv (&in, 1, MPI_INT, local, 2, inter, &reqs[0]); /* CALLSITE:MPI_Irecv */
+  MPI_Isend (&out, 1, MPI_INT, local, 2, inter, &reqs[1]); /* CALLSITE:MPI_Isend */
+  MPI_Waitall (2, reqs, MPI_STATUSES_IGNORE); /* CALLSITE:MPI_Waitall */
+  in = rec_rank == 0 ? 42 : -1;
+  MPI_Bcast (&in, 1, MPI_INT, rec_rank >= 2 ? 0 : rec_rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter); /* CALLSITE:MPI_Bcast */
+  REC_CHECK (rec_rank < 2 || in == 42, "rank %d got %d from the broadcast", rec_rank, in);
+  MPI_Allreduce (&out, &sum, 1, MPI_INT, MPI_SUM, inter); /* CALLSITE:MPI_Allreduce */
+  MPI_Barrier (inter); /* CALLSITE:MPI_Barrier */
+  MPI_Comm_dup (inter, &inter_dup); /* CALLSITE:MPI_Comm_dup */
+  MPI_Barrier (inter_dup); /* CALLSITE:MPI_Barrier */
+  MPI_Comm_free (&inter_dup); /* CALLSITE:MPI_Comm_free */
   MPI_Intercomm_merge (inter, rec_rank >= 2, &merged); /* CALLSITE:MPI_Intercomm_merge */
   MPI_Comm_size (merged, &size);
   REC_CHECK (size == 4, "the merged communicator has %d ranks", size);
   MPI_Barrier (merged); /* CALLSITE:MPI_Barrier */
 
+  MPI_Comm_split (MPI_COMM_WORLD, rec_rank > 0, rec_rank, &side); /* CALLSITE:MPI_Comm_split */
+  MPI_Intercomm_create (side, 0, MPI_COMM_WORLD, rec_rank == 0 ? 1 : 0, 9, &uneven); /* CALLSITE:MPI_Intercomm_create */
+  MPI_Comm_remote_size (uneven, &remote);
+  {
+    /* exactly the remote group's entries: reading more would take garbage */
+    int *counts = malloc ((size_t) remote * sizeof *counts);
+    int *displs = malloc ((size_t) remote * sizeof *displs);
+    MPI_Datatype *types = malloc ((size_t) remote * sizeof *types);
+    int mine[3] = { rec_rank, rec_rank, rec_rank };
+
+    REC_CHECK (counts != NULL && displs != NULL && types != NULL, "out of memory");
+    for (int i = 0; i < remote; i++)
+      {
+        counts[i] = 1;
+        displs[i] = i * (int) sizeof (int);
+        types[i] = MPI_INT;
+      }
+    MPI_Alltoallw (mine, counts, displs, types, got, counts, displs, types, uneven); /* CALLSITE:MPI_Alltoallw */
+    REC_CHECK (rec_rank == 0 ? got[0] == 1 && got[2] == 3 : got[0] == 0, "rank %d: alltoallw got %d",
+               rec_rank, got[0]);
+    MPI_Gather (mine, 1, MPI_INT, got, 1, MPI_INT, rec_rank == 0 ? MPI_ROOT : 0, uneven); /* CALLSITE:MPI_Gather */
+    free (counts);
+    free (displs);
+    free (types);
+  }
+  MPI_Comm_free (&uneven); /* CALLSITE:MPI_Comm_free */
+  MPI_Comm_free (&side); /* CALLSITE:MPI_Comm_free */
+
   MPI_Comm_free (&merged); /* CALLSITE:MPI_Comm_free */
-  /* not freed: MPI_Comm_free would show the recorder the
-   * inter-communicator, which it records for each rank alone (warned) */
+  MPI_Comm_free (&inter); /* CALLSITE:MPI_Comm_free */
   MPI_Comm_free (&pair); /* CALLSITE:MPI_Comm_free */
   MPI_Group_free (&half);
   MPI_Group_free (&world);
