@@ -22,6 +22,8 @@
 #include <glib/gstdio.h>
 #include <otf2/otf2.h>
 
+#include "sextant-sim-otf2.h"
+
 #include "sextant-torus-replay-trace.h"
 
 #define EVENT_CHUNK_SIZE (256 * 1024)
@@ -59,40 +61,14 @@ check (Writer         *w,
        OTF2_ErrorCode  status,
        const char     *what)
 {
-  if (G_LIKELY (status == OTF2_SUCCESS))
-    return TRUE;
-  if (w->error == NULL)
-    w->error = g_error_new (SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_TRACE, "%s: %s (%s)", what,
-                            OTF2_Error_GetName (status), OTF2_Error_GetDescription (status));
-  return FALSE;
+  return _sextant_sim_otf2_check (&w->error, status, what);
 }
-
-static OTF2_FlushType
-always_flush (void             *user_data,
-              OTF2_FileType     file_type,
-              OTF2_LocationRef  location,
-              void             *caller_data,
-              bool              final)
-{
-  return OTF2_FLUSH;
-}
-
-static const OTF2_FlushCallbacks flush_callbacks = { .otf2_pre_flush = always_flush };
 
 static OTF2_StringRef
 string_ref (Writer     *w,
             const char *str)
 {
-  gpointer value = g_hash_table_lookup (w->strings, str);
-  OTF2_StringRef ref;
-
-  if (value != NULL)
-    return GPOINTER_TO_UINT (value) - 1;
-  ref = g_hash_table_size (w->strings);
-  g_hash_table_insert (w->strings, g_strdup (str), GUINT_TO_POINTER (ref + 1));
-  check (w, OTF2_GlobalDefWriter_WriteString (w->defs, ref, str), "WriteString");
-
-  return ref;
+  return _sextant_sim_otf2_string (w->strings, w->defs, &w->error, str);
 }
 
 static Region *
@@ -327,7 +303,7 @@ sextant_torus_replay_trace_write (const SextantTorusReplay  *replay,
   w.region_names = g_ptr_array_new ();
   w.comms = g_hash_table_new (g_int64_hash, g_int64_equal);
   w.comm_ids = g_array_new (FALSE, FALSE, sizeof (guint));
-  check (&w, OTF2_Archive_SetFlushCallbacks (w.archive, &flush_callbacks, NULL), "SetFlushCallbacks");
+  check (&w, OTF2_Archive_SetFlushCallbacks (w.archive, &_sextant_sim_otf2_flush_callbacks, NULL), "SetFlushCallbacks");
   check (&w, OTF2_Archive_SetSerialCollectiveCallbacks (w.archive), "SetSerialCollectiveCallbacks");
   check (&w, OTF2_Archive_SetCreator (w.archive, "sextant sim replay " PACKAGE_VERSION), "SetCreator");
   check (&w, OTF2_Archive_OpenEvtFiles (w.archive), "OpenEvtFiles");

@@ -37,6 +37,8 @@
 #include <glib/gstdio.h>
 #include <otf2/otf2.h>
 
+#include "sextant-sim-otf2.h"
+
 #include "sextant-torus-trace.h"
 
 #define EVENT_CHUNK_SIZE (256 * 1024)
@@ -72,43 +74,14 @@ check (Writer         *w,
        OTF2_ErrorCode  status,
        const char     *what)
 {
-  if (G_LIKELY (status == OTF2_SUCCESS))
-    return TRUE;
-  if (w->error == NULL)
-    w->error = g_error_new (SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_TRACE, "%s: %s (%s)", what,
-                            OTF2_Error_GetName (status), OTF2_Error_GetDescription (status));
-  return FALSE;
+  return _sextant_sim_otf2_check (&w->error, status, what);
 }
-
-static OTF2_FlushType
-pre_flush (void             *user_data,
-           OTF2_FileType     file_type,
-           OTF2_LocationRef  location,
-           void             *caller_data,
-           bool              final)
-{
-  return OTF2_FLUSH;
-}
-
-static const OTF2_FlushCallbacks flush_callbacks = {
-  .otf2_pre_flush = pre_flush,
-  .otf2_post_flush = NULL,
-};
 
 static OTF2_StringRef
 def_string (Writer     *w,
             const char *str)
 {
-  gpointer value;
-  OTF2_StringRef ref;
-
-  if ((value = g_hash_table_lookup (w->strings, str)) != NULL)
-    return GPOINTER_TO_UINT (value) - 1;
-  ref = g_hash_table_size (w->strings);
-  g_hash_table_insert (w->strings, g_strdup (str), GUINT_TO_POINTER (ref + 1));
-  check (w, OTF2_GlobalDefWriter_WriteString (w->defs, ref, str), "WriteString");
-
-  return ref;
+  return _sextant_sim_otf2_string (w->strings, w->defs, &w->error, str);
 }
 
 typedef struct
@@ -302,7 +275,7 @@ sextant_torus_trace_write (const SextantTorusSim    *sim,
       g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_TRACE, "OTF2_Archive_Open (%s) failed", dir);
       return FALSE;
     }
-  check (&w, OTF2_Archive_SetFlushCallbacks (w.archive, &flush_callbacks, NULL), "SetFlushCallbacks");
+  check (&w, OTF2_Archive_SetFlushCallbacks (w.archive, &_sextant_sim_otf2_flush_callbacks, NULL), "SetFlushCallbacks");
   check (&w, OTF2_Archive_SetSerialCollectiveCallbacks (w.archive), "SetSerialCollectiveCallbacks");
   check (&w, OTF2_Archive_SetCreator (w.archive, "sextant sim torus " PACKAGE_VERSION), "SetCreator");
   check (&w, OTF2_Archive_OpenEvtFiles (w.archive), "OpenEvtFiles");
