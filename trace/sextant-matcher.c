@@ -292,7 +292,8 @@ ring_take (SextantMatcher *self,
 
   if (ring == NULL)
     return g_new (Slot, cap);
-  memcpy (spare, ring, sizeof (Slot *));
+  /* a free ring's first bytes hold the next free ring of its size */
+  memcpy (spare, (const void *)ring, sizeof (gpointer));
 
   return ring;
 }
@@ -304,7 +305,7 @@ ring_give (SextantMatcher *self,
 {
   Slot **spare = &self->spare_rings[g_bit_nth_msf (cap, -1)];
 
-  memcpy (ring, spare, sizeof (Slot *));
+  memcpy ((void *)ring, spare, sizeof (gpointer));
   *spare = ring;
 }
 
