@@ -952,8 +952,8 @@ def_location_property (void                *user_data,
   g_autofree char *text = attribute_value_string (import, type, value);
 
   COUNT_DEF (import, LOCATION_PROPERTY);
-  /* Locations get their dense index only after all definitions: keep the OTF2
-   * id here, fixed up in store_locations(). */
+  /* Locations get their dense index only after all definitions: the row keeps
+   * the OTF2 id, which readers join on location.otf2_id (docs/schema.md). */
   DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_LOCATION_PROPERTY, &def_error,
                                         "itt", (gint64)location, _sextant_import_string (import, name), text));
   return OTF2_CALLBACK_SUCCESS;
