@@ -173,8 +173,12 @@ def main():
         os.mkdir(out)
         db = os.path.join(out, "t.db")
         before = tree_digest(archive)
+        old_umask = os.umask(0o027)
         run = sextant("import", "-o", db, archive)
+        os.umask(old_umask)
         ok(run.returncode == 0, "good archive imports", run.stderr)
+        mode = os.stat(db).st_mode & 0o777
+        ok(mode == 0o640, "the database's mode is 0666 less the umask (027)", "mode %o" % mode)
         ok(tree_digest(archive) == before, "import leaves the archive untouched")
         first = dump(db)
         with open(db, "rb") as f:

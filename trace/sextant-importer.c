@@ -29,7 +29,6 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -2286,7 +2285,9 @@ sextant_importer_run (SextantImporter  *self,
     }
 
   tmp_path = g_strconcat (self->db_path, ".XXXXXX", NULL);
-  if ((fd = g_mkstemp (tmp_path)) < 0)
+  /* 0666 less the umask, as SQLite creates a database: the store is a file
+   * the user shares like the archive (g_mkstemp()'s 0600 is for secrets) */
+  if ((fd = g_mkstemp_full (tmp_path, O_RDWR | O_CLOEXEC, 0666)) < 0)
     {
       int errsv = errno;
 
