@@ -284,7 +284,8 @@ window_set_up (WindowFixture *fixture,
   anchor = sextant_test_otf2gen ("every-kind", out);
 
   fixture->window = sextant_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1300, 720);
+  /* narrow: the pane must take its width from the pattern browser */
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1100, 720);
   gtk_window_present (GTK_WINDOW (fixture->window));
   sextant_test_focus_window (GTK_WINDOW (fixture->window));
   sextant_window_open (fixture->window, anchor);
@@ -418,6 +419,12 @@ test_pane (WindowFixture *fixture,
 
     g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (pane)), >=, 260);
     g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (pane), GTK_WIDGET (fixture->window), &bounds));
+    g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (GTK_WIDGET (fixture->window)));
+    /* and the timeline's bar above it is not cut off either */
+    g_assert_true (gtk_widget_compute_bounds (find_button (GTK_WIDGET (fixture->window), "win.whole-machine"),
+                                              GTK_WIDGET (fixture->window), &bounds));
+    g_test_message ("the whole-machine button's right edge: %g of %d", bounds.origin.x + bounds.size.width,
+                    gtk_widget_get_width (GTK_WIDGET (fixture->window)));
     g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (GTK_WIDGET (fixture->window)));
   }
 

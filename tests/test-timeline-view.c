@@ -277,6 +277,17 @@ test_range_and_history (Fixture       *fixture,
   sextant_test_run_frames (GTK_WIDGET (fixture->timeline), 3);
   g_assert_cmpint (sextant_session_get_view_begin (session), ==, r0);
   g_assert_cmpint (sextant_session_get_view_end (session), ==, r1);
+
+  /* a plain drag on a row pans by the pixels dragged, and chooses nothing
+   * where it is let go (GtkGestureClick emits "released" after a drag) */
+  g_assert_null (sextant_session_get_item (session));
+  sextant_test_drag (GTK_WIDGET (fixture->timeline), x1, area.origin.y + 4, x0, area.origin.y + 4, NULL);
+  want0 = r0 + (gint64)((x1 - x0) / area.size.width * (r1 - r0));
+  g_test_message ("pan: want %" G_GINT64_FORMAT ", got %" G_GINT64_FORMAT, want0,
+                  sextant_session_get_view_begin (session));
+  g_assert_cmpint (llabs (sextant_session_get_view_begin (session) - want0), <=, 2 * (r1 - r0) / (gint64)area.size.width);
+  g_assert_cmpint (sextant_session_get_view_end (session) - sextant_session_get_view_begin (session), ==, r1 - r0);
+  g_assert_null (sextant_session_get_item (session));
 }
 
 /* A click shows its visit in the details pane --------------------------------------- */

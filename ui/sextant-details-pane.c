@@ -219,6 +219,14 @@ add_row_take (SextantDetailsPane *self,
   g_free (value);
 }
 
+/* A definition's name, "(unnamed)" when the trace gave it an empty one
+ * (NULL, none: no row) */
+static const char *
+or_unnamed (const char *name)
+{
+  return name != NULL && *name == '\0' ? "(unnamed)" : name;
+}
+
 /* A time since the run's start */
 static char *
 format_time (SextantDetailsPane *self,
@@ -334,7 +342,7 @@ show_message (SextantDetailsPane       *self,
   add_row_take (self, "Transfer", format_span (self, d->begin, d->end));
   add_row_take (self, "Size", format_bytes (d->bytes));
   add_row_take (self, "Tag", format_int (d->tag));
-  add_row (self, "Communicator", d->comm_name);
+  add_row (self, "Communicator", or_unnamed (d->comm_name));
   add_row_take (self, "Send call site", format_site (d->file, d->line));
   add_row_take (self, "Receive call site", format_site (d->peer_file, d->peer_line));
   if (d->file != NULL)
@@ -351,7 +359,7 @@ show_collective (SextantDetailsPane       *self,
 
   set_title (self, title);
   add_row (self, "Operation", d->name);
-  add_row (self, "Communicator", d->comm_name);
+  add_row (self, "Communicator", or_unnamed (d->comm_name));
   if (d->root != SEXTANT_NULL)
     add_row_take (self, "Root", g_strdup_printf ("%s (rank %" G_GINT64_FORMAT ")",
                                                  d->peer_label != NULL ? d->peer_label : "?", d->root));
@@ -385,8 +393,8 @@ show_rma (SextantDetailsPane       *self,
                                   ? g_strdup_printf ("%s (rank %" G_GINT64_FORMAT ")",
                                                      d->peer_label != NULL ? d->peer_label : "?", d->root)
                                   : g_strdup (d->peer_label));
-  add_row (self, "Window", d->window_name != NULL ? d->window_name : (d->window != SEXTANT_NULL ? "(unnamed)" : NULL));
-  add_row (self, "Communicator", d->comm_name);
+  add_row (self, "Window", d->window_name != NULL ? or_unnamed (d->window_name) : (d->window != SEXTANT_NULL ? "(unnamed)" : NULL));
+  add_row (self, "Communicator", or_unnamed (d->comm_name));
   add_row_take (self, "Bytes sent", format_bytes (d->bytes));
   add_row_take (self, "Bytes received", format_bytes (d->bytes_received));
   add_row_take (self, "Issued", format_time (self, d->begin));

@@ -258,7 +258,7 @@ released_cb (GtkGestureClick *gesture,
   int position;
 
   if (self->session == NULL || self->rows == NULL || self->t1 <= self->t0 || x < self->label_width ||
-      y < RULER_HEIGHT || self->selecting)
+      y < RULER_HEIGHT || self->selecting || self->panned)
     return;
 
   if (self->show_messages && self->frame != NULL && line_at (self, x, y, &item))

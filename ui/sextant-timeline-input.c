@@ -86,6 +86,7 @@ drag_begin_cb (GtkGestureDrag  *gesture,
     }
   self->drag_t0 = (double)self->t0;
   self->drag_t1 = (double)self->t1;
+  self->panned = FALSE;
   self->selecting = (state & GDK_SHIFT_MASK) != 0 || y < RULER_HEIGHT;
   self->range_x0 = self->range_x1 = x;
   gtk_widget_grab_focus (GTK_WIDGET (self));
@@ -101,6 +102,10 @@ drag_update_cb (GtkGestureDrag  *gesture,
 
   if (self->session == NULL)
     return;
+  /* GtkGestureClick still emits "released" after the pointer moved: a
+   * drag is no click (released_cb() asks this) */
+  if (gtk_drag_check_threshold (GTK_WIDGET (self), 0, 0, (int)dx, (int)dy))
+    self->panned = TRUE;
   if (self->selecting)
     {
       self->range_x1 = CLAMP (self->range_x0 + dx, self->label_width,

@@ -272,6 +272,7 @@ struct _SextantTimeline
   double        drag_t1;
   double        pointer_x;     /* where Ctrl + wheel zooms around */
   gboolean      selecting;     /* a range being chosen (Shift + drag, or on the ruler) */
+  gboolean      panned;        /* the last press moved past the drag threshold: no click */
   double        range_x0;
   double        range_x1;
   GCancellable *click_cancellable; /* the collective under a click, being found */
