@@ -323,6 +323,30 @@ void     _sextant_timeline_queue_frame (SextantTimeline *self);
 void     _sextant_timeline_snapshot    (GtkWidget       *widget,
                                         GtkSnapshot     *snapshot);
 
+/* The labels and the marks over the rows (sextant-timeline-marks.c) */
+void     _sextant_timeline_snapshot_labels (SextantTimeline *self,
+                                            GtkSnapshot     *snapshot,
+                                            PangoLayout     *layout,
+                                            const GdkRGBA   *fg,
+                                            int              height);
+void     _sextant_timeline_snapshot_mark   (SextantTimeline               *self,
+                                            GtkSnapshot                   *snapshot,
+                                            const SextantTimelineGeometry *geometry,
+                                            gint64                         loc,
+                                            gint64                         t0,
+                                            gint64                         t1,
+                                            float                          alpha);
+void     _sextant_timeline_snapshot_selection (SextantTimeline               *self,
+                                               GtkSnapshot                   *snapshot,
+                                               const SextantTimelineGeometry *geometry);
+void     _sextant_timeline_snapshot_range  (SextantTimeline *self,
+                                            GtkSnapshot     *snapshot,
+                                            int              height);
+void     _sextant_timeline_snapshot_filter_badge (SextantTimeline *self,
+                                                  GtkSnapshot     *snapshot,
+                                                  PangoLayout     *layout,
+                                                  int              width);
+
 /* Input (sextant-timeline-input.c, sextant-timeline-click.c) */
 void     _sextant_timeline_input_init  (SextantTimeline *self);
 void     _sextant_timeline_input_class_init (GtkWidgetClass *widget_class);
