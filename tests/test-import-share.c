@@ -287,6 +287,8 @@ static void
 test_threads (void)
 {
   check_archive ("threads-recv", 2);
+  /* collectives of two threads per rank on two communicators */
+  check_archive ("threads-colls", 2);
 }
 
 /* more ranks than locations */

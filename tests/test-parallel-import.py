@@ -4,8 +4,8 @@
 import gives (docs/parallel.md).
 
 For every external archive that tests/test-external-traces.py checks, for
-generated archives (the import benchmark's stencil, otf2gen's every-kind and
-threads-recv) and at 1 to 4 ranks, the union of the shards equals the
+generated archives (the import benchmark's stencil, otf2gen's every-kind,
+threads-recv and threads-colls) and at 1 to 4 ranks, the union of the shards equals the
 single-process store of the same archive, compared as sorted SQL results:
 
   * event records by location and kind, and every visit (id, location,
@@ -284,7 +284,7 @@ def main():
         gen = run(BENCH_GEN, "--ranks", "12", "--events", "120000", stencil)
         ok(gen.returncode == 0, "the import benchmark's generator wrote a 12-rank stencil", gen.stderr)
         cases.append(("stencil", os.path.join(stencil, "traces.otf2"), [1, 2, 3, 4]))
-        for scenario, ranks in (("every-kind", [3]), ("threads-recv", [2, 4])):
+        for scenario, ranks in (("every-kind", [3]), ("threads-recv", [2, 4]), ("threads-colls", [2])):
             out = os.path.join(work, scenario)
             gen = run(OTF2GEN, scenario, out)
             ok(gen.returncode == 0, "otf2gen wrote %s" % scenario, gen.stderr)

@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Messages to a process with several threads are matched per process.
+"""Messages and collectives of processes with several threads are matched
+per process (tests/otf2gen/otf2gen-threads.h).
 
-sextant-otf2gen's threads-recv trace (tests/otf2gen/otf2gen-threads.h):
-rank 0 sends 6 messages with one tag to rank 1, whose two threads post the
-receives in turn (an MPI_Irecv completed late by the main thread, a
-blocking MPI_Recv by the other). MPI gives the n-th message to the n-th
-receive posted, whichever thread posted it: every message is matched, the
-even ones to the main thread (location 1), the odd ones to the thread, and
-the import logs no unmatched half. Output is TAP.
+threads-recv: rank 0 sends 6 messages with one tag to rank 1, whose two
+threads post the receives in turn (an MPI_Irecv completed late by the main
+thread, a blocking MPI_Recv by the other). MPI gives the n-th message to
+the n-th receive posted, whichever thread posted it: every message is
+matched, the even ones to the main thread (location 1), the odd ones to the
+thread, and the import logs no unmatched half.
+
+threads-colls: two threads per rank call 7 collectives on MPI_COMM_WORLD
+and a duplicate of it, interleaved, each rank in the same order but from
+other threads. MPI matches a communicator's collectives per process in the
+order the process calls them: 7 instances of 2 members each, as the
+header's table gives them, none incomplete or mismatched. Output is TAP.
 """
 
 import os
@@ -22,39 +28,85 @@ from tap import finish, ok
 
 SEXTANT = os.environ.get("SEXTANT", "sextant")
 OTF2GEN = os.environ.get("SEXTANT_OTF2GEN", "sextant-otf2gen")
-THREAD = (1 << 32) | 1
+THREAD = 1 << 32
+WORLD, DUP = "MPI_COMM_WORLD", "MPI_Comm_dup(MPI_COMM_WORLD)"
+
+# threads-colls, from the table in otf2gen-threads.h: (begin, communicator,
+# operation, root rank, members' OTF2 location ids); rank 0 calls at t,
+# rank 1 at t + 2, each call lasts 10 ticks
+COLLECTIVES = [
+    (10, WORLD, "BARRIER", None, [0, 1]),                  # W1: both main threads
+    (30, DUP, "ALLREDUCE", None, [1 | THREAD, 0]),         # D1: rank 1's thread
+    (50, WORLD, "ALLREDUCE", None, [1, THREAD]),           # W2: rank 0's thread
+    (70, DUP, "BCAST", 0, [1, THREAD]),                    # D2
+    (100, WORLD, "BCAST", 1, [1 | THREAD, 0]),             # W3
+    (120, WORLD, "BARRIER", None, [1, THREAD]),            # W4
+    (150, DUP, "BARRIER", None, [1 | THREAD, 0]),          # D3
+]
 
 
 def run(*args, env=None):
     return subprocess.run(list(args), capture_output=True, text=True, env=env)
 
 
+def generate_and_import(work, env, scenario):
+    out = os.path.join(work, scenario)
+    db = os.path.join(work, scenario + ".db")
+    gen = run(OTF2GEN, scenario, out)
+    imp = run(SEXTANT, "import", "--quiet", "-o", db, os.path.join(out, "traces.otf2"), env=env)
+    ok(gen.returncode == 0 and imp.returncode == 0, "%s: generated and imported" % scenario,
+       gen.stderr + imp.stderr)
+    return db
+
+
+def messages(work, env):
+    con = sqlite3.connect(generate_and_import(work, env, "threads-recv"))
+    rows = con.execute("SELECT m.send_time, s.otf2_id, r.otf2_id, m.recv_time FROM message AS m "
+                       "LEFT JOIN location AS s ON s.id = m.send_loc "
+                       "LEFT JOIN location AS r ON r.id = m.recv_loc ORDER BY m.send_time").fetchall()
+    logged = con.execute("SELECT kind, count FROM import_log "
+                         "WHERE kind LIKE 'unmatched%' OR kind LIKE 'duplicate%'").fetchall()
+    con.close()
+
+    ok(len(rows) == 6 and all(s == 0 and r is not None for _, s, r, _ in rows),
+       "6 messages, all matched", str(rows))
+    want = [(100 * (n + 1), 0, 1 if n % 2 == 0 else THREAD | 1) for n in range(6)]
+    ok([(t, s, r) for t, s, r, _ in rows] == want,
+       "the n-th message goes to the thread that posted the n-th receive", str(rows))
+    ok(all(recv > send for send, _, _, recv in rows), "every receive ends after its send", str(rows))
+    ok(not logged, "no unmatched or duplicate halves logged", str(logged))
+
+
+def collectives(work, env):
+    con = sqlite3.connect(generate_and_import(work, env, "threads-colls"))
+    rows = con.execute("SELECT c.id, c.begin, c.\"end\", k.name, c.kind, c.root, c.members, c.expected "
+                       "FROM collective AS c JOIN comm AS k ON k.id = c.comm ORDER BY c.begin").fetchall()
+    members = {}
+    for coll, otf2_id, begin, end in con.execute(
+            "SELECT m.collective, l.otf2_id, m.begin, m.\"end\" FROM collective_member AS m "
+            "JOIN location AS l ON l.id = m.loc ORDER BY m.collective, l.otf2_id"):
+        members.setdefault(coll, []).append((otf2_id, begin, end))
+    logged = con.execute("SELECT kind, count FROM import_log WHERE kind IN "
+                         "('collective_mismatch', 'incomplete_collective')").fetchall()
+    con.close()
+
+    ok(len(rows) == 7 and all(n == 2 and expected == 2 for *_, n, expected in rows),
+       "7 collectives of 2 members each", str(rows))
+    got = [(begin, comm, kind, root, sorted(m[0] for m in members.get(coll, [])))
+           for coll, begin, _, comm, kind, root, _, _ in rows]
+    want = [(t, comm, kind, root, sorted(locs)) for t, comm, kind, root, locs in COLLECTIVES]
+    ok(got == want, "each instance has the calls of both processes, whichever thread called", str(got))
+    ok(all(sorted((b, e) for _, b, e in members.get(coll, [])) == [(t, t + 10), (t + 2, t + 12)]
+           for coll, t, *_ in rows),
+       "each member keeps its own call's times", str(members))
+    ok(not logged, "no incomplete or mismatched collective logged", str(logged))
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(work, "data"))
-        out = os.path.join(work, "threads-recv")
-        db = os.path.join(work, "threads-recv.db")
-        gen = run(OTF2GEN, "threads-recv", out)
-        imp = run(SEXTANT, "import", "--quiet", "-o", db, os.path.join(out, "traces.otf2"), env=env)
-        ok(gen.returncode == 0 and imp.returncode == 0, "threads-recv: generated and imported",
-           gen.stderr + imp.stderr)
-
-        con = sqlite3.connect(db)
-        rows = con.execute("SELECT m.send_time, s.otf2_id, r.otf2_id, m.recv_time FROM message AS m "
-                           "LEFT JOIN location AS s ON s.id = m.send_loc "
-                           "LEFT JOIN location AS r ON r.id = m.recv_loc ORDER BY m.send_time").fetchall()
-        logged = con.execute("SELECT kind, count FROM import_log "
-                             "WHERE kind LIKE 'unmatched%' OR kind LIKE 'duplicate%'").fetchall()
-        con.close()
-
-        ok(len(rows) == 6 and all(s == 0 and r is not None for _, s, r, _ in rows),
-           "6 messages, all matched", str(rows))
-        want = [(100 * (n + 1), 0, 1 if n % 2 == 0 else THREAD) for n in range(6)]
-        ok([(t, s, r) for t, s, r, _ in rows] == want,
-           "the n-th message goes to the thread that posted the n-th receive", str(rows))
-        ok(all(recv > send for send, _, _, recv in rows), "every receive ends after its send", str(rows))
-        ok(not logged, "no unmatched or duplicate halves logged", str(logged))
-
+        messages(work, env)
+        collectives(work, env)
     return finish()
 
 

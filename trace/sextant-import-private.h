@@ -350,6 +350,11 @@ gboolean _sextant_matcher_add_deferred    (SextantMatcher               *self,
  * matched per process); call it for every location of a batch first. */
 void     _sextant_matcher_note_halves     (SextantMatcher               *self,
                                            const GArray                 *halves);
+/* Notes which locations have collective members on which communicators
+ * (a process's threads are numbered per process); call it for every
+ * location of a batch first. */
+void     _sextant_matcher_note_collectives (SextantMatcher              *self,
+                                            const GArray                *coll_halves);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);
 

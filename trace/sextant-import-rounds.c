@@ -125,10 +125,14 @@ match_batch (SextantImport  *import,
              GPtrArray      *batch,
              GError        **error)
 {
-  /* first which processes have several locations with messages, so that a
-   * round's halves of a threaded process are held together */
+  /* first which processes have several locations with messages or
+   * collectives, so that a round's halves of a threaded process are held
+   * together */
   for (guint i = 0; i + 1 < batch->len; i += 2)
-    _sextant_matcher_note_halves (import->matcher, g_ptr_array_index (batch, i));
+    {
+      _sextant_matcher_note_halves (import->matcher, g_ptr_array_index (batch, i));
+      _sextant_matcher_note_collectives (import->matcher, g_ptr_array_index (batch, i + 1));
+    }
   for (guint i = 0; i + 1 < batch->len; i += 2)
     if (!_sextant_matcher_add_deferred (import->matcher, g_ptr_array_index (batch, i),
                                         g_ptr_array_index (batch, i + 1), error))

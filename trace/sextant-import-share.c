@@ -310,6 +310,7 @@ match_received (SextantImport  *import,
     if (!_sextant_matcher_add_deferred (import->matcher, g_ptr_array_index (by_loc, i), NULL, error))
       return FALSE;
 
+  _sextant_matcher_note_collectives (import->matcher, members);
   return _sextant_matcher_add_deferred (import->matcher, NULL, members, error);
 }
 

@@ -369,7 +369,9 @@ collective_owner (Decoder      *self,
 /* A collective half, numbered @seq on its communicator if that is not
  * negative (a non-blocking one numbered at its start), else now: MPI
  * orders a communicator's collectives by the order they start, and a
- * blocking one starts and ends with nothing else started in between. */
+ * blocking one starts and ends with nothing else started in between. The
+ * number is this location's: the matcher numbers a process's collectives
+ * again where several of its threads call them on one communicator. */
 static OTF2_CallbackCode
 write_collective (Decoder           *self,
                   OTF2_CollectiveOp  op,

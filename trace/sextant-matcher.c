@@ -41,12 +41,17 @@
  * the communicator's locations in location order: one lookup and one copy
  * per member, no hash table and no sorting, however many members an
  * instance has (a collective-heavy trace has 1.5 M of them in 10 M events).
+ * MPI orders a communicator's collectives per process, whichever thread
+ * calls them: a process's members on a communicator that several of its
+ * locations call collectives on are held to the end and numbered per
+ * process by the time they started (sextant-collective-order.h).
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "sextant-chunk-writer.h"
+#include "sextant-collective-order.h"
 #include "sextant-import-private.h"
 
 typedef struct
@@ -157,6 +162,8 @@ struct _SextantMatcher
   gint32              *first_sender;  /* by process location: its first location with halves, -1 */
   guint8              *threaded;      /* by process location: several of its locations have halves */
   GArray              *held;          /* Held: the halves of threaded processes, to the end */
+  SextantCollectiveOrder *coll_order; /* (nullable) the collectives of threaded processes, from
+                                       * _sextant_matcher_note_collectives() */
 };
 
 typedef struct
@@ -557,6 +564,7 @@ _sextant_matcher_free (SextantMatcher *self)
   g_free (self->first_sender);
   g_free (self->threaded);
   g_clear_pointer (&self->held, g_array_unref);
+  g_clear_pointer (&self->coll_order, sextant_collective_order_free);
   g_free (self);
 }
 
@@ -693,6 +701,31 @@ _sextant_matcher_note_halves (SextantMatcher *self,
     self->first_sender[process] = (gint32)loc;
   else if (self->first_sender[process] != loc)
     self->threaded[process] = TRUE;
+}
+
+/**
+ * _sextant_matcher_note_collectives:
+ * @coll_halves: (nullable): a location's SextantCollectiveHalf, before they
+ *   are added
+ *
+ * Notes which locations call collectives on which communicators: a
+ * process's members on a communicator that a second of its locations
+ * calls collectives on are held from then on and numbered per process at
+ * the end (see sextant-collective-order.h). Call it for every location of
+ * a batch before adding the batch.
+ */
+void
+_sextant_matcher_note_collectives (SextantMatcher *self,
+                                   const GArray   *coll_halves)
+{
+  if (coll_halves == NULL || coll_halves->len == 0)
+    return;
+  if (self->process == NULL)
+    init_processes (self);
+  if (self->coll_order == NULL)
+    self->coll_order = sextant_collective_order_new (self->process, self->n_locs);
+
+  sextant_collective_order_note (self->coll_order, coll_halves);
 }
 
 static gboolean
@@ -1000,7 +1033,8 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
     {
       const SextantCollectiveHalf *c = &g_array_index (coll_halves, SextantCollectiveHalf, i);
 
-      if (self->import->share == NULL || !_sextant_import_share_takes_collective (self->import, c))
+      if ((self->import->share == NULL || !_sextant_import_share_takes_collective (self->import, c)) &&
+          (self->coll_order == NULL || !sextant_collective_order_hold (self->coll_order, c)))
         ok = add_collective (self, c, error);
     }
 
@@ -1151,7 +1185,7 @@ _sextant_matcher_finish (SextantMatcher  *self,
                          GError         **error)
 {
   g_autoptr(GArray) left = g_array_new (FALSE, FALSE, sizeof (Leftover));
-  g_autoptr(GPtrArray) open = open_instances (self);
+  g_autoptr(GPtrArray) open = NULL;
   gint64 run_loc = SEXTANT_NULL;
   gboolean run_recv = FALSE;
   gint64 run_count = 0;
@@ -1159,6 +1193,15 @@ _sextant_matcher_finish (SextantMatcher  *self,
 
   if (!match_held (self, error))
     return FALSE;
+  if (self->coll_order != NULL)
+    {
+      g_autoptr(GArray) members = sextant_collective_order_steal_held (self->coll_order);
+
+      for (guint i = 0; i < members->len; i++)
+        if (!add_collective (self, &g_array_index (members, SextantCollectiveHalf, i), error))
+          return FALSE;
+    }
+  open = open_instances (self);
 
   for (guint c = 0; c < self->channels_size; c++)
     {

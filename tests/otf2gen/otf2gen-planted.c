@@ -389,6 +389,9 @@ pl_write_definitions (SextantGen          *gen,
                    OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   SEXTANT_GEN_DEF (gen, Comm, PL_COMM_LAST, sextant_gen_string (gen, "MPI_COMM_WORLD.last"), PL_GROUP_LAST,
                    PL_COMM_WORLD, OTF2_COMM_FLAG_NONE);
+  if (scenario->dup_comm)
+    SEXTANT_GEN_DEF (gen, Comm, PL_COMM_DUP, sextant_gen_string (gen, "MPI_Comm_dup(MPI_COMM_WORLD)"),
+                     PL_GROUP_WORLD, PL_COMM_WORLD, OTF2_COMM_FLAG_NONE);
   SEXTANT_GEN_DEF (gen, RmaWin, PL_WIN, sextant_gen_string (gen, "win"), PL_COMM_WORLD,
                    OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
 }

@@ -207,12 +207,15 @@ enum { PL_SCL_HALO, PL_N_SCLS };   /* PL_SCL_FILE:PL_SCL_LINE */
 /* Groups and communicators (n = the trace's number of MPI ranks):
  *   PL_GROUP_LOCATIONS  COMM_LOCATIONS/MPI: locations 0..n-1
  *   PL_GROUP_WORLD      COMM_GROUP/MPI: ranks 0..n-1       -> PL_COMM_WORLD
+ *                                                             (and PL_COMM_DUP)
  *   PL_GROUP_SELF       COMM_SELF/MPI                      -> PL_COMM_SELF
  *   PL_GROUP_LAST       COMM_GROUP/MPI: rank n-1 only      -> PL_COMM_LAST
  * PL_COMM_LAST is a one-member communicator that is not a COMM_SELF one.
+ * PL_COMM_DUP, "MPI_Comm_dup(MPI_COMM_WORLD)", is defined only in the
+ * scenarios that ask for it (`dup_comm`).
  * Window PL_WIN lives on PL_COMM_WORLD. */
 enum { PL_GROUP_LOCATIONS, PL_GROUP_WORLD, PL_GROUP_SELF, PL_GROUP_LAST, PL_N_GROUPS };
-enum { PL_COMM_WORLD, PL_COMM_SELF, PL_COMM_LAST, PL_N_COMMS };
+enum { PL_COMM_WORLD, PL_COMM_SELF, PL_COMM_LAST, PL_COMM_DUP, PL_N_COMMS };
 #define PL_WIN      0
 #define PL_NO_ROOT  OTF2_UNDEFINED_UINT32
 
@@ -469,6 +472,7 @@ typedef struct
   guint              n_runs;
   const char *const *unchecked;     /* patterns not compared, NULL-terminated */
   uint64_t           total_ticks;   /* sum over locations of (last record - first record) */
+  gboolean           dup_comm;      /* PL_COMM_DUP is defined */
 } PlScenario;
 
 PL_TABLE PlLocation pl_ranks[] = {
@@ -1935,10 +1939,10 @@ PL_TABLE PlCase pl_nb_cases[] = {
 /* MPI ranks only: locations 0 .. n_ranks-1 of pl_ranks[]. */
 #define PL_RANKS_SCENARIO(name, summary, resolution, n_ranks, cases, runs, unchecked, total) \
   { (name), (summary), UINT64_C (resolution), (n_ranks), pl_ranks, (n_ranks), \
-    (cases), G_N_ELEMENTS (cases), (runs), G_N_ELEMENTS (runs), (unchecked), UINT64_C (total) }
+    (cases), G_N_ELEMENTS (cases), (runs), G_N_ELEMENTS (runs), (unchecked), UINT64_C (total), FALSE }
 #define PL_SCENARIO(name, summary, resolution, n_ranks, locations, cases, runs, unchecked, total) \
   { (name), (summary), UINT64_C (resolution), (n_ranks), (locations), G_N_ELEMENTS (locations), \
-    (cases), G_N_ELEMENTS (cases), (runs), G_N_ELEMENTS (runs), (unchecked), UINT64_C (total) }
+    (cases), G_N_ELEMENTS (cases), (runs), G_N_ELEMENTS (runs), (unchecked), UINT64_C (total), FALSE }
 
 PL_TABLE PlScenario pl_scenarios[] = {
   PL_RANKS_SCENARIO ("planted-late-sender", "late senders: source kinds, zero bytes, Waitall",

@@ -1,4 +1,4 @@
-/* otf2gen-threads.h - threads-recv: two threads of one rank receive
+/* otf2gen-threads.h - traces of processes with several threads
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -12,6 +12,27 @@
  * 0, 2, 4, ... to location 1 and 1, 3, 5, ... to the thread, whatever order
  * the receives complete in (the thread's complete before the main
  * thread's earlier-posted ones).
+ *
+ * `sextant-otf2gen threads-colls OUTDIR` writes ranks 0 and 1, each with
+ * two threads (locations r and PL_THREAD1 | r), calling collectives on
+ * MPI_COMM_WORLD and on a duplicate of it (PL_COMM_DUP) in interleaved
+ * order, each process in the same order (MPI's: a communicator's
+ * collectives match per process in the order the process calls them,
+ * whichever thread calls them) but from other threads on the two ranks:
+ *
+ *   WORLD: W1 BARRIER, W2 ALLREDUCE, W3 BCAST (root 1), W4 BARRIER
+ *   DUP:   D1 ALLREDUCE, D2 BCAST (root 0), D3 BARRIER
+ *
+ *   time     10   30   50   70   100  120  150
+ *   call     W1   D1   W2   D2   W3   W4   D3
+ *   rank 0   M    M    T    T    M    T    M
+ *   rank 1   M    T    M    M    T    M    T
+ *
+ * (M: the main thread, T: the other; rank 1 calls 2 ticks later.) Each is
+ * one instance of the two ranks' calls: THREADS_COLLS_INSTANCES instances
+ * of 2 members, none incomplete or mismatched. Numbered per thread, they
+ * would not match: rank 0's thread calls W2 as its first collective on
+ * WORLD, rank 1's thread W3.
  */
 
 #pragma once
@@ -21,8 +42,10 @@
 G_BEGIN_DECLS
 
 #define THREADS_RECV_MESSAGES 6
+#define THREADS_COLLS_INSTANCES 7
 
 gboolean sextant_otf2gen_threads_known (const char  *name);
+/* @name: "threads-recv" or "threads-colls" */
 gboolean sextant_otf2gen_threads       (const char  *name,
                                         const char  *outdir,
                                         gboolean     force,

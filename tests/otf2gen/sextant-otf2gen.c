@@ -16,7 +16,8 @@
  * otf2gen-scenarios.h (the small ones), otf2gen-planted.h (planted-*: wait
  * states of known size for the pattern tests) and otf2gen-locks.h
  * (lock-storm*: many contended locks) and otf2gen-threads.h (threads-recv:
- * messages to a rank with two receiving threads).  Output is deterministic: the
+ * messages to a rank with two receiving threads; threads-colls: collectives
+ * of two threads per rank).  Output is deterministic: the
  * same scenario always gives the same records.
  *
  * Exit status: 0 on success, 1 when writing fails, 2 for bad arguments.
@@ -211,6 +212,7 @@ scenario_list (void)
   g_string_append_printf (s, "  %-16s %s\n", "lock-storm", "4 ranks, 50,000 contended lock acquisitions");
   g_string_append_printf (s, "  %-16s %s\n", "lock-storm-small", "the same, 2,000 acquisitions");
   g_string_append_printf (s, "  %-16s %s\n", "threads-recv", "two threads of rank 1 receive from rank 0");
+  g_string_append_printf (s, "  %-16s %s\n", "threads-colls", "two threads per rank call collectives on two communicators");
 
   return g_string_free (s, FALSE);
 }
