@@ -148,6 +148,8 @@ print_json (SextantTorusSim               *sim,
   json_builder_add_string_value (b, sextant_torus_sim_get_p2p_algorithm (sim));
   json_builder_set_member_name (b, "events");
   json_builder_add_int_value (b, (gint64)sextant_torus_sim_get_n_events (sim));
+  json_builder_set_member_name (b, "peak_pending_events");
+  json_builder_add_int_value (b, (gint64)sextant_torus_sim_get_peak_queue (sim));
   json_builder_set_member_name (b, "model_cpu_seconds");
   json_builder_add_double_value (b, seconds);
   json_builder_set_member_name (b, "params");

@@ -21,9 +21,14 @@
  * goes through the heap.
  *
  * An all-gather on thousands of nodes pushes hundreds of millions of
- * events, with millions pending; a bucket holds 12 bytes per event (its
- * time is the bucket's), the heap 32. The peak of pending events is
- * reported for the memory figures of docs/benchmarks.md.
+ * events, with millions pending; a bucket holds 8 bytes per event (its
+ * time is the bucket's, the rest packed: node and source under 2^20 and
+ * 2^21, packet under 4096, kind and tree under 16; a push checks it), the
+ * heap 32. A time is turned into units by a multiplication with the unit's
+ * inverse, not a division. sextant_sim_queue_peek_ahead () shows the
+ * events after the next for the caller to prefetch what they touch. The
+ * peak of pending events is reported for the memory figures of
+ * docs/benchmarks.md.
  */
 #include "config.h"
 
@@ -31,16 +36,49 @@
 
 #define RING_SIZE      (1u << 16)
 #define RING_MASK      (RING_SIZE - 1)
-#define CHUNK_SLOTS    62      /* a chunk of 752 bytes */
+#define CHUNK_SLOTS    93      /* a chunk of 752 bytes */
 
-typedef struct
+/* A bucket's event in 8 bytes (its time is the bucket's): the node (20
+ * bits: the torus has at most 2^20 nodes), the source (21 bits, all ones
+ * for G_MAXUINT32), the packet (12 bits: at most 4096 packets), the kind
+ * and the tree (4 bits each) */
+typedef guint64 Slot;
+
+#define NODE_BITS      20
+#define SOURCE_BITS    21
+#define PACKET_BITS    12
+#define KIND_BITS      4
+#define NO_SOURCE_SLOT ((G_GUINT64_CONSTANT (1) << SOURCE_BITS) - 1)
+
+static inline gboolean
+fits_slot (const SextantSimEvent *event)
 {
-  guint32 node;
-  guint32 source;
-  guint16 packet;
-  guint8  kind;
-  guint8  tree;
-} Slot;
+  return event->node >> NODE_BITS == 0 && (event->source < NO_SOURCE_SLOT || event->source == G_MAXUINT32) &&
+         event->packet >> PACKET_BITS == 0 && event->kind >> KIND_BITS == 0 && event->tree >> KIND_BITS == 0;
+}
+
+static inline Slot
+slot_pack (const SextantSimEvent *event)
+{
+  guint64 source = event->source == G_MAXUINT32 ? NO_SOURCE_SLOT : event->source;
+
+  return (guint64)event->node | source << NODE_BITS | (guint64)event->packet << (NODE_BITS + SOURCE_BITS) |
+         (guint64)event->kind << (NODE_BITS + SOURCE_BITS + PACKET_BITS) |
+         (guint64)event->tree << (NODE_BITS + SOURCE_BITS + PACKET_BITS + KIND_BITS);
+}
+
+static inline void
+slot_unpack (Slot             slot,
+             SextantSimEvent *event)
+{
+  guint64 source = (slot >> NODE_BITS) & NO_SOURCE_SLOT;
+
+  event->node = (guint32)(slot & ((1u << NODE_BITS) - 1));
+  event->source = source == NO_SOURCE_SLOT ? G_MAXUINT32 : (guint32)source;
+  event->packet = (guint16)((slot >> (NODE_BITS + SOURCE_BITS)) & ((1u << PACKET_BITS) - 1));
+  event->kind = (guint8)((slot >> (NODE_BITS + SOURCE_BITS + PACKET_BITS)) & ((1u << KIND_BITS) - 1));
+  event->tree = (guint8)(slot >> (NODE_BITS + SOURCE_BITS + PACKET_BITS + KIND_BITS));
+}
 
 typedef struct _Chunk Chunk;
 struct _Chunk
@@ -62,6 +100,7 @@ typedef struct
 struct _SextantSimQueue
 {
   gint64           unit;
+  guint64          inverse;   /* ceil (2^64 / unit) with a unit over 1 */
   Bucket          *ring;
   guint64         *full;      /* a bit per non-empty bucket */
   gint64           now;       /* in units: the current bucket's time */
@@ -87,6 +126,8 @@ sextant_sim_queue_new (gint64 unit)
   SextantSimQueue *self = g_new0 (SextantSimQueue, 1);
 
   self->unit = MAX (unit, 0);
+  if (self->unit > 1)
+    self->inverse = G_MAXUINT64 / (guint64)self->unit + 1;
   if (self->unit > 0)
     {
       self->ring = g_new0 (Bucket, RING_SIZE);
@@ -187,6 +228,21 @@ heap_pop (SextantSimQueue *self,
     self->heap[i] = last;
 }
 
+/* @time / unit without a division: with inverse = (2^64 + e) / unit,
+ * 0 <= e < unit, a multiple q unit of it gives q + floor (q e / 2^64) = q
+ * since q e < q unit < 2^63 (a time not a multiple fails the callers'
+ * check) */
+static inline gint64
+units_of (const SextantSimQueue *self,
+          gint64                 time)
+{
+#ifdef __SIZEOF_INT128__
+  if (self->unit > 1)
+    return (gint64)(((unsigned __int128)(guint64)time * self->inverse) >> 64);
+#endif
+  return time / self->unit;
+}
+
 static inline void
 bucket_append (SextantSimQueue       *self,
                gint64                 units,
@@ -218,7 +274,7 @@ bucket_append (SextantSimQueue       *self,
       b->last = chunk;
       b->tail = 0;
     }
-  b->last->slots[b->tail++] = (Slot) { event->node, event->source, event->packet, event->kind, event->tree };
+  b->last->slots[b->tail++] = slot_pack (event);
   self->in_ring++;
 }
 
@@ -229,10 +285,9 @@ bucket_take (SextantSimQueue *self,
              SextantSimEvent *event)
 {
   Chunk *chunk = b->first;
-  const Slot *s = &chunk->slots[b->head++];
 
-  *event = (SextantSimEvent) { .time = self->now * self->unit, .node = s->node, .source = s->source,
-                               .packet = s->packet, .kind = s->kind, .tree = s->tree };
+  event->time = self->now * self->unit;
+  slot_unpack (chunk->slots[b->head++], event);
   self->in_ring--;
   if (chunk == b->last ? b->head == b->tail : b->head == CHUNK_SLOTS)
     {
@@ -273,12 +328,12 @@ next_full (const SextantSimQueue *self)
 static void
 migrate (SextantSimQueue *self)
 {
-  while (self->len > 0 && self->heap[0].time / self->unit < self->now + RING_SIZE)
+  while (self->len > 0 && units_of (self, self->heap[0].time) < self->now + RING_SIZE)
     {
       SextantSimEvent ev;
 
       heap_pop (self, &ev);
-      bucket_append (self, ev.time / self->unit, &ev);
+      bucket_append (self, units_of (self, ev.time), &ev);
     }
 }
 
@@ -295,9 +350,14 @@ sextant_sim_queue_push (SextantSimQueue       *self,
     heap_push (self, &ev);
   else
     {
-      gint64 units = ev.time / self->unit;
+      gint64 units = units_of (self, ev.time);
 
       g_assert (units * self->unit == ev.time && units >= self->now);
+      /* a programming error, checked in every build: a bucket would keep
+       * another event than the one pushed */
+      if (G_UNLIKELY (!fits_slot (&ev)))
+        g_error ("event (node %u, source %u, packet %u, kind %u, tree %u) does not fit the calendar's 8 bytes",
+                 ev.node, ev.source, ev.packet, ev.kind, ev.tree);
       if (units < self->now + RING_SIZE)
         bucket_append (self, units, &ev);
       else
@@ -332,12 +392,45 @@ sextant_sim_queue_pop (SextantSimQueue *self,
         {
           if (self->len == 0)
             return FALSE;
-          self->now = self->heap[0].time / self->unit;
+          self->now = units_of (self, self->heap[0].time);
         }
       else
         self->now += next_full (self);
       migrate (self);
     }
+}
+
+/**
+ * sextant_sim_queue_peek_ahead:
+ * @ahead: how many places after the next event to pop
+ * @event: (out): that event, its time not set
+ *
+ * For prefetching: the event @ahead places after the next one to pop, when
+ * the calendar holds it in the current bucket's first chunk (a
+ * heap-ordered queue does not say).
+ *
+ * Returns: whether @event was set
+ */
+gboolean
+sextant_sim_queue_peek_ahead (const SextantSimQueue *self,
+                              guint                  ahead,
+                              SextantSimEvent       *event)
+{
+  const Bucket *b;
+  guint i;
+
+  if (self->unit == 0)
+    return FALSE;
+  b = &self->ring[self->now & RING_MASK];
+  if (b->first == NULL)
+    return FALSE;
+  i = b->head + ahead;
+  if (i >= (b->first == b->last ? b->tail : CHUNK_SLOTS))
+    return FALSE;
+
+  slot_unpack (b->first->slots[i], event);
+
+  return TRUE;
 }
 
 guint64

@@ -14,6 +14,8 @@
 
 G_BEGIN_DECLS
 
+/* With a unit the calendar keeps an event in 8 bytes: node < 2^20, source
+ * < 2^21 - 1 or G_MAXUINT32, packet < 4096, kind and tree < 16 */
 typedef struct
 {
   gint64  time;      /* picoseconds */
@@ -32,6 +34,9 @@ void             sextant_sim_queue_free        (SextantSimQueue       *self);
 void             sextant_sim_queue_push        (SextantSimQueue       *self,
                                                 const SextantSimEvent *event);
 gboolean         sextant_sim_queue_pop         (SextantSimQueue       *self,
+                                                SextantSimEvent       *event);
+gboolean         sextant_sim_queue_peek_ahead  (const SextantSimQueue *self,
+                                                guint                  ahead,
                                                 SextantSimEvent       *event);
 guint64          sextant_sim_queue_get_n_pushed (const SextantSimQueue *self);
 gsize            sextant_sim_queue_get_peak    (const SextantSimQueue *self);

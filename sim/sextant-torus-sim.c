@@ -44,7 +44,7 @@
  * events; an all-gather O(N^2 P) (refused above 2^31 events: 32768 nodes
  * run, 65536 do not). Memory is linear in N times the trees, about 120
  * bytes per node and tree, plus the trace's per-node times and messages
- * when recorded, plus 12 bytes per pending event: for an all-gather the
+ * when recorded, plus 8 bytes per pending event: for an all-gather the
  * packets waiting in link queues, which grow as N^2 (the model's links
  * have unbounded buffers).
  */
@@ -58,6 +58,7 @@
 #include "sextant-torus-sim-private.h"
 
 #define MAX_EVENTS       (G_GUINT64_CONSTANT (1) << 31)
+#define PREFETCH_AHEAD   8
 const char *
 sextant_torus_op_to_string (SextantTorusOp op)
 {
@@ -323,6 +324,24 @@ hw_start_reduce (SextantTorusSim *self)
           rd_host_inject (self, k, v, 0);
 }
 
+/* The broadcast's events of a large run miss the cache on the node's row,
+ * links, neighbours and ejection channel: fetch them for the event
+ * PREFETCH_AHEAD places on while this one runs */
+static inline void
+prefetch_ahead (const SextantTorusSim *self)
+{
+  SextantSimEvent next;
+
+  if (!sextant_sim_queue_peek_ahead (self->queue, PREFETCH_AHEAD, &next) ||
+      (next.kind != EV_HW_UP && next.kind != EV_HW_DOWN))
+    return;
+  __builtin_prefetch (&self->rows[next.tree][next.node]);
+  __builtin_prefetch (&self->net.link_free[(gsize)next.node * SEXTANT_TORUS_MAX_DIRS], 1);
+  __builtin_prefetch (&self->net.neighbors[(gsize)next.node * SEXTANT_TORUS_MAX_DIRS]);
+  __builtin_prefetch (&self->net.ej_free[next.node], 1);
+  __builtin_prefetch (&self->hw_end[next.node], 1);
+}
+
 static void
 run_events (SextantTorusSim *self)
 {
@@ -330,6 +349,7 @@ run_events (SextantTorusSim *self)
 
   while (sextant_sim_queue_pop (self->queue, &ev))
     {
+      prefetch_ahead (self);
       switch (ev.kind)
         {
         case EV_HW_UP:

@@ -41,17 +41,30 @@ test_queue_calendar (void)
     }
   while (sextant_sim_queue_pop (heap, &a))
     {
+      SextantSimEvent next;
+      gboolean peeked = sextant_sim_queue_peek_ahead (calendar, 0, &next);
+
       g_assert_true (sextant_sim_queue_pop (calendar, &b));
       g_assert_cmpint (a.time, ==, b.time);
       g_assert_cmpuint (a.node, ==, b.node);
       g_assert_cmpuint (a.source, ==, b.source);
+      g_assert_cmpuint (a.packet, ==, b.packet);
+      g_assert_cmpuint (a.kind, ==, b.kind);
+      g_assert_cmpuint (a.tree, ==, b.tree);
+      if (peeked)
+        g_assert_true (next.node == b.node && next.source == b.source && next.packet == b.packet &&
+                       next.kind == b.kind && next.tree == b.tree);
       popped++;
       if (popped < 200000)
         for (guint j = g_rand_int_range (rand, 0, 4); j > 0; j--)
           {
             gint64 ahead = g_rand_int_range (rand, 0, 8) == 0 ? g_rand_int_range (rand, 0, 300000)
                                                                : g_rand_int_range (rand, 0, 40);
-            SextantSimEvent ev = { .time = a.time + 2000 * ahead, .node = (guint32)popped, .source = j };
+            /* every field at its widest: the calendar packs them in 8 bytes */
+            SextantSimEvent ev = { .time = a.time + 2000 * ahead, .node = (guint32)(popped * 5 % (1u << 20)),
+                                   .source = j == 3 ? G_MAXUINT32 : (guint32)(popped * 7 % ((1u << 21) - 1)),
+                                   .packet = (guint16)(popped % 4096), .kind = (guint8)(popped % 16),
+                                   .tree = (guint8)(j * 5) };
 
             sextant_sim_queue_push (heap, &ev);
             sextant_sim_queue_push (calendar, &ev);

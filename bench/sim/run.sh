@@ -14,7 +14,7 @@
 # also with the executable BEFORE, its runs interleaved with this build's
 # (a row "(before)" above each case), for a before/after comparison on a
 # shared machine. With -a, the all-gather of 32768 nodes (32x32x32) once
-# (minutes; BEFORE refuses it). With -g and SimGrid built
+# (minutes each, with -b BEFORE too). With -g and SimGrid built
 # (bench/sim/sextant-bench-sim-simgrid), the point-to-point broadcast of
 # 8192 and 32768 nodes in SimGrid against the model, once each.
 #
@@ -75,14 +75,14 @@ bench_case ()
   local name=$1 i
   shift
   for ((i = 0; i < reps; i++)); do
-    if [ -n "$before" ] && [ -z "${after_only:-}" ]; then
+    if [ -n "$before" ]; then
       [ "$1" != "--trace" ] || rm -rf "$workdir/trace"
       timed "$name-before-$i" "$before" sim torus --json "$@"
     fi
     [ "$1" != "--trace" ] || rm -rf "$workdir/trace"
     timed "$name-$i" "$sextant" sim torus --json "$@"
   done
-  if [ -n "$before" ] && [ -z "${after_only:-}" ]; then
+  if [ -n "$before" ]; then
     print_row "$name (before)" "$name-before"
   fi
   print_row "$name" "$name"
@@ -101,7 +101,7 @@ bench_case allgather-8x8x8x4   --dims 8x8x8x4 --op allgather
 bench_case allgather-16x16x32  --dims 16x16x32 --op allgather
 reps=1 bench_case trace-bcast-32x32x32 --trace "$workdir/trace" --dims 32x32x32 --op bcast
 if [ "$allgather32k" = 1 ]; then
-  reps=1 after_only=1 bench_case allgather-32x32x32 --dims 32x32x32 --op allgather
+  reps=1 bench_case allgather-32x32x32 --dims 32x32x32 --op allgather
 fi
 
 if [ "$simgrid" = 1 ]; then
