@@ -480,22 +480,12 @@ open_or_import (const char  *path,
 {
   g_autoptr(SextantImporter) importer = NULL;
   g_autoptr(SextantStore) store = NULL;
-  g_autofree char *shards = NULL;
 
   if (sextant_path_is_store (path))
     {
       *db_path = g_strdup (path);
       if (!(store = sextant_store_open (path, error)))
         return NULL;
-      /* the shards of a parallel import are not read as one trace yet */
-      if ((shards = sextant_store_get_meta (store, "shards")) != NULL)
-        {
-          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_ARGUMENT,
-                       "%s: the manifest of a parallel import (%s shards, sextant-mpi import); the command line "
-                       "and the window do not read a manifest as one trace yet (docs/parallel.md): open one of "
-                       "its shards, or import the archive with `sextant import`", path, shards);
-          return NULL;
-        }
       return g_steal_pointer (&store);
     }
 

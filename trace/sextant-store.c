@@ -47,6 +47,7 @@
 
 #include "sextant-chunk.h"
 #include "sextant-column-table.h"
+#include "sextant-store-union.h"
 #include "sextant-sql-functions.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shards.h"
@@ -73,6 +74,7 @@ struct _SextantStore
   SextantSharedViews *shared_views;      /* the analysis's, or NULL */
   GCancellable *cancellable;             /* interrupts db when cancelled, or NULL */
   gulong        cancelled_id;            /* its handler, which calls sqlite3_interrupt() */
+  SextantShardUnion *shards;              /* a manifest's shards, read as one trace; or NULL */
   guint         in_transaction : 1;
 };
 
@@ -377,6 +379,7 @@ sextant_store_finalize (GObject *object)
   for (guint i = 0; i < SEXTANT_N_STMTS; i++)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
+  g_clear_pointer (&self->shards, sextant_shard_union_free);
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->materialized, g_hash_table_unref);
   g_clear_pointer (&self->shared_views, sextant_shared_views_unref);
@@ -491,6 +494,7 @@ sextant_store_open (const char  *path,
   g_autofree char *version = NULL;
   g_autofree char *checksum = NULL;
   g_autofree char *current = NULL;
+  g_autoptr(GPtrArray) shards = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -541,8 +545,11 @@ sextant_store_open (const char  *path,
       return NULL;
     }
 
-  /* a parallel import's manifest: its shards must be as the import left them */
-  if (!sextant_store_check_shards (self, error))
+  /* a parallel import's manifest: its shards must be as the import left
+   * them, and are read as one trace */
+  if (!(shards = sextant_store_list_shards (self, error)))
+    return NULL;
+  if (shards->len > 0 && !(self->shards = sextant_shard_union_new (self, self->db, shards, error)))
     return NULL;
 
   return g_steal_pointer (&self);
@@ -599,6 +606,7 @@ sextant_store_close (SextantStore  *self,
       return FALSE;
     }
   self->db = NULL;
+  g_clear_pointer (&self->shards, sextant_shard_union_free);
 
   return TRUE;
 }
