@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sextant-lod-reader-private.h"
+#include "sextant-store-shards.h"
 
 /* The messages by pair of locations, each pair's in send order: built
  * once per reader from every message chunk (about 24 bytes a message), so
@@ -128,6 +129,9 @@ foreach_in_flight (SextantLodReader  *self,
           m.send_loc = sextant_chunk_get (c, SEXTANT_MESSAGE_SEND_LOC, r);
           m.recv_loc = sextant_chunk_get (c, SEXTANT_MESSAGE_RECV_LOC, r);
           if (m.send_loc == SEXTANT_NULL || m.recv_loc == SEXTANT_NULL)
+            continue;
+          /* a manifest's message between two shards is in both: the sender's counts */
+          if (sextant_store_get_location_shard (self->store, m.send_loc) != sextant_shard_of_id (chunk->first_row))
             continue;
           m.id = chunk->first_row + r;
           m.bytes = sextant_chunk_get (c, SEXTANT_MESSAGE_BYTES, r);

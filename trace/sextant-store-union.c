@@ -40,6 +40,10 @@ static const RoutedTable routed_tables[] = {
   { "call_path",         NULL,  NULL, NULL, TRUE },
   { "call_path_profile", "loc", "loc IN @own", NULL, FALSE },
   { "message",           NULL,  "coalesce (send_loc, recv_loc) IN @own", "id", FALSE },
+  /* whole chunks, for the lod reader (which keeps a message of the shard
+   * of its sender and a collective of the shard of its lowest member) */
+  { "message_chunk",     NULL,  NULL, "first_row", FALSE },
+  { "collective_member_chunk", NULL, NULL, "first_row", FALSE },
   { "collective",        NULL,  "id IN temp.own_collective", "id", FALSE },
   { "collective_member", NULL,  "collective IN temp.own_collective", "collective", FALSE },
   { "rma_op",            "loc", "loc IN @own", NULL, FALSE },
@@ -370,7 +374,7 @@ cursor_step (UnionCursor *self)
           for (int i = 0; rc == SQLITE_OK && i < self->n_args; i++)
             {
               if (i == self->remap_arg)
-                rc = sqlite3_bind_int64 (self->stmt, i + 1, sqlite3_value_int64 (self->args[i]) / shards->n_shards);
+                rc = sqlite3_bind_int64 (self->stmt, i + 1, sextant_shard_local_id (sqlite3_value_int64 (self->args[i])));
               else
                 rc = sqlite3_bind_value (self->stmt, i + 1, self->args[i]);
             }
@@ -446,10 +450,11 @@ union_filter (sqlite3_vtab_cursor  *cursor,
         {
           gint64 id = sqlite3_value_int64 (argv[i]);
 
-          if (sqlite3_value_numeric_type (argv[i]) != SQLITE_INTEGER || id < 0)
+          if (sqlite3_value_numeric_type (argv[i]) != SQLITE_INTEGER || id < 0 ||
+              sextant_shard_of_id (id) >= shards->n_shards)
             return SQLITE_OK;
-          self->shard = MAX (self->shard, (guint)(id % shards->n_shards));
-          self->last = MIN (self->last, (guint)(id % shards->n_shards));
+          self->shard = MAX (self->shard, sextant_shard_of_id (id));
+          self->last = MIN (self->last, sextant_shard_of_id (id));
           self->remap_arg = self->n_args;
         }
       g_string_append_printf (sql, " AND \"%s\" %s ?%d", name, op, self->n_args + 1);
@@ -482,7 +487,7 @@ union_column (sqlite3_vtab_cursor *cursor,
   UnionTable *table = (UnionTable *)cursor->pVtab;
 
   if (col == table->remap && sqlite3_column_type (self->stmt, col) != SQLITE_NULL)
-    sqlite3_result_int64 (context, sqlite3_column_int64 (self->stmt, col) * table->shards->n_shards + self->shard);
+    sqlite3_result_int64 (context, sextant_shard_id (self->shard, sqlite3_column_int64 (self->stmt, col)));
   else
     sqlite3_result_value (context, sqlite3_column_value (self->stmt, col));
 
@@ -499,7 +504,7 @@ union_rowid (sqlite3_vtab_cursor *cursor,
   if (table->id < 0)
     *rowid = self->row;
   else if (table->id == table->remap)
-    *rowid = sqlite3_column_int64 (self->stmt, table->id) * table->shards->n_shards + self->shard;
+    *rowid = sextant_shard_id (self->shard, sqlite3_column_int64 (self->stmt, table->id));
   else
     *rowid = sqlite3_column_int64 (self->stmt, table->id);
 
@@ -672,4 +677,19 @@ guint
 sextant_shard_union_get_n_open (SextantShardUnion *self)
 {
   return self->n_open;
+}
+
+guint
+sextant_shard_union_get_n_shards (SextantShardUnion *self)
+{
+  return self->n_shards;
+}
+
+guint
+sextant_shard_union_get_location_shard (SextantShardUnion *self,
+                                        gint64             loc)
+{
+  gpointer rank = loc >= 0 && loc <= G_MAXINT ? g_hash_table_lookup (self->loc_shard, GINT_TO_POINTER ((gint)loc)) : NULL;
+
+  return rank != NULL ? GPOINTER_TO_UINT (rank) - 1 : G_MAXUINT;
 }

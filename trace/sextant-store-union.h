@@ -13,7 +13,8 @@
  * its receiver when the sender is unknown), a collective instance and its
  * members from the shard of its member of the lowest location, so that
  * each is read once. Message and collective ids are those of the shard
- * that holds them, made unique as id * shards + rank. Every SQL query of
+ * that holds them with its rank in the high bits (sextant_shard_id()).
+ * Every SQL query of
  * the store reads them as it reads a single store's tables; writes go to
  * the manifest's own tables.
  */
@@ -21,7 +22,7 @@
 
 #include <sqlite3.h>
 
-#include "sextant-store.h"
+#include "sextant-store-shards.h"
 
 G_BEGIN_DECLS
 
@@ -38,5 +39,9 @@ void               sextant_shard_union_free  (SextantShardUnion *self);
 /* Shards opened so far (a query with an equality on a location opens only
  * the one that holds it). */
 guint              sextant_shard_union_get_n_open (SextantShardUnion *self);
+guint              sextant_shard_union_get_n_shards (SextantShardUnion *self);
+/* The rank of the shard that holds @loc, G_MAXUINT for none. */
+guint              sextant_shard_union_get_location_shard (SextantShardUnion *self,
+                                                           gint64             loc);
 
 G_END_DECLS

@@ -556,6 +556,39 @@ sextant_store_open (const char  *path,
 }
 
 /**
+ * sextant_store_get_n_shards:
+ *
+ * Threading: any thread.
+ *
+ * Returns: the shards of a parallel import's manifest, read as one trace;
+ *   0 for a store that is no manifest
+ */
+guint
+sextant_store_get_n_shards (SextantStore *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), 0);
+
+  return self->shards != NULL ? sextant_shard_union_get_n_shards (self->shards) : 0;
+}
+
+/**
+ * sextant_store_get_location_shard:
+ *
+ * Threading: any thread.
+ *
+ * Returns: the rank of the shard that holds the events of @loc: 0 in a
+ *   store that is no manifest, %G_MAXUINT for a location of none
+ */
+guint
+sextant_store_get_location_shard (SextantStore *self,
+                                  gint64        loc)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), G_MAXUINT);
+
+  return self->shards != NULL ? sextant_shard_union_get_location_shard (self->shards, loc) : 0;
+}
+
+/**
  * sextant_store_get_path:
  *
  * Threading: any thread (the path never changes).
