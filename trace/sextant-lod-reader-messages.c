@@ -210,6 +210,37 @@ compare_send_times (gconstpointer a,
   return (x->send_time > y->send_time) - (x->send_time < y->send_time);
 }
 
+static int
+compare_pairs (gconstpointer a,
+               gconstpointer b)
+{
+  const MessagePair *x = a;
+  const MessagePair *y = b;
+
+  if (x->send_loc != y->send_loc)
+    return (x->send_loc > y->send_loc) - (x->send_loc < y->send_loc);
+
+  return (x->recv_loc > y->recv_loc) - (x->recv_loc < y->recv_loc);
+}
+
+/* @list's pairs by sender and receiver, @which (each message's pair) to
+ * match: the messages are drawn in an order that does not depend on how
+ * the store lists them (a manifest's shard by shard) */
+static void
+sort_pairs (GArray *list,
+            GArray *which)
+{
+  g_autofree guint *moved = g_new (guint, MAX (list->len, 1));
+
+  for (guint p = 0; p < list->len; p++)
+    g_array_index (list, MessagePair, p).first = p;
+  g_array_sort (list, compare_pairs);
+  for (guint p = 0; p < list->len; p++)
+    moved[g_array_index (list, MessagePair, p).first] = p;
+  for (guint i = 0; i < which->len; i++)
+    g_array_index (which, guint, i) = moved[g_array_index (which, guint, i)];
+}
+
 static gboolean
 message_index_build (SextantLodReader  *self,
                      GError           **error)
@@ -230,6 +261,7 @@ message_index_build (SextantLodReader  *self,
   _sextant_lod_chunk_table_clear (&self->messages);
 
   /* by pair (a counting sort), then each pair's by send time */
+  sort_pairs (list, which);
   index = g_new0 (MessageIndex, 1);
   index->pairs = g_steal_pointer (&list);
   index->times = g_array_sized_new (FALSE, FALSE, sizeof (MessageTimes), all->len);

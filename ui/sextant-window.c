@@ -525,7 +525,8 @@ loaded_cb (GObject      *object,
     sextant_session_set_view_seconds (session, self->initial_from, self->initial_to);
   self->initial_from = self->initial_to = 0;
   set_session (self, session);
-  if (!sextant_session_get_analysis_scope (session)->analysed)
+  /* (a manifest not analysed yet says so in the pattern browser) */
+  if (!sextant_session_get_analysis_scope (session)->analysed && sextant_session_get_n_shards (session) == 0)
     _sextant_window_analyse (self);
 }
 
