@@ -65,6 +65,8 @@ sextant_shard_local_id (gint64 id)
 
 /* The number of shards of a manifest read as one trace; 0 for a store. */
 guint    sextant_store_get_n_shards        (SextantStore  *self);
+/* The shards opened so far (each at its first read); 0 for a store. */
+guint    sextant_store_get_n_open_shards   (SextantStore  *self);
 /* The rank of the shard that holds @loc's events: 0 in a store that is no
  * manifest; G_MAXUINT for a location no shard holds. */
 guint    sextant_store_get_location_shard  (SextantStore  *self,

@@ -27,36 +27,36 @@ typedef struct
   const char *own;     /* which of a shard's rows are its own (@own: the list of its locations;
                         * the first shard's also holds -1, for the rows of no location);
                         * NULL: every row (the shard holds nothing else) */
-  const char *remap;   /* the column of an id that is the shard's own, or NULL */
-  gboolean    first;   /* every shard holds all the rows: read the first shard's */
+  const char *remap;   /* the columns of ids that are the shard's own, space-separated, or NULL */
 } RoutedTable;
 
 static const RoutedTable routed_tables[] = {
-  { "location",          "id",  "id IN @own", NULL, FALSE },
-  { "event_count",       "loc", "loc IN @own", NULL, FALSE },
-  { "visit",             "loc", NULL, NULL, FALSE },
-  { "visit_chunk",       NULL,  NULL, NULL, FALSE },
-  { "visit_attribute",   NULL,  "(visit >> 32) IN @own", NULL, FALSE },
-  { "call_path",         NULL,  NULL, NULL, TRUE },
-  { "call_path_profile", "loc", "loc IN @own", NULL, FALSE },
-  { "message",           NULL,  "coalesce (send_loc, recv_loc) IN @own", "id", FALSE },
+  { "location",          "id",  "id IN @own", NULL },
+  { "event_count",       "loc", "loc IN @own", NULL },
+  { "visit",             "loc", NULL, "path" },
+  { "visit_chunk",       NULL,  NULL, NULL },
+  { "visit_attribute",   NULL,  "(visit >> 32) IN @own", NULL },
+  /* each shard numbers the call paths of its visits */
+  { "call_path",         NULL,  NULL, "id parent" },
+  { "call_path_profile", "loc", "loc IN @own", "path" },
+  { "message",           NULL,  "coalesce (send_loc, recv_loc) IN @own", "id" },
   /* whole chunks, for the lod reader (which keeps a message of the shard
    * of its sender and a collective of the shard of its lowest member) */
-  { "message_chunk",     NULL,  NULL, "first_row", FALSE },
-  { "collective_member_chunk", NULL, NULL, "first_row", FALSE },
-  { "collective",        NULL,  "id IN temp.own_collective", "id", FALSE },
-  { "collective_member", NULL,  "collective IN temp.own_collective", "collective", FALSE },
-  { "rma_op",            "loc", "loc IN @own", NULL, FALSE },
-  { "rma_sync",          "loc", "loc IN @own", NULL, FALSE },
-  { "lock",              "loc", "loc IN @own", NULL, FALSE },
-  { "metric_value",      "loc", "loc IN @own", NULL, FALSE },
-  { "thread_event",      "loc", "loc IN @own", NULL, FALSE },
-  { "program",           "loc", "loc IN @own", NULL, FALSE },
-  { "parameter_value",   "loc", "loc IN @own", NULL, FALSE },
-  { "sample",            "loc", "loc IN @own", NULL, FALSE },
-  { "lod",               "loc", NULL, NULL, FALSE },
-  { "lod_chunk",         NULL,  NULL, NULL, FALSE },
-  { "import_log",        "loc", "coalesce (loc, -1) IN @own", NULL, FALSE },
+  { "message_chunk",     NULL,  NULL, "first_row" },
+  { "collective_member_chunk", NULL, NULL, "first_row" },
+  { "collective",        NULL,  "id IN temp.own_collective", "id" },
+  { "collective_member", NULL,  "collective IN temp.own_collective", "collective" },
+  { "rma_op",            "loc", "loc IN @own", NULL },
+  { "rma_sync",          "loc", "loc IN @own", NULL },
+  { "lock",              "loc", "loc IN @own", NULL },
+  { "metric_value",      "loc", "loc IN @own", NULL },
+  { "thread_event",      "loc", "loc IN @own", NULL },
+  { "program",           "loc", "loc IN @own", NULL },
+  { "parameter_value",   "loc", "loc IN @own", NULL },
+  { "sample",            "loc", "loc IN @own", NULL },
+  { "lod",               "loc", NULL, NULL },
+  { "lod_chunk",         NULL,  NULL, NULL },
+  { "import_log",        "loc", "coalesce (loc, -1) IN @own", NULL },
 };
 
 typedef struct
@@ -68,6 +68,7 @@ typedef struct
 
 struct _SextantShardUnion
 {
+  SextantStore *manifest;  /* (not owned: it owns this) */
   Shard      *shards;
   guint       n_shards;
   GHashTable *loc_shard;  /* location id -> rank + 1 */
@@ -81,7 +82,7 @@ typedef struct
   const RoutedTable *table;
   GPtrArray         *columns;   /* names */
   int                route;     /* column index, or -1 */
-  int                remap;
+  guint64            remap;     /* bit c: column c is a per-shard id */
   int                id;        /* the column "id" (the row id), or -1 */
 } UnionTable;
 
@@ -94,7 +95,7 @@ typedef struct
   char          *sql;
   sqlite3_value **args;     /* copies of xFilter's */
   int            n_args;
-  int            remap_arg; /* the argument that is a per-shard id, or -1 */
+  guint64        remap_args; /* bit i: argument i is a per-shard id */
   gint64         row;
   gboolean       eof;
 } UnionCursor;
@@ -117,7 +118,6 @@ shard_db (SextantShardUnion  *self,
   if (shard->store == NULL)
     {
       g_autoptr(GError) local_error = NULL;
-
       g_autoptr(GString) own = g_string_new (own_collectives);
       char *message = NULL;
 
@@ -126,7 +126,6 @@ shard_db (SextantShardUnion  *self,
           *error = sqlite3_mprintf ("%s", local_error->message);
           return NULL;
         }
-      self->n_open++;
       g_string_replace (own, "@own", shard->own, 0);
       if (sqlite3_exec (_sextant_store_get_db (shard->store), own->str, NULL, NULL, &message) != SQLITE_OK)
         {
@@ -135,6 +134,7 @@ shard_db (SextantShardUnion  *self,
           g_clear_object (&shard->store);
           return NULL;
         }
+      self->n_open++;
     }
 
   return _sextant_store_get_db (shard->store);
@@ -160,6 +160,13 @@ column_index (UnionTable *table,
         return (int)i;
 
   return -1;
+}
+
+static inline gboolean
+is_remapped (const UnionTable *table,
+             int               col)
+{
+  return col >= 0 && col < 64 && (table->remap & (G_GUINT64_CONSTANT (1) << col)) != 0;
 }
 
 static void
@@ -218,7 +225,14 @@ union_connect (sqlite3             *db,
       return SQLITE_ERROR;
     }
   table->route = column_index (table, routed->route);
-  table->remap = column_index (table, routed->remap);
+  if (routed->remap != NULL)
+    {
+      g_auto(GStrv) names = g_strsplit (routed->remap, " ", -1);
+
+      for (guint i = 0; names[i] != NULL; i++)
+        if (column_index (table, names[i]) >= 0 && column_index (table, names[i]) < 64)
+          table->remap |= G_GUINT64_CONSTANT (1) << column_index (table, names[i]);
+    }
   table->id = column_index (table, "id");
   *vtab = &table->base;
 
@@ -266,7 +280,7 @@ union_best_index (sqlite3_vtab       *vtab,
       const char *op = op_sql (c->op);
 
       if (!c->usable || c->iColumn < 0 || op == NULL ||
-          (c->iColumn == table->remap && c->op != SQLITE_INDEX_CONSTRAINT_EQ))
+          (is_remapped (table, c->iColumn) && c->op != SQLITE_INDEX_CONSTRAINT_EQ))
         continue;
       /* one equality on the route or the id picks the shard */
       if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && c->iColumn == table->route)
@@ -276,7 +290,7 @@ union_best_index (sqlite3_vtab       *vtab,
           info->idxNum |= 1;
           cost /= 1000;
         }
-      else if (c->iColumn == table->remap)
+      else if (is_remapped (table, c->iColumn))
         {
           if (info->idxNum & 2)
             continue;
@@ -364,6 +378,9 @@ cursor_step (UnionCursor *self)
             }
           if (!(db = shard_db (shards, self->shard, &error)))
             return set_vtab_error (&table->base, error);
+          /* a cancelled read of the manifest stops the shard's too */
+          sextant_store_set_cancellable (shards->shards[self->shard].store,
+                                         sextant_store_get_cancellable (shards->manifest));
           {
             g_autoptr(GString) sql = g_string_new (self->sql);
 
@@ -373,7 +390,7 @@ cursor_step (UnionCursor *self)
           }
           for (int i = 0; rc == SQLITE_OK && i < self->n_args; i++)
             {
-              if (i == self->remap_arg)
+              if (self->remap_args & (G_GUINT64_CONSTANT (1) << i))
                 rc = sqlite3_bind_int64 (self->stmt, i + 1, sextant_shard_local_id (sqlite3_value_int64 (self->args[i])));
               else
                 rc = sqlite3_bind_value (self->stmt, i + 1, self->args[i]);
@@ -416,9 +433,9 @@ union_filter (sqlite3_vtab_cursor  *cursor,
 
   cursor_reset (self);
   self->row = 0;
-  self->remap_arg = -1;
+  self->remap_args = 0;
   self->shard = 0;
-  self->last = table->table->first ? 0 : shards->n_shards - 1;
+  self->last = shards->n_shards - 1;
 
   for (guint i = 0; i < table->columns->len; i++)
     g_string_append_printf (sql, "%s\"%s\"", i > 0 ? ", " : "", (const char *)g_ptr_array_index (table->columns, i));
@@ -446,7 +463,7 @@ union_filter (sqlite3_vtab_cursor  *cursor,
           self->last = MIN (self->last, (guint)GPOINTER_TO_UINT (rank) - 1);
           idx_num &= ~1;
         }
-      else if (col == table->remap)
+      else if (is_remapped (table, col) && self->n_args < 64)
         {
           gint64 id = sqlite3_value_int64 (argv[i]);
 
@@ -455,7 +472,7 @@ union_filter (sqlite3_vtab_cursor  *cursor,
             return SQLITE_OK;
           self->shard = MAX (self->shard, sextant_shard_of_id (id));
           self->last = MIN (self->last, sextant_shard_of_id (id));
-          self->remap_arg = self->n_args;
+          self->remap_args |= G_GUINT64_CONSTANT (1) << self->n_args;
         }
       g_string_append_printf (sql, " AND \"%s\" %s ?%d", name, op, self->n_args + 1);
       self->args[self->n_args++] = sqlite3_value_dup (argv[i]);
@@ -486,7 +503,7 @@ union_column (sqlite3_vtab_cursor *cursor,
   UnionCursor *self = (UnionCursor *)cursor;
   UnionTable *table = (UnionTable *)cursor->pVtab;
 
-  if (col == table->remap && sqlite3_column_type (self->stmt, col) != SQLITE_NULL)
+  if (is_remapped (table, col) && sqlite3_column_type (self->stmt, col) != SQLITE_NULL)
     sqlite3_result_int64 (context, sextant_shard_id (self->shard, sqlite3_column_int64 (self->stmt, col)));
   else
     sqlite3_result_value (context, sqlite3_column_value (self->stmt, col));
@@ -503,7 +520,7 @@ union_rowid (sqlite3_vtab_cursor *cursor,
 
   if (table->id < 0)
     *rowid = self->row;
-  else if (table->id == table->remap)
+  else if (is_remapped (table, table->id))
     *rowid = sextant_shard_id (self->shard, sqlite3_column_int64 (self->stmt, table->id));
   else
     *rowid = sqlite3_column_int64 (self->stmt, table->id);
@@ -592,6 +609,7 @@ sextant_shard_union_new (SextantStore  *manifest,
   SextantShardUnion *self = g_new0 (SextantShardUnion, 1);
   g_autoptr(GPtrArray) views = g_ptr_array_new_with_free_func (g_free);
 
+  self->manifest = manifest;
   self->n_shards = paths->len;
   self->shards = g_new0 (Shard, MAX (paths->len, 1));
   self->loc_shard = g_hash_table_new (NULL, NULL);

@@ -572,6 +572,22 @@ sextant_store_get_n_shards (SextantStore *self)
 }
 
 /**
+ * sextant_store_get_n_open_shards:
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: the shards of a manifest opened so far (each is at its first
+ *   read); 0 for a store that is no manifest
+ */
+guint
+sextant_store_get_n_open_shards (SextantStore *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), 0);
+
+  return self->shards != NULL ? sextant_shard_union_get_n_open (self->shards) : 0;
+}
+
+/**
  * sextant_store_get_location_shard:
  *
  * Threading: any thread.
@@ -1586,6 +1602,12 @@ sextant_row_get_int_or_null (const SextantRow *row,
 }
 
 /* The index of the result column called @name, or -1. */
+int
+sextant_row_get_n_columns (const SextantRow *row)
+{
+  return sqlite3_column_count (row->stmt);
+}
+
 int
 sextant_row_find_column (const SextantRow *row,
                          const char       *name)
