@@ -31,6 +31,7 @@ import sys
 import tempfile
 import zlib
 
+from sextant_traces import anchor, external_archives
 from tap import finish, ok
 
 SEXTANT = os.environ.get("SEXTANT", "sextant")
@@ -44,28 +45,6 @@ XVFB = ["timeout", "300", "xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"]
 
 def run(*args):
     return subprocess.run([str(a) for a in args], capture_output=True, text=True)
-
-
-def external_archives():
-    """The archives of the external README that have event tables (as
-    tests/test-external-traces.py reads it), each with its anchor file."""
-    names = []
-    with open(os.path.join(TRACES, "README.md")) as f:
-        name = None
-        for line in f:
-            m = re.match(r"^## (\S+)\s*$", line)
-            if m:
-                name = m.group(1)
-            elif name and line.startswith("| event type | count |") and name not in names:
-                names.append(name)
-    archives = []
-    for name in names:
-        for root, _, files in os.walk(os.path.join(TRACES, name)):
-            anchors = sorted(f for f in files if f.endswith(".otf2"))
-            if anchors:
-                archives.append((name, os.path.join(root, anchors[0])))
-                break
-    return archives
 
 
 def same(name, a, b, path_a, path_b):
@@ -234,8 +213,8 @@ def span_seconds(db):
 def main():
     with tempfile.TemporaryDirectory(prefix="manifest-views-") as work:
         cases = []
-        for i, (name, archive) in enumerate(external_archives()):
-            cases.append((name, archive, 1 + (i + 1) % 4, i == 0))
+        for i, name in enumerate(external_archives(TRACES)):
+            cases.append((name, anchor(os.path.join(TRACES, name)), 1 + (i + 1) % 4, i == 0))
         stencil = os.path.join(work, "stencil")
         gen = run(BENCH_GEN, "--ranks", "12", "--events", "120000", stencil)
         ok(gen.returncode == 0, "the import benchmark's generator wrote a 12-rank stencil", gen.stderr)
