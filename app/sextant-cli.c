@@ -21,6 +21,7 @@
 #include "sextant-cli-private.h"
 #include "sextant-importer.h"
 #include "sextant-store-private.h"
+#include "sextant-store-shards.h"
 
 #define EXIT_USAGE 2
 
@@ -496,6 +497,27 @@ open_or_import (const char  *path,
   return sextant_store_open (*db_path, error);
 }
 
+/* open_or_import() for analyze and report: a parallel import's manifest is
+ * refused (its analysis runs on the shards, which these do not do yet) */
+static SextantStore *
+open_to_analyse (const char  *path,
+                 char       **db_path,
+                 GError     **error)
+{
+  g_autoptr(SextantStore) store = open_or_import (path, db_path, error);
+
+  if (store != NULL && sextant_store_get_n_shards (store) > 0)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_ARGUMENT,
+                   "%s: the manifest of a parallel import (%u shards, sextant-mpi import); `analyze` and `report` "
+                   "do not run on its shards yet (docs/parallel.md): `info`, `tree`, `matrix` and the window read "
+                   "it, or import the archive with `sextant import`", path, sextant_store_get_n_shards (store));
+      return NULL;
+    }
+
+  return g_steal_pointer (&store);
+}
+
 int
 sextant_cli_info (int    argc,
                   char **argv)
@@ -686,7 +708,7 @@ sextant_cli_analyze (int    argc,
     if (!sextant_pattern_set_add_file (patterns, files[i], &error))
       return runtime_error (error);
 
-  if (!(store = open_or_import (argv[1], &db_path, &error)))
+  if (!(store = open_to_analyse (argv[1], &db_path, &error)))
     return runtime_error (error);
 
   analysis = sextant_analysis_new (store, patterns);
@@ -781,7 +803,7 @@ sextant_cli_report (int    argc,
     return usage_error (context, "report needs -o OUT");
 
   if (!(patterns = sextant_pattern_set_new_default (&error)) ||
-      !(store = open_or_import (argv[1], &db_path, &error)))
+      !(store = open_to_analyse (argv[1], &db_path, &error)))
     return runtime_error (error);
 
   /* analysed with this catalogue and its defaults already (as `sextant

@@ -13,6 +13,7 @@ of the same archive; then on the manifest and on the store:
   * `sextant info --collectives`: the same collectives (their ids differ:
     a manifest's carry the shard's rank);
   * `sextant matrix`: the same communication matrix;
+  * `sextant analyze` and `report` refuse it, saying why (not done yet);
   * `sextant tree --collective`: the same tree for the first, middle and
     last collective;
   * the window (stencil and one external archive): the timeline exported
@@ -85,6 +86,11 @@ def compare_cli(name, single, manifest):
         b = run(SEXTANT, *args, manifest)
         ok(a.returncode == 0 and b.returncode == 0, "%s: sextant %s on both" % (name, args[0]), a.stderr + b.stderr)
         same("%s: sextant %s, manifest as store" % (name, args[0]), a.stdout, b.stdout, single, manifest)
+
+    for command in ("analyze", "report"):
+        r = run(SEXTANT, command, manifest, *(["-f", "md", "-o", "-"] if command == "report" else []))
+        ok(r.returncode == 1 and "do not run on its shards yet" in r.stderr and manifest in r.stderr,
+           "%s: sextant %s refuses the manifest, saying why" % (name, command), r.stdout[-400:] + r.stderr)
 
     a = run(SEXTANT, "info", "--collectives", single)
     b = run(SEXTANT, "info", "--collectives", manifest)

@@ -102,6 +102,8 @@ foreach_in_flight (SextantLodReader  *self,
                    gpointer           user_data,
                    GError           **error)
 {
+  gboolean manifest = sextant_store_get_n_shards (self->store) > 0;
+
   if (!_sextant_lod_chunk_table_load (self, &self->messages, error))
     return FALSE;
 
@@ -131,7 +133,8 @@ foreach_in_flight (SextantLodReader  *self,
           if (m.send_loc == SEXTANT_NULL || m.recv_loc == SEXTANT_NULL)
             continue;
           /* a manifest's message between two shards is in both: the sender's counts */
-          if (sextant_store_get_location_shard (self->store, m.send_loc) != sextant_shard_of_id (chunk->first_row))
+          if (manifest && sextant_store_get_location_shard (self->store, m.send_loc) !=
+                          sextant_shard_of_id (chunk->first_row))
             continue;
           m.id = chunk->first_row + r;
           m.bytes = sextant_chunk_get (c, SEXTANT_MESSAGE_BYTES, r);
