@@ -455,7 +455,9 @@ union_filter (sqlite3_vtab_cursor  *cursor,
         return SQLITE_OK;
       if (col == table->route && g_str_equal (op, "=") && (idx_num & 1))
         {
-          gpointer rank = g_hash_table_lookup (shards->loc_shard, GINT_TO_POINTER ((gint)sqlite3_value_int64 (argv[i])));
+          gint64 loc = sqlite3_value_int64 (argv[i]);
+          gpointer rank = loc >= 0 && loc <= G_MAXINT ? g_hash_table_lookup (shards->loc_shard,
+                                                                             GINT_TO_POINTER ((gint)loc)) : NULL;
 
           if (sqlite3_value_numeric_type (argv[i]) != SQLITE_INTEGER || rank == NULL)
             return SQLITE_OK;
