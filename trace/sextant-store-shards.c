@@ -54,9 +54,10 @@ stat_shard (const char  *path,
  * time_end) when it has events. */
 typedef struct
 {
-  gint64 events;
-  gint64 begin;
-  gint64 end;
+  SextantStore *manifest;
+  gint64        events;
+  gint64        begin;
+  gint64        end;
 } ShardSpan;
 
 static gboolean
@@ -73,6 +74,27 @@ span_row (const SextantRow  *row,
   return FALSE;
 }
 
+/* A location of the shard's own, its counts and span into the manifest */
+static gboolean
+location_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  ShardSpan *span = user_data;
+
+  return sextant_store_foreach_sql (span->manifest,
+                                    "UPDATE location SET events = ?2, first_visit = ?3, last_visit = ?4, "
+                                    "time_begin = ?5, time_end = ?6 WHERE id = ?1",
+                                    no_rows, NULL, error, "innnnn", sextant_row_get_int (row, 0),
+                                    sextant_row_get_int (row, 1), sextant_row_get_int_or_null (row, 2),
+                                    sextant_row_get_int_or_null (row, 3), sextant_row_get_int_or_null (row, 4),
+                                    sextant_row_get_int_or_null (row, 5));
+}
+
+/* The shard's event records and span (meta time_begin, time_end), and its
+ * locations' counts copied into the manifest (the definitions and these
+ * counts are what the manifest holds of the trace: sextant-store-union.c
+ * reads the rest from the shards) */
 static gboolean
 shard_span (const char  *path,
             ShardSpan   *span,
@@ -86,6 +108,10 @@ shard_span (const char  *path,
                                     "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_begin'), "
                                     "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_end')",
                                     span_row, span, error, "") &&
+         sextant_store_foreach_sql (shard,
+                                    "SELECT id, events, first_visit, last_visit, time_begin, time_end FROM location "
+                                    "WHERE events > 0 OR first_visit IS NOT NULL",
+                                    location_row, span, error, "") &&
          sextant_store_close (shard, error);
 }
 
@@ -116,7 +142,7 @@ sextant_store_add_shards (SextantStore  *manifest,
       g_autofree char *recorded = g_build_filename (prefix, info->name, NULL);
       gint64 size = 0;
       gint64 mtime_ns = 0;
-      ShardSpan span = { 0 };
+      ShardSpan span = { manifest, 0, 0, 0 };
 
       if (!shard_span (path, &span, error))
         return FALSE;

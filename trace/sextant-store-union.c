@@ -24,6 +24,8 @@ typedef struct
 {
   const char *name;
   const char *route;   /* a column of location ids whose equality picks the shard, or NULL */
+  const char *by_id;   /* a column of ids with the location in bits 32 and up (visits, chunks of
+                        * visits and of the level of detail), whose equality picks the shard; or NULL */
   const char *own;     /* which of a shard's rows are its own (@own: the list of its locations;
                         * the first shard's also holds -1, for the rows of no location);
                         * NULL: every row (the shard holds nothing else) */
@@ -31,32 +33,31 @@ typedef struct
 } RoutedTable;
 
 static const RoutedTable routed_tables[] = {
-  { "location",          "id",  "id IN @own", NULL },
-  { "event_count",       "loc", "loc IN @own", NULL },
-  { "visit",             "loc", NULL, "path" },
-  { "visit_chunk",       NULL,  NULL, NULL },
-  { "visit_attribute",   NULL,  "(visit >> 32) IN @own", NULL },
+  { "event_count",       "loc", NULL, "loc IN @own", NULL },
+  { "visit",             "loc", "id", NULL, "path" },
+  { "visit_chunk",       NULL,  "first_row", NULL, NULL },
+  { "visit_attribute",   NULL,  "visit", "(visit >> 32) IN @own", NULL },
   /* each shard numbers the call paths of its visits */
-  { "call_path",         NULL,  NULL, "id parent" },
-  { "call_path_profile", "loc", "loc IN @own", "path" },
-  { "message",           NULL,  "coalesce (send_loc, recv_loc) IN @own", "id" },
+  { "call_path",         NULL,  NULL, NULL, "id parent" },
+  { "call_path_profile", "loc", NULL, "loc IN @own", "path" },
+  { "message",           NULL,  NULL, "coalesce (send_loc, recv_loc) IN @own", "id" },
   /* whole chunks, for the lod reader (which keeps a message of the shard
    * of its sender and a collective of the shard of its lowest member) */
-  { "message_chunk",     NULL,  NULL, "first_row" },
-  { "collective_member_chunk", NULL, NULL, "first_row" },
-  { "collective",        NULL,  "id IN temp.own_collective", "id" },
-  { "collective_member", NULL,  "collective IN temp.own_collective", "collective" },
-  { "rma_op",            "loc", "loc IN @own", NULL },
-  { "rma_sync",          "loc", "loc IN @own", NULL },
-  { "lock",              "loc", "loc IN @own", NULL },
-  { "metric_value",      "loc", "loc IN @own", NULL },
-  { "thread_event",      "loc", "loc IN @own", NULL },
-  { "program",           "loc", "loc IN @own", NULL },
-  { "parameter_value",   "loc", "loc IN @own", NULL },
-  { "sample",            "loc", "loc IN @own", NULL },
-  { "lod",               "loc", NULL, NULL },
-  { "lod_chunk",         NULL,  NULL, NULL },
-  { "import_log",        "loc", "coalesce (loc, -1) IN @own", NULL },
+  { "message_chunk",     NULL,  NULL, NULL, "first_row" },
+  { "collective_member_chunk", NULL, NULL, NULL, "first_row" },
+  { "collective",        NULL,  NULL, "id IN temp.own_collective", "id" },
+  { "collective_member", NULL,  NULL, "collective IN temp.own_collective", "collective" },
+  { "rma_op",            "loc", NULL, "loc IN @own", NULL },
+  { "rma_sync",          "loc", NULL, "loc IN @own", NULL },
+  { "lock",              "loc", NULL, "loc IN @own", NULL },
+  { "metric_value",      "loc", NULL, "loc IN @own", NULL },
+  { "thread_event",      "loc", NULL, "loc IN @own", NULL },
+  { "program",           "loc", NULL, "loc IN @own", NULL },
+  { "parameter_value",   "loc", NULL, "loc IN @own", NULL },
+  { "sample",            "loc", NULL, "loc IN @own", NULL },
+  { "lod",               "loc", NULL, NULL, NULL },
+  { "lod_chunk",         NULL,  "first_row", NULL, NULL },
+  { "import_log",        "loc", NULL, "coalesce (loc, -1) IN @own", NULL },
 };
 
 typedef struct
@@ -82,7 +83,9 @@ typedef struct
   const RoutedTable *table;
   GPtrArray         *columns;   /* names */
   int                route;     /* column index, or -1 */
+  int                by_id;
   guint64            remap;     /* bit c: column c is a per-shard id */
+  GHashTable        *stmts;     /* "rank\nSQL" -> a prepared statement not in use */
   int                id;        /* the column "id" (the row id), or -1 */
 } UnionTable;
 
@@ -173,7 +176,61 @@ static void
 union_table_free (UnionTable *table)
 {
   g_clear_pointer (&table->columns, g_ptr_array_unref);
+  g_clear_pointer (&table->stmts, g_hash_table_unref);
   g_free (table);
+}
+
+static void
+stmt_free (gpointer stmt)
+{
+  sqlite3_finalize (stmt);
+}
+
+/* @sql prepared on shard @rank's @db: the one kept from an earlier read if
+ * it is there (a join reads the inner table once per outer row) */
+static sqlite3_stmt *
+take_stmt (UnionTable  *table,
+           guint        rank,
+           sqlite3     *db,
+           const char  *sql,
+           int         *rc)
+{
+  g_autofree char *key = g_strdup_printf ("%u\n%s", rank, sql);
+  gpointer kept_key = NULL;
+  gpointer stmt = NULL;
+
+  if (g_hash_table_steal_extended (table->stmts, key, &kept_key, &stmt))
+    {
+      g_free (kept_key);
+      *rc = SQLITE_OK;
+      return stmt;
+    }
+  *rc = sqlite3_prepare_v2 (db, sql, -1, (sqlite3_stmt **)&stmt, NULL);
+
+  return stmt;
+}
+
+/* Keeps @stmt (of shard @rank) for the next read, or finalizes it when
+ * one of the same SQL is kept already */
+static void
+give_stmt (UnionTable   *table,
+           guint         rank,
+           sqlite3_stmt *stmt)
+{
+  char *key;
+
+  if (stmt == NULL)
+    return;
+  key = g_strdup_printf ("%u\n%s", rank, sqlite3_sql (stmt));
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+  if (g_hash_table_contains (table->stmts, key))
+    {
+      sqlite3_finalize (stmt);
+      g_free (key);
+    }
+  else
+    g_hash_table_insert (table->stmts, key, stmt);
 }
 
 static int
@@ -199,6 +256,7 @@ union_connect (sqlite3             *db,
   table->shards = aux;
   table->table = routed;
   table->columns = g_ptr_array_new_with_free_func (g_free);
+  table->stmts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, stmt_free);
   /* the columns of the manifest's own (empty) table of that name */
   rc = sqlite3_prepare_v2 (db, "SELECT name FROM pragma_table_info (?1, 'main') ORDER BY cid", -1, &stmt, NULL);
   if (rc == SQLITE_OK)
@@ -225,6 +283,7 @@ union_connect (sqlite3             *db,
       return SQLITE_ERROR;
     }
   table->route = column_index (table, routed->route);
+  table->by_id = column_index (table, routed->by_id);
   if (routed->remap != NULL)
     {
       g_auto(GStrv) names = g_strsplit (routed->remap, " ", -1);
@@ -283,7 +342,7 @@ union_best_index (sqlite3_vtab       *vtab,
           (is_remapped (table, c->iColumn) && c->op != SQLITE_INDEX_CONSTRAINT_EQ))
         continue;
       /* one equality on the route or the id picks the shard */
-      if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && c->iColumn == table->route)
+      if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && (c->iColumn == table->route || c->iColumn == table->by_id))
         {
           if (info->idxNum & 1)
             continue;
@@ -326,7 +385,7 @@ union_open (sqlite3_vtab         *vtab,
 static void
 cursor_reset (UnionCursor *self)
 {
-  g_clear_pointer (&self->stmt, sqlite3_finalize);
+  give_stmt ((UnionTable *)self->base.pVtab, self->shard, g_steal_pointer (&self->stmt));
   g_clear_pointer (&self->sql, g_free);
   for (int i = 0; i < self->n_args; i++)
     sqlite3_value_free (self->args[i]);
@@ -386,7 +445,7 @@ cursor_step (UnionCursor *self)
 
             g_string_replace (sql, "@rows", table->table->own != NULL ? table->table->own : "1", 1);
             g_string_replace (sql, "@own", shards->shards[self->shard].own, 0);
-            rc = sqlite3_prepare_v2 (db, sql->str, -1, &self->stmt, NULL);
+            self->stmt = take_stmt (table, self->shard, db, sql->str, &rc);
           }
           for (int i = 0; rc == SQLITE_OK && i < self->n_args; i++)
             {
@@ -413,7 +472,7 @@ cursor_step (UnionCursor *self)
           g_clear_pointer (&self->stmt, sqlite3_finalize);
           return set_vtab_error (&table->base, message);
         }
-      g_clear_pointer (&self->stmt, sqlite3_finalize);
+      give_stmt (table, self->shard, g_steal_pointer (&self->stmt));
       self->shard++;
     }
 }
@@ -453,9 +512,9 @@ union_filter (sqlite3_vtab_cursor  *cursor,
       /* a location or an id of another type than an integer matches nothing */
       if (sqlite3_value_type (argv[i]) == SQLITE_NULL)
         return SQLITE_OK;
-      if (col == table->route && g_str_equal (op, "=") && (idx_num & 1))
+      if ((col == table->route || col == table->by_id) && g_str_equal (op, "=") && (idx_num & 1))
         {
-          gint64 loc = sqlite3_value_int64 (argv[i]);
+          gint64 loc = sqlite3_value_int64 (argv[i]) >> (col == table->by_id ? 32 : 0);
           gpointer rank = loc >= 0 && loc <= G_MAXINT ? g_hash_table_lookup (shards->loc_shard,
                                                                              GINT_TO_POINTER ((gint)loc)) : NULL;
 
