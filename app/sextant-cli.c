@@ -21,6 +21,7 @@
 #include "sextant-cli-private.h"
 #include "sextant-importer.h"
 #include "sextant-store-private.h"
+#include "sextant-store-shards.h"
 
 #define EXIT_USAGE 2
 
@@ -480,22 +481,12 @@ open_or_import (const char  *path,
 {
   g_autoptr(SextantImporter) importer = NULL;
   g_autoptr(SextantStore) store = NULL;
-  g_autofree char *shards = NULL;
 
   if (sextant_path_is_store (path))
     {
       *db_path = g_strdup (path);
       if (!(store = sextant_store_open (path, error)))
         return NULL;
-      /* the shards of a parallel import are not read as one trace yet */
-      if ((shards = sextant_store_get_meta (store, "shards")) != NULL)
-        {
-          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_ARGUMENT,
-                       "%s: the manifest of a parallel import (%s shards, sextant-mpi import); the command line "
-                       "and the window do not read a manifest as one trace yet (docs/parallel.md): open one of "
-                       "its shards, or import the archive with `sextant import`", path, shards);
-          return NULL;
-        }
       return g_steal_pointer (&store);
     }
 
@@ -504,6 +495,27 @@ open_or_import (const char  *path,
 
   *db_path = g_strdup (sextant_importer_get_db_path (importer));
   return sextant_store_open (*db_path, error);
+}
+
+/* open_or_import() for analyze and report: a parallel import's manifest is
+ * refused (its analysis runs on the shards, which these do not do yet) */
+static SextantStore *
+open_to_analyse (const char  *path,
+                 char       **db_path,
+                 GError     **error)
+{
+  g_autoptr(SextantStore) store = open_or_import (path, db_path, error);
+
+  if (store != NULL && sextant_store_get_n_shards (store) > 0)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_ARGUMENT,
+                   "%s: the manifest of a parallel import (%u shards, sextant-mpi import); `analyze` and `report` "
+                   "do not run on its shards yet (docs/parallel.md): `info`, `tree`, `matrix` and the window read "
+                   "it, or import the archive with `sextant import`", path, sextant_store_get_n_shards (store));
+      return NULL;
+    }
+
+  return g_steal_pointer (&store);
 }
 
 int
@@ -696,7 +708,7 @@ sextant_cli_analyze (int    argc,
     if (!sextant_pattern_set_add_file (patterns, files[i], &error))
       return runtime_error (error);
 
-  if (!(store = open_or_import (argv[1], &db_path, &error)))
+  if (!(store = open_to_analyse (argv[1], &db_path, &error)))
     return runtime_error (error);
 
   analysis = sextant_analysis_new (store, patterns);
@@ -791,7 +803,7 @@ sextant_cli_report (int    argc,
     return usage_error (context, "report needs -o OUT");
 
   if (!(patterns = sextant_pattern_set_new_default (&error)) ||
-      !(store = open_or_import (argv[1], &db_path, &error)))
+      !(store = open_to_analyse (argv[1], &db_path, &error)))
     return runtime_error (error);
 
   /* analysed with this catalogue and its defaults already (as `sextant

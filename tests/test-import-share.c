@@ -23,136 +23,8 @@
 
 #include "sextant-column-table.h"
 #include "sextant-importer.h"
+#include "sextant-test-share.h"
 #include "sextant-test-util.h"
-
-/* The ranks' meeting point: one exchange per import */
-typedef struct
-{
-  GMutex    lock;
-  GCond     all_here;
-  guint     n;
-  guint     arrived;
-  gboolean  failed;
-  GBytes  **out;          /* n x n: out[from * n + to] */
-} Hub;
-
-typedef struct
-{
-  Hub        *hub;
-  guint       rank;
-  const char *archive;
-  char       *shard;
-  gboolean    fail;       /* this rank gives up before the exchange */
-  gboolean    ok;
-  char       *message;
-  GArray     *locations;
-} Rank;
-
-static void
-hub_arrive (Hub      *hub,
-            gboolean  failed)
-{
-  g_mutex_lock (&hub->lock);
-  hub->failed |= failed;
-  if (++hub->arrived == hub->n)
-    g_cond_broadcast (&hub->all_here);
-  while (hub->arrived < hub->n)
-    g_cond_wait (&hub->all_here, &hub->lock);
-  g_mutex_unlock (&hub->lock);
-}
-
-static gboolean
-exchange (GBytes   **out,
-          GBytes   **in,
-          gpointer   user_data,
-          GError   **error)
-{
-  Rank *rank = user_data;
-  Hub *hub = rank->hub;
-
-  for (guint to = 0; to < hub->n; to++)
-    hub->out[rank->rank * hub->n + to] = g_bytes_ref (out[to]);
-  hub_arrive (hub, FALSE);
-  if (hub->failed)
-    {
-      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, "another rank failed");
-      return FALSE;
-    }
-  for (guint from = 0; from < hub->n; from++)
-    in[from] = g_bytes_ref (hub->out[from * hub->n + rank->rank]);
-
-  return TRUE;
-}
-
-static gpointer
-run_rank (gpointer data)
-{
-  Rank *rank = data;
-  g_autoptr(SextantImporter) importer = sextant_importer_new (rank->archive, rank->shard);
-  g_autoptr(GError) error = NULL;
-  SextantImportShare share = { rank->rank, rank->hub->n, FALSE, exchange, rank };
-
-  if (rank->fail)
-    {
-      hub_arrive (rank->hub, TRUE);
-      return NULL;
-    }
-  sextant_importer_set_share (importer, &share);
-  g_assert_true (g_file_set_contents (rank->shard, "", 0, NULL));
-  rank->ok = sextant_importer_run_into (importer, rank->shard, NULL, &error);
-  if (!rank->ok)
-    rank->message = g_strdup (error->message);
-  else
-    rank->locations = g_array_ref (sextant_importer_get_share_locations (importer));
-
-  return NULL;
-}
-
-/* Imports @archive on @n ranks (threads); rank @failing (-1: none) fails. */
-static Rank *
-import_shared (const char *archive,
-               const char *dir,
-               guint       n,
-               gint        failing,
-               Hub        *hub)
-{
-  Rank *ranks = g_new0 (Rank, n);
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-
-  g_mutex_init (&hub->lock);
-  g_cond_init (&hub->all_here);
-  hub->n = n;
-  hub->out = g_new0 (GBytes *, n * n);
-  for (guint r = 0; r < n; r++)
-    {
-      ranks[r] = (Rank) { hub, r, archive, NULL, (gint)r == failing, FALSE, NULL, NULL };
-      ranks[r].shard = g_strdup_printf ("%s/shard-%u-of-%u.db", dir, r, n);
-      g_ptr_array_add (threads, g_thread_new ("rank", run_rank, &ranks[r]));
-    }
-  for (guint r = 0; r < n; r++)
-    g_thread_join (g_ptr_array_index (threads, r));
-
-  return ranks;
-}
-
-static void
-ranks_free (Rank *ranks,
-            Hub  *hub)
-{
-  for (guint r = 0; r < hub->n; r++)
-    {
-      sextant_store_remove_files (ranks[r].shard);
-      g_free (ranks[r].shard);
-      g_free (ranks[r].message);
-      g_clear_pointer (&ranks[r].locations, g_array_unref);
-    }
-  for (guint i = 0; i < hub->n * hub->n; i++)
-    g_clear_pointer (&hub->out[i], g_bytes_unref);
-  g_free (hub->out);
-  g_mutex_clear (&hub->lock);
-  g_cond_clear (&hub->all_here);
-  g_free (ranks);
-}
 
 static int
 compare_lines (gconstpointer a,
@@ -222,8 +94,8 @@ check_archive (const char *scenario,
   g_autoptr(SextantImporter) importer = sextant_importer_new (archive, single);
   g_autoptr(GError) error = NULL;
   g_autofree guint8 *seen = NULL;
-  Hub hub = { 0 };
-  Rank *ranks;
+  SextantTestHub hub = { 0 };
+  SextantTestRank *ranks;
   gint64 n_locations;
   gint64 crossing = 0;
 
@@ -234,7 +106,7 @@ check_archive (const char *scenario,
   g_assert_cmpint (n_locations, >, 0);
   seen = g_new0 (guint8, n_locations);
 
-  ranks = import_shared (archive, dir, n, -1, &hub);
+  ranks = sextant_test_import_shared (archive, dir, n, -1, &hub);
   for (guint r = 0; r < n; r++)
     {
       g_autoptr(GString) locs = g_string_new (NULL);
@@ -271,7 +143,7 @@ check_archive (const char *scenario,
     g_assert_true (seen[l]);
   if (n > 1 && g_str_equal (scenario, "every-kind"))
     g_assert_cmpint (crossing, >, 0);
-  ranks_free (ranks, &hub);
+  sextant_test_ranks_free (ranks, &hub);
   sextant_store_remove_files (single);
   sextant_test_remove_tree (dir);
 }
@@ -304,8 +176,8 @@ test_failed_rank (void)
   g_autofree char *dir = g_dir_make_tmp ("sextant-share-XXXXXX", NULL);
   g_autofree char *gen_dir = g_build_filename (dir, "archive", NULL);
   g_autofree char *archive = sextant_test_otf2gen ("every-kind", gen_dir);
-  Hub hub = { 0 };
-  Rank *ranks = import_shared (archive, dir, 3, 1, &hub);
+  SextantTestHub hub = { 0 };
+  SextantTestRank *ranks = sextant_test_import_shared (archive, dir, 3, 1, &hub);
 
   for (guint r = 0; r < 3; r++)
     if (r != 1)
@@ -313,7 +185,7 @@ test_failed_rank (void)
         g_assert_false (ranks[r].ok);
         g_assert_nonnull (strstr (ranks[r].message, "another rank failed"));
       }
-  ranks_free (ranks, &hub);
+  sextant_test_ranks_free (ranks, &hub);
   sextant_test_remove_tree (dir);
 }
 

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include "sextant-lod-reader-private.h"
+#include "sextant-store-shards.h"
 
 /* Collectives ---------------------------------------------------------------------- */
 
@@ -140,6 +141,11 @@ index_members (const SextantChunk  *c,
       gint64 id = sextant_chunk_get (c, SEXTANT_MEMBER_COLLECTIVE, r);
       MemberRead read;
 
+      /* a manifest's collective ids have the shard's rank in the high bits
+       * (as its chunk's rows): only those of the shard that holds the
+       * collective are found */
+      if (id != SEXTANT_NULL)
+        id = sextant_shard_id (sextant_shard_of_id (first_row), id);
       if (id == SEXTANT_NULL || (read.collective = find_collective (build, id)) == G_MAXUINT)
         continue;
       read.m.loc = _sextant_lod_or_zero (sextant_chunk_get (c, SEXTANT_MEMBER_LOC, r));

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sextant-lod-reader-private.h"
+#include "sextant-store-shards.h"
 
 /* The messages by pair of locations, each pair's in send order: built
  * once per reader from every message chunk (about 24 bytes a message), so
@@ -101,6 +102,8 @@ foreach_in_flight (SextantLodReader  *self,
                    gpointer           user_data,
                    GError           **error)
 {
+  gboolean manifest = sextant_store_get_n_shards (self->store) > 0;
+
   if (!_sextant_lod_chunk_table_load (self, &self->messages, error))
     return FALSE;
 
@@ -128,6 +131,10 @@ foreach_in_flight (SextantLodReader  *self,
           m.send_loc = sextant_chunk_get (c, SEXTANT_MESSAGE_SEND_LOC, r);
           m.recv_loc = sextant_chunk_get (c, SEXTANT_MESSAGE_RECV_LOC, r);
           if (m.send_loc == SEXTANT_NULL || m.recv_loc == SEXTANT_NULL)
+            continue;
+          /* a manifest's message between two shards is in both: the sender's counts */
+          if (manifest && sextant_store_get_location_shard (self->store, m.send_loc) !=
+                          sextant_shard_of_id (chunk->first_row))
             continue;
           m.id = chunk->first_row + r;
           m.bytes = sextant_chunk_get (c, SEXTANT_MESSAGE_BYTES, r);
@@ -206,6 +213,37 @@ compare_send_times (gconstpointer a,
   return (x->send_time > y->send_time) - (x->send_time < y->send_time);
 }
 
+static int
+compare_pairs (gconstpointer a,
+               gconstpointer b)
+{
+  const MessagePair *x = a;
+  const MessagePair *y = b;
+
+  if (x->send_loc != y->send_loc)
+    return (x->send_loc > y->send_loc) - (x->send_loc < y->send_loc);
+
+  return (x->recv_loc > y->recv_loc) - (x->recv_loc < y->recv_loc);
+}
+
+/* @list's pairs by sender and receiver, @which (each message's pair) to
+ * match: the messages are drawn in an order that does not depend on how
+ * the store lists them (a manifest's shard by shard) */
+static void
+sort_pairs (GArray *list,
+            GArray *which)
+{
+  g_autofree guint *moved = g_new (guint, MAX (list->len, 1));
+
+  for (guint p = 0; p < list->len; p++)
+    g_array_index (list, MessagePair, p).first = p;
+  g_array_sort (list, compare_pairs);
+  for (guint p = 0; p < list->len; p++)
+    moved[g_array_index (list, MessagePair, p).first] = p;
+  for (guint i = 0; i < which->len; i++)
+    g_array_index (which, guint, i) = moved[g_array_index (which, guint, i)];
+}
+
 static gboolean
 message_index_build (SextantLodReader  *self,
                      GError           **error)
@@ -226,6 +264,7 @@ message_index_build (SextantLodReader  *self,
   _sextant_lod_chunk_table_clear (&self->messages);
 
   /* by pair (a counting sort), then each pair's by send time */
+  sort_pairs (list, which);
   index = g_new0 (MessageIndex, 1);
   index->pairs = g_steal_pointer (&list);
   index->times = g_array_sized_new (FALSE, FALSE, sizeof (MessageTimes), all->len);

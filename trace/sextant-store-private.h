@@ -334,6 +334,7 @@ const void   *sextant_row_get_blob          (const SextantRow  *row,
                                              gsize             *size);
 gint64        sextant_row_get_int_or_null   (const SextantRow  *row,
                                              int                column);
+int           sextant_row_get_n_columns     (const SextantRow  *row);
 int           sextant_row_find_column       (const SextantRow  *row,
                                              const char        *name);
 

@@ -36,16 +36,6 @@ no_rows (const SextantRow  *row,
 }
 
 static gboolean
-first_int (const SextantRow  *row,
-           gpointer           user_data,
-           GError           **error)
-{
-  *(gint64 *)user_data = sextant_row_is_null (row, 0) ? 0 : sextant_row_get_int (row, 0);
-
-  return FALSE;
-}
-
-static gboolean
 stat_shard (const char  *path,
             gint64      *size,
             gint64      *mtime_ns)
@@ -60,15 +50,68 @@ stat_shard (const char  *path,
   return TRUE;
 }
 
+/* The shard's event records, and its first and last event (meta time_begin,
+ * time_end) when it has events. */
+typedef struct
+{
+  SextantStore *manifest;
+  gint64        events;
+  gint64        begin;
+  gint64        end;
+} ShardSpan;
+
 static gboolean
-shard_events (const char  *path,
-              gint64      *events,
-              GError     **error)
+span_row (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  ShardSpan *span = user_data;
+
+  span->events = sextant_row_get_int (row, 0);
+  span->begin = sextant_row_get_int (row, 1);
+  span->end = sextant_row_get_int (row, 2);
+
+  return FALSE;
+}
+
+/* A location of the shard's own, its counts and span into the manifest */
+static gboolean
+location_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  ShardSpan *span = user_data;
+
+  return sextant_store_foreach_sql (span->manifest,
+                                    "UPDATE location SET events = ?2, first_visit = ?3, last_visit = ?4, "
+                                    "time_begin = ?5, time_end = ?6 WHERE id = ?1",
+                                    no_rows, NULL, error, "innnnn", sextant_row_get_int (row, 0),
+                                    sextant_row_get_int (row, 1), sextant_row_get_int_or_null (row, 2),
+                                    sextant_row_get_int_or_null (row, 3), sextant_row_get_int_or_null (row, 4),
+                                    sextant_row_get_int_or_null (row, 5));
+}
+
+/* The shard's event records and span (meta time_begin, time_end), and its
+ * locations' counts copied into the manifest (the definitions and these
+ * counts are what the manifest holds of the trace: sextant-store-union.c
+ * reads the rest from the shards) */
+static gboolean
+shard_span (const char  *path,
+            ShardSpan   *span,
+            GError     **error)
 {
   g_autoptr(SextantStore) shard = sextant_store_open (path, error);
 
   return shard != NULL &&
-         sextant_store_foreach_sql (shard, "SELECT total(events) FROM location", first_int, events, error, "") &&
+         sextant_store_foreach_sql (shard,
+                                    "SELECT (SELECT total (events) FROM location), "
+                                    "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_begin'), "
+                                    "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_end')",
+                                    span_row, span, error, "") &&
+         sextant_store_foreach_sql (shard,
+                                    "SELECT id, events, first_visit, last_visit, time_begin, time_end FROM location "
+                                    "WHERE events > 0 OR first_visit IS NOT NULL",
+                                    location_row, span, error, "") &&
          sextant_store_close (shard, error);
 }
 
@@ -79,6 +122,11 @@ sextant_store_add_shards (SextantStore  *manifest,
                           GPtrArray     *shards,
                           GError       **error)
 {
+  gint64 events = 0;
+  gint64 begin = 0;
+  gint64 end = 0;
+  guint n_busy = 0;
+
   g_return_val_if_fail (SEXTANT_IS_STORE (manifest), FALSE);
   g_return_val_if_fail (dir != NULL && prefix != NULL && shards != NULL, FALSE);
 
@@ -94,10 +142,17 @@ sextant_store_add_shards (SextantStore  *manifest,
       g_autofree char *recorded = g_build_filename (prefix, info->name, NULL);
       gint64 size = 0;
       gint64 mtime_ns = 0;
-      gint64 events = 0;
+      ShardSpan span = { manifest, 0, 0, 0 };
 
-      if (!shard_events (path, &events, error))
+      if (!shard_span (path, &span, error))
         return FALSE;
+      if (span.events > 0)
+        {
+          begin = n_busy == 0 ? span.begin : MIN (begin, span.begin);
+          end = n_busy == 0 ? span.end : MAX (end, span.end);
+          events += span.events;
+          n_busy++;
+        }
       if (!stat_shard (path, &size, &mtime_ns))
         {
           g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
@@ -107,7 +162,7 @@ sextant_store_add_shards (SextantStore  *manifest,
       if (!sextant_store_foreach_sql (manifest,
                                       "INSERT INTO shard (id, path, locations, events, size, mtime_ns) "
                                       "VALUES (?, ?, ?, ?, ?, ?)", no_rows, NULL, error, "itiiii",
-                                      (gint64)rank, recorded, (gint64)info->locations->len, events, size,
+                                      (gint64)rank, recorded, (gint64)info->locations->len, span.events, size,
                                       mtime_ns))
         return FALSE;
       for (guint i = 0; i < info->locations->len; i++)
@@ -117,8 +172,10 @@ sextant_store_add_shards (SextantStore  *manifest,
           return FALSE;
     }
 
-  return sextant_store_foreach_sql (manifest, "INSERT OR REPLACE INTO meta (key, value) VALUES ('shards', ?)",
-                                    no_rows, NULL, error, "i", (gint64)shards->len) &&
+  /* the whole trace's event records and span, as a single store's meta has them */
+  return sextant_store_foreach_sql (manifest, "INSERT OR REPLACE INTO meta (key, value) VALUES ('shards', ?), "
+                                    "('events', ?), ('time_begin', ?), ('time_end', ?)",
+                                    no_rows, NULL, error, "iiii", (gint64)shards->len, events, begin, end) &&
          sextant_store_foreach_sql (manifest, "COMMIT", no_rows, NULL, error, "");
 }
 

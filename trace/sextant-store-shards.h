@@ -38,4 +38,38 @@ gboolean sextant_store_check_shards (SextantStore  *self,
 GPtrArray *sextant_store_list_shards (SextantStore *self,
                                       GError      **error);
 
+/* A manifest read as one trace (sextant-store-union.h): the ids of messages
+ * and collective instances are those of the shard that holds them, with
+ * its rank in the high bits (in a single store, and in a manifest of one
+ * shard, they are the store's own). */
+#define SEXTANT_SHARD_ID_SHIFT 40
+
+static inline gint64
+sextant_shard_id (guint  rank,
+                  gint64 local)
+{
+  return ((gint64)rank << SEXTANT_SHARD_ID_SHIFT) | local;
+}
+
+static inline guint
+sextant_shard_of_id (gint64 id)
+{
+  return (guint)(id >> SEXTANT_SHARD_ID_SHIFT);
+}
+
+static inline gint64
+sextant_shard_local_id (gint64 id)
+{
+  return id & ((G_GINT64_CONSTANT (1) << SEXTANT_SHARD_ID_SHIFT) - 1);
+}
+
+/* The number of shards of a manifest read as one trace; 0 for a store. */
+guint    sextant_store_get_n_shards        (SextantStore  *self);
+/* The shards opened so far (each at its first read); 0 for a store. */
+guint    sextant_store_get_n_open_shards   (SextantStore  *self);
+/* The rank of the shard that holds @loc's events: 0 in a store that is no
+ * manifest; G_MAXUINT for a location no shard holds. */
+guint    sextant_store_get_location_shard  (SextantStore  *self,
+                                            gint64         loc);
+
 G_END_DECLS

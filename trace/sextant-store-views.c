@@ -38,6 +38,16 @@
  *
  * Threading: the store's owning thread.
  */
+static gboolean
+take_int (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  *(gint64 *)user_data = sextant_row_get_int (row, 0);
+
+  return FALSE;
+}
+
 /* temp.@name of this connection as a column table reading @chunks (a copy
  * this connection computed or another one published). */
 static gboolean
@@ -50,7 +60,14 @@ create_temp_columns (SextantStore         *self,
   g_autofree char *create = g_strdup_printf ("DROP TABLE IF EXISTS temp.%s; DROP TABLE IF EXISTS temp.%s_chunk; "
                                              "CREATE VIRTUAL TABLE temp.%s USING sextant_columns (%s)",
                                              name, name, name, columns);
+  g_autofree char *drop_view = g_strdup_printf ("DROP VIEW temp.%s", name);
+  gint64 is_view = 0;
 
+  /* a manifest's connection has its views as temporary views (sextant-store-union.c) */
+  if (!sextant_store_foreach_sql (self, "SELECT count(*) FROM temp.sqlite_master WHERE type = 'view' AND name = ?",
+                                  take_int, &is_view, error, "t", name) ||
+      (is_view > 0 && !_sextant_store_exec_sql (self, drop_view, error)))
+    return FALSE;
   sextant_column_module_set_memory_table (_sextant_store_get_columns (self), name, chunks);
   if (!_sextant_store_exec_sql (self, create, error))
     return FALSE;

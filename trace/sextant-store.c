@@ -47,6 +47,7 @@
 
 #include "sextant-chunk.h"
 #include "sextant-column-table.h"
+#include "sextant-store-union.h"
 #include "sextant-sql-functions.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shards.h"
@@ -73,6 +74,7 @@ struct _SextantStore
   SextantSharedViews *shared_views;      /* the analysis's, or NULL */
   GCancellable *cancellable;             /* interrupts db when cancelled, or NULL */
   gulong        cancelled_id;            /* its handler, which calls sqlite3_interrupt() */
+  SextantShardUnion *shards;              /* a manifest's shards, read as one trace; or NULL */
   guint         in_transaction : 1;
 };
 
@@ -377,6 +379,7 @@ sextant_store_finalize (GObject *object)
   for (guint i = 0; i < SEXTANT_N_STMTS; i++)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
+  g_clear_pointer (&self->shards, sextant_shard_union_free);
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->materialized, g_hash_table_unref);
   g_clear_pointer (&self->shared_views, sextant_shared_views_unref);
@@ -491,6 +494,7 @@ sextant_store_open (const char  *path,
   g_autofree char *version = NULL;
   g_autofree char *checksum = NULL;
   g_autofree char *current = NULL;
+  g_autoptr(GPtrArray) shards = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -541,11 +545,63 @@ sextant_store_open (const char  *path,
       return NULL;
     }
 
-  /* a parallel import's manifest: its shards must be as the import left them */
-  if (!sextant_store_check_shards (self, error))
+  /* a parallel import's manifest: its shards must be as the import left
+   * them, and are read as one trace */
+  if (!(shards = sextant_store_list_shards (self, error)))
+    return NULL;
+  if (shards->len > 0 && !(self->shards = sextant_shard_union_new (self, self->db, shards, error)))
     return NULL;
 
   return g_steal_pointer (&self);
+}
+
+/**
+ * sextant_store_get_n_shards:
+ *
+ * Threading: any thread.
+ *
+ * Returns: the shards of a parallel import's manifest, read as one trace;
+ *   0 for a store that is no manifest
+ */
+guint
+sextant_store_get_n_shards (SextantStore *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), 0);
+
+  return self->shards != NULL ? sextant_shard_union_get_n_shards (self->shards) : 0;
+}
+
+/**
+ * sextant_store_get_n_open_shards:
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: the shards of a manifest opened so far (each is at its first
+ *   read); 0 for a store that is no manifest
+ */
+guint
+sextant_store_get_n_open_shards (SextantStore *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), 0);
+
+  return self->shards != NULL ? sextant_shard_union_get_n_open (self->shards) : 0;
+}
+
+/**
+ * sextant_store_get_location_shard:
+ *
+ * Threading: any thread.
+ *
+ * Returns: the rank of the shard that holds the events of @loc: 0 in a
+ *   store that is no manifest, %G_MAXUINT for a location of none
+ */
+guint
+sextant_store_get_location_shard (SextantStore *self,
+                                  gint64        loc)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), G_MAXUINT);
+
+  return self->shards != NULL ? sextant_shard_union_get_location_shard (self->shards, loc) : 0;
 }
 
 /**
@@ -599,6 +655,7 @@ sextant_store_close (SextantStore  *self,
       return FALSE;
     }
   self->db = NULL;
+  g_clear_pointer (&self->shards, sextant_shard_union_free);
 
   return TRUE;
 }
@@ -1545,6 +1602,12 @@ sextant_row_get_int_or_null (const SextantRow *row,
 }
 
 /* The index of the result column called @name, or -1. */
+int
+sextant_row_get_n_columns (const SextantRow *row)
+{
+  return sqlite3_column_count (row->stmt);
+}
+
 int
 sextant_row_find_column (const SextantRow *row,
                          const char       *name)

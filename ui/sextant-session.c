@@ -20,6 +20,7 @@
 
 #include "sextant-analysis.h"
 #include "sextant-importer.h"
+#include "sextant-store-shards.h"
 #include "sextant-session.h"
 
 /* The narrowest view, in ticks: about a tick a pixel on a small window */
@@ -67,6 +68,7 @@ struct _SextantSession
   GHashTable           *regions;        /* region.id (gint64 *) -> name */
   SextantTimeSpan       span;           /* end exclusive here */
   SextantAnalysisScope  scope;
+  guint                 n_shards;       /* a parallel import's manifest: its shards; else 0 */
 
   /* Loading and analysing */
   gboolean              importing;
@@ -199,6 +201,7 @@ typedef struct
   GHashTable           *regions;
   SextantTimeSpan       span;
   SextantAnalysisScope  scope;
+  guint                 n_shards;
 } Loaded;
 
 static void
@@ -328,6 +331,7 @@ load_worker (GTask        *task,
       return;
     }
   sextant_store_set_cancellable (store, NULL);
+  loaded->n_shards = sextant_store_get_n_shards (store);
 
   g_task_return_pointer (task, g_steal_pointer (&loaded), (GDestroyNotify)loaded_free);
 }
@@ -399,6 +403,7 @@ sextant_session_load_finish (SextantSession  *self,
   self->span.resolution = MAX (self->span.resolution, 1);
   self->scope = loaded->scope;
   memset (&loaded->scope, 0, sizeof loaded->scope);
+  self->n_shards = loaded->n_shards;
 
   self->loaded = TRUE;
   self->view_begin = self->span.begin;
@@ -706,6 +711,15 @@ sextant_session_get_analysis_scope (SextantSession *self)
   g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
 
   return &self->scope;
+}
+
+/* The shards of a parallel import's manifest (read as one trace); 0 for a store */
+guint
+sextant_session_get_n_shards (SextantSession *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
+
+  return self->n_shards;
 }
 
 /* The view ------------------------------------------------------------------- */

@@ -106,6 +106,7 @@ gboolean        sextant_session_get_analysing      (SextantSession       *self);
 double          sextant_session_get_analysis_progress (SextantSession    *self);
 const SextantAnalysisScope *
                 sextant_session_get_analysis_scope (SextantSession       *self);
+guint           sextant_session_get_n_shards       (SextantSession       *self);
 
 gint64          sextant_session_get_view_begin     (SextantSession       *self);
 gint64          sextant_session_get_view_end       (SextantSession       *self);

@@ -476,6 +476,13 @@ _sextant_window_analyse (SextantWindow *self)
 
   if (self->session == NULL || sextant_session_get_analysing (self->session))
     return;
+  /* a parallel import's manifest is analysed by `sextant analyze`, on its shards */
+  if (sextant_session_get_n_shards (self->session) > 0)
+    {
+      _sextant_window_toast (self, "A parallel import is analysed with `sextant analyze` on its shards, "
+                             "not in the window");
+      return;
+    }
 
   parameters = sextant_settings_dup_parameters (self->settings);
   g_clear_object (&self->analysis_cancellable);
@@ -518,7 +525,8 @@ loaded_cb (GObject      *object,
     sextant_session_set_view_seconds (session, self->initial_from, self->initial_to);
   self->initial_from = self->initial_to = 0;
   set_session (self, session);
-  if (!sextant_session_get_analysis_scope (session)->analysed)
+  /* (a manifest not analysed yet says so in the pattern browser) */
+  if (!sextant_session_get_analysis_scope (session)->analysed && sextant_session_get_n_shards (session) == 0)
     _sextant_window_analyse (self);
 }
 

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A parallel import's manifest read as one trace shows what the
+single-process store of the same archive shows (docs/parallel.md).
+
+For every external archive that tests/test-external-traces.py checks (on 1
+to 4 ranks in turn), the import benchmark's stencil and otf2gen's
+every-kind, `sextant-mpi import` on real Open MPI ranks and `sextant import`
+of the same archive; then on the manifest and on the store:
+
+  * `sextant info`: every count (event records by kind, per location,
+    visits, messages, collectives, RMA operations, the span, the warnings);
+  * `sextant info --collectives`: the same collectives (their ids differ:
+    a manifest's carry the shard's rank);
+  * `sextant matrix`: the same communication matrix;
+  * `sextant analyze` and `report` refuse it, saying why (not done yet);
+  * `sextant tree --collective`: the same tree for the first, middle and
+    last collective;
+  * the window (stencil and one external archive): the timeline exported
+    as PNG, whole and zoomed in past the level of detail, and the window's
+    timeline and matrix page in a screenshot, the same pixels (the store
+    analysed for a pattern that finds nothing: the window does not analyse
+    a manifest, and the lost time it draws comes from an analysis).
+
+Output is TAP.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import zlib
+
+from sextant_traces import anchor, external_archives
+from tap import finish, ok
+
+SEXTANT = os.environ.get("SEXTANT", "sextant")
+SEXTANT_MPI = os.environ.get("SEXTANT_MPI", "sextant-mpi")
+TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
+BENCH_GEN = os.environ.get("SEXTANT_BENCH_GEN", "sextant-bench-gen")
+OTF2GEN = os.environ.get("SEXTANT_OTF2GEN", "sextant-otf2gen")
+MPIRUN = ["timeout", "300", "mpirun", "--oversubscribe", "--allow-run-as-root", "--mca", "osc", "sm"]
+XVFB = ["timeout", "300", "xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"]
+
+
+def run(*args):
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True)
+
+
+def same(name, a, b, path_a, path_b):
+    """The outputs @a (of @path_a) and @b (of @path_b) are the same but for
+    the file's name."""
+    a = a.replace(path_a, "DB").replace(os.path.basename(path_a), "DB")
+    b = b.replace(path_b, "DB").replace(os.path.basename(path_b), "DB")
+    detail = ""
+    if a != b:
+        la, lb = a.splitlines(), b.splitlines()
+        for i in range(max(len(la), len(lb))):
+            x = la[i] if i < len(la) else "(none)"
+            y = lb[i] if i < len(lb) else "(none)"
+            if x != y:
+                detail = "line %d:\n  store:    %s\n  manifest: %s" % (i + 1, x, y)
+                break
+    ok(a == b, name, detail)
+
+
+def collectives(listing):
+    """id -> the rest of its line, from `sextant info --collectives`"""
+    found = {}
+    for line in listing.splitlines():
+        m = re.match(r"^  (\d+)\s+(\S.*)$", line)
+        if m:
+            found[int(m.group(1))] = m.group(2)
+    return found
+
+
+def tree_ids(text, cid):
+    """@text, a tree of `sextant tree --collective`, with its id as ID"""
+    return re.sub(r"(#|collective )%d\b" % cid, r"\1ID", text)
+
+
+def compare_cli(name, single, manifest):
+    for args in (["info"], ["matrix"]):
+        a = run(SEXTANT, *args, single)
+        b = run(SEXTANT, *args, manifest)
+        ok(a.returncode == 0 and b.returncode == 0, "%s: sextant %s on both" % (name, args[0]), a.stderr + b.stderr)
+        same("%s: sextant %s, manifest as store" % (name, args[0]), a.stdout, b.stdout, single, manifest)
+
+    for command in ("analyze", "report"):
+        r = run(SEXTANT, command, manifest, *(["-f", "md", "-o", "-"] if command == "report" else []))
+        ok(r.returncode == 1 and "do not run on its shards yet" in r.stderr and manifest in r.stderr,
+           "%s: sextant %s refuses the manifest, saying why" % (name, command), r.stdout[-400:] + r.stderr)
+
+    a = run(SEXTANT, "info", "--collectives", single)
+    b = run(SEXTANT, "info", "--collectives", manifest)
+    ca, cb = collectives(a.stdout), collectives(b.stdout)
+    ok(b.returncode == 0 and sorted(ca.values()) == sorted(cb.values()),
+       "%s: the same %d collectives" % (name, len(ca)), b.stderr)
+    if not ca or sorted(ca.values()) != sorted(cb.values()):
+        return
+    # the same tree for collectives of the store and the manifest that list alike
+    by_line = {}
+    for cid, line in cb.items():
+        by_line.setdefault(line, []).append(cid)
+    ids = sorted(ca)
+    for cid in sorted({ids[0], ids[len(ids) // 2], ids[-1]}):
+        if len(by_line[ca[cid]]) != 1:
+            continue
+        other = by_line[ca[cid]][0]
+        ta = run(SEXTANT, "tree", single, "--collective", cid)
+        tb = run(SEXTANT, "tree", manifest, "--collective", other)
+        ok(ta.returncode == tb.returncode, "%s: tree of collective %d: the same exit" % (name, cid), tb.stderr)
+        same("%s: tree of collective %d (%d in the manifest)" % (name, cid, other),
+             tree_ids(ta.stdout, cid), tree_ids(tb.stdout, other), single, manifest)
+
+
+def png_pixels(path):
+    """(width, height, rows of RGBA or RGB bytes) of an 8-bit non-interlaced PNG"""
+    with open(path, "rb") as f:
+        data = f.read()
+    pos, idat, width, height, channels = 8, b"", 0, 0, 4
+    while pos < len(data):
+        size = int.from_bytes(data[pos:pos + 4], "big")
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + size]
+        if kind == b"IHDR":
+            width, height = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
+            channels = {6: 4, 2: 3}[body[9]]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + size
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - channels] if x >= channels else 0
+            b = prev[x]
+            c = prev[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + a) & 255
+            elif kind == 2:
+                line[x] = (line[x] + b) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, channels, rows
+
+
+def same_pixels(name, a, b, box=None):
+    """The PNGs @a and @b have the same pixels (in @box: x0, y0, x1, y1)"""
+    try:
+        wa, ha, ca, ra = png_pixels(a)
+        wb, hb, cb, rb = png_pixels(b)
+    except (OSError, KeyError, zlib.error) as e:
+        ok(False, name, str(e))
+        return
+    if (wa, ha, ca) != (wb, hb, cb):
+        ok(False, name, "%dx%d against %dx%d" % (wa, ha, wb, hb))
+        return
+    x0, y0, x1, y1 = box or (0, 0, wa, ha)
+    differ = [y for y in range(y0, y1) if ra[y][x0 * ca:x1 * ca] != rb[y][x0 * cb:x1 * cb]]
+    ok(not differ, name, "%d rows differ, the first %s" % (len(differ), differ[:1]))
+
+
+def compare_window(name, single, manifest, work, seconds):
+    """The window on the manifest and on a copy of the store analysed with
+    a pattern that finds nothing (the window analyses a store that is not,
+    and does not analyse a manifest: sextant analyze does)"""
+    tag = os.path.join(work, name)
+    with open(single, "rb") as f, open(tag + "-window.db", "wb") as g:
+        g.write(f.read())
+    single = tag + "-window.db"
+    r = run(SEXTANT, "analyze", "--pattern", "wait_at_win_free", single)
+    ok(r.returncode == 0, "%s: a copy of the store analysed for no pattern instance" % name, r.stderr)
+    views = [("whole run", []), ("zoomed in", ["--view", "%.9f:%.9f" % (seconds * 0.4, seconds * 0.4 + seconds / 2000)])]
+    for what, view in views:
+        pngs = []
+        for db, which in ((single, "store"), (manifest, "manifest")):
+            png = "%s-%s-%d.png" % (tag, which, len(pngs))
+            r = run(*XVFB, SEXTANT, "--size", "1200x700", *view, "--export", png, db)
+            ok(r.returncode == 0 and os.path.exists(png), "%s: the timeline of the %s exported (%s)" % (name, which, what),
+               r.stderr)
+            pngs.append(png)
+        same_pixels("%s: the %s's timeline is the store's, pixel for pixel (%s)" % (name, "manifest", what), *pngs)
+
+    # the window: the timeline and the matrix page (right of the pattern
+    # browser, which differs: the manifest is not analysed; below the header,
+    # which names the file)
+    shots = []
+    for db, which in ((single, "store"), (manifest, "manifest")):
+        png = "%s-%s-window.png" % (tag, which)
+        r = run(*XVFB, SEXTANT, "open", db, "--size", "1400x900", "--page", "matrix", "--screenshot", png)
+        ok(r.returncode == 0 and os.path.exists(png), "%s: a screenshot of the window on the %s" % (name, which),
+           r.stderr)
+        shots.append(png)
+    try:
+        width, height, _, _ = png_pixels(shots[0])
+    except (OSError, KeyError, zlib.error):
+        return
+    same_pixels("%s: the window's timeline and matrix on the manifest are the store's" % name, *shots,
+                box=(width * 45 // 100, 60, width, height))
+
+
+def span_seconds(db):
+    r = run(SEXTANT, "info", db)
+    m = re.search(r"^Duration:\s+([0-9.]+) s", r.stdout, re.M)
+    return float(m.group(1)) if m else 0.0
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="manifest-views-") as work:
+        cases = []
+        for i, name in enumerate(external_archives(TRACES)):
+            cases.append((name, anchor(os.path.join(TRACES, name)), 1 + (i + 1) % 4, i == 0))
+        stencil = os.path.join(work, "stencil")
+        gen = run(BENCH_GEN, "--ranks", "12", "--events", "120000", stencil)
+        ok(gen.returncode == 0, "the import benchmark's generator wrote a 12-rank stencil", gen.stderr)
+        cases.append(("stencil", os.path.join(stencil, "traces.otf2"), 3, True))
+        out = os.path.join(work, "every-kind")
+        gen = run(OTF2GEN, "every-kind", out)
+        ok(gen.returncode == 0, "otf2gen wrote every-kind", gen.stderr)
+        cases.append(("every-kind", os.path.join(out, "traces.otf2"), 2, False))
+
+        for name, archive, ranks, window in cases:
+            single = os.path.join(work, name + ".db")
+            manifest = os.path.join(work, name + ".sextant")
+            imp = run(SEXTANT, "import", "--quiet", "--force", "-o", single, archive)
+            ok(imp.returncode == 0, "%s: single-process import" % name, imp.stderr)
+            mpi = run(*MPIRUN, "-np", ranks, SEXTANT_MPI, "import", archive, "-o", manifest)
+            ok(mpi.returncode == 0, "%s: sextant-mpi import on %d ranks" % (name, ranks), mpi.stderr)
+            if imp.returncode != 0 or mpi.returncode != 0:
+                continue
+            compare_cli("%s (%d ranks)" % (name, ranks), single, manifest)
+            if window:
+                compare_window(name, single, manifest, work, span_seconds(single))
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+/*
+ * sextant-store-union.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A parallel import's manifest read as one trace (docs/parallel.md). On a
+ * manifest's connection the tables that hold events (visit, message,
+ * collective, the level of detail, the locations' counts, ...) are
+ * shadowed by temporary virtual tables of the module sextant_shards, which
+ * read the rows from the shards: one connection per shard, opened at its
+ * first read, a read with an equality on the location going to the one
+ * shard that holds it. A message is read from the shard of its sender (of
+ * its receiver when the sender is unknown), a collective instance and its
+ * members from the shard of its member of the lowest location, so that
+ * each is read once. Message and collective ids are those of the shard
+ * that holds them with its rank in the high bits (sextant_shard_id()).
+ * Every SQL query of
+ * the store reads them as it reads a single store's tables; writes go to
+ * the manifest's own tables.
+ */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "sextant-store-shards.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SextantShardUnion SextantShardUnion;
+
+/* Shadows the event tables on @db, the connection of the manifest
+ * @manifest whose shards are @paths (absolute, by rank). NULL with @error
+ * set when the manifest's shard tables cannot be read. */
+SextantShardUnion *sextant_shard_union_new   (SextantStore  *manifest,
+                                              sqlite3       *db,
+                                              GPtrArray     *paths,
+                                              GError       **error);
+void               sextant_shard_union_free  (SextantShardUnion *self);
+/* Shards opened so far (a query with an equality on a location opens only
+ * the one that holds it). */
+guint              sextant_shard_union_get_n_open (SextantShardUnion *self);
+guint              sextant_shard_union_get_n_shards (SextantShardUnion *self);
+/* The rank of the shard that holds @loc, G_MAXUINT for none. */
+guint              sextant_shard_union_get_location_shard (SextantShardUnion *self,
+                                                           gint64             loc);
+
+G_END_DECLS
