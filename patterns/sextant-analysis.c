@@ -86,6 +86,7 @@ sextant_analysis_finalize (GObject *object)
   g_clear_pointer (&self->path_names, g_hash_table_unref);
   g_clear_pointer (&self->waits, g_array_unref);
   g_clear_pointer (&self->invariants, sextant_invariants_free);
+  g_clear_pointer (&self->shard, _sextant_analysis_shard_free);
 
   G_OBJECT_CLASS (sextant_analysis_parent_class)->finalize (object);
 }
@@ -392,6 +393,7 @@ typedef struct
   guint           index;       /* order of submission: instances are written in it */
   FoundList       found;
   int             col[16];     /* the columns below, -1 when absent */
+  GHashTable     *own;         /* a shard's locations (gint64*), borrowed: the rows kept; NULL: all */
   GError         *error;
 } Job;
 
@@ -447,13 +449,20 @@ collect_row (const SextantRow  *row,
              GError           **error)
 {
   Job *job = user_data;
-  Found *found = found_list_append (&job->found);
+  Found *found;
+  gint64 loc;
 
   if (job->col[0] < 0)
     for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
       job->col[i] = sextant_row_find_column (row, columns[i]);
 
-  found->loc = sextant_row_get_int (row, job->col[0]);
+  /* a shard keeps the instances charged to its own locations: a message
+   * or collective it shares with another shard is charged there once */
+  loc = sextant_row_get_int (row, job->col[0]);
+  if (job->own != NULL && !g_hash_table_contains (job->own, &loc))
+    return TRUE;
+  found = found_list_append (&job->found);
+  found->loc = loc;
   found->severity = sextant_row_get_int (row, job->col[1]);
   found->visit = opt_int (row, job->col[2]);
   found->begin = opt_int (row, job->col[3]);
@@ -698,10 +707,68 @@ job_new (SextantAnalysis *self,
   return job;
 }
 
-/* Writes a finished job: the pattern and its instances. */
+/* The canonical order of a pattern's instances, which gives them their
+ * ids: by location, visit, interval, peer, severity, then the rest. Both
+ * the single-process analysis and the shards of a parallel one number in
+ * it (the order in which a query emitted its rows depends on the plan and
+ * the store), and a location's instances are consecutive in it, so a
+ * shard numbers its locations' runs once it knows how many instances the
+ * locations before them have (sextant-analysis-shard.c). */
+static int
+compare_found (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  FoundList *list = user_data;
+  const Found *x = found_list_get (list, *(const guint *)a);
+  const Found *y = found_list_get (list, *(const guint *)b);
+  const gint64 xs[] = { x->loc, x->visit, x->begin, x->end, x->peer, x->severity, x->example, x->collective, x->message };
+  const gint64 ys[] = { y->loc, y->visit, y->begin, y->end, y->peer, y->severity, y->example, y->collective, y->message };
+
+  for (guint i = 0; i < G_N_ELEMENTS (xs); i++)
+    if (xs[i] != ys[i])
+      return xs[i] < ys[i] ? -1 : 1;
+
+  return g_strcmp0 (x->comment, y->comment);
+}
+
+/* @job's rows in canonical order (indexes into its found list), and the
+ * runs of one location each in it (SextantInstanceRun, first unset). */
+static guint *
+order_found (Job     *job,
+             GArray **runs)
+{
+  guint *order = g_new (guint, MAX (job->found.len, 1));
+
+  for (guint i = 0; i < job->found.len; i++)
+    order[i] = i;
+  g_qsort_with_data (order, (gint)job->found.len, sizeof *order, compare_found, &job->found);
+
+  *runs = g_array_new (FALSE, FALSE, sizeof (SextantInstanceRun));
+  for (guint i = 0; i < job->found.len; i++)
+    {
+      gint64 loc = found_list_get (&job->found, order[i])->loc;
+
+      if ((*runs)->len == 0 || g_array_index (*runs, SextantInstanceRun, (*runs)->len - 1).loc != loc)
+        {
+          SextantInstanceRun run = { loc, 0, 0 };
+
+          g_array_append_val (*runs, run);
+        }
+      g_array_index (*runs, SextantInstanceRun, (*runs)->len - 1).count++;
+    }
+
+  return order;
+}
+
+/* Writes a finished job: the pattern and its instances, in @order. Their
+ * ids are (the pattern's index << 32) + n: n counts from 0 in @order, or,
+ * with @runs (a shard's), from each run's first. */
 static gboolean
 write_job (SextantAnalysis  *self,
            Job              *job,
+           const guint      *order,
+           GArray           *runs,
            GError          **error)
 {
   SextantPattern *pattern = job->pattern;
@@ -730,9 +797,23 @@ write_job (SextantAnalysis  *self,
   aggregates = g_hash_table_new_full (aggregate_hash, aggregate_equal, g_free, NULL);
   rows = sextant_chunk_writer_new (self->store, SEXTANT_CHUNK_PATTERN_INSTANCE, SEXTANT_INSTANCE_N_COLUMNS,
                                    (gint64)job->index << 32, INSTANCE_CHUNK_ROWS);
-  for (guint i = 0; ok && i < job->found.len; i++)
+  for (guint i = 0, run = 0, left = 0; ok && i < job->found.len; i++)
     {
-      Found *f = found_list_get (&job->found, i);
+      Found *f = found_list_get (&job->found, order[i]);
+
+      /* a shard's next location: its instances' ids go on from the count
+       * of the instances on the locations before it, on every shard */
+      if (runs != NULL && left == 0)
+        {
+          const SextantInstanceRun *r = &g_array_index (runs, SextantInstanceRun, run++);
+
+          if (!(ok = sextant_chunk_writer_flush (rows, error)))
+            break;
+          sextant_chunk_writer_restart (rows, ((gint64)job->index << 32) + r->first);
+          left = r->count;
+        }
+      if (runs != NULL)
+        left--;
 
       /* single-row writes are too short for SQLite to notice a
        * cancellation: a pattern with a million instances checks itself */
@@ -905,6 +986,41 @@ sextant_analysis_is_current (SextantAnalysis *self)
          g_strcmp0 (catalogue, stored_catalogue) == 0;
 }
 
+/* A shard's jobs, once all are done: the shards tell each other how many
+ * instances each location has, then each writes its own with the ids they
+ * have in the canonical order over all locations. Every shard takes part
+ * in the count, failed (@ok FALSE, @error set) or not. */
+static gboolean
+write_shard_jobs (SextantAnalysis  *self,
+                  Job             **jobs,
+                  guint             n_jobs,
+                  gboolean          ok,
+                  GCancellable     *cancellable,
+                  GError          **error)
+{
+  g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  g_autoptr(GPtrArray) orders = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n_jobs; i++)
+    {
+      GArray *job_runs = NULL;
+
+      g_ptr_array_add (orders, order_found (jobs[i], &job_runs));
+      g_ptr_array_add (runs, job_runs);
+    }
+  ok = _sextant_analysis_shard_number (self, runs, !ok, ok ? error : NULL) && ok;
+
+  for (guint i = 0; ok && i < n_jobs; i++)
+    {
+      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+           write_job (self, jobs[i], g_ptr_array_index (orders, i), g_ptr_array_index (runs, i), error);
+      if (ok && self->progress != NULL)
+        self->progress ((double)(i + 1) / n_jobs, sextant_pattern_get_id (jobs[i]->pattern), self->progress_data);
+    }
+
+  return ok;
+}
+
 static void
 cancel_run (GCancellable *cancellable,
             gpointer      user_data)
@@ -927,6 +1043,7 @@ run_patterns (SextantAnalysis  *self,
   Schedule schedule = { 0 };
   guint n_jobs = 0;
   guint n_workers;
+  g_autofree Job **done = NULL;     /* a shard's jobs, by index, until every shard has counted */
   gboolean ok = TRUE;
 
   g_clear_pointer (&self->scl_sources, g_hash_table_unref);
@@ -952,6 +1069,9 @@ run_patterns (SextantAnalysis  *self,
                               error, ""))
     return FALSE;
   self->invariants = sextant_invariants_new (sextant_invariants_is_strict_env (), self->resolution);
+  /* a shard first takes in the other shards' calls that its rules read */
+  if (self->shard != NULL && !_sextant_analysis_shard_add_halo (self, FALSE, error))
+    return FALSE;
 
   /* Workers run the queries on connections of their own (the store is in
    * WAL mode: they read the data as it was before this run's transaction),
@@ -976,6 +1096,10 @@ run_patterns (SextantAnalysis  *self,
       g_ptr_array_add (schedule.pending, job_new (self, pattern, blocks, n_jobs));
       n_jobs++;
     }
+  for (guint i = 0; self->shard != NULL && i < n_jobs; i++)
+    ((Job *)g_ptr_array_index (schedule.pending, i))->own = self->shard->own;
+  if (self->shard != NULL)
+    done = g_new0 (Job *, MAX (n_jobs, 1));
   g_ptr_array_sort (schedule.pending, compare_jobs);
   n_workers = MIN (MAX (1, MIN (g_get_num_processors (), 4)), MAX (n_jobs, 1));
   if (n_jobs > 0)
@@ -995,10 +1119,25 @@ run_patterns (SextantAnalysis  *self,
   for (guint i = 0; i < n_jobs; i++)
     {
       g_autoptr(Job) job = g_async_queue_pop (schedule.results);
+      g_autoptr(GArray) runs = NULL;
+      g_autofree guint *order = NULL;
 
+      if (self->shard != NULL)
+        {
+          /* a shard writes once every shard has counted its instances */
+          if (ok && job->error != NULL)
+            {
+              g_propagate_error (error, g_steal_pointer (&job->error));
+              ok = FALSE;
+              g_cancellable_cancel (run);
+            }
+          done[job->index] = g_steal_pointer (&job);
+          continue;
+        }
       if (!ok)
         continue;
-      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, error);
+      order = order_found (job, &runs);
+      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, order, NULL, error);
       if (!ok)
         g_cancellable_cancel (run);     /* the other queries stop */
       else if (self->progress != NULL)
@@ -1017,23 +1156,36 @@ run_patterns (SextantAnalysis  *self,
   g_async_queue_unref (schedule.results);
   g_free (schedule.store_path);
   g_mutex_clear (&schedule.lock);
+  if (self->shard != NULL)
+    ok = write_shard_jobs (self, done, n_jobs, ok, cancellable, error);
+  for (guint i = 0; done != NULL && i < n_jobs; i++)
+    g_clear_pointer (&done[i], job_free);
   g_async_queue_unref (blocks);
 
   /* which wait states were direct and which propagated: once all are in
-   * (and no visit is charged more than it lasted) */
-  if (ok && !g_cancellable_set_error_if_cancelled (cancellable, error) &&
-      sextant_invariants_finish (self->invariants, error))
+   * (and no visit is charged more than it lasted); a shard's wait states
+   * wait for those of the others (their causes cross locations), and every
+   * shard takes part, failed or not */
+  ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+       sextant_invariants_finish (self->invariants, error);
+  if (self->shard != NULL)
+    {
+      g_autoptr(GArray) all = NULL;
+
+      ok = _sextant_analysis_shard_gather_waits (self, !ok, &all, ok ? error : NULL) && ok &&
+           sextant_wait_causes_write (self->store, all, self->shard->own, error) &&
+           _sextant_analysis_shard_remove_halo (self, TRUE, error);
+    }
+  else if (ok)
     {
       gint64 start = g_get_monotonic_time ();
       gint64 cpu_start = sextant_thread_cpu_usec ();
 
-      ok = sextant_wait_causes_write (self->store, self->waits, error);
+      ok = sextant_wait_causes_write (self->store, self->waits, NULL, error);
       g_debug ("wait causes: %u wait states judged and written in %.3f s (%.3f s CPU)", self->waits->len,
                (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
                (sextant_thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
     }
-  else
-    ok = FALSE;
   g_clear_pointer (&self->waits, g_array_unref);
   g_clear_pointer (&self->invariants, sextant_invariants_free);
 
@@ -1076,6 +1228,7 @@ sextant_analysis_run (SextantAnalysis  *self,
 {
   g_autoptr(GCancellable) run = NULL;
   g_autoptr(GCancellable) previous = NULL;
+  g_autofree char *manifest = NULL;
   gulong chained = 0;
   gboolean ok;
 
@@ -1096,7 +1249,24 @@ sextant_analysis_run (SextantAnalysis  *self,
     g_object_ref (previous);
   sextant_store_set_cancellable (self->store, run);
 
-  ok = sextant_pattern_set_check_tree (self->patterns, error) && run_patterns (self, cancellable, run, error);
+  if (self->shard == NULL && (manifest = sextant_store_get_meta (self->store, "shards")) != NULL)
+    ok = sextant_pattern_set_check_tree (self->patterns, error) &&
+         _sextant_analysis_run_manifest (self, cancellable, error);
+  else
+    {
+      if (self->shard != NULL)
+        self->shard->steps = 0;
+      ok = sextant_pattern_set_check_tree (self->patterns, error) && run_patterns (self, cancellable, run, error);
+      /* a shard that failed before a step takes part in it all the same;
+       * the halo goes with the analysis's transaction, or after it */
+      if (self->shard != NULL)
+        {
+          _sextant_analysis_shard_complete (self, ok);
+          if (!ok)
+            _sextant_analysis_shard_remove_halo (self, FALSE, NULL);
+          g_clear_pointer (&self->shard->halo, sextant_halo_free);
+        }
+    }
 
   sextant_store_set_cancellable (self->store, previous);
   if (cancellable != NULL)
