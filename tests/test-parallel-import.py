@@ -23,7 +23,6 @@ naming the shard. Output is TAP.
 """
 
 import os
-import re
 import shutil
 import signal
 import sqlite3
@@ -34,6 +33,7 @@ import threading
 import time
 
 import sextant_sqlite  # noqa: F401  (the column tables)
+from parallel_cases import MPIRUN, anchor, external_archives, run, shards
 from tap import finish, ok
 
 SEXTANT = os.environ.get("SEXTANT", "sextant")
@@ -41,38 +41,10 @@ SEXTANT_MPI = os.environ.get("SEXTANT_MPI", "sextant-mpi")
 TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
 BENCH_GEN = os.environ.get("SEXTANT_BENCH_GEN", "sextant-bench-gen")
 OTF2GEN = os.environ.get("SEXTANT_OTF2GEN", "sextant-otf2gen")
-MPIRUN = ["timeout", "300", "mpirun", "--oversubscribe", "--allow-run-as-root", "--mca", "osc", "sm"]
-
-
-def run(*args, env=None):
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env)
 
 
 def mpi_import(archive, manifest, n, env=None):
     return run(*MPIRUN, "-np", n, SEXTANT_MPI, "import", archive, "-o", manifest, env=env)
-
-
-def external_archives():
-    """The archives of the external README that has event tables (as
-    tests/test-external-traces.py reads it)."""
-    names = []
-    with open(os.path.join(TRACES, "README.md")) as f:
-        name = None
-        for line in f:
-            m = re.match(r"^## (\S+)\s*$", line)
-            if m:
-                name = m.group(1)
-            elif name and line.startswith("| event type | count |") and name not in names:
-                names.append(name)
-    return names
-
-
-def anchor(path):
-    for root, _, files in os.walk(path):
-        for f in sorted(files):
-            if f.endswith(".otf2"):
-                return os.path.join(root, f)
-    return path
 
 
 # What is compared: each query's rows for a set of locations (:locs, a
@@ -101,19 +73,6 @@ def rows(db, sql, locs):
         return sorted(con.execute(sql, {"locs": ",".join(map(str, locs))}).fetchall(), key=repr)
     finally:
         con.close()
-
-
-def shards(manifest):
-    """[(shard path, [locations])] as the manifest names them"""
-    con = sqlite3.connect(manifest)
-    try:
-        listed = con.execute("SELECT id, path FROM shard ORDER BY id").fetchall()
-        locs = {i: [l for (l,) in con.execute("SELECT loc FROM shard_location WHERE shard = ? ORDER BY loc",
-                                              (i,))] for i, _ in listed}
-    finally:
-        con.close()
-    here = os.path.dirname(manifest)
-    return [(os.path.join(here, p), locs[i]) for i, p in listed]
 
 
 def all_locations(db):
@@ -275,7 +234,7 @@ def faults(work, archive):
 def main():
     with tempfile.TemporaryDirectory() as work:
         cases = []
-        for i, name in enumerate(external_archives()):
+        for i, name in enumerate(external_archives(TRACES)):
             # every archive, on 1 to 4 ranks in turn (4 ranks: more than
             # the locations of several)
             cases.append((name, anchor(os.path.join(TRACES, name)), [1 + (i + 1) % 4]))
