@@ -6,7 +6,8 @@
  * An analysis of a manifest on one machine (`sextant analyze MANIFEST`,
  * docs/parallel.md "Analysis"): a thread per shard runs the shard's part
  * (sextant-analysis-shard.c) on the shard's store, the threads meeting in
- * memory for the steps that `sextant-mpi analyze` takes over MPI; then
+ * memory (SextantShareHub) for the steps that `sextant-mpi analyze` takes
+ * over MPI; then
  * the shards' summaries are merged into the manifest.
  */
 #include "config.h"
@@ -14,63 +15,17 @@
 #include <string.h>
 
 #include "sextant-analysis-private.h"
+#include "sextant-share-hub.h"
 #include "sextant-store-shard-analysis.h"
 #include "sextant-store-shards.h"
 
-/* Where the threads meet: each step every shard leaves what it sends to
- * each (slots[from * n + to]) and waits for the others. Two sets of slots,
- * one per step parity: a shard can be a step ahead of one that has not
- * read the last step yet, never two (the next step waits for all). */
 typedef struct
 {
-  GMutex    lock;
-  GCond     all_here;
-  guint     n;
-  guint     arrived;
-  guint     step;
-  GBytes  **slots[2];
-} Hub;
-
-typedef struct
-{
-  Hub             *hub;
-  guint            rank;
   SextantAnalysis *analysis;
   GCancellable    *cancellable;
   gboolean         ok;
   GError          *error;
 } Shard;
-
-static gboolean
-meet (GBytes   **out,
-      GBytes   **in,
-      gpointer   user_data,
-      GError   **error)
-{
-  Shard *shard = user_data;
-  Hub *hub = shard->hub;
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&hub->lock);
-  guint step = hub->step;
-  GBytes **slots = hub->slots[step % 2];
-
-  for (guint to = 0; to < hub->n; to++)
-    {
-      g_clear_pointer (&slots[shard->rank * hub->n + to], g_bytes_unref);
-      slots[shard->rank * hub->n + to] = g_bytes_ref (out[to]);
-    }
-  if (++hub->arrived == hub->n)
-    {
-      hub->arrived = 0;
-      hub->step++;
-      g_cond_broadcast (&hub->all_here);
-    }
-  while (hub->step == step)
-    g_cond_wait (&hub->all_here, &hub->lock);
-  for (guint from = 0; from < hub->n; from++)
-    in[from] = g_bytes_ref (slots[from * hub->n + shard->rank]);
-
-  return TRUE;
-}
 
 static gpointer
 run_shard (gpointer data)
@@ -132,7 +87,7 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
   g_autoptr(GPtrArray) locations = NULL;
   g_autofree Shard *shards = NULL;
   g_autofree GThread **threads = NULL;
-  Hub hub = { 0 };
+  g_autoptr(SextantShareHub) hub = NULL;
   gboolean all_ok = TRUE;
   gboolean first_stopped = FALSE;
   guint n;
@@ -150,10 +105,9 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
     }
 
   shards = g_new0 (Shard, n);
+  hub = sextant_share_hub_new (n);
   for (guint r = 0; r < n; r++)
     {
-      shards[r].hub = &hub;
-      shards[r].rank = r;
       shards[r].cancellable = cancellable;
       if (!(shards[r].analysis = shard_analysis (self, g_ptr_array_index (paths, r), error)))
         {
@@ -161,16 +115,12 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
             g_object_unref (shards[k].analysis);
           return FALSE;
         }
-      sextant_analysis_set_shard (shards[r].analysis, r, n, g_ptr_array_index (locations, r), meet, &shards[r]);
+      sextant_analysis_set_shard (shards[r].analysis, r, n, g_ptr_array_index (locations, r),
+                                  sextant_share_hub_exchange, sextant_share_hub_get_rank (hub, r));
     }
   if (self->progress != NULL)
     sextant_analysis_set_progress_func (shards[0].analysis, forward_progress, self, NULL);
 
-  g_mutex_init (&hub.lock);
-  g_cond_init (&hub.all_here);
-  hub.n = n;
-  hub.slots[0] = g_new0 (GBytes *, (gsize)n * n);
-  hub.slots[1] = g_new0 (GBytes *, (gsize)n * n);
   threads = g_new0 (GThread *, n);
   for (guint r = 0; r < n; r++)
     threads[r] = g_thread_new ("sextant-shard", run_shard, &shards[r]);
@@ -198,14 +148,6 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
       g_clear_error (&shards[r].error);
       g_object_unref (shards[r].analysis);
     }
-  for (guint k = 0; k < 2; k++)
-    {
-      for (guint i = 0; i < n * n; i++)
-        g_clear_pointer (&hub.slots[k][i], g_bytes_unref);
-      g_free (hub.slots[k]);
-    }
-  g_mutex_clear (&hub.lock);
-  g_cond_clear (&hub.all_here);
 
   /* the manifest: the merged summary, or none when a shard failed; the
    * shards' sizes and times anew either way (the analysis changed them) */
