@@ -545,10 +545,11 @@ sextant_store_add_halo (SextantStore  *shard,
 {
   g_autoptr(GHashTable) paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   SextantChunkWriter *writer;
-  gint64 next = SEXTANT_NULL;
+  gint64 last = 0;
   gboolean ok;
 
-  qsort (rows, n_rows, SEXTANT_HALO_COLUMNS * sizeof (gint64), compare_rows);
+  if (n_rows > 0)
+    qsort (rows, n_rows, SEXTANT_HALO_COLUMNS * sizeof (gint64), compare_rows);
   if (!sextant_store_foreach_sql (shard, "SELECT max (id) FROM rma_sync", add_max, &halo->last_rma_sync, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT max (id) FROM lock", add_max, &halo->last_lock, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT max (id) FROM call_path", add_max, &halo->last_call_path, error,
@@ -563,16 +564,16 @@ sextant_store_add_halo (SextantStore  *shard,
     {
       const gint64 *row = rows + (gsize)i * SEXTANT_HALO_COLUMNS;
 
-      if (row[0] == next - 1)
+      if (i > 0 && row[0] == last)
         continue;     /* the same visit again */
-      if (row[0] != next)
+      if (i == 0 || row[0] != last + 1)
         {
           ok = sextant_chunk_writer_flush (writer, error);
           sextant_chunk_writer_restart (writer, row[0]);
           g_array_append_val (halo->first_rows, row[0]);
         }
       ok = ok && sextant_chunk_writer_append (writer, row + 1, error) >= 0;
-      next = row[0] + 1;
+      last = row[0];
     }
   ok = ok && sextant_chunk_writer_flush (writer, error);
   sextant_chunk_writer_free (writer);
