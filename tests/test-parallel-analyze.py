@@ -168,7 +168,7 @@ def check(name, archive, work, ranks, single, want_json, want_rows, want_aggrega
        % (name, ranks, " (but %s)" % ", ".join(sorted(inexact)) if inexact else ""),
        err if got is None else first_difference(uncommented(got), uncommented(want)))
     todo(got is not None and got == want, "%s, %d rank(s): the comments of analyze --json too" % (name, ranks),
-         "a propagated wait's comment names its root cause's call only when both are on one shard",
+         "a propagated wait's comment tells what the root cause did only when it is on the same shard",
          err if got is None else first_difference(got, want))
     aggregates = [r for r in rows(manifest, AGGREGATES) if r[0] not in inexact]
     ok(aggregates == [r for r in want_aggregates if r[0] not in inexact],
