@@ -90,6 +90,11 @@ gboolean    _sextant_analysis_path_name       (SextantAnalysis  *self,
 const char *_sextant_analysis_site_kind_name  (SextantSiteKind   kind);
 void        _sextant_analysis_source_free     (gpointer          data);
 
+gboolean    _sextant_analysis_is_selected     (SextantAnalysis  *self,
+                                             SextantPattern   *pattern);
+gboolean    _sextant_analysis_write_scope     (SextantAnalysis  *self,
+                                             GError          **error);
+
 void        _sextant_analysis_shard_free      (SextantAnalysisShard *shard);
 gboolean    _sextant_analysis_shard_number    (SextantAnalysis  *self,
                                              GPtrArray        *runs,

@@ -119,127 +119,9 @@ sextant_analysis_new (SextantStore      *store,
   return self;
 }
 
-static SextantPatternParam *
-find_param (SextantPattern *pattern,
-            const char     *name)
-{
-  GPtrArray *params = sextant_pattern_get_params (pattern);
-
-  for (guint i = 0; i < params->len; i++)
-    if (g_str_equal (((SextantPatternParam *)g_ptr_array_index (params, i))->name, name))
-      return g_ptr_array_index (params, i);
-
-  return NULL;
-}
-
-/**
- * sextant_analysis_set_param:
- * @assignment: "name=value" for every pattern with that parameter, or
- *   "pattern_id.name=value" for one pattern; values in the parameter's unit
- *
- * Fails if no pattern has such a parameter or the value is not a number.
- */
 gboolean
-sextant_analysis_set_param (SextantAnalysis  *self,
-                            const char       *assignment,
-                            GError          **error)
-{
-  g_auto(GStrv) parts = NULL;
-  g_autofree char *key = NULL;
-  const char *name;
-  g_autofree char *pattern_id = NULL;
-  GPtrArray *patterns;
-  gboolean known = FALSE;
-  double value;
-  char *end = NULL;
-
-  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
-
-  parts = g_strsplit (assignment, "=", 2);
-  if (g_strv_length (parts) != 2)
-    {
-      g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_PARAMETER,
-                   "parameter \"%s\": write it as name=value", assignment);
-      return FALSE;
-    }
-
-  key = g_strstrip (g_strdup (parts[0]));
-  value = g_ascii_strtod (g_strstrip (parts[1]), &end);
-  if (end == parts[1] || *end != '\0' || !isfinite (value))
-    {
-      g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_PARAMETER,
-                   "parameter \"%s\": \"%s\" is not a number", key, parts[1]);
-      return FALSE;
-    }
-
-  name = strrchr (key, '.');
-  if (name != NULL)
-    {
-      pattern_id = g_strndup (key, name - key);
-      name++;
-    }
-  else
-    name = key;
-
-  patterns = sextant_pattern_set_get_patterns (self->patterns);
-  for (guint i = 0; i < patterns->len; i++)
-    {
-      SextantPattern *pattern = g_ptr_array_index (patterns, i);
-
-      if (pattern_id != NULL && !g_str_equal (pattern_id, sextant_pattern_get_id (pattern)))
-        continue;
-      if (find_param (pattern, name) != NULL)
-        known = TRUE;
-    }
-
-  if (!known)
-    {
-      g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_PARAMETER,
-                   "no pattern has a parameter \"%s\"", key);
-      return FALSE;
-    }
-
-  g_hash_table_replace (self->overrides, g_steal_pointer (&key), g_memdup2 (&value, sizeof value));
-
-  return TRUE;
-}
-
-/**
- * sextant_analysis_select:
- *
- * Restricts the run to @pattern_id (a pattern, or a group such as
- * "mpi_collective") and the patterns below it in the tree (may be called
- * several times). Without a selection every pattern runs.
- */
-gboolean
-sextant_analysis_select (SextantAnalysis  *self,
-                         const char       *pattern_id,
-                         GError          **error)
-{
-  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
-
-  if (!sextant_pattern_set_has_node (self->patterns, pattern_id))
-    {
-      g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_UNKNOWN,
-                   "no pattern with id \"%s\"", pattern_id);
-      return FALSE;
-    }
-
-  if (self->selected == NULL)
-    {
-      self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      self->selection = g_ptr_array_new_with_free_func (g_free);
-    }
-  if (!g_hash_table_contains (self->selected, pattern_id))
-    g_ptr_array_add (self->selection, g_strdup (pattern_id));
-  g_hash_table_add (self->selected, g_strdup (pattern_id));
-
-  return TRUE;
-}
-
-static gboolean
-is_selected (SextantAnalysis *self,
-             SextantPattern  *pattern)
+_sextant_analysis_is_selected (SextantAnalysis *self,
+                               SextantPattern  *pattern)
 {
   if (self->selected == NULL)
     return TRUE;
@@ -862,130 +744,6 @@ resolution_row (const SextantRow  *row,
   return TRUE;
 }
 
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char * const *)a, *(const char * const *)b);
-}
-
-/* The scope of this run into meta (analysis_selected, analysis_parameters:
- * sextant_store_get_analysis_scope()), inside the run's transaction. */
-/* Bump when the engine writes other instances for the same queries (how
- * it checks, clips or links them): a store analysed before is then
- * analysed again rather than reused (sextant_analysis_is_current()). */
-#define ENGINE_REVISION "2"
-
-/* What the store's meta records of a run: the selection ("*" for all),
- * the parameters overridden (NULL: none), and a digest of the catalogue
- * that ran (each selected pattern's id, query and parameters, and the
- * engine's version) */
-static void
-scope_strings (SextantAnalysis  *self,
-               char            **selected_out,
-               char            **parameters_out,
-               char            **catalogue_out)
-{
-  g_autoptr(GString) selected = g_string_new (NULL);
-  g_autoptr(GString) parameters = g_string_new (NULL);
-  g_autoptr(GChecksum) catalogue = g_checksum_new (G_CHECKSUM_SHA256);
-  GPtrArray *patterns = sextant_pattern_set_get_patterns (self->patterns);
-  guint n_keys = 0;
-  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (self->overrides, &n_keys);
-
-  if (self->selection == NULL)
-    g_string_append (selected, SEXTANT_ANALYSIS_ALL_PATTERNS);
-  for (guint i = 0; self->selection != NULL && i < self->selection->len; i++)
-    g_string_append_printf (selected, "%s%s", i > 0 ? " " : "", (const char *)g_ptr_array_index (self->selection, i));
-
-  qsort (keys, n_keys, sizeof *keys, compare_strings);
-  for (guint i = 0; i < n_keys; i++)
-    {
-      const char *key = keys[i];
-      char value[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_ascii_formatd (value, sizeof value, "%g", *(double *)g_hash_table_lookup (self->overrides, key));
-      g_string_append_printf (parameters, "%s%s=%s", i > 0 ? " " : "", key, value);
-    }
-
-  g_checksum_update (catalogue, (const guchar *)PACKAGE_VERSION "\n" ENGINE_REVISION "\n", -1);
-  for (guint i = 0; i < patterns->len; i++)
-    {
-      SextantPattern *pattern = g_ptr_array_index (patterns, i);
-      GPtrArray *params = sextant_pattern_get_params (pattern);
-
-      if (!is_selected (self, pattern))
-        continue;
-      g_checksum_update (catalogue, (const guchar *)sextant_pattern_get_id (pattern), -1);
-      g_checksum_update (catalogue, (const guchar *)"\n", 1);
-      g_checksum_update (catalogue, (const guchar *)sextant_pattern_get_sql (pattern), -1);
-      for (guint k = 0; k < params->len; k++)
-        {
-          SextantPatternParam *param = g_ptr_array_index (params, k);
-          char value[G_ASCII_DTOSTR_BUF_SIZE];
-
-          g_ascii_formatd (value, sizeof value, "%.17g", param->value);
-          g_checksum_update (catalogue, (const guchar *)"\n", 1);
-          g_checksum_update (catalogue, (const guchar *)param->name, -1);
-          g_checksum_update (catalogue, (const guchar *)"=", 1);
-          g_checksum_update (catalogue, (const guchar *)value, -1);
-          g_checksum_update (catalogue, (const guchar *)param->unit, -1);
-        }
-      g_checksum_update (catalogue, (const guchar *)"\n\n", 2);
-    }
-
-  *selected_out = g_string_free (g_steal_pointer (&selected), FALSE);
-  *parameters_out = parameters->len > 0 ? g_string_free (g_steal_pointer (&parameters), FALSE) : NULL;
-  *catalogue_out = g_strdup (g_checksum_get_string (catalogue));
-}
-
-static gboolean
-write_scope (SextantAnalysis  *self,
-             GError          **error)
-{
-  g_autofree char *selected = NULL;
-  g_autofree char *parameters = NULL;
-  g_autofree char *catalogue = NULL;
-
-  scope_strings (self, &selected, &parameters, &catalogue);
-
-  return sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_selected", selected) &&
-         sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_parameters", parameters) &&
-         sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_catalogue", catalogue);
-}
-
-/**
- * sextant_analysis_is_current:
- *
- * Whether the store holds the analysis this one would write: run with the
- * same selection, the same parameters and the same catalogue (every
- * selected pattern's query and parameters, built-in or the user's, and
- * this engine's version). Then its instances can be read as they are
- * (`sextant report` does) instead of being found again.
- *
- * Returns: %TRUE when it does
- */
-gboolean
-sextant_analysis_is_current (SextantAnalysis *self)
-{
-  g_autofree char *selected = NULL;
-  g_autofree char *parameters = NULL;
-  g_autofree char *catalogue = NULL;
-  g_autofree char *stored_selected = NULL;
-  g_autofree char *stored_parameters = NULL;
-  g_autofree char *stored_catalogue = NULL;
-
-  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
-
-  scope_strings (self, &selected, &parameters, &catalogue);
-  stored_selected = sextant_store_get_meta (self->store, "analysis_selected");
-  stored_parameters = sextant_store_get_meta (self->store, "analysis_parameters");
-  stored_catalogue = sextant_store_get_meta (self->store, "analysis_catalogue");
-
-  return g_strcmp0 (selected, stored_selected) == 0 && g_strcmp0 (parameters, stored_parameters) == 0 &&
-         g_strcmp0 (catalogue, stored_catalogue) == 0;
-}
-
 /* A shard's jobs, once all are done: the shards tell each other how many
  * instances each location has, then each writes its own with the ids they
  * have in the canonical order over all locations. Every shard takes part
@@ -1091,7 +849,7 @@ run_patterns (SextantAnalysis  *self,
     {
       SextantPattern *pattern = g_ptr_array_index (patterns, i);
 
-      if (!is_selected (self, pattern))
+      if (!_sextant_analysis_is_selected (self, pattern))
         continue;
       g_ptr_array_add (schedule.pending, job_new (self, pattern, blocks, n_jobs));
       n_jobs++;
@@ -1110,7 +868,7 @@ run_patterns (SextantAnalysis  *self,
     }
 
   ok = sextant_store_begin (self->store, error) &&
-       sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error) && write_scope (self, error);
+       sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error) && _sextant_analysis_write_scope (self, error);
   if (!ok)
     g_cancellable_cancel (run);     /* the queries stop */
 
@@ -1274,89 +1032,4 @@ sextant_analysis_run (SextantAnalysis  *self,
   g_atomic_int_set (&self->running, FALSE);
 
   return ok;
-}
-
-/**
- * sextant_analysis_set_progress_func:
- * @func: (nullable): called after each pattern is written, in the thread
- *   that runs the analysis (see #SextantAnalysisProgress)
- * @destroy: (nullable): frees @user_data when the function is replaced or
- *   the analysis finalized
- *
- * Threading: before a run, not during one.
- */
-void
-sextant_analysis_set_progress_func (SextantAnalysis          *self,
-                                    SextantAnalysisProgress   func,
-                                    gpointer                  user_data,
-                                    GDestroyNotify            destroy)
-{
-  g_return_if_fail (SEXTANT_IS_ANALYSIS (self));
-
-  if (self->progress_destroy != NULL)
-    self->progress_destroy (self->progress_data);
-  self->progress = func;
-  self->progress_data = user_data;
-  self->progress_destroy = destroy;
-}
-
-static void
-run_worker (GTask        *task,
-            gpointer      source_object,
-            gpointer      task_data,
-            GCancellable *cancellable)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!sextant_analysis_run (source_object, cancellable, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-/**
- * sextant_analysis_run_async:
- * @cancellable: (nullable): stops the run, as for sextant_analysis_run()
- * @callback: called in the thread-default main context of the caller when
- *   the run is over
- *
- * Runs sextant_analysis_run() in a worker thread (GTask). The store belongs
- * to that thread until @callback is called; the progress function is called
- * in it too. Get the result with sextant_analysis_run_finish().
- */
-void
-sextant_analysis_run_async (SextantAnalysis     *self,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (SEXTANT_IS_ANALYSIS (self));
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sextant_analysis_run_async);
-  /* the run answers a cancellation itself: a run that committed before
-   * the cancellation reports success, as the store holds its results */
-  g_task_set_check_cancellable (task, FALSE);
-  g_task_run_in_thread (task, run_worker);
-}
-
-/**
- * sextant_analysis_run_finish:
- *
- * Returns: %TRUE if the run committed; %FALSE with @error set as for
- *   sextant_analysis_run() (the store then keeps the previous analysis)
- */
-gboolean
-sextant_analysis_run_finish (SextantAnalysis  *self,
-                             GAsyncResult     *result,
-                             GError          **error)
-{
-  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_async_result_is_tagged (result, sextant_analysis_run_async), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
