@@ -451,23 +451,31 @@ _sextant_analysis_shard_add_halo (SextantAnalysis  *self,
   failed = failed || requests == NULL;
 
   /* the visits of this shard that each of the others asked for */
-  for (guint r = 0; !failed && r < shard->n_ranks; r++)
+  if (!failed)
     {
-      g_autoptr(GArray) ids = NULL;
-      g_autoptr(GBytes) theirs = NULL;
-      g_autoptr(GArray) answer = NULL;
+      g_autoptr(GPtrArray) asked = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+      g_autoptr(GPtrArray) answers_out = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
 
-      if (r == shard->rank)
-        continue;
-      answer = g_array_new (FALSE, FALSE, sizeof (gint64));
-      if (!halo_parse (shard, r, requests[r], &ids, &theirs, &local_error) ||
-          !sextant_store_read_halo_visits (self->store, (const gint64 *)(void *)ids->data, ids->len, TRUE, answer,
-                                           &local_error))
-        failed = TRUE;
-      else
+      for (guint r = 0; !failed && r < shard->n_ranks; r++)
         {
-          out[r] = g_bytes_new (answer->data, answer->len * sizeof (gint64));
-          g_ptr_array_add (extras, g_steal_pointer (&theirs));
+          GArray *ids = NULL;
+          GBytes *theirs = NULL;
+
+          g_ptr_array_add (answers_out, g_array_new (FALSE, FALSE, sizeof (gint64)));
+          if (r != shard->rank && !halo_parse (shard, r, requests[r], &ids, &theirs, &local_error))
+            failed = TRUE;
+          g_ptr_array_add (asked, ids != NULL ? ids : g_array_new (FALSE, FALSE, sizeof (gint64)));
+          if (theirs != NULL)
+            g_ptr_array_add (extras, theirs);
+        }
+      if (!failed && !sextant_store_read_halo_visits (self->store, shard->rank, asked, answers_out, &local_error))
+        failed = TRUE;
+      for (guint r = 0; !failed && r < shard->n_ranks; r++)
+        {
+          GArray *answer = g_ptr_array_index (answers_out, r);
+
+          if (r != shard->rank)
+            out[r] = g_bytes_new (answer->data, answer->len * sizeof (gint64));
         }
     }
   if (requests != NULL)

@@ -318,36 +318,91 @@ add_visit_row (const SextantRow  *row,
   return TRUE;
 }
 
+typedef struct
+{
+  GHashTable *wanted;      /* visit id -> GArray of guint: the shards that asked for it */
+  GPtrArray  *answers;     /* GArray of gint64 rows, by shard */
+  GArray     *row;
+} Answering;
+
+/* A visit of the scan: into the answer of every shard that asked for it */
+static gboolean
+answer_row (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
+{
+  Answering *answering = user_data;
+  gint64 id = sextant_row_get_int (row, 0);
+  GArray *askers = g_hash_table_lookup (answering->wanted, &id);
+
+  if (askers == NULL)
+    return TRUE;
+  g_array_set_size (answering->row, 0);
+  add_visit_row (row, answering->row, error);
+  for (guint k = 0; k < askers->len; k++)
+    g_array_append_vals (g_ptr_array_index (answering->answers, g_array_index (askers, guint, k)),
+                         answering->row->data, SEXTANT_HALO_COLUMNS);
+
+  return TRUE;
+}
+
 /**
  * sextant_store_read_halo_visits:
- * @ids: (array length=n_ids): visits of @shard's locations
- * @rows: (element-type gint64): gets SEXTANT_HALO_COLUMNS integers per
- *   visit: its id and its columns as the visit table orders them
+ * @wanted: (element-type GArray<gint64>): by shard, the visits of @shard's
+ *   locations it asked for (%NULL or empty: none)
+ * @answers: (element-type GArray<gint64>): by shard, gets
+ *   SEXTANT_HALO_COLUMNS integers per visit: its id and its columns as the
+ *   visit table orders them
  *
- * The rows of @ids, and (with @mpi_bounds) those of @shard's calls of
- * MPI_Init, MPI_Init_thread and MPI_Finalize, of its RMA collectives and
- * of its lock acquisitions: the rules compare them across all locations.
+ * The rows each shard asked for, and for every shard but @self those of
+ * @shard's calls of MPI_Init, MPI_Init_thread and MPI_Finalize, of its RMA
+ * collectives and of its lock acquisitions: the rules compare them across
+ * all locations. One pass over the visits.
  */
 gboolean
 sextant_store_read_halo_visits (SextantStore  *shard,
-                                const gint64  *ids,
-                                guint          n_ids,
-                                gboolean       mpi_bounds,
-                                GArray        *rows,
+                                guint          self,
+                                GPtrArray     *wanted,
+                                GPtrArray     *answers,
                                 GError       **error)
 {
-  g_autofree char *by_id = g_strconcat (visit_row_sql, "WHERE id = ?", NULL);
-  g_autofree char *bounds = g_strconcat (visit_row_sql, "WHERE region IN (SELECT id FROM region WHERE name IN "
-                                         "('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize') AND paradigm = 'MPI') "
-                                         "OR id IN (SELECT visit FROM rma_sync WHERE kind = 'RMA_COLLECTIVE') "
-                                         "OR id IN (SELECT acquire_visit FROM lock)",
-                                         NULL);
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                       (GDestroyNotify)g_array_unref);
+  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) row = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree char *all = g_strconcat (visit_row_sql, "ORDER BY id", NULL);
+  g_autofree char *bounds_sql = g_strconcat (visit_row_sql, "WHERE region IN (SELECT id FROM region WHERE name IN "
+                                             "('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize') AND paradigm = 'MPI') "
+                                             "OR id IN (SELECT visit FROM rma_sync WHERE kind = 'RMA_COLLECTIVE') "
+                                             "OR id IN (SELECT acquire_visit FROM lock)", NULL);
+  Answering answering = { index, answers, row };
 
-  for (guint i = 0; i < n_ids; i++)
-    if (!sextant_store_foreach_sql (shard, by_id, add_visit_row, rows, error, "i", ids[i]))
-      return FALSE;
+  for (guint r = 0; r < wanted->len; r++)
+    {
+      GArray *ids = g_ptr_array_index (wanted, r);
 
-  return !mpi_bounds || sextant_store_foreach_sql (shard, bounds, add_visit_row, rows, error, "");
+      for (guint i = 0; ids != NULL && i < ids->len; i++)
+        {
+          GArray *askers = g_hash_table_lookup (index, &g_array_index (ids, gint64, i));
+
+          if (askers == NULL)
+            {
+              askers = g_array_new (FALSE, FALSE, sizeof (guint));
+              g_hash_table_insert (index, g_memdup2 (&g_array_index (ids, gint64, i), sizeof (gint64)), askers);
+            }
+          g_array_append_val (askers, r);
+        }
+    }
+
+  if ((g_hash_table_size (index) > 0 &&
+       !sextant_store_foreach_sql (shard, all, answer_row, &answering, error, "")) ||
+      !sextant_store_foreach_sql (shard, bounds_sql, add_visit_row, bounds, error, ""))
+    return FALSE;
+  for (guint r = 0; r < answers->len; r++)
+    if (r != self)
+      g_array_append_vals (g_ptr_array_index (answers, r), bounds->data, bounds->len);
+
+  return TRUE;
 }
 
 static int
@@ -611,9 +666,17 @@ sextant_store_remove_halo (SextantStore  *shard,
                                   halo->last_lock) &&
        sextant_store_foreach_sql (shard, "DELETE FROM call_path WHERE id > ?", count_row, NULL, error, "i",
                                   halo->first_call_path);
+  /* the halo's chunks, a statement per location they hold (few): the
+   * chunks of a location are a range of first rows */
   for (guint i = 0; ok && i < halo->first_rows->len; i++)
-    ok = sextant_store_foreach_sql (shard, "DELETE FROM visit_chunk WHERE first_row = ?", count_row, NULL, error,
-                                    "i", g_array_index (halo->first_rows, gint64, i));
+    {
+      gint64 loc = g_array_index (halo->first_rows, gint64, i) >> 32;
+
+      if (i > 0 && g_array_index (halo->first_rows, gint64, i - 1) >> 32 == loc)
+        continue;
+      ok = sextant_store_foreach_sql (shard, "DELETE FROM visit_chunk WHERE first_row BETWEEN ? AND ?", count_row,
+                                      NULL, error, "ii", loc << 32, (loc << 32) + G_GINT64_CONSTANT (0xffffffff));
+    }
   for (guint i = 0; ok && i < halo->locations->len; i++)
     ok = sextant_store_foreach_sql (shard, "DELETE FROM call_path_profile WHERE loc = ?", count_row, NULL, error,
                                     "i", g_array_index (halo->locations, gint64, i));

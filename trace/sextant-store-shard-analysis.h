@@ -35,10 +35,9 @@ GArray    *sextant_store_list_halo_visits     (SextantStore  *shard,
                                                GHashTable    *own,
                                                GError       **error);
 gboolean   sextant_store_read_halo_visits     (SextantStore  *shard,
-                                               const gint64  *ids,
-                                               guint          n_ids,
-                                               gboolean       mpi_bounds,
-                                               GArray        *rows,
+                                               guint          self,
+                                               GPtrArray     *wanted,
+                                               GPtrArray     *answers,
                                                GError       **error);
 GBytes    *sextant_store_read_halo_extras     (SextantStore  *shard,
                                                GError       **error);
@@ -46,7 +45,7 @@ GBytes    *sextant_store_read_halo_extras     (SextantStore  *shard,
 /* What sextant_store_add_halo() wrote, to take out again */
 typedef struct
 {
-  GArray *first_rows;       /* gint64: the first visit id of each chunk */
+  GArray *first_rows;       /* gint64: the first visit id of each chunk, ascending */
   GArray *locations;        /* gint64: the locations of the call-path profile rows */
   gint64  last_rma_sync;    /* the shard's own rows' ids end here */
   gint64  last_lock;
