@@ -418,10 +418,11 @@ halo_parse (SextantAnalysisShard  *shard,
  *
  * Steps 1 and 2, before the queries: every shard asks the others for the
  * visits of their locations that its messages and collectives name and
- * sends all its RMA collectives' records and its MPI call-path profile;
- * then answers with the visits asked for, with its calls of MPI_Init and
- * MPI_Finalize and of its RMA collectives; and writes what it got into its
- * store (the halo: what the rules read of the other shards).
+ * sends all its RMA collectives' records, its MPI call-path profile and
+ * its locks; then answers with the visits asked for (one pass over its
+ * visits), with its calls of MPI_Init and MPI_Finalize, of its RMA
+ * collectives and of its lock acquisitions; and writes what it got into
+ * its store (the halo: what the rules read of the other shards).
  * _sextant_analysis_shard_remove_halo() takes it out again.
  */
 gboolean
