@@ -22,6 +22,7 @@
 #include "sextant-importer.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shards.h"
+#include "sextant-store-shard-analysis.h"
 
 #define EXIT_USAGE 2
 
@@ -497,23 +498,31 @@ open_or_import (const char  *path,
   return sextant_store_open (*db_path, error);
 }
 
-/* open_or_import() for analyze and report: a parallel import's manifest is
- * refused (its analysis runs on the shards, which these do not do yet) */
+/* For analyze and report: as open_or_import(), and a manifest too (its
+ * shards are analysed in parallel: docs/parallel.md, "Analysis"); a shard
+ * of one is refused (analysed alone, its instances would not be the
+ * manifest's). */
 static SextantStore *
-open_to_analyse (const char  *path,
-                 char       **db_path,
-                 GError     **error)
+open_for_analysis (const char  *path,
+                   char       **db_path,
+                   GError     **error)
 {
-  g_autoptr(SextantStore) store = open_or_import (path, db_path, error);
+  g_autoptr(SextantStore) store = NULL;
+  g_autofree char *manifest = NULL;
 
-  if (store != NULL && sextant_store_get_n_shards (store) > 0)
+  if (!sextant_path_is_store (path))
+    return open_or_import (path, db_path, error);
+  if ((manifest = sextant_store_find_manifest_of (path)) != NULL)
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_ARGUMENT,
-                   "%s: the manifest of a parallel import (%u shards, sextant-mpi import); `analyze` and `report` "
-                   "do not run on its shards yet (docs/parallel.md): `info`, `tree`, `matrix` and the window read "
-                   "it, or import the archive with `sextant import`", path, sextant_store_get_n_shards (store));
+                   "%s: a shard of the parallel import %s: analyse the manifest (sextant analyze %s, or "
+                   "sextant-mpi analyze %s under mpirun), whose shards are analysed together", path, manifest,
+                   manifest, manifest);
       return NULL;
     }
+  if (!(store = sextant_store_open (path, error)))
+    return NULL;
+  *db_path = g_strdup (path);
 
   return g_steal_pointer (&store);
 }
@@ -708,7 +717,7 @@ sextant_cli_analyze (int    argc,
     if (!sextant_pattern_set_add_file (patterns, files[i], &error))
       return runtime_error (error);
 
-  if (!(store = open_to_analyse (argv[1], &db_path, &error)))
+  if (!(store = open_for_analysis (argv[1], &db_path, &error)))
     return runtime_error (error);
 
   analysis = sextant_analysis_new (store, patterns);
@@ -775,6 +784,7 @@ sextant_cli_report (int    argc,
   g_autofree char *format_name = NULL;
   g_autofree char *output = NULL;
   g_autofree char *source_root = NULL;
+  g_autofree char *manifest = NULL;
   SextantReportFormat format;
   int status = 0;
   GOptionEntry entries[] = {
@@ -803,8 +813,19 @@ sextant_cli_report (int    argc,
     return usage_error (context, "report needs -o OUT");
 
   if (!(patterns = sextant_pattern_set_new_default (&error)) ||
-      !(store = open_to_analyse (argv[1], &db_path, &error)))
+      !(store = open_for_analysis (argv[1], &db_path, &error)))
     return runtime_error (error);
+
+  /* a manifest: the analysis is the shards', but the profile, matrix and
+   * timelines of the report read events, which are not read from the
+   * shards here yet */
+  if ((manifest = sextant_store_get_meta (store, "shards")) != NULL)
+    {
+      g_set_error (&error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_ARGUMENT,
+                   "%s: the manifest of a parallel import; the report's profile, matrix and timelines are not "
+                   "read from its shards yet (docs/parallel.md): `sextant analyze %s` analyses it", argv[1], argv[1]);
+      return runtime_error (error);
+    }
 
   /* analysed with this catalogue and its defaults already (as `sextant
    * analyze` without options leaves it): its instances as they are */

@@ -416,6 +416,9 @@ sextant_wait_causes_classify (const SextantWaitInterval *waits,
  * @waits: (element-type SextantWaitInterval): every wait state of the
  *   analysis, in any order (the analysis gives each pattern's instances in
  *   id order, consecutive ids: whole chunks)
+ * @locations: (nullable): a set of location ids (gint64*): only the wait
+ *   states of these locations are written (a shard of a parallel analysis
+ *   judges every shard's wait states and writes its own); %NULL: all
  *
  * Judges @waits and writes the wait_state table, inside the analysis's
  * transaction.
@@ -425,15 +428,22 @@ sextant_wait_causes_classify (const SextantWaitInterval *waits,
 gboolean
 sextant_wait_causes_write (SextantStore  *store,
                            GArray        *waits,
+                           GHashTable    *locations,
                            GError       **error)
 {
   g_autoptr(GArray) states = NULL;
+  guint kept = 0;
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), FALSE);
 
   /* in the order of @waits: the rows of one pattern are consecutive ids
    * there, and the writer starts new chunks where the ids jump */
   states = sextant_wait_causes_classify ((const SextantWaitInterval *)(void *)waits->data, waits->len);
+  for (guint i = 0; locations != NULL && i < states->len; i++)
+    if (g_hash_table_contains (locations, &g_array_index (waits, SextantWaitInterval, i).loc))
+      g_array_index (states, SextantWaitState, kept++) = g_array_index (states, SextantWaitState, i);
+  if (locations != NULL)
+    g_array_set_size (states, kept);
 
   return sextant_store_write_wait_states (store, (const SextantWaitState *)(void *)states->data, states->len,
                                           error);

@@ -41,6 +41,7 @@ GArray   *sextant_wait_causes_classify      (const SextantWaitInterval *waits,
                                              guint                      n_waits);
 gboolean  sextant_wait_causes_write         (SextantStore              *store,
                                              GArray                    *waits,
+                                             GHashTable                *locations,
                                              GError                   **error);
 
 G_END_DECLS

@@ -186,24 +186,6 @@ move_into_place (const char  *tmp_dir,
   return TRUE;
 }
 
-static void
-set_failures (GPtrArray  *messages,
-              GError    **error)
-{
-  g_autoptr(GString) text = g_string_new ("the parallel import failed; nothing was written:");
-  guint named = 0;
-
-  for (guint r = 0; r < messages->len; r++)
-    if (((const char *)g_ptr_array_index (messages, r))[0] != '\0')
-      {
-        g_string_append_printf (text, "\n  rank %u: %s", r, (const char *)g_ptr_array_index (messages, r));
-        named++;
-      }
-  if (named == 0)
-    g_string_append (text, "\n  (no rank said why)");
-  g_set_error_literal (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, text->str);
-}
-
 gboolean
 sextant_mpi_import (SextantShardExchange  *exchange,
                     const char            *archive,
@@ -256,7 +238,7 @@ sextant_mpi_import (SextantShardExchange  *exchange,
     }
   remove_dir (tmp_dir);
   if (!all_ok)
-    set_failures (messages, error);
+    sextant_shard_exchange_set_failures (messages, "the parallel import failed; nothing was written:", error);
   else
     g_propagate_error (error, g_steal_pointer (&local_error));
 

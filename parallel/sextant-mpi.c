@@ -7,15 +7,17 @@
  * run under mpirun (docs/parallel.md).
  *
  *   mpirun -np N sextant-mpi import ARCHIVE -o MANIFEST
+ *   mpirun -np N sextant-mpi analyze MANIFEST [-p ID]... [--param K=V]...
  *
- * Exit status 0 on success, 1 when the import failed (rank 0 prints every
- * failed rank and why), 2 for a wrong command line.
+ * Exit status 0 on success, 1 when the import or analysis failed (rank 0
+ * prints every failed rank and why), 2 for a wrong command line.
  */
 #include "config.h"
 
 #include <locale.h>
 #include <stdio.h>
 
+#include "sextant-mpi-analyze.h"
 #include "sextant-mpi-import.h"
 
 /* The importer's threads per rank: the node's cores shared among its ranks
@@ -78,6 +80,47 @@ run_import (int    argc,
   return 0;
 }
 
+static int
+run_analyze (int    argc,
+             char **argv,
+             int    rank)
+{
+  g_auto(GStrv) patterns = NULL;
+  g_auto(GStrv) params = NULL;
+  GOptionEntry entries[] = {
+    { "pattern", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &patterns, "Run only this pattern and those below it (repeatable)",
+      "ID" },
+    { "param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &params, "Set a parameter: name=value or pattern.name=value (repeatable)",
+      "K=V" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("MANIFEST - analyse a parallel import's shards, one a rank");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantShardExchange) exchange = NULL;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
+    {
+      if (rank == 0)
+        fprintf (stderr, "sextant-mpi analyze: %s\nUsage: sextant-mpi analyze MANIFEST [-p ID]... [--param K=V]...\n",
+                 error != NULL ? error->message : "name one manifest");
+      return 2;
+    }
+
+  share_cores ();
+  exchange = sextant_shard_exchange_new (MPI_COMM_WORLD);
+  if (!sextant_mpi_analyze (exchange, argv[1], patterns, params, &error))
+    {
+      if (rank == 0)
+        fprintf (stderr, "sextant-mpi analyze: %s\n", error->message);
+      return 1;
+    }
+  if (rank == 0)
+    printf ("%s: %d shard(s) analysed\n", argv[1], (int)sextant_shard_exchange_get_size (exchange));
+
+  return 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -92,10 +135,13 @@ main (int    argc,
 
   if (argc >= 2 && g_strcmp0 (argv[1], "import") == 0)
     status = run_import (argc - 1, argv + 1, rank);
+  else if (argc >= 2 && g_strcmp0 (argv[1], "analyze") == 0)
+    status = run_analyze (argc - 1, argv + 1, rank);
   else
     {
       if (rank == 0)
-        fprintf (stderr, "Usage: sextant-mpi import ARCHIVE -o MANIFEST\n");
+        fprintf (stderr, "Usage: sextant-mpi import ARCHIVE -o MANIFEST\n"
+                         "       sextant-mpi analyze MANIFEST [-p ID]... [--param K=V]...\n");
       status = 2;
     }
 

@@ -292,3 +292,35 @@ sextant_shard_exchange_gather_locations (SextantShardExchange *self,
 
   return lists;
 }
+
+/**
+ * sextant_shard_exchange_set_failures:
+ * @messages: from sextant_shard_exchange_gather_errors(), at rank 0
+ * @heading: the error's first line
+ *
+ * Sets @error to @heading and every rank that failed with its reason. A
+ * rank that only stopped because another failed (its message says it
+ * "stopped at" a step) is not named.
+ */
+void
+sextant_shard_exchange_set_failures (GPtrArray   *messages,
+                                     const char  *heading,
+                                     GError     **error)
+{
+  g_autoptr(GString) text = g_string_new (heading);
+  guint named = 0;
+
+  for (guint r = 0; r < messages->len; r++)
+    {
+      const char *message = g_ptr_array_index (messages, r);
+
+      if (message[0] != '\0' && strstr (message, ": stopped at ") == NULL)
+        {
+          g_string_append_printf (text, "\n  rank %u: %s", r, message);
+          named++;
+        }
+    }
+  if (named == 0)
+    g_string_append (text, "\n  (no rank said why)");
+  g_set_error_literal (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, text->str);
+}

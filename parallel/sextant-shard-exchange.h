@@ -46,6 +46,9 @@ void                  sextant_shard_exchange_abandon  (SextantShardExchange  *se
 GPtrArray            *sextant_shard_exchange_gather_errors (SextantShardExchange *self,
                                                             const GError         *error,
                                                             gboolean             *all_ok);
+void                  sextant_shard_exchange_set_failures (GPtrArray          *messages,
+                                                           const char         *heading,
+                                                           GError            **error);
 /* The bytes the ranks sent each other in the exchange (not to
  * themselves): the sum and the largest rank's, at rank 0. */
 void                  sextant_shard_exchange_get_volume (SextantShardExchange *self,

@@ -12,6 +12,7 @@
 #include "sextant-analysis.h"
 #include "sextant-invariants.h"
 #include "sextant-store-private.h"
+#include "sextant-store-shard-analysis.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,27 @@ typedef struct
   char            *function;   /* FUNCTION: the region that begins at line */
   gint64           site;       /* its pattern_site.id, 0 until an instance uses it */
 } Source;
+
+/* A shard of a parallel analysis (sextant-analysis-shard.c) */
+typedef struct
+{
+  guint                 rank;
+  guint                 n_ranks;
+  GHashTable           *own;        /* its locations: gint64* location.id, a set */
+  SextantShareExchange  exchange;
+  gpointer              user_data;
+  guint                 steps;      /* of the run, taken so far */
+  SextantHalo          *halo;       /* what the run took in of the other shards, or NULL */
+} SextantAnalysisShard;
+
+/* A location's instances of one pattern, consecutive in the canonical
+ * order: @count of them, numbered from @first */
+typedef struct
+{
+  gint64 loc;
+  guint  count;
+  gint64 first;
+} SextantInstanceRun;
 
 struct _SextantAnalysis
 {
@@ -49,6 +71,7 @@ struct _SextantAnalysis
   GHashTable        *path_names;   /* call path id -> name */
   GArray            *waits;        /* SextantWaitInterval: the wait states written */
   SextantInvariants *invariants;   /* what every instance must satisfy (sextant-invariants.c) */
+  SextantAnalysisShard *shard;     /* NULL: the whole trace */
 };
 
 Source     *_sextant_analysis_call_site       (SextantAnalysis  *self,
@@ -66,5 +89,31 @@ gboolean    _sextant_analysis_path_name       (SextantAnalysis  *self,
                                              GError          **error);
 const char *_sextant_analysis_site_kind_name  (SextantSiteKind   kind);
 void        _sextant_analysis_source_free     (gpointer          data);
+
+gboolean    _sextant_analysis_is_selected     (SextantAnalysis  *self,
+                                             SextantPattern   *pattern);
+gboolean    _sextant_analysis_write_scope     (SextantAnalysis  *self,
+                                             GError          **error);
+
+void        _sextant_analysis_shard_free      (SextantAnalysisShard *shard);
+gboolean    _sextant_analysis_shard_number    (SextantAnalysis  *self,
+                                             GPtrArray        *runs,
+                                             gboolean          failed,
+                                             GError          **error);
+gboolean    _sextant_analysis_shard_add_halo  (SextantAnalysis  *self,
+                                             gboolean          failed,
+                                             GError          **error);
+gboolean    _sextant_analysis_shard_remove_halo (SextantAnalysis  *self,
+                                               gboolean          in_transaction,
+                                               GError          **error);
+void        _sextant_analysis_shard_complete  (SextantAnalysis  *self,
+                                             gboolean          ok);
+gboolean    _sextant_analysis_run_manifest    (SextantAnalysis  *self,
+                                             GCancellable     *cancellable,
+                                             GError          **error);
+gboolean    _sextant_analysis_shard_gather_waits (SextantAnalysis  *self,
+                                                gboolean          failed,
+                                                GArray          **all,
+                                                GError          **error);
 
 G_END_DECLS

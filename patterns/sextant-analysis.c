@@ -86,6 +86,7 @@ sextant_analysis_finalize (GObject *object)
   g_clear_pointer (&self->path_names, g_hash_table_unref);
   g_clear_pointer (&self->waits, g_array_unref);
   g_clear_pointer (&self->invariants, sextant_invariants_free);
+  g_clear_pointer (&self->shard, _sextant_analysis_shard_free);
 
   G_OBJECT_CLASS (sextant_analysis_parent_class)->finalize (object);
 }
@@ -118,127 +119,9 @@ sextant_analysis_new (SextantStore      *store,
   return self;
 }
 
-static SextantPatternParam *
-find_param (SextantPattern *pattern,
-            const char     *name)
-{
-  GPtrArray *params = sextant_pattern_get_params (pattern);
-
-  for (guint i = 0; i < params->len; i++)
-    if (g_str_equal (((SextantPatternParam *)g_ptr_array_index (params, i))->name, name))
-      return g_ptr_array_index (params, i);
-
-  return NULL;
-}
-
-/**
- * sextant_analysis_set_param:
- * @assignment: "name=value" for every pattern with that parameter, or
- *   "pattern_id.name=value" for one pattern; values in the parameter's unit
- *
- * Fails if no pattern has such a parameter or the value is not a number.
- */
 gboolean
-sextant_analysis_set_param (SextantAnalysis  *self,
-                            const char       *assignment,
-                            GError          **error)
-{
-  g_auto(GStrv) parts = NULL;
-  g_autofree char *key = NULL;
-  const char *name;
-  g_autofree char *pattern_id = NULL;
-  GPtrArray *patterns;
-  gboolean known = FALSE;
-  double value;
-  char *end = NULL;
-
-  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
-
-  parts = g_strsplit (assignment, "=", 2);
-  if (g_strv_length (parts) != 2)
-    {
-      g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_PARAMETER,
-                   "parameter \"%s\": write it as name=value", assignment);
-      return FALSE;
-    }
-
-  key = g_strstrip (g_strdup (parts[0]));
-  value = g_ascii_strtod (g_strstrip (parts[1]), &end);
-  if (end == parts[1] || *end != '\0' || !isfinite (value))
-    {
-      g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_PARAMETER,
-                   "parameter \"%s\": \"%s\" is not a number", key, parts[1]);
-      return FALSE;
-    }
-
-  name = strrchr (key, '.');
-  if (name != NULL)
-    {
-      pattern_id = g_strndup (key, name - key);
-      name++;
-    }
-  else
-    name = key;
-
-  patterns = sextant_pattern_set_get_patterns (self->patterns);
-  for (guint i = 0; i < patterns->len; i++)
-    {
-      SextantPattern *pattern = g_ptr_array_index (patterns, i);
-
-      if (pattern_id != NULL && !g_str_equal (pattern_id, sextant_pattern_get_id (pattern)))
-        continue;
-      if (find_param (pattern, name) != NULL)
-        known = TRUE;
-    }
-
-  if (!known)
-    {
-      g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_PARAMETER,
-                   "no pattern has a parameter \"%s\"", key);
-      return FALSE;
-    }
-
-  g_hash_table_replace (self->overrides, g_steal_pointer (&key), g_memdup2 (&value, sizeof value));
-
-  return TRUE;
-}
-
-/**
- * sextant_analysis_select:
- *
- * Restricts the run to @pattern_id (a pattern, or a group such as
- * "mpi_collective") and the patterns below it in the tree (may be called
- * several times). Without a selection every pattern runs.
- */
-gboolean
-sextant_analysis_select (SextantAnalysis  *self,
-                         const char       *pattern_id,
-                         GError          **error)
-{
-  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
-
-  if (!sextant_pattern_set_has_node (self->patterns, pattern_id))
-    {
-      g_set_error (error, SEXTANT_PATTERN_ERROR, SEXTANT_PATTERN_ERROR_UNKNOWN,
-                   "no pattern with id \"%s\"", pattern_id);
-      return FALSE;
-    }
-
-  if (self->selected == NULL)
-    {
-      self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      self->selection = g_ptr_array_new_with_free_func (g_free);
-    }
-  if (!g_hash_table_contains (self->selected, pattern_id))
-    g_ptr_array_add (self->selection, g_strdup (pattern_id));
-  g_hash_table_add (self->selected, g_strdup (pattern_id));
-
-  return TRUE;
-}
-
-static gboolean
-is_selected (SextantAnalysis *self,
-             SextantPattern  *pattern)
+_sextant_analysis_is_selected (SextantAnalysis *self,
+                               SextantPattern  *pattern)
 {
   if (self->selected == NULL)
     return TRUE;
@@ -392,6 +275,7 @@ typedef struct
   guint           index;       /* order of submission: instances are written in it */
   FoundList       found;
   int             col[16];     /* the columns below, -1 when absent */
+  GHashTable     *own;         /* a shard's locations (gint64*), borrowed: the rows kept; NULL: all */
   GError         *error;
 } Job;
 
@@ -447,13 +331,20 @@ collect_row (const SextantRow  *row,
              GError           **error)
 {
   Job *job = user_data;
-  Found *found = found_list_append (&job->found);
+  Found *found;
+  gint64 loc;
 
   if (job->col[0] < 0)
     for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
       job->col[i] = sextant_row_find_column (row, columns[i]);
 
-  found->loc = sextant_row_get_int (row, job->col[0]);
+  /* a shard keeps the instances charged to its own locations: a message
+   * or collective it shares with another shard is charged there once */
+  loc = sextant_row_get_int (row, job->col[0]);
+  if (job->own != NULL && !g_hash_table_contains (job->own, &loc))
+    return TRUE;
+  found = found_list_append (&job->found);
+  found->loc = loc;
   found->severity = sextant_row_get_int (row, job->col[1]);
   found->visit = opt_int (row, job->col[2]);
   found->begin = opt_int (row, job->col[3]);
@@ -698,10 +589,68 @@ job_new (SextantAnalysis *self,
   return job;
 }
 
-/* Writes a finished job: the pattern and its instances. */
+/* The canonical order of a pattern's instances, which gives them their
+ * ids: by location, visit, interval, peer, severity, then the rest. Both
+ * the single-process analysis and the shards of a parallel one number in
+ * it (the order in which a query emitted its rows depends on the plan and
+ * the store), and a location's instances are consecutive in it, so a
+ * shard numbers its locations' runs once it knows how many instances the
+ * locations before them have (sextant-analysis-shard.c). */
+static int
+compare_found (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  FoundList *list = user_data;
+  const Found *x = found_list_get (list, *(const guint *)a);
+  const Found *y = found_list_get (list, *(const guint *)b);
+  const gint64 xs[] = { x->loc, x->visit, x->begin, x->end, x->peer, x->severity, x->example, x->collective, x->message };
+  const gint64 ys[] = { y->loc, y->visit, y->begin, y->end, y->peer, y->severity, y->example, y->collective, y->message };
+
+  for (guint i = 0; i < G_N_ELEMENTS (xs); i++)
+    if (xs[i] != ys[i])
+      return xs[i] < ys[i] ? -1 : 1;
+
+  return g_strcmp0 (x->comment, y->comment);
+}
+
+/* @job's rows in canonical order (indexes into its found list), and the
+ * runs of one location each in it (SextantInstanceRun, first unset). */
+static guint *
+order_found (Job     *job,
+             GArray **runs)
+{
+  guint *order = g_new (guint, MAX (job->found.len, 1));
+
+  for (guint i = 0; i < job->found.len; i++)
+    order[i] = i;
+  g_qsort_with_data (order, (gint)job->found.len, sizeof *order, compare_found, &job->found);
+
+  *runs = g_array_new (FALSE, FALSE, sizeof (SextantInstanceRun));
+  for (guint i = 0; i < job->found.len; i++)
+    {
+      gint64 loc = found_list_get (&job->found, order[i])->loc;
+
+      if ((*runs)->len == 0 || g_array_index (*runs, SextantInstanceRun, (*runs)->len - 1).loc != loc)
+        {
+          SextantInstanceRun run = { loc, 0, 0 };
+
+          g_array_append_val (*runs, run);
+        }
+      g_array_index (*runs, SextantInstanceRun, (*runs)->len - 1).count++;
+    }
+
+  return order;
+}
+
+/* Writes a finished job: the pattern and its instances, in @order. Their
+ * ids are (the pattern's index << 32) + n: n counts from 0 in @order, or,
+ * with @runs (a shard's), from each run's first. */
 static gboolean
 write_job (SextantAnalysis  *self,
            Job              *job,
+           const guint      *order,
+           GArray           *runs,
            GError          **error)
 {
   SextantPattern *pattern = job->pattern;
@@ -730,9 +679,23 @@ write_job (SextantAnalysis  *self,
   aggregates = g_hash_table_new_full (aggregate_hash, aggregate_equal, g_free, NULL);
   rows = sextant_chunk_writer_new (self->store, SEXTANT_CHUNK_PATTERN_INSTANCE, SEXTANT_INSTANCE_N_COLUMNS,
                                    (gint64)job->index << 32, INSTANCE_CHUNK_ROWS);
-  for (guint i = 0; ok && i < job->found.len; i++)
+  for (guint i = 0, run = 0, left = 0; ok && i < job->found.len; i++)
     {
-      Found *f = found_list_get (&job->found, i);
+      Found *f = found_list_get (&job->found, order[i]);
+
+      /* a shard's next location: its instances' ids go on from the count
+       * of the instances on the locations before it, on every shard */
+      if (runs != NULL && left == 0)
+        {
+          const SextantInstanceRun *r = &g_array_index (runs, SextantInstanceRun, run++);
+
+          if (!(ok = sextant_chunk_writer_flush (rows, error)))
+            break;
+          sextant_chunk_writer_restart (rows, ((gint64)job->index << 32) + r->first);
+          left = r->count;
+        }
+      if (runs != NULL)
+        left--;
 
       /* single-row writes are too short for SQLite to notice a
        * cancellation: a pattern with a million instances checks itself */
@@ -781,128 +744,39 @@ resolution_row (const SextantRow  *row,
   return TRUE;
 }
 
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char * const *)a, *(const char * const *)b);
-}
-
-/* The scope of this run into meta (analysis_selected, analysis_parameters:
- * sextant_store_get_analysis_scope()), inside the run's transaction. */
-/* Bump when the engine writes other instances for the same queries (how
- * it checks, clips or links them): a store analysed before is then
- * analysed again rather than reused (sextant_analysis_is_current()). */
-#define ENGINE_REVISION "2"
-
-/* What the store's meta records of a run: the selection ("*" for all),
- * the parameters overridden (NULL: none), and a digest of the catalogue
- * that ran (each selected pattern's id, query and parameters, and the
- * engine's version) */
-static void
-scope_strings (SextantAnalysis  *self,
-               char            **selected_out,
-               char            **parameters_out,
-               char            **catalogue_out)
-{
-  g_autoptr(GString) selected = g_string_new (NULL);
-  g_autoptr(GString) parameters = g_string_new (NULL);
-  g_autoptr(GChecksum) catalogue = g_checksum_new (G_CHECKSUM_SHA256);
-  GPtrArray *patterns = sextant_pattern_set_get_patterns (self->patterns);
-  guint n_keys = 0;
-  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (self->overrides, &n_keys);
-
-  if (self->selection == NULL)
-    g_string_append (selected, SEXTANT_ANALYSIS_ALL_PATTERNS);
-  for (guint i = 0; self->selection != NULL && i < self->selection->len; i++)
-    g_string_append_printf (selected, "%s%s", i > 0 ? " " : "", (const char *)g_ptr_array_index (self->selection, i));
-
-  qsort (keys, n_keys, sizeof *keys, compare_strings);
-  for (guint i = 0; i < n_keys; i++)
-    {
-      const char *key = keys[i];
-      char value[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_ascii_formatd (value, sizeof value, "%g", *(double *)g_hash_table_lookup (self->overrides, key));
-      g_string_append_printf (parameters, "%s%s=%s", i > 0 ? " " : "", key, value);
-    }
-
-  g_checksum_update (catalogue, (const guchar *)PACKAGE_VERSION "\n" ENGINE_REVISION "\n", -1);
-  for (guint i = 0; i < patterns->len; i++)
-    {
-      SextantPattern *pattern = g_ptr_array_index (patterns, i);
-      GPtrArray *params = sextant_pattern_get_params (pattern);
-
-      if (!is_selected (self, pattern))
-        continue;
-      g_checksum_update (catalogue, (const guchar *)sextant_pattern_get_id (pattern), -1);
-      g_checksum_update (catalogue, (const guchar *)"\n", 1);
-      g_checksum_update (catalogue, (const guchar *)sextant_pattern_get_sql (pattern), -1);
-      for (guint k = 0; k < params->len; k++)
-        {
-          SextantPatternParam *param = g_ptr_array_index (params, k);
-          char value[G_ASCII_DTOSTR_BUF_SIZE];
-
-          g_ascii_formatd (value, sizeof value, "%.17g", param->value);
-          g_checksum_update (catalogue, (const guchar *)"\n", 1);
-          g_checksum_update (catalogue, (const guchar *)param->name, -1);
-          g_checksum_update (catalogue, (const guchar *)"=", 1);
-          g_checksum_update (catalogue, (const guchar *)value, -1);
-          g_checksum_update (catalogue, (const guchar *)param->unit, -1);
-        }
-      g_checksum_update (catalogue, (const guchar *)"\n\n", 2);
-    }
-
-  *selected_out = g_string_free (g_steal_pointer (&selected), FALSE);
-  *parameters_out = parameters->len > 0 ? g_string_free (g_steal_pointer (&parameters), FALSE) : NULL;
-  *catalogue_out = g_strdup (g_checksum_get_string (catalogue));
-}
-
+/* A shard's jobs, once all are done: the shards tell each other how many
+ * instances each location has, then each writes its own with the ids they
+ * have in the canonical order over all locations. Every shard takes part
+ * in the count, failed (@ok FALSE, @error set) or not. */
 static gboolean
-write_scope (SextantAnalysis  *self,
-             GError          **error)
+write_shard_jobs (SextantAnalysis  *self,
+                  Job             **jobs,
+                  guint             n_jobs,
+                  gboolean          ok,
+                  GCancellable     *cancellable,
+                  GError          **error)
 {
-  g_autofree char *selected = NULL;
-  g_autofree char *parameters = NULL;
-  g_autofree char *catalogue = NULL;
+  g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  g_autoptr(GPtrArray) orders = g_ptr_array_new_with_free_func (g_free);
 
-  scope_strings (self, &selected, &parameters, &catalogue);
+  for (guint i = 0; i < n_jobs; i++)
+    {
+      GArray *job_runs = NULL;
 
-  return sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_selected", selected) &&
-         sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_parameters", parameters) &&
-         sextant_store_run (self->store, SEXTANT_STMT_META, error, "tt", "analysis_catalogue", catalogue);
-}
+      g_ptr_array_add (orders, order_found (jobs[i], &job_runs));
+      g_ptr_array_add (runs, job_runs);
+    }
+  ok = _sextant_analysis_shard_number (self, runs, !ok, ok ? error : NULL) && ok;
 
-/**
- * sextant_analysis_is_current:
- *
- * Whether the store holds the analysis this one would write: run with the
- * same selection, the same parameters and the same catalogue (every
- * selected pattern's query and parameters, built-in or the user's, and
- * this engine's version). Then its instances can be read as they are
- * (`sextant report` does) instead of being found again.
- *
- * Returns: %TRUE when it does
- */
-gboolean
-sextant_analysis_is_current (SextantAnalysis *self)
-{
-  g_autofree char *selected = NULL;
-  g_autofree char *parameters = NULL;
-  g_autofree char *catalogue = NULL;
-  g_autofree char *stored_selected = NULL;
-  g_autofree char *stored_parameters = NULL;
-  g_autofree char *stored_catalogue = NULL;
+  for (guint i = 0; ok && i < n_jobs; i++)
+    {
+      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+           write_job (self, jobs[i], g_ptr_array_index (orders, i), g_ptr_array_index (runs, i), error);
+      if (ok && self->progress != NULL)
+        self->progress ((double)(i + 1) / n_jobs, sextant_pattern_get_id (jobs[i]->pattern), self->progress_data);
+    }
 
-  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
-
-  scope_strings (self, &selected, &parameters, &catalogue);
-  stored_selected = sextant_store_get_meta (self->store, "analysis_selected");
-  stored_parameters = sextant_store_get_meta (self->store, "analysis_parameters");
-  stored_catalogue = sextant_store_get_meta (self->store, "analysis_catalogue");
-
-  return g_strcmp0 (selected, stored_selected) == 0 && g_strcmp0 (parameters, stored_parameters) == 0 &&
-         g_strcmp0 (catalogue, stored_catalogue) == 0;
+  return ok;
 }
 
 static void
@@ -927,6 +801,7 @@ run_patterns (SextantAnalysis  *self,
   Schedule schedule = { 0 };
   guint n_jobs = 0;
   guint n_workers;
+  g_autofree Job **done = NULL;     /* a shard's jobs, by index, until every shard has counted */
   gboolean ok = TRUE;
 
   g_clear_pointer (&self->scl_sources, g_hash_table_unref);
@@ -952,6 +827,9 @@ run_patterns (SextantAnalysis  *self,
                               error, ""))
     return FALSE;
   self->invariants = sextant_invariants_new (sextant_invariants_is_strict_env (), self->resolution);
+  /* a shard first takes in the other shards' calls that its rules read */
+  if (self->shard != NULL && !_sextant_analysis_shard_add_halo (self, FALSE, error))
+    return FALSE;
 
   /* Workers run the queries on connections of their own (the store is in
    * WAL mode: they read the data as it was before this run's transaction),
@@ -971,11 +849,15 @@ run_patterns (SextantAnalysis  *self,
     {
       SextantPattern *pattern = g_ptr_array_index (patterns, i);
 
-      if (!is_selected (self, pattern))
+      if (!_sextant_analysis_is_selected (self, pattern))
         continue;
       g_ptr_array_add (schedule.pending, job_new (self, pattern, blocks, n_jobs));
       n_jobs++;
     }
+  for (guint i = 0; self->shard != NULL && i < n_jobs; i++)
+    ((Job *)g_ptr_array_index (schedule.pending, i))->own = self->shard->own;
+  if (self->shard != NULL)
+    done = g_new0 (Job *, MAX (n_jobs, 1));
   g_ptr_array_sort (schedule.pending, compare_jobs);
   n_workers = MIN (MAX (1, MIN (g_get_num_processors (), 4)), MAX (n_jobs, 1));
   if (n_jobs > 0)
@@ -986,7 +868,7 @@ run_patterns (SextantAnalysis  *self,
     }
 
   ok = sextant_store_begin (self->store, error) &&
-       sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error) && write_scope (self, error);
+       sextant_store_exec (self->store, SEXTANT_STMT_CLEAR_PATTERNS, error) && _sextant_analysis_write_scope (self, error);
   if (!ok)
     g_cancellable_cancel (run);     /* the queries stop */
 
@@ -995,10 +877,25 @@ run_patterns (SextantAnalysis  *self,
   for (guint i = 0; i < n_jobs; i++)
     {
       g_autoptr(Job) job = g_async_queue_pop (schedule.results);
+      g_autoptr(GArray) runs = NULL;
+      g_autofree guint *order = NULL;
 
+      if (self->shard != NULL)
+        {
+          /* a shard writes once every shard has counted its instances */
+          if (ok && job->error != NULL)
+            {
+              g_propagate_error (error, g_steal_pointer (&job->error));
+              ok = FALSE;
+              g_cancellable_cancel (run);
+            }
+          done[job->index] = g_steal_pointer (&job);
+          continue;
+        }
       if (!ok)
         continue;
-      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, error);
+      order = order_found (job, &runs);
+      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, order, NULL, error);
       if (!ok)
         g_cancellable_cancel (run);     /* the other queries stop */
       else if (self->progress != NULL)
@@ -1017,23 +914,36 @@ run_patterns (SextantAnalysis  *self,
   g_async_queue_unref (schedule.results);
   g_free (schedule.store_path);
   g_mutex_clear (&schedule.lock);
+  if (self->shard != NULL)
+    ok = write_shard_jobs (self, done, n_jobs, ok, cancellable, error);
+  for (guint i = 0; done != NULL && i < n_jobs; i++)
+    g_clear_pointer (&done[i], job_free);
   g_async_queue_unref (blocks);
 
   /* which wait states were direct and which propagated: once all are in
-   * (and no visit is charged more than it lasted) */
-  if (ok && !g_cancellable_set_error_if_cancelled (cancellable, error) &&
-      sextant_invariants_finish (self->invariants, error))
+   * (and no visit is charged more than it lasted); a shard's wait states
+   * wait for those of the others (their causes cross locations), and every
+   * shard takes part, failed or not */
+  ok = ok && !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+       sextant_invariants_finish (self->invariants, error);
+  if (self->shard != NULL)
+    {
+      g_autoptr(GArray) all = NULL;
+
+      ok = _sextant_analysis_shard_gather_waits (self, !ok, &all, ok ? error : NULL) && ok &&
+           sextant_wait_causes_write (self->store, all, self->shard->own, error) &&
+           _sextant_analysis_shard_remove_halo (self, TRUE, error);
+    }
+  else if (ok)
     {
       gint64 start = g_get_monotonic_time ();
       gint64 cpu_start = sextant_thread_cpu_usec ();
 
-      ok = sextant_wait_causes_write (self->store, self->waits, error);
+      ok = sextant_wait_causes_write (self->store, self->waits, NULL, error);
       g_debug ("wait causes: %u wait states judged and written in %.3f s (%.3f s CPU)", self->waits->len,
                (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
                (sextant_thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
     }
-  else
-    ok = FALSE;
   g_clear_pointer (&self->waits, g_array_unref);
   g_clear_pointer (&self->invariants, sextant_invariants_free);
 
@@ -1076,6 +986,7 @@ sextant_analysis_run (SextantAnalysis  *self,
 {
   g_autoptr(GCancellable) run = NULL;
   g_autoptr(GCancellable) previous = NULL;
+  g_autofree char *manifest = NULL;
   gulong chained = 0;
   gboolean ok;
 
@@ -1096,7 +1007,24 @@ sextant_analysis_run (SextantAnalysis  *self,
     g_object_ref (previous);
   sextant_store_set_cancellable (self->store, run);
 
-  ok = sextant_pattern_set_check_tree (self->patterns, error) && run_patterns (self, cancellable, run, error);
+  if (self->shard == NULL && (manifest = sextant_store_get_meta (self->store, "shards")) != NULL)
+    ok = sextant_pattern_set_check_tree (self->patterns, error) &&
+         _sextant_analysis_run_manifest (self, cancellable, error);
+  else
+    {
+      if (self->shard != NULL)
+        self->shard->steps = 0;
+      ok = sextant_pattern_set_check_tree (self->patterns, error) && run_patterns (self, cancellable, run, error);
+      /* a shard that failed before a step takes part in it all the same;
+       * the halo goes with the analysis's transaction, or after it */
+      if (self->shard != NULL)
+        {
+          _sextant_analysis_shard_complete (self, ok);
+          if (!ok)
+            _sextant_analysis_shard_remove_halo (self, FALSE, NULL);
+          g_clear_pointer (&self->shard->halo, sextant_halo_free);
+        }
+    }
 
   sextant_store_set_cancellable (self->store, previous);
   if (cancellable != NULL)
@@ -1104,89 +1032,4 @@ sextant_analysis_run (SextantAnalysis  *self,
   g_atomic_int_set (&self->running, FALSE);
 
   return ok;
-}
-
-/**
- * sextant_analysis_set_progress_func:
- * @func: (nullable): called after each pattern is written, in the thread
- *   that runs the analysis (see #SextantAnalysisProgress)
- * @destroy: (nullable): frees @user_data when the function is replaced or
- *   the analysis finalized
- *
- * Threading: before a run, not during one.
- */
-void
-sextant_analysis_set_progress_func (SextantAnalysis          *self,
-                                    SextantAnalysisProgress   func,
-                                    gpointer                  user_data,
-                                    GDestroyNotify            destroy)
-{
-  g_return_if_fail (SEXTANT_IS_ANALYSIS (self));
-
-  if (self->progress_destroy != NULL)
-    self->progress_destroy (self->progress_data);
-  self->progress = func;
-  self->progress_data = user_data;
-  self->progress_destroy = destroy;
-}
-
-static void
-run_worker (GTask        *task,
-            gpointer      source_object,
-            gpointer      task_data,
-            GCancellable *cancellable)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!sextant_analysis_run (source_object, cancellable, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-/**
- * sextant_analysis_run_async:
- * @cancellable: (nullable): stops the run, as for sextant_analysis_run()
- * @callback: called in the thread-default main context of the caller when
- *   the run is over
- *
- * Runs sextant_analysis_run() in a worker thread (GTask). The store belongs
- * to that thread until @callback is called; the progress function is called
- * in it too. Get the result with sextant_analysis_run_finish().
- */
-void
-sextant_analysis_run_async (SextantAnalysis     *self,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (SEXTANT_IS_ANALYSIS (self));
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sextant_analysis_run_async);
-  /* the run answers a cancellation itself: a run that committed before
-   * the cancellation reports success, as the store holds its results */
-  g_task_set_check_cancellable (task, FALSE);
-  g_task_run_in_thread (task, run_worker);
-}
-
-/**
- * sextant_analysis_run_finish:
- *
- * Returns: %TRUE if the run committed; %FALSE with @error set as for
- *   sextant_analysis_run() (the store then keeps the previous analysis)
- */
-gboolean
-sextant_analysis_run_finish (SextantAnalysis  *self,
-                             GAsyncResult     *result,
-                             GError          **error)
-{
-  g_return_val_if_fail (SEXTANT_IS_ANALYSIS (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_async_result_is_tagged (result, sextant_analysis_run_async), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }

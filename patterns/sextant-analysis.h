@@ -21,6 +21,7 @@
  */
 #pragma once
 
+#include "sextant-import-share.h"
 #include "sextant-pattern-set.h"
 #include "sextant-store.h"
 
@@ -58,6 +59,16 @@ void             sextant_analysis_set_progress_func (SextantAnalysis          *s
                                                      gpointer                  user_data,
                                                      GDestroyNotify            destroy);
 gboolean         sextant_analysis_is_current        (SextantAnalysis          *self);
+void             sextant_analysis_set_shard         (SextantAnalysis          *self,
+                                                     guint                     rank,
+                                                     guint                     n_ranks,
+                                                     GArray                   *locations,
+                                                     SextantShareExchange      exchange,
+                                                     gpointer                  user_data);
+void             sextant_analysis_abandon_shard     (guint                     rank,
+                                                     guint                     n_ranks,
+                                                     SextantShareExchange      exchange,
+                                                     gpointer                  user_data);
 gboolean         sextant_analysis_run               (SextantAnalysis          *self,
                                                      GCancellable             *cancellable,
                                                      GError                  **error);

@@ -16,6 +16,7 @@
 #include "sextant-json.h"
 #include "sextant-pattern-tree.h"
 #include "sextant-report.h"
+#include "sextant-store-shards.h"
 #include "sextant-store-private.h"
 
 #define PROFILE_ROWS      30
@@ -90,6 +91,60 @@ total_row (const SextantRow  *row,
 
   g->total_ticks = sextant_row_get_int (row, 0);
   g->resolution = MAX (1, g_ascii_strtoll (sextant_row_get_text (row, 1), NULL, 10));
+  return TRUE;
+}
+
+/* The stores of a manifest's shards (NULL for a single store) */
+static gboolean
+open_shards (SextantStore  *store,
+             GPtrArray    **shards,
+             GError       **error)
+{
+  g_autofree char *manifest = sextant_store_get_meta (store, "shards");
+  g_autoptr(GPtrArray) paths = NULL;
+
+  *shards = NULL;
+  if (manifest == NULL)
+    return TRUE;
+  if (!(paths = sextant_store_list_shards (store, error)))
+    return FALSE;
+  *shards = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint r = 0; r < paths->len; r++)
+    {
+      SextantStore *shard = sextant_store_open (g_ptr_array_index (paths, r), error);
+
+      if (shard == NULL)
+        {
+          g_clear_pointer (shards, g_ptr_array_unref);
+          return FALSE;
+        }
+      g_ptr_array_add (*shards, shard);
+    }
+
+  return TRUE;
+}
+
+/* The total time (and the resolution): on a manifest, the sum of its
+ * shards' (each that of its own locations) */
+static gboolean
+read_total (Gather  *g,
+            GError **error)
+{
+  g_autoptr(GPtrArray) shards = NULL;
+  gint64 total = 0;
+
+  if (!sextant_store_foreach (g->store, SEXTANT_QUERY_TOTAL_TIME, total_row, g, error, "") ||
+      !open_shards (g->store, &shards, error))
+    return FALSE;
+  for (guint r = 0; shards != NULL && r < shards->len; r++)
+    {
+      if (!sextant_store_foreach (g_ptr_array_index (shards, r), SEXTANT_QUERY_TOTAL_TIME, total_row, g, error, ""))
+        return FALSE;
+      total += g->total_ticks;
+    }
+  if (shards != NULL)
+    g->total_ticks = total;
+
   return TRUE;
 }
 
@@ -706,7 +761,7 @@ sextant_report_gather_patterns (SextantStore  *store,
   g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
 
   json_object_set_array_member (root, "patterns", json_array_new ());
-  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
+  if (!read_total (&g, error) ||
       !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_row, &g, error, ""))
     return NULL;
   gather_tree (&g);
@@ -750,7 +805,7 @@ sextant_report_read_pattern_tree (SextantStore  *store,
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
 
-  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
+  if (!read_total (&g, error) ||
       !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, tree_row, tree, error, ""))
     return NULL;
   sextant_pattern_tree_build (tree, g.total_ticks);
@@ -829,11 +884,55 @@ instance_to_json (Gather                       *g,
  *
  * Returns: (transfer full): a JSON array, or %NULL with @error set
  */
+static int
+compare_worst (gconstpointer a,
+               gconstpointer b)
+{
+  const SextantPatternInstance *x = *(SextantPatternInstance * const *)a;
+  const SextantPatternInstance *y = *(SextantPatternInstance * const *)b;
+
+  if (x->severity != y->severity)
+    return x->severity > y->severity ? -1 : 1;
+
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The @limit worst instances of @pattern: on a manifest (@shards, its
+ * shards' stores) the worst of every shard's worst */
+static GPtrArray *
+list_worst (SextantStore  *store,
+            GPtrArray     *shards,
+            const char    *pattern,
+            guint          limit,
+            GError       **error)
+{
+  g_autoptr(GPtrArray) worst = NULL;
+
+  if (shards == NULL)
+    return sextant_store_list_pattern_instances (store, pattern, limit, error);
+
+  worst = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_instance_free);
+  for (guint r = 0; r < shards->len; r++)
+    {
+      GPtrArray *found = sextant_store_list_pattern_instances (g_ptr_array_index (shards, r), pattern, limit, error);
+
+      if (found == NULL)
+        return NULL;
+      g_ptr_array_extend_and_steal (worst, found);
+    }
+  g_ptr_array_sort (worst, compare_worst);
+  if (worst->len > limit)
+    g_ptr_array_set_size (worst, limit);
+
+  return g_steal_pointer (&worst);
+}
+
 JsonArray *
 sextant_report_gather_instances (SextantStore  *store,
                                  guint          per_pattern,
                                  GError       **error)
 {
+  g_autoptr(GPtrArray) shards = NULL;
   g_autoptr(JsonArray) instances = json_array_new ();
   g_autoptr(JsonObject) root = json_object_new ();
   g_autoptr(GPtrArray) totals = NULL;
@@ -842,9 +941,10 @@ sextant_report_gather_instances (SextantStore  *store,
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
 
-  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
+  if (!read_total (&g, error) ||
       !(totals = sextant_store_list_pattern_totals (store, error)) ||
-      !(locations = sextant_store_list_locations (store, error)))
+      !(locations = sextant_store_list_locations (store, error)) ||
+      !open_shards (store, &shards, error))
     return NULL;
 
   for (guint i = 0; i < totals->len; i++)
@@ -854,8 +954,7 @@ sextant_report_gather_instances (SextantStore  *store,
 
       if (total->instances == 0)
         continue;
-      if (!(found = sextant_store_list_pattern_instances (store, total->id, per_pattern > 0 ? per_pattern : G_MAXUINT,
-                                                          error)))
+      if (!(found = list_worst (store, shards, total->id, per_pattern > 0 ? per_pattern : G_MAXUINT, error)))
         return NULL;
       for (guint k = 0; k < found->len; k++)
         json_array_add_object_element (instances, instance_to_json (&g, locations, g_ptr_array_index (found, k)));
@@ -894,7 +993,7 @@ sextant_report_gather (SextantStore  *store,
   json_object_set_array_member (g.root, "instances", json_array_new ());
   json_object_set_object_member (g.root, "matrix", matrix);
 
-  if (!sextant_store_foreach (store, SEXTANT_QUERY_TOTAL_TIME, total_row, &g, error, "") ||
+  if (!read_total (&g, error) ||
       !gather_summary (&g, error) ||
       !gather_labels (&g, error) ||
       !sextant_store_foreach (store, SEXTANT_QUERY_PATTERN_TOTALS, pattern_row, &g, error, ""))

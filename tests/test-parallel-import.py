@@ -34,7 +34,7 @@ import threading
 import time
 
 import sextant_sqlite  # noqa: F401  (the column tables)
-from sextant_traces import anchor, external_archives
+from parallel_cases import MPIRUN, anchor, external_archives, run, shards
 from tap import finish, ok
 
 SEXTANT = os.environ.get("SEXTANT", "sextant")
@@ -42,11 +42,6 @@ SEXTANT_MPI = os.environ.get("SEXTANT_MPI", "sextant-mpi")
 TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
 BENCH_GEN = os.environ.get("SEXTANT_BENCH_GEN", "sextant-bench-gen")
 OTF2GEN = os.environ.get("SEXTANT_OTF2GEN", "sextant-otf2gen")
-MPIRUN = ["timeout", "300", "mpirun", "--oversubscribe", "--allow-run-as-root", "--mca", "osc", "sm"]
-
-
-def run(*args, env=None):
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, env=env)
 
 
 def mpi_import(archive, manifest, n, env=None):
@@ -79,19 +74,6 @@ def rows(db, sql, locs):
         return sorted(con.execute(sql, {"locs": ",".join(map(str, locs))}).fetchall(), key=repr)
     finally:
         con.close()
-
-
-def shards(manifest):
-    """[(shard path, [locations])] as the manifest names them"""
-    con = sqlite3.connect(manifest)
-    try:
-        listed = con.execute("SELECT id, path FROM shard ORDER BY id").fetchall()
-        locs = {i: [l for (l,) in con.execute("SELECT loc FROM shard_location WHERE shard = ? ORDER BY loc",
-                                              (i,))] for i, _ in listed}
-    finally:
-        con.close()
-    here = os.path.dirname(manifest)
-    return [(os.path.join(here, p), locs[i]) for i, p in listed]
 
 
 def all_locations(db):

@@ -64,15 +64,17 @@ UNION ALL SELECT (SELECT min (id) FROM location), NULL, 150, NULL, NULL
 UNION ALL SELECT (SELECT min (id) FROM location), NULL, 999949, NULL, NULL
 UNION ALL SELECT (SELECT min (id) FROM location), NULL, 50, NULL, 'its own words'
 """
+# in the order of the instances' ids: by location, visit (none first),
+# interval, peer, severity (sextant-analysis.c, compare_found)
 TEMPLATE_COMMENTS = [
+    "its own words",
+    "[MPI Rank 0|another process|0.2 µs|the call|an unknown source line||{other}]",
+    "[MPI Rank 0|another process|999.9 µs|the call|an unknown source line||{other}]",
+    "[MPI Rank 0|another process|1.50 ms|the call|an unknown source line||{other}]",
     "[MPI Rank 2|MPI Rank 0|2.01 s|MPI_Recv|gen_mpi.c:52 (where late_sender begins; the trace gives no call site)|"
     "main/late_sender/MPI_Recv|{other}]",
     "[MPI Rank 3|MPI Rank 0|2.01 s|MPI_Recv|gen_mpi.c:52 (where late_sender begins; the trace gives no call site)|"
     "main/late_sender/MPI_Recv|{other}]",
-    "[MPI Rank 0|another process|1.50 ms|the call|an unknown source line||{other}]",
-    "[MPI Rank 0|another process|0.2 µs|the call|an unknown source line||{other}]",
-    "[MPI Rank 0|another process|999.9 µs|the call|an unknown source line||{other}]",
-    "its own words",
 ]
 
 BAD = {

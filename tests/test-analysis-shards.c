@@ -1,0 +1,285 @@
+/*
+ * test-analysis-shards.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The analysis of a parallel import's manifest (patterns/
+ * sextant-analysis-manifest.c, -shard.c) without MPI, so that the sanitizer
+ * build runs it: threads import otf2gen's every-kind archive into 1 to 4
+ * shards (SextantShareHub), the manifest is written as sextant-mpi writes
+ * it, and sextant_analysis_run() on the manifest analyses the shards. The
+ * shards' instances, together, are the single store's: the same ids,
+ * severities, locations, visits, messages and collectives (by their
+ * visits), causes; the manifest's summary is the single store's; the
+ * shards hold no other location's visit afterwards (the halo is gone).
+ * tests/test-parallel-analyze.py runs the same on Open MPI ranks and every
+ * external archive.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "sextant-analysis.h"
+#include "sextant-importer.h"
+#include "sextant-share-hub.h"
+#include "sextant-store-private.h"
+#include "sextant-store-shards.h"
+#include "sextant-test-util.h"
+
+/* Every instance, a message by its ends' visits, a collective by its
+ * members' (their ids follow each store's order of matching) */
+static const char instances_sql[] =
+  "SELECT i.id, p.id, i.severity, i.loc, i.visit, i.begin, i.\"end\", i.peer_loc, "
+  "  (SELECT m.send_visit || ':' || m.recv_visit FROM message AS m WHERE m.id = i.message), "
+  "  (SELECT group_concat (cm.loc || '/' || cm.visit, ',') FROM collective_member AS cm "
+  "   WHERE cm.collective = i.collective), "
+  "  w.cause, w.cause_instance, w.root_instance, w.root_loc "
+  "FROM pattern_instance_data AS i JOIN pattern AS p ON p.number = i.id >> 32 "
+  "LEFT JOIN wait_state AS w ON w.instance = i.id "
+  "WHERE p.id NOT IN ('early_wait', 'slow_workers', 'overloaded_master')";
+static const char aggregates_sql[] =
+  "SELECT pattern, loc, callpath, file, line, site_kind, function, severity, instances FROM pattern_aggregate "
+  "WHERE pattern NOT IN ('early_wait', 'slow_workers', 'overloaded_master')";
+
+typedef struct
+{
+  GPtrArray *lines;
+  int        n_columns;
+} Lines;
+
+static gboolean
+add_line (const SextantRow  *row,
+          gpointer           user_data,
+          GError           **error)
+{
+  Lines *lines = user_data;
+  GString *line = g_string_new (NULL);
+
+  for (int c = 0; c < lines->n_columns; c++)
+    g_string_append_printf (line, "%s|", sextant_row_is_null (row, c) ? "NULL" : sextant_row_get_text (row, c));
+  g_ptr_array_add (lines->lines, g_string_free (line, FALSE));
+
+  return TRUE;
+}
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+/* The rows of @sql (@n_columns) in the stores of @paths, one sorted text */
+static char *
+rows (const char * const *paths,
+      const char         *sql,
+      int                 n_columns)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  Lines all = { lines, n_columns };
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autoptr(SextantStore) store = sextant_store_open (paths[i], NULL);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_nonnull (store);
+      g_assert_true (sextant_store_foreach_sql (store, sql, add_line, &all, &error, ""));
+      g_assert_no_error (error);
+    }
+  g_ptr_array_sort (lines, compare_lines);
+  g_ptr_array_add (lines, NULL);
+
+  return g_strjoinv ("\n", (char **)lines->pdata);
+}
+
+typedef struct
+{
+  SextantShareHub *hub;
+  guint            rank;
+  guint            n;
+  const char      *archive;
+  char            *path;
+  GArray          *locations;
+} Rank;
+
+static gpointer
+import_rank (gpointer data)
+{
+  Rank *rank = data;
+  g_autoptr(SextantImporter) importer = sextant_importer_new (rank->archive, rank->path);
+  g_autoptr(GError) error = NULL;
+  SextantImportShare share = { rank->rank, rank->n, FALSE, sextant_share_hub_exchange,
+                               sextant_share_hub_get_rank (rank->hub, rank->rank) };
+
+  sextant_importer_set_share (importer, &share);
+  g_assert_true (g_file_set_contents (rank->path, "", 0, NULL));
+  g_assert_true (sextant_importer_run_into (importer, rank->path, NULL, &error));
+  g_assert_no_error (error);
+  rank->locations = g_array_ref (sextant_importer_get_share_locations (importer));
+
+  return NULL;
+}
+
+/* @archive imported on @n threads into MANIFEST.shards/ and the manifest */
+static void
+import_manifest (const char *archive,
+                 const char *manifest,
+                 guint       n)
+{
+  g_autoptr(SextantShareHub) hub = sextant_share_hub_new (n);
+  g_autofree char *dir = g_strconcat (manifest, ".shards", NULL);
+  g_autofree char *prefix = g_path_get_basename (dir);
+  g_autofree Rank *ranks = g_new0 (Rank, n);
+  g_autofree SextantShardInfo *infos = g_new0 (SextantShardInfo, n);
+  g_autoptr(GPtrArray) list = g_ptr_array_new ();
+  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, manifest);
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  SextantImportShare definitions = { 0, 1, TRUE, NULL, NULL };
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  for (guint r = 0; r < n; r++)
+    {
+      ranks[r] = (Rank) { hub, r, n, archive, NULL, NULL };
+      ranks[r].path = g_strdup_printf ("%s/rank-%05u.sextant", dir, r);
+      g_ptr_array_add (threads, g_thread_new ("rank", import_rank, &ranks[r]));
+    }
+  for (guint r = 0; r < n; r++)
+    g_thread_join (g_ptr_array_index (threads, r));
+
+  sextant_importer_set_share (importer, &definitions);
+  g_assert_true (g_file_set_contents (manifest, "", 0, NULL));
+  g_assert_true (sextant_importer_run_into (importer, manifest, NULL, &error));
+  g_assert_no_error (error);
+  for (guint r = 0; r < n; r++)
+    {
+      infos[r].name = g_path_get_basename (ranks[r].path);
+      infos[r].locations = ranks[r].locations;
+      g_ptr_array_add (list, &infos[r]);
+    }
+  store = sextant_store_open (manifest, &error);
+  g_assert_no_error (error);
+  g_assert_true (sextant_store_add_shards (store, dir, prefix, list, &error));
+  g_assert_no_error (error);
+  for (guint r = 0; r < n; r++)
+    {
+      g_free (infos[r].name);
+      g_free (ranks[r].path);
+      g_array_unref (ranks[r].locations);
+    }
+}
+
+static void
+analyze (const char *path)
+{
+  g_autoptr(SextantStore) store = sextant_store_open (path, NULL);
+  g_autoptr(SextantPatternSet) patterns = sextant_pattern_set_new ();
+  g_autoptr(SextantAnalysis) analysis = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (store);
+  g_assert_true (sextant_pattern_set_add_builtin (patterns, &error));
+  analysis = sextant_analysis_new (store, patterns);
+  g_assert_true (sextant_analysis_run (analysis, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (sextant_analysis_is_current (analysis));
+}
+
+static void
+test_every_kind (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sextant-analysis-shards-XXXXXX", NULL);
+  g_autofree char *gen_dir = g_build_filename (dir, "archive", NULL);
+  g_autofree char *archive = sextant_test_otf2gen ("every-kind", gen_dir);
+  g_autofree char *single = g_build_filename (dir, "single.sextant", NULL);
+  const char *single_paths[] = { single, NULL };
+  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, single);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *want = NULL;
+  g_autofree char *want_summary = NULL;
+
+  g_assert_true (sextant_importer_run (importer, NULL, &error));
+  g_assert_no_error (error);
+  analyze (single);
+  want = rows (single_paths, instances_sql, 14);
+  want_summary = rows (single_paths, aggregates_sql, 9);
+  g_assert_cmpuint (strlen (want), >, 0);
+
+  for (guint n = 1; n <= 4; n++)
+    {
+      g_autofree char *manifest = g_strdup_printf ("%s/run-%u.sextant", dir, n);
+      const char *manifest_paths[] = { manifest, NULL };
+      g_autoptr(SextantStore) store = NULL;
+      g_autoptr(GPtrArray) shards = NULL;
+      g_autofree char *got = NULL;
+      g_autofree char *got_summary = NULL;
+      g_autofree char *foreign = NULL;
+      g_autoptr(GString) zeros = g_string_new (NULL);
+
+      import_manifest (archive, manifest, n);
+      analyze (manifest);
+
+      /* the manifest is current (the shards recorded anew) and names them */
+      store = sextant_store_open (manifest, &error);
+      g_assert_no_error (error);
+      shards = sextant_store_list_shards (store, &error);
+      g_assert_no_error (error);
+      g_ptr_array_add (shards, NULL);
+
+      got = rows ((const char * const *)shards->pdata, instances_sql, 14);
+      g_assert_cmpstr (got, ==, want);
+      got_summary = rows (manifest_paths, aggregates_sql, 9);
+      g_assert_cmpstr (got_summary, ==, want_summary);
+
+      /* the halo is gone: a shard holds its own locations' visits only */
+      foreign = rows ((const char * const *)shards->pdata,
+                      "SELECT count (*) FROM visit WHERE loc NOT IN (SELECT loc FROM event_count)", 1);
+      for (guint r = 0; r < n; r++)
+        g_string_append (zeros, r > 0 ? "\n0|" : "0|");
+      g_assert_cmpstr (foreign, ==, zeros->str);
+    }
+
+  sextant_test_remove_tree (dir);
+}
+
+/* A shard that cannot be opened fails the analysis of the manifest, and
+ * no shard waits for it */
+static void
+test_missing_shard (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sextant-analysis-shards-XXXXXX", NULL);
+  g_autofree char *gen_dir = g_build_filename (dir, "archive", NULL);
+  g_autofree char *archive = sextant_test_otf2gen ("every-kind", gen_dir);
+  g_autofree char *manifest = g_build_filename (dir, "run.sextant", NULL);
+  g_autofree char *shard = g_build_filename (dir, "run.sextant.shards", "rank-00001.sextant", NULL);
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(SextantPatternSet) patterns = sextant_pattern_set_new ();
+  g_autoptr(SextantAnalysis) analysis = NULL;
+  g_autoptr(GError) error = NULL;
+
+  import_manifest (archive, manifest, 3);
+  store = sextant_store_open (manifest, &error);
+  g_assert_no_error (error);
+  g_assert_true (sextant_pattern_set_add_builtin (patterns, &error));
+  analysis = sextant_analysis_new (store, patterns);
+  g_assert_cmpint (g_unlink (shard), ==, 0);
+  g_assert_false (sextant_analysis_run (analysis, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "rank-00001.sextant"));
+
+  sextant_test_remove_tree (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/AnalysisShards/every-kind", test_every_kind);
+  g_test_add_func ("/AnalysisShards/missing-shard", test_missing_shard);
+
+  return g_test_run ();
+}

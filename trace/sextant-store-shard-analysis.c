@@ -1,0 +1,706 @@
+/*
+ * sextant-store-shard-analysis.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The SQL of a parallel analysis on a manifest
+ * (sextant-store-shard-analysis.h). The shards are opened one at a time,
+ * not attached (SQLite attaches at most 10 databases in Debian's build):
+ * the summary rows are few, a pattern's rows per location and call path.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "sextant-chunk-writer.h"
+#include "sextant-store-private.h"
+#include "sextant-store-shard-analysis.h"
+
+static gboolean
+add_location (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  GPtrArray *shards = user_data;
+  gint64 shard = sextant_row_get_int (row, 1);
+  gint64 loc = sextant_row_get_int (row, 0);
+
+  if (shard < 0 || shard >= (gint64)shards->len)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+                   "location %" G_GINT64_FORMAT " is on shard %" G_GINT64_FORMAT ", which the manifest does not name",
+                   loc, shard);
+      return FALSE;
+    }
+  g_array_append_val (g_ptr_array_index (shards, shard), loc);
+
+  return TRUE;
+}
+
+static gboolean
+count_row (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  *(gint64 *)user_data = sextant_row_get_int (row, 0);
+
+  return FALSE;
+}
+
+GPtrArray *
+sextant_store_list_shard_locations (SextantStore  *manifest,
+                                    GError       **error)
+{
+  g_autoptr(GPtrArray) shards = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  gint64 n = 0;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (manifest), NULL);
+
+  if (!sextant_store_foreach_sql (manifest, "SELECT count(*) FROM shard", count_row, &n, error, ""))
+    return NULL;
+  for (gint64 r = 0; r < n; r++)
+    g_ptr_array_add (shards, g_array_new (FALSE, FALSE, sizeof (gint64)));
+  if (!sextant_store_foreach_sql (manifest, "SELECT loc, shard FROM shard_location ORDER BY loc", add_location,
+                                  shards, error, ""))
+    return NULL;
+
+  return g_steal_pointer (&shards);
+}
+
+static const char *
+opt_text (const SextantRow *row,
+          int               col)
+{
+  return sextant_row_is_null (row, col) ? NULL : sextant_row_get_text (row, col);
+}
+
+static gboolean
+copy_pattern (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  return sextant_store_run (user_data, SEXTANT_STMT_PATTERN, error, "tittttttt", opt_text (row, 0),
+                            sextant_row_get_int (row, 1), opt_text (row, 2), opt_text (row, 3), opt_text (row, 4),
+                            opt_text (row, 5), opt_text (row, 6), opt_text (row, 7), opt_text (row, 8));
+}
+
+static gboolean
+copy_aggregate (const SextantRow  *row,
+                gpointer           user_data,
+                GError           **error)
+{
+  return sextant_store_run (user_data, SEXTANT_STMT_PATTERN_AGGREGATE, error, "tittnttii", opt_text (row, 0),
+                            sextant_row_get_int (row, 1), opt_text (row, 2), opt_text (row, 3),
+                            sextant_row_is_null (row, 4) ? SEXTANT_NULL : sextant_row_get_int (row, 4),
+                            opt_text (row, 5), opt_text (row, 6), sextant_row_get_int (row, 7),
+                            sextant_row_get_int (row, 8));
+}
+
+static gboolean
+copy_meta (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  return sextant_store_run (user_data, SEXTANT_STMT_META, error, "tt", opt_text (row, 0), opt_text (row, 1));
+}
+
+/* Shard @rank's summary into @manifest (the patterns and the scope from
+ * the first shard: every shard ran the same), and its size and time */
+static gboolean
+merge_shard (SextantStore  *manifest,
+             gint64         rank,
+             const char    *path,
+             gboolean       all_ok,
+             GError       **error)
+{
+  g_autoptr(SextantStore) shard = NULL;
+  GStatBuf st;
+
+  if (all_ok)
+    {
+      if (!(shard = sextant_store_open (path, error)))
+        return FALSE;
+      if ((rank == 0 &&
+           (!sextant_store_foreach_sql (shard, "SELECT id, number, title, parent, description, criterion, comment, "
+                                               "origin, parameters FROM pattern", copy_pattern, manifest, error, "") ||
+            !sextant_store_foreach_sql (shard, "SELECT key, value FROM meta WHERE key IN ('analysis_selected', "
+                                               "'analysis_parameters', 'analysis_catalogue')", copy_meta, manifest,
+                                        error, ""))) ||
+          !sextant_store_foreach_sql (shard, "SELECT pattern, loc, callpath, file, line, site_kind, function, "
+                                             "severity, instances FROM pattern_aggregate", copy_aggregate, manifest,
+                                      error, "") ||
+          !sextant_store_close (shard, error))
+        return FALSE;
+    }
+
+  if (g_stat (path, &st) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND, "%s: shard %" G_GINT64_FORMAT
+                   " of the parallel import: %s", path, rank, g_strerror (errsv));
+      return FALSE;
+    }
+
+  return sextant_store_foreach_sql (manifest, "UPDATE shard SET size = ?, mtime_ns = ? WHERE id = ?", count_row,
+                                    NULL, error, "iii", (gint64)st.st_size,
+                                    (gint64)st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec,
+                                    rank);
+}
+
+typedef struct
+{
+  GArray    *ranks;
+  GPtrArray *paths;
+} Shards;
+
+static gboolean
+add_shard (const SextantRow  *row,
+           gpointer           user_data,
+           GError           **error)
+{
+  Shards *shards = user_data;
+  gint64 rank = sextant_row_get_int (row, 0);
+
+  g_array_append_val (shards->ranks, rank);
+  g_ptr_array_add (shards->paths, g_strdup (sextant_row_get_text (row, 1)));
+
+  return TRUE;
+}
+
+gboolean
+sextant_store_merge_shard_analyses (SextantStore  *manifest,
+                                    gboolean       all_ok,
+                                    GError       **error)
+{
+  g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = g_path_get_dirname (sextant_store_get_path (manifest));
+  Shards shards = { ranks, paths };
+  gboolean ok;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (manifest), FALSE);
+
+  if (!sextant_store_foreach_sql (manifest, "SELECT id, path FROM shard ORDER BY id", add_shard, &shards, error, "") ||
+      !sextant_store_begin (manifest, error))
+    return FALSE;
+  ok = sextant_store_exec (manifest, SEXTANT_STMT_CLEAR_PATTERNS, error) &&
+       sextant_store_foreach_sql (manifest, "DELETE FROM meta WHERE key IN ('analysis_selected', "
+                                            "'analysis_parameters', 'analysis_catalogue')", count_row, NULL, error,
+                                  "");
+  for (guint i = 0; ok && i < paths->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, g_ptr_array_index (paths, i), NULL);
+
+      ok = merge_shard (manifest, g_array_index (ranks, gint64, i), path, all_ok, error);
+    }
+  if (!ok)
+    {
+      sextant_store_rollback (manifest);
+      return FALSE;
+    }
+
+  return sextant_store_commit (manifest, error);
+}
+
+char *
+sextant_store_find_manifest_of (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *manifest = NULL;
+
+  if (!g_str_has_suffix (dir, ".shards") || !g_str_has_prefix (base, "rank-") || !g_str_has_suffix (base, ".sextant"))
+    return NULL;
+  manifest = g_strndup (dir, strlen (dir) - strlen (".shards"));
+
+  return g_file_test (manifest, G_FILE_TEST_IS_REGULAR) ? g_steal_pointer (&manifest) : NULL;
+}
+
+/* The halo ---------------------------------------------------------------- */
+
+typedef struct
+{
+  GHashTable *own;       /* the shard's locations */
+  GHashTable *seen;      /* gint64* visit ids, owned */
+  GArray     *ids;
+  int         n_columns; /* of the query's rows */
+} Wanted;
+
+/* A row of visit ids: those of other locations than the shard's */
+static gboolean
+add_wanted (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
+{
+  Wanted *wanted = user_data;
+
+  for (int col = 0; col < wanted->n_columns; col++)
+    {
+      gint64 visit;
+      gint64 loc;
+
+      if (sextant_row_is_null (row, col))
+        continue;
+      visit = sextant_row_get_int (row, col);
+      loc = visit >> 32;
+      if (g_hash_table_contains (wanted->own, &loc) || g_hash_table_contains (wanted->seen, &visit))
+        continue;
+      g_array_append_val (wanted->ids, visit);
+      g_hash_table_add (wanted->seen, g_memdup2 (&visit, sizeof visit));
+    }
+
+  return TRUE;
+}
+
+static int
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * sextant_store_list_halo_visits:
+ * @own: the shard's locations (gint64* location.id, a set)
+ *
+ * The visits of other locations that @shard's messages and collective
+ * members name (a visit's id is its location's id << 32 + n): the calls at
+ * the other ends, which the pattern rules read.
+ *
+ * Returns: (transfer full) (element-type gint64): sorted visit ids
+ */
+GArray *
+sextant_store_list_halo_visits (SextantStore  *shard,
+                                GHashTable    *own,
+                                GError       **error)
+{
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  Wanted wanted = { own, seen, ids, 4 };
+
+  if (!sextant_store_foreach_sql (shard, "SELECT send_visit, send_complete_visit, recv_post_visit, recv_visit "
+                                         "FROM message", add_wanted, &wanted, error, ""))
+    return NULL;
+  wanted.n_columns = 2;
+  if (!sextant_store_foreach_sql (shard, "SELECT visit, end_visit FROM collective_member", add_wanted, &wanted,
+                                  error, ""))
+    return NULL;
+  g_array_sort (ids, compare_ids);
+
+  return g_steal_pointer (&ids);
+}
+
+static const char visit_row_sql[] =
+  "SELECT id, loc, region, enter, leave, depth, parent, context, scl, path FROM visit ";
+
+/* A visit row as SEXTANT_HALO_COLUMNS integers (NULL: SEXTANT_NULL) */
+static gboolean
+add_visit_row (const SextantRow  *row,
+               gpointer           user_data,
+               GError           **error)
+{
+  GArray *rows = user_data;
+
+  for (int col = 0; col < SEXTANT_HALO_COLUMNS; col++)
+    {
+      gint64 value = sextant_row_get_int_or_null (row, col);
+
+      g_array_append_val (rows, value);
+    }
+
+  return TRUE;
+}
+
+typedef struct
+{
+  GHashTable *wanted;      /* visit id -> GArray of guint: the shards that asked for it */
+  GPtrArray  *answers;     /* GArray of gint64 rows, by shard */
+  GArray     *row;
+} Answering;
+
+/* A visit of the scan: into the answer of every shard that asked for it */
+static gboolean
+answer_row (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
+{
+  Answering *answering = user_data;
+  gint64 id = sextant_row_get_int (row, 0);
+  GArray *askers = g_hash_table_lookup (answering->wanted, &id);
+
+  if (askers == NULL)
+    return TRUE;
+  g_array_set_size (answering->row, 0);
+  add_visit_row (row, answering->row, error);
+  for (guint k = 0; k < askers->len; k++)
+    g_array_append_vals (g_ptr_array_index (answering->answers, g_array_index (askers, guint, k)),
+                         answering->row->data, SEXTANT_HALO_COLUMNS);
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_read_halo_visits:
+ * @wanted: (element-type GArray<gint64>): by shard, the visits of @shard's
+ *   locations it asked for (%NULL or empty: none)
+ * @answers: (element-type GArray<gint64>): by shard, gets
+ *   SEXTANT_HALO_COLUMNS integers per visit: its id and its columns as the
+ *   visit table orders them
+ *
+ * The rows each shard asked for, and for every shard but @self those of
+ * @shard's calls of MPI_Init, MPI_Init_thread and MPI_Finalize, of its RMA
+ * collectives and of its lock acquisitions: the rules compare them across
+ * all locations. One pass over the visits.
+ */
+gboolean
+sextant_store_read_halo_visits (SextantStore  *shard,
+                                guint          self,
+                                GPtrArray     *wanted,
+                                GPtrArray     *answers,
+                                GError       **error)
+{
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                       (GDestroyNotify)g_array_unref);
+  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) row = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree char *all = g_strconcat (visit_row_sql, "ORDER BY id", NULL);
+  g_autofree char *bounds_sql = g_strconcat (visit_row_sql, "WHERE region IN (SELECT id FROM region WHERE name IN "
+                                             "('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize') AND paradigm = 'MPI') "
+                                             "OR id IN (SELECT visit FROM rma_sync WHERE kind = 'RMA_COLLECTIVE') "
+                                             "OR id IN (SELECT acquire_visit FROM lock)", NULL);
+  Answering answering = { index, answers, row };
+
+  for (guint r = 0; r < wanted->len; r++)
+    {
+      GArray *ids = g_ptr_array_index (wanted, r);
+
+      for (guint i = 0; ids != NULL && i < ids->len; i++)
+        {
+          GArray *askers = g_hash_table_lookup (index, &g_array_index (ids, gint64, i));
+
+          if (askers == NULL)
+            {
+              askers = g_array_new (FALSE, FALSE, sizeof (guint));
+              g_hash_table_insert (index, g_memdup2 (&g_array_index (ids, gint64, i), sizeof (gint64)), askers);
+            }
+          g_array_append_val (askers, r);
+        }
+    }
+
+  if ((g_hash_table_size (index) > 0 &&
+       !sextant_store_foreach_sql (shard, all, answer_row, &answering, error, "")) ||
+      !sextant_store_foreach_sql (shard, bounds_sql, add_visit_row, bounds, error, ""))
+    return FALSE;
+  for (guint r = 0; r < answers->len; r++)
+    if (r != self)
+      g_array_append_vals (g_ptr_array_index (answers, r), bounds->data, bounds->len);
+
+  return TRUE;
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b)
+{
+  return compare_ids (a, b);
+}
+
+/* The rows of other shards that whole-trace rules read: the RMA
+ * collectives' records (rma_sync) and the call-path profile of MPI calls
+ * (by path name: a shard numbers its call paths itself) */
+#define EXTRAS_TYPE "(a(xxxsxxxmsx)a(sxxxxxxx)a(xsxxxmsxxxxx))"
+
+static gboolean
+add_rma_row (const SextantRow  *row,
+             gpointer           user_data,
+             GError           **error)
+{
+  g_variant_builder_add (user_data, "(xxxsxxxmsx)", sextant_row_get_int (row, 0), sextant_row_get_int (row, 1),
+                         sextant_row_get_int_or_null (row, 2), sextant_row_get_text (row, 3),
+                         sextant_row_get_int_or_null (row, 4), sextant_row_get_int_or_null (row, 5),
+                         sextant_row_get_int_or_null (row, 6), opt_text (row, 7),
+                         sextant_row_get_int_or_null (row, 8));
+
+  return TRUE;
+}
+
+static gboolean
+add_profile_row (const SextantRow  *row,
+                 gpointer           user_data,
+                 GError           **error)
+{
+  g_variant_builder_add (user_data, "(sxxxxxxx)", sextant_row_get_text (row, 0), sextant_row_get_int (row, 1),
+                         sextant_row_get_int (row, 2), sextant_row_get_int (row, 3), sextant_row_get_int (row, 4),
+                         sextant_row_get_int (row, 5), sextant_row_get_int (row, 6), sextant_row_get_int (row, 7));
+
+  return TRUE;
+}
+
+static gboolean
+add_lock_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  g_variant_builder_add (user_data, "(xsxxxmsxxxxx)", sextant_row_get_int (row, 0), sextant_row_get_text (row, 1),
+                         sextant_row_get_int_or_null (row, 2), sextant_row_get_int_or_null (row, 3),
+                         sextant_row_get_int_or_null (row, 4), opt_text (row, 5),
+                         sextant_row_get_int_or_null (row, 6), sextant_row_get_int_or_null (row, 7),
+                         sextant_row_get_int_or_null (row, 8), sextant_row_get_int_or_null (row, 9),
+                         sextant_row_get_int (row, 10));
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_read_halo_extras:
+ *
+ * What every other shard takes in of @shard (its locations' rows): the
+ * RMA collectives' records, the call-path profile of its MPI calls and the
+ * locks (a lock's holders can be on other shards).
+ *
+ * Returns: (transfer full): serialized, for sextant_store_add_halo()
+ */
+GBytes *
+sextant_store_read_halo_extras (SextantStore  *shard,
+                                GError       **error)
+{
+  g_auto(GVariantBuilder) rma = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xxxsxxxmsx)"));
+  g_auto(GVariantBuilder) profile = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(sxxxxxxx)"));
+  g_auto(GVariantBuilder) locks = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xsxxxmsxxxxx)"));
+  g_autoptr(GVariant) extras = NULL;
+
+  if (!sextant_store_foreach_sql (shard, "SELECT loc, time, visit, kind, win, remote, level, detail, end_time "
+                                         "FROM rma_sync WHERE kind = 'RMA_COLLECTIVE'", add_rma_row, &rma, error,
+                                  "") ||
+      !sextant_store_foreach_sql (shard, "SELECT p.name, p.region, p.depth, f.loc, f.visits, f.inclusive, "
+                                         "f.exclusive, f.last_visit FROM call_path_profile AS f "
+                                         "JOIN call_path AS p ON p.id = f.path JOIN region AS r ON r.id = p.region "
+                                         "WHERE r.paradigm = 'MPI'", add_profile_row, &profile, error, "") ||
+      !sextant_store_foreach_sql (shard, "SELECT loc, family, win, target, lock_id, lock_type, request_time, "
+                                         "acquire_time, release_time, acquire_visit, try_failed FROM lock",
+                                  add_lock_row, &locks, error, ""))
+    return NULL;
+  extras = g_variant_ref_sink (g_variant_new ("(@a(xxxsxxxmsx)@a(sxxxxxxx)@a(xsxxxmsxxxxx))",
+                                              g_variant_builder_end (&rma), g_variant_builder_end (&profile),
+                                              g_variant_builder_end (&locks)));
+
+  return g_variant_get_data_as_bytes (extras);
+}
+
+static gboolean
+add_max (const SextantRow  *row,
+         gpointer           user_data,
+         GError           **error)
+{
+  *(gint64 *)user_data = sextant_row_get_int_or_null (row, 0) == SEXTANT_NULL ? -1 : sextant_row_get_int (row, 0);
+
+  return FALSE;
+}
+
+static gboolean
+add_path_name (const SextantRow  *row,
+               gpointer           user_data,
+               GError           **error)
+{
+  g_hash_table_insert (user_data, g_strdup (sextant_row_get_text (row, 1)),
+                       g_memdup2 (&(gint64) { sextant_row_get_int (row, 0) }, sizeof (gint64)));
+
+  return TRUE;
+}
+
+/* Another shard's extras into @shard: its rows with ids after @halo's marks */
+static gboolean
+add_extras (SextantStore  *shard,
+            GBytes        *bytes,
+            GHashTable    *paths,
+            SextantHalo   *halo,
+            GError       **error)
+{
+  g_autoptr(GVariant) extras = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (EXTRAS_TYPE), bytes,
+                                                                             FALSE));
+  g_autoptr(GVariant) rma = g_variant_get_child_value (extras, 0);
+  g_autoptr(GVariant) profile = g_variant_get_child_value (extras, 1);
+  g_autoptr(GVariant) locks = g_variant_get_child_value (extras, 2);
+  GVariantIter iter;
+  gint64 loc, time, visit, win, remote, level, end_time, region, depth, visits, inclusive, exclusive, last;
+  gint64 target, lock_id, request, acquire, release, failed;
+  const char *kind, *detail, *name, *family, *type;
+
+  g_variant_iter_init (&iter, rma);
+  while (g_variant_iter_next (&iter, "(xxx&sxxxm&sx)", &loc, &time, &visit, &kind, &win, &remote, &level,
+                              &detail, &end_time))
+    if (!sextant_store_foreach_sql (shard, "INSERT INTO rma_sync (loc, time, visit, kind, win, remote, level, detail, "
+                                           "end_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", count_row, NULL, error,
+                                    "iintnnntn", loc, time, visit, kind, win, remote, level, detail, end_time))
+      return FALSE;
+
+  g_variant_iter_init (&iter, profile);
+  while (g_variant_iter_next (&iter, "(&sxxxxxxx)", &name, &region, &depth, &loc, &visits, &inclusive, &exclusive,
+                              &last))
+    {
+      gint64 *path = g_hash_table_lookup (paths, name);
+
+      if (path == NULL)
+        {
+          gint64 id = ++halo->last_call_path;
+
+          if (!sextant_store_foreach_sql (shard, "INSERT INTO call_path (id, parent, region, depth, name, scl) "
+                                                 "VALUES (?, NULL, ?, ?, ?, NULL)", count_row, NULL, error, "iiit",
+                                          id, region, depth, name))
+            return FALSE;
+          path = g_memdup2 (&id, sizeof id);
+          g_hash_table_insert (paths, g_strdup (name), path);
+        }
+      if (!sextant_store_foreach_sql (shard, "INSERT OR REPLACE INTO call_path_profile (loc, path, visits, "
+                                             "inclusive, exclusive, last_visit) VALUES (?, ?, ?, ?, ?, ?)",
+                                      count_row, NULL, error, "iiiiii", loc, *path, visits, inclusive, exclusive,
+                                      last))
+        return FALSE;
+      g_array_append_val (halo->locations, loc);
+    }
+
+  g_variant_iter_init (&iter, locks);
+  while (g_variant_iter_next (&iter, "(x&sxxxm&sxxxxx)", &loc, &family, &win, &target, &lock_id, &type, &request,
+                              &acquire, &release, &visit, &failed))
+    if (!sextant_store_foreach_sql (shard, "INSERT INTO lock (loc, family, win, target, lock_id, lock_type, "
+                                           "request_time, acquire_time, release_time, acquire_visit, try_failed) "
+                                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count_row, NULL, error,
+                                    "itnnntnnnni", loc, family, win, target, lock_id, type, request, acquire,
+                                    release, visit, failed))
+      return FALSE;
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_add_halo:
+ * @rows: (array length=n_rows): SEXTANT_HALO_COLUMNS integers per visit,
+ *   of other shards' locations (sorted here; a visit twice is written once)
+ * @extras: (element-type GBytes): the other shards'
+ *   sextant_store_read_halo_extras()
+ * @halo: gets what sextant_store_remove_halo() takes out again
+ *
+ * Writes other shards' visits and extras into @shard, committed, so that
+ * an analysis's connections read them as their own.
+ */
+gboolean
+sextant_store_add_halo (SextantStore  *shard,
+                        gint64        *rows,
+                        guint          n_rows,
+                        GPtrArray     *extras,
+                        SextantHalo   *halo,
+                        GError       **error)
+{
+  g_autoptr(GHashTable) paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  SextantChunkWriter *writer;
+  gint64 last = 0;
+  gboolean ok;
+
+  if (n_rows > 0)
+    qsort (rows, n_rows, SEXTANT_HALO_COLUMNS * sizeof (gint64), compare_rows);
+  if (!sextant_store_foreach_sql (shard, "SELECT max (id) FROM rma_sync", add_max, &halo->last_rma_sync, error, "") ||
+      !sextant_store_foreach_sql (shard, "SELECT max (id) FROM lock", add_max, &halo->last_lock, error, "") ||
+      !sextant_store_foreach_sql (shard, "SELECT max (id) FROM call_path", add_max, &halo->last_call_path, error,
+                                  "") ||
+      !sextant_store_foreach_sql (shard, "SELECT id, name FROM call_path", add_path_name, paths, error, "") ||
+      !sextant_store_begin (shard, error))
+    return FALSE;
+  halo->first_call_path = halo->last_call_path;
+  writer = sextant_chunk_writer_new (shard, SEXTANT_CHUNK_VISIT, SEXTANT_VISIT_N_COLUMNS, 0, 4096);
+  ok = TRUE;
+  for (guint i = 0; ok && i < n_rows; i++)
+    {
+      const gint64 *row = rows + (gsize)i * SEXTANT_HALO_COLUMNS;
+
+      if (i > 0 && row[0] == last)
+        continue;     /* the same visit again */
+      if (i == 0 || row[0] != last + 1)
+        {
+          ok = sextant_chunk_writer_flush (writer, error);
+          sextant_chunk_writer_restart (writer, row[0]);
+          g_array_append_val (halo->first_rows, row[0]);
+        }
+      ok = ok && sextant_chunk_writer_append (writer, row + 1, error) >= 0;
+      last = row[0];
+    }
+  ok = ok && sextant_chunk_writer_flush (writer, error);
+  sextant_chunk_writer_free (writer);
+  for (guint r = 0; ok && r < extras->len; r++)
+    ok = add_extras (shard, g_ptr_array_index (extras, r), paths, halo, error);
+  if (!ok)
+    {
+      sextant_store_rollback (shard);
+      return FALSE;
+    }
+
+  return sextant_store_commit (shard, error);
+}
+
+/**
+ * sextant_store_remove_halo:
+ * @halo: from sextant_store_add_halo()
+ *
+ * Takes out what sextant_store_add_halo() wrote, in the transaction under
+ * way (the analysis's) or, with none, in one of its own.
+ */
+gboolean
+sextant_store_remove_halo (SextantStore  *shard,
+                           SextantHalo   *halo,
+                           gboolean       in_transaction,
+                           GError       **error)
+{
+  gboolean ok;
+
+  if (!in_transaction && !sextant_store_begin (shard, error))
+    return FALSE;
+  ok = sextant_store_foreach_sql (shard, "DELETE FROM rma_sync WHERE id > ?", count_row, NULL, error, "i",
+                                  halo->last_rma_sync) &&
+       sextant_store_foreach_sql (shard, "DELETE FROM lock WHERE id > ?", count_row, NULL, error, "i",
+                                  halo->last_lock) &&
+       sextant_store_foreach_sql (shard, "DELETE FROM call_path WHERE id > ?", count_row, NULL, error, "i",
+                                  halo->first_call_path);
+  /* the halo's chunks, a statement per location they hold (few): the
+   * chunks of a location are a range of first rows */
+  for (guint i = 0; ok && i < halo->first_rows->len; i++)
+    {
+      gint64 loc = g_array_index (halo->first_rows, gint64, i) >> 32;
+
+      if (i > 0 && g_array_index (halo->first_rows, gint64, i - 1) >> 32 == loc)
+        continue;
+      ok = sextant_store_foreach_sql (shard, "DELETE FROM visit_chunk WHERE first_row BETWEEN ? AND ?", count_row,
+                                      NULL, error, "ii", loc << 32, (loc << 32) + G_GINT64_CONSTANT (0xffffffff));
+    }
+  for (guint i = 0; ok && i < halo->locations->len; i++)
+    ok = sextant_store_foreach_sql (shard, "DELETE FROM call_path_profile WHERE loc = ?", count_row, NULL, error,
+                                    "i", g_array_index (halo->locations, gint64, i));
+  if (!ok && !in_transaction)
+    sextant_store_rollback (shard);
+
+  return ok && (in_transaction || sextant_store_commit (shard, error));
+}
+
+SextantHalo *
+sextant_halo_new (void)
+{
+  SextantHalo *halo = g_new0 (SextantHalo, 1);
+
+  halo->first_rows = g_array_new (FALSE, FALSE, sizeof (gint64));
+  halo->locations = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  return halo;
+}
+
+void
+sextant_halo_free (SextantHalo *halo)
+{
+  g_array_unref (halo->first_rows);
+  g_array_unref (halo->locations);
+  g_free (halo);
+}
