@@ -4,7 +4,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import os
-import re
 import sqlite3
 import subprocess
 
