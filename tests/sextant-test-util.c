@@ -116,20 +116,26 @@ sextant_test_run_sextant (const char * const *args,
   return WEXITSTATUS (status);
 }
 
-char *
-sextant_test_otf2gen (const char *scenario,
-                      const char *dir)
+void
+sextant_test_spawn (const char * const *argv)
 {
-  const char *otf2gen = g_getenv ("SEXTANT_OTF2GEN");
-  const char *argv[] = { otf2gen, scenario, dir, NULL };
   g_autoptr(GError) error = NULL;
   int status = -1;
 
-  g_assert_nonnull (otf2gen);
+  g_assert_nonnull (argv[0]);
   g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
                                &status, &error));
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+char *
+sextant_test_otf2gen (const char *scenario,
+                      const char *dir)
+{
+  const char *argv[] = { g_getenv ("SEXTANT_OTF2GEN"), scenario, dir, NULL };
+
+  sextant_test_spawn (argv);
 
   return g_build_filename (dir, "traces.otf2", NULL);
 }

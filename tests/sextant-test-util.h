@@ -26,6 +26,10 @@ void          sextant_test_copy_tree   (const char  *from,
  * its stderr in @err; returns its exit status */
 int           sextant_test_run_sextant (const char * const *args,
                                         char              **err);
+/* Runs @argv (NULL-terminated; argv[0] a path, or NULL: the variable
+ * naming it is not set) with its stdout discarded; fails the test if it
+ * cannot or it fails */
+void          sextant_test_spawn       (const char * const *argv);
 /* Writes tests/otf2gen's @scenario (SEXTANT_OTF2GEN) into @dir (made
  * if needed) and returns (transfer full) its anchor file; fails the test
  * if it cannot */

@@ -328,6 +328,12 @@ gint64   _sextant_location_decoder_get_time (SextantLocationDecoder *self);
 /* Writes what is still open; call once after the last read. */
 gboolean _sextant_location_decoder_finish (SextantLocationDecoder  *self,
                                            GError                 **error);
+/* Moves the location's call_path_profile and event_count rows, which its
+ * finish made, to the ends of @profiles and @counts (SextantStoreValue,
+ * "iiiiii" and "iti" a row) */
+void     _sextant_location_decoder_take_rows (SextantLocationDecoder *self,
+                                              GArray                 *profiles,
+                                              GArray                 *counts);
 void     _sextant_location_decoder_free   (SextantLocationDecoder  *self);
 /* Closes the location's events and empties what it left, keeping the
  * memory; _sextant_location_decoder_reopen() then opens another location

@@ -233,6 +233,32 @@ open_decoder (Round   *round,
   return decoder;
 }
 
+/* Writes the call_path_profile and event_count rows of the batch's
+ * locations, which their finish made, in location order and many rows a
+ * statement: at 4096 locations one statement a row cost 0.1 to 0.2 s of
+ * CPU for their 127,000 rows (see sextant_store_run_rows()). */
+static gboolean
+write_location_rows (Round   *round,
+                     GError **error)
+{
+  g_autoptr(GArray) profiles = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));
+  SextantStore *store = round->import->store;
+
+  for (guint k = round->first; k < round->first + round->n_locs; k++)
+    {
+      SextantLocationDecoder *decoder = g_ptr_array_index (round->decoders, round->order[k]);
+
+      if (decoder != NULL)
+        _sextant_location_decoder_take_rows (decoder, profiles, counts);
+    }
+
+  return sextant_store_run_rows (store, SEXTANT_STMT_CALL_PATH_PROFILE, "iiiiii",
+                                 (const SextantStoreValue *)(void *)profiles->data, profiles->len / 6, error) &&
+         sextant_store_run_rows (store, SEXTANT_STMT_EVENT_COUNT, "iti",
+                                 (const SextantStoreValue *)(void *)counts->data, counts->len / 3, error);
+}
+
 /* Closes the decoders of the batch; those that finished keep their memory
  * for the locations of the next batch. */
 static void
@@ -667,7 +693,8 @@ _sextant_import_decode_events (SextantImport  *import,
           run_round (&round);
           round.finishing = FALSE;
           ok = !round_failed (&round, error) &&
-               settle_batch (&round, spare_halves, spare_coll_halves, &left, &next_time, error);
+               settle_batch (&round, spare_halves, spare_coll_halves, &left, &next_time, error) &&
+               write_location_rows (&round, error);
         }
       close_batch (&round, ok);
     }

@@ -186,6 +186,11 @@ typedef struct _SextantLocationDecoder
   gboolean       done;
 
   guint64        counts[SEXTANT_N_EVENT_KINDS];
+  /* the location's rows of call_path_profile ("iiiiii") and event_count
+   * ("iti"), SextantStoreValue, made by its finish for its batch to write
+   * (_sextant_location_decoder_take_rows()) */
+  GArray        *profile_rows;
+  GArray        *count_rows;
   guint64        n_events;
   gint64         first_time;
   gint64         last_time;              /* after repair: never decreases */

@@ -676,6 +676,8 @@ _sextant_location_decoder_close (Decoder *self)
   g_array_set_size (self->coll_halves, 0);
   self->events_unsettled = 0;
   g_array_set_size (self->profile, 0);
+  g_array_set_size (self->profile_rows, 0);
+  g_array_set_size (self->count_rows, 0);
   self->done = FALSE;
   memset (self->counts, 0, sizeof self->counts);
   self->n_events = 0;
@@ -729,7 +731,20 @@ _sextant_location_decoder_free (Decoder *self)
   g_clear_pointer (&self->rma_pending, g_hash_table_unref);
   g_clear_pointer (&self->locks, g_hash_table_unref);
   g_clear_pointer (&self->lod, _sextant_lod_builder_free);
+  g_clear_pointer (&self->profile_rows, g_array_unref);
+  g_clear_pointer (&self->count_rows, g_array_unref);
   g_free (self);
+}
+
+void
+_sextant_location_decoder_take_rows (Decoder *self,
+                                     GArray  *profiles,
+                                     GArray  *counts)
+{
+  g_array_append_vals (profiles, self->profile_rows->data, self->profile_rows->len);
+  g_array_append_vals (counts, self->count_rows->data, self->count_rows->len);
+  g_array_set_size (self->profile_rows, 0);
+  g_array_set_size (self->count_rows, 0);
 }
 
 /* Writes what is still open when the location's records end. */
@@ -752,11 +767,11 @@ _sextant_location_decoder_finish (Decoder  *self,
   for (guint path = 0; path < self->profile->len; path++)
     {
       const Profile *p = &g_array_index (self->profile, Profile, path);
+      SextantStoreValue row[] = { { (gint64)self->loc }, { (gint64)path }, { p->visits }, { p->inclusive },
+                                  { p->exclusive }, { p->last_visit } };
 
-      if (p->visits > 0 &&
-          !sextant_store_run (store, SEXTANT_STMT_CALL_PATH_PROFILE, error, "iiiiii", (gint64)self->loc,
-                              (gint64)path, p->visits, p->inclusive, p->exclusive, p->last_visit))
-        return FALSE;
+      if (p->visits > 0)
+        g_array_append_vals (self->profile_rows, row, G_N_ELEMENTS (row));
     }
 
   if (!sextant_chunk_writer_flush (self->visits, error) ||
@@ -820,11 +835,11 @@ _sextant_location_decoder_finish (Decoder  *self,
 
   for (guint k = 0; k < SEXTANT_N_EVENT_KINDS; k++)
     {
-      if (self->counts[k] == 0)
-        continue;
-      if (!sextant_store_run (store, SEXTANT_STMT_EVENT_COUNT, error, "iti",
-                              (gint64)self->loc, sextant_event_kind_names[k], (gint64)self->counts[k]))
-        return FALSE;
+      SextantStoreValue row[3] = { { (gint64)self->loc }, { 0 }, { (gint64)self->counts[k] } };
+
+      row[1].t = sextant_event_kind_names[k];
+      if (self->counts[k] > 0)
+        g_array_append_vals (self->count_rows, row, G_N_ELEMENTS (row));
     }
 
   return sextant_store_run (store, SEXTANT_STMT_LOCATION_UPDATE, error, "iinnnn",
@@ -925,6 +940,8 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
   self->coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   self->profile = g_array_new (FALSE, TRUE, sizeof (Profile));
+  self->profile_rows = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));
+  self->count_rows = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));
   self->comm_ref = OTF2_UNDEFINED_COMM;
   self->isends = sextant_request_map_new (sizeof (PendingSend));
   self->irecvs = sextant_request_map_new (sizeof (PendingPoint));

@@ -10,8 +10,9 @@
  * when a file under ui/ includes this header, <sqlite3.h> or OTF2's).
  *
  * Threading is that of sextant-store.h: everything here is for the thread
- * that owns the store, except sextant_store_run(), sextant_store_exec(),
- * sextant_store_write_chunk() and sextant_store_write_encoded_chunk(),
+ * that owns the store, except sextant_store_run(), sextant_store_run_rows(),
+ * sextant_store_exec(), sextant_store_write_chunk() and
+ * sextant_store_write_encoded_chunk(),
  * which serialize on the store's lock and may be called by several threads
  * at once while the owner calls nothing else.
  */
@@ -248,6 +249,20 @@ gboolean      sextant_store_run             (SextantStore      *self,
                                              GError           **error,
                                              const char        *types,
                                              ...);
+/* A value of sextant_store_run_rows(), by its type character */
+typedef union
+{
+  gint64       i;   /* 'i', 'n' */
+  const char  *t;   /* 't' */
+  double       d;   /* 'd' */
+} SextantStoreValue;
+
+gboolean      sextant_store_run_rows        (SextantStore             *self,
+                                             SextantStoreStmt          stmt,
+                                             const char               *types,
+                                             const SextantStoreValue  *values,
+                                             guint                     n_rows,
+                                             GError                  **error);
 gboolean      sextant_store_write_chunk     (SextantStore      *self,
                                              SextantChunkTable  table,
                                              gint64             first_row,

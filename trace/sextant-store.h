@@ -27,7 +27,7 @@
  *  - cancelling the GCancellable given to sextant_store_set_cancellable(),
  *    from any thread, interrupts what the store's connection runs;
  *  - the bulk-load writers of sextant-store-private.h (sextant_store_run(),
- *    _exec(), _write_chunk(), _write_encoded_chunk()) serialize on a lock of
+ *    _run_rows(), _exec(), _write_chunk(), _write_encoded_chunk()) serialize on a lock of
  *    the store and may be called by several threads at once, while the
  *    owning thread calls nothing else (the importer's decoding threads).
  *    That lock is all the store's mutex protects.
