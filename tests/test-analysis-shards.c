@@ -37,10 +37,10 @@ static const char instances_sql[] =
   "  w.cause, w.cause_instance, w.root_instance, w.root_loc "
   "FROM pattern_instance_data AS i JOIN pattern AS p ON p.number = i.id >> 32 "
   "LEFT JOIN wait_state AS w ON w.instance = i.id "
-  "WHERE p.id NOT IN ('early_wait', 'slow_workers', 'overloaded_master')";
+  "WHERE p.id NOT IN ('slow_workers', 'overloaded_master')";
 static const char aggregates_sql[] =
   "SELECT pattern, loc, callpath, file, line, site_kind, function, severity, instances FROM pattern_aggregate "
-  "WHERE pattern NOT IN ('early_wait', 'slow_workers', 'overloaded_master')";
+  "WHERE pattern NOT IN ('slow_workers', 'overloaded_master')";
 
 typedef struct
 {

@@ -20,10 +20,9 @@ for otf2gen's every-kind and threads-recv traces, at 1 to 4 ranks, after
     (pattern_aggregate) in the manifest.
 
 Two patterns are not exact yet when the shards split what they compare
-(docs/parallel.md, "Not done yet"): early_wait takes the first receive of an
-MPI_Waitall by message id, and message ids follow each shard's order of
-matching; slow_workers and overloaded_master count a worker's peers from the
-messages, and a shard holds only the messages that touch it. Their
+(docs/parallel.md, "Not done yet"): slow_workers and overloaded_master count
+a worker's peers from the messages, and a shard holds only the messages that
+touch it. Their
 differences are TODO items; when they differ, the JSON is compared without
 them and without the metric tree.
 
@@ -65,8 +64,7 @@ AGGREGATES = ("SELECT pattern, loc, callpath, file, line, site_kind, function, s
               "FROM pattern_aggregate")
 
 
-NOT_EXACT = {"early_wait": "the first receive of a call is taken by message id",
-             "slow_workers": "a worker's peers are counted from its shard's messages",
+NOT_EXACT = {"slow_workers": "a worker's peers are counted from its shard's messages",
              "overloaded_master": "a worker's peers are counted from its shard's messages"}
 
 

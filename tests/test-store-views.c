@@ -61,7 +61,8 @@ query_count (SextantStore *store,
 }
 
 /* patterns/sql/early_wait.sql as it was before its view (commit 2bc4fc5): joins
- * and a GROUP BY over message and visit */
+ * and a GROUP BY over message and visit; a wait's first receive is the first
+ * posted (then the lowest sender), its first send the lowest message id */
 static const char former_early_wait[] =
   "WITH ops AS (\n"
   "  -- receiver side: MPI_Irecv ... MPI_Wait\n"
@@ -88,11 +89,15 @@ static const char former_early_wait[] =
   "    AND (c.name = 'MPI_Issend' OR m.bytes >= :eager_limit)\n"
   "),\n"
   "best AS (\n"
-  "  SELECT loc, wait, wenter, wleave, max (wleave - wenter) AS severity, message, peer, side,\n"
+  "  SELECT loc, wait, wenter, wleave, wleave - wenter AS severity, message, peer, side,\n"
   "         dt + :latency + bytes * 1.0 * :resolution / :bandwidth\n"
   "            + CASE WHEN peer_enter > own_enter THEN peer_enter - own_enter ELSE 0 END AS o_d,\n"
   "         wenter - own_enter AS distance\n"
-  "  FROM ops GROUP BY wait\n"
+  "  FROM (SELECT *, row_number () OVER (PARTITION BY wait ORDER BY side = 'send',\n"
+  "                                       CASE side WHEN 'receive' THEN own_enter END,\n"
+  "                                       CASE side WHEN 'receive' THEN peer END, message) AS k\n"
+  "        FROM ops)\n"
+  "  WHERE k = 1\n"
   ")\n"
   "SELECT loc, wait AS visit, severity, wenter AS begin, wleave AS \"end\", peer AS peer_loc, message,\n"
   "       printf ('%s waited %s in its wait for a %s posted %.1f µs before; the optimal distance between '\n"

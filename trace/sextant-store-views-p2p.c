@@ -654,7 +654,7 @@ typedef struct
   GArray         *receives;          /* ReceiveWaitRow */
   GArray         *ops;               /* EarlyWaitOp */
   guint8         *received_in;       /* the waits that complete a receive early_wait can take */
-  guint8         *taken;             /* the waits whose first such receive is in ops */
+  guint32        *taken;             /* by wait: 1 + the index in ops of its first such receive, 0: none */
   GArray         *sends;             /* LateReceiverSend */
   guint8         *late_senders;      /* the MPI_Waitall / MPI_Waitsome calls with Late Sender time */
   GArray         *pairs;             /* CloseSendRecvPair */
@@ -747,15 +747,27 @@ scan_early_wait (P2pScan       *scan,
   const P2pData *data = scan->data;
   guint wf, cf;
 
-  if (early_wait_receives (data, m, recv, send, post) && !bit_get (scan->taken, recv->position))
+  if (early_wait_receives (data, m, recv, send, post))
     {
       EarlyWaitOp op = { { recv->id, m->v[SEXTANT_MESSAGE_RECV_LOC], m->id, recv->enter, recv->leave,
                            post->enter, sql_sub (post->leave, post->enter), send->enter,
                            m->v[SEXTANT_MESSAGE_SEND_LOC], m->v[SEXTANT_MESSAGE_BYTES], 0, 1, SEXTANT_NULL,
                            recv->position } };
+      guint32 *taken = &scan->taken[recv->position];
+      EarlyWaitOp *kept;
 
-      bit_set (scan->taken, recv->position);
-      g_array_append_val (scan->ops, op);
+      /* a wait's first receive in the order they were posted (then by
+       * sender): not by message id, which is the order of matching, and
+       * another on each shard of a parallel import */
+      if (*taken == 0)
+        {
+          g_array_append_val (scan->ops, op);
+          *taken = scan->ops->len;
+        }
+      else if (kept = &g_array_index (scan->ops, EarlyWaitOp, *taken - 1),
+               op.v[EW_OWN_ENTER] < kept->v[EW_OWN_ENTER] ||
+               (op.v[EW_OWN_ENTER] == kept->v[EW_OWN_ENTER] && op.v[EW_PEER] < kept->v[EW_PEER]))
+        *kept = op;
     }
   if (m->v[SEXTANT_MESSAGE_SEND_MODE] == SEXTANT_MODE_NONBLOCKING && complete != NULL && send != NULL &&
       !bit_get (scan->received_in, complete->position) &&
@@ -1325,7 +1337,7 @@ fill_p2p_views (SextantStore  *self,
 {
   g_auto(P2pData) data = { NULL, NULL, NULL, 0, NULL };
   g_autofree guint8 *received_in = NULL;
-  g_autofree guint8 *taken = NULL;
+  g_autofree guint32 *taken = NULL;
   g_autofree guint8 *late_senders = NULL;
   g_autofree gint64 *columns = NULL;
   g_autoptr(GArray) receives = NULL;
@@ -1357,7 +1369,7 @@ fill_p2p_views (SextantStore  *self,
     return FALSE;
   receives = g_array_sized_new (FALSE, FALSE, sizeof (ReceiveWaitRow), (guint)MIN (n_messages, G_MAXUINT));
   received_in = g_malloc0 (data.n_visits / 8 + 1);
-  taken = g_malloc0 (data.n_visits / 8 + 1);
+  taken = g_new0 (guint32, data.n_visits + 1);
   late_senders = g_malloc0 (data.n_visits / 8 + 1);
   columns = g_new (gint64, (gsize)SEXTANT_MESSAGE_N_COLUMNS * SEXTANT_CHUNK_MAX_ROWS);
   scan = (P2pScan) { &data, receives, ops, received_in, taken, sends, late_senders, pairs, blocking, blocking_peers };

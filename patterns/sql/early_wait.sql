@@ -19,7 +19,8 @@
 -- early_wait_op (docs/schema.md, computed in C) holds, per wait call, the
 -- operations the former GROUP BY over every completed operation could take:
 -- the one that qualifies under the eager limit and has no qualifying one
--- before it in the call's order (receives, then sends, by message id).
+-- before it in the call's order (receives, the first posted (then the
+-- lowest sender) only; then sends, by message id).
 -- The locations' labels are read once, not once per instance.
 WITH labels AS MATERIALIZED (SELECT loc, label FROM location_label),
 best AS (
