@@ -14,7 +14,15 @@ threads-colls: two threads per rank call 7 collectives on MPI_COMM_WORLD
 and a duplicate of it, interleaved, each rank in the same order but from
 other threads. MPI matches a communicator's collectives per process in the
 order the process calls them: 7 instances of 2 members each, as the
-header's table gives them, none incomplete or mismatched. Output is TAP.
+header's table gives them, none incomplete or mismatched.
+
+threads-wait: on each of 2 ranks one thread starts requests (MPI_Isend on
+rank 0, MPI_Irecv on rank 1) and the other completes them in an
+MPI_Waitall, with request ids 1-3 on both ranks and 1 again after its
+completion. The requests are paired per process: 4 messages, each with
+its send's completion and its receive's post from the other thread, as the
+header's table gives them, and no request logged incomplete or unknown.
+Output is TAP.
 """
 
 import os
@@ -102,11 +110,43 @@ def collectives(work, env):
     ok(not logged, "no incomplete or mismatched collective logged", str(logged))
 
 
+# threads-wait, from the table in otf2gen-threads.h: (sent, send completed,
+# posted, received)
+WAITED = [(10, 101, 20, 201), (20, 102, 30, 202), (30, 103, 40, 203), (300, 401, 310, 501)]
+
+
+def waited(work, env):
+    con = sqlite3.connect(generate_and_import(work, env, "threads-wait"))
+    rows = con.execute("SELECT m.send_time, m.send_complete_time, m.recv_post_time, m.recv_time, "
+                       "s.otf2_id, r.otf2_id, cs.otf2_id, cv.name, rv.name FROM message AS m "
+                       "LEFT JOIN location AS s ON s.id = m.send_loc "
+                       "LEFT JOIN location AS r ON r.id = m.recv_loc "
+                       "LEFT JOIN visit AS sv ON sv.id = m.send_complete_visit "
+                       "LEFT JOIN location AS cs ON cs.id = sv.loc "
+                       "LEFT JOIN region AS cv ON cv.id = sv.region "
+                       "LEFT JOIN visit AS pv ON pv.id = m.recv_post_visit "
+                       "LEFT JOIN region AS rv ON rv.id = pv.region "
+                       "ORDER BY m.send_time").fetchall()
+    logged = con.execute("SELECT kind, count, message FROM import_log WHERE kind LIKE 'unmatched%' "
+                         "OR kind LIKE 'duplicate%' OR kind LIKE '%request%'").fetchall()
+    con.close()
+
+    ok([r[:4] for r in rows] == WAITED,
+       "4 messages with the send completion and the receive post of the other thread", str(rows))
+    ok(all(r[4:7] == (THREAD, 1, 0) for r in rows),
+       "sent by rank 0's thread, received by rank 1's main thread, completed by rank 0's main thread",
+       str(rows))
+    ok(all(r[7:] == ("MPI_Waitall", "MPI_Irecv") for r in rows),
+       "the completion's visit is the MPI_Waitall, the post's the MPI_Irecv", str(rows))
+    ok(not logged, "no unmatched half nor incomplete or unknown request logged", str(logged))
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(work, "data"))
         messages(work, env)
         collectives(work, env)
+        waited(work, env)
     return finish()
 
 

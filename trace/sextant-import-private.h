@@ -363,6 +363,10 @@ void     _sextant_matcher_note_collectives (SextantMatcher              *self,
                                             const GArray                *coll_halves);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);
+typedef struct _SextantRequestPairing SextantRequestPairing;
+/* Where the decoders hand over the requests one thread started and another
+ * may have completed (sextant-request-pairing.h) */
+SextantRequestPairing *_sextant_matcher_get_requests (SextantMatcher *self);
 
 /* sextant-import-share.c */
 /* Plans the share of the import's SextantImportShare: every rank computes

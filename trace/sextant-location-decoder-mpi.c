@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "sextant-location-decoder-private.h"
+#include "sextant-request-pairing.h"
 
 static inline guint
 seq_hash (gint64  comm,
@@ -119,6 +120,39 @@ comm_value (OTF2_CommRef comm)
   return comm == OTF2_UNDEFINED_COMM ? SEXTANT_NULL : (gint64)comm;
 }
 
+static inline SextantHalf
+send_half (Decoder            *self,
+           const PendingSend  *send,
+           gint64              mode,
+           gint64              complete_time,
+           gint64              complete_visit)
+{
+  return (SextantHalf) {
+    .comm = send->comm, .src = self->loc, .dst = send->peer, .seq = send->seq, .tag = send->tag,
+    .loc = self->loc, .bytes = send->bytes, .mode = mode, .time = send->time, .visit = send->visit,
+    .request = send->request, .time2 = complete_time, .visit2 = complete_visit, .post = send->time,
+  };
+}
+
+/* Keeps one end of a request of a threaded process, for the pairing at the
+ * end of the import (sextant-request-pairing.h) */
+static void
+hold_request (Decoder            *self,
+              SextantRequestEnd   end,
+              gint64              request,
+              gint64              time,
+              gint64              visit,
+              const SextantHalf  *half)
+{
+  SextantRequestItem item = { .end = end, .loc = self->loc, .request = request, .time = time, .visit = visit };
+
+  if (half != NULL)
+    item.half = *half;
+  if (self->held_requests == NULL)
+    self->held_requests = g_array_new (FALSE, FALSE, sizeof (SextantRequestItem));
+  g_array_append_val (self->held_requests, item);
+}
+
 gboolean
 _sextant_decoder_write_send (Decoder            *self,
                              const PendingSend  *send,
@@ -127,13 +161,7 @@ _sextant_decoder_write_send (Decoder            *self,
                              gint64              complete_visit,
                              GError            **error)
 {
-  SextantHalf half = {
-    .comm = send->comm, .src = self->loc, .dst = send->peer, .seq = send->seq, .tag = send->tag,
-    .loc = self->loc, .bytes = send->bytes, .mode = mode, .time = send->time, .visit = send->visit,
-    .request = send->request, .time2 = complete_time, .visit2 = complete_visit, .post = send->time,
-  };
-
-  SextantDeferredHalf deferred = { FALSE, half };
+  SextantDeferredHalf deferred = { FALSE, send_half (self, send, mode, complete_time, complete_visit) };
 
   push_copy (self->halves, &deferred, sizeof deferred);
   return TRUE;
@@ -188,8 +216,15 @@ on_mpi_isend (DECODER_ARGS,
   PendingSend send = new_send (self, t, receiver, comm, tag, length, (gint64)request);
   PendingSend *old;
 
-  /* A request id still open is a lost completion: keep the older send. */
-  if ((old = sextant_request_map_lookup (self->isends, request)) != NULL)
+  /* A request id still open is a lost completion: keep the older send. On
+   * a process with other locations, one of them may have completed it. */
+  if ((old = sextant_request_map_lookup (self->isends, request)) != NULL && self->shared_process)
+    {
+      SextantHalf half = send_half (self, old, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL);
+
+      hold_request (self, SEXTANT_REQUEST_ISEND, old->request, old->time, old->visit, &half);
+    }
+  else if (old != NULL)
     {
       _sextant_import_log (self->import, "request_reused", self->loc, t,
                            "MPI_ISEND reuses an open request id; the earlier send is kept without completion");
@@ -210,6 +245,12 @@ on_mpi_isend_complete (DECODER_ARGS,
 
   if (!sextant_request_map_remove (self->isends, request, &send))
     {
+      /* another thread of the process may have started it */
+      if (self->shared_process)
+        {
+          hold_request (self, SEXTANT_REQUEST_ISEND_COMPLETE, (gint64)request, t, top_visit (self), NULL);
+          return OTF2_CALLBACK_SUCCESS;
+        }
       _sextant_import_log (self->import, "unknown_request", self->loc, t,
                            "MPI_ISEND_COMPLETE for a request without MPI_ISEND; ignored");
       return OTF2_CALLBACK_SUCCESS;
@@ -246,8 +287,12 @@ on_mpi_irecv_request (DECODER_ARGS,
 {
   Decoder *self = user_data;
   gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_IRECV_REQUEST, time);
-  PendingPoint *post = sextant_request_map_insert (self->irecvs, request);
+  PendingPoint *post;
 
+  /* an earlier post of the id another location of the process completed */
+  if (self->shared_process && (post = sextant_request_map_lookup (self->irecvs, request)) != NULL)
+    hold_request (self, SEXTANT_REQUEST_IRECV_REQUEST, post->request, post->time, post->visit, NULL);
+  post = sextant_request_map_insert (self->irecvs, request);
   *post = point_here (self, t);
   post->request = (gint64)request;
 
@@ -280,6 +325,12 @@ receive (Decoder            *self,
 
   SextantDeferredHalf deferred = { TRUE, half };
 
+  /* posted by another thread of the process, maybe: its post is paired at the end */
+  if (G_UNLIKELY (post == NULL && request != SEXTANT_NULL && self->shared_process))
+    {
+      hold_request (self, SEXTANT_REQUEST_IRECV, request, t, half.visit, &half);
+      return OTF2_CALLBACK_SUCCESS;
+    }
   push_copy (self->halves, &deferred, sizeof deferred);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -495,6 +546,53 @@ on_nb_collective_complete (DECODER_ARGS,
                            begin != NULL && begin->coll_comm == comm_value (comm) ? begin->coll_seq : -1);
 
   return code;
+}
+
+/* The requests still open at the location's end: never completed, or on a
+ * process with other locations, handed over with the completions of
+ * requests the location did not start, for the pairing per process. */
+gboolean
+_sextant_decoder_finish_requests (Decoder  *self,
+                                  GError  **error)
+{
+  g_autoptr(GArray) open_sends = sextant_request_map_steal_values (self->isends);   /* oldest first */
+
+  if (self->shared_process)
+    {
+      g_autoptr(GArray) open_posts = sextant_request_map_steal_values (self->irecvs);
+
+      for (guint i = 0; i < open_sends->len; i++)
+        {
+          const PendingSend *send = &g_array_index (open_sends, PendingSend, i);
+          SextantHalf half = send_half (self, send, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL);
+
+          hold_request (self, SEXTANT_REQUEST_ISEND, send->request, send->time, send->visit, &half);
+        }
+      for (guint i = 0; i < open_posts->len; i++)
+        {
+          const PendingPoint *post = &g_array_index (open_posts, PendingPoint, i);
+
+          hold_request (self, SEXTANT_REQUEST_IRECV_REQUEST, post->request, post->time, post->visit, NULL);
+        }
+      sextant_request_pairing_add (_sextant_matcher_get_requests (self->import->matcher), self->held_requests);
+      if (self->held_requests != NULL)
+        g_array_set_size (self->held_requests, 0);
+      return TRUE;
+    }
+
+  for (guint i = 0; i < open_sends->len; i++)
+    {
+      const PendingSend *send = &g_array_index (open_sends, PendingSend, i);
+
+      _sextant_import_log (self->import, "incomplete_request", self->loc, send->time, "MPI_ISEND never completed");
+      if (!_sextant_decoder_write_send (self, send, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL, error))
+        return FALSE;
+    }
+  if (sextant_request_map_size (self->irecvs) > 0)
+    _sextant_import_log (self->import, "incomplete_request", self->loc, self->last_time,
+                         "%u MPI_IRECV_REQUEST(s) never completed", sextant_request_map_size (self->irecvs));
+
+  return TRUE;
 }
 
 void

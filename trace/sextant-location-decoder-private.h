@@ -211,6 +211,10 @@ typedef struct _SextantLocationDecoder
   SextantRequestMap *isends;             /* request -> PendingSend */
   SextantRequestMap *irecvs;             /* request -> PendingPoint */
   SextantRequestMap *nb_colls;           /* request -> PendingPoint */
+  gboolean       shared_process;         /* its process has other locations: requests may
+                                          * start on one and complete on another */
+  GArray        *held_requests;          /* (nullable) SextantRequestItem: see
+                                          * _sextant_decoder_finish_requests() */
   GQueue         coll_begins;            /* PendingPoint*, oldest first */
   GQueue         rma_coll_begins;        /* PendingPoint* */
   GHashTable    *rma_pending;            /* (win, matching id) -> GQueue of PendingRma* */
@@ -277,6 +281,8 @@ const SextantRegionDef *_sextant_decoder_region_def (Decoder          *self,
 /* In -mpi.c: a point of this location's time line (a request's post), and
  * a send half for the matcher */
 G_GNUC_INTERNAL
+gboolean                _sextant_decoder_finish_requests (Decoder  *self,
+                                                          GError  **error);
 PendingPoint           *_sextant_decoder_new_point  (Decoder          *self,
                                                      gint64            t);
 G_GNUC_INTERNAL

@@ -44,6 +44,7 @@
 #include <glib/gstdio.h>
 
 #include "sextant-location-decoder-private.h"
+#include "sextant-request-pairing.h"
 
 #define READ_BATCH 4096    /* events per OTF2 read call */
 
@@ -696,6 +697,8 @@ _sextant_location_decoder_close (Decoder *self)
   sextant_request_map_clear (self->isends);
   sextant_request_map_clear (self->irecvs);
   sextant_request_map_clear (self->nb_colls);
+  if (self->held_requests != NULL)
+    g_array_set_size (self->held_requests, 0);
   g_queue_clear_full (&self->coll_begins, g_free);
   g_queue_clear_full (&self->rma_coll_begins, g_free);
   g_hash_table_remove_all (self->rma_pending);
@@ -728,6 +731,7 @@ _sextant_location_decoder_free (Decoder *self)
   g_clear_pointer (&self->isends, sextant_request_map_free);
   g_clear_pointer (&self->irecvs, sextant_request_map_free);
   g_clear_pointer (&self->nb_colls, sextant_request_map_free);
+  g_clear_pointer (&self->held_requests, g_array_unref);
   g_clear_pointer (&self->rma_pending, g_hash_table_unref);
   g_clear_pointer (&self->locks, g_hash_table_unref);
   g_clear_pointer (&self->lod, _sextant_lod_builder_free);
@@ -753,7 +757,6 @@ _sextant_location_decoder_finish (Decoder  *self,
                                   GError  **error)
 {
   SextantStore *store = self->import->store;
-  g_autoptr(GArray) open_sends = NULL;
   GHashTableIter iter;
   gpointer value;
 
@@ -785,20 +788,8 @@ _sextant_location_decoder_finish (Decoder  *self,
                          g_array_index (self->import->locations, SextantLocationDef, self->loc).n_events,
                          self->n_events);
 
-  /* oldest first */
-  open_sends = sextant_request_map_steal_values (self->isends);
-  for (guint i = 0; i < open_sends->len; i++)
-    {
-      const PendingSend *send = &g_array_index (open_sends, PendingSend, i);
-
-      _sextant_import_log (self->import, "incomplete_request", self->loc, send->time, "MPI_ISEND never completed");
-      if (!_sextant_decoder_write_send (self, send, SEXTANT_MODE_NONBLOCKING, SEXTANT_NULL, SEXTANT_NULL, error))
-        return FALSE;
-    }
-
-  if (sextant_request_map_size (self->irecvs) > 0)
-    _sextant_import_log (self->import, "incomplete_request", self->loc, self->last_time,
-                         "%u MPI_IRECV_REQUEST(s) never completed", sextant_request_map_size (self->irecvs));
+  if (!_sextant_decoder_finish_requests (self, error))
+    return FALSE;
   if (sextant_request_map_size (self->nb_colls) > 0)
     _sextant_import_log (self->import, "incomplete_request", self->loc, self->last_time,
                          "%u NON_BLOCKING_COLLECTIVE_REQUEST(s) never completed",
@@ -888,6 +879,10 @@ decoder_open (Decoder  *self,
   }
   self->first_visit = -1;
   self->last_visit = -1;
+  /* a parallel import exchanges halves before the matcher's end: its
+   * requests are paired per location */
+  self->shared_process = import->share == NULL &&
+                         sextant_request_pairing_shared (_sextant_matcher_get_requests (import->matcher), loc);
   self->time_limit = import->have_clock && import->trace_length > 0 && import->trace_length < G_MAXINT64
                      ? (gint64)import->trace_length : G_MAXINT64;
   for (guint i = 0; i < PATH_CACHE_SIZE; i++)

@@ -53,6 +53,7 @@
 #include "sextant-chunk-writer.h"
 #include "sextant-collective-order.h"
 #include "sextant-import-private.h"
+#include "sextant-request-pairing.h"
 
 typedef struct
 {
@@ -164,6 +165,7 @@ struct _SextantMatcher
   GArray              *held;          /* Held: the halves of threaded processes, to the end */
   SextantCollectiveOrder *coll_order; /* (nullable) the collectives of threaded processes, from
                                        * _sextant_matcher_note_collectives() */
+  SextantRequestPairing  *requests;   /* the requests threads start and others complete */
 };
 
 typedef struct
@@ -538,8 +540,15 @@ _sextant_matcher_new (SextantImport *import,
                                                        SEXTANT_CHUNK_COLLECTIVE_MEMBER,
                                                        SEXTANT_MEMBER_N_COLUMNS, 1, chunk_rows);
   self->next_collective = 1;
+  self->requests = sextant_request_pairing_new (import);
 
   return self;
+}
+
+SextantRequestPairing *
+_sextant_matcher_get_requests (SextantMatcher *self)
+{
+  return self->requests;
 }
 
 void
@@ -565,6 +574,7 @@ _sextant_matcher_free (SextantMatcher *self)
   g_free (self->threaded);
   g_clear_pointer (&self->held, g_array_unref);
   g_clear_pointer (&self->coll_order, sextant_collective_order_free);
+  sextant_request_pairing_free (self->requests);
   g_free (self);
 }
 
@@ -671,6 +681,9 @@ process_of (SextantMatcher *self,
   return loc >= 0 && (guint64)loc < self->n_locs ? self->process[loc] : loc;
 }
 
+static void note_loc (SextantMatcher *self,
+                      gint64          loc);
+
 /**
  * _sextant_matcher_note_halves:
  * @halves: (nullable): a location's SextantDeferredHalf, before they are added
@@ -685,15 +698,20 @@ void
 _sextant_matcher_note_halves (SextantMatcher *self,
                               const GArray   *halves)
 {
-  gint64 loc;
-  gint32 process;
-
   if (halves == NULL || halves->len == 0)
     return;
+
+  note_loc (self, g_array_index (halves, SextantDeferredHalf, 0).half.loc);
+}
+
+static void
+note_loc (SextantMatcher *self,
+          gint64          loc)
+{
+  gint32 process;
+
   if (self->process == NULL)
     init_processes (self);
-
-  loc = g_array_index (halves, SextantDeferredHalf, 0).half.loc;
   if (loc < 0 || (guint64)loc >= self->n_locs)
     return;
   process = self->process[loc];
@@ -1191,6 +1209,20 @@ _sextant_matcher_finish (SextantMatcher  *self,
   gint64 run_count = 0;
   gint64 run_time = 0;
 
+  /* the halves of requests started and completed by different threads */
+  {
+    g_autoptr(GArray) late = sextant_request_pairing_steal_halves (self->requests);
+
+    for (guint i = 0; i < late->len; i++)
+      note_loc (self, g_array_index (late, SextantDeferredHalf, i).half.loc);
+    for (guint i = 0; i < late->len; i++)
+      {
+        const SextantDeferredHalf *d = &g_array_index (late, SextantDeferredHalf, i);
+
+        if (!add_half (self, &d->half, d->is_recv, error))
+          return FALSE;
+      }
+  }
   if (!match_held (self, error))
     return FALSE;
   if (self->coll_order != NULL)

@@ -1,4 +1,4 @@
-/* otf2gen-threads.c - the threads-recv and threads-colls scenarios (see
+/* otf2gen-threads.c - the threads-recv, threads-colls and threads-wait scenarios (see
  * otf2gen-threads.h)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -103,6 +103,57 @@ static const PlScenario tc_scenario =
   TH_SCENARIO ("threads-colls", "two threads per rank call collectives on two communicators, interleaved",
                tc_locations, tc_cases, TRUE);
 
+/* threads-wait: each rank's thread starts the requests, its main thread
+ * completes them in an MPI_Waitall (see otf2gen-threads.h). Rank r's
+ * threads are locations r and PL_THREAD1 | r; request ids 1-3 on both
+ * ranks, and 1 again once completed. */
+#define TW_T0 (PL_THREAD1 | 0)
+#define TW_T1 (PL_THREAD1 | 1)
+
+static const PlLocation tw_locations[] = {
+  { 0, 0, "MPI Rank 0", "Master thread" },
+  { TW_T0, 0, "MPI Rank 0", "Thread 1" },
+  { 1, 1, "MPI Rank 1", "Master thread" },
+  { TW_T1, 1, "MPI Rank 1", "Thread 1" },
+};
+
+#define TW_ISEND(t, req) PL_ISEND_CALL (TW_T0, PL_MPI_ISEND, (t) - 1, t, (t) + 1, 1, 0, 8, req)
+#define TW_IRECV(t, req) PL_IRECV_CALL (TW_T1, (t) - 1, t, (t) + 1, req)
+#define TW_SEND_DONE(t, req) PL_EV (0, t, PL_EV_MPI_ISEND_COMPLETE, 0, 0, 0, 0, 0, req)
+#define TW_RECV_DONE(t, req) PL_IRECV_RECORD (1, t, 0, 0, 8, req)
+
+static const PlEvent tw_events[] = {
+  PL_CALL (TW_T0, PL_WORKER, 0, 1000),
+  PL_CALL (TW_T1, PL_WORKER, 0, 1000),
+  PL_ENTER (0, 0, PL_MAIN),
+  PL_ENTER (1, 0, PL_MAIN),
+  /* messages 0-2: sent at 10, 20, 30, posted at 20, 30, 40 */
+  TW_ISEND (10, 1), TW_ISEND (20, 2), TW_ISEND (30, 3),
+  TW_IRECV (20, 1), TW_IRECV (30, 2), TW_IRECV (40, 3),
+  PL_ENTER (0, 100, PL_MPI_WAITALL),
+  TW_SEND_DONE (101, 1), TW_SEND_DONE (102, 2), TW_SEND_DONE (103, 3),
+  PL_LEAVE (0, 110, PL_MPI_WAITALL),
+  PL_ENTER (1, 200, PL_MPI_WAITALL),
+  TW_RECV_DONE (201, 1), TW_RECV_DONE (202, 2), TW_RECV_DONE (203, 3),
+  PL_LEAVE (1, 210, PL_MPI_WAITALL),
+  /* message 3: request 1 again */
+  TW_ISEND (300, 1), TW_IRECV (310, 1),
+  PL_ENTER (0, 400, PL_MPI_WAITALL), TW_SEND_DONE (401, 1), PL_LEAVE (0, 410, PL_MPI_WAITALL),
+  PL_ENTER (1, 500, PL_MPI_WAITALL), TW_RECV_DONE (501, 1), PL_LEAVE (1, 510, PL_MPI_WAITALL),
+  PL_LEAVE (0, 1000, PL_MAIN),
+  PL_LEAVE (1, 1000, PL_MAIN),
+};
+
+G_STATIC_ASSERT (THREADS_WAIT_MESSAGES == 4);
+
+static const PlCase tw_cases[] = {
+  PL_CASE_NO_INSTANCE ("threads-wait", tw_events),
+};
+
+static const PlScenario tw_scenario =
+  TH_SCENARIO ("threads-wait", "one thread per rank starts requests, the other completes them",
+               tw_locations, tw_cases, FALSE);
+
 static const PlScenario *
 threads_scenario (const char *name)
 {
@@ -110,6 +161,8 @@ threads_scenario (const char *name)
     return &tr_scenario;
   if (g_str_equal (name, tc_scenario.name))
     return &tc_scenario;
+  if (g_str_equal (name, tw_scenario.name))
+    return &tw_scenario;
   return NULL;
 }
 
@@ -121,7 +174,7 @@ sextant_otf2gen_threads_known (const char *name)
 
 /**
  * sextant_otf2gen_threads:
- * @name: "threads-recv" or "threads-colls"
+ * @name: "threads-recv", "threads-colls" or "threads-wait"
  *
  * Writes the scenario to @outdir/traces.otf2.
  *

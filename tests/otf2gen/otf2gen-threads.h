@@ -33,6 +33,23 @@
  * of 2 members, none incomplete or mismatched. Numbered per thread, they
  * would not match: rank 0's thread calls W2 as its first collective on
  * WORLD, rank 1's thread W3.
+ *
+ * `sextant-otf2gen threads-wait OUTDIR` writes ranks 0 and 1, each with two
+ * threads (locations r and PL_THREAD1 | r). Rank 0's thread MPI_Isends
+ * THREADS_WAIT_MESSAGES messages (tag 0, MPI_COMM_WORLD) to rank 1, whose
+ * thread posts MPI_Irecvs; each rank's main thread completes the other
+ * thread's requests in an MPI_Waitall. Request ids are 1, 2, 3 on both
+ * ranks, then 1 again after its completion:
+ *
+ *   message  sent  send completed  posted  received
+ *   0        10    101             20      201
+ *   1        20    102             30      202
+ *   2        30    103             40      203
+ *   3        300   401             310     501
+ *
+ * OTF2 lets any location of a process complete a request: every message
+ * has its send completion and its receive's post, and no request is
+ * incomplete or unknown.
  */
 
 #pragma once
@@ -43,9 +60,10 @@ G_BEGIN_DECLS
 
 #define THREADS_RECV_MESSAGES 6
 #define THREADS_COLLS_INSTANCES 7
+#define THREADS_WAIT_MESSAGES 4
 
 gboolean sextant_otf2gen_threads_known (const char  *name);
-/* @name: "threads-recv" or "threads-colls" */
+/* @name: "threads-recv", "threads-colls" or "threads-wait" */
 gboolean sextant_otf2gen_threads       (const char  *name,
                                         const char  *outdir,
                                         gboolean     force,
