@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The sextant_shards virtual table module (sextant-store-union.h): a
- * manifest's event tables read from its shards. A table of the module is
+ * manifest's event tables, and the instances of its last analysis, read
+ * from its shards. A table of the module is
  * read-only and passes the comparisons SQLite offers it (=, <, <=, >, >=
  * on any column but a per-shard id, = on that one) to each shard's query;
  * SQLite checks them again (omit = 0), so a constraint not passed on is
