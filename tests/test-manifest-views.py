@@ -21,7 +21,8 @@ of the same archive; then on the manifest and on the store:
     instances (id, pattern, severity, locations, interval, call path, call
     site, cause, cause instance, root location, comment), but for the
     patterns docs/parallel.md lists as not exact yet (NOT_EXACT below),
-    whose rows are left out when they differ; and when none differs,
+    whose rows are left out when they differ; `sextant tree --instance` of
+    the first three wait states with a cause; and when none differs,
     `sextant report -f md` of the manifest is the store's;
   * the window (stencil and one external archive), both analysed: the
     timeline exported as PNG with its lost-time layer, whole and zoomed in
@@ -224,6 +225,13 @@ def compare_analysis(name, single, manifest):
     ok(g == w, "%s: the manifest's %d pattern instances read through it are the store's%s"
        % (name, len(w), " (but %s)" % ", ".join(inexact) if inexact else ""),
        "%d instances, want %d; first difference %r" % (len(g), len(w), differ[:1]))
+    # the delay chain of the first wait states with a cause
+    waits = sorted(r[0] for r in w if r[INSTANCE_KEYS.index("cause")] is not None)[:3]
+    for i in waits:
+        a = run(SEXTANT, "tree", single, "--instance", i)
+        b = run(SEXTANT, "tree", manifest, "--instance", i)
+        ok(a.returncode == 0 and b.returncode == 0, "%s: tree --instance %d of both" % (name, i), a.stderr + b.stderr)
+        same("%s: tree --instance %d of the manifest is the store's" % (name, i), a.stdout, b.stdout, single, manifest)
     if inexact:
         print("# %s: the reports are not compared (their %s differ)" % (name, ", ".join(inexact)))
         return [p for p in leaves if p not in inexact]
