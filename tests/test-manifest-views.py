@@ -56,8 +56,7 @@ XVFB = ["timeout", "300", "xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"]
 
 # docs/parallel.md, "Analysis": not exact yet when the shards split what
 # these patterns compare (tests/test-parallel-analyze.py has them as TODO)
-NOT_EXACT = {"early_wait": "the first receive of a call is taken by message id, which follows each shard's matching",
-             "slow_workers": "a worker's peers are counted from its shard's messages",
+NOT_EXACT = {"slow_workers": "a worker's peers are counted from its shard's messages",
              "overloaded_master": "a worker's peers are counted from its shard's messages"}
 # what identifies an instance across stores in analyze --json (its message
 # and collective ids are the shard's: tests/test-parallel-analyze.py
