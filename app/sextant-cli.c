@@ -784,7 +784,6 @@ sextant_cli_report (int    argc,
   g_autofree char *format_name = NULL;
   g_autofree char *output = NULL;
   g_autofree char *source_root = NULL;
-  g_autofree char *manifest = NULL;
   SextantReportFormat format;
   int status = 0;
   GOptionEntry entries[] = {
@@ -815,17 +814,6 @@ sextant_cli_report (int    argc,
   if (!(patterns = sextant_pattern_set_new_default (&error)) ||
       !(store = open_for_analysis (argv[1], &db_path, &error)))
     return runtime_error (error);
-
-  /* a manifest: the analysis is the shards', but the profile, matrix and
-   * timelines of the report read events, which are not read from the
-   * shards here yet */
-  if ((manifest = sextant_store_get_meta (store, "shards")) != NULL)
-    {
-      g_set_error (&error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_ARGUMENT,
-                   "%s: the manifest of a parallel import; the report's profile, matrix and timelines are not "
-                   "read from its shards yet (docs/parallel.md): `sextant analyze %s` analyses it", argv[1], argv[1]);
-      return runtime_error (error);
-    }
 
   /* analysed with this catalogue and its defaults already (as `sextant
    * analyze` without options leaves it): its instances as they are */

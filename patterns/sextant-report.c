@@ -884,55 +884,11 @@ instance_to_json (Gather                       *g,
  *
  * Returns: (transfer full): a JSON array, or %NULL with @error set
  */
-static int
-compare_worst (gconstpointer a,
-               gconstpointer b)
-{
-  const SextantPatternInstance *x = *(SextantPatternInstance * const *)a;
-  const SextantPatternInstance *y = *(SextantPatternInstance * const *)b;
-
-  if (x->severity != y->severity)
-    return x->severity > y->severity ? -1 : 1;
-
-  return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* The @limit worst instances of @pattern: on a manifest (@shards, its
- * shards' stores) the worst of every shard's worst */
-static GPtrArray *
-list_worst (SextantStore  *store,
-            GPtrArray     *shards,
-            const char    *pattern,
-            guint          limit,
-            GError       **error)
-{
-  g_autoptr(GPtrArray) worst = NULL;
-
-  if (shards == NULL)
-    return sextant_store_list_pattern_instances (store, pattern, limit, error);
-
-  worst = g_ptr_array_new_with_free_func ((GDestroyNotify)sextant_pattern_instance_free);
-  for (guint r = 0; r < shards->len; r++)
-    {
-      GPtrArray *found = sextant_store_list_pattern_instances (g_ptr_array_index (shards, r), pattern, limit, error);
-
-      if (found == NULL)
-        return NULL;
-      g_ptr_array_extend_and_steal (worst, found);
-    }
-  g_ptr_array_sort (worst, compare_worst);
-  if (worst->len > limit)
-    g_ptr_array_set_size (worst, limit);
-
-  return g_steal_pointer (&worst);
-}
-
 JsonArray *
 sextant_report_gather_instances (SextantStore  *store,
                                  guint          per_pattern,
                                  GError       **error)
 {
-  g_autoptr(GPtrArray) shards = NULL;
   g_autoptr(JsonArray) instances = json_array_new ();
   g_autoptr(JsonObject) root = json_object_new ();
   g_autoptr(GPtrArray) totals = NULL;
@@ -943,8 +899,7 @@ sextant_report_gather_instances (SextantStore  *store,
 
   if (!read_total (&g, error) ||
       !(totals = sextant_store_list_pattern_totals (store, error)) ||
-      !(locations = sextant_store_list_locations (store, error)) ||
-      !open_shards (store, &shards, error))
+      !(locations = sextant_store_list_locations (store, error)))
     return NULL;
 
   for (guint i = 0; i < totals->len; i++)
@@ -954,7 +909,9 @@ sextant_report_gather_instances (SextantStore  *store,
 
       if (total->instances == 0)
         continue;
-      if (!(found = list_worst (store, shards, total->id, per_pattern > 0 ? per_pattern : G_MAXUINT, error)))
+      /* (on a manifest, read from the shards that hold them) */
+      if (!(found = sextant_store_list_pattern_instances (store, total->id, per_pattern > 0 ? per_pattern : G_MAXUINT,
+                                                          error)))
         return NULL;
       for (guint k = 0; k < found->len; k++)
         json_array_add_object_element (instances, instance_to_json (&g, locations, g_ptr_array_index (found, k)));

@@ -12,6 +12,8 @@
  * severities, locations, visits, messages and collectives (by their
  * visits), causes; the manifest's summary is the single store's; the
  * shards hold no other location's visit afterwards (the halo is gone).
+ * Read through the manifest (trace/sextant-store-union.c), the instances
+ * and the pattern_instance view are the single store's too.
  * tests/test-parallel-analyze.py runs the same on Open MPI ranks and every
  * external archive.
  */
@@ -38,6 +40,11 @@ static const char instances_sql[] =
   "FROM pattern_instance_data AS i JOIN pattern AS p ON p.number = i.id >> 32 "
   "LEFT JOIN wait_state AS w ON w.instance = i.id "
   "WHERE p.id NOT IN ('slow_workers', 'overloaded_master')";
+
+/* The pattern_instance view (as the window and the report read it) */
+static const char view_sql[] =
+  "SELECT id, pattern, severity, loc, visit, begin, \"end\", peer_loc, callpath, file, line, cause, root_loc, "
+  "  comment FROM pattern_instance WHERE pattern NOT IN ('slow_workers', 'overloaded_master')";
 static const char aggregates_sql[] =
   "SELECT pattern, loc, callpath, file, line, site_kind, function, severity, instances FROM pattern_aggregate "
   "WHERE pattern NOT IN ('slow_workers', 'overloaded_master')";
@@ -200,12 +207,14 @@ test_every_kind (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *want = NULL;
   g_autofree char *want_summary = NULL;
+  g_autofree char *want_view = NULL;
 
   g_assert_true (sextant_importer_run (importer, NULL, &error));
   g_assert_no_error (error);
   analyze (single);
   want = rows (single_paths, instances_sql, 14);
   want_summary = rows (single_paths, aggregates_sql, 9);
+  want_view = rows (single_paths, view_sql, 14);
   g_assert_cmpuint (strlen (want), >, 0);
 
   for (guint n = 1; n <= 4; n++)
@@ -233,6 +242,13 @@ test_every_kind (void)
       g_assert_cmpstr (got, ==, want);
       got_summary = rows (manifest_paths, aggregates_sql, 9);
       g_assert_cmpstr (got_summary, ==, want_summary);
+      /* the manifest reads the shards' instances as one store's */
+      g_free (got);
+      got = rows (manifest_paths, instances_sql, 14);
+      g_assert_cmpstr (got, ==, want);
+      g_free (got);
+      got = rows (manifest_paths, view_sql, 14);
+      g_assert_cmpstr (got, ==, want_view);
 
       /* the halo is gone: a shard holds its own locations' visits only */
       foreign = rows ((const char * const *)shards->pdata,

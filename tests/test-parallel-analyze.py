@@ -28,7 +28,7 @@ them and without the metric tree.
 
 And: a shard analysed alone is refused naming its manifest; sextant-mpi
 analyze on a number of ranks other than the shards' fails saying so; the
-report of a manifest is refused, saying why. Output is TAP.
+report of a manifest is written. Output is TAP.
 """
 
 import json
@@ -165,9 +165,10 @@ def check(name, archive, work, ranks, single, want_json, want_rows, want_aggrega
        "%s, %d rank(s): analyze --json of the manifest prints the single store's%s"
        % (name, ranks, " (but %s)" % ", ".join(sorted(inexact)) if inexact else ""),
        err if got is None else first_difference(uncommented(got), uncommented(want)))
-    todo(got is not None and got == want, "%s, %d rank(s): the comments of analyze --json too" % (name, ranks),
-         "a propagated wait's comment tells what the root cause did only when it is on the same shard",
-         err if got is None else first_difference(got, want))
+    # (read through the manifest, a propagated wait's comment sees the root
+    # cause's visits on every shard)
+    ok(got is not None and got == want, "%s, %d rank(s): the comments of analyze --json too" % (name, ranks),
+       err if got is None else first_difference(got, want))
     aggregates = [r for r in rows(manifest, AGGREGATES) if r[0] not in inexact]
     ok(aggregates == [r for r in want_aggregates if r[0] not in inexact],
        "%s, %d rank(s): the manifest's summary is the single store's" % (name, ranks))
@@ -192,8 +193,8 @@ def faults(work, manifest):
     res = run(SEXTANT, "analyze", "--no-user-patterns", manifest)
     ok(res.returncode == 0, "the manifest opens and is analysed after the failed run", res.stderr)
     res = run(SEXTANT, "report", "-f", "json", "-o", os.path.join(work, "report.json"), manifest)
-    ok(res.returncode == 1 and "not read from its shards yet" in res.stderr,
-       "the report of a manifest is refused, saying why", res.stdout + res.stderr)
+    ok(res.returncode == 0 and os.path.exists(os.path.join(work, "report.json")),
+       "the report of a manifest is written (tests/test-manifest-views.py compares it)", res.stdout + res.stderr)
 
 
 def main():

@@ -232,10 +232,10 @@ const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
    * summaries through pattern_aggregate, and a few at a time) */
   /* wait_state as in schema-1.sql: a store written before it had none */
   [SEXTANT_STMT_CLEAR_PATTERNS] =
-    "CREATE VIRTUAL TABLE IF NOT EXISTS wait_state USING sextant_columns ("
+    "CREATE VIRTUAL TABLE IF NOT EXISTS main.wait_state USING sextant_columns ("
     "  instance ROWID, cause TEXT direct propagated, cause_instance, root_instance, root_loc); "
-    "DELETE FROM pattern_instance_data_chunk; DELETE FROM pattern_site; DELETE FROM pattern_note; "
-    "DELETE FROM pattern; DELETE FROM pattern_aggregate; DELETE FROM wait_state_chunk;",
+    "DELETE FROM main.pattern_instance_data_chunk; DELETE FROM main.pattern_site; DELETE FROM main.pattern_note; "
+    "DELETE FROM main.pattern; DELETE FROM main.pattern_aggregate; DELETE FROM main.wait_state_chunk;",
   [SEXTANT_STMT_PATTERN] =
     "INSERT OR REPLACE INTO pattern (id, number, title, parent, description, criterion, comment, origin, "
     "parameters) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The sextant_shards virtual table module (sextant-store-union.h): a
- * manifest's event tables read from its shards. A table of the module is
+ * manifest's event tables, and the instances of its last analysis, read
+ * from its shards. A table of the module is
  * read-only and passes the comparisons SQLite offers it (=, <, <=, >, >=
  * on any column but a per-shard id, = on that one) to each shard's query;
  * SQLite checks them again (omit = 0), so a constraint not passed on is
@@ -58,6 +59,16 @@ static const RoutedTable routed_tables[] = {
   { "lod",               "loc", NULL, NULL, NULL },
   { "lod_chunk",         NULL,  "first_row", NULL, NULL },
   { "import_log",        "loc", NULL, "coalesce (loc, -1) IN @own", NULL },
+  /* the last analysis's instances (`sextant analyze MANIFEST`): each shard
+   * holds those charged to its locations, with the canonical (global) ids;
+   * the call paths, call sites, messages and collectives they name are the
+   * shard's own */
+  { "pattern_instance_data", "loc", NULL, NULL, "path site message collective" },
+  /* whole chunks, for the lod reader's lost time (row ids: instance ids) */
+  { "pattern_instance_data_chunk", NULL, NULL, NULL, NULL },
+  { "pattern_site",      NULL,  NULL, NULL, "id" },
+  { "pattern_note",      NULL,  NULL, NULL, NULL },
+  { "wait_state",        NULL,  NULL, NULL, NULL },
 };
 
 typedef struct
@@ -99,6 +110,7 @@ typedef struct
   sqlite3_value **args;     /* copies of xFilter's */
   int            n_args;
   guint64        remap_args; /* bit i: argument i is a per-shard id */
+  gboolean       any_row;    /* an equality on a per-shard id: the shard's row, its own or not */
   gint64         row;
   gboolean       eof;
 } UnionCursor;
@@ -443,7 +455,7 @@ cursor_step (UnionCursor *self)
           {
             g_autoptr(GString) sql = g_string_new (self->sql);
 
-            g_string_replace (sql, "@rows", table->table->own != NULL ? table->table->own : "1", 1);
+            g_string_replace (sql, "@rows", table->table->own != NULL && !self->any_row ? table->table->own : "1", 1);
             g_string_replace (sql, "@own", shards->shards[self->shard].own, 0);
             self->stmt = take_stmt (table, self->shard, db, sql->str, &rc);
           }
@@ -493,6 +505,7 @@ union_filter (sqlite3_vtab_cursor  *cursor,
   cursor_reset (self);
   self->row = 0;
   self->remap_args = 0;
+  self->any_row = FALSE;
   self->shard = 0;
   self->last = shards->n_shards - 1;
 
@@ -534,6 +547,10 @@ union_filter (sqlite3_vtab_cursor  *cursor,
           self->shard = MAX (self->shard, sextant_shard_of_id (id));
           self->last = MIN (self->last, sextant_shard_of_id (id));
           self->remap_args |= G_GUINT64_CONSTANT (1) << self->n_args;
+          /* the id picks one shard, whose row it names even when another
+           * shard's is the one a scan reads: an instance names the message
+           * or collective of its own shard */
+          self->any_row |= g_str_equal (op, "=");
         }
       g_string_append_printf (sql, " AND \"%s\" %s ?%d", name, op, self->n_args + 1);
       self->args[self->n_args++] = sqlite3_value_dup (argv[i]);
