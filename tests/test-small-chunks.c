@@ -386,7 +386,10 @@ static void
 test_stale (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) ended = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "true", NULL);
+  /* cat: alive until its input is closed, so that its identifier is read
+   * while it runs (GSubprocess forgets it once the child was reaped, which
+   * GLib's worker thread can do before a `true` is asked) */
+  g_autoptr(GSubprocess) ended = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE, &error, "cat", NULL);
   g_autofree char *target_dir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
   g_autofree char *target = g_build_filename (target_dir, "kept", NULL);
   g_autofree char *template = NULL;
@@ -398,7 +401,9 @@ test_stale (void)
 
   g_assert_no_error (error);
   /* the identifier (its pid) is gone once it was waited for */
+  g_assert_nonnull (g_subprocess_get_identifier (ended));
   template = g_strdup_printf ("sextant-otf2-%s-XXXXXX", g_subprocess_get_identifier (ended));
+  g_assert_true (g_output_stream_close (g_subprocess_get_stdin_pipe (ended), NULL, &error));
   g_assert_true (g_subprocess_wait (ended, NULL, &error));
   g_assert_true (g_file_set_contents (target, "x", 1, &error));
   stale = g_dir_make_tmp (template, &error);
