@@ -405,13 +405,6 @@ sextant_store_read_halo_visits (SextantStore  *shard,
   return TRUE;
 }
 
-static int
-compare_rows (gconstpointer a,
-              gconstpointer b)
-{
-  return compare_ids (a, b);
-}
-
 /* The rows of other shards that whole-trace rules read: the RMA
  * collectives' records (rma_sync) and the call-path profile of MPI calls
  * (by path name: a shard numbers its call paths itself) */
@@ -604,7 +597,7 @@ sextant_store_add_halo (SextantStore  *shard,
   gboolean ok;
 
   if (n_rows > 0)
-    qsort (rows, n_rows, SEXTANT_HALO_COLUMNS * sizeof (gint64), compare_rows);
+    qsort (rows, n_rows, SEXTANT_HALO_COLUMNS * sizeof (gint64), compare_ids);
   if (!sextant_store_foreach_sql (shard, "SELECT max (id) FROM rma_sync", add_max, &halo->last_rma_sync, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT max (id) FROM lock", add_max, &halo->last_lock, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT max (id) FROM call_path", add_max, &halo->last_call_path, error,
