@@ -50,6 +50,17 @@ count_frame (GtkWidget     *widget,
 }
 
 void
+sextant_test_collect_labels (GtkWidget *widget,
+                             GPtrArray *labels)
+{
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (labels, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    sextant_test_collect_labels (child, labels);
+}
+
+void
 sextant_test_run_frames (GtkWidget *widget,
                          guint      n)
 {

@@ -27,6 +27,11 @@ guint8 *sextant_test_render     (GtkWidget  *widget,
                                  int        *width,
                                  int        *height);
 
+/* Adds the GtkLabels under @widget (and @widget itself if it is one) to
+ * @labels, in the order of the widget tree; no reference taken */
+void    sextant_test_collect_labels (GtkWidget *widget,
+                                     GPtrArray *labels);
+
 /* A session on @path (an archive or a store), loaded: runs the main loop
  * until it is; fails the test if it cannot be */
 SextantSession *sextant_test_load_session (const char *path);

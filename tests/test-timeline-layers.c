@@ -1275,7 +1275,7 @@ test_legend (void)
   gtk_window_present (GTK_WINDOW (window));
 
   sextant_timeline_legend_set_categories (legend, 1u << SEXTANT_CATEGORY_MPI | 1u << SEXTANT_CATEGORY_USER);
-  sextant_timeline_legend_set_patterns (legend, patterns);
+  sextant_timeline_legend_set_patterns (legend, patterns, NULL);
   g_assert_cmpuint (sextant_timeline_legend_get_n_swatches (legend), ==, 4);
   pixels = sextant_test_render (GTK_WIDGET (legend), &w, &h);
   save_pixels (pixels, w, h);

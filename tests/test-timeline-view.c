@@ -450,6 +450,18 @@ test_dense_lines (Fixture       *fixture,
 
 /* Lost time's style ----------------------------------------------------------------- */
 
+/* Whether one of @labels (GtkLabels) reads @text */
+static gboolean
+find_label (GPtrArray  *labels,
+            const char *text)
+{
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), text) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
 static void
 test_lost_style (Fixture       *fixture,
                  gconstpointer  data)
@@ -519,6 +531,31 @@ test_lost_style (Fixture       *fixture,
   g_assert_cmpuint (count_changed (without, with, width, &area), >, area.size.width * area.size.height / 4);
   g_assert_cmpuint (g_hash_table_size (colors), >=, 2);
   g_assert_cmpuint (red, <, area.size.width * area.size.height / 2);
+
+  /* the legend names the patterns drawn by their titles, as the pattern
+   * browser does, and forgets them when the lost time is hidden */
+  {
+    g_autoptr(GHashTable) numbers = sextant_store_list_pattern_numbers (store, &error);
+    g_autoptr(GPtrArray) totals = sextant_store_list_pattern_totals (store, &error);
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+    const char *id, *title = NULL;
+
+    g_assert_no_error (error);
+    id = g_hash_table_lookup (numbers, GUINT_TO_POINTER (widest->pattern));
+    g_assert_nonnull (id);
+    for (guint i = 0; i < totals->len; i++)
+      if (g_strcmp0 (((SextantPatternTotal *)g_ptr_array_index (totals, i))->id, id) == 0)
+        title = ((SextantPatternTotal *)g_ptr_array_index (totals, i))->title;
+    g_test_message ("lost time of %s, titled %s", id, title);
+    g_assert_nonnull (title);
+    sextant_test_collect_labels (sextant_window_get_legend (fixture->window), labels);
+    g_assert_true (find_label (labels, title));
+    g_assert_false (find_label (labels, id));
+    g_object_set (fixture->timeline, "show-lost", FALSE, NULL);
+    g_ptr_array_set_size (labels, 0);
+    sextant_test_collect_labels (sextant_window_get_legend (fixture->window), labels);
+    g_assert_false (find_label (labels, title));
+  }
 }
 
 /* One-sided operations as arrows ------------------------------------------------------ */

@@ -418,18 +418,6 @@ test_sort (Fixture       *fixture,
                  instance_at (browser, n - 1));
 }
 
-/* Collects the labels under @widget */
-static void
-collect_labels (GtkWidget *widget,
-                GPtrArray *labels)
-{
-  if (GTK_IS_LABEL (widget))
-    g_ptr_array_add (labels, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, labels);
-}
-
 /* Every cell but the diagnosis's shows its whole text; the diagnosis is
  * ellipsized at the end, with the whole text as its tooltip */
 static void
@@ -443,7 +431,7 @@ test_columns (Fixture       *fixture,
 
   open_and_wait (fixture, fixture->archive);
   sextant_test_run_frames (GTK_WIDGET (view), 5);
-  collect_labels (GTK_WIDGET (view), labels);
+  sextant_test_collect_labels (GTK_WIDGET (view), labels);
   for (guint i = 0; i < labels->len; i++)
     {
       GtkWidget *label = g_ptr_array_index (labels, i);

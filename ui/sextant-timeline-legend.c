@@ -32,6 +32,7 @@ struct _SextantTimelineLegend
   GPtrArray  *regions;      /* of char *, the names */
   GArray     *region_categories;   /* guint, one per name */
   GStrv       patterns;
+  GStrv       titles;       /* the patterns', or NULL */
   guint       n_swatches;
 };
 
@@ -130,10 +131,14 @@ add_item (SextantTimelineLegend *self,
   gtk_widget_set_valign (area, GTK_ALIGN_CENTER);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_swatch, g_memdup2 (swatch, sizeof *swatch), g_free);
   /* whole up to 20 characters (the strip scrolls sideways when they do
-   * not fit), never shrunk to an ellipsis alone */
-  gtk_label_set_ellipsize (GTK_LABEL (text), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_width_chars (GTK_LABEL (text), (int)MIN (g_utf8_strlen (label, -1), 20));
-  gtk_label_set_max_width_chars (GTK_LABEL (text), 20);
+   * not fit: an ellipsized label's minimum is width-chars average
+   * characters, narrower than "OpenMP"), longer ones cut in the middle */
+  if (g_utf8_strlen (label, -1) > 20)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (text), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_width_chars (GTK_LABEL (text), 20);
+      gtk_label_set_max_width_chars (GTK_LABEL (text), 20);
+    }
   gtk_widget_add_css_class (text, "caption");
   gtk_box_append (GTK_BOX (box), area);
   gtk_box_append (GTK_BOX (box), text);
@@ -182,10 +187,12 @@ rebuild (SextantTimelineLegend *self)
           Swatch s = { { 0 }, TRUE, FALSE };
           g_autofree char *tooltip = NULL;
 
+          const char *title = self->titles != NULL && self->titles[i] != NULL ? self->titles[i] : self->patterns[i];
+
           sextant_timeline_lost_style (self->patterns[i], &s.color, &s.hatched);
-          tooltip = g_strdup_printf ("Time lost to %s (%s)", self->patterns[i],
+          tooltip = g_strdup_printf ("Time lost to %s (%s; %s)", title, self->patterns[i],
                                      s.hatched ? "a wait state: hatched" : "outlined");
-          add_item (self, &s, self->patterns[i], tooltip);
+          add_item (self, &s, title, tooltip);
         }
     }
 }
@@ -220,6 +227,7 @@ sextant_timeline_legend_finalize (GObject *object)
   g_clear_pointer (&self->regions, g_ptr_array_unref);
   g_clear_pointer (&self->region_categories, g_array_unref);
   g_clear_pointer (&self->patterns, g_strfreev);
+  g_clear_pointer (&self->titles, g_strfreev);
 
   G_OBJECT_CLASS (sextant_timeline_legend_parent_class)->finalize (object);
 }
@@ -378,17 +386,25 @@ sextant_timeline_legend_set_regions (SextantTimelineLegend *self,
  * sextant_timeline_legend_set_patterns:
  * @patterns: (array zero-terminated=1) (nullable): the ids of the patterns
  *   whose lost time the timeline shows ("late_sender", ...); copied
+ * @titles: (array zero-terminated=1) (nullable): their titles, shown
+ *   ("Late Sender", ...; the ids where NULL); copied
  */
 void
 sextant_timeline_legend_set_patterns (SextantTimelineLegend *self,
-                                      const char * const    *patterns)
+                                      const char * const    *patterns,
+                                      const char * const    *titles)
 {
   g_return_if_fail (SEXTANT_IS_TIMELINE_LEGEND (self));
+  g_return_if_fail (titles == NULL || patterns == NULL || g_strv_length ((char **)titles) == g_strv_length ((char **)patterns));
 
-  if (patterns != NULL && self->patterns != NULL && g_strv_equal (patterns, (const char * const *)self->patterns))
+  if (patterns != NULL && self->patterns != NULL && g_strv_equal (patterns, (const char * const *)self->patterns)
+      && (titles == NULL) == (self->titles == NULL)
+      && (titles == NULL || g_strv_equal (titles, (const char * const *)self->titles)))
     return;
   g_clear_pointer (&self->patterns, g_strfreev);
+  g_clear_pointer (&self->titles, g_strfreev);
   self->patterns = g_strdupv ((char **)patterns);
+  self->titles = g_strdupv ((char **)titles);
   rebuild (self);
 }
 

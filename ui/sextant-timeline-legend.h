@@ -34,7 +34,8 @@ void                     sextant_timeline_legend_set_regions    (SextantTimeline
                                                                  GPtrArray                *names,
                                                                  const guint              *categories);
 void                     sextant_timeline_legend_set_patterns   (SextantTimelineLegend    *self,
-                                                                 const char * const       *patterns);
+                                                                 const char * const       *patterns,
+                                                                 const char * const       *titles);
 SextantTimelineColorMode sextant_timeline_legend_get_color_mode (SextantTimelineLegend    *self);
 void                     sextant_timeline_legend_set_color_mode (SextantTimelineLegend    *self,
                                                                  SextantTimelineColorMode  mode);

@@ -266,6 +266,7 @@ struct _SextantTimeline
   gint64        selection_time;
   SextantPairFilter *filter;   /* the session's pair filter, NULL: none */
   GHashTable   *patterns;      /* pattern number -> name, of the last analysis */
+  GHashTable   *pattern_titles; /* name -> title ("Late Sender"), for the legend */
 
   /* input */
   double        drag_t0;       /* the view when a drag began */

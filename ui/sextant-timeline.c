@@ -258,16 +258,30 @@ session_view_cb (SextantTimeline *self)
   _sextant_timeline_queue_frame (self);
 }
 
-/* The patterns' names by number, for the lost time's styles */
+/* The patterns' names by number, for the lost time's styles, and their
+ * titles, for the legend */
 static void
 read_patterns (SextantTimeline *self,
                SextantStore    *store)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) totals = NULL;
 
   g_clear_pointer (&self->patterns, g_hash_table_unref);
-  if (!(self->patterns = sextant_store_list_pattern_numbers (store, &error)))
-    g_warning ("The patterns' names: %s", error->message);
+  g_clear_pointer (&self->pattern_titles, g_hash_table_unref);
+  if (!(self->patterns = sextant_store_list_pattern_numbers (store, &error))
+      || !(totals = sextant_store_list_pattern_totals (store, &error)))
+    {
+      g_warning ("The patterns' names: %s", error->message);
+      return;
+    }
+  self->pattern_titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < totals->len; i++)
+    {
+      SextantPatternTotal *total = g_ptr_array_index (totals, i);
+
+      g_hash_table_insert (self->pattern_titles, g_strdup (total->id), g_strdup (total->title));
+    }
 }
 
 /* The store's content changed (an analysis wrote its instances, whose lost
@@ -428,6 +442,7 @@ sextant_timeline_set_session (SextantTimeline *self,
   g_clear_pointer (&self->machine_index, g_hash_table_unref);
   g_clear_pointer (&self->regions, g_hash_table_unref);
   g_clear_pointer (&self->patterns, g_hash_table_unref);
+  g_clear_pointer (&self->pattern_titles, g_hash_table_unref);
   _sextant_timeline_source_release (g_steal_pointer (&self->source));
   g_clear_pointer (&self->frame, _sextant_timeline_frame_free);
   g_clear_pointer (&self->rows_node, gsk_render_node_unref);
@@ -572,14 +587,18 @@ sextant_timeline_dup_regions (SextantTimeline  *self,
 
 /**
  * sextant_timeline_dup_patterns:
+ * @titles: (out) (transfer full) (optional): their titles ("Late Sender",
+ *   the id where the store has none), in the same order
  *
  * Returns: (transfer full): the patterns whose lost time the frame shown
  *   draws ("late_sender", ...), NULL-terminated
  */
 char **
-sextant_timeline_dup_patterns (SextantTimeline *self)
+sextant_timeline_dup_patterns (SextantTimeline   *self,
+                               char            ***titles)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) title_builder = g_strv_builder_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   GArray *lost = self->frame != NULL && self->show_lost ? self->frame->lost : NULL;
 
@@ -589,9 +608,16 @@ sextant_timeline_dup_patterns (SextantTimeline *self)
       const char *name = g_hash_table_lookup (self->patterns, GUINT_TO_POINTER (number));
 
       if (name != NULL && g_hash_table_add (seen, GUINT_TO_POINTER (number)))
-        g_strv_builder_add (builder, name);
+        {
+          const char *title = self->pattern_titles != NULL ? g_hash_table_lookup (self->pattern_titles, name) : NULL;
+
+          g_strv_builder_add (builder, name);
+          g_strv_builder_add (title_builder, title != NULL ? title : name);
+        }
     }
 
+  if (titles != NULL)
+    *titles = g_strv_builder_end (title_builder);
   return g_strv_builder_end (builder);
 }
 
@@ -629,6 +655,7 @@ sextant_timeline_finalize (GObject *object)
   g_clear_pointer (&self->machine_index, g_hash_table_unref);
   g_clear_pointer (&self->regions, g_hash_table_unref);
   g_clear_pointer (&self->patterns, g_hash_table_unref);
+  g_clear_pointer (&self->pattern_titles, g_hash_table_unref);
   g_clear_pointer (&self->frame, _sextant_timeline_frame_free);
   g_clear_pointer (&self->rows_node, gsk_render_node_unref);
   g_clear_pointer (&self->layers_node, gsk_render_node_unref);

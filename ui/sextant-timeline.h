@@ -64,7 +64,8 @@ void        sextant_timeline_popup_row_menu     (SextantTimeline *self,
 guint       sextant_timeline_get_categories     (SextantTimeline *self);
 GPtrArray  *sextant_timeline_dup_regions        (SextantTimeline *self,
                                                  guint          **categories);
-char      **sextant_timeline_dup_patterns       (SextantTimeline *self);
+char      **sextant_timeline_dup_patterns       (SextantTimeline *self,
+                                                 char          ***titles);
 int         sextant_timeline_get_content_height (SextantTimeline *self);
 gboolean    sextant_timeline_get_whole_machine  (SextantTimeline *self);
 void        sextant_timeline_set_whole_machine  (SextantTimeline *self,

@@ -67,15 +67,17 @@ timeline_ready_cb (SextantWindow *self)
 {
   g_autoptr(GPtrArray) regions = NULL;
   g_auto(GStrv) patterns = NULL;
+  g_auto(GStrv) titles = NULL;
   g_autofree guint *categories = NULL;
 
   if (!sextant_timeline_get_ready (self->timeline))
     return;
   regions = sextant_timeline_dup_regions (self->timeline, &categories);
-  patterns = sextant_timeline_dup_patterns (self->timeline);
+  patterns = sextant_timeline_dup_patterns (self->timeline, &titles);
   sextant_timeline_legend_set_categories (self->legend, sextant_timeline_get_categories (self->timeline));
   sextant_timeline_legend_set_regions (self->legend, regions, categories);
-  sextant_timeline_legend_set_patterns (self->legend, (const char * const *)patterns);
+  sextant_timeline_legend_set_patterns (self->legend, (const char * const *)patterns,
+                                        (const char * const *)titles);
 }
 
 /**
@@ -129,6 +131,8 @@ _sextant_window_timeline_init (SextantWindow *self)
   gtk_box_append (GTK_BOX (self->legend_box), GTK_WIDGET (self->legend));
   g_object_bind_property (self->legend, "color-mode", self->timeline, "color-mode", G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->timeline, "notify::ready", G_CALLBACK (timeline_ready_cb), self, G_CONNECT_SWAPPED);
+  /* the lost time shown or hidden: the legend's patterns follow */
+  g_signal_connect_object (self->timeline, "notify::show-lost", G_CALLBACK (timeline_ready_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->row_filter, "search-changed", G_CALLBACK (row_filter_cb), self, G_CONNECT_SWAPPED);
   gtk_search_entry_set_key_capture_widget (self->row_filter, NULL);
   _sextant_window_timeline_update (self);
