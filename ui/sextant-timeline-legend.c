@@ -130,15 +130,9 @@ add_item (SextantTimelineLegend *self,
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), SWATCH_HEIGHT);
   gtk_widget_set_valign (area, GTK_ALIGN_CENTER);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_swatch, g_memdup2 (swatch, sizeof *swatch), g_free);
-  /* whole up to 20 characters (the strip scrolls sideways when they do
-   * not fit: an ellipsized label's minimum is width-chars average
-   * characters, narrower than "OpenMP"), longer ones cut in the middle */
-  if (g_utf8_strlen (label, -1) > 20)
-    {
-      gtk_label_set_ellipsize (GTK_LABEL (text), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_label_set_width_chars (GTK_LABEL (text), 20);
-      gtk_label_set_max_width_chars (GTK_LABEL (text), 20);
-    }
+  /* whole, however long (the strip scrolls sideways when they do not
+   * fit): an ellipsized label's minimum is width-chars average characters,
+   * which showed "OpenMP" as "Op…MP" */
   gtk_widget_add_css_class (text, "caption");
   gtk_box_append (GTK_BOX (box), area);
   gtk_box_append (GTK_BOX (box), text);
