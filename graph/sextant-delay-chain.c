@@ -243,6 +243,7 @@ sextant_graph_build_delay_chain (SextantStore  *store,
   g_autoptr(GHashTable) visited = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autofree char *id = NULL;
   g_autofree char *title = NULL;
+  g_autofree char *pattern_title = NULL;
   SextantTimeSpan span;
   SextantWaitState state;
   gboolean is_wait = FALSE;
@@ -283,9 +284,11 @@ sextant_graph_build_delay_chain (SextantStore  *store,
 
   if (!sextant_store_get_time_span (store, &span, error))
     return NULL;
+  if (!(pattern_title = sextant_store_dup_pattern_title (store, current->pattern, error)))
+    return NULL;
   id = g_strdup_printf ("%" G_GINT64_FORMAT, instance);
   title = g_strdup_printf ("Who delayed %s: the chain behind its %s (instance %s)", current->location,
-                           current->pattern, id);
+                           pattern_title, id);
   tree = sextant_comm_tree_new (SEXTANT_TREE_DELAY_CHAIN, id, title, span.begin, span.resolution);
 
   node = add_waiting (tree, current, SEXTANT_CAUSE_WAITING);

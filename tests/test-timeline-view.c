@@ -450,6 +450,12 @@ test_dense_lines (Fixture       *fixture,
 
 /* Lost time's style ----------------------------------------------------------------- */
 
+static gboolean
+instance_chosen (gpointer data)
+{
+  return sextant_session_get_instance (data) != NULL;
+}
+
 /* Whether one of @labels (GtkLabels) reads @text */
 static gboolean
 find_label (GPtrArray  *labels,
@@ -555,6 +561,30 @@ test_lost_style (Fixture       *fixture,
     g_ptr_array_set_size (labels, 0);
     sextant_test_collect_labels (sextant_window_get_legend (fixture->window), labels);
     g_assert_false (find_label (labels, title));
+  }
+
+  /* a click on the lost time chooses an instance drawn there (the
+   * shortest under the pointer): the pattern browser tells its story */
+  {
+    gint64 t = (widest->begin + widest->end) / 2;
+    const SextantPatternInstance *chosen;
+
+    g_object_set (fixture->timeline, "show-lost", TRUE, NULL);
+    sextant_test_run_frames (GTK_WIDGET (fixture->timeline), 2);
+    g_assert_null (sextant_session_get_instance (session));
+    sextant_test_click (GTK_WIDGET (fixture->timeline), sextant_timeline_x_for_time (fixture->timeline, t),
+                        area.origin.y + area.size.height / 2);
+    sextant_test_wait_until (instance_chosen, session, 30);
+    chosen = sextant_instance_get_record (sextant_session_get_instance (session));
+    g_test_message ("clicked at %" G_GINT64_FORMAT ": instance %" G_GINT64_FORMAT " (%s)", t, chosen->id,
+                    chosen->pattern);
+    g_assert_cmpint (chosen->loc, ==, widest->loc);
+    g_assert_cmpint (chosen->begin, <=, t);
+    g_assert_cmpint (chosen->end, >=, t);
+    g_assert_cmpstr (sextant_pattern_browser_get_details (sextant_window_get_pattern_browser (fixture->window)), !=,
+                     "Choose an instance to see what happened, where and why.");
+    g_assert_nonnull (strstr (sextant_pattern_browser_get_details (sextant_window_get_pattern_browser (fixture->window)),
+                              chosen->location));
   }
 }
 

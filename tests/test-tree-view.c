@@ -495,6 +495,44 @@ test_casita (Fixture       *fixture,
   g_assert_cmpint (sextant_comm_tree_get_kind (tree), ==, SEXTANT_TREE_DELAY_CHAIN);
   g_assert_cmpuint (sextant_comm_tree_get_n_nodes (tree), >=, 2);
   g_assert_cmpuint (count_boxes (fixture), ==, sextant_comm_tree_get_n_nodes (tree));
+
+  /* the worst instance of every pattern found: a tree, or a notice that
+   * names the pattern by its title and says why there is none - never an
+   * error */
+  {
+    g_autoptr(GPtrArray) totals = sextant_store_list_pattern_totals (store, &error);
+    guint trees = 0, notices = 0;
+
+    g_assert_no_error (error);
+    for (guint p = 0; p < totals->len; p++)
+      {
+        const SextantPatternTotal *total = g_ptr_array_index (totals, p);
+        g_autoptr(GPtrArray) list = sextant_store_list_pattern_instances (store, total->id, 1, &error);
+        g_autoptr(SextantInstance) chosen = NULL;
+        const char *notice;
+
+        g_assert_no_error (error);
+        if (list->len == 0)
+          continue;
+        chosen = sextant_instance_new (g_ptr_array_steal_index (list, 0), sextant_session_get_resolution (fixture->session));
+        sextant_session_choose_instance (fixture->session, chosen);
+        sextant_test_wait_for (fixture->view, "ready", 60);
+        notice = sextant_tree_view_get_notice (fixture->view);
+        g_test_message ("%s: %s", total->id, notice != NULL ? notice : sextant_tree_view_get_title (fixture->view));
+        g_assert_cmpstr (sextant_tree_view_get_error (fixture->view), ==, NULL);
+        g_assert_true ((sextant_tree_view_get_tree (fixture->view) != NULL) != (notice != NULL));
+        if (notice != NULL)
+          {
+            g_assert_nonnull (strstr (notice, total->title));
+            g_assert_nonnull (strstr (sextant_tree_view_get_title (fixture->view), total->title));
+            notices++;
+          }
+        else
+          trees++;
+      }
+    g_test_message ("%u patterns with a tree, %u with a notice", trees, notices);
+    g_assert_cmpuint (trees, >, 0);
+  }
 }
 
 /* `sextant --screenshot` on a page and a choice ------------------------------ */

@@ -6,7 +6,8 @@
  * What the timeline reads of the store besides its frames: the names of
  * the last analysis's patterns by number (a pattern instance's id is
  * (number << 32) + n; the lost-time layer draws each pattern kind in its
- * own style). Workload: one scan of the small `pattern` table.
+ * own style), and a pattern's title for the views that name one.
+ * Workload: one scan of the small `pattern` table, or one row of it.
  */
 #include "config.h"
 
@@ -47,4 +48,43 @@ sextant_store_list_pattern_numbers (SextantStore  *self,
     return NULL;
 
   return g_steal_pointer (&numbers);
+}
+
+static const char pattern_title_sql[] =
+  "SELECT title FROM pattern WHERE id = ?";
+
+static gboolean
+pattern_title_row (const SextantRow  *row,
+                   gpointer           user_data,
+                   GError           **error)
+{
+  *(char **)user_data = sextant_row_dup_text (row, 0);
+
+  return TRUE;
+}
+
+/**
+ * sextant_store_dup_pattern_title:
+ * @id: a pattern's id ("late_sender")
+ * @error: SQLite's errors
+ *
+ * Returns: (transfer full) (nullable): its title in the last analysis
+ *   ("Late Sender"), @id itself where the store has none; NULL on error
+ *
+ * Threading: the store's owning thread.
+ */
+char *
+sextant_store_dup_pattern_title (SextantStore  *self,
+                                 const char    *id,
+                                 GError       **error)
+{
+  g_autofree char *title = NULL;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  if (!sextant_store_foreach_sql (self, pattern_title_sql, pattern_title_row, &title, error, "t", id))
+    return NULL;
+
+  return title != NULL ? g_steal_pointer (&title) : g_strdup (id);
 }

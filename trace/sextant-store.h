@@ -164,6 +164,9 @@ GHashTable   *sextant_store_list_pattern_numbers (SextantStore        *self,
                                                   GError             **error);
 GPtrArray    *sextant_store_list_pattern_totals  (SextantStore        *self,
                                                   GError             **error);
+char         *sextant_store_dup_pattern_title    (SextantStore        *self,
+                                                  const char          *id,
+                                                  GError             **error);
 
 /**
  * SextantSiteKind:

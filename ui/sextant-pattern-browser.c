@@ -664,6 +664,33 @@ selection_changed_cb (GtkSingleSelection    *selection,
     sextant_session_set_instance (self->session, instance);
 }
 
+/* The session's instance chosen elsewhere (a click on lost time in the
+ * timeline, --instance): its row selected where the list has it, its
+ * details shown whether or not */
+static void
+session_instance_cb (SextantPatternBrowser *self)
+{
+  SextantInstance *instance = sextant_session_get_instance (self->session);
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  if (instance == gtk_single_selection_get_selected_item (self->selection))
+    return;
+  for (guint i = 0; instance != NULL && i < g_list_model_get_n_items (G_LIST_MODEL (self->sorted)); i++)
+    {
+      g_autoptr(SextantInstance) row = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+
+      if (sextant_instance_get_record (row)->id == sextant_instance_get_record (instance)->id)
+        {
+          position = i;
+          break;
+        }
+    }
+  self->filling = TRUE;
+  gtk_single_selection_set_selected (self->selection, position);
+  self->filling = FALSE;
+  show_details (self, instance);
+}
+
 /* Enter or a double click on a row: chosen again, shown again */
 static void
 instance_activated_cb (GtkColumnView         *view,
@@ -1036,6 +1063,7 @@ sextant_pattern_browser_init (SextantPatternBrowser *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::generation", G_CALLBACK (load_totals), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::analysing", G_CALLBACK (session_analysing_cb),
                                   self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::instance", G_CALLBACK (session_instance_cb), self);
 }
 
 GtkWidget *

@@ -108,6 +108,15 @@ const SextantAnalysisScope *
                 sextant_session_get_analysis_scope (SextantSession       *self);
 guint           sextant_session_get_n_shards       (SextantSession       *self);
 
+void            sextant_session_find_instance_async (SextantSession     *self,
+                                                    gint64               id,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
+SextantInstance *sextant_session_find_instance_finish (SextantSession   *self,
+                                                    GAsyncResult        *result,
+                                                    GError             **error);
+
 gint64          sextant_session_get_view_begin     (SextantSession       *self);
 gint64          sextant_session_get_view_end       (SextantSession       *self);
 void            sextant_session_set_view           (SextantSession       *self,

@@ -12,8 +12,9 @@
  * collective the row's location was in at that time, within CLICK_SLOP
  * pixels either side: an MPI collective call or a onecoll broadcast's
  * region (sextant_graph_collective_at, an indexed lookup on a connection
- * of its own, on a worker thread). A drag pans: GtkGestureClick gives way
- * to it once the pointer moves.
+ * of its own, on a worker thread). On lost time drawn, it chooses that
+ * pattern instance instead of the collective. A drag pans:
+ * GtkGestureClick gives way to it once the pointer moves.
  */
 #include "config.h"
 
@@ -242,6 +243,48 @@ line_at (SextantTimeline *self,
   return found;
 }
 
+/* The instance whose lost time the frame draws on @loc at @time, within
+ * @slop ticks; the shortest where several overlap */
+static gint64
+lost_at (SextantTimeline *self,
+         gint64           loc,
+         gint64           time,
+         gint64           slop)
+{
+  GArray *lost = self->frame != NULL && self->show_lost ? self->frame->lost : NULL;
+  gint64 best = SEXTANT_NULL, shortest = G_MAXINT64;
+
+  for (guint i = 0; lost != NULL && i < lost->len; i++)
+    {
+      const SextantViewLost *l = &g_array_index (lost, SextantViewLost, i);
+
+      if (l->loc == loc && l->begin - slop <= time && time <= l->end + slop && l->end - l->begin < shortest)
+        {
+          best = l->instance;
+          shortest = l->end - l->begin;
+        }
+    }
+
+  return best;
+}
+
+static void
+instance_found_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(SextantTimeline) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantInstance) instance = sextant_session_find_instance_finish (SEXTANT_SESSION (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || SEXTANT_SESSION (object) != self->session)
+    return;
+  if (instance == NULL)
+    g_warning ("The lost time under the click: %s", error->message);
+  else
+    sextant_session_choose_instance (self->session, instance);
+}
+
 static void
 released_cb (GtkGestureClick *gesture,
              int              n_press,
@@ -254,7 +297,7 @@ released_cb (GtkGestureClick *gesture,
   g_autoptr(GTask) task = NULL;
   ClickRequest *request;
   SextantItem item;
-  gint64 line;
+  gint64 line, lost;
   int position;
 
   if (self->session == NULL || self->rows == NULL || self->t1 <= self->t0 || x < self->label_width ||
@@ -286,16 +329,25 @@ released_cb (GtkGestureClick *gesture,
                          SEXTANT_NULL };
   sextant_session_set_item (self->session, &item);
 
+  g_cancellable_cancel (self->click_cancellable);
+  g_clear_object (&self->click_cancellable);
+  self->click_cancellable = g_cancellable_new ();
+
+  /* on lost time: its instance is chosen (the pattern browser, the source
+   * and the tree show it), not the collective around it */
+  if ((lost = lost_at (self, item.loc, item.time, (gint64)llround (CLICK_SLOP * ticks_per_px))) != SEXTANT_NULL)
+    {
+      sextant_session_find_instance_async (self->session, lost, self->click_cancellable, instance_found_cb,
+                                           g_object_ref (self));
+      return;
+    }
+
   request = g_new0 (ClickRequest, 1);
   request->session = g_object_ref (self->session);
   request->loc = item.loc;
   request->times[0] = item.time;
   request->times[1] = request->times[0] - (gint64)llround (CLICK_SLOP * ticks_per_px);
   request->times[2] = request->times[0] + (gint64)llround (CLICK_SLOP * ticks_per_px);
-
-  g_cancellable_cancel (self->click_cancellable);
-  g_clear_object (&self->click_cancellable);
-  self->click_cancellable = g_cancellable_new ();
   task = g_task_new (NULL, self->click_cancellable, collective_found_cb, g_object_ref (self));
   g_task_set_source_tag (task, released_cb);
   g_task_set_task_data (task, request, (GDestroyNotify)click_request_free);

@@ -810,6 +810,8 @@ _sextant_tree_view_snapshot (GtkWidget   *widget,
       GdkRGBA dim = fg;
       const char *text = self->building
                          ? "Building the tree…"
+                         : self->notice != NULL
+                         ? self->notice
                          : "Choose a collective in the timeline (a click on its line or its region) or a pattern "
                            "instance: its tree, or the chain of waits behind it, shows here.";
 

@@ -146,6 +146,7 @@ struct _SextantTreeView
   GSignalGroup    *session_signals;
   SextantCommTree *tree;
   char            *error;
+  char            *notice;         /* why the chosen instance has no tree, when that is no failure */
   char            *title;
   char            *subject;        /* what the tree shown is of, as the title says it */
   GCancellable    *cancellable;    /* of the tree being built */

@@ -51,11 +51,14 @@ typedef struct
   SextantSession    *session;
   char              *collective;   /* build this collective's tree, or */
   gint64             instance;     /* this instance's chain (pattern_instance.id) */
+  char              *pattern;      /* its pattern's id and location, for the notice */
+  char              *location;
   gint64             loc;          /* the instance's location and begin: its collective */
   gint64             begin;
   gboolean           has_peer;
   SextantTreeLayout  layout;
   guint              serial;
+  char              *title;        /* the instance's pattern's title, read by the worker */
 } Request;
 
 static void
@@ -63,6 +66,9 @@ request_free (Request *request)
 {
   g_clear_object (&request->session);
   g_free (request->collective);
+  g_free (request->title);
+  g_free (request->pattern);
+  g_free (request->location);
   g_free (request);
 }
 
@@ -103,6 +109,7 @@ build_worker (GTask        *task,
   sextant_store_set_cancellable (store, cancellable);
   if (collective == NULL)
     {
+      request->title = sextant_store_dup_pattern_title (store, request->pattern, NULL);
       if (request->has_peer)
         tree = sextant_graph_build_delay_chain (store, request->instance, SEXTANT_DELAY_CHAIN_MAX_DEPTH, &error);
       if (tree == NULL && (error == NULL || g_error_matches (error, SEXTANT_GRAPH_ERROR, SEXTANT_GRAPH_ERROR_NO_DATA)))
@@ -165,6 +172,23 @@ set_error (SextantTreeView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
 }
 
+/* The chosen instance has no tree: it is no wait for another location
+ * and lies in no collective (the builders' NO_DATA) */
+static void
+set_notice (SextantTreeView *self,
+            Request         *request)
+{
+  g_free (self->notice);
+  if (request != NULL)
+    self->notice = g_strdup_printf ("No tree for this %s on %s: it is no wait for another location and lies in "
+                                    "no collective. The tree shows a collective's members, or who delayed a Late "
+                                    "Sender, a Late Receiver, a wait in a collective or at a lock.",
+                                    request->title != NULL ? request->title : request->pattern, request->location);
+  else
+    self->notice = NULL;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* The heading: the builder's title of the tree (what it is of, its shape) */
 static void
 update_title (SextantTreeView *self)
@@ -184,7 +208,10 @@ update_title (SextantTreeView *self)
         title = g_strdup_printf ("The collective %s, %u members", sextant_comm_tree_get_id (self->tree), n);
     }
   else if (self->subject != NULL)
-    title = g_strdup (self->subject);
+    {
+      title = g_strdup (self->subject);
+      title[0] = g_ascii_toupper (title[0]);
+    }
   if (title != NULL && self->places.error != NULL)
     {
       char *with = g_strdup_printf ("%s (its torus coordinates are not used: %s)", title, self->places.error);
@@ -259,8 +286,20 @@ built_cb (GObject      *object,
   self->building = FALSE;
   if (built == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  if (request->title != NULL)
+    {
+      g_free (self->subject);
+      self->subject = g_strdup_printf ("the %s on %s", request->title, request->location);
+    }
   adopt_places (self, built);
-  if (built == NULL)
+  if (built == NULL && request->collective == NULL
+      && g_error_matches (error, SEXTANT_GRAPH_ERROR, SEXTANT_GRAPH_ERROR_NO_DATA))
+    {
+      /* no failure: nothing to draw for this kind of instance */
+      show_tree (self, NULL);
+      set_notice (self, request);
+    }
+  else if (built == NULL)
     {
       g_autofree char *message = g_strdup_printf ("No tree for %s: %s", self->subject, error->message);
 
@@ -289,6 +328,7 @@ rebuild (SextantTreeView *self)
   g_clear_object (&self->cancellable);
   self->serial++;
   set_error (self, NULL);
+  set_notice (self, NULL);
   g_clear_pointer (&self->subject, g_free);
   if (collective == NULL && record == NULL)
     {
@@ -315,6 +355,8 @@ rebuild (SextantTreeView *self)
       request->loc = record->loc;
       request->begin = record->begin;
       request->has_peer = record->peer_loc != SEXTANT_NULL;
+      request->pattern = g_strdup (record->pattern);
+      request->location = g_strdup (record->location);
       self->subject = g_strdup_printf ("the %s on %s", record->pattern, record->location);
     }
 
@@ -704,6 +746,16 @@ sextant_tree_view_get_error (SextantTreeView *self)
   return self->error;
 }
 
+/* Returns: (nullable): why the chosen instance has no tree, when that is
+ * no failure (it is no wait for another location, in no collective) */
+const char *
+sextant_tree_view_get_notice (SextantTreeView *self)
+{
+  g_return_val_if_fail (SEXTANT_IS_TREE_VIEW (self), NULL);
+
+  return self->notice;
+}
+
 /* Returns: (nullable): a heading for the tree shown */
 const char *
 sextant_tree_view_get_title (SextantTreeView *self)
@@ -832,6 +884,7 @@ sextant_tree_view_finalize (GObject *object)
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   g_clear_pointer (&self->expanded, g_hash_table_unref);
   g_free (self->error);
+  g_free (self->notice);
   g_free (self->title);
   g_free (self->subject);
 

@@ -18,7 +18,9 @@
  * chosen instance's delay chain (or, for an instance in a collective that
  * has no chain, the collective's tree), built on a worker thread with a
  * connection of its own (sextant-graph.h). Errors of the builders are
- * drawn in the view and set as "error".
+ * drawn in the view and set as "error"; an instance that is no wait for
+ * another location and lies in no collective has no tree, which the view
+ * says ("notice").
  */
 #pragma once
 
@@ -41,6 +43,7 @@ void             sextant_tree_view_set_tree         (SextantTreeView *self,
 SextantCommTree *sextant_tree_view_get_tree         (SextantTreeView *self);
 gboolean         sextant_tree_view_get_ready        (SextantTreeView *self);
 const char      *sextant_tree_view_get_error        (SextantTreeView *self);
+const char      *sextant_tree_view_get_notice       (SextantTreeView *self);
 const char      *sextant_tree_view_get_title        (SextantTreeView *self);
 gboolean         sextant_tree_view_get_node_area    (SextantTreeView *self,
                                                      guint            node,

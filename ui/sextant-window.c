@@ -613,61 +613,6 @@ sextant_window_choose_worst_when_listed (SextantWindow *self)
 
 /* --instance: the instance of that id, found in the store ------------------- */
 
-typedef struct
-{
-  SextantStore *store;
-  gint64        id;
-} FindInstance;
-
-static void
-find_instance_free (FindInstance *find)
-{
-  g_clear_object (&find->store);
-  g_free (find);
-}
-
-/* The store has no reader of one instance by id: each pattern's list */
-static void
-find_instance_worker (GTask        *task,
-                      gpointer      source_object,
-                      gpointer      task_data,
-                      GCancellable *cancellable)
-{
-  FindInstance *find = task_data;
-  g_autoptr(GPtrArray) totals = NULL;
-  GError *error = NULL;
-
-  sextant_store_set_cancellable (find->store, cancellable);
-  if (!(totals = sextant_store_list_pattern_totals (find->store, &error)))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  for (guint t = 0; t < totals->len; t++)
-    {
-      const SextantPatternTotal *total = g_ptr_array_index (totals, t);
-      g_autoptr(GPtrArray) instances = NULL;
-
-      if (total->instances == 0)
-        continue;
-      if (!(instances = sextant_store_list_pattern_instances (find->store, total->id, G_MAXINT, &error)))
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-      for (guint i = 0; i < instances->len; i++)
-        if (((SextantPatternInstance *)g_ptr_array_index (instances, i))->id == find->id)
-          {
-            g_task_return_pointer (task, g_ptr_array_steal_index (instances, i),
-                                   (GDestroyNotify)sextant_pattern_instance_free);
-            return;
-          }
-    }
-
-  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "The analysis has no pattern instance %" G_GINT64_FORMAT,
-                           find->id);
-}
-
 static void
 instance_found_cb (GObject      *object,
                    GAsyncResult *result,
@@ -675,22 +620,17 @@ instance_found_cb (GObject      *object,
 {
   g_autoptr(SextantWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  SextantPatternInstance *record = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(SextantInstance) instance = sextant_session_find_instance_finish (SEXTANT_SESSION (object), result,
+                                                                              &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   self->finding_instance = FALSE;
   self->pending_instance = SEXTANT_NULL;
-  if (record == NULL)
+  if (instance == NULL)
     _sextant_window_show_error (self, error->message);
-  else if (self->session != NULL)
-    {
-      g_autoptr(SextantInstance) instance = sextant_instance_new (record, sextant_session_get_resolution (self->session));
-
-      sextant_session_choose_instance (self->session, instance);
-    }
-  else
-    sextant_pattern_instance_free (record);
+  else if (self->session == SEXTANT_SESSION (object))
+    sextant_session_choose_instance (self->session, instance);
   update_ready (self);
 }
 
@@ -711,22 +651,11 @@ apply_pending (SextantWindow *self)
   if (self->pending_instance != SEXTANT_NULL && !self->finding_instance &&
       !sextant_session_get_analysing (self->session) && sextant_session_get_analysis_scope (self->session)->analysed)
     {
-      g_autoptr(GTask) task = NULL;
-      g_autoptr(GError) error = NULL;
-      FindInstance *find = g_new0 (FindInstance, 1);
-
-      find->id = self->pending_instance;
       g_clear_object (&self->instance_cancellable);
       self->instance_cancellable = g_cancellable_new ();
-      task = g_task_new (NULL, self->instance_cancellable, instance_found_cb, g_object_ref (self));
-      g_task_set_task_data (task, find, (GDestroyNotify)find_instance_free);
-      if (!(find->store = sextant_session_open_store (self->session, &error)))
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
       self->finding_instance = TRUE;
-      g_task_run_in_thread (task, find_instance_worker);
+      sextant_session_find_instance_async (self->session, self->pending_instance, self->instance_cancellable,
+                                           instance_found_cb, g_object_ref (self));
     }
 }
 
