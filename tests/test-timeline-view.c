@@ -223,7 +223,29 @@ test_rows (Fixture       *fixture,
       /* the match, or a group above one */
       g_assert_true (strstr (label, "thread 2") != NULL || shown->expandable);
     }
+
+  /* a filter no label matches: the plot says so, not blank; Escape in
+   * the filter shows every row again */
+  sextant_test_xdotool ("type", "--delay", "20", (const char *)"zq", NULL);
+  for (guint tries = 0; g_strcmp0 (sextant_timeline_rows_get_filter (rows), "thread 2zq") != 0 && tries < 500; tries++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (sextant_timeline_rows_get_n_rows (rows), ==, 0);
+  {
+    int width, height;
+    g_autofree guint8 *pixels = sextant_test_render (GTK_WIDGET (fixture->timeline), &width, &height);
+    guint dark = 0;
+
+    for (int y = 30; y < height; y++)   /* below the ruler */
+      for (int x = 0; x < width; x++)
+        dark += pixels[((gsize)y * width + x) * 4 + 1] < 128;
+    g_test_message ("no row matches: %u dark pixels of text", dark);
+    g_assert_cmpuint (dark, >, 100);
+  }
   sextant_test_xdotool ("key", "Escape", NULL);
+  for (guint tries = 0; sextant_timeline_rows_get_n_rows (rows) != n && tries < 500; tries++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (sextant_timeline_rows_get_filter (rows));
+  g_assert_cmpuint (sextant_timeline_rows_get_n_rows (rows), ==, n);
 }
 
 /* Range zoom and history ------------------------------------------------------------ */

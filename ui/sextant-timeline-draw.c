@@ -865,4 +865,20 @@ _sextant_timeline_snapshot (GtkWidget   *widget,
     _sextant_timeline_snapshot_range (self, snapshot, height);
   if (self->filter != NULL)
     _sextant_timeline_snapshot_filter_badge (self, snapshot, layout, width);
+  if (sextant_timeline_rows_get_n_rows (self->rows) == 0)
+    {
+      const char *filter = sextant_timeline_rows_get_filter (self->rows);
+      g_autofree char *text = filter != NULL && filter[0] != '\0'
+                              ? g_strdup_printf ("No row's label contains \u201c%s\u201d (Escape in the filter shows "
+                                                 "every row again)", filter)
+                              : g_strdup ("Every row is hidden (the bar's \u201crows hidden\u201d button shows "
+                                          "them again)");
+
+      bg = fg;
+      bg.alpha = 0.6f;
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT));
+      sextant_snapshot_message (widget, snapshot, text, 12, &bg);
+      gtk_snapshot_restore (snapshot);
+    }
 }

@@ -39,6 +39,13 @@ row_filter_cb (SextantWindow *self)
     sextant_timeline_rows_set_filter (rows, gtk_editable_get_text (GTK_EDITABLE (self->row_filter)));
 }
 
+/* Escape in the filter: all rows again */
+static void
+row_filter_stop_cb (SextantWindow *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->row_filter), "");
+}
+
 static void
 show_all_rows_action (GtkWidget  *widget,
                       const char *name,
@@ -134,6 +141,7 @@ _sextant_window_timeline_init (SextantWindow *self)
   /* the lost time shown or hidden: the legend's patterns follow */
   g_signal_connect_object (self->timeline, "notify::show-lost", G_CALLBACK (timeline_ready_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->row_filter, "search-changed", G_CALLBACK (row_filter_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->row_filter, "stop-search", G_CALLBACK (row_filter_stop_cb), self, G_CONNECT_SWAPPED);
   gtk_search_entry_set_key_capture_widget (self->row_filter, NULL);
   _sextant_window_timeline_update (self);
 }
