@@ -39,8 +39,9 @@ typedef struct
 } Fixture;
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
+set_up_sized (Fixture       *fixture,
+              gconstpointer  data,
+              int            height)
 {
   g_autoptr(GError) error = NULL;
 
@@ -56,9 +57,24 @@ fixture_set_up (Fixture       *fixture,
     }
   fixture->window = sextant_window_new (NULL);
   fixture->timeline = sextant_window_get_timeline (fixture->window);
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1400, 900);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1400, height);
   gtk_window_present (GTK_WINDOW (fixture->window));
   sextant_test_focus_window (GTK_WINDOW (fixture->window));
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  set_up_sized (fixture, data, 900);
+}
+
+/* A window too short for a trace's rows: they scroll */
+static void
+fixture_set_up_short (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  set_up_sized (fixture, data, 560);
 }
 
 static void
@@ -610,6 +626,78 @@ test_lost_style (Fixture       *fixture,
   }
 }
 
+/* An instance and its peer in view -------------------------------------------------- */
+
+/* Whether @loc's row lies wholly inside the plot's height */
+static gboolean
+row_in_view (Fixture *fixture,
+             gint64   loc)
+{
+  SextantTimelineRows *rows = sextant_timeline_get_rows (fixture->timeline);
+  int row = sextant_timeline_rows_row_of_loc (rows, loc);
+  graphene_rect_t area;
+
+  return row >= 0 && sextant_timeline_get_row_area (fixture->timeline, (guint)row, &area) && area.origin.y >= 26
+         && area.origin.y + area.size.height <= gtk_widget_get_height (GTK_WIDGET (fixture->timeline));
+}
+
+/* Choosing a Late Sender scrolls its row into view, and the sender's with
+ * it where the view holds both: 10 ranks under their nodes (20 rows) in a
+ * window too short for all */
+static void
+test_instance_peer (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(GError) error = NULL;
+  SextantTimelineRows *rows;
+  SextantSession *session;
+  guint both = 0, checked = 0;
+
+  open_and_wait (fixture, fixture->archive);
+  session = session_of (fixture);
+  rows = sextant_timeline_get_rows (fixture->timeline);
+  store = open_store (fixture);
+  list = sextant_store_list_pattern_instances (store, "late_sender", 1000, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < list->len; i++)
+    {
+      SextantPatternInstance *record = g_ptr_array_index (list, i);
+      g_autoptr(SextantInstance) instance = NULL;
+      graphene_rect_t first;
+      double pitch, span;
+      int a, b;
+
+      if (record->peer_loc == SEXTANT_NULL)
+        continue;
+      /* from the top: a later choice must scroll back up */
+      gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (fixture->timeline)),
+                                i % 2 == 0 ? 0 : 1e6);
+      instance = sextant_instance_new (g_steal_pointer (&g_ptr_array_index (list, i)),
+                                       sextant_session_get_resolution (session));
+      record = (SextantPatternInstance *)sextant_instance_get_record (instance);
+      sextant_session_choose_instance (session, instance);
+      sextant_test_run_frames (GTK_WIDGET (fixture->timeline), 2);
+      a = sextant_timeline_rows_row_of_loc (rows, record->loc);
+      b = sextant_timeline_rows_row_of_loc (rows, record->peer_loc);
+      g_assert_true (sextant_timeline_get_row_area (fixture->timeline, 0, &first));
+      pitch = first.size.height + 1;
+      span = (ABS (a - b) + 3) * pitch;
+      g_assert_true (row_in_view (fixture, record->loc));
+      if (span <= gtk_widget_get_height (GTK_WIDGET (fixture->timeline)) - 26 - pitch)
+        {
+          g_assert_true (row_in_view (fixture, record->peer_loc));
+          both++;
+        }
+      checked++;
+    }
+  g_test_message ("%u late senders chosen, %u with both rows fitting the view (%d px high)", checked, both,
+                  gtk_widget_get_height (GTK_WIDGET (fixture->timeline)));
+  g_assert_cmpuint (both, >, 0);
+  g_assert_cmpuint (both, <, checked);   /* some pairs do not fit: the rows scroll */
+}
+
 /* One-sided operations as arrows ------------------------------------------------------ */
 
 static void
@@ -871,6 +959,8 @@ main (int    argc,
   g_test_add ("/timeline-view/dense-lines", Fixture, "casita-2_jacobi_blame_cpu_015", fixture_set_up,
               test_dense_lines, fixture_tear_down);
   g_test_add ("/timeline-view/lost-style", Fixture, "casita-4_mpi_ls_barr", fixture_set_up, test_lost_style,
+              fixture_tear_down);
+  g_test_add ("/timeline-view/instance-peer", Fixture, "sstmacro-otf2_test_traces", fixture_set_up_short, test_instance_peer,
               fixture_tear_down);
   g_test_add ("/timeline-view/rma-arrows", Fixture, NULL, fixture_set_up, test_rma_arrows, fixture_tear_down);
   g_test_add ("/timeline-view/lock-holder", Fixture, NULL, fixture_set_up, test_lock_holder, fixture_tear_down);

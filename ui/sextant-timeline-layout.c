@@ -209,6 +209,27 @@ sextant_timeline_get_content_height (SextantTimeline *self)
                        (int)ceil (_sextant_timeline_n_rows (self) * (self->row_height + ROW_GAP) - scroll_offset (self)));
 }
 
+/* Scrolls rows @first to @last (and a row above and below them) into
+ * view, as little as it can; when they do not fit, @first alone */
+static void
+scroll_to_rows (SextantTimeline *self,
+                int              first,
+                int              last)
+{
+  double pitch = self->row_height + ROW_GAP;
+  double area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
+  double value = gtk_adjustment_get_value (self->vadjustment);
+  double top = first * pitch - pitch;
+  double bottom = last * pitch + 2 * pitch;
+
+  if (bottom - top > area)
+    bottom = first * pitch + 2 * pitch;
+  if (top < value)
+    gtk_adjustment_set_value (self->vadjustment, MAX (top, 0));
+  else if (bottom > value + area)
+    gtk_adjustment_set_value (self->vadjustment, bottom - area);
+}
+
 /**
  * sextant_timeline_scroll_to_location:
  *
@@ -219,24 +240,45 @@ void
 sextant_timeline_scroll_to_location (SextantTimeline *self,
                                      gint64           loc)
 {
-  int row;
+  sextant_timeline_scroll_to_locations (self, loc, SEXTANT_NULL);
+}
+
+/**
+ * sextant_timeline_scroll_to_locations:
+ * @peer: another location to show with @loc (an instance's peer), or
+ *   %SEXTANT_NULL
+ *
+ * Scrolls the rows of @loc and @peer into view, both where the view can
+ * hold the rows from one to the other, else @loc's.
+ */
+void
+sextant_timeline_scroll_to_locations (SextantTimeline *self,
+                                      gint64           loc,
+                                      gint64           peer)
+{
+  int row, other;
 
   g_return_if_fail (SEXTANT_IS_TIMELINE (self));
 
   if (self->rows == NULL || self->vadjustment == NULL || self->machine ||
       (row = sextant_timeline_rows_row_of_loc (self->rows, loc)) < 0)
     return;
-  {
-    double pitch = self->row_height + ROW_GAP;
-    double top = row * pitch;
-    double area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
-    double value = gtk_adjustment_get_value (self->vadjustment);
+  other = peer != SEXTANT_NULL ? sextant_timeline_rows_row_of_loc (self->rows, peer) : -1;
+  if (other < 0 || other == row)
+    scroll_to_rows (self, row, row);
+  else if (other > row)
+    scroll_to_rows (self, row, other);
+  else
+    {
+      /* the peer above: both if they fit, else the instance's row */
+      double pitch = self->row_height + ROW_GAP;
+      double area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
 
-    if (top - pitch < value)
-      gtk_adjustment_set_value (self->vadjustment, MAX (top - pitch, 0));
-    else if (top + 2 * pitch > value + area)
-      gtk_adjustment_set_value (self->vadjustment, top + 2 * pitch - area);
-  }
+      if ((row - other) * pitch + 3 * pitch <= area)
+        scroll_to_rows (self, other, row);
+      else
+        scroll_to_rows (self, row, row);
+    }
 }
 
 /* Size -------------------------------------------------------------------------- */

@@ -324,7 +324,7 @@ session_instance_cb (SextantTimeline *self)
       self->mark_peer = record->peer_loc;
       self->mark_t0 = record->begin;
       self->mark_t1 = MAX (record->end, record->begin);
-      sextant_timeline_scroll_to_location (self, record->loc);
+      sextant_timeline_scroll_to_locations (self, record->loc, record->peer_loc);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -54,6 +54,9 @@ double      sextant_timeline_x_for_time   (SextantTimeline *self,
                                            gint64           t);
 void        sextant_timeline_scroll_to_location (SextantTimeline *self,
                                                  gint64           loc);
+void        sextant_timeline_scroll_to_locations (SextantTimeline *self,
+                                                  gint64           loc,
+                                                  gint64           peer);
 void        sextant_timeline_zoom_to_range      (SextantTimeline *self,
                                                  gint64           t0,
                                                  gint64           t1);
