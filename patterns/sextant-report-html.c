@@ -302,7 +302,7 @@ static const char html_style[] =
   "border-bottom:1px solid #eee}td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
   ".bar{background:#d9534f;height:0.8em;display:inline-block}"
   "pre{background:#f6f6f6;padding:0.5em;overflow-x:auto}pre b{background:#ffe08a}"
-  ".comment{margin:0.3em 0 0.6em 0}.muted{color:#777}.site{white-space:nowrap}"
+  ".comment{margin:0.3em 0 0.6em 0}.muted{color:#777}.site{overflow-wrap:anywhere}"
   ".fig{overflow-x:auto;margin:0.4em 0 1em 0}.fig svg{display:block}.fig.scroll{max-height:85vh;overflow:auto}"
   ".legend span{display:inline-block;width:0.9em;height:0.9em;margin:0 0.3em 0 1em;vertical-align:-0.1em}";
 
@@ -369,8 +369,8 @@ html_patterns (GString   *out,
 
       if (!tree_node_shown (node))
         continue;
-      g_string_append_printf (out, "<tr><td style=\"padding-left:%" G_GINT64_FORMAT "em\" title=\"",
-                              1 + 2 * json_object_get_int_member (node, "depth"));
+      g_string_append_printf (out, "<tr><td style=\"padding-left:%.1fem\" title=\"",
+                              0.5 + 1.2 * (double)json_object_get_int_member (node, "depth"));
       append_escaped (out, str_or (node, "description", ""));
       g_string_append (out, group ? "\"><b>" : "\">");
       append_escaped (out, json_object_get_string_member (node, "title"));
@@ -396,13 +396,16 @@ html_patterns (GString   *out,
 
           g_string_append_printf (out, "<td class=\"n\">%s</td><td class=\"n\">%" G_GINT64_FORMAT "</td>"
                                   "<td><span class=\"bar\" style=\"width:%.0fpx\"></span></td><td class=\"site\">",
-                                  own, json_object_get_int_member (p, "instances"), max > 0 ? 200.0 * s / max : 0.0);
-          if (json_array_get_length (sites) > 0)
+                                  own, json_object_get_int_member (p, "instances"), max > 0 ? 150.0 * s / max : 0.0);
+          if (json_array_get_length (sites) > 0
+              && str_or (json_array_get_object_element (sites, 0), "file", NULL) != NULL)
             {
               g_autofree char *where = _sextant_report_top_site_text (json_array_get_object_element (sites, 0), TRUE);
 
               append_escaped (out, where);
             }
+          else if (json_array_get_length (sites) > 0)
+            g_string_append (out, "<span class=\"muted\" title=\"no source information in the trace\">none</span>");
           g_string_append (out, "</td></tr>");
         }
       else
