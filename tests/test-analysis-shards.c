@@ -38,16 +38,14 @@ static const char instances_sql[] =
   "   WHERE cm.collective = i.collective), "
   "  w.cause, w.cause_instance, w.root_instance, w.root_loc "
   "FROM pattern_instance_data AS i JOIN pattern AS p ON p.number = i.id >> 32 "
-  "LEFT JOIN wait_state AS w ON w.instance = i.id "
-  "WHERE p.id NOT IN ('slow_workers', 'overloaded_master')";
+  "LEFT JOIN wait_state AS w ON w.instance = i.id";
 
 /* The pattern_instance view (as the window and the report read it) */
 static const char view_sql[] =
   "SELECT id, pattern, severity, loc, visit, begin, \"end\", peer_loc, callpath, file, line, cause, root_loc, "
-  "  comment FROM pattern_instance WHERE pattern NOT IN ('slow_workers', 'overloaded_master')";
+  "  comment FROM pattern_instance";
 static const char aggregates_sql[] =
-  "SELECT pattern, loc, callpath, file, line, site_kind, function, severity, instances FROM pattern_aggregate "
-  "WHERE pattern NOT IN ('slow_workers', 'overloaded_master')";
+  "SELECT pattern, loc, callpath, file, line, site_kind, function, severity, instances FROM pattern_aggregate";
 
 typedef struct
 {
