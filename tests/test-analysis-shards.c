@@ -24,9 +24,9 @@
 
 #include "sextant-analysis.h"
 #include "sextant-importer.h"
-#include "sextant-share-hub.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shards.h"
+#include "sextant-test-manifest.h"
 #include "sextant-test-util.h"
 
 /* Every instance, a message by its ends' visits, a collective by its
@@ -99,84 +99,6 @@ rows (const char * const *paths,
   return g_strjoinv ("\n", (char **)lines->pdata);
 }
 
-typedef struct
-{
-  SextantShareHub *hub;
-  guint            rank;
-  guint            n;
-  const char      *archive;
-  char            *path;
-  GArray          *locations;
-} Rank;
-
-static gpointer
-import_rank (gpointer data)
-{
-  Rank *rank = data;
-  g_autoptr(SextantImporter) importer = sextant_importer_new (rank->archive, rank->path);
-  g_autoptr(GError) error = NULL;
-  SextantImportShare share = { rank->rank, rank->n, FALSE, sextant_share_hub_exchange,
-                               sextant_share_hub_get_rank (rank->hub, rank->rank) };
-
-  sextant_importer_set_share (importer, &share);
-  g_assert_true (g_file_set_contents (rank->path, "", 0, NULL));
-  g_assert_true (sextant_importer_run_into (importer, rank->path, NULL, &error));
-  g_assert_no_error (error);
-  rank->locations = g_array_ref (sextant_importer_get_share_locations (importer));
-
-  return NULL;
-}
-
-/* @archive imported on @n threads into MANIFEST.shards/ and the manifest */
-static void
-import_manifest (const char *archive,
-                 const char *manifest,
-                 guint       n)
-{
-  g_autoptr(SextantShareHub) hub = sextant_share_hub_new (n);
-  g_autofree char *dir = g_strconcat (manifest, ".shards", NULL);
-  g_autofree char *prefix = g_path_get_basename (dir);
-  g_autofree Rank *ranks = g_new0 (Rank, n);
-  g_autofree SextantShardInfo *infos = g_new0 (SextantShardInfo, n);
-  g_autoptr(GPtrArray) list = g_ptr_array_new ();
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, manifest);
-  g_autoptr(SextantStore) store = NULL;
-  g_autoptr(GError) error = NULL;
-  SextantImportShare definitions = { 0, 1, TRUE, NULL, NULL };
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  for (guint r = 0; r < n; r++)
-    {
-      ranks[r] = (Rank) { hub, r, n, archive, NULL, NULL };
-      ranks[r].path = g_strdup_printf ("%s/rank-%05u.sextant", dir, r);
-      g_ptr_array_add (threads, g_thread_new ("rank", import_rank, &ranks[r]));
-    }
-  for (guint r = 0; r < n; r++)
-    g_thread_join (g_ptr_array_index (threads, r));
-
-  sextant_importer_set_share (importer, &definitions);
-  g_assert_true (g_file_set_contents (manifest, "", 0, NULL));
-  g_assert_true (sextant_importer_run_into (importer, manifest, NULL, &error));
-  g_assert_no_error (error);
-  for (guint r = 0; r < n; r++)
-    {
-      infos[r].name = g_path_get_basename (ranks[r].path);
-      infos[r].locations = ranks[r].locations;
-      g_ptr_array_add (list, &infos[r]);
-    }
-  store = sextant_store_open (manifest, &error);
-  g_assert_no_error (error);
-  g_assert_true (sextant_store_add_shards (store, dir, prefix, list, &error));
-  g_assert_no_error (error);
-  for (guint r = 0; r < n; r++)
-    {
-      g_free (infos[r].name);
-      g_free (ranks[r].path);
-      g_array_unref (ranks[r].locations);
-    }
-}
-
 static void
 analyze (const char *path)
 {
@@ -226,7 +148,7 @@ test_every_kind (void)
       g_autofree char *foreign = NULL;
       g_autoptr(GString) zeros = g_string_new (NULL);
 
-      import_manifest (archive, manifest, n);
+      sextant_test_import_manifest (archive, manifest, n);
       analyze (manifest);
 
       /* the manifest is current (the shards recorded anew) and names them */
@@ -274,7 +196,7 @@ test_missing_shard (void)
   g_autoptr(SextantAnalysis) analysis = NULL;
   g_autoptr(GError) error = NULL;
 
-  import_manifest (archive, manifest, 3);
+  sextant_test_import_manifest (archive, manifest, 3);
   store = sextant_store_open (manifest, &error);
   g_assert_no_error (error);
   g_assert_true (sextant_pattern_set_add_builtin (patterns, &error));
