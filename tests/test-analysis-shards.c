@@ -13,7 +13,8 @@
  * visits), causes; the manifest's summary is the single store's; the
  * shards hold no other location's visit afterwards (the halo is gone).
  * Read through the manifest (trace/sextant-store-union.c), the instances
- * and the pattern_instance view are the single store's too.
+ * and the pattern_instance view are the single store's too, and an
+ * instance looked up by its id is read from its shard alone.
  * tests/test-parallel-analyze.py runs the same on Open MPI ranks and every
  * external archive.
  */
@@ -99,6 +100,49 @@ rows (const char * const *paths,
   return g_strjoinv ("\n", (char **)lines->pdata);
 }
 
+/* An instance of shard @rank, looked up by its id through @manifest (a
+ * new connection), its wait state and its note too, opens that shard
+ * alone (sextant-store-instance-routes.h); an id no shard holds opens
+ * none. */
+static void
+check_routes (const char *manifest,
+              const char *shard)
+{
+  g_autoptr(SextantStore) one = sextant_store_open (shard, NULL);
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 id = -1;
+  gint64 found = 0;
+
+  g_assert_nonnull (one);
+  g_assert_true (sextant_store_foreach_sql (one, "SELECT max (id) FROM pattern_instance_data", sextant_test_take_int,
+                                            &id, &error, ""));
+  g_assert_no_error (error);
+  g_assert_cmpint (id, >, 0);
+
+  store = sextant_store_open (manifest, &error);
+  g_assert_no_error (error);
+  g_assert_true (sextant_store_foreach_sql (store, "SELECT count (*) FROM pattern_instance_data WHERE id = ?",
+                                            sextant_test_take_int, &found, &error, "i", id));
+  g_assert_no_error (error);
+  g_assert_cmpint (found, ==, 1);
+  g_assert_true (sextant_store_foreach_sql (store, "SELECT (SELECT count (*) FROM wait_state WHERE instance = ?1) + "
+                                                   "(SELECT count (*) FROM pattern_note WHERE instance = ?1)",
+                                            sextant_test_take_int, &found, &error, "i", id));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sextant_store_get_n_open_shards (store), ==, 1);
+  g_clear_object (&store);
+
+  store = sextant_store_open (manifest, &error);
+  g_assert_no_error (error);
+  g_assert_true (sextant_store_foreach_sql (store, "SELECT count (*) FROM pattern_instance_data WHERE id = ?",
+                                            sextant_test_take_int, &found, &error, "i",
+                                            G_GINT64_CONSTANT (999) << 32));
+  g_assert_no_error (error);
+  g_assert_cmpint (found, ==, 0);
+  g_assert_cmpuint (sextant_store_get_n_open_shards (store), ==, 0);
+}
+
 static void
 analyze (const char *path)
 {
@@ -169,6 +213,8 @@ test_every_kind (void)
       g_free (got);
       got = rows (manifest_paths, view_sql, 14);
       g_assert_cmpstr (got, ==, want_view);
+
+      check_routes (manifest, g_ptr_array_index (shards, n - 1));
 
       /* the halo is gone: a shard holds its own locations' visits only */
       foreign = rows ((const char * const *)shards->pdata,

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "sextant-chunk-writer.h"
+#include "sextant-store-instance-routes.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shard-analysis.h"
 
@@ -109,7 +110,8 @@ copy_meta (const SextantRow  *row,
 }
 
 /* Shard @rank's summary into @manifest (the patterns and the scope from
- * the first shard: every shard ran the same), and its size and time */
+ * the first shard: every shard ran the same), which instance ids it holds
+ * (sextant-store-instance-routes.h), and its size and time */
 static gboolean
 merge_shard (SextantStore  *manifest,
              gint64         rank,
@@ -133,6 +135,7 @@ merge_shard (SextantStore  *manifest,
           !sextant_store_foreach_sql (shard, "SELECT pattern, loc, callpath, file, line, site_kind, function, "
                                              "severity, instances FROM pattern_aggregate", copy_aggregate, manifest,
                                       error, "") ||
+          !sextant_store_write_instance_routes (manifest, shard, rank, error) ||
           !sextant_store_close (shard, error))
         return FALSE;
     }
@@ -189,6 +192,7 @@ sextant_store_merge_shard_analyses (SextantStore  *manifest,
       !sextant_store_begin (manifest, error))
     return FALSE;
   ok = sextant_store_exec (manifest, SEXTANT_STMT_CLEAR_PATTERNS, error) &&
+       sextant_store_write_instance_routes (manifest, NULL, -1, error) &&
        sextant_store_foreach_sql (manifest, "DELETE FROM meta WHERE key IN ('analysis_selected', "
                                             "'analysis_parameters', 'analysis_catalogue')", count_row, NULL, error,
                                   "");
