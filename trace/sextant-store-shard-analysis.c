@@ -120,8 +120,18 @@ merge_shard (SextantStore  *manifest,
              GError       **error)
 {
   g_autoptr(SextantStore) shard = NULL;
+  gint64 busy = 0;
   GStatBuf st;
 
+  /* the shard's write-ahead log into the file first: the size and time
+   * recorded are then the file's for good, not until the last connection
+   * to it (a window's reader) closes and checkpoints (best effort when the
+   * analysis failed) */
+  if (!all_ok && (shard = sextant_store_open (path, NULL)) != NULL)
+    {
+      sextant_store_foreach_sql (shard, "PRAGMA wal_checkpoint (TRUNCATE)", count_row, &busy, NULL, "");
+      sextant_store_close (shard, NULL);
+    }
   if (all_ok)
     {
       if (!(shard = sextant_store_open (path, error)))
@@ -136,6 +146,7 @@ merge_shard (SextantStore  *manifest,
                                              "severity, instances FROM pattern_aggregate", copy_aggregate, manifest,
                                       error, "") ||
           !sextant_store_write_instance_routes (manifest, shard, rank, error) ||
+          !sextant_store_foreach_sql (shard, "PRAGMA wal_checkpoint (TRUNCATE)", count_row, &busy, error, "") ||
           !sextant_store_close (shard, error))
         return FALSE;
     }
