@@ -13,7 +13,8 @@
  * visits), causes; the manifest's summary is the single store's; the
  * shards hold no other location's visit afterwards (the halo is gone).
  * Read through the manifest (trace/sextant-store-union.c), the instances
- * and the pattern_instance view are the single store's too.
+ * and the pattern_instance view are the single store's too, and an
+ * instance looked up by its id is read from its shard alone.
  * tests/test-parallel-analyze.py runs the same on Open MPI ranks and every
  * external archive.
  */
@@ -24,9 +25,9 @@
 
 #include "sextant-analysis.h"
 #include "sextant-importer.h"
-#include "sextant-share-hub.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shards.h"
+#include "sextant-test-manifest.h"
 #include "sextant-test-util.h"
 
 /* Every instance, a message by its ends' visits, a collective by its
@@ -38,16 +39,14 @@ static const char instances_sql[] =
   "   WHERE cm.collective = i.collective), "
   "  w.cause, w.cause_instance, w.root_instance, w.root_loc "
   "FROM pattern_instance_data AS i JOIN pattern AS p ON p.number = i.id >> 32 "
-  "LEFT JOIN wait_state AS w ON w.instance = i.id "
-  "WHERE p.id NOT IN ('slow_workers', 'overloaded_master')";
+  "LEFT JOIN wait_state AS w ON w.instance = i.id";
 
 /* The pattern_instance view (as the window and the report read it) */
 static const char view_sql[] =
   "SELECT id, pattern, severity, loc, visit, begin, \"end\", peer_loc, callpath, file, line, cause, root_loc, "
-  "  comment FROM pattern_instance WHERE pattern NOT IN ('slow_workers', 'overloaded_master')";
+  "  comment FROM pattern_instance";
 static const char aggregates_sql[] =
-  "SELECT pattern, loc, callpath, file, line, site_kind, function, severity, instances FROM pattern_aggregate "
-  "WHERE pattern NOT IN ('slow_workers', 'overloaded_master')";
+  "SELECT pattern, loc, callpath, file, line, site_kind, function, severity, instances FROM pattern_aggregate";
 
 typedef struct
 {
@@ -101,82 +100,47 @@ rows (const char * const *paths,
   return g_strjoinv ("\n", (char **)lines->pdata);
 }
 
-typedef struct
-{
-  SextantShareHub *hub;
-  guint            rank;
-  guint            n;
-  const char      *archive;
-  char            *path;
-  GArray          *locations;
-} Rank;
-
-static gpointer
-import_rank (gpointer data)
-{
-  Rank *rank = data;
-  g_autoptr(SextantImporter) importer = sextant_importer_new (rank->archive, rank->path);
-  g_autoptr(GError) error = NULL;
-  SextantImportShare share = { rank->rank, rank->n, FALSE, sextant_share_hub_exchange,
-                               sextant_share_hub_get_rank (rank->hub, rank->rank) };
-
-  sextant_importer_set_share (importer, &share);
-  g_assert_true (g_file_set_contents (rank->path, "", 0, NULL));
-  g_assert_true (sextant_importer_run_into (importer, rank->path, NULL, &error));
-  g_assert_no_error (error);
-  rank->locations = g_array_ref (sextant_importer_get_share_locations (importer));
-
-  return NULL;
-}
-
-/* @archive imported on @n threads into MANIFEST.shards/ and the manifest */
+/* An instance of shard @rank, looked up by its id through @manifest (a
+ * new connection), its wait state and its note too, opens that shard
+ * alone (sextant-store-instance-routes.h); an id no shard holds opens
+ * none. */
 static void
-import_manifest (const char *archive,
-                 const char *manifest,
-                 guint       n)
+check_routes (const char *manifest,
+              const char *shard)
 {
-  g_autoptr(SextantShareHub) hub = sextant_share_hub_new (n);
-  g_autofree char *dir = g_strconcat (manifest, ".shards", NULL);
-  g_autofree char *prefix = g_path_get_basename (dir);
-  g_autofree Rank *ranks = g_new0 (Rank, n);
-  g_autofree SextantShardInfo *infos = g_new0 (SextantShardInfo, n);
-  g_autoptr(GPtrArray) list = g_ptr_array_new ();
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, manifest);
+  g_autoptr(SextantStore) one = sextant_store_open (shard, NULL);
   g_autoptr(SextantStore) store = NULL;
   g_autoptr(GError) error = NULL;
-  SextantImportShare definitions = { 0, 1, TRUE, NULL, NULL };
+  gint64 id = -1;
+  gint64 found = 0;
 
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  for (guint r = 0; r < n; r++)
-    {
-      ranks[r] = (Rank) { hub, r, n, archive, NULL, NULL };
-      ranks[r].path = g_strdup_printf ("%s/rank-%05u.sextant", dir, r);
-      g_ptr_array_add (threads, g_thread_new ("rank", import_rank, &ranks[r]));
-    }
-  for (guint r = 0; r < n; r++)
-    g_thread_join (g_ptr_array_index (threads, r));
-
-  sextant_importer_set_share (importer, &definitions);
-  g_assert_true (g_file_set_contents (manifest, "", 0, NULL));
-  g_assert_true (sextant_importer_run_into (importer, manifest, NULL, &error));
+  g_assert_nonnull (one);
+  g_assert_true (sextant_store_foreach_sql (one, "SELECT max (id) FROM pattern_instance_data", sextant_test_take_int,
+                                            &id, &error, ""));
   g_assert_no_error (error);
-  for (guint r = 0; r < n; r++)
-    {
-      infos[r].name = g_path_get_basename (ranks[r].path);
-      infos[r].locations = ranks[r].locations;
-      g_ptr_array_add (list, &infos[r]);
-    }
+  g_assert_cmpint (id, >, 0);
+
   store = sextant_store_open (manifest, &error);
   g_assert_no_error (error);
-  g_assert_true (sextant_store_add_shards (store, dir, prefix, list, &error));
+  g_assert_true (sextant_store_foreach_sql (store, "SELECT count (*) FROM pattern_instance_data WHERE id = ?",
+                                            sextant_test_take_int, &found, &error, "i", id));
   g_assert_no_error (error);
-  for (guint r = 0; r < n; r++)
-    {
-      g_free (infos[r].name);
-      g_free (ranks[r].path);
-      g_array_unref (ranks[r].locations);
-    }
+  g_assert_cmpint (found, ==, 1);
+  g_assert_true (sextant_store_foreach_sql (store, "SELECT (SELECT count (*) FROM wait_state WHERE instance = ?1) + "
+                                                   "(SELECT count (*) FROM pattern_note WHERE instance = ?1)",
+                                            sextant_test_take_int, &found, &error, "i", id));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sextant_store_get_n_open_shards (store), ==, 1);
+  g_clear_object (&store);
+
+  store = sextant_store_open (manifest, &error);
+  g_assert_no_error (error);
+  g_assert_true (sextant_store_foreach_sql (store, "SELECT count (*) FROM pattern_instance_data WHERE id = ?",
+                                            sextant_test_take_int, &found, &error, "i",
+                                            G_GINT64_CONSTANT (999) << 32));
+  g_assert_no_error (error);
+  g_assert_cmpint (found, ==, 0);
+  g_assert_cmpuint (sextant_store_get_n_open_shards (store), ==, 0);
 }
 
 static void
@@ -228,7 +192,7 @@ test_every_kind (void)
       g_autofree char *foreign = NULL;
       g_autoptr(GString) zeros = g_string_new (NULL);
 
-      import_manifest (archive, manifest, n);
+      sextant_test_import_manifest (archive, manifest, n);
       analyze (manifest);
 
       /* the manifest is current (the shards recorded anew) and names them */
@@ -249,6 +213,8 @@ test_every_kind (void)
       g_free (got);
       got = rows (manifest_paths, view_sql, 14);
       g_assert_cmpstr (got, ==, want_view);
+
+      check_routes (manifest, g_ptr_array_index (shards, n - 1));
 
       /* the halo is gone: a shard holds its own locations' visits only */
       foreign = rows ((const char * const *)shards->pdata,
@@ -276,7 +242,7 @@ test_missing_shard (void)
   g_autoptr(SextantAnalysis) analysis = NULL;
   g_autoptr(GError) error = NULL;
 
-  import_manifest (archive, manifest, 3);
+  sextant_test_import_manifest (archive, manifest, 3);
   store = sextant_store_open (manifest, &error);
   g_assert_no_error (error);
   g_assert_true (sextant_pattern_set_add_builtin (patterns, &error));

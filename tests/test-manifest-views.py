@@ -19,18 +19,16 @@ of the same archive; then on the manifest and on the store:
     of the manifest, whose instances are the `pattern_instance` view read
     through the manifest (the shards hold them), lists the single store's
     instances (id, pattern, severity, locations, interval, call path, call
-    site, cause, cause instance, root location, comment), but for the
-    patterns docs/parallel.md lists as not exact yet (NOT_EXACT below),
-    whose rows are left out when they differ; `sextant tree --instance` of
-    the first three wait states with a cause; and when none differs,
-    `sextant report -f md` of the manifest is the store's;
+    site, cause, cause instance, root location, comment); `sextant tree
+    --instance` of the first three wait states with a cause; `sextant
+    report -f md` of the manifest is the store's;
   * the window (stencil and one external archive), both analysed: the
     timeline exported as PNG with its lost-time layer, whole and zoomed in
     past the level of detail, the window's pattern browser, timeline and
     matrix page in a screenshot, and the window with the worst instance
     chosen (--show-worst: the timeline goes to it), the same pixels (the
-    window does not analyse a manifest: it shows the analysis `sextant
-    analyze` left).
+    window shows the analysis `sextant analyze` left; tests/
+    test-window-manifest.c has the window analyse a manifest itself).
 
 Output is TAP.
 """
@@ -54,10 +52,6 @@ OTF2GEN = os.environ.get("SEXTANT_OTF2GEN", "sextant-otf2gen")
 MPIRUN = ["timeout", "300", "mpirun", "--oversubscribe", "--allow-run-as-root", "--mca", "osc", "sm"]
 XVFB = ["timeout", "300", "xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"]
 
-# docs/parallel.md, "Analysis": not exact yet when the shards split what
-# these patterns compare (tests/test-parallel-analyze.py has them as TODO)
-NOT_EXACT = {"slow_workers": "a worker's peers are counted from its shard's messages",
-             "overloaded_master": "a worker's peers are counted from its shard's messages"}
 # what identifies an instance across stores in analyze --json (its message
 # and collective ids are the shard's: tests/test-parallel-analyze.py
 # compares those by their visits)
@@ -214,39 +208,30 @@ def same_pixels(name, a, b, box=None):
 
 def analyzed_instances(db):
     """`sextant analyze --json --instances 0` of @db: (its instances as
-    tuples of INSTANCE_KEYS by pattern, the patterns that have no child,
-    stderr), or (None, None, stderr)"""
+    tuples of INSTANCE_KEYS by pattern, stderr), or (None, stderr)"""
     r = run(SEXTANT, "analyze", "--json", "--instances", "0", "--no-user-patterns", db)
     if r.returncode != 0:
-        return None, None, r.stderr
+        return None, r.stderr
     doc = json.loads(r.stdout)
     found = {}
     for i in doc["instances"]:
         found.setdefault(i["pattern"], []).append(tuple(i.get(k) for k in INSTANCE_KEYS))
-    parents = {p.get("parent") for p in doc["patterns"]}
-    leaves = sorted(p["id"] for p in doc["patterns"] if p["id"] not in parents)
-    return {p: sorted(rows, key=repr) for p, rows in found.items()}, leaves, r.stderr
+    return {p: sorted(rows, key=repr) for p, rows in found.items()}, r.stderr
 
 
 def compare_analysis(name, single, manifest):
     """Both analysed; the manifest's instances (the pattern_instance view
-    read through it) are the store's. Returns whether they are, but for
-    NOT_EXACT: None, or the patterns without a child but those that
-    differ (the window then compares what they find)."""
-    want, leaves, err = analyzed_instances(single)
+    read through it) are the store's."""
+    want, err = analyzed_instances(single)
     ok(want is not None, "%s: sextant analyze of the store" % name, err)
-    got, _, err = analyzed_instances(manifest)
+    got, err = analyzed_instances(manifest)
     ok(got is not None, "%s: sextant analyze of the manifest" % name, err)
     if want is None or got is None:
-        return []
-    inexact = sorted(p for p in NOT_EXACT if got.get(p) != want.get(p))
-    for p in inexact:
-        print("# %s: %s differs, left out: %s" % (name, p, NOT_EXACT[p]))
-    g = [r for p in sorted(got) if p not in inexact for r in got[p]]
-    w = [r for p in sorted(want) if p not in inexact for r in want[p]]
+        return
+    g = [r for p in sorted(got) for r in got[p]]
+    w = [r for p in sorted(want) for r in want[p]]
     differ = [(a, b) for a, b in zip(g, w) if a != b]
-    ok(g == w, "%s: the manifest's %d pattern instances read through it are the store's%s"
-       % (name, len(w), " (but %s)" % ", ".join(inexact) if inexact else ""),
+    ok(g == w, "%s: the manifest's %d pattern instances read through it are the store's" % (name, len(w)),
        "%d instances, want %d; first difference %r" % (len(g), len(w), differ[:1]))
     # the delay chain of the first wait states with a cause
     waits = sorted(r[0] for r in w if r[INSTANCE_KEYS.index("cause")] is not None)[:3]
@@ -255,25 +240,15 @@ def compare_analysis(name, single, manifest):
         b = run(SEXTANT, "tree", manifest, "--instance", i)
         ok(a.returncode == 0 and b.returncode == 0, "%s: tree --instance %d of both" % (name, i), a.stderr + b.stderr)
         same("%s: tree --instance %d of the manifest is the store's" % (name, i), a.stdout, b.stdout, single, manifest)
-    if inexact:
-        print("# %s: the reports are not compared (their %s differ)" % (name, ", ".join(inexact)))
-        return [p for p in leaves if p not in inexact]
     a = run(SEXTANT, "report", single, "-f", "md", "-o", "-")
     b = run(SEXTANT, "report", manifest, "-f", "md", "-o", "-")
     ok(a.returncode == 0 and b.returncode == 0, "%s: sextant report of both" % name, a.stderr + b.stderr)
     same("%s: sextant report of the manifest is the store's" % name, a.stdout, b.stdout, single, manifest)
-    return None
 
 
-def compare_window(name, single, manifest, work, seconds, patterns):
-    """The window on the manifest and on the store, both analysed (when a
-    NOT_EXACT pattern differs, for @patterns only)"""
+def compare_window(name, single, manifest, work, seconds):
+    """The window on the manifest and on the store, both analysed"""
     tag = os.path.join(work, name)
-    if patterns is not None:
-        print("# %s: a pattern not exact yet differs: both analysed for the others" % name)
-        for db in (single, manifest):
-            r = run(SEXTANT, "analyze", "--no-user-patterns", *[a for p in patterns for a in ("-p", p)], db)
-            ok(r.returncode == 0, "%s: analysed for the exact patterns" % name, r.stderr)
     views = [("whole run", []), ("zoomed in", ["--view", "%.9f:%.9f" % (seconds * 0.4, seconds * 0.4 + seconds / 2000)])]
     for what, view in views:
         pngs = []
@@ -349,9 +324,9 @@ def main():
             if imp.returncode != 0 or mpi.returncode != 0:
                 continue
             compare_cli("%s (%d ranks)" % (name, ranks), single, manifest)
-            patterns = compare_analysis("%s (%d ranks)" % (name, ranks), single, manifest)
+            compare_analysis("%s (%d ranks)" % (name, ranks), single, manifest)
             if window:
-                compare_window(name, single, manifest, work, span_seconds(single), patterns)
+                compare_window(name, single, manifest, work, span_seconds(single))
     return finish()
 
 

@@ -19,12 +19,10 @@ for otf2gen's every-kind and threads-recv traces, at 1 to 4 ranks, after
     leaves the same instances in the shards and the same summary
     (pattern_aggregate) in the manifest.
 
-Two patterns are not exact yet when the shards split what they compare
-(docs/parallel.md, "Not done yet"): slow_workers and overloaded_master count
-a worker's peers from the messages, and a shard holds only the messages that
-touch it. Their
-differences are TODO items; when they differ, the JSON is compared without
-them and without the metric tree.
+Every pattern is compared, slow_workers and overloaded_master too: they
+count a master's workers over the whole trace's messages, which a shard
+takes in with its halo (every-kind on 3 and 4 ranks has a worker on
+another shard than its master).
 
 And: a shard analysed alone is refused naming its manifest; sextant-mpi
 analyze on a number of ranks other than the shards' fails saying so; the
@@ -40,7 +38,7 @@ import tempfile
 import parallel_cases
 import sextant_sqlite  # noqa: F401  (the column tables)
 from parallel_cases import MPIRUN, anchor, external_archives, run
-from tap import finish, ok, todo
+from tap import finish, ok
 
 SEXTANT = os.environ.get("SEXTANT", "sextant")
 SEXTANT_MPI = os.environ.get("SEXTANT_MPI", "sextant-mpi")
@@ -63,9 +61,6 @@ INSTANCES = (
 AGGREGATES = ("SELECT pattern, loc, callpath, file, line, site_kind, function, severity, instances "
               "FROM pattern_aggregate")
 
-
-NOT_EXACT = {"slow_workers": "a worker's peers are counted from its shard's messages",
-             "overloaded_master": "a worker's peers are counted from its shard's messages"}
 
 
 def rows(db, sql):
@@ -113,32 +108,12 @@ def first_difference(a, b, path="$"):
 
 def compare_instances(name, ranks, how, manifest, want):
     got = sorted((r for path in shards(manifest) for r in rows(path, INSTANCES)), key=repr)
-    inexact = set()
-    for pattern, why in NOT_EXACT.items():
-        g = [r for r in got if r[1] == pattern]
-        w = [r for r in want if r[1] == pattern]
-        if g != w:
-            inexact.add(pattern)
-            todo(False, "%s, %d rank(s), %s: %s as in the single store" % (name, ranks, how, pattern), why,
-                 "%d instances, want %d" % (len(g), len(w)))
-    got = [r for r in got if r[1] not in NOT_EXACT]
-    want = [r for r in want if r[1] not in NOT_EXACT]
     extra = [r for r in got if r not in want]
     missing = [r for r in want if r not in got]
     ok(not extra and not missing and len(got) == len(want),
        "%s, %d rank(s), %s: the shards hold the single store's %d instances, each once"
        % (name, ranks, how, len(want)),
        "%d instances, want %d; extra %r; missing %r" % (len(got), len(want), extra[:3], missing[:3]))
-    return inexact
-
-
-def without(doc, patterns):
-    """@doc (analyze --json) without @patterns and the metric tree"""
-    doc = dict(doc)
-    doc["patterns"] = [p for p in doc["patterns"] if p["id"] not in patterns]
-    doc["instances"] = [i for i in doc["instances"] if i["pattern"] not in patterns]
-    doc.pop("tree")
-    return doc
 
 
 def uncommented(doc):
@@ -156,28 +131,22 @@ def check(name, archive, work, ranks, single, want_json, want_rows, want_aggrega
         return None
 
     got, err = analyze_json(manifest)
-    inexact = compare_instances(name, ranks, "sextant analyze", manifest, want_rows)
-    if got is not None and inexact:
-        got, want = without(got, inexact), without(want_json, inexact)
-    else:
-        want = want_json
+    compare_instances(name, ranks, "sextant analyze", manifest, want_rows)
+    want = want_json
     ok(got is not None and uncommented(got) == uncommented(want),
-       "%s, %d rank(s): analyze --json of the manifest prints the single store's%s"
-       % (name, ranks, " (but %s)" % ", ".join(sorted(inexact)) if inexact else ""),
+       "%s, %d rank(s): analyze --json of the manifest prints the single store's" % (name, ranks),
        err if got is None else first_difference(uncommented(got), uncommented(want)))
     # (read through the manifest, a propagated wait's comment sees the root
     # cause's visits on every shard)
     ok(got is not None and got == want, "%s, %d rank(s): the comments of analyze --json too" % (name, ranks),
        err if got is None else first_difference(got, want))
-    aggregates = [r for r in rows(manifest, AGGREGATES) if r[0] not in inexact]
-    ok(aggregates == [r for r in want_aggregates if r[0] not in inexact],
+    ok(rows(manifest, AGGREGATES) == want_aggregates,
        "%s, %d rank(s): the manifest's summary is the single store's" % (name, ranks))
 
     res = run(*MPIRUN, "-np", ranks, SEXTANT_MPI, "analyze", manifest)
     ok(res.returncode == 0, "%s, %d rank(s): sextant-mpi analyze" % (name, ranks), res.stdout + res.stderr)
-    inexact = compare_instances(name, ranks, "sextant-mpi analyze", manifest, want_rows)
-    aggregates = [r for r in rows(manifest, AGGREGATES) if r[0] not in inexact]
-    ok(aggregates == [r for r in want_aggregates if r[0] not in inexact],
+    compare_instances(name, ranks, "sextant-mpi analyze", manifest, want_rows)
+    ok(rows(manifest, AGGREGATES) == want_aggregates,
        "%s, %d rank(s), sextant-mpi analyze: the manifest's summary is the single store's" % (name, ranks))
     return manifest
 

@@ -313,6 +313,32 @@ check_receive_wait (SextantStore *store,
                    ==, view.rows);
 }
 
+/* Compares the copy of master_workers with the view: the same locations
+ * with the same number of workers. */
+static void
+check_master_workers (SextantStore *store,
+                      const char   *archive)
+{
+  g_autoptr(GError) error = NULL;
+  Count view, copy, missing, extra;
+
+  view = query_count (store, "SELECT count (*), coalesce (max (workers), 0) FROM main.master_workers");
+  g_assert_true (sextant_store_materialize_views (store, "SELECT * FROM master_workers", &error));
+  g_assert_no_error (error);
+  copy = query_count (store, "SELECT count (*), coalesce (max (workers), 0) FROM temp.master_workers");
+  missing = query_count (store, "SELECT count (*), 0 FROM (SELECT loc, workers FROM main.master_workers "
+                                "EXCEPT SELECT loc, workers FROM temp.master_workers)");
+  extra = query_count (store, "SELECT count (*), 0 FROM (SELECT loc, workers FROM temp.master_workers "
+                              "EXCEPT SELECT loc, workers FROM main.master_workers)");
+
+  g_test_message ("%s: %" G_GINT64_FORMAT " locations with workers, at most %" G_GINT64_FORMAT, archive,
+                  view.rows, view.value);
+  g_assert_cmpint (copy.rows, ==, view.rows);
+  g_assert_cmpint (copy.value, ==, view.value);
+  g_assert_cmpint (missing.rows, ==, 0);
+  g_assert_cmpint (extra.rows, ==, 0);
+}
+
 /* Imports @archive and checks the point-to-point views on it. */
 static void
 check_archive (const char *archive)
@@ -322,6 +348,7 @@ check_archive (const char *archive)
 
   check_receive_wait (store, archive);
   check_point_to_point (store, archive);
+  check_master_workers (store, archive);
 
   g_clear_object (&store);
   sextant_test_remove_tree (tmpdir);

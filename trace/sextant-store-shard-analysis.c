@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "sextant-chunk-writer.h"
+#include "sextant-store-instance-routes.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shard-analysis.h"
 
@@ -109,7 +110,8 @@ copy_meta (const SextantRow  *row,
 }
 
 /* Shard @rank's summary into @manifest (the patterns and the scope from
- * the first shard: every shard ran the same), and its size and time */
+ * the first shard: every shard ran the same), which instance ids it holds
+ * (sextant-store-instance-routes.h), and its size and time */
 static gboolean
 merge_shard (SextantStore  *manifest,
              gint64         rank,
@@ -118,8 +120,18 @@ merge_shard (SextantStore  *manifest,
              GError       **error)
 {
   g_autoptr(SextantStore) shard = NULL;
+  gint64 busy = 0;
   GStatBuf st;
 
+  /* the shard's write-ahead log into the file first: the size and time
+   * recorded are then the file's for good, not until the last connection
+   * to it (a window's reader) closes and checkpoints (best effort when the
+   * analysis failed) */
+  if (!all_ok && (shard = sextant_store_open (path, NULL)) != NULL)
+    {
+      sextant_store_foreach_sql (shard, "PRAGMA wal_checkpoint (TRUNCATE)", count_row, &busy, NULL, "");
+      sextant_store_close (shard, NULL);
+    }
   if (all_ok)
     {
       if (!(shard = sextant_store_open (path, error)))
@@ -133,6 +145,8 @@ merge_shard (SextantStore  *manifest,
           !sextant_store_foreach_sql (shard, "SELECT pattern, loc, callpath, file, line, site_kind, function, "
                                              "severity, instances FROM pattern_aggregate", copy_aggregate, manifest,
                                       error, "") ||
+          !sextant_store_write_instance_routes (manifest, shard, rank, error) ||
+          !sextant_store_foreach_sql (shard, "PRAGMA wal_checkpoint (TRUNCATE)", count_row, &busy, error, "") ||
           !sextant_store_close (shard, error))
         return FALSE;
     }
@@ -189,6 +203,7 @@ sextant_store_merge_shard_analyses (SextantStore  *manifest,
       !sextant_store_begin (manifest, error))
     return FALSE;
   ok = sextant_store_exec (manifest, SEXTANT_STMT_CLEAR_PATTERNS, error) &&
+       sextant_store_write_instance_routes (manifest, NULL, -1, error) &&
        sextant_store_foreach_sql (manifest, "DELETE FROM meta WHERE key IN ('analysis_selected', "
                                             "'analysis_parameters', 'analysis_catalogue')", count_row, NULL, error,
                                   "");
@@ -406,9 +421,10 @@ sextant_store_read_halo_visits (SextantStore  *shard,
 }
 
 /* The rows of other shards that whole-trace rules read: the RMA
- * collectives' records (rma_sync) and the call-path profile of MPI calls
- * (by path name: a shard numbers its call paths itself) */
-#define EXTRAS_TYPE "(a(xxxsxxxmsx)a(sxxxxxxx)a(xsxxxmsxxxxx))"
+ * collectives' records (rma_sync), the call-path profile of MPI calls
+ * (by path name: a shard numbers its call paths itself), the locks and
+ * the distinct (sender, receiver) pairs of the messages (master_workers) */
+#define EXTRAS_TYPE "(a(xxxsxxxmsx)a(sxxxxxxx)a(xsxxxmsxxxxx)a(xx))"
 
 static gboolean
 add_rma_row (const SextantRow  *row,
@@ -437,6 +453,16 @@ add_profile_row (const SextantRow  *row,
 }
 
 static gboolean
+add_pair_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  g_variant_builder_add (user_data, "(xx)", sextant_row_get_int (row, 0), sextant_row_get_int (row, 1));
+
+  return TRUE;
+}
+
+static gboolean
 add_lock_row (const SextantRow  *row,
               gpointer           user_data,
               GError           **error)
@@ -455,8 +481,9 @@ add_lock_row (const SextantRow  *row,
  * sextant_store_read_halo_extras:
  *
  * What every other shard takes in of @shard (its locations' rows): the
- * RMA collectives' records, the call-path profile of its MPI calls and the
- * locks (a lock's holders can be on other shards).
+ * RMA collectives' records, the call-path profile of its MPI calls, the
+ * locks (a lock's holders can be on other shards) and who sends messages
+ * to whom (a master's workers talk to it only, which no shard sees alone).
  *
  * Returns: (transfer full): serialized, for sextant_store_add_halo()
  */
@@ -467,6 +494,7 @@ sextant_store_read_halo_extras (SextantStore  *shard,
   g_auto(GVariantBuilder) rma = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xxxsxxxmsx)"));
   g_auto(GVariantBuilder) profile = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(sxxxxxxx)"));
   g_auto(GVariantBuilder) locks = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xsxxxmsxxxxx)"));
+  g_auto(GVariantBuilder) pairs = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xx)"));
   g_autoptr(GVariant) extras = NULL;
 
   if (!sextant_store_foreach_sql (shard, "SELECT loc, time, visit, kind, win, remote, level, detail, end_time "
@@ -478,11 +506,14 @@ sextant_store_read_halo_extras (SextantStore  *shard,
                                          "WHERE r.paradigm = 'MPI'", add_profile_row, &profile, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT loc, family, win, target, lock_id, lock_type, request_time, "
                                          "acquire_time, release_time, acquire_visit, try_failed FROM lock",
-                                  add_lock_row, &locks, error, ""))
+                                  add_lock_row, &locks, error, "") ||
+      !sextant_store_foreach_sql (shard, "SELECT DISTINCT send_loc, recv_loc FROM message WHERE send_loc IS NOT NULL "
+                                         "AND recv_loc IS NOT NULL AND send_loc != recv_loc", add_pair_row, &pairs,
+                                  error, ""))
     return NULL;
-  extras = g_variant_ref_sink (g_variant_new ("(@a(xxxsxxxmsx)@a(sxxxxxxx)@a(xsxxxmsxxxxx))",
+  extras = g_variant_ref_sink (g_variant_new ("(@a(xxxsxxxmsx)@a(sxxxxxxx)@a(xsxxxmsxxxxx)@a(xx))",
                                               g_variant_builder_end (&rma), g_variant_builder_end (&profile),
-                                              g_variant_builder_end (&locks)));
+                                              g_variant_builder_end (&locks), g_variant_builder_end (&pairs)));
 
   return g_variant_get_data_as_bytes (extras);
 }
@@ -521,9 +552,10 @@ add_extras (SextantStore  *shard,
   g_autoptr(GVariant) rma = g_variant_get_child_value (extras, 0);
   g_autoptr(GVariant) profile = g_variant_get_child_value (extras, 1);
   g_autoptr(GVariant) locks = g_variant_get_child_value (extras, 2);
+  g_autoptr(GVariant) pairs = g_variant_get_child_value (extras, 3);
   GVariantIter iter;
   gint64 loc, time, visit, win, remote, level, end_time, region, depth, visits, inclusive, exclusive, last;
-  gint64 target, lock_id, request, acquire, release, failed;
+  gint64 target, lock_id, request, acquire, release, failed, send_loc, recv_loc;
   const char *kind, *detail, *name, *family, *type;
 
   g_variant_iter_init (&iter, rma);
@@ -569,6 +601,12 @@ add_extras (SextantStore  *shard,
                                     release, visit, failed))
       return FALSE;
 
+  g_variant_iter_init (&iter, pairs);
+  while (g_variant_iter_next (&iter, "(xx)", &send_loc, &recv_loc))
+    if (!sextant_store_foreach_sql (shard, "INSERT INTO " SEXTANT_HALO_MESSAGE_PAIRS " (send_loc, recv_loc) "
+                                           "VALUES (?, ?)", count_row, NULL, error, "ii", send_loc, recv_loc))
+      return FALSE;
+
   return TRUE;
 }
 
@@ -605,9 +643,18 @@ sextant_store_add_halo (SextantStore  *shard,
       !sextant_store_foreach_sql (shard, "SELECT id, name FROM call_path", add_path_name, paths, error, "") ||
       !sextant_store_begin (shard, error))
     return FALSE;
+  /* (a run killed before it took its halo out left this table) */
+  ok = sextant_store_foreach_sql (shard, "DROP TABLE IF EXISTS " SEXTANT_HALO_MESSAGE_PAIRS, count_row, NULL, error,
+                                  "") &&
+       sextant_store_foreach_sql (shard, "CREATE TABLE " SEXTANT_HALO_MESSAGE_PAIRS " (send_loc INTEGER NOT NULL, "
+                                         "recv_loc INTEGER NOT NULL)", count_row, NULL, error, "");
+  if (!ok)
+    {
+      sextant_store_rollback (shard);
+      return FALSE;
+    }
   halo->first_call_path = halo->last_call_path;
   writer = sextant_chunk_writer_new (shard, SEXTANT_CHUNK_VISIT, SEXTANT_VISIT_N_COLUMNS, 0, 4096);
-  ok = TRUE;
   for (guint i = 0; ok && i < n_rows; i++)
     {
       const gint64 *row = rows + (gsize)i * SEXTANT_HALO_COLUMNS;
@@ -655,6 +702,8 @@ sextant_store_remove_halo (SextantStore  *shard,
     return FALSE;
   ok = sextant_store_foreach_sql (shard, "DELETE FROM rma_sync WHERE id > ?", count_row, NULL, error, "i",
                                   halo->last_rma_sync) &&
+       sextant_store_foreach_sql (shard, "DROP TABLE IF EXISTS " SEXTANT_HALO_MESSAGE_PAIRS, count_row, NULL, error,
+                                  "") &&
        sextant_store_foreach_sql (shard, "DELETE FROM lock WHERE id > ?", count_row, NULL, error, "i",
                                   halo->last_lock) &&
        sextant_store_foreach_sql (shard, "DELETE FROM call_path WHERE id > ?", count_row, NULL, error, "i",

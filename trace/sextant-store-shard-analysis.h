@@ -30,6 +30,9 @@ gboolean   sextant_store_merge_shard_analyses (SextantStore  *manifest,
  * that its messages and collectives name, and every location's calls of
  * MPI_Init and MPI_Finalize (sextant-store-shard-analysis.c) */
 #define SEXTANT_HALO_COLUMNS 10   /* a visit: its id, then the visit table's columns */
+/* The table of a shard's halo that holds every shard's distinct (send_loc,
+ * recv_loc) pairs of messages, for master_workers (sextant-store-views-master.c) */
+#define SEXTANT_HALO_MESSAGE_PAIRS "halo_message_pair"
 
 GArray    *sextant_store_list_halo_visits     (SextantStore  *shard,
                                                GHashTable    *own,

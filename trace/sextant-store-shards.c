@@ -238,9 +238,10 @@ check_clear (Check *check)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Check, check_clear)
 
-GPtrArray *
-sextant_store_list_shards (SextantStore  *self,
-                           GError       **error)
+static GPtrArray *
+list_shards (SextantStore  *self,
+             gboolean       checked,
+             GError       **error)
 {
   g_auto(Check) check = { NULL };
 
@@ -248,13 +249,27 @@ sextant_store_list_shards (SextantStore  *self,
 
   if (!read_shards (self, &check, error))
     return NULL;
-  if (check.stale != NULL)
+  if (checked && check.stale != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&check.stale));
       return NULL;
     }
 
   return g_steal_pointer (&check.paths);
+}
+
+GPtrArray *
+sextant_store_list_shards (SextantStore  *self,
+                           GError       **error)
+{
+  return list_shards (self, TRUE, error);
+}
+
+GPtrArray *
+sextant_store_list_shards_unchecked (SextantStore  *self,
+                                     GError       **error)
+{
+  return list_shards (self, FALSE, error);
 }
 
 gboolean

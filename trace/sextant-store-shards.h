@@ -34,9 +34,13 @@ gboolean sextant_store_add_shards   (SextantStore  *manifest,
  * all there as the import left them. */
 gboolean sextant_store_check_shards (SextantStore  *self,
                                      GError       **error);
-/* The shards' paths, in rank order, as the manifest names them (absolute). */
+/* The shards' paths, in rank order, as the manifest names them (absolute);
+ * NULL with @error set when one is missing or changed. */
 GPtrArray *sextant_store_list_shards (SextantStore *self,
                                       GError      **error);
+/* The same, changed or not (sextant_store_open_unchecked()). */
+GPtrArray *sextant_store_list_shards_unchecked (SextantStore  *self,
+                                                GError       **error);
 
 /* A manifest read as one trace (sextant-store-union.h): the ids of messages
  * and collective instances are those of the shard that holds them, with

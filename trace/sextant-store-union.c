@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "sextant-store-instance-routes.h"
 #include "sextant-store-private.h"
 #include "sextant-store-union.h"
 #include "sextant-store-views-private.h"
@@ -31,6 +32,8 @@ typedef struct
                         * the first shard's also holds -1, for the rows of no location);
                         * NULL: every row (the shard holds nothing else) */
   const char *remap;   /* the columns of ids that are the shard's own, space-separated, or NULL */
+  const char *by_instance; /* a column of instance ids whose equality picks the shard that holds the
+                            * instance (sextant-store-instance-routes.h), or NULL */
 } RoutedTable;
 
 static const RoutedTable routed_tables[] = {
@@ -63,12 +66,12 @@ static const RoutedTable routed_tables[] = {
    * holds those charged to its locations, with the canonical (global) ids;
    * the call paths, call sites, messages and collectives they name are the
    * shard's own */
-  { "pattern_instance_data", "loc", NULL, NULL, "path site message collective" },
+  { "pattern_instance_data", "loc", NULL, NULL, "path site message collective", "id" },
   /* whole chunks, for the lod reader's lost time (row ids: instance ids) */
   { "pattern_instance_data_chunk", NULL, NULL, NULL, NULL },
   { "pattern_site",      NULL,  NULL, NULL, "id" },
-  { "pattern_note",      NULL,  NULL, NULL, NULL },
-  { "wait_state",        NULL,  NULL, NULL, NULL },
+  { "pattern_note",      NULL,  NULL, NULL, NULL, "instance" },
+  { "wait_state",        NULL,  NULL, NULL, NULL, "instance" },
 };
 
 typedef struct
@@ -85,6 +88,7 @@ struct _SextantShardUnion
   guint       n_shards;
   GHashTable *loc_shard;  /* location id -> rank + 1 */
   guint       n_open;
+  SextantInstanceRoutes *routes;
 };
 
 typedef struct
@@ -95,6 +99,7 @@ typedef struct
   GPtrArray         *columns;   /* names */
   int                route;     /* column index, or -1 */
   int                by_id;
+  int                by_instance;
   guint64            remap;     /* bit c: column c is a per-shard id */
   GHashTable        *stmts;     /* "rank\nSQL" -> a prepared statement not in use */
   int                id;        /* the column "id" (the row id), or -1 */
@@ -296,6 +301,7 @@ union_connect (sqlite3             *db,
     }
   table->route = column_index (table, routed->route);
   table->by_id = column_index (table, routed->by_id);
+  table->by_instance = column_index (table, routed->by_instance);
   if (routed->remap != NULL)
     {
       g_auto(GStrv) names = g_strsplit (routed->remap, " ", -1);
@@ -334,7 +340,7 @@ op_sql (unsigned char op)
 
 /* idxStr: the constraints passed on, "column op" each, space-separated
  * (e.g. "3= 4>="); idxNum: bit 0 an equality on the route column, bit 1
- * one on the per-shard id. */
+ * one on the per-shard id, bit 2 one on the instance id. */
 static int
 union_best_index (sqlite3_vtab       *vtab,
                   sqlite3_index_info *info)
@@ -359,6 +365,14 @@ union_best_index (sqlite3_vtab       *vtab,
           if (info->idxNum & 1)
             continue;
           info->idxNum |= 1;
+          cost /= 1000;
+        }
+      /* and one on an instance id, the shard that holds it */
+      else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && c->iColumn == table->by_instance)
+        {
+          if (info->idxNum & 4)
+            continue;
+          info->idxNum |= 4;
           cost /= 1000;
         }
       else if (is_remapped (table, c->iColumn))
@@ -489,6 +503,31 @@ cursor_step (UnionCursor *self)
     }
 }
 
+/* Narrows @cursor's shards to the one that holds instance @id (all of them
+ * when the manifest does not say); FALSE when none holds it. */
+static gboolean
+route_instance (SextantShardUnion *shards,
+                gint64             id,
+                UnionCursor       *cursor)
+{
+  guint rank = 0;
+
+  switch (sextant_instance_routes_lookup (shards->routes, id, &rank))
+    {
+    case SEXTANT_INSTANCE_ROUTE_ANY:
+      return TRUE;
+    case SEXTANT_INSTANCE_ROUTE_SHARD:
+      if (rank >= shards->n_shards)
+        return TRUE;
+      cursor->shard = MAX (cursor->shard, rank);
+      cursor->last = MIN (cursor->last, rank);
+      return TRUE;
+    case SEXTANT_INSTANCE_ROUTE_NONE:
+    default:
+      return FALSE;
+    }
+}
+
 static int
 union_filter (sqlite3_vtab_cursor  *cursor,
               int                   idx_num,
@@ -536,6 +575,13 @@ union_filter (sqlite3_vtab_cursor  *cursor,
           self->shard = MAX (self->shard, (guint)GPOINTER_TO_UINT (rank) - 1);
           self->last = MIN (self->last, (guint)GPOINTER_TO_UINT (rank) - 1);
           idx_num &= ~1;
+        }
+      else if (col == table->by_instance && g_str_equal (op, "=") && (idx_num & 4))
+        {
+          if (sqlite3_value_numeric_type (argv[i]) != SQLITE_INTEGER ||
+              !route_instance (shards, sqlite3_value_int64 (argv[i]), self))
+            return SQLITE_OK;
+          idx_num &= ~4;
         }
       else if (is_remapped (table, col) && self->n_args < 64)
         {
@@ -691,6 +737,7 @@ sextant_shard_union_new (SextantStore  *manifest,
   self->n_shards = paths->len;
   self->shards = g_new0 (Shard, MAX (paths->len, 1));
   self->loc_shard = g_hash_table_new (NULL, NULL);
+  self->routes = sextant_instance_routes_new (db);
   for (guint i = 0; i < paths->len; i++)
     self->shards[i].path = g_strdup (g_ptr_array_index (paths, i));
 
@@ -766,6 +813,7 @@ sextant_shard_union_free (SextantShardUnion *self)
     }
   g_free (self->shards);
   g_hash_table_unref (self->loc_shard);
+  sextant_instance_routes_free (self->routes);
   g_free (self);
 }
 

@@ -14,7 +14,8 @@
  * members from the shard of its member of the lowest location, so that
  * each is read once. Message and collective ids are those of the shard
  * that holds them with its rank in the high bits (sextant_shard_id()).
- * Every SQL query of
+ * An instance of the last analysis looked up by its id is read from the
+ * shard that holds it (sextant-store-instance-routes.h). Every SQL query of
  * the store reads them as it reads a single store's tables; writes go to
  * the manifest's own tables.
  */

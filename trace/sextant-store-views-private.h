@@ -31,6 +31,12 @@ void                 _sextant_store_set_error_from_db (SextantStore *self,
                                                      const char    *what,
                                                      GError       **error);
 
+/* In sextant-store-views.c: a SextantRowFunc that takes the first row's
+ * first column into the gint64 at @user_data and stops */
+gboolean             _sextant_store_take_int        (const SextantRow  *row,
+                                                     gpointer           user_data,
+                                                     GError           **error);
+
 /* In sextant-store-views.c: temp.@name as a column table reading @chunks ... */
 gboolean             _sextant_store_attach_temp_columns (SextantStore         *self,
                                                        const char           *name,
@@ -57,5 +63,10 @@ gboolean             sextant_store_write_temp_columns (SextantStore           *s
 /* Fills temp.collective_visit (schema-1.sql) on @self's connection. */
 gboolean             _sextant_store_fill_collective_visit (SextantStore  *self,
                                                          GError       **error);
+
+/* Fills temp.master_workers (schema-1.sql) on @self's connection, with a
+ * shard's halo of message pairs (sextant-store-views-master.c). */
+gboolean             _sextant_store_fill_master_workers (SextantStore  *self,
+                                                       GError       **error);
 
 G_END_DECLS

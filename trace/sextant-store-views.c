@@ -6,7 +6,8 @@
  * The shared views of an analysis: the views that several patterns read
  * and that cost seconds to compute on a large trace (receive_wait and the
  * other point-to-point views, sextant-store-views-p2p.c; collective_visit,
- * -collective.c), copied into temporary column tables whose chunks live
+ * -collective.c; and master_workers, -master.c, which a shard's analysis
+ * counts over the whole trace's messages), copied into temporary column tables whose chunks live
  * outside the store (SextantColumnChunks). sextant_store_materialize_views()
  * makes the copies a query needs on its connection, computing each at most
  * once among the connections that share a SextantSharedViews.
@@ -38,10 +39,10 @@
  *
  * Threading: the store's owning thread.
  */
-static gboolean
-take_int (const SextantRow  *row,
-          gpointer           user_data,
-          GError           **error)
+gboolean
+_sextant_store_take_int (const SextantRow  *row,
+                         gpointer           user_data,
+                         GError           **error)
 {
   *(gint64 *)user_data = sextant_row_get_int (row, 0);
 
@@ -65,7 +66,7 @@ create_temp_columns (SextantStore         *self,
 
   /* a manifest's connection has its views as temporary views (sextant-store-union.c) */
   if (!sextant_store_foreach_sql (self, "SELECT count(*) FROM temp.sqlite_master WHERE type = 'view' AND name = ?",
-                                  take_int, &is_view, error, "t", name) ||
+                                  _sextant_store_take_int, &is_view, error, "t", name) ||
       (is_view > 0 && !_sextant_store_exec_sql (self, drop_view, error)))
     return FALSE;
   sextant_column_module_set_memory_table (_sextant_store_get_columns (self), name, chunks);
@@ -155,6 +156,7 @@ static const struct
   { "late_receiver_send", _sextant_store_fill_p2p_views },
   { "close_send_recv_pair", _sextant_store_fill_p2p_views },
   { "collective_visit", _sextant_store_fill_collective_visit },
+  { "master_workers", _sextant_store_fill_master_workers },
 };
 
 /* The bit of shared view @i's fill: the index of the first view it fills. */

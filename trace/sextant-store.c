@@ -470,25 +470,11 @@ sextant_store_create (const char  *path,
   return g_steal_pointer (&self);
 }
 
-/**
- * sextant_store_open:
- * @path: (type filename): a store the importer finished
- *
- * Opens a finished store for reading and for analyses (which write their
- * results into it). Opening reads the meta table only: it is cheap, and
- * each thread that reads at the same time as another opens its own.
- *
- * Threading: any thread; the store belongs to it (see the file comment).
- *
- * Returns: (transfer full): the store, or %NULL with @error set:
- *   %SEXTANT_TRACE_ERROR_NOT_FOUND when @path is not a regular file,
- *   %SEXTANT_TRACE_ERROR_SCHEMA when it is not a Sextant store, or one of
- *   another schema version or of another build's schema (import the archive
- *   again), %SEXTANT_TRACE_ERROR_STORE when SQLite cannot open it
- */
-SextantStore *
-sextant_store_open (const char  *path,
-                    GError     **error)
+/* sextant_store_open(), with or without the check of a manifest's shards */
+static SextantStore *
+open_store (const char  *path,
+            gboolean     check_shards,
+            GError     **error)
 {
   g_autoptr(SextantStore) self = NULL;
   g_autofree char *version = NULL;
@@ -547,12 +533,60 @@ sextant_store_open (const char  *path,
 
   /* a parallel import's manifest: its shards must be as the import left
    * them, and are read as one trace */
-  if (!(shards = sextant_store_list_shards (self, error)))
+  if (!(shards = check_shards ? sextant_store_list_shards (self, error)
+                              : sextant_store_list_shards_unchecked (self, error)))
     return NULL;
   if (shards->len > 0 && !(self->shards = sextant_shard_union_new (self, self->db, shards, error)))
     return NULL;
 
   return g_steal_pointer (&self);
+}
+
+/**
+ * sextant_store_open:
+ * @path: (type filename): a store the importer finished
+ *
+ * Opens a finished store for reading and for analyses (which write their
+ * results into it). Opening reads the meta table only: it is cheap, and
+ * each thread that reads at the same time as another opens its own.
+ *
+ * Threading: any thread; the store belongs to it (see the file comment).
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set:
+ *   %SEXTANT_TRACE_ERROR_NOT_FOUND when @path is not a regular file,
+ *   %SEXTANT_TRACE_ERROR_SCHEMA when it is not a Sextant store, or one of
+ *   another schema version or of another build's schema (import the archive
+ *   again), %SEXTANT_TRACE_ERROR_STORE when SQLite cannot open it
+ */
+SextantStore *
+sextant_store_open (const char  *path,
+                    GError     **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return open_store (path, TRUE, error);
+}
+
+/**
+ * sextant_store_open_unchecked:
+ * @path: (type filename): a store the importer finished
+ *
+ * As sextant_store_open(), but a parallel import's manifest opens even when
+ * its shards' sizes and times are no longer those it recorded: for the
+ * readers of a window that opened the manifest checked (its session's
+ * load), while an analysis (its own or `sextant analyze` beside it)
+ * changes the shards before it records them anew. A shard that is missing
+ * fails the read that needs it.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set
+ */
+SextantStore *
+sextant_store_open_unchecked (const char  *path,
+                              GError     **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return open_store (path, FALSE, error);
 }
 
 /**

@@ -71,6 +71,8 @@ G_DECLARE_FINAL_TYPE (SextantStore, sextant_store, SEXTANT, STORE, GObject)
 
 SextantStore *sextant_store_open             (const char     *path,
                                               GError        **error);
+SextantStore *sextant_store_open_unchecked   (const char     *path,
+                                              GError        **error);
 const char   *sextant_store_get_path         (SextantStore   *self);
 gboolean      sextant_store_close            (SextantStore   *self,
                                               GError        **error);

@@ -473,7 +473,10 @@ sextant_session_get_db_path (SextantSession *self)
  * Any thread may call this once the session is loaded; the connection is
  * then used by one thread at a time. A connection keeps what it read of
  * the column tables, so a view takes a new one when the generation
- * changes.
+ * changes. A parallel import's manifest, whose shards the load checked,
+ * opens without that check: an analysis (the window's or `sextant
+ * analyze`) changes its shards before it records them anew, and the
+ * views read on meanwhile.
  *
  * Returns: (transfer full): the store, or %NULL with @error set
  */
@@ -484,7 +487,8 @@ sextant_session_open_store (SextantSession  *self,
   g_return_val_if_fail (SEXTANT_IS_SESSION (self), NULL);
   g_return_val_if_fail (self->db_path != NULL, NULL);
 
-  return sextant_store_open (self->db_path, error);
+  return self->n_shards > 0 ? sextant_store_open_unchecked (self->db_path, error)
+                            : sextant_store_open (self->db_path, error);
 }
 
 /* Counts up each time an analysis has written new instances */

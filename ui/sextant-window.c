@@ -468,7 +468,8 @@ analysed_cb (GObject      *object,
   update_progress (self);
 }
 
-/* Analyses the session shown anew: every pattern, the preferences' parameters */
+/* Analyses the session shown anew: every pattern, the preferences' parameters (a parallel
+ * import's manifest: its shards, a thread each, as `sextant analyze MANIFEST`) */
 void
 _sextant_window_analyse (SextantWindow *self)
 {
@@ -476,13 +477,6 @@ _sextant_window_analyse (SextantWindow *self)
 
   if (self->session == NULL || sextant_session_get_analysing (self->session))
     return;
-  /* a parallel import's manifest is analysed by `sextant analyze`, on its shards */
-  if (sextant_session_get_n_shards (self->session) > 0)
-    {
-      _sextant_window_toast (self, "A parallel import is analysed with `sextant analyze` on its shards, "
-                             "not in the window");
-      return;
-    }
 
   parameters = sextant_settings_dup_parameters (self->settings);
   g_clear_object (&self->analysis_cancellable);
@@ -525,8 +519,8 @@ loaded_cb (GObject      *object,
     sextant_session_set_view_seconds (session, self->initial_from, self->initial_to);
   self->initial_from = self->initial_to = 0;
   set_session (self, session);
-  /* (a manifest not analysed yet says so in the pattern browser) */
-  if (!sextant_session_get_analysis_scope (session)->analysed && sextant_session_get_n_shards (session) == 0)
+  /* (a parallel import's manifest too: its shards, as `sextant analyze` does) */
+  if (!sextant_session_get_analysis_scope (session)->analysed)
     _sextant_window_analyse (self);
 }
 
