@@ -9,7 +9,9 @@
  * packet model is fast (8 to 2048 nodes, 1, 4 and 16 trees); the flow
  * model's hardware and point-to-point times and ratio lie within the
  * tolerance measured for their size (10 % below 512 nodes, 5 % from 512);
- * exactly the packet model's times where nothing contends; the ejection
+ * the same with the model's options (store-and-forward, host overhead,
+ * routing cycles, several packets, transit nodes) on 8x8x8; exactly the
+ * packet model's times where nothing contends; the ejection
  * channels' bound on 65536 nodes, which the packet model refuses; other
  * operations and traces refused with a message.
  */
@@ -21,21 +23,33 @@
 #include "sextant-torus-sim.h"
 
 static SextantTorusSim *
+run_job (const char               *dims,
+         const SextantTorusParams *params,
+         SextantTorusJob          *job,
+         SextantTorusModel         model,
+         GError                  **error)
+{
+  g_autoptr(SextantTorus) torus = sextant_torus_new_from_string (dims, NULL);
+
+  g_assert_nonnull (torus);
+  job->op = SEXTANT_TORUS_OP_ALLGATHER;
+  job->model = model;
+
+  return sextant_torus_sim_run (torus, params, job, error);
+}
+
+static SextantTorusSim *
 run_allgather (const char        *dims,
                guint              trees,
                SextantTorusModel  model,
                GError           **error)
 {
-  g_autoptr(SextantTorus) torus = sextant_torus_new_from_string (dims, NULL);
   SextantTorusJob job;
 
-  g_assert_nonnull (torus);
   sextant_torus_job_init (&job);
-  job.op = SEXTANT_TORUS_OP_ALLGATHER;
   job.n_trees = trees;
-  job.model = model;
 
-  return sextant_torus_sim_run (torus, NULL, &job, error);
+  return run_job (dims, NULL, &job, model, error);
 }
 
 static double
@@ -100,6 +114,56 @@ test_against_packet (void)
         }
       g_test_message ("%s: worst hardware %+.2f %%, point-to-point %+.2f %%, ratio %+.2f %% (tolerance %.0f %%)",
                       tori[i], 100 * worst[0], 100 * worst[1], 100 * worst[2], 100 * tolerance);
+    }
+}
+
+/* The model's parameters and the job's options move both models alike:
+ * store-and-forward, host overhead, routing cycles, pieces of several
+ * packets, transit nodes; 8x8x8, 16 trees, within the 5 % of its size */
+static void
+test_options (void)
+{
+  static const guint transit[] = { 5, 77, 300 };
+  static const struct { const char *what; gboolean sf; double host; guint cycles; guint64 bytes; gboolean transit; } cases[] = {
+    { "store-and-forward", TRUE, 0, 1, 256, FALSE },
+    { "host overhead 100 ns", FALSE, 100, 1, 256, FALSE },
+    { "routing 4 cycles", FALSE, 0, 4, 256, FALSE },
+    { "1000 bytes (4 packets)", FALSE, 0, 1, 1000, FALSE },
+    { "4096 bytes, store-and-forward", TRUE, 0, 1, 4096, FALSE },
+    { "3 transit nodes", FALSE, 0, 1, 256, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SextantTorusSim) packet = NULL;
+      g_autoptr(SextantTorusSim) flow = NULL;
+      SextantTorusParams params;
+      SextantTorusJob job;
+      double dev[3];
+
+      sextant_torus_params_init (&params);
+      params.store_and_forward = cases[i].sf;
+      params.host_overhead_ns = cases[i].host;
+      params.router_cycles = cases[i].cycles;
+      sextant_torus_job_init (&job);
+      job.bytes = cases[i].bytes;
+      if (cases[i].transit)
+        {
+          job.transit = transit;
+          job.n_transit = G_N_ELEMENTS (transit);
+        }
+      packet = run_job ("8x8x8", &params, &job, SEXTANT_TORUS_MODEL_PACKET, &error);
+      g_assert_no_error (error);
+      flow = run_job ("8x8x8", &params, &job, SEXTANT_TORUS_MODEL_FLOW, &error);
+      g_assert_no_error (error);
+      dev[0] = deviation (sextant_torus_sim_get_hw_ps (flow), sextant_torus_sim_get_hw_ps (packet));
+      dev[1] = deviation (sextant_torus_sim_get_p2p_ps (flow), sextant_torus_sim_get_p2p_ps (packet));
+      dev[2] = deviation (sextant_torus_sim_get_ratio (flow), sextant_torus_sim_get_ratio (packet));
+      g_test_message ("8x8x8, %s: hardware %+.2f %%, point-to-point %+.2f %%, ratio %+.2f %%", cases[i].what,
+                      100 * dev[0], 100 * dev[1], 100 * dev[2]);
+      for (guint d = 0; d < 3; d++)
+        g_assert_cmpfloat (fabs (dev[d]), <=, 0.05);
     }
 }
 
@@ -202,6 +266,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/flow/against-packet", test_against_packet);
+  g_test_add_func ("/sim/flow/options", test_options);
   g_test_add_func ("/sim/flow/exact", test_exact);
   g_test_add_func ("/sim/flow/large", test_large);
   g_test_add_func ("/sim/flow/refused", test_refused);
