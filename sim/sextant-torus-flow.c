@@ -251,8 +251,9 @@ flow_set_run (FlowSet *fs)
     }
 }
 
-/* From a head leaving a router to it leaving the next, with @sf_flits
- * more with store-and-forward (as sextant_torus_net_link_send ()) */
+/* From a head leaving a router to it leaving the next: with
+ * store-and-forward, a packet's worth of @flits more (as
+ * sextant_torus_net_link_send () and sextant_torus_net_route ()) */
 static gint64
 hop_ps (const SextantTorusSim *self,
         guint64                flits)
