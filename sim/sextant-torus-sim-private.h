@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What the torus model's files share (sextant-torus-sim.c, the hardware
- * side and the run; sextant-torus-p2p.c, the point-to-point side): the
+ * side and the run; sextant-torus-p2p.c, the point-to-point side;
+ * sextant-torus-flow.c, the flow model of the all-gather): the
  * state of a run, its event kinds and the inline helpers of the event
  * handlers.
  */

@@ -47,6 +47,12 @@
  * when recorded, plus 8 bytes per pending event: for an all-gather the
  * packets waiting in link queues, which grow as N^2 (the model's links
  * have unbounded buffers).
+ *
+ * That is the packet model, the reference and the default. With
+ * SextantTorusJob.model = SEXTANT_TORUS_MODEL_FLOW the all-gather runs in
+ * the flow model instead (sextant-torus-flow.c: flows sharing the same
+ * resources, memory linear in the nodes); both start from the run set up
+ * by _sextant_torus_sim_new ().
  */
 #include "config.h"
 
