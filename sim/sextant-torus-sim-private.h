@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What the torus model's files share (sextant-torus-sim.c, the hardware
- * side and the run; sextant-torus-p2p.c, the point-to-point side): the
+ * side and the run; sextant-torus-p2p.c, the point-to-point side;
+ * sextant-torus-flow.c, the flow model of the all-gather): the
  * state of a run, its event kinds and the inline helpers of the event
  * handlers.
  */
@@ -84,6 +85,11 @@ struct _SextantTorusSim
   guint              *kids;
   guint16            *kid_count;
 
+  /* the flow model: progressive-filling rounds, and the most
+   * (flow, resource) pairs held at once */
+  guint64             flow_iterations;
+  guint64             flow_entries;
+
   /* recursive doubling per node */
   guint               steps;
   gint8              *cur_step;
@@ -135,6 +141,15 @@ takes_part (const SextantTorusSim *self,
 {
   return self->rows[tree][node].pe;
 }
+
+SextantTorusSim *_sextant_torus_sim_new (SextantTorus             *torus,
+                                         const SextantTorusParams *params,
+                                         const SextantTorusJob    *job,
+                                         GError                  **error);
+
+gboolean _sextant_torus_flow_check (const SextantTorusJob *job,
+                                    GError               **error);
+void     _sextant_torus_flow_run   (SextantTorusSim       *self);
 
 void _sextant_torus_sim_p2p_start (SextantTorusSim       *self);
 void _sextant_torus_sim_p2p_event (SextantTorusSim       *self,

@@ -47,6 +47,12 @@
  * when recorded, plus 8 bytes per pending event: for an all-gather the
  * packets waiting in link queues, which grow as N^2 (the model's links
  * have unbounded buffers).
+ *
+ * That is the packet model, the reference and the default. With
+ * SextantTorusJob.model = SEXTANT_TORUS_MODEL_FLOW the all-gather runs in
+ * the flow model instead (sextant-torus-flow.c: flows sharing the same
+ * resources, memory linear in the nodes); both start from the run set up
+ * by _sextant_torus_sim_new ().
  */
 #include "config.h"
 
@@ -59,29 +65,50 @@
 
 #define MAX_EVENTS       (G_GUINT64_CONSTANT (1) << 31)
 #define PREFETCH_AHEAD   8
-const char *
-sextant_torus_op_to_string (SextantTorusOp op)
+static const char * const op_names[] = { "bcast", "reduce", "allreduce", "allgather" };
+static const char * const model_names[] = { "packet", "flow" };
+
+/* The index of @text in @names, in @index */
+static gboolean
+name_index (const char * const *names,
+            guint               n_names,
+            const char         *text,
+            guint              *index)
 {
-  static const char * const names[] = { "bcast", "reduce", "allreduce", "allgather" };
-
-  g_return_val_if_fail ((guint)op < G_N_ELEMENTS (names), "?");
-
-  return names[op];
-}
-
-gboolean
-sextant_torus_op_from_string (const char     *text,
-                              SextantTorusOp *op)
-{
-  for (SextantTorusOp o = SEXTANT_TORUS_OP_BCAST; o <= SEXTANT_TORUS_OP_ALLGATHER; o++)
-    if (g_str_equal (text, sextant_torus_op_to_string (o)))
+  for (guint i = 0; i < n_names; i++)
+    if (g_str_equal (text, names[i]))
       {
-        *op = o;
+        *index = i;
         return TRUE;
       }
 
   return FALSE;
 }
+
+/* sextant_torus_NAME_to_string () and _from_string () of the enum TYPE
+ * whose values are the indexes of NAMES */
+#define ENUM_NAMES(name, Type, names)                                        \
+  const char *                                                              \
+  sextant_torus_##name##_to_string (Type value)                             \
+  {                                                                         \
+    g_return_val_if_fail ((guint)value < G_N_ELEMENTS (names), "?");        \
+    return names[value];                                                    \
+  }                                                                         \
+                                                                            \
+  gboolean                                                                  \
+  sextant_torus_##name##_from_string (const char *text,                     \
+                                      Type       *value)                    \
+  {                                                                         \
+    guint i;                                                                \
+                                                                            \
+    if (!name_index (names, G_N_ELEMENTS (names), text, &i))                \
+      return FALSE;                                                         \
+    *value = (Type)i;                                                       \
+    return TRUE;                                                            \
+  }
+
+ENUM_NAMES (op, SextantTorusOp, op_names)
+ENUM_NAMES (model, SextantTorusModel, model_names)
 
 /**
  * sextant_torus_params_init:
@@ -116,6 +143,7 @@ sextant_torus_job_init (SextantTorusJob *job)
     .bytes = SEXTANT_TORUS_PACKET_BYTES,
     .root = 0,
     .n_trees = 0,
+    .model = SEXTANT_TORUS_MODEL_PACKET,
   };
 }
 
@@ -480,35 +508,18 @@ sextant_torus_net_init_params (SextantTorusNet          *net,
                           params->store_and_forward);
 }
 
-/**
- * sextant_torus_sim_run:
- * @torus: (transfer none): the torus (the result keeps a reference)
- * @params: (nullable): the model's parameters; NULL: the defaults
- * @job: what to run
- * @error: SEXTANT_SIM_ERROR_NODE (root or transit node not in the torus,
- *   root transit), _SIZE (bytes, trees; an all-gather's point-to-point
- *   side needs a power-of-two node count), _PARAMS, _TOO_BIG
- *
- * Runs @job through the hardware trees, then through point-to-point
- * messages over the same trees, each on an idle network. Runs in the
- * calling thread; the result is immutable.
- *
- * Returns: (transfer full) (nullable): the result
- */
+/* Checks @job and @params, builds the trees and the resources: a run
+ * ready to start (either model) */
 SextantTorusSim *
-sextant_torus_sim_run (SextantTorus              *torus,
-                       const SextantTorusParams  *params,
-                       const SextantTorusJob     *job,
-                       GError                   **error)
+_sextant_torus_sim_new (SextantTorus              *torus,
+                        const SextantTorusParams  *params,
+                        const SextantTorusJob     *job,
+                        GError                   **error)
 {
   g_autoptr(SextantTorusSim) self = NULL;
   SextantTorusParams defaults;
   guint n = sextant_torus_get_n_nodes (torus);
   guint n_trees;
-  guint64 estimate;
-  double started = cpu_seconds ();
-
-  g_return_val_if_fail (torus != NULL && job != NULL, NULL);
 
   if (params == NULL)
     {
@@ -561,17 +572,6 @@ sextant_torus_sim_run (SextantTorus              *torus,
   for (self->steps = 0; (1u << self->steps) < n; self->steps++)
     ;
 
-  estimate = (guint64)self->n_packets * n * (job->op == SEXTANT_TORUS_OP_ALLGATHER ? n : 4 * n_trees);
-  if (estimate > MAX_EVENTS)
-    {
-      g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_TOO_BIG,
-                   "%s of %" G_GUINT64_FORMAT " bytes on %u nodes would take about %" G_GUINT64_FORMAT
-                   " events, more than the model's limit of %" G_GUINT64_FORMAT
-                   " (an all-gather grows with the square of the nodes)",
-                   sextant_torus_op_to_string (job->op), job->bytes, n, estimate, MAX_EVENTS);
-      return NULL;
-    }
-
   self->cycle = (gint64)llround (1e6 / params->router_clock_mhz);
   self->link = to_ps (params->link_latency_ns);
   self->inj = to_ps (params->inject_latency_ns);
@@ -607,14 +607,38 @@ sextant_torus_sim_run (SextantTorus              *torus,
       self->job.transit = self->transit;
     }
 
-  self->queue = sextant_sim_queue_new (time_unit (self));
   sextant_torus_net_init_params (&self->net, torus, params);
   self->hw_end = g_new0 (gint64, n);
   self->p2p_end = g_new0 (gint64, n);
+
+  return g_steal_pointer (&self);
+}
+
+/* The packet model's run of a set-up @self */
+static gboolean
+packet_run (SextantTorusSim  *self,
+            GError          **error)
+{
+  const SextantTorusJob *job = &self->job;
+  guint n = self->n;
+  guint64 estimate;
+
+  estimate = (guint64)self->n_packets * n * (job->op == SEXTANT_TORUS_OP_ALLGATHER ? n : 4 * self->n_trees);
+  if (estimate > MAX_EVENTS)
+    {
+      g_set_error (error, SEXTANT_SIM_ERROR, SEXTANT_SIM_ERROR_TOO_BIG,
+                   "%s of %" G_GUINT64_FORMAT " bytes on %u nodes would take about %" G_GUINT64_FORMAT
+                   " events, more than the packet model's limit of %" G_GUINT64_FORMAT
+                   " (an all-gather grows with the square of the nodes; --model flow runs it)",
+                   sextant_torus_op_to_string (job->op), job->bytes, n, estimate, MAX_EVENTS);
+      return FALSE;
+    }
+
+  self->queue = sextant_sim_queue_new (time_unit (self));
   if (job->record)
     self->messages = g_array_new (FALSE, FALSE, sizeof (SextantTorusMessage));
   {
-    gsize total = (gsize)n_trees * n;
+    gsize total = (gsize)self->n_trees * n;
 
     self->count = g_new0 (guint8, total * REDUCE_SLOTS);
     if (job->op == SEXTANT_TORUS_OP_REDUCE || job->op == SEXTANT_TORUS_OP_ALLREDUCE)
@@ -634,7 +658,7 @@ sextant_torus_sim_run (SextantTorus              *torus,
   switch (job->op)
     {
     case SEXTANT_TORUS_OP_BCAST:
-      for (guint k = 0; k < n_trees; k++)
+      for (guint k = 0; k < self->n_trees; k++)
         hw_start_bcast (self, k, tree_root (self, k));
       break;
     case SEXTANT_TORUS_OP_ALLGATHER:
@@ -643,7 +667,7 @@ sextant_torus_sim_run (SextantTorus              *torus,
           {
             gint64 head = sextant_torus_net_inject (&self->net, v, 0, packet_flits (self, p), NULL);
 
-            push (self, head, EV_HW_UP, v % n_trees, v, v, p);
+            push (self, head, EV_HW_UP, v % self->n_trees, v, v, p);
           }
       break;
     case SEXTANT_TORUS_OP_REDUCE:
@@ -664,6 +688,48 @@ sextant_torus_sim_run (SextantTorus              *torus,
     self->n_events += hw_events;
   }
   g_clear_pointer (&self->queue, sextant_sim_queue_free);
+
+  return TRUE;
+}
+
+/**
+ * sextant_torus_sim_run:
+ * @torus: (transfer none): the torus (the result keeps a reference)
+ * @params: (nullable): the model's parameters; NULL: the defaults
+ * @job: what to run, and with which model (@job->model)
+ * @error: SEXTANT_SIM_ERROR_NODE (root or transit node not in the torus,
+ *   root transit), _SIZE (bytes, trees; an all-gather's point-to-point
+ *   side needs a power-of-two node count), _PARAMS (also: the flow model
+ *   asked for another operation than the all-gather, or to record),
+ *   _TOO_BIG
+ *
+ * Runs @job through the hardware trees, then through point-to-point
+ * messages over the same trees, each on an idle network: packet by packet
+ * (SEXTANT_TORUS_MODEL_PACKET) or as flows sharing the resources
+ * (SEXTANT_TORUS_MODEL_FLOW, sextant-torus-flow.c). Runs in the calling
+ * thread; the result is immutable.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
+SextantTorusSim *
+sextant_torus_sim_run (SextantTorus              *torus,
+                       const SextantTorusParams  *params,
+                       const SextantTorusJob     *job,
+                       GError                   **error)
+{
+  g_autoptr(SextantTorusSim) self = NULL;
+  double started = cpu_seconds ();
+
+  g_return_val_if_fail (torus != NULL && job != NULL, NULL);
+
+  if (job->model == SEXTANT_TORUS_MODEL_FLOW && !_sextant_torus_flow_check (job, error))
+    return NULL;
+  if (!(self = _sextant_torus_sim_new (torus, params, job, error)))
+    return NULL;
+  if (job->model == SEXTANT_TORUS_MODEL_FLOW)
+    _sextant_torus_flow_run (self);
+  else if (!packet_run (self, error))
+    return NULL;
   self->cpu_seconds = cpu_seconds () - started;
 
   return g_steal_pointer (&self);
@@ -776,6 +842,20 @@ gsize
 sextant_torus_sim_get_peak_queue (const SextantTorusSim *self)
 {
   return self->peak_queue;
+}
+
+/* Returns: the flow model's progressive-filling rounds (0: packet model) */
+guint64
+sextant_torus_sim_get_flow_iterations (const SextantTorusSim *self)
+{
+  return self->flow_iterations;
+}
+
+/* Returns: the most (flow, resource) pairs the flow model held at once */
+guint64
+sextant_torus_sim_get_flow_entries (const SextantTorusSim *self)
+{
+  return self->flow_entries;
 }
 
 const char *

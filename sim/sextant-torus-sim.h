@@ -29,6 +29,24 @@ typedef enum
   SEXTANT_TORUS_OP_ALLGATHER,
 } SextantTorusOp;
 
+/**
+ * SextantTorusModel:
+ * @SEXTANT_TORUS_MODEL_PACKET: the discrete-event model, one event per
+ *   packet and hop (the reference)
+ * @SEXTANT_TORUS_MODEL_FLOW: the flow-level model of the all-gather: every
+ *   tree's pieces as one flow sharing the resources by max-min fairness
+ *   (sextant-torus-flow.c)
+ */
+typedef enum
+{
+  SEXTANT_TORUS_MODEL_PACKET,
+  SEXTANT_TORUS_MODEL_FLOW,
+} SextantTorusModel;
+
+const char *sextant_torus_model_to_string   (SextantTorusModel  model);
+gboolean    sextant_torus_model_from_string (const char        *text,
+                                             SextantTorusModel *model);
+
 const char *sextant_torus_op_to_string   (SextantTorusOp  op);
 gboolean    sextant_torus_op_from_string (const char     *text,
                                           SextantTorusOp *op);
@@ -84,7 +102,8 @@ void     sextant_torus_net_init_params (SextantTorusNet        *net,
  *   other operations run once per tree at the same time; 0: 16 (at most
  *   the nodes) for an all-gather, else 1
  * @transit: (array length=n_transit) (nullable): transit nodes
- * @record: keep what sextant_torus_trace_write () needs
+ * @record: keep what sextant_torus_trace_write () needs (packet model)
+ * @model: the packet model (default) or the flow model (all-gather only)
  */
 typedef struct
 {
@@ -95,6 +114,7 @@ typedef struct
   const guint   *transit;
   guint          n_transit;
   gboolean       record;
+  SextantTorusModel model;
 } SextantTorusJob;
 
 void sextant_torus_job_init (SextantTorusJob *job);
@@ -142,6 +162,8 @@ guint            sextant_torus_sim_get_n_packets   (const SextantTorusSim *self)
 guint64          sextant_torus_sim_get_n_events    (const SextantTorusSim *self);
 double           sextant_torus_sim_get_cpu_seconds (const SextantTorusSim *self);
 gsize            sextant_torus_sim_get_peak_queue  (const SextantTorusSim *self);
+guint64          sextant_torus_sim_get_flow_iterations (const SextantTorusSim *self);
+guint64          sextant_torus_sim_get_flow_entries (const SextantTorusSim *self);
 const char      *sextant_torus_sim_get_p2p_algorithm (const SextantTorusSim *self);
 const gint64    *sextant_torus_sim_get_hw_end      (const SextantTorusSim *self);
 const gint64    *sextant_torus_sim_get_p2p_end     (const SextantTorusSim *self);

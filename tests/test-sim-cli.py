@@ -244,8 +244,31 @@ def check_replay(tmp):
            'rc %d\n%s' % (rc, err))
 
 
+def check_flow():
+    """--model flow: the all-gather as flows, said in --json; other
+    operations and --trace refused with exit 2."""
+    packet = sim_json('--dims', '8x8x8', '--op', 'allgather')
+    flow = sim_json('--dims', '8x8x8', '--op', 'allgather', '--model', 'flow')
+    ok(packet['model'] == 'packet' and flow['model'] == 'flow' and flow['flow_iterations'] > 0
+       and flow['events'] == 0 and packet['events'] > 0, '--json names the model', json.dumps(flow))
+    ok(all(abs(flow[k] / packet[k] - 1) <= 0.02 for k in ('hw_ns', 'p2p_ns', 'ratio')),
+       'all-gather on 8x8x8: the flow model within 2 %% of the packet model (%.3f / %.3f, %.3f / %.3f us)'
+       % (flow['hw_ns'] / 1e3, packet['hw_ns'] / 1e3, flow['p2p_ns'] / 1e3, packet['p2p_ns'] / 1e3))
+    rc, out, err = run('sim', 'torus', '--dims', '8x8x8', '--op', 'allgather', '--model', 'flow')
+    ok(rc == 0 and 'flow model' in out and 'progressive-filling' in out, 'the text output names the flow model', out)
+    for args, word in [(['--op', 'bcast'], 'all-gather only'),
+                       (['--op', 'allgather', '--trace', '/nonexistent/t'], '--trace needs --model packet'),
+                       (['--op', 'allgather', '--model', 'fluid'], '--model must be')]:
+        if '--model' not in args:
+            args = args + ['--model', 'flow']
+        rc, out, err = run('sim', 'torus', '--dims', '4x4', *args)
+        ok(rc == 2 and word in err and out == '', 'sim torus %s: exit 2 naming %s' % (' '.join(args), word),
+           'rc %d\n%s' % (rc, err))
+
+
 def main():
     check_ratios()
+    check_flow()
     with tempfile.TemporaryDirectory(prefix='sextant-test-sim-') as tmp:
         check_errors(tmp)
         if shutil.which('otf2-print') is None:

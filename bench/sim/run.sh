@@ -3,7 +3,7 @@
 #
 # bench/sim/run.sh - the torus model's run time and memory
 #
-#   bench/sim/run.sh [-n REPS] [-b BEFORE] [-g] [-a] [WORKDIR]
+#   bench/sim/run.sh [-n REPS] [-b BEFORE] [-g] [-a] [-f] [WORKDIR]
 #
 # Runs `sextant sim torus` REPS times (default 5) for a broadcast and an
 # all-reduce of one 256-byte packet on 8192 nodes (16x16x32, 8x8x8x16) and
@@ -16,7 +16,10 @@
 # shared machine. With -a, the all-gather of 32768 nodes (32x32x32) once
 # (minutes each, with -b BEFORE too). With -g and SimGrid built
 # (bench/sim/sextant-bench-sim-simgrid), the point-to-point broadcast of
-# 8192 and 32768 nodes in SimGrid against the model, once each.
+# 8192 and 32768 nodes in SimGrid against the model, once each. With -f,
+# only the all-gathers: the packet model on 2048 and 8192 nodes and the
+# flow model (--model flow) on 8192, 32768 and 65536 nodes (64x32x32; the
+# packet model refuses it).
 #
 # Environment: BUILDDIR (build), SEXTANT ($BUILDDIR/app/sextant).
 
@@ -28,13 +31,15 @@ reps=5
 simgrid=0
 before=
 allgather32k=0
-while getopts "n:b:ga" opt; do
+allgather_only=0
+while getopts "n:b:gaf" opt; do
   case $opt in
     n) reps=$OPTARG ;;
     b) before=$OPTARG ;;
     g) simgrid=1 ;;
     a) allgather32k=1 ;;
-    *) die "usage: run.sh [-n REPS] [-b BEFORE] [-g] [-a] [WORKDIR]" ;;
+    f) allgather_only=1 ;;
+    *) die "usage: run.sh [-n REPS] [-b BEFORE] [-g] [-a] [-f] [WORKDIR]" ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -88,6 +93,7 @@ bench_case ()
   print_row "$name" "$name"
 }
 
+if [ "$allgather_only" = 0 ]; then
 bench_case bcast-16x16x32      --dims 16x16x32 --op bcast
 bench_case allreduce-16x16x32  --dims 16x16x32 --op allreduce
 bench_case bcast-8x8x8x16      --dims 8x8x8x16 --op bcast
@@ -97,9 +103,13 @@ bench_case allreduce-32x32x32  --dims 32x32x32 --op allreduce
 bench_case bcast-8x8x16x32     --dims 8x8x16x32 --op bcast
 bench_case allreduce-8x8x16x32 --dims 8x8x16x32 --op allreduce
 bench_case allreduce-64k-16x16x32 --dims 16x16x32 --op allreduce --bytes 65536
+fi
 bench_case allgather-8x8x8x4   --dims 8x8x8x4 --op allgather
 bench_case allgather-16x16x32  --dims 16x16x32 --op allgather
-reps=1 bench_case trace-bcast-32x32x32 --trace "$workdir/trace" --dims 32x32x32 --op bcast
+bench_case allgather-flow-16x16x32 --dims 16x16x32 --op allgather --model flow
+bench_case allgather-flow-32x32x32 --dims 32x32x32 --op allgather --model flow
+bench_case allgather-flow-64x32x32 --dims 64x32x32 --op allgather --model flow
+[ "$allgather_only" = 1 ] || reps=1 bench_case trace-bcast-32x32x32 --trace "$workdir/trace" --dims 32x32x32 --op bcast
 if [ "$allgather32k" = 1 ]; then
   reps=1 bench_case allgather-32x32x32 --dims 32x32x32 --op allgather
 fi
