@@ -31,8 +31,12 @@ usage_error (GOptionContext *context,
              const char     *message)
 {
   g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+  g_auto(GStrv) lines = g_strsplit (help, "\n", 3);
 
-  g_printerr ("sextant: %s\n\n%s", message, help);
+  /* the message, then the usage line alone: a page of options after it
+   * would push the message off the screen */
+  g_printerr ("sextant: %s\n%s %s\n(--help lists the options)\n", message, lines[0],
+              lines[0] != NULL && lines[1] != NULL ? g_strstrip (lines[1]) : "");
   return EXIT_USAGE;
 }
 
