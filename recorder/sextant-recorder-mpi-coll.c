@@ -36,7 +36,9 @@
  * as the communicator of both its groups (comm_shape_of): peers' ranks,
  * which MPI gives in the remote group, become indices in those members.
  * MPI_Comm_free takes the handle out of the table: a later communicator
- * with the same handle value is a new one.
+ * with the same handle value is a new one. MPI_Comm_idup is counted among
+ * its parent's children when it starts and defined when its request
+ * completes (MPI gives the new handle only then).
  */
 #include "sextant-recorder-private.h"
 
@@ -422,19 +424,17 @@ sextant__comm_lookup_slow (MPI_Comm comm)
   return c != NULL ? c : &unknown_comm;
 }
 
-/* Bookkeeping after a communicator-making call on @parent. */
+/* Defines @newcomm, the @seq-th communicator made on the parent whose
+ * definition is @parent. */
 static void
-comm_made (sextant__comm *parent,
-           MPI_Comm       newcomm,
-           const char    *how)
+comm_define_child (uint32_t    parent,
+                   uint32_t    seq,
+                   MPI_Comm    newcomm,
+                   const char *how)
 {
   sextant__comm_def def = { 0 };
   comm_shape shape;
-  uint32_t seq;
 
-  if (parent == NULL || parent == &unknown_comm)
-    return;
-  seq = atomic_fetch_add (&parent->children, 1);
   if (newcomm == MPI_COMM_NULL)
     return;
   shape = comm_shape_of (newcomm);
@@ -442,8 +442,8 @@ comm_made (sextant__comm *parent,
     return;
   pthread_mutex_lock (&sextant__rec.lock);
   {
-    const sextant__comm_def *p = parent->def < sextant__rec.defs.n_comms
-                                 ? &sextant__rec.defs.comms[parent->def] : NULL;
+    const sextant__comm_def *p = parent < sextant__rec.defs.n_comms
+                                 ? &sextant__rec.defs.comms[parent] : NULL;
     char name[256];
 
     snprintf (name, sizeof name, "%s(%s)", how,
@@ -451,7 +451,7 @@ comm_made (sextant__comm *parent,
               ? sextant__rec.defs.strings[p->name] : "?");
     def.kind = SEXTANT__COMM_CHILD;
     def.name = sextant__def_string (&sextant__rec.defs, name);
-    def.parent = parent->def;
+    def.parent = parent;
     def.seq = seq;
     def.min_rank = min_of (shape.members, shape.n);
     def.n_members = (uint32_t) shape.n;
@@ -461,6 +461,27 @@ comm_made (sextant__comm *parent,
   }
   pthread_mutex_unlock (&sextant__rec.lock);
   free (shape.members);
+}
+
+/* Bookkeeping after a communicator-making call on @parent. */
+static void
+comm_made (sextant__comm *parent,
+           MPI_Comm       newcomm,
+           const char    *how)
+{
+  uint32_t seq;
+
+  if (parent == NULL || parent == &unknown_comm)
+    return;
+  seq = atomic_fetch_add (&parent->children, 1);
+  comm_define_child (parent->def, seq, newcomm, how);
+}
+
+void
+sextant__request_comm_made (const sextant__request *r)
+{
+  if (r->kind == SEXTANT__REQ_COLL && r->newcomm != NULL && tracking ())
+    comm_define_child (r->comm, r->seq, *r->newcomm, "MPI_Comm_idup");
 }
 
 /* ---- records ---- */
@@ -500,6 +521,23 @@ coll_end (sextant__call     *call,
   coll_end_def (call, op, sextant__comm_get (comm)->def, root_of (comm, root), sent, received);
 }
 
+/* A non-blocking collective started: its request @info (made by
+ * sextant__request_init on the calling thread) written and kept */
+static void
+nb_request_put (sextant__call          *call,
+                MPI_Request             request,
+                const sextant__request *info)
+{
+  sextant__thread *t = call->t;
+
+  /* its communicator, for numbering by start (OTF2 3.0's record has none) */
+  if (info->comm != SEXTANT__UNDEF)
+    OTF2_AttributeList_AddCommRef (t->attrs, SEXTANT__ATTR_NBC_COMM, info->comm);
+  SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveRequest (t->writer, t->attrs, call->enter, info->id),
+                  "NON_BLOCKING_COLLECTIVE_REQUEST");
+  sextant__request_put (request, info);
+}
+
 static void
 nb_request (sextant__call     *call,
             MPI_Request        request,
@@ -509,20 +547,14 @@ nb_request (sextant__call     *call,
             uint64_t           sent,
             uint64_t           received)
 {
-  sextant__thread *t = call->t;
   sextant__request info = { 0 };
 
-  sextant__request_init (&info, t, SEXTANT__REQ_COLL, sextant__comm_get (comm)->def);
+  sextant__request_init (&info, call->t, SEXTANT__REQ_COLL, sextant__comm_get (comm)->def);
   info.op = (uint8_t) op;
   info.root = root_of (comm, root);
   info.sent = sent;
   info.received = received;
-  /* its communicator, for numbering by start (OTF2 3.0's record has none) */
-  if (info.comm != SEXTANT__UNDEF)
-    OTF2_AttributeList_AddCommRef (t->attrs, SEXTANT__ATTR_NBC_COMM, info.comm);
-  SEXTANT__WRITE (t, OTF2_EvtWriter_NonBlockingCollectiveRequest (t->writer, t->attrs, call->enter, info.id),
-                  "NON_BLOCKING_COLLECTIVE_REQUEST");
-  sextant__request_put (request, &info);
+  nb_request_put (call, request, &info);
 }
 
 /* The bytes of each operation, computed once for both forms. */
@@ -793,6 +825,41 @@ MPI_Comm_free (MPI_Comm *comm)
     }
   if (recorded)
     coll_end_def (&call, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, def, OTF2_UNDEFINED_UINT32, 0, 0);
+  return rc;
+}
+
+/* A non-blocking MPI_Comm_dup: numbered among its parent's children when
+ * it starts (MPI orders it with the parent's other collectives, so every
+ * rank counts alike), recorded as a non-blocking collective CREATE_HANDLE
+ * on the parent, and defined as MPI_Comm_dup's would be when its request
+ * completes (sextant__request_comm_made), since only then does MPI give
+ * the new handle. */
+SEXTANT__EXPORT int
+MPI_Comm_idup (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+  sextant__call call;
+  sextant__comm *parent = NULL;
+  sextant__request info = { 0 };
+  int recorded = SEXTANT__BEGIN (&call, COMM_IDUP);
+  uint32_t seq = 0;
+  int rc;
+
+  if (tracking ())
+    parent = sextant__comm_get (comm);
+  if (parent != NULL && parent != &unknown_comm)
+    seq = atomic_fetch_add (&parent->children, 1);
+  rc = PMPI_Comm_idup (comm, newcomm, request);
+  if (recorded && rc == MPI_SUCCESS && parent != NULL && parent != &unknown_comm)
+    {
+      sextant__request_init (&info, call.t, SEXTANT__REQ_COLL, parent->def);
+      info.op = OTF2_COLLECTIVE_OP_CREATE_HANDLE;
+      info.root = OTF2_UNDEFINED_UINT32;
+      info.seq = seq;
+      info.newcomm = newcomm;
+      nb_request_put (&call, *request, &info);
+    }
+  if (recorded)
+    sextant__end (&call);
   return rc;
 }
 

@@ -523,6 +523,7 @@ complete (sextant__thread        *t,
       break;
     default:
       complete_send_or_coll (t, time, r);
+      sextant__request_comm_made (r);
       break;
     }
 }
@@ -938,7 +939,8 @@ MPI_Request_free (MPI_Request *request)
  * MPI_ANY_TAG is recorded cancelled (OTF2 has no record for "received,
  * sender unknown"; its message then shows unmatched) and warned about
  * once. A non-blocking collective is completed with what it was started
- * with. */
+ * with (an MPI_Comm_idup's communicator is not defined: MPI gives its
+ * handle at a completion the program no longer waits for). */
 void
 sextant__request_freed (sextant__thread        *t,
                         uint64_t                time,

@@ -319,6 +319,8 @@ typedef struct
   int32_t tag;                      /* IRECV: posted tag (may be MPI_ANY_TAG) */
   uint8_t kind;                     /* sextant__req_kind; 0 = none */
   uint8_t op;                       /* COLL: OTF2_CollectiveOp */
+  uint32_t seq;                     /* COLL of MPI_Comm_idup: its number among @comm's children */
+  MPI_Comm *newcomm;                /* COLL of MPI_Comm_idup: where MPI puts the new handle at completion */
 } sextant__request;
 
 int  sextant__requests_init (void);
@@ -633,6 +635,10 @@ sextant__request_init (sextant__request *r,
   r->comm = comm;
   r->thread = t->index;
 }
+
+/* Defines the communicator of a completed MPI_Comm_idup request @r
+ * (sextant-recorder-mpi-coll.c); nothing for other requests. */
+void sextant__request_comm_made (const sextant__request *r);
 
 /* Writes what stands for the completion of @r, freed while active by
  * MPI_Request_free (sextant-recorder-mpi-p2p.c). */

@@ -5,15 +5,19 @@ import gives (docs/parallel.md).
 
 For every external archive that tests/test-external-traces.py checks, for
 generated archives (the import benchmark's stencil, otf2gen's every-kind,
-threads-recv and threads-colls) and at 1 to 4 ranks, the union of the shards equals the
-single-process store of the same archive, compared as sorted SQL results:
+threads-recv, threads-colls, threads-wait and threads-nbc) and at 1 to 4
+ranks, the union of the shards equals the single-process store of the same
+archive, compared as sorted SQL results:
 
   * event records by location and kind, and every visit (id, location,
     region, enter, leave, depth, parent, path name);
   * the messages: each shard holds exactly the single store's messages with
     an end among its locations, both ends, the same visits and times;
   * the collectives: each shard holds exactly the instances with a member
-    among its locations, with every member's times.
+    among its locations, with every member's times;
+  * the requests logged never completed, unknown or reused, per location
+    (threads-wait, threads-nbc: requests one thread starts and another
+    completes are paired per process, none is logged).
 
 And the faults: an archive that is no archive fails on every rank and
 leaves nothing; a rank killed mid-import fails the job and leaves no
@@ -65,7 +69,11 @@ COLLECTIVES = ("SELECT c.comm, c.kind, c.root, c.nonblocking, c.members, c.expec
                "FROM collective AS c JOIN (SELECT * FROM collective_member ORDER BY loc) AS m "
                "ON m.collective = c.id GROUP BY c.id "
                "HAVING sum(" + IN_LOCS.format("m.loc") + ") > 0")
-QUERIES = {"events": EVENTS, "visits": VISITS, "messages": MESSAGES, "collectives": COLLECTIVES}
+REQUESTS = ("SELECT kind, loc, first_time, count, message FROM import_log "
+            "WHERE kind IN ('incomplete_request', 'unknown_request', 'request_reused') AND "
+            + IN_LOCS.format("loc"))
+QUERIES = {"events": EVENTS, "visits": VISITS, "messages": MESSAGES, "collectives": COLLECTIVES,
+           "requests": REQUESTS}
 
 
 def rows(db, sql, locs):
@@ -244,7 +252,8 @@ def main():
         gen = run(BENCH_GEN, "--ranks", "12", "--events", "120000", stencil)
         ok(gen.returncode == 0, "the import benchmark's generator wrote a 12-rank stencil", gen.stderr)
         cases.append(("stencil", os.path.join(stencil, "traces.otf2"), [1, 2, 3, 4]))
-        for scenario, ranks in (("every-kind", [3]), ("threads-recv", [2, 4]), ("threads-colls", [2])):
+        for scenario, ranks in (("every-kind", [3]), ("threads-recv", [2, 4]), ("threads-colls", [2]),
+                                ("threads-wait", [1, 2, 3]), ("threads-nbc", [2])):
             out = os.path.join(work, scenario)
             gen = run(OTF2GEN, scenario, out)
             ok(gen.returncode == 0, "otf2gen wrote %s" % scenario, gen.stderr)

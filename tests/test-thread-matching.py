@@ -22,6 +22,16 @@ MPI_Waitall, with request ids 1-3 on both ranks and 1 again after its
 completion. The requests are paired per process: 4 messages, each with
 its send's completion and its receive's post from the other thread, as the
 header's table gives them, and no request logged incomplete or unknown.
+
+threads-nbc: on each of 2 ranks one thread starts an MPI_Ibarrier and an
+MPI_Iallreduce, their requests naming MPI_COMM_WORLD, and the other thread
+completes them (rank 0 in the opposite order); one thread posts an
+MPI_Irecv (rank 0) or an MPI_Isend (rank 1) the other cancels. The
+requests are paired per process: 2 collectives of 2 members, matched in
+the order they started, each member on the location that started it, from
+its start to the other thread's completion; no message (both sides were
+cancelled); no request incomplete or unknown, no collective incomplete or
+mismatched.
 Output is TAP.
 """
 
@@ -141,12 +151,48 @@ def waited(work, env):
     ok(not logged, "no unmatched half nor incomplete or unknown request logged", str(logged))
 
 
+# threads-nbc, from the table in otf2gen-threads.h: operation -> members
+# (OTF2 location id, begin, end, the location of the completing call)
+# (by location id)
+NBC = {
+    "BARRIER": [(1, 12, 201, 1 | THREAD), (0 | THREAD, 10, 102, 0)],
+    "ALLREDUCE": [(1, 22, 202, 1 | THREAD), (0 | THREAD, 20, 101, 0)],
+}
+
+
+def nbc(work, env):
+    con = sqlite3.connect(generate_and_import(work, env, "threads-nbc"))
+    rows = con.execute("SELECT c.id, c.kind, k.name, c.nonblocking, c.members, c.expected FROM collective AS c "
+                       "JOIN comm AS k ON k.id = c.comm ORDER BY c.begin").fetchall()
+    members = {}
+    for coll, otf2_id, begin, end, done in con.execute(
+            "SELECT m.collective, l.otf2_id, m.begin, m.\"end\", el.otf2_id FROM collective_member AS m "
+            "JOIN location AS l ON l.id = m.loc LEFT JOIN visit AS ev ON ev.id = m.end_visit "
+            "LEFT JOIN location AS el ON el.id = ev.loc ORDER BY m.collective, l.otf2_id"):
+        members.setdefault(coll, []).append((otf2_id, begin, end, done))
+    n_messages = con.execute("SELECT count(*) FROM message").fetchone()[0]
+    logged = con.execute("SELECT kind, count, message FROM import_log WHERE kind LIKE 'unmatched%' "
+                         "OR kind LIKE '%request%' OR kind IN ('collective_mismatch', 'incomplete_collective')"
+                         ).fetchall()
+    con.close()
+
+    ok([r[1:] for r in rows] == [("BARRIER", WORLD, 1, 2, 2), ("ALLREDUCE", WORLD, 1, 2, 2)],
+       "2 non-blocking collectives on MPI_COMM_WORLD of 2 members each, in the order they started", str(rows))
+    ok({kind: members.get(coll) for coll, kind, *_ in rows} == NBC,
+       "each member on the thread that started it, from its start to the other thread's completion",
+       str(members))
+    ok(n_messages == 0, "the cancelled send and receive are no message", str(n_messages))
+    ok(not logged, "no unmatched half, incomplete or unknown request, incomplete or mismatched collective",
+       str(logged))
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         env = dict(os.environ, XDG_DATA_HOME=os.path.join(work, "data"))
         messages(work, env)
         collectives(work, env)
         waited(work, env)
+        nbc(work, env)
     return finish()
 
 

@@ -185,6 +185,8 @@ typedef struct
   guint64            global_offset;    /* ticks */
   guint64            trace_length;     /* ticks */
   gboolean           have_clock;
+  gboolean           nbc_comm_attribute; /* an attribute of type COMM is defined: non-blocking
+                                          * collectives are numbered at their start */
 
   /* Progress */
   guint64            events_expected;  /* sum of the location definitions */
@@ -361,6 +363,10 @@ void     _sextant_matcher_note_halves     (SextantMatcher               *self,
  * location of a batch first. */
 void     _sextant_matcher_note_collectives (SextantMatcher              *self,
                                             const GArray                *coll_halves);
+/* Adds the requests threads started and others completed, paired per
+ * process; before a parallel import's exchange, else at the finish. */
+gboolean _sextant_matcher_add_paired_requests (SextantMatcher           *self,
+                                               GError                  **error);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);
 typedef struct _SextantRequestPairing SextantRequestPairing;

@@ -729,7 +729,10 @@ _sextant_import_decode_events (SextantImport  *import,
   if (!ok)
     return FALSE;
 
-  if ((import->share != NULL && !_sextant_import_share_exchange (import, error)) ||
+  /* a parallel import pairs its processes' requests before the exchange,
+   * which takes the halves and members with other ranks */
+  if ((import->share != NULL && (!_sextant_matcher_add_paired_requests (import->matcher, error) ||
+                                 !_sextant_import_share_exchange (import, error))) ||
       !_sextant_matcher_finish (import->matcher, error) ||
       !sextant_chunk_queue_write (import->chunks, error) ||
       !sextant_store_exec (import->store, SEXTANT_STMT_RESOLVE_RMA_TARGETS, error))

@@ -518,6 +518,10 @@ def_attribute (void              *user_data,
   SextantImport *import = user_data;
 
   COUNT_DEF (import, ATTRIBUTE);
+  /* Sextant's recorder names a non-blocking collective's communicator at
+   * its request (sextant-location-decoder-mpi.c) */
+  if (type == OTF2_TYPE_COMM)
+    import->nbc_comm_attribute = TRUE;
   DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_ATTRIBUTE, &def_error, "ittt",
                                         (gint64)self, _sextant_import_string (import, name),
                                         _sextant_import_string (import, description),

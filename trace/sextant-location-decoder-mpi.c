@@ -135,8 +135,9 @@ send_half (Decoder            *self,
 }
 
 /* Keeps one end of a request of a threaded process, for the pairing at the
- * end of the import (sextant-request-pairing.h) */
-static void
+ * end of the import (sextant-request-pairing.h); the item is valid until
+ * the next one is held */
+static SextantRequestItem *
 hold_request (Decoder            *self,
               SextantRequestEnd   end,
               gint64              request,
@@ -151,6 +152,7 @@ hold_request (Decoder            *self,
   if (self->held_requests == NULL)
     self->held_requests = g_array_new (FALSE, FALSE, sizeof (SextantRequestItem));
   g_array_append_val (self->held_requests, item);
+  return &g_array_index (self->held_requests, SextantRequestItem, self->held_requests->len - 1);
 }
 
 gboolean
@@ -372,9 +374,14 @@ on_mpi_request_cancelled (DECODER_ARGS,
   Decoder *self = user_data;
   gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_MPI_REQUEST_CANCELLED, time);
 
-  /* A cancelled send or receive never happened: it must not stay unmatched. */
-  if (!sextant_request_map_remove (self->isends, request, NULL) &&
-      !sextant_request_map_remove (self->irecvs, request, NULL))
+  /* A cancelled send or receive never happened: it must not stay unmatched.
+   * On a process with other locations, one of them may have started it. */
+  if (sextant_request_map_remove (self->isends, request, NULL) ||
+      sextant_request_map_remove (self->irecvs, request, NULL))
+    return OTF2_CALLBACK_SUCCESS;
+  if (self->shared_process)
+    hold_request (self, SEXTANT_REQUEST_CANCELLED, (gint64)request, t, top_visit (self), NULL);
+  else
     _sextant_import_log (self->import, "unknown_request", self->loc, t,
                          "MPI_REQUEST_CANCELLED for a request that is not open; ignored");
 
@@ -417,24 +424,30 @@ collective_owner (Decoder      *self,
   return is_self ? (gint64)self->loc : -1;
 }
 
+#define NUMBER_NOW      (-1)  /* collective_half()'s seq: the next number of its communicator here */
+#define NUMBER_BY_START (-2)  /* none (-1): the pairing gives it its start's */
+
 /* A collective half, numbered @seq on its communicator if that is not
- * negative (a non-blocking one numbered at its start), else now: MPI
- * orders a communicator's collectives by the order they start, and a
- * blocking one starts and ends with nothing else started in between. The
- * number is this location's: the matcher numbers a process's collectives
- * again where several of its threads call them on one communicator. */
-static OTF2_CallbackCode
-write_collective (Decoder           *self,
-                  OTF2_CollectiveOp  op,
-                  OTF2_CommRef       comm,
-                  guint32            root,
-                  guint64            sent,
-                  guint64            received,
-                  gint64             begin,
-                  gint64             begin_visit,
-                  gboolean           nonblocking,
-                  gint64             end,
-                  gint64             seq)
+ * negative (a non-blocking one numbered at its start), else now
+ * (NUMBER_NOW) or by the pairing of a threaded process's requests
+ * (NUMBER_BY_START): MPI orders a communicator's collectives by the order
+ * they start, and a blocking one starts and ends with nothing else started
+ * in between. The number is this location's: the matcher numbers a
+ * process's collectives again where several of its threads call them on
+ * one communicator. */
+
+static SextantCollectiveHalf
+collective_half (Decoder           *self,
+                 OTF2_CollectiveOp  op,
+                 OTF2_CommRef       comm,
+                 guint32            root,
+                 guint64            sent,
+                 guint64            received,
+                 gint64             begin,
+                 gint64             begin_visit,
+                 gboolean           nonblocking,
+                 gint64             end,
+                 gint64             seq)
 {
   gint64 owner;
   gint64 root_v;
@@ -445,16 +458,20 @@ write_collective (Decoder           *self,
             root == OTF2_COLLECTIVE_ROOT_SELF ||
             root == OTF2_COLLECTIVE_ROOT_THIS_GROUP) ? SEXTANT_NULL : (gint64)root;
 
-  {
-    SextantCollectiveHalf half = {
-      .comm = comm_v, .owner = owner, .seq = seq >= 0 ? seq : next_seq (&self->coll_seq, comm_v, owner, 0),
-      .loc = self->loc, .kind = sextant_otf2_collective_op_name (op), .root = root_v,
-      .nonblocking = nonblocking, .begin = begin, .end = end, .visit = begin_visit,
-      .end_visit = top_visit (self), .sent = (gint64)sent, .received = (gint64)received,
-    };
+  return (SextantCollectiveHalf) {
+    .comm = comm_v, .owner = owner,
+    .seq = seq >= 0 ? seq : seq == NUMBER_BY_START ? -1 : next_seq (&self->coll_seq, comm_v, owner, 0),
+    .loc = self->loc, .kind = sextant_otf2_collective_op_name (op), .root = root_v,
+    .nonblocking = nonblocking, .begin = begin, .end = end, .visit = begin_visit,
+    .end_visit = top_visit (self), .sent = (gint64)sent, .received = (gint64)received,
+  };
+}
 
-    push_copy (self->coll_halves, &half, sizeof half);
-  }
+static OTF2_CallbackCode
+write_collective (Decoder                     *self,
+                  const SextantCollectiveHalf *half)
+{
+  push_copy (self->coll_halves, half, sizeof *half);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -482,8 +499,25 @@ on_mpi_collective_end (DECODER_ARGS,
    * and END in the MPI_Wait/Test call that completes it. */
   nonblocking = region_has (self, begin->region, TRUE) || region_has (self, top_region (self), FALSE);
 
-  return write_collective (self, collective_op, comm, root, sent, received,
-                           begin->time, begin->visit, nonblocking, t, -1);
+  {
+    SextantCollectiveHalf half = collective_half (self, collective_op, comm, root, sent, received, begin->time,
+                                                  begin->visit, nonblocking, t, NUMBER_NOW);
+
+    return write_collective (self, &half);
+  }
+}
+
+/* Hands over the start of a non-blocking collective that another location
+ * of the process completes (sextant-request-pairing.h) */
+static void
+hold_nb_collective (Decoder            *self,
+                    const PendingPoint *start)
+{
+  SextantRequestItem *item = hold_request (self, SEXTANT_REQUEST_NBC_REQUEST, start->request, start->time,
+                                           start->visit, NULL);
+
+  item->coll.comm = start->coll_seq >= 0 ? start->coll_comm : SEXTANT_NULL;
+  item->coll.seq = start->coll_seq;
 }
 
 static OTF2_CallbackCode
@@ -493,9 +527,13 @@ on_nb_collective_request (DECODER_ARGS,
   Decoder *self = user_data;
   gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_REQUEST, time);
 
-  PendingPoint *point = sextant_request_map_insert (self->nb_colls, request);
+  PendingPoint *point;
   guint32 n = attributes != NULL ? OTF2_AttributeList_GetNumberOfElements (attributes) : 0;
 
+  /* an earlier start of the id another location of the process completed */
+  if (self->shared_process && (point = sextant_request_map_lookup (self->nb_colls, request)) != NULL)
+    hold_nb_collective (self, point);
+  point = sextant_request_map_insert (self->nb_colls, request);
   *point = point_here (self, t);
   point->request = (gint64)request;
   /* Sextant's recorder names the communicator in an attribute: the
@@ -534,18 +572,29 @@ on_nb_collective_complete (DECODER_ARGS,
   gint64 t = _sextant_decoder_record (self, SEXTANT_EVENT_NON_BLOCKING_COLLECTIVE_COMPLETE, time);
   PendingPoint begin_point;
   PendingPoint *begin = sextant_request_map_remove (self->nb_colls, request, &begin_point) ? &begin_point : NULL;
-  OTF2_CallbackCode code;
+  SextantCollectiveHalf half;
 
+  /* another thread of the process may have started it: the pairing gives
+   * it its start and, where the start numbered it, that number */
+  if (begin == NULL && self->shared_process)
+    {
+      SextantRequestItem *item = hold_request (self, SEXTANT_REQUEST_NBC_COMPLETE, (gint64)request, t,
+                                               top_visit (self), NULL);
+
+      /* numbered at its start where the trace names the communicator
+       * there (-1 until the pairing), else here, at its completion */
+      item->coll = collective_half (self, collective_op, comm, root, sent, received, t, top_visit (self), TRUE, t,
+                                    self->import->nbc_comm_attribute ? NUMBER_BY_START : NUMBER_NOW);
+      return OTF2_CALLBACK_SUCCESS;
+    }
   if (begin == NULL)
     _sextant_import_log (self->import, "unknown_request", self->loc, t,
                          "NON_BLOCKING_COLLECTIVE_COMPLETE without its request; begins at its end");
 
-  code = write_collective (self, collective_op, comm, root, sent, received,
-                           begin != NULL ? begin->time : t,
-                           begin != NULL ? begin->visit : top_visit (self), TRUE, t,
-                           begin != NULL && begin->coll_comm == comm_value (comm) ? begin->coll_seq : -1);
-
-  return code;
+  half = collective_half (self, collective_op, comm, root, sent, received, begin != NULL ? begin->time : t,
+                          begin != NULL ? begin->visit : top_visit (self), TRUE, t,
+                          begin != NULL && begin->coll_comm == comm_value (comm) ? begin->coll_seq : NUMBER_NOW);
+  return write_collective (self, &half);
 }
 
 /* The requests still open at the location's end: never completed, or on a
@@ -560,6 +609,7 @@ _sextant_decoder_finish_requests (Decoder  *self,
   if (self->shared_process)
     {
       g_autoptr(GArray) open_posts = sextant_request_map_steal_values (self->irecvs);
+      g_autoptr(GArray) open_colls = sextant_request_map_steal_values (self->nb_colls);
 
       for (guint i = 0; i < open_sends->len; i++)
         {
@@ -574,6 +624,8 @@ _sextant_decoder_finish_requests (Decoder  *self,
 
           hold_request (self, SEXTANT_REQUEST_IRECV_REQUEST, post->request, post->time, post->visit, NULL);
         }
+      for (guint i = 0; i < open_colls->len; i++)
+        hold_nb_collective (self, &g_array_index (open_colls, PendingPoint, i));
       sextant_request_pairing_add (_sextant_matcher_get_requests (self->import->matcher), self->held_requests);
       if (self->held_requests != NULL)
         g_array_set_size (self->held_requests, 0);

@@ -879,10 +879,9 @@ decoder_open (Decoder  *self,
   }
   self->first_visit = -1;
   self->last_visit = -1;
-  /* a parallel import exchanges halves before the matcher's end: its
-   * requests are paired per location */
-  self->shared_process = import->share == NULL &&
-                         sextant_request_pairing_shared (_sextant_matcher_get_requests (import->matcher), loc);
+  /* requests another location of the process may complete are paired per
+   * process (a parallel import's shares are whole processes) */
+  self->shared_process = sextant_request_pairing_shared (_sextant_matcher_get_requests (import->matcher), loc);
   self->time_limit = import->have_clock && import->trace_length > 0 && import->trace_length < G_MAXINT64
                      ? (gint64)import->trace_length : G_MAXINT64;
   for (guint i = 0; i < PATH_CACHE_SIZE; i++)

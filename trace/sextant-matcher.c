@@ -1059,6 +1059,30 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
   return ok;
 }
 
+/**
+ * _sextant_matcher_add_paired_requests:
+ *
+ * Adds the message halves and collective members of the requests that
+ * threads of a process started and others completed, once every location
+ * has been read (sextant-request-pairing.h): at the end, or before a
+ * parallel import's exchange, which takes those with other ranks. Nothing
+ * is left to add afterwards.
+ */
+gboolean
+_sextant_matcher_add_paired_requests (SextantMatcher  *self,
+                                      GError         **error)
+{
+  g_autoptr(GArray) halves = NULL;
+  g_autoptr(GArray) members = NULL;
+
+  sextant_request_pairing_steal (self->requests, &halves, &members);
+  for (guint i = 0; i < halves->len; i++)
+    note_loc (self, g_array_index (halves, SextantDeferredHalf, i).half.loc);
+  _sextant_matcher_note_collectives (self, members);
+
+  return _sextant_matcher_add_deferred (self, halves, members, error);
+}
+
 /* The end ---------------------------------------------------------------- */
 
 typedef struct
@@ -1209,21 +1233,8 @@ _sextant_matcher_finish (SextantMatcher  *self,
   gint64 run_count = 0;
   gint64 run_time = 0;
 
-  /* the halves of requests started and completed by different threads */
-  {
-    g_autoptr(GArray) late = sextant_request_pairing_steal_halves (self->requests);
-
-    for (guint i = 0; i < late->len; i++)
-      note_loc (self, g_array_index (late, SextantDeferredHalf, i).half.loc);
-    for (guint i = 0; i < late->len; i++)
-      {
-        const SextantDeferredHalf *d = &g_array_index (late, SextantDeferredHalf, i);
-
-        if (!add_half (self, &d->half, d->is_recv, error))
-          return FALSE;
-      }
-  }
-  if (!match_held (self, error))
+  if (!_sextant_matcher_add_paired_requests (self, error) ||
+      !match_held (self, error))
     return FALSE;
   if (self->coll_order != NULL)
     {

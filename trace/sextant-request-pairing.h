@@ -8,12 +8,16 @@
  * request (Sextant's recorder makes request ids unique per process), but a
  * location decoder sees one location: it pairs the requests it can and,
  * on a process with several locations (a location group), hands over the
- * others - starts never completed on it, completions of requests it did
- * not start - at its end. At the end of the import they are paired per
- * process and request id, in the order of their times (an id may be used
- * again once completed), and become the message halves the decoder would
- * have written had both been on one location. Processes of one location
- * never come here.
+ * others - starts never completed on it, completions and cancellations of
+ * requests it did not start - at its end. At the end of the import (before
+ * a parallel import's exchange) they are paired per process and request
+ * id, in the order of their times (an id may be used again once
+ * completed), and become the message halves and collective members the
+ * decoder would have written had both been on one location: an MPI_Isend
+ * with its completion, an MPI_Irecv with its post, a non-blocking
+ * collective with its start and the number its start gave it on its
+ * communicator; a cancelled request is dropped with its start. Processes
+ * of one location never come here.
  */
 #pragma once
 
@@ -27,6 +31,10 @@ typedef enum
   SEXTANT_REQUEST_ISEND_COMPLETE, /* time, visit: the completion */
   SEXTANT_REQUEST_IRECV_REQUEST,  /* time, visit: the post */
   SEXTANT_REQUEST_IRECV,          /* half: the receive, post not known */
+  SEXTANT_REQUEST_NBC_REQUEST,    /* time, visit, coll.comm, coll.seq: a non-blocking collective's
+                                   * start, numbered coll.seq on coll.comm there (-1: at completion) */
+  SEXTANT_REQUEST_NBC_COMPLETE,   /* coll: the member, its start not known (seq -1: numbered by its start) */
+  SEXTANT_REQUEST_CANCELLED,      /* time: MPI_REQUEST_CANCELLED, its start not known */
 } SextantRequestEnd;
 
 typedef struct
@@ -36,7 +44,11 @@ typedef struct
   gint64             request;
   gint64             time;
   gint64             visit;
-  SextantHalf        half;        /* SEXTANT_REQUEST_ISEND, _IRECV */
+  union
+  {
+    SextantHalf            half;  /* SEXTANT_REQUEST_ISEND, _IRECV */
+    SextantCollectiveHalf  coll;  /* SEXTANT_REQUEST_NBC_REQUEST, _NBC_COMPLETE */
+  };
 } SextantRequestItem;
 
 typedef struct _SextantRequestPairing SextantRequestPairing;
@@ -50,9 +62,12 @@ gboolean               sextant_request_pairing_shared (SextantRequestPairing  *s
 void                   sextant_request_pairing_add    (SextantRequestPairing  *self,
                                                        const GArray           *items);
 /* Pairs what was handed over, logs what has no partner and returns the
- * message halves (SextantDeferredHalf), in a stable order; nothing is held
- * any more. */
-GArray                *sextant_request_pairing_steal_halves (SextantRequestPairing *self);
+ * message halves (SextantDeferredHalf) in @halves and the collective
+ * members (SextantCollectiveHalf) in @coll_halves, in a stable order;
+ * nothing is held any more. */
+void                   sextant_request_pairing_steal  (SextantRequestPairing  *self,
+                                                       GArray                **halves,
+                                                       GArray                **coll_halves);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantRequestPairing, sextant_request_pairing_free)
 

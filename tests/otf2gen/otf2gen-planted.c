@@ -46,6 +46,7 @@ static const char * const pl_kind_names[PL_N_EVENT_KINDS] = {
   [PL_EV_THREAD_RELEASE_LOCK] = "THREAD_RELEASE_LOCK",
   [PL_EV_OMP_ACQUIRE_LOCK] = "OMP_ACQUIRE_LOCK",
   [PL_EV_OMP_RELEASE_LOCK] = "OMP_RELEASE_LOCK",
+  [PL_EV_MPI_REQUEST_CANCELLED] = "MPI_REQUEST_CANCELLED",
 };
 
 #define PL_PROGRAM_NAME "planted"
@@ -197,21 +198,42 @@ pl_check (const PlScenario  *scenario,
 
 /* Writing ---------------------------------------------------------------- */
 
-static void
-pl_write_enter (SextantGen         *gen,
-                SextantGenLocation *loc,
-                const PlEvent      *ev)
+/* The list of one attribute of a reference @type whose value is @field - 1,
+ * or NULL when @field is 0 (no attribute) */
+static OTF2_AttributeList *
+pl_attributes (SextantGen        *gen,
+               uint32_t           field,
+               OTF2_AttributeRef  attribute,
+               OTF2_Type          type)
 {
-  OTF2_AttributeList *attributes = NULL;
+  OTF2_AttributeList *attributes;
+  OTF2_AttributeValue value = { .uint32 = field - 1 };
 
-  if (ev->arg != 0)
-    {
-      attributes = OTF2_AttributeList_New ();
-      sextant_gen_check (gen, OTF2_AttributeList_AddSourceCodeLocationRef (attributes, PL_ATTR_SCL, ev->arg - 1),
-                         "OTF2_AttributeList_AddSourceCodeLocationRef");
-    }
-  sextant_gen_event_done (gen, loc, ev->ts, OTF2_EvtWriter_Enter (loc->writer, attributes, ev->ts, ev->ref),
-                          "Enter");
+  if (field == 0)
+    return NULL;
+  attributes = OTF2_AttributeList_New ();
+  sextant_gen_check (gen, OTF2_AttributeList_AddAttribute (attributes, attribute, type, value),
+                     "OTF2_AttributeList_AddAttribute");
+  return attributes;
+}
+
+/* An ENTER, with the call site in the SOURCE_CODE_LOCATION attribute
+ * (arg), or a NON_BLOCKING_COLLECTIVE_REQUEST, with its communicator in
+ * PL_ATTR_NBC_COMM (ref) */
+static void
+pl_write_with_attribute (SextantGen         *gen,
+                         SextantGenLocation *loc,
+                         const PlEvent      *ev)
+{
+  gboolean enter = ev->kind == PL_EV_ENTER;
+  OTF2_AttributeList *attributes = enter ? pl_attributes (gen, ev->arg, PL_ATTR_SCL, OTF2_TYPE_SOURCE_CODE_LOCATION)
+                                         : pl_attributes (gen, ev->ref, PL_ATTR_NBC_COMM, OTF2_TYPE_COMM);
+
+  sextant_gen_event_done (gen, loc, ev->ts,
+                          enter ? OTF2_EvtWriter_Enter (loc->writer, attributes, ev->ts, ev->ref)
+                                : OTF2_EvtWriter_NonBlockingCollectiveRequest (loc->writer, attributes, ev->ts,
+                                                                               ev->request),
+                          enter ? "Enter" : "NonBlockingCollectiveRequest");
   if (attributes != NULL)
     OTF2_AttributeList_Delete (attributes);
 }
@@ -226,7 +248,7 @@ pl_write_event (SextantGen         *gen,
   switch (ev->kind)
     {
     case PL_EV_ENTER:
-      pl_write_enter (gen, loc, ev);
+      pl_write_with_attribute (gen, loc, ev);
       break;
     case PL_EV_LEAVE:
       SEXTANT_GEN_EVENT (gen, loc, ev->ts, Leave, ev->ref);
@@ -264,7 +286,10 @@ pl_write_event (SextantGen         *gen,
       SEXTANT_GEN_EVENT (gen, loc, ev->ts, MpiCollectiveEnd, ev->op, ev->ref, ev->arg, ev->bytes, ev->bytes_in);
       break;
     case PL_EV_NON_BLOCKING_COLLECTIVE_REQUEST:
-      SEXTANT_GEN_EVENT (gen, loc, ev->ts, NonBlockingCollectiveRequest, ev->request);
+      pl_write_with_attribute (gen, loc, ev);
+      break;
+    case PL_EV_MPI_REQUEST_CANCELLED:
+      SEXTANT_GEN_EVENT (gen, loc, ev->ts, MpiRequestCancelled, ev->request);
       break;
     case PL_EV_NON_BLOCKING_COLLECTIVE_COMPLETE:
       SEXTANT_GEN_EVENT (gen, loc, ev->ts, NonBlockingCollectiveComplete, ev->op, ev->ref, ev->arg,
@@ -333,6 +358,9 @@ pl_write_definitions (SextantGen          *gen,
                    OTF2_PARADIGM_CLASS_THREAD_CREATE_WAIT);
   SEXTANT_GEN_DEF (gen, Attribute, PL_ATTR_SCL, sextant_gen_string (gen, "source code location"),
                    sextant_gen_string (gen, "call site of the MPI call"), OTF2_TYPE_SOURCE_CODE_LOCATION);
+  if (scenario->nbc_comm)
+    SEXTANT_GEN_DEF (gen, Attribute, PL_ATTR_NBC_COMM, sextant_gen_string (gen, "communicator"),
+                     sextant_gen_string (gen, "communicator of the non-blocking collective"), OTF2_TYPE_COMM);
 
   SEXTANT_GEN_DEF (gen, SystemTreeNode, 0, sextant_gen_string (gen, "localhost"),
                    sextant_gen_string (gen, "node"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);

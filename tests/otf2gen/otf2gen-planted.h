@@ -203,6 +203,10 @@ PL_TABLE PlRegion pl_regions[PL_N_REGIONS] = {
  * PL_ATTR_SCL ("source code location") of an ENTER. */
 enum { PL_SCL_HALO, PL_N_SCLS };   /* PL_SCL_FILE:PL_SCL_LINE */
 #define PL_ATTR_SCL 0
+/* The communicator of a non-blocking collective's request, as Sextant's
+ * recorder writes it ("communicator", type COMM), in the scenarios that
+ * ask for it (`nbc_comm`) */
+#define PL_ATTR_NBC_COMM 1
 
 /* Groups and communicators (n = the trace's number of MPI ranks):
  *   PL_GROUP_LOCATIONS  COMM_LOCATIONS/MPI: locations 0..n-1
@@ -250,6 +254,7 @@ typedef enum
   PL_EV_THREAD_RELEASE_LOCK,
   PL_EV_OMP_ACQUIRE_LOCK,
   PL_EV_OMP_RELEASE_LOCK,
+  PL_EV_MPI_REQUEST_CANCELLED,
   PL_N_EVENT_KINDS
 } PlEventKind;
 
@@ -257,7 +262,9 @@ typedef enum
  *   ENTER/LEAVE           ref = region; arg = source code location + 1 (ENTER; 0 = no attribute)
  *   MPI_SEND/ISEND        ref = receiver rank, arg = tag, bytes, request (ISEND)
  *   MPI_RECV/IRECV        ref = sender rank, arg = tag, bytes, request (IRECV)
- *   ISEND_COMPLETE, IRECV_REQUEST, NON_BLOCKING_COLLECTIVE_REQUEST: request
+ *   ISEND_COMPLETE, IRECV_REQUEST, REQUEST_CANCELLED: request
+ *   NON_BLOCKING_COLLECTIVE_REQUEST: request; ref = communicator + 1 for the
+ *                         PL_ATTR_NBC_COMM attribute (0: none)
  *   MPI_COLLECTIVE_END, NON_BLOCKING_COLLECTIVE_COMPLETE:
  *                         ref = communicator, arg = root, op, bytes (sent),
  *                         bytes_in (received), request (NBC)
@@ -345,6 +352,11 @@ typedef struct
 #define PL_NBC_POST(loc, region, enter, leave, req) \
   PL_ENTER (loc, enter, region), \
   PL_EV (loc, enter, PL_EV_NON_BLOCKING_COLLECTIVE_REQUEST, 0, 0, 0, 0, 0, req), \
+  PL_LEAVE (loc, leave, region)
+/* ... whose request names its communicator (PL_ATTR_NBC_COMM) */
+#define PL_NBC_POST_ON(loc, region, enter, leave, comm, req) \
+  PL_ENTER (loc, enter, region), \
+  PL_EV (loc, enter, PL_EV_NON_BLOCKING_COLLECTIVE_REQUEST, (comm) + 1, 0, 0, 0, 0, req), \
   PL_LEAVE (loc, leave, region)
 #define PL_NBC_WAIT(loc, enter, leave, op, comm, root, sent, received, req) \
   PL_ENTER (loc, enter, PL_MPI_WAIT), \
@@ -473,6 +485,7 @@ typedef struct
   const char *const *unchecked;     /* patterns not compared, NULL-terminated */
   uint64_t           total_ticks;   /* sum over locations of (last record - first record) */
   gboolean           dup_comm;      /* PL_COMM_DUP is defined */
+  gboolean           nbc_comm;      /* PL_ATTR_NBC_COMM is defined */
 } PlScenario;
 
 PL_TABLE PlLocation pl_ranks[] = {

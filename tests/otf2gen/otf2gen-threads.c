@@ -1,5 +1,5 @@
-/* otf2gen-threads.c - the threads-recv, threads-colls and threads-wait scenarios (see
- * otf2gen-threads.h)
+/* otf2gen-threads.c - the threads-recv, threads-colls, threads-wait and threads-nbc
+ * scenarios (see otf2gen-threads.h)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -42,13 +42,13 @@ static const PlCase tr_cases[] = {
 };
 
 /* A scenario of 2 ranks at 1 MHz, every location from 0 to 1000 */
-#define TH_SCENARIO(name, summary, locations, cases, dup_comm) \
+#define TH_SCENARIO(name, summary, locations, cases, dup_comm, nbc_comm) \
   { (name), (summary), 1000000, 2, (locations), G_N_ELEMENTS (locations), (cases), G_N_ELEMENTS (cases), \
-    NULL, 0, NULL, G_N_ELEMENTS (locations) * 1000, (dup_comm) }
+    NULL, 0, NULL, G_N_ELEMENTS (locations) * 1000, (dup_comm), (nbc_comm) }
 
 static const PlScenario tr_scenario =
   TH_SCENARIO ("threads-recv", "rank 1's two threads receive rank 0's messages in the order they posted",
-               tr_locations, tr_cases, FALSE);
+               tr_locations, tr_cases, FALSE, FALSE);
 
 /* threads-colls: rank r's threads are locations r and PL_THREAD1 | r; a
  * collective is called at t by rank 0 ([t, t + 10]) and at t + 2 by rank
@@ -101,7 +101,7 @@ static const PlCase tc_cases[] = {
 
 static const PlScenario tc_scenario =
   TH_SCENARIO ("threads-colls", "two threads per rank call collectives on two communicators, interleaved",
-               tc_locations, tc_cases, TRUE);
+               tc_locations, tc_cases, TRUE, FALSE);
 
 /* threads-wait: each rank's thread starts the requests, its main thread
  * completes them in an MPI_Waitall (see otf2gen-threads.h). Rank r's
@@ -152,7 +152,56 @@ static const PlCase tw_cases[] = {
 
 static const PlScenario tw_scenario =
   TH_SCENARIO ("threads-wait", "one thread per rank starts requests, the other completes them",
-               tw_locations, tw_cases, FALSE);
+               tw_locations, tw_cases, FALSE, FALSE);
+
+/* threads-nbc: rank 0's thread and rank 1's main thread start the
+ * requests, the other thread of each rank completes or cancels them (see
+ * otf2gen-threads.h). The locations are threads-wait's: rank r's threads
+ * are r and PL_THREAD1 | r. */
+#define TN_T0 TW_T0
+#define TN_T1 TW_T1
+
+#define TN_IBARRIER(loc, t) PL_NBC_POST_ON (loc, PL_MPI_IBARRIER, t, (t) + 1, PL_COMM_WORLD, 1)
+#define TN_IALLREDUCE(loc, t) PL_NBC_POST_ON (loc, PL_MPI_IALLREDUCE, t, (t) + 1, PL_COMM_WORLD, 2)
+#define TN_BARRIER_DONE(loc, t) \
+  PL_EV (loc, t, PL_EV_NON_BLOCKING_COLLECTIVE_COMPLETE, PL_COMM_WORLD, PL_NO_ROOT, OTF2_COLLECTIVE_OP_BARRIER, 0, 0, 1)
+#define TN_ALLREDUCE_DONE(loc, t) \
+  PL_EV (loc, t, PL_EV_NON_BLOCKING_COLLECTIVE_COMPLETE, PL_COMM_WORLD, PL_NO_ROOT, OTF2_COLLECTIVE_OP_ALLREDUCE, \
+         8, 8, 2)
+#define TN_CANCEL(loc, t) \
+  PL_ENTER (loc, (t) - 1, PL_MPI_WAIT), PL_EV (loc, t, PL_EV_MPI_REQUEST_CANCELLED, 0, 0, 0, 0, 0, 3), \
+  PL_LEAVE (loc, (t) + 1, PL_MPI_WAIT)
+
+static const PlEvent tn_events[] = {
+  PL_CALL (TN_T0, PL_WORKER, 0, 1000),
+  PL_CALL (TN_T1, PL_WORKER, 0, 1000),
+  PL_ENTER (0, 0, PL_MAIN),
+  PL_ENTER (1, 0, PL_MAIN),
+  /* rank 0: its thread starts, its main thread completes */
+  TN_IBARRIER (TN_T0, 10), TN_IALLREDUCE (TN_T0, 20),
+  PL_IRECV_CALL (TN_T0, 29, 30, 31, 3),
+  PL_ENTER (0, 100, PL_MPI_WAITALL),
+  TN_ALLREDUCE_DONE (0, 101), TN_BARRIER_DONE (0, 102),
+  PL_LEAVE (0, 110, PL_MPI_WAITALL),
+  TN_CANCEL (0, 151),
+  /* rank 1: its main thread starts, its thread completes */
+  TN_IBARRIER (1, 12), TN_IALLREDUCE (1, 22),
+  PL_ISEND_CALL (1, PL_MPI_ISEND, 31, 32, 33, 0, 0, 8, 3),
+  PL_ENTER (TN_T1, 200, PL_MPI_WAITALL),
+  TN_BARRIER_DONE (TN_T1, 201), TN_ALLREDUCE_DONE (TN_T1, 202),
+  PL_LEAVE (TN_T1, 210, PL_MPI_WAITALL),
+  TN_CANCEL (TN_T1, 251),
+  PL_LEAVE (0, 1000, PL_MAIN),
+  PL_LEAVE (1, 1000, PL_MAIN),
+};
+
+static const PlCase tn_cases[] = {
+  PL_CASE_NO_INSTANCE ("threads-nbc", tn_events),
+};
+
+static const PlScenario tn_scenario =
+  TH_SCENARIO ("threads-nbc", "one thread per rank starts non-blocking collectives, the other completes them",
+               tw_locations, tn_cases, FALSE, TRUE);
 
 static const PlScenario *
 threads_scenario (const char *name)
@@ -163,6 +212,8 @@ threads_scenario (const char *name)
     return &tc_scenario;
   if (g_str_equal (name, tw_scenario.name))
     return &tw_scenario;
+  if (g_str_equal (name, tn_scenario.name))
+    return &tn_scenario;
   return NULL;
 }
 
@@ -174,7 +225,7 @@ sextant_otf2gen_threads_known (const char *name)
 
 /**
  * sextant_otf2gen_threads:
- * @name: "threads-recv", "threads-colls" or "threads-wait"
+ * @name: "threads-recv", "threads-colls", "threads-wait" or "threads-nbc"
  *
  * Writes the scenario to @outdir/traces.otf2.
  *

@@ -50,6 +50,29 @@
  * OTF2 lets any location of a process complete a request: every message
  * has its send completion and its receive's post, and no request is
  * incomplete or unknown.
+ *
+ * `sextant-otf2gen threads-nbc OUTDIR` writes ranks 0 and 1, each with two
+ * threads (locations r and PL_THREAD1 | r). Each rank starts an
+ * MPI_Ibarrier (request 1) and an MPI_Iallreduce (request 2) on
+ * MPI_COMM_WORLD, their requests naming the communicator (the attribute
+ * Sextant's recorder writes), and the other thread completes them in an
+ * MPI_Waitall - rank 0 in the opposite order. Rank 0's thread also posts an
+ * MPI_Irecv (request 3) from rank 1, and rank 1's main thread an MPI_Isend
+ * (request 3) to rank 0; the other thread of each rank records the
+ * request's MPI_REQUEST_CANCELLED:
+ *
+ *   request            rank 0: started  completed       rank 1: started  completed
+ *   1 Ibarrier         T 10             M 102           M 12             T 201
+ *   2 Iallreduce       T 20             M 101           M 22             T 202
+ *   3 Irecv / Isend    T 30             M 151 cancelled M 32             T 251 cancelled
+ *
+ * (M: the main thread, T: the other.) MPI matches the collectives in the
+ * order they started: THREADS_NBC_INSTANCES instances of 2 members, each
+ * member on the location that started it, from its start to its
+ * completion; numbered where they complete, rank 0's would be ALLREDUCE
+ * then BARRIER, rank 1's BARRIER then ALLREDUCE. The cancelled send and
+ * receive never happened: no message, and no request incomplete or
+ * unknown.
  */
 
 #pragma once
@@ -61,9 +84,10 @@ G_BEGIN_DECLS
 #define THREADS_RECV_MESSAGES 6
 #define THREADS_COLLS_INSTANCES 7
 #define THREADS_WAIT_MESSAGES 4
+#define THREADS_NBC_INSTANCES 2
 
 gboolean sextant_otf2gen_threads_known (const char  *name);
-/* @name: "threads-recv", "threads-colls" or "threads-wait" */
+/* @name: "threads-recv", "threads-colls", "threads-wait" or "threads-nbc" */
 gboolean sextant_otf2gen_threads       (const char  *name,
                                         const char  *outdir,
                                         gboolean     force,

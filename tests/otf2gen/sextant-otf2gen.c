@@ -18,7 +18,8 @@
  * (lock-storm*: many contended locks) and otf2gen-threads.h (threads-recv:
  * messages to a rank with two receiving threads; threads-colls: collectives
  * of two threads per rank; threads-wait: requests one thread starts and
- * another completes).  Output is deterministic: the
+ * another completes; threads-nbc: non-blocking collectives and cancelled
+ * requests likewise).  Output is deterministic: the
  * same scenario always gives the same records.
  *
  * Exit status: 0 on success, 1 when writing fails, 2 for bad arguments.
@@ -215,6 +216,8 @@ scenario_list (void)
   g_string_append_printf (s, "  %-16s %s\n", "threads-recv", "two threads of rank 1 receive from rank 0");
   g_string_append_printf (s, "  %-16s %s\n", "threads-colls", "two threads per rank call collectives on two communicators");
   g_string_append_printf (s, "  %-16s %s\n", "threads-wait", "one thread per rank starts requests, the other completes them");
+  g_string_append_printf (s, "  %-16s %s\n", "threads-nbc",
+                          "one thread per rank starts non-blocking collectives, the other completes them");
 
   return g_string_free (s, FALSE);
 }

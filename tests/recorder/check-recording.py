@@ -510,7 +510,17 @@ def scenario_comms(ctx):
     rec.expect_info(matched=8, unmatched=0)
     rec.expect_callsites('rec-comms.c', require_all_mpi=False)
     barriers = sorted(r[0] for r in rec.query("SELECT members FROM collective WHERE kind = 'BARRIER'"))
-    check(barriers == [2, 2, 4, 4, 4, 4], 'barriers and their members: %s' % barriers)
+    check(barriers == [2, 2, 4, 4, 4, 4, 4], 'barriers and their members: %s' % barriers)
+    # the idup: a non-blocking CREATE_HANDLE on the inter-communicator, and
+    # a communicator named after it, the same on every rank
+    idup = rec.query('''SELECT c.nonblocking, c.members, c.expected FROM collective c
+                        JOIN comm k ON k.id = c.comm WHERE c.kind = 'CREATE_HANDLE'
+                        AND k.name LIKE 'inter-communicator%' ORDER BY c.nonblocking''')
+    check(idup == [(0, 4, 4), (1, 4, 4)], 'the dup and idup of the inter-communicator: %s' % idup)
+    named = rec.query('''SELECT c.name, COUNT(*) FROM comm c JOIN comm_member m ON m.comm = c.id
+                         WHERE c.name LIKE 'MPI_Comm_idup(%' GROUP BY c.id''')
+    check(named == [('MPI_Comm_idup(inter-communicator of 2 and 2 ranks)', 4)],
+          'the idup communicator and its members: %s' % named)
     # rank r of each pair with rank r of the other (world 0-2, 1-3), each way, twice
     pairs = rec.query('''SELECT sv.loc, rv.loc, COUNT(*) FROM message m JOIN visit sv ON sv.id = m.send_visit
                          JOIN visit rv ON rv.id = m.recv_visit GROUP BY 1, 2 ORDER BY 1, 2''')
@@ -519,7 +529,7 @@ def scenario_comms(ctx):
     bcast = rec.query("SELECT members, expected, root_loc FROM collective WHERE kind = 'BCAST'")
     check(bcast == [(4, 4, 0)], 'the inter-communicator broadcast (members, expected, root): %s' % bcast)
     allreduce = rec.query("SELECT members, expected FROM collective WHERE kind = 'ALLREDUCE'")
-    check(allreduce == [(4, 4)], 'the inter-communicator allreduce: %s' % allreduce)
+    check(allreduce == [(4, 4), (4, 4)], 'the inter-communicators\' allreduces: %s' % allreduce)
     # the uneven inter-communicator ({0} and {1, 2, 3}): bytes per member by the remote group's size
     for kind, expected in (('ALLTOALLW', [(0, 12, 12), (1, 4, 4), (2, 4, 4), (3, 4, 4)]),
                            ('GATHER', [(0, 0, 12), (1, 4, 0), (2, 4, 0), (3, 4, 0)])):

@@ -12,12 +12,18 @@
  * and rank r of the other (MPI_Sendrecv, then MPI_Isend/MPI_Irecv), a
  * broadcast from rank 0 of the first pair (MPI_ROOT there, MPI_PROC_NULL on
  * its partner), an allreduce and a barrier on it, a barrier on its
- * MPI_Comm_dup; then MPI_Intercomm_merge of it (a 4-rank intra-communicator
- * the recorder did not see made) with a barrier. Collectives: the
- * duplicate's barrier (4 members), two barriers of 2 members, the
- * inter-communicator's broadcast, allreduce and barrier and its duplicate's
- * barrier (4 members each), the merged barrier (4 members), the dups'
- * CREATE_HANDLE and DESTROY_HANDLE. Messages: 8, all matched. Last, an
+ * MPI_Comm_dup; an MPI_Comm_idup of it with an MPI_Ibarrier and a second
+ * inter-communicator between the pairs, with the same members, with an
+ * MPI_Iallreduce, ranks 0 and 2 first using the idup's, 1 and 3 the second
+ * one (named by their members in the order of first use, the two would
+ * swap names on one side and the barrier meet the allreduce); then
+ * MPI_Intercomm_merge of the first (a 4-rank intra-communicator the
+ * recorder did not see made) with a barrier. Collectives: the duplicate's
+ * barrier (4 members), two barriers of 2 members, the inter-communicator's
+ * broadcast, allreduce and barrier, its duplicate's barrier, the Ibarrier
+ * and the Iallreduce (4 members each), the merged barrier (4 members),
+ * the dups' CREATE_HANDLE (the idup's non-blocking) and DESTROY_HANDLE.
+ * Messages: 8, all matched. Last, an
  * inter-communicator of unequal groups, {0} and {1, 2, 3}, whose per-peer
  * arrays have the remote group's size: an MPI_Alltoallw of one int per peer
  * (rank 0 sends and receives 12 bytes, the others 4) and an MPI_Gather to
@@ -31,9 +37,9 @@ int
 main (int    argc,
       char **argv)
 {
-  MPI_Comm dup, pair, inter, inter_dup, merged, side, uneven;
+  MPI_Comm dup, pair, inter, inter_dup, inter_idup, inter2, merged, side, uneven;
   MPI_Group world, half;
-  MPI_Request reqs[2];
+  MPI_Request reqs[2], idup;
   int ranks[2], size, local, out, in = -1, sum = 0, remote, got[3];
 
   rec_init (&argc, &argv, 4);
@@ -67,6 +73,25 @@ main (int    argc,
   MPI_Comm_dup (inter, &inter_dup); /* CALLSITE:MPI_Comm_dup */
   MPI_Barrier (inter_dup); /* CALLSITE:MPI_Barrier */
   MPI_Comm_free (&inter_dup); /* CALLSITE:MPI_Comm_free */
+  /* the recorder defines an idup's communicator when its request
+   * completes, as a child of its parent: the same on every rank, whatever
+   * other communicators of the same members each rank uses first */
+  MPI_Comm_idup (inter, &inter_idup, &idup); /* CALLSITE:MPI_Comm_idup */
+  MPI_Wait (&idup, MPI_STATUS_IGNORE); /* CALLSITE:MPI_Wait */
+  MPI_Intercomm_create (pair, 0, MPI_COMM_WORLD, rec_rank < 2 ? 2 : 0, 10, &inter2); /* CALLSITE:MPI_Intercomm_create */
+  if (rec_rank % 2 == 0)
+    {
+      MPI_Ibarrier (inter_idup, &reqs[0]); /* CALLSITE:MPI_Ibarrier */
+      MPI_Iallreduce (&out, &sum, 1, MPI_INT, MPI_SUM, inter2, &reqs[1]); /* CALLSITE:MPI_Iallreduce */
+    }
+  else
+    {
+      MPI_Iallreduce (&out, &sum, 1, MPI_INT, MPI_SUM, inter2, &reqs[0]); /* CALLSITE:MPI_Iallreduce */
+      MPI_Ibarrier (inter_idup, &reqs[1]); /* CALLSITE:MPI_Ibarrier */
+    }
+  MPI_Waitall (2, reqs, MPI_STATUSES_IGNORE); /* CALLSITE:MPI_Waitall */
+  MPI_Comm_free (&inter2); /* CALLSITE:MPI_Comm_free */
+  MPI_Comm_free (&inter_idup); /* CALLSITE:MPI_Comm_free */
   MPI_Intercomm_merge (inter, rec_rank >= 2, &merged); /* CALLSITE:MPI_Intercomm_merge */
   MPI_Comm_size (merged, &size);
   REC_CHECK (size == 4, "the merged communicator has %d ranks", size);
