@@ -7,13 +7,13 @@
  * plan of the shares, the halves set aside while the events are read, and
  * their exchange.
  *
- * The exchange sends each half to the rank of its other end and back to
- * its own: a message's send and receive, then, reach both ranks, and every
- * member of a collective on a communicator that spans ranks reaches every
- * rank that holds one of its members. Both ranks match what they received
- * in the order of the ranks that sent it (each rank's halves in the order
- * its matcher met them), so the two shards write the same message and the
- * same instance.
+ * The exchange sends each half to the rank of its other end, and its own
+ * rank keeps it: a message's send and receive, then, reach both ranks, and
+ * every member of a collective on a communicator that spans ranks reaches
+ * every rank that holds one of its members. Both ranks match what they
+ * have in the order of the ranks that set it aside (each rank's halves in
+ * the order its matcher met them), so the two shards write the same
+ * message and the same instance.
  */
 #include "config.h"
 
@@ -257,9 +257,11 @@ other_rank (SextantImport             *import,
   return (guint)import->share_owner[half->is_recv ? half->half.src : half->half.dst];
 }
 
-/* Every rank's part of what this rank sends into one buffer, @out[r] the
- * part of rank r: a half to the rank of its other end and back to this
- * one, a member to every rank with members of its communicator. */
+/* Every other rank's part of what this rank sends into one buffer, @out[r]
+ * the part of rank r: a half to the rank of its other end, a member to
+ * every rank with members of its communicator. This rank's own part is
+ * empty: what it set aside stays in its arrays, and unpack() takes it
+ * from there. */
 static void
 pack (SextantImport  *import,
       GBytes        **out)
@@ -276,10 +278,7 @@ pack (SextantImport  *import,
   guint8 *buffer;
 
   for (guint i = 0; i < import->share_halves->len; i++)
-    {
-      headers[other_rank (import, &g_array_index (import->share_halves, SextantDeferredHalf, i))].n_halves++;
-      headers[share->rank].n_halves++;
-    }
+    headers[other_rank (import, &g_array_index (import->share_halves, SextantDeferredHalf, i))].n_halves++;
   for (guint i = 0; i < import->share_coll_halves->len; i++)
     {
       GArray *ranks = comm_ranks (import, g_array_index (import->share_coll_halves, SextantCollectiveHalf, i).comm);
@@ -287,6 +286,7 @@ pack (SextantImport  *import,
       for (guint k = 0; k < ranks->len; k++)
         headers[g_array_index (ranks, guint32, k)].n_members++;
     }
+  headers[share->rank].n_members = 0;
   for (guint r = 0; r < n_ranks; r++)
     {
       at[r] = total;
@@ -301,13 +301,10 @@ pack (SextantImport  *import,
   for (guint i = 0; i < import->share_halves->len; i++)
     {
       const SextantDeferredHalf *half = &g_array_index (import->share_halves, SextantDeferredHalf, i);
-      guint to[2] = { other_rank (import, half), share->rank };
+      guint to = other_rank (import, half);
 
-      for (guint k = 0; k < G_N_ELEMENTS (to); k++)
-        {
-          memcpy (buffer + halves_at[to[k]], half, sizeof *half);
-          halves_at[to[k]] += sizeof *half;
-        }
+      memcpy (buffer + halves_at[to], half, sizeof *half);
+      halves_at[to] += sizeof *half;
     }
   for (guint i = 0; i < import->share_coll_halves->len; i++)
     {
@@ -320,6 +317,8 @@ pack (SextantImport  *import,
         {
           guint r = g_array_index (ranks, guint32, k);
 
+          if (r == share->rank)
+            continue;
           memcpy (buffer + members_at[r], &member, sizeof member);
           members_at[r] += sizeof member;
         }
@@ -354,13 +353,23 @@ check_part (GBytes  *bytes,
   return TRUE;
 }
 
-/* A checked part's counts, and its first half */
+/* The counts of rank @r's part and its first half: this rank's own from
+ * the arrays it set aside (a half is on the wire as it is in memory) */
 static const guint8 *
-part_halves (GBytes     *bytes,
-             WireHeader *header)
+part_halves (SextantImport  *import,
+             GBytes        **in,
+             guint           r,
+             WireHeader     *header)
 {
-  const guint8 *data = g_bytes_get_data (bytes, NULL);
+  const guint8 *data;
 
+  if (r == import->share->rank)
+    {
+      header->n_halves = import->share_halves->len;
+      header->n_members = import->share_coll_halves->len;
+      return (const guint8 *)import->share_halves->data;
+    }
+  data = g_bytes_get_data (in[r], NULL);
   memcpy (header, data, sizeof *header);
 
   return data + sizeof *header;
@@ -377,17 +386,18 @@ half_key (const guint8 *half)
   return GSIZE_TO_POINTER ((gsize)loc + 1);
 }
 
-/* The halves of messages that the ranks sent (@in, checked), into one
- * array per location in @by_loc (the locations in the order they first
- * came, the halves of each in the order they came), and the collective
- * members into @members. Each array is counted first and allocated
- * once. */
+/* The halves of messages that the ranks sent (@in, checked) and those
+ * this rank set aside, in rank order, into one array per location in
+ * @by_loc (the locations in the order they first came, the halves of each
+ * in the order they came), and the collective members into @members.
+ * Each array is counted first and allocated once. */
 static void
-unpack (GBytes    **in,
-        guint       n_ranks,
-        GPtrArray  *by_loc,
-        GArray    **members)
+unpack (SextantImport  *import,
+        GBytes        **in,
+        GPtrArray      *by_loc,
+        GArray        **members)
 {
+  guint n_ranks = import->share->n_ranks;
   g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);   /* location + 1 -> place in by_loc + 1 */
   g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint));
   guint64 n_members = 0;
@@ -395,7 +405,7 @@ unpack (GBytes    **in,
   for (guint r = 0; r < n_ranks; r++)
     {
       WireHeader header;
-      const guint8 *half = part_halves (in[r], &header);
+      const guint8 *half = part_halves (import, in, r, &header);
 
       n_members += header.n_members;
       for (guint64 i = 0; i < header.n_halves; i++, half += sizeof (SextantDeferredHalf))
@@ -419,13 +429,18 @@ unpack (GBytes    **in,
   for (guint r = 0; r < n_ranks; r++)
     {
       WireHeader header;
-      const guint8 *data = part_halves (in[r], &header);
+      const guint8 *data = part_halves (import, in, r, &header);
 
       for (guint64 i = 0; i < header.n_halves; i++, data += sizeof (SextantDeferredHalf))
         {
           guint place = GPOINTER_TO_UINT (g_hash_table_lookup (index, half_key (data)));
 
           g_array_append_vals (g_ptr_array_index (by_loc, place - 1), data, 1);
+        }
+      if (r == import->share->rank)
+        {
+          g_array_append_vals (*members, import->share_coll_halves->data, import->share_coll_halves->len);
+          continue;
         }
       for (guint64 i = 0; i < header.n_members; i++, data += sizeof (WireMember))
         {
@@ -474,21 +489,20 @@ _sextant_import_share_exchange (SextantImport  *import,
   g_debug ("rank %u sends %u message halves and %u collective members to other ranks", share->rank,
            import->share_halves->len, import->share_coll_halves->len);
   pack (import, out);
-  /* what was set aside is in @out now */
-  g_array_unref (import->share_halves);
-  g_array_unref (import->share_coll_halves);
-  import->share_halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
-  import->share_coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
-
   ok = share->exchange (out, in, share->user_data, error);
   for (guint r = 0; r < n_ranks; r++)
     g_clear_pointer (&out[r], g_bytes_unref);
   for (guint r = 0; ok && r < n_ranks; r++)
     ok = check_part (in[r], r, error);
   if (ok)
-    unpack (in, n_ranks, by_loc, &members);
+    unpack (import, in, by_loc, &members);
   for (guint r = 0; r < n_ranks; r++)
     g_clear_pointer (&in[r], g_bytes_unref);
+  /* what was set aside is in @by_loc and @members now */
+  g_array_unref (import->share_halves);
+  g_array_unref (import->share_coll_halves);
+  import->share_halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
+  import->share_coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   if (!ok)
     return FALSE;
 
