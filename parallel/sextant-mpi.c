@@ -39,28 +39,31 @@ share_cores (void)
     }
 }
 
-/* Rank 0: the bytes the ranks exchanged, and with @stats each rank's */
+/* Rank 0: the bytes the ranks exchanged, and with @stats each rank's
+ * bytes and the CPU its exchange took */
 static void
 print_volume (const char *manifest,
               const char *archive,
               GArray     *volume,
               gboolean    stats)
 {
-  guint n = volume->len / 2;
+  guint n = volume->len / 3;
   guint64 total = 0;
   guint64 most_out = 0;
   guint64 most_in = 0;
 
   for (guint r = 0; r < n; r++)
     {
-      guint64 out = g_array_index (volume, guint64, 2 * r);
-      guint64 in = g_array_index (volume, guint64, 2 * r + 1);
+      guint64 out = g_array_index (volume, guint64, 3 * r);
+      guint64 in = g_array_index (volume, guint64, 3 * r + 1);
+      guint64 cpu_usec = g_array_index (volume, guint64, 3 * r + 2);
 
       total += out;
       most_out = MAX (most_out, out);
       most_in = MAX (most_in, in);
       if (stats)
-        printf ("rank %u: sent %" G_GUINT64_FORMAT " bytes, received %" G_GUINT64_FORMAT " bytes\n", r, out, in);
+        printf ("rank %u: sent %" G_GUINT64_FORMAT " bytes, received %" G_GUINT64_FORMAT " bytes; the exchange took "
+                "%.3f s of CPU\n", r, out, in, cpu_usec / 1e6);
     }
   printf ("%s: %u shard(s) of %s; the ranks exchanged %" G_GUINT64_FORMAT " bytes (the most from one rank: %"
           G_GUINT64_FORMAT ", to one rank: %" G_GUINT64_FORMAT ")\n", manifest, n, archive, total, most_out, most_in);
@@ -75,7 +78,7 @@ run_import (int    argc,
   gboolean stats = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &manifest, "The manifest to write (required)", "MANIFEST" },
-    { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, "Print the bytes each rank sent and received in the exchange", NULL },
+    { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, "Print the bytes each rank sent and received in the exchange, and its CPU", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("ARCHIVE - import an OTF2 archive on all ranks");

@@ -27,6 +27,7 @@ struct _SextantShardExchange
   gboolean  stopped;       /* ... and stopped there because another rank failed */
   guint64   bytes_out;     /* sent to the other ranks */
   guint64   bytes_in;      /* received from them */
+  gint64    cpu_usec;      /* the import's CPU in its exchange */
 };
 
 SextantShardExchange *
@@ -247,20 +248,21 @@ sextant_shard_exchange_init_share (SextantShardExchange *self,
   share->n_ranks = (guint)self->size;
   share->exchange = exchange;
   share->user_data = self;
+  share->exchange_cpu_usec = &self->cpu_usec;
 }
 
 GArray *
 sextant_shard_exchange_gather_volume (SextantShardExchange *self)
 {
-  guint64 mine[2] = { self->bytes_out, self->bytes_in };
+  guint64 mine[3] = { self->bytes_out, self->bytes_in, (guint64)MAX (self->cpu_usec, 0) };
   GArray *all = NULL;
 
   if (self->rank == 0)
     {
       all = g_array_new (FALSE, TRUE, sizeof (guint64));
-      g_array_set_size (all, 2 * (guint)self->size);
+      g_array_set_size (all, 3 * (guint)self->size);
     }
-  MPI_Gather (mine, 2, MPI_UINT64_T, all != NULL ? all->data : NULL, 2, MPI_UINT64_T, 0, self->comm);
+  MPI_Gather (mine, 3, MPI_UINT64_T, all != NULL ? all->data : NULL, 3, MPI_UINT64_T, 0, self->comm);
 
   return all;
 }

@@ -50,8 +50,9 @@ void                  sextant_shard_exchange_set_failures (GPtrArray          *m
                                                            const char         *heading,
                                                            GError            **error);
 /* The bytes each rank sent the others in the exchanges and received from
- * them (not what it kept for itself), at rank 0: 2 guint64 per rank, sent
- * and received, in rank order; %NULL on the other ranks. */
+ * them (not what it kept for itself), and the CPU time (us) its import
+ * spent in the exchange, at rank 0: 3 guint64 per rank, in rank order;
+ * %NULL on the other ranks. */
 GArray               *sextant_shard_exchange_gather_volume (SextantShardExchange *self);
 /* The location lists of every rank at rank 0 (GArray of guint32 by rank),
  * %NULL elsewhere. */

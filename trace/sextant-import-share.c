@@ -481,6 +481,7 @@ _sextant_import_share_exchange (SextantImport  *import,
   g_autofree GBytes **in = g_new0 (GBytes *, MAX (n_ranks, 1));
   g_autoptr(GPtrArray) by_loc = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   g_autoptr(GArray) members = NULL;
+  gint64 cpu_usec = sextant_thread_cpu_usec ();
   gboolean ok;
 
   if (share->definitions_only)
@@ -507,5 +508,9 @@ _sextant_import_share_exchange (SextantImport  *import,
     return FALSE;
 
   import->share_exchanged = TRUE;
-  return match_received (import, by_loc, members, error);
+  ok = match_received (import, by_loc, members, error);
+  if (share->exchange_cpu_usec != NULL)
+    *share->exchange_cpu_usec += sextant_thread_cpu_usec () - cpu_usec;
+
+  return ok;
 }
