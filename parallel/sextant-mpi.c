@@ -6,7 +6,7 @@
  * sextant-mpi: Sextant's engine for traces larger than one workstation,
  * run under mpirun (docs/parallel.md).
  *
- *   mpirun -np N sextant-mpi import ARCHIVE -o MANIFEST
+ *   mpirun -np N sextant-mpi import ARCHIVE -o MANIFEST [--stats]
  *   mpirun -np N sextant-mpi analyze MANIFEST [-p ID]... [--param K=V]...
  *
  * Exit status 0 on success, 1 when the import or analysis failed (rank 0
@@ -39,27 +39,58 @@ share_cores (void)
     }
 }
 
+/* Rank 0: the bytes the ranks exchanged, and with @stats each rank's
+ * bytes and the CPU its exchange took */
+static void
+print_volume (const char *manifest,
+              const char *archive,
+              GArray     *volume,
+              gboolean    stats)
+{
+  guint n = volume->len / 3;
+  guint64 total = 0;
+  guint64 most_out = 0;
+  guint64 most_in = 0;
+
+  for (guint r = 0; r < n; r++)
+    {
+      guint64 out = g_array_index (volume, guint64, 3 * r);
+      guint64 in = g_array_index (volume, guint64, 3 * r + 1);
+      guint64 cpu_usec = g_array_index (volume, guint64, 3 * r + 2);
+
+      total += out;
+      most_out = MAX (most_out, out);
+      most_in = MAX (most_in, in);
+      if (stats)
+        printf ("rank %u: sent %" G_GUINT64_FORMAT " bytes, received %" G_GUINT64_FORMAT " bytes; the exchange took "
+                "%.3f s of CPU\n", r, out, in, cpu_usec / 1e6);
+    }
+  printf ("%s: %u shard(s) of %s; the ranks exchanged %" G_GUINT64_FORMAT " bytes (the most from one rank: %"
+          G_GUINT64_FORMAT ", to one rank: %" G_GUINT64_FORMAT ")\n", manifest, n, archive, total, most_out, most_in);
+}
+
 static int
 run_import (int    argc,
             char **argv,
             int    rank)
 {
   g_autofree char *manifest = NULL;
+  gboolean stats = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &manifest, "The manifest to write (required)", "MANIFEST" },
+    { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, "Print the bytes each rank sent and received in the exchange, and its CPU", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("ARCHIVE - import an OTF2 archive on all ranks");
   g_autoptr(GError) error = NULL;
   g_autoptr(SextantShardExchange) exchange = NULL;
-  guint64 total = 0;
-  guint64 largest = 0;
+  g_autoptr(GArray) volume = NULL;
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || manifest == NULL)
     {
       if (rank == 0)
-        fprintf (stderr, "sextant-mpi import: %s\nUsage: sextant-mpi import ARCHIVE -o MANIFEST\n",
+        fprintf (stderr, "sextant-mpi import: %s\nUsage: sextant-mpi import ARCHIVE -o MANIFEST [--stats]\n",
                  error != NULL ? error->message : argc != 2 ? "name one archive" : "the manifest (-o) is required");
       return 2;
     }
@@ -72,10 +103,8 @@ run_import (int    argc,
         fprintf (stderr, "sextant-mpi import: %s\n", error->message);
       return 1;
     }
-  sextant_shard_exchange_get_volume (exchange, &total, &largest);
-  if (rank == 0)
-    printf ("%s: %d shard(s) of %s; the ranks exchanged %" G_GUINT64_FORMAT " bytes (the most from one rank: %"
-            G_GUINT64_FORMAT ")\n", manifest, (int)sextant_shard_exchange_get_size (exchange), argv[1], total, largest);
+  if ((volume = sextant_shard_exchange_gather_volume (exchange)) != NULL)
+    print_volume (manifest, argv[1], volume, stats);
 
   return 0;
 }
@@ -140,7 +169,7 @@ main (int    argc,
   else
     {
       if (rank == 0)
-        fprintf (stderr, "Usage: sextant-mpi import ARCHIVE -o MANIFEST\n"
+        fprintf (stderr, "Usage: sextant-mpi import ARCHIVE -o MANIFEST [--stats]\n"
                          "       sextant-mpi analyze MANIFEST [-p ID]... [--param K=V]...\n");
       status = 2;
     }

@@ -26,6 +26,8 @@ struct _SextantShardExchange
   gboolean  exchanged;     /* this rank took part in the exchange */
   gboolean  stopped;       /* ... and stopped there because another rank failed */
   guint64   bytes_out;     /* sent to the other ranks */
+  guint64   bytes_in;      /* received from them */
+  gint64    cpu_usec;      /* the import's CPU in its exchange */
 };
 
 SextantShardExchange *
@@ -130,6 +132,30 @@ sextant_shard_exchange_abandon (SextantShardExchange *self)
     agree (self, TRUE);
 }
 
+/* Where the parts of @out lie one after another in one buffer (as the
+ * importer packs them), its start; else %NULL */
+static const guint8 *
+one_buffer (GBytes **out,
+            guint    n)
+{
+  const guint8 *start = g_bytes_get_data (out[0], NULL);
+  gsize offset = 0;
+
+  for (guint r = 0; r < n; r++)
+    {
+      gsize size = 0;
+      const guint8 *data = g_bytes_get_data (out[r], &size);
+
+      if (size > 0 && (start == NULL || data != start + offset))
+        return NULL;
+      offset += size;
+    }
+
+  return start;
+}
+
+/* Sends @out[r] to rank r and fills @in[r] with what rank r sent; this
+ * rank's own part stays in memory (@in[rank] is @out[rank]). */
 static gboolean
 exchange (GBytes   **out,
           GBytes   **in,
@@ -138,16 +164,19 @@ exchange (GBytes   **out,
 {
   SextantShardExchange *self = user_data;
   guint n = (guint)self->size;
+  guint me = (guint)self->rank;
   g_autofree guint64 *send_sizes = g_new0 (guint64, n);
   g_autofree guint64 *recv_sizes = g_new0 (guint64, n);
   g_autofree int *send_counts = g_new0 (int, n);
   g_autofree int *send_displs = g_new0 (int, n);
   g_autofree int *recv_counts = g_new0 (int, n);
   g_autofree int *recv_displs = g_new0 (int, n);
-  g_autofree guint8 *send = NULL;
+  g_autofree guint8 *copy = NULL;
+  const guint8 *send;
   guint8 *recv = NULL;
   guint64 send_total = 0;
   guint64 recv_total = 0;
+
   if (!agree (self, FALSE))
     {
       self->stopped = TRUE;
@@ -160,12 +189,15 @@ exchange (GBytes   **out,
     {
       send_sizes[r] = g_bytes_get_size (out[r]);
       send_total += send_sizes[r];
-      if (r != (guint)self->rank)
-        self->bytes_out += send_sizes[r];
     }
   MPI_Alltoall (send_sizes, 1, MPI_UINT64_T, recv_sizes, 1, MPI_UINT64_T, self->comm);
   for (guint r = 0; r < n; r++)
-    recv_total += recv_sizes[r];
+    if (r != me)
+      {
+        recv_total += recv_sizes[r];
+        self->bytes_out += send_sizes[r];
+        self->bytes_in += recv_sizes[r];
+      }
 
   /* MPI counts are ints: one exchange carries up to 2 GiB each way */
   if (any_rank (self, send_total > G_MAXINT || recv_total > G_MAXINT))
@@ -176,16 +208,21 @@ exchange (GBytes   **out,
       return FALSE;
     }
 
-  send = g_malloc (MAX (send_total, 1));
-  recv = g_malloc (MAX (recv_total, 1));
-  for (guint r = 0, s = 0, t = 0; r < n; r++)
+  if ((send = one_buffer (out, n)) == NULL)
     {
-      send_counts[r] = (int)send_sizes[r];
+      send = copy = g_malloc (MAX (send_total, 1));
+      for (gsize r = 0, s = 0; r < n; s += send_sizes[r], r++)
+        memcpy (copy + s, g_bytes_get_data (out[r], NULL), send_sizes[r]);
+    }
+  recv = g_malloc (MAX (recv_total, 1));
+  for (guint r = 0, s = 0, t = 0; r < n; s += (guint)send_sizes[r], r++)
+    {
       send_displs[r] = (int)s;
-      memcpy (send + s, g_bytes_get_data (out[r], NULL), send_sizes[r]);
-      s += send_sizes[r];
-      recv_counts[r] = (int)recv_sizes[r];
       recv_displs[r] = (int)t;
+      if (r == me)
+        continue;
+      send_counts[r] = (int)send_sizes[r];
+      recv_counts[r] = (int)recv_sizes[r];
       t += recv_sizes[r];
     }
   MPI_Alltoallv (send, send_counts, send_displs, MPI_BYTE, recv, recv_counts, recv_displs, MPI_BYTE, self->comm);
@@ -195,7 +232,8 @@ exchange (GBytes   **out,
     g_autoptr(GBytes) all = g_bytes_new_take (recv, MAX (recv_total, 1));
 
     for (guint r = 0; r < n; r++)
-      in[r] = g_bytes_new_from_bytes (all, (gsize)recv_displs[r], (gsize)recv_sizes[r]);
+      in[r] = r == me ? g_bytes_ref (out[r])
+                      : g_bytes_new_from_bytes (all, (gsize)recv_displs[r], (gsize)recv_sizes[r]);
   }
 
   return TRUE;
@@ -210,19 +248,23 @@ sextant_shard_exchange_init_share (SextantShardExchange *self,
   share->n_ranks = (guint)self->size;
   share->exchange = exchange;
   share->user_data = self;
+  share->exchange_cpu_usec = &self->cpu_usec;
 }
 
-void
-sextant_shard_exchange_get_volume (SextantShardExchange *self,
-                                   guint64              *total,
-                                   guint64              *largest)
+GArray *
+sextant_shard_exchange_gather_volume (SextantShardExchange *self)
 {
-  guint64 mine = self->bytes_out;
+  guint64 mine[3] = { self->bytes_out, self->bytes_in, (guint64)MAX (self->cpu_usec, 0) };
+  GArray *all = NULL;
 
-  *total = 0;
-  *largest = 0;
-  MPI_Reduce (&mine, total, 1, MPI_UINT64_T, MPI_SUM, 0, self->comm);
-  MPI_Reduce (&mine, largest, 1, MPI_UINT64_T, MPI_MAX, 0, self->comm);
+  if (self->rank == 0)
+    {
+      all = g_array_new (FALSE, TRUE, sizeof (guint64));
+      g_array_set_size (all, 3 * (guint)self->size);
+    }
+  MPI_Gather (mine, 3, MPI_UINT64_T, all != NULL ? all->data : NULL, 3, MPI_UINT64_T, 0, self->comm);
+
+  return all;
 }
 
 GPtrArray *

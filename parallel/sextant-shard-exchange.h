@@ -49,11 +49,11 @@ GPtrArray            *sextant_shard_exchange_gather_errors (SextantShardExchange
 void                  sextant_shard_exchange_set_failures (GPtrArray          *messages,
                                                            const char         *heading,
                                                            GError            **error);
-/* The bytes the ranks sent each other in the exchange (not to
- * themselves): the sum and the largest rank's, at rank 0. */
-void                  sextant_shard_exchange_get_volume (SextantShardExchange *self,
-                                                         guint64              *total,
-                                                         guint64              *largest);
+/* The bytes each rank sent the others in the exchanges and received from
+ * them (not what it kept for itself), and the CPU time (us) its import
+ * spent in the exchange, at rank 0: 3 guint64 per rank, in rank order;
+ * %NULL on the other ranks. */
+GArray               *sextant_shard_exchange_gather_volume (SextantShardExchange *self);
 /* The location lists of every rank at rank 0 (GArray of guint32 by rank),
  * %NULL elsewhere. */
 GPtrArray            *sextant_shard_exchange_gather_locations (SextantShardExchange *self,

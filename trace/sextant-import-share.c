@@ -7,13 +7,13 @@
  * plan of the shares, the halves set aside while the events are read, and
  * their exchange.
  *
- * The exchange sends each half to the rank of its other end and back to
- * its own: a message's send and receive, then, reach both ranks, and every
- * member of a collective on a communicator that spans ranks reaches every
- * rank that holds one of its members. Both ranks match what they received
- * in the order of the ranks that sent it (each rank's halves in the order
- * its matcher met them), so the two shards write the same message and the
- * same instance.
+ * The exchange sends each half to the rank of its other end, and its own
+ * rank keeps it: a message's send and receive, then, reach both ranks, and
+ * every member of a collective on a communicator that spans ranks reaches
+ * every rank that holds one of its members. Both ranks match what they
+ * have in the order of the ranks that set it aside (each rank's halves in
+ * the order its matcher met them), so the two shards write the same
+ * message and the same instance.
  */
 #include "config.h"
 
@@ -196,8 +196,13 @@ _sextant_import_share_takes_collective (SextantImport               *import,
   return TRUE;
 }
 
-/* On the wire: the counts, then the message halves as they are, then the
- * collective members with their operation's number for its name. */
+/* On the wire, each rank's part: the counts, then the message halves as
+ * they are, then the collective members with their operation's number for
+ * its name. The parts of all ranks are written one after another into one
+ * buffer, in the order the halves were set aside, and the exchange sends
+ * them from there (parallel/sextant-shard-exchange.c): a half is copied
+ * into that buffer and, at its ranks, out of the received one into the
+ * matcher's arrays, and nowhere else. */
 typedef struct
 {
   guint64  n_halves;
@@ -210,100 +215,252 @@ typedef struct
   gint64                 op;     /* OTF2_CollectiveOp */
 } WireMember;
 
-static gint64
-collective_op (const char *kind)
+static gsize
+part_size (const WireHeader *header)
 {
-  for (gint64 op = 0; op < 256; op++)
-    if (g_strcmp0 (sextant_otf2_collective_op_name ((OTF2_CollectiveOp)op), kind) == 0)
-      return op;
+  return sizeof *header + header->n_halves * sizeof (SextantDeferredHalf) + header->n_members * sizeof (WireMember);
+}
+
+/* The operations by the address of their names (static strings, which
+ * the members' kinds are), the lowest operation of a name first */
+static GHashTable *
+collective_ops (void)
+{
+  GHashTable *ops = g_hash_table_new (NULL, NULL);
+
+  for (gint op = 255; op >= 0; op--)
+    g_hash_table_insert (ops, (gpointer)sextant_otf2_collective_op_name ((OTF2_CollectiveOp)op), GINT_TO_POINTER (op));
+
+  return ops;
+}
+
+static gint64
+collective_op (GHashTable *ops,
+               const char *kind)
+{
+  gpointer op = NULL;
+
+  if (g_hash_table_lookup_extended (ops, kind, NULL, &op))
+    return GPOINTER_TO_INT (op);
+  for (gint64 named = 0; named < 256; named++)
+    if (g_strcmp0 (sextant_otf2_collective_op_name ((OTF2_CollectiveOp)named), kind) == 0)
+      return named;
 
   return 255;
 }
 
-static GBytes *
-pack (const GArray *halves,
-      const GArray *members)
+/* The rank of the other end of a half set aside */
+static guint
+other_rank (SextantImport             *import,
+            const SextantDeferredHalf *half)
 {
-  WireHeader header = { halves->len, members->len };
-  GByteArray *bytes = g_byte_array_sized_new (sizeof header + halves->len * sizeof (SextantDeferredHalf) +
-                                              members->len * sizeof (WireMember));
-
-  g_byte_array_append (bytes, (const guint8 *)&header, sizeof header);
-  if (halves->len > 0)
-    g_byte_array_append (bytes, (const guint8 *)halves->data, halves->len * sizeof (SextantDeferredHalf));
-  for (guint i = 0; i < members->len; i++)
-    {
-      WireMember member = { g_array_index (members, SextantCollectiveHalf, i), 0 };
-
-      member.op = collective_op (member.half.kind);
-      member.half.kind = NULL;
-      g_byte_array_append (bytes, (const guint8 *)&member, sizeof member);
-    }
-
-  return g_byte_array_free_to_bytes (bytes);
+  return (guint)import->share_owner[half->is_recv ? half->half.src : half->half.dst];
 }
 
+/* Every other rank's part of what this rank sends into one buffer, @out[r]
+ * the part of rank r: a half to the rank of its other end, a member to
+ * every rank with members of its communicator. This rank's own part is
+ * empty: what it set aside stays in its arrays, and unpack() takes it
+ * from there. */
+static void
+pack (SextantImport  *import,
+      GBytes        **out)
+{
+  const SextantImportShare *share = import->share;
+  guint n_ranks = share->n_ranks;
+  g_autofree WireHeader *headers = g_new0 (WireHeader, n_ranks);
+  g_autofree gsize *at = g_new (gsize, n_ranks);
+  g_autofree gsize *halves_at = g_new (gsize, n_ranks);
+  g_autofree gsize *members_at = g_new (gsize, n_ranks);
+  g_autoptr(GHashTable) ops = collective_ops ();
+  g_autoptr(GBytes) all = NULL;
+  gsize total = 0;
+  guint8 *buffer;
+
+  for (guint i = 0; i < import->share_halves->len; i++)
+    headers[other_rank (import, &g_array_index (import->share_halves, SextantDeferredHalf, i))].n_halves++;
+  for (guint i = 0; i < import->share_coll_halves->len; i++)
+    {
+      GArray *ranks = comm_ranks (import, g_array_index (import->share_coll_halves, SextantCollectiveHalf, i).comm);
+
+      for (guint k = 0; k < ranks->len; k++)
+        headers[g_array_index (ranks, guint32, k)].n_members++;
+    }
+  headers[share->rank].n_members = 0;
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      at[r] = total;
+      halves_at[r] = total + sizeof (WireHeader);
+      members_at[r] = halves_at[r] + headers[r].n_halves * sizeof (SextantDeferredHalf);
+      total += part_size (&headers[r]);
+    }
+
+  buffer = g_malloc (total);
+  for (guint r = 0; r < n_ranks; r++)
+    memcpy (buffer + at[r], &headers[r], sizeof (WireHeader));
+  for (guint i = 0; i < import->share_halves->len; i++)
+    {
+      const SextantDeferredHalf *half = &g_array_index (import->share_halves, SextantDeferredHalf, i);
+      guint to = other_rank (import, half);
+
+      memcpy (buffer + halves_at[to], half, sizeof *half);
+      halves_at[to] += sizeof *half;
+    }
+  for (guint i = 0; i < import->share_coll_halves->len; i++)
+    {
+      WireMember member = { g_array_index (import->share_coll_halves, SextantCollectiveHalf, i), 0 };
+      GArray *ranks = comm_ranks (import, member.half.comm);
+
+      member.op = collective_op (ops, member.half.kind);
+      member.half.kind = NULL;
+      for (guint k = 0; k < ranks->len; k++)
+        {
+          guint r = g_array_index (ranks, guint32, k);
+
+          if (r == share->rank)
+            continue;
+          memcpy (buffer + members_at[r], &member, sizeof member);
+          members_at[r] += sizeof member;
+        }
+    }
+
+  all = g_bytes_new_take (buffer, total);
+  for (guint r = 0; r < n_ranks; r++)
+    out[r] = g_bytes_new_from_bytes (all, at[r], part_size (&headers[r]));
+}
+
+/* The part that @rank sent, its counts checked against its size */
 static gboolean
-unpack (GBytes   *bytes,
-        guint     rank,
-        GArray   *halves,
-        GArray   *members,
-        GError  **error)
+check_part (GBytes  *bytes,
+            guint    rank,
+            GError **error)
 {
   gsize size = 0;
-  const guint8 *data = bytes != NULL ? g_bytes_get_data (bytes, &size) : NULL;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
   WireHeader header = { 0, 0 };
 
   if (size >= sizeof header)
     memcpy (&header, data, sizeof header);
   if (size < sizeof header ||
       header.n_halves > (size - sizeof header) / sizeof (SextantDeferredHalf) ||
-      size != sizeof header + header.n_halves * sizeof (SextantDeferredHalf) + header.n_members * sizeof (WireMember))
+      size != part_size (&header))
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
                    "the halves of messages that rank %u sent are damaged (%" G_GSIZE_FORMAT " bytes)", rank, size);
       return FALSE;
     }
-  data += sizeof header;
-  g_array_append_vals (halves, data, (guint)header.n_halves);
-  data += header.n_halves * sizeof (SextantDeferredHalf);
-  for (guint64 i = 0; i < header.n_members; i++)
-    {
-      WireMember member;
-
-      memcpy (&member, data + i * sizeof member, sizeof member);
-      member.half.kind = sextant_otf2_collective_op_name ((OTF2_CollectiveOp)member.op);
-      g_array_append_val (members, member.half);
-    }
 
   return TRUE;
+}
+
+/* The counts of rank @r's part and its first half: this rank's own from
+ * the arrays it set aside (a half is on the wire as it is in memory) */
+static const guint8 *
+part_halves (SextantImport  *import,
+             GBytes        **in,
+             guint           r,
+             WireHeader     *header)
+{
+  const guint8 *data;
+
+  if (r == import->share->rank)
+    {
+      header->n_halves = import->share_halves->len;
+      header->n_members = import->share_coll_halves->len;
+      return (const guint8 *)import->share_halves->data;
+    }
+  data = g_bytes_get_data (in[r], NULL);
+  memcpy (header, data, sizeof *header);
+
+  return data + sizeof *header;
+}
+
+/* The key in the index of received halves of the location of @half */
+static gpointer
+half_key (const guint8 *half)
+{
+  gint64 loc;
+
+  memcpy (&loc, half + G_STRUCT_OFFSET (SextantDeferredHalf, half.loc), sizeof loc);
+
+  return GSIZE_TO_POINTER ((gsize)loc + 1);
+}
+
+/* The halves of messages that the ranks sent (@in, checked) and those
+ * this rank set aside, in rank order, into one array per location in
+ * @by_loc (the locations in the order they first came, the halves of each
+ * in the order they came), and the collective members into @members.
+ * Each array is counted first and allocated once. */
+static void
+unpack (SextantImport  *import,
+        GBytes        **in,
+        GPtrArray      *by_loc,
+        GArray        **members)
+{
+  guint n_ranks = import->share->n_ranks;
+  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);   /* location + 1 -> place in by_loc + 1 */
+  g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint));
+  guint64 n_members = 0;
+
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      WireHeader header;
+      const guint8 *half = part_halves (import, in, r, &header);
+
+      n_members += header.n_members;
+      for (guint64 i = 0; i < header.n_halves; i++, half += sizeof (SextantDeferredHalf))
+        {
+          guint place = GPOINTER_TO_UINT (g_hash_table_lookup (index, half_key (half)));
+
+          if (place == 0)
+            {
+              g_array_set_size (counts, counts->len + 1);
+              place = counts->len;
+              g_hash_table_insert (index, half_key (half), GUINT_TO_POINTER (place));
+            }
+          g_array_index (counts, guint, place - 1)++;
+        }
+    }
+  for (guint i = 0; i < counts->len; i++)
+    g_ptr_array_add (by_loc, g_array_sized_new (FALSE, FALSE, sizeof (SextantDeferredHalf),
+                                                g_array_index (counts, guint, i)));
+  *members = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf), (guint)n_members);
+
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      WireHeader header;
+      const guint8 *data = part_halves (import, in, r, &header);
+
+      for (guint64 i = 0; i < header.n_halves; i++, data += sizeof (SextantDeferredHalf))
+        {
+          guint place = GPOINTER_TO_UINT (g_hash_table_lookup (index, half_key (data)));
+
+          g_array_append_vals (g_ptr_array_index (by_loc, place - 1), data, 1);
+        }
+      if (r == import->share->rank)
+        {
+          g_array_append_vals (*members, import->share_coll_halves->data, import->share_coll_halves->len);
+          continue;
+        }
+      for (guint64 i = 0; i < header.n_members; i++, data += sizeof (WireMember))
+        {
+          WireMember member;
+
+          memcpy (&member, data, sizeof member);
+          member.half.kind = sextant_otf2_collective_op_name ((OTF2_CollectiveOp)member.op);
+          g_array_append_val (*members, member.half);
+        }
+    }
 }
 
 /* The matcher takes the halves a location at a time: those of each
  * location, in the order they came, after noting them all. */
 static gboolean
 match_received (SextantImport  *import,
-                GArray         *halves,
+                GPtrArray      *by_loc,
                 GArray         *members,
                 GError        **error)
 {
-  g_autoptr(GPtrArray) by_loc = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
-  g_autoptr(GHashTable) index = g_hash_table_new (g_int64_hash, g_int64_equal);
-
-  for (guint i = 0; i < halves->len; i++)
-    {
-      SextantDeferredHalf *half = &g_array_index (halves, SextantDeferredHalf, i);
-      GArray *group = g_hash_table_lookup (index, &half->half.loc);
-
-      if (group == NULL)
-        {
-          group = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
-          g_ptr_array_add (by_loc, group);
-          g_hash_table_insert (index, &half->half.loc, group);
-        }
-      g_array_append_val (group, *half);
-    }
-
   for (guint i = 0; i < by_loc->len; i++)
     _sextant_matcher_note_halves (import->matcher, g_ptr_array_index (by_loc, i));
   for (guint i = 0; i < by_loc->len; i++)
@@ -320,59 +477,40 @@ _sextant_import_share_exchange (SextantImport  *import,
 {
   const SextantImportShare *share = import->share;
   guint n_ranks = share->n_ranks;
-  g_autoptr(GPtrArray) out_halves = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
-  g_autoptr(GPtrArray) out_members = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   g_autofree GBytes **out = g_new0 (GBytes *, MAX (n_ranks, 1));
   g_autofree GBytes **in = g_new0 (GBytes *, MAX (n_ranks, 1));
-  g_autoptr(GArray) halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
-  g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
+  g_autoptr(GPtrArray) by_loc = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  g_autoptr(GArray) members = NULL;
+  gint64 cpu_usec = sextant_thread_cpu_usec ();
   gboolean ok;
 
   if (share->definitions_only)
     return TRUE;
 
-  for (guint r = 0; r < n_ranks; r++)
-    {
-      g_ptr_array_add (out_halves, g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf)));
-      g_ptr_array_add (out_members, g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf)));
-    }
-
-  /* a half to the rank of its other end and back to this one */
-  for (guint i = 0; i < import->share_halves->len; i++)
-    {
-      const SextantDeferredHalf *half = &g_array_index (import->share_halves, SextantDeferredHalf, i);
-      gint64 other = half->is_recv ? half->half.src : half->half.dst;
-
-      g_array_append_val (g_ptr_array_index (out_halves, import->share_owner[other]), *half);
-      g_array_append_val (g_ptr_array_index (out_halves, share->rank), *half);
-    }
-  /* a member to every rank with members of its communicator */
-  for (guint i = 0; i < import->share_coll_halves->len; i++)
-    {
-      const SextantCollectiveHalf *member = &g_array_index (import->share_coll_halves, SextantCollectiveHalf, i);
-      GArray *ranks = comm_ranks (import, member->comm);
-
-      for (guint k = 0; k < ranks->len; k++)
-        g_array_append_val (g_ptr_array_index (out_members, g_array_index (ranks, guint32, k)), *member);
-    }
   g_debug ("rank %u sends %u message halves and %u collective members to other ranks", share->rank,
            import->share_halves->len, import->share_coll_halves->len);
-  g_array_set_size (import->share_halves, 0);
-  g_array_set_size (import->share_coll_halves, 0);
-
-  for (guint r = 0; r < n_ranks; r++)
-    out[r] = pack (g_ptr_array_index (out_halves, r), g_ptr_array_index (out_members, r));
+  pack (import, out);
   ok = share->exchange (out, in, share->user_data, error);
-  for (guint r = 0; ok && r < n_ranks; r++)
-    ok = unpack (in[r], r, halves, members, error);
   for (guint r = 0; r < n_ranks; r++)
-    {
-      g_clear_pointer (&out[r], g_bytes_unref);
-      g_clear_pointer (&in[r], g_bytes_unref);
-    }
+    g_clear_pointer (&out[r], g_bytes_unref);
+  for (guint r = 0; ok && r < n_ranks; r++)
+    ok = check_part (in[r], r, error);
+  if (ok)
+    unpack (import, in, by_loc, &members);
+  for (guint r = 0; r < n_ranks; r++)
+    g_clear_pointer (&in[r], g_bytes_unref);
+  /* what was set aside is in @by_loc and @members now */
+  g_array_unref (import->share_halves);
+  g_array_unref (import->share_coll_halves);
+  import->share_halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
+  import->share_coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   if (!ok)
     return FALSE;
 
   import->share_exchanged = TRUE;
-  return match_received (import, halves, members, error);
+  ok = match_received (import, by_loc, members, error);
+  if (share->exchange_cpu_usec != NULL)
+    *share->exchange_cpu_usec += sextant_thread_cpu_usec () - cpu_usec;
+
+  return ok;
 }

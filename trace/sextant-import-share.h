@@ -40,6 +40,10 @@ typedef struct
   gboolean              definitions_only;
   SextantShareExchange  exchange;
   gpointer              user_data;
+  /* nullable: where the import adds the CPU time (us) its exchange took
+   * on this rank: packing, the exchange itself, unpacking and matching
+   * what came in (`sextant-mpi import --stats`) */
+  gint64               *exchange_cpu_usec;
 } SextantImportShare;
 
 G_END_DECLS

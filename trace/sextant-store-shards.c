@@ -51,13 +51,16 @@ stat_shard (const char  *path,
 }
 
 /* The shard's event records, and its first and last event (meta time_begin,
- * time_end) when it has events. */
+ * time_end) when it has events; its locations' counts and spans as a JSON
+ * array of [id, events, first_visit, last_visit, time_begin, time_end]
+ * (one statement writes them into the manifest, not one a location: a
+ * statement costs 30-40 us to prepare, 0.15 s at 4096 locations). */
 typedef struct
 {
-  SextantStore *manifest;
-  gint64        events;
-  gint64        begin;
-  gint64        end;
+  gint64   events;
+  gint64   begin;
+  gint64   end;
+  GString *locations;
 } ShardSpan;
 
 static gboolean
@@ -74,7 +77,6 @@ span_row (const SextantRow  *row,
   return FALSE;
 }
 
-/* A location of the shard's own, its counts and span into the manifest */
 static gboolean
 location_row (const SextantRow  *row,
               gpointer           user_data,
@@ -82,13 +84,19 @@ location_row (const SextantRow  *row,
 {
   ShardSpan *span = user_data;
 
-  return sextant_store_foreach_sql (span->manifest,
-                                    "UPDATE location SET events = ?2, first_visit = ?3, last_visit = ?4, "
-                                    "time_begin = ?5, time_end = ?6 WHERE id = ?1",
-                                    no_rows, NULL, error, "innnnn", sextant_row_get_int (row, 0),
-                                    sextant_row_get_int (row, 1), sextant_row_get_int_or_null (row, 2),
-                                    sextant_row_get_int_or_null (row, 3), sextant_row_get_int_or_null (row, 4),
-                                    sextant_row_get_int_or_null (row, 5));
+  if (span->locations->len > 1)
+    g_string_append_c (span->locations, ',');
+  for (guint c = 0; c < 6; c++)
+    {
+      g_string_append_c (span->locations, c == 0 ? '[' : ',');
+      if (sextant_row_is_null (row, c))
+        g_string_append (span->locations, "null");
+      else
+        g_string_append_printf (span->locations, "%" G_GINT64_FORMAT, sextant_row_get_int (row, c));
+    }
+  g_string_append_c (span->locations, ']');
+
+  return TRUE;
 }
 
 /* The shard's event records and span (meta time_begin, time_end), and its
@@ -96,23 +104,50 @@ location_row (const SextantRow  *row,
  * counts are what the manifest holds of the trace: sextant-store-union.c
  * reads the rest from the shards) */
 static gboolean
-shard_span (const char  *path,
-            ShardSpan   *span,
-            GError     **error)
+shard_span (SextantStore  *manifest,
+            const char    *path,
+            ShardSpan     *span,
+            GError       **error)
 {
   g_autoptr(SextantStore) shard = sextant_store_open (path, error);
+  g_autoptr(GString) locations = g_string_new ("[");
 
-  return shard != NULL &&
-         sextant_store_foreach_sql (shard,
-                                    "SELECT (SELECT total (events) FROM location), "
-                                    "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_begin'), "
-                                    "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_end')",
-                                    span_row, span, error, "") &&
-         sextant_store_foreach_sql (shard,
-                                    "SELECT id, events, first_visit, last_visit, time_begin, time_end FROM location "
-                                    "WHERE events > 0 OR first_visit IS NOT NULL",
-                                    location_row, span, error, "") &&
-         sextant_store_close (shard, error);
+  span->locations = locations;
+  if (shard == NULL ||
+      !sextant_store_foreach_sql (shard,
+                                  "SELECT (SELECT total (events) FROM location), "
+                                  "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_begin'), "
+                                  "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_end')",
+                                  span_row, span, error, "") ||
+      !sextant_store_foreach_sql (shard,
+                                  "SELECT id, events, first_visit, last_visit, time_begin, time_end FROM location "
+                                  "WHERE events > 0 OR first_visit IS NOT NULL",
+                                  location_row, span, error, "") ||
+      !sextant_store_close (shard, error))
+    return FALSE;
+  g_string_append_c (locations, ']');
+
+  return sextant_store_foreach_sql (manifest,
+                                    "UPDATE location SET events = json_extract (l.value, '$[1]'), "
+                                    "  first_visit = json_extract (l.value, '$[2]'), "
+                                    "  last_visit = json_extract (l.value, '$[3]'), "
+                                    "  time_begin = json_extract (l.value, '$[4]'), "
+                                    "  time_end = json_extract (l.value, '$[5]') "
+                                    "FROM json_each (?1) AS l WHERE location.id = json_extract (l.value, '$[0]')",
+                                    no_rows, NULL, error, "t", locations->str);
+}
+
+/* The shard's locations as a JSON array of their ids */
+static char *
+location_ids (GArray *locations)
+{
+  GString *ids = g_string_new ("[");
+
+  for (guint i = 0; i < locations->len; i++)
+    g_string_append_printf (ids, "%s%u", i > 0 ? "," : "", g_array_index (locations, guint32, i));
+  g_string_append_c (ids, ']');
+
+  return g_string_free (ids, FALSE);
 }
 
 gboolean
@@ -142,9 +177,10 @@ sextant_store_add_shards (SextantStore  *manifest,
       g_autofree char *recorded = g_build_filename (prefix, info->name, NULL);
       gint64 size = 0;
       gint64 mtime_ns = 0;
-      ShardSpan span = { manifest, 0, 0, 0 };
+      g_autofree char *ids = location_ids (info->locations);
+      ShardSpan span = { 0, 0, 0, NULL };
 
-      if (!shard_span (path, &span, error))
+      if (!shard_span (manifest, path, &span, error))
         return FALSE;
       if (span.events > 0)
         {
@@ -165,11 +201,10 @@ sextant_store_add_shards (SextantStore  *manifest,
                                       (gint64)rank, recorded, (gint64)info->locations->len, span.events, size,
                                       mtime_ns))
         return FALSE;
-      for (guint i = 0; i < info->locations->len; i++)
-        if (!sextant_store_foreach_sql (manifest, "INSERT INTO shard_location (loc, shard) VALUES (?, ?)",
-                                        no_rows, NULL, error, "ii",
-                                        (gint64)g_array_index (info->locations, guint32, i), (gint64)rank))
-          return FALSE;
+      if (!sextant_store_foreach_sql (manifest,
+                                      "INSERT INTO shard_location (loc, shard) SELECT value, ?2 FROM json_each (?1)",
+                                      no_rows, NULL, error, "ti", ids, (gint64)rank))
+        return FALSE;
     }
 
   /* the whole trace's event records and span, as a single store's meta has them */

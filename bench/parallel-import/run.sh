@@ -15,9 +15,12 @@
 # median wall time, events/s, the median ratio to (s) of the same round,
 # the median CPU time (user + system, all ranks together) and its ratio to
 # (s)'s, the largest peak RSS of one rank (of the rounds and ranks) and the
-# bytes the ranks exchanged (all, and the most one rank sent), then the
-# load average before and after and the commands. On a shared machine the
-# wall times follow what else runs; the CPU times much less.
+# bytes the ranks exchanged (all, the most one rank sent, the most one
+# rank received: `sextant-mpi import --stats`), then the load average
+# before and after and the commands. On a shared machine the wall times
+# follow what else runs; the CPU times much less. Also writes
+# WORKDIR/summary.tsv, the same figures for bench/parallel-import/model.py
+# (with the trace's messages and collective members: `sextant info`).
 # Environment: BUILDDIR (build), SEXTANT, SEXTANT_MPI, BENCH_GEN.
 
 set -euo pipefail
@@ -85,7 +88,7 @@ parallel ()
   local n=$1 name=$2
   timed "$name" "${mpirun[@]}" -np "$n" sh -c \
     'exec /usr/bin/time -f "%M %U %S" -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$logs/$name.rss" \
-    "$sextant_mpi" import "$anchor" -o "$workdir/p$n.sextant"
+    "$sextant_mpi" import --stats "$anchor" -o "$workdir/p$n.sextant"
 }
 
 configs=(s)
@@ -105,8 +108,17 @@ for i in $(seq 1 "$reps"); do
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-echo "| import | median wall (s) | events/s | wall / single's, median of the rounds | median CPU, all ranks (s) | CPU / single's | largest RSS of a rank (MiB) | bytes exchanged (all; most from one rank) |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+# the messages and the collective members (a member records one MPI_COLLECTIVE_BEGIN)
+"$sextant" info "$workdir/single.sextant.db" >"$logs/info.out"
+n_messages=$(awk '$1 == "Messages:" { print $2 }' "$logs/info.out")
+n_members=$(awk '$1 == "MPI_COLLECTIVE_BEGIN" { print $2 }' "$logs/info.out")
+n_collectives=$(awk '$1 == "Collectives:" { print $2 }' "$logs/info.out")
+summary=$workdir/summary.tsv
+printf 'ranks\tlocations\tevents\tmessages\tcollectives\tmembers\twall_s\tcpu_s\trss_kb\texchange_cpu_s\tbytes\tmost_sent\tmost_received\n' \
+  >"$summary"
+
+echo "| import | median wall (s) | events/s | wall / single's, median of the rounds | median CPU, all ranks (s) | CPU / single's | largest RSS of a rank (MiB) | bytes exchanged (all; most from one rank; most to one rank) | CPU of the exchange, all ranks (s) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for c in "${configs[@]}"; do
   wall=$(for i in $(seq 1 "$reps"); do cut -d' ' -f1 "$logs/$c.$i.time"; done | median)
   ratio=$(for i in $(seq 1 "$reps"); do
@@ -118,6 +130,9 @@ for c in "${configs[@]}"; do
     rss=$(for i in $(seq 1 "$reps"); do cut -d' ' -f2 "$logs/s.$i.time"; done | largest)
     label="single process, \`sextant import\`"
     exchanged="-"
+    volume="0 0 0"
+    exchange_cpu=0
+    n=0
   else
     rss=$(cat "$logs/$c".*.rss.* | cut -d' ' -f1 | largest)
     cpu=$(for i in $(seq 1 "$reps"); do cat "$logs/$c.$i.rss".* | awk '{ t += $2 + $3 } END { print t }'; done | median)
@@ -126,14 +141,24 @@ for c in "${configs[@]}"; do
                   cat "$logs/$c.$i.rss".* | awk -v s="$s_cpu" '{ t += $2 + $3 } END { print t / s }'
                 done | median)
     label="\`sextant-mpi import\` on ${c#p} rank(s)"
-    exchanged=$(sed -n 's/.*exchanged \([0-9]*\) bytes (the most from one rank: \([0-9]*\)).*/\1; \2/p' "$logs/$c.1.out")
+    volume=$(sed -n 's/.*exchanged \([0-9]*\) bytes (the most from one rank: \([0-9]*\), to one rank: \([0-9]*\)).*/\1 \2 \3/p' \
+               "$logs/$c.1.out")
+    exchanged=${volume// /; }
+    # the CPU the ranks' exchanges took together (--stats), median of the rounds
+    exchange_cpu=$(for i in $(seq 1 "$reps"); do
+                     sed -n 's/.*the exchange took \([0-9.]*\) s of CPU.*/\1/p' "$logs/$c.$i.out" | awk '{ t += $1 } END { print t }'
+                   done | median)
+    n=${c#p}
   fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$ranks" "$n_events" "$n_messages" "$n_collectives" \
+    "$n_members" "$wall" "$cpu" "$rss" "$exchange_cpu" \
+    "${volume// /$'\t'}" >>"$summary"
   awk -v l="$label" -v w="$wall" -v e="$n_events" -v r="$ratio" -v c="$cpu" -v cr="$cpu_ratio" -v m="$rss" \
-      -v x="$exchanged" \
-    'BEGIN { printf "| %s | %.2f | %.0f | %.2f | %.2f | %.2f | %.0f | %s |\n", l, w, e / w, r, c, cr, m / 1024, x }'
+      -v x="$exchanged" -v xc="$exchange_cpu" \
+    'BEGIN { printf "| %s | %.2f | %.0f | %.2f | %.2f | %.2f | %.0f | %s | %.2f |\n", l, w, e / w, r, c, cr, m / 1024, x, xc }'
 done
 echo
-echo "- events: $n_events; $ranks locations; $reps rounds, the imports of a round in a rotating order, warm page cache"
+echo "- events: $n_events; $ranks locations; $n_messages messages, $n_collectives collectives with $n_members members; $reps rounds, the imports of a round in a rotating order, warm page cache"
 echo "- load average (1, 5, 15 min) before: $load_before; after: $load_after"
 echo "- machine: $(nproc) CPUs, $(uname -sr)"
 echo
@@ -141,5 +166,5 @@ echo '```'
 echo "# BUILDDIR=$builddir $invocation"
 echo "$gen --ranks $ranks --events $events --force $trace_dir"
 echo "/usr/bin/time -f '%e %M %U %S' ${single_cmd[*]}"
-echo "/usr/bin/time -f '%e %M %U %S' ${mpirun[*]} -np N sh -c 'exec /usr/bin/time -f \"%M %U %S\" -o \"\$0.\$OMPI_COMM_WORLD_RANK\" \"\$@\"' RSS $sextant_mpi import $anchor -o $workdir/pN.sextant"
+echo "/usr/bin/time -f '%e %M %U %S' ${mpirun[*]} -np N sh -c 'exec /usr/bin/time -f \"%M %U %S\" -o \"\$0.\$OMPI_COMM_WORLD_RANK\" \"\$@\"' RSS $sextant_mpi import --stats $anchor -o $workdir/pN.sextant"
 echo '```'
