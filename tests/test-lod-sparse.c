@@ -11,7 +11,9 @@
  * both, for every location and level, over the whole run and over parts
  * of it, bucket by bucket (sextant_lod_reader_read()), through SQLite's rows
  * (read_rows()), for a batch of locations (prefetch()) and as the machine
- * picture sums them; the levels both store are the same rows.
+ * picture sums them; the levels both store are the same rows. More
+ * archives are checked with SEXTANT_TEST_LOD_ARCHIVES (anchor files,
+ * separated by ':').
  */
 #include "config.h"
 
@@ -26,9 +28,9 @@ typedef struct
   SextantStore *dense;
 } Fixture;
 
-/* @data: an archive of the external traces, or "gen" for the import
- * benchmark's generator at 256 ranks of about 800 events (every location
- * sparse) */
+/* @data: an archive of the external traces, an anchor file's absolute
+ * path, or "gen" for the import benchmark's generator at 256 ranks of
+ * about 800 events (every location sparse) */
 static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
@@ -51,6 +53,8 @@ fixture_set_up (Fixture       *fixture,
       }
       archive = g_build_filename (out, "traces.otf2", NULL);
     }
+  else if (g_path_is_absolute (data))
+    archive = g_strdup (data);
   else
     {
       g_assert_nonnull (g_getenv ("SEXTANT_EXTERNAL_TRACES"));
@@ -208,6 +212,7 @@ main (int    argc,
     "gen", "casita-1_scorep-ompt-host-nested", "casita-2_cloverleaf_oaccregions_cudafull",
     "casita-2_jacobi_blame_cpu_015", "sstmacro-otf2_test_traces", "casita-1_ocl_deps",
   };
+  g_auto(GStrv) more = g_strsplit (g_getenv ("SEXTANT_TEST_LOD_ARCHIVES") ?: "", ":", -1);
 
   g_test_init (&argc, &argv, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (archives); i++)
@@ -217,6 +222,16 @@ main (int    argc,
       g_test_add (path, Fixture, archives[i], fixture_set_up, test_same, fixture_tear_down);
     }
   g_test_add ("/lod-sparse/small-cache/gen", Fixture, "gen", fixture_set_up, test_small_cache, fixture_tear_down);
+  /* more archives, outside the suite: SEXTANT_TEST_LOD_ARCHIVES=ANCHOR:ANCHOR... */
+  for (guint i = 0; more[i] != NULL; i++)
+    if (g_path_is_absolute (more[i]))
+      {
+        g_autofree char *dir = g_path_get_dirname (more[i]);
+        g_autofree char *name = g_path_get_basename (dir);
+        g_autofree char *path = g_strdup_printf ("/lod-sparse/more/%u-%s", i, name);
+
+        g_test_add (path, Fixture, more[i], fixture_set_up, test_same, fixture_tear_down);
+      }
 
   return g_test_run ();
 }
