@@ -36,6 +36,7 @@ typedef struct
 {
   GArray  *chunks;   /* of Chunk */
   GArray  *computed; /* of SextantLodBucket, or NULL */
+  gint64   lo, hi;   /* the buckets computed: [lo, hi] (none: hi < lo) */
   gsize    bytes;
   guint64  used;
 } Level;
@@ -408,17 +409,16 @@ load_levels (SextantLodReader  *self,
   ok = n_missing == 0 ||
        sextant_store_foreach_sql (self->store, lod_chunks_sql, lod_chunk_row, &data, error, "ti", missing->str,
                                   (gint64)level);
-  /* the levels below a location's first, from its visits, whole */
+  /* the levels below a location's first: computed from its visits as
+   * reads ask for their buckets (cover()) */
   for (guint i = 0; ok && i < sparse->len; i++)
     {
-      gint64 loc = g_array_index (sparse, gint64, i);
-      gint64 key = LEVEL_KEY (loc, level);
+      gint64 key = LEVEL_KEY (g_array_index (sparse, gint64, i), level);
       Level *entry = g_hash_table_lookup (self->levels, &key);
 
       entry->computed = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
-      ok = _sextant_lod_compute_level (self, loc, level, 0, G_MAXINT64 / 2, TRUE, entry->computed, error);
-      entry->bytes += entry->computed->len * sizeof (SextantLodBucket);
-      self->level_bytes += entry->computed->len * sizeof (SextantLodBucket);
+      entry->lo = 0;
+      entry->hi = -1;
     }
   if (!ok)
     {
@@ -435,13 +435,6 @@ load_levels (SextantLodReader  *self,
             }
         }
       return FALSE;
-    }
-  /* reading visits moved the clock on: none of these levels is dropped */
-  for (guint i = 0; i < n_locs && now != self->clock; i++)
-    {
-      gint64 key = LEVEL_KEY (locs[i], level);
-
-      ((Level *)g_hash_table_lookup (self->levels, &key))->used = self->clock;
     }
   evict_levels (self);
 
@@ -558,6 +551,55 @@ bucket_range (SextantLodReader *self,
   return TRUE;
 }
 
+/* Computes the buckets [@first, @last] of a level @entry of @loc that the
+ * location does not store, where they are not computed yet: the range
+ * computed grows by what a read adds to it on either side */
+static gboolean
+cover (SextantLodReader  *self,
+       Level             *entry,
+       gint64             loc,
+       guint              level,
+       gint64             first,
+       gint64             last,
+       GError           **error)
+{
+  g_autoptr(GArray) before = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+  guint len = entry->computed->len;
+
+  last = MIN (last, ((gint64)1 << (self->n_levels - 1 - level)) - 1);
+  if (first > last)
+    return TRUE;
+  if (entry->hi < entry->lo)
+    {
+      if (!_sextant_lod_compute_level (self, loc, level, first, last, TRUE, entry->computed, error))
+        {
+          g_array_set_size (entry->computed, 0);
+          return FALSE;
+        }
+      entry->lo = first;
+      entry->hi = last;
+    }
+  else
+    {
+      if (first < entry->lo &&
+          !_sextant_lod_compute_level (self, loc, level, first, entry->lo - 1, TRUE, before, error))
+        return FALSE;
+      if (last > entry->hi &&
+          !_sextant_lod_compute_level (self, loc, level, entry->hi + 1, last, TRUE, entry->computed, error))
+        {
+          g_array_set_size (entry->computed, len);
+          return FALSE;
+        }
+      g_array_prepend_vals (entry->computed, before->data, before->len);
+      entry->lo = MIN (entry->lo, first);
+      entry->hi = MAX (entry->hi, last);
+    }
+  entry->bytes += (entry->computed->len - len) * sizeof (SextantLodBucket);
+  self->level_bytes += (entry->computed->len - len) * sizeof (SextantLodBucket);
+
+  return TRUE;
+}
+
 gboolean
 sextant_lod_reader_read (SextantLodReader  *self,
                          gint64             loc,
@@ -585,6 +627,8 @@ sextant_lod_reader_read (SextantLodReader  *self,
   if (!load_levels (self, &loc, 1, level, error))
     return FALSE;
   entry = g_hash_table_lookup (self->levels, &key);
+  if (entry->computed != NULL && !cover (self, entry, loc, level, first, last, error))
+    return FALSE;
   append_buckets (self, entry, level, first, last, buckets);
 
   return TRUE;

@@ -72,8 +72,8 @@ guint             sextant_lod_reader_pick_level       (SextantLodReader  *self,
 /* Appends to @buckets (of SextantLodBucket) the buckets of @level in which
  * location @loc ran and that overlap [@t0, @t1), in time order. A level
  * below the location's first stored level (a location with few events,
- * docs/schema.md) is computed from its visits, whole, at its first read,
- * and kept in the cache like a stored one. */
+ * docs/schema.md) is computed from its visits, the buckets a read asks for
+ * that are not computed yet, and kept in the cache like a stored level. */
 gboolean          sextant_lod_reader_read             (SextantLodReader  *self,
                                                        gint64             loc,
                                                        guint              level,
