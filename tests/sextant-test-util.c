@@ -160,3 +160,16 @@ sextant_test_take_int (const SextantRow  *row,
 
   return TRUE;
 }
+
+gint64
+sextant_test_query_int (SextantStore *store,
+                        const char   *sql)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 value = -1;
+
+  g_assert_true (sextant_store_foreach_sql (store, sql, sextant_test_take_int, &value, &error, ""));
+  g_assert_no_error (error);
+
+  return value;
+}

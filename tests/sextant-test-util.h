@@ -40,6 +40,10 @@ void          sextant_test_remove_tree (const char  *path);
 /* The integer meta value @key of @store; fails the test without it */
 gint64        sextant_test_meta_int    (SextantStore *store,
                                         const char   *key);
+/* The first column of the first row of @sql (no parameters) on @store
+ * (-1: no row); fails the test if the query fails */
+gint64        sextant_test_query_int   (SextantStore *store,
+                                        const char   *sql);
 /* A SextantRowFunc: the row's first column (NULL: 0) into the gint64 at
  * @user_data */
 gboolean      sextant_test_take_int    (const SextantRow  *row,

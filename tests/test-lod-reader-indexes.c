@@ -84,19 +84,6 @@ fixture_tear_down (Fixture       *fixture,
   g_free (fixture->tmpdir);
 }
 
-static gint64
-query_int (SextantStore *store,
-           const char   *sql)
-{
-  g_autoptr(GError) error = NULL;
-  gint64 value = -1;
-
-  g_assert_true (sextant_store_foreach_sql (store, sql, sextant_test_take_int, &value, &error, ""));
-  g_assert_no_error (error);
-
-  return value;
-}
-
 /* Windows ------------------------------------------------------------------------------ */
 
 typedef struct
@@ -481,7 +468,7 @@ test_lost (Fixture       *fixture,
   g_autoptr(GArray) windows = make_windows (fixture, 400,
                                             "SELECT begin, \"end\" FROM pattern_instance_data "
                                             "WHERE begin IS NOT NULL AND \"end\" IS NOT NULL ORDER BY id LIMIT 60");
-  gint64 instances = query_int (fixture->store, "SELECT count (*) FROM pattern_instance_data WHERE loc IS NOT NULL");
+  gint64 instances = sextant_test_query_int (fixture->store, "SELECT count (*) FROM pattern_instance_data WHERE loc IS NOT NULL");
   g_assert_no_error (error);
   g_assert_cmpint (instances, >, 0);
   g_assert_cmpuint (check_windows (reader, fixture->store, windows, lost_by_sql, check_lost), >, windows->len / 4);
@@ -489,19 +476,19 @@ test_lost (Fixture       *fixture,
   /* a tick in the middle of the longest instance, far from both its
    * ends: it is there (one that begins there could be any way behind) */
   {
-    gint64 longest = query_int (fixture->store,
+    gint64 longest = sextant_test_query_int (fixture->store,
                                 "SELECT id FROM pattern_instance_data WHERE loc IS NOT NULL "
                                 "ORDER BY \"end\" - begin DESC LIMIT 1");
     g_autofree char *sql = g_strdup_printf ("SELECT (begin + \"end\") / 2 FROM pattern_instance_data "
                                             "WHERE id = %" G_GINT64_FORMAT, longest);
-    gint64 middle = query_int (fixture->store, sql);
+    gint64 middle = sextant_test_query_int (fixture->store, sql);
     g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (SextantViewLost));
     gboolean too_many = TRUE;
     gboolean found = FALSE;
 
     /* casita-2's is longer than most by far */
     if (g_str_equal (data, "casita-2_jacobi_blame_cpu_015"))
-      g_assert_cmpint (query_int (fixture->store, "SELECT max (\"end\" - begin) > 1000 * avg (\"end\" - begin) "
+      g_assert_cmpint (sextant_test_query_int (fixture->store, "SELECT max (\"end\" - begin) > 1000 * avg (\"end\" - begin) "
                                                   "FROM pattern_instance_data"), ==, 1);
     g_assert_true (sextant_lod_reader_read_lost (reader, middle, middle + 1, 1000, got, &too_many, &error));
     g_assert_no_error (error);
@@ -515,7 +502,7 @@ test_lost (Fixture       *fixture,
   /* instances without an interval (casita-2's unbalanced_communication)
    * are in no window */
   if (g_str_equal (data, "casita-2_jacobi_blame_cpu_015"))
-    g_assert_cmpint (query_int (fixture->store, "SELECT count (*) FROM pattern_instance_data WHERE begin IS NULL"), >,
+    g_assert_cmpint (sextant_test_query_int (fixture->store, "SELECT count (*) FROM pattern_instance_data WHERE begin IS NULL"), >,
                      0);
 }
 
@@ -607,7 +594,7 @@ test_collectives (Fixture       *fixture,
                                             "ORDER BY \"end\" - begin DESC LIMIT 40");
 
   g_assert_no_error (error);
-  g_assert_cmpint (query_int (fixture->store, "SELECT count (*) FROM collective WHERE members > 1"), >, 0);
+  g_assert_cmpint (sextant_test_query_int (fixture->store, "SELECT count (*) FROM collective WHERE members > 1"), >, 0);
   g_assert_cmpuint (check_windows (reader, fixture->store, windows, members_by_sql, check_collectives), >,
                     windows->len / 4);
 }
@@ -702,8 +689,8 @@ test_rma (Fixture       *fixture,
                                             "SELECT issue_time, coalesce (complete_time, issue_time) FROM rma_op "
                                             "ORDER BY coalesce (complete_time, issue_time) - issue_time DESC LIMIT 20");
   g_autoptr(GArray) whole = g_array_new (FALSE, FALSE, sizeof (SextantViewSync));
-  gint64 ops = query_int (fixture->store, "SELECT count (*) FROM rma_op");
-  gint64 records = query_int (fixture->store, "SELECT (SELECT count (*) FROM rma_sync) "
+  gint64 ops = sextant_test_query_int (fixture->store, "SELECT count (*) FROM rma_op");
+  gint64 records = sextant_test_query_int (fixture->store, "SELECT (SELECT count (*) FROM rma_sync) "
                                               "+ (SELECT count (*) FROM lock WHERE family = 'RMA')");
   gboolean too_many = TRUE;
   guint synced = 0;

@@ -426,7 +426,9 @@ CREATE TABLE sample (
 -- Level of detail (see docs/schema.md): per location and level k, buckets of
 -- 2^k base buckets of meta.lod_base_ticks each. Times are the exclusive time
 -- spent in each category inside the bucket; `region` is the region with the
--- most exclusive time there.
+-- most exclusive time there. A location stores the levels from its first
+-- on: the finest whose buckets hold at least 16 of its defined events on
+-- average; the lod reader computes the finer ones from its visits.
 --   loc, level, bucket   one row per non-empty bucket, sorted by (loc, level, bucket)
 --   region  the region with the most exclusive time in the bucket
 --   busy    ticks covered by any visit

@@ -12,7 +12,8 @@
  * sextant-lod-reader-lost.c and sextant-lod-reader-collectives.c (lost
  * time and collectives, from indexes built at their first read),
  * sextant-lod-reader-spans.c (the index of intervals they are read by),
- * sextant-lod-reader-rma.c (one-sided operations, window
+ * sextant-lod-reader-sparse.c (the levels a location does not store,
+ * from its visits), sextant-lod-reader-rma.c (one-sided operations, window
  * synchronisation: SQL bounded by time) and
  * sextant-lod-reader-machine.c (the whole-machine picture). For those
  * files only; threading is that of sextant-lod-reader.h (one thread at a
@@ -67,6 +68,7 @@ struct _SextantLodReader
 
   /* the pyramid's chunks: level key (loc << 6 | level) -> Level */
   GHashTable   *levels;
+  GHashTable   *firsts;     /* location -> its first stored level + 1 (sextant-lod-reader-sparse.c) */
   gsize         level_bytes;
   guint64       clock;
 
@@ -118,6 +120,24 @@ guint               _sextant_lod_lower_bound       (const SextantChunk *chunk,
 /* a SextantRowFunc: the row's first column into the gint64 at @user_data */
 gboolean            _sextant_lod_take_id           (const SextantRow  *row,
                                                     gpointer           user_data,
+                                                    GError           **error);
+
+/* sextant-lod-reader-sparse.c: the levels below a location's first
+ * stored level, computed from its visits */
+#define LOD_FIRST_NONE 64     /* a location without rows */
+gboolean            _sextant_lod_load_firsts       (SextantLodReader  *self,
+                                                    const gint64      *locs,
+                                                    guint              n_locs,
+                                                    GError           **error);
+guint               _sextant_lod_first             (SextantLodReader  *self,
+                                                    gint64             loc);
+gboolean            _sextant_lod_compute_level     (SextantLodReader  *self,
+                                                    gint64             loc,
+                                                    guint              level,
+                                                    gint64             first,
+                                                    gint64             last,
+                                                    gboolean           direct,
+                                                    GArray            *out,
                                                     GError           **error);
 
 /* sextant-lod-reader-messages.c: the message index */

@@ -30,10 +30,13 @@
 
 #include "sextant-lod-reader-private.h"
 
-/* The chunks of one level of one location, in bucket order */
+/* The chunks of one level of one location, in bucket order, or its
+ * buckets computed from its visits when it does not store the level */
 typedef struct
 {
   GArray  *chunks;   /* of Chunk */
+  GArray  *computed; /* of SextantLodBucket, or NULL */
+  gint64   lo, hi;   /* the buckets computed: [lo, hi] (none: hi < lo) */
   gsize    bytes;
   guint64  used;
 } Level;
@@ -80,6 +83,7 @@ level_free (gpointer data)
   for (guint i = 0; i < level->chunks->len; i++)
     g_bytes_unref (g_array_index (level->chunks, Chunk, i).blob);
   g_array_unref (level->chunks);
+  g_clear_pointer (&level->computed, g_array_unref);
   g_free (level);
 }
 
@@ -94,6 +98,7 @@ sextant_lod_reader_new (SextantStore  *store,
 
   self->store = g_object_ref (store);
   self->levels = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, level_free);
+  self->firsts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->rma_span = -1;
   self->lock_span = -1;
   self->cache_bytes = CACHE_BYTES;
@@ -128,6 +133,7 @@ sextant_lod_reader_free (SextantLodReader *self)
   g_clear_pointer (&self->categories, g_hash_table_unref);
   g_clear_pointer (&self->ranges, g_hash_table_unref);
   g_clear_pointer (&self->levels, g_hash_table_unref);
+  g_clear_pointer (&self->firsts, g_hash_table_unref);
   _sextant_lod_chunk_table_clear (&self->messages);
   g_clear_pointer (&self->visits, g_hash_table_unref);
   g_clear_pointer (&self->message_index, _sextant_lod_message_index_free);
@@ -227,7 +233,10 @@ sextant_lod_reader_read_rows (SextantLodReader  *self,
   /* the buckets holding t0 (or the origin) and t1 - 1 */
   data.ticks = self->base << level;
   first = (MAX (t0, self->origin) - self->origin) / data.ticks;
-  last = (t1 - 1 - self->origin) / data.ticks;
+  /* the level has no bucket past the pyramid's span */
+  last = MIN ((t1 - 1 - self->origin) / data.ticks, ((gint64)1 << (self->n_levels - 1 - level)) - 1);
+  if (first > last)
+    return TRUE;
 
   /* room for every bucket of the range at once: the array is not grown
    * (and copied) row by row */
@@ -237,6 +246,13 @@ sextant_lod_reader_read_rows (SextantLodReader  *self,
     g_array_set_size (buckets, len + (guint)MIN (last - first + 1, 1 << 20));
     g_array_set_size (buckets, len);
   }
+
+  /* a level the location does not store: from its visits' rows */
+  if (!_sextant_lod_load_firsts (self, &loc, 1, error))
+    return FALSE;
+  if (level < _sextant_lod_first (self, loc))
+    return _sextant_lod_first (self, loc) == LOD_FIRST_NONE ||
+           _sextant_lod_compute_level (self, loc, level, first, last, FALSE, buckets, error);
 
   return sextant_store_foreach (self->store, SEXTANT_QUERY_LOD_BUCKETS, bucket_row, &data, error,
                                 "iiii", loc, (gint64)level, first, last);
@@ -360,10 +376,15 @@ load_levels (SextantLodReader  *self,
              GError           **error)
 {
   g_autoptr(GString) missing = g_string_new ("[");
+  g_autoptr(GArray) sparse = g_array_new (FALSE, FALSE, sizeof (gint64));
   LoadData data = { self, level };
   guint n_missing = 0;
+  guint64 now;
+  gboolean ok;
 
-  self->clock++;
+  if (!_sextant_lod_load_firsts (self, locs, n_locs, error))
+    return FALSE;
+  now = ++self->clock;
   for (guint i = 0; i < n_locs; i++)
     {
       gint64 key = LEVEL_KEY (locs[i], level);
@@ -371,17 +392,35 @@ load_levels (SextantLodReader  *self,
 
       if (entry == NULL)
         {
+          guint first = _sextant_lod_first (self, locs[i]);
+
           entry = g_new0 (Level, 1);
           entry->chunks = g_array_new (FALSE, FALSE, sizeof (Chunk));
           g_hash_table_insert (self->levels, g_memdup2 (&key, sizeof key), entry);
-          g_string_append_printf (missing, "%s%" G_GINT64_FORMAT, n_missing++ > 0 ? "," : "", locs[i]);
+          /* a level the location stores; none at all: nothing ran there */
+          if (level >= first && first != LOD_FIRST_NONE)
+            g_string_append_printf (missing, "%s%" G_GINT64_FORMAT, n_missing++ > 0 ? "," : "", locs[i]);
+          else if (first != LOD_FIRST_NONE)
+            g_array_append_val (sparse, locs[i]);
         }
-      entry->used = self->clock;
+      entry->used = now;
     }
   g_string_append_c (missing, ']');
-  if (n_missing > 0 &&
-      !sextant_store_foreach_sql (self->store, lod_chunks_sql, lod_chunk_row, &data, error, "ti", missing->str,
-                                  (gint64)level))
+  ok = n_missing == 0 ||
+       sextant_store_foreach_sql (self->store, lod_chunks_sql, lod_chunk_row, &data, error, "ti", missing->str,
+                                  (gint64)level);
+  /* the levels below a location's first: computed from its visits as
+   * reads ask for their buckets (cover()) */
+  for (guint i = 0; ok && i < sparse->len; i++)
+    {
+      gint64 key = LEVEL_KEY (g_array_index (sparse, gint64, i), level);
+      Level *entry = g_hash_table_lookup (self->levels, &key);
+
+      entry->computed = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+      entry->lo = 0;
+      entry->hi = -1;
+    }
+  if (!ok)
     {
       /* nothing half read stays */
       for (guint i = 0; i < n_locs; i++)
@@ -389,7 +428,7 @@ load_levels (SextantLodReader  *self,
           gint64 key = LEVEL_KEY (locs[i], level);
           Level *entry = g_hash_table_lookup (self->levels, &key);
 
-          if (entry != NULL && entry->used == self->clock)
+          if (entry != NULL && entry->used == now)
             {
               self->level_bytes -= entry->bytes;
               g_hash_table_remove (self->levels, &key);
@@ -438,6 +477,27 @@ append_buckets (SextantLodReader *self,
                 GArray           *buckets)
 {
   gint64 ticks = self->base << level;
+
+  if (entry->computed != NULL)
+    {
+      const SextantLodBucket *all = (const SextantLodBucket *)(void *)entry->computed->data;
+      guint lo = 0, hi = entry->computed->len, end;
+
+      /* the first bucket at or after @first, then those up to @last */
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (all[mid].bucket < first)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      for (end = lo; end < entry->computed->len && all[end].bucket <= last; end++)
+        ;
+      g_array_append_vals (buckets, all + lo, end - lo);
+      return;
+    }
 
   for (guint i = 0; i < entry->chunks->len; i++)
     {
@@ -491,6 +551,55 @@ bucket_range (SextantLodReader *self,
   return TRUE;
 }
 
+/* Computes the buckets [@first, @last] of a level @entry of @loc that the
+ * location does not store, where they are not computed yet: the range
+ * computed grows by what a read adds to it on either side */
+static gboolean
+cover (SextantLodReader  *self,
+       Level             *entry,
+       gint64             loc,
+       guint              level,
+       gint64             first,
+       gint64             last,
+       GError           **error)
+{
+  g_autoptr(GArray) before = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+  guint len = entry->computed->len;
+
+  last = MIN (last, ((gint64)1 << (self->n_levels - 1 - level)) - 1);
+  if (first > last)
+    return TRUE;
+  if (entry->hi < entry->lo)
+    {
+      if (!_sextant_lod_compute_level (self, loc, level, first, last, TRUE, entry->computed, error))
+        {
+          g_array_set_size (entry->computed, 0);
+          return FALSE;
+        }
+      entry->lo = first;
+      entry->hi = last;
+    }
+  else
+    {
+      if (first < entry->lo &&
+          !_sextant_lod_compute_level (self, loc, level, first, entry->lo - 1, TRUE, before, error))
+        return FALSE;
+      if (last > entry->hi &&
+          !_sextant_lod_compute_level (self, loc, level, entry->hi + 1, last, TRUE, entry->computed, error))
+        {
+          g_array_set_size (entry->computed, len);
+          return FALSE;
+        }
+      g_array_prepend_vals (entry->computed, before->data, before->len);
+      entry->lo = MIN (entry->lo, first);
+      entry->hi = MAX (entry->hi, last);
+    }
+  entry->bytes += (entry->computed->len - len) * sizeof (SextantLodBucket);
+  self->level_bytes += (entry->computed->len - len) * sizeof (SextantLodBucket);
+
+  return TRUE;
+}
+
 gboolean
 sextant_lod_reader_read (SextantLodReader  *self,
                          gint64             loc,
@@ -518,6 +627,8 @@ sextant_lod_reader_read (SextantLodReader  *self,
   if (!load_levels (self, &loc, 1, level, error))
     return FALSE;
   entry = g_hash_table_lookup (self->levels, &key);
+  if (entry->computed != NULL && !cover (self, entry, loc, level, first, last, error))
+    return FALSE;
   append_buckets (self, entry, level, first, last, buckets);
 
   return TRUE;

@@ -70,7 +70,10 @@ gint64            sextant_lod_reader_get_bucket_ticks (SextantLodReader  *self,
 guint             sextant_lod_reader_pick_level       (SextantLodReader  *self,
                                                        double             ticks_per_pixel);
 /* Appends to @buckets (of SextantLodBucket) the buckets of @level in which
- * location @loc ran and that overlap [@t0, @t1), in time order. */
+ * location @loc ran and that overlap [@t0, @t1), in time order. A level
+ * below the location's first stored level (a location with few events,
+ * docs/schema.md) is computed from its visits, the buckets a read asks for
+ * that are not computed yet, and kept in the cache like a stored level. */
 gboolean          sextant_lod_reader_read             (SextantLodReader  *self,
                                                        gint64             loc,
                                                        guint              level,

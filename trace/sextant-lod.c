@@ -17,9 +17,19 @@
  * decoders feed each location's exclusive intervals (the time its innermost
  * open visit runs) to a builder while they read the events; otherwise one
  * sequential pass over each location's stored visits in enter order does it
- * afterwards. Level 0 is accumulated from the intervals, every higher level
- * from the buckets below it as they close. Memory is one open bucket per
- * level.
+ * afterwards. The location's first level is accumulated from the
+ * intervals, every higher level from the buckets below it as they close.
+ * Memory is one open bucket per level.
+ *
+ * A location with few events starts coarser (_sextant_lod_first_level()):
+ * its first level is the finest whose buckets hold at least
+ * SEXTANT_LOD_MIN_EVENTS of its events on average, the levels below it are
+ * not stored, and the lod reader computes them from its visits when a view
+ * asks for them (sextant-lod-reader-sparse.c). Its rows per event are then
+ * those of the busiest location, whatever the number of locations: at
+ * 4096 ranks of 2,466 events each, 255 rows a location instead of 511.
+ * SEXTANT_LOD_DENSE=1 in the environment stores every level (the tests
+ * compare the two).
  */
 #include "config.h"
 
@@ -68,6 +78,9 @@ struct _SextantLodBuilder
   guint32        loc;
   gint64         origin;     /* ticks of the start of bucket 0 */
   gint64         base;       /* ticks per base bucket */
+  gboolean       all_levels; /* every level from 0 (SEXTANT_LOD_DENSE) */
+  guint          first;      /* the location's first level */
+  gint64         width;      /* ticks per bucket of the first level */
   gint64         end;        /* ticks of the end of the top bucket */
   guint          n_levels;
   Bucket        *levels;
@@ -80,7 +93,7 @@ struct _SextantLodBuilder
   GHashTable    *sparse;     /* region -> slot + 1, for the others */
   GArray        *stack;      /* Open (the post-pass only) */
   gint64         cursor;
-  gint64         open_begin; /* the time the open base bucket covers, when it */
+  gint64         open_begin; /* the time the first level's open bucket covers, when it */
   gint64         open_end;   /* is open (the intervals mostly fall inside) */
 };
 
@@ -300,7 +313,7 @@ flush_level (LodBuilder  *self,
   return TRUE;
 }
 
-/* Adds the exclusive interval [t0, t1) of @region to the base level. */
+/* Adds the exclusive interval [t0, t1) of @region to the first level. */
 static gboolean
 add_interval (LodBuilder       *self,
               gint64            t0,
@@ -309,7 +322,7 @@ add_interval (LodBuilder       *self,
               SextantCategory   category,
               GError          **error)
 {
-  Bucket *bucket = &self->levels[0];
+  Bucket *bucket = &self->levels[self->first];
   guint slot;
 
   /* the pyramid covers [origin, end): time outside it has no bucket, and
@@ -329,14 +342,14 @@ add_interval (LodBuilder       *self,
       return TRUE;
     }
 
-  for (gint64 index = (t0 - self->origin) / self->base; ; index++)
+  for (gint64 index = (t0 - self->origin) / self->width; ; index++)
     {
-      gint64 bucket_end = self->origin + (index + 1) * self->base;
+      gint64 bucket_end = self->origin + (index + 1) * self->width;
       gint64 piece = MIN (t1, bucket_end) - t0;
 
-      if (!ensure_bucket (self, 0, index, error))
+      if (!ensure_bucket (self, self->first, index, error))
         return FALSE;
-      self->open_begin = self->origin + index * self->base;
+      self->open_begin = self->origin + index * self->width;
       self->open_end = bucket_end;
 
       bucket->busy += piece;
@@ -421,6 +434,7 @@ _sextant_lod_builder_new (SextantImport *import,
   self->n_levels = import->lod_levels;
   self->end = self->base <= (G_MAXINT64 - MAX (self->origin, 0)) >> (self->n_levels - 1)
               ? self->origin + (self->base << (self->n_levels - 1)) : G_MAXINT64;
+  self->all_levels = g_getenv ("SEXTANT_LOD_DENSE") != NULL;
   self->levels = g_new0 (Bucket, self->n_levels);
   self->rows = g_new0 (LodRows, self->n_levels);
   self->stack = g_array_new (FALSE, FALSE, sizeof (Open));
@@ -434,6 +448,12 @@ _sextant_lod_builder_restart (SextantLodBuilder *self,
                               guint32            loc)
 {
   self->loc = loc;
+  /* a pyramid whose top bucket would overflow is stored whole */
+  self->first = self->all_levels || self->end == G_MAXINT64 || loc >= self->import->locations->len
+                ? 0
+                : _sextant_lod_first_level (g_array_index (self->import->locations, SextantLocationDef, loc).n_events,
+                                            self->n_levels);
+  self->width = self->base << self->first;
   for (guint level = 0; level < self->n_levels; level++)
     {
       Bucket *bucket = &self->levels[level];
@@ -493,14 +513,35 @@ gboolean
 _sextant_lod_builder_finish (SextantLodBuilder  *self,
                              GError            **error)
 {
-  for (guint level = 0; level < self->n_levels; level++)
+  for (guint level = self->first; level < self->n_levels; level++)
     if (self->levels[level].open && !flush_level (self, level, error))
       return FALSE;
 
-  for (guint level = 0; level < self->n_levels; level++)
+  for (guint level = self->first; level < self->n_levels; level++)
     rows_write (self, &self->rows[level]);
 
   return TRUE;
+}
+
+/**
+ * _sextant_lod_first_level:
+ *
+ * The first level stored of a location of @n_events events (0: not known)
+ * in a pyramid of @n_levels levels: the finest whose buckets hold at least
+ * SEXTANT_LOD_MIN_EVENTS of them on average (the top level when none
+ * does). The busiest location's is 0 when it has at least 16 << 8 events:
+ * _sextant_lod_plan() gives it more than 16 events a base bucket then.
+ */
+guint
+_sextant_lod_first_level (guint64 n_events,
+                          guint   n_levels)
+{
+  guint first = 0;
+
+  while (n_events > 0 && first + 1 < n_levels && (n_events >> (n_levels - 1 - first)) < SEXTANT_LOD_MIN_EVENTS)
+    first++;
+
+  return first;
 }
 
 static guint

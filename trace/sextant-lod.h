@@ -17,9 +17,15 @@ G_BEGIN_DECLS
 #define SEXTANT_LOD_MIN_BITS 8
 #define SEXTANT_LOD_MAX_BITS 14
 
+/* A location's first level stored is the finest whose buckets hold this
+ * many of its events on average (docs/schema.md, "Level of detail") */
+#define SEXTANT_LOD_MIN_EVENTS 16
+
 typedef struct _SextantLodBuilder SextantLodBuilder;
 
 void               _sextant_lod_plan            (SextantImport      *import);
+guint              _sextant_lod_first_level     (guint64             n_events,
+                                                 guint               n_levels);
 gboolean           _sextant_lod_build           (SextantImport      *import,
                                                  GError            **error);
 SextantLodBuilder *_sextant_lod_builder_new     (SextantImport      *import,
