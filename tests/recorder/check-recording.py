@@ -748,9 +748,14 @@ def scenario_onecoll(ctx):
     inner = len([v for v in range(2, np - 1, 2)])
     relayed = counts.get('onecoll_broadcaster_relay', 0) + counts.get('onecoll_help_relay', 0)
     check(relayed == inner * bcasts, 'relays: %s, expected %d' % (counts, inner * bcasts))
-    files = rec.query('''SELECT DISTINCT r.file FROM region r WHERE r.name LIKE 'onecoll_%' ''')
-    check(all(f is not None and os.path.basename(os.path.dirname(f[0])) == 'onecoll' for f in files),
-          'onecoll regions without a source file in onecoll/: %s' % files)
+    # onecoll's instrumented regions name their source in onecoll/ (the
+    # calling contexts' frames of the same names have a file only where the
+    # build has debug information)
+    files = rec.query('''SELECT DISTINCT r.name, r.file FROM region r WHERE r.name LIKE 'onecoll_%' ''')
+    sourced = {name for name, f in files if f is not None and os.path.basename(os.path.dirname(f)) == 'onecoll'}
+    instrumented = {'onecoll_init', 'onecoll_finalize', 'onecoll_win_create', 'onecoll_win_free', 'onecoll_bcast',
+                    'onecoll_put_request', 'onecoll_broadcaster_relay', 'onecoll_help_relay'}
+    check(instrumented <= sourced, 'onecoll regions without a source file in onecoll/: %s' % (instrumented - sourced))
     relays = rec.query('''SELECT DISTINCT l.name FROM visit v JOIN region r ON r.id = v.region
                           JOIN location l ON l.id = v.loc WHERE r.name = 'onecoll_broadcaster_relay' ''')
     check(set(relays) <= {('onecoll-broadcaster',), ('Master thread',)}, 'relays ran on %s' % relays)
