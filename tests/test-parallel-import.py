@@ -9,11 +9,15 @@ threads-recv and threads-colls) and at 1 to 4 ranks, the union of the shards equ
 single-process store of the same archive, compared as sorted SQL results:
 
   * event records by location and kind, and every visit (id, location,
-    region, enter, leave, depth, parent, path name);
+    region, enter, leave, depth, parent, call path id and name);
+  * the call paths (id, parent, region, depth, name, call site) of its
+    locations' visits and their profile, the same ids as the single
+    store's (canonical), and no other call path;
   * the messages: each shard holds exactly the single store's messages with
     an end among its locations, both ends, the same visits and times;
   * the collectives: each shard holds exactly the instances with a member
-    among its locations, with every member's times.
+    among its locations, with the same ids (canonical) and every member's
+    times.
 
 And the faults: an archive that is no archive fails on every rank and
 leaves nothing; a rank killed mid-import fails the job and leaves no
@@ -54,18 +58,28 @@ def mpi_import(archive, manifest, n, env=None):
 IN_LOCS = "instr(',' || :locs || ',', ',' || {} || ',') > 0"
 
 EVENTS = ("SELECT loc, kind, count FROM event_count WHERE " + IN_LOCS.format("loc"))
-VISITS = ("SELECT v.id, v.loc, v.region, v.enter, v.leave, v.depth, v.parent, p.name "
+VISITS = ("SELECT v.id, v.loc, v.region, v.enter, v.leave, v.depth, v.parent, v.path, p.name "
           "FROM visit AS v LEFT JOIN call_path AS p ON p.id = v.path WHERE " + IN_LOCS.format("v.loc"))
+# the paths of the locations' visits and their ancestors
+CALL_PATHS = ("WITH RECURSIVE up (id) AS (SELECT DISTINCT path FROM visit WHERE " + IN_LOCS.format("loc") +
+              "  UNION SELECT p.parent FROM call_path AS p JOIN up ON p.id = up.id WHERE p.parent IS NOT NULL) "
+              "SELECT p.id, p.parent, p.region, p.depth, p.name, p.scl FROM call_path AS p JOIN up ON p.id = up.id")
+PROFILE = ("SELECT loc, path, visits, inclusive, exclusive, last_visit FROM call_path_profile WHERE " +
+           IN_LOCS.format("loc"))
 MESSAGES = ("SELECT comm, tag, bytes, send_loc, recv_loc, send_mode, recv_mode, send_time, send_visit, "
             "send_complete_time, recv_post_time, recv_time, recv_visit, recv_bytes FROM message "
             "WHERE " + IN_LOCS.format("send_loc") + " OR " + IN_LOCS.format("recv_loc"))
-COLLECTIVES = ("SELECT c.comm, c.kind, c.root, c.nonblocking, c.members, c.expected, c.begin, "
+COLLECTIVES = ("SELECT c.id, c.comm, c.kind, c.root, c.nonblocking, c.members, c.expected, c.begin, "
                "group_concat(m.loc || ':' || m.begin || ':' || m.\"end\" || ':' || m.visit || ':' || "
                "m.bytes_sent || ':' || m.bytes_received, ' ') "
                "FROM collective AS c JOIN (SELECT * FROM collective_member ORDER BY loc) AS m "
                "ON m.collective = c.id GROUP BY c.id "
                "HAVING sum(" + IN_LOCS.format("m.loc") + ") > 0")
-QUERIES = {"events": EVENTS, "visits": VISITS, "messages": MESSAGES, "collectives": COLLECTIVES}
+QUERIES = {"events": EVENTS, "visits": VISITS, "call paths": CALL_PATHS, "call-path profile": PROFILE,
+           "messages": MESSAGES, "collectives": COLLECTIVES}
+# every call path a shard has is one of the single store's
+ALL_CALL_PATHS = "SELECT id, parent, region, depth, name, scl FROM call_path"
+
 
 
 def rows(db, sql, locs):
@@ -111,6 +125,11 @@ def compare(name, archive, work, ranks, single):
                              % (os.path.basename(path), len(locs), len(got), len(want), extra, missing))
         ok(not diffs, "%s, %d rank(s): %s as in the single-process store" % (name, ranks, what),
            "\n".join(diffs))
+    single_paths = set(rows(single, ALL_CALL_PATHS, []))
+    for path, locs in parts:
+        strange = [r for r in rows(path, ALL_CALL_PATHS, []) if r not in single_paths]
+        ok(not strange, "%s, %d rank(s): %s's call paths are the single store's, ids included"
+           % (name, ranks, os.path.basename(path)), repr(strange[:3]))
     # and the rows no shard may hold: events and visits of another shard's locations
     for path, locs in parts:
         others = [l for l in covered if l not in locs]

@@ -31,23 +31,27 @@ typedef struct
                         * the first shard's also holds -1, for the rows of no location);
                         * NULL: every row (the shard holds nothing else) */
   const char *remap;   /* the columns of ids that are the shard's own, space-separated, or NULL */
+  const char *once;    /* a column whose value names one row, alike in every shard that has it:
+                        * a read returns the first shard's only; or NULL */
 } RoutedTable;
 
 static const RoutedTable routed_tables[] = {
   { "event_count",       "loc", NULL, "loc IN @own", NULL },
-  { "visit",             "loc", "id", NULL, "path" },
+  { "visit",             "loc", "id", NULL, NULL },
   { "visit_chunk",       NULL,  "first_row", NULL, NULL },
   { "visit_attribute",   NULL,  "visit", "(visit >> 32) IN @own", NULL },
-  /* each shard numbers the call paths of its visits */
-  { "call_path",         NULL,  NULL, NULL, "id parent" },
-  { "call_path_profile", "loc", NULL, "loc IN @own", "path" },
+  /* call path ids are canonical (the single store's); a path is in every
+   * shard that has visits of it */
+  { "call_path",         NULL,  NULL, NULL, NULL, "id" },
+  { "call_path_profile", "loc", NULL, "loc IN @own", NULL },
   { "message",           NULL,  NULL, "coalesce (send_loc, recv_loc) IN @own", "id" },
   /* whole chunks, for the lod reader (which keeps a message of the shard
    * of its sender and a collective of the shard of its lowest member) */
   { "message_chunk",     NULL,  NULL, NULL, "first_row" },
   { "collective_member_chunk", NULL, NULL, NULL, "first_row" },
-  { "collective",        NULL,  NULL, "id IN temp.own_collective", "id" },
-  { "collective_member", NULL,  NULL, "collective IN temp.own_collective", "collective" },
+  /* collective ids are canonical (the single store's): not remapped */
+  { "collective",        NULL,  NULL, "id IN temp.own_collective", NULL },
+  { "collective_member", NULL,  NULL, "collective IN temp.own_collective", NULL },
   { "rma_op",            "loc", NULL, "loc IN @own", NULL },
   { "rma_sync",          "loc", NULL, "loc IN @own", NULL },
   { "lock",              "loc", NULL, "loc IN @own", NULL },
@@ -61,9 +65,9 @@ static const RoutedTable routed_tables[] = {
   { "import_log",        "loc", NULL, "coalesce (loc, -1) IN @own", NULL },
   /* the last analysis's instances (`sextant analyze MANIFEST`): each shard
    * holds those charged to its locations, with the canonical (global) ids;
-   * the call paths, call sites, messages and collectives they name are the
-   * shard's own */
-  { "pattern_instance_data", "loc", NULL, NULL, "path site message collective" },
+   * the call sites and messages they name are the shard's own (call paths
+   * and collectives: canonical) */
+  { "pattern_instance_data", "loc", NULL, NULL, "site message" },
   /* whole chunks, for the lod reader's lost time (row ids: instance ids) */
   { "pattern_instance_data_chunk", NULL, NULL, NULL, NULL },
   { "pattern_site",      NULL,  NULL, NULL, "id" },
@@ -96,6 +100,7 @@ typedef struct
   int                route;     /* column index, or -1 */
   int                by_id;
   guint64            remap;     /* bit c: column c is a per-shard id */
+  int                once;      /* column index, or -1 */
   GHashTable        *stmts;     /* "rank\nSQL" -> a prepared statement not in use */
   int                id;        /* the column "id" (the row id), or -1 */
 } UnionTable;
@@ -111,6 +116,7 @@ typedef struct
   int            n_args;
   guint64        remap_args; /* bit i: argument i is a per-shard id */
   gboolean       any_row;    /* an equality on a per-shard id: the shard's row, its own or not */
+  GHashTable    *seen;       /* (nullable) the values of the table's `once` column read */
   gint64         row;
   gboolean       eof;
 } UnionCursor;
@@ -305,6 +311,7 @@ union_connect (sqlite3             *db,
           table->remap |= G_GUINT64_CONSTANT (1) << column_index (table, names[i]);
     }
   table->id = column_index (table, "id");
+  table->once = column_index (table, routed->once);
   *vtab = &table->base;
 
   return SQLITE_OK;
@@ -402,6 +409,7 @@ cursor_reset (UnionCursor *self)
   for (int i = 0; i < self->n_args; i++)
     sqlite3_value_free (self->args[i]);
   g_clear_pointer (&self->args, g_free);
+  g_clear_pointer (&self->seen, g_hash_table_unref);
   self->n_args = 0;
   self->eof = TRUE;
 }
@@ -471,6 +479,15 @@ cursor_step (UnionCursor *self)
                                                                    sqlite3_errmsg (db)));
         }
       rc = sqlite3_step (self->stmt);
+      if (rc == SQLITE_ROW && table->once >= 0 && shards->n_shards > 1)
+        {
+          gint64 value = sqlite3_column_int64 (self->stmt, table->once);
+
+          if (self->seen == NULL)
+            self->seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+          if (!g_hash_table_add (self->seen, g_memdup2 (&value, sizeof value)))
+            continue;   /* an earlier shard's row */
+        }
       if (rc == SQLITE_ROW)
         {
           self->row++;
