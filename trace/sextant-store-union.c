@@ -31,8 +31,10 @@ typedef struct
                         * the first shard's also holds -1, for the rows of no location);
                         * NULL: every row (the shard holds nothing else) */
   const char *remap;   /* the columns of ids that are the shard's own, space-separated, or NULL */
-  const char *once;    /* a column whose value names one row, alike in every shard that has it:
-                        * a read returns the first shard's only; or NULL */
+  const char *once;    /* a column whose rows of one value are read from one shard: the first
+                        * that has them (with @own NULL: every shard that has them has them
+                        * alike, and a scan skips them in the later ones), so a read with an
+                        * equality on it stops there; or NULL */
 } RoutedTable;
 
 static const RoutedTable routed_tables[] = {
@@ -50,8 +52,8 @@ static const RoutedTable routed_tables[] = {
   { "message_chunk",     NULL,  NULL, NULL, "first_row" },
   { "collective_member_chunk", NULL, NULL, NULL, "first_row" },
   /* collective ids are canonical (the single store's): not remapped */
-  { "collective",        NULL,  NULL, "id IN temp.own_collective", NULL },
-  { "collective_member", NULL,  NULL, "collective IN temp.own_collective", NULL },
+  { "collective",        NULL,  NULL, "id IN temp.own_collective", NULL, "id" },
+  { "collective_member", NULL,  NULL, "collective IN temp.own_collective", NULL, "collective" },
   { "rma_op",            "loc", NULL, "loc IN @own", NULL },
   { "rma_sync",          "loc", NULL, "loc IN @own", NULL },
   { "lock",              "loc", NULL, "loc IN @own", NULL },
@@ -117,6 +119,7 @@ typedef struct
   guint64        remap_args; /* bit i: argument i is a per-shard id */
   gboolean       any_row;    /* an equality on a per-shard id: the shard's row, its own or not */
   GHashTable    *seen;       /* (nullable) the values of the table's `once` column read */
+  gboolean       one_row;    /* an equality on the `once` column: the first shard that has the row */
   gint64         row;
   gboolean       eof;
 } UnionCursor;
@@ -479,7 +482,7 @@ cursor_step (UnionCursor *self)
                                                                    sqlite3_errmsg (db)));
         }
       rc = sqlite3_step (self->stmt);
-      if (rc == SQLITE_ROW && table->once >= 0 && shards->n_shards > 1)
+      if (rc == SQLITE_ROW && table->once >= 0 && table->table->own == NULL && shards->n_shards > 1)
         {
           gint64 value = sqlite3_column_int64 (self->stmt, table->once);
 
@@ -503,6 +506,8 @@ cursor_step (UnionCursor *self)
         }
       give_stmt (table, self->shard, g_steal_pointer (&self->stmt));
       self->shard++;
+      if (self->one_row && self->row > 0)
+        self->shard = self->last + 1;
     }
 }
 
@@ -523,6 +528,7 @@ union_filter (sqlite3_vtab_cursor  *cursor,
   self->row = 0;
   self->remap_args = 0;
   self->any_row = FALSE;
+  self->one_row = FALSE;
   self->shard = 0;
   self->last = shards->n_shards - 1;
 
@@ -569,6 +575,7 @@ union_filter (sqlite3_vtab_cursor  *cursor,
            * or collective of its own shard */
           self->any_row |= g_str_equal (op, "=");
         }
+      self->one_row |= col == table->once && g_str_equal (op, "=");
       g_string_append_printf (sql, " AND \"%s\" %s ?%d", name, op, self->n_args + 1);
       self->args[self->n_args++] = sqlite3_value_dup (argv[i]);
     }
