@@ -235,6 +235,18 @@ def faults(work, archive):
     ok(info.returncode == 0 and re.search(r"^Locations: +12$", info.stdout, re.M),
        "a manifest whose shards are in place opens as one trace (tests/test-manifest-views.py compares it)",
        info.stdout + info.stderr)
+    # a manifest of a build whose shards numbered call paths and collectives
+    # apart (no meta canonical_ids) is refused, naming it
+    older = os.path.join(work, "older.sextant")
+    shutil.copy(manifest, older)   # its shards: killed.sextant.shards/, as it names them
+    con = sqlite3.connect(older)
+    with con:
+        con.execute("DELETE FROM meta WHERE key = 'canonical_ids'")
+    con.close()
+    info = run(SEXTANT, "info", older)
+    ok(info.returncode != 0 and older in info.stderr and "import the archive again" in info.stderr
+       and not info.stdout, "a manifest whose shards number their ids apart is refused, naming it",
+       info.stdout + info.stderr)
     info = run(SEXTANT, "info", parts[1][0])
     again = run(SEXTANT, "info", manifest)
     ok(info.returncode == 0 and again.returncode == 0 and again.stdout == run(SEXTANT, "info", manifest).stdout,
