@@ -266,21 +266,11 @@ kind_index (GPtrArray  *kinds,
   return SEXTANT_NULL;
 }
 
-static int
-compare_ids (gconstpointer a,
-             gconstpointer b)
-{
-  gint64 x = *(const gint64 *)a;
-  gint64 y = *(const gint64 *)b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* Whether @ids (sorted here) has an id twice */
 static gboolean
 has_repeats (GArray *ids)
 {
-  g_array_sort (ids, compare_ids);
+  g_array_sort (ids, _sextant_compare_int64);
   for (guint i = 1; i < ids->len; i++)
     if (g_array_index (ids, gint64, i) == g_array_index (ids, gint64, i - 1))
       return TRUE;
