@@ -13,8 +13,8 @@ for otf2gen's every-kind and threads-recv traces, at 1 to 4 ranks, after
     its id, severity, locations, interval, call site and cause;
   * every instance the shards hold (the union of the shards) is one of the
     single store's and none is missing: id, pattern, severity, location,
-    visit, call path and collective (their ids: canonical), message (by its
-    two visits), cause, cause and root instances, root location;
+    visit, collective (its id: canonical), message (by its two visits),
+    cause, cause and root instances, root location;
   * `mpirun -np N sextant-mpi analyze MANIFEST` (rank r analyses shard r)
     leaves the same instances in the shards and the same summary
     (pattern_aggregate) in the manifest.
@@ -47,12 +47,12 @@ SEXTANT_MPI = os.environ.get("SEXTANT_MPI", "sextant-mpi")
 TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
 OTF2GEN = os.environ.get("SEXTANT_OTF2GEN", "sextant-otf2gen")
 
-# Every instance with what identifies it across stores: its call path and
-# collective by their ids (canonical: the same in a shard as in the single
-# store), a message by its two ends' visits (a shard numbers its messages in
-# the order it matched them).
+# Every instance with what identifies it across stores: its collective by
+# its id (canonical: the same in a shard as in the single store), a message
+# by its two ends' visits (a shard numbers its messages in the order it
+# matched them).
 INSTANCES = (
-    "SELECT i.id, p.id, i.severity, i.loc, i.visit, i.begin, i.\"end\", i.peer_loc, i.path, i.collective, "
+    "SELECT i.id, p.id, i.severity, i.loc, i.visit, i.begin, i.\"end\", i.peer_loc, i.collective, "
     "  (SELECT m.send_visit || ':' || m.recv_visit || ':' || m.send_loc || ':' || m.recv_loc "
     "   FROM message AS m WHERE m.id = i.message), "
     "  w.cause, w.cause_instance, w.root_instance, w.root_loc "

@@ -9,10 +9,10 @@ threads-recv and threads-colls) and at 1 to 4 ranks, the union of the shards equ
 single-process store of the same archive, compared as sorted SQL results:
 
   * event records by location and kind, and every visit (id, location,
-    region, enter, leave, depth, parent, call path id and name);
-  * the call paths (id, parent, region, depth, name, call site) of its
-    locations' visits and their profile, the same ids as the single
-    store's (canonical), and no other call path;
+    region, enter, leave, depth, parent, call path name);
+  * the call paths (name, region, depth, call site) of its locations'
+    visits and their profile, and no other call path (a shard numbers its
+    call paths itself);
   * the messages: each shard holds exactly the single store's messages with
     an end among its locations, both ends, the same visits and times;
   * the collectives: each shard holds exactly the instances with a member
@@ -58,14 +58,14 @@ def mpi_import(archive, manifest, n, env=None):
 IN_LOCS = "instr(',' || :locs || ',', ',' || {} || ',') > 0"
 
 EVENTS = ("SELECT loc, kind, count FROM event_count WHERE " + IN_LOCS.format("loc"))
-VISITS = ("SELECT v.id, v.loc, v.region, v.enter, v.leave, v.depth, v.parent, v.path, p.name "
+VISITS = ("SELECT v.id, v.loc, v.region, v.enter, v.leave, v.depth, v.parent, p.name "
           "FROM visit AS v LEFT JOIN call_path AS p ON p.id = v.path WHERE " + IN_LOCS.format("v.loc"))
-# the paths of the locations' visits and their ancestors
+# the paths of the locations' visits and their ancestors, by name (their ids are the shard's)
 CALL_PATHS = ("WITH RECURSIVE up (id) AS (SELECT DISTINCT path FROM visit WHERE " + IN_LOCS.format("loc") +
               "  UNION SELECT p.parent FROM call_path AS p JOIN up ON p.id = up.id WHERE p.parent IS NOT NULL) "
-              "SELECT p.id, p.parent, p.region, p.depth, p.name, p.scl FROM call_path AS p JOIN up ON p.id = up.id")
-PROFILE = ("SELECT loc, path, visits, inclusive, exclusive, last_visit FROM call_path_profile WHERE " +
-           IN_LOCS.format("loc"))
+              "SELECT p.name, p.region, p.depth, p.scl FROM call_path AS p JOIN up ON p.id = up.id")
+PROFILE = ("SELECT f.loc, p.name, f.visits, f.inclusive, f.exclusive, f.last_visit FROM call_path_profile AS f "
+           "JOIN call_path AS p ON p.id = f.path WHERE " + IN_LOCS.format("f.loc"))
 MESSAGES = ("SELECT comm, tag, bytes, send_loc, recv_loc, send_mode, recv_mode, send_time, send_visit, "
             "send_complete_time, recv_post_time, recv_time, recv_visit, recv_bytes FROM message "
             "WHERE " + IN_LOCS.format("send_loc") + " OR " + IN_LOCS.format("recv_loc"))
@@ -78,7 +78,7 @@ COLLECTIVES = ("SELECT c.id, c.comm, c.kind, c.root, c.nonblocking, c.members, c
 QUERIES = {"events": EVENTS, "visits": VISITS, "call paths": CALL_PATHS, "call-path profile": PROFILE,
            "messages": MESSAGES, "collectives": COLLECTIVES}
 # every call path a shard has is one of the single store's
-ALL_CALL_PATHS = "SELECT id, parent, region, depth, name, scl FROM call_path"
+ALL_CALL_PATHS = "SELECT name, region, depth, scl FROM call_path"
 
 
 
@@ -128,7 +128,7 @@ def compare(name, archive, work, ranks, single):
     single_paths = set(rows(single, ALL_CALL_PATHS, []))
     for path, locs in parts:
         strange = [r for r in rows(path, ALL_CALL_PATHS, []) if r not in single_paths]
-        ok(not strange, "%s, %d rank(s): %s's call paths are the single store's, ids included"
+        ok(not strange, "%s, %d rank(s): %s's call paths are the single store's"
            % (name, ranks, os.path.basename(path)), repr(strange[:3]))
     # and the rows no shard may hold: events and visits of another shard's locations
     for path, locs in parts:

@@ -177,12 +177,9 @@ typedef struct
   GHashTable        *contexts;         /* calling context id -> SextantContextDef* */
   GHashTable        *scl_names;        /* source code location id -> "file.c:12" (base name) */
   GHashTable        *logged;           /* "kind:loc" -> log entry, folded */
-  GHashTable        *call_paths;       /* SextantPathKey* -> path index + 1; shared by the locations
-                                        * (the decoders number paths by index, in the order met) */
-  GPtrArray         *call_path_names;  /* path index -> "main/solver/MPI_Recv" */
-  GArray            *call_path_depths; /* path index -> guint, 0 at the top */
-  GArray            *call_path_ids;    /* path index -> gint64, its id in the store (canonical) */
-  GHashTable        *call_path_taken;  /* the ids given (gint64*) */
+  GHashTable        *call_paths;       /* SextantPathKey* -> path id + 1; shared by the locations */
+  GPtrArray         *call_path_names;  /* path id -> "main/solver/MPI_Recv" */
+  GArray            *call_path_depths; /* path id -> guint, 0 at the top */
   guint64            def_counts[SEXTANT_N_DEF_KINDS];
   guint64            resolution;       /* ticks per second */
   guint64            global_offset;    /* ticks */
@@ -273,14 +270,6 @@ gboolean _sextant_import_report_progress (SextantImport *import);
 
 gint64   _sextant_import_find_call_path (SextantImport        *import,
                                          const SextantPathKey *key);
-/* The id in the store (call_path.id, visit.path) of the call path of index
- * @index (>= 0) */
-static inline gint64
-_sextant_import_call_path_id (SextantImport *import,
-                              gint64         index)
-{
-  return g_array_index (import->call_path_ids, gint64, index);
-}
 gint64   _sextant_import_call_path  (SextantImport         *import,
                                      const SextantPathKey  *key,
                                      GError               **error);

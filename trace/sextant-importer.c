@@ -261,48 +261,16 @@ path_node_name (SextantImport        *import,
   return site != NULL ? g_strconcat (name, "@", site, NULL) : g_strdup (name);
 }
 
-static inline guint64
-mix64 (guint64 x)
-{
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-
-  return x ^ (x >> 31);
-}
-
-/* A call path's id in the store: a hash of its parent's id, its region and
- * its call site, below 2^53 (exact in a double: JSON), so that every import
- * of the trace gives a path the same id whichever locations it reads and in
- * whatever order it meets the paths (a parallel import's shards and the
- * single store). Two paths of one hash (one pair in about 10^4 traces of a
- * million paths each) take the next free one: that one then depends on the
- * order. */
-static gint64
-call_path_id (SextantImport        *import,
-              gint64                parent_id,
-              const SextantPathKey *key)
-{
-  guint64 h = mix64 (mix64 (mix64 ((guint64)(parent_id + 1)) ^ key->region) ^ ((guint64)key->scl + 1));
-  gint64 id = (gint64)(h & ((G_GUINT64_CONSTANT (1) << 53) - 1));
-
-  while (g_hash_table_contains (import->call_path_taken, &id))
-    id = (id + 1) & ((G_GINT64_CONSTANT (1) << 53) - 1);
-
-  return id;
-}
-
 /**
  * _sextant_import_call_path:
- * @key: the path's parent (an index of this import, or -1 at the top), region
+ * @key: the path's parent (an id of this import, or -1 at the top), region
  *   and source code location
  *
- * Gives the call path @key an index (the next) and an id in the store
- * (call_path_id()), stored with its name ("main/solver/MPI_Recv", a calling
- * context's frames as "solver@solver.c:52") and depth when it is new. Not
- * thread-safe: called between rounds.
+ * Gives the call path @key an id, stored with its name ("main/solver/MPI_Recv",
+ * a calling context's frames as "solver@solver.c:52") and depth when it is
+ * new. Not thread-safe: called between rounds.
  *
- * Returns: the path's index; -1 with @error set if storing fails
+ * Returns: the path's id; -1 with @error set if storing fails
  */
 gint64
 _sextant_import_call_path (SextantImport         *import,
@@ -310,9 +278,7 @@ _sextant_import_call_path (SextantImport         *import,
                            GError               **error)
 {
   gpointer value;
-  gint64 index;
   gint64 id;
-  gint64 parent_id;
   guint depth;
   g_autofree char *node = NULL;
   char *name;
@@ -322,28 +288,24 @@ _sextant_import_call_path (SextantImport         *import,
   if (g_hash_table_lookup_extended (import->call_paths, key, NULL, &value))
     return GPOINTER_TO_SIZE (value) - 1;
 
-  index = import->call_path_names->len;
-  parent_id = key->parent >= 0 ? _sextant_import_call_path_id (import, key->parent) : -1;
-  id = call_path_id (import, parent_id, key);
+  id = import->call_path_names->len;
   node = path_node_name (import, key);
   name = key->parent < 0 ? g_steal_pointer (&node)
                          : g_strconcat (g_ptr_array_index (import->call_path_names, key->parent), "/", node, NULL);
   depth = key->parent < 0 ? 0 : g_array_index (import->call_path_depths, guint, key->parent) + 1;
   g_ptr_array_add (import->call_path_names, name);
   g_array_append_val (import->call_path_depths, depth);
-  g_array_append_val (import->call_path_ids, id);
-  g_hash_table_add (import->call_path_taken, g_memdup2 (&id, sizeof id));
-  g_hash_table_insert (import->call_paths, g_memdup2 (key, sizeof *key), GSIZE_TO_POINTER (index + 1));
+  g_hash_table_insert (import->call_paths, g_memdup2 (key, sizeof *key), GSIZE_TO_POINTER (id + 1));
 
   if (!sextant_store_run (import->store, SEXTANT_STMT_CALL_PATH, error, "iniitn", id,
-                          parent_id >= 0 ? parent_id : SEXTANT_NULL, (gint64)key->region, (gint64)depth, name,
+                          key->parent >= 0 ? key->parent : SEXTANT_NULL, (gint64)key->region, (gint64)depth, name,
                           key->scl != OTF2_UNDEFINED_SOURCE_CODE_LOCATION ? (gint64)key->scl : SEXTANT_NULL))
     return -1;
 
-  return index;
+  return id;
 }
 
-/* The index of the call path @key, or -1 if it has none yet. */
+/* The id of the call path @key, or -1 if it has none yet. */
 gint64
 _sextant_import_find_call_path (SextantImport        *import,
                                 const SextantPathKey *key)
@@ -1487,8 +1449,6 @@ import_clear (SextantImport *import)
   g_clear_pointer (&import->call_paths, g_hash_table_unref);
   g_clear_pointer (&import->call_path_names, g_ptr_array_unref);
   g_clear_pointer (&import->call_path_depths, g_array_unref);
-  g_clear_pointer (&import->call_path_ids, g_array_unref);
-  g_clear_pointer (&import->call_path_taken, g_hash_table_unref);
   _sextant_import_share_clear (import);
   g_mutex_clear (&import->lock);
 }
@@ -1542,8 +1502,6 @@ import_init (SextantImport *import,
   import->call_paths = g_hash_table_new_full (_sextant_path_key_hash, _sextant_path_key_equal, g_free, NULL);
   import->call_path_names = g_ptr_array_new_with_free_func (g_free);
   import->call_path_depths = g_array_new (FALSE, FALSE, sizeof (guint));
-  import->call_path_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  import->call_path_taken = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   import->resolution = 1;
   import->start_usec = g_get_monotonic_time ();
 }

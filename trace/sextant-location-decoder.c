@@ -415,9 +415,7 @@ push_frame (Decoder  *self,
   values[SEXTANT_VISIT_PARENT] = top_visit (self);
   values[SEXTANT_VISIT_CONTEXT] = context;
   values[SEXTANT_VISIT_SCL] = scl;
-  /* the frame keeps the path's index, the visit gets its id (a provisional
-   * one is mapped at the round's end) */
-  values[SEXTANT_VISIT_PATH] = frame.path >= 0 ? _sextant_import_call_path_id (self->import, frame.path) : frame.path;
+  values[SEXTANT_VISIT_PATH] = frame.path;
   frame.id = sextant_chunk_writer_reserve (self->visits, values);
 
   if (self->first_visit < 0)
@@ -772,8 +770,8 @@ _sextant_location_decoder_finish (Decoder  *self,
   for (guint path = 0; path < self->profile->len; path++)
     {
       const Profile *p = &g_array_index (self->profile, Profile, path);
-      SextantStoreValue row[] = { { (gint64)self->loc }, { _sextant_import_call_path_id (self->import, path) },
-                                  { p->visits }, { p->inclusive }, { p->exclusive }, { p->last_visit } };
+      SextantStoreValue row[] = { { (gint64)self->loc }, { (gint64)path }, { p->visits }, { p->inclusive },
+                                  { p->exclusive }, { p->last_visit } };
 
       if (p->visits > 0)
         g_array_append_vals (self->profile_rows, row, G_N_ELEMENTS (row));
@@ -1088,8 +1086,7 @@ _sextant_location_decoder_settle (Decoder    *self,
 
   if (self->new_paths->len > 0)
     {
-      g_autofree gint64 *ids = g_new (gint64, self->new_paths->len);        /* indexes */
-      g_autofree gint64 *store_ids = g_new (gint64, self->new_paths->len);
+      g_autofree gint64 *ids = g_new (gint64, self->new_paths->len);
 
       for (guint i = 0; i < self->new_paths->len; i++)
         {
@@ -1102,7 +1099,6 @@ _sextant_location_decoder_settle (Decoder    *self,
           ids[i] = _sextant_import_call_path (import, &key, error);
           if (ids[i] < 0)
             return FALSE;
-          store_ids[i] = _sextant_import_call_path_id (import, ids[i]);
 
           if ((guint64)ids[i] >= self->profile->len)
             g_array_set_size (self->profile, ids[i] + 1);
@@ -1119,7 +1115,7 @@ _sextant_location_decoder_settle (Decoder    *self,
         self->path_cache[i].path = -1;
       for (guint i = 0; i < CONTEXT_CACHE_SIZE; i++)
         self->context_cache[i].path = -1;
-      sextant_chunk_writer_map (self->visits, SEXTANT_VISIT_PATH, map_path, store_ids);
+      sextant_chunk_writer_map (self->visits, SEXTANT_VISIT_PATH, map_path, ids);
 
       g_hash_table_remove_all (self->new_path_ids);
       g_array_set_size (self->new_paths, 0);

@@ -231,8 +231,8 @@ read_shards (SextantStore  *self,
   canonical = sextant_store_get_meta (self, "canonical_ids");
   if (g_strcmp0 (canonical, SEXTANT_SHARD_CANONICAL_IDS) != 0)
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
-                 "%s: the manifest's shards number their call paths and collectives apart (an older "
-                 "Sextant's parallel import): import the archive again", sextant_store_get_path (self));
+                 "%s: the manifest's shards number their collectives apart (an older Sextant's "
+                 "parallel import): import the archive again", sextant_store_get_path (self));
 
   return sextant_store_foreach_sql (self, "SELECT id, path, size, mtime_ns FROM shard ORDER BY id",
                                     check_row, check, error, "");

@@ -47,7 +47,7 @@ GPtrArray *sextant_store_list_shards (SextantStore *self,
 #define SEXTANT_SHARD_ID_SHIFT 40
 /* The tables whose ids a manifest's shards share (meta canonical_ids): a
  * manifest that records others is refused (import it again) */
-#define SEXTANT_SHARD_CANONICAL_IDS "call_path collective"
+#define SEXTANT_SHARD_CANONICAL_IDS "collective"
 
 static inline gint64
 sextant_shard_id (guint  rank,

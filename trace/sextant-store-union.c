@@ -31,21 +31,19 @@ typedef struct
                         * the first shard's also holds -1, for the rows of no location);
                         * NULL: every row (the shard holds nothing else) */
   const char *remap;   /* the columns of ids that are the shard's own, space-separated, or NULL */
-  const char *once;    /* a column whose rows of one value are read from one shard: the first
-                        * that has them (with @own NULL: every shard that has them has them
-                        * alike, and a scan skips them in the later ones), so a read with an
-                        * equality on it stops there; or NULL */
+  const char *once;    /* a column whose rows of one value are read from one shard (its @own
+                        * rows), so that a read with an equality on it stops at the first
+                        * shard that has them; or NULL */
 } RoutedTable;
 
 static const RoutedTable routed_tables[] = {
   { "event_count",       "loc", NULL, "loc IN @own", NULL },
-  { "visit",             "loc", "id", NULL, NULL },
+  { "visit",             "loc", "id", NULL, "path" },
   { "visit_chunk",       NULL,  "first_row", NULL, NULL },
   { "visit_attribute",   NULL,  "visit", "(visit >> 32) IN @own", NULL },
-  /* call path ids are canonical (the single store's); a path is in every
-   * shard that has visits of it */
-  { "call_path",         NULL,  NULL, NULL, NULL, "id" },
-  { "call_path_profile", "loc", NULL, "loc IN @own", NULL },
+  /* each shard numbers the call paths of its visits */
+  { "call_path",         NULL,  NULL, NULL, "id parent" },
+  { "call_path_profile", "loc", NULL, "loc IN @own", "path" },
   { "message",           NULL,  NULL, "coalesce (send_loc, recv_loc) IN @own", "id" },
   /* whole chunks, for the lod reader (which keeps a message of the shard
    * of its sender and a collective of the shard of its lowest member) */
@@ -67,9 +65,9 @@ static const RoutedTable routed_tables[] = {
   { "import_log",        "loc", NULL, "coalesce (loc, -1) IN @own", NULL },
   /* the last analysis's instances (`sextant analyze MANIFEST`): each shard
    * holds those charged to its locations, with the canonical (global) ids;
-   * the call sites and messages they name are the shard's own (call paths
-   * and collectives: canonical) */
-  { "pattern_instance_data", "loc", NULL, NULL, "site message" },
+   * the call paths, call sites and messages they name are the shard's own
+   * (collectives: canonical) */
+  { "pattern_instance_data", "loc", NULL, NULL, "path site message" },
   /* whole chunks, for the lod reader's lost time (row ids: instance ids) */
   { "pattern_instance_data_chunk", NULL, NULL, NULL, NULL },
   { "pattern_site",      NULL,  NULL, NULL, "id" },
@@ -118,7 +116,6 @@ typedef struct
   int            n_args;
   guint64        remap_args; /* bit i: argument i is a per-shard id */
   gboolean       any_row;    /* an equality on a per-shard id: the shard's row, its own or not */
-  GHashTable    *seen;       /* (nullable) the values of the table's `once` column read */
   gboolean       one_row;    /* an equality on the `once` column: the first shard that has the row */
   gint64         row;
   gboolean       eof;
@@ -412,7 +409,6 @@ cursor_reset (UnionCursor *self)
   for (int i = 0; i < self->n_args; i++)
     sqlite3_value_free (self->args[i]);
   g_clear_pointer (&self->args, g_free);
-  g_clear_pointer (&self->seen, g_hash_table_unref);
   self->n_args = 0;
   self->eof = TRUE;
 }
@@ -482,15 +478,6 @@ cursor_step (UnionCursor *self)
                                                                    sqlite3_errmsg (db)));
         }
       rc = sqlite3_step (self->stmt);
-      if (rc == SQLITE_ROW && table->once >= 0 && table->table->own == NULL && shards->n_shards > 1)
-        {
-          gint64 value = sqlite3_column_int64 (self->stmt, table->once);
-
-          if (self->seen == NULL)
-            self->seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-          if (!g_hash_table_add (self->seen, g_memdup2 (&value, sizeof value)))
-            continue;   /* an earlier shard's row */
-        }
       if (rc == SQLITE_ROW)
         {
           self->row++;

@@ -13,8 +13,8 @@
  * its receiver when the sender is unknown), a collective instance and its
  * members from the shard of its member of the lowest location, so that
  * each is read once. Message ids are those of the shard that holds them
- * with its rank in the high bits (sextant_shard_id()); collective and call
- * path ids are canonical (the single store's). Every SQL query of
+ * with its rank in the high bits (sextant_shard_id()), as are call path
+ * ids; collective ids are canonical (the single store's). Every SQL query of
  * the store reads them as it reads a single store's tables; writes go to
  * the manifest's own tables.
  */
