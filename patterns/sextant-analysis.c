@@ -155,7 +155,10 @@ aggregate_hash (gconstpointer key)
 {
   const Aggregate *a = key;
 
-  return (guint)(a->loc * 1000003 ^ a->path * 7919 ^ a->site);
+  /* unsigned: call path ids run to 2^53 (docs/schema.md) */
+  guint64 h = (guint64)a->loc * 1000003u ^ (guint64)a->path * 7919u ^ (guint64)a->site;
+
+  return (guint)(h ^ h >> 32);
 }
 
 static gboolean

@@ -329,6 +329,25 @@ test_collectives (void)
         g_error ("collective %s not found", c->name);
 
       g_assert_cmpint (q (db, "SELECT comm FROM collective WHERE id = %" G_GINT64_FORMAT, id), ==, c->comm);
+      /* the id is the instance's: its communicator and its number on it,
+       * or on a self communicator its location and number there
+       * (docs/schema.md, "collective") */
+      if (q (db, "SELECT is_self FROM comm WHERE id = %u", c->comm) == 1)
+        {
+          gint64 n = 0;
+
+          for (guint j = 0; j < i; j++)
+            n += ek_collectives[j].comm == c->comm && ek_collectives[j].members[0].location == first->location;
+          g_assert_cmpint (id, ==, (G_GINT64_CONSTANT (1) << 62) + (loc_of (first->location) << 32) + n + 1);
+        }
+      else
+        {
+          gint64 n = 0;
+
+          for (guint j = 0; j < i; j++)
+            n += ek_collectives[j].comm == c->comm;
+          g_assert_cmpint (id, ==, ((gint64)(c->comm + 1) << 32) + n + 1);
+        }
       g_assert_cmpint (q (db, "SELECT kind = '%s' FROM collective WHERE id = %" G_GINT64_FORMAT,
                           c->op == OTF2_COLLECTIVE_OP_BARRIER ? "BARRIER" :
                           c->op == OTF2_COLLECTIVE_OP_BCAST ? "BCAST" :

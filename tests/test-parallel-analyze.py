@@ -13,8 +13,8 @@ for otf2gen's every-kind and threads-recv traces, at 1 to 4 ranks, after
     its id, severity, locations, interval, call site and cause;
   * every instance the shards hold (the union of the shards) is one of the
     single store's and none is missing: id, pattern, severity, location,
-    visit, message (by its two visits), collective (by its communicator
-    and members' visits), cause, cause and root instances, root location;
+    visit, collective (its id: canonical), message (by its two visits),
+    cause, cause and root instances, root location;
   * `mpirun -np N sextant-mpi analyze MANIFEST` (rank r analyses shard r)
     leaves the same instances in the shards and the same summary
     (pattern_aggregate) in the manifest.
@@ -45,16 +45,14 @@ SEXTANT_MPI = os.environ.get("SEXTANT_MPI", "sextant-mpi")
 TRACES = os.environ["SEXTANT_EXTERNAL_TRACES"]
 OTF2GEN = os.environ.get("SEXTANT_OTF2GEN", "sextant-otf2gen")
 
-# Every instance with what identifies it across stores: a message by its two
-# ends' visits, a collective by its communicator and its members' visits (the
-# ids of messages and collectives follow the order of matching).
+# Every instance with what identifies it across stores: its collective by
+# its id (canonical: the same in a shard as in the single store), a message
+# by its two ends' visits (a shard numbers its messages in the order it
+# matched them).
 INSTANCES = (
-    "SELECT i.id, p.id, i.severity, i.loc, i.visit, i.begin, i.\"end\", i.peer_loc, "
+    "SELECT i.id, p.id, i.severity, i.loc, i.visit, i.begin, i.\"end\", i.peer_loc, i.collective, "
     "  (SELECT m.send_visit || ':' || m.recv_visit || ':' || m.send_loc || ':' || m.recv_loc "
     "   FROM message AS m WHERE m.id = i.message), "
-    "  (SELECT c.comm || ':' || (SELECT group_concat(v, ',') FROM "
-    "     (SELECT cm.loc || '/' || cm.visit AS v FROM collective_member AS cm WHERE cm.collective = c.id "
-    "      ORDER BY cm.loc)) FROM collective AS c WHERE c.id = i.collective), "
     "  w.cause, w.cause_instance, w.root_instance, w.root_loc "
     "FROM pattern_instance_data AS i JOIN pattern AS p ON p.number = i.id >> 32 "
     "LEFT JOIN wait_state AS w ON w.instance = i.id")

@@ -10,11 +10,15 @@ ranks, the union of the shards equals the single-process store of the same
 archive, compared as sorted SQL results:
 
   * event records by location and kind, and every visit (id, location,
-    region, enter, leave, depth, parent, path name);
+    region, enter, leave, depth, parent, call path name);
+  * the call paths (name, region, depth, call site) of its locations'
+    visits and their profile, and no other call path (a shard numbers its
+    call paths itself);
   * the messages: each shard holds exactly the single store's messages with
     an end among its locations, both ends, the same visits and times;
   * the collectives: each shard holds exactly the instances with a member
-    among its locations, with every member's times;
+    among its locations, with the same ids (canonical) and every member's
+    times;
   * the requests logged never completed, unknown or reused, per location
     (threads-wait, threads-nbc: requests one thread starts and another
     completes are paired per process, none is logged).
@@ -60,10 +64,16 @@ IN_LOCS = "instr(',' || :locs || ',', ',' || {} || ',') > 0"
 EVENTS = ("SELECT loc, kind, count FROM event_count WHERE " + IN_LOCS.format("loc"))
 VISITS = ("SELECT v.id, v.loc, v.region, v.enter, v.leave, v.depth, v.parent, p.name "
           "FROM visit AS v LEFT JOIN call_path AS p ON p.id = v.path WHERE " + IN_LOCS.format("v.loc"))
+# the paths of the locations' visits and their ancestors, by name (their ids are the shard's)
+CALL_PATHS = ("WITH RECURSIVE up (id) AS (SELECT DISTINCT path FROM visit WHERE " + IN_LOCS.format("loc") +
+              "  UNION SELECT p.parent FROM call_path AS p JOIN up ON p.id = up.id WHERE p.parent IS NOT NULL) "
+              "SELECT p.name, p.region, p.depth, p.scl FROM call_path AS p JOIN up ON p.id = up.id")
+PROFILE = ("SELECT f.loc, p.name, f.visits, f.inclusive, f.exclusive, f.last_visit FROM call_path_profile AS f "
+           "JOIN call_path AS p ON p.id = f.path WHERE " + IN_LOCS.format("f.loc"))
 MESSAGES = ("SELECT comm, tag, bytes, send_loc, recv_loc, send_mode, recv_mode, send_time, send_visit, "
             "send_complete_time, recv_post_time, recv_time, recv_visit, recv_bytes FROM message "
             "WHERE " + IN_LOCS.format("send_loc") + " OR " + IN_LOCS.format("recv_loc"))
-COLLECTIVES = ("SELECT c.comm, c.kind, c.root, c.nonblocking, c.members, c.expected, c.begin, "
+COLLECTIVES = ("SELECT c.id, c.comm, c.kind, c.root, c.nonblocking, c.members, c.expected, c.begin, "
                "group_concat(m.loc || ':' || m.begin || ':' || m.\"end\" || ':' || m.visit || ':' || "
                "m.bytes_sent || ':' || m.bytes_received, ' ') "
                "FROM collective AS c JOIN (SELECT * FROM collective_member ORDER BY loc) AS m "
@@ -72,8 +82,11 @@ COLLECTIVES = ("SELECT c.comm, c.kind, c.root, c.nonblocking, c.members, c.expec
 REQUESTS = ("SELECT kind, loc, first_time, count, message FROM import_log "
             "WHERE kind IN ('incomplete_request', 'unknown_request', 'request_reused') AND "
             + IN_LOCS.format("loc"))
-QUERIES = {"events": EVENTS, "visits": VISITS, "messages": MESSAGES, "collectives": COLLECTIVES,
-           "requests": REQUESTS}
+QUERIES = {"events": EVENTS, "visits": VISITS, "call paths": CALL_PATHS, "call-path profile": PROFILE,
+           "messages": MESSAGES, "collectives": COLLECTIVES, "requests": REQUESTS}
+# every call path a shard has is one of the single store's
+ALL_CALL_PATHS = "SELECT name, region, depth, scl FROM call_path"
+
 
 
 def rows(db, sql, locs):
@@ -119,6 +132,11 @@ def compare(name, archive, work, ranks, single):
                              % (os.path.basename(path), len(locs), len(got), len(want), extra, missing))
         ok(not diffs, "%s, %d rank(s): %s as in the single-process store" % (name, ranks, what),
            "\n".join(diffs))
+    single_paths = set(rows(single, ALL_CALL_PATHS, []))
+    for path, locs in parts:
+        strange = [r for r in rows(path, ALL_CALL_PATHS, []) if r not in single_paths]
+        ok(not strange, "%s, %d rank(s): %s's call paths are the single store's"
+           % (name, ranks, os.path.basename(path)), repr(strange[:3]))
     # and the rows no shard may hold: events and visits of another shard's locations
     for path, locs in parts:
         others = [l for l in covered if l not in locs]
@@ -223,6 +241,18 @@ def faults(work, archive):
     info = run(SEXTANT, "info", manifest)
     ok(info.returncode == 0 and re.search(r"^Locations: +12$", info.stdout, re.M),
        "a manifest whose shards are in place opens as one trace (tests/test-manifest-views.py compares it)",
+       info.stdout + info.stderr)
+    # a manifest of a build whose shards numbered call paths and collectives
+    # apart (no meta canonical_ids) is refused, naming it
+    older = os.path.join(work, "older.sextant")
+    shutil.copy(manifest, older)   # its shards: killed.sextant.shards/, as it names them
+    con = sqlite3.connect(older)
+    with con:
+        con.execute("DELETE FROM meta WHERE key = 'canonical_ids'")
+    con.close()
+    info = run(SEXTANT, "info", older)
+    ok(info.returncode != 0 and older in info.stderr and "import the archive again" in info.stderr
+       and not info.stdout, "a manifest whose shards number their ids apart is refused, naming it",
        info.stdout + info.stderr)
     info = run(SEXTANT, "info", parts[1][0])
     again = run(SEXTANT, "info", manifest)

@@ -694,6 +694,7 @@ test_torus (Fixture       *fixture,
   g_autoptr(SextantStore) recorded = NULL;
   g_autoptr(SextantStore) store = NULL;
   g_autoptr(GArray) pairs = NULL;
+  g_autoptr(GPtrArray) collectives = NULL;
   g_auto(SextantTorusCoords) places = { 0 };
   SextantCommTree *tree;
   guint n, hops[2] = { 0, 0 }, linked = 0, unlinked = 0;
@@ -712,7 +713,11 @@ test_torus (Fixture       *fixture,
   pairs = sextant_store_read_message_pairs (store, SEXTANT_NULL, SEXTANT_NULL, &error);
   g_assert_no_error (error);
 
-  tree = choose (fixture, "1");
+  /* the model's one collective (its id: docs/schema.md, "collective") */
+  collectives = sextant_graph_list_collectives (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (collectives->len, >=, 1);
+  tree = choose (fixture, ((const SextantCollectiveRef *)g_ptr_array_index (collectives, 0))->id);
   n = sextant_comm_tree_get_n_nodes (tree);
   g_assert_cmpuint (n, ==, c->members);
   g_object_get (fixture->view, "has-torus", &has_torus, "has-model", &has_model, NULL);

@@ -24,7 +24,8 @@
 typedef struct
 {
   gint64  id;
-  guint   first;       /* its members in CollectiveIndex.members */
+  guint   first;       /* its members in CollectiveIndex.members; while they are read, the
+                        * shard they come from + 1 (0: none yet) */
   guint   n;
 } IndexedCollective;
 
@@ -140,18 +141,23 @@ index_members (const SextantChunk  *c,
     {
       gint64 id = sextant_chunk_get (c, SEXTANT_MEMBER_COLLECTIVE, r);
       MemberRead read;
+      IndexedCollective *found;
+      guint shard = sextant_shard_of_id (first_row) + 1;
 
-      /* a manifest's collective ids have the shard's rank in the high bits
-       * (as its chunk's rows): only those of the shard that holds the
-       * collective are found */
-      if (id != SEXTANT_NULL)
-        id = sextant_shard_id (sextant_shard_of_id (first_row), id);
       if (id == SEXTANT_NULL || (read.collective = find_collective (build, id)) == G_MAXUINT)
+        continue;
+      /* a manifest's collective between shards is, whole, in each of them
+       * (the same id: canonical); its members are read from the first
+       * shard met (a chunk's rows have the shard's rank in the high bits) */
+      found = &g_array_index (build->collectives, IndexedCollective, read.collective);
+      if (found->first == 0)
+        found->first = shard;
+      else if (found->first != shard)
         continue;
       read.m.loc = _sextant_lod_or_zero (sextant_chunk_get (c, SEXTANT_MEMBER_LOC, r));
       read.m.begin = _sextant_lod_or_zero (sextant_chunk_get (c, SEXTANT_MEMBER_BEGIN, r));
       read.m.end = _sextant_lod_or_zero (sextant_chunk_get (c, SEXTANT_MEMBER_END, r));
-      g_array_index (build->collectives, IndexedCollective, read.collective).n++;
+      found->n++;
       g_array_append_val (build->read, read);
     }
 

@@ -34,8 +34,10 @@
  * Collectives: the n-th collective of each member on a communicator belongs
  * to instance n (self communicators: one instance per location and call).
  * An instance is written when all members of the communicator have arrived,
- * or at the end (logged as incomplete); its id is given when it is written,
- * and its members are written sorted by location. Like the messages'
+ * or at the end (logged as incomplete), its members sorted by location. Its
+ * id comes from its key, not from when it was written, so that a parallel
+ * import's shards and the single-process store give it the same one
+ * (instance_id()). Like the messages'
  * channels, each (communicator, owner) keeps a ring of its instances from
  * the oldest open one on, and a member goes straight to its place among
  * the communicator's locations in location order: one lookup and one copy
@@ -103,6 +105,7 @@ typedef struct
 typedef struct
 {
   InstanceKey  key;
+  guint        late;            /* 0, or n for the n-th instance made again for its key */
   const char  *kind;
   gint64       root;
   gboolean     nonblocking;
@@ -153,9 +156,11 @@ struct _SextantMatcher
   GPtrArray           *spare_instances; /* written, for reuse */
   GHashTable          *late;          /* InstanceKey* -> PendingInstance*: a number met again after
                                        * its instance was written (more members than the group has) */
+  GHashTable          *late_counts;   /* (nullable) InstanceKey* -> the late instances made for it */
   SextantChunkWriter  *message_rows;
   SextantChunkWriter  *member_rows;
-  gint64               next_collective;
+  gint64               next_collective; /* of the ids that no key gives (instance_id()) */
+  guint32             *self_written;  /* (nullable) by location: its self-communicator instances written */
   guint64              n_matched;
   /* threads: by location index, from _sextant_matcher_note_halves() */
   guint                n_locs;
@@ -539,7 +544,7 @@ _sextant_matcher_new (SextantImport *import,
   self->member_rows = sextant_chunk_writer_new_queued (import->chunks, import->blocks,
                                                        SEXTANT_CHUNK_COLLECTIVE_MEMBER,
                                                        SEXTANT_MEMBER_N_COLUMNS, 1, chunk_rows);
-  self->next_collective = 1;
+  self->next_collective = 0;
   self->requests = sextant_request_pairing_new (import);
 
   return self;
@@ -567,6 +572,8 @@ _sextant_matcher_free (SextantMatcher *self)
   g_free (self->colls);
   g_ptr_array_unref (self->spare_instances);
   g_hash_table_unref (self->late);
+  g_clear_pointer (&self->late_counts, g_hash_table_unref);
+  g_free (self->self_written);
   sextant_chunk_writer_free (self->message_rows);
   sextant_chunk_writer_free (self->member_rows);
   g_free (self->process);
@@ -851,13 +858,46 @@ compare_members (gconstpointer a,
   return x->loc < y->loc ? -1 : x->loc > y->loc;
 }
 
+/* An instance's id, from what every import of the trace knows of it alike,
+ * whichever rank imports it and whenever it is matched (docs/schema.md,
+ * "collective"): on a communicator of several members, (comm + 1) << 32 |
+ * (seq + 1), and n << 52 more for the n-th instance made again for a number
+ * already written (a member too many: a damaged trace; n by the order they
+ * were met); on a self communicator, 1 << 62 | owner << 32 | n + 1 for the
+ * owner's n-th instance on any self communicator (they are written as the
+ * owner's records have them: each has one member). Where these do not fit
+ * (comm >= 2^20 - 1, seq or n >= 2^32 - 2, owner >= 2^29, k >= 512) the id
+ * is 1 << 61 | a counter of the import, in the order the instances are
+ * written. */
+static gint64
+instance_id (SextantMatcher        *self,
+             const PendingInstance *instance)
+{
+  const InstanceKey *key = &instance->key;
+  gint64 comm = key->comm == SEXTANT_NULL ? 0 : key->comm + 1;
+  guint n_locs = self->import->locations->len;
+
+  if (key->owner >= 0 && (guint64)key->owner < n_locs && key->owner < (1 << 29) && instance->late == 0)
+    {
+      if (self->self_written == NULL)
+        self->self_written = g_new0 (guint32, n_locs);
+      if (self->self_written[key->owner] < G_MAXUINT32 - 1)
+        return G_GINT64_CONSTANT (1) << 62 | key->owner << 32 | ++self->self_written[key->owner];
+    }
+  if (key->owner < 0 && comm >= 0 && comm < (1 << 20) - 1 && key->seq >= 0 && key->seq < G_MAXUINT32 - 1 &&
+      instance->late < 512)
+    return (gint64)instance->late << 52 | comm << 32 | (key->seq + 1);
+
+  return (G_GINT64_CONSTANT (1) << 61) + self->next_collective++;
+}
+
 static gboolean
 write_instance (SextantMatcher   *self,
                 PendingInstance  *instance,
                 GError          **error)
 {
   SextantImport *import = self->import;
-  gint64 id = self->next_collective++;
+  gint64 id = instance_id (self, instance);
   gint64 root_loc = SEXTANT_NULL;
   gint64 begin = G_MAXINT64;
   gint64 end = G_MININT64;
@@ -947,6 +987,7 @@ instance_new (SextantMatcher               *self,
       instance->members = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
     }
   instance->key = (InstanceKey) { half->comm, half->owner, half->seq };
+  instance->late = 0;
   instance->kind = half->kind;
   instance->root = half->root;
   instance->nonblocking = half->nonblocking;
@@ -976,8 +1017,15 @@ add_collective (SextantMatcher               *self,
    * as many as the group has more members than it says */
   if (slot == NULL && (instance = g_hash_table_lookup (self->late, &key)) == NULL)
     {
+      gpointer n;
+
       instance = instance_new (self, channel, half);
       g_hash_table_insert (self->late, &instance->key, instance);
+      if (self->late_counts == NULL)
+        self->late_counts = g_hash_table_new_full (instance_hash, instance_equal, g_free, NULL);
+      n = g_hash_table_lookup (self->late_counts, &key);
+      instance->late = GPOINTER_TO_UINT (n) + 1;
+      g_hash_table_insert (self->late_counts, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (instance->late));
     }
   else if (slot != NULL && (instance = *slot) == NULL)
     instance = *slot = instance_new (self, channel, half);

@@ -25,6 +25,17 @@
 
 G_BEGIN_DECLS
 
+/* A GCompareFunc of gint64 values (ids), ascending */
+static inline int
+_sextant_compare_int64 (gconstpointer a,
+                        gconstpointer b)
+{
+  gint64 x = *(const gint64 *)a;
+  gint64 y = *(const gint64 *)b;
+
+  return x < y ? -1 : x > y;
+}
+
 /* CPU time of the calling thread, in microseconds (0 if unknown), for the
  * debug log of the import and the analysis: on a loaded machine the wall
  * time of a phase says little. */

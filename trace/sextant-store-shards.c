@@ -207,10 +207,12 @@ sextant_store_add_shards (SextantStore  *manifest,
         return FALSE;
     }
 
-  /* the whole trace's event records and span, as a single store's meta has them */
+  /* the whole trace's event records and span, as a single store's meta has
+   * them, and which ids the shards share */
   return sextant_store_foreach_sql (manifest, "INSERT OR REPLACE INTO meta (key, value) VALUES ('shards', ?), "
-                                    "('events', ?), ('time_begin', ?), ('time_end', ?)",
-                                    no_rows, NULL, error, "iiii", (gint64)shards->len, events, begin, end) &&
+                                    "('events', ?), ('time_begin', ?), ('time_end', ?), ('canonical_ids', ?)",
+                                    no_rows, NULL, error, "iiiit", (gint64)shards->len, events, begin, end,
+                                    SEXTANT_SHARD_CANONICAL_IDS) &&
          sextant_store_foreach_sql (manifest, "COMMIT", no_rows, NULL, error, "");
 }
 
@@ -253,11 +255,19 @@ read_shards (SextantStore  *self,
              GError       **error)
 {
   g_autofree char *shards = sextant_store_get_meta (self, "shards");
+  g_autofree char *canonical = NULL;
 
   check->dir = g_path_get_dirname (sextant_store_get_path (self));
   check->paths = g_ptr_array_new_with_free_func (g_free);
   if (shards == NULL)
     return TRUE;
+  /* the union reads the canonical ids as they are: a manifest whose shards
+   * numbered them apart would mix up the shards' rows */
+  canonical = sextant_store_get_meta (self, "canonical_ids");
+  if (g_strcmp0 (canonical, SEXTANT_SHARD_CANONICAL_IDS) != 0)
+    g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+                 "%s: the manifest's shards number their collectives apart (an older Sextant's "
+                 "parallel import): import the archive again", sextant_store_get_path (self));
 
   return sextant_store_foreach_sql (self, "SELECT id, path, size, mtime_ns FROM shard ORDER BY id",
                                     check_row, check, error, "");

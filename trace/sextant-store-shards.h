@@ -42,11 +42,16 @@ GPtrArray *sextant_store_list_shards (SextantStore *self,
 GPtrArray *sextant_store_list_shards_unchecked (SextantStore  *self,
                                                 GError       **error);
 
-/* A manifest read as one trace (sextant-store-union.h): the ids of messages
- * and collective instances are those of the shard that holds them, with
- * its rank in the high bits (in a single store, and in a manifest of one
- * shard, they are the store's own). */
+/* A manifest read as one trace (sextant-store-union.h): the ids that each
+ * shard numbers on its own (messages, call paths; the rows of column
+ * chunks) are those of the shard that holds them, with its rank in the high
+ * bits (in a single store, and in a manifest of one shard, they are the
+ * store's own). Collective ids are canonical: the same in every shard as in
+ * the single store. */
 #define SEXTANT_SHARD_ID_SHIFT 40
+/* The tables whose ids a manifest's shards share (meta canonical_ids): a
+ * manifest that records others is refused (import it again) */
+#define SEXTANT_SHARD_CANONICAL_IDS "collective"
 
 static inline gint64
 sextant_shard_id (guint  rank,

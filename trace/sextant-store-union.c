@@ -34,6 +34,9 @@ typedef struct
   const char *remap;   /* the columns of ids that are the shard's own, space-separated, or NULL */
   const char *by_instance; /* a column of instance ids whose equality picks the shard that holds the
                             * instance (sextant-store-instance-routes.h), or NULL */
+  const char *once;    /* a column whose rows of one value are read from one shard (its @own
+                        * rows), so that a read with an equality on it stops at the first
+                        * shard that has them; or NULL */
 } RoutedTable;
 
 static const RoutedTable routed_tables[] = {
@@ -49,8 +52,9 @@ static const RoutedTable routed_tables[] = {
    * of its sender and a collective of the shard of its lowest member) */
   { "message_chunk",     NULL,  NULL, NULL, "first_row" },
   { "collective_member_chunk", NULL, NULL, NULL, "first_row" },
-  { "collective",        NULL,  NULL, "id IN temp.own_collective", "id" },
-  { "collective_member", NULL,  NULL, "collective IN temp.own_collective", "collective" },
+  /* collective ids are canonical (the single store's): not remapped */
+  { "collective",        NULL,  NULL, "id IN temp.own_collective", NULL, NULL, "id" },
+  { "collective_member", NULL,  NULL, "collective IN temp.own_collective", NULL, NULL, "collective" },
   { "rma_op",            "loc", NULL, "loc IN @own", NULL },
   { "rma_sync",          "loc", NULL, "loc IN @own", NULL },
   { "lock",              "loc", NULL, "loc IN @own", NULL },
@@ -64,9 +68,9 @@ static const RoutedTable routed_tables[] = {
   { "import_log",        "loc", NULL, "coalesce (loc, -1) IN @own", NULL },
   /* the last analysis's instances (`sextant analyze MANIFEST`): each shard
    * holds those charged to its locations, with the canonical (global) ids;
-   * the call paths, call sites, messages and collectives they name are the
-   * shard's own */
-  { "pattern_instance_data", "loc", NULL, NULL, "path site message collective", "id" },
+   * the call paths, call sites and messages they name are the shard's own
+   * (collectives: canonical) */
+  { "pattern_instance_data", "loc", NULL, NULL, "path site message", "id", NULL },
   /* whole chunks, for the lod reader's lost time (row ids: instance ids) */
   { "pattern_instance_data_chunk", NULL, NULL, NULL, NULL },
   { "pattern_site",      NULL,  NULL, NULL, "id" },
@@ -101,6 +105,7 @@ typedef struct
   int                by_id;
   int                by_instance;
   guint64            remap;     /* bit c: column c is a per-shard id */
+  int                once;      /* column index, or -1 */
   GHashTable        *stmts;     /* "rank\nSQL" -> a prepared statement not in use */
   int                id;        /* the column "id" (the row id), or -1 */
 } UnionTable;
@@ -116,6 +121,7 @@ typedef struct
   int            n_args;
   guint64        remap_args; /* bit i: argument i is a per-shard id */
   gboolean       any_row;    /* an equality on a per-shard id: the shard's row, its own or not */
+  gboolean       one_row;    /* an equality on the `once` column: the first shard that has the row */
   gint64         row;
   gboolean       eof;
 } UnionCursor;
@@ -311,6 +317,7 @@ union_connect (sqlite3             *db,
           table->remap |= G_GUINT64_CONSTANT (1) << column_index (table, names[i]);
     }
   table->id = column_index (table, "id");
+  table->once = column_index (table, routed->once);
   *vtab = &table->base;
 
   return SQLITE_OK;
@@ -500,6 +507,8 @@ cursor_step (UnionCursor *self)
         }
       give_stmt (table, self->shard, g_steal_pointer (&self->stmt));
       self->shard++;
+      if (self->one_row && self->row > 0)
+        self->shard = self->last + 1;
     }
 }
 
@@ -545,6 +554,7 @@ union_filter (sqlite3_vtab_cursor  *cursor,
   self->row = 0;
   self->remap_args = 0;
   self->any_row = FALSE;
+  self->one_row = FALSE;
   self->shard = 0;
   self->last = shards->n_shards - 1;
 
@@ -598,6 +608,7 @@ union_filter (sqlite3_vtab_cursor  *cursor,
            * or collective of its own shard */
           self->any_row |= g_str_equal (op, "=");
         }
+      self->one_row |= col == table->once && g_str_equal (op, "=");
       g_string_append_printf (sql, " AND \"%s\" %s ?%d", name, op, self->n_args + 1);
       self->args[self->n_args++] = sqlite3_value_dup (argv[i]);
     }

@@ -12,10 +12,11 @@
  * shard that holds it. A message is read from the shard of its sender (of
  * its receiver when the sender is unknown), a collective instance and its
  * members from the shard of its member of the lowest location, so that
- * each is read once. Message and collective ids are those of the shard
- * that holds them with its rank in the high bits (sextant_shard_id()).
- * An instance of the last analysis looked up by its id is read from the
- * shard that holds it (sextant-store-instance-routes.h). Every SQL query of
+ * each is read once. Message ids are those of the shard that holds them
+ * with its rank in the high bits (sextant_shard_id()), as are call path
+ * ids; collective ids are canonical (the single store's). An instance of
+ * the last analysis looked up by its id is read from the shard that holds
+ * it (sextant-store-instance-routes.h). Every SQL query of
  * the store reads them as it reads a single store's tables; writes go to
  * the manifest's own tables.
  */

@@ -17,7 +17,7 @@
  *
  * Workload: the 10 M-event store of the import benchmark has 312,960
  * collective members in 4,890 collectives of 64; one pass reads them with
- * their visits (as collective_member is stored: sorted by collective) and
+ * their visits (as collective_member is stored: grouped by collective) and
  * writes 77 chunks. The rules that read the copy (wait_at_nxn,
  * nxn_completion, wait_inside_collective, wait_at_barrier,
  * barrier_completion, late_broadcast, early_reduce) are then scans.
@@ -32,8 +32,10 @@
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
 /* The members with their calls, as the view's first step reads them: in
- * the order of collective_member, which is sorted by collective. The
- * second form sorts them when a store's are not. */
+ * the order of collective_member, which is grouped by collective (the
+ * importer writes an instance's members together; the ids, from the
+ * instances' keys, do not grow with the rows). The second form sorts them
+ * when a store's are not grouped. */
 #define COLLECTIVE_VISIT_ROWS \
   "SELECT cm.collective, c.kind, c.root_loc, cm.loc, v.id, v.enter, v.leave, v.region, v.path, v.scl, " \
   "       v.context, cm.begin, cm.\"end\", " \
@@ -264,8 +266,21 @@ kind_index (GPtrArray  *kinds,
   return SEXTANT_NULL;
 }
 
+/* Whether @ids (sorted here) has an id twice */
+static gboolean
+has_repeats (GArray *ids)
+{
+  g_array_sort (ids, _sextant_compare_int64);
+  for (guint i = 1; i < ids->len; i++)
+    if (g_array_index (ids, gint64, i) == g_array_index (ids, gint64, i - 1))
+      return TRUE;
+
+  return FALSE;
+}
+
 /* One pass over the members, in @sql's order: FALSE with *@unsorted set
- * (and nothing written) when a collective comes back after another. */
+ * when a collective comes back after another (what was written is then
+ * to be dropped). */
 static gboolean
 copy_members (Output      *out,
               GPtrArray   *kinds,
@@ -276,6 +291,7 @@ copy_members (Output      *out,
   sqlite3 *db = _sextant_store_get_db (out->store);
   g_autoptr(sqlite3_stmt) read = NULL;
   g_autoptr(GArray) group = g_array_new (FALSE, FALSE, sizeof (Member));
+  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (gint64));   /* each group's collective */
   gint64 collective = SEXTANT_NULL;
   gint64 kind = SEXTANT_NULL;
   int rc;
@@ -295,14 +311,10 @@ copy_members (Output      *out,
                                                                               : sqlite3_column_int64 (read, c);
       if (m.v[CV_COLLECTIVE] != collective || group->len == 0)
         {
-          if (group->len > 0 && m.v[CV_COLLECTIVE] < collective)
-            {
-              *unsorted = TRUE;
-              return FALSE;
-            }
           if (group->len > 0 && !finish_collective (out, group, error))
             return FALSE;
           collective = m.v[CV_COLLECTIVE];
+          g_array_append_val (seen, collective);
           kind = kind_index (kinds, (const char *)sqlite3_column_text (read, CV_KIND));
         }
       m.v[CV_KIND] = kind;
@@ -311,6 +323,12 @@ copy_members (Output      *out,
   if (rc != SQLITE_DONE)
     {
       _sextant_store_set_error_from_db (out->store, rc, "reading collective_visit", error);
+      return FALSE;
+    }
+
+  if (has_repeats (seen))
+    {
+      *unsorted = TRUE;
       return FALSE;
     }
 
