@@ -21,6 +21,17 @@
 
 G_BEGIN_DECLS
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OTF2_GlobalDefReaderCallbacks, OTF2_GlobalDefReaderCallbacks_Delete)
+
+/* An OTF2 reference as a store id: SEXTANT_NULL for @undefined */
+static inline gint64
+_sextant_ref_or_null (guint64 ref,
+                      guint64 undefined)
+{
+  return ref == undefined ? SEXTANT_NULL : (gint64)ref;
+}
+
+
 typedef struct
 {
   guint64     otf2_id;
@@ -223,6 +234,14 @@ typedef struct
 
 /* Records a problem that the import repairs or skips. Occurrences with the
  * same @kind and @loc are folded into one import_log row with a count. */
+/* The global definition reader's callbacks (sextant-import-defs.c): their
+ * user data is the SextantImport */
+OTF2_GlobalDefReaderCallbacks *_sextant_import_global_def_callbacks_new (void);
+/* A copy of @string, its invalid UTF-8 bytes made U+FFFD (logged, naming
+ * @what): the store holds UTF-8 only */
+char *_sextant_import_valid_utf8 (SextantImport *import,
+                                  const char    *string,
+                                  const char    *what);
 void     _sextant_import_log        (SextantImport  *import,
                                      const char     *kind,
                                      gint64          loc,

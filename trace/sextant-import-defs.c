@@ -1,0 +1,761 @@
+/*
+ * sextant-import-defs.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The import's global definitions: libotf2's global definition reader
+ * calls these, one per definition record (strings, system tree, location
+ * groups and locations, regions, call paths and call sites, groups and
+ * communicators, RMA windows, metrics, attributes, parameters, ...); each
+ * is written to the store's definition tables and kept where the event
+ * decoders need it (sextant-import-private.h). A definition given twice
+ * keeps the first (logged), one the store cannot take fails the import;
+ * kinds Sextant does not keep are counted.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "sextant-import-private.h"
+
+#define DEF_STORE(import, call) \
+  G_STMT_START { \
+    GError *def_error = NULL; \
+    if (!(call)) \
+      { \
+        if (g_error_matches (def_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE)) \
+          { \
+            _sextant_import_log ((import), "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL, \
+                                 "a definition is given twice; the first one is kept (%s)", \
+                                 def_error->message); \
+            g_clear_error (&def_error); \
+          } \
+        else \
+          return _sextant_import_fail ((import), def_error); \
+      } \
+  } G_STMT_END
+
+#define COUNT_DEF(import, KIND) ((import)->def_counts[SEXTANT_DEF_##KIND]++)
+
+
+static OTF2_CallbackCode
+def_unknown (void *user_data)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, UNKNOWN);
+  _sextant_import_log (import, "unknown_definition", SEXTANT_NULL, SEXTANT_NULL,
+                       "global definition of a kind this OTF2 library does not know; skipped");
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_clock_properties (void     *user_data,
+                      uint64_t  resolution,
+                      uint64_t  offset,
+                      uint64_t  length,
+                      uint64_t  realtime)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, CLOCK_PROPERTIES);
+  import->have_clock = TRUE;
+  import->resolution = resolution;
+  import->global_offset = offset;
+  import->trace_length = length;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_paradigm (void               *user_data,
+              OTF2_Paradigm       paradigm,
+              OTF2_StringRef      name,
+              OTF2_ParadigmClass  klass)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, PARADIGM);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_PARADIGM, &def_error, "itt",
+                                        (gint64)paradigm, _sextant_import_string (import, name),
+                                        sextant_otf2_paradigm_class_name (klass)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The store holds UTF-8 only (the window, JSON and the reports show its
+ * strings): a damaged string gets U+FFFD for its invalid bytes, logged. */
+char *
+_sextant_import_valid_utf8 (SextantImport *import,
+                            const char    *string,
+                            const char    *what)
+{
+  if (string == NULL)
+    return NULL;
+  if (G_LIKELY (g_utf8_validate (string, -1, NULL)))
+    return g_strdup (string);
+
+  _sextant_import_log (import, "invalid_utf8", SEXTANT_NULL, SEXTANT_NULL,
+                       "a %s is not valid UTF-8; its invalid bytes are shown as U+FFFD", what);
+  return g_utf8_make_valid (string, -1);
+}
+
+static OTF2_CallbackCode
+def_string (void           *user_data,
+            OTF2_StringRef  self,
+            const char     *string)
+{
+  SextantImport *import = user_data;
+  char *valid = _sextant_import_valid_utf8 (import, string, "string definition");
+
+  COUNT_DEF (import, STRING);
+  g_hash_table_replace (import->strings, GUINT_TO_POINTER (self), valid);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_STRING, &def_error, "it",
+                                        (gint64)self, valid));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static const char *
+otf2_type_name (OTF2_Type type)
+{
+  switch (type)
+    {
+    case OTF2_TYPE_NONE: return "NONE";
+    case OTF2_TYPE_UINT8: return "UINT8";
+    case OTF2_TYPE_UINT16: return "UINT16";
+    case OTF2_TYPE_UINT32: return "UINT32";
+    case OTF2_TYPE_UINT64: return "UINT64";
+    case OTF2_TYPE_INT8: return "INT8";
+    case OTF2_TYPE_INT16: return "INT16";
+    case OTF2_TYPE_INT32: return "INT32";
+    case OTF2_TYPE_INT64: return "INT64";
+    case OTF2_TYPE_FLOAT: return "FLOAT";
+    case OTF2_TYPE_DOUBLE: return "DOUBLE";
+    case OTF2_TYPE_STRING: return "STRING";
+    case OTF2_TYPE_ATTRIBUTE: return "ATTRIBUTE";
+    case OTF2_TYPE_LOCATION: return "LOCATION";
+    case OTF2_TYPE_REGION: return "REGION";
+    case OTF2_TYPE_GROUP: return "GROUP";
+    case OTF2_TYPE_METRIC: return "METRIC";
+    case OTF2_TYPE_COMM: return "COMM";
+    case OTF2_TYPE_PARAMETER: return "PARAMETER";
+    case OTF2_TYPE_RMA_WIN: return "RMA_WIN";
+    case OTF2_TYPE_SOURCE_CODE_LOCATION: return "SOURCE_CODE_LOCATION";
+    case OTF2_TYPE_CALLING_CONTEXT: return "CALLING_CONTEXT";
+    case OTF2_TYPE_INTERRUPT_GENERATOR: return "INTERRUPT_GENERATOR";
+    case OTF2_TYPE_IO_FILE: return "IO_FILE";
+    case OTF2_TYPE_IO_HANDLE: return "IO_HANDLE";
+    case OTF2_TYPE_LOCATION_GROUP: return "LOCATION_GROUP";
+    default: return "UNKNOWN";
+    }
+}
+
+/* A property value as text, for the property tables. */
+static char *
+attribute_value_string (SextantImport       *import,
+                        OTF2_Type            type,
+                        OTF2_AttributeValue  value)
+{
+  switch (type)
+    {
+    case OTF2_TYPE_STRING:
+      return g_strdup (_sextant_import_string (import, value.stringRef));
+    case OTF2_TYPE_UINT8: return g_strdup_printf ("%u", value.uint8);
+    case OTF2_TYPE_UINT16: return g_strdup_printf ("%u", value.uint16);
+    case OTF2_TYPE_UINT32: return g_strdup_printf ("%u", value.uint32);
+    case OTF2_TYPE_UINT64: return g_strdup_printf ("%" G_GUINT64_FORMAT, value.uint64);
+    case OTF2_TYPE_INT8: return g_strdup_printf ("%d", value.int8);
+    case OTF2_TYPE_INT16: return g_strdup_printf ("%d", value.int16);
+    case OTF2_TYPE_INT32: return g_strdup_printf ("%d", value.int32);
+    case OTF2_TYPE_INT64: return g_strdup_printf ("%" G_GINT64_FORMAT, value.int64);
+    case OTF2_TYPE_FLOAT: return g_strdup_printf ("%g", value.float32);
+    case OTF2_TYPE_DOUBLE: return g_strdup_printf ("%g", value.float64);
+    default: return g_strdup_printf ("%" G_GUINT64_FORMAT, value.uint64);
+    }
+}
+
+static OTF2_CallbackCode
+def_attribute (void              *user_data,
+               OTF2_AttributeRef  self,
+               OTF2_StringRef     name,
+               OTF2_StringRef     description,
+               OTF2_Type          type)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, ATTRIBUTE);
+  /* Sextant's recorder names a non-blocking collective's communicator at
+   * its request (sextant-location-decoder-mpi.c) */
+  if (type == OTF2_TYPE_COMM)
+    import->nbc_comm_attribute = TRUE;
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_ATTRIBUTE, &def_error, "ittt",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        _sextant_import_string (import, description),
+                                        otf2_type_name (type)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_system_tree_node (void                   *user_data,
+                      OTF2_SystemTreeNodeRef  self,
+                      OTF2_StringRef          name,
+                      OTF2_StringRef          class_name,
+                      OTF2_SystemTreeNodeRef  parent)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, SYSTEM_TREE_NODE);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SYSTEM_TREE_NODE, &def_error, "ittn",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        _sextant_import_string (import, class_name),
+                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_SYSTEM_TREE_NODE)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_location_group (void                   *user_data,
+                    OTF2_LocationGroupRef   self,
+                    OTF2_StringRef          name,
+                    OTF2_LocationGroupType  type,
+                    OTF2_SystemTreeNodeRef  parent,
+                    OTF2_LocationGroupRef   creator)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, LOCATION_GROUP);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_LOCATION_GROUP, &def_error, "ittnn",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        sextant_otf2_location_group_type_name (type),
+                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+                                        _sextant_ref_or_null (creator, OTF2_UNDEFINED_LOCATION_GROUP)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_location (void                  *user_data,
+              OTF2_LocationRef       self,
+              OTF2_StringRef         name,
+              OTF2_LocationType      type,
+              uint64_t               n_events,
+              OTF2_LocationGroupRef  group)
+{
+  SextantImport *import = user_data;
+  SextantLocationDef def;
+
+  COUNT_DEF (import, LOCATION);
+
+  for (guint i = 0; i < import->locations->len; i++)
+    if (g_array_index (import->locations, SextantLocationDef, i).otf2_id == self)
+      {
+        _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
+                             "location %" G_GUINT64_FORMAT " is defined twice; the first one is kept",
+                             self);
+        return OTF2_CALLBACK_SUCCESS;
+      }
+
+  def.otf2_id = self;
+  def.name = g_strdup (_sextant_import_string (import, name));
+  def.type = type;
+  def.group = group;
+  def.n_events = n_events;
+  g_array_append_val (import->locations, def);
+  import->events_expected += n_events;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static SextantCategory
+region_category (const char      *name,
+                 OTF2_RegionRole  role,
+                 OTF2_Paradigm    paradigm)
+{
+  if (role == OTF2_REGION_ROLE_FILE_IO || role == OTF2_REGION_ROLE_FILE_IO_METADATA)
+    return SEXTANT_CATEGORY_IO;
+
+  switch (paradigm)
+    {
+    case OTF2_PARADIGM_MPI:
+      if (role == OTF2_REGION_ROLE_RMA ||
+          (name != NULL && (g_str_has_prefix (name, "MPI_Win") ||
+                            g_str_has_prefix (name, "MPI_Put") ||
+                            g_str_has_prefix (name, "MPI_Rput") ||
+                            g_str_has_prefix (name, "MPI_Get") ||
+                            g_str_has_prefix (name, "MPI_Rget") ||
+                            g_str_has_prefix (name, "MPI_Accumulate") ||
+                            g_str_has_prefix (name, "MPI_Raccumulate") ||
+                            g_str_has_prefix (name, "MPI_Fetch_and_op") ||
+                            g_str_has_prefix (name, "MPI_Compare_and_swap"))))
+        return SEXTANT_CATEGORY_RMA;
+      return SEXTANT_CATEGORY_MPI;
+
+    case OTF2_PARADIGM_SHMEM:
+    case OTF2_PARADIGM_GASPI:
+    case OTF2_PARADIGM_UPC:
+      return SEXTANT_CATEGORY_RMA;
+
+    case OTF2_PARADIGM_OPENMP:
+    case OTF2_PARADIGM_OMPSS:
+      return SEXTANT_CATEGORY_OMP;
+
+    case OTF2_PARADIGM_PTHREAD:
+    case OTF2_PARADIGM_WINTHREAD:
+    case OTF2_PARADIGM_QTTHREAD:
+    case OTF2_PARADIGM_ACETHREAD:
+    case OTF2_PARADIGM_TBBTHREAD:
+    case OTF2_PARADIGM_MTAPI:
+      return SEXTANT_CATEGORY_THREAD;
+
+    case OTF2_PARADIGM_CUDA:
+    case OTF2_PARADIGM_OPENCL:
+    case OTF2_PARADIGM_OPENACC:
+    case OTF2_PARADIGM_HIP:
+    case OTF2_PARADIGM_HMPP:
+    case OTF2_PARADIGM_KOKKOS:
+      return SEXTANT_CATEGORY_ACCEL;
+
+    case OTF2_PARADIGM_MEASUREMENT_SYSTEM:
+      return SEXTANT_CATEGORY_OTHER;
+
+    default:
+      /* onecoll's own regions are the library's communication: its
+       * reduce and allreduce point-to-point, the rest one-sided */
+      if (sextant_region_is_onecoll_reduce (name))
+        return SEXTANT_CATEGORY_MPI;
+      if (name != NULL && g_str_has_prefix (name, "onecoll_"))
+        return SEXTANT_CATEGORY_RMA;
+      return SEXTANT_CATEGORY_USER;
+    }
+}
+
+static OTF2_CallbackCode
+def_region (void            *user_data,
+            OTF2_RegionRef   self,
+            OTF2_StringRef   name,
+            OTF2_StringRef   canonical_name,
+            OTF2_StringRef   description,
+            OTF2_RegionRole  role,
+            OTF2_Paradigm    paradigm,
+            OTF2_RegionFlag  flags,
+            OTF2_StringRef   file,
+            uint32_t         begin_line,
+            uint32_t         end_line)
+{
+  SextantImport *import = user_data;
+  SextantRegionDef *def = g_new0 (SextantRegionDef, 1);
+  const char *text = _sextant_import_string (import, name);
+
+  COUNT_DEF (import, REGION);
+
+  def->name = g_strdup (text);
+  def->role = role;
+  def->paradigm = paradigm;
+  def->category = region_category (text, role, paradigm);
+  def->nonblocking_call = paradigm == OTF2_PARADIGM_MPI && text != NULL && g_str_has_prefix (text, "MPI_I");
+  def->completion_call = paradigm == OTF2_PARADIGM_MPI && text != NULL &&
+                         (g_str_has_prefix (text, "MPI_Wait") || g_str_has_prefix (text, "MPI_Test"));
+  g_hash_table_replace (import->regions, GUINT_TO_POINTER (self), def);
+
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_REGION, &def_error, "ittttttitnn",
+                                        (gint64)self, text, _sextant_import_string (import, canonical_name),
+                                        _sextant_import_string (import, description),
+                                        sextant_otf2_role_name (role), sextant_otf2_paradigm_name (paradigm),
+                                        sextant_category_names[def->category], (gint64)flags,
+                                        _sextant_import_string (import, file),
+                                        begin_line > 0 ? (gint64)begin_line : SEXTANT_NULL,
+                                        end_line > 0 ? (gint64)end_line : SEXTANT_NULL));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_callsite (void             *user_data,
+              OTF2_CallsiteRef  self,
+              OTF2_StringRef    file,
+              uint32_t          line,
+              OTF2_RegionRef    entered,
+              OTF2_RegionRef    left)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, CALLSITE);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLSITE, &def_error, "itinn",
+                                        (gint64)self, _sextant_import_string (import, file), (gint64)line,
+                                        _sextant_ref_or_null (entered, OTF2_UNDEFINED_REGION),
+                                        _sextant_ref_or_null (left, OTF2_UNDEFINED_REGION)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_callpath (void             *user_data,
+              OTF2_CallpathRef  self,
+              OTF2_CallpathRef  parent,
+              OTF2_RegionRef    region)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, CALLPATH);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLPATH, &def_error, "inn",
+                                        (gint64)self, _sextant_ref_or_null (region, OTF2_UNDEFINED_REGION),
+                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_CALLPATH)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_group (void            *user_data,
+           OTF2_GroupRef    self,
+           OTF2_StringRef   name,
+           OTF2_GroupType   type,
+           OTF2_Paradigm    paradigm,
+           OTF2_GroupFlag   flags,
+           uint32_t         n_members,
+           const uint64_t  *members)
+{
+  SextantImport *import = user_data;
+  SextantGroupDef *def;
+  GError *error = NULL;
+
+  COUNT_DEF (import, GROUP);
+
+  if (g_hash_table_contains (import->groups, GUINT_TO_POINTER (self)))
+    {
+      _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
+                           "group %u is defined twice; the first definition is kept", self);
+      return OTF2_CALLBACK_SUCCESS;
+    }
+
+  def = g_new0 (SextantGroupDef, 1);
+  def->type = type;
+  def->paradigm = paradigm;
+  def->members = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n_members);
+  g_array_append_vals (def->members, members, n_members);
+  g_hash_table_insert (import->groups, GUINT_TO_POINTER (self), def);
+
+  if (!sextant_store_run (import->store, SEXTANT_STMT_GROUP, &error, "itttii",
+                          (gint64)self, _sextant_import_string (import, name),
+                          sextant_otf2_group_type_name (type), sextant_otf2_paradigm_name (paradigm),
+                          (gint64)flags, (gint64)n_members))
+    return _sextant_import_fail (import, error);
+
+  for (guint32 i = 0; i < n_members; i++)
+    if (!sextant_store_run (import->store, SEXTANT_STMT_GROUP_MEMBER, &error, "iii",
+                            (gint64)self, (gint64)i, (gint64)members[i]))
+      return _sextant_import_fail (import, error);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_metric_member (void                 *user_data,
+                   OTF2_MetricMemberRef  self,
+                   OTF2_StringRef        name,
+                   OTF2_StringRef        description,
+                   OTF2_MetricType       metric_type,
+                   OTF2_MetricMode       mode,
+                   OTF2_Type             value_type,
+                   OTF2_Base             base,
+                   int64_t               exponent,
+                   OTF2_StringRef        unit)
+{
+  SextantImport *import = user_data;
+  g_autofree char *type_s = g_strdup_printf ("%u", metric_type);
+  g_autofree char *mode_s = g_strdup_printf ("%u", mode);
+
+  COUNT_DEF (import, METRIC_MEMBER);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_METRIC_MEMBER, &def_error, "ittttttti",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        _sextant_import_string (import, description), type_s, mode_s,
+                                        otf2_type_name (value_type), _sextant_import_string (import, unit),
+                                        base == OTF2_BASE_BINARY ? "BINARY" : "DECIMAL", exponent));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_metric_class (void                       *user_data,
+                  OTF2_MetricRef              self,
+                  uint8_t                     n_members,
+                  const OTF2_MetricMemberRef *members,
+                  OTF2_MetricOccurrence       occurrence,
+                  OTF2_RecorderKind           recorder_kind)
+{
+  SextantImport *import = user_data;
+  GError *error = NULL;
+  g_autofree char *occurrence_s = g_strdup_printf ("%u", occurrence);
+  g_autofree char *recorder_s = g_strdup_printf ("%u", recorder_kind);
+
+  COUNT_DEF (import, METRIC_CLASS);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_METRIC, &def_error, "itnnitt",
+                                        (gint64)self, "CLASS", SEXTANT_NULL, SEXTANT_NULL,
+                                        (gint64)n_members, occurrence_s, recorder_s));
+  for (guint i = 0; i < n_members; i++)
+    if (!sextant_store_run (import->store, SEXTANT_STMT_METRIC_CLASS_MEMBER, &error, "iii",
+                            (gint64)self, (gint64)i, (gint64)members[i]))
+      return _sextant_import_fail (import, error);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_metric_instance (void             *user_data,
+                     OTF2_MetricRef    self,
+                     OTF2_MetricRef    klass,
+                     OTF2_LocationRef  recorder,
+                     OTF2_MetricScope  scope,
+                     uint64_t          scope_ref)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, METRIC_INSTANCE);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_METRIC, &def_error, "itiiitt",
+                                        (gint64)self, "INSTANCE", (gint64)klass, (gint64)recorder,
+                                        (gint64)0, NULL, NULL));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_comm (void           *user_data,
+          OTF2_CommRef    self,
+          OTF2_StringRef  name,
+          OTF2_GroupRef   group,
+          OTF2_CommRef    parent,
+          OTF2_CommFlag   flags)
+{
+  SextantImport *import = user_data;
+  SextantGroupDef *group_def = g_hash_table_lookup (import->groups, GUINT_TO_POINTER (group));
+  SextantCommDef *def;
+  gboolean is_self;
+
+  COUNT_DEF (import, COMM);
+
+  if (g_hash_table_contains (import->comms, GUINT_TO_POINTER (self)))
+    {
+      _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
+                           "communicator %u is defined twice; the first definition is kept", self);
+      return OTF2_CALLBACK_SUCCESS;
+    }
+
+  is_self = group_def != NULL && group_def->type == OTF2_GROUP_TYPE_COMM_SELF;
+  def = g_new0 (SextantCommDef, 1);
+  def->group = group;
+  def->is_self = is_self;
+  g_hash_table_insert (import->comms, GUINT_TO_POINTER (self), def);
+
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_COMM, &def_error, "itnniii",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        _sextant_ref_or_null (group, OTF2_UNDEFINED_GROUP),
+                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_COMM), (gint64)is_self,
+                                        is_self ? (gint64)1 : group_def != NULL ? (gint64)group_def->members->len : 0,
+                                        (gint64)flags));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_parameter (void               *user_data,
+               OTF2_ParameterRef   self,
+               OTF2_StringRef      name,
+               OTF2_ParameterType  type)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, PARAMETER);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_PARAMETER, &def_error, "itt",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        type == OTF2_PARAMETER_TYPE_STRING ? "STRING" :
+                                        type == OTF2_PARAMETER_TYPE_INT64 ? "INT64" : "UINT64"));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_rma_win (void            *user_data,
+             OTF2_RmaWinRef   self,
+             OTF2_StringRef   name,
+             OTF2_CommRef     comm,
+             OTF2_RmaWinFlag  flags)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, RMA_WIN);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_RMA_WINDOW, &def_error, "itni",
+                                        (gint64)self, _sextant_import_string (import, name),
+                                        _sextant_ref_or_null (comm, OTF2_UNDEFINED_COMM), (gint64)flags));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_system_tree_node_property (void                   *user_data,
+                               OTF2_SystemTreeNodeRef  node,
+                               OTF2_StringRef          name,
+                               OTF2_Type               type,
+                               OTF2_AttributeValue     value)
+{
+  SextantImport *import = user_data;
+  g_autofree char *text = attribute_value_string (import, type, value);
+
+  COUNT_DEF (import, SYSTEM_TREE_NODE_PROPERTY);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SYSTEM_TREE_NODE_PROPERTY, &def_error,
+                                        "itt", (gint64)node, _sextant_import_string (import, name), text));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_system_tree_node_domain (void                   *user_data,
+                             OTF2_SystemTreeNodeRef  node,
+                             OTF2_SystemTreeDomain   domain)
+{
+  SextantImport *import = user_data;
+  static const char * const names[] = { "MACHINE", "SHARED_MEMORY", "NUMA", "SOCKET", "CACHE", "CORE", "PU" };
+
+  COUNT_DEF (import, SYSTEM_TREE_NODE_DOMAIN);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SYSTEM_TREE_NODE_DOMAIN, &def_error,
+                                        "it", (gint64)node,
+                                        domain < G_N_ELEMENTS (names) ? names[domain] : "UNKNOWN"));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_location_property (void                *user_data,
+                       OTF2_LocationRef     location,
+                       OTF2_StringRef       name,
+                       OTF2_Type            type,
+                       OTF2_AttributeValue  value)
+{
+  SextantImport *import = user_data;
+  g_autofree char *text = attribute_value_string (import, type, value);
+
+  COUNT_DEF (import, LOCATION_PROPERTY);
+  /* Locations get their dense index only after all definitions: the row keeps
+   * the OTF2 id, which readers join on location.otf2_id (docs/schema.md). */
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_LOCATION_PROPERTY, &def_error,
+                                        "itt", (gint64)location, _sextant_import_string (import, name), text));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_source_code_location (void                       *user_data,
+                          OTF2_SourceCodeLocationRef  self,
+                          OTF2_StringRef              file,
+                          uint32_t                    line)
+{
+  SextantImport *import = user_data;
+  const char *path = _sextant_import_string (import, file);
+  g_autofree char *base = path != NULL ? g_path_get_basename (path) : NULL;
+
+  COUNT_DEF (import, SOURCE_CODE_LOCATION);
+  /* for the names of call paths through calling contexts */
+  if (base != NULL)
+    g_hash_table_replace (import->scl_names, GUINT_TO_POINTER (self), g_strdup_printf ("%s:%u", base, line));
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SOURCE_CODE_LOCATION, &def_error,
+                                        "iti", (gint64)self, _sextant_import_string (import, file),
+                                        (gint64)line));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_calling_context (void                       *user_data,
+                     OTF2_CallingContextRef      self,
+                     OTF2_RegionRef              region,
+                     OTF2_SourceCodeLocationRef  scl,
+                     OTF2_CallingContextRef      parent)
+{
+  SextantImport *import = user_data;
+  SextantContextDef *def;
+
+  COUNT_DEF (import, CALLING_CONTEXT);
+  def = g_new (SextantContextDef, 1);
+  *def = (SextantContextDef) { region, scl, parent };
+  g_hash_table_replace (import->contexts, GUINT_TO_POINTER (self), def);
+  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLING_CONTEXT, &def_error, "innn",
+                                        (gint64)self, _sextant_ref_or_null (region, OTF2_UNDEFINED_REGION),
+                                        _sextant_ref_or_null (scl, OTF2_UNDEFINED_SOURCE_CODE_LOCATION),
+                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_CALLING_CONTEXT)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Definitions that are counted but not stored: nothing in Sextant reads them
+ * yet, and they are small. */
+#define COUNT_ONLY_DEF(name, KIND, ...) \
+  static OTF2_CallbackCode \
+  def_##name (void *user_data, __VA_ARGS__) \
+  { \
+    COUNT_DEF ((SextantImport *)user_data, KIND); \
+    return OTF2_CALLBACK_SUCCESS; \
+  }
+
+COUNT_ONLY_DEF (paradigm_property, PARADIGM_PROPERTY, OTF2_Paradigm p, OTF2_ParadigmProperty q,
+                OTF2_Type t, OTF2_AttributeValue v)
+COUNT_ONLY_DEF (io_paradigm, IO_PARADIGM, OTF2_IoParadigmRef s, OTF2_StringRef i, OTF2_StringRef n,
+                OTF2_IoParadigmClass c, OTF2_IoParadigmFlag f, uint8_t np,
+                const OTF2_IoParadigmProperty *p, const OTF2_Type *t, const OTF2_AttributeValue *v)
+COUNT_ONLY_DEF (metric_class_recorder, METRIC_CLASS_RECORDER, OTF2_MetricRef m, OTF2_LocationRef r)
+COUNT_ONLY_DEF (location_group_property, LOCATION_GROUP_PROPERTY, OTF2_LocationGroupRef g,
+                OTF2_StringRef n, OTF2_Type t, OTF2_AttributeValue v)
+COUNT_ONLY_DEF (cart_dimension, CART_DIMENSION, OTF2_CartDimensionRef s, OTF2_StringRef n, uint32_t z,
+                OTF2_CartPeriodicity p)
+COUNT_ONLY_DEF (cart_topology, CART_TOPOLOGY, OTF2_CartTopologyRef s, OTF2_StringRef n, OTF2_CommRef c,
+                uint8_t nd, const OTF2_CartDimensionRef *d)
+COUNT_ONLY_DEF (cart_coordinate, CART_COORDINATE, OTF2_CartTopologyRef t, uint32_t r, uint8_t nd,
+                const uint32_t *c)
+COUNT_ONLY_DEF (calling_context_property, CALLING_CONTEXT_PROPERTY, OTF2_CallingContextRef c,
+                OTF2_StringRef n, OTF2_Type t, OTF2_AttributeValue v)
+COUNT_ONLY_DEF (interrupt_generator, INTERRUPT_GENERATOR, OTF2_InterruptGeneratorRef s, OTF2_StringRef n,
+                OTF2_InterruptGeneratorMode m, OTF2_Base b, int64_t e, uint64_t p)
+COUNT_ONLY_DEF (io_file_property, IO_FILE_PROPERTY, OTF2_IoFileRef f, OTF2_StringRef n, OTF2_Type t,
+                OTF2_AttributeValue v)
+COUNT_ONLY_DEF (io_regular_file, IO_REGULAR_FILE, OTF2_IoFileRef s, OTF2_StringRef n,
+                OTF2_SystemTreeNodeRef c)
+COUNT_ONLY_DEF (io_directory, IO_DIRECTORY, OTF2_IoFileRef s, OTF2_StringRef n, OTF2_SystemTreeNodeRef c)
+COUNT_ONLY_DEF (io_handle, IO_HANDLE, OTF2_IoHandleRef s, OTF2_StringRef n, OTF2_IoFileRef f,
+                OTF2_IoParadigmRef p, OTF2_IoHandleFlag fl, OTF2_CommRef c, OTF2_IoHandleRef pa)
+COUNT_ONLY_DEF (io_pre_created_handle_state, IO_PRE_CREATED_HANDLE_STATE, OTF2_IoHandleRef h,
+                OTF2_IoAccessMode m, OTF2_IoStatusFlag s)
+COUNT_ONLY_DEF (callpath_parameter, CALLPATH_PARAMETER, OTF2_CallpathRef c, OTF2_ParameterRef p,
+                OTF2_Type t, OTF2_AttributeValue v)
+COUNT_ONLY_DEF (inter_comm, INTER_COMM, OTF2_CommRef s, OTF2_StringRef n, OTF2_GroupRef a,
+                OTF2_GroupRef b, OTF2_CommRef c, OTF2_CommFlag f)
+
+OTF2_GlobalDefReaderCallbacks *
+_sextant_import_global_def_callbacks_new (void)
+{
+  OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New ();
+
+#define SET(Name, fn) OTF2_GlobalDefReaderCallbacks_Set##Name##Callback (cb, fn)
+  SET (Unknown, def_unknown);
+  SET (ClockProperties, def_clock_properties);
+  SET (Paradigm, def_paradigm);
+  SET (ParadigmProperty, def_paradigm_property);
+  SET (IoParadigm, def_io_paradigm);
+  SET (String, def_string);
+  SET (Attribute, def_attribute);
+  SET (SystemTreeNode, def_system_tree_node);
+  SET (LocationGroup, def_location_group);
+  SET (Location, def_location);
+  SET (Region, def_region);
+  SET (Callsite, def_callsite);
+  SET (Callpath, def_callpath);
+  SET (Group, def_group);
+  SET (MetricMember, def_metric_member);
+  SET (MetricClass, def_metric_class);
+  SET (MetricInstance, def_metric_instance);
+  SET (Comm, def_comm);
+  SET (Parameter, def_parameter);
+  SET (RmaWin, def_rma_win);
+  SET (MetricClassRecorder, def_metric_class_recorder);
+  SET (SystemTreeNodeProperty, def_system_tree_node_property);
+  SET (SystemTreeNodeDomain, def_system_tree_node_domain);
+  SET (LocationGroupProperty, def_location_group_property);
+  SET (LocationProperty, def_location_property);
+  SET (CartDimension, def_cart_dimension);
+  SET (CartTopology, def_cart_topology);
+  SET (CartCoordinate, def_cart_coordinate);
+  SET (SourceCodeLocation, def_source_code_location);
+  SET (CallingContext, def_calling_context);
+  SET (CallingContextProperty, def_calling_context_property);
+  SET (InterruptGenerator, def_interrupt_generator);
+  SET (IoFileProperty, def_io_file_property);
+  SET (IoRegularFile, def_io_regular_file);
+  SET (IoDirectory, def_io_directory);
+  SET (IoHandle, def_io_handle);
+  SET (IoPreCreatedHandleState, def_io_pre_created_handle_state);
+  SET (CallpathParameter, def_callpath_parameter);
+  SET (InterComm, def_inter_comm);
+#undef SET
+
+  return cb;
+}
