@@ -585,13 +585,28 @@ sextant_timeline_dup_regions (SextantTimeline  *self,
   return names;
 }
 
+typedef struct
+{
+  guint   number;
+  gint64  lost;     /* ticks drawn in the frame */
+} PatternLost;
+
+static int
+compare_lost (gconstpointer a,
+              gconstpointer b)
+{
+  const PatternLost *x = a, *y = b;
+
+  return x->lost != y->lost ? (x->lost > y->lost ? -1 : 1) : (x->number > y->number) - (x->number < y->number);
+}
+
 /**
  * sextant_timeline_dup_patterns:
  * @titles: (out) (transfer full) (optional): their titles ("Late Sender",
  *   the id where the store has none), in the same order
  *
  * Returns: (transfer full): the patterns whose lost time the frame shown
- *   draws ("late_sender", ...), NULL-terminated
+ *   draws ("late_sender", ...), the most time drawn first, NULL-terminated
  */
 char **
 sextant_timeline_dup_patterns (SextantTimeline   *self,
@@ -599,21 +614,36 @@ sextant_timeline_dup_patterns (SextantTimeline   *self,
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autoptr(GStrvBuilder) title_builder = g_strv_builder_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) patterns = g_array_new (FALSE, FALSE, sizeof (PatternLost));
   GArray *lost = self->frame != NULL && self->show_lost ? self->frame->lost : NULL;
 
   for (guint i = 0; lost != NULL && self->patterns != NULL && i < lost->len; i++)
     {
-      guint number = g_array_index (lost, SextantViewLost, i).pattern;
-      const char *name = g_hash_table_lookup (self->patterns, GUINT_TO_POINTER (number));
+      const SextantViewLost *l = &g_array_index (lost, SextantViewLost, i);
+      gpointer at;
 
-      if (name != NULL && g_hash_table_add (seen, GUINT_TO_POINTER (number)))
+      if (g_hash_table_lookup (self->patterns, GUINT_TO_POINTER (l->pattern)) == NULL)
+        continue;
+      if (!g_hash_table_lookup_extended (index, GUINT_TO_POINTER (l->pattern), NULL, &at))
         {
-          const char *title = self->pattern_titles != NULL ? g_hash_table_lookup (self->pattern_titles, name) : NULL;
+          PatternLost entry = { l->pattern, 0 };
 
-          g_strv_builder_add (builder, name);
-          g_strv_builder_add (title_builder, title != NULL ? title : name);
+          at = GUINT_TO_POINTER (patterns->len);
+          g_hash_table_insert (index, GUINT_TO_POINTER (l->pattern), at);
+          g_array_append_val (patterns, entry);
         }
+      g_array_index (patterns, PatternLost, GPOINTER_TO_UINT (at)).lost += MAX (l->end - l->begin, 0);
+    }
+  g_array_sort (patterns, compare_lost);
+  for (guint i = 0; i < patterns->len; i++)
+    {
+      const char *name = g_hash_table_lookup (self->patterns,
+                                              GUINT_TO_POINTER (g_array_index (patterns, PatternLost, i).number));
+      const char *title = self->pattern_titles != NULL ? g_hash_table_lookup (self->pattern_titles, name) : NULL;
+
+      g_strv_builder_add (builder, name);
+      g_strv_builder_add (title_builder, title != NULL ? title : name);
     }
 
   if (titles != NULL)
