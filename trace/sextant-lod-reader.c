@@ -495,7 +495,9 @@ append_buckets (SextantLodReader *self,
         }
       for (end = lo; end < entry->computed->len && all[end].bucket <= last; end++)
         ;
-      g_array_append_vals (buckets, all + lo, end - lo);
+      /* none computed: no data pointer to offset */
+      if (end > lo)
+        g_array_append_vals (buckets, all + lo, end - lo);
       return;
     }
 
