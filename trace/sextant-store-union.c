@@ -41,8 +41,11 @@ typedef struct
 
 static const RoutedTable routed_tables[] = {
   { "event_count",       "loc", NULL, "loc IN @own", NULL },
-  { "visit",             "loc", "id", NULL, "path" },
-  { "visit_chunk",       NULL,  "first_row", NULL, NULL },
+  /* a shard's own visits only: while it is analysed it also holds other
+   * shards' visits (the halo), which a scan must not read twice, nor
+   * remember after the analysis drops them */
+  { "visit",             "loc", "id", "loc IN @own", "path" },
+  { "visit_chunk",       NULL,  "first_row", "(first_row >> 32) IN @own", NULL },
   { "visit_attribute",   NULL,  "visit", "(visit >> 32) IN @own", NULL },
   /* each shard numbers the call paths of its visits */
   { "call_path",         NULL,  NULL, NULL, "id parent" },

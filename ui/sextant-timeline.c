@@ -108,6 +108,15 @@ frame_is_current (SextantTimeline *self)
   return first >= self->frame->first_row && last <= self->frame->last_row;
 }
 
+/* A manifest's shards are being analysed: they hold other shards' rows
+ * for it (the halo) and their tables change under a reader, so they are
+ * not read then; the analysis's end (a new generation) reads them again */
+static gboolean
+shards_being_analysed (SextantTimeline *self)
+{
+  return sextant_session_get_n_shards (self->session) > 0 && sextant_session_get_analysing (self->session);
+}
+
 static void
 frame_read_cb (GObject      *object,
                GAsyncResult *result,
@@ -130,7 +139,10 @@ frame_read_cb (GObject      *object,
     {
       g_clear_handle_id (&self->stale_draw, g_source_remove);
       gtk_widget_queue_draw (GTK_WIDGET (self));
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      /* a read the shards' analysis overlapped: read again at its end */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && !shards_being_analysed (self) &&
+          ((FrameRequest *)g_task_get_task_data (G_TASK (result)))->generation ==
+          sextant_session_get_generation (self->session))
         {
           g_free (self->error);
           self->error = g_strdup (error->message);
@@ -203,6 +215,7 @@ _sextant_timeline_read_frame (SextantTimeline *self)
   /* not before the widget has its size: a frame is read for a width and
    * the rows in view */
   if (self->rows == NULL || self->reading || self->error != NULL || frame_is_current (self) ||
+      shards_being_analysed (self) ||
       gtk_widget_get_width (GTK_WIDGET (self)) <= self->label_width || gtk_widget_get_height (GTK_WIDGET (self)) <= 0)
     return;
 
@@ -307,6 +320,15 @@ session_generation_cb (SextantTimeline *self)
       g_warning ("The patterns' names: %s", error->message);
   }
   _sextant_timeline_queue_frame (self);
+}
+
+/* An analysis ended: the shards a manifest's analysis kept from being
+ * read are read now (shards_being_analysed) */
+static void
+session_analysing_cb (SextantTimeline *self)
+{
+  if (self->rows != NULL && !sextant_session_get_analysing (self->session))
+    _sextant_timeline_queue_frame (self);
 }
 
 /* The chosen instance: marked on its location's row, and on its peer's */
@@ -878,6 +900,8 @@ sextant_timeline_init (SextantTimeline *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::generation", G_CALLBACK (session_generation_cb),
                                   self);
   g_signal_group_connect_swapped (self->session_signals, "notify::instance", G_CALLBACK (session_instance_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::analysing", G_CALLBACK (session_analysing_cb),
+                                  self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selection-loc", G_CALLBACK (session_selection_cb),
                                   self);
   g_signal_group_connect_swapped (self->session_signals, "notify::pair-filter", G_CALLBACK (session_filter_cb), self);
