@@ -272,15 +272,6 @@ add_wanted (const SextantRow  *row,
   return TRUE;
 }
 
-static int
-compare_ids (gconstpointer a,
-             gconstpointer b)
-{
-  gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
-
-  return x < y ? -1 : x > y;
-}
-
 /**
  * sextant_store_list_halo_visits:
  * @own: the shard's locations (gint64* location.id, a set)
@@ -307,7 +298,7 @@ sextant_store_list_halo_visits (SextantStore  *shard,
   if (!sextant_store_foreach_sql (shard, "SELECT visit, end_visit FROM collective_member", add_wanted, &wanted,
                                   error, ""))
     return NULL;
-  g_array_sort (ids, compare_ids);
+  g_array_sort (ids, _sextant_compare_int64);
 
   return g_steal_pointer (&ids);
 }
@@ -635,7 +626,7 @@ sextant_store_add_halo (SextantStore  *shard,
   gboolean ok;
 
   if (n_rows > 0)
-    qsort (rows, n_rows, SEXTANT_HALO_COLUMNS * sizeof (gint64), compare_ids);
+    qsort (rows, n_rows, SEXTANT_HALO_COLUMNS * sizeof (gint64), _sextant_compare_int64);
   if (!sextant_store_foreach_sql (shard, "SELECT max (id) FROM rma_sync", add_max, &halo->last_rma_sync, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT max (id) FROM lock", add_max, &halo->last_lock, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT max (id) FROM call_path", add_max, &halo->last_call_path, error,

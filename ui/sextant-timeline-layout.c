@@ -209,21 +209,23 @@ sextant_timeline_get_content_height (SextantTimeline *self)
                        (int)ceil (_sextant_timeline_n_rows (self) * (self->row_height + ROW_GAP) - scroll_offset (self)));
 }
 
-/* Scrolls rows @first to @last (and a row above and below them) into
- * view, as little as it can; when they do not fit, @first alone */
+/* Scrolls rows @a and @b, the rows between them and one above and below,
+ * into view, as little as it can; when they do not fit, @a's alone */
 static void
 scroll_to_rows (SextantTimeline *self,
-                int              first,
-                int              last)
+                int              a,
+                int              b)
 {
   double pitch = self->row_height + ROW_GAP;
   double area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
   double value = gtk_adjustment_get_value (self->vadjustment);
-  double top = first * pitch - pitch;
-  double bottom = last * pitch + 2 * pitch;
+  int first = MIN (a, b), last = MAX (a, b);
+  double top, bottom;
 
-  if (bottom - top > area)
-    bottom = first * pitch + 2 * pitch;
+  if ((last - first + 3) * pitch > area)
+    first = last = a;
+  top = first * pitch - pitch;
+  bottom = last * pitch + 2 * pitch;
   if (top < value)
     gtk_adjustment_set_value (self->vadjustment, MAX (top, 0));
   else if (bottom > value + area)
@@ -264,21 +266,7 @@ sextant_timeline_scroll_to_locations (SextantTimeline *self,
       (row = sextant_timeline_rows_row_of_loc (self->rows, loc)) < 0)
     return;
   other = peer != SEXTANT_NULL ? sextant_timeline_rows_row_of_loc (self->rows, peer) : -1;
-  if (other < 0 || other == row)
-    scroll_to_rows (self, row, row);
-  else if (other > row)
-    scroll_to_rows (self, row, other);
-  else
-    {
-      /* the peer above: both if they fit, else the instance's row */
-      double pitch = self->row_height + ROW_GAP;
-      double area = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT - ROW_GAP;
-
-      if ((row - other) * pitch + 3 * pitch <= area)
-        scroll_to_rows (self, other, row);
-      else
-        scroll_to_rows (self, row, row);
-    }
+  scroll_to_rows (self, row, other >= 0 ? other : row);
 }
 
 /* Size -------------------------------------------------------------------------- */

@@ -272,28 +272,34 @@ session_view_cb (SextantTimeline *self)
 }
 
 /* The patterns' names by number, for the lost time's styles, and their
- * titles, for the legend */
+ * titles, for the legend (the `pattern` table's few rows, by key) */
 static void
 read_patterns (SextantTimeline *self,
                SextantStore    *store)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) totals = NULL;
+  GHashTableIter iter;
+  gpointer name;
 
   g_clear_pointer (&self->patterns, g_hash_table_unref);
   g_clear_pointer (&self->pattern_titles, g_hash_table_unref);
-  if (!(self->patterns = sextant_store_list_pattern_numbers (store, &error))
-      || !(totals = sextant_store_list_pattern_totals (store, &error)))
+  if (!(self->patterns = sextant_store_list_pattern_numbers (store, &error)))
     {
       g_warning ("The patterns' names: %s", error->message);
       return;
     }
   self->pattern_titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  for (guint i = 0; i < totals->len; i++)
+  g_hash_table_iter_init (&iter, self->patterns);
+  while (g_hash_table_iter_next (&iter, NULL, &name))
     {
-      SextantPatternTotal *total = g_ptr_array_index (totals, i);
+      char *title = sextant_store_dup_pattern_title (store, name, &error);
 
-      g_hash_table_insert (self->pattern_titles, g_strdup (total->id), g_strdup (total->title));
+      if (title == NULL)
+        {
+          g_warning ("The patterns' titles: %s", error->message);
+          return;
+        }
+      g_hash_table_insert (self->pattern_titles, g_strdup (name), title);
     }
 }
 
