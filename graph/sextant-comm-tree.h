@@ -19,7 +19,10 @@
  * defines each kind's nodes, edges, arrival, finish and lateness.
  * Collective ids (SextantCollectiveRef.id) are strings, so that the three
  * kinds share one namespace:
- *   "<n>"                 collective.id n, an MPI collective
+ *   "mpi:<comm>:<n>"      the n-th MPI collective on communicator comm
+ *                         (sextant-collective-id.h: "self:<loc>:<n>" on a
+ *                         self communicator, collective.id itself when of
+ *                         neither form; the number is accepted for all)
  *   "onecoll:<win>:<seq>" the onecoll broadcast number seq on window win
  *                         (the 'onecoll window' and 'onecoll sequence'
  *                         attributes of its regions)

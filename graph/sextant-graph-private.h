@@ -11,6 +11,7 @@
  */
 #pragma once
 
+#include "sextant-collective-id.h"
 #include "sextant-graph.h"
 
 G_BEGIN_DECLS

@@ -112,7 +112,7 @@ _sextant_graph_set_unknown_id (GError     **error,
 {
   g_set_error (error, SEXTANT_GRAPH_ERROR, SEXTANT_GRAPH_ERROR_UNKNOWN_ID,
                "no collective '%s' in this trace (%s); `sextant info DB --collectives` lists the collectives "
-               "and their ids: a number for an MPI collective, onecoll:WINDOW:SEQUENCE for a onecoll "
+               "and their ids: mpi:COMMUNICATOR:N for the N-th MPI collective on a communicator, onecoll:WINDOW:SEQUENCE for a onecoll "
                "broadcast, exchange:REGION:N for the messages inside phase region REGION's N-th visit",
                id, why);
 }
@@ -258,7 +258,7 @@ sextant_graph_collective_at (SextantStore  *store,
               return NULL;
             }
           if (collective != SEXTANT_NULL)
-            return g_strdup_printf ("%" G_GINT64_FORMAT, collective);
+            return sextant_collective_id_to_string (collective);
         }
       else if (_sextant_tree_is_phase_name (name))
         return phase_at (store, loc, visit, error);
@@ -269,33 +269,11 @@ sextant_graph_collective_at (SextantStore  *store,
 
 /* Building ------------------------------------------------------------------ */
 
-/* Parses "<a>:<b>" of non-negative integers after @prefix. */
-static gboolean
-parse_pair (const char *id,
-            const char *prefix,
-            gint64     *a,
-            gint64     *b)
-{
-  g_auto(GStrv) parts = NULL;
-  guint64 x, y;
-
-  if (!g_str_has_prefix (id, prefix))
-    return FALSE;
-  parts = g_strsplit (id + strlen (prefix), ":", -1);
-  if (g_strv_length (parts) != 2 ||
-      !g_ascii_string_to_unsigned (parts[0], 10, 0, G_MAXINT64, &x, NULL) ||
-      !g_ascii_string_to_unsigned (parts[1], 10, 0, G_MAXINT64, &y, NULL))
-    return FALSE;
-  *a = (gint64)x;
-  *b = (gint64)y;
-
-  return TRUE;
-}
-
 /**
  * sextant_graph_build_collective:
  * @store: a store, owned by the calling thread
- * @id: a collective id (sextant-comm-tree.h): "N", "onecoll:WIN:SEQ" or
+ * @id: a collective id (sextant-comm-tree.h): "mpi:COMM:N" (or its number,
+ *   sextant-collective-id.h), "onecoll:WIN:SEQ" or
  *   "exchange:REGION:N"
  * @layout: %SEXTANT_TREE_LAYOUT_BINOMIAL adds Open MPI's binomial tree to
  *   an MPI BCAST or REDUCE (and changes nothing for the other kinds)
@@ -320,17 +298,16 @@ sextant_graph_build_collective (SextantStore       *store,
                                 GError            **error)
 {
   gint64 a, b;
-  guint64 n;
 
   g_return_val_if_fail (SEXTANT_IS_STORE (store), NULL);
   g_return_val_if_fail (id != NULL, NULL);
 
-  if (parse_pair (id, "onecoll:", &a, &b))
+  if (sextant_collective_id_parse_pair (id, "onecoll:", G_MAXINT64, 0, G_MAXINT64, &a, &b))
     return _sextant_tree_build_onecoll (store, id, a, b, error);
-  if (parse_pair (id, "exchange:", &a, &b))
+  if (sextant_collective_id_parse_pair (id, "exchange:", G_MAXINT64, 0, G_MAXINT64, &a, &b))
     return _sextant_tree_build_exchange (store, id, a, b, error);
-  if (g_ascii_string_to_unsigned (id, 10, 0, G_MAXINT64, &n, NULL))
-    return _sextant_tree_build_mpi_collective (store, id, (gint64)n, layout, error);
+  if (sextant_collective_id_from_string (id, &a))
+    return _sextant_tree_build_mpi_collective (store, id, a, layout, error);
 
   _sextant_graph_set_unknown_id (error, id, "not an id of any of the three forms");
   return NULL;

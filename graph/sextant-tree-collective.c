@@ -183,7 +183,9 @@ _sextant_tree_build_mpi_collective (SextantStore       *store,
   const SextantLocationProcess *where;
   ReleaseRule rule;
   gint64 earliest = G_MAXINT64;
+  g_autofree char *canonical = sextant_collective_id_to_string (collective);
   gboolean binomial;
+  gint64 number;
   int releaser = -1;
 
   if (!(info = sextant_store_get_collective (store, collective, &local)))
@@ -240,12 +242,15 @@ _sextant_tree_build_mpi_collective (SextantStore       *store,
   where = _sextant_graph_context_location (&ctx, g_array_index (members, SextantCollectiveMember, releaser).loc);
   binomial = layout == SEXTANT_TREE_LAYOUT_BINOMIAL &&
              (g_str_equal (info->kind, "BCAST") || g_str_equal (info->kind, "REDUCE"));
+  if (!sextant_collective_id_instance (info->id, &number))
+    number = info->id;
   title = g_strdup_printf ("MPI %s%s #%" G_GINT64_FORMAT " on %s, %u members: released by %s (%s)%s",
-                           info->nonblocking ? "non-blocking " : "", info->kind, info->id,
+                           info->nonblocking ? "non-blocking " : "", info->kind, number,
                            info->comm_name != NULL ? info->comm_name : "an unnamed communicator",
                            members->len, where != NULL ? where->label : "?", release_rule_text (rule),
                            binomial ? "; laid out on Open MPI's binomial tree" : "");
-  tree = _sextant_graph_context_new_tree (&ctx, SEXTANT_TREE_MPI_COLLECTIVE, id, title);
+  /* the id as the listing gives it, whichever form was asked for */
+  tree = _sextant_graph_context_new_tree (&ctx, SEXTANT_TREE_MPI_COLLECTIVE, canonical, title);
   sextant_comm_tree_set_has_model_layout (tree, g_str_equal (info->kind, "BCAST") || g_str_equal (info->kind, "REDUCE"));
 
   for (guint i = 0; i < members->len; i++)
@@ -301,7 +306,7 @@ _sextant_tree_list_mpi (SextantStore  *store,
       SextantCollectiveInfo *info = g_ptr_array_index (infos, i);
       SextantCollectiveRef *ref = g_new0 (SextantCollectiveRef, 1);
 
-      ref->id = g_strdup_printf ("%" G_GINT64_FORMAT, info->id);
+      ref->id = sextant_collective_id_to_string (info->id);
       ref->kind = SEXTANT_TREE_MPI_COLLECTIVE;
       ref->operation = g_strdup (info->kind);
       ref->comm = g_strdup (info->comm_name);

@@ -241,6 +241,18 @@ test_planted_collectives (void)
   g_assert_nonnull (in_self);
   g_assert_cmpstr (in_self, !=, barrier);
 
+  /* ids as users read them: the barrier is the first collective on
+   * communicator 0 (MPI_COMM_WORLD), the self allreduce location 0's first
+   * on a self communicator; the number (collective.id) draws the same tree,
+   * named as listed */
+  g_assert_cmpstr (barrier, ==, "mpi:0:1");
+  g_assert_true (g_str_has_prefix (in_self, "self:0:"));
+  tree = sextant_graph_build_collective (f.store, "4294967297", SEXTANT_TREE_LAYOUT_RECORDED, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sextant_comm_tree_get_id (tree), ==, "mpi:0:1");
+  g_assert_true (g_str_has_prefix (sextant_comm_tree_get_title (tree), "MPI BARRIER #1 on "));
+  g_clear_pointer (&tree, sextant_comm_tree_unref);
+
   /* the barrier's root: rank 3, who arrived last; lateness from the first */
   tree = sextant_graph_build_collective (f.store, barrier, SEXTANT_TREE_LAYOUT_BINOMIAL, &error);
   g_assert_no_error (error);
@@ -259,7 +271,7 @@ test_errors (void)
   Fixture f = { NULL };
   static const char * const unknown[] = {
     "99999", "", "bogus", "onecoll:1", "onecoll:65536:1", "onecoll:-1:2", "exchange:999:1", "exchange:2:0",
-    "exchange:2:99", "1:2",
+    "exchange:2:99", "1:2", "mpi:0:99", "mpi:0:0", "mpi:-1:1", "mpi:0", "self:9:1", "mpi:1048574:1",
   };
 
   fixture_open (&f, "planted-late-sender", NULL);

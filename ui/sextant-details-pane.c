@@ -22,6 +22,7 @@
  */
 #include "config.h"
 
+#include "sextant-collective-id.h"
 #include "sextant-details-pane.h"
 #include "sextant-instance.h"
 #include "sextant-store-details.h"
@@ -360,6 +361,8 @@ show_collective (SextantDetailsPane       *self,
   set_title (self, title);
   add_row (self, "Operation", d->name);
   add_row (self, "Communicator", or_unnamed (d->comm_name));
+  /* the id `sextant tree --collective` takes */
+  add_row_take (self, "Collective", sextant_collective_id_to_string (d->id));
   if (d->root != SEXTANT_NULL)
     add_row_take (self, "Root", g_strdup_printf ("%s (rank %" G_GINT64_FORMAT ")",
                                                  d->peer_label != NULL ? d->peer_label : "?", d->root));

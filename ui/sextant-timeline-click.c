@@ -20,6 +20,7 @@
 
 #include <math.h>
 
+#include "sextant-collective-id.h"
 #include "sextant-graph.h"
 #include "sextant-timeline-private.h"
 
@@ -311,7 +312,7 @@ released_cb (GtkGestureClick *gesture,
     }
   if (self->show_messages && self->frame != NULL && (line = collective_on_line (self, x, y)) != SEXTANT_NULL)
     {
-      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, line);
+      g_autofree char *id = sextant_collective_id_to_string (line);
 
       item = (SextantItem) { SEXTANT_ITEM_COLLECTIVE, SEXTANT_NULL, _sextant_timeline_time_at (self, x), line };
       sextant_session_set_item (self->session, &item);
