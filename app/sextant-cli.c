@@ -602,7 +602,7 @@ static void
 print_tree (Analysis *a)
 {
   g_print ("Total time (all locations): %.6f s\n\n", a->total_seconds);
-  g_print ("  %-40s %14s %8s %14s %10s\n", "pattern tree", "seconds", "share", "own seconds", "instances");
+  g_print ("  %-56s %14s %8s %14s %10s\n", "pattern tree", "seconds", "share", "own seconds", "instances");
   for (guint i = 0; i < json_array_get_length (a->tree); i++)
     {
       JsonObject *node = json_array_get_object_element (a->tree, i);
@@ -618,15 +618,18 @@ print_tree (Analysis *a)
       if (json_object_get_int_member (node, "instances_below") == 0 && depth > 0)
         continue;
 
-      name = g_strdup_printf ("%*s%s", 2 * depth, "",
-                              json_object_get_string_member (node, group ? "title" : "id"));
+      /* titles, as the window and the reports name them; a pattern's id,
+       * which --pattern takes, beside its title */
+      name = group ? g_strdup_printf ("%*s%s", 2 * depth, "", json_object_get_string_member (node, "title"))
+                   : g_strdup_printf ("%*s%s (%s)", 2 * depth, "", json_object_get_string_member (node, "title"),
+                                      json_object_get_string_member (node, "id"));
       seconds = JSON_NODE_HOLDS_NULL (inclusive) ? g_strdup ("-") : g_strdup_printf ("%.6f", json_node_get_double (inclusive));
       share = JSON_NODE_HOLDS_NULL (inclusive) ? g_strdup ("")
                                                : g_strdup_printf ("%.2f%%", 100.0 * json_object_get_double_member (node, "share"));
       own = group || json_object_get_int_member (node, "instances_below") == json_object_get_int_member (node, "instances")
             ? g_strdup ("") : g_strdup_printf ("%.6f", json_object_get_double_member (node, "exclusive_seconds"));
       count = group ? g_strdup ("") : g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (node, "instances"));
-      g_print ("  %-40s %14s %8s %14s %10s\n", name, seconds, share, own, count);
+      g_print ("  %-56s %14s %8s %14s %10s\n", name, seconds, share, own, count);
     }
 }
 
@@ -656,7 +659,7 @@ print_analysis (Analysis *a)
                                function != NULL ? " (where " : "", function != NULL ? function : "",
                                function != NULL ? " begins; the trace gives no call site)" : "");
 
-          g_print ("  %-24s %12.6f s  %s  (%s)\n", json_object_get_string_member (p, "id"),
+          g_print ("  %-32s %12.6f s  %s  (%s)\n", json_object_get_string_member (p, "title"),
                    json_object_get_double_member (site, "severity_seconds"), where,
                    json_object_get_string_member_with_default (site, "callpath", ""));
         }

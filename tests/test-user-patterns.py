@@ -179,6 +179,17 @@ def main():
         ids = [p["id"] for p in json.loads(run.stdout)["patterns"]] if run.returncode == 0 else []
         ok("long_calls_2" in ids and "long_calls" not in ids, "--pattern-file and --no-user-patterns", str(ids))
 
+        # the printed metric tree and call sites name patterns by title, as
+        # the window and the reports do, with the id --pattern takes
+        run = sextant("analyze", db)
+        tree_lines = run.stdout.split("\nTop call sites:")[0].splitlines()
+        site_lines = run.stdout.split("\nTop call sites:")[-1].splitlines()
+        ok(run.returncode == 0 and any(l.strip().startswith("Late Sender (late_sender) ") for l in tree_lines)
+           and any(l.strip().startswith("Long MPI calls (long_calls) ") for l in tree_lines)
+           and any(l.strip().startswith("Late Sender ") for l in site_lines)
+           and not any(l.strip().startswith("late_sender") for l in run.stdout.splitlines()),
+           "the printed tree and call sites name patterns by title", run.stdout + run.stderr)
+
         # the metric tree: a user pattern names a group or a pattern as parent
         tree_file = os.path.join(work, "tree.sql")
         with open(tree_file, "w") as f:
