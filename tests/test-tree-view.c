@@ -495,6 +495,20 @@ test_casita (Fixture       *fixture,
   g_assert_cmpint (sextant_comm_tree_get_kind (tree), ==, SEXTANT_TREE_DELAY_CHAIN);
   g_assert_cmpuint (sextant_comm_tree_get_n_nodes (tree), >=, 2);
   g_assert_cmpuint (count_boxes (fixture), ==, sextant_comm_tree_get_n_nodes (tree));
+  /* its links are labelled with their patterns' titles, as the browser
+   * names them, not their ids */
+  for (guint e = 0; e < sextant_comm_tree_get_n_edges (tree); e++)
+    {
+      g_autofree char *label = sextant_tree_view_dup_edge_label (fixture->view, e);
+      const char *by = sextant_comm_tree_get_edge (tree, e)->by;
+
+      g_test_message ("link %u (%s): %s", e, by, label);
+      g_assert_nonnull (label);
+      if (g_strcmp0 (by, "late_sender") == 0)
+        g_assert_true (g_str_has_prefix (label, "Late Sender · "));
+      if (by != NULL)
+        g_assert_false (g_str_has_prefix (label, by));
+    }
 
   /* the worst instance of every pattern found: a tree, or a notice that
    * names the pattern by its title and says why there is none - never an

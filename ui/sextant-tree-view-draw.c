@@ -532,6 +532,39 @@ place_label (SextantTreeView *self,
 /* "1.0 KiB · 12.3 µs" at the middle of a transfer, where it overlaps no
  * box and no other label (past MAX_LABELLED boxes, the critical path's
  * only); a delay chain's link says its pattern */
+/* What an edge's label says: a delay chain's link, the pattern (by
+ * title) and how long it waited, "Late Sender · 12.3 ms"; a transfer its
+ * bytes and time, and, in a onecoll broadcast, who relayed when not the
+ * sender's own thread (onecoll's Broadcaster, a waiting thread, the root's
+ * help) */
+char *
+_sextant_tree_view_edge_text (SextantTreeView *self,
+                              guint            e)
+{
+  const SextantTreeEdge *edge = sextant_comm_tree_get_edge (self->tree, e);
+  gint64 resolution = sextant_comm_tree_get_resolution (self->tree);
+  char *text;
+
+  if (sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_DELAY_CHAIN && edge->by != NULL)
+    {
+      g_autofree char *latency = sextant_format_duration (edge->end - edge->begin, resolution);
+      const char *title = self->titles != NULL ? g_hash_table_lookup (self->titles, edge->by) : NULL;
+
+      return g_strdup_printf ("%s · %s", title != NULL ? title : edge->by, latency);
+    }
+  text = transfer_text (edge, resolution);
+  if (sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_ONECOLL_BCAST && edge->by != NULL &&
+      !g_str_equal (edge->by, "root"))
+    {
+      char *by = g_strdup_printf ("%s · %s", text, edge->by);
+
+      g_free (text);
+      text = by;
+    }
+
+  return text;
+}
+
 static void
 snapshot_edge_labels (SextantTreeView *self,
                       GtkSnapshot     *snapshot,
@@ -540,7 +573,6 @@ snapshot_edge_labels (SextantTreeView *self,
                       GArray          *taken)
 {
   Layout *l = self->layout;
-  gint64 resolution = sextant_comm_tree_get_resolution (self->tree);
   gboolean crowded = l->items->len > MAX_LABELLED;
 
   for (guint i = 0; i < l->n_nodes; i++)
@@ -560,24 +592,7 @@ snapshot_edge_labels (SextantTreeView *self,
       if (edge->end > sextant_comm_tree_get_node (self->tree, i)->arrival &&
           sextant_comm_tree_get_kind (self->tree) != SEXTANT_TREE_DELAY_CHAIN)
         continue;
-      if (sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_DELAY_CHAIN && edge->by != NULL)
-        {
-          g_autofree char *latency = sextant_format_duration (edge->end - edge->begin, resolution);
-
-          text = g_strdup_printf ("%s · %s", edge->by, latency);
-        }
-      else
-        text = transfer_text (edge, resolution);
-      /* who relayed, when not the sender's own thread (onecoll's
-       * Broadcaster, a waiting thread, the root's help) */
-      if (sextant_comm_tree_get_kind (self->tree) == SEXTANT_TREE_ONECOLL_BCAST && edge->by != NULL &&
-          !g_str_equal (edge->by, "root"))
-        {
-          char *by = g_strdup_printf ("%s · %s", text, edge->by);
-
-          g_free (text);
-          text = by;
-        }
+      text = _sextant_tree_view_edge_text (self, (guint)e);
       edge_points (self, (int)i, &x0, &y0, &x1, &y1);
       place_label (self, snapshot, layout, fg, taken, text, x0, y0, x1, y1);
     }

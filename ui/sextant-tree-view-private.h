@@ -156,6 +156,7 @@ struct _SextantTreeView
   gboolean         model_layout;   /* MPI collectives: on Open MPI's binomial tree */
   gboolean         torus_layout;   /* on the torus coordinates, when the trace has them */
   TorusPlaces      places;         /* of the tree shown */
+  GHashTable      *titles;         /* (nullable) its patterns' titles by id (delay chains) */
 
   GHashTable      *expanded;       /* node index + 2 -> more of its collapsed children shown (see the layout) */
   Layout          *layout;         /* for the current width, NULL until needed */
@@ -166,6 +167,8 @@ struct _SextantTreeView
 void _sextant_tree_view_snapshot     (GtkWidget       *widget,
                                       GtkSnapshot     *snapshot);
 void _sextant_tree_view_invalidate   (SextantTreeView *self);
+char *_sextant_tree_view_edge_text   (SextantTreeView *self,
+                                      guint            e);
 void _sextant_tree_view_lateness_color (double         fraction,
                                         GdkRGBA       *color);
 /* A legend's entry: a line sample (or a box when @fill is given) and its

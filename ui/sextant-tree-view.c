@@ -77,6 +77,7 @@ typedef struct
 {
   SextantCommTree *tree;
   TorusPlaces      places;
+  GHashTable      *titles;      /* a delay chain's pattern ids -> their titles */
 } Built;
 
 static void
@@ -84,6 +85,7 @@ built_free (Built *built)
 {
   g_clear_pointer (&built->tree, sextant_comm_tree_unref);
   _sextant_tree_view_places_clear (&built->places);
+  g_clear_pointer (&built->titles, g_hash_table_unref);
   g_free (built);
 }
 
@@ -145,6 +147,20 @@ build_worker (GTask        *task,
 
     built->tree = tree;
     _sextant_tree_view_read_places (store, tree, &built->places);
+    /* a delay chain's links say which pattern each wait was: by title */
+    if (sextant_comm_tree_get_kind (tree) == SEXTANT_TREE_DELAY_CHAIN)
+      {
+        built->titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+        for (guint e = 0; e < sextant_comm_tree_get_n_edges (tree); e++)
+          {
+            const char *by = sextant_comm_tree_get_edge (tree, e)->by;
+            char *title;
+
+            if (by != NULL && !g_hash_table_contains (built->titles, by) &&
+                (title = sextant_store_dup_pattern_title (store, by, NULL)) != NULL)
+              g_hash_table_insert (built->titles, g_strdup (by), title);
+          }
+      }
     g_task_return_pointer (task, built, (GDestroyNotify)built_free);
   }
 }
@@ -292,6 +308,9 @@ built_cb (GObject      *object,
       self->subject = g_strdup_printf ("the %s on %s", request->title, request->location);
     }
   adopt_places (self, built);
+  g_clear_pointer (&self->titles, g_hash_table_unref);
+  if (built != NULL)
+    self->titles = g_steal_pointer (&built->titles);
   if (built == NULL && request->collective == NULL
       && g_error_matches (error, SEXTANT_GRAPH_ERROR, SEXTANT_GRAPH_ERROR_NO_DATA))
     {
@@ -858,6 +877,26 @@ session_selection_cb (SextantTreeView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/**
+ * sextant_tree_view_dup_edge_label:
+ * @e: an edge of the tree shown
+ *
+ * Returns: (transfer full) (nullable): the text the view labels edge @e
+ *   with where it has room ("Late Sender · 12.3 ms" on a delay chain's
+ *   link), %NULL with no tree or no such edge
+ */
+char *
+sextant_tree_view_dup_edge_label (SextantTreeView *self,
+                                  guint            e)
+{
+  g_return_val_if_fail (SEXTANT_IS_TREE_VIEW (self), NULL);
+
+  if (self->tree == NULL || e >= sextant_comm_tree_get_n_edges (self->tree))
+    return NULL;
+
+  return _sextant_tree_view_edge_text (self, e);
+}
+
 static void
 sextant_tree_view_dispose (GObject *object)
 {
@@ -880,6 +919,7 @@ sextant_tree_view_finalize (GObject *object)
 
   g_clear_pointer (&self->tree, sextant_comm_tree_unref);
   _sextant_tree_view_places_clear (&self->places);
+  g_clear_pointer (&self->titles, g_hash_table_unref);
   g_clear_pointer (&self->layout, _sextant_tree_layout_free);
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   g_clear_pointer (&self->expanded, g_hash_table_unref);

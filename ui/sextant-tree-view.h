@@ -49,6 +49,8 @@ gboolean         sextant_tree_view_get_node_area    (SextantTreeView *self,
                                                      guint            node,
                                                      graphene_rect_t *area);
 guint            sextant_tree_view_get_n_aggregates (SextantTreeView *self);
+char            *sextant_tree_view_dup_edge_label   (SextantTreeView *self,
+                                                     guint            e);
 gboolean         sextant_tree_view_get_aggregate_area (SextantTreeView *self,
                                                      guint            aggregate,
                                                      guint           *members,
