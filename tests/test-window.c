@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "sextant-collective-id.h"
 #include "sextant-lod-reader.h"
 #include "sextant-pattern-tree.h"
 #include "sextant-test-util.h"
@@ -646,7 +647,7 @@ test_pages (Fixture       *fixture,
   for (guint i = 0; i < members->len; i++)
     if (g_array_index (members, SextantViewMember, i).collective == g_array_index (members, SextantViewMember, 0).collective)
       last = MAX (last, g_array_index (members, SextantViewMember, i).begin);
-  id = g_strdup_printf ("%" G_GINT64_FORMAT, g_array_index (members, SextantViewMember, 0).collective);
+  id = sextant_collective_id_to_string (g_array_index (members, SextantViewMember, 0).collective);
   g_assert_true (sextant_timeline_get_row_area (timeline, 0, &row));
   sextant_test_click (GTK_WIDGET (timeline), sextant_timeline_x_for_time (timeline, last),
                       row.origin.y + row.size.height / 2);
