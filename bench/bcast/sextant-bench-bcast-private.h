@@ -25,7 +25,6 @@
 
 #include "onecoll.h"
 
-
 #define EXIT_USAGE      2
 #define KIB             ((int64_t) 1024)
 #define MIB             (KIB * KIB)
@@ -65,7 +64,6 @@ typedef struct
 extern const variant variants[N_VARIANTS];
 extern int world_rank;
 extern int world_size;
-
 
 typedef struct
 {
