@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The fuzz targets' shared part (sextant-fuzz-util.h). The window's reads
- * are those of ui/ without GTK: sextant-session.c's load, the pattern
+ * are those of ui/ without GTK: sextant-session-load.c's load, the pattern
  * browser's lists, sextant-timeline-frame.c's read_rows()/read_lines() for
  * a whole view, a zoomed-in one and the whole-machine mode, the details
  * pane, the tree and matrix views.
@@ -319,7 +319,7 @@ sextant_fuzz_import (const char *anchor,
 
 /* The window's reads ------------------------------------------------------ */
 
-/* sextant-session.c: what a session loads when the store opens; the
+/* sextant-session-load.c: what a session loads when the store opens; the
  * window shows an error and reads nothing more when one of them fails */
 static gboolean
 read_session (SextantStore    *store,

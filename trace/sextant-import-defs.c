@@ -11,6 +11,13 @@
  * decoders need it (sextant-import-private.h). A definition given twice
  * keeps the first (logged), one the store cannot take fails the import;
  * kinds Sextant does not keep are counted.
+ *
+ * Most kinds are one row of one table: those come from one table,
+ * STORED_DEFS (and the kinds only counted from COUNTED_DEFS), which makes
+ * each one's callback and sets it on the reader. The others (a string, a
+ * location, a region, a group and its members, a communicator, a metric
+ * member or class) keep more than a row, or store more than one, and are
+ * written out.
  */
 #include "config.h"
 
@@ -18,68 +25,25 @@
 
 #include "sextant-import-private.h"
 
-#define DEF_STORE(import, call) \
-  G_STMT_START { \
-    GError *def_error = NULL; \
-    if (!(call)) \
-      { \
-        if (g_error_matches (def_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE)) \
-          { \
-            _sextant_import_log ((import), "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL, \
-                                 "a definition is given twice; the first one is kept (%s)", \
-                                 def_error->message); \
-            g_clear_error (&def_error); \
-          } \
-        else \
-          return _sextant_import_fail ((import), def_error); \
-      } \
-  } G_STMT_END
-
 #define COUNT_DEF(import, KIND) ((import)->def_counts[SEXTANT_DEF_##KIND]++)
 
-
+/* After a definition's row could not be stored (@error set): a definition
+ * given twice keeps the first, logged, and the import goes on
+ * (OTF2_CALLBACK_SUCCESS, @error cleared); any other error fails it. */
 static OTF2_CallbackCode
-def_unknown (void *user_data)
+def_not_stored (SextantImport  *import,
+                GError        **error)
 {
-  SextantImport *import = user_data;
+  if (g_error_matches (*error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE))
+    {
+      _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
+                           "a definition is given twice; the first one is kept (%s)",
+                           (*error)->message);
+      g_clear_error (error);
+      return OTF2_CALLBACK_SUCCESS;
+    }
 
-  COUNT_DEF (import, UNKNOWN);
-  _sextant_import_log (import, "unknown_definition", SEXTANT_NULL, SEXTANT_NULL,
-                       "global definition of a kind this OTF2 library does not know; skipped");
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_clock_properties (void     *user_data,
-                      uint64_t  resolution,
-                      uint64_t  offset,
-                      uint64_t  length,
-                      uint64_t  realtime)
-{
-  SextantImport *import = user_data;
-
-  COUNT_DEF (import, CLOCK_PROPERTIES);
-  import->have_clock = TRUE;
-  import->resolution = resolution;
-  import->global_offset = offset;
-  import->trace_length = length;
-
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_paradigm (void               *user_data,
-              OTF2_Paradigm       paradigm,
-              OTF2_StringRef      name,
-              OTF2_ParadigmClass  klass)
-{
-  SextantImport *import = user_data;
-
-  COUNT_DEF (import, PARADIGM);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_PARADIGM, &def_error, "itt",
-                                        (gint64)paradigm, _sextant_import_string (import, name),
-                                        sextant_otf2_paradigm_class_name (klass)));
-  return OTF2_CALLBACK_SUCCESS;
+  return _sextant_import_fail (import, g_steal_pointer (error));
 }
 
 /* The store holds UTF-8 only (the window, JSON and the reports show its
@@ -97,21 +61,6 @@ _sextant_import_valid_utf8 (SextantImport *import,
   _sextant_import_log (import, "invalid_utf8", SEXTANT_NULL, SEXTANT_NULL,
                        "a %s is not valid UTF-8; its invalid bytes are shown as U+FFFD", what);
   return g_utf8_make_valid (string, -1);
-}
-
-static OTF2_CallbackCode
-def_string (void           *user_data,
-            OTF2_StringRef  self,
-            const char     *string)
-{
-  SextantImport *import = user_data;
-  char *valid = _sextant_import_valid_utf8 (import, string, "string definition");
-
-  COUNT_DEF (import, STRING);
-  g_hash_table_replace (import->strings, GUINT_TO_POINTER (self), valid);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_STRING, &def_error, "it",
-                                        (gint64)self, valid));
-  return OTF2_CALLBACK_SUCCESS;
 }
 
 static const char *
@@ -173,60 +122,243 @@ attribute_value_string (SextantImport       *import,
     }
 }
 
-static OTF2_CallbackCode
-def_attribute (void              *user_data,
-               OTF2_AttributeRef  self,
-               OTF2_StringRef     name,
-               OTF2_StringRef     description,
-               OTF2_Type          type)
+static const char *
+system_tree_domain_name (OTF2_SystemTreeDomain domain)
 {
-  SextantImport *import = user_data;
+  static const char * const names[] = { "MACHINE", "SHARED_MEMORY", "NUMA", "SOCKET", "CACHE", "CORE", "PU" };
 
-  COUNT_DEF (import, ATTRIBUTE);
-  /* Sextant's recorder names a non-blocking collective's communicator at
-   * its request (sextant-location-decoder-mpi.c) */
+  return domain < G_N_ELEMENTS (names) ? names[domain] : "UNKNOWN";
+}
+
+/* Sextant's recorder names a non-blocking collective's communicator at its
+ * request with an attribute of type COMM (sextant-location-decoder-mpi.c) */
+static void
+keep_attribute (SextantImport *import,
+                OTF2_Type      type)
+{
   if (type == OTF2_TYPE_COMM)
     import->nbc_comm_attribute = TRUE;
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_ATTRIBUTE, &def_error, "ittt",
-                                        (gint64)self, _sextant_import_string (import, name),
-                                        _sextant_import_string (import, description),
-                                        otf2_type_name (type)));
+}
+
+/* for the names of call paths through calling contexts: "file.c:12" */
+static void
+keep_source_code_location (SextantImport              *import,
+                           OTF2_SourceCodeLocationRef  self,
+                           OTF2_StringRef              file,
+                           uint32_t                    line)
+{
+  const char *path = _sextant_import_string (import, file);
+  g_autofree char *base = path != NULL ? g_path_get_basename (path) : NULL;
+
+  if (base != NULL)
+    g_hash_table_replace (import->scl_names, GUINT_TO_POINTER (self), g_strdup_printf ("%s:%u", base, line));
+}
+
+static void
+keep_calling_context (SextantImport              *import,
+                      OTF2_CallingContextRef      self,
+                      OTF2_RegionRef              region,
+                      OTF2_SourceCodeLocationRef  scl,
+                      OTF2_CallingContextRef      parent)
+{
+  SextantContextDef *def = g_new (SextantContextDef, 1);
+
+  *def = (SextantContextDef) { region, scl, parent };
+  g_hash_table_replace (import->contexts, GUINT_TO_POINTER (self), def);
+}
+
+/* The kinds that are one row of one table, a row each:
+ *
+ *   DEF (Name, KIND, statement, its parameters' types,
+ *        (the callback's parameters), what the import keeps of it first,
+ *        the statement's values ...)
+ *
+ * Name is OTF2's (OTF2_GlobalDefReaderCallback_Name, the setter
+ * OTF2_GlobalDefReaderCallbacks_SetNameCallback), the callback def_Name;
+ * KIND is what def_counts counts. In a row, `import` is the import and
+ * `text` a string the callback frees (a property's value as text).
+ * Properties of locations keep the location's OTF2 id: the dense index is
+ * given only after all definitions, and readers join on location.otf2_id
+ * (docs/schema.md). */
+#define STRING_OF(ref) _sextant_import_string (import, (ref))
+#define REF_OR_NULL(ref, KIND) _sextant_ref_or_null ((ref), OTF2_UNDEFINED_##KIND)
+#define KEEP_NOTHING ((void)0)
+
+#define STORED_DEFS(DEF) \
+  DEF (Paradigm, PARADIGM, SEXTANT_STMT_PARADIGM, "itt", \
+       (OTF2_Paradigm paradigm, OTF2_StringRef name, OTF2_ParadigmClass klass), KEEP_NOTHING, \
+       (gint64)paradigm, STRING_OF (name), sextant_otf2_paradigm_class_name (klass)) \
+  DEF (Attribute, ATTRIBUTE, SEXTANT_STMT_ATTRIBUTE, "ittt", \
+       (OTF2_AttributeRef self, OTF2_StringRef name, OTF2_StringRef description, OTF2_Type type), \
+       keep_attribute (import, type), \
+       (gint64)self, STRING_OF (name), STRING_OF (description), otf2_type_name (type)) \
+  DEF (SystemTreeNode, SYSTEM_TREE_NODE, SEXTANT_STMT_SYSTEM_TREE_NODE, "ittn", \
+       (OTF2_SystemTreeNodeRef self, OTF2_StringRef name, OTF2_StringRef class_name, \
+        OTF2_SystemTreeNodeRef parent), KEEP_NOTHING, \
+       (gint64)self, STRING_OF (name), STRING_OF (class_name), \
+       REF_OR_NULL (parent, SYSTEM_TREE_NODE)) \
+  DEF (LocationGroup, LOCATION_GROUP, SEXTANT_STMT_LOCATION_GROUP, "ittnn", \
+       (OTF2_LocationGroupRef self, OTF2_StringRef name, OTF2_LocationGroupType type, \
+        OTF2_SystemTreeNodeRef parent, OTF2_LocationGroupRef creator), KEEP_NOTHING, \
+       (gint64)self, STRING_OF (name), sextant_otf2_location_group_type_name (type), \
+       REF_OR_NULL (parent, SYSTEM_TREE_NODE), REF_OR_NULL (creator, LOCATION_GROUP)) \
+  DEF (Callsite, CALLSITE, SEXTANT_STMT_CALLSITE, "itinn", \
+       (OTF2_CallsiteRef self, OTF2_StringRef file, uint32_t line, OTF2_RegionRef entered, \
+        OTF2_RegionRef left), KEEP_NOTHING, \
+       (gint64)self, STRING_OF (file), (gint64)line, REF_OR_NULL (entered, REGION), \
+       REF_OR_NULL (left, REGION)) \
+  DEF (Callpath, CALLPATH, SEXTANT_STMT_CALLPATH, "inn", \
+       (OTF2_CallpathRef self, OTF2_CallpathRef parent, OTF2_RegionRef region), KEEP_NOTHING, \
+       (gint64)self, REF_OR_NULL (region, REGION), REF_OR_NULL (parent, CALLPATH)) \
+  DEF (MetricInstance, METRIC_INSTANCE, SEXTANT_STMT_METRIC, "itiiitt", \
+       (OTF2_MetricRef self, OTF2_MetricRef klass, OTF2_LocationRef recorder, \
+        OTF2_MetricScope scope, uint64_t scope_ref), KEEP_NOTHING, \
+       (gint64)self, "INSTANCE", (gint64)klass, (gint64)recorder, (gint64)0, NULL, NULL) \
+  DEF (Parameter, PARAMETER, SEXTANT_STMT_PARAMETER, "itt", \
+       (OTF2_ParameterRef self, OTF2_StringRef name, OTF2_ParameterType type), KEEP_NOTHING, \
+       (gint64)self, STRING_OF (name), \
+       type == OTF2_PARAMETER_TYPE_STRING ? "STRING" : \
+       type == OTF2_PARAMETER_TYPE_INT64 ? "INT64" : "UINT64") \
+  DEF (RmaWin, RMA_WIN, SEXTANT_STMT_RMA_WINDOW, "itni", \
+       (OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm, OTF2_RmaWinFlag flags), \
+       KEEP_NOTHING, \
+       (gint64)self, STRING_OF (name), REF_OR_NULL (comm, COMM), (gint64)flags) \
+  DEF (SystemTreeNodeProperty, SYSTEM_TREE_NODE_PROPERTY, SEXTANT_STMT_SYSTEM_TREE_NODE_PROPERTY, \
+       "itt", \
+       (OTF2_SystemTreeNodeRef node, OTF2_StringRef name, OTF2_Type type, \
+        OTF2_AttributeValue value), \
+       text = attribute_value_string (import, type, value), \
+       (gint64)node, STRING_OF (name), text) \
+  DEF (SystemTreeNodeDomain, SYSTEM_TREE_NODE_DOMAIN, SEXTANT_STMT_SYSTEM_TREE_NODE_DOMAIN, "it", \
+       (OTF2_SystemTreeNodeRef node, OTF2_SystemTreeDomain domain), KEEP_NOTHING, \
+       (gint64)node, system_tree_domain_name (domain)) \
+  DEF (LocationProperty, LOCATION_PROPERTY, SEXTANT_STMT_LOCATION_PROPERTY, "itt", \
+       (OTF2_LocationRef location, OTF2_StringRef name, OTF2_Type type, \
+        OTF2_AttributeValue value), \
+       text = attribute_value_string (import, type, value), \
+       (gint64)location, STRING_OF (name), text) \
+  DEF (SourceCodeLocation, SOURCE_CODE_LOCATION, SEXTANT_STMT_SOURCE_CODE_LOCATION, "iti", \
+       (OTF2_SourceCodeLocationRef self, OTF2_StringRef file, uint32_t line), \
+       keep_source_code_location (import, self, file, line), \
+       (gint64)self, STRING_OF (file), (gint64)line) \
+  DEF (CallingContext, CALLING_CONTEXT, SEXTANT_STMT_CALLING_CONTEXT, "innn", \
+       (OTF2_CallingContextRef self, OTF2_RegionRef region, OTF2_SourceCodeLocationRef scl, \
+        OTF2_CallingContextRef parent), keep_calling_context (import, self, region, scl, parent), \
+       (gint64)self, REF_OR_NULL (region, REGION), REF_OR_NULL (scl, SOURCE_CODE_LOCATION), \
+       REF_OR_NULL (parent, CALLING_CONTEXT))
+
+/* The kinds counted but not stored: nothing in Sextant reads them yet, and
+ * they are small. DEF (Name, KIND, (the callback's parameters)) */
+#define COUNTED_DEFS(DEF) \
+  DEF (ParadigmProperty, PARADIGM_PROPERTY, \
+       (OTF2_Paradigm p, OTF2_ParadigmProperty q, OTF2_Type t, OTF2_AttributeValue v)) \
+  DEF (IoParadigm, IO_PARADIGM, \
+       (OTF2_IoParadigmRef s, OTF2_StringRef i, OTF2_StringRef n, OTF2_IoParadigmClass c, \
+        OTF2_IoParadigmFlag f, uint8_t np, const OTF2_IoParadigmProperty *p, const OTF2_Type *t, \
+        const OTF2_AttributeValue *v)) \
+  DEF (MetricClassRecorder, METRIC_CLASS_RECORDER, (OTF2_MetricRef m, OTF2_LocationRef r)) \
+  DEF (LocationGroupProperty, LOCATION_GROUP_PROPERTY, \
+       (OTF2_LocationGroupRef g, OTF2_StringRef n, OTF2_Type t, OTF2_AttributeValue v)) \
+  DEF (CartDimension, CART_DIMENSION, \
+       (OTF2_CartDimensionRef s, OTF2_StringRef n, uint32_t z, OTF2_CartPeriodicity p)) \
+  DEF (CartTopology, CART_TOPOLOGY, \
+       (OTF2_CartTopologyRef s, OTF2_StringRef n, OTF2_CommRef c, uint8_t nd, \
+        const OTF2_CartDimensionRef *d)) \
+  DEF (CartCoordinate, CART_COORDINATE, \
+       (OTF2_CartTopologyRef t, uint32_t r, uint8_t nd, const uint32_t *c)) \
+  DEF (CallingContextProperty, CALLING_CONTEXT_PROPERTY, \
+       (OTF2_CallingContextRef c, OTF2_StringRef n, OTF2_Type t, OTF2_AttributeValue v)) \
+  DEF (InterruptGenerator, INTERRUPT_GENERATOR, \
+       (OTF2_InterruptGeneratorRef s, OTF2_StringRef n, OTF2_InterruptGeneratorMode m, \
+        OTF2_Base b, int64_t e, uint64_t p)) \
+  DEF (IoFileProperty, IO_FILE_PROPERTY, \
+       (OTF2_IoFileRef f, OTF2_StringRef n, OTF2_Type t, OTF2_AttributeValue v)) \
+  DEF (IoRegularFile, IO_REGULAR_FILE, \
+       (OTF2_IoFileRef s, OTF2_StringRef n, OTF2_SystemTreeNodeRef c)) \
+  DEF (IoDirectory, IO_DIRECTORY, \
+       (OTF2_IoFileRef s, OTF2_StringRef n, OTF2_SystemTreeNodeRef c)) \
+  DEF (IoHandle, IO_HANDLE, \
+       (OTF2_IoHandleRef s, OTF2_StringRef n, OTF2_IoFileRef f, OTF2_IoParadigmRef p, \
+        OTF2_IoHandleFlag fl, OTF2_CommRef c, OTF2_IoHandleRef pa)) \
+  DEF (IoPreCreatedHandleState, IO_PRE_CREATED_HANDLE_STATE, \
+       (OTF2_IoHandleRef h, OTF2_IoAccessMode m, OTF2_IoStatusFlag s)) \
+  DEF (CallpathParameter, CALLPATH_PARAMETER, \
+       (OTF2_CallpathRef c, OTF2_ParameterRef p, OTF2_Type t, OTF2_AttributeValue v)) \
+  DEF (InterComm, INTER_COMM, \
+       (OTF2_CommRef s, OTF2_StringRef n, OTF2_GroupRef a, OTF2_GroupRef b, OTF2_CommRef c, \
+        OTF2_CommFlag f))
+
+#define PARAMETERS(...) __VA_ARGS__
+
+#define DEFINE_STORED(Name, KIND, stmt, types, parameters, keep, ...) \
+  static OTF2_CallbackCode \
+  def_##Name (void *user_data, PARAMETERS parameters) \
+  { \
+    SextantImport *import = user_data; \
+    G_GNUC_UNUSED g_autofree char *text = NULL; \
+    GError *error = NULL; \
+    \
+    COUNT_DEF (import, KIND); \
+    keep; \
+    if (!sextant_store_run (import->store, stmt, &error, types, __VA_ARGS__)) \
+      return def_not_stored (import, &error); \
+    return OTF2_CALLBACK_SUCCESS; \
+  }
+
+#define DEFINE_COUNTED(Name, KIND, parameters) \
+  static OTF2_CallbackCode \
+  def_##Name (void *user_data, PARAMETERS parameters) \
+  { \
+    COUNT_DEF ((SextantImport *)user_data, KIND); \
+    return OTF2_CALLBACK_SUCCESS; \
+  }
+
+STORED_DEFS (DEFINE_STORED)
+COUNTED_DEFS (DEFINE_COUNTED)
+
+static OTF2_CallbackCode
+def_unknown (void *user_data)
+{
+  SextantImport *import = user_data;
+
+  COUNT_DEF (import, UNKNOWN);
+  _sextant_import_log (import, "unknown_definition", SEXTANT_NULL, SEXTANT_NULL,
+                       "global definition of a kind this OTF2 library does not know; skipped");
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-def_system_tree_node (void                   *user_data,
-                      OTF2_SystemTreeNodeRef  self,
-                      OTF2_StringRef          name,
-                      OTF2_StringRef          class_name,
-                      OTF2_SystemTreeNodeRef  parent)
+def_clock_properties (void     *user_data,
+                      uint64_t  resolution,
+                      uint64_t  offset,
+                      uint64_t  length,
+                      uint64_t  realtime)
 {
   SextantImport *import = user_data;
 
-  COUNT_DEF (import, SYSTEM_TREE_NODE);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SYSTEM_TREE_NODE, &def_error, "ittn",
-                                        (gint64)self, _sextant_import_string (import, name),
-                                        _sextant_import_string (import, class_name),
-                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_SYSTEM_TREE_NODE)));
+  COUNT_DEF (import, CLOCK_PROPERTIES);
+  import->have_clock = TRUE;
+  import->resolution = resolution;
+  import->global_offset = offset;
+  import->trace_length = length;
+
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
-def_location_group (void                   *user_data,
-                    OTF2_LocationGroupRef   self,
-                    OTF2_StringRef          name,
-                    OTF2_LocationGroupType  type,
-                    OTF2_SystemTreeNodeRef  parent,
-                    OTF2_LocationGroupRef   creator)
+def_string (void           *user_data,
+            OTF2_StringRef  self,
+            const char     *string)
 {
   SextantImport *import = user_data;
+  char *valid = _sextant_import_valid_utf8 (import, string, "string definition");
+  GError *error = NULL;
 
-  COUNT_DEF (import, LOCATION_GROUP);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_LOCATION_GROUP, &def_error, "ittnn",
-                                        (gint64)self, _sextant_import_string (import, name),
-                                        sextant_otf2_location_group_type_name (type),
-                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
-                                        _sextant_ref_or_null (creator, OTF2_UNDEFINED_LOCATION_GROUP)));
+  COUNT_DEF (import, STRING);
+  g_hash_table_replace (import->strings, GUINT_TO_POINTER (self), valid);
+  if (!sextant_store_run (import->store, SEXTANT_STMT_STRING, &error, "it",
+                          (gint64)self, valid))
+    return def_not_stored (import, &error);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -342,6 +474,7 @@ def_region (void            *user_data,
   SextantImport *import = user_data;
   SextantRegionDef *def = g_new0 (SextantRegionDef, 1);
   const char *text = _sextant_import_string (import, name);
+  GError *error = NULL;
 
   COUNT_DEF (import, REGION);
 
@@ -354,47 +487,15 @@ def_region (void            *user_data,
                          (g_str_has_prefix (text, "MPI_Wait") || g_str_has_prefix (text, "MPI_Test"));
   g_hash_table_replace (import->regions, GUINT_TO_POINTER (self), def);
 
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_REGION, &def_error, "ittttttitnn",
-                                        (gint64)self, text, _sextant_import_string (import, canonical_name),
-                                        _sextant_import_string (import, description),
-                                        sextant_otf2_role_name (role), sextant_otf2_paradigm_name (paradigm),
-                                        sextant_category_names[def->category], (gint64)flags,
-                                        _sextant_import_string (import, file),
-                                        begin_line > 0 ? (gint64)begin_line : SEXTANT_NULL,
-                                        end_line > 0 ? (gint64)end_line : SEXTANT_NULL));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_callsite (void             *user_data,
-              OTF2_CallsiteRef  self,
-              OTF2_StringRef    file,
-              uint32_t          line,
-              OTF2_RegionRef    entered,
-              OTF2_RegionRef    left)
-{
-  SextantImport *import = user_data;
-
-  COUNT_DEF (import, CALLSITE);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLSITE, &def_error, "itinn",
-                                        (gint64)self, _sextant_import_string (import, file), (gint64)line,
-                                        _sextant_ref_or_null (entered, OTF2_UNDEFINED_REGION),
-                                        _sextant_ref_or_null (left, OTF2_UNDEFINED_REGION)));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_callpath (void             *user_data,
-              OTF2_CallpathRef  self,
-              OTF2_CallpathRef  parent,
-              OTF2_RegionRef    region)
-{
-  SextantImport *import = user_data;
-
-  COUNT_DEF (import, CALLPATH);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLPATH, &def_error, "inn",
-                                        (gint64)self, _sextant_ref_or_null (region, OTF2_UNDEFINED_REGION),
-                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_CALLPATH)));
+  if (!sextant_store_run (import->store, SEXTANT_STMT_REGION, &error, "ittttttitnn",
+                          (gint64)self, text, _sextant_import_string (import, canonical_name),
+                          _sextant_import_string (import, description),
+                          sextant_otf2_role_name (role), sextant_otf2_paradigm_name (paradigm),
+                          sextant_category_names[def->category], (gint64)flags,
+                          _sextant_import_string (import, file),
+                          begin_line > 0 ? (gint64)begin_line : SEXTANT_NULL,
+                          end_line > 0 ? (gint64)end_line : SEXTANT_NULL))
+    return def_not_stored (import, &error);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -457,13 +558,15 @@ def_metric_member (void                 *user_data,
   SextantImport *import = user_data;
   g_autofree char *type_s = g_strdup_printf ("%u", metric_type);
   g_autofree char *mode_s = g_strdup_printf ("%u", mode);
+  GError *error = NULL;
 
   COUNT_DEF (import, METRIC_MEMBER);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_METRIC_MEMBER, &def_error, "ittttttti",
-                                        (gint64)self, _sextant_import_string (import, name),
-                                        _sextant_import_string (import, description), type_s, mode_s,
-                                        otf2_type_name (value_type), _sextant_import_string (import, unit),
-                                        base == OTF2_BASE_BINARY ? "BINARY" : "DECIMAL", exponent));
+  if (!sextant_store_run (import->store, SEXTANT_STMT_METRIC_MEMBER, &error, "ittttttti",
+                          (gint64)self, _sextant_import_string (import, name),
+                          _sextant_import_string (import, description), type_s, mode_s,
+                          otf2_type_name (value_type), _sextant_import_string (import, unit),
+                          base == OTF2_BASE_BINARY ? "BINARY" : "DECIMAL", exponent))
+    return def_not_stored (import, &error);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -481,31 +584,16 @@ def_metric_class (void                       *user_data,
   g_autofree char *recorder_s = g_strdup_printf ("%u", recorder_kind);
 
   COUNT_DEF (import, METRIC_CLASS);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_METRIC, &def_error, "itnnitt",
-                                        (gint64)self, "CLASS", SEXTANT_NULL, SEXTANT_NULL,
-                                        (gint64)n_members, occurrence_s, recorder_s));
+  if (!sextant_store_run (import->store, SEXTANT_STMT_METRIC, &error, "itnnitt",
+                          (gint64)self, "CLASS", SEXTANT_NULL, SEXTANT_NULL,
+                          (gint64)n_members, occurrence_s, recorder_s) &&
+      def_not_stored (import, &error) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
   for (guint i = 0; i < n_members; i++)
     if (!sextant_store_run (import->store, SEXTANT_STMT_METRIC_CLASS_MEMBER, &error, "iii",
                             (gint64)self, (gint64)i, (gint64)members[i]))
       return _sextant_import_fail (import, error);
 
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_metric_instance (void             *user_data,
-                     OTF2_MetricRef    self,
-                     OTF2_MetricRef    klass,
-                     OTF2_LocationRef  recorder,
-                     OTF2_MetricScope  scope,
-                     uint64_t          scope_ref)
-{
-  SextantImport *import = user_data;
-
-  COUNT_DEF (import, METRIC_INSTANCE);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_METRIC, &def_error, "itiiitt",
-                                        (gint64)self, "INSTANCE", (gint64)klass, (gint64)recorder,
-                                        (gint64)0, NULL, NULL));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -521,6 +609,7 @@ def_comm (void           *user_data,
   SextantGroupDef *group_def = g_hash_table_lookup (import->groups, GUINT_TO_POINTER (group));
   SextantCommDef *def;
   gboolean is_self;
+  GError *error = NULL;
 
   COUNT_DEF (import, COMM);
 
@@ -537,224 +626,35 @@ def_comm (void           *user_data,
   def->is_self = is_self;
   g_hash_table_insert (import->comms, GUINT_TO_POINTER (self), def);
 
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_COMM, &def_error, "itnniii",
-                                        (gint64)self, _sextant_import_string (import, name),
-                                        _sextant_ref_or_null (group, OTF2_UNDEFINED_GROUP),
-                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_COMM), (gint64)is_self,
-                                        is_self ? (gint64)1 : group_def != NULL ? (gint64)group_def->members->len : 0,
-                                        (gint64)flags));
+  if (!sextant_store_run (import->store, SEXTANT_STMT_COMM, &error, "itnniii",
+                          (gint64)self, _sextant_import_string (import, name),
+                          _sextant_ref_or_null (group, OTF2_UNDEFINED_GROUP),
+                          _sextant_ref_or_null (parent, OTF2_UNDEFINED_COMM), (gint64)is_self,
+                          is_self ? (gint64)1 : group_def != NULL ? (gint64)group_def->members->len : 0,
+                          (gint64)flags))
+    return def_not_stored (import, &error);
   return OTF2_CALLBACK_SUCCESS;
 }
-
-static OTF2_CallbackCode
-def_parameter (void               *user_data,
-               OTF2_ParameterRef   self,
-               OTF2_StringRef      name,
-               OTF2_ParameterType  type)
-{
-  SextantImport *import = user_data;
-
-  COUNT_DEF (import, PARAMETER);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_PARAMETER, &def_error, "itt",
-                                        (gint64)self, _sextant_import_string (import, name),
-                                        type == OTF2_PARAMETER_TYPE_STRING ? "STRING" :
-                                        type == OTF2_PARAMETER_TYPE_INT64 ? "INT64" : "UINT64"));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_rma_win (void            *user_data,
-             OTF2_RmaWinRef   self,
-             OTF2_StringRef   name,
-             OTF2_CommRef     comm,
-             OTF2_RmaWinFlag  flags)
-{
-  SextantImport *import = user_data;
-
-  COUNT_DEF (import, RMA_WIN);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_RMA_WINDOW, &def_error, "itni",
-                                        (gint64)self, _sextant_import_string (import, name),
-                                        _sextant_ref_or_null (comm, OTF2_UNDEFINED_COMM), (gint64)flags));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_system_tree_node_property (void                   *user_data,
-                               OTF2_SystemTreeNodeRef  node,
-                               OTF2_StringRef          name,
-                               OTF2_Type               type,
-                               OTF2_AttributeValue     value)
-{
-  SextantImport *import = user_data;
-  g_autofree char *text = attribute_value_string (import, type, value);
-
-  COUNT_DEF (import, SYSTEM_TREE_NODE_PROPERTY);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SYSTEM_TREE_NODE_PROPERTY, &def_error,
-                                        "itt", (gint64)node, _sextant_import_string (import, name), text));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_system_tree_node_domain (void                   *user_data,
-                             OTF2_SystemTreeNodeRef  node,
-                             OTF2_SystemTreeDomain   domain)
-{
-  SextantImport *import = user_data;
-  static const char * const names[] = { "MACHINE", "SHARED_MEMORY", "NUMA", "SOCKET", "CACHE", "CORE", "PU" };
-
-  COUNT_DEF (import, SYSTEM_TREE_NODE_DOMAIN);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SYSTEM_TREE_NODE_DOMAIN, &def_error,
-                                        "it", (gint64)node,
-                                        domain < G_N_ELEMENTS (names) ? names[domain] : "UNKNOWN"));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_location_property (void                *user_data,
-                       OTF2_LocationRef     location,
-                       OTF2_StringRef       name,
-                       OTF2_Type            type,
-                       OTF2_AttributeValue  value)
-{
-  SextantImport *import = user_data;
-  g_autofree char *text = attribute_value_string (import, type, value);
-
-  COUNT_DEF (import, LOCATION_PROPERTY);
-  /* Locations get their dense index only after all definitions: the row keeps
-   * the OTF2 id, which readers join on location.otf2_id (docs/schema.md). */
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_LOCATION_PROPERTY, &def_error,
-                                        "itt", (gint64)location, _sextant_import_string (import, name), text));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_source_code_location (void                       *user_data,
-                          OTF2_SourceCodeLocationRef  self,
-                          OTF2_StringRef              file,
-                          uint32_t                    line)
-{
-  SextantImport *import = user_data;
-  const char *path = _sextant_import_string (import, file);
-  g_autofree char *base = path != NULL ? g_path_get_basename (path) : NULL;
-
-  COUNT_DEF (import, SOURCE_CODE_LOCATION);
-  /* for the names of call paths through calling contexts */
-  if (base != NULL)
-    g_hash_table_replace (import->scl_names, GUINT_TO_POINTER (self), g_strdup_printf ("%s:%u", base, line));
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_SOURCE_CODE_LOCATION, &def_error,
-                                        "iti", (gint64)self, _sextant_import_string (import, file),
-                                        (gint64)line));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-def_calling_context (void                       *user_data,
-                     OTF2_CallingContextRef      self,
-                     OTF2_RegionRef              region,
-                     OTF2_SourceCodeLocationRef  scl,
-                     OTF2_CallingContextRef      parent)
-{
-  SextantImport *import = user_data;
-  SextantContextDef *def;
-
-  COUNT_DEF (import, CALLING_CONTEXT);
-  def = g_new (SextantContextDef, 1);
-  *def = (SextantContextDef) { region, scl, parent };
-  g_hash_table_replace (import->contexts, GUINT_TO_POINTER (self), def);
-  DEF_STORE (import, sextant_store_run (import->store, SEXTANT_STMT_CALLING_CONTEXT, &def_error, "innn",
-                                        (gint64)self, _sextant_ref_or_null (region, OTF2_UNDEFINED_REGION),
-                                        _sextant_ref_or_null (scl, OTF2_UNDEFINED_SOURCE_CODE_LOCATION),
-                                        _sextant_ref_or_null (parent, OTF2_UNDEFINED_CALLING_CONTEXT)));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-/* Definitions that are counted but not stored: nothing in Sextant reads them
- * yet, and they are small. */
-#define COUNT_ONLY_DEF(name, KIND, ...) \
-  static OTF2_CallbackCode \
-  def_##name (void *user_data, __VA_ARGS__) \
-  { \
-    COUNT_DEF ((SextantImport *)user_data, KIND); \
-    return OTF2_CALLBACK_SUCCESS; \
-  }
-
-COUNT_ONLY_DEF (paradigm_property, PARADIGM_PROPERTY, OTF2_Paradigm p, OTF2_ParadigmProperty q,
-                OTF2_Type t, OTF2_AttributeValue v)
-COUNT_ONLY_DEF (io_paradigm, IO_PARADIGM, OTF2_IoParadigmRef s, OTF2_StringRef i, OTF2_StringRef n,
-                OTF2_IoParadigmClass c, OTF2_IoParadigmFlag f, uint8_t np,
-                const OTF2_IoParadigmProperty *p, const OTF2_Type *t, const OTF2_AttributeValue *v)
-COUNT_ONLY_DEF (metric_class_recorder, METRIC_CLASS_RECORDER, OTF2_MetricRef m, OTF2_LocationRef r)
-COUNT_ONLY_DEF (location_group_property, LOCATION_GROUP_PROPERTY, OTF2_LocationGroupRef g,
-                OTF2_StringRef n, OTF2_Type t, OTF2_AttributeValue v)
-COUNT_ONLY_DEF (cart_dimension, CART_DIMENSION, OTF2_CartDimensionRef s, OTF2_StringRef n, uint32_t z,
-                OTF2_CartPeriodicity p)
-COUNT_ONLY_DEF (cart_topology, CART_TOPOLOGY, OTF2_CartTopologyRef s, OTF2_StringRef n, OTF2_CommRef c,
-                uint8_t nd, const OTF2_CartDimensionRef *d)
-COUNT_ONLY_DEF (cart_coordinate, CART_COORDINATE, OTF2_CartTopologyRef t, uint32_t r, uint8_t nd,
-                const uint32_t *c)
-COUNT_ONLY_DEF (calling_context_property, CALLING_CONTEXT_PROPERTY, OTF2_CallingContextRef c,
-                OTF2_StringRef n, OTF2_Type t, OTF2_AttributeValue v)
-COUNT_ONLY_DEF (interrupt_generator, INTERRUPT_GENERATOR, OTF2_InterruptGeneratorRef s, OTF2_StringRef n,
-                OTF2_InterruptGeneratorMode m, OTF2_Base b, int64_t e, uint64_t p)
-COUNT_ONLY_DEF (io_file_property, IO_FILE_PROPERTY, OTF2_IoFileRef f, OTF2_StringRef n, OTF2_Type t,
-                OTF2_AttributeValue v)
-COUNT_ONLY_DEF (io_regular_file, IO_REGULAR_FILE, OTF2_IoFileRef s, OTF2_StringRef n,
-                OTF2_SystemTreeNodeRef c)
-COUNT_ONLY_DEF (io_directory, IO_DIRECTORY, OTF2_IoFileRef s, OTF2_StringRef n, OTF2_SystemTreeNodeRef c)
-COUNT_ONLY_DEF (io_handle, IO_HANDLE, OTF2_IoHandleRef s, OTF2_StringRef n, OTF2_IoFileRef f,
-                OTF2_IoParadigmRef p, OTF2_IoHandleFlag fl, OTF2_CommRef c, OTF2_IoHandleRef pa)
-COUNT_ONLY_DEF (io_pre_created_handle_state, IO_PRE_CREATED_HANDLE_STATE, OTF2_IoHandleRef h,
-                OTF2_IoAccessMode m, OTF2_IoStatusFlag s)
-COUNT_ONLY_DEF (callpath_parameter, CALLPATH_PARAMETER, OTF2_CallpathRef c, OTF2_ParameterRef p,
-                OTF2_Type t, OTF2_AttributeValue v)
-COUNT_ONLY_DEF (inter_comm, INTER_COMM, OTF2_CommRef s, OTF2_StringRef n, OTF2_GroupRef a,
-                OTF2_GroupRef b, OTF2_CommRef c, OTF2_CommFlag f)
 
 OTF2_GlobalDefReaderCallbacks *
 _sextant_import_global_def_callbacks_new (void)
 {
   OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New ();
 
-#define SET(Name, fn) OTF2_GlobalDefReaderCallbacks_Set##Name##Callback (cb, fn)
-  SET (Unknown, def_unknown);
-  SET (ClockProperties, def_clock_properties);
-  SET (Paradigm, def_paradigm);
-  SET (ParadigmProperty, def_paradigm_property);
-  SET (IoParadigm, def_io_paradigm);
-  SET (String, def_string);
-  SET (Attribute, def_attribute);
-  SET (SystemTreeNode, def_system_tree_node);
-  SET (LocationGroup, def_location_group);
-  SET (Location, def_location);
-  SET (Region, def_region);
-  SET (Callsite, def_callsite);
-  SET (Callpath, def_callpath);
-  SET (Group, def_group);
-  SET (MetricMember, def_metric_member);
-  SET (MetricClass, def_metric_class);
-  SET (MetricInstance, def_metric_instance);
-  SET (Comm, def_comm);
-  SET (Parameter, def_parameter);
-  SET (RmaWin, def_rma_win);
-  SET (MetricClassRecorder, def_metric_class_recorder);
-  SET (SystemTreeNodeProperty, def_system_tree_node_property);
-  SET (SystemTreeNodeDomain, def_system_tree_node_domain);
-  SET (LocationGroupProperty, def_location_group_property);
-  SET (LocationProperty, def_location_property);
-  SET (CartDimension, def_cart_dimension);
-  SET (CartTopology, def_cart_topology);
-  SET (CartCoordinate, def_cart_coordinate);
-  SET (SourceCodeLocation, def_source_code_location);
-  SET (CallingContext, def_calling_context);
-  SET (CallingContextProperty, def_calling_context_property);
-  SET (InterruptGenerator, def_interrupt_generator);
-  SET (IoFileProperty, def_io_file_property);
-  SET (IoRegularFile, def_io_regular_file);
-  SET (IoDirectory, def_io_directory);
-  SET (IoHandle, def_io_handle);
-  SET (IoPreCreatedHandleState, def_io_pre_created_handle_state);
-  SET (CallpathParameter, def_callpath_parameter);
-  SET (InterComm, def_inter_comm);
+#define SET(Name, fn) OTF2_GlobalDefReaderCallbacks_Set##Name##Callback (cb, fn);
+#define SET_ROW(Name, ...) SET (Name, def_##Name)
+  STORED_DEFS (SET_ROW)
+  COUNTED_DEFS (SET_ROW)
+  SET (Unknown, def_unknown)
+  SET (ClockProperties, def_clock_properties)
+  SET (String, def_string)
+  SET (Location, def_location)
+  SET (Region, def_region)
+  SET (Group, def_group)
+  SET (MetricMember, def_metric_member)
+  SET (MetricClass, def_metric_class)
+  SET (Comm, def_comm)
+#undef SET_ROW
 #undef SET
 
   return cb;

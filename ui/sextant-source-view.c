@@ -16,260 +16,28 @@
  * background and a gutter icon) and the view centres it. A show() cancels
  * the one before, wherever it is.
  *
- * Centring: GtkTextView lays a new text out on idle, a screenful at a
- * time from the top: a line not laid out yet has no height, and its y is
- * the height of the lines above it that are, so it means nothing until
- * then. gtk_text_view_scroll_to_mark() lays out the lines around the mark
- * at the next allocation (once the view is on screen with a height) and
- * scrolls there, animated over 200 ms. The view then tries to keep its
- * first visible line in place while the lines above are laid out, but
- * GTK 4.8 does not always manage (line 123457 of 200000 went off screen
- * as the lines above it were laid out). So a tick callback puts the
- * line's middle at the middle of the visible area before each frame is
- * drawn, with the adjustment's value (which also ends the animation: GTK
- * 4.8 emits a critical when a view is unmapped during one, see unmap). It
- * stops when the line is laid out and has needed no move while the
- * adjustment's upper stayed the same for CENTRE_STABLE_FRAMES frames in a
- * row (frames, not time: a loaded machine draws fewer of them and it
- * converges all the same), when the user scrolls, clicks or types in the
- * view, or after CENTRE_MAX_FRAMES. Tick callbacks run only while the
- * view is mapped: a line shown in a hidden view is centred when it shows.
+ * Finding and reading the file is in sextant-source-view-load.c, keeping
+ * the line centred while the text is laid out in -centre.c; they share
+ * sextant-source-view-private.h.
  */
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 
-#include "sextant-source-view.h"
+#include "sextant-source-view-private.h"
 
 /* the mark on the chosen line */
 #define LINE_CATEGORY "sextant-line"
-/* bigger files are not shown: no hand-written source is that big, and
- * the buffer would take a second of the main thread (in pieces) and ten
- * times its size in memory */
-#define MAX_SIZE (16 * 1024 * 1024)
-/* bytes the content type is guessed from */
-#define SNIFF_SIZE 4096
 /* a new text goes into a buffer of its own, not shown yet (nothing lays
  * it out nor highlights it as it grows), INSERT_CHUNK bytes (about 2 ms)
  * at a time, on idle for INSERT_BUDGET µs of the main thread at a time,
  * so that frames are drawn in between: 8 MB take 350 ms */
 #define INSERT_CHUNK (64 * 1024)
 #define INSERT_BUDGET 8000
-/* frames in a row the line must stay centred, the layout unchanged, for
- * the centring to stop; and the most frames it runs */
-#define CENTRE_STABLE_FRAMES 30
-#define CENTRE_MAX_FRAMES 1800
-
-struct _SextantSourceView
-{
-  GtkWidget        parent_instance;
-
-  /* Children (the widget tree owns them) */
-  GtkWidget       *box;
-  GtkWidget       *caption;
-  GtkWidget       *scrolled;       /* the view's; hidden when no file is shown */
-  GtkSourceView   *view;
-  GtkSourceBuffer *buffer;         /* the view's: the text shown */
-
-  /* Owned */
-  GCancellable    *cancellable;    /* the load under way; NULL when none */
-  GStrv            roots;          /* the source folders, NULL-terminated; NULL: none */
-  char            *recorded;       /* the file as the trace names it, as last shown */
-  char            *path;           /* where it was found: the text in the buffer; NULL: none */
-  char            *etag;           /* path's when it was read */
-  char            *pending_caption; /* the caller's caption for the load under way */
-  struct Loaded   *inserting;      /* the text going into filling; NULL when none */
-  GtkSourceBuffer *filling;        /* the buffer it goes into, shown once it is all there */
-  gsize            inserted;       /* its bytes in filling */
-  guint            insert_source;  /* the idle that inserts the rest */
-  gint64           pending_line;   /* the line for the load under way (1-based) */
-  gint64           line;           /* the marked line, 1-based; 0: none */
-  guint            centre_tick;    /* the tick callback centring the line; 0: none */
-  guint            centre_frames;  /* frames it has run */
-  guint            centre_stable;  /* frames in a row it changed nothing, nor did the layout */
-  double           centre_upper;   /* the adjustment's upper at the last frame */
-  gboolean         dark;
-  gboolean         loaded;
-};
 
 G_DEFINE_FINAL_TYPE (SextantSourceView, sextant_source_view, GTK_TYPE_WIDGET)
 
-enum
-{
-  PROP_0,
-  PROP_SOURCE_ROOTS,
-  PROP_DARK,
-  PROP_LOADED,
-  PROP_PATH,
-  PROP_LINE,
-  PROP_TITLE,
-  N_PROPS
-};
-
 static GParamSpec *properties[N_PROPS];
-
-/* What the thread is asked: owned by the task */
-typedef struct
-{
-  char  *file;
-  GStrv  roots;
-  char  *shown_path;     /* the file shown now and its etag: not read again if unchanged */
-  char  *shown_etag;
-} Request;
-
-/* What it found */
-typedef struct Loaded
-{
-  char  *path;
-  char  *etag;
-  char  *text;           /* UTF-8; NULL: the file shown, unchanged */
-  gsize  length;         /* text's bytes */
-  char  *content_type;
-} Loaded;
-
-static void
-request_free (Request *request)
-{
-  g_free (request->file);
-  g_strfreev (request->roots);
-  g_free (request->shown_path);
-  g_free (request->shown_etag);
-  g_free (request);
-}
-
-static void
-loaded_free (Loaded *loaded)
-{
-  g_free (loaded->path);
-  g_free (loaded->etag);
-  g_free (loaded->text);
-  g_free (loaded->content_type);
-  g_free (loaded);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Loaded, loaded_free)
-
-/* Where @file is here: as recorded, else under one of @roots the longest
- * trailing part of it that exists there (/home/u/proj/src/a.c under R:
- * R/home/u/proj/src/a.c, R/u/proj/src/a.c, ..., R/a.c). A longer part
- * under any root beats a shorter one, as it says more about the file;
- * among equally long ones the first root wins. Blocking: a few stat()s
- * per component and root. */
-static char *
-find_source (const char         *file,
-             const char * const *roots,
-             GCancellable       *cancellable)
-{
-  g_auto(GStrv) parts = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-
-  if (g_file_test (file, G_FILE_TEST_IS_REGULAR))
-    return g_strdup (file);
-  if (roots == NULL)
-    return NULL;
-
-  /* the path's names, whichever system wrote it */
-  parts = g_strsplit_set (file, "/\\", -1);
-  for (guint i = 0; parts[i] != NULL; i++)
-    if (*parts[i] != '\0' && strcmp (parts[i], ".") != 0 && strcmp (parts[i], "..") != 0)
-      g_ptr_array_add (names, parts[i]);
-
-  for (guint first = 0; first < names->len; first++)
-    for (guint r = 0; roots[r] != NULL; r++)
-      {
-        g_autoptr(GPtrArray) elements = g_ptr_array_new ();
-        g_autofree char *candidate = NULL;
-
-        if (g_cancellable_is_cancelled (cancellable))
-          return NULL;
-        if (*roots[r] == '\0')
-          continue;
-        g_ptr_array_add (elements, (gpointer)roots[r]);
-        for (guint i = first; i < names->len; i++)
-          g_ptr_array_add (elements, names->pdata[i]);
-        g_ptr_array_add (elements, NULL);
-        candidate = g_build_filenamev ((char **)elements->pdata);
-        if (g_file_test (candidate, G_FILE_TEST_IS_REGULAR))
-          return g_steal_pointer (&candidate);
-      }
-
-  return NULL;
-}
-
-/* In a GTask thread: finds and reads the file */
-static void
-load_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  Request *request = task_data;
-  g_autoptr(Loaded) loaded = g_new0 (Loaded, 1);
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
-
-  loaded->path = find_source (request->file, (const char * const *)request->roots, cancellable);
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  if (loaded->path == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "not found");
-      return;
-    }
-
-  file = g_file_new_for_path (loaded->path);
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_ETAG_VALUE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
-                            G_FILE_QUERY_INFO_NONE, cancellable, &error);
-  if (info == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (g_file_info_get_size (info) > MAX_SIZE)
-    {
-      g_autofree char *size = g_format_size (g_file_info_get_size (info));
-
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s, too big to show", loaded->path, size);
-      return;
-    }
-  if (g_strcmp0 (loaded->path, request->shown_path) == 0 && request->shown_etag != NULL &&
-      g_strcmp0 (g_file_info_get_etag (info), request->shown_etag) == 0)
-    {
-      loaded->etag = g_strdup (request->shown_etag);
-      g_task_return_pointer (task, g_steal_pointer (&loaded), (GDestroyNotify)loaded_free);
-      return;
-    }
-
-  if (!g_file_load_contents (file, cancellable, &contents, &length, &loaded->etag, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (memchr (contents, '\0', length) != NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a text file", loaded->path);
-      return;
-    }
-  loaded->content_type = g_content_type_guess (loaded->path, (const guchar *)contents, MIN (length, SNIFF_SIZE),
-                                               NULL);
-  /* sources that are not UTF-8 are mostly Latin-1 (old Fortran, comments
-   * in European languages), and every byte is a Latin-1 character */
-  loaded->length = length;
-  if (g_utf8_validate_len (contents, length, NULL))
-    loaded->text = g_steal_pointer (&contents);
-  else if ((loaded->text = g_convert (contents, length, "UTF-8", "ISO-8859-1", NULL, &loaded->length, &error)) ==
-           NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  g_task_return_pointer (task, g_steal_pointer (&loaded), (GDestroyNotify)loaded_free);
-}
 
 /* @text for Pango markup, whatever its bytes (paths from traces and file
  * systems need not be UTF-8) */
@@ -336,31 +104,13 @@ set_loaded (SextantSourceView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADED]);
 }
 
-/* GTK 4.8 emits a critical when a scrolled window is unmapped while its
- * adjustment animates a scroll (gtk_adjustment_enable_animation
- * disconnects its tick twice), as it does for 200 ms after
- * gtk_text_view_scroll_to_mark(): setting the value ends the animation.
- * Before the view is unmapped or hidden. */
-static void
-end_scroll_animation (SextantSourceView *self)
-{
-  GtkAdjustment *adjustments[] = {
-    gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->view)),
-    gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->view)),
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (adjustments); i++)
-    if (adjustments[i] != NULL)
-      gtk_adjustment_set_value (adjustments[i], gtk_adjustment_get_value (adjustments[i]));
-}
-
 static void
 set_path (SextantSourceView *self,
           const char        *path)
 {
   /* no file: no text area with a line 1 either */
   if (path == NULL)
-    end_scroll_animation (self);
+    _sextant_source_view_end_scroll_animation (self);
   gtk_widget_set_visible (self->scrolled, path != NULL);
   if (g_strcmp0 (self->path, path) == 0)
     return;
@@ -399,16 +149,8 @@ static void
 stop_inserting (SextantSourceView *self)
 {
   g_clear_handle_id (&self->insert_source, g_source_remove);
-  g_clear_pointer (&self->inserting, loaded_free);
+  g_clear_pointer (&self->inserting, _sextant_source_view_loaded_free);
   g_clear_object (&self->filling);
-}
-
-static void
-stop_centring (SextantSourceView *self)
-{
-  if (self->centre_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self->view), self->centre_tick);
-  self->centre_tick = 0;
 }
 
 /* The view shows @buffer (transfer full) in the style of the moment */
@@ -442,7 +184,7 @@ static void
 clear_text (SextantSourceView *self)
 {
   stop_inserting (self);
-  stop_centring (self);
+  _sextant_source_view_stop_centring (self);
   show_buffer (self, new_buffer ());
   g_clear_pointer (&self->etag, g_free);
   set_path (self, NULL);
@@ -498,93 +240,6 @@ count_lines (SextantSourceView *self)
   return count;
 }
 
-/* Each frame, before the layout: the marked line's middle to the middle
- * of the visible area (see the top of the file) */
-static gboolean
-centre_tick_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       data)
-{
-  SextantSourceView *self = data;
-  GtkTextView *text = GTK_TEXT_VIEW (self->view);
-  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (text));
-  GdkRectangle visible;
-  GtkTextIter iter;
-  int y, height;
-  double upper, value, target;
-
-  if (self->line <= 0 || vadjustment == NULL || ++self->centre_frames > CENTRE_MAX_FRAMES)
-    {
-      self->centre_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-  gtk_text_view_get_visible_rect (text, &visible);
-  if (visible.height <= 0)
-    return G_SOURCE_CONTINUE;
-
-  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (self->buffer), &iter, (int)self->line - 1);
-  gtk_text_view_get_line_yrange (text, &iter, &y, &height);
-  if (height <= 0)
-    {
-      /* not laid out yet */
-      self->centre_stable = 0;
-      return G_SOURCE_CONTINUE;
-    }
-  upper = gtk_adjustment_get_upper (vadjustment);
-  value = gtk_adjustment_get_value (vadjustment);
-  target = value + (y + height / 2.0) - (visible.y + visible.height / 2.0);
-  target = CLAMP (target, gtk_adjustment_get_lower (vadjustment),
-                  MAX (upper - gtk_adjustment_get_page_size (vadjustment), gtk_adjustment_get_lower (vadjustment)));
-  if (fabs (target - value) >= 1)
-    {
-      gtk_adjustment_set_value (vadjustment, target);
-      self->centre_stable = 0;
-    }
-  else if (upper != self->centre_upper)
-    self->centre_stable = 0;
-  else if (++self->centre_stable >= CENTRE_STABLE_FRAMES)
-    {
-      self->centre_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-  self->centre_upper = upper;
-
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-start_centring (SextantSourceView *self)
-{
-  self->centre_frames = 0;
-  self->centre_stable = 0;
-  self->centre_upper = -1;
-  if (self->centre_tick == 0)
-    self->centre_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->view), centre_tick_cb, self, NULL);
-}
-
-/* The user moves the view: it is theirs */
-static gboolean
-user_event_cb (GtkEventControllerLegacy *controller,
-               GdkEvent                 *event,
-               SextantSourceView        *self)
-{
-  switch (gdk_event_get_event_type (event))
-    {
-    case GDK_SCROLL:
-    case GDK_BUTTON_PRESS:
-    case GDK_KEY_PRESS:
-    case GDK_TOUCH_BEGIN:
-    case GDK_TOUCHPAD_SWIPE:
-    case GDK_TOUCHPAD_PINCH:
-      stop_centring (self);
-      break;
-    default:
-      break;
-    }
-
-  return GDK_EVENT_PROPAGATE;
-}
-
 /* Marks @line (1-based; 0: none) and centres it; FALSE if the text has no
  * such line */
 static gboolean
@@ -599,7 +254,7 @@ mark_line (SextantSourceView *self,
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   gtk_source_buffer_remove_source_marks (self->buffer, &start, &end, LINE_CATEGORY);
   self->line = 0;
-  stop_centring (self);
+  _sextant_source_view_stop_centring (self);
   if (line > 0 && line <= count_lines (self))
     {
       self->line = line;
@@ -607,7 +262,7 @@ mark_line (SextantSourceView *self,
       mark = gtk_source_buffer_create_source_mark (self->buffer, NULL, LINE_CATEGORY, &start);
       gtk_text_buffer_place_cursor (buffer, &start);
       gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->view), GTK_TEXT_MARK (mark), 0, TRUE, 0, 0.5);
-      start_centring (self);
+      _sextant_source_view_start_centring (self);
     }
   if (old != self->line)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LINE]);
@@ -658,7 +313,7 @@ inserted (SextantSourceView *self)
 
   gtk_source_buffer_set_language (self->filling, gtk_source_language_manager_guess_language (
                                                    languages, loaded->path, loaded->content_type));
-  stop_centring (self);
+  _sextant_source_view_stop_centring (self);
   show_buffer (self, g_steal_pointer (&self->filling));
   g_free (self->etag);
   self->etag = g_steal_pointer (&loaded->etag);
@@ -787,8 +442,8 @@ sextant_source_view_show (SextantSourceView *self,
   request->shown_etag = g_strdup (self->etag);
   task = g_task_new (self, self->cancellable, loaded_cb, NULL);
   g_task_set_source_tag (task, sextant_source_view_show);
-  g_task_set_task_data (task, request, (GDestroyNotify)request_free);
-  g_task_run_in_thread (task, load_thread);
+  g_task_set_task_data (task, request, (GDestroyNotify)_sextant_source_view_request_free);
+  g_task_run_in_thread (task, _sextant_source_view_load_thread);
 }
 
 /**
@@ -1035,7 +690,7 @@ sextant_source_view_set_property (GObject      *object,
 static void
 sextant_source_view_unmap (GtkWidget *widget)
 {
-  end_scroll_animation (SEXTANT_SOURCE_VIEW (widget));
+  _sextant_source_view_end_scroll_animation (SEXTANT_SOURCE_VIEW (widget));
 
   GTK_WIDGET_CLASS (sextant_source_view_parent_class)->unmap (widget);
 }
@@ -1049,7 +704,7 @@ sextant_source_view_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   stop_inserting (self);
   if (self->box != NULL)
-    stop_centring (self);
+    _sextant_source_view_stop_centring (self);
   g_clear_pointer (&self->box, gtk_widget_unparent);
 
   G_OBJECT_CLASS (sextant_source_view_parent_class)->dispose (object);
@@ -1159,7 +814,7 @@ sextant_source_view_init (SextantSourceView *self)
   gtk_widget_set_vexpand (self->scrolled, TRUE);
   /* the scroll bars' events too */
   gtk_event_controller_set_propagation_phase (user, GTK_PHASE_CAPTURE);
-  g_signal_connect (user, "event", G_CALLBACK (user_event_cb), self);
+  g_signal_connect (user, "event", G_CALLBACK (_sextant_source_view_user_event_cb), self);
   gtk_widget_add_controller (self->scrolled, user);
   gtk_box_append (GTK_BOX (self->box), self->scrolled);
   sextant_source_view_show (self, NULL, 0, "Choose a pattern instance to see its source line.");
