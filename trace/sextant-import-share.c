@@ -389,20 +389,18 @@ half_key (const guint8 *half)
 /* The halves of messages that the ranks sent (@in, checked) and those
  * this rank set aside, in rank order, into one list per location in
  * @by_loc (the locations in the order they first came, the halves of each
- * in the order they came: pointers into @in and the arrays set aside,
- * which stay until they are matched), and the collective members into
- * @members. Each list is counted first and allocated once. */
+ * in the order they came: pointers into @in and the array set aside, which
+ * stay until they are matched). Each list is counted first and allocated
+ * once. */
 static void
-unpack (SextantImport  *import,
-        GBytes        **in,
-        GPtrArray      *by_loc,
-        GArray        **members)
+unpack_halves (SextantImport  *import,
+               GBytes        **in,
+               GPtrArray      *by_loc)
 {
   guint n_ranks = import->share->n_ranks;
   g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);   /* location + 1 -> place in by_loc + 1 */
   g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint));
   g_autoptr(GArray) places = g_array_new (FALSE, FALSE, sizeof (guint));   /* each half's, in order */
-  guint64 n_members = 0;
   guint next = 0;
 
   for (guint r = 0; r < n_ranks; r++)
@@ -410,7 +408,6 @@ unpack (SextantImport  *import,
       WireHeader header;
       const guint8 *half = part_halves (import, in, r, &header);
 
-      n_members += header.n_members;
       for (guint64 i = 0; i < header.n_halves; i++, half += sizeof (SextantDeferredHalf))
         {
           guint place = GPOINTER_TO_UINT (g_hash_table_lookup (index, half_key (half)));
@@ -427,18 +424,44 @@ unpack (SextantImport  *import,
     }
   for (guint i = 0; i < counts->len; i++)
     g_ptr_array_add (by_loc, g_ptr_array_sized_new (g_array_index (counts, guint, i)));
-  *members = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf), (guint)n_members);
 
   for (guint r = 0; r < n_ranks; r++)
     {
       WireHeader header;
-      const guint8 *data = part_halves (import, in, r, &header);
+      const guint8 *half = part_halves (import, in, r, &header);
 
-      for (guint64 i = 0; i < header.n_halves; i++, data += sizeof (SextantDeferredHalf))
-        g_ptr_array_add (g_ptr_array_index (by_loc, g_array_index (places, guint, next++) - 1), (gpointer)data);
+      for (guint64 i = 0; i < header.n_halves; i++, half += sizeof (SextantDeferredHalf))
+        g_ptr_array_add (g_ptr_array_index (by_loc, g_array_index (places, guint, next++) - 1), (gpointer)half);
+    }
+}
+
+/* The collective members that the ranks sent (@in, checked) and those
+ * this rank set aside, in rank order, copied into one array */
+static GArray *
+unpack_members (SextantImport  *import,
+                GBytes        **in)
+{
+  guint n_ranks = import->share->n_ranks;
+  guint64 n_members = 0;
+  GArray *members;
+
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      WireHeader header;
+
+      part_halves (import, in, r, &header);
+      n_members += header.n_members;
+    }
+  members = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf), (guint)n_members);
+
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      WireHeader header;
+      const guint8 *data = part_halves (import, in, r, &header) + header.n_halves * sizeof (SextantDeferredHalf);
+
       if (r == import->share->rank)
         {
-          g_array_append_vals (*members, import->share_coll_halves->data, import->share_coll_halves->len);
+          g_array_append_vals (members, import->share_coll_halves->data, import->share_coll_halves->len);
           continue;
         }
       for (guint64 i = 0; i < header.n_members; i++, data += sizeof (WireMember))
@@ -447,24 +470,11 @@ unpack (SextantImport  *import,
 
           memcpy (&member, data, sizeof member);
           member.half.kind = sextant_otf2_collective_op_name ((OTF2_CollectiveOp)member.op);
-          g_array_append_val (*members, member.half);
+          g_array_append_val (members, member.half);
         }
     }
-}
 
-/* The matcher takes the halves a location at a time: those of each
- * location, in the order they came, after noting them all. */
-static gboolean
-match_received (SextantImport  *import,
-                GPtrArray      *by_loc,
-                GArray         *members,
-                GError        **error)
-{
-  if (!_sextant_matcher_add_received (import->matcher, by_loc, error))
-    return FALSE;
-
-  _sextant_matcher_note_collectives (import->matcher, members);
-  return _sextant_matcher_add_deferred (import->matcher, NULL, members, error);
+  return members;
 }
 
 gboolean
@@ -477,7 +487,6 @@ _sextant_import_share_exchange (SextantImport  *import,
   g_autofree GBytes **in = g_new0 (GBytes *, MAX (n_ranks, 1));
   g_autoptr(GPtrArray) by_loc = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
   g_autoptr(GArray) members = NULL;
-  g_autoptr(GArray) own_halves = NULL;
   gint64 cpu_usec = sextant_thread_cpu_usec ();
   gboolean ok;
 
@@ -492,21 +501,29 @@ _sextant_import_share_exchange (SextantImport  *import,
     g_clear_pointer (&out[r], g_bytes_unref);
   for (guint r = 0; ok && r < n_ranks; r++)
     ok = check_part (in[r], r, error);
+
+  /* The matcher takes the halves a location at a time, those of each
+   * location in the order they came, where they were received; then the
+   * members, copied out before what was received and set aside goes. */
   if (ok)
-    unpack (import, in, by_loc, &members);
-  /* what was set aside is in @by_loc (which points into it and into @in
-   * until the halves are matched) and @members now */
-  own_halves = g_steal_pointer (&import->share_halves);
+    {
+      import->share_exchanged = TRUE;
+      unpack_halves (import, in, by_loc);
+      ok = _sextant_matcher_add_received (import->matcher, by_loc, error);
+      members = unpack_members (import, in);
+    }
+  for (guint r = 0; r < n_ranks; r++)
+    g_clear_pointer (&in[r], g_bytes_unref);
+  g_ptr_array_set_size (by_loc, 0);
+  g_array_unref (import->share_halves);
   g_array_unref (import->share_coll_halves);
   import->share_halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
   import->share_coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   if (ok)
     {
-      import->share_exchanged = TRUE;
-      ok = match_received (import, by_loc, members, error);
+      _sextant_matcher_note_collectives (import->matcher, members);
+      ok = _sextant_matcher_add_deferred (import->matcher, NULL, members, error);
     }
-  for (guint r = 0; r < n_ranks; r++)
-    g_clear_pointer (&in[r], g_bytes_unref);
   if (share->exchange_cpu_usec != NULL)
     *share->exchange_cpu_usec += sextant_thread_cpu_usec () - cpu_usec;
 
