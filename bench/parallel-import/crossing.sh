@@ -17,8 +17,9 @@
 # ranks sent one another (each rank's debug line "sends N message halves")
 # and the collective members they sent (the copies: the bytes less the
 # halves' and the parts' headers, 112 bytes a member). model.py --crossing
-# fits extra = c_f P + c_h halves + c_m members on its rows. Prints the
-# table and the load average. Environment: BUILDDIR (build).
+# fits on its rows what a crossing half and a member cost (docs/benchmarks.md,
+# "What a message between ranks costs"). Prints the table and the load
+# average. Environment: BUILDDIR (build).
 
 set -euo pipefail
 
@@ -31,7 +32,7 @@ while getopts "n:p:h" opt; do
   case "$opt" in
     n) reps=$OPTARG ;;
     p) counts=$OPTARG ;;
-    h) sed -n '4,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    h) sed -n '4,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
 done
@@ -45,6 +46,7 @@ shift
 builddir=${BUILDDIR:-build}
 sextant=$builddir/app/sextant
 sextant_mpi=$builddir/parallel/sextant-mpi
+# shellcheck disable=SC2034  # lib.sh's timed() runs it
 timer=/usr/bin/time
 mpirun=(timeout 600 mpirun --oversubscribe --allow-run-as-root --mca osc sm)
 logs=$workdir/logs
