@@ -120,26 +120,27 @@ import_shard (SextantShardExchange  *exchange,
   return TRUE;
 }
 
-/* Rank 0: the definitions into the manifest at @path, and the shards of
- * @dir named in it. */
+/* Rank 0: the definitions into the manifest at @path, copied from its
+ * own shard @shard0 (every shard holds them whole: reading the archive's
+ * definitions again cost as much), and the shards of @dir named in it. */
 static gboolean
-write_manifest (const char  *archive,
+write_manifest (const char  *shard0,
                 const char  *path,
                 const char  *dir,
                 const char  *prefix,
                 GPtrArray   *locations,
                 GError     **error)
 {
-  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, path);
   g_autoptr(GPtrArray) shards = g_ptr_array_new ();
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autofree SextantShardInfo *infos = g_new0 (SextantShardInfo, MAX (locations->len, 1));
+  g_autoptr(SextantStore) created = NULL;
   g_autoptr(SextantStore) store = NULL;
-  SextantImportShare share = { 0, 1, TRUE, NULL, NULL };
 
-  sextant_importer_set_share (importer, &share);
-  if (!g_file_set_contents (path, "", 0, error) ||
-      !sextant_importer_run_into (importer, path, NULL, error))
+  if (!(created = sextant_store_create (path, error)) ||
+      !sextant_store_copy_definitions (created, shard0, error) ||
+      !sextant_store_finish_load (created, error) ||
+      !sextant_store_close (created, error))
     return FALSE;
 
   for (guint r = 0; r < locations->len; r++)
@@ -220,7 +221,7 @@ sextant_mpi_import (SextantShardExchange  *exchange,
       g_autofree char *prefix = g_strconcat (base, ".shards", NULL);
 
       g_clear_error (&local_error);
-      done = write_manifest (archive, tmp_manifest, tmp_dir, prefix, lists, &local_error) &&
+      done = write_manifest (path, tmp_manifest, tmp_dir, prefix, lists, &local_error) &&
              move_into_place (tmp_dir, tmp_manifest, abs_manifest, &local_error);
     }
   sextant_shard_exchange_bcast (exchange, &done, 1, MPI_INT);

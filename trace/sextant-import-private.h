@@ -373,6 +373,14 @@ gboolean _sextant_matcher_add_deferred    (SextantMatcher               *self,
                                            const GArray                 *halves,
                                            const GArray                 *coll_halves,
                                            GError                      **error);
+/* Adds a parallel import's halves after its exchange: @by_loc holds, per
+ * location, a GPtrArray of its SextantDeferredHalf (in the order they
+ * came); notes them all, then adds them a location at a time, as
+ * _sextant_matcher_note_halves() and _sextant_matcher_add_deferred() on
+ * arrays of the halves would, without copying them. */
+gboolean _sextant_matcher_add_received    (SextantMatcher               *self,
+                                           GPtrArray                    *by_loc,
+                                           GError                      **error);
 /* Notes which locations have message halves (threads of one process are
  * matched per process); call it for every location of a batch first. */
 void     _sextant_matcher_note_halves     (SextantMatcher               *self,

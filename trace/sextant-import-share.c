@@ -201,8 +201,8 @@ _sextant_import_share_takes_collective (SextantImport               *import,
  * its name. The parts of all ranks are written one after another into one
  * buffer, in the order the halves were set aside, and the exchange sends
  * them from there (parallel/sextant-shard-exchange.c): a half is copied
- * into that buffer and, at its ranks, out of the received one into the
- * matcher's arrays, and nowhere else. */
+ * into that buffer, and the rank it goes to matches it where it was
+ * received (a member is copied out into the matcher's array). */
 typedef struct
 {
   guint64  n_halves;
@@ -387,27 +387,27 @@ half_key (const guint8 *half)
 }
 
 /* The halves of messages that the ranks sent (@in, checked) and those
- * this rank set aside, in rank order, into one array per location in
+ * this rank set aside, in rank order, into one list per location in
  * @by_loc (the locations in the order they first came, the halves of each
- * in the order they came), and the collective members into @members.
- * Each array is counted first and allocated once. */
+ * in the order they came: pointers into @in and the array set aside, which
+ * stay until they are matched). Each list is counted first and allocated
+ * once. */
 static void
-unpack (SextantImport  *import,
-        GBytes        **in,
-        GPtrArray      *by_loc,
-        GArray        **members)
+unpack_halves (SextantImport  *import,
+               GBytes        **in,
+               GPtrArray      *by_loc)
 {
   guint n_ranks = import->share->n_ranks;
   g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);   /* location + 1 -> place in by_loc + 1 */
   g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint));
-  guint64 n_members = 0;
+  g_autoptr(GArray) places = g_array_new (FALSE, FALSE, sizeof (guint));   /* each half's, in order */
+  guint next = 0;
 
   for (guint r = 0; r < n_ranks; r++)
     {
       WireHeader header;
       const guint8 *half = part_halves (import, in, r, &header);
 
-      n_members += header.n_members;
       for (guint64 i = 0; i < header.n_halves; i++, half += sizeof (SextantDeferredHalf))
         {
           guint place = GPOINTER_TO_UINT (g_hash_table_lookup (index, half_key (half)));
@@ -419,27 +419,49 @@ unpack (SextantImport  *import,
               g_hash_table_insert (index, half_key (half), GUINT_TO_POINTER (place));
             }
           g_array_index (counts, guint, place - 1)++;
+          g_array_append_val (places, place);
         }
     }
   for (guint i = 0; i < counts->len; i++)
-    g_ptr_array_add (by_loc, g_array_sized_new (FALSE, FALSE, sizeof (SextantDeferredHalf),
-                                                g_array_index (counts, guint, i)));
-  *members = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf), (guint)n_members);
+    g_ptr_array_add (by_loc, g_ptr_array_sized_new (g_array_index (counts, guint, i)));
 
   for (guint r = 0; r < n_ranks; r++)
     {
       WireHeader header;
-      const guint8 *data = part_halves (import, in, r, &header);
+      const guint8 *half = part_halves (import, in, r, &header);
 
-      for (guint64 i = 0; i < header.n_halves; i++, data += sizeof (SextantDeferredHalf))
-        {
-          guint place = GPOINTER_TO_UINT (g_hash_table_lookup (index, half_key (data)));
+      for (guint64 i = 0; i < header.n_halves; i++, half += sizeof (SextantDeferredHalf))
+        g_ptr_array_add (g_ptr_array_index (by_loc, g_array_index (places, guint, next++) - 1), (gpointer)half);
+    }
+}
 
-          g_array_append_vals (g_ptr_array_index (by_loc, place - 1), data, 1);
-        }
+/* The collective members that the ranks sent (@in, checked) and those
+ * this rank set aside, in rank order, copied into one array */
+static GArray *
+unpack_members (SextantImport  *import,
+                GBytes        **in)
+{
+  guint n_ranks = import->share->n_ranks;
+  guint64 n_members = 0;
+  GArray *members;
+
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      WireHeader header;
+
+      part_halves (import, in, r, &header);
+      n_members += header.n_members;
+    }
+  members = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf), (guint)n_members);
+
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      WireHeader header;
+      const guint8 *data = part_halves (import, in, r, &header) + header.n_halves * sizeof (SextantDeferredHalf);
+
       if (r == import->share->rank)
         {
-          g_array_append_vals (*members, import->share_coll_halves->data, import->share_coll_halves->len);
+          g_array_append_vals (members, import->share_coll_halves->data, import->share_coll_halves->len);
           continue;
         }
       for (guint64 i = 0; i < header.n_members; i++, data += sizeof (WireMember))
@@ -448,27 +470,11 @@ unpack (SextantImport  *import,
 
           memcpy (&member, data, sizeof member);
           member.half.kind = sextant_otf2_collective_op_name ((OTF2_CollectiveOp)member.op);
-          g_array_append_val (*members, member.half);
+          g_array_append_val (members, member.half);
         }
     }
-}
 
-/* The matcher takes the halves a location at a time: those of each
- * location, in the order they came, after noting them all. */
-static gboolean
-match_received (SextantImport  *import,
-                GPtrArray      *by_loc,
-                GArray         *members,
-                GError        **error)
-{
-  for (guint i = 0; i < by_loc->len; i++)
-    _sextant_matcher_note_halves (import->matcher, g_ptr_array_index (by_loc, i));
-  for (guint i = 0; i < by_loc->len; i++)
-    if (!_sextant_matcher_add_deferred (import->matcher, g_ptr_array_index (by_loc, i), NULL, error))
-      return FALSE;
-
-  _sextant_matcher_note_collectives (import->matcher, members);
-  return _sextant_matcher_add_deferred (import->matcher, NULL, members, error);
+  return members;
 }
 
 gboolean
@@ -479,7 +485,7 @@ _sextant_import_share_exchange (SextantImport  *import,
   guint n_ranks = share->n_ranks;
   g_autofree GBytes **out = g_new0 (GBytes *, MAX (n_ranks, 1));
   g_autofree GBytes **in = g_new0 (GBytes *, MAX (n_ranks, 1));
-  g_autoptr(GPtrArray) by_loc = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  g_autoptr(GPtrArray) by_loc = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
   g_autoptr(GArray) members = NULL;
   gint64 cpu_usec = sextant_thread_cpu_usec ();
   gboolean ok;
@@ -495,20 +501,29 @@ _sextant_import_share_exchange (SextantImport  *import,
     g_clear_pointer (&out[r], g_bytes_unref);
   for (guint r = 0; ok && r < n_ranks; r++)
     ok = check_part (in[r], r, error);
+
+  /* The matcher takes the halves a location at a time, those of each
+   * location in the order they came, where they were received; then the
+   * members, copied out before what was received and set aside goes. */
   if (ok)
-    unpack (import, in, by_loc, &members);
+    {
+      import->share_exchanged = TRUE;
+      unpack_halves (import, in, by_loc);
+      ok = _sextant_matcher_add_received (import->matcher, by_loc, error);
+      members = unpack_members (import, in);
+    }
   for (guint r = 0; r < n_ranks; r++)
     g_clear_pointer (&in[r], g_bytes_unref);
-  /* what was set aside is in @by_loc and @members now */
+  g_ptr_array_set_size (by_loc, 0);
   g_array_unref (import->share_halves);
   g_array_unref (import->share_coll_halves);
   import->share_halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
   import->share_coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
-  if (!ok)
-    return FALSE;
-
-  import->share_exchanged = TRUE;
-  ok = match_received (import, by_loc, members, error);
+  if (ok)
+    {
+      _sextant_matcher_note_collectives (import->matcher, members);
+      ok = _sextant_matcher_add_deferred (import->matcher, NULL, members, error);
+    }
   if (share->exchange_cpu_usec != NULL)
     *share->exchange_cpu_usec += sextant_thread_cpu_usec () - cpu_usec;
 

@@ -1107,6 +1107,35 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
   return ok;
 }
 
+gboolean
+_sextant_matcher_add_received (SextantMatcher  *self,
+                               GPtrArray       *by_loc,
+                               GError         **error)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < by_loc->len; i++)
+    {
+      GPtrArray *halves = g_ptr_array_index (by_loc, i);
+
+      if (halves->len > 0)
+        note_loc (self, ((const SextantDeferredHalf *)g_ptr_array_index (halves, 0))->half.loc);
+    }
+  for (guint i = 0; ok && i < by_loc->len; i++)
+    {
+      GPtrArray *halves = g_ptr_array_index (by_loc, i);
+
+      for (guint k = 0; ok && k < halves->len; k++)
+        {
+          const SextantDeferredHalf *d = g_ptr_array_index (halves, k);
+
+          ok = add_half (self, &d->half, d->is_recv, error);
+        }
+    }
+
+  return ok;
+}
+
 /**
  * _sextant_matcher_add_paired_requests:
  *

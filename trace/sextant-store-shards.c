@@ -137,6 +137,47 @@ shard_span (SextantStore  *manifest,
                                     no_rows, NULL, error, "t", locations->str);
 }
 
+/* The tables of the archive's global definitions (schema-1.sql,
+ * "Definitions"), which every shard holds whole, as a manifest does, and
+ * meta; the import's log of the whole archive (loc NULL) goes with them */
+static const char *const definition_tables[] = {
+  "meta", "definition_count", "string", "system_tree_node", "system_tree_node_property",
+  "system_tree_node_domain", "location_group", "location", "location_property", "paradigm",
+  "region", "group", "group_member", "comm", "comm_member", "rma_window", "source_code_location",
+  "calling_context", "callpath", "callsite", "metric_member", "metric", "metric_class_member",
+  "attribute", "parameter",
+};
+
+gboolean
+sextant_store_copy_definitions (SextantStore  *manifest,
+                                const char    *shard,
+                                GError       **error)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (manifest), FALSE);
+  g_return_val_if_fail (shard != NULL, FALSE);
+
+  if (!sextant_store_foreach_sql (manifest, "ATTACH ?1 AS shard", no_rows, NULL, error, "t", shard))
+    return FALSE;
+  ok = sextant_store_foreach_sql (manifest, "BEGIN", no_rows, NULL, error, "");
+  for (guint i = 0; ok && i < G_N_ELEMENTS (definition_tables); i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("INSERT OR REPLACE INTO main.\"%s\" SELECT * FROM shard.\"%s\"",
+                                              definition_tables[i], definition_tables[i]);
+
+      ok = sextant_store_foreach_sql (manifest, sql, no_rows, NULL, error, "");
+    }
+  ok = ok &&
+       sextant_store_foreach_sql (manifest, "INSERT INTO main.import_log SELECT * FROM shard.import_log "
+                                  "WHERE loc IS NULL", no_rows, NULL, error, "") &&
+       sextant_store_foreach_sql (manifest, "COMMIT", no_rows, NULL, error, "");
+  if (!ok)
+    sextant_store_foreach_sql (manifest, "ROLLBACK", no_rows, NULL, NULL, "");
+
+  return sextant_store_foreach_sql (manifest, "DETACH shard", no_rows, NULL, ok ? error : NULL, "") && ok;
+}
+
 /* The shard's locations as a JSON array of their ids */
 static char *
 location_ids (GArray *locations)

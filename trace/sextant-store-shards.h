@@ -22,6 +22,13 @@ typedef struct
   GArray  *locations;   /* guint32 location ids, ascending */
 } SextantShardInfo;
 
+/* Copies the archive's definitions and meta from the finished @shard into
+ * @manifest (a store just created, sextant_store_create()): what a
+ * definitions-only import of the archive would write, without reading it
+ * again. */
+gboolean sextant_store_copy_definitions (SextantStore  *manifest,
+                                         const char    *shard,
+                                         GError       **error);
 /* Makes @manifest (a store of the definitions only) the manifest of
  * @shards (SextantShardInfo*, by rank), which lie under @dir now and will
  * under @prefix relative to the manifest's directory. */

@@ -1,44 +1,53 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """bench/parallel-import/model.py - the parallel import's scaling to many
-ranks, from what bench/parallel-import/run.sh measured (docs/benchmarks.md,
-"A model of 1024 ranks").
+ranks, from what bench/parallel-import/run.sh and crossing.sh measured
+(docs/benchmarks.md, "A model of 1024 ranks").
 
-    bench/parallel-import/model.py [--events E] [--bandwidth B] [--ranks P]... SUMMARY.TSV
+    bench/parallel-import/model.py --crossing CROSSING.TSV [--events E]
+        [--locations N]... [--bandwidth B] [--ranks P]... SUMMARY.TSV
 
-SUMMARY.TSV is run.sh's WORKDIR/summary.tsv: the single import's and the
-parallel imports' median CPU (all ranks together), the CPU their exchanges
-took and the bytes the ranks exchanged (`sextant-mpi import --stats`), on
-1, 2 and 4 ranks. From it:
+CROSSING.TSV is crossing.sh's WORKDIR/crossing.tsv: on stencils of few
+locations, each parallel import's CPU over the single import's of the same
+round (the extra), the exchange's CPU, and the message halves and the
+collective members the ranks sent one another. From its rows on 2 ranks or
+more:
 
-* c_x, the CPU per byte exchanged (packing, the transfer, unpacking,
-  matching and writing what came in): the exchanges' CPU over their bytes,
-  on 2 and 4 ranks together;
-* c_e, the CPU per event, which the ranks share, and c_f, the CPU every
-  rank spends whatever its share (MPI, the global definitions, its store,
-  its memory): the CPU without the exchange's, CPU(P) - X_CPU(P) =
-  c_e E0 + c_f P, fitted by least squares on 1, 2 and 4 ranks.
+* c_m, the exchange's CPU per member sent to a rank, and its CPU per half:
+  least squares of the exchange's CPU on the halves and the members;
+* c_h, the CPU a message half that crosses ranks costs more than in the
+  single import (packing, the transfer, unpacking, matching it on both
+  ranks, writing the message in both shards, the fresh memory of all
+  that): least squares of extra - c_m M = F(P) + c_h H, F(P) the fixed
+  cost of P ranks over the single import's (one per P).
 
-A rank of P ranks on a trace of E events then takes
+SUMMARY.TSV is run.sh's WORKDIR/summary.tsv (the trace to scale: the
+single import and 1, 2 and 4 ranks). Its CPU less the exchange's,
+CPU(P) - X_CPU(P) = c_e E0 + c_f P, fitted on 1, 2 and 4 ranks, gives
+c_e, the CPU per event, which the ranks share, and c_f, the CPU every
+rank spends whatever its share (MPI, the global definitions, its store,
+its memory, and what the exchange costs outside its thread).
 
-    T(P) = c_e E / P + c_f + c_x X_E(P) / P + 2 X_E(P) / (P B)
+The modelled trace is the same generator's stencil (sextant-bench-gen) on
+N locations (a px x py grid, px the largest divisor of N not above its
+square root) with E events: as many events, messages and members per
+location and iteration as the measured trace. The shares are contiguous
+runs of equal size (location l to rank floor((l + 1/2) P / N)); a message
+crosses when its two locations are in different shares, and each crossing
+message sends two halves, one each way. A rank of P ranks then takes
 
-(the last term its bytes out and in over a link of B bytes/s), and the
-efficiency is T(1) / (P T(P)), T(1) = c_e E + c_f. X_E(P), the bytes
-of a trace of E events of the same kind as the measured one, is projected
-two ways:
+    T(P) = c_e E / P + c_f + c_h H(P) / P + C(P) + 2 bytes(P) / B
 
-* now: every collective member goes to every other rank that holds
-  members of its communicator (the benchmark's collectives are over all
-  ranks), 112 bytes each, so members M_E (P - 1) in all; the message halves
-  that cross ranks, 120 bytes each, grow with the cuts between shares
-  (H(2) (P - 1), measured on 2 ranks), at most both halves of every
-  message;
-* per instance: each rank reduces its members of an instance to one
-  summary (64 bytes: the earliest and latest enter and leave, the root's
-  times) that an allreduce over the ranks combines, 2 log2(P) steps, so
-  each rank sends and receives 128 log2(P) bytes per instance; the halves
-  as now.
+C(P) and bytes(P) its collectives' CPU and the bytes it sends, B the
+bytes/s of its link (assumed); the efficiency is T(1) / (P T(P)). The
+collectives two ways:
+
+* now: every member goes to every other rank (M (P - 1) copies, c_m and
+  MEMBER_BYTES each);
+* per instance (collective_term()): each rank reduces its members of an
+  instance to a summary of SUMMARY_BYTES, combined by an allreduce over
+  the ranks: a rank sends and receives 2 SUMMARY_BYTES per instance that
+  spans ranks, and combines one summary per instance (c_m each, assumed).
 """
 
 import argparse
@@ -51,72 +60,154 @@ MEMBER_BYTES = 112
 SUMMARY_BYTES = 64
 
 
+def solve(rows, values):
+    """Least squares: the x minimising |rows x - values| (normal equations)."""
+    n = len(rows[0])
+    a = [[sum(r[i] * r[j] for r in rows) for j in range(n)] + [sum(r[i] * v for r, v in zip(rows, values))]
+         for i in range(n)]
+    for c in range(n):
+        pivot = max(range(c, n), key=lambda k: abs(a[k][c]))
+        a[c], a[pivot] = a[pivot], a[c]
+        for k in range(n):
+            if k != c and a[c][c] != 0:
+                f = a[k][c] / a[c][c]
+                a[k] = [x - f * y for x, y in zip(a[k], a[c])]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
+def grid(n):
+    """sextant-bench-gen's px x py"""
+    px = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+    return px, n // px
+
+
+def stencil_messages(n, p):
+    """The messages of one halo exchange on n locations, and those of them
+    that cross between P contiguous equal shares"""
+    px, py = grid(n)
+
+    def owner(loc):
+        return min(int((loc + 0.5) * p / n), p - 1)
+
+    edges = crossing = 0
+    for loc in range(n):
+        x, y = loc % px, loc // px
+        for peer in ((loc + 1) if x + 1 < px else None, (loc + px) if y + 1 < py else None):
+            if peer is not None:
+                edges += 2
+                crossing += 2 if owner(loc) != owner(peer) else 0
+    return edges, crossing
+
+
+def collective_term(p, instances, c_m):
+    """A rank's collectives per instance: (CPU s, bytes it sends): an
+    allreduce of one SUMMARY_BYTES summary per instance that spans ranks"""
+    if p == 1:
+        return 0.0, 0.0
+    return c_m * instances, 2 * SUMMARY_BYTES * instances
+
+
+def collective_now(p, members, c_m):
+    """A rank's collectives today: (CPU s, bytes it sends): every member to
+    every other rank, and a rank takes in those of all ranks"""
+    copies = members * (p - 1)
+    return c_m * copies / p, MEMBER_BYTES * copies / p
+
+
+def fit_crossing(path):
+    """c_h, c_m and the exchange's own CPU per half, from crossing.sh's rows"""
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t") if int(r["ranks"]) >= 2]
+    ranks = sorted({int(r["ranks"]) for r in rows})
+    if len(rows) < len(ranks) + 2:
+        sys.exit(f"model.py: {path} has {len(rows)} imports on 2 ranks or more; "
+                 f"{len(ranks) + 2} at least are needed (two archives or more)")
+    h_x, c_m = solve([[float(r["halves"]), float(r["members"])] for r in rows],
+                     [float(r["exchange_cpu_s"]) for r in rows])
+    fit = solve([[1.0 if int(r["ranks"]) == p else 0.0 for p in ranks] + [float(r["halves"])] for r in rows],
+                [float(r["extra_cpu_s"]) - c_m * float(r["members"]) for r in rows])
+    return fit[-1], c_m, h_x, rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("summary")
+    parser.add_argument("--crossing", required=True, help="crossing.sh's crossing.tsv")
     parser.add_argument("--events", type=float, default=1e10,
                         help="events of the modelled trace (default 1e10)")
+    parser.add_argument("--locations", type=int, action="append",
+                        help="locations of the modelled trace (default: the measured trace's, and 10000)")
     parser.add_argument("--bandwidth", type=float, default=10e9,
                         help="bytes/s of a rank's link (default 10e9, assumed)")
     parser.add_argument("--ranks", type=int, action="append",
                         help="ranks to model (default 2, 4, ... 1024)")
     args = parser.parse_args()
 
+    c_h, c_m, h_x, crossing_rows = fit_crossing(args.crossing)
     with open(args.summary, newline="") as f:
         rows = {int(r["ranks"]): r for r in csv.DictReader(f, delimiter="\t")}
     for p in (0, 1, 2, 4):
         if p not in rows:
             sys.exit(f"model.py: {args.summary} has no row for {p} rank(s) (0: the single import)")
     e0 = float(rows[0]["events"])
-    messages = float(rows[0]["messages"])
-    members = float(rows[0]["members"])
-    instances = float(rows[0]["collectives"])
-    c_s = float(rows[0]["cpu_s"]) / e0
-    c_x = (sum(float(rows[p]["exchange_cpu_s"]) for p in (2, 4))
-           / sum(float(rows[p]["bytes"]) for p in (2, 4)))
+    n0 = int(rows[0]["locations"])
+    messages0 = float(rows[0]["messages"])
+    members0 = float(rows[0]["members"])
+    instances0 = float(rows[0]["collectives"])
+
+    def crossed(p):
+        """halves and member copies sent among P ranks of the measured run"""
+        copies = members0 * (p - 1)
+        return max(0.0, (float(rows[p]["bytes"]) - MEMBER_BYTES * copies) / HALF_BYTES), copies
+
+    # the CPU without the exchange's (its thread's CPU, --stats): what the
+    # exchange costs outside it stays in c_f
     points = [(p, float(rows[p]["cpu_s"]) - float(rows[p]["exchange_cpu_s"])) for p in (1, 2, 4)]
-    mean_p = sum(p for p, _ in points) / 3
-    mean_y = sum(y for _, y in points) / 3
-    c_f = (sum((p - mean_p) * (y - mean_y) for p, y in points)
-           / sum((p - mean_p) ** 2 for p, _ in points))
-    c_e = (mean_y - c_f * mean_p) / e0
-    halves2 = max(0.0, (float(rows[2]["bytes"]) - MEMBER_BYTES * members) / HALF_BYTES)
+    c_e, c_f = solve([[e0, float(p)] for p, _ in points], [y for _, y in points])
 
-    scale = args.events / e0
-    m_e, msg_e, inst_e, h2_e = members * scale, messages * scale, instances * scale, halves2 * scale
+    edges0, _ = stencil_messages(n0, 1)
+    iterations0 = messages0 / edges0
+    events_per = e0 / (iterations0 * n0)           # per location and iteration
+    members_per = members0 / (iterations0 * n0)
+    instances_per = instances0 / iterations0       # per iteration
 
-    def halves(p):
-        return min(h2_e * (p - 1), 2 * msg_e)
+    print(f"Measured: crossing ({args.crossing}, {len(crossing_rows)} imports on 2 ranks or more):")
+    print(f"- the exchange's CPU: {h_x * 1e9:.0f} ns per message half, {c_m * 1e9:.0f} ns per member (c_m)")
+    print(f"- c_h = {c_h * 1e9:.0f} ns more CPU per message half that crosses than in the single import")
+    h2, _ = crossed(2)
+    print(f"Scaled ({args.summary}): {e0:.0f} events, {n0} locations, {messages0:.0f} messages, "
+          f"{instances0:.0f} collectives with {members0:.0f} members; halves crossing on 2 ranks {h2:.0f}")
+    print(f"- single import: {float(rows[0]['cpu_s']) / e0 * 1e9:.0f} ns of CPU per event; "
+          f"c_e = {c_e * 1e9:.0f} ns per event, c_f = {c_f:.3f} s per rank")
+    print(f"Model: {args.events:.3g} events, {args.bandwidth / 1e9:g} GB/s per rank (assumed)")
 
-    def volume_now(p):
-        return MEMBER_BYTES * m_e * (p - 1) + HALF_BYTES * halves(p)
+    for n in args.locations or [n0, 10000]:
+        iterations = args.events / (events_per * n)
+        members = iterations * n * members_per
+        instances = iterations * instances_per
+        px, py = grid(n)
 
-    def volume_instances(p):
-        return (2 * SUMMARY_BYTES * math.log2(p) * inst_e * p if p > 1 else 0) + HALF_BYTES * halves(p)
+        def rank_time(p, collectives):
+            edges, crossing = stencil_messages(n, p)
+            halves = 2 * iterations * crossing
+            coll_cpu, coll_bytes = collectives(p)
+            sent = HALF_BYTES * halves / p + coll_bytes
+            return (c_e * args.events / p + c_f + c_h * halves / p + coll_cpu + 2 * sent / args.bandwidth,
+                    crossing / edges if edges else 0.0, sent)
 
-    def rank_time(p, volume):
-        return c_e * args.events / p + c_f + c_x * volume / p + 2 * volume / (p * args.bandwidth)
-
-    print(f"Measured ({args.summary}): {e0:.0f} events, {rows[0]['locations']} locations, "
-          f"{messages:.0f} messages, {instances:.0f} collectives with {members:.0f} members")
-    print(f"- single import: {c_s * 1e9:.0f} ns of CPU per event")
-    print(f"- c_e = {c_e * 1e9:.0f} ns of CPU per event, c_f = {c_f:.3f} s per rank, "
-          f"c_x = {c_x * 1e9:.2f} ns per byte exchanged")
-    print(f"- halves crossing on 2 ranks: {halves2:.0f}")
-    print(f"Model: {args.events:.3g} events, {args.bandwidth / 1e9:g} GB/s per rank")
-    print()
-    single = rank_time(1, 0)
-    print(f"One rank: {single:.4g} s. A rank sends about what it receives, and holds what it receives until "
-          "its exchange ends (one exchange, after its last location).")
-    print()
-    print("| ranks | bytes a rank sends (now) | time of a rank, s (now) | efficiency (now) "
-          "| bytes a rank sends (per instance) | time of a rank, s (per instance) | efficiency (per instance) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    for p in args.ranks or [2 ** k for k in range(1, 11)]:
-        now, inst = volume_now(p), volume_instances(p)
-        t_now, t_inst = rank_time(p, now), rank_time(p, inst)
-        print(f"| {p} | {now / p:.3g} | {t_now:.3g} | {single / (p * t_now):.0%} "
-              f"| {inst / p:.3g} | {t_inst:.3g} | {single / (p * t_inst):.0%} |")
+        single, _, _ = rank_time(1, lambda p: (0.0, 0.0))
+        print()
+        print(f"{n} locations ({px} x {py}), {iterations:.3g} iterations, "
+              f"{instances:.3g} collectives with {members:.3g} members; one rank {single:.4g} s")
+        print()
+        print("| ranks | messages that cross | time of a rank, s (now) | efficiency (now) "
+              "| bytes a rank sends (per instance) | time of a rank, s (per instance) | efficiency (per instance) |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        for p in args.ranks or [2 ** k for k in range(1, 11)]:
+            t_now, frac, _ = rank_time(p, lambda q: collective_now(q, members, c_m))
+            t_inst, _, sent = rank_time(p, lambda q: collective_term(q, instances, c_m))
+            print(f"| {p} | {frac:.1%} | {t_now:.3g} | {single / (p * t_now):.0%} "
+                  f"| {sent:.3g} | {t_inst:.3g} | {single / (p * t_inst):.0%} |")
 
 
 if __name__ == "__main__":
