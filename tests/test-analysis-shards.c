@@ -35,8 +35,8 @@
 static const char instances_sql[] =
   "SELECT i.id, p.id, i.severity, i.loc, i.visit, i.begin, i.\"end\", i.peer_loc, "
   "  (SELECT m.send_visit || ':' || m.recv_visit FROM message AS m WHERE m.id = i.message), "
-  "  (SELECT group_concat (cm.loc || '/' || cm.visit, ',') FROM collective_member AS cm "
-  "   WHERE cm.collective = i.collective), "
+  "  (SELECT group_concat (member, ',') FROM (SELECT cm.loc || '/' || cm.visit AS member "
+  "   FROM collective_member AS cm WHERE cm.collective = i.collective ORDER BY cm.loc, cm.visit)), "
   "  w.cause, w.cause_instance, w.root_instance, w.root_loc "
   "FROM pattern_instance_data AS i JOIN pattern AS p ON p.number = i.id >> 32 "
   "LEFT JOIN wait_state AS w ON w.instance = i.id";

@@ -148,6 +148,8 @@ typedef struct
   gint64       end_visit;
   gint64       sent;
   gint64       received;
+  gint64       enter;    /* the enter and leave of `visit` (the collective bounds compare */
+  gint64       leave;    /* them), SEXTANT_NULL when its call is unknown */
 } SextantCollectiveHalf;
 
 /* A message half as a decoder hands it to the matcher */

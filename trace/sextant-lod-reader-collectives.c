@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "sextant-lod-reader-private.h"
 #include "sextant-store-shards.h"
 
@@ -164,6 +166,20 @@ index_members (const SextantChunk  *c,
   return TRUE;
 }
 
+static int
+compare_members (gconstpointer a,
+                 gconstpointer b)
+{
+  const IndexedMember *x = a;
+  const IndexedMember *y = b;
+
+  if (x->loc != y->loc)
+    return x->loc < y->loc ? -1 : 1;
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  return (x->end > y->end) - (x->end < y->end);
+}
+
 static gboolean
 collective_index_load (SextantLodReader  *self,
                        GError           **error)
@@ -183,7 +199,8 @@ collective_index_load (SextantLodReader  *self,
                                          error))
     return FALSE;
 
-  /* the members by collective, each collective's in the order read */
+  /* the members by collective, each collective's by location (the
+   * importer writes them as they come) */
   next = g_array_sized_new (FALSE, FALSE, sizeof (guint), collectives->len);
   for (guint i = 0; i < collectives->len; i++)
     {
@@ -201,6 +218,14 @@ collective_index_load (SextantLodReader  *self,
       const MemberRead *m = &g_array_index (read, MemberRead, i);
 
       g_array_index (index->members, IndexedMember, g_array_index (next, guint, m->collective)++) = m->m;
+    }
+  for (guint i = 0; i < collectives->len; i++)
+    {
+      const IndexedCollective *c = &g_array_index (collectives, IndexedCollective, i);
+
+      if (c->n > 1)
+        qsort (&g_array_index (index->members, IndexedMember, c->first), c->n, sizeof (IndexedMember),
+               compare_members);
     }
   index->spans = _sextant_lod_span_index_new (g_steal_pointer (&spans));
   index->collectives = g_steal_pointer (&collectives);
