@@ -319,6 +319,7 @@ CREATE TABLE collective (
   expected    INTEGER NOT NULL,     -- communicator size
   begin       INTEGER NOT NULL,     -- earliest member begin
   "end"       INTEGER NOT NULL,     -- latest member end
+  first_loc   INTEGER NOT NULL,     -- the lowest location of a member
   -- what the collective wait states compare a member with
   -- (collective_visit; trace/sextant-collective-bounds.h), NULL where no
   -- member gave one: of the members with an MPI call (collective_member.visit)

@@ -68,7 +68,7 @@ void
 sextant_collective_bounds_init (SextantCollectiveBounds *bounds)
 {
   *bounds = (SextantCollectiveBounds) {
-    SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL,
+    SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL,
     SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL, SEXTANT_NULL,
   };
 }
@@ -79,6 +79,7 @@ sextant_collective_bounds_add (SextantCollectiveBounds   *b,
 {
   b->begin = min_of (b->begin, m->begin);
   b->end = max_of (b->end, m->end);
+  b->first_loc = min_of (b->first_loc, m->loc);
   last_add (b, m->enter, m->loc);
   b->first_leave = min_of (b->first_leave, m->leave);
   extremes_add (&b->enter_min, &b->enter_min2, m->enter, TRUE);
@@ -98,6 +99,7 @@ sextant_collective_bounds_merge (SextantCollectiveBounds       *into,
 {
   into->begin = min_of (into->begin, from->begin);
   into->end = max_of (into->end, from->end);
+  into->first_loc = min_of (into->first_loc, from->first_loc);
   last_add (into, from->last_enter, from->last_loc);
   into->first_leave = min_of (into->first_leave, from->first_leave);
   extremes_add (&into->enter_min, &into->enter_min2, from->enter_min, TRUE);

@@ -23,6 +23,7 @@ typedef struct
 {
   gint64  begin;          /* earliest MPI_COLLECTIVE_BEGIN of the members */
   gint64  end;            /* latest MPI_COLLECTIVE_END */
+  gint64  first_loc;      /* the lowest location of a member */
   gint64  last_enter;     /* of the members with a call: the latest enter */
   gint64  last_loc;       /*   the lowest location that entered then */
   gint64  first_leave;    /*   the earliest leave */

@@ -895,11 +895,11 @@ write_instance (SextantMatcher   *self,
                          "a %s on communicator %" G_GINT64_FORMAT " has %u of %" G_GINT64_FORMAT " members",
                          instance->kind, instance->key.comm, instance->n_members, instance->expected);
 
-  return sextant_store_run (import->store, SEXTANT_STMT_COLLECTIVE, error, "intnniiiiinnnnnnnnnn",
+  return sextant_store_run (import->store, SEXTANT_STMT_COLLECTIVE, error, "intnniiiiiinnnnnnnnnn",
                             instance->id, instance->key.comm, instance->kind, instance->root, instance->root_loc,
                             (gint64)instance->nonblocking, (gint64)instance->n_members,
-                            instance->expected, b->begin, b->end, b->last_enter, b->last_loc, b->first_leave,
-                            b->enter_min, b->enter_min2, b->leave_max, b->leave_max2, b->root_enter,
+                            instance->expected, b->begin, b->end, b->first_loc, b->last_enter, b->last_loc,
+                            b->first_leave, b->enter_min, b->enter_min2, b->leave_max, b->leave_max2, b->root_enter,
                             b->latest_begin, b->earliest_end);
 }
 

@@ -130,11 +130,11 @@ typedef struct
 } UnionCursor;
 
 /* A collective instance is read from the shard of its member of the lowest
- * location: the ids of those, listed once on the shard's connection. */
+ * location (its row's first_loc): the ids of those, listed once on the
+ * shard's connection. */
 static const char own_collectives[] =
   "CREATE TEMP TABLE own_collective (id INTEGER PRIMARY KEY); "
-  "INSERT INTO own_collective SELECT collective FROM main.collective_member "
-  "GROUP BY collective HAVING min (loc) IN @own";
+  "INSERT INTO own_collective SELECT id FROM main.collective WHERE first_loc IN @own";
 
 /* Opens shard @rank of @self if it is not yet; NULL with @error set when it fails. */
 static sqlite3 *
