@@ -931,6 +931,26 @@ instance_new (SextantMatcher               *self,
   return instance;
 }
 
+/* @instance's root is @root: the members that came before it was named
+ * learn whether they were it */
+static void
+name_root (SextantMatcher  *self,
+           PendingInstance *instance,
+           gint64           root)
+{
+  instance->root = root;
+  instance->root_loc = root_location (self, instance);
+  for (guint i = 0; instance->rootless != NULL && i < instance->rootless->len; i++)
+    {
+      const SextantBoundsMember *m = &g_array_index (instance->rootless, SextantBoundsMember, i);
+
+      if (m->loc == instance->root_loc)
+        sextant_collective_bounds_add_root (&instance->bounds, m->enter);
+    }
+  if (instance->rootless != NULL)
+    g_array_set_size (instance->rootless, 0);
+}
+
 /* Folds @half into @instance's bounds and writes its row */
 static gboolean
 add_member (SextantMatcher               *self,
@@ -956,19 +976,7 @@ add_member (SextantMatcher               *self,
    * but the root: MPI_PROC_NULL) agrees with the others'; those that came
    * before the root was named learn now whether they were it */
   if (instance->root == SEXTANT_NULL && half->root != SEXTANT_NULL)
-    {
-      instance->root = half->root;
-      instance->root_loc = root_location (self, instance);
-      for (guint i = 0; instance->rootless != NULL && i < instance->rootless->len; i++)
-        {
-          const SextantBoundsMember *m = &g_array_index (instance->rootless, SextantBoundsMember, i);
-
-          if (m->loc == instance->root_loc)
-            sextant_collective_bounds_add_root (&instance->bounds, m->enter);
-        }
-      if (instance->rootless != NULL)
-        g_array_set_size (instance->rootless, 0);
-    }
+    name_root (self, instance, half->root);
   member.is_root = instance->root_loc != SEXTANT_NULL && half->loc == instance->root_loc;
   if (instance->root == SEXTANT_NULL && half->enter != SEXTANT_NULL && kind_has_root (instance->kind))
     {
@@ -1142,6 +1150,114 @@ compare_instances (gconstpointer a,
   return x->key.seq < y->key.seq ? -1 : x->key.seq > y->key.seq;
 }
 
+/* The open instance @seq of (@comm, no owner), or NULL */
+static PendingInstance *
+open_instance (SextantMatcher *self,
+               gint64          comm,
+               gint64          seq)
+{
+  gint64 index;
+  guint i;
+
+  if (self->colls_size == 0)
+    return NULL;
+  for (i = coll_hash (comm, -1) & (self->colls_size - 1); self->colls[i] != NULL;
+       i = (i + 1) & (self->colls_size - 1))
+    if (self->colls[i]->comm == comm && self->colls[i]->owner == -1)
+      break;
+  if (self->colls[i] == NULL)
+    return NULL;
+  index = seq - self->colls[i]->base;
+  if (index < 0 || index >= self->colls[i]->len)
+    return NULL;
+
+  return self->colls[i]->ring[(self->colls[i]->head + (guint)index) & (self->colls[i]->cap - 1)];
+}
+
+gboolean
+_sextant_matcher_number_held_collectives (SextantMatcher  *self,
+                                          GError         **error)
+{
+  g_autoptr(GArray) members = NULL;
+
+  if (self->coll_order == NULL)
+    return TRUE;
+  members = sextant_collective_order_steal_held (self->coll_order);
+  for (guint i = 0; i < members->len; i++)
+    if (!add_collective (self, &g_array_index (members, SextantCollectiveHalf, i), error))
+      return FALSE;
+
+  return TRUE;
+}
+
+GArray *
+_sextant_matcher_open_summaries (SextantMatcher  *self,
+                                 gboolean       (*spans) (SextantImport *import,
+                                                          gint64         comm),
+                                 GArray          *candidates)
+{
+  GArray *summaries = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveSummary));
+
+  for (guint c = 0; c < self->colls_size; c++)
+    {
+      CollChannel *channel = self->colls[c];
+
+      if (channel == NULL || channel->owner >= 0 || !spans (self->import, channel->comm))
+        continue;
+      for (guint i = 0; i < channel->len; i++)
+        {
+          const PendingInstance *instance = channel->ring[(channel->head + i) & (channel->cap - 1)];
+          SextantCollectiveSummary summary;
+
+          if (instance == NULL)
+            continue;
+          summary = (SextantCollectiveSummary) {
+            instance->key.comm, instance->key.seq, instance->n_members, instance->root, instance->kind,
+            instance->nonblocking, instance->bounds,
+          };
+          g_array_append_val (summaries, summary);
+          for (guint k = 0; instance->root == SEXTANT_NULL && instance->rootless != NULL &&
+                            k < instance->rootless->len; k++)
+            {
+              const SextantBoundsMember *m = &g_array_index (instance->rootless, SextantBoundsMember, k);
+              SextantRootCandidate candidate = { instance->key.comm, instance->key.seq, m->loc, m->enter };
+
+              g_array_append_val (candidates, candidate);
+            }
+        }
+    }
+
+  return summaries;
+}
+
+void
+_sextant_matcher_merge_summary (SextantMatcher                 *self,
+                                const SextantCollectiveSummary *summary)
+{
+  PendingInstance *instance = open_instance (self, summary->comm, summary->seq);
+
+  if (instance == NULL)
+    return;
+  if (g_strcmp0 (summary->kind, instance->kind) != 0)
+    _sextant_import_log (self->import, "collective_mismatch", SEXTANT_NULL, summary->bounds.begin,
+                         "members of one collective instance disagree on its operation or root "
+                         "(%s vs %s)", summary->kind, instance->kind);
+  instance->n_members += (guint)summary->n_members;
+  sextant_collective_bounds_merge (&instance->bounds, &summary->bounds);
+  if (instance->root == SEXTANT_NULL && summary->root != SEXTANT_NULL)
+    name_root (self, instance, summary->root);
+}
+
+void
+_sextant_matcher_add_root_candidate (SextantMatcher             *self,
+                                     const SextantRootCandidate *candidate)
+{
+  PendingInstance *instance = open_instance (self, candidate->comm, candidate->seq);
+
+  if (instance != NULL && instance->root_loc != SEXTANT_NULL && candidate->loc == instance->root_loc)
+    sextant_collective_bounds_add_root (&instance->bounds, candidate->enter);
+}
+
 /* The instances still open, in no order */
 static GPtrArray *
 open_instances (SextantMatcher *self)
@@ -1248,14 +1364,8 @@ _sextant_matcher_finish (SextantMatcher  *self,
   if (!_sextant_matcher_add_paired_requests (self, error) ||
       !match_held (self, error))
     return FALSE;
-  if (self->coll_order != NULL)
-    {
-      g_autoptr(GArray) members = sextant_collective_order_steal_held (self->coll_order);
-
-      for (guint i = 0; i < members->len; i++)
-        if (!add_collective (self, &g_array_index (members, SextantCollectiveHalf, i), error))
-          return FALSE;
-    }
+  if (!_sextant_matcher_number_held_collectives (self, error))
+    return FALSE;
   open = open_instances (self);
 
   for (guint c = 0; c < self->channels_size; c++)

@@ -52,12 +52,14 @@ static const RoutedTable routed_tables[] = {
   { "call_path_profile", "loc", NULL, "loc IN @own", "path" },
   { "message",           NULL,  NULL, "coalesce (send_loc, recv_loc) IN @own", "id" },
   /* whole chunks, for the lod reader (which keeps a message of the shard
-   * of its sender and a collective of the shard of its lowest member) */
+   * of its sender and a collective's member of the shard of its location) */
   { "message_chunk",     NULL,  NULL, NULL, "first_row" },
   { "collective_member_chunk", NULL, NULL, NULL, "first_row" },
   /* collective ids are canonical (the single store's): not remapped */
   { "collective",        NULL,  NULL, "id IN temp.own_collective", NULL, NULL, "id" },
-  { "collective_member", NULL,  NULL, "collective IN temp.own_collective", NULL, NULL, "collective" },
+  /* a shard holds its own locations' members (and the whole of a SCAN or
+   * EXSCAN between shards: the others' are read from theirs) */
+  { "collective_member", "loc", NULL, "loc IN @own", NULL },
   { "rma_op",            "loc", NULL, "loc IN @own", NULL },
   { "rma_sync",          "loc", NULL, "loc IN @own", NULL },
   { "lock",              "loc", NULL, "loc IN @own", NULL },
