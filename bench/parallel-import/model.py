@@ -28,17 +28,16 @@ efficiency is T(1) / (P T(P)), T(1) = c_e E + c_f. X_E(P), the bytes
 of a trace of E events of the same kind as the measured one, is projected
 two ways:
 
-* now: every collective member goes to every other rank that holds
-  members of its communicator (the benchmark's collectives are over all
-  ranks), 112 bytes each, so members M_E (P - 1) in all; the message halves
-  that cross ranks, 120 bytes each, grow with the cuts between shares
-  (H(2) (P - 1), measured on 2 ranks), at most both halves of every
-  message;
-* per instance: each rank reduces its members of an instance to one
-  summary (64 bytes: the earliest and latest enter and leave, the root's
-  times) that an allreduce over the ranks combines, 2 log2(P) steps, so
-  each rank sends and receives 128 log2(P) bytes per instance; the halves
-  as now.
+* now: each rank sends the summary of each collective instance it has
+  members of (152 bytes: member count, root, operation and bounds) to
+  every other rank that holds members of its communicator (the
+  benchmark's collectives are over all ranks), so instances I_E P (P - 1)
+  summaries in all; the message halves that cross ranks, 120 bytes each,
+  grow with the cuts between shares (H(2) (P - 1), measured on 2 ranks,
+  less its summaries), at most both halves of every message;
+* per instance: one allreduce of the summaries over the ranks (a
+  reduce-scatter and an allgather), so each rank sends and receives about
+  2 x 152 bytes per instance whatever P; the halves as now.
 """
 
 import argparse
@@ -47,8 +46,7 @@ import math
 import sys
 
 HALF_BYTES = 120
-MEMBER_BYTES = 112
-SUMMARY_BYTES = 64
+SUMMARY_BYTES = 152
 
 
 def main():
@@ -80,19 +78,19 @@ def main():
     c_f = (sum((p - mean_p) * (y - mean_y) for p, y in points)
            / sum((p - mean_p) ** 2 for p, _ in points))
     c_e = (mean_y - c_f * mean_p) / e0
-    halves2 = max(0.0, (float(rows[2]["bytes"]) - MEMBER_BYTES * members) / HALF_BYTES)
+    halves2 = max(0.0, (float(rows[2]["bytes"]) - SUMMARY_BYTES * instances * 2) / HALF_BYTES)
 
     scale = args.events / e0
-    m_e, msg_e, inst_e, h2_e = members * scale, messages * scale, instances * scale, halves2 * scale
+    msg_e, inst_e, h2_e = messages * scale, instances * scale, halves2 * scale
 
     def halves(p):
         return min(h2_e * (p - 1), 2 * msg_e)
 
     def volume_now(p):
-        return MEMBER_BYTES * m_e * (p - 1) + HALF_BYTES * halves(p)
+        return SUMMARY_BYTES * inst_e * p * (p - 1) + HALF_BYTES * halves(p)
 
     def volume_instances(p):
-        return (2 * SUMMARY_BYTES * math.log2(p) * inst_e * p if p > 1 else 0) + HALF_BYTES * halves(p)
+        return (2 * SUMMARY_BYTES * inst_e * p if p > 1 else 0) + HALF_BYTES * halves(p)
 
     def rank_time(p, volume):
         return c_e * args.events / p + c_f + c_x * volume / p + 2 * volume / (p * args.bandwidth)
