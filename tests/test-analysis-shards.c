@@ -30,13 +30,12 @@
 #include "sextant-test-manifest.h"
 #include "sextant-test-util.h"
 
-/* Every instance, a message by its ends' visits, a collective by its
- * members' (their ids follow each store's order of matching) */
+/* Every instance, a message by its ends' visits (its id is each store's),
+ * a collective by its id (canonical: a shard holds only its own members) */
 static const char instances_sql[] =
   "SELECT i.id, p.id, i.severity, i.loc, i.visit, i.begin, i.\"end\", i.peer_loc, "
   "  (SELECT m.send_visit || ':' || m.recv_visit FROM message AS m WHERE m.id = i.message), "
-  "  (SELECT group_concat (cm.loc || '/' || cm.visit, ',') FROM collective_member AS cm "
-  "   WHERE cm.collective = i.collective), "
+  "  i.collective, "
   "  w.cause, w.cause_instance, w.root_instance, w.root_loc "
   "FROM pattern_instance_data AS i JOIN pattern AS p ON p.number = i.id >> 32 "
   "LEFT JOIN wait_state AS w ON w.instance = i.id";

@@ -359,8 +359,32 @@ check_archive (const char *archive)
   "sends, receives, last_enter, " \
   "last_loc, first_leave, others_enter, others_leave, root_enter, latest_begin, earliest_end"
 
-/* Imports @archive and compares the copy of collective_visit with the view:
- * the same rows, every column (NULLs compare equal in EXCEPT). */
+/* collective_visit as windows over every member's call: what the view
+ * computed before the collective's row held its bounds, here to check those */
+#define WINDOWED_COLLECTIVE_VISIT \
+  "WITH calls AS (" \
+  "  SELECT cm.collective AS collective, c.kind AS kind, c.root_loc AS root_loc, cm.loc AS loc," \
+  "         v.id AS visit, v.enter AS enter, v.leave AS leave, v.region AS region, v.path AS path," \
+  "         v.scl AS scl, v.context AS context, cm.begin AS begin, cm.\"end\" AS \"end\"," \
+  "         cm.bytes_sent > 0 AS sends, cm.bytes_received > 0 AS receives" \
+  "  FROM collective AS c JOIN collective_member AS cm ON cm.collective = c.id" \
+  "  LEFT JOIN visit AS v ON v.id = cm.visit WHERE c.nonblocking = 0 AND c.members > 1) " \
+  "SELECT collective, kind, root_loc, loc, visit, enter, leave, region, path, scl, context, begin, \"end\"," \
+  "       sends, receives, max (enter) OVER w," \
+  "       first_value (CASE WHEN enter IS NOT NULL THEN loc END)" \
+  "         OVER (w ORDER BY enter DESC, loc ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)," \
+  "       min (leave) OVER w, min (enter) OVER others, max (leave) OVER others," \
+  "       max (CASE WHEN loc = root_loc THEN enter END) OVER w," \
+  "       max (CASE WHEN sends OR receives THEN begin END) OVER w," \
+  "       min (CASE WHEN sends OR receives THEN \"end\" END) OVER w " \
+  "FROM calls WINDOW w AS (PARTITION BY collective)," \
+  "  others AS (PARTITION BY collective ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING" \
+  "             EXCLUDE CURRENT ROW)"
+
+/* Imports @archive and compares the view collective_visit with the same
+ * computed by windows over the members (the bounds in the collective rows
+ * are right), and the copy with the view: the same rows, every column
+ * (NULLs compare equal in EXCEPT). */
 static void
 check_collective_visit (const char *archive)
 {
@@ -375,6 +399,10 @@ check_collective_visit (const char *archive)
   members = query_count (store, "SELECT count (*), 0 FROM collective_member AS cm "
                                 "JOIN collective AS c ON c.id = cm.collective "
                                 "WHERE c.nonblocking = 0 AND c.members > 1");
+  g_assert_cmpint (query_count (store, "SELECT count (*), 0 FROM (SELECT * FROM main.collective_visit "
+                                      "EXCEPT SELECT * FROM (" WINDOWED_COLLECTIVE_VISIT "))").rows, ==, 0);
+  g_assert_cmpint (query_count (store, "SELECT count (*), 0 FROM (" WINDOWED_COLLECTIVE_VISIT
+                                      " EXCEPT SELECT * FROM main.collective_visit)").rows, ==, 0);
   g_assert_true (sextant_store_materialize_views (store, "SELECT * FROM collective_visit", &error));
   g_assert_no_error (error);
   copy = query_count (store, "SELECT count (*), sum (others_enter = enter) FROM temp.collective_visit");

@@ -318,7 +318,21 @@ CREATE TABLE collective (
   members     INTEGER NOT NULL,     -- locations that took part
   expected    INTEGER NOT NULL,     -- communicator size
   begin       INTEGER NOT NULL,     -- earliest member begin
-  "end"       INTEGER NOT NULL      -- latest member end
+  "end"       INTEGER NOT NULL,     -- latest member end
+  first_loc   INTEGER NOT NULL,     -- the lowest location of a member
+  -- what the collective wait states compare a member with
+  -- (collective_visit; trace/sextant-collective-bounds.h), NULL where no
+  -- member gave one: of the members with an MPI call (collective_member.visit)
+  last_enter  INTEGER,              -- the latest enter of a call
+  last_loc    INTEGER,              -- the lowest location that entered then
+  first_leave INTEGER,              -- the earliest leave
+  enter_min   INTEGER,              -- the two earliest enters (equal on a tie)
+  enter_min2  INTEGER,
+  leave_max   INTEGER,              -- the two latest leaves (equal on a tie)
+  leave_max2  INTEGER,
+  root_enter  INTEGER,              -- the enter of the root_loc's call
+  latest_begin INTEGER,             -- of the members that send or receive data:
+  earliest_end INTEGER              --   the latest begin and the earliest end
 );
 
 --   collective  collective.id; loc  location.id
@@ -326,7 +340,10 @@ CREATE TABLE collective (
 --   end_visit   the call around the end record (Wait for non-blocking)
 --   begin, end  MPI_COLLECTIVE_BEGIN / END records
 --   bytes_sent, bytes_received
--- One row per (collective, loc), sorted by collective.
+-- One row per (collective, loc), in the order the importer matched them:
+-- a member is written when it arrives, so the members of a collective over
+-- many locations are spread over a few chunks (the zone maps of
+-- `collective` still pick those).
 CREATE VIRTUAL TABLE collective_member USING sextant_columns (
   collective, loc, visit, end_visit, begin, "end", bytes_sent, bytes_received);
 
@@ -653,37 +670,25 @@ CREATE VIEW receive_wait AS
 -- call, the latest enter and who entered then (the lowest location of
 -- several), the earliest leave, the earliest enter and the latest leave of
 -- the others, the root's enter; of the members that send or receive data,
--- the latest begin and the earliest end record.
+-- the latest begin and the earliest end record. The collective's row holds
+-- these bounds (the others' extreme is the second one for the member that
+-- holds the first).
 -- An analysis copies it once per connection into a temporary column table
--- with the same rows, computed in C in one pass over the members
--- (trace/sextant-store-views-collective.c; tests/test-store-views.c).
+-- with the same rows (trace/sextant-store-views-collective.c;
+-- tests/test-store-views.c).
 CREATE VIEW collective_visit AS
-  WITH calls AS (
-    SELECT cm.collective AS collective, c.kind AS kind, c.root_loc AS root_loc, cm.loc AS loc,
-           v.id AS visit, v.enter AS enter, v.leave AS leave, v.region AS region, v.path AS path, v.scl AS scl,
-           v.context AS context, cm.begin AS begin, cm."end" AS "end",
-           cm.bytes_sent > 0 AS sends, cm.bytes_received > 0 AS receives
-    FROM collective AS c
-    JOIN collective_member AS cm ON cm.collective = c.id
-    LEFT JOIN visit AS v ON v.id = cm.visit
-    WHERE c.nonblocking = 0 AND c.members > 1
-  )
-  SELECT collective, kind, root_loc, loc, visit, enter, leave, region, path, scl, context, begin, "end",
-         sends, receives,
-         max (enter) OVER w AS last_enter,
-         first_value (CASE WHEN enter IS NOT NULL THEN loc END)
-           OVER (w ORDER BY enter DESC, loc ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
-           AS last_loc,
-         min (leave) OVER w AS first_leave,
-         min (enter) OVER others AS others_enter,
-         max (leave) OVER others AS others_leave,
-         max (CASE WHEN loc = root_loc THEN enter END) OVER w AS root_enter,
-         max (CASE WHEN sends OR receives THEN begin END) OVER w AS latest_begin,
-         min (CASE WHEN sends OR receives THEN "end" END) OVER w AS earliest_end
-  FROM calls
-  WINDOW w AS (PARTITION BY collective),
-         others AS (PARTITION BY collective ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
-                    EXCLUDE CURRENT ROW);
+  SELECT cm.collective AS collective, c.kind AS kind, c.root_loc AS root_loc, cm.loc AS loc,
+         v.id AS visit, v.enter AS enter, v.leave AS leave, v.region AS region, v.path AS path, v.scl AS scl,
+         v.context AS context, cm.begin AS begin, cm."end" AS "end",
+         cm.bytes_sent > 0 AS sends, cm.bytes_received > 0 AS receives,
+         c.last_enter AS last_enter, c.last_loc AS last_loc, c.first_leave AS first_leave,
+         CASE WHEN v.enter = c.enter_min THEN c.enter_min2 ELSE c.enter_min END AS others_enter,
+         CASE WHEN v.leave = c.leave_max THEN c.leave_max2 ELSE c.leave_max END AS others_leave,
+         c.root_enter AS root_enter, c.latest_begin AS latest_begin, c.earliest_end AS earliest_end
+  FROM collective AS c
+  JOIN collective_member AS cm ON cm.collective = c.id
+  LEFT JOIN visit AS v ON v.id = cm.visit
+  WHERE c.nonblocking = 0 AND c.members > 1;
 
 -- Master-worker structure: for every location, how many of its peers
 -- exchange messages with it and with nobody else (its workers).

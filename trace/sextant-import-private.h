@@ -14,6 +14,7 @@
 
 #include "sextant-block-pool.h"
 #include "sextant-chunk-queue.h"
+#include "sextant-collective-bounds.h"
 #include "sextant-otf2-names.h"
 #include "sextant-small-chunks.h"
 #include "sextant-import-share.h"
@@ -148,6 +149,8 @@ typedef struct
   gint64       end_visit;
   gint64       sent;
   gint64       received;
+  gint64       enter;    /* the enter and leave of `visit` (the collective bounds compare */
+  gint64       leave;    /* them), SEXTANT_NULL when its call is unknown */
 } SextantCollectiveHalf;
 
 /* A message half as a decoder hands it to the matcher */
@@ -396,6 +399,47 @@ gboolean _sextant_matcher_add_paired_requests (SextantMatcher           *self,
                                                GError                  **error);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);
+/* A parallel import's part of a collective instance whose members are on
+ * several ranks: what this rank's members give, combined across ranks
+ * (sextant-import-share.c) before the instance's row is written. */
+typedef struct
+{
+  gint64                   comm;
+  gint64                   seq;
+  gint64                   n_members;
+  gint64                   root;         /* SEXTANT_NULL: none of them named it */
+  const char              *kind;         /* static */
+  gint64                   nonblocking;
+  SextantCollectiveBounds  bounds;
+} SextantCollectiveSummary;
+/* Numbers the members held for threaded processes (at the finish
+ * otherwise), so that every member of this rank is in an instance. */
+gboolean _sextant_matcher_number_held_collectives (SextantMatcher       *self,
+                                                   GError              **error);
+/* A member of an instance of a rooted operation whose root none of this
+ * rank's members named: another rank's may, and tell whether it was it */
+typedef struct
+{
+  gint64  comm;
+  gint64  seq;
+  gint64  loc;
+  gint64  enter;
+} SextantRootCandidate;
+/* The summaries (SextantCollectiveSummary) of the open instances on the
+ * communicators for which @spans says TRUE, in no order, and into
+ * @candidates (SextantRootCandidate) their members that may be the root */
+GArray  *_sextant_matcher_open_summaries  (SextantMatcher               *self,
+                                           gboolean                    (*spans) (SextantImport *import,
+                                                                                 gint64         comm),
+                                           GArray                       *candidates);
+/* After the summaries: another rank's member that may be the root of its
+ * open instance here */
+void     _sextant_matcher_add_root_candidate (SextantMatcher             *self,
+                                              const SextantRootCandidate *candidate);
+/* Adds another rank's summary to the open instance of its key, if this
+ * rank has one. */
+void     _sextant_matcher_merge_summary   (SextantMatcher                *self,
+                                           const SextantCollectiveSummary *summary);
 typedef struct _SextantRequestPairing SextantRequestPairing;
 /* Where the decoders hand over the requests one thread started and another
  * may have completed (sextant-request-pairing.h) */

@@ -8,12 +8,18 @@
  * their exchange.
  *
  * The exchange sends each half to the rank of its other end, and its own
- * rank keeps it: a message's send and receive, then, reach both ranks, and
- * every member of a collective on a communicator that spans ranks reaches
- * every rank that holds one of its members. Both ranks match what they
- * have in the order of the ranks that set it aside (each rank's halves in
- * the order its matcher met them), so the two shards write the same
- * message and the same instance.
+ * rank keeps it: a message's send and receive, then, reach both ranks.
+ * Both ranks match what they have in the order of the ranks that set it
+ * aside (each rank's halves in the order its matcher met them), so the two
+ * shards write the same message. A collective on a communicator that
+ * spans ranks is matched on each rank with the members it has, and only
+ * the summary of each instance (its member count and bounds,
+ * sextant-collective-bounds.h) goes to every other rank with members of
+ * the communicator, which combines them: a shard writes its own members
+ * and the rows of the instances it has members of, with the whole
+ * instance's bounds. The members of SCAN and EXSCAN still go to every such
+ * rank (their rule compares a member with every lower rank's,
+ * patterns/sql/early_scan.sql), and their instances are written whole.
  */
 #include "config.h"
 
@@ -185,11 +191,28 @@ comm_ranks (SextantImport *import,
   return ranks;
 }
 
+/* Whether @comm's members are on several ranks */
+static gboolean
+spans_ranks (SextantImport *import,
+             gint64         comm)
+{
+  return comm_ranks (import, comm)->len > 0;
+}
+
+/* Whether a member of @kind goes to the other ranks: the rule of SCAN and
+ * EXSCAN reads every lower rank's member */
+static gboolean
+exchanged_whole (const char *kind)
+{
+  return g_strcmp0 (kind, "SCAN") == 0 || g_strcmp0 (kind, "EXSCAN") == 0;
+}
+
 gboolean
 _sextant_import_share_takes_collective (SextantImport               *import,
                                         const SextantCollectiveHalf *half)
 {
-  if (import->share_exchanged || half->owner >= 0 || comm_ranks (import, half->comm)->len == 0)
+  if (import->share_exchanged || half->owner >= 0 || !exchanged_whole (half->kind) ||
+      !spans_ranks (import, half->comm))
     return FALSE;
 
   g_array_append_val (import->share_coll_halves, *half);
@@ -198,7 +221,8 @@ _sextant_import_share_takes_collective (SextantImport               *import,
 
 /* On the wire, each rank's part: the counts, then the message halves as
  * they are, then the collective members with their operation's number for
- * its name. The parts of all ranks are written one after another into one
+ * its name, then the summaries of instances likewise, then the members
+ * that may be their instance's root. The parts of all ranks are written one after another into one
  * buffer, in the order the halves were set aside, and the exchange sends
  * them from there (parallel/sextant-shard-exchange.c): a half is copied
  * into that buffer, and the rank it goes to matches it where it was
@@ -207,6 +231,8 @@ typedef struct
 {
   guint64  n_halves;
   guint64  n_members;
+  guint64  n_summaries;
+  guint64  n_candidates;
 } WireHeader;
 
 typedef struct
@@ -215,10 +241,17 @@ typedef struct
   gint64                 op;     /* OTF2_CollectiveOp */
 } WireMember;
 
+typedef struct
+{
+  SextantCollectiveSummary  summary;   /* kind: NULL */
+  gint64                    op;
+} WireSummary;
+
 static gsize
 part_size (const WireHeader *header)
 {
-  return sizeof *header + header->n_halves * sizeof (SextantDeferredHalf) + header->n_members * sizeof (WireMember);
+  return sizeof *header + header->n_halves * sizeof (SextantDeferredHalf) + header->n_members * sizeof (WireMember) +
+         header->n_summaries * sizeof (WireSummary) + header->n_candidates * sizeof (SextantRootCandidate);
 }
 
 /* The operations by the address of their names (static strings, which
@@ -257,13 +290,52 @@ other_rank (SextantImport             *import,
   return (guint)import->share_owner[half->is_recv ? half->half.src : half->half.dst];
 }
 
+/* One more record for every rank with members of @comm: the count at
+ * @field of each one's header */
+static void
+count_to_comm (SextantImport *import,
+               gint64         comm,
+               WireHeader    *headers,
+               gsize          field)
+{
+  GArray *ranks = comm_ranks (import, comm);
+
+  for (guint k = 0; k < ranks->len; k++)
+    G_STRUCT_MEMBER (guint64, &headers[g_array_index (ranks, guint32, k)], field)++;
+}
+
+/* @record to every other rank with members of @comm, at @at[r] in @buffer */
+static void
+send_to_comm (SextantImport *import,
+              gint64         comm,
+              guint8        *buffer,
+              gsize         *at,
+              gconstpointer  record,
+              gsize          size)
+{
+  GArray *ranks = comm_ranks (import, comm);
+
+  for (guint k = 0; k < ranks->len; k++)
+    {
+      guint r = g_array_index (ranks, guint32, k);
+
+      if (r == import->share->rank)
+        continue;
+      memcpy (buffer + at[r], record, size);
+      at[r] += size;
+    }
+}
+
 /* Every other rank's part of what this rank sends into one buffer, @out[r]
- * the part of rank r: a half to the rank of its other end, a member to
- * every rank with members of its communicator. This rank's own part is
- * empty: what it set aside stays in its arrays, and unpack() takes it
- * from there. */
+ * the part of rank r: a half to the rank of its other end, a member, a
+ * summary (SextantCollectiveSummary) and a candidate root
+ * (SextantRootCandidate) to every rank with members of its communicator.
+ * This rank's own part is empty: what it set aside stays in its arrays,
+ * and unpack() takes it from there. */
 static void
 pack (SextantImport  *import,
+      GArray         *summaries,
+      GArray         *candidates,
       GBytes        **out)
 {
   const SextantImportShare *share = import->share;
@@ -272,6 +344,8 @@ pack (SextantImport  *import,
   g_autofree gsize *at = g_new (gsize, n_ranks);
   g_autofree gsize *halves_at = g_new (gsize, n_ranks);
   g_autofree gsize *members_at = g_new (gsize, n_ranks);
+  g_autofree gsize *summaries_at = g_new (gsize, n_ranks);
+  g_autofree gsize *candidates_at = g_new (gsize, n_ranks);
   g_autoptr(GHashTable) ops = collective_ops ();
   g_autoptr(GBytes) all = NULL;
   gsize total = 0;
@@ -280,18 +354,24 @@ pack (SextantImport  *import,
   for (guint i = 0; i < import->share_halves->len; i++)
     headers[other_rank (import, &g_array_index (import->share_halves, SextantDeferredHalf, i))].n_halves++;
   for (guint i = 0; i < import->share_coll_halves->len; i++)
-    {
-      GArray *ranks = comm_ranks (import, g_array_index (import->share_coll_halves, SextantCollectiveHalf, i).comm);
-
-      for (guint k = 0; k < ranks->len; k++)
-        headers[g_array_index (ranks, guint32, k)].n_members++;
-    }
+    count_to_comm (import, g_array_index (import->share_coll_halves, SextantCollectiveHalf, i).comm, headers,
+                   G_STRUCT_OFFSET (WireHeader, n_members));
+  for (guint i = 0; i < summaries->len; i++)
+    count_to_comm (import, g_array_index (summaries, SextantCollectiveSummary, i).comm, headers,
+                   G_STRUCT_OFFSET (WireHeader, n_summaries));
+  for (guint i = 0; i < candidates->len; i++)
+    count_to_comm (import, g_array_index (candidates, SextantRootCandidate, i).comm, headers,
+                   G_STRUCT_OFFSET (WireHeader, n_candidates));
   headers[share->rank].n_members = 0;
+  headers[share->rank].n_summaries = 0;
+  headers[share->rank].n_candidates = 0;
   for (guint r = 0; r < n_ranks; r++)
     {
       at[r] = total;
       halves_at[r] = total + sizeof (WireHeader);
       members_at[r] = halves_at[r] + headers[r].n_halves * sizeof (SextantDeferredHalf);
+      summaries_at[r] = members_at[r] + headers[r].n_members * sizeof (WireMember);
+      candidates_at[r] = summaries_at[r] + headers[r].n_summaries * sizeof (WireSummary);
       total += part_size (&headers[r]);
     }
 
@@ -309,19 +389,24 @@ pack (SextantImport  *import,
   for (guint i = 0; i < import->share_coll_halves->len; i++)
     {
       WireMember member = { g_array_index (import->share_coll_halves, SextantCollectiveHalf, i), 0 };
-      GArray *ranks = comm_ranks (import, member.half.comm);
 
       member.op = collective_op (ops, member.half.kind);
       member.half.kind = NULL;
-      for (guint k = 0; k < ranks->len; k++)
-        {
-          guint r = g_array_index (ranks, guint32, k);
+      send_to_comm (import, member.half.comm, buffer, members_at, &member, sizeof member);
+    }
+  for (guint i = 0; i < summaries->len; i++)
+    {
+      WireSummary summary = { g_array_index (summaries, SextantCollectiveSummary, i), 0 };
 
-          if (r == share->rank)
-            continue;
-          memcpy (buffer + members_at[r], &member, sizeof member);
-          members_at[r] += sizeof member;
-        }
+      summary.op = collective_op (ops, summary.summary.kind);
+      summary.summary.kind = NULL;
+      send_to_comm (import, summary.summary.comm, buffer, summaries_at, &summary, sizeof summary);
+    }
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      const SextantRootCandidate *candidate = &g_array_index (candidates, SextantRootCandidate, i);
+
+      send_to_comm (import, candidate->comm, buffer, candidates_at, candidate, sizeof *candidate);
     }
 
   all = g_bytes_new_take (buffer, total);
@@ -337,12 +422,15 @@ check_part (GBytes  *bytes,
 {
   gsize size = 0;
   const guint8 *data = g_bytes_get_data (bytes, &size);
-  WireHeader header = { 0, 0 };
+  WireHeader header = { 0, 0, 0, 0 };
 
   if (size >= sizeof header)
     memcpy (&header, data, sizeof header);
   if (size < sizeof header ||
       header.n_halves > (size - sizeof header) / sizeof (SextantDeferredHalf) ||
+      header.n_members > (size - sizeof header) / sizeof (WireMember) ||
+      header.n_summaries > (size - sizeof header) / sizeof (WireSummary) ||
+      header.n_candidates > (size - sizeof header) / sizeof (SextantRootCandidate) ||
       size != part_size (&header))
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
@@ -367,6 +455,8 @@ part_halves (SextantImport  *import,
     {
       header->n_halves = import->share_halves->len;
       header->n_members = import->share_coll_halves->len;
+      header->n_summaries = 0;
+      header->n_candidates = 0;
       return (const guint8 *)import->share_halves->data;
     }
   data = g_bytes_get_data (in[r], NULL);
@@ -435,8 +525,11 @@ unpack_halves (SextantImport  *import,
     }
 }
 
-/* The collective members that the ranks sent (@in, checked) and those
- * this rank set aside, in rank order, copied into one array */
+/* The collective members that the ranks sent (@in, checked: SCAN and
+ * EXSCAN, whose rule compares each member with the lower ranks') and
+ * those this rank set aside, in rank order, copied into one array; the
+ * other ranks' summaries of the instances and candidate roots go to the
+ * matcher's instances */
 static GArray *
 unpack_members (SextantImport  *import,
                 GBytes        **in)
@@ -472,6 +565,34 @@ unpack_members (SextantImport  *import,
           member.half.kind = sextant_otf2_collective_op_name ((OTF2_CollectiveOp)member.op);
           g_array_append_val (members, member.half);
         }
+      for (guint64 i = 0; i < header.n_summaries; i++, data += sizeof (WireSummary))
+        {
+          WireSummary summary;
+
+          memcpy (&summary, data, sizeof summary);
+          summary.summary.kind = sextant_otf2_collective_op_name ((OTF2_CollectiveOp)summary.op);
+          _sextant_matcher_merge_summary (import->matcher, &summary.summary);
+        }
+    }
+
+  /* the roots are named now, wherever a member named one */
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      WireHeader header;
+      const guint8 *data;
+
+      if (r == import->share->rank)
+        continue;
+      data = part_halves (import, in, r, &header);
+      data += header.n_halves * sizeof (SextantDeferredHalf) + header.n_members * sizeof (WireMember) +
+              header.n_summaries * sizeof (WireSummary);
+      for (guint64 i = 0; i < header.n_candidates; i++, data += sizeof (SextantRootCandidate))
+        {
+          SextantRootCandidate candidate;
+
+          memcpy (&candidate, data, sizeof candidate);
+          _sextant_matcher_add_root_candidate (import->matcher, &candidate);
+        }
     }
 
   return members;
@@ -487,15 +608,23 @@ _sextant_import_share_exchange (SextantImport  *import,
   g_autofree GBytes **in = g_new0 (GBytes *, MAX (n_ranks, 1));
   g_autoptr(GPtrArray) by_loc = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
   g_autoptr(GArray) members = NULL;
+  g_autoptr(GArray) summaries = NULL;
+  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (SextantRootCandidate));
   gint64 cpu_usec = sextant_thread_cpu_usec ();
   gboolean ok;
 
   if (share->definitions_only)
     return TRUE;
 
-  g_debug ("rank %u sends %u message halves and %u collective members to other ranks", share->rank,
-           import->share_halves->len, import->share_coll_halves->len);
-  pack (import, out);
+  /* every member of this rank is in its instance: the threaded processes'
+   * are numbered now, not at the finish (a failure here is one before the
+   * exchange: the caller abandons it) */
+  if (!_sextant_matcher_number_held_collectives (import->matcher, error))
+    return FALSE;
+  summaries = _sextant_matcher_open_summaries (import->matcher, spans_ranks, candidates);
+  g_debug ("rank %u sends %u message halves, %u collective members and %u summaries to other ranks",
+           share->rank, import->share_halves->len, import->share_coll_halves->len, summaries->len);
+  pack (import, summaries, candidates, out);
   ok = share->exchange (out, in, share->user_data, error);
   for (guint r = 0; r < n_ranks; r++)
     g_clear_pointer (&out[r], g_bytes_unref);

@@ -464,15 +464,51 @@ collective_half (Decoder           *self,
     .loc = self->loc, .kind = sextant_otf2_collective_op_name (op), .root = root_v,
     .nonblocking = nonblocking, .begin = begin, .end = end, .visit = begin_visit,
     .end_visit = top_visit (self), .sent = (gint64)sent, .received = (gint64)received,
+    .enter = SEXTANT_NULL, .leave = SEXTANT_NULL,
   };
 }
 
+/* A member whose call is still open waits for the call's leave
+ * (_sextant_decoder_collectives_left()), which the collective bounds
+ * compare; the others (a non-blocking collective's start was left) go to
+ * the matcher without their call's times. */
 static OTF2_CallbackCode
 write_collective (Decoder                     *self,
                   const SextantCollectiveHalf *half)
 {
+  for (guint i = self->depth; half->visit != SEXTANT_NULL && i > 0; i--)
+    if (self->stack[i - 1].id == half->visit)
+      {
+        SextantCollectiveHalf waiting = *half;
+
+        waiting.enter = self->stack[i - 1].enter;
+        push_copy (self->coll_waiting, &waiting, sizeof waiting);
+        return OTF2_CALLBACK_SUCCESS;
+      }
   push_copy (self->coll_halves, half, sizeof *half);
   return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The visit @visit left at @t: the members waiting for it go to the
+ * matcher. They wait in the order of their calls' nesting, the innermost
+ * last. */
+void
+_sextant_decoder_collectives_left (Decoder *self,
+                                   gint64   visit,
+                                   gint64   t)
+{
+  guint first = self->coll_waiting->len;
+
+  while (first > 0 && g_array_index (self->coll_waiting, SextantCollectiveHalf, first - 1).visit == visit)
+    first--;
+  for (guint i = first; i < self->coll_waiting->len; i++)
+    {
+      SextantCollectiveHalf *half = &g_array_index (self->coll_waiting, SextantCollectiveHalf, i);
+
+      half->leave = t;
+      push_copy (self->coll_halves, half, sizeof *half);
+    }
+  g_array_set_size (self->coll_waiting, first);
 }
 
 static OTF2_CallbackCode

@@ -181,6 +181,7 @@ typedef struct _SextantLocationDecoder
   GArray        *new_profile;            /* Profile, by -2 - provisional id */
   GArray        *halves;                 /* SextantDeferredHalf */
   GArray        *coll_halves;            /* SextantCollectiveHalf */
+  GArray        *coll_waiting;           /* SextantCollectiveHalf whose call is open, innermost last */
   guint64        events_unsettled;
   GArray        *profile;                /* Profile by call path id */
   gboolean       done;
@@ -281,6 +282,9 @@ const SextantRegionDef *_sextant_decoder_region_def (Decoder          *self,
 /* In -mpi.c: a point of this location's time line (a request's post), and
  * a send half for the matcher */
 G_GNUC_INTERNAL
+void                    _sextant_decoder_collectives_left (Decoder *self,
+                                                           gint64   visit,
+                                                           gint64   t);
 gboolean                _sextant_decoder_finish_requests (Decoder  *self,
                                                           GError  **error);
 PendingPoint           *_sextant_decoder_new_point  (Decoder          *self,

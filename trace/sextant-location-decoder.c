@@ -460,6 +460,8 @@ pop_frame (Decoder  *self,
   self->depth--;
   if (self->depth > 0)
     self->stack[self->depth - 1].child_time += inclusive;
+  if (self->coll_waiting->len > 0)
+    _sextant_decoder_collectives_left (self, id, t);
 
   return sextant_chunk_writer_close_row_with (self->visits, id, SEXTANT_VISIT_LEAVE, t, error);
 }
@@ -675,6 +677,7 @@ _sextant_location_decoder_close (Decoder *self)
   g_array_set_size (self->new_profile, 0);
   g_array_set_size (self->halves, 0);
   g_array_set_size (self->coll_halves, 0);
+  g_array_set_size (self->coll_waiting, 0);
   self->events_unsettled = 0;
   g_array_set_size (self->profile, 0);
   g_array_set_size (self->profile_rows, 0);
@@ -725,6 +728,7 @@ _sextant_location_decoder_free (Decoder *self)
   g_clear_pointer (&self->new_profile, g_array_unref);
   g_clear_pointer (&self->halves, g_array_unref);
   g_clear_pointer (&self->coll_halves, g_array_unref);
+  g_clear_pointer (&self->coll_waiting, g_array_unref);
   g_free (self->send_seq.slots);
   g_free (self->recv_seq.slots);
   g_free (self->coll_seq.slots);
@@ -933,6 +937,7 @@ _sextant_location_decoder_new (SextantImport  *import,
   self->new_profile = g_array_new (FALSE, TRUE, sizeof (Profile));
   self->halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
   self->coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
+  self->coll_waiting = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   self->profile = g_array_new (FALSE, TRUE, sizeof (Profile));
   self->profile_rows = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));
   self->count_rows = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));

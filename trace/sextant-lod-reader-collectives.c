@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "sextant-lod-reader-private.h"
 #include "sextant-store-shards.h"
 
@@ -24,8 +26,7 @@
 typedef struct
 {
   gint64  id;
-  guint   first;       /* its members in CollectiveIndex.members; while they are read, the
-                        * shard they come from + 1 (0: none yet) */
+  guint   first;       /* its members in CollectiveIndex.members */
   guint   n;
 } IndexedCollective;
 
@@ -72,6 +73,7 @@ typedef struct
   GArray *spans;       /* of Span */
   GArray *read;        /* of MemberRead */
   guint   last;        /* the collective of the last member read */
+  GArray *shard_of;    /* (nullable) of a manifest: by location, its shard (gint32, -1 none) */
 } CollectiveBuild;
 
 typedef struct
@@ -96,6 +98,31 @@ collective_row (const SextantRow  *row,
   span.item = build->collectives->len;
   g_array_append_val (build->collectives, c);
   g_array_append_val (build->spans, span);
+
+  return TRUE;
+}
+
+/* a manifest's locations and their shards */
+static const char shard_of_sql[] = "SELECT loc, shard FROM shard_location";
+
+static gboolean
+shard_of_row (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  GArray *shard_of = user_data;
+  gint64 loc = sextant_row_get_int (row, 0);
+  guint old = shard_of->len;
+
+  if (loc < 0 || loc >= G_MAXINT32)
+    return TRUE;
+  if ((guint)loc >= shard_of->len)
+    {
+      g_array_set_size (shard_of, (guint)loc + 1);
+      for (guint i = old; i < shard_of->len; i++)
+        g_array_index (shard_of, gint32, i) = -1;
+    }
+  g_array_index (shard_of, gint32, loc) = (gint32)sextant_row_get_int (row, 1);
 
   return TRUE;
 }
@@ -140,21 +167,21 @@ index_members (const SextantChunk  *c,
   for (guint r = 0; r < c->n_rows; r++)
     {
       gint64 id = sextant_chunk_get (c, SEXTANT_MEMBER_COLLECTIVE, r);
+      gint64 loc = sextant_chunk_get (c, SEXTANT_MEMBER_LOC, r);
       MemberRead read;
       IndexedCollective *found;
-      guint shard = sextant_shard_of_id (first_row) + 1;
 
       if (id == SEXTANT_NULL || (read.collective = find_collective (build, id)) == G_MAXUINT)
         continue;
-      /* a manifest's collective between shards is, whole, in each of them
-       * (the same id: canonical); its members are read from the first
-       * shard met (a chunk's rows have the shard's rank in the high bits) */
-      found = &g_array_index (build->collectives, IndexedCollective, read.collective);
-      if (found->first == 0)
-        found->first = shard;
-      else if (found->first != shard)
+      /* a manifest's shard holds its own locations' members, and a SCAN or
+       * EXSCAN between shards whole: a member is read from the shard of
+       * its location (a chunk's rows have the shard's rank in the high
+       * bits) */
+      if (build->shard_of != NULL && loc >= 0 && (guint64)loc < build->shard_of->len &&
+          g_array_index (build->shard_of, gint32, loc) != (gint32)sextant_shard_of_id (first_row))
         continue;
-      read.m.loc = _sextant_lod_or_zero (sextant_chunk_get (c, SEXTANT_MEMBER_LOC, r));
+      found = &g_array_index (build->collectives, IndexedCollective, read.collective);
+      read.m.loc = _sextant_lod_or_zero (loc);
       read.m.begin = _sextant_lod_or_zero (sextant_chunk_get (c, SEXTANT_MEMBER_BEGIN, r));
       read.m.end = _sextant_lod_or_zero (sextant_chunk_get (c, SEXTANT_MEMBER_END, r));
       found->n++;
@@ -162,6 +189,20 @@ index_members (const SextantChunk  *c,
     }
 
   return TRUE;
+}
+
+static int
+compare_members (gconstpointer a,
+                 gconstpointer b)
+{
+  const IndexedMember *x = a;
+  const IndexedMember *y = b;
+
+  if (x->loc != y->loc)
+    return x->loc < y->loc ? -1 : 1;
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  return (x->end > y->end) - (x->end < y->end);
 }
 
 static gboolean
@@ -172,18 +213,27 @@ collective_index_load (SextantLodReader  *self,
   g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
   g_autoptr(GArray) read = g_array_new (FALSE, FALSE, sizeof (MemberRead));
   g_autoptr(GArray) next = NULL;
-  CollectiveBuild build = { collectives, spans, read, 0 };
+  g_autoptr(GArray) shard_of = NULL;
+  CollectiveBuild build = { collectives, spans, read, 0, NULL };
   CollectiveIndex *index;
   guint first = 0;
 
   if (self->collective_index != NULL)
     return TRUE;
+  if (sextant_store_get_n_shards (self->store) > 0)
+    {
+      shard_of = g_array_new (FALSE, FALSE, sizeof (gint32));
+      build.shard_of = shard_of;
+      if (!sextant_store_foreach_sql (self->store, shard_of_sql, shard_of_row, shard_of, error, ""))
+        return FALSE;
+    }
   if (!sextant_store_foreach_sql (self->store, collectives_sql, collective_row, &build, error, "") ||
       !_sextant_lod_chunk_table_foreach (self, "collective_member", SEXTANT_MEMBER_N_COLUMNS, index_members, &build,
                                          error))
     return FALSE;
 
-  /* the members by collective, each collective's in the order read */
+  /* the members by collective, each collective's by location (the
+   * importer writes them as they come) */
   next = g_array_sized_new (FALSE, FALSE, sizeof (guint), collectives->len);
   for (guint i = 0; i < collectives->len; i++)
     {
@@ -201,6 +251,14 @@ collective_index_load (SextantLodReader  *self,
       const MemberRead *m = &g_array_index (read, MemberRead, i);
 
       g_array_index (index->members, IndexedMember, g_array_index (next, guint, m->collective)++) = m->m;
+    }
+  for (guint i = 0; i < collectives->len; i++)
+    {
+      const IndexedCollective *c = &g_array_index (collectives, IndexedCollective, i);
+
+      if (c->n > 1)
+        qsort (&g_array_index (index->members, IndexedMember, c->first), c->n, sizeof (IndexedMember),
+               compare_members);
     }
   index->spans = _sextant_lod_span_index_new (g_steal_pointer (&spans));
   index->collectives = g_steal_pointer (&collectives);

@@ -33,16 +33,19 @@
  *
  * Collectives: the n-th collective of each member on a communicator belongs
  * to instance n (self communicators: one instance per location and call).
- * An instance is written when all members of the communicator have arrived,
- * or at the end (logged as incomplete), its members sorted by location. Its
- * id comes from its key, not from when it was written, so that a parallel
- * import's shards and the single-process store give it the same one
- * (instance_id()). Like the messages'
- * channels, each (communicator, owner) keeps a ring of its instances from
- * the oldest open one on, and a member goes straight to its place among
- * the communicator's locations in location order: one lookup and one copy
- * per member, no hash table and no sorting, however many members an
- * instance has (a collective-heavy trace has 1.5 M of them in 10 M events).
+ * Its id comes from its key, not from when it was matched, so that a
+ * parallel import's shards and the single-process store give it the same
+ * one (instance_id()). A member's row is written when it arrives; the
+ * instance keeps only how many came and the bounds the collective wait
+ * states compare its members with (sextant-collective-bounds.h), and its
+ * `collective` row is written when all members of the communicator have
+ * arrived, or at the end (logged as incomplete). So an open instance costs
+ * a hundred bytes however many members it has: the importer reads the
+ * locations in batches, and an instance over all locations of a
+ * 4096-rank trace is open until the last batch has read it. Like the
+ * messages' channels, each (communicator, owner) keeps a ring of its
+ * instances from the oldest open one on: one lookup per member, no hash
+ * table.
  * MPI orders a communicator's collectives per process, whichever thread
  * calls them: a process's members on a communicator that several of its
  * locations call collectives on are held to the end and numbered per
@@ -53,6 +56,7 @@
 #include <string.h>
 
 #include "sextant-chunk-writer.h"
+#include "sextant-collective-bounds.h"
 #include "sextant-collective-order.h"
 #include "sextant-import-private.h"
 #include "sextant-request-pairing.h"
@@ -106,20 +110,20 @@ typedef struct
 {
   InstanceKey  key;
   guint        late;            /* 0, or n for the n-th instance made again for its key */
+  gint64       id;              /* from instance_id() at its first member */
   const char  *kind;
   gint64       root;
+  gint64       root_loc;        /* from root, once a member gave it */
   gboolean     nonblocking;
   gint64       expected;
-  guint        n_members;       /* arrived */
-  guint        n_placed;        /* of them in `members` at their place */
-  GArray      *members;         /* SextantCollectiveHalf: at their place when the group has `place`
-                                 * (loc -1: not arrived), else in the order they came */
-  GArray      *extra;           /* (nullable) members without a free place: not of the group, or twice */
+  guint        n_members;       /* arrived (a location twice counts twice) */
+  SextantCollectiveBounds bounds;
+  GArray      *rootless;        /* (nullable) SextantBoundsMember: of a rooted operation, the
+                                 * members that came before one named the root */
 } PendingInstance;
 
 /* The instances of one (communicator, owner), by number from its oldest
- * open one; for a communicator of locations, the place of each location
- * among them in location order */
+ * open one */
 typedef struct
 {
   gint64            comm;
@@ -130,8 +134,6 @@ typedef struct
   guint             cap;        /* a power of two */
   PendingInstance **ring;       /* NULL: written, or not begun */
   gint64            expected;
-  gint32           *place;      /* (nullable) by location index, -1 not a member */
-  guint             n_places;
 } CollChannel;
 
 typedef struct
@@ -371,8 +373,7 @@ instance_free (gpointer data)
 {
   PendingInstance *instance = data;
 
-  g_array_unref (instance->members);
-  g_clear_pointer (&instance->extra, g_array_unref);
+  g_clear_pointer (&instance->rootless, g_array_unref);
   g_free (instance);
 }
 
@@ -400,7 +401,6 @@ coll_channel_free (CollChannel *channel)
   for (guint i = 0; i < channel->len; i++)
     g_clear_pointer (&channel->ring[(channel->head + i) & (channel->cap - 1)], instance_free);
   g_free (channel->ring);
-  g_free (channel->place);
   g_free (channel);
 }
 
@@ -436,19 +436,8 @@ colls_grow (SextantMatcher *self)
   g_free (old);
 }
 
-static int
-compare_locs (gconstpointer a,
-              gconstpointer b)
-{
-  gint32 x = *(const gint32 *)a;
-  gint32 y = *(const gint32 *)b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* The instances of (@comm, @owner), made if new: how many members they
- * expect and, for a communicator of distinct known locations, the place of
- * each in location order. */
+ * expect. */
 static CollChannel *
 coll_channel_get (SextantMatcher *self,
                   gint64          comm,
@@ -476,25 +465,6 @@ coll_channel_get (SextantMatcher *self,
   channel->owner = owner;
   def = comm != SEXTANT_NULL ? g_hash_table_lookup (import->comms, GINT_TO_POINTER ((gint)comm)) : NULL;
   channel->expected = owner < 0 && def != NULL && def->rank_loc != NULL ? def->rank_loc->len : 1;
-
-  if (owner < 0 && def != NULL && def->rank_loc != NULL && def->rank_loc->len > 1)
-    {
-      g_autofree gint32 *locs = g_memdup2 (def->rank_loc->data, def->rank_loc->len * sizeof (gint32));
-      guint n = def->rank_loc->len;
-      gboolean distinct = TRUE;
-
-      qsort (locs, n, sizeof (gint32), compare_locs);
-      for (guint k = 0; k < n && distinct; k++)
-        distinct = locs[k] >= 0 && (k == 0 || locs[k] != locs[k - 1]);
-      if (distinct)
-        {
-          channel->n_places = (guint)locs[n - 1] + 1;
-          channel->place = g_new (gint32, channel->n_places);
-          memset (channel->place, 0xff, channel->n_places * sizeof (gint32));
-          for (guint k = 0; k < n; k++)
-            channel->place[locs[k]] = (gint32)k;
-        }
-    }
 
   return self->last_coll = channel;
 }
@@ -848,16 +818,6 @@ add_numbered_half (SextantMatcher     *self,
 
 /* Collectives ------------------------------------------------------------- */
 
-static int
-compare_members (gconstpointer a,
-                 gconstpointer b)
-{
-  const SextantCollectiveHalf *x = a;
-  const SextantCollectiveHalf *y = b;
-
-  return x->loc < y->loc ? -1 : x->loc > y->loc;
-}
-
 /* An instance's id, from what every import of the trace knows of it alike,
  * whichever rank imports it and whenever it is matched (docs/schema.md,
  * "collective"): on a communicator of several members, (comm + 1) << 32 |
@@ -891,83 +851,56 @@ instance_id (SextantMatcher        *self,
   return (G_GINT64_CONSTANT (1) << 61) + self->next_collective++;
 }
 
+/* The location of @instance's root, from its root's rank */
+static gint64
+root_location (SextantMatcher        *self,
+               const PendingInstance *instance)
+{
+  gint32 loc;
+
+  if (instance->root == SEXTANT_NULL)
+    return SEXTANT_NULL;
+  loc = _sextant_import_comm_rank_loc (self->import, (OTF2_CommRef)instance->key.comm, (guint32)instance->root,
+                                       NULL);
+
+  return loc >= 0 ? loc : instance->key.owner >= 0 ? instance->key.owner : SEXTANT_NULL;
+}
+
+/* Whether the members of @kind name a root: a member that does not (on
+ * an inter-communicator, the root itself and the others of its group)
+ * waits until one does, to know whether it is the root. */
+static gboolean
+kind_has_root (const char *kind)
+{
+  static const char * const rooted[] = { "BCAST", "GATHER", "GATHERV", "SCATTER", "SCATTERV", "REDUCE" };
+
+  for (guint i = 0; kind != NULL && i < G_N_ELEMENTS (rooted); i++)
+    if (strcmp (kind, rooted[i]) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+/* The instance's `collective` row, with its bounds */
 static gboolean
 write_instance (SextantMatcher   *self,
                 PendingInstance  *instance,
                 GError          **error)
 {
   SextantImport *import = self->import;
-  gint64 id = instance_id (self, instance);
-  gint64 root_loc = SEXTANT_NULL;
-  gint64 begin = G_MAXINT64;
-  gint64 end = G_MININT64;
-
-  /* placed members are in location order; the others, if any, are merged
-   * in by a stable sort (which keeps the placed one of a location first,
-   * as it came first) */
-  if (instance->extra != NULL || instance->n_placed == 0)
-    {
-      GArray *all = instance->n_placed > 0 ? g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf),
-                                                                instance->n_members)
-                                           : g_array_ref (instance->members);
-
-      for (guint i = 0; instance->n_placed > 0 && i < instance->members->len; i++)
-        if (g_array_index (instance->members, SextantCollectiveHalf, i).loc >= 0)
-          g_array_append_val (all, g_array_index (instance->members, SextantCollectiveHalf, i));
-      if (instance->extra != NULL)
-        g_array_append_vals (all, instance->extra->data, instance->extra->len);
-      for (guint i = 1; i < all->len; i++)
-        if (compare_members (&g_array_index (all, SextantCollectiveHalf, i - 1),
-                             &g_array_index (all, SextantCollectiveHalf, i)) > 0)
-          {
-            g_array_sort (all, compare_members);
-            break;
-          }
-      g_array_unref (instance->members);
-      instance->members = all;
-      g_clear_pointer (&instance->extra, g_array_unref);
-      instance->n_placed = 0;
-    }
-
-  for (guint i = 0; i < instance->members->len; i++)
-    {
-      const SextantCollectiveHalf *m = &g_array_index (instance->members, SextantCollectiveHalf, i);
-      gint64 row[SEXTANT_MEMBER_N_COLUMNS] = {
-        [SEXTANT_MEMBER_COLLECTIVE] = id,
-        [SEXTANT_MEMBER_LOC] = m->loc,
-        [SEXTANT_MEMBER_VISIT] = m->visit,
-        [SEXTANT_MEMBER_END_VISIT] = m->end_visit,
-        [SEXTANT_MEMBER_BEGIN] = m->begin,
-        [SEXTANT_MEMBER_END] = m->end,
-        [SEXTANT_MEMBER_BYTES_SENT] = m->sent,
-        [SEXTANT_MEMBER_BYTES_RECEIVED] = m->received,
-      };
-
-      if (m->loc < 0)
-        continue;    /* a place no member came to */
-      begin = MIN (begin, m->begin);
-      end = MAX (end, m->end);
-      if (sextant_chunk_writer_append (self->member_rows, row, error) < 0)
-        return FALSE;
-    }
-
-  if (instance->root != SEXTANT_NULL)
-    {
-      gint32 loc = _sextant_import_comm_rank_loc (import, (OTF2_CommRef)instance->key.comm,
-                                                  (guint32)instance->root, NULL);
-
-      root_loc = loc >= 0 ? loc : instance->key.owner >= 0 ? instance->key.owner : SEXTANT_NULL;
-    }
+  const SextantCollectiveBounds *b = &instance->bounds;
 
   if ((gint64)instance->n_members != instance->expected)
-    _sextant_import_log (import, "incomplete_collective", SEXTANT_NULL, begin,
+    _sextant_import_log (import, "incomplete_collective", SEXTANT_NULL, b->begin,
                          "a %s on communicator %" G_GINT64_FORMAT " has %u of %" G_GINT64_FORMAT " members",
                          instance->kind, instance->key.comm, instance->n_members, instance->expected);
 
-  return sextant_store_run (import->store, SEXTANT_STMT_COLLECTIVE, error, "intnniiiii",
-                            id, instance->key.comm, instance->kind, instance->root, root_loc,
+  return sextant_store_run (import->store, SEXTANT_STMT_COLLECTIVE, error, "intnniiiiiinnnnnnnnnn",
+                            instance->id, instance->key.comm, instance->kind, instance->root, instance->root_loc,
                             (gint64)instance->nonblocking, (gint64)instance->n_members,
-                            instance->expected, begin, end);
+                            instance->expected, b->begin, b->end, b->first_loc, b->last_enter, b->last_loc,
+                            b->first_leave, b->enter_min, b->enter_min2, b->leave_max, b->leave_max2, b->root_enter,
+                            b->latest_begin, b->earliest_end);
 }
 
 /* An instance for the slot of @key, from the spares if there are. */
@@ -977,28 +910,84 @@ instance_new (SextantMatcher               *self,
               const SextantCollectiveHalf  *half)
 {
   PendingInstance *instance;
-  guint size = channel->place != NULL ? (guint)channel->expected : 0;
 
   if (self->spare_instances->len > 0)
     instance = g_ptr_array_steal_index_fast (self->spare_instances, self->spare_instances->len - 1);
   else
-    {
-      instance = g_new0 (PendingInstance, 1);
-      instance->members = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
-    }
+    instance = g_new0 (PendingInstance, 1);
   instance->key = (InstanceKey) { half->comm, half->owner, half->seq };
   instance->late = 0;
+  instance->id = SEXTANT_NULL;
   instance->kind = half->kind;
-  instance->root = half->root;
+  instance->root = SEXTANT_NULL;
+  instance->root_loc = SEXTANT_NULL;
   instance->nonblocking = half->nonblocking;
   instance->expected = channel->expected;
   instance->n_members = 0;
-  instance->n_placed = 0;
-  g_array_set_size (instance->members, size);
-  for (guint i = 0; i < size; i++)
-    g_array_index (instance->members, SextantCollectiveHalf, i).loc = -1;
+  sextant_collective_bounds_init (&instance->bounds);
+  if (instance->rootless != NULL)
+    g_array_set_size (instance->rootless, 0);
 
   return instance;
+}
+
+/* @instance's root is @root: the members that came before it was named
+ * learn whether they were it */
+static void
+name_root (SextantMatcher  *self,
+           PendingInstance *instance,
+           gint64           root)
+{
+  instance->root = root;
+  instance->root_loc = root_location (self, instance);
+  for (guint i = 0; instance->rootless != NULL && i < instance->rootless->len; i++)
+    {
+      const SextantBoundsMember *m = &g_array_index (instance->rootless, SextantBoundsMember, i);
+
+      if (m->loc == instance->root_loc)
+        sextant_collective_bounds_add_root (&instance->bounds, m->enter);
+    }
+  if (instance->rootless != NULL)
+    g_array_set_size (instance->rootless, 0);
+}
+
+/* Folds @half into @instance's bounds and writes its row */
+static gboolean
+add_member (SextantMatcher               *self,
+            PendingInstance              *instance,
+            const SextantCollectiveHalf  *half,
+            GError                      **error)
+{
+  SextantBoundsMember member = {
+    half->loc, half->enter, half->leave, half->begin, half->end, half->sent > 0 || half->received > 0, FALSE,
+  };
+  gint64 row[SEXTANT_MEMBER_N_COLUMNS] = {
+    [SEXTANT_MEMBER_COLLECTIVE] = instance->id,
+    [SEXTANT_MEMBER_LOC] = half->loc,
+    [SEXTANT_MEMBER_VISIT] = half->visit,
+    [SEXTANT_MEMBER_END_VISIT] = half->end_visit,
+    [SEXTANT_MEMBER_BEGIN] = half->begin,
+    [SEXTANT_MEMBER_END] = half->end,
+    [SEXTANT_MEMBER_BYTES_SENT] = half->sent,
+    [SEXTANT_MEMBER_BYTES_RECEIVED] = half->received,
+  };
+
+  /* a member without a root (on an inter-communicator, the root's group
+   * but the root: MPI_PROC_NULL) agrees with the others'; those that came
+   * before the root was named learn now whether they were it */
+  if (instance->root == SEXTANT_NULL && half->root != SEXTANT_NULL)
+    name_root (self, instance, half->root);
+  member.is_root = instance->root_loc != SEXTANT_NULL && half->loc == instance->root_loc;
+  if (instance->root == SEXTANT_NULL && half->enter != SEXTANT_NULL && kind_has_root (instance->kind))
+    {
+      if (instance->rootless == NULL)
+        instance->rootless = g_array_new (FALSE, FALSE, sizeof (SextantBoundsMember));
+      g_array_append_val (instance->rootless, member);
+    }
+  sextant_collective_bounds_add (&instance->bounds, &member);
+  instance->n_members++;
+
+  return sextant_chunk_writer_append (self->member_rows, row, error) >= 0;
 }
 
 static gboolean
@@ -1010,7 +999,6 @@ add_collective (SextantMatcher               *self,
   PendingInstance **slot = coll_channel_slot (channel, half->seq);
   InstanceKey key = { half->comm, half->owner, half->seq };
   PendingInstance *instance;
-  gint32 place;
   gboolean ok;
 
   /* the instance of this number was written: this member makes a new one,
@@ -1034,27 +1022,11 @@ add_collective (SextantMatcher               *self,
     _sextant_import_log (self->import, "collective_mismatch", half->loc, half->begin,
                          "members of one collective instance disagree on its operation or root "
                          "(%s vs %s)", half->kind, instance->kind);
-  /* a member without a root (on an inter-communicator, the root's group
-   * but the root: MPI_PROC_NULL) agrees with the others' */
-  if (instance->root == SEXTANT_NULL)
-    instance->root = half->root;
+  if (instance->id == SEXTANT_NULL)
+    instance->id = instance_id (self, instance);
 
-  place = channel->place != NULL && half->loc >= 0 && (guint64)half->loc < channel->n_places
-          ? channel->place[half->loc] : -1;
-  if (place >= 0 && g_array_index (instance->members, SextantCollectiveHalf, place).loc < 0)
-    {
-      g_array_index (instance->members, SextantCollectiveHalf, place) = *half;
-      instance->n_placed++;
-    }
-  else if (channel->place != NULL)
-    {
-      if (instance->extra == NULL)
-        instance->extra = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
-      g_array_append_val (instance->extra, *half);
-    }
-  else
-    g_array_append_val (instance->members, *half);
-  instance->n_members++;
+  if (!add_member (self, instance, half, error))
+    return FALSE;
   if ((gint64)instance->n_members < instance->expected)
     return TRUE;
 
@@ -1207,6 +1179,114 @@ compare_instances (gconstpointer a,
   return x->key.seq < y->key.seq ? -1 : x->key.seq > y->key.seq;
 }
 
+/* The open instance @seq of (@comm, no owner), or NULL */
+static PendingInstance *
+open_instance (SextantMatcher *self,
+               gint64          comm,
+               gint64          seq)
+{
+  gint64 index;
+  guint i;
+
+  if (self->colls_size == 0)
+    return NULL;
+  for (i = coll_hash (comm, -1) & (self->colls_size - 1); self->colls[i] != NULL;
+       i = (i + 1) & (self->colls_size - 1))
+    if (self->colls[i]->comm == comm && self->colls[i]->owner == -1)
+      break;
+  if (self->colls[i] == NULL)
+    return NULL;
+  index = seq - self->colls[i]->base;
+  if (index < 0 || index >= self->colls[i]->len)
+    return NULL;
+
+  return self->colls[i]->ring[(self->colls[i]->head + (guint)index) & (self->colls[i]->cap - 1)];
+}
+
+gboolean
+_sextant_matcher_number_held_collectives (SextantMatcher  *self,
+                                          GError         **error)
+{
+  g_autoptr(GArray) members = NULL;
+
+  if (self->coll_order == NULL)
+    return TRUE;
+  members = sextant_collective_order_steal_held (self->coll_order);
+  for (guint i = 0; i < members->len; i++)
+    if (!add_collective (self, &g_array_index (members, SextantCollectiveHalf, i), error))
+      return FALSE;
+
+  return TRUE;
+}
+
+GArray *
+_sextant_matcher_open_summaries (SextantMatcher  *self,
+                                 gboolean       (*spans) (SextantImport *import,
+                                                          gint64         comm),
+                                 GArray          *candidates)
+{
+  GArray *summaries = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveSummary));
+
+  for (guint c = 0; c < self->colls_size; c++)
+    {
+      CollChannel *channel = self->colls[c];
+
+      if (channel == NULL || channel->owner >= 0 || !spans (self->import, channel->comm))
+        continue;
+      for (guint i = 0; i < channel->len; i++)
+        {
+          const PendingInstance *instance = channel->ring[(channel->head + i) & (channel->cap - 1)];
+          SextantCollectiveSummary summary;
+
+          if (instance == NULL)
+            continue;
+          summary = (SextantCollectiveSummary) {
+            instance->key.comm, instance->key.seq, instance->n_members, instance->root, instance->kind,
+            instance->nonblocking, instance->bounds,
+          };
+          g_array_append_val (summaries, summary);
+          for (guint k = 0; instance->root == SEXTANT_NULL && instance->rootless != NULL &&
+                            k < instance->rootless->len; k++)
+            {
+              const SextantBoundsMember *m = &g_array_index (instance->rootless, SextantBoundsMember, k);
+              SextantRootCandidate candidate = { instance->key.comm, instance->key.seq, m->loc, m->enter };
+
+              g_array_append_val (candidates, candidate);
+            }
+        }
+    }
+
+  return summaries;
+}
+
+void
+_sextant_matcher_merge_summary (SextantMatcher                 *self,
+                                const SextantCollectiveSummary *summary)
+{
+  PendingInstance *instance = open_instance (self, summary->comm, summary->seq);
+
+  if (instance == NULL)
+    return;
+  if (g_strcmp0 (summary->kind, instance->kind) != 0)
+    _sextant_import_log (self->import, "collective_mismatch", SEXTANT_NULL, summary->bounds.begin,
+                         "members of one collective instance disagree on its operation or root "
+                         "(%s vs %s)", summary->kind, instance->kind);
+  instance->n_members += (guint)summary->n_members;
+  sextant_collective_bounds_merge (&instance->bounds, &summary->bounds);
+  if (instance->root == SEXTANT_NULL && summary->root != SEXTANT_NULL)
+    name_root (self, instance, summary->root);
+}
+
+void
+_sextant_matcher_add_root_candidate (SextantMatcher             *self,
+                                     const SextantRootCandidate *candidate)
+{
+  PendingInstance *instance = open_instance (self, candidate->comm, candidate->seq);
+
+  if (instance != NULL && instance->root_loc != SEXTANT_NULL && candidate->loc == instance->root_loc)
+    sextant_collective_bounds_add_root (&instance->bounds, candidate->enter);
+}
+
 /* The instances still open, in no order */
 static GPtrArray *
 open_instances (SextantMatcher *self)
@@ -1313,14 +1393,8 @@ _sextant_matcher_finish (SextantMatcher  *self,
   if (!_sextant_matcher_add_paired_requests (self, error) ||
       !match_held (self, error))
     return FALSE;
-  if (self->coll_order != NULL)
-    {
-      g_autoptr(GArray) members = sextant_collective_order_steal_held (self->coll_order);
-
-      for (guint i = 0; i < members->len; i++)
-        if (!add_collective (self, &g_array_index (members, SextantCollectiveHalf, i), error))
-          return FALSE;
-    }
+  if (!_sextant_matcher_number_held_collectives (self, error))
+    return FALSE;
   open = open_instances (self);
 
   for (guint c = 0; c < self->channels_size; c++)

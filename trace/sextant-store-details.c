@@ -7,8 +7,8 @@
  * statement here reads one row by a key: a primary key (region, comm,
  * collective, rma_op, rma_window, source_code_location, calling_context,
  * call_path), a row id of a column table (visit, message: one chunk), the
- * collective of collective_member (sorted by it: the zone maps pick one or
- * two chunks), or the first visit of a location entered after a time
+ * collective of collective_member (written as the members arrive: the zone
+ * maps pick the few chunks that hold them), or the first visit of a location entered after a time
  * (visit ids follow enter order within a location, so the scan stops at
  * the first row it finds). The innermost visit open at a time is the last
  * one entered at or before it, or the nearest of its ancestors still open

@@ -100,7 +100,9 @@ const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
     "INSERT INTO call_path (id, parent, region, depth, name, scl) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
   [SEXTANT_STMT_COLLECTIVE] =
     "INSERT INTO collective (id, comm, kind, root, root_loc, nonblocking, members, expected, "
-    "begin, \"end\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    "begin, \"end\", first_loc, last_enter, last_loc, first_leave, enter_min, enter_min2, leave_max, "
+    "leave_max2, root_enter, latest_begin, earliest_end) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
   [SEXTANT_STMT_RMA_OP] =
     "INSERT INTO rma_op (loc, win, kind, atomic_type, target, bytes, bytes_received, "
     "matching_id, issue_time, visit, complete_time, complete_kind, complete_visit, id) "

@@ -127,7 +127,7 @@ static const char collective_list_sql[] =
   "  ON b.collective = c.id "
   "WHERE c.members > 1 ORDER BY c.begin, c.id";
 
-/* One collective (?1); its members are one chunk of collective_member */
+/* One collective (?1); its members are in the few chunks of collective_member the zone maps pick */
 static const char collective_get_sql[] =
   COLLECTIVE_COLUMNS "(SELECT sum (bytes_sent) FROM collective_member WHERE collective = ?1) "
   "FROM collective AS c LEFT JOIN comm AS cm ON cm.id = c.comm WHERE c.id = ?1";

@@ -52,12 +52,14 @@ static const RoutedTable routed_tables[] = {
   { "call_path_profile", "loc", NULL, "loc IN @own", "path" },
   { "message",           NULL,  NULL, "coalesce (send_loc, recv_loc) IN @own", "id" },
   /* whole chunks, for the lod reader (which keeps a message of the shard
-   * of its sender and a collective of the shard of its lowest member) */
+   * of its sender and a collective's member of the shard of its location) */
   { "message_chunk",     NULL,  NULL, NULL, "first_row" },
   { "collective_member_chunk", NULL, NULL, NULL, "first_row" },
   /* collective ids are canonical (the single store's): not remapped */
   { "collective",        NULL,  NULL, "id IN temp.own_collective", NULL, NULL, "id" },
-  { "collective_member", NULL,  NULL, "collective IN temp.own_collective", NULL, NULL, "collective" },
+  /* a shard holds its own locations' members (and the whole of a SCAN or
+   * EXSCAN between shards: the others' are read from theirs) */
+  { "collective_member", "loc", NULL, "loc IN @own", NULL },
   { "rma_op",            "loc", NULL, "loc IN @own", NULL },
   { "rma_sync",          "loc", NULL, "loc IN @own", NULL },
   { "lock",              "loc", NULL, "loc IN @own", NULL },
@@ -130,11 +132,11 @@ typedef struct
 } UnionCursor;
 
 /* A collective instance is read from the shard of its member of the lowest
- * location: the ids of those, listed once on the shard's connection. */
+ * location (its row's first_loc): the ids of those, listed once on the
+ * shard's connection. */
 static const char own_collectives[] =
   "CREATE TEMP TABLE own_collective (id INTEGER PRIMARY KEY); "
-  "INSERT INTO own_collective SELECT collective FROM main.collective_member "
-  "GROUP BY collective HAVING min (loc) IN @own";
+  "INSERT INTO own_collective SELECT id FROM main.collective WHERE first_loc IN @own";
 
 /* Opens shard @rank of @self if it is not yet; NULL with @error set when it fails. */
 static sqlite3 *

@@ -3,24 +3,24 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The shared view collective_visit (schema-1.sql) computed in C: every
- * member of a blocking collective with its MPI call (and the call's region,
- * call path, call site and calling context, which the rules return so that
- * the engine need not look the call up again) and the bounds of its
- * collective that the collective wait states compare it with (the latest
- * enter and who entered then, the earliest leave, the others' earliest
- * enter and latest leave, the root's enter, the latest begin and earliest
- * end of the members with data). SQLite computes them with nine windows
- * over every member; here they are one pass over the members, one
- * collective at a time, written as a temporary column table that shadows
- * the view for the rest of the connection's analysis.
+ * The shared view collective_visit (schema-1.sql) copied once per
+ * analysis: every member of a blocking collective with its MPI call (and
+ * the call's region, call path, call site and calling context, which the
+ * rules return so that the engine need not look the call up again) and
+ * the bounds of its collective that the collective wait states compare it
+ * with, which the importer keeps in the collective's row (the latest enter
+ * and who entered then, the earliest leave, the two earliest enters and
+ * latest leaves, from which the others' are taken, the root's enter, the
+ * latest begin and earliest end of the members with data). One pass over
+ * the members joined with their collective and call, written as a
+ * temporary column table that shadows the view for the rest of the
+ * connection's analysis, so that the seven rules that read it
+ * (wait_at_nxn, nxn_completion, wait_inside_collective, wait_at_barrier,
+ * barrier_completion, late_broadcast, early_reduce) scan it rather than
+ * join three tables each.
  *
  * Workload: the 10 M-event store of the import benchmark has 312,960
- * collective members in 4,890 collectives of 64; one pass reads them with
- * their visits (as collective_member is stored: grouped by collective) and
- * writes 77 chunks. The rules that read the copy (wait_at_nxn,
- * nxn_completion, wait_inside_collective, wait_at_barrier,
- * barrier_completion, late_broadcast, early_reduce) are then scans.
+ * collective members in 4,890 collectives of 64: 77 chunks.
  * tests/test-store-views.c checks the copy against the view.
  */
 #include "config.h"
@@ -31,36 +31,38 @@
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
-/* The members with their calls, as the view's first step reads them: in
- * the order of collective_member, which is grouped by collective (the
- * importer writes an instance's members together; the ids, from the
- * instances' keys, do not grow with the rows). The second form sorts them
- * when a store's are not grouped. */
-#define COLLECTIVE_VISIT_ROWS \
-  "SELECT cm.collective, c.kind, c.root_loc, cm.loc, v.id, v.enter, v.leave, v.region, v.path, v.scl, " \
-  "       v.context, cm.begin, cm.\"end\", " \
-  "       cm.bytes_sent > 0, cm.bytes_received > 0 " \
-  "FROM collective_member AS cm " \
-  "JOIN collective AS c ON c.id = cm.collective " \
-  "LEFT JOIN visit AS v ON v.id = cm.visit " \
-  "WHERE c.nonblocking = 0 AND c.members > 1"
-
-static const char collective_visit_rows[] = COLLECTIVE_VISIT_ROWS;
-static const char collective_visit_rows_sorted[] = COLLECTIVE_VISIT_ROWS " ORDER BY cm.collective";
+/* The members with their calls and their collectives' bounds, as the
+ * view has them: the others' extremes are taken in C */
+static const char collective_visit_rows[] =
+  "SELECT cm.collective, c.kind, c.root_loc, cm.loc, v.id, v.enter, v.leave, v.region, v.path, v.scl, "
+  "       v.context, cm.begin, cm.\"end\", cm.bytes_sent > 0, cm.bytes_received > 0, "
+  "       c.last_enter, c.last_loc, c.first_leave, c.enter_min, c.enter_min2, c.leave_max, c.leave_max2, "
+  "       c.root_enter, c.latest_begin, c.earliest_end "
+  "FROM collective_member AS cm "
+  "JOIN collective AS c ON c.id = cm.collective "
+  "LEFT JOIN visit AS v ON v.id = cm.visit "
+  "WHERE c.nonblocking = 0 AND c.members > 1";
 
 /* The kinds the table's TEXT column can hold: those of the store. */
 static const char collective_visit_kinds[] =
   "SELECT DISTINCT kind FROM collective WHERE nonblocking = 0 AND members > 1 ORDER BY kind";
 
-/* The columns of the view, in its order; the first CV_N_READ are read. */
+/* The columns of the view, in its order */
 enum
 {
   CV_COLLECTIVE, CV_KIND, CV_ROOT_LOC, CV_LOC, CV_VISIT, CV_ENTER, CV_LEAVE, CV_REGION, CV_PATH, CV_SCL,
   CV_CONTEXT, CV_BEGIN, CV_END, CV_SENDS, CV_RECEIVES,
-  CV_N_READ,
-  CV_LAST_ENTER = CV_N_READ, CV_LAST_LOC, CV_FIRST_LEAVE, CV_OTHERS_ENTER, CV_OTHERS_LEAVE,
+  CV_LAST_ENTER, CV_LAST_LOC, CV_FIRST_LEAVE, CV_OTHERS_ENTER, CV_OTHERS_LEAVE,
   CV_ROOT_ENTER, CV_LATEST_BEGIN, CV_EARLIEST_END,
   CV_N
+};
+
+/* The columns collective_visit_rows reads after CV_RECEIVES */
+enum
+{
+  READ_LAST_ENTER = CV_RECEIVES + 1, READ_LAST_LOC, READ_FIRST_LEAVE, READ_ENTER_MIN, READ_ENTER_MIN2,
+  READ_LEAVE_MAX, READ_LEAVE_MAX2, READ_ROOT_ENTER, READ_LATEST_BEGIN, READ_EARLIEST_END,
+  READ_N
 };
 
 #define COLLECTIVE_VISIT_DECL \
@@ -69,11 +71,6 @@ enum
   "last_enter, last_loc, first_leave, others_enter, others_leave, root_enter, latest_begin, earliest_end"
 
 #define CHUNK_ROWS 4096
-
-typedef struct
-{
-  gint64 v[CV_N];     /* SEXTANT_NULL for NULL */
-} Member;
 
 /* The copy being written: one chunk of rows, by column. */
 typedef struct
@@ -100,118 +97,6 @@ output_flush (Output  *out,
   if (!sextant_column_chunks_append (out->chunks, columns, out->n, error))
     return FALSE;
   out->n = 0;
-
-  return TRUE;
-}
-
-static inline gboolean
-is_null (gint64 v)
-{
-  return v == SEXTANT_NULL;
-}
-
-/* SQL's max () and min () of the non-NULL values */
-static inline gint64
-max_of (gint64 acc,
-        gint64 v)
-{
-  return is_null (acc) || (!is_null (v) && v > acc) ? v : acc;
-}
-
-static inline gint64
-min_of (gint64 acc,
-        gint64 v)
-{
-  return is_null (acc) || (!is_null (v) && v < acc) ? v : acc;
-}
-
-/* The two smallest (@lowest) or largest of the non-NULL values seen, as a
- * multiset: with a tie both are the same. */
-typedef struct
-{
-  gint64 first;
-  gint64 second;
-} Extremes;
-
-static inline void
-extremes_add (Extremes *e,
-              gint64    v,
-              gboolean  lowest)
-{
-  if (is_null (v))
-    return;
-  if (is_null (e->first) || (lowest ? v < e->first : v > e->first))
-    {
-      e->second = e->first;
-      e->first = v;
-    }
-  else if (is_null (e->second) || (lowest ? v < e->second : v > e->second))
-    e->second = v;
-}
-
-/* The extreme of the values of the others: a member holding the extreme
- * sees the second (the same on a tie), everyone else the extreme. */
-static inline gint64
-extremes_others (const Extremes *e,
-                 gint64          own)
-{
-  return !is_null (own) && own == e->first ? e->second : e->first;
-}
-
-/* Computes the bounds of one collective's members (the group) and appends
- * them to the copy. */
-static gboolean
-finish_collective (Output  *out,
-                   GArray  *group,
-                   GError **error)
-{
-  Extremes enters = { SEXTANT_NULL, SEXTANT_NULL };
-  Extremes leaves = { SEXTANT_NULL, SEXTANT_NULL };
-  gint64 last_enter = SEXTANT_NULL, last_loc = SEXTANT_NULL, first_leave = SEXTANT_NULL;
-  gint64 root_enter = SEXTANT_NULL, latest_begin = SEXTANT_NULL, earliest_end = SEXTANT_NULL;
-
-  for (guint i = 0; i < group->len; i++)
-    {
-      const Member *m = &g_array_index (group, Member, i);
-
-      extremes_add (&enters, m->v[CV_ENTER], TRUE);
-      extremes_add (&leaves, m->v[CV_LEAVE], FALSE);
-      if (!is_null (m->v[CV_ENTER]) &&
-          (is_null (last_enter) || m->v[CV_ENTER] > last_enter ||
-           (m->v[CV_ENTER] == last_enter && m->v[CV_LOC] < last_loc)))
-        {
-          last_enter = m->v[CV_ENTER];
-          last_loc = m->v[CV_LOC];
-        }
-      first_leave = min_of (first_leave, m->v[CV_LEAVE]);
-      if (!is_null (m->v[CV_ROOT_LOC]) && m->v[CV_LOC] == m->v[CV_ROOT_LOC])
-        root_enter = max_of (root_enter, m->v[CV_ENTER]);
-      if (m->v[CV_SENDS] == 1 || m->v[CV_RECEIVES] == 1)
-        {
-          latest_begin = max_of (latest_begin, m->v[CV_BEGIN]);
-          earliest_end = min_of (earliest_end, m->v[CV_END]);
-        }
-    }
-
-  for (guint i = 0; i < group->len; i++)
-    {
-      Member *m = &g_array_index (group, Member, i);
-
-      m->v[CV_LAST_ENTER] = last_enter;
-      m->v[CV_LAST_LOC] = last_loc;
-      m->v[CV_FIRST_LEAVE] = first_leave;
-      m->v[CV_OTHERS_ENTER] = extremes_others (&enters, m->v[CV_ENTER]);
-      m->v[CV_OTHERS_LEAVE] = extremes_others (&leaves, m->v[CV_LEAVE]);
-      m->v[CV_ROOT_ENTER] = root_enter;
-      m->v[CV_LATEST_BEGIN] = latest_begin;
-      m->v[CV_EARLIEST_END] = earliest_end;
-
-      for (guint c = 0; c < CV_N; c++)
-        out->values[c * CHUNK_ROWS + out->n] = m->v[c];
-      if (++out->n == CHUNK_ROWS && !output_flush (out, error))
-        return FALSE;
-    }
-  g_array_set_size (group, 0);
 
   return TRUE;
 }
@@ -266,59 +151,59 @@ kind_index (GPtrArray  *kinds,
   return SEXTANT_NULL;
 }
 
-/* Whether @ids (sorted here) has an id twice */
-static gboolean
-has_repeats (GArray *ids)
+/* The extreme of the others' values, from the two extremes of all: the
+ * member that holds the first sees the second (the same on a tie) */
+static inline gint64
+others_extreme (gint64 own,
+                gint64 first,
+                gint64 second)
 {
-  g_array_sort (ids, _sextant_compare_int64);
-  for (guint i = 1; i < ids->len; i++)
-    if (g_array_index (ids, gint64, i) == g_array_index (ids, gint64, i - 1))
-      return TRUE;
-
-  return FALSE;
+  return own != SEXTANT_NULL && own == first ? second : first;
 }
 
-/* One pass over the members, in @sql's order: FALSE with *@unsorted set
- * when a collective comes back after another (what was written is then
- * to be dropped). */
+/* One pass over the members, appended to @out */
 static gboolean
 copy_members (Output      *out,
               GPtrArray   *kinds,
-              const char  *sql,
-              gboolean    *unsorted,
               GError     **error)
 {
   sqlite3 *db = _sextant_store_get_db (out->store);
   g_autoptr(sqlite3_stmt) read = NULL;
-  g_autoptr(GArray) group = g_array_new (FALSE, FALSE, sizeof (Member));
-  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (gint64));   /* each group's collective */
   gint64 collective = SEXTANT_NULL;
   gint64 kind = SEXTANT_NULL;
   int rc;
 
-  *unsorted = FALSE;
-  if ((rc = sqlite3_prepare_v2 (db, sql, -1, &read, NULL)) != SQLITE_OK)
+  if ((rc = sqlite3_prepare_v2 (db, collective_visit_rows, -1, &read, NULL)) != SQLITE_OK)
     {
       _sextant_store_set_error_from_db (out->store, rc, "reading collective_visit", error);
       return FALSE;
     }
   while ((rc = sqlite3_step (read)) == SQLITE_ROW)
     {
-      Member m;
+      gint64 v[READ_N];
+      gint64 *row = out->values + out->n;
 
-      for (int c = 0; c < CV_N_READ; c++)
-        m.v[c] = c == CV_KIND || sqlite3_column_type (read, c) == SQLITE_NULL ? SEXTANT_NULL
-                                                                              : sqlite3_column_int64 (read, c);
-      if (m.v[CV_COLLECTIVE] != collective || group->len == 0)
+      for (int c = 0; c < READ_N; c++)
+        v[c] = c == CV_KIND || sqlite3_column_type (read, c) == SQLITE_NULL ? SEXTANT_NULL
+                                                                            : sqlite3_column_int64 (read, c);
+      if (v[CV_COLLECTIVE] != collective || kind == SEXTANT_NULL)
         {
-          if (group->len > 0 && !finish_collective (out, group, error))
-            return FALSE;
-          collective = m.v[CV_COLLECTIVE];
-          g_array_append_val (seen, collective);
+          collective = v[CV_COLLECTIVE];
           kind = kind_index (kinds, (const char *)sqlite3_column_text (read, CV_KIND));
         }
-      m.v[CV_KIND] = kind;
-      g_array_append_val (group, m);
+      v[CV_KIND] = kind;
+      for (guint c = 0; c <= CV_RECEIVES; c++)
+        row[c * CHUNK_ROWS] = v[c];
+      row[CV_LAST_ENTER * CHUNK_ROWS] = v[READ_LAST_ENTER];
+      row[CV_LAST_LOC * CHUNK_ROWS] = v[READ_LAST_LOC];
+      row[CV_FIRST_LEAVE * CHUNK_ROWS] = v[READ_FIRST_LEAVE];
+      row[CV_OTHERS_ENTER * CHUNK_ROWS] = others_extreme (v[CV_ENTER], v[READ_ENTER_MIN], v[READ_ENTER_MIN2]);
+      row[CV_OTHERS_LEAVE * CHUNK_ROWS] = others_extreme (v[CV_LEAVE], v[READ_LEAVE_MAX], v[READ_LEAVE_MAX2]);
+      row[CV_ROOT_ENTER * CHUNK_ROWS] = v[READ_ROOT_ENTER];
+      row[CV_LATEST_BEGIN * CHUNK_ROWS] = v[READ_LATEST_BEGIN];
+      row[CV_EARLIEST_END * CHUNK_ROWS] = v[READ_EARLIEST_END];
+      if (++out->n == CHUNK_ROWS && !output_flush (out, error))
+        return FALSE;
     }
   if (rc != SQLITE_DONE)
     {
@@ -326,13 +211,7 @@ copy_members (Output      *out,
       return FALSE;
     }
 
-  if (has_repeats (seen))
-    {
-      *unsorted = TRUE;
-      return FALSE;
-    }
-
-  return (group->len == 0 || finish_collective (out, group, error)) && output_flush (out, error);
+  return output_flush (out, error);
 }
 
 /**
@@ -351,7 +230,6 @@ _sextant_store_fill_collective_visit (SextantStore  *self,
   g_autofree char *words = NULL;
   g_autofree char *decl = NULL;
   Output out = { self, chunks, NULL, 0 };
-  gboolean unsorted = FALSE;
 
   if (!read_kinds (self, kinds, error))
     return FALSE;
@@ -366,17 +244,8 @@ _sextant_store_fill_collective_visit (SextantStore  *self,
   /* a column table like the events, in memory */
   values = g_new (gint64, CV_N * CHUNK_ROWS);
   out.values = values;
-  if (!copy_members (&out, kinds, collective_visit_rows, &unsorted, error))
-    {
-      if (!unsorted)
-        return FALSE;
-      /* a store whose members are not sorted: SQLite sorts them */
-      g_clear_pointer (&chunks, sextant_column_chunks_unref);
-      out.chunks = chunks = sextant_column_chunks_new (CV_N);
-      out.n = 0;
-      if (!copy_members (&out, kinds, collective_visit_rows_sorted, &unsorted, error))
-        return FALSE;
-    }
+  if (!copy_members (&out, kinds, error))
+    return FALSE;
 
   return _sextant_store_attach_temp_columns (self, "collective_visit", decl, chunks, error);
 }
