@@ -5,8 +5,10 @@
  *
  * The MPI side of a parallel import (sextant-shard-exchange.h): one
  * MPI_Iallreduce that agrees whether every rank reached the exchange, one
- * MPI_Alltoall of the sizes and one MPI_Alltoallv of the bytes; at the end,
- * the ranks' errors and location lists gathered at rank 0.
+ * MPI_Alltoall of the sizes and one MPI_Alltoallv of the bytes, then the
+ * allreduces of the collectives' summaries (MPI_Iallreduce with an
+ * operation of the importer's combine); at the end, the ranks' errors and
+ * location lists gathered at rank 0.
  */
 #include "config.h"
 
@@ -239,6 +241,53 @@ exchange (GBytes   **out,
   return TRUE;
 }
 
+/* The combine of the allreduce under way: an MPI operation takes no user
+ * data, and a process runs one import */
+static SextantShareCombine combining;
+
+static void
+combine_op (void         *in,
+            void         *inout,
+            int          *len,
+            MPI_Datatype *type)
+{
+  combining (inout, in, (gsize)*len);
+}
+
+/* A SextantShareAllreduce: @count elements of @size bytes, a contiguous
+ * datatype, with a commutative user-defined operation */
+static gboolean
+allreduce (gpointer              data,
+           gsize                 count,
+           gsize                 size,
+           SextantShareCombine   combine,
+           gpointer              user_data,
+           GError              **error)
+{
+  SextantShardExchange *self = user_data;
+  MPI_Datatype type;
+  MPI_Request request;
+  MPI_Op op;
+  /* a ring allreduce: each rank sends and receives (P - 1) / P of the data twice */
+  guint64 moved = 2 * (guint64)count * size * (guint64)(self->size - 1) / (guint64)self->size;
+
+  g_return_val_if_fail (count <= G_MAXINT && size <= G_MAXINT, FALSE);
+
+  combining = combine;
+  MPI_Type_contiguous ((int)size, MPI_BYTE, &type);
+  MPI_Type_commit (&type);
+  MPI_Op_create (combine_op, 1, &op);
+  MPI_Iallreduce (MPI_IN_PLACE, data, (int)count, type, op, self->comm, &request);
+  sextant_shard_exchange_wait (self, &request);
+  MPI_Op_free (&op);
+  MPI_Type_free (&type);
+  combining = NULL;
+  self->bytes_out += moved;
+  self->bytes_in += moved;
+
+  return TRUE;
+}
+
 void
 sextant_shard_exchange_init_share (SextantShardExchange *self,
                                    SextantImportShare   *share)
@@ -248,6 +297,7 @@ sextant_shard_exchange_init_share (SextantShardExchange *self,
   share->n_ranks = (guint)self->size;
   share->exchange = exchange;
   share->user_data = self;
+  share->allreduce = allreduce;
   share->exchange_cpu_usec = &self->cpu_usec;
 }
 

@@ -32,7 +32,7 @@ import_rank (gpointer data)
   g_autoptr(SextantImporter) importer = sextant_importer_new (rank->archive, rank->path);
   g_autoptr(GError) error = NULL;
   SextantImportShare share = { rank->rank, rank->n, FALSE, sextant_share_hub_exchange,
-                               sextant_share_hub_get_rank (rank->hub, rank->rank) };
+                               sextant_share_hub_get_rank (rank->hub, rank->rank), sextant_share_hub_allreduce };
 
   sextant_importer_set_share (importer, &share);
   g_assert_true (g_file_set_contents (rank->path, "", 0, NULL));

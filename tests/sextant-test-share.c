@@ -30,18 +30,31 @@ exchange (GBytes   **out,
   SextantTestRank *rank = user_data;
   SextantTestHub *hub = rank->hub;
 
-  for (guint to = 0; to < hub->n; to++)
-    hub->out[rank->rank * hub->n + to] = g_bytes_ref (out[to]);
-  hub_arrive (hub, FALSE);
-  if (hub->failed)
+  if (!rank->agreed)
     {
-      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, "another rank failed");
-      return FALSE;
+      rank->agreed = TRUE;
+      hub_arrive (hub, FALSE);
+      if (hub->failed)
+        {
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, "another rank failed");
+          return FALSE;
+        }
     }
-  for (guint from = 0; from < hub->n; from++)
-    in[from] = g_bytes_ref (hub->out[from * hub->n + rank->rank]);
 
-  return TRUE;
+  return sextant_share_hub_exchange (out, in, sextant_share_hub_get_rank (hub->steps, rank->rank), error);
+}
+
+static gboolean
+allreduce (gpointer              data,
+           gsize                 count,
+           gsize                 size,
+           SextantShareCombine   combine,
+           gpointer              user_data,
+           GError              **error)
+{
+  SextantTestRank *rank = user_data;
+
+  return sextant_share_allreduce_by_exchange (exchange, rank, rank->hub->n, data, count, size, combine, error);
 }
 
 static gpointer
@@ -50,7 +63,7 @@ run_rank (gpointer data)
   SextantTestRank *rank = data;
   g_autoptr(SextantImporter) importer = sextant_importer_new (rank->archive, rank->shard);
   g_autoptr(GError) error = NULL;
-  SextantImportShare share = { rank->rank, rank->hub->n, FALSE, exchange, rank };
+  SextantImportShare share = { rank->rank, rank->hub->n, FALSE, exchange, rank, allreduce };
 
   if (rank->fail)
     {
@@ -81,7 +94,7 @@ sextant_test_import_shared (const char     *archive,
   g_mutex_init (&hub->lock);
   g_cond_init (&hub->all_here);
   hub->n = n;
-  hub->out = g_new0 (GBytes *, n * n);
+  hub->steps = sextant_share_hub_new (n);
   for (guint r = 0; r < n; r++)
     {
       ranks[r] = (SextantTestRank) { hub, r, archive, NULL, (gint)r == failing, FALSE, NULL, NULL };
@@ -105,9 +118,7 @@ sextant_test_ranks_free (SextantTestRank *ranks,
       g_free (ranks[r].message);
       g_clear_pointer (&ranks[r].locations, g_array_unref);
     }
-  for (guint i = 0; i < hub->n * hub->n; i++)
-    g_clear_pointer (&hub->out[i], g_bytes_unref);
-  g_free (hub->out);
+  g_clear_pointer (&hub->steps, sextant_share_hub_free);
   g_mutex_clear (&hub->lock);
   g_cond_clear (&hub->all_here);
   g_free (ranks);

@@ -9,18 +9,20 @@
 #pragma once
 
 #include "sextant-importer.h"
+#include "sextant-share-hub.h"
 
 G_BEGIN_DECLS
 
-/* The ranks' meeting point: one exchange per import */
+/* The ranks' meeting point: whether every rank reached the exchange, then
+ * the steps of the exchange and allreduces (SextantShareHub) */
 typedef struct
 {
-  GMutex    lock;
-  GCond     all_here;
-  guint     n;
-  guint     arrived;
-  gboolean  failed;
-  GBytes  **out;          /* n x n: out[from * n + to] */
+  GMutex            lock;
+  GCond             all_here;
+  guint             n;
+  guint             arrived;
+  gboolean          failed;
+  SextantShareHub  *steps;
 } SextantTestHub;
 
 typedef struct
@@ -33,6 +35,7 @@ typedef struct
   gboolean    ok;
   char       *message;
   GArray     *locations; /* guint32: its share */
+  gboolean    agreed;     /* passed the agreement that starts the exchange */
 } SextantTestRank;
 
 /* Imports @archive on @n ranks (threads) into shards in @dir; rank

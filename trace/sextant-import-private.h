@@ -425,21 +425,31 @@ typedef struct
   gint64  loc;
   gint64  enter;
 } SextantRootCandidate;
-/* The summaries (SextantCollectiveSummary) of the open instances on the
- * communicators for which @spans says TRUE, in no order, and into
- * @candidates (SextantRootCandidate) their members that may be the root */
-GArray  *_sextant_matcher_open_summaries  (SextantMatcher               *self,
+/* Into @candidates (SextantRootCandidate) the members that may be the root
+ * of the open instances on the communicators for which @spans says TRUE */
+void     _sextant_matcher_root_candidates (SextantMatcher               *self,
                                            gboolean                    (*spans) (SextantImport *import,
                                                                                  gint64         comm),
                                            GArray                       *candidates);
-/* After the summaries: another rank's member that may be the root of its
- * open instance here */
+/* After the combined summaries: another rank's member that may be the root
+ * of its open instance here */
 void     _sextant_matcher_add_root_candidate (SextantMatcher             *self,
                                               const SextantRootCandidate *candidate);
-/* Adds another rank's summary to the open instance of its key, if this
- * rank has one. */
-void     _sextant_matcher_merge_summary   (SextantMatcher                *self,
-                                           const SextantCollectiveSummary *summary);
+/* One past the last instance open here on @comm (no owner), 0: none */
+gint64   _sextant_matcher_open_end        (SextantMatcher               *self,
+                                           gint64                        comm);
+/* The summary of this rank's members of open instance @seq of @comm, FALSE
+ * if there is none */
+gboolean _sextant_matcher_open_summary    (SextantMatcher               *self,
+                                           gint64                        comm,
+                                           gint64                        seq,
+                                           SextantCollectiveSummary     *summary);
+/* The open instance of @combined's key, if this rank has one, takes the
+ * summary of all ranks' members (its own included); @kinds_differ: some
+ * ranks' members named another operation */
+void     _sextant_matcher_set_combined    (SextantMatcher                 *self,
+                                           const SextantCollectiveSummary *combined,
+                                           gboolean                        kinds_differ);
 typedef struct _SextantRequestPairing SextantRequestPairing;
 /* Where the decoders hand over the requests one thread started and another
  * may have completed (sextant-request-pairing.h) */
@@ -464,9 +474,21 @@ gboolean _sextant_import_share_takes_half       (SextantImport               *im
                                                  const SextantDeferredHalf   *half);
 gboolean _sextant_import_share_takes_collective (SextantImport               *import,
                                                  const SextantCollectiveHalf *half);
+/* The collective operations by the address of their names (the kinds of
+ * the members), and one's number (255: a name of none) */
+GHashTable *_sextant_import_collective_ops (void);
+gint64   _sextant_import_collective_op    (GHashTable                   *ops,
+                                           const char                   *kind);
 /* Sends the halves set aside to the ranks of their other ends, and hands
  * the matcher those of this rank's messages and collectives from all ranks. */
 gboolean _sextant_import_share_exchange  (SextantImport                *import,
                                           GError                      **error);
+
+/* sextant-summary-combine.c */
+/* After the exchange, on every rank that took part: the summaries of the
+ * collective instances on communicators that span ranks combined across
+ * ranks (SextantImportShare's allreduce) into the matcher's instances */
+gboolean _sextant_import_share_combine    (SextantImport                *import,
+                                           GError                      **error);
 
 G_END_DECLS

@@ -13,11 +13,15 @@
  * aside (each rank's halves in the order its matcher met them), so the two
  * shards write the same message. A collective on a communicator that
  * spans ranks is matched on each rank with the members it has, and only
- * the summary of each instance (its member count and bounds,
- * sextant-collective-bounds.h) goes to every other rank with members of
- * the communicator, which combines them: a shard writes its own members
- * and the rows of the instances it has members of, with the whole
- * instance's bounds. The members of SCAN and EXSCAN still go to every such
+ * the summary of each instance (its member count, root, operation and
+ * bounds, sextant-collective-bounds.h) crosses ranks: allreduces combine
+ * the summaries of every instance on such communicators, and each rank
+ * takes the combined summary of those it has members of. A shard writes
+ * its own members and the rows of the instances it has members of, with
+ * the whole instance's bounds. A member that may be the root of an
+ * instance none of its rank's members named the root of (an
+ * inter-communicator's) goes to the other ranks with members of the
+ * communicator in the exchange. The members of SCAN and EXSCAN still go to every such
  * rank (their rule compares a member with every lower rank's,
  * patterns/sql/early_scan.sql), and their instances are written whole.
  */
@@ -221,8 +225,7 @@ _sextant_import_share_takes_collective (SextantImport               *import,
 
 /* On the wire, each rank's part: the counts, then the message halves as
  * they are, then the collective members with their operation's number for
- * its name, then the summaries of instances likewise, then the members
- * that may be their instance's root. The parts of all ranks are written one after another into one
+ * its name, then the members that may be their instance's root. The parts of all ranks are written one after another into one
  * buffer, in the order the halves were set aside, and the exchange sends
  * them from there (parallel/sextant-shard-exchange.c): a half is copied
  * into that buffer, and the rank it goes to matches it where it was
@@ -231,7 +234,6 @@ typedef struct
 {
   guint64  n_halves;
   guint64  n_members;
-  guint64  n_summaries;
   guint64  n_candidates;
 } WireHeader;
 
@@ -241,23 +243,17 @@ typedef struct
   gint64                 op;     /* OTF2_CollectiveOp */
 } WireMember;
 
-typedef struct
-{
-  SextantCollectiveSummary  summary;   /* kind: NULL */
-  gint64                    op;
-} WireSummary;
-
 static gsize
 part_size (const WireHeader *header)
 {
   return sizeof *header + header->n_halves * sizeof (SextantDeferredHalf) + header->n_members * sizeof (WireMember) +
-         header->n_summaries * sizeof (WireSummary) + header->n_candidates * sizeof (SextantRootCandidate);
+         header->n_candidates * sizeof (SextantRootCandidate);
 }
 
 /* The operations by the address of their names (static strings, which
  * the members' kinds are), the lowest operation of a name first */
-static GHashTable *
-collective_ops (void)
+GHashTable *
+_sextant_import_collective_ops (void)
 {
   GHashTable *ops = g_hash_table_new (NULL, NULL);
 
@@ -267,8 +263,8 @@ collective_ops (void)
   return ops;
 }
 
-static gint64
-collective_op (GHashTable *ops,
+gint64
+_sextant_import_collective_op (GHashTable *ops,
                const char *kind)
 {
   gpointer op = NULL;
@@ -327,14 +323,13 @@ send_to_comm (SextantImport *import,
 }
 
 /* Every other rank's part of what this rank sends into one buffer, @out[r]
- * the part of rank r: a half to the rank of its other end, a member, a
- * summary (SextantCollectiveSummary) and a candidate root
- * (SextantRootCandidate) to every rank with members of its communicator.
+ * the part of rank r: a half to the rank of its other end, a member and a
+ * candidate root (SextantRootCandidate) to every rank with members of its
+ * communicator.
  * This rank's own part is empty: what it set aside stays in its arrays,
  * and unpack() takes it from there. */
 static void
 pack (SextantImport  *import,
-      GArray         *summaries,
       GArray         *candidates,
       GBytes        **out)
 {
@@ -344,9 +339,8 @@ pack (SextantImport  *import,
   g_autofree gsize *at = g_new (gsize, n_ranks);
   g_autofree gsize *halves_at = g_new (gsize, n_ranks);
   g_autofree gsize *members_at = g_new (gsize, n_ranks);
-  g_autofree gsize *summaries_at = g_new (gsize, n_ranks);
   g_autofree gsize *candidates_at = g_new (gsize, n_ranks);
-  g_autoptr(GHashTable) ops = collective_ops ();
+  g_autoptr(GHashTable) ops = _sextant_import_collective_ops ();
   g_autoptr(GBytes) all = NULL;
   gsize total = 0;
   guint8 *buffer;
@@ -356,22 +350,17 @@ pack (SextantImport  *import,
   for (guint i = 0; i < import->share_coll_halves->len; i++)
     count_to_comm (import, g_array_index (import->share_coll_halves, SextantCollectiveHalf, i).comm, headers,
                    G_STRUCT_OFFSET (WireHeader, n_members));
-  for (guint i = 0; i < summaries->len; i++)
-    count_to_comm (import, g_array_index (summaries, SextantCollectiveSummary, i).comm, headers,
-                   G_STRUCT_OFFSET (WireHeader, n_summaries));
   for (guint i = 0; i < candidates->len; i++)
     count_to_comm (import, g_array_index (candidates, SextantRootCandidate, i).comm, headers,
                    G_STRUCT_OFFSET (WireHeader, n_candidates));
   headers[share->rank].n_members = 0;
-  headers[share->rank].n_summaries = 0;
   headers[share->rank].n_candidates = 0;
   for (guint r = 0; r < n_ranks; r++)
     {
       at[r] = total;
       halves_at[r] = total + sizeof (WireHeader);
       members_at[r] = halves_at[r] + headers[r].n_halves * sizeof (SextantDeferredHalf);
-      summaries_at[r] = members_at[r] + headers[r].n_members * sizeof (WireMember);
-      candidates_at[r] = summaries_at[r] + headers[r].n_summaries * sizeof (WireSummary);
+      candidates_at[r] = members_at[r] + headers[r].n_members * sizeof (WireMember);
       total += part_size (&headers[r]);
     }
 
@@ -390,17 +379,9 @@ pack (SextantImport  *import,
     {
       WireMember member = { g_array_index (import->share_coll_halves, SextantCollectiveHalf, i), 0 };
 
-      member.op = collective_op (ops, member.half.kind);
+      member.op = _sextant_import_collective_op (ops, member.half.kind);
       member.half.kind = NULL;
       send_to_comm (import, member.half.comm, buffer, members_at, &member, sizeof member);
-    }
-  for (guint i = 0; i < summaries->len; i++)
-    {
-      WireSummary summary = { g_array_index (summaries, SextantCollectiveSummary, i), 0 };
-
-      summary.op = collective_op (ops, summary.summary.kind);
-      summary.summary.kind = NULL;
-      send_to_comm (import, summary.summary.comm, buffer, summaries_at, &summary, sizeof summary);
     }
   for (guint i = 0; i < candidates->len; i++)
     {
@@ -422,14 +403,13 @@ check_part (GBytes  *bytes,
 {
   gsize size = 0;
   const guint8 *data = g_bytes_get_data (bytes, &size);
-  WireHeader header = { 0, 0, 0, 0 };
+  WireHeader header = { 0, 0, 0 };
 
   if (size >= sizeof header)
     memcpy (&header, data, sizeof header);
   if (size < sizeof header ||
       header.n_halves > (size - sizeof header) / sizeof (SextantDeferredHalf) ||
       header.n_members > (size - sizeof header) / sizeof (WireMember) ||
-      header.n_summaries > (size - sizeof header) / sizeof (WireSummary) ||
       header.n_candidates > (size - sizeof header) / sizeof (SextantRootCandidate) ||
       size != part_size (&header))
     {
@@ -455,7 +435,6 @@ part_halves (SextantImport  *import,
     {
       header->n_halves = import->share_halves->len;
       header->n_members = import->share_coll_halves->len;
-      header->n_summaries = 0;
       header->n_candidates = 0;
       return (const guint8 *)import->share_halves->data;
     }
@@ -528,8 +507,7 @@ unpack_halves (SextantImport  *import,
 /* The collective members that the ranks sent (@in, checked: SCAN and
  * EXSCAN, whose rule compares each member with the lower ranks') and
  * those this rank set aside, in rank order, copied into one array; the
- * other ranks' summaries of the instances and candidate roots go to the
- * matcher's instances */
+ * other ranks' candidate roots go to the matcher's instances */
 static GArray *
 unpack_members (SextantImport  *import,
                 GBytes        **in)
@@ -565,14 +543,6 @@ unpack_members (SextantImport  *import,
           member.half.kind = sextant_otf2_collective_op_name ((OTF2_CollectiveOp)member.op);
           g_array_append_val (members, member.half);
         }
-      for (guint64 i = 0; i < header.n_summaries; i++, data += sizeof (WireSummary))
-        {
-          WireSummary summary;
-
-          memcpy (&summary, data, sizeof summary);
-          summary.summary.kind = sextant_otf2_collective_op_name ((OTF2_CollectiveOp)summary.op);
-          _sextant_matcher_merge_summary (import->matcher, &summary.summary);
-        }
     }
 
   /* the roots are named now, wherever a member named one */
@@ -584,8 +554,7 @@ unpack_members (SextantImport  *import,
       if (r == import->share->rank)
         continue;
       data = part_halves (import, in, r, &header);
-      data += header.n_halves * sizeof (SextantDeferredHalf) + header.n_members * sizeof (WireMember) +
-              header.n_summaries * sizeof (WireSummary);
+      data += header.n_halves * sizeof (SextantDeferredHalf) + header.n_members * sizeof (WireMember);
       for (guint64 i = 0; i < header.n_candidates; i++, data += sizeof (SextantRootCandidate))
         {
           SextantRootCandidate candidate;
@@ -608,7 +577,6 @@ _sextant_import_share_exchange (SextantImport  *import,
   g_autofree GBytes **in = g_new0 (GBytes *, MAX (n_ranks, 1));
   g_autoptr(GPtrArray) by_loc = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
   g_autoptr(GArray) members = NULL;
-  g_autoptr(GArray) summaries = NULL;
   g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (SextantRootCandidate));
   gint64 cpu_usec = sextant_thread_cpu_usec ();
   gboolean ok;
@@ -621,11 +589,15 @@ _sextant_import_share_exchange (SextantImport  *import,
    * exchange: the caller abandons it) */
   if (!_sextant_matcher_number_held_collectives (import->matcher, error))
     return FALSE;
-  summaries = _sextant_matcher_open_summaries (import->matcher, spans_ranks, candidates);
-  g_debug ("rank %u sends %u message halves, %u collective members and %u summaries to other ranks",
-           share->rank, import->share_halves->len, import->share_coll_halves->len, summaries->len);
-  pack (import, summaries, candidates, out);
+  _sextant_matcher_root_candidates (import->matcher, spans_ranks, candidates);
+  g_debug ("rank %u sends %u message halves, %u collective members and %u candidate roots to other ranks",
+           share->rank, import->share_halves->len, import->share_coll_halves->len, candidates->len);
+  pack (import, candidates, out);
   ok = share->exchange (out, in, share->user_data, error);
+  /* every rank that exchanged combines the summaries (before it checks
+   * what came: a rank that stopped there would leave the others waiting) */
+  if (ok)
+    ok = _sextant_import_share_combine (import, error);
   for (guint r = 0; r < n_ranks; r++)
     g_clear_pointer (&out[r], g_bytes_unref);
   for (guint r = 0; ok && r < n_ranks; r++)

@@ -12,9 +12,11 @@
  * the location's event file). The message halves and collective members
  * whose other ends another rank decodes are set aside while the events are
  * read; after the last location, one exchange (a callback: trace/ knows no
- * MPI) sends each rank the halves of its messages and collectives, and the
- * matcher matches them as the single-process import does. A message or
- * collective between ranks is so written in both shards, whole.
+ * MPI) sends each rank the halves of its messages, and allreduces (another
+ * callback) combine the summaries of the collective instances; the matcher
+ * matches them as the single-process import does. A message between ranks
+ * is so written in both shards, whole, and a collective instance with the
+ * bounds of all its members.
  */
 #pragma once
 
@@ -31,6 +33,23 @@ typedef gboolean (*SextantShareExchange) (GBytes   **out,
                                           gpointer   user_data,
                                           GError   **error);
 
+/* Folds the @count elements at @in into those at @inout, element by
+ * element; commutative and associative */
+typedef void (*SextantShareCombine) (gpointer      inout,
+                                     gconstpointer in,
+                                     gsize         count);
+
+/* Called by every rank alike, after a successful exchange: @data, @count
+ * elements of @size bytes each, becomes on every rank the fold by
+ * @combine of all ranks' @data (@count fits an int). Returns FALSE (and
+ * sets @error) when it fails. */
+typedef gboolean (*SextantShareAllreduce) (gpointer             data,
+                                           gsize                count,
+                                           gsize                size,
+                                           SextantShareCombine  combine,
+                                           gpointer             user_data,
+                                           GError             **error);
+
 typedef struct
 {
   guint                 rank;
@@ -39,7 +58,8 @@ typedef struct
    * definitions only (a manifest's) */
   gboolean              definitions_only;
   SextantShareExchange  exchange;
-  gpointer              user_data;
+  gpointer              user_data;     /* of both callbacks */
+  SextantShareAllreduce allreduce;
   /* nullable: where the import adds the CPU time (us) its exchange took
    * on this rank: packing, the exchange itself, unpacking and matching
    * what came in (`sextant-mpi import --stats`) */

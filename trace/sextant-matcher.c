@@ -1179,13 +1179,11 @@ compare_instances (gconstpointer a,
   return x->key.seq < y->key.seq ? -1 : x->key.seq > y->key.seq;
 }
 
-/* The open instance @seq of (@comm, no owner), or NULL */
-static PendingInstance *
-open_instance (SextantMatcher *self,
-               gint64          comm,
-               gint64          seq)
+/* The channel of (@comm, no owner), or NULL */
+static CollChannel *
+open_channel (SextantMatcher *self,
+              gint64          comm)
 {
-  gint64 index;
   guint i;
 
   if (self->colls_size == 0)
@@ -1193,14 +1191,27 @@ open_instance (SextantMatcher *self,
   for (i = coll_hash (comm, -1) & (self->colls_size - 1); self->colls[i] != NULL;
        i = (i + 1) & (self->colls_size - 1))
     if (self->colls[i]->comm == comm && self->colls[i]->owner == -1)
-      break;
-  if (self->colls[i] == NULL)
+      return self->colls[i];
+
+  return NULL;
+}
+
+/* The open instance @seq of (@comm, no owner), or NULL */
+static PendingInstance *
+open_instance (SextantMatcher *self,
+               gint64          comm,
+               gint64          seq)
+{
+  CollChannel *channel = open_channel (self, comm);
+  gint64 index;
+
+  if (channel == NULL)
     return NULL;
-  index = seq - self->colls[i]->base;
-  if (index < 0 || index >= self->colls[i]->len)
+  index = seq - channel->base;
+  if (index < 0 || index >= channel->len)
     return NULL;
 
-  return self->colls[i]->ring[(self->colls[i]->head + (guint)index) & (self->colls[i]->cap - 1)];
+  return channel->ring[(channel->head + (guint)index) & (channel->cap - 1)];
 }
 
 gboolean
@@ -1219,14 +1230,12 @@ _sextant_matcher_number_held_collectives (SextantMatcher  *self,
   return TRUE;
 }
 
-GArray *
-_sextant_matcher_open_summaries (SextantMatcher  *self,
-                                 gboolean       (*spans) (SextantImport *import,
+void
+_sextant_matcher_root_candidates (SextantMatcher  *self,
+                                  gboolean       (*spans) (SextantImport *import,
                                                           gint64         comm),
-                                 GArray          *candidates)
+                                  GArray          *candidates)
 {
-  GArray *summaries = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveSummary));
-
   for (guint c = 0; c < self->colls_size; c++)
     {
       CollChannel *channel = self->colls[c];
@@ -1236,16 +1245,8 @@ _sextant_matcher_open_summaries (SextantMatcher  *self,
       for (guint i = 0; i < channel->len; i++)
         {
           const PendingInstance *instance = channel->ring[(channel->head + i) & (channel->cap - 1)];
-          SextantCollectiveSummary summary;
 
-          if (instance == NULL)
-            continue;
-          summary = (SextantCollectiveSummary) {
-            instance->key.comm, instance->key.seq, instance->n_members, instance->root, instance->kind,
-            instance->nonblocking, instance->bounds,
-          };
-          g_array_append_val (summaries, summary);
-          for (guint k = 0; instance->root == SEXTANT_NULL && instance->rootless != NULL &&
+          for (guint k = 0; instance != NULL && instance->root == SEXTANT_NULL && instance->rootless != NULL &&
                             k < instance->rootless->len; k++)
             {
               const SextantBoundsMember *m = &g_array_index (instance->rootless, SextantBoundsMember, k);
@@ -1255,26 +1256,51 @@ _sextant_matcher_open_summaries (SextantMatcher  *self,
             }
         }
     }
+}
 
-  return summaries;
+gint64
+_sextant_matcher_open_end (SextantMatcher *self,
+                           gint64          comm)
+{
+  CollChannel *channel = open_channel (self, comm);
+
+  return channel != NULL ? channel->base + channel->len : 0;
+}
+
+gboolean
+_sextant_matcher_open_summary (SextantMatcher           *self,
+                               gint64                    comm,
+                               gint64                    seq,
+                               SextantCollectiveSummary *summary)
+{
+  const PendingInstance *instance = open_instance (self, comm, seq);
+
+  if (instance == NULL)
+    return FALSE;
+  *summary = (SextantCollectiveSummary) {
+    comm, seq, instance->n_members, instance->root, instance->kind, instance->nonblocking, instance->bounds,
+  };
+
+  return TRUE;
 }
 
 void
-_sextant_matcher_merge_summary (SextantMatcher                 *self,
-                                const SextantCollectiveSummary *summary)
+_sextant_matcher_set_combined (SextantMatcher                 *self,
+                               const SextantCollectiveSummary *combined,
+                               gboolean                        kinds_differ)
 {
-  PendingInstance *instance = open_instance (self, summary->comm, summary->seq);
+  PendingInstance *instance = open_instance (self, combined->comm, combined->seq);
 
   if (instance == NULL)
     return;
-  if (g_strcmp0 (summary->kind, instance->kind) != 0)
-    _sextant_import_log (self->import, "collective_mismatch", SEXTANT_NULL, summary->bounds.begin,
+  if (kinds_differ || g_strcmp0 (combined->kind, instance->kind) != 0)
+    _sextant_import_log (self->import, "collective_mismatch", SEXTANT_NULL, combined->bounds.begin,
                          "members of one collective instance disagree on its operation or root "
-                         "(%s vs %s)", summary->kind, instance->kind);
-  instance->n_members += (guint)summary->n_members;
-  sextant_collective_bounds_merge (&instance->bounds, &summary->bounds);
-  if (instance->root == SEXTANT_NULL && summary->root != SEXTANT_NULL)
-    name_root (self, instance, summary->root);
+                         "(%s vs %s)", combined->kind, instance->kind);
+  instance->n_members = (guint)combined->n_members;
+  instance->bounds = combined->bounds;
+  if (instance->root == SEXTANT_NULL && combined->root != SEXTANT_NULL)
+    name_root (self, instance, combined->root);
 }
 
 void

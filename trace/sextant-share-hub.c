@@ -11,7 +11,10 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "sextant-share-hub.h"
+#include "sextant-trace-error.h"
 
 typedef struct
 {
@@ -101,4 +104,57 @@ sextant_share_hub_exchange (GBytes   **out,
     in[from] = g_bytes_ref (slots[from * hub->n + me->rank]);
 
   return TRUE;
+}
+
+gboolean
+sextant_share_allreduce_by_exchange (SextantShareExchange   exchange,
+                                     gpointer               user_data,
+                                     guint                  n_ranks,
+                                     gpointer               data,
+                                     gsize                  count,
+                                     gsize                  size,
+                                     SextantShareCombine    combine,
+                                     GError               **error)
+{
+  g_autoptr(GBytes) mine = g_bytes_new (data, count * size);
+  g_autofree GBytes **out = g_new (GBytes *, MAX (n_ranks, 1));
+  g_autofree GBytes **in = g_new0 (GBytes *, MAX (n_ranks, 1));
+  gboolean ok;
+
+  for (guint r = 0; r < n_ranks; r++)
+    out[r] = mine;
+  ok = exchange (out, in, user_data, error);
+  for (guint r = 0; ok && r < n_ranks; r++)
+    {
+      if (g_bytes_get_size (in[r]) != count * size)
+        {
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                       "rank %u sent %" G_GSIZE_FORMAT " bytes to an allreduce of %" G_GSIZE_FORMAT,
+                       r, g_bytes_get_size (in[r]), count * size);
+          ok = FALSE;
+        }
+      else if (r == 0)
+        memcpy (data, g_bytes_get_data (in[r], NULL), count * size);
+      else
+        combine (data, g_bytes_get_data (in[r], NULL), count);
+    }
+  for (guint r = 0; r < n_ranks; r++)
+    g_clear_pointer (&in[r], g_bytes_unref);
+
+  return ok;
+}
+
+/* A SextantShareAllreduce: @rank from sextant_share_hub_get_rank() */
+gboolean
+sextant_share_hub_allreduce (gpointer              data,
+                             gsize                 count,
+                             gsize                 size,
+                             SextantShareCombine   combine,
+                             gpointer              rank,
+                             GError              **error)
+{
+  Rank *me = rank;
+
+  return sextant_share_allreduce_by_exchange (sextant_share_hub_exchange, rank, me->hub->n, data, count, size,
+                                              combine, error);
 }

@@ -40,19 +40,20 @@ message sends two halves, one each way. A rank of P ranks then takes
 
 C(P) and bytes(P) its collectives' CPU and the bytes it sends, B the
 bytes/s of its link (assumed); the efficiency is T(1) / (P T(P)). The
-collectives, whose instances a rank summarises (SUMMARY_BYTES: member
-count, root, operation and the bounds the rules compare with; only SCAN
-and EXSCAN members cross whole, and the benchmark has none), two ways:
+collectives, whose instances a rank summarises (member count, root,
+operation and the bounds the rules compare with; only SCAN and EXSCAN
+members cross whole, and the benchmark has none), two ways:
 
-* now (collective_now()): each rank sends the summary of each instance it
-  has members of to every other rank that holds members of its
+* now (collective_now()): allreduces of the summaries over the ranks (a
+  reduce-scatter and an allgather; sextant-summary-combine.c): a rank
+  sends and receives 2 COMBINED_BYTES per instance that spans ranks
+  whatever P, and combines one summary per instance (c_m each, assumed:
+  the CPU the crossing runs measured per member);
+* to every rank (collective_to_every(), the import before the allreduce):
+  each rank sends the summary of each instance it has members of
+  (SUMMARY_BYTES) to every other rank that holds members of its
   communicator (the benchmark's collectives are over all ranks), so a rank
-  sends and merges I (P - 1) summaries, c_m each (assumed: the CPU the
-  crossing runs measured per member);
-* per instance (collective_term()): one allreduce of the summaries over
-  the ranks (a reduce-scatter and an allgather): a rank sends and receives
-  2 SUMMARY_BYTES per instance that spans ranks whatever P, and combines
-  one summary per instance (c_m each).
+  sends and merges I (P - 1) summaries, c_m each.
 
 The measured traces of SUMMARY.TSV and CROSSING.TSV were imported before
 collectives were summarised (every member went to every rank, MEMBER_BYTES
@@ -66,7 +67,8 @@ import sys
 
 HALF_BYTES = 120
 MEMBER_BYTES = 112      # a member as the measured imports sent it
-SUMMARY_BYTES = 152
+SUMMARY_BYTES = 152     # a summary as the alltoallv sent it
+COMBINED_BYTES = 136    # a summary in the allreduce
 
 
 def solve(rows, values):
@@ -108,17 +110,18 @@ def stencil_messages(n, p):
     return edges, crossing
 
 
-def collective_term(p, instances, c_m):
-    """A rank's collectives per instance: (CPU s, bytes it sends): an
-    allreduce of one SUMMARY_BYTES summary per instance that spans ranks"""
+def collective_now(p, instances, c_m):
+    """A rank's collectives today: (CPU s, bytes it sends): an allreduce of
+    one COMBINED_BYTES summary per instance that spans ranks"""
     if p == 1:
         return 0.0, 0.0
-    return c_m * instances, 2 * SUMMARY_BYTES * instances
+    return c_m * instances, 2 * COMBINED_BYTES * instances
 
 
-def collective_now(p, instances, c_m):
-    """A rank's collectives today: (CPU s, bytes it sends): the summary of
-    each instance to every other rank, and a rank merges those of all ranks"""
+def collective_to_every(p, instances, c_m):
+    """A rank's collectives before the allreduce: (CPU s, bytes it sends):
+    the summary of each instance to every other rank, and a rank merges
+    those of all ranks"""
     copies = instances * (p - 1)
     return c_m * copies, SUMMARY_BYTES * copies
 
@@ -209,14 +212,14 @@ def main():
         print(f"{n} locations ({px} x {py}), {iterations:.3g} iterations, "
               f"{instances:.3g} collectives with {members:.3g} members; one rank {single:.4g} s")
         print()
-        print("| ranks | messages that cross | time of a rank, s (now) | efficiency (now) "
-              "| bytes a rank sends (per instance) | time of a rank, s (per instance) | efficiency (per instance) |")
+        print("| ranks | messages that cross | bytes a rank sends (now) | time of a rank, s (now) "
+              "| efficiency (now) | time of a rank, s (to every rank) | efficiency (to every rank) |")
         print("|---:|---:|---:|---:|---:|---:|---:|")
         for p in args.ranks or [2 ** k for k in range(1, 11)]:
-            t_now, frac, _ = rank_time(p, lambda q: collective_now(q, instances, c_m))
-            t_inst, _, sent = rank_time(p, lambda q: collective_term(q, instances, c_m))
-            print(f"| {p} | {frac:.1%} | {t_now:.3g} | {single / (p * t_now):.0%} "
-                  f"| {sent:.3g} | {t_inst:.3g} | {single / (p * t_inst):.0%} |")
+            t_now, frac, sent = rank_time(p, lambda q: collective_now(q, instances, c_m))
+            t_every, _, _ = rank_time(p, lambda q: collective_to_every(q, instances, c_m))
+            print(f"| {p} | {frac:.1%} | {sent:.3g} | {t_now:.3g} | {single / (p * t_now):.0%} "
+                  f"| {t_every:.3g} | {single / (p * t_every):.0%} |")
 
 
 if __name__ == "__main__":
