@@ -137,14 +137,16 @@ const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_LOCATIONS] =
     "SELECT l.id, l.otf2_id, l.name, l.type, g.name, l.defined_events, l.events "
     "FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group ORDER BY l.id",
+  /* counted on each shard of a manifest, its own rows (@rows), and summed
+   * (sextant-store-shard-reads.c): not row by row through the manifest */
   [SEXTANT_QUERY_SUMMARY_COUNTS] =
-    "SELECT (SELECT count(*) FROM visit), "
-    "       (SELECT count(*) FROM message WHERE send_time IS NOT NULL AND recv_time IS NOT NULL), "
-    "       (SELECT count(*) FROM message WHERE send_time IS NULL OR recv_time IS NULL), "
-    "       (SELECT count(*) FROM collective), "
-    "       (SELECT count(*) FROM rma_op), "
-    "       (SELECT count(*) FROM lock), "
-    "       (SELECT count(*) FROM metric_value)",
+    "SELECT (SELECT count(*) FROM visit WHERE @rows(visit)), "
+    "       (SELECT count(*) FROM message WHERE @rows(message) AND send_time IS NOT NULL AND recv_time IS NOT NULL), "
+    "       (SELECT count(*) FROM message WHERE @rows(message) AND (send_time IS NULL OR recv_time IS NULL)), "
+    "       (SELECT count(*) FROM collective WHERE @rows(collective)), "
+    "       (SELECT count(*) FROM rma_op WHERE @rows(rma_op)), "
+    "       (SELECT count(*) FROM lock WHERE @rows(lock)), "
+    "       (SELECT count(*) FROM metric_value WHERE @rows(metric_value))",
   [SEXTANT_QUERY_IMPORT_LOG] =
     "SELECT severity, kind, loc, first_time, count, message FROM import_log ORDER BY id",
   [SEXTANT_QUERY_LOCATION_VISITS] =

@@ -935,3 +935,82 @@ sextant_shard_union_get_location_shard (SextantShardUnion *self,
 
   return rank != NULL ? GPOINTER_TO_UINT (rank) - 1 : G_MAXUINT;
 }
+
+SextantStore *
+sextant_shard_union_get_shard (SextantShardUnion  *self,
+                               guint               rank,
+                               GError            **error)
+{
+  char *message = NULL;
+
+  g_return_val_if_fail (rank < self->n_shards, NULL);
+
+  if (!shard_db (self, rank, &message))
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, "reading the shards: %s", message);
+      sqlite3_free (message);
+      return NULL;
+    }
+  sextant_store_set_cancellable (self->shards[rank].store, sextant_store_get_cancellable (self->manifest));
+
+  return self->shards[rank].store;
+}
+
+/* The condition of @placeholder's argument @inner ("@own(" or "@rows(")
+ * for shard @rank of @self (NULL: a single store) */
+static char *
+own_condition (SextantShardUnion *self,
+               guint              rank,
+               const char        *placeholder,
+               const char        *inner)
+{
+  const RoutedTable *routed = NULL;
+  g_autoptr(GString) condition = NULL;
+
+  if (self == NULL)
+    return g_strdup ("1");
+  if (g_str_equal (placeholder, "@own("))
+    return g_strdup_printf ("((%s) IN %s)", inner, self->shards[rank].own);
+  routed = find_routed (inner);
+  g_return_val_if_fail (routed != NULL, g_strdup ("1"));
+  if (routed->own == NULL)
+    return g_strdup ("1");
+  condition = g_string_new (routed->own);
+  g_string_replace (condition, "@own", self->shards[rank].own, 0);
+
+  return g_strdup_printf ("(%s)", condition->str);
+}
+
+char *
+sextant_shard_union_own_sql (SextantShardUnion  *self,
+                             guint               rank,
+                             const char         *sql)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = sql;
+
+  while (*p != '\0')
+    {
+      const char *placeholder = g_str_has_prefix (p, "@own(") ? "@own(" : g_str_has_prefix (p, "@rows(") ? "@rows(" : NULL;
+      const char *end;
+      int depth = 1;
+
+      if (placeholder == NULL)
+        {
+          g_string_append_c (out, *p++);
+          continue;
+        }
+      p += strlen (placeholder);
+      for (end = p; *end != '\0' && (depth > 1 || *end != ')'); end++)
+        depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
+      {
+        g_autofree char *inner = g_strndup (p, end - p);
+        g_autofree char *condition = own_condition (self, rank, placeholder, inner);
+
+        g_string_append (out, condition);
+      }
+      p = *end == ')' ? end + 1 : end;
+    }
+
+  return g_string_free (out, FALSE);
+}
