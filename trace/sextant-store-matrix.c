@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "sextant-store-private.h"
+#include "sextant-store-shard-reads.h"
 
 #define MESSAGE_COLUMNS \
   "SELECT m.send_loc, m.recv_loc, m.bytes, m.send_time, m.recv_time, m.recv_visit, v.leave - v.enter " \

@@ -364,31 +364,4 @@ int           sextant_row_get_n_columns     (const SextantRow  *row);
 int           sextant_row_find_column       (const SextantRow  *row,
                                              const char        *name);
 
-/* Reading a manifest's shards (sextant-store-shard-reads.c) */
-typedef struct _SextantShardUnion SextantShardUnion;
-
-int           _sextant_row_get_n_columns    (const SextantRow  *row);
-SextantShardUnion *_sextant_store_get_shard_union (SextantStore *self);
-gboolean      _sextant_store_foreach_sql_valist (SextantStore    *self,
-                                                 const char      *sql,
-                                                 SextantRowFunc   func,
-                                                 gpointer         user_data,
-                                                 GError         **error,
-                                                 const char      *types,
-                                                 va_list          args);
-gboolean      _sextant_store_foreach_shards (SextantStore      *self,
-                                             const char        *sql,
-                                             SextantRowFunc     func,
-                                             gpointer           user_data,
-                                             GError           **error,
-                                             const char        *types,
-                                             ...);
-gboolean      _sextant_store_foreach_summed_valist (SextantStore    *self,
-                                                    const char      *sql,
-                                                    SextantRowFunc   func,
-                                                    gpointer         user_data,
-                                                    GError         **error,
-                                                    const char      *types,
-                                                    va_list          args);
-
 G_END_DECLS

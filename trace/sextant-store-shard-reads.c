@@ -14,8 +14,10 @@
  */
 #include "config.h"
 
-#include "sextant-store-private.h"
-#include "sextant-store-union.h"
+#include <string.h>
+
+#include "sextant-store-shard-reads.h"
+#include "sextant-store-views-private.h"
 
 static gboolean
 foreach_shards_valist (SextantStore    *self,
@@ -128,4 +130,125 @@ _sextant_store_foreach_summed_valist (SextantStore    *self,
     g_string_append_printf (select, "%s%" G_GINT64_FORMAT, c > 0 ? ", " : "", g_array_index (sums, gint64, c));
 
   return sextant_store_foreach_sql (self, select->str, func, user_data, error, "");
+}
+
+/* The rows of the shards' subquery, put in the manifest's temporary table */
+static gboolean
+insert_row (const SextantRow  *row,
+            gpointer           user_data,
+            GError           **error)
+{
+  sqlite3_stmt *insert = user_data;
+  int rc;
+
+  for (int c = 0; c < _sextant_row_get_n_columns (row); c++)
+    sqlite3_bind_value (insert, c + 1, _sextant_row_get_value (row, c));
+  rc = sqlite3_step (insert);
+  sqlite3_reset (insert);
+  if (rc != SQLITE_DONE)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, "reading the shards: %s",
+                   sqlite3_errmsg (sqlite3_db_handle (insert)));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+no_rows (const SextantRow  *row,
+         gpointer           user_data,
+         GError           **error)
+{
+  return TRUE;
+}
+
+/*
+ * _sextant_store_foreach_each_valist:
+ * @sql: a query with one "@each(SELECT ...)" subquery, which reads the
+ *   shards' own rows (@rows(), @own()) and gives rows the rest of the
+ *   query combines (sums of counts, say: the shards' groups may overlap)
+ *
+ * On a manifest, runs the subquery on each shard, keeps its rows in a
+ * temporary table of the manifest's connection, and runs the rest of the
+ * query on it; on a single store the subquery is a plain one. @types and
+ * the arguments are bound to the subquery and the query both.
+ */
+gboolean
+_sextant_store_foreach_each_valist (SextantStore    *self,
+                                    const char      *sql,
+                                    SextantRowFunc   func,
+                                    gpointer         user_data,
+                                    GError         **error,
+                                    const char      *types,
+                                    va_list          args)
+{
+  static const char each_table[] = "temp.sextant_each";
+  SextantShardUnion *shards = _sextant_store_get_shard_union (self);
+  const char *start = strstr (sql, "@each(");
+  const char *end;
+  int depth = 1;
+  g_autofree char *inner = NULL;
+  g_autofree char *outer = NULL;
+  g_autofree char *create = NULL;
+  g_autofree char *drop = g_strdup_printf ("DROP TABLE IF EXISTS %s", each_table);
+  g_autoptr(GString) insert_sql = g_string_new (NULL);
+  sqlite3 *db = _sextant_store_get_db (self);
+  sqlite3_stmt *insert = NULL;
+  va_list copy;
+  gboolean ok;
+  int n_columns;
+
+  g_return_val_if_fail (start != NULL, FALSE);
+  for (end = start + strlen ("@each("); *end != '\0' && (depth > 1 || *end != ')'); end++)
+    depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
+  inner = g_strndup (start + strlen ("@each("), end - start - strlen ("@each("));
+  if (shards == NULL)
+    {
+      outer = g_strdup_printf ("%.*s(%s)%s", (int)(start - sql), sql, inner, *end != '\0' ? end + 1 : end);
+      return foreach_shards_valist (self, outer, func, user_data, error, types, args);
+    }
+
+  /* the table, of the subquery's columns (the manifest's tables have the
+   * shards' columns), and the rows of each shard in it */
+  {
+    g_autofree char *shape = sextant_shard_union_own_sql (NULL, 0, inner);
+
+    create = g_strdup_printf ("CREATE TEMP TABLE sextant_each AS SELECT * FROM (%s) WHERE 0", shape);
+  }
+  if (!sextant_store_foreach_sql (self, drop, no_rows, NULL, error, "") ||
+      !sextant_store_foreach_sql (self, create, no_rows, NULL, error, ""))
+    return FALSE;
+  n_columns = 0;
+  {
+    sqlite3_stmt *count = NULL;
+
+    if (sqlite3_prepare_v2 (db, "SELECT count (*) FROM pragma_table_info ('sextant_each', 'temp')", -1, &count,
+                            NULL) == SQLITE_OK && sqlite3_step (count) == SQLITE_ROW)
+      n_columns = sqlite3_column_int (count, 0);
+    sqlite3_finalize (count);
+  }
+  g_string_append_printf (insert_sql, "INSERT INTO %s VALUES (", each_table);
+  for (int c = 0; c < n_columns; c++)
+    g_string_append_printf (insert_sql, "%s?%d", c > 0 ? ", " : "", c + 1);
+  g_string_append_c (insert_sql, ')');
+  if (n_columns == 0 || sqlite3_prepare_v2 (db, insert_sql->str, -1, &insert, NULL) != SQLITE_OK)
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, "reading the shards: %s",
+                   sqlite3_errmsg (db));
+      sextant_store_foreach_sql (self, drop, no_rows, NULL, NULL, "");
+      return FALSE;
+    }
+  va_copy (copy, args);
+  ok = foreach_shards_valist (self, inner, insert_row, insert, error, types, copy);
+  va_end (copy);
+  sqlite3_finalize (insert);
+
+  /* the rest of the query on them */
+  outer = g_strdup_printf ("%.*s%s%s", (int)(start - sql), sql, each_table, *end != '\0' ? end + 1 : end);
+  ok = ok && _sextant_store_foreach_sql_valist (self, outer, func, user_data, error, types, args);
+  if (!sextant_store_foreach_sql (self, drop, no_rows, NULL, ok ? error : NULL, ""))
+    ok = FALSE;
+
+  return ok;
 }

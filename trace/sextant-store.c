@@ -50,6 +50,7 @@
 #include "sextant-store-union.h"
 #include "sextant-sql-functions.h"
 #include "sextant-store-private.h"
+#include "sextant-store-shard-reads.h"
 #include "sextant-store-shards.h"
 #include "sextant-store-views-private.h"
 #include "sextant-trace-resources.h"
@@ -1240,7 +1241,10 @@ sextant_store_foreach (SextantStore      *self,
 
   va_start (args, types);
   /* a count over the shards' own rows: summed over the shards */
-  if (strstr (_sextant_store_stmt_sql[query], "@rows(") != NULL)
+  if (strstr (_sextant_store_stmt_sql[query], "@each(") != NULL)
+    ok = _sextant_store_foreach_each_valist (self, _sextant_store_stmt_sql[query], func, user_data, error, types,
+                                             args);
+  else if (strstr (_sextant_store_stmt_sql[query], "@rows(") != NULL)
     ok = _sextant_store_foreach_summed_valist (self, _sextant_store_stmt_sql[query], func, user_data, error, types,
                                                args);
   else
@@ -1268,6 +1272,13 @@ int
 _sextant_row_get_n_columns (const SextantRow *row)
 {
   return sqlite3_column_count (row->stmt);
+}
+
+sqlite3_value *
+_sextant_row_get_value (const SextantRow *row,
+                        int               column)
+{
+  return sqlite3_column_value (row->stmt, column);
 }
 
 SextantShardUnion *
