@@ -403,6 +403,13 @@ union_best_index (sqlite3_vtab       *vtab,
             continue;
           info->idxNum |= 1;
           cost /= 1000;
+          /* a row by its id (a visit's): one row, as SQLite's own tables
+           * count it, so that a join looks visits up rather than scan them */
+          if (c->iColumn == table->by_id && c->iColumn == table->id)
+            {
+              cost = MIN (cost, 10);
+              info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+            }
         }
       /* and one on an instance id, the shard that holds it */
       else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && c->iColumn == table->by_instance)
@@ -426,7 +433,7 @@ union_best_index (sqlite3_vtab       *vtab,
       g_string_append_printf (plan, "%s%d%s", n > 1 ? " " : "", c->iColumn, op);
     }
   info->estimatedCost = cost;
-  info->estimatedRows = (sqlite3_int64)cost;
+  info->estimatedRows = (info->idxFlags & SQLITE_INDEX_SCAN_UNIQUE) != 0 ? 1 : (sqlite3_int64)cost;
   /* and the columns the statement reads (the others are not read from the
    * shards: a count reads none) */
   info->idxStr = sqlite3_mprintf ("%s|%llx", plan->str, (unsigned long long)info->colUsed);
