@@ -404,7 +404,8 @@ union_best_index (sqlite3_vtab       *vtab,
           info->idxNum |= 1;
           cost /= 1000;
           /* a row by its id (a visit's): one row, as SQLite's own tables
-           * count it, so that a join looks visits up rather than scan them */
+           * count it, so that a join looks visits up rather than scan them
+           * (a cost of 1000 rows made it scan them) */
           if (c->iColumn == table->by_id && c->iColumn == table->id)
             {
               cost = MIN (cost, 10);
@@ -418,6 +419,12 @@ union_best_index (sqlite3_vtab       *vtab,
             continue;
           info->idxNum |= 4;
           cost /= 1000;
+          /* an instance by its id: one row (as a visit by its id, above) */
+          if (c->iColumn == table->id)
+            {
+              cost = MIN (cost, 10);
+              info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+            }
         }
       else if (is_remapped (table, c->iColumn))
         {
@@ -963,7 +970,10 @@ sextant_shard_union_get_shard (SextantShardUnion  *self,
   return self->shards[rank].store;
 }
 
-/* The condition of @placeholder's argument @inner ("@own(" or "@rows(")
+static const char * const own_placeholders[] = { "@own(", "@rows(", "@shard_id(" };
+
+/* The condition of @placeholder's argument @inner ("@own(" or "@rows("; or
+ * for "@shard_id(", the id the manifest reads for the shard's id @inner)
  * for shard @rank of @self (NULL: a single store) */
 static char *
 own_condition (SextantShardUnion *self,
@@ -974,6 +984,9 @@ own_condition (SextantShardUnion *self,
   const RoutedTable *routed = NULL;
   g_autoptr(GString) condition = NULL;
 
+  if (g_str_equal (placeholder, "@shard_id("))
+    return self == NULL ? g_strdup_printf ("(%s)", inner)
+                        : g_strdup_printf ("((%s) | %" G_GINT64_FORMAT ")", inner, sextant_shard_id (rank, 0));
   if (self == NULL)
     return g_strdup ("1");
   if (g_str_equal (placeholder, "@own("))
@@ -998,9 +1011,13 @@ sextant_shard_union_own_sql (SextantShardUnion  *self,
 
   while (*p != '\0')
     {
-      const char *placeholder = g_str_has_prefix (p, "@own(") ? "@own(" : g_str_has_prefix (p, "@rows(") ? "@rows(" : NULL;
+      const char *placeholder = NULL;
       const char *end;
       int depth = 1;
+
+      for (guint i = 0; placeholder == NULL && i < G_N_ELEMENTS (own_placeholders); i++)
+        if (g_str_has_prefix (p, own_placeholders[i]))
+          placeholder = own_placeholders[i];
 
       if (placeholder == NULL)
         {

@@ -55,7 +55,9 @@ SextantStore      *sextant_shard_union_get_shard (SextantShardUnion  *self,
  * filled in: "@own(EXPR)" becomes "(EXPR) IN (its locations)", and
  * "@rows(TABLE)" the condition of TABLE's rows that are the shard's own
  * (those a scan of the manifest reads from it); both "1" on a single
- * store. EXPR may hold parentheses; TABLE is a table of events. */
+ * store; "@shard_id(EXPR)", EXPR (an id that each shard numbers on its
+ * own, a message's) as the manifest reads it (sextant_shard_id()). EXPR
+ * may hold parentheses; TABLE is a table of events. */
 char              *sextant_shard_union_own_sql (SextantShardUnion  *self,
                                                 guint               rank,
                                                 const char         *sql);
