@@ -483,11 +483,13 @@ load_stored_directory (ColumnTable *self,
 static int
 load_directory (ColumnTable *self)
 {
-  Spread spread = { { 0 } };
+  Spread spread;
   int rc;
 
   if (self->loaded && self->generation == self->module->generation)
     return SQLITE_OK;
+  /* not before: it is large, and most calls find the directory loaded */
+  memset (&spread, 0, sizeof spread);
 
   for (guint i = 0; i < self->dir->len; i++)
     g_clear_pointer (&g_array_index (self->dir, DirEntry, i).data, g_bytes_unref);

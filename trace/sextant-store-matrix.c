@@ -32,21 +32,24 @@
 #include <string.h>
 
 #include "sextant-store-private.h"
+#include "sextant-store-shard-reads.h"
 
 #define MESSAGE_COLUMNS \
   "SELECT m.send_loc, m.recv_loc, m.bytes, m.send_time, m.recv_time, m.recv_visit, v.leave - v.enter " \
   "FROM message AS m LEFT JOIN visit AS v ON v.id = m.recv_visit "
 
+/* read on each shard of a manifest, the messages of its receivers
+ * (@own): with their receive visits, which are in the same shard */
 static const char all_messages_sql[] =
-  MESSAGE_COLUMNS "WHERE m.send_time IS NOT NULL AND m.recv_time IS NOT NULL";
+  MESSAGE_COLUMNS "WHERE @own(m.recv_loc) AND m.send_time IS NOT NULL AND m.recv_time IS NOT NULL";
 
 /* sent in [?1, ?2), or received there and sent outside: each constraint on
  * its own prunes the chunks by their zone maps (messages are stored in the
  * order they were matched, which follows time) */
 static const char range_messages_sql[] =
-  MESSAGE_COLUMNS "WHERE m.send_time >= ?1 AND m.send_time < ?2 AND m.recv_time IS NOT NULL "
+  MESSAGE_COLUMNS "WHERE @own(m.recv_loc) AND m.send_time >= ?1 AND m.send_time < ?2 AND m.recv_time IS NOT NULL "
   "UNION ALL "
-  MESSAGE_COLUMNS "WHERE m.recv_time >= ?1 AND m.recv_time < ?2 AND m.send_time IS NOT NULL "
+  MESSAGE_COLUMNS "WHERE @own(m.recv_loc) AND m.recv_time >= ?1 AND m.recv_time < ?2 AND m.send_time IS NOT NULL "
   "  AND (m.send_time < ?1 OR m.send_time >= ?2)";
 
 typedef struct
@@ -230,8 +233,8 @@ sextant_store_read_message_pairs (SextantStore  *self,
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
 
-  if (whole ? !sextant_store_foreach_sql (self, all_messages_sql, message_row, &sum, error, "")
-            : !sextant_store_foreach_sql (self, range_messages_sql, message_row, &sum, error, "ii",
+  if (whole ? !_sextant_store_foreach_shards (self, all_messages_sql, message_row, &sum, error, "")
+            : !_sextant_store_foreach_shards (self, range_messages_sql, message_row, &sum, error, "ii",
                                           begin == SEXTANT_NULL ? G_MININT64 : begin,
                                           end == SEXTANT_NULL ? G_MAXINT64 : end))
     return NULL;

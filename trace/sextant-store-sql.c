@@ -139,14 +139,16 @@ const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_LOCATIONS] =
     "SELECT l.id, l.otf2_id, l.name, l.type, g.name, l.defined_events, l.events "
     "FROM location AS l LEFT JOIN location_group AS g ON g.id = l.location_group ORDER BY l.id",
+  /* counted on each shard of a manifest, its own rows (@rows), and summed
+   * (sextant-store-shard-reads.c): not row by row through the manifest */
   [SEXTANT_QUERY_SUMMARY_COUNTS] =
-    "SELECT (SELECT count(*) FROM visit), "
-    "       (SELECT count(*) FROM message WHERE send_time IS NOT NULL AND recv_time IS NOT NULL), "
-    "       (SELECT count(*) FROM message WHERE send_time IS NULL OR recv_time IS NULL), "
-    "       (SELECT count(*) FROM collective), "
-    "       (SELECT count(*) FROM rma_op), "
-    "       (SELECT count(*) FROM lock), "
-    "       (SELECT count(*) FROM metric_value)",
+    "SELECT (SELECT count(*) FROM visit WHERE @rows(visit)), "
+    "       (SELECT count(*) FROM message WHERE @rows(message) AND send_time IS NOT NULL AND recv_time IS NOT NULL), "
+    "       (SELECT count(*) FROM message WHERE @rows(message) AND (send_time IS NULL OR recv_time IS NULL)), "
+    "       (SELECT count(*) FROM collective WHERE @rows(collective)), "
+    "       (SELECT count(*) FROM rma_op WHERE @rows(rma_op)), "
+    "       (SELECT count(*) FROM lock WHERE @rows(lock)), "
+    "       (SELECT count(*) FROM metric_value WHERE @rows(metric_value))",
   [SEXTANT_QUERY_IMPORT_LOG] =
     "SELECT severity, kind, loc, first_time, count, message FROM import_log ORDER BY id",
   [SEXTANT_QUERY_LOCATION_VISITS] =
@@ -282,18 +284,25 @@ const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
     "SELECT r.name, r.category, sum (f.visits), sum (f.inclusive), sum (f.exclusive), r.file, r.begin_line "
     "FROM call_path_profile AS f JOIN call_path AS p ON p.id = f.path JOIN region AS r ON r.id = p.region "
     "GROUP BY p.region ORDER BY 5 DESC, 1 LIMIT ?1",
+  /* these two count on each shard of a manifest and sum the shards' counts
+   * (@each, @rows: sextant-store-shard-reads.h) */
   [SEXTANT_QUERY_COMM_MATRIX] =
-    "SELECT s.otf2_id, r.otf2_id, count (*), coalesce (sum (m.bytes), 0) FROM message AS m "
+    "SELECT s.otf2_id, r.otf2_id, sum (m.n), sum (m.bytes) FROM @each("
+    "  SELECT send_loc, recv_loc, count (*) AS n, coalesce (sum (bytes), 0) AS bytes FROM message "
+    "  WHERE @rows(message) AND send_time IS NOT NULL AND recv_time IS NOT NULL GROUP BY send_loc, recv_loc) AS m "
     "JOIN location AS s ON s.id = m.send_loc JOIN location AS r ON r.id = m.recv_loc "
-    "WHERE m.send_time IS NOT NULL AND m.recv_time IS NOT NULL GROUP BY m.send_loc, m.recv_loc "
-    "ORDER BY 1, 2",
+    "GROUP BY m.send_loc, m.recv_loc ORDER BY 1, 2",
   [SEXTANT_QUERY_MESSAGE_SIZES] =
-    "SELECT coalesce (bytes, recv_bytes), count (*) FROM message GROUP BY 1 ORDER BY 1",
+    "SELECT size, sum (n) FROM @each("
+    "  SELECT coalesce (bytes, recv_bytes) AS size, count (*) AS n FROM message WHERE @rows(message) GROUP BY 1) "
+    "GROUP BY 1 ORDER BY 1",
+  /* the worst of each shard's worst (@each) */
   [SEXTANT_QUERY_TOP_INSTANCES] =
     "SELECT i.pattern, p.title, i.severity, l.otf2_id, i.visit, i.callpath, i.file, i.line, "
     "       i.begin, i.\"end\", pl.otf2_id, i.comment, i.loc, i.peer_loc, i.site_kind, i.function, "
     "       i.id, i.cause, rl.otf2_id, i.root_loc, i.cause_instance "
-    "FROM (SELECT id FROM pattern_instance_data ORDER BY severity DESC, id LIMIT ?1) AS top "
+    "FROM (SELECT id FROM @each(SELECT id, severity FROM pattern_instance_data WHERE @rows(pattern_instance_data) "
+    "      ORDER BY severity DESC, id LIMIT ?1) ORDER BY severity DESC, id LIMIT ?1) AS top "
     "JOIN pattern_instance AS i ON i.id = top.id JOIN pattern AS p ON p.id = i.pattern "
     "JOIN location AS l ON l.id = i.loc LEFT JOIN location AS pl ON pl.id = i.peer_loc "
     "LEFT JOIN location AS rl ON rl.id = i.root_loc "

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "sextant-store-private.h"
+#include "sextant-store-shard-reads.h"
 
 /* The attribute ids onecoll's recorder writes, by name: a subquery each, so
  * that a trace without them simply matches nothing. */
@@ -182,17 +183,21 @@ static const char count_visits_before_sql[] =
   "  AND id BETWEEN (SELECT first_visit FROM location WHERE id = ?1) AND ?3";
 
 /* Matched messages sent in [?1, ?2] (send_time prunes the chunks: messages
- * are stored in the order they were matched, which follows time) */
+ * are stored in the order they were matched, which follows time); on a
+ * manifest read on each shard, those of its senders (with their send
+ * visits), their ids as the manifest numbers them
+ * (sextant-store-shard-reads.h) */
 #define MESSAGE_WHERE \
-  "WHERE m.send_time BETWEEN ?1 AND ?2 AND m.recv_time IS NOT NULL " \
+  "WHERE @own(m.send_loc) AND m.send_time BETWEEN ?1 AND ?2 AND m.recv_time IS NOT NULL " \
   "  AND m.send_loc IS NOT NULL AND m.recv_loc IS NOT NULL"
 
 static const char messages_sql[] =
-  "SELECT m.id, m.send_loc, m.recv_loc, coalesce (m.bytes, m.recv_bytes, 0), m.send_time, NULL, m.recv_time "
+  "SELECT @shard_id(m.id), m.send_loc, m.recv_loc, coalesce (m.bytes, m.recv_bytes, 0), m.send_time, NULL, "
+  "       m.recv_time "
   "FROM message AS m " MESSAGE_WHERE;
 
 static const char messages_enter_sql[] =
-  "SELECT m.id, m.send_loc, m.recv_loc, coalesce (m.bytes, m.recv_bytes, 0), m.send_time, sv.enter, "
+  "SELECT @shard_id(m.id), m.send_loc, m.recv_loc, coalesce (m.bytes, m.recv_bytes, 0), m.send_time, sv.enter, "
   "       m.recv_time "
   "FROM message AS m LEFT JOIN visit AS sv ON sv.id = m.send_visit " MESSAGE_WHERE;
 
@@ -1100,6 +1105,7 @@ typedef struct
 {
   SextantMessageFunc func;
   gpointer           user_data;
+  gboolean           stopped;   /* by @func: the next shards' rows are not read */
 } MessageScan;
 
 static gboolean
@@ -1110,6 +1116,8 @@ message_row (const SextantRow  *row,
   MessageScan *scan = user_data;
   SextantMessageInfo message;
 
+  if (scan->stopped)
+    return FALSE;
   message.id = sextant_row_get_int (row, 0);
   message.send_loc = sextant_row_get_int (row, 1);
   message.recv_loc = sextant_row_get_int (row, 2);
@@ -1118,7 +1126,9 @@ message_row (const SextantRow  *row,
   message.send_enter = sextant_row_get_int_or_null (row, 5);
   message.recv_time = sextant_row_get_int (row, 6);
 
-  return scan->func (&message, scan->user_data);
+  scan->stopped = !scan->func (&message, scan->user_data);
+
+  return !scan->stopped;
 }
 
 /**
@@ -1144,13 +1154,13 @@ sextant_store_foreach_message (SextantStore        *self,
                                gpointer             user_data,
                                GError             **error)
 {
-  MessageScan scan = { func, user_data };
+  MessageScan scan = { func, user_data, FALSE };
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
 
-  return sextant_store_foreach_sql (self, with_send_enter ? messages_enter_sql : messages_sql,
-                                    message_row, &scan, error, "ii",
+  return _sextant_store_foreach_shards (self, with_send_enter ? messages_enter_sql : messages_sql,
+                                        message_row, &scan, error, "ii",
                                     begin == SEXTANT_NULL ? G_MININT64 + 1 : begin,
                                     end == SEXTANT_NULL ? G_MAXINT64 : end);
 }

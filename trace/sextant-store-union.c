@@ -111,9 +111,24 @@ typedef struct
   int                by_instance;
   guint64            remap;     /* bit c: column c is a per-shard id */
   int                once;      /* column index, or -1 */
-  GHashTable        *stmts;     /* "rank\nSQL" -> a prepared statement not in use */
+  GHashTable        *plans;     /* idxStr -> Plan */
   int                id;        /* the column "id" (the row id), or -1 */
 } UnionTable;
+
+/* One plan of xBestIndex, as xFilter reads it: the constraints passed on,
+ * the shards' SQL, and per shard the statement of each kind of read (the
+ * shard's own rows, or any row) kept from the last read for the next (a
+ * join reads its inner table once per row of the outer one: a filter
+ * costs no parsing, no SQL text and no hashing of it). */
+typedef struct
+{
+  int           n;          /* constraints */
+  int          *cols;       /* their columns */
+  char        **ops;        /* and operators ("=", "<", ...) */
+  char         *sql;        /* with @rows and @own, filled in per shard */
+  sqlite3_stmt **kept[2];   /* [any_row][rank]: a statement not in use, or NULL */
+  guint         n_shards;
+} Plan;
 
 typedef struct
 {
@@ -121,7 +136,7 @@ typedef struct
   sqlite3_stmt  *stmt;      /* on the shard being read */
   guint          shard;
   guint          last;      /* the last shard to read */
-  char          *sql;
+  Plan          *plan;      /* (not owned: the table's) */
   sqlite3_value **args;     /* copies of xFilter's */
   int            n_args;
   guint64        remap_args; /* bit i: argument i is a per-shard id */
@@ -201,64 +216,76 @@ is_remapped (const UnionTable *table,
 }
 
 static void
-union_table_free (UnionTable *table)
+plan_free (gpointer data)
 {
-  g_clear_pointer (&table->columns, g_ptr_array_unref);
-  g_clear_pointer (&table->stmts, g_hash_table_unref);
-  g_free (table);
+  Plan *plan = data;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      for (guint rank = 0; plan->kept[k] != NULL && rank < plan->n_shards; rank++)
+        sqlite3_finalize (plan->kept[k][rank]);
+      g_free (plan->kept[k]);
+    }
+  for (int i = 0; i < plan->n; i++)
+    g_free (plan->ops[i]);
+  g_free (plan->ops);
+  g_free (plan->cols);
+  g_free (plan->sql);
+  g_free (plan);
 }
 
 static void
-stmt_free (gpointer stmt)
+union_table_free (UnionTable *table)
 {
-  sqlite3_finalize (stmt);
+  g_clear_pointer (&table->columns, g_ptr_array_unref);
+  g_clear_pointer (&table->plans, g_hash_table_unref);
+  g_free (table);
 }
 
-/* @sql prepared on shard @rank's @db: the one kept from an earlier read if
- * it is there (a join reads the inner table once per outer row) */
+/* The statement of @plan on shard @rank (@db) for the shard's own rows, or
+ * for any row: the one kept from an earlier read if it is there */
 static sqlite3_stmt *
-take_stmt (UnionTable  *table,
-           guint        rank,
-           sqlite3     *db,
-           const char  *sql,
-           int         *rc)
+take_stmt (UnionTable        *table,
+           Plan              *plan,
+           gboolean           any_row,
+           guint              rank,
+           sqlite3           *db,
+           int               *rc)
 {
-  g_autofree char *key = g_strdup_printf ("%u\n%s", rank, sql);
-  gpointer kept_key = NULL;
-  gpointer stmt = NULL;
+  SextantShardUnion *shards = table->shards;
+  sqlite3_stmt *stmt = g_steal_pointer (&plan->kept[any_row ? 1 : 0][rank]);
+  g_autoptr(GString) sql = NULL;
 
-  if (g_hash_table_steal_extended (table->stmts, key, &kept_key, &stmt))
-    {
-      g_free (kept_key);
-      *rc = SQLITE_OK;
-      return stmt;
-    }
-  *rc = sqlite3_prepare_v2 (db, sql, -1, (sqlite3_stmt **)&stmt, NULL);
+  *rc = SQLITE_OK;
+  if (stmt != NULL)
+    return stmt;
+  sql = g_string_new (plan->sql);
+  g_string_replace (sql, "@rows", table->table->own != NULL && !any_row ? table->table->own : "1", 1);
+  g_string_replace (sql, "@own", shards->shards[rank].own, 0);
+  *rc = sqlite3_prepare_v2 (db, sql->str, -1, &stmt, NULL);
 
   return stmt;
 }
 
 /* Keeps @stmt (of shard @rank) for the next read, or finalizes it when
- * one of the same SQL is kept already */
+ * one is kept already */
 static void
-give_stmt (UnionTable   *table,
+give_stmt (Plan         *plan,
+           gboolean      any_row,
            guint         rank,
            sqlite3_stmt *stmt)
 {
-  char *key;
+  sqlite3_stmt **slot;
 
   if (stmt == NULL)
     return;
-  key = g_strdup_printf ("%u\n%s", rank, sqlite3_sql (stmt));
+  slot = &plan->kept[any_row ? 1 : 0][rank];
   sqlite3_reset (stmt);
   sqlite3_clear_bindings (stmt);
-  if (g_hash_table_contains (table->stmts, key))
-    {
-      sqlite3_finalize (stmt);
-      g_free (key);
-    }
+  if (*slot != NULL)
+    sqlite3_finalize (stmt);
   else
-    g_hash_table_insert (table->stmts, key, stmt);
+    *slot = stmt;
 }
 
 static int
@@ -284,7 +311,7 @@ union_connect (sqlite3             *db,
   table->shards = aux;
   table->table = routed;
   table->columns = g_ptr_array_new_with_free_func (g_free);
-  table->stmts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, stmt_free);
+  table->plans = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, plan_free);
   /* the columns of the manifest's own (empty) table of that name */
   rc = sqlite3_prepare_v2 (db, "SELECT name FROM pragma_table_info (?1, 'main') ORDER BY cid", -1, &stmt, NULL);
   if (rc == SQLITE_OK)
@@ -350,8 +377,8 @@ op_sql (unsigned char op)
     }
 }
 
-/* idxStr: the constraints passed on, "column op" each, space-separated
- * (e.g. "3= 4>="); idxNum: bit 0 an equality on the route column, bit 1
+/* idxStr: the constraints passed on, "column op" each, space-separated,
+ * then "|" and the columns used in hexadecimal (e.g. "3= 4>=|1f"); idxNum: bit 0 an equality on the route column, bit 1
  * one on the per-shard id, bit 2 one on the instance id. */
 static int
 union_best_index (sqlite3_vtab       *vtab,
@@ -378,6 +405,14 @@ union_best_index (sqlite3_vtab       *vtab,
             continue;
           info->idxNum |= 1;
           cost /= 1000;
+          /* a row by its id (a visit's): one row, as SQLite's own tables
+           * count it, so that a join looks visits up rather than scan them
+           * (a cost of 1000 rows made it scan them) */
+          if (c->iColumn == table->by_id && c->iColumn == table->id)
+            {
+              cost = MIN (cost, 10);
+              info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+            }
         }
       /* and one on an instance id, the shard that holds it */
       else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && c->iColumn == table->by_instance)
@@ -386,6 +421,12 @@ union_best_index (sqlite3_vtab       *vtab,
             continue;
           info->idxNum |= 4;
           cost /= 1000;
+          /* an instance by its id: one row (as a visit by its id, above) */
+          if (c->iColumn == table->id)
+            {
+              cost = MIN (cost, 10);
+              info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+            }
         }
       else if (is_remapped (table, c->iColumn))
         {
@@ -401,8 +442,10 @@ union_best_index (sqlite3_vtab       *vtab,
       g_string_append_printf (plan, "%s%d%s", n > 1 ? " " : "", c->iColumn, op);
     }
   info->estimatedCost = cost;
-  info->estimatedRows = (sqlite3_int64)cost;
-  info->idxStr = sqlite3_mprintf ("%s", plan->str);
+  info->estimatedRows = (info->idxFlags & SQLITE_INDEX_SCAN_UNIQUE) != 0 ? 1 : (sqlite3_int64)cost;
+  /* and the columns the statement reads (the others are not read from the
+   * shards: a count reads none) */
+  info->idxStr = sqlite3_mprintf ("%s|%llx", plan->str, (unsigned long long)info->colUsed);
   info->needToFreeIdxStr = 1;
 
   return SQLITE_OK;
@@ -423,8 +466,9 @@ union_open (sqlite3_vtab         *vtab,
 static void
 cursor_reset (UnionCursor *self)
 {
-  give_stmt ((UnionTable *)self->base.pVtab, self->shard, g_steal_pointer (&self->stmt));
-  g_clear_pointer (&self->sql, g_free);
+  if (self->plan != NULL)
+    give_stmt (self->plan, self->any_row, self->shard, g_steal_pointer (&self->stmt));
+  self->plan = NULL;
   for (int i = 0; i < self->n_args; i++)
     sqlite3_value_free (self->args[i]);
   g_clear_pointer (&self->args, g_free);
@@ -478,13 +522,7 @@ cursor_step (UnionCursor *self)
           /* a cancelled read of the manifest stops the shard's too */
           sextant_store_set_cancellable (shards->shards[self->shard].store,
                                          sextant_store_get_cancellable (shards->manifest));
-          {
-            g_autoptr(GString) sql = g_string_new (self->sql);
-
-            g_string_replace (sql, "@rows", table->table->own != NULL && !self->any_row ? table->table->own : "1", 1);
-            g_string_replace (sql, "@own", shards->shards[self->shard].own, 0);
-            self->stmt = take_stmt (table, self->shard, db, sql->str, &rc);
-          }
+          self->stmt = take_stmt (table, self->plan, self->any_row, self->shard, db, &rc);
           for (int i = 0; rc == SQLITE_OK && i < self->n_args; i++)
             {
               if (self->remap_args & (G_GUINT64_CONSTANT (1) << i))
@@ -510,7 +548,7 @@ cursor_step (UnionCursor *self)
           g_clear_pointer (&self->stmt, sqlite3_finalize);
           return set_vtab_error (&table->base, message);
         }
-      give_stmt (table, self->shard, g_steal_pointer (&self->stmt));
+      give_stmt (self->plan, self->any_row, self->shard, g_steal_pointer (&self->stmt));
       self->shard++;
       if (self->one_row && self->row > 0)
         self->shard = self->last + 1;
@@ -542,6 +580,68 @@ route_instance (SextantShardUnion *shards,
     }
 }
 
+/* The plan of @idx_str, parsed and its SQL written at its first filter;
+ * NULL with the table's error set when it is not one of union_best_index()'s */
+static Plan *
+find_plan (UnionTable *table,
+           const char *idx_str)
+{
+  Plan *plan = g_hash_table_lookup (table->plans, idx_str);
+  g_autoptr(GString) sql = NULL;
+  g_auto(GStrv) parts = NULL;
+  g_auto(GStrv) constraints = NULL;
+  guint64 used;
+
+  if (plan != NULL)
+    return plan;
+  parts = g_strsplit (idx_str, "|", 2);
+  if (g_strv_length (parts) != 2)
+    {
+      set_vtab_error (&table->base, sqlite3_mprintf ("sextant_shards: bad plan %s", idx_str));
+      return NULL;
+    }
+  used = g_ascii_strtoull (parts[1], NULL, 16);
+  constraints = g_strsplit (parts[0], " ", -1);
+  plan = g_new0 (Plan, 1);
+  plan->n_shards = table->shards->n_shards;
+  plan->kept[0] = g_new0 (sqlite3_stmt *, plan->n_shards);
+  plan->kept[1] = g_new0 (sqlite3_stmt *, plan->n_shards);
+  plan->cols = g_new0 (int, g_strv_length (constraints) + 1);
+  plan->ops = g_new0 (char *, g_strv_length (constraints) + 1);
+  g_hash_table_insert (table->plans, g_strdup (idx_str), plan);
+
+  /* the columns used (bit 63: that one and those after it), the row id's */
+  sql = g_string_new ("SELECT ");
+  for (guint i = 0; i < table->columns->len; i++)
+    {
+      gboolean read = (int)i == table->id || (used & (G_GUINT64_CONSTANT (1) << MIN (i, 63))) != 0;
+
+      g_string_append_printf (sql, "%s%s%s%s", i > 0 ? ", " : "", read ? "\"" : "NULL",
+                              read ? (const char *)g_ptr_array_index (table->columns, i) : "", read ? "\"" : "");
+    }
+  /* the shard's own rows (@rows, filled in per shard), and the constraints */
+  g_string_append_printf (sql, " FROM main.\"%s\" WHERE (@rows)", table->table->name);
+  for (guint i = 0; constraints[i] != NULL && constraints[i][0] != '\0'; i++)
+    {
+      char *op = NULL;
+      int col = (int)g_ascii_strtoll (constraints[i], &op, 10);
+      const char *name = col >= 0 && (guint)col < table->columns->len ? g_ptr_array_index (table->columns, col) : NULL;
+
+      if (name == NULL || !g_strv_contains ((const char * const[]) { "=", ">", "<=", "<", ">=", NULL }, op))
+        {
+          g_hash_table_remove (table->plans, idx_str);
+          set_vtab_error (&table->base, sqlite3_mprintf ("sextant_shards: bad plan %s", idx_str));
+          return NULL;
+        }
+      g_string_append_printf (sql, " AND \"%s\" %s ?%d", name, op, plan->n + 1);
+      plan->cols[plan->n] = col;
+      plan->ops[plan->n++] = g_strdup (op);
+    }
+  plan->sql = g_string_free (g_steal_pointer (&sql), FALSE);
+
+  return plan;
+}
+
 static int
 union_filter (sqlite3_vtab_cursor  *cursor,
               int                   idx_num,
@@ -552,8 +652,7 @@ union_filter (sqlite3_vtab_cursor  *cursor,
   UnionCursor *self = (UnionCursor *)cursor;
   UnionTable *table = (UnionTable *)cursor->pVtab;
   SextantShardUnion *shards = table->shards;
-  g_autoptr(GString) sql = g_string_new ("SELECT ");
-  g_auto(GStrv) plan = g_strsplit (idx_str != NULL ? idx_str : "", " ", -1);
+  Plan *plan;
 
   cursor_reset (self);
   self->row = 0;
@@ -563,23 +662,20 @@ union_filter (sqlite3_vtab_cursor  *cursor,
   self->shard = 0;
   self->last = shards->n_shards - 1;
 
-  for (guint i = 0; i < table->columns->len; i++)
-    g_string_append_printf (sql, "%s\"%s\"", i > 0 ? ", " : "", (const char *)g_ptr_array_index (table->columns, i));
-  /* the shard's own rows (@rows, filled in per shard), and the constraints */
-  g_string_append_printf (sql, " FROM main.\"%s\" WHERE (@rows)", table->table->name);
+  if (!(plan = find_plan (table, idx_str != NULL ? idx_str : "")))
+    return SQLITE_ERROR;
+  if (argc != plan->n)
+    return set_vtab_error (cursor->pVtab, sqlite3_mprintf ("sextant_shards: bad plan %s", idx_str));
   self->args = g_new0 (sqlite3_value *, MAX (argc, 1));
-  for (int i = 0; i < argc && plan[i] != NULL && plan[i][0] != '\0'; i++)
+  for (int i = 0; i < argc; i++)
     {
-      char *op = NULL;
-      int col = (int)g_ascii_strtoll (plan[i], &op, 10);
-      const char *name = col >= 0 && (guint)col < table->columns->len ? g_ptr_array_index (table->columns, col) : NULL;
+      int col = plan->cols[i];
+      gboolean equal = plan->ops[i][0] == '=';
 
-      if (name == NULL || !g_strv_contains ((const char * const[]) { "=", ">", "<=", "<", ">=", NULL }, op))
-        return set_vtab_error (cursor->pVtab, sqlite3_mprintf ("sextant_shards: bad plan %s", idx_str));
       /* a location or an id of another type than an integer matches nothing */
       if (sqlite3_value_type (argv[i]) == SQLITE_NULL)
         return SQLITE_OK;
-      if ((col == table->route || col == table->by_id) && g_str_equal (op, "=") && (idx_num & 1))
+      if ((col == table->route || col == table->by_id) && equal && (idx_num & 1))
         {
           gint64 loc = sqlite3_value_int64 (argv[i]) >> (col == table->by_id ? 32 : 0);
           gpointer rank = loc >= 0 && loc <= G_MAXINT ? g_hash_table_lookup (shards->loc_shard,
@@ -589,16 +685,19 @@ union_filter (sqlite3_vtab_cursor  *cursor,
             return SQLITE_OK;
           self->shard = MAX (self->shard, (guint)GPOINTER_TO_UINT (rank) - 1);
           self->last = MIN (self->last, (guint)GPOINTER_TO_UINT (rank) - 1);
+          /* the shard of the location holds its rows as its own: no need to
+           * ask (a list of its locations costs a lookup table per read) */
+          self->any_row = TRUE;
           idx_num &= ~1;
         }
-      else if (col == table->by_instance && g_str_equal (op, "=") && (idx_num & 4))
+      else if (col == table->by_instance && equal && (idx_num & 4))
         {
           if (sqlite3_value_numeric_type (argv[i]) != SQLITE_INTEGER ||
               !route_instance (shards, sqlite3_value_int64 (argv[i]), self))
             return SQLITE_OK;
           idx_num &= ~4;
         }
-      else if (is_remapped (table, col) && self->n_args < 64)
+      else if (is_remapped (table, col) && i < 64)
         {
           gint64 id = sqlite3_value_int64 (argv[i]);
 
@@ -607,17 +706,16 @@ union_filter (sqlite3_vtab_cursor  *cursor,
             return SQLITE_OK;
           self->shard = MAX (self->shard, sextant_shard_of_id (id));
           self->last = MIN (self->last, sextant_shard_of_id (id));
-          self->remap_args |= G_GUINT64_CONSTANT (1) << self->n_args;
+          self->remap_args |= G_GUINT64_CONSTANT (1) << i;
           /* the id picks one shard, whose row it names even when another
            * shard's is the one a scan reads: an instance names the message
            * or collective of its own shard */
-          self->any_row |= g_str_equal (op, "=");
+          self->any_row |= equal;
         }
-      self->one_row |= col == table->once && g_str_equal (op, "=");
-      g_string_append_printf (sql, " AND \"%s\" %s ?%d", name, op, self->n_args + 1);
+      self->one_row |= col == table->once && equal;
       self->args[self->n_args++] = sqlite3_value_dup (argv[i]);
     }
-  self->sql = g_string_free (g_steal_pointer (&sql), FALSE);
+  self->plan = plan;
   self->eof = FALSE;
 
   return cursor_step (self);
@@ -852,4 +950,93 @@ sextant_shard_union_get_location_shard (SextantShardUnion *self,
   gpointer rank = loc >= 0 && loc <= G_MAXINT ? g_hash_table_lookup (self->loc_shard, GINT_TO_POINTER ((gint)loc)) : NULL;
 
   return rank != NULL ? GPOINTER_TO_UINT (rank) - 1 : G_MAXUINT;
+}
+
+SextantStore *
+sextant_shard_union_get_shard (SextantShardUnion  *self,
+                               guint               rank,
+                               GError            **error)
+{
+  char *message = NULL;
+
+  g_return_val_if_fail (rank < self->n_shards, NULL);
+
+  if (!shard_db (self, rank, &message))
+    {
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE, "reading the shards: %s", message);
+      sqlite3_free (message);
+      return NULL;
+    }
+  sextant_store_set_cancellable (self->shards[rank].store, sextant_store_get_cancellable (self->manifest));
+
+  return self->shards[rank].store;
+}
+
+static const char * const own_placeholders[] = { "@own(", "@rows(", "@shard_id(" };
+
+/* The condition of @placeholder's argument @inner ("@own(" or "@rows("; or
+ * for "@shard_id(", the id the manifest reads for the shard's id @inner)
+ * for shard @rank of @self (NULL: a single store) */
+static char *
+own_condition (SextantShardUnion *self,
+               guint              rank,
+               const char        *placeholder,
+               const char        *inner)
+{
+  const RoutedTable *routed = NULL;
+  g_autoptr(GString) condition = NULL;
+
+  if (g_str_equal (placeholder, "@shard_id("))
+    return self == NULL ? g_strdup_printf ("(%s)", inner)
+                        : g_strdup_printf ("((%s) | %" G_GINT64_FORMAT ")", inner, sextant_shard_id (rank, 0));
+  if (self == NULL)
+    return g_strdup ("1");
+  if (g_str_equal (placeholder, "@own("))
+    return g_strdup_printf ("((%s) IN %s)", inner, self->shards[rank].own);
+  routed = find_routed (inner);
+  g_return_val_if_fail (routed != NULL, g_strdup ("1"));
+  if (routed->own == NULL)
+    return g_strdup ("1");
+  condition = g_string_new (routed->own);
+  g_string_replace (condition, "@own", self->shards[rank].own, 0);
+
+  return g_strdup_printf ("(%s)", condition->str);
+}
+
+char *
+sextant_shard_union_own_sql (SextantShardUnion  *self,
+                             guint               rank,
+                             const char         *sql)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = sql;
+
+  while (*p != '\0')
+    {
+      const char *placeholder = NULL;
+      const char *end;
+      int depth = 1;
+
+      for (guint i = 0; placeholder == NULL && i < G_N_ELEMENTS (own_placeholders); i++)
+        if (g_str_has_prefix (p, own_placeholders[i]))
+          placeholder = own_placeholders[i];
+
+      if (placeholder == NULL)
+        {
+          g_string_append_c (out, *p++);
+          continue;
+        }
+      p += strlen (placeholder);
+      for (end = p; *end != '\0' && (depth > 1 || *end != ')'); end++)
+        depth += *end == '(' ? 1 : *end == ')' ? -1 : 0;
+      {
+        g_autofree char *inner = g_strndup (p, end - p);
+        g_autofree char *condition = own_condition (self, rank, placeholder, inner);
+
+        g_string_append (out, condition);
+      }
+      p = *end == ')' ? end + 1 : end;
+    }
+
+  return g_string_free (out, FALSE);
 }

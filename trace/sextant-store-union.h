@@ -46,4 +46,20 @@ guint              sextant_shard_union_get_n_shards (SextantShardUnion *self);
 guint              sextant_shard_union_get_location_shard (SextantShardUnion *self,
                                                            gint64             loc);
 
+/* Shard @rank's store, opened if it is not yet (cancelled with the
+ * manifest); NULL with @error set when it cannot be. */
+SextantStore      *sextant_shard_union_get_shard (SextantShardUnion  *self,
+                                                  guint               rank,
+                                                  GError            **error);
+/* @sql for shard @rank of @self (NULL: a single store), its own rows
+ * filled in: "@own(EXPR)" becomes "(EXPR) IN (its locations)", and
+ * "@rows(TABLE)" the condition of TABLE's rows that are the shard's own
+ * (those a scan of the manifest reads from it); both "1" on a single
+ * store; "@shard_id(EXPR)", EXPR (an id that each shard numbers on its
+ * own, a message's) as the manifest reads it (sextant_shard_id()). EXPR
+ * may hold parentheses; TABLE is a table of events. */
+char              *sextant_shard_union_own_sql (SextantShardUnion  *self,
+                                                guint               rank,
+                                                const char         *sql);
+
 G_END_DECLS

@@ -50,6 +50,7 @@
 #include "sextant-store-union.h"
 #include "sextant-sql-functions.h"
 #include "sextant-store-private.h"
+#include "sextant-store-shard-reads.h"
 #include "sextant-store-shards.h"
 #include "sextant-store-views-private.h"
 #include "sextant-trace-resources.h"
@@ -1239,10 +1240,51 @@ sextant_store_foreach (SextantStore      *self,
   g_return_val_if_fail (func != NULL, FALSE);
 
   va_start (args, types);
-  ok = foreach_valist (self, _sextant_store_stmt_sql[query], FALSE, func, user_data, error, types, args);
+  /* a count over the shards' own rows: summed over the shards */
+  if (strstr (_sextant_store_stmt_sql[query], "@each(") != NULL)
+    ok = _sextant_store_foreach_each_valist (self, _sextant_store_stmt_sql[query], func, user_data, error, types,
+                                             args);
+  else if (strstr (_sextant_store_stmt_sql[query], "@rows(") != NULL)
+    ok = _sextant_store_foreach_summed_valist (self, _sextant_store_stmt_sql[query], func, user_data, error, types,
+                                               args);
+  else
+    ok = foreach_valist (self, _sextant_store_stmt_sql[query], FALSE, func, user_data, error, types, args);
   va_end (args);
 
   return ok;
+}
+
+/* foreach_valist() (stopped early without an error: a success) for
+ * sextant-store-shard-reads.c */
+gboolean
+_sextant_store_foreach_sql_valist (SextantStore    *self,
+                                   const char      *sql,
+                                   SextantRowFunc   func,
+                                   gpointer         user_data,
+                                   GError         **error,
+                                   const char      *types,
+                                   va_list          args)
+{
+  return foreach_valist (self, sql, TRUE, func, user_data, error, types, args);
+}
+
+int
+_sextant_row_get_n_columns (const SextantRow *row)
+{
+  return sqlite3_column_count (row->stmt);
+}
+
+sqlite3_value *
+_sextant_row_get_value (const SextantRow *row,
+                        int               column)
+{
+  return sqlite3_column_value (row->stmt, column);
+}
+
+SextantShardUnion *
+_sextant_store_get_shard_union (SextantStore *self)
+{
+  return self->shards;
 }
 
 /**
