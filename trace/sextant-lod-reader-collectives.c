@@ -73,7 +73,7 @@ typedef struct
   GArray *spans;       /* of Span */
   GArray *read;        /* of MemberRead */
   guint   last;        /* the collective of the last member read */
-  GArray *shard_of;    /* (nullable) of a manifest: by location, its shard (gint32, -1 none) */
+  SextantStore *manifest; /* (nullable) the store, when it is a manifest */
 } CollectiveBuild;
 
 typedef struct
@@ -98,31 +98,6 @@ collective_row (const SextantRow  *row,
   span.item = build->collectives->len;
   g_array_append_val (build->collectives, c);
   g_array_append_val (build->spans, span);
-
-  return TRUE;
-}
-
-/* a manifest's locations and their shards */
-static const char shard_of_sql[] = "SELECT loc, shard FROM shard_location";
-
-static gboolean
-shard_of_row (const SextantRow  *row,
-              gpointer           user_data,
-              GError           **error)
-{
-  GArray *shard_of = user_data;
-  gint64 loc = sextant_row_get_int (row, 0);
-  guint old = shard_of->len;
-
-  if (loc < 0 || loc >= G_MAXINT32)
-    return TRUE;
-  if ((guint)loc >= shard_of->len)
-    {
-      g_array_set_size (shard_of, (guint)loc + 1);
-      for (guint i = old; i < shard_of->len; i++)
-        g_array_index (shard_of, gint32, i) = -1;
-    }
-  g_array_index (shard_of, gint32, loc) = (gint32)sextant_row_get_int (row, 1);
 
   return TRUE;
 }
@@ -168,6 +143,7 @@ index_members (const SextantChunk  *c,
     {
       gint64 id = sextant_chunk_get (c, SEXTANT_MEMBER_COLLECTIVE, r);
       gint64 loc = sextant_chunk_get (c, SEXTANT_MEMBER_LOC, r);
+      guint shard;
       MemberRead read;
       IndexedCollective *found;
 
@@ -177,8 +153,8 @@ index_members (const SextantChunk  *c,
        * EXSCAN between shards whole: a member is read from the shard of
        * its location (a chunk's rows have the shard's rank in the high
        * bits) */
-      if (build->shard_of != NULL && loc >= 0 && (guint64)loc < build->shard_of->len &&
-          g_array_index (build->shard_of, gint32, loc) != (gint32)sextant_shard_of_id (first_row))
+      if (build->manifest != NULL && (shard = sextant_store_get_location_shard (build->manifest, loc)) != G_MAXUINT &&
+          shard != sextant_shard_of_id (first_row))
         continue;
       found = &g_array_index (build->collectives, IndexedCollective, read.collective);
       read.m.loc = _sextant_lod_or_zero (loc);
@@ -213,20 +189,13 @@ collective_index_load (SextantLodReader  *self,
   g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
   g_autoptr(GArray) read = g_array_new (FALSE, FALSE, sizeof (MemberRead));
   g_autoptr(GArray) next = NULL;
-  g_autoptr(GArray) shard_of = NULL;
-  CollectiveBuild build = { collectives, spans, read, 0, NULL };
+  CollectiveBuild build = { collectives, spans, read, 0,
+                            sextant_store_get_n_shards (self->store) > 0 ? self->store : NULL };
   CollectiveIndex *index;
   guint first = 0;
 
   if (self->collective_index != NULL)
     return TRUE;
-  if (sextant_store_get_n_shards (self->store) > 0)
-    {
-      shard_of = g_array_new (FALSE, FALSE, sizeof (gint32));
-      build.shard_of = shard_of;
-      if (!sextant_store_foreach_sql (self->store, shard_of_sql, shard_of_row, shard_of, error, ""))
-        return FALSE;
-    }
   if (!sextant_store_foreach_sql (self->store, collectives_sql, collective_row, &build, error, "") ||
       !_sextant_lod_chunk_table_foreach (self, "collective_member", SEXTANT_MEMBER_N_COLUMNS, index_members, &build,
                                          error))

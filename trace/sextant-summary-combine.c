@@ -95,16 +95,6 @@ spans_ranks (SextantImport        *import,
   return FALSE;
 }
 
-static gint
-compare_comm (gconstpointer a,
-              gconstpointer b)
-{
-  gint64 x = *(const gint64 *)a;
-  gint64 y = *(const gint64 *)b;
-
-  return (x > y) - (x < y);
-}
-
 /* The communicators that span ranks, in id order */
 static GArray *
 spanning_comms (SextantImport *import)
@@ -122,7 +112,7 @@ spanning_comms (SextantImport *import)
 
         g_array_append_val (comms, comm);
       }
-  g_array_sort (comms, compare_comm);
+  g_array_sort (comms, _sextant_compare_int64);
 
   return comms;
 }
@@ -179,6 +169,27 @@ fill (SextantImport *import,
   };
 }
 
+/* Allreduces the @n summaries of @block and applies them; @n is 0 after */
+static gboolean
+combine_block (SextantImport  *import,
+               Combined       *block,
+               guint          *n,
+               const GArray   *comms,
+               const gint64   *ends,
+               guint           first_c,
+               gint64          first_seq,
+               GError        **error)
+{
+  const SextantImportShare *share = import->share;
+
+  if (!share->allreduce (block, *n, sizeof (Combined), combine_summaries, share->user_data, error))
+    return FALSE;
+  apply (import, block, *n, comms, ends, first_c, first_seq);
+  *n = 0;
+
+  return TRUE;
+}
+
 gboolean
 _sextant_import_share_combine (SextantImport  *import,
                                GError        **error)
@@ -202,26 +213,20 @@ _sextant_import_share_combine (SextantImport  *import,
 
   block = g_new (Combined, BLOCK);
   ops = _sextant_import_collective_ops ();
-  for (guint c = 0; c <= comms->len; c++)
-    for (gint64 seq = 0; c == comms->len ? n > 0 : seq < ends[c]; seq++)
+  for (guint c = 0; c < comms->len; c++)
+    for (gint64 seq = 0; seq < ends[c]; seq++)
       {
-        if (c < comms->len)
+        if (n == 0)
           {
-            if (n == 0)
-              {
-                first_c = c;
-                first_seq = seq;
-              }
-            fill (import, ops, g_array_index (comms, gint64, c), seq, &block[n++]);
+            first_c = c;
+            first_seq = seq;
           }
-        if (n == BLOCK || (c == comms->len && n > 0))
-          {
-            if (!share->allreduce (block, n, sizeof (Combined), combine_summaries, share->user_data, error))
-              return FALSE;
-            apply (import, block, n, comms, ends, first_c, first_seq);
-            n = 0;
-          }
+        fill (import, ops, g_array_index (comms, gint64, c), seq, &block[n++]);
+        if (n == BLOCK && !combine_block (import, block, &n, comms, ends, first_c, first_seq, error))
+          return FALSE;
       }
+  if (n > 0 && !combine_block (import, block, &n, comms, ends, first_c, first_seq, error))
+    return FALSE;
 
   return TRUE;
 }
