@@ -161,6 +161,7 @@ typedef struct
 } SextantDeferredHalf;
 
 typedef struct _SextantMatcher SextantMatcher;
+typedef struct _SextantCollectiveMatcher SextantCollectiveMatcher;
 typedef struct _SextantLocationDecoder SextantLocationDecoder;
 
 typedef void (*SextantImportProgressFunc) (double   fraction,
@@ -367,6 +368,68 @@ gboolean _sextant_location_decoder_reopen (SextantLocationDecoder  *self,
                                            guint32                  loc,
                                            GError                 **error);
 
+/* sextant-collective-matcher.c: the matcher's collective part */
+SextantCollectiveMatcher *_sextant_collective_matcher_new (SextantImport *import,
+                                                           guint          chunk_rows);
+void     _sextant_collective_matcher_free (SextantCollectiveMatcher     *self);
+/* Adds a member: writes its row, and its instance's once all have come */
+gboolean _sextant_collective_matcher_add  (SextantCollectiveMatcher     *self,
+                                           const SextantCollectiveHalf  *half,
+                                           GError                      **error);
+/* Writes the instances still open (incomplete), at the end */
+gboolean _sextant_collective_matcher_finish (SextantCollectiveMatcher   *self,
+                                             GError                    **error);
+/* Writes the members' last rows */
+gboolean _sextant_collective_matcher_flush (SextantCollectiveMatcher    *self,
+                                            GError                     **error);
+/* A parallel import's part of a collective instance whose members are on
+ * several ranks: what this rank's members give, combined across ranks
+ * (sextant-import-share.c) before the instance's row is written. */
+typedef struct
+{
+  gint64                   comm;
+  gint64                   seq;
+  gint64                   n_members;
+  gint64                   root;         /* SEXTANT_NULL: none of them named it */
+  const char              *kind;         /* static */
+  gint64                   nonblocking;
+  SextantCollectiveBounds  bounds;
+} SextantCollectiveSummary;
+/* A member of an instance of a rooted operation whose root none of this
+ * rank's members named: another rank's may, and tell whether it was it */
+typedef struct
+{
+  gint64  comm;
+  gint64  seq;
+  gint64  loc;
+  gint64  enter;
+} SextantRootCandidate;
+/* Into @candidates (SextantRootCandidate) the members that may be the root
+ * of the open instances on the communicators for which @spans says TRUE */
+void     _sextant_collective_matcher_root_candidates (SextantCollectiveMatcher  *self,
+                                                      gboolean                (*spans) (SextantImport *import,
+                                                                                        gint64         comm),
+                                                      GArray                    *candidates);
+/* After the combined summaries: another rank's member that may be the root
+ * of its open instance here */
+void     _sextant_collective_matcher_add_root_candidate (SextantCollectiveMatcher   *self,
+                                                         const SextantRootCandidate *candidate);
+/* One past the last instance open here on @comm (no owner), 0: none */
+gint64   _sextant_collective_matcher_open_end (SextantCollectiveMatcher *self,
+                                               gint64                    comm);
+/* The summary of this rank's members of open instance @seq of @comm, FALSE
+ * if there is none */
+gboolean _sextant_collective_matcher_open_summary (SextantCollectiveMatcher *self,
+                                                   gint64                    comm,
+                                                   gint64                    seq,
+                                                   SextantCollectiveSummary *summary);
+/* The open instance of @combined's key, if this rank has one, takes the
+ * summary of all ranks' members (its own included); @kinds_differ: some
+ * ranks' members named another operation */
+void     _sextant_collective_matcher_set_combined (SextantCollectiveMatcher       *self,
+                                                   const SextantCollectiveSummary *combined,
+                                                   gboolean                        kinds_differ);
+
 /* sextant-matcher.c */
 SextantMatcher *_sextant_matcher_new      (SextantImport                *import,
                                            guint                         chunk_rows);
@@ -399,57 +462,13 @@ gboolean _sextant_matcher_add_paired_requests (SextantMatcher           *self,
                                                GError                  **error);
 gboolean _sextant_matcher_finish          (SextantMatcher               *self,
                                            GError                      **error);
-/* A parallel import's part of a collective instance whose members are on
- * several ranks: what this rank's members give, combined across ranks
- * (sextant-import-share.c) before the instance's row is written. */
-typedef struct
-{
-  gint64                   comm;
-  gint64                   seq;
-  gint64                   n_members;
-  gint64                   root;         /* SEXTANT_NULL: none of them named it */
-  const char              *kind;         /* static */
-  gint64                   nonblocking;
-  SextantCollectiveBounds  bounds;
-} SextantCollectiveSummary;
 /* Numbers the members held for threaded processes (at the finish
  * otherwise), so that every member of this rank is in an instance. */
 gboolean _sextant_matcher_number_held_collectives (SextantMatcher       *self,
                                                    GError              **error);
-/* A member of an instance of a rooted operation whose root none of this
- * rank's members named: another rank's may, and tell whether it was it */
-typedef struct
-{
-  gint64  comm;
-  gint64  seq;
-  gint64  loc;
-  gint64  enter;
-} SextantRootCandidate;
-/* Into @candidates (SextantRootCandidate) the members that may be the root
- * of the open instances on the communicators for which @spans says TRUE */
-void     _sextant_matcher_root_candidates (SextantMatcher               *self,
-                                           gboolean                    (*spans) (SextantImport *import,
-                                                                                 gint64         comm),
-                                           GArray                       *candidates);
-/* After the combined summaries: another rank's member that may be the root
- * of its open instance here */
-void     _sextant_matcher_add_root_candidate (SextantMatcher             *self,
-                                              const SextantRootCandidate *candidate);
-/* One past the last instance open here on @comm (no owner), 0: none */
-gint64   _sextant_matcher_open_end        (SextantMatcher               *self,
-                                           gint64                        comm);
-/* The summary of this rank's members of open instance @seq of @comm, FALSE
- * if there is none */
-gboolean _sextant_matcher_open_summary    (SextantMatcher               *self,
-                                           gint64                        comm,
-                                           gint64                        seq,
-                                           SextantCollectiveSummary     *summary);
-/* The open instance of @combined's key, if this rank has one, takes the
- * summary of all ranks' members (its own included); @kinds_differ: some
- * ranks' members named another operation */
-void     _sextant_matcher_set_combined    (SextantMatcher                 *self,
-                                           const SextantCollectiveSummary *combined,
-                                           gboolean                        kinds_differ);
+/* Its collective part (the parallel import reads and combines the open
+ * instances through it) */
+SextantCollectiveMatcher *_sextant_matcher_get_collectives (SextantMatcher *self);
 typedef struct _SextantRequestPairing SextantRequestPairing;
 /* Where the decoders hand over the requests one thread started and another
  * may have completed (sextant-request-pairing.h) */

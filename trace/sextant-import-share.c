@@ -560,7 +560,8 @@ unpack_members (SextantImport  *import,
           SextantRootCandidate candidate;
 
           memcpy (&candidate, data, sizeof candidate);
-          _sextant_matcher_add_root_candidate (import->matcher, &candidate);
+          _sextant_collective_matcher_add_root_candidate (_sextant_matcher_get_collectives (import->matcher),
+                                                          &candidate);
         }
     }
 
@@ -589,7 +590,8 @@ _sextant_import_share_exchange (SextantImport  *import,
    * exchange: the caller abandons it) */
   if (!_sextant_matcher_number_held_collectives (import->matcher, error))
     return FALSE;
-  _sextant_matcher_root_candidates (import->matcher, spans_ranks, candidates);
+  _sextant_collective_matcher_root_candidates (_sextant_matcher_get_collectives (import->matcher), spans_ranks,
+                                               candidates);
   g_debug ("rank %u sends %u message halves, %u collective members and %u candidate roots to other ranks",
            share->rank, import->share_halves->len, import->share_coll_halves->len, candidates->len);
   pack (import, candidates, out);

@@ -143,7 +143,8 @@ apply (SextantImport  *import,
         g_array_index (comms, gint64, c), seq, block[i].n_members, block[i].root,
         sextant_otf2_collective_op_name ((OTF2_CollectiveOp)block[i].op), FALSE, block[i].bounds,
       };
-      _sextant_matcher_set_combined (import->matcher, &summary, block[i].ops_differ != 0);
+      _sextant_collective_matcher_set_combined (_sextant_matcher_get_collectives (import->matcher), &summary,
+                                                block[i].ops_differ != 0);
     }
 }
 
@@ -158,7 +159,8 @@ fill (SextantImport *import,
 {
   SextantCollectiveSummary summary;
 
-  if (!_sextant_matcher_open_summary (import->matcher, comm, seq, &summary))
+  if (!_sextant_collective_matcher_open_summary (_sextant_matcher_get_collectives (import->matcher), comm, seq,
+                                                 &summary))
     {
       *element = (Combined) { 0, SEXTANT_NULL, -1, 0, { 0 } };
       sextant_collective_bounds_init (&element->bounds);
@@ -206,7 +208,8 @@ _sextant_import_share_combine (SextantImport  *import,
   if (comms->len == 0)
     return TRUE;
   for (guint c = 0; c < comms->len; c++)
-    ends[c] = _sextant_matcher_open_end (import->matcher, g_array_index (comms, gint64, c));
+    ends[c] = _sextant_collective_matcher_open_end (_sextant_matcher_get_collectives (import->matcher),
+                                                    g_array_index (comms, gint64, c));
   if (!share->allreduce (ends, comms->len, sizeof (gint64), combine_max, share->user_data, error))
     return FALSE;
   ends[comms->len] = G_MAXINT64;   /* apply() stops before it */
