@@ -20,6 +20,7 @@
 
 #include <time.h>
 
+#include "sextant-row.h"
 #include "sextant-shared-views.h"
 #include "sextant-store.h"
 
@@ -235,13 +236,6 @@ enum
  * selected ids, separated by spaces) */
 #define SEXTANT_ANALYSIS_ALL_PATTERNS "*"
 
-/* A row of a query result, valid only inside the SextantRowFunc call. */
-typedef struct _SextantRow SextantRow;
-
-typedef gboolean (*SextantRowFunc) (const SextantRow *row,
-                                    gpointer          user_data,
-                                    GError          **error);
-
 SextantStore *sextant_store_create          (const char        *path,
                                              GError           **error);
 GCancellable *sextant_store_get_cancellable (SextantStore      *self);
@@ -344,24 +338,5 @@ gboolean      sextant_store_run_query       (SextantStore      *self,
 GHashTable   *sextant_store_read_names      (SextantStore      *self,
                                              SextantStoreStmt   query,
                                              GError           **error);
-
-gboolean      sextant_row_is_null           (const SextantRow  *row,
-                                             int                column);
-gint64        sextant_row_get_int           (const SextantRow  *row,
-                                             int                column);
-double        sextant_row_get_double        (const SextantRow  *row,
-                                             int                column);
-const char   *sextant_row_get_text          (const SextantRow  *row,
-                                             int                column);
-char         *sextant_row_dup_text          (const SextantRow  *row,
-                                             int                column);
-const void   *sextant_row_get_blob          (const SextantRow  *row,
-                                             int                column,
-                                             gsize             *size);
-gint64        sextant_row_get_int_or_null   (const SextantRow  *row,
-                                             int                column);
-int           sextant_row_get_n_columns     (const SextantRow  *row);
-int           sextant_row_find_column       (const SextantRow  *row,
-                                             const char        *name);
 
 G_END_DECLS

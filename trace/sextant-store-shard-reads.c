@@ -91,7 +91,7 @@ sum_row (const SextantRow  *row,
          GError           **error)
 {
   GArray *sums = user_data;
-  int n = _sextant_row_get_n_columns (row);
+  int n = sextant_row_get_n_columns (row);
 
   if (sums->len < (guint)n)
     g_array_set_size (sums, n);
@@ -141,7 +141,7 @@ insert_row (const SextantRow  *row,
   sqlite3_stmt *insert = user_data;
   int rc;
 
-  for (int c = 0; c < _sextant_row_get_n_columns (row); c++)
+  for (int c = 0; c < sextant_row_get_n_columns (row); c++)
     sqlite3_bind_value (insert, c + 1, _sextant_row_get_value (row, c));
   rc = sqlite3_step (insert);
   sqlite3_reset (insert);

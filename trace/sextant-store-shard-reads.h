@@ -14,14 +14,12 @@
 
 #include <sqlite3.h>
 
+#include "sextant-row-private.h"
 #include "sextant-store-private.h"
 #include "sextant-store-union.h"
 
 G_BEGIN_DECLS
 
-int           _sextant_row_get_n_columns    (const SextantRow  *row);
-sqlite3_value *_sextant_row_get_value       (const SextantRow  *row,
-                                             int                column);
 SextantShardUnion *_sextant_store_get_shard_union (SextantStore *self);
 gboolean      _sextant_store_foreach_sql_valist (SextantStore    *self,
                                                  const char      *sql,
