@@ -46,6 +46,14 @@ typedef struct
   gint64 first;
 } SextantInstanceRun;
 
+/* The per-step timings of a run, for G_MESSAGES_DEBUG=all: wall and the
+ * calling thread's CPU since the clock was started or last lapped */
+typedef struct
+{
+  gint64 wall;
+  gint64 cpu;
+} SextantStepClock;
+
 struct _SextantAnalysis
 {
   GObject            parent_instance;
@@ -96,6 +104,10 @@ gboolean    _sextant_analysis_write_scope     (SextantAnalysis  *self,
                                              GError          **error);
 
 void        _sextant_analysis_shard_free      (SextantAnalysisShard *shard);
+void        _sextant_step_clock_start         (SextantStepClock *clock);
+void        _sextant_step_clock_lap           (SextantStepClock *clock,
+                                               const char       *format,
+                                               ...) G_GNUC_PRINTF (2, 3);
 gboolean    _sextant_analysis_shard_number    (SextantAnalysis  *self,
                                              GPtrArray        *runs,
                                              gboolean          failed,
