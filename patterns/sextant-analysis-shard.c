@@ -433,6 +433,7 @@ _sextant_analysis_shard_add_halo (SextantAnalysis  *self,
   SextantAnalysisShard *shard = self->shard;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GArray) wanted = NULL;
+  g_autoptr(GArray) pairs = NULL;
   g_autoptr(GBytes) mine = NULL;
   g_autoptr(GBytes) request = NULL;
   g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -444,10 +445,10 @@ _sextant_analysis_shard_add_halo (SextantAnalysis  *self,
   SextantStepClock clock;
 
   _sextant_step_clock_start (&clock);
-  if (!failed && !(wanted = sextant_store_list_halo_visits (self->store, shard->own, &local_error)))
+  if (!failed && !(wanted = sextant_store_list_halo_visits (self->store, shard->own, &pairs, &local_error)))
     failed = TRUE;
   _sextant_step_clock_lap (&clock, "shard %u: the halo's visits listed", shard->rank);
-  if (!failed && !(mine = sextant_store_read_halo_extras (self->store, &local_error)))
+  if (!failed && !(mine = sextant_store_read_halo_extras (self->store, pairs, &local_error)))
     failed = TRUE;
   _sextant_step_clock_lap (&clock, "shard %u: the halo's extras read", shard->rank);
   if (!failed)

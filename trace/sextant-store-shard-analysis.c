@@ -20,6 +20,7 @@
 #include "sextant-store-instance-routes.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shard-analysis.h"
+#include "sextant-store-views-private.h"
 
 static gboolean
 add_location (const SextantRow  *row,
@@ -238,67 +239,126 @@ sextant_store_find_manifest_of (const char *path)
 
 /* The halo ---------------------------------------------------------------- */
 
+static int
+compare_pairs (const void *a,
+               const void *b)
+{
+  const gint64 *x = a, *y = b;
+
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
 typedef struct
 {
-  GHashTable *own;       /* the shard's locations */
-  GHashTable *seen;      /* gint64* visit ids, owned */
-  GArray     *ids;
-  int         n_columns; /* of the query's rows */
+  GHashTable  *own;        /* the shard's locations */
+  gint64       last_loc;   /* the last location looked up in it, and whether it is the shard's */
+  gboolean     last_own;
+  GArray      *ids;        /* the visits named, of other locations */
+  GArray      *pairs;      /* (send_loc, recv_loc) of the messages, or NULL */
+  guint        n_cols;     /* of the table read */
+  const guint *cols;       /* its columns that hold visit ids, up to -1 */
 } Wanted;
 
-/* A row of visit ids: those of other locations than the shard's */
+/* A chunk of messages or collective members: the visits of other
+ * locations that its rows name, and the messages' pairs */
 static gboolean
 add_wanted (const SextantRow  *row,
             gpointer           user_data,
             GError           **error)
 {
   Wanted *wanted = user_data;
+  SextantChunk chunk;
 
-  for (int col = 0; col < wanted->n_columns; col++)
+  if (!_sextant_store_parse_chunk_row (row, wanted->n_cols, TRUE, &chunk, error))
+    return FALSE;
+  for (guint r = 0; r < chunk.n_rows; r++)
     {
-      gint64 visit;
-      gint64 loc;
+      for (const guint *col = wanted->cols; *col != G_MAXUINT; col++)
+        {
+          gint64 visit = sextant_chunk_get (&chunk, *col, r);
+          gint64 loc = visit >> 32;
 
-      if (sextant_row_is_null (row, col))
-        continue;
-      visit = sextant_row_get_int (row, col);
-      loc = visit >> 32;
-      if (g_hash_table_contains (wanted->own, &loc) || g_hash_table_contains (wanted->seen, &visit))
-        continue;
-      g_array_append_val (wanted->ids, visit);
-      g_hash_table_add (wanted->seen, g_memdup2 (&visit, sizeof visit));
+          if (visit == SEXTANT_NULL)
+            continue;
+          if (loc != wanted->last_loc)
+            {
+              wanted->last_loc = loc;
+              wanted->last_own = g_hash_table_contains (wanted->own, &loc);
+            }
+          if (!wanted->last_own)
+            g_array_append_val (wanted->ids, visit);
+        }
+      if (wanted->pairs != NULL)
+        {
+          gint64 pair[2] = { sextant_chunk_get (&chunk, SEXTANT_MESSAGE_SEND_LOC, r),
+                             sextant_chunk_get (&chunk, SEXTANT_MESSAGE_RECV_LOC, r) };
+
+          if (pair[0] != SEXTANT_NULL && pair[1] != SEXTANT_NULL && pair[0] != pair[1])
+            g_array_append_vals (wanted->pairs, pair, 2);
+        }
     }
-
   return TRUE;
+}
+
+/* Sorts @values, records of @width integers, and drops repeated ones */
+static void
+sort_unique (GArray *values,
+             guint   width)
+{
+  guint n = values->len / width;
+  guint kept = 0;
+  gint64 *v = (gint64 *)(void *)values->data;
+
+  if (n == 0)
+    return;
+  qsort (v, n, width * sizeof (gint64), width == 1 ? _sextant_compare_int64 : compare_pairs);
+  for (guint i = 0; i < n; i++)
+    if (kept == 0 || memcmp (v + (gsize)(kept - 1) * width, v + (gsize)i * width, width * sizeof (gint64)) != 0)
+      memmove (v + (gsize)kept++ * width, v + (gsize)i * width, width * sizeof (gint64));
+  g_array_set_size (values, kept * width);
 }
 
 /**
  * sextant_store_list_halo_visits:
  * @own: the shard's locations (gint64* location.id, a set)
+ * @pairs: (out) (element-type gint64): the distinct (send_loc, recv_loc)
+ *   of @shard's messages between two locations, two integers each, sorted
  *
  * The visits of other locations that @shard's messages and collective
  * members name (a visit's id is its location's id << 32 + n): the calls at
- * the other ends, which the pattern rules read.
+ * the other ends, which the pattern rules read. One pass over the chunks
+ * of messages and of members, decoded here.
  *
  * Returns: (transfer full) (element-type gint64): sorted visit ids
  */
 GArray *
 sextant_store_list_halo_visits (SextantStore  *shard,
                                 GHashTable    *own,
+                                GArray       **pairs,
                                 GError       **error)
 {
+  static const guint message_cols[] = { SEXTANT_MESSAGE_SEND_VISIT, SEXTANT_MESSAGE_SEND_COMPLETE_VISIT,
+                                        SEXTANT_MESSAGE_RECV_POST_VISIT, SEXTANT_MESSAGE_RECV_VISIT, G_MAXUINT };
+  static const guint member_cols[] = { SEXTANT_MEMBER_VISIT, SEXTANT_MEMBER_END_VISIT, G_MAXUINT };
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  Wanted wanted = { own, seen, ids, 4 };
+  g_autoptr(GArray) message_pairs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  Wanted wanted = { own, SEXTANT_NULL, FALSE, ids, message_pairs, SEXTANT_MESSAGE_N_COLUMNS, message_cols };
 
-  if (!sextant_store_foreach_sql (shard, "SELECT send_visit, send_complete_visit, recv_post_visit, recv_visit "
-                                         "FROM message", add_wanted, &wanted, error, ""))
+  if (!sextant_store_foreach_sql (shard, "SELECT first_row, n, header, data FROM message_chunk", add_wanted,
+                                  &wanted, error, ""))
     return NULL;
-  wanted.n_columns = 2;
-  if (!sextant_store_foreach_sql (shard, "SELECT visit, end_visit FROM collective_member", add_wanted, &wanted,
-                                  error, ""))
+  wanted.pairs = NULL;
+  wanted.n_cols = SEXTANT_MEMBER_N_COLUMNS;
+  wanted.cols = member_cols;
+  if (!sextant_store_foreach_sql (shard, "SELECT first_row, n, header, data FROM collective_member_chunk",
+                                  add_wanted, &wanted, error, ""))
     return NULL;
-  g_array_sort (ids, _sextant_compare_int64);
+  sort_unique (ids, 1);
+  sort_unique (message_pairs, 2);
+  *pairs = g_steal_pointer (&message_pairs);
 
   return g_steal_pointer (&ids);
 }
@@ -362,17 +422,6 @@ append_visit (GArray             *rows,
   g_array_append_vals (rows, row, SEXTANT_HALO_COLUMNS);
 }
 
-/* The data of the chunk of @row (first_row, n, header, data) */
-static gboolean
-attach_data (SextantChunk     *chunk,
-             const SextantRow *row)
-{
-  gsize size = 0;
-  const guint8 *data = sextant_row_get_blob (row, 3, &size);
-
-  return sextant_chunk_attach_data (chunk, data, size);
-}
-
 /* A chunk of visits (first_row, n, header, data): its rows that a shard
  * asked for into that shard's answer, and its calls that every shard gets
  * into the bounds. The data is read only when a row is wanted. */
@@ -383,25 +432,21 @@ answer_chunk (const SextantRow  *row,
 {
   Answering *answering = user_data;
   gint64 first = sextant_row_get_int (row, 0);
-  gint64 n = sextant_row_get_int (row, 1);
-  gint64 end = first + n;
-  gsize header_size = 0;
-  const guint8 *header = sextant_row_get_blob (row, 2, &header_size);
+  gint64 end = first + sextant_row_get_int (row, 1);
   const SextantChunkColumn *regions;
   gboolean attached = FALSE;
   gboolean scan_regions;
   SextantChunk chunk;
 
-  if (n < 0 || n > SEXTANT_CHUNK_MAX_ROWS ||
-      !sextant_chunk_parse_header (&chunk, header, header_size, (guint)n, SEXTANT_VISIT_N_COLUMNS))
-    goto damaged;
+  if (!_sextant_store_parse_chunk_row (row, SEXTANT_VISIT_N_COLUMNS, FALSE, &chunk, error))
+    return FALSE;
   regions = &chunk.cols[SEXTANT_VISIT_REGION];
   scan_regions = g_hash_table_size (answering->regions) > 0 && !regions->all_null &&
                  regions->min <= answering->region_max && regions->max >= answering->region_min;
 
 #define ATTACH() \
-  if (!attached && !(attached = attach_data (&chunk, row))) \
-    goto damaged
+  if (!attached && !(attached = _sextant_store_attach_chunk_data (row, &chunk, error))) \
+    return FALSE
 
   for (guint r = 0; r < answering->wanted->len; r++)
     {
@@ -443,11 +488,6 @@ answer_chunk (const SextantRow  *row,
 #undef ATTACH
 
   return TRUE;
-
-damaged:
-  g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
-               "visit chunk at row %" G_GINT64_FORMAT " is damaged", first);
-  return FALSE;
 }
 
 /**
@@ -542,16 +582,6 @@ add_profile_row (const SextantRow  *row,
 }
 
 static gboolean
-add_pair_row (const SextantRow  *row,
-              gpointer           user_data,
-              GError           **error)
-{
-  g_variant_builder_add (user_data, "(xx)", sextant_row_get_int (row, 0), sextant_row_get_int (row, 1));
-
-  return TRUE;
-}
-
-static gboolean
 add_lock_row (const SextantRow  *row,
               gpointer           user_data,
               GError           **error)
@@ -572,18 +602,19 @@ add_lock_row (const SextantRow  *row,
  * What every other shard takes in of @shard (its locations' rows): the
  * RMA collectives' records, the call-path profile of its MPI calls, the
  * locks (a lock's holders can be on other shards) and who sends messages
- * to whom (a master's workers talk to it only, which no shard sees alone).
+ * to whom (a master's workers talk to it only, which no shard sees alone:
+ * @pairs, from sextant_store_list_halo_visits()).
  *
  * Returns: (transfer full): serialized, for sextant_store_add_halo()
  */
 GBytes *
 sextant_store_read_halo_extras (SextantStore  *shard,
+                                GArray        *pairs,
                                 GError       **error)
 {
   g_auto(GVariantBuilder) rma = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xxxsxxxmsx)"));
   g_auto(GVariantBuilder) profile = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(sxxxxxxx)"));
   g_auto(GVariantBuilder) locks = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xsxxxmsxxxxx)"));
-  g_auto(GVariantBuilder) pairs = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xx)"));
   g_autoptr(GVariant) extras = NULL;
 
   if (!sextant_store_foreach_sql (shard, "SELECT loc, time, visit, kind, win, remote, level, detail, end_time "
@@ -595,14 +626,13 @@ sextant_store_read_halo_extras (SextantStore  *shard,
                                          "WHERE r.paradigm = 'MPI'", add_profile_row, &profile, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT loc, family, win, target, lock_id, lock_type, request_time, "
                                          "acquire_time, release_time, acquire_visit, try_failed FROM lock",
-                                  add_lock_row, &locks, error, "") ||
-      !sextant_store_foreach_sql (shard, "SELECT DISTINCT send_loc, recv_loc FROM message WHERE send_loc IS NOT NULL "
-                                         "AND recv_loc IS NOT NULL AND send_loc != recv_loc", add_pair_row, &pairs,
-                                  error, ""))
+                                  add_lock_row, &locks, error, ""))
     return NULL;
   extras = g_variant_ref_sink (g_variant_new ("(@a(xxxsxxxmsx)@a(sxxxxxxx)@a(xsxxxmsxxxxx)@a(xx))",
                                               g_variant_builder_end (&rma), g_variant_builder_end (&profile),
-                                              g_variant_builder_end (&locks), g_variant_builder_end (&pairs)));
+                                              g_variant_builder_end (&locks),
+                                              g_variant_new_fixed_array (G_VARIANT_TYPE ("(xx)"), pairs->data,
+                                                                         pairs->len / 2, 2 * sizeof (gint64))));
 
   return g_variant_get_data_as_bytes (extras);
 }
@@ -650,9 +680,8 @@ add_extras (SextantStore  *shard,
   g_variant_iter_init (&iter, rma);
   while (g_variant_iter_next (&iter, "(xxx&sxxxm&sx)", &loc, &time, &visit, &kind, &win, &remote, &level,
                               &detail, &end_time))
-    if (!sextant_store_foreach_sql (shard, "INSERT INTO rma_sync (loc, time, visit, kind, win, remote, level, detail, "
-                                           "end_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", count_row, NULL, error,
-                                    "iintnnntn", loc, time, visit, kind, win, remote, level, detail, end_time))
+    if (!sextant_store_run (shard, SEXTANT_STMT_RMA_SYNC, error, "iintnnntnn", loc, time, visit, kind, win, remote,
+                            level, detail, end_time, SEXTANT_NULL))
       return FALSE;
 
   g_variant_iter_init (&iter, profile);
@@ -665,17 +694,13 @@ add_extras (SextantStore  *shard,
         {
           gint64 id = ++halo->last_call_path;
 
-          if (!sextant_store_foreach_sql (shard, "INSERT INTO call_path (id, parent, region, depth, name, scl) "
-                                                 "VALUES (?, NULL, ?, ?, ?, NULL)", count_row, NULL, error, "iiit",
-                                          id, region, depth, name))
+          if (!sextant_store_run (shard, SEXTANT_STMT_HALO_CALL_PATH, error, "iiit", id, region, depth, name))
             return FALSE;
           path = g_memdup2 (&id, sizeof id);
           g_hash_table_insert (paths, g_strdup (name), path);
         }
-      if (!sextant_store_foreach_sql (shard, "INSERT OR REPLACE INTO call_path_profile (loc, path, visits, "
-                                             "inclusive, exclusive, last_visit) VALUES (?, ?, ?, ?, ?, ?)",
-                                      count_row, NULL, error, "iiiiii", loc, *path, visits, inclusive, exclusive,
-                                      last))
+      if (!sextant_store_run (shard, SEXTANT_STMT_HALO_PROFILE, error, "iiiiii", loc, *path, visits, inclusive,
+                              exclusive, last))
         return FALSE;
       g_array_append_val (halo->locations, loc);
     }
@@ -683,17 +708,13 @@ add_extras (SextantStore  *shard,
   g_variant_iter_init (&iter, locks);
   while (g_variant_iter_next (&iter, "(x&sxxxm&sxxxxx)", &loc, &family, &win, &target, &lock_id, &type, &request,
                               &acquire, &release, &visit, &failed))
-    if (!sextant_store_foreach_sql (shard, "INSERT INTO lock (loc, family, win, target, lock_id, lock_type, "
-                                           "request_time, acquire_time, release_time, acquire_visit, try_failed) "
-                                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count_row, NULL, error,
-                                    "itnnntnnnni", loc, family, win, target, lock_id, type, request, acquire,
-                                    release, visit, failed))
+    if (!sextant_store_run (shard, SEXTANT_STMT_LOCK, error, "itnnntnnnnin", loc, family, win, target, lock_id, type,
+                            request, acquire, release, visit, failed, SEXTANT_NULL))
       return FALSE;
 
   g_variant_iter_init (&iter, pairs);
   while (g_variant_iter_next (&iter, "(xx)", &send_loc, &recv_loc))
-    if (!sextant_store_foreach_sql (shard, "INSERT INTO " SEXTANT_HALO_MESSAGE_PAIRS " (send_loc, recv_loc) "
-                                           "VALUES (?, ?)", count_row, NULL, error, "ii", send_loc, recv_loc))
+    if (!sextant_store_run (shard, SEXTANT_STMT_HALO_MESSAGE_PAIR, error, "ii", send_loc, recv_loc))
       return FALSE;
 
   return TRUE;
