@@ -828,7 +828,8 @@ run_patterns (SextantAnalysis  *self,
   Schedule schedule = { 0 };
   guint n_jobs = 0;
   guint n_workers;
-  g_autofree Job **done = NULL;     /* a shard's jobs, by index, until every shard has counted */
+  g_autofree Job **done = NULL;     /* the jobs done and not written yet, by index */
+  g_autofree guint *start_order = NULL;   /* the jobs' indexes in the order they start */
   gboolean ok = TRUE;
   SextantStepClock clock;
 
@@ -884,9 +885,11 @@ run_patterns (SextantAnalysis  *self,
     }
   for (guint i = 0; self->shard != NULL && i < n_jobs; i++)
     ((Job *)g_ptr_array_index (schedule.pending, i))->own = self->shard->own;
-  if (self->shard != NULL)
-    done = g_new0 (Job *, MAX (n_jobs, 1));
+  done = g_new0 (Job *, MAX (n_jobs, 1));
   g_ptr_array_sort (schedule.pending, compare_jobs);
+  start_order = g_new (guint, MAX (n_jobs, 1));
+  for (guint i = 0; i < n_jobs; i++)
+    start_order[i] = ((Job *)g_ptr_array_index (schedule.pending, i))->index;
   n_workers = MIN (MAX (1, MIN (g_get_num_processors (), 4)), MAX (n_jobs, 1));
   if (n_jobs > 0)
     {
@@ -900,34 +903,40 @@ run_patterns (SextantAnalysis  *self,
   if (!ok)
     g_cancellable_cancel (run);     /* the queries stop */
 
-  /* written as they come: an instance's id is (pattern index << 32) + n,
-   * so the ids do not depend on which query finished first */
-  for (guint i = 0; i < n_jobs; i++)
+  /* An instance's id is (pattern index << 32) + n, so the ids do not
+   * depend on which query finished first; the pattern_site ids do: a site
+   * is numbered when an instance first names it. So the single store
+   * writes the jobs in the order they started (the heaviest first, as they
+   * mostly finish), each once those before it are written, and a shard
+   * once every shard has counted its instances, by index: the same
+   * analysis of the same store writes the same bytes. */
+  for (guint i = 0, written = 0; i < n_jobs; i++)
     {
-      g_autoptr(Job) job = g_async_queue_pop (schedule.results);
-      g_autoptr(GArray) runs = NULL;
-      g_autofree guint *order = NULL;
+      Job *job = g_async_queue_pop (schedule.results);
 
-      if (self->shard != NULL)
+      if (ok && job->error != NULL)
         {
-          /* a shard writes once every shard has counted its instances */
-          if (ok && job->error != NULL)
-            {
-              g_propagate_error (error, g_steal_pointer (&job->error));
-              ok = FALSE;
-              g_cancellable_cancel (run);
-            }
-          done[job->index] = g_steal_pointer (&job);
-          continue;
+          g_propagate_error (error, g_steal_pointer (&job->error));
+          ok = FALSE;
+          g_cancellable_cancel (run);     /* the other queries stop */
         }
-      if (!ok)
-        continue;
-      order = order_found (job, &runs);
-      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, order, NULL, error);
-      if (!ok)
-        g_cancellable_cancel (run);     /* the other queries stop */
-      else if (self->progress != NULL)
-        self->progress ((double)(i + 1) / n_jobs, sextant_pattern_get_id (job->pattern), self->progress_data);
+      done[job->index] = job;
+      while (self->shard == NULL && written < n_jobs && done[start_order[written]] != NULL)
+        {
+          g_autoptr(Job) next = g_steal_pointer (&done[start_order[written++]]);
+          g_autoptr(GArray) runs = NULL;
+          g_autofree guint *order = NULL;
+
+          if (!ok)
+            continue;
+          order = order_found (next, &runs);
+          ok = !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+               write_job (self, next, order, NULL, error);
+          if (!ok)
+            g_cancellable_cancel (run);     /* the other queries stop */
+          else if (self->progress != NULL)
+            self->progress ((double)written / n_jobs, sextant_pattern_get_id (next->pattern), self->progress_data);
+        }
     }
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);
