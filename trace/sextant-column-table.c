@@ -380,7 +380,7 @@ typedef struct
   double col_min[SEXTANT_CHUNK_MAX_COLS];
   double col_max[SEXTANT_CHUNK_MAX_COLS];
   double sum_range[SEXTANT_CHUNK_MAX_COLS];
-  guint  n_valued[SEXTANT_CHUNK_MAX_COLS];
+  guint64 n_valued[SEXTANT_CHUNK_MAX_COLS];   /* rows in the chunks with values */
 } Spread;
 
 /* Appends the chunk of @n rows at @first_row with @header to the
@@ -416,8 +416,11 @@ add_entry (ColumnTable  *self,
         spread->col_min[c] = col->min;
       if (spread->n_valued[c] == 0 || col->max > spread->col_max[c])
         spread->col_max[c] = col->max;
-      spread->sum_range[c] += (double)col->max - (double)col->min + 1;
-      spread->n_valued[c]++;
+      /* by rows: the share of the rows an equality reads, whatever the
+       * chunks' sizes (a shard's halo adds a chunk per run of visits,
+       * most of them of one row) */
+      spread->sum_range[c] += ((double)col->max - (double)col->min + 1) * (double)n;
+      spread->n_valued[c] += (guint64)n;
     }
 
   self->n_rows += n;
