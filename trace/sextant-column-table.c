@@ -90,7 +90,7 @@ typedef struct
   gboolean              loaded;
   GArray               *dir;          /* DirEntry by first_row */
   gint64                n_rows;
-  double                spread[SEXTANT_CHUNK_MAX_COLS];  /* mean chunk range / column range */
+  double                spread[SEXTANT_CHUNK_MAX_COLS];  /* chunk range, mean over the rows / column range */
 
   /* cache: the entries with data, from the least recently used (a
    * directory of 150,000 chunks, as a shard's visits with the halo's, makes

@@ -259,7 +259,7 @@ typedef struct
   GArray      *ids;        /* the visits named, of other locations */
   GArray      *pairs;      /* (send_loc, recv_loc) of the messages, or NULL */
   guint        n_cols;     /* of the table read */
-  const guint *cols;       /* its columns that hold visit ids, up to -1 */
+  const guint *cols;       /* its columns that hold visit ids, ended by G_MAXUINT */
 } Wanted;
 
 /* A chunk of messages or collective members: the visits of other
@@ -363,7 +363,7 @@ sextant_store_list_halo_visits (SextantStore  *shard,
   return g_steal_pointer (&ids);
 }
 
-/* The values of a visit table's chunk as they are read in a pass */
+/* A pass over the visit chunks that answers the other shards */
 typedef struct
 {
   GPtrArray  *wanted;      /* GArray of gint64 by shard: the visits it asked for, sorted */
