@@ -158,9 +158,9 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
       return FALSE;
     }
 
-  _sextant_step_clock_start (&clock);
+  sextant_step_clock_start (&clock);
   all_ok = sextant_store_merge_shard_analyses (self->store, TRUE, error);
-  _sextant_step_clock_lap (&clock, "the shards' summaries merged into the manifest");
+  sextant_step_clock_lap (&clock, "the shards' summaries merged into the manifest");
 
   return all_ok;
 }

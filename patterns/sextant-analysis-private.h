@@ -11,6 +11,7 @@
 
 #include "sextant-analysis.h"
 #include "sextant-invariants.h"
+#include "sextant-step-clock.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shard-analysis.h"
 
@@ -45,14 +46,6 @@ typedef struct
   guint  count;
   gint64 first;
 } SextantInstanceRun;
-
-/* The per-step timings of a run, for G_MESSAGES_DEBUG=all: wall and the
- * calling thread's CPU since the clock was started or last lapped */
-typedef struct
-{
-  gint64 wall;
-  gint64 cpu;
-} SextantStepClock;
 
 struct _SextantAnalysis
 {
@@ -104,10 +97,6 @@ gboolean    _sextant_analysis_write_scope     (SextantAnalysis  *self,
                                              GError          **error);
 
 void        _sextant_analysis_shard_free      (SextantAnalysisShard *shard);
-void        _sextant_step_clock_start         (SextantStepClock *clock);
-void        _sextant_step_clock_lap           (SextantStepClock *clock,
-                                               const char       *format,
-                                               ...) G_GNUC_PRINTF (2, 3);
 gboolean    _sextant_analysis_shard_number    (SextantAnalysis  *self,
                                              GPtrArray        *runs,
                                              gboolean          failed,

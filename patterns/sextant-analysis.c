@@ -138,30 +138,6 @@ _sextant_analysis_is_selected (SextantAnalysis *self,
   return FALSE;
 }
 
-void
-_sextant_step_clock_start (SextantStepClock *clock)
-{
-  clock->wall = g_get_monotonic_time ();
-  clock->cpu = sextant_thread_cpu_usec ();
-}
-
-/* Logs the step just done (its name from @format) and starts the next */
-void
-_sextant_step_clock_lap (SextantStepClock *clock,
-                         const char       *format,
-                         ...)
-{
-  g_autofree char *step = NULL;
-  va_list args;
-
-  va_start (args, format);
-  step = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_debug ("%s: %.3f s (%.3f s CPU)", step, (g_get_monotonic_time () - clock->wall) / (double)G_USEC_PER_SEC,
-           (sextant_thread_cpu_usec () - clock->cpu) / (double)G_USEC_PER_SEC);
-  _sextant_step_clock_start (clock);
-}
-
 /* Running a pattern ---------------------------------------------------------- */
 
 /* Instances summed by location, call path and call site */
@@ -951,11 +927,11 @@ run_patterns (SextantAnalysis  *self,
   g_async_queue_unref (schedule.results);
   g_free (schedule.store_path);
   g_mutex_clear (&schedule.lock);
-  _sextant_step_clock_start (&clock);
+  sextant_step_clock_start (&clock);
   if (self->shard != NULL)
     {
       ok = write_shard_jobs (self, done, n_jobs, ok, cancellable, error);
-      _sextant_step_clock_lap (&clock, "shard %u: the instances numbered and written", self->shard->rank);
+      sextant_step_clock_lap (&clock, "shard %u: the instances numbered and written", self->shard->rank);
     }
   for (guint i = 0; done != NULL && i < n_jobs; i++)
     g_clear_pointer (&done[i], job_free);
@@ -972,17 +948,17 @@ run_patterns (SextantAnalysis  *self,
       g_autoptr(GArray) all = NULL;
 
       ok = _sextant_analysis_shard_gather_waits (self, !ok, &all, ok ? error : NULL) && ok;
-      _sextant_step_clock_lap (&clock, "shard %u: the wait states gathered", self->shard->rank);
+      sextant_step_clock_lap (&clock, "shard %u: the wait states gathered", self->shard->rank);
       ok = ok && sextant_wait_causes_write (self->store, all, self->shard->own, error);
-      _sextant_step_clock_lap (&clock, "shard %u: %u wait states judged and written", self->shard->rank,
+      sextant_step_clock_lap (&clock, "shard %u: %u wait states judged and written", self->shard->rank,
                                all != NULL ? all->len : 0);
       ok = ok && _sextant_analysis_shard_remove_halo (self, TRUE, error);
-      _sextant_step_clock_lap (&clock, "shard %u: the halo taken out", self->shard->rank);
+      sextant_step_clock_lap (&clock, "shard %u: the halo taken out", self->shard->rank);
     }
   else if (ok)
     {
       ok = sextant_wait_causes_write (self->store, self->waits, NULL, error);
-      _sextant_step_clock_lap (&clock, "%u wait states judged and written", self->waits->len);
+      sextant_step_clock_lap (&clock, "%u wait states judged and written", self->waits->len);
     }
   g_clear_pointer (&self->waits, g_array_unref);
   g_clear_pointer (&self->invariants, sextant_invariants_free);
@@ -996,7 +972,7 @@ run_patterns (SextantAnalysis  *self,
     }
 
   ok = sextant_store_commit (self->store, error);
-  _sextant_step_clock_lap (&clock, "the analysis committed");
+  sextant_step_clock_lap (&clock, "the analysis committed");
 
   return ok;
 }
