@@ -29,9 +29,10 @@
  * connection of its own that it keeps (its cache of decoded chunks serves
  * its next queries), while the thread
  * that runs the analysis clears the previous one and writes the instances
- * of the queries done, as they finish, inside one transaction. The queries
- * start the heaviest first (those over the messages, then over the
- * collectives); a shared view is computed once, by the first worker whose
+ * of the queries done, inside one transaction, in the order the queries
+ * started (a query's once those before it are written: the sites are then
+ * numbered alike from run to run). The queries start the heaviest first
+ * (those over the messages, then over the collectives); a shared view is computed once, by the first worker whose
  * query reads it, and read by every worker from its chunks in memory
  * (SextantSharedViews); a worker starts another query while a view it
  * needs is being computed (Schedule). Every connection follows one cancellable: the
