@@ -91,6 +91,7 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
   gboolean all_ok = TRUE;
   gboolean first_stopped = FALSE;
   guint n;
+  SextantStepClock clock;
 
   if (!(paths = sextant_store_list_shards (self->store, error)) ||
       !(locations = sextant_store_list_shard_locations (self->store, error)))
@@ -157,5 +158,9 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
       return FALSE;
     }
 
-  return sextant_store_merge_shard_analyses (self->store, TRUE, error);
+  sextant_step_clock_start (&clock);
+  all_ok = sextant_store_merge_shard_analyses (self->store, TRUE, error);
+  sextant_step_clock_lap (&clock, "the shards' summaries merged into the manifest");
+
+  return all_ok;
 }

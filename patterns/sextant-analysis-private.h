@@ -11,6 +11,7 @@
 
 #include "sextant-analysis.h"
 #include "sextant-invariants.h"
+#include "sextant-step-clock.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shard-analysis.h"
 

@@ -433,6 +433,7 @@ _sextant_analysis_shard_add_halo (SextantAnalysis  *self,
   SextantAnalysisShard *shard = self->shard;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GArray) wanted = NULL;
+  g_autoptr(GArray) pairs = NULL;
   g_autoptr(GBytes) mine = NULL;
   g_autoptr(GBytes) request = NULL;
   g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -441,10 +442,15 @@ _sextant_analysis_shard_add_halo (SextantAnalysis  *self,
   GBytes **requests;
   GBytes **answers;
   gboolean ok;
+  SextantStepClock clock;
 
-  if (!failed && (!(wanted = sextant_store_list_halo_visits (self->store, shard->own, &local_error)) ||
-                  !(mine = sextant_store_read_halo_extras (self->store, &local_error))))
+  sextant_step_clock_start (&clock);
+  if (!failed && !(wanted = sextant_store_list_halo_visits (self->store, shard->own, &pairs, &local_error)))
     failed = TRUE;
+  sextant_step_clock_lap (&clock, "shard %u: the halo's visits listed", shard->rank);
+  if (!failed && !(mine = sextant_store_read_halo_extras (self->store, pairs, &local_error)))
+    failed = TRUE;
+  sextant_step_clock_lap (&clock, "shard %u: the halo's extras read", shard->rank);
   if (!failed)
     request = halo_request (wanted, mine);
   requests = all_gather (shard, "the halo", failed, request != NULL ? g_bytes_get_data (request, NULL) : NULL,
@@ -469,8 +475,10 @@ _sextant_analysis_shard_add_halo (SextantAnalysis  *self,
           if (theirs != NULL)
             g_ptr_array_add (extras, theirs);
         }
+      sextant_step_clock_lap (&clock, "shard %u: the halo's requests exchanged", shard->rank);
       if (!failed && !sextant_store_read_halo_visits (self->store, shard->rank, asked, answers_out, &local_error))
         failed = TRUE;
+      sextant_step_clock_lap (&clock, "shard %u: the visits asked for read", shard->rank);
       for (guint r = 0; !failed && r < shard->n_ranks; r++)
         {
           GArray *answer = g_ptr_array_index (answers_out, r);
@@ -491,6 +499,7 @@ _sextant_analysis_shard_add_halo (SextantAnalysis  *self,
       return FALSE;
     }
 
+  sextant_step_clock_lap (&clock, "shard %u: the visits exchanged", shard->rank);
   ok = concat_parts (shard, answers, rows, sizeof (gint64), &local_error);
   free_parts (answers, shard->n_ranks);
   if (ok && rows->len % SEXTANT_HALO_COLUMNS != 0)
@@ -506,6 +515,7 @@ _sextant_analysis_shard_add_halo (SextantAnalysis  *self,
                                    extras, shard->halo, &local_error);
       if (!ok)
         g_clear_pointer (&shard->halo, sextant_halo_free);
+      sextant_step_clock_lap (&clock, "shard %u: the halo written", shard->rank);
     }
   if (!ok)
     g_propagate_error (error, g_steal_pointer (&local_error));

@@ -29,9 +29,10 @@
  * connection of its own that it keeps (its cache of decoded chunks serves
  * its next queries), while the thread
  * that runs the analysis clears the previous one and writes the instances
- * of the queries done, as they finish, inside one transaction. The queries
- * start the heaviest first (those over the messages, then over the
- * collectives); a shared view is computed once, by the first worker whose
+ * of the queries done, inside one transaction, in the order the queries
+ * started (a query's once those before it are written: the sites are then
+ * numbered alike from run to run). The queries start the heaviest first
+ * (those over the messages, then over the collectives); a shared view is computed once, by the first worker whose
  * query reads it, and read by every worker from its chunks in memory
  * (SextantSharedViews); a worker starts another query while a view it
  * needs is being computed (Schedule). Every connection follows one cancellable: the
@@ -804,8 +805,10 @@ run_patterns (SextantAnalysis  *self,
   Schedule schedule = { 0 };
   guint n_jobs = 0;
   guint n_workers;
-  g_autofree Job **done = NULL;     /* a shard's jobs, by index, until every shard has counted */
+  g_autofree Job **done = NULL;     /* the jobs done and not written yet, by index */
+  g_autofree guint *start_order = NULL;   /* the jobs' indexes in the order they start */
   gboolean ok = TRUE;
+  SextantStepClock clock;
 
   g_clear_pointer (&self->scl_sources, g_hash_table_unref);
   g_clear_pointer (&self->ctx_sources, g_hash_table_unref);
@@ -859,9 +862,11 @@ run_patterns (SextantAnalysis  *self,
     }
   for (guint i = 0; self->shard != NULL && i < n_jobs; i++)
     ((Job *)g_ptr_array_index (schedule.pending, i))->own = self->shard->own;
-  if (self->shard != NULL)
-    done = g_new0 (Job *, MAX (n_jobs, 1));
+  done = g_new0 (Job *, MAX (n_jobs, 1));
   g_ptr_array_sort (schedule.pending, compare_jobs);
+  start_order = g_new (guint, MAX (n_jobs, 1));
+  for (guint i = 0; i < n_jobs; i++)
+    start_order[i] = ((Job *)g_ptr_array_index (schedule.pending, i))->index;
   n_workers = MIN (MAX (1, MIN (g_get_num_processors (), 4)), MAX (n_jobs, 1));
   if (n_jobs > 0)
     {
@@ -875,34 +880,40 @@ run_patterns (SextantAnalysis  *self,
   if (!ok)
     g_cancellable_cancel (run);     /* the queries stop */
 
-  /* written as they come: an instance's id is (pattern index << 32) + n,
-   * so the ids do not depend on which query finished first */
-  for (guint i = 0; i < n_jobs; i++)
+  /* An instance's id is (pattern index << 32) + n, so the ids do not
+   * depend on which query finished first; the pattern_site ids do: a site
+   * is numbered when an instance first names it. So the single store
+   * writes the jobs in the order they started (the heaviest first, as they
+   * mostly finish), each once those before it are written, and a shard
+   * once every shard has counted its instances, by index: the same
+   * analysis of the same store writes the same bytes. */
+  for (guint i = 0, written = 0; i < n_jobs; i++)
     {
-      g_autoptr(Job) job = g_async_queue_pop (schedule.results);
-      g_autoptr(GArray) runs = NULL;
-      g_autofree guint *order = NULL;
+      Job *job = g_async_queue_pop (schedule.results);
 
-      if (self->shard != NULL)
+      if (ok && job->error != NULL)
         {
-          /* a shard writes once every shard has counted its instances */
-          if (ok && job->error != NULL)
-            {
-              g_propagate_error (error, g_steal_pointer (&job->error));
-              ok = FALSE;
-              g_cancellable_cancel (run);
-            }
-          done[job->index] = g_steal_pointer (&job);
-          continue;
+          g_propagate_error (error, g_steal_pointer (&job->error));
+          ok = FALSE;
+          g_cancellable_cancel (run);     /* the other queries stop */
         }
-      if (!ok)
-        continue;
-      order = order_found (job, &runs);
-      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) && write_job (self, job, order, NULL, error);
-      if (!ok)
-        g_cancellable_cancel (run);     /* the other queries stop */
-      else if (self->progress != NULL)
-        self->progress ((double)(i + 1) / n_jobs, sextant_pattern_get_id (job->pattern), self->progress_data);
+      done[job->index] = job;
+      while (self->shard == NULL && written < n_jobs && done[start_order[written]] != NULL)
+        {
+          g_autoptr(Job) next = g_steal_pointer (&done[start_order[written++]]);
+          g_autoptr(GArray) runs = NULL;
+          g_autofree guint *order = NULL;
+
+          if (!ok)
+            continue;
+          order = order_found (next, &runs);
+          ok = !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+               write_job (self, next, order, NULL, error);
+          if (!ok)
+            g_cancellable_cancel (run);     /* the other queries stop */
+          else if (self->progress != NULL)
+            self->progress ((double)written / n_jobs, sextant_pattern_get_id (next->pattern), self->progress_data);
+        }
     }
   if (pool != NULL)
     g_thread_pool_free (pool, FALSE, TRUE);
@@ -917,8 +928,12 @@ run_patterns (SextantAnalysis  *self,
   g_async_queue_unref (schedule.results);
   g_free (schedule.store_path);
   g_mutex_clear (&schedule.lock);
+  sextant_step_clock_start (&clock);
   if (self->shard != NULL)
-    ok = write_shard_jobs (self, done, n_jobs, ok, cancellable, error);
+    {
+      ok = write_shard_jobs (self, done, n_jobs, ok, cancellable, error);
+      sextant_step_clock_lap (&clock, "shard %u: the instances numbered and written", self->shard->rank);
+    }
   for (guint i = 0; done != NULL && i < n_jobs; i++)
     g_clear_pointer (&done[i], job_free);
   g_async_queue_unref (blocks);
@@ -933,19 +948,18 @@ run_patterns (SextantAnalysis  *self,
     {
       g_autoptr(GArray) all = NULL;
 
-      ok = _sextant_analysis_shard_gather_waits (self, !ok, &all, ok ? error : NULL) && ok &&
-           sextant_wait_causes_write (self->store, all, self->shard->own, error) &&
-           _sextant_analysis_shard_remove_halo (self, TRUE, error);
+      ok = _sextant_analysis_shard_gather_waits (self, !ok, &all, ok ? error : NULL) && ok;
+      sextant_step_clock_lap (&clock, "shard %u: the wait states gathered", self->shard->rank);
+      ok = ok && sextant_wait_causes_write (self->store, all, self->shard->own, error);
+      sextant_step_clock_lap (&clock, "shard %u: %u wait states judged and written", self->shard->rank,
+                               all != NULL ? all->len : 0);
+      ok = ok && _sextant_analysis_shard_remove_halo (self, TRUE, error);
+      sextant_step_clock_lap (&clock, "shard %u: the halo taken out", self->shard->rank);
     }
   else if (ok)
     {
-      gint64 start = g_get_monotonic_time ();
-      gint64 cpu_start = sextant_thread_cpu_usec ();
-
       ok = sextant_wait_causes_write (self->store, self->waits, NULL, error);
-      g_debug ("wait causes: %u wait states judged and written in %.3f s (%.3f s CPU)", self->waits->len,
-               (g_get_monotonic_time () - start) / (double)G_USEC_PER_SEC,
-               (sextant_thread_cpu_usec () - cpu_start) / (double)G_USEC_PER_SEC);
+      sextant_step_clock_lap (&clock, "%u wait states judged and written", self->waits->len);
     }
   g_clear_pointer (&self->waits, g_array_unref);
   g_clear_pointer (&self->invariants, sextant_invariants_free);
@@ -958,7 +972,10 @@ run_patterns (SextantAnalysis  *self,
       return FALSE;
     }
 
-  return sextant_store_commit (self->store, error);
+  ok = sextant_store_commit (self->store, error);
+  sextant_step_clock_lap (&clock, "the analysis committed");
+
+  return ok;
 }
 
 /**

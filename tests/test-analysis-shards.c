@@ -14,7 +14,9 @@
  * shards hold no other location's visit afterwards (the halo is gone).
  * Read through the manifest (trace/sextant-store-union.c), the instances
  * and the pattern_instance view are the single store's too, and an
- * instance looked up by its id is read from its shard alone.
+ * instance looked up by its id is read from its shard alone. Analysed
+ * again, a store and every shard hold the same sites and instance chunks,
+ * byte for byte.
  * tests/test-parallel-analyze.py runs the same on Open MPI ranks and every
  * external archive.
  */
@@ -226,6 +228,64 @@ test_every_kind (void)
   sextant_test_remove_tree (dir);
 }
 
+/* What an analysis writes that the readers do not compare: the sites' ids
+ * and the instances' chunks as bytes */
+static const char sites_sql[] = "SELECT id, file, line, kind, function FROM pattern_site";
+static const char chunks_sql[] =
+  "SELECT first_row, n, hex (header), hex (data) FROM pattern_instance_data_chunk";
+
+/* The same analysis of the same store writes the same bytes: pattern_site
+ * ids (numbered as instances first name them) do not depend on which query
+ * finished first, on a single store and on each shard of a manifest */
+static void
+test_repeat (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sextant-analysis-shards-XXXXXX", NULL);
+  g_autofree char *gen_dir = g_build_filename (dir, "archive", NULL);
+  g_autofree char *archive = sextant_test_otf2gen ("every-kind", gen_dir);
+  g_autofree char *single = g_build_filename (dir, "single.sextant", NULL);
+  g_autofree char *manifest = g_build_filename (dir, "run.sextant", NULL);
+  g_autoptr(SextantImporter) importer = sextant_importer_new (archive, single);
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GPtrArray) paths = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first_sites = NULL;
+  g_autofree char *first_chunks = NULL;
+
+  g_assert_true (sextant_importer_run (importer, NULL, &error));
+  g_assert_no_error (error);
+  sextant_test_import_manifest (archive, manifest, 3);
+  store = sextant_store_open (manifest, &error);
+  g_assert_no_error (error);
+  paths = sextant_store_list_shards (store, &error);
+  g_assert_no_error (error);
+  g_clear_object (&store);
+  g_ptr_array_insert (paths, 0, g_strdup (single));
+  g_ptr_array_add (paths, NULL);
+
+  for (guint run = 0; run < 4; run++)
+    {
+      g_autofree char *sites = NULL;
+      g_autofree char *chunks = NULL;
+
+      analyze (single);
+      analyze (manifest);
+      sites = rows ((const char * const *)paths->pdata, sites_sql, 5);
+      chunks = rows ((const char * const *)paths->pdata, chunks_sql, 4);
+      g_assert_cmpuint (strlen (sites), >, 0);
+      if (run == 0)
+        {
+          first_sites = g_steal_pointer (&sites);
+          first_chunks = g_steal_pointer (&chunks);
+          continue;
+        }
+      g_assert_cmpstr (sites, ==, first_sites);
+      g_assert_cmpstr (chunks, ==, first_chunks);
+    }
+
+  sextant_test_remove_tree (dir);
+}
+
 /* A shard that cannot be opened fails the analysis of the manifest, and
  * no shard waits for it */
 static void
@@ -261,6 +321,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/AnalysisShards/every-kind", test_every_kind);
   g_test_add_func ("/AnalysisShards/missing-shard", test_missing_shard);
+  g_test_add_func ("/AnalysisShards/repeat", test_repeat);
 
   return g_test_run ();
 }

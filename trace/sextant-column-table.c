@@ -67,8 +67,11 @@ typedef struct
   gint64        first_row;
   SextantChunk  chunk;       /* header only: data is NULL */
   GBytes       *data;        /* cached, or NULL */
-  guint64       used;        /* LRU clock */
+  guint         newer;       /* the cached entries, a list from the least */
+  guint         older;       /* recently used: indexes, or NO_ENTRY */
 } DirEntry;
+
+#define NO_ENTRY G_MAXUINT
 
 typedef struct
 {
@@ -87,11 +90,14 @@ typedef struct
   gboolean              loaded;
   GArray               *dir;          /* DirEntry by first_row */
   gint64                n_rows;
-  double                spread[SEXTANT_CHUNK_MAX_COLS];  /* mean chunk range / column range */
+  double                spread[SEXTANT_CHUNK_MAX_COLS];  /* chunk range, mean over the rows / column range */
 
-  /* cache */
+  /* cache: the entries with data, from the least recently used (a
+   * directory of 150,000 chunks, as a shard's visits with the halo's, makes
+   * a search for the oldest cost more than reading the chunk) */
   gsize                 cache_bytes;
-  guint64               clock;
+  guint                 oldest;
+  guint                 newest;
 } ColumnTable;
 
 typedef struct
@@ -180,6 +186,7 @@ table_new (sqlite3              *db,
   self->n_cols = argc - 3;
   self->cols = g_new0 (Column, MAX (self->n_cols, 1));
   self->dir = g_array_new (FALSE, TRUE, sizeof (DirEntry));
+  self->oldest = self->newest = NO_ENTRY;
 
   if (self->n_cols == 0)
     {
@@ -373,7 +380,7 @@ typedef struct
   double col_min[SEXTANT_CHUNK_MAX_COLS];
   double col_max[SEXTANT_CHUNK_MAX_COLS];
   double sum_range[SEXTANT_CHUNK_MAX_COLS];
-  guint  n_valued[SEXTANT_CHUNK_MAX_COLS];
+  guint64 n_valued[SEXTANT_CHUNK_MAX_COLS];   /* rows in the chunks with values */
 } Spread;
 
 /* Appends the chunk of @n rows at @first_row with @header to the
@@ -409,8 +416,11 @@ add_entry (ColumnTable  *self,
         spread->col_min[c] = col->min;
       if (spread->n_valued[c] == 0 || col->max > spread->col_max[c])
         spread->col_max[c] = col->max;
-      spread->sum_range[c] += (double)col->max - (double)col->min + 1;
-      spread->n_valued[c]++;
+      /* by rows: the share of the rows an equality reads, whatever the
+       * chunks' sizes (a shard's halo adds a chunk per run of visits,
+       * most of them of one row) */
+      spread->sum_range[c] += ((double)col->max - (double)col->min + 1) * (double)n;
+      spread->n_valued[c] += (guint64)n;
     }
 
   self->n_rows += n;
@@ -495,6 +505,7 @@ load_directory (ColumnTable *self)
     g_clear_pointer (&g_array_index (self->dir, DirEntry, i).data, g_bytes_unref);
   g_array_set_size (self->dir, 0);
   self->cache_bytes = 0;
+  self->oldest = self->newest = NO_ENTRY;
   self->n_rows = 0;
 
   rc = self->memory != NULL ? load_memory_directory (self, &spread) : load_stored_directory (self, &spread);
@@ -518,31 +529,65 @@ cache_limit (ColumnTable *self)
   return self->memory != NULL ? MEMORY_CACHE_BYTES : CACHE_BYTES;
 }
 
+static DirEntry *
+dir_entry (ColumnTable *self,
+           guint        i)
+{
+  return &g_array_index (self->dir, DirEntry, i);
+}
+
+/* Takes entry @i out of the list of cached entries */
+static void
+unlink_entry (ColumnTable *self,
+              guint        i)
+{
+  DirEntry *e = dir_entry (self, i);
+
+  if (e->older != NO_ENTRY)
+    dir_entry (self, e->older)->newer = e->newer;
+  else
+    self->oldest = e->newer;
+  if (e->newer != NO_ENTRY)
+    dir_entry (self, e->newer)->older = e->older;
+  else
+    self->newest = e->older;
+  e->newer = e->older = NO_ENTRY;
+}
+
+/* Puts entry @i at the end of the list: the most recently used */
+static void
+link_newest (ColumnTable *self,
+             guint        i)
+{
+  DirEntry *e = dir_entry (self, i);
+
+  e->older = self->newest;
+  e->newer = NO_ENTRY;
+  if (self->newest != NO_ENTRY)
+    dir_entry (self, self->newest)->newer = i;
+  else
+    self->oldest = i;
+  self->newest = i;
+}
+
 static void
 evict (ColumnTable *self)
 {
-  while (self->cache_bytes > cache_limit (self))
+  while (self->cache_bytes > cache_limit (self) && self->oldest != NO_ENTRY)
     {
-      DirEntry *oldest = NULL;
+      guint i = self->oldest;
+      DirEntry *e = dir_entry (self, i);
 
-      for (guint i = 0; i < self->dir->len; i++)
-        {
-          DirEntry *e = &g_array_index (self->dir, DirEntry, i);
-
-          if (e->data != NULL && (oldest == NULL || e->used < oldest->used))
-            oldest = e;
-        }
-      if (oldest == NULL)
-        break;
-      self->cache_bytes -= g_bytes_get_size (oldest->data);
-      g_clear_pointer (&oldest->data, g_bytes_unref);
+      unlink_entry (self, i);
+      self->cache_bytes -= g_bytes_get_size (e->data);
+      g_clear_pointer (&e->data, g_bytes_unref);
     }
 }
 
-/* Caches @data, just read, as @e's; returns it. */
+/* Caches @data, just read, as entry @i's; returns it. */
 static GBytes *
 keep (ColumnTable *self,
-      DirEntry    *e,
+      guint        i,
       GBytes      *data)
 {
   gsize size = g_bytes_get_size (data);
@@ -550,7 +595,8 @@ keep (ColumnTable *self,
   /* a chunk bigger than the whole cache is read but not kept */
   if (size <= cache_limit (self))
     {
-      e->data = g_bytes_ref (data);
+      dir_entry (self, i)->data = g_bytes_ref (data);
+      link_newest (self, i);
       self->cache_bytes += size;
       evict (self);
     }
@@ -569,9 +615,15 @@ chunk_data (ColumnTable *self,
   guint8 *bytes;
   int size;
 
-  e->used = ++self->clock;
   if (e->data != NULL)
-    return g_bytes_ref (e->data);
+    {
+      if (self->newest != i)
+        {
+          unlink_entry (self, i);
+          link_newest (self, i);
+        }
+      return g_bytes_ref (e->data);
+    }
 
   if (self->memory != NULL)
     {
@@ -591,7 +643,7 @@ chunk_data (ColumnTable *self,
           *rc = SQLITE_CORRUPT;
           return NULL;
         }
-      return keep (self, e, g_steal_pointer (&data));
+      return keep (self, i, g_steal_pointer (&data));
     }
 
   *rc = sqlite3_blob_open (self->db, self->schema, self->chunk_table, "data", e->first_row, 0, &blob);
@@ -613,7 +665,7 @@ chunk_data (ColumnTable *self,
       return NULL;
     }
 
-  return keep (self, e, g_bytes_new_take (bytes, size));
+  return keep (self, i, g_bytes_new_take (bytes, size));
 }
 
 /* Planning ----------------------------------------------------------------- */

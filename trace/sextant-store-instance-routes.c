@@ -131,20 +131,46 @@ typedef struct
 {
   SextantStore *manifest;
   gint64        rank;
+  gint64        first;     /* the run under way: first and last id, or -1 */
+  gint64        last;
 } Writing;
 
-
 static gboolean
-write_run (const SextantRow  *row,
+write_run (Writing  *w,
+           GError  **error)
+{
+  gint64 none = 0;
+
+  return w->first < 0 ||
+         sextant_store_foreach_sql (w->manifest, "INSERT INTO " SEXTANT_INSTANCE_ROUTES_TABLE " (first, last, shard) "
+                                                 "VALUES (?, ?, ?)", _sextant_store_take_int, &none, error, "iii",
+                                    w->first, w->last, w->rank);
+}
+
+/* A chunk of the shard's instances (first_row, n): it continues the run
+ * under way or ends it */
+static gboolean
+add_chunk (const SextantRow  *row,
            gpointer           user_data,
            GError           **error)
 {
   Writing *w = user_data;
-  gint64 none = 0;
+  gint64 first = sextant_row_get_int (row, 0);
+  gint64 n = sextant_row_get_int (row, 1);
 
-  return sextant_store_foreach_sql (w->manifest, "INSERT INTO " SEXTANT_INSTANCE_ROUTES_TABLE " (first, last, shard) "
-                                                 "VALUES (?, ?, ?)", _sextant_store_take_int, &none, error, "iii",
-                                    sextant_row_get_int (row, 0), sextant_row_get_int (row, 1), w->rank);
+  if (n <= 0)
+    return TRUE;
+  if (w->first >= 0 && first == w->last + 1)
+    {
+      w->last = first + n - 1;
+      return TRUE;
+    }
+  if (!write_run (w, error))
+    return FALSE;
+  w->first = first;
+  w->last = first + n - 1;
+
+  return TRUE;
 }
 
 gboolean
@@ -153,7 +179,7 @@ sextant_store_write_instance_routes (SextantStore  *manifest,
                                      gint64         rank,
                                      GError       **error)
 {
-  Writing w = { manifest, rank };
+  Writing w = { manifest, rank, -1, -1 };
 
   g_return_val_if_fail (SEXTANT_IS_STORE (manifest), FALSE);
 
@@ -163,8 +189,9 @@ sextant_store_write_instance_routes (SextantStore  *manifest,
                                               "shard INTEGER NOT NULL); "
                                               "DELETE FROM " SEXTANT_INSTANCE_ROUTES_TABLE, error);
 
-  /* runs of consecutive ids: an id less its rank is the same along a run */
-  return sextant_store_foreach_sql (shard, "SELECT min (id), max (id) FROM (SELECT id, id - row_number () OVER "
-                                           "(ORDER BY id) AS run FROM pattern_instance_data) GROUP BY run",
-                                    write_run, &w, error, "");
+  /* runs of consecutive ids, from the chunks' directory (the instances'
+   * rows are not read) */
+  return sextant_store_foreach_sql (shard, "SELECT first_row, n FROM pattern_instance_data_chunk ORDER BY first_row",
+                                    add_chunk, &w, error, "") &&
+         write_run (&w, error);
 }

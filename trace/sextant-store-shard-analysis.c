@@ -20,6 +20,7 @@
 #include "sextant-store-instance-routes.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shard-analysis.h"
+#include "sextant-store-views-private.h"
 
 static gboolean
 add_location (const SextantRow  *row,
@@ -238,116 +239,253 @@ sextant_store_find_manifest_of (const char *path)
 
 /* The halo ---------------------------------------------------------------- */
 
+static int
+compare_pairs (const void *a,
+               const void *b)
+{
+  const gint64 *x = a, *y = b;
+
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
 typedef struct
 {
-  GHashTable *own;       /* the shard's locations */
-  GHashTable *seen;      /* gint64* visit ids, owned */
-  GArray     *ids;
-  int         n_columns; /* of the query's rows */
+  GHashTable  *own;        /* the shard's locations */
+  gint64       last_loc;   /* the last location looked up in it, and whether it is the shard's */
+  gboolean     last_own;
+  GArray      *ids;        /* the visits named, of other locations */
+  GArray      *pairs;      /* (send_loc, recv_loc) of the messages, or NULL */
+  guint        n_cols;     /* of the table read */
+  const guint *cols;       /* its columns that hold visit ids, ended by G_MAXUINT */
 } Wanted;
 
-/* A row of visit ids: those of other locations than the shard's */
+/* A chunk of messages or collective members: the visits of other
+ * locations that its rows name, and the messages' pairs */
 static gboolean
 add_wanted (const SextantRow  *row,
             gpointer           user_data,
             GError           **error)
 {
   Wanted *wanted = user_data;
+  SextantChunk chunk;
 
-  for (int col = 0; col < wanted->n_columns; col++)
+  if (!_sextant_store_parse_chunk_row (row, wanted->n_cols, TRUE, &chunk, error))
+    return FALSE;
+  for (guint r = 0; r < chunk.n_rows; r++)
     {
-      gint64 visit;
-      gint64 loc;
+      for (const guint *col = wanted->cols; *col != G_MAXUINT; col++)
+        {
+          gint64 visit = sextant_chunk_get (&chunk, *col, r);
+          gint64 loc = visit >> 32;
 
-      if (sextant_row_is_null (row, col))
-        continue;
-      visit = sextant_row_get_int (row, col);
-      loc = visit >> 32;
-      if (g_hash_table_contains (wanted->own, &loc) || g_hash_table_contains (wanted->seen, &visit))
-        continue;
-      g_array_append_val (wanted->ids, visit);
-      g_hash_table_add (wanted->seen, g_memdup2 (&visit, sizeof visit));
+          if (visit == SEXTANT_NULL)
+            continue;
+          if (loc != wanted->last_loc)
+            {
+              wanted->last_loc = loc;
+              wanted->last_own = g_hash_table_contains (wanted->own, &loc);
+            }
+          if (!wanted->last_own)
+            g_array_append_val (wanted->ids, visit);
+        }
+      if (wanted->pairs != NULL)
+        {
+          gint64 pair[2] = { sextant_chunk_get (&chunk, SEXTANT_MESSAGE_SEND_LOC, r),
+                             sextant_chunk_get (&chunk, SEXTANT_MESSAGE_RECV_LOC, r) };
+
+          if (pair[0] != SEXTANT_NULL && pair[1] != SEXTANT_NULL && pair[0] != pair[1])
+            g_array_append_vals (wanted->pairs, pair, 2);
+        }
     }
-
   return TRUE;
+}
+
+/* Sorts @values, records of @width integers, and drops repeated ones */
+static void
+sort_unique (GArray *values,
+             guint   width)
+{
+  guint n = values->len / width;
+  guint kept = 0;
+  gint64 *v = (gint64 *)(void *)values->data;
+
+  if (n == 0)
+    return;
+  qsort (v, n, width * sizeof (gint64), width == 1 ? _sextant_compare_int64 : compare_pairs);
+  for (guint i = 0; i < n; i++)
+    if (kept == 0 || memcmp (v + (gsize)(kept - 1) * width, v + (gsize)i * width, width * sizeof (gint64)) != 0)
+      memmove (v + (gsize)kept++ * width, v + (gsize)i * width, width * sizeof (gint64));
+  g_array_set_size (values, kept * width);
 }
 
 /**
  * sextant_store_list_halo_visits:
  * @own: the shard's locations (gint64* location.id, a set)
+ * @pairs: (out) (element-type gint64): the distinct (send_loc, recv_loc)
+ *   of @shard's messages between two locations, two integers each, sorted
  *
  * The visits of other locations that @shard's messages and collective
  * members name (a visit's id is its location's id << 32 + n): the calls at
- * the other ends, which the pattern rules read.
+ * the other ends, which the pattern rules read. One pass over the chunks
+ * of messages and of members, decoded here.
  *
  * Returns: (transfer full) (element-type gint64): sorted visit ids
  */
 GArray *
 sextant_store_list_halo_visits (SextantStore  *shard,
                                 GHashTable    *own,
+                                GArray       **pairs,
                                 GError       **error)
 {
+  static const guint message_cols[] = { SEXTANT_MESSAGE_SEND_VISIT, SEXTANT_MESSAGE_SEND_COMPLETE_VISIT,
+                                        SEXTANT_MESSAGE_RECV_POST_VISIT, SEXTANT_MESSAGE_RECV_VISIT, G_MAXUINT };
+  static const guint member_cols[] = { SEXTANT_MEMBER_VISIT, SEXTANT_MEMBER_END_VISIT, G_MAXUINT };
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  Wanted wanted = { own, seen, ids, 4 };
+  g_autoptr(GArray) message_pairs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  Wanted wanted = { own, SEXTANT_NULL, FALSE, ids, message_pairs, SEXTANT_MESSAGE_N_COLUMNS, message_cols };
 
-  if (!sextant_store_foreach_sql (shard, "SELECT send_visit, send_complete_visit, recv_post_visit, recv_visit "
-                                         "FROM message", add_wanted, &wanted, error, ""))
+  if (!sextant_store_foreach_sql (shard, "SELECT first_row, n, header, data FROM message_chunk", add_wanted,
+                                  &wanted, error, ""))
     return NULL;
-  wanted.n_columns = 2;
-  if (!sextant_store_foreach_sql (shard, "SELECT visit, end_visit FROM collective_member", add_wanted, &wanted,
-                                  error, ""))
+  wanted.pairs = NULL;
+  wanted.n_cols = SEXTANT_MEMBER_N_COLUMNS;
+  wanted.cols = member_cols;
+  if (!sextant_store_foreach_sql (shard, "SELECT first_row, n, header, data FROM collective_member_chunk",
+                                  add_wanted, &wanted, error, ""))
     return NULL;
-  g_array_sort (ids, _sextant_compare_int64);
+  sort_unique (ids, 1);
+  sort_unique (message_pairs, 2);
+  *pairs = g_steal_pointer (&message_pairs);
 
   return g_steal_pointer (&ids);
 }
 
-static const char visit_row_sql[] =
-  "SELECT id, loc, region, enter, leave, depth, parent, context, scl, path FROM visit ";
-
-/* A visit row as SEXTANT_HALO_COLUMNS integers (NULL: SEXTANT_NULL) */
-static gboolean
-add_visit_row (const SextantRow  *row,
-               gpointer           user_data,
-               GError           **error)
-{
-  GArray *rows = user_data;
-
-  for (int col = 0; col < SEXTANT_HALO_COLUMNS; col++)
-    {
-      gint64 value = sextant_row_get_int_or_null (row, col);
-
-      g_array_append_val (rows, value);
-    }
-
-  return TRUE;
-}
-
+/* A pass over the visit chunks that answers the other shards */
 typedef struct
 {
-  GHashTable *wanted;      /* visit id -> GArray of guint: the shards that asked for it */
+  GPtrArray  *wanted;      /* GArray of gint64 by shard: the visits it asked for, sorted */
+  guint      *next;        /* by shard: its first wanted visit not passed yet */
   GPtrArray  *answers;     /* GArray of gint64 rows, by shard */
-  GArray     *row;
+  GHashTable *regions;     /* the regions of MPI_Init, MPI_Init_thread and MPI_Finalize */
+  gint64      region_min;  /* their range */
+  gint64      region_max;
+  GArray     *bound_ids;   /* gint64, sorted: the visits of the RMA collectives and lock acquisitions */
+  guint       next_bound;
+  GArray     *bounds;      /* gint64 rows: what every other shard gets */
 } Answering;
 
-/* A visit of the scan: into the answer of every shard that asked for it */
 static gboolean
-answer_row (const SextantRow  *row,
+add_region (const SextantRow  *row,
             gpointer           user_data,
             GError           **error)
 {
   Answering *answering = user_data;
-  gint64 id = sextant_row_get_int (row, 0);
-  GArray *askers = g_hash_table_lookup (answering->wanted, &id);
+  gint64 region = sextant_row_get_int (row, 0);
 
-  if (askers == NULL)
-    return TRUE;
-  g_array_set_size (answering->row, 0);
-  add_visit_row (row, answering->row, error);
-  for (guint k = 0; k < askers->len; k++)
-    g_array_append_vals (g_ptr_array_index (answering->answers, g_array_index (askers, guint, k)),
-                         answering->row->data, SEXTANT_HALO_COLUMNS);
+  if (g_hash_table_size (answering->regions) == 0 || region < answering->region_min)
+    answering->region_min = region;
+  if (g_hash_table_size (answering->regions) == 0 || region > answering->region_max)
+    answering->region_max = region;
+  g_hash_table_add (answering->regions, GSIZE_TO_POINTER ((gsize)region));
+
+  return TRUE;
+}
+
+static gboolean
+add_id (const SextantRow  *row,
+        gpointer           user_data,
+        GError           **error)
+{
+  gint64 id = sextant_row_get_int (row, 0);
+
+  g_array_append_val (user_data, id);
+
+  return TRUE;
+}
+
+/* Row @r of @chunk, whose first row is visit @first, as
+ * SEXTANT_HALO_COLUMNS integers at the end of @rows */
+static void
+append_visit (GArray             *rows,
+              const SextantChunk *chunk,
+              gint64              first,
+              guint               r)
+{
+  gint64 row[SEXTANT_HALO_COLUMNS];
+
+  row[0] = first + r;
+  for (guint c = 0; c < SEXTANT_VISIT_N_COLUMNS; c++)
+    row[c + 1] = sextant_chunk_get (chunk, c, r);
+  g_array_append_vals (rows, row, SEXTANT_HALO_COLUMNS);
+}
+
+/* A chunk of visits (first_row, n, header, data): its rows that a shard
+ * asked for into that shard's answer, and its calls that every shard gets
+ * into the bounds. The data is read only when a row is wanted. */
+static gboolean
+answer_chunk (const SextantRow  *row,
+              gpointer           user_data,
+              GError           **error)
+{
+  Answering *answering = user_data;
+  gint64 first = sextant_row_get_int (row, 0);
+  gint64 end = first + sextant_row_get_int (row, 1);
+  const SextantChunkColumn *regions;
+  gboolean attached = FALSE;
+  gboolean scan_regions;
+  SextantChunk chunk;
+
+  if (!_sextant_store_parse_chunk_row (row, SEXTANT_VISIT_N_COLUMNS, FALSE, &chunk, error))
+    return FALSE;
+  regions = &chunk.cols[SEXTANT_VISIT_REGION];
+  scan_regions = g_hash_table_size (answering->regions) > 0 && !regions->all_null &&
+                 regions->min <= answering->region_max && regions->max >= answering->region_min;
+
+#define ATTACH() \
+  if (!attached && !(attached = _sextant_store_attach_chunk_data (row, &chunk, error))) \
+    return FALSE
+
+  for (guint r = 0; r < answering->wanted->len; r++)
+    {
+      GArray *ids = g_ptr_array_index (answering->wanted, r);
+      guint *next = &answering->next[r];
+
+      for (; *next < ids->len && g_array_index (ids, gint64, *next) < end; (*next)++)
+        {
+          gint64 id = g_array_index (ids, gint64, *next);
+
+          if (id < first)
+            continue;
+          ATTACH ();
+          append_visit (g_ptr_array_index (answering->answers, r), &chunk, first, (guint)(id - first));
+        }
+    }
+  for (; answering->next_bound < answering->bound_ids->len &&
+         g_array_index (answering->bound_ids, gint64, answering->next_bound) < end; answering->next_bound++)
+    {
+      gint64 id = g_array_index (answering->bound_ids, gint64, answering->next_bound);
+
+      if (id < first)
+        continue;
+      ATTACH ();
+      if (!scan_regions ||
+          !g_hash_table_contains (answering->regions,
+                                  GSIZE_TO_POINTER ((gsize)sextant_chunk_get (&chunk, SEXTANT_VISIT_REGION,
+                                                                              (guint)(id - first)))))
+        append_visit (answering->bounds, &chunk, first, (guint)(id - first));
+    }
+  if (scan_regions)
+    {
+      ATTACH ();
+      for (guint r = 0; r < chunk.n_rows; r++)
+        if (g_hash_table_contains (answering->regions,
+                                   GSIZE_TO_POINTER ((gsize)sextant_chunk_get (&chunk, SEXTANT_VISIT_REGION, r))))
+          append_visit (answering->bounds, &chunk, first, r);
+    }
+#undef ATTACH
 
   return TRUE;
 }
@@ -355,7 +493,7 @@ answer_row (const SextantRow  *row,
 /**
  * sextant_store_read_halo_visits:
  * @wanted: (element-type GArray<gint64>): by shard, the visits of @shard's
- *   locations it asked for (%NULL or empty: none)
+ *   locations it asked for (%NULL or empty: none), sorted here
  * @answers: (element-type GArray<gint64>): by shard, gets
  *   SEXTANT_HALO_COLUMNS integers per visit: its id and its columns as the
  *   visit table orders them
@@ -363,7 +501,9 @@ answer_row (const SextantRow  *row,
  * The rows each shard asked for, and for every shard but @self those of
  * @shard's calls of MPI_Init, MPI_Init_thread and MPI_Finalize, of its RMA
  * collectives and of its lock acquisitions: the rules compare them across
- * all locations. One pass over the visits.
+ * all locations. One pass over the visits' chunks, decoded here (through
+ * the visit table, a row cost 20 times more), reading the data of those
+ * that hold a row to send.
  */
 gboolean
 sextant_store_read_halo_visits (SextantStore  *shard,
@@ -372,37 +512,35 @@ sextant_store_read_halo_visits (SextantStore  *shard,
                                 GPtrArray     *answers,
                                 GError       **error)
 {
-  g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                                       (GDestroyNotify)g_array_unref);
+  g_autoptr(GHashTable) regions = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GArray) bound_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) row = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autofree char *all = g_strconcat (visit_row_sql, "ORDER BY id", NULL);
-  g_autofree char *bounds_sql = g_strconcat (visit_row_sql, "WHERE region IN (SELECT id FROM region WHERE name IN "
-                                             "('MPI_Init', 'MPI_Init_thread', 'MPI_Finalize') AND paradigm = 'MPI') "
-                                             "OR id IN (SELECT visit FROM rma_sync WHERE kind = 'RMA_COLLECTIVE') "
-                                             "OR id IN (SELECT acquire_visit FROM lock)", NULL);
-  Answering answering = { index, answers, row };
+  g_autoptr(GPtrArray) asked = g_ptr_array_new ();
+  g_autofree guint *next = g_new0 (guint, MAX (wanted->len, 1));
+  Answering answering = { asked, next, answers, regions, 0, 0, bound_ids, 0, bounds };
 
   for (guint r = 0; r < wanted->len; r++)
     {
       GArray *ids = g_ptr_array_index (wanted, r);
 
-      for (guint i = 0; ids != NULL && i < ids->len; i++)
+      if (ids == NULL)
+        ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+      else
         {
-          GArray *askers = g_hash_table_lookup (index, &g_array_index (ids, gint64, i));
-
-          if (askers == NULL)
-            {
-              askers = g_array_new (FALSE, FALSE, sizeof (guint));
-              g_hash_table_insert (index, g_memdup2 (&g_array_index (ids, gint64, i), sizeof (gint64)), askers);
-            }
-          g_array_append_val (askers, r);
+          g_array_ref (ids);
+          g_array_sort (ids, _sextant_compare_int64);
         }
+      g_ptr_array_add (asked, ids);
     }
+  g_ptr_array_set_free_func (asked, (GDestroyNotify)g_array_unref);
 
-  if ((g_hash_table_size (index) > 0 &&
-       !sextant_store_foreach_sql (shard, all, answer_row, &answering, error, "")) ||
-      !sextant_store_foreach_sql (shard, bounds_sql, add_visit_row, bounds, error, ""))
+  if (!sextant_store_foreach_sql (shard, "SELECT id FROM region WHERE name IN ('MPI_Init', 'MPI_Init_thread', "
+                                         "'MPI_Finalize') AND paradigm = 'MPI'", add_region, &answering, error, "") ||
+      !sextant_store_foreach_sql (shard, "SELECT visit FROM rma_sync WHERE kind = 'RMA_COLLECTIVE' AND visit IS NOT "
+                                         "NULL UNION SELECT acquire_visit FROM lock WHERE acquire_visit IS NOT NULL "
+                                         "ORDER BY 1", add_id, bound_ids, error, "") ||
+      !sextant_store_foreach_sql (shard, "SELECT first_row, n, header, data FROM visit_chunk ORDER BY first_row",
+                                  answer_chunk, &answering, error, ""))
     return FALSE;
   for (guint r = 0; r < answers->len; r++)
     if (r != self)
@@ -444,16 +582,6 @@ add_profile_row (const SextantRow  *row,
 }
 
 static gboolean
-add_pair_row (const SextantRow  *row,
-              gpointer           user_data,
-              GError           **error)
-{
-  g_variant_builder_add (user_data, "(xx)", sextant_row_get_int (row, 0), sextant_row_get_int (row, 1));
-
-  return TRUE;
-}
-
-static gboolean
 add_lock_row (const SextantRow  *row,
               gpointer           user_data,
               GError           **error)
@@ -474,18 +602,19 @@ add_lock_row (const SextantRow  *row,
  * What every other shard takes in of @shard (its locations' rows): the
  * RMA collectives' records, the call-path profile of its MPI calls, the
  * locks (a lock's holders can be on other shards) and who sends messages
- * to whom (a master's workers talk to it only, which no shard sees alone).
+ * to whom (a master's workers talk to it only, which no shard sees alone:
+ * @pairs, from sextant_store_list_halo_visits()).
  *
  * Returns: (transfer full): serialized, for sextant_store_add_halo()
  */
 GBytes *
 sextant_store_read_halo_extras (SextantStore  *shard,
+                                GArray        *pairs,
                                 GError       **error)
 {
   g_auto(GVariantBuilder) rma = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xxxsxxxmsx)"));
   g_auto(GVariantBuilder) profile = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(sxxxxxxx)"));
   g_auto(GVariantBuilder) locks = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xsxxxmsxxxxx)"));
-  g_auto(GVariantBuilder) pairs = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(xx)"));
   g_autoptr(GVariant) extras = NULL;
 
   if (!sextant_store_foreach_sql (shard, "SELECT loc, time, visit, kind, win, remote, level, detail, end_time "
@@ -497,14 +626,13 @@ sextant_store_read_halo_extras (SextantStore  *shard,
                                          "WHERE r.paradigm = 'MPI'", add_profile_row, &profile, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT loc, family, win, target, lock_id, lock_type, request_time, "
                                          "acquire_time, release_time, acquire_visit, try_failed FROM lock",
-                                  add_lock_row, &locks, error, "") ||
-      !sextant_store_foreach_sql (shard, "SELECT DISTINCT send_loc, recv_loc FROM message WHERE send_loc IS NOT NULL "
-                                         "AND recv_loc IS NOT NULL AND send_loc != recv_loc", add_pair_row, &pairs,
-                                  error, ""))
+                                  add_lock_row, &locks, error, ""))
     return NULL;
   extras = g_variant_ref_sink (g_variant_new ("(@a(xxxsxxxmsx)@a(sxxxxxxx)@a(xsxxxmsxxxxx)@a(xx))",
                                               g_variant_builder_end (&rma), g_variant_builder_end (&profile),
-                                              g_variant_builder_end (&locks), g_variant_builder_end (&pairs)));
+                                              g_variant_builder_end (&locks),
+                                              g_variant_new_fixed_array (G_VARIANT_TYPE ("(xx)"), pairs->data,
+                                                                         pairs->len / 2, 2 * sizeof (gint64))));
 
   return g_variant_get_data_as_bytes (extras);
 }
@@ -552,9 +680,8 @@ add_extras (SextantStore  *shard,
   g_variant_iter_init (&iter, rma);
   while (g_variant_iter_next (&iter, "(xxx&sxxxm&sx)", &loc, &time, &visit, &kind, &win, &remote, &level,
                               &detail, &end_time))
-    if (!sextant_store_foreach_sql (shard, "INSERT INTO rma_sync (loc, time, visit, kind, win, remote, level, detail, "
-                                           "end_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", count_row, NULL, error,
-                                    "iintnnntn", loc, time, visit, kind, win, remote, level, detail, end_time))
+    if (!sextant_store_run (shard, SEXTANT_STMT_RMA_SYNC, error, "iintnnntnn", loc, time, visit, kind, win, remote,
+                            level, detail, end_time, SEXTANT_NULL))
       return FALSE;
 
   g_variant_iter_init (&iter, profile);
@@ -567,17 +694,13 @@ add_extras (SextantStore  *shard,
         {
           gint64 id = ++halo->last_call_path;
 
-          if (!sextant_store_foreach_sql (shard, "INSERT INTO call_path (id, parent, region, depth, name, scl) "
-                                                 "VALUES (?, NULL, ?, ?, ?, NULL)", count_row, NULL, error, "iiit",
-                                          id, region, depth, name))
+          if (!sextant_store_run (shard, SEXTANT_STMT_HALO_CALL_PATH, error, "iiit", id, region, depth, name))
             return FALSE;
           path = g_memdup2 (&id, sizeof id);
           g_hash_table_insert (paths, g_strdup (name), path);
         }
-      if (!sextant_store_foreach_sql (shard, "INSERT OR REPLACE INTO call_path_profile (loc, path, visits, "
-                                             "inclusive, exclusive, last_visit) VALUES (?, ?, ?, ?, ?, ?)",
-                                      count_row, NULL, error, "iiiiii", loc, *path, visits, inclusive, exclusive,
-                                      last))
+      if (!sextant_store_run (shard, SEXTANT_STMT_HALO_PROFILE, error, "iiiiii", loc, *path, visits, inclusive,
+                              exclusive, last))
         return FALSE;
       g_array_append_val (halo->locations, loc);
     }
@@ -585,17 +708,13 @@ add_extras (SextantStore  *shard,
   g_variant_iter_init (&iter, locks);
   while (g_variant_iter_next (&iter, "(x&sxxxm&sxxxxx)", &loc, &family, &win, &target, &lock_id, &type, &request,
                               &acquire, &release, &visit, &failed))
-    if (!sextant_store_foreach_sql (shard, "INSERT INTO lock (loc, family, win, target, lock_id, lock_type, "
-                                           "request_time, acquire_time, release_time, acquire_visit, try_failed) "
-                                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count_row, NULL, error,
-                                    "itnnntnnnni", loc, family, win, target, lock_id, type, request, acquire,
-                                    release, visit, failed))
+    if (!sextant_store_run (shard, SEXTANT_STMT_LOCK, error, "itnnntnnnnin", loc, family, win, target, lock_id, type,
+                            request, acquire, release, visit, failed, SEXTANT_NULL))
       return FALSE;
 
   g_variant_iter_init (&iter, pairs);
   while (g_variant_iter_next (&iter, "(xx)", &send_loc, &recv_loc))
-    if (!sextant_store_foreach_sql (shard, "INSERT INTO " SEXTANT_HALO_MESSAGE_PAIRS " (send_loc, recv_loc) "
-                                           "VALUES (?, ?)", count_row, NULL, error, "ii", send_loc, recv_loc))
+    if (!sextant_store_run (shard, SEXTANT_STMT_HALO_MESSAGE_PAIR, error, "ii", send_loc, recv_loc))
       return FALSE;
 
   return TRUE;

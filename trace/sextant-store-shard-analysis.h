@@ -36,6 +36,7 @@ gboolean   sextant_store_merge_shard_analyses (SextantStore  *manifest,
 
 GArray    *sextant_store_list_halo_visits     (SextantStore  *shard,
                                                GHashTable    *own,
+                                               GArray       **pairs,
                                                GError       **error);
 gboolean   sextant_store_read_halo_visits     (SextantStore  *shard,
                                                guint          self,
@@ -43,6 +44,7 @@ gboolean   sextant_store_read_halo_visits     (SextantStore  *shard,
                                                GPtrArray     *answers,
                                                GError       **error);
 GBytes    *sextant_store_read_halo_extras     (SextantStore  *shard,
+                                               GArray        *pairs,
                                                GError       **error);
 
 /* What sextant_store_add_halo() wrote, to take out again */

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "sextant-store-private.h"
+#include "sextant-store-shard-analysis.h"
 
 const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_STMT_META] =
@@ -245,6 +246,14 @@ const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
     "parameters) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
   [SEXTANT_STMT_PATTERN_SITE] =
     "INSERT INTO pattern_site (id, file, line, kind, function) VALUES (?1, ?2, ?3, ?4, ?5)",
+  /* a shard's halo (sextant-store-shard-analysis.c) */
+  [SEXTANT_STMT_HALO_CALL_PATH] =
+    "INSERT INTO call_path (id, parent, region, depth, name, scl) VALUES (?1, NULL, ?2, ?3, ?4, NULL)",
+  [SEXTANT_STMT_HALO_PROFILE] =
+    "INSERT OR REPLACE INTO call_path_profile (loc, path, visits, inclusive, exclusive, last_visit) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+  [SEXTANT_STMT_HALO_MESSAGE_PAIR] =
+    "INSERT INTO " SEXTANT_HALO_MESSAGE_PAIRS " (send_loc, recv_loc) VALUES (?1, ?2)",
   [SEXTANT_STMT_PATTERN_NOTE] =
     "INSERT INTO pattern_note (instance, comment) VALUES (?1, ?2)",
   [SEXTANT_STMT_PATTERN_AGGREGATE] =

@@ -61,15 +61,6 @@ like_mpi_test (const char *name)
 
 /* The chunks ------------------------------------------------------------------- */
 
-static gboolean
-damaged (gint64   first_row,
-         GError **error)
-{
-  g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA,
-               "chunk at row %" G_GINT64_FORMAT " is damaged", first_row);
-  return FALSE;
-}
-
 /* Parses a row (first_row, n, header, data) of a chunk table; the data
  * stays SQLite's (valid during the row) unless @copy */
 static gboolean
@@ -79,25 +70,18 @@ parse_chunk (const SextantRow  *row,
              TableChunk        *out,
              GError           **error)
 {
-  gsize header_size = 0, size = 0;
-  const guint8 *header = sextant_row_get_blob (row, 2, &header_size);
-  const guint8 *data = sextant_row_get_blob (row, 3, &size);
-  gint64 n = sextant_row_get_int (row, 1);
-
   memset (out, 0, sizeof *out);
   out->first_row = sextant_row_get_int (row, 0);
-  if (n < 0 || n > SEXTANT_CHUNK_MAX_ROWS ||
-      !sextant_chunk_parse_header (&out->chunk, header, header_size, (guint)n, n_cols))
-    return damaged (out->first_row, error);
+  if (!_sextant_store_parse_chunk_row (row, n_cols, TRUE, &out->chunk, error))
+    return FALSE;
   if (copy)
     {
+      gsize size = 0;
+      const guint8 *data = sextant_row_get_blob (row, 3, &size);
+
+      /* the same size, attached already */
       out->data = g_bytes_new (data, size);
-      data = g_bytes_get_data (out->data, NULL);
-    }
-  if (!sextant_chunk_attach_data (&out->chunk, data, size))
-    {
-      g_clear_pointer (&out->data, g_bytes_unref);
-      return damaged (out->first_row, error);
+      sextant_chunk_attach_data (&out->chunk, g_bytes_get_data (out->data, NULL), size);
     }
 
   return TRUE;

@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "sextant-chunk.h"
 #include "sextant-column-table.h"
 #include "sextant-store-private.h"
 
@@ -36,6 +37,19 @@ void                 _sextant_store_set_error_from_db (SextantStore *self,
 gboolean             _sextant_store_take_int        (const SextantRow  *row,
                                                      gpointer           user_data,
                                                      GError           **error);
+
+/* In sextant-store-views.c: a row (first_row, n, header, data) of a chunk
+ * table of @n_cols columns into @chunk, its data SQLite's (valid during
+ * the row) or, without @with_data, not read (attach it later with
+ * _sextant_store_attach_chunk_data()) */
+gboolean             _sextant_store_parse_chunk_row (const SextantRow  *row,
+                                                     guint              n_cols,
+                                                     gboolean           with_data,
+                                                     SextantChunk      *chunk,
+                                                     GError           **error);
+gboolean             _sextant_store_attach_chunk_data (const SextantRow  *row,
+                                                       SextantChunk      *chunk,
+                                                       GError           **error);
 
 /* In sextant-store-views.c: temp.@name as a column table reading @chunks ... */
 gboolean             _sextant_store_attach_temp_columns (SextantStore         *self,

@@ -49,6 +49,43 @@ _sextant_store_take_int (const SextantRow  *row,
   return FALSE;
 }
 
+static gboolean
+damaged_chunk (const SextantRow  *row,
+               GError           **error)
+{
+  g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA, "chunk at row %" G_GINT64_FORMAT " is damaged",
+               sextant_row_get_int (row, 0));
+  return FALSE;
+}
+
+gboolean
+_sextant_store_attach_chunk_data (const SextantRow  *row,
+                                  SextantChunk      *chunk,
+                                  GError           **error)
+{
+  gsize size = 0;
+  const guint8 *data = sextant_row_get_blob (row, 3, &size);
+
+  return sextant_chunk_attach_data (chunk, data, size) || damaged_chunk (row, error);
+}
+
+gboolean
+_sextant_store_parse_chunk_row (const SextantRow  *row,
+                                guint              n_cols,
+                                gboolean           with_data,
+                                SextantChunk      *chunk,
+                                GError           **error)
+{
+  gsize header_size = 0;
+  const guint8 *header = sextant_row_get_blob (row, 2, &header_size);
+  gint64 n = sextant_row_get_int (row, 1);
+
+  if (n < 0 || n > SEXTANT_CHUNK_MAX_ROWS || !sextant_chunk_parse_header (chunk, header, header_size, (guint)n, n_cols))
+    return damaged_chunk (row, error);
+
+  return !with_data || _sextant_store_attach_chunk_data (row, chunk, error);
+}
+
 /* temp.@name of this connection as a column table reading @chunks (a copy
  * this connection computed or another one published). */
 static gboolean
