@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "sextant-analysis.h"
+#include "sextant-manifest-lock.h"
 #include "sextant-mpi-analyze.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shard-analysis.h"
@@ -75,14 +76,23 @@ sextant_mpi_analyze (SextantShardExchange  *exchange,
   g_autoptr(GArray) locations = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GPtrArray) messages = NULL;
+  g_autoptr(SextantManifestLock) lock = NULL;
   SextantImportShare share;
+  int locked;
   gboolean all_ok = FALSE;
   int done = 0;
 
   sextant_shard_exchange_init_share (exchange, &share);
   /* rank 0 keeps the manifest open to write it at the end, when its
-   * shards have changed */
-  if ((store = sextant_store_open (manifest, &local_error)) != NULL &&
+   * shards have changed, and holds its lock (another analysis of it would
+   * write into the same shards); the others start only once it has it,
+   * else abandon with no error of their own (rank 0 says why) */
+  store = sextant_store_open (manifest, &local_error);
+  if (rank == 0 && store != NULL)
+    lock = sextant_manifest_lock_take (store, &local_error);
+  locked = rank != 0 || lock != NULL;
+  sextant_shard_exchange_bcast (exchange, &locked, 1, MPI_INT);
+  if (locked && store != NULL &&
       (analysis = shard_analysis (exchange, store, manifest, patterns, params, &locations, &local_error)) != NULL)
     {
       sextant_analysis_set_shard (analysis, rank, share.n_ranks, locations, share.exchange, share.user_data);
@@ -98,11 +108,14 @@ sextant_mpi_analyze (SextantShardExchange  *exchange,
   if (rank == 0)
     {
       /* the shards changed: the manifest records them anew, with the
-       * merged summary or, when a shard failed, none */
+       * merged summary or, when a shard failed, none; unless another
+       * analysis holds them (the manifest is that one's to write) */
       g_clear_error (&local_error);
-      done = store != NULL && sextant_store_merge_shard_analyses (store, all_ok, all_ok ? &local_error : NULL) &&
-             all_ok;
-      if (!all_ok)
+      done = store != NULL && locked &&
+             sextant_store_merge_shard_analyses (store, all_ok, all_ok ? &local_error : NULL) && all_ok;
+      if (!locked)
+        sextant_shard_exchange_set_failures (messages, "the parallel analysis did not start:", error);
+      else if (!all_ok)
         sextant_shard_exchange_set_failures (messages, "the parallel analysis failed; the manifest is not "
                                              "analysed:", error);
       else if (!done)

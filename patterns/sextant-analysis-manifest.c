@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sextant-analysis-private.h"
+#include "sextant-manifest-lock.h"
 #include "sextant-share-hub.h"
 #include "sextant-store-shard-analysis.h"
 #include "sextant-store-shards.h"
@@ -76,7 +77,9 @@ forward_progress (double      fraction,
  *
  * The run of sextant_analysis_run() on a manifest: every shard analysed at
  * once, each by a thread, then the summaries merged into the manifest
- * (cleared when a shard failed). The progress is the first shard's.
+ * (cleared when a shard failed). The progress is the first shard's. The
+ * manifest's lock is held throughout (another analysis of it fails with
+ * %SEXTANT_TRACE_ERROR_BUSY).
  */
 gboolean
 _sextant_analysis_run_manifest (SextantAnalysis  *self,
@@ -88,12 +91,14 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
   g_autofree Shard *shards = NULL;
   g_autofree GThread **threads = NULL;
   g_autoptr(SextantShareHub) hub = NULL;
+  g_autoptr(SextantManifestLock) lock = NULL;
   gboolean all_ok = TRUE;
   gboolean first_stopped = FALSE;
   guint n;
   SextantStepClock clock;
 
-  if (!(paths = sextant_store_list_shards (self->store, error)) ||
+  if (!(lock = sextant_manifest_lock_take (self->store, error)) ||
+      !(paths = sextant_store_list_shards (self->store, error)) ||
       !(locations = sextant_store_list_shard_locations (self->store, error)))
     return FALSE;
   n = paths->len;

@@ -25,10 +25,13 @@ takes in with its halo (every-kind on 3 and 4 ranks has a worker on
 another shard than its master).
 
 And: a shard analysed alone is refused naming its manifest; sextant-mpi
-analyze on a number of ranks other than the shards' fails saying so; the
-report of a manifest is written. Output is TAP.
+analyze on a number of ranks other than the shards' fails saying so; while
+another analysis holds the manifest's lock, both ways of analysing it
+refuse to start and leave its summary; the report of a manifest is
+written. Output is TAP.
 """
 
+import fcntl
 import json
 import os
 import sqlite3
@@ -159,6 +162,25 @@ def faults(work, manifest):
        "sextant-mpi analyze on more ranks than shards fails saying how many", res.stdout + res.stderr)
     res = run(SEXTANT, "analyze", "--no-user-patterns", manifest)
     ok(res.returncode == 0, "the manifest opens and is analysed after the failed run", res.stderr)
+    # another analysis running (its lock held here, as sextant-manifest-lock.c
+    # takes it): both ways of analysing refuse to start, and the summary the
+    # manifest holds stays
+    summary = rows(manifest, AGGREGATES)
+    fd = os.open(os.path.dirname(parts[0]), os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        res = run(SEXTANT, "analyze", "--no-user-patterns", manifest)
+        ok(res.returncode == 1 and os.path.basename(manifest) in res.stderr and
+           "another analysis of this manifest is running" in res.stderr,
+           "sextant analyze of a manifest another analysis holds is refused, naming it", res.stdout + res.stderr)
+        res = run(*MPIRUN, "-np", len(parts), SEXTANT_MPI, "analyze", manifest)
+        ok(res.returncode == 1 and "did not start" in res.stderr and
+           "another analysis of this manifest is running" in res.stderr,
+           "sextant-mpi analyze of a manifest another analysis holds is refused", res.stdout + res.stderr)
+    finally:
+        os.close(fd)
+    ok(summary and rows(manifest, AGGREGATES) == summary,
+       "the refused analyses left the manifest's summary as it was", "%d rows" % len(summary))
     res = run(SEXTANT, "report", "-f", "json", "-o", os.path.join(work, "report.json"), manifest)
     ok(res.returncode == 0 and os.path.exists(os.path.join(work, "report.json")),
        "the report of a manifest is written (tests/test-manifest-views.py compares it)", res.stdout + res.stderr)

@@ -24,6 +24,7 @@ typedef enum
   SEXTANT_TRACE_ERROR_ARGUMENT,     /* a bad parameter from the user */
   SEXTANT_TRACE_ERROR_DUPLICATE,    /* a row with that key exists already */
   SEXTANT_TRACE_ERROR_QUERY,        /* a user query is invalid, writes, or lacks a column */
+  SEXTANT_TRACE_ERROR_BUSY,         /* another process holds what this needs alone (a manifest's analysis) */
 } SextantTraceError;
 
 #define SEXTANT_TRACE_ERROR (sextant_trace_error_quark ())
