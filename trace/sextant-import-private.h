@@ -490,7 +490,7 @@ gint64   _sextant_import_collective_op    (GHashTable                   *ops,
 /* The most bytes of message halves a rank sends or receives in one block
  * of the exchange, and the most it holds in memory while it sets them
  * aside (SEXTANT_SHARE_BLOCK_BYTES in the environment overrides it) */
-#define SEXTANT_SHARE_BLOCK_BYTES (32 * 1024 * 1024)
+#define SEXTANT_SHARE_BLOCK_BYTES (16 * 1024 * 1024)
 gsize    _sextant_import_share_block_bytes (void);
 /* Sends the halves set aside to the ranks of their other ends, and hands
  * the matcher those of this rank's messages and collectives from all ranks. */

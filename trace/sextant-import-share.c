@@ -651,8 +651,12 @@ exchange_halves (SextantImport   *import,
           guint64 first;
           guint64 end = block_range (from_me[r], (guint64)k, (guint64)n_blocks, &first);
 
-          if (ok && !sextant_share_spill_read (import->share_halves, r, end - first, send + s, &local_error))
-            ok = FALSE;
+          /* a rank that failed sends zeros, which match nothing harmful */
+          if (!ok || !sextant_share_spill_read (import->share_halves, r, end - first, send + s, &local_error))
+            {
+              memset (send + s, 0, (gsize)(end - first) * half_size);
+              ok = FALSE;
+            }
           send_sizes[r] = (gsize)(end - first) * half_size;
           s += send_sizes[r];
           end = block_range (to_me[r], (guint64)k, (guint64)n_blocks, &first);
@@ -667,6 +671,10 @@ exchange_halves (SextantImport   *import,
                                                     s / half_size, &local_error)
                      : _sextant_matcher_add_halves (import->matcher, (const SextantDeferredHalf *)(recv + t),
                                                     recv_sizes[r] / half_size, &local_error);
+      /* the messages matched go to the store block by block, not all at
+       * the end (their chunks would pile up in memory) */
+      if (ok)
+        ok = sextant_chunk_queue_write (import->chunks, &local_error);
     }
   if (local_error != NULL)
     g_propagate_error (error, local_error);
