@@ -584,15 +584,64 @@ block_range (guint64  n,
   return n * (k + 1) / n_blocks;
 }
 
+/* A block's halves to the matcher: @n_mine of this rank's own at @mine
+ * and @recv_sizes[r] bytes from rank r at its place in @recv, taken in
+ * turns of MATCH_TURN halves from each rank in rank order (this rank's
+ * at its place), each rank's in the order they came. A half waits in the
+ * matcher for its partner from the other rank: in turns, about a turn and
+ * what the two ranks' streams are apart, where a rank's whole part would
+ * wait for the next rank's. */
+#define MATCH_TURN 4096
+
+static gboolean
+match_block (SextantImport  *import,
+             const guint8   *mine,
+             guint64         n_mine,
+             const guint8   *recv,
+             const gsize    *recv_sizes,
+             GError        **error)
+{
+  guint n = import->share->n_ranks;
+  guint me = import->share->rank;
+  gsize half_size = sizeof (SextantDeferredHalf);
+  g_autofree const guint8 **next = g_new (const guint8 *, n);
+  g_autofree guint64 *left = g_new (guint64, n);
+  gboolean more = TRUE;
+  gsize t = 0;
+
+  for (guint r = 0; r < n; t += recv_sizes[r], r++)
+    {
+      next[r] = r == me ? mine : recv + t;
+      left[r] = r == me ? n_mine : recv_sizes[r] / half_size;
+    }
+  while (more)
+    {
+      more = FALSE;
+      for (guint r = 0; r < n; r++)
+        {
+          guint64 take = MIN (left[r], MATCH_TURN);
+
+          if (take > 0 &&
+              !_sextant_matcher_add_halves (import->matcher, (const SextantDeferredHalf *)next[r], take, error))
+            return FALSE;
+          next[r] += take * half_size;
+          left[r] -= take;
+          more |= left[r] > 0;
+        }
+    }
+
+  return TRUE;
+}
+
 /* The halves set aside, to the ranks of their other ends, and those of
  * this rank's messages from the others (@to_me[r] from rank r), in blocks:
  * as many as the rank with most to send or receive needs at
  * _sextant_import_share_block_bytes() a block (an allreduce MAX), each
  * stream cut into that many equal parts, so that both ends know every
  * block's sizes. The buffers are allocated once. In each block the
- * matcher takes the halves rank by rank, this rank's own where it sends
- * them from: each channel's halves from a side come in the order that
- * side met them, so both ranks number it alike. A rank that failed takes
+ * matcher takes the halves of the ranks in turns (match_block()), this
+ * rank's own where it sends them from: each channel's halves from a side
+ * come in the order that side met them, so both ranks number it alike. A rank that failed takes
  * part in every block all the same (the others wait for it), matching
  * nothing. */
 static gboolean
@@ -644,7 +693,7 @@ exchange_halves (SextantImport   *import,
 
   for (gint64 k = 0; k < n_blocks; k++)
     {
-      gsize s = 0, t = 0;
+      gsize s = 0;
 
       for (guint r = 0; r < n; r++)
         {
@@ -666,11 +715,8 @@ exchange_halves (SextantImport   *import,
           ? !share->exchange_block (send, send_sizes, recv, recv_sizes, share->user_data, ok ? &local_error : NULL)
           : !exchange_block_by_exchange (share, send, send_sizes, recv, recv_sizes, ok ? &local_error : NULL))
         ok = FALSE;
-      for (guint r = 0; ok && r < n; t += recv_sizes[r], r++)
-        ok = r == me ? _sextant_matcher_add_halves (import->matcher, (const SextantDeferredHalf *)send,
-                                                    s / half_size, &local_error)
-                     : _sextant_matcher_add_halves (import->matcher, (const SextantDeferredHalf *)(recv + t),
-                                                    recv_sizes[r] / half_size, &local_error);
+      if (ok)
+        ok = match_block (import, send, s / half_size, recv, recv_sizes, &local_error);
       /* the messages matched go to the store block by block, not all at
        * the end (their chunks would pile up in memory) */
       if (ok)
