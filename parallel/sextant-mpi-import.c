@@ -108,9 +108,11 @@ import_shard (SextantShardExchange  *exchange,
               GError               **error)
 {
   g_autoptr(SextantImporter) importer = sextant_importer_new (archive, path);
+  g_autofree char *spill_path = g_strconcat (path, ".halves", NULL);
   SextantImportShare share;
 
   sextant_shard_exchange_init_share (exchange, &share);
+  share.spill_path = spill_path;
   sextant_importer_set_share (importer, &share);
   if (!g_file_set_contents (path, "", 0, error) ||
       !sextant_importer_run_into (importer, path, NULL, error))

@@ -114,9 +114,9 @@ def all_locations(db):
 IDLE = []   # the imports with a rank that had no location
 
 
-def compare(name, archive, work, ranks, single):
+def compare(name, archive, work, ranks, single, env=None):
     manifest = os.path.join(work, "%s-%d.sextant" % (name, ranks))
-    imp = mpi_import(archive, manifest, ranks)
+    imp = mpi_import(archive, manifest, ranks, env=env)
     ok(imp.returncode == 0, "%s: imported on %d rank(s)" % (name, ranks), imp.stdout + imp.stderr)
     if imp.returncode != 0:
         return
@@ -175,6 +175,15 @@ def single_import(archive, db):
     return imp.returncode == 0
 
 
+# the halves a rank sets aside spill to a file past 240 bytes (two halves):
+# a failing import leaves no spill file either
+SPILL_ENV = dict(os.environ, SEXTANT_SHARE_BLOCK_BYTES="240")
+
+
+def spill_files(work):
+    return [os.path.join(d, f) for d, _, files in os.walk(work) for f in files if f.endswith(".halves")]
+
+
 def faults(work, archive):
     # an archive that is none: every rank fails, the job too, nothing written
     bad = os.path.join(work, "bad.otf2")
@@ -196,13 +205,14 @@ def faults(work, archive):
         f.seek(100)
         f.write(b"\xff" * 64)
     manifest = os.path.join(work, "damaged.sextant")
-    imp = mpi_import(os.path.join(damaged, "traces.otf2"), manifest, 2)
+    imp = mpi_import(os.path.join(damaged, "traces.otf2"), manifest, 2, env=SPILL_ENV)
     ok(imp.returncode == 1 and "rank 1: " in imp.stderr and "%d.evt" % last in imp.stderr and
        "rank 0: " not in imp.stderr,
        "a damaged event file: the rank that reads it fails naming it, the other waits for nothing",
        imp.stdout + imp.stderr)
-    ok([f for f in os.listdir(work) if f.startswith("damaged.sextant")] == [],
-       "a damaged event file: no manifest, no shard, no temporary left", repr(os.listdir(work)))
+    ok([f for f in os.listdir(work) if f.startswith("damaged.sextant")] == [] and spill_files(work) == [],
+       "a damaged event file: no manifest, no shard, no temporary, no spill file left",
+       repr(os.listdir(work)) + repr(spill_files(work)))
 
     # a rank killed while it imports: its event file is a FIFO nobody
     # writes, so the rank that reads it waits there until it is killed
@@ -216,7 +226,8 @@ def faults(work, archive):
     opener = threading.Thread(target=lambda: writer.append(open(fifo, "wb")), daemon=True)
     opener.start()
     job = subprocess.Popen(MPIRUN + ["-np", "2", SEXTANT_MPI, "import", os.path.join(fifo_archive, "traces.otf2"),
-                                     "-o", manifest], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     "-o", manifest], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=SPILL_ENV)
     victim = None
     deadline = time.monotonic() + 120
     while victim is None and job.poll() is None and time.monotonic() < deadline:
@@ -235,8 +246,8 @@ def faults(work, archive):
     for w in writer:
         w.close()
     ok(victim is not None and job.returncode != 0 and not os.path.exists(manifest) and
-       not os.path.exists(manifest + ".shards"),
-       "a killed rank: the import fails, no manifest and no shard directory",
+       not os.path.exists(manifest + ".shards") and spill_files(work) == [],
+       "a killed rank: the import fails, no manifest, no shard directory, no spill file",
        "victim %r, status %r\n%s%s" % (victim, job.returncode, out, err))
     imp = mpi_import(archive, manifest, 2)
     ok(imp.returncode == 0 and [f for f in os.listdir(work) if f.startswith("killed.sextant.tmp-")] == [],
@@ -301,6 +312,10 @@ def main():
                 continue
             for ranks in counts:
                 compare(name, archive, work, ranks, single)
+            # the halves exchanged in blocks of two, spilled to a file
+            # while they were set aside, make the same shards
+            if name in ("stencil", "threads-recv", "every-kind"):
+                compare(name + "-blocks", archive, work, counts[-1], single, env=SPILL_ENV)
 
         ok(IDLE, "more ranks than processes: idle ranks import too (%s)" % ", ".join(sorted(set(IDLE))))
         faults(work, os.path.join(stencil, "traces.otf2"))

@@ -18,6 +18,7 @@
 #include "sextant-otf2-names.h"
 #include "sextant-small-chunks.h"
 #include "sextant-import-share.h"
+#include "sextant-share-spill.h"
 #include "sextant-store-private.h"
 
 G_BEGIN_DECLS
@@ -226,11 +227,14 @@ typedef struct
   /* A parallel import's share (sextant-import-share.c), NULL for all: the
    * rank of each location (by index), the locations decoded here
    * (guint32, ascending), and the halves whose other end another rank
-   * decodes, set aside by the matcher until the exchange */
+   * decodes, set aside by the matcher until the exchange: a stream per
+   * rank of their other ends, in bounded memory (sextant-share-spill.h) */
   const SextantImportShare *share;
   gint32            *share_owner;
   GArray            *share_locations;
-  GArray            *share_halves;      /* SextantDeferredHalf */
+  SextantShareSpill *share_halves;      /* SextantDeferredHalf by the rank of the other end */
+  GHashTable        *share_half_locs;   /* loc * n_ranks + rank + 1: a location with halves to a rank */
+  gint64            *share_last_loc;    /* by rank: the location of the last half to it */
   GArray            *share_coll_halves; /* SextantCollectiveHalf */
   GHashTable        *share_comm_ranks;  /* comm id -> GArray of guint32 ranks (empty: only here) */
   gboolean           share_exchanged;
@@ -439,13 +443,14 @@ gboolean _sextant_matcher_add_deferred    (SextantMatcher               *self,
                                            const GArray                 *halves,
                                            const GArray                 *coll_halves,
                                            GError                      **error);
-/* Adds a parallel import's halves after its exchange: @by_loc holds, per
- * location, a GPtrArray of its SextantDeferredHalf (in the order they
- * came); notes them all, then adds them a location at a time, as
- * _sextant_matcher_note_halves() and _sextant_matcher_add_deferred() on
- * arrays of the halves would, without copying them. */
-gboolean _sextant_matcher_add_received    (SextantMatcher               *self,
-                                           GPtrArray                    *by_loc,
+/* A parallel import's exchange: notes a location whose halves will come
+ * (all of them first, as _sextant_matcher_note_halves() does), then adds
+ * @n halves as they came, as _sextant_matcher_add_deferred() would. */
+void     _sextant_matcher_note_location   (SextantMatcher               *self,
+                                           gint64                        loc);
+gboolean _sextant_matcher_add_halves      (SextantMatcher               *self,
+                                           const SextantDeferredHalf    *halves,
+                                           gsize                         n,
                                            GError                      **error);
 /* Notes which locations have message halves (threads of one process are
  * matched per process); call it for every location of a batch first. */
@@ -488,9 +493,12 @@ _sextant_import_decodes (SextantImport *import,
          (!import->share->definitions_only && (guint)import->share_owner[loc] == import->share->rank);
 }
 /* TRUE if the half was set aside for the exchange (its other end is
- * decoded by another rank); the matcher then leaves it. */
+ * decoded by another rank); the matcher then leaves it. Sets @ok FALSE
+ * (and @error) when it could not be written down (its spill file). */
 gboolean _sextant_import_share_takes_half       (SextantImport               *import,
-                                                 const SextantDeferredHalf   *half);
+                                                 const SextantDeferredHalf   *half,
+                                                 gboolean                    *ok,
+                                                 GError                     **error);
 gboolean _sextant_import_share_takes_collective (SextantImport               *import,
                                                  const SextantCollectiveHalf *half);
 /* The collective operations by the address of their names (the kinds of
@@ -498,6 +506,11 @@ gboolean _sextant_import_share_takes_collective (SextantImport               *im
 GHashTable *_sextant_import_collective_ops (void);
 gint64   _sextant_import_collective_op    (GHashTable                   *ops,
                                            const char                   *kind);
+/* The most bytes of message halves a rank sends or receives in one block
+ * of the exchange, and the most it holds in memory while it sets them
+ * aside (SEXTANT_SHARE_BLOCK_BYTES in the environment overrides it) */
+#define SEXTANT_SHARE_BLOCK_BYTES (16 * 1024 * 1024)
+gsize    _sextant_import_share_block_bytes (void);
 /* Sends the halves set aside to the ranks of their other ends, and hands
  * the matcher those of this rank's messages and collectives from all ranks. */
 gboolean _sextant_import_share_exchange  (SextantImport                *import,
@@ -509,5 +522,9 @@ gboolean _sextant_import_share_exchange  (SextantImport                *import,
  * ranks (SextantImportShare's allreduce) into the matcher's instances */
 gboolean _sextant_import_share_combine    (SextantImport                *import,
                                            GError                      **error);
+/* A SextantShareCombine of gint64: the greatest */
+void     _sextant_import_share_combine_max (gpointer                    inout,
+                                            gconstpointer               in,
+                                            gsize                       count);
 
 G_END_DECLS

@@ -81,7 +81,12 @@ _sextant_import_plan_share (SextantImport *import)
   g_array_set_clear_func (processes, process_clear);
   import->share_owner = g_new (gint32, MAX (n, 1));
   import->share_locations = g_array_new (FALSE, FALSE, sizeof (guint32));
-  import->share_halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
+  import->share_halves = sextant_share_spill_new (share->n_ranks, sizeof (SextantDeferredHalf),
+                                                  _sextant_import_share_block_bytes (), share->spill_path);
+  import->share_half_locs = g_hash_table_new (NULL, NULL);
+  import->share_last_loc = g_new (gint64, MAX (share->n_ranks, 1));
+  for (guint r = 0; r < share->n_ranks; r++)
+    import->share_last_loc[r] = -1;
   import->share_coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
   import->share_comm_ranks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)g_array_unref);
 
@@ -136,7 +141,9 @@ _sextant_import_share_clear (SextantImport *import)
 {
   g_clear_pointer (&import->share_owner, g_free);
   g_clear_pointer (&import->share_locations, g_array_unref);
-  g_clear_pointer (&import->share_halves, g_array_unref);
+  g_clear_pointer (&import->share_halves, sextant_share_spill_free);
+  g_clear_pointer (&import->share_half_locs, g_hash_table_unref);
+  g_clear_pointer (&import->share_last_loc, g_free);
   g_clear_pointer (&import->share_coll_halves, g_array_unref);
   g_clear_pointer (&import->share_comm_ranks, g_hash_table_unref);
 }
@@ -149,14 +156,36 @@ is_remote (SextantImport *import,
          (guint)import->share_owner[loc] != import->share->rank;
 }
 
+/* The rank of the other end of a half set aside */
+static guint
+other_rank (SextantImport             *import,
+            const SextantDeferredHalf *half)
+{
+  return (guint)import->share_owner[half->is_recv ? half->half.src : half->half.dst];
+}
+
 gboolean
 _sextant_import_share_takes_half (SextantImport             *import,
-                                  const SextantDeferredHalf *half)
+                                  const SextantDeferredHalf *half,
+                                  gboolean                  *ok,
+                                  GError                   **error)
 {
+  guint to;
+
   if (import->share_exchanged || !is_remote (import, half->is_recv ? half->half.src : half->half.dst))
     return FALSE;
 
-  g_array_append_val (import->share_halves, *half);
+  /* the locations with halves to each rank, which it notes before it
+   * matches any (a process's threads are matched together) */
+  to = other_rank (import, half);
+  if (import->share_last_loc[to] != half->half.loc)
+    {
+      import->share_last_loc[to] = half->half.loc;
+      g_hash_table_add (import->share_half_locs,
+                        GSIZE_TO_POINTER ((gsize)half->half.loc * import->share->n_ranks + to + 1));
+    }
+  *ok = sextant_share_spill_add (import->share_halves, to, half, error);
+
   return TRUE;
 }
 
@@ -223,16 +252,16 @@ _sextant_import_share_takes_collective (SextantImport               *import,
   return TRUE;
 }
 
-/* On the wire, each rank's part: the counts, then the message halves as
- * they are, then the collective members with their operation's number for
- * its name, then the members that may be their instance's root. The parts of all ranks are written one after another into one
- * buffer, in the order the halves were set aside, and the exchange sends
- * them from there (parallel/sextant-shard-exchange.c): a half is copied
- * into that buffer, and the rank it goes to matches it where it was
- * received (a member is copied out into the matcher's array). */
+/* On the wire, in the first exchange, each rank's part: the counts, then
+ * the locations that have halves to the rank (it notes them before it
+ * matches any), then the collective members with their operation's number
+ * for its name, then the members that may be their instance's root. The
+ * halves follow in blocks (exchange_halves()): a half on the wire is as it
+ * is in memory, and the rank it goes to matches it where it was received. */
 typedef struct
 {
   guint64  n_halves;
+  guint64  n_locations;
   guint64  n_members;
   guint64  n_candidates;
 } WireHeader;
@@ -246,7 +275,7 @@ typedef struct
 static gsize
 part_size (const WireHeader *header)
 {
-  return sizeof *header + header->n_halves * sizeof (SextantDeferredHalf) + header->n_members * sizeof (WireMember) +
+  return sizeof *header + header->n_locations * sizeof (guint32) + header->n_members * sizeof (WireMember) +
          header->n_candidates * sizeof (SextantRootCandidate);
 }
 
@@ -276,14 +305,6 @@ _sextant_import_collective_op (GHashTable *ops,
       return named;
 
   return 255;
-}
-
-/* The rank of the other end of a half set aside */
-static guint
-other_rank (SextantImport             *import,
-            const SextantDeferredHalf *half)
-{
-  return (guint)import->share_owner[half->is_recv ? half->half.src : half->half.dst];
 }
 
 /* One more record for every rank with members of @comm: the count at
@@ -322,12 +343,12 @@ send_to_comm (SextantImport *import,
     }
 }
 
-/* Every other rank's part of what this rank sends into one buffer, @out[r]
- * the part of rank r: a half to the rank of its other end, a member and a
- * candidate root (SextantRootCandidate) to every rank with members of its
- * communicator.
- * This rank's own part is empty: what it set aside stays in its arrays,
- * and unpack() takes it from there. */
+/* Every other rank's part of the first exchange into one buffer, @out[r]
+ * the part of rank r: the count of the halves to it and the locations they
+ * are of, a member and a candidate root (SextantRootCandidate) to every
+ * rank with members of its communicator. This rank's own part is empty:
+ * what it set aside stays where it is, and the exchange takes it from
+ * there. */
 static void
 pack (SextantImport  *import,
       GArray         *candidates,
@@ -337,29 +358,33 @@ pack (SextantImport  *import,
   guint n_ranks = share->n_ranks;
   g_autofree WireHeader *headers = g_new0 (WireHeader, n_ranks);
   g_autofree gsize *at = g_new (gsize, n_ranks);
-  g_autofree gsize *halves_at = g_new (gsize, n_ranks);
+  g_autofree gsize *locations_at = g_new (gsize, n_ranks);
   g_autofree gsize *members_at = g_new (gsize, n_ranks);
   g_autofree gsize *candidates_at = g_new (gsize, n_ranks);
   g_autoptr(GHashTable) ops = _sextant_import_collective_ops ();
   g_autoptr(GBytes) all = NULL;
+  GHashTableIter iter;
+  gpointer key;
   gsize total = 0;
   guint8 *buffer;
 
-  for (guint i = 0; i < import->share_halves->len; i++)
-    headers[other_rank (import, &g_array_index (import->share_halves, SextantDeferredHalf, i))].n_halves++;
+  for (guint r = 0; r < n_ranks; r++)
+    headers[r].n_halves = sextant_share_spill_count (import->share_halves, r);
+  g_hash_table_iter_init (&iter, import->share_half_locs);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    headers[(GPOINTER_TO_SIZE (key) - 1) % n_ranks].n_locations++;
   for (guint i = 0; i < import->share_coll_halves->len; i++)
     count_to_comm (import, g_array_index (import->share_coll_halves, SextantCollectiveHalf, i).comm, headers,
                    G_STRUCT_OFFSET (WireHeader, n_members));
   for (guint i = 0; i < candidates->len; i++)
     count_to_comm (import, g_array_index (candidates, SextantRootCandidate, i).comm, headers,
                    G_STRUCT_OFFSET (WireHeader, n_candidates));
-  headers[share->rank].n_members = 0;
-  headers[share->rank].n_candidates = 0;
+  headers[share->rank] = (WireHeader) { 0, 0, 0, 0 };
   for (guint r = 0; r < n_ranks; r++)
     {
       at[r] = total;
-      halves_at[r] = total + sizeof (WireHeader);
-      members_at[r] = halves_at[r] + headers[r].n_halves * sizeof (SextantDeferredHalf);
+      locations_at[r] = total + sizeof (WireHeader);
+      members_at[r] = locations_at[r] + headers[r].n_locations * sizeof (guint32);
       candidates_at[r] = members_at[r] + headers[r].n_members * sizeof (WireMember);
       total += part_size (&headers[r]);
     }
@@ -367,13 +392,14 @@ pack (SextantImport  *import,
   buffer = g_malloc (total);
   for (guint r = 0; r < n_ranks; r++)
     memcpy (buffer + at[r], &headers[r], sizeof (WireHeader));
-  for (guint i = 0; i < import->share_halves->len; i++)
+  g_hash_table_iter_init (&iter, import->share_half_locs);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
     {
-      const SextantDeferredHalf *half = &g_array_index (import->share_halves, SextantDeferredHalf, i);
-      guint to = other_rank (import, half);
+      guint to = (GPOINTER_TO_SIZE (key) - 1) % n_ranks;
+      guint32 loc = (guint32)((GPOINTER_TO_SIZE (key) - 1) / n_ranks);
 
-      memcpy (buffer + halves_at[to], half, sizeof *half);
-      halves_at[to] += sizeof *half;
+      memcpy (buffer + locations_at[to], &loc, sizeof loc);
+      locations_at[to] += sizeof loc;
     }
   for (guint i = 0; i < import->share_coll_halves->len; i++)
     {
@@ -395,113 +421,42 @@ pack (SextantImport  *import,
     out[r] = g_bytes_new_from_bytes (all, at[r], part_size (&headers[r]));
 }
 
-/* The part that @rank sent, its counts checked against its size */
-static gboolean
-check_part (GBytes  *bytes,
-            guint    rank,
-            GError **error)
-{
-  gsize size = 0;
-  const guint8 *data = g_bytes_get_data (bytes, &size);
-  WireHeader header = { 0, 0, 0 };
-
-  if (size >= sizeof header)
-    memcpy (&header, data, sizeof header);
-  if (size < sizeof header ||
-      header.n_halves > (size - sizeof header) / sizeof (SextantDeferredHalf) ||
-      header.n_members > (size - sizeof header) / sizeof (WireMember) ||
-      header.n_candidates > (size - sizeof header) / sizeof (SextantRootCandidate) ||
-      size != part_size (&header))
-    {
-      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
-                   "the halves of messages that rank %u sent are damaged (%" G_GSIZE_FORMAT " bytes)", rank, size);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* The counts of rank @r's part and its first half: this rank's own from
- * the arrays it set aside (a half is on the wire as it is in memory) */
+/* The counts of the part that rank @r sent (@in[r]), checked against its
+ * size, and where its locations start; this rank's own from what it set
+ * aside */
 static const guint8 *
-part_halves (SextantImport  *import,
+part_header (SextantImport  *import,
              GBytes        **in,
              guint           r,
-             WireHeader     *header)
+             WireHeader     *header,
+             GError        **error)
 {
+  gsize size = 0;
   const guint8 *data;
 
   if (r == import->share->rank)
     {
-      header->n_halves = import->share_halves->len;
-      header->n_members = import->share_coll_halves->len;
-      header->n_candidates = 0;
-      return (const guint8 *)import->share_halves->data;
+      *header = (WireHeader) { 0, 0, import->share_coll_halves->len, 0 };
+      return NULL;
     }
-  data = g_bytes_get_data (in[r], NULL);
-  memcpy (header, data, sizeof *header);
+  data = g_bytes_get_data (in[r], &size);
+  *header = (WireHeader) { 0, 0, 0, 0 };
+  if (size >= sizeof *header)
+    memcpy (header, data, sizeof *header);
+  if (size < sizeof *header ||
+      header->n_locations > (size - sizeof *header) / sizeof (guint32) ||
+      header->n_members > (size - sizeof *header) / sizeof (WireMember) ||
+      header->n_candidates > (size - sizeof *header) / sizeof (SextantRootCandidate) ||
+      header->n_halves > G_MAXUINT64 / 2 / sizeof (SextantDeferredHalf) ||
+      size != part_size (header))
+    {
+      *header = (WireHeader) { 0, 0, 0, 0 };
+      g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                   "the halves of messages that rank %u sent are damaged (%" G_GSIZE_FORMAT " bytes)", r, size);
+      return NULL;
+    }
 
   return data + sizeof *header;
-}
-
-/* The key in the index of received halves of the location of @half */
-static gpointer
-half_key (const guint8 *half)
-{
-  gint64 loc;
-
-  memcpy (&loc, half + G_STRUCT_OFFSET (SextantDeferredHalf, half.loc), sizeof loc);
-
-  return GSIZE_TO_POINTER ((gsize)loc + 1);
-}
-
-/* The halves of messages that the ranks sent (@in, checked) and those
- * this rank set aside, in rank order, into one list per location in
- * @by_loc (the locations in the order they first came, the halves of each
- * in the order they came: pointers into @in and the array set aside, which
- * stay until they are matched). Each list is counted first and allocated
- * once. */
-static void
-unpack_halves (SextantImport  *import,
-               GBytes        **in,
-               GPtrArray      *by_loc)
-{
-  guint n_ranks = import->share->n_ranks;
-  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);   /* location + 1 -> place in by_loc + 1 */
-  g_autoptr(GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint));
-  g_autoptr(GArray) places = g_array_new (FALSE, FALSE, sizeof (guint));   /* each half's, in order */
-  guint next = 0;
-
-  for (guint r = 0; r < n_ranks; r++)
-    {
-      WireHeader header;
-      const guint8 *half = part_halves (import, in, r, &header);
-
-      for (guint64 i = 0; i < header.n_halves; i++, half += sizeof (SextantDeferredHalf))
-        {
-          guint place = GPOINTER_TO_UINT (g_hash_table_lookup (index, half_key (half)));
-
-          if (place == 0)
-            {
-              g_array_set_size (counts, counts->len + 1);
-              place = counts->len;
-              g_hash_table_insert (index, half_key (half), GUINT_TO_POINTER (place));
-            }
-          g_array_index (counts, guint, place - 1)++;
-          g_array_append_val (places, place);
-        }
-    }
-  for (guint i = 0; i < counts->len; i++)
-    g_ptr_array_add (by_loc, g_ptr_array_sized_new (g_array_index (counts, guint, i)));
-
-  for (guint r = 0; r < n_ranks; r++)
-    {
-      WireHeader header;
-      const guint8 *half = part_halves (import, in, r, &header);
-
-      for (guint64 i = 0; i < header.n_halves; i++, half += sizeof (SextantDeferredHalf))
-        g_ptr_array_add (g_ptr_array_index (by_loc, g_array_index (places, guint, next++) - 1), (gpointer)half);
-    }
 }
 
 /* The collective members that the ranks sent (@in, checked: SCAN and
@@ -520,7 +475,7 @@ unpack_members (SextantImport  *import,
     {
       WireHeader header;
 
-      part_halves (import, in, r, &header);
+      part_header (import, in, r, &header, NULL);
       n_members += header.n_members;
     }
   members = g_array_sized_new (FALSE, FALSE, sizeof (SextantCollectiveHalf), (guint)n_members);
@@ -528,13 +483,14 @@ unpack_members (SextantImport  *import,
   for (guint r = 0; r < n_ranks; r++)
     {
       WireHeader header;
-      const guint8 *data = part_halves (import, in, r, &header) + header.n_halves * sizeof (SextantDeferredHalf);
+      const guint8 *data = part_header (import, in, r, &header, NULL);
 
       if (r == import->share->rank)
         {
           g_array_append_vals (members, import->share_coll_halves->data, import->share_coll_halves->len);
           continue;
         }
+      data += header.n_locations * sizeof (guint32);
       for (guint64 i = 0; i < header.n_members; i++, data += sizeof (WireMember))
         {
           WireMember member;
@@ -553,8 +509,8 @@ unpack_members (SextantImport  *import,
 
       if (r == import->share->rank)
         continue;
-      data = part_halves (import, in, r, &header);
-      data += header.n_halves * sizeof (SextantDeferredHalf) + header.n_members * sizeof (WireMember);
+      data = part_header (import, in, r, &header, NULL);
+      data += header.n_locations * sizeof (guint32) + header.n_members * sizeof (WireMember);
       for (guint64 i = 0; i < header.n_candidates; i++, data += sizeof (SextantRootCandidate))
         {
           SextantRootCandidate candidate;
@@ -568,6 +524,211 @@ unpack_members (SextantImport  *import,
   return members;
 }
 
+gsize
+_sextant_import_share_block_bytes (void)
+{
+  const char *env = g_getenv ("SEXTANT_SHARE_BLOCK_BYTES");
+  guint64 bytes = env != NULL ? g_ascii_strtoull (env, NULL, 10) : 0;
+
+  return bytes >= sizeof (SextantDeferredHalf) && bytes <= G_MAXINT / 2 ? (gsize)bytes : SEXTANT_SHARE_BLOCK_BYTES;
+}
+
+/* A SextantShareExchangeBlock through the share's exchange, for a share
+ * without one */
+static gboolean
+exchange_block_by_exchange (const SextantImportShare  *share,
+                            const guint8              *send,
+                            const gsize               *send_sizes,
+                            guint8                    *recv,
+                            const gsize               *recv_sizes,
+                            GError                   **error)
+{
+  guint n = share->n_ranks;
+  g_autofree GBytes **out = g_new0 (GBytes *, n);
+  g_autofree GBytes **in = g_new0 (GBytes *, n);
+  gboolean ok;
+
+  /* copies: a rank may read them after this one refilled @send */
+  for (guint r = 0, s = 0; r < n; s += send_sizes[r], r++)
+    out[r] = g_bytes_new (send + s, send_sizes[r]);
+  ok = share->exchange (out, in, share->user_data, error);
+  for (guint r = 0, t = 0; ok && r < n; t += recv_sizes[r], r++)
+    {
+      if (g_bytes_get_size (in[r]) != recv_sizes[r])
+        {
+          g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                       "rank %u sent %" G_GSIZE_FORMAT " bytes of message halves where %" G_GSIZE_FORMAT
+                       " were due", r, g_bytes_get_size (in[r]), recv_sizes[r]);
+          ok = FALSE;
+        }
+      else if (recv_sizes[r] > 0)
+        memcpy (recv + t, g_bytes_get_data (in[r], NULL), recv_sizes[r]);
+    }
+  for (guint r = 0; r < n; r++)
+    {
+      g_clear_pointer (&out[r], g_bytes_unref);
+      g_clear_pointer (&in[r], g_bytes_unref);
+    }
+
+  return ok;
+}
+
+/* The halves of a stream of @n in block @k of @n_blocks: [*first, return) */
+static guint64
+block_range (guint64  n,
+             guint64  k,
+             guint64  n_blocks,
+             guint64 *first)
+{
+  *first = n * k / n_blocks;
+
+  return n * (k + 1) / n_blocks;
+}
+
+/* A block's halves to the matcher: @n_mine of this rank's own at @mine
+ * and @recv_sizes[r] bytes from rank r at its place in @recv, taken in
+ * turns of MATCH_TURN halves from each rank in rank order (this rank's
+ * at its place), each rank's in the order they came. A half waits in the
+ * matcher for its partner from the other rank: in turns, about a turn and
+ * what the two ranks' streams are apart, where a rank's whole part would
+ * wait for the next rank's. */
+#define MATCH_TURN 4096
+
+static gboolean
+match_block (SextantImport  *import,
+             const guint8   *mine,
+             guint64         n_mine,
+             const guint8   *recv,
+             const gsize    *recv_sizes,
+             GError        **error)
+{
+  guint n = import->share->n_ranks;
+  guint me = import->share->rank;
+  gsize half_size = sizeof (SextantDeferredHalf);
+  g_autofree const guint8 **next = g_new (const guint8 *, n);
+  g_autofree guint64 *left = g_new (guint64, n);
+  gboolean more = TRUE;
+  gsize t = 0;
+
+  for (guint r = 0; r < n; t += recv_sizes[r], r++)
+    {
+      next[r] = r == me ? mine : recv + t;
+      left[r] = r == me ? n_mine : recv_sizes[r] / half_size;
+    }
+  while (more)
+    {
+      more = FALSE;
+      for (guint r = 0; r < n; r++)
+        {
+          guint64 take = MIN (left[r], MATCH_TURN);
+
+          if (take > 0 &&
+              !_sextant_matcher_add_halves (import->matcher, (const SextantDeferredHalf *)next[r], take, error))
+            return FALSE;
+          next[r] += take * half_size;
+          left[r] -= take;
+          more |= left[r] > 0;
+        }
+    }
+
+  return TRUE;
+}
+
+/* The halves set aside, to the ranks of their other ends, and those of
+ * this rank's messages from the others (@to_me[r] from rank r), in blocks:
+ * as many as the rank with most to send or receive needs at
+ * _sextant_import_share_block_bytes() a block (an allreduce MAX), each
+ * stream cut into that many equal parts, so that both ends know every
+ * block's sizes. The buffers are allocated once. In each block the
+ * matcher takes the halves of the ranks in turns (match_block()), this
+ * rank's own where it sends them from: each channel's halves from a side
+ * come in the order that side met them, so both ranks number it alike. A rank that failed takes
+ * part in every block all the same (the others wait for it), matching
+ * nothing. */
+static gboolean
+exchange_halves (SextantImport   *import,
+                 const guint64   *to_me,
+                 gboolean         ok,
+                 GError         **error)
+{
+  const SextantImportShare *share = import->share;
+  guint n = share->n_ranks;
+  guint me = share->rank;
+  gsize half_size = sizeof (SextantDeferredHalf);
+  g_autofree guint64 *from_me = g_new0 (guint64, n);
+  g_autofree gsize *send_sizes = g_new0 (gsize, n);
+  g_autofree gsize *recv_sizes = g_new0 (gsize, n);
+  g_autofree guint8 *send = NULL;
+  g_autofree guint8 *recv = NULL;
+  guint64 sent = 0, received = 0, send_cap = 0, recv_cap = 0;
+  gint64 n_blocks;
+  guint64 per_block = _sextant_import_share_block_bytes () / half_size;
+  GError *local_error = NULL;
+
+  for (guint r = 0; r < n; r++)
+    if (r != me)
+      {
+        from_me[r] = sextant_share_spill_count (import->share_halves, r);
+        sent += from_me[r];
+        received += to_me[r];
+      }
+  n_blocks = (gint64)((MAX (sent, received) + per_block - 1) / per_block);
+  if (!share->allreduce (&n_blocks, 1, sizeof n_blocks, _sextant_import_share_combine_max, share->user_data,
+                         &local_error))
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  if (n_blocks == 0)
+    return ok;
+  for (guint r = 0; r < n; r++)
+    {
+      send_cap += (from_me[r] + (guint64)n_blocks - 1) / (guint64)n_blocks;
+      recv_cap += (to_me[r] + (guint64)n_blocks - 1) / (guint64)n_blocks;
+    }
+  send = g_malloc (MAX (send_cap * half_size, 1));
+  recv = g_malloc (MAX (recv_cap * half_size, 1));
+  g_debug ("rank %u: the message halves in %" G_GINT64_FORMAT " block(s) of up to %" G_GUINT64_FORMAT
+           " bytes sent and %" G_GUINT64_FORMAT " received%s", me, n_blocks, send_cap * half_size,
+           recv_cap * half_size, sextant_share_spill_spilled (import->share_halves) ? " (spilled to a file)" : "");
+
+  for (gint64 k = 0; k < n_blocks; k++)
+    {
+      gsize s = 0;
+
+      for (guint r = 0; r < n; r++)
+        {
+          guint64 first;
+          guint64 end = block_range (from_me[r], (guint64)k, (guint64)n_blocks, &first);
+
+          /* a rank that failed sends zeros, which match nothing harmful */
+          if (!ok || !sextant_share_spill_read (import->share_halves, r, end - first, send + s, &local_error))
+            {
+              memset (send + s, 0, (gsize)(end - first) * half_size);
+              ok = FALSE;
+            }
+          send_sizes[r] = (gsize)(end - first) * half_size;
+          s += send_sizes[r];
+          end = block_range (to_me[r], (guint64)k, (guint64)n_blocks, &first);
+          recv_sizes[r] = (gsize)(end - first) * half_size;
+        }
+      if (share->exchange_block != NULL
+          ? !share->exchange_block (send, send_sizes, recv, recv_sizes, share->user_data, ok ? &local_error : NULL)
+          : !exchange_block_by_exchange (share, send, send_sizes, recv, recv_sizes, ok ? &local_error : NULL))
+        ok = FALSE;
+      if (ok)
+        ok = match_block (import, send, s / half_size, recv, recv_sizes, &local_error);
+      /* the messages matched go to the store block by block, not all at
+       * the end (their chunks would pile up in memory) */
+      if (ok)
+        ok = sextant_chunk_queue_write (import->chunks, &local_error);
+    }
+  if (local_error != NULL)
+    g_propagate_error (error, local_error);
+
+  return ok;
+}
+
 gboolean
 _sextant_import_share_exchange (SextantImport  *import,
                                 GError        **error)
@@ -576,10 +737,11 @@ _sextant_import_share_exchange (SextantImport  *import,
   guint n_ranks = share->n_ranks;
   g_autofree GBytes **out = g_new0 (GBytes *, MAX (n_ranks, 1));
   g_autofree GBytes **in = g_new0 (GBytes *, MAX (n_ranks, 1));
-  g_autoptr(GPtrArray) by_loc = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
+  g_autofree guint64 *to_me = g_new0 (guint64, MAX (n_ranks, 1));
   g_autoptr(GArray) members = NULL;
   g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (SextantRootCandidate));
   gint64 cpu_usec = sextant_thread_cpu_usec ();
+  guint64 n_halves = 0;
   gboolean ok;
 
   if (share->definitions_only)
@@ -592,36 +754,48 @@ _sextant_import_share_exchange (SextantImport  *import,
     return FALSE;
   _sextant_collective_matcher_root_candidates (_sextant_matcher_get_collectives (import->matcher), spans_ranks,
                                                candidates);
-  g_debug ("rank %u sends %u message halves, %u collective members and %u candidate roots to other ranks",
-           share->rank, import->share_halves->len, import->share_coll_halves->len, candidates->len);
+  for (guint r = 0; r < n_ranks; r++)
+    n_halves += sextant_share_spill_count (import->share_halves, r);
+  g_debug ("rank %u sends %" G_GUINT64_FORMAT " message halves, %u collective members and %u candidate roots "
+           "to other ranks, naming %u locations", share->rank, n_halves, import->share_coll_halves->len,
+           candidates->len, g_hash_table_size (import->share_half_locs));
   pack (import, candidates, out);
   ok = share->exchange (out, in, share->user_data, error);
-  /* every rank that exchanged combines the summaries (before it checks
-   * what came: a rank that stopped there would leave the others waiting) */
-  if (ok)
-    ok = _sextant_import_share_combine (import, error);
   for (guint r = 0; r < n_ranks; r++)
     g_clear_pointer (&out[r], g_bytes_unref);
-  for (guint r = 0; ok && r < n_ranks; r++)
-    ok = check_part (in[r], r, error);
+  if (!ok)
+    return FALSE;
+  /* every rank that exchanged combines the summaries and exchanges the
+   * halves (before it checks what came: a rank that stopped there would
+   * leave the others waiting) */
+  import->share_exchanged = TRUE;
+  ok = _sextant_import_share_combine (import, error);
 
-  /* The matcher takes the halves a location at a time, those of each
-   * location in the order they came, where they were received; then the
-   * members, copied out before what was received and set aside goes. */
-  if (ok)
+  /* the locations whose halves come are noted before any is matched */
+  for (guint r = 0; r < n_ranks; r++)
     {
-      import->share_exchanged = TRUE;
-      unpack_halves (import, in, by_loc);
-      ok = _sextant_matcher_add_received (import->matcher, by_loc, error);
-      members = unpack_members (import, in);
+      WireHeader header;
+      const guint8 *data = part_header (import, in, r, &header, ok ? error : NULL);
+
+      ok &= r == share->rank || data != NULL;
+      to_me[r] = header.n_halves;
+      for (guint64 i = 0; ok && i < header.n_locations; i++)
+        {
+          guint32 loc;
+
+          memcpy (&loc, data + i * sizeof loc, sizeof loc);
+          _sextant_matcher_note_location (import->matcher, loc);
+        }
     }
+  ok = exchange_halves (import, to_me, ok, ok ? error : NULL) && ok;
+
+  /* then the members, copied out before what was received goes */
+  if (ok)
+    members = unpack_members (import, in);
   for (guint r = 0; r < n_ranks; r++)
     g_clear_pointer (&in[r], g_bytes_unref);
-  g_ptr_array_set_size (by_loc, 0);
-  g_array_unref (import->share_halves);
-  g_array_unref (import->share_coll_halves);
-  import->share_halves = g_array_new (FALSE, FALSE, sizeof (SextantDeferredHalf));
-  import->share_coll_halves = g_array_new (FALSE, FALSE, sizeof (SextantCollectiveHalf));
+  g_clear_pointer (&import->share_halves, sextant_share_spill_free);
+  g_array_set_size (import->share_coll_halves, 0);
   if (ok)
     {
       _sextant_matcher_note_collectives (import->matcher, members);

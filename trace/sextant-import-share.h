@@ -11,9 +11,12 @@
  * events (the events the location definitions announce, else the size of
  * the location's event file). The message halves and collective members
  * whose other ends another rank decodes are set aside while the events are
- * read; after the last location, one exchange (a callback: trace/ knows no
- * MPI) sends each rank the halves of its messages, and allreduces (another
- * callback) combine the summaries of the collective instances; the matcher
+ * read (in bounded memory, spilling to a file); after the last location,
+ * an exchange (a callback: trace/ knows no MPI) sends each rank the
+ * collective members and the counts, allreduces (another callback)
+ * combine the summaries of the collective instances, and blocks of
+ * bounded size (a third callback) send each rank the halves of its
+ * messages; the matcher
  * matches them as the single-process import does. A message between ranks
  * is so written in both shards, whole, and a collective instance with the
  * bounds of all its members.
@@ -50,6 +53,18 @@ typedef gboolean (*SextantShareAllreduce) (gpointer             data,
                                            gpointer             user_data,
                                            GError             **error);
 
+/* One block of the exchange of message halves, called by every rank alike
+ * after the first exchange: sends @send_sizes[r] bytes to each rank r
+ * from @send (the parts one after another in rank order) and receives
+ * @recv_sizes[r] bytes from each into @recv, laid out alike; this rank's
+ * own sizes are 0. Both ranks of a pair know the sizes beforehand. */
+typedef gboolean (*SextantShareExchangeBlock) (const guint8  *send,
+                                               const gsize   *send_sizes,
+                                               guint8        *recv,
+                                               const gsize   *recv_sizes,
+                                               gpointer       user_data,
+                                               GError       **error);
+
 typedef struct
 {
   guint                 rank;
@@ -64,6 +79,11 @@ typedef struct
    * on this rank: packing, the exchange itself, unpacking and matching
    * what came in (`sextant-mpi import --stats`) */
   gint64               *exchange_cpu_usec;
+  /* nullable: the blocks' exchange; %NULL: through @exchange */
+  SextantShareExchangeBlock exchange_block;
+  /* nullable: where the halves set aside spill over (a name of its own,
+   * beside the rank's shard); %NULL: the temporary directory */
+  const char           *spill_path;
 } SextantImportShare;
 
 G_END_DECLS

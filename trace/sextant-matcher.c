@@ -624,7 +624,7 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
       const SextantDeferredHalf *d = &g_array_index (halves, SextantDeferredHalf, i);
 
       /* a parallel import's halves of messages with another rank wait for the exchange */
-      if (self->import->share == NULL || !_sextant_import_share_takes_half (self->import, d))
+      if (self->import->share == NULL || !_sextant_import_share_takes_half (self->import, d, &ok, error))
         ok = add_half (self, &d->half, d->is_recv, error);
     }
   for (guint i = 0; ok && coll_halves != NULL && i < coll_halves->len; i++)
@@ -639,31 +639,23 @@ _sextant_matcher_add_deferred (SextantMatcher  *self,
   return ok;
 }
 
+void
+_sextant_matcher_note_location (SextantMatcher *self,
+                                gint64          loc)
+{
+  note_loc (self, loc);
+}
+
 gboolean
-_sextant_matcher_add_received (SextantMatcher  *self,
-                               GPtrArray       *by_loc,
-                               GError         **error)
+_sextant_matcher_add_halves (SextantMatcher             *self,
+                             const SextantDeferredHalf  *halves,
+                             gsize                       n,
+                             GError                    **error)
 {
   gboolean ok = TRUE;
 
-  for (guint i = 0; i < by_loc->len; i++)
-    {
-      GPtrArray *halves = g_ptr_array_index (by_loc, i);
-
-      if (halves->len > 0)
-        note_loc (self, ((const SextantDeferredHalf *)g_ptr_array_index (halves, 0))->half.loc);
-    }
-  for (guint i = 0; ok && i < by_loc->len; i++)
-    {
-      GPtrArray *halves = g_ptr_array_index (by_loc, i);
-
-      for (guint k = 0; ok && k < halves->len; k++)
-        {
-          const SextantDeferredHalf *d = g_ptr_array_index (halves, k);
-
-          ok = add_half (self, &d->half, d->is_recv, error);
-        }
-    }
+  for (gsize i = 0; ok && i < n; i++)
+    ok = add_half (self, &halves[i].half, halves[i].is_recv, error);
 
   return ok;
 }

@@ -60,10 +60,11 @@ combine_summaries (gpointer      inout,
     }
 }
 
-static void
-combine_max (gpointer      inout,
-             gconstpointer in,
-             gsize         count)
+/* A SextantShareCombine of gint64: the greatest */
+void
+_sextant_import_share_combine_max (gpointer      inout,
+                                   gconstpointer in,
+                                   gsize         count)
 {
   gint64 *into = inout;
   const gint64 *from = in;
@@ -210,7 +211,8 @@ _sextant_import_share_combine (SextantImport  *import,
   for (guint c = 0; c < comms->len; c++)
     ends[c] = _sextant_collective_matcher_open_end (_sextant_matcher_get_collectives (import->matcher),
                                                     g_array_index (comms, gint64, c));
-  if (!share->allreduce (ends, comms->len, sizeof (gint64), combine_max, share->user_data, error))
+  if (!share->allreduce (ends, comms->len, sizeof (gint64), _sextant_import_share_combine_max, share->user_data,
+                         error))
     return FALSE;
   ends[comms->len] = G_MAXINT64;   /* apply() stops before it */
 

@@ -16,7 +16,8 @@
 # the exchange's CPU (--stats), and what crossed: the message halves the
 # ranks sent one another (each rank's debug line "sends N message halves")
 # and the collective members they sent (the copies: the bytes less the
-# halves' and the parts' headers, 112 bytes a member). model.py --crossing
+# halves', the parts' headers, the locations they name (4 bytes each) and
+# the allreduce of the number of blocks, 112 bytes a member). model.py --crossing
 # fits on its rows what a crossing half and a member cost (docs/benchmarks.md,
 # "What a message between ranks costs"). Prints the table and the load
 # average. Environment: BUILDDIR (build).
@@ -55,7 +56,9 @@ rm -f "$logs"/*
 # the half and member sizes on the wire (trace/sextant-import-share.c)
 half_bytes=120
 member_bytes=112
-header_bytes=16
+header_bytes=32
+location_bytes=4
+blocks_bytes=16
 
 configs=(s)
 for n in $counts; do configs+=("p$n"); done
@@ -97,7 +100,9 @@ for anchor in "$@"; do
              done | median)
       halves=$(sed -n 's/.*sends \([0-9]*\) message halves.*/\1/p' "$logs/$k.$c.1.out" | awk '{ t += $1 } END { print t + 0 }')
       bytes=$(sed -n 's/.*the ranks exchanged \([0-9]*\) bytes.*/\1/p' "$logs/$k.$c.1.out")
-      members=$(( (bytes - half_bytes * halves - header_bytes * n * (n - 1)) / member_bytes ))
+      locations=$(sed -n 's/.*naming \([0-9]*\) locations.*/\1/p' "$logs/$k.$c.1.out" | awk '{ t += $1 } END { print t + 0 }')
+      members=$(( (bytes - half_bytes * halves - header_bytes * n * (n - 1) - location_bytes * locations -
+                   blocks_bytes * (n - 1)) / member_bytes ))
     fi
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$anchor" "$n" "$cpu" "$extra" "$xcpu" "$halves" "$members" >>"$tsv"
   done
