@@ -46,6 +46,146 @@ def_not_stored (SextantImport  *import,
   return _sextant_import_fail (import, g_steal_pointer (error));
 }
 
+/* Rows of the definitions of one row each (strings, location groups,
+ * system tree nodes, ...: 4096 of a kind at 4096 locations, and every rank
+ * of a parallel import writes them all) wait here and go many to an
+ * INSERT (sextant_store_run_rows()): one statement a row cost SQLite 3 to
+ * 4 times what the row does. They wait until another statement's row comes
+ * (an archive defines one kind after the other), DEF_ROWS_MAX of them are
+ * waiting, or the definitions end. */
+#define DEF_ROWS_MAX 1024
+
+typedef struct _SextantDefRows
+{
+  SextantStoreStmt  stmt;
+  const char       *types;    /* static: the callbacks' literals */
+  guint             n_rows;
+  GArray           *values;   /* SextantStoreValue, n_rows x strlen (types) */
+  GPtrArray        *texts;    /* the copies the 't' values point to */
+} SextantDefRows;
+
+void
+_sextant_import_free_def_rows (SextantImport *import)
+{
+  SextantDefRows *rows = g_steal_pointer (&import->def_rows);
+
+  if (rows == NULL)
+    return;
+  g_array_unref (rows->values);
+  g_ptr_array_unref (rows->texts);
+  g_free (rows);
+}
+
+static void
+clear_def_rows (SextantDefRows *rows)
+{
+  rows->n_rows = 0;
+  g_array_set_size (rows->values, 0);
+  g_ptr_array_set_size (rows->texts, 0);
+}
+
+/* The waiting rows into the store. When a statement of many fails as a
+ * definition given twice, SQLite undid it whole, and its rows go one by
+ * one: the first definition is kept and the second logged, as when every
+ * row was its own statement. */
+static OTF2_CallbackCode
+flush_def_rows (SextantImport *import)
+{
+  SextantDefRows *rows = import->def_rows;
+  guint n_cols;
+  GError *error = NULL;
+
+  if (rows == NULL || rows->n_rows == 0)
+    return OTF2_CALLBACK_SUCCESS;
+  n_cols = (guint)strlen (rows->types);
+  if (!sextant_store_run_rows (import->store, rows->stmt, rows->types,
+                               &g_array_index (rows->values, SextantStoreValue, 0), rows->n_rows, &error))
+    {
+      if (!g_error_matches (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE))
+        {
+          clear_def_rows (rows);
+          return _sextant_import_fail (import, error);
+        }
+      g_clear_error (&error);
+      for (guint r = 0; r < rows->n_rows; r++)
+        if (!sextant_store_run_rows (import->store, rows->stmt, rows->types,
+                                     &g_array_index (rows->values, SextantStoreValue, r * n_cols), 1, &error) &&
+            def_not_stored (import, &error) != OTF2_CALLBACK_SUCCESS)
+          {
+            clear_def_rows (rows);
+            return OTF2_CALLBACK_INTERRUPT;
+          }
+    }
+  clear_def_rows (rows);
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The rows still waiting when the definitions end; a failure is the
+ * import's (import->error), as in a callback */
+void
+_sextant_import_flush_def_rows (SextantImport *import)
+{
+  flush_def_rows (import);
+  _sextant_import_free_def_rows (import);
+}
+
+/* A row of @stmt, its values as sextant_store_run() takes them, to be
+ * written with the others of its statement (flush_def_rows()). */
+static OTF2_CallbackCode
+def_row (SextantImport    *import,
+         SextantStoreStmt  stmt,
+         const char       *types,
+         ...)
+{
+  SextantDefRows *rows = import->def_rows;
+  va_list args;
+
+  if (rows == NULL)
+    {
+      rows = import->def_rows = g_new0 (SextantDefRows, 1);
+      rows->values = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));
+      rows->texts = g_ptr_array_new_with_free_func (g_free);
+    }
+  if ((rows->n_rows > 0 && (rows->stmt != stmt || rows->n_rows >= DEF_ROWS_MAX)) &&
+      flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
+  rows->stmt = stmt;
+  rows->types = types;
+
+  va_start (args, types);
+  for (const char *t = types; *t != '\0'; t++)
+    {
+      SextantStoreValue value;
+
+      switch (*t)
+        {
+        case 'i':
+        case 'n':
+          value.i = va_arg (args, gint64);
+          break;
+
+        case 't':
+          value.t = g_strdup (va_arg (args, const char *));
+          if (value.t != NULL)
+            g_ptr_array_add (rows->texts, (gpointer)value.t);
+          break;
+
+        case 'd':
+          value.d = va_arg (args, double);
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+      g_array_append_val (rows->values, value);
+    }
+  va_end (args);
+  rows->n_rows++;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 /* The store holds UTF-8 only (the window, JSON and the reports show its
  * strings): a damaged string gets U+FFFD for its invalid bytes, logged. */
 char *
@@ -296,13 +436,10 @@ keep_calling_context (SextantImport              *import,
   { \
     SextantImport *import = user_data; \
     G_GNUC_UNUSED g_autofree char *text = NULL; \
-    GError *error = NULL; \
     \
     COUNT_DEF (import, KIND); \
     keep; \
-    if (!sextant_store_run (import->store, stmt, &error, types, __VA_ARGS__)) \
-      return def_not_stored (import, &error); \
-    return OTF2_CALLBACK_SUCCESS; \
+    return def_row (import, stmt, types, __VA_ARGS__); \
   }
 
 #define DEFINE_COUNTED(Name, KIND, parameters) \
@@ -352,14 +489,10 @@ def_string (void           *user_data,
 {
   SextantImport *import = user_data;
   char *valid = _sextant_import_valid_utf8 (import, string, "string definition");
-  GError *error = NULL;
 
   COUNT_DEF (import, STRING);
   g_hash_table_replace (import->strings, GUINT_TO_POINTER (self), valid);
-  if (!sextant_store_run (import->store, SEXTANT_STMT_STRING, &error, "it",
-                          (gint64)self, valid))
-    return def_not_stored (import, &error);
-  return OTF2_CALLBACK_SUCCESS;
+  return def_row (import, SEXTANT_STMT_STRING, "it", (gint64)self, valid);
 }
 
 static OTF2_CallbackCode
@@ -375,14 +508,18 @@ def_location (void                  *user_data,
 
   COUNT_DEF (import, LOCATION);
 
-  for (guint i = 0; i < import->locations->len; i++)
-    if (g_array_index (import->locations, SextantLocationDef, i).otf2_id == self)
-      {
-        _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
-                             "location %" G_GUINT64_FORMAT " is defined twice; the first one is kept",
-                             self);
-        return OTF2_CALLBACK_SUCCESS;
-      }
+  /* the index of a location is given after all definitions
+   * (store_locations()): until then the index marks the ids seen (a scan of
+   * the locations here took 4096 x 4096 / 2 comparisons) */
+  if (g_hash_table_contains (import->location_index, &(guint64){ self }))
+    {
+      _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
+                           "location %" G_GUINT64_FORMAT " is defined twice; the first one is kept",
+                           self);
+      return OTF2_CALLBACK_SUCCESS;
+    }
+  g_hash_table_insert (import->location_index, g_memdup2 (&(guint64){ self }, sizeof (guint64)),
+                       GINT_TO_POINTER (-1));
 
   def.otf2_id = self;
   def.name = g_strdup (_sextant_import_string (import, name));
@@ -478,6 +615,10 @@ def_region (void            *user_data,
 
   COUNT_DEF (import, REGION);
 
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
+
   def->name = g_strdup (text);
   def->role = role;
   def->paradigm = paradigm;
@@ -511,9 +652,14 @@ def_group (void            *user_data,
 {
   SextantImport *import = user_data;
   SextantGroupDef *def;
+  g_autofree SextantStoreValue *values = NULL;
   GError *error = NULL;
 
   COUNT_DEF (import, GROUP);
+
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
 
   if (g_hash_table_contains (import->groups, GUINT_TO_POINTER (self)))
     {
@@ -535,10 +681,16 @@ def_group (void            *user_data,
                           (gint64)flags, (gint64)n_members))
     return _sextant_import_fail (import, error);
 
+  /* many to an INSERT: a group of 4096 locations is 4096 rows */
+  values = g_new (SextantStoreValue, 3 * (gsize)MAX (n_members, 1));
   for (guint32 i = 0; i < n_members; i++)
-    if (!sextant_store_run (import->store, SEXTANT_STMT_GROUP_MEMBER, &error, "iii",
-                            (gint64)self, (gint64)i, (gint64)members[i]))
-      return _sextant_import_fail (import, error);
+    {
+      values[3 * i].i = self;
+      values[3 * i + 1].i = i;
+      values[3 * i + 2].i = (gint64)members[i];
+    }
+  if (!sextant_store_run_rows (import->store, SEXTANT_STMT_GROUP_MEMBER, "iii", values, n_members, &error))
+    return _sextant_import_fail (import, error);
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -561,6 +713,10 @@ def_metric_member (void                 *user_data,
   GError *error = NULL;
 
   COUNT_DEF (import, METRIC_MEMBER);
+
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
   if (!sextant_store_run (import->store, SEXTANT_STMT_METRIC_MEMBER, &error, "ittttttti",
                           (gint64)self, _sextant_import_string (import, name),
                           _sextant_import_string (import, description), type_s, mode_s,
@@ -584,6 +740,10 @@ def_metric_class (void                       *user_data,
   g_autofree char *recorder_s = g_strdup_printf ("%u", recorder_kind);
 
   COUNT_DEF (import, METRIC_CLASS);
+
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
   if (!sextant_store_run (import->store, SEXTANT_STMT_METRIC, &error, "itnnitt",
                           (gint64)self, "CLASS", SEXTANT_NULL, SEXTANT_NULL,
                           (gint64)n_members, occurrence_s, recorder_s) &&
@@ -612,6 +772,10 @@ def_comm (void           *user_data,
   GError *error = NULL;
 
   COUNT_DEF (import, COMM);
+
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
 
   if (g_hash_table_contains (import->comms, GUINT_TO_POINTER (self)))
     {
