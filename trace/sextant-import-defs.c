@@ -48,20 +48,25 @@ def_not_stored (SextantImport  *import,
 
 /* Rows of the definitions of one row each (strings, location groups,
  * system tree nodes, ...: 4096 of a kind at 4096 locations, and every rank
- * of a parallel import writes them all) wait here and go many to an
- * INSERT (sextant_store_run_rows()): one statement a row cost SQLite 3 to
- * 4 times what the row does. They wait until another statement's row comes
- * (an archive defines one kind after the other), DEF_ROWS_MAX of them are
- * waiting, or the definitions end. */
+ * of a parallel import writes them all) wait here, per statement, and go
+ * many to an INSERT (sextant_store_run_rows()): one statement a row cost
+ * SQLite 3 to 4 times what the row does. A statement's rows wait until
+ * DEF_ROWS_MAX of them do, a callback that writes its own rows comes, or
+ * the definitions end (writers interleave kinds: a location group's name
+ * is defined just before it). */
 #define DEF_ROWS_MAX 1024
+
+typedef struct
+{
+  const char  *types;     /* static: the callbacks' literals */
+  guint        n_rows;
+  GArray      *values;    /* SextantStoreValue, n_rows x strlen (types) */
+  GPtrArray   *texts;     /* the copies the 't' values point to */
+} DefRows;
 
 typedef struct _SextantDefRows
 {
-  SextantStoreStmt  stmt;
-  const char       *types;    /* static: the callbacks' literals */
-  guint             n_rows;
-  GArray           *values;   /* SextantStoreValue, n_rows x strlen (types) */
-  GPtrArray        *texts;    /* the copies the 't' values point to */
+  DefRows  by_stmt[SEXTANT_N_STMTS];
 } SextantDefRows;
 
 void
@@ -69,54 +74,61 @@ _sextant_import_free_def_rows (SextantImport *import)
 {
   SextantDefRows *rows = g_steal_pointer (&import->def_rows);
 
-  if (rows == NULL)
-    return;
-  g_array_unref (rows->values);
-  g_ptr_array_unref (rows->texts);
+  for (guint i = 0; rows != NULL && i < SEXTANT_N_STMTS; i++)
+    {
+      g_clear_pointer (&rows->by_stmt[i].values, g_array_unref);
+      g_clear_pointer (&rows->by_stmt[i].texts, g_ptr_array_unref);
+    }
   g_free (rows);
 }
 
-static void
-clear_def_rows (SextantDefRows *rows)
+/* @stmt's waiting rows into the store: whole statements of many rows,
+ * where a row given before (its id) is skipped and logged, then the rest
+ * one a statement, as every row went before: the first definition is kept
+ * and the second logged. */
+static OTF2_CallbackCode
+flush_stmt_rows (SextantImport    *import,
+                 SextantStoreStmt  stmt)
 {
+  DefRows *rows = &import->def_rows->by_stmt[stmt];
+  guint n_cols = (guint)strlen (rows->types);
+  guint n_rows = rows->n_rows;
+  guint n_many = n_rows - n_rows % SEXTANT_STORE_ROWS_PER_INSERT;
+  guint n_skipped = 0;
+  OTF2_CallbackCode code = OTF2_CALLBACK_SUCCESS;
+  GError *error = NULL;
+
   rows->n_rows = 0;
+  if (!sextant_store_run_rows_keep_first (import->store, stmt, rows->types,
+                                          &g_array_index (rows->values, SextantStoreValue, 0), n_many,
+                                          &n_skipped, &error))
+    code = _sextant_import_fail (import, error);
+  if (n_skipped > 0)
+    {
+      const char *table = _sextant_store_stmt_sql[stmt] + strlen ("INSERT INTO ");
+
+      _sextant_import_log_n (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL, n_skipped,
+                             "a definition is given twice; the first one is kept (a row of %.*s)",
+                             (int)strcspn (table, " ("), table);
+    }
+  for (guint r = n_many; r < n_rows && code == OTF2_CALLBACK_SUCCESS; r++)
+    if (!sextant_store_run_rows (import->store, stmt, rows->types,
+                                 &g_array_index (rows->values, SextantStoreValue, r * n_cols), 1, &error))
+      code = def_not_stored (import, &error);
   g_array_set_size (rows->values, 0);
   g_ptr_array_set_size (rows->texts, 0);
+
+  return code;
 }
 
-/* The waiting rows into the store. When a statement of many fails as a
- * definition given twice, SQLite undid it whole, and its rows go one by
- * one: the first definition is kept and the second logged, as when every
- * row was its own statement. */
+/* Every statement's waiting rows into the store */
 static OTF2_CallbackCode
 flush_def_rows (SextantImport *import)
 {
-  SextantDefRows *rows = import->def_rows;
-  guint n_cols;
-  GError *error = NULL;
-
-  if (rows == NULL || rows->n_rows == 0)
-    return OTF2_CALLBACK_SUCCESS;
-  n_cols = (guint)strlen (rows->types);
-  if (!sextant_store_run_rows (import->store, rows->stmt, rows->types,
-                               &g_array_index (rows->values, SextantStoreValue, 0), rows->n_rows, &error))
-    {
-      if (!g_error_matches (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_DUPLICATE))
-        {
-          clear_def_rows (rows);
-          return _sextant_import_fail (import, error);
-        }
-      g_clear_error (&error);
-      for (guint r = 0; r < rows->n_rows; r++)
-        if (!sextant_store_run_rows (import->store, rows->stmt, rows->types,
-                                     &g_array_index (rows->values, SextantStoreValue, r * n_cols), 1, &error) &&
-            def_not_stored (import, &error) != OTF2_CALLBACK_SUCCESS)
-          {
-            clear_def_rows (rows);
-            return OTF2_CALLBACK_INTERRUPT;
-          }
-    }
-  clear_def_rows (rows);
+  for (guint i = 0; import->def_rows != NULL && i < SEXTANT_N_STMTS; i++)
+    if (import->def_rows->by_stmt[i].n_rows > 0 &&
+        flush_stmt_rows (import, (SextantStoreStmt)i) != OTF2_CALLBACK_SUCCESS)
+      return OTF2_CALLBACK_INTERRUPT;
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -131,26 +143,24 @@ _sextant_import_flush_def_rows (SextantImport *import)
 }
 
 /* A row of @stmt, its values as sextant_store_run() takes them, to be
- * written with the others of its statement (flush_def_rows()). */
+ * written with the others of its statement (flush_stmt_rows()). */
 static OTF2_CallbackCode
 def_row (SextantImport    *import,
          SextantStoreStmt  stmt,
          const char       *types,
          ...)
 {
-  SextantDefRows *rows = import->def_rows;
+  DefRows *rows;
   va_list args;
 
-  if (rows == NULL)
+  if (import->def_rows == NULL)
+    import->def_rows = g_new0 (SextantDefRows, 1);
+  rows = &import->def_rows->by_stmt[stmt];
+  if (rows->values == NULL)
     {
-      rows = import->def_rows = g_new0 (SextantDefRows, 1);
       rows->values = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));
       rows->texts = g_ptr_array_new_with_free_func (g_free);
     }
-  if ((rows->n_rows > 0 && (rows->stmt != stmt || rows->n_rows >= DEF_ROWS_MAX)) &&
-      flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
-    return OTF2_CALLBACK_INTERRUPT;
-  rows->stmt = stmt;
   rows->types = types;
 
   va_start (args, types);
@@ -181,9 +191,8 @@ def_row (SextantImport    *import,
       g_array_append_val (rows->values, value);
     }
   va_end (args);
-  rows->n_rows++;
 
-  return OTF2_CALLBACK_SUCCESS;
+  return ++rows->n_rows < DEF_ROWS_MAX ? OTF2_CALLBACK_SUCCESS : flush_stmt_rows (import, stmt);
 }
 
 /* The store holds UTF-8 only (the window, JSON and the reports show its
