@@ -912,12 +912,13 @@ read_local_definitions (SextantImport  *import,
   for (guint i = 0; i < import->locations->len; i++)
     {
       guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
-      g_autofree char *path = local_file (import, id, ".def");
+      g_autofree char *path = NULL;
 
       /* a parallel import's rank opens only the locations it decodes */
       state[i] = LOCAL_DEFS_MISSING;
       if (!_sextant_import_decodes (import, i))
         continue;
+      path = local_file (import, id, ".def");
       OTF2_Reader_SelectLocation (import->reader, id);
       state[i] = local_defs_state (path);
       n_files += state[i] != LOCAL_DEFS_MISSING;
