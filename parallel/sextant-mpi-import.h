@@ -17,9 +17,10 @@
 
 G_BEGIN_DECLS
 
-/* Called by every rank of @exchange; returns the same on every rank. The
- * error at rank 0 names every rank that failed and why. */
+/* Called by every rank of @exchange (made on @comm); returns the same on
+ * every rank. The error at rank 0 names every rank that failed and why. */
 gboolean sextant_mpi_import (SextantShardExchange  *exchange,
+                             MPI_Comm               comm,
                              const char            *archive,
                              const char            *manifest,
                              GError               **error);

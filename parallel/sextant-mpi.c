@@ -97,7 +97,7 @@ run_import (int    argc,
 
   share_cores ();
   exchange = sextant_shard_exchange_new (MPI_COMM_WORLD);
-  if (!sextant_mpi_import (exchange, argv[1], manifest, &error))
+  if (!sextant_mpi_import (exchange, MPI_COMM_WORLD, argv[1], manifest, &error))
     {
       if (rank == 0)
         fprintf (stderr, "sextant-mpi import: %s\n", error->message);

@@ -557,6 +557,8 @@ test_disorder (gconstpointer data)
 
   g_assert_cmpint (q_file (db_path, "SELECT count(*) FROM import_log WHERE kind = 'timestamp_disorder'"), ==, 1);
   g_assert_cmpint (q_file (db_path, "SELECT count(*) FROM import_log WHERE kind = 'duplicate_definition'"), ==, 1);
+  /* the group and the location group given twice, folded into one entry */
+  g_assert_cmpint (q_file (db_path, "SELECT count FROM import_log WHERE kind = 'duplicate_definition'"), ==, 2);
   /* repaired: no visit ends before it begins, nothing overlaps its parent */
   g_assert_cmpint (q_file (db_path, "SELECT count(*) FROM visit WHERE leave < enter"), ==, 0);
   g_assert_cmpint (q_file (db_path, "SELECT count(*) FROM visit AS c JOIN visit AS p ON p.id = c.parent "
@@ -564,6 +566,11 @@ test_disorder (gconstpointer data)
   /* the first definition of the duplicated group is kept */
   g_assert_cmpint (q_file (db_path, "SELECT count(*) FROM \"group\""), ==,
                    q_file (db_path, "SELECT count(DISTINCT id) FROM \"group\""));
+  /* and of the location group, whose rows went many to an INSERT */
+  g_assert_cmpint (q_file (db_path, "SELECT count(*) FROM location_group WHERE id = 0 AND name = 'MPI Rank 0'"),
+                   ==, 1);
+  g_assert_cmpint (q_file (db_path, "SELECT count(*) FROM location_group"), ==,
+                   q_file (db_path, "SELECT count(DISTINCT id) FROM location_group"));
 }
 
 static void

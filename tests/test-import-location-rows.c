@@ -11,14 +11,16 @@
  * read, and its profile holds one row per call path its visits have, with
  * their number of visits, the last of them, and the time they took
  * (inclusive: the visits' own; exclusive: less their children's), as the
- * visits themselves say.
+ * visits themselves say. And the definitions' rows, many to an INSERT
+ * too (sextant_store_run_rows_keep_first()): a row whose id came before,
+ * in the same statement, is skipped and counted, the first kept, and the
+ * statement's other rows are written once.
  */
 #include "config.h"
 
 #include "sextant-test-util.h"
 
-/* as in trace/sextant-store.c */
-#define ROWS_PER_INSERT 64
+#define ROWS_PER_INSERT SEXTANT_STORE_ROWS_PER_INSERT
 
 static gint64
 q (SextantStore *store,
@@ -87,12 +89,49 @@ test_location_rows (void)
   sextant_test_remove_tree (dir);
 }
 
+static void
+test_keep_first (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sextant-keep-first-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "store.sextant", NULL);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  SextantStoreValue values[2 * 2 * ROWS_PER_INSERT];
+  g_autoptr(SextantStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  guint skipped = G_MAXUINT;
+
+  for (guint r = 0; r < 2 * ROWS_PER_INSERT; r++)
+    {
+      /* row 70 gives string 5 again, in the second statement */
+      char *text = r == 70 ? g_strdup ("again") : g_strdup_printf ("s%u", r);
+
+      g_ptr_array_add (texts, text);
+      values[2 * r].i = r == 70 ? 5 : r;
+      values[2 * r + 1].t = text;
+    }
+
+  g_assert_nonnull (store = sextant_store_create (path, &error));
+  g_assert_true (sextant_store_begin (store, &error));
+  g_assert_true (sextant_store_run_rows_keep_first (store, SEXTANT_STMT_STRING, "it", values, 2 * ROWS_PER_INSERT,
+                                                    &skipped, &error));
+  g_assert_no_error (error);
+  g_assert_true (sextant_store_commit (store, &error));
+  g_assert_cmpuint (skipped, ==, 1);
+  g_assert_cmpint (q (store, "SELECT count (*) FROM string", -1), ==, 2 * ROWS_PER_INSERT - 1);
+  g_assert_cmpint (q (store, "SELECT count (*) FROM string WHERE id = 5 AND value = 's5'", -1), ==, 1);
+  g_assert_cmpint (q (store, "SELECT count (*) FROM string WHERE id = 69 OR id = 71", -1), ==, 2);
+
+  g_clear_object (&store);
+  sextant_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/import/location-rows", test_location_rows);
+  g_test_add_func ("/import/definition-rows-keep-first", test_keep_first);
 
   return g_test_run ();
 }

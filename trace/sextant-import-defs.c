@@ -46,6 +46,155 @@ def_not_stored (SextantImport  *import,
   return _sextant_import_fail (import, g_steal_pointer (error));
 }
 
+/* Rows of the definitions of one row each (strings, location groups,
+ * system tree nodes, ...: 4096 of a kind at 4096 locations, and every rank
+ * of a parallel import writes them all) wait here, per statement, and go
+ * many to an INSERT (sextant_store_run_rows()): one statement a row cost
+ * SQLite 3 to 4 times what the row does. A statement's rows wait until
+ * DEF_ROWS_MAX of them do, a callback that writes its own rows comes, or
+ * the definitions end (writers interleave kinds: a location group's name
+ * is defined just before it). */
+#define DEF_ROWS_MAX 1024
+
+typedef struct
+{
+  const char  *types;     /* static: the callbacks' literals */
+  guint        n_rows;
+  GArray      *values;    /* SextantStoreValue, n_rows x strlen (types) */
+  GPtrArray   *texts;     /* the copies the 't' values point to */
+} DefRows;
+
+typedef struct _SextantDefRows
+{
+  DefRows  by_stmt[SEXTANT_N_STMTS];
+} SextantDefRows;
+
+void
+_sextant_import_free_def_rows (SextantImport *import)
+{
+  SextantDefRows *rows = g_steal_pointer (&import->def_rows);
+
+  for (guint i = 0; rows != NULL && i < SEXTANT_N_STMTS; i++)
+    {
+      g_clear_pointer (&rows->by_stmt[i].values, g_array_unref);
+      g_clear_pointer (&rows->by_stmt[i].texts, g_ptr_array_unref);
+    }
+  g_free (rows);
+}
+
+/* @stmt's waiting rows into the store: whole statements of many rows,
+ * where a row given before (its id) is skipped and logged, then the rest
+ * one a statement, as every row went before: the first definition is kept
+ * and the second logged. */
+static OTF2_CallbackCode
+flush_stmt_rows (SextantImport    *import,
+                 SextantStoreStmt  stmt)
+{
+  DefRows *rows = &import->def_rows->by_stmt[stmt];
+  guint n_cols = (guint)strlen (rows->types);
+  guint n_rows = rows->n_rows;
+  guint n_many = n_rows - n_rows % SEXTANT_STORE_ROWS_PER_INSERT;
+  guint n_skipped = 0;
+  OTF2_CallbackCode code = OTF2_CALLBACK_SUCCESS;
+  GError *error = NULL;
+
+  rows->n_rows = 0;
+  if (!sextant_store_run_rows_keep_first (import->store, stmt, rows->types,
+                                          &g_array_index (rows->values, SextantStoreValue, 0), n_many,
+                                          &n_skipped, &error))
+    code = _sextant_import_fail (import, error);
+  if (n_skipped > 0)
+    {
+      const char *table = _sextant_store_stmt_sql[stmt] + strlen ("INSERT INTO ");
+
+      _sextant_import_log_n (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL, n_skipped,
+                             "a definition is given twice; the first one is kept (a row of %.*s)",
+                             (int)strcspn (table, " ("), table);
+    }
+  for (guint r = n_many; r < n_rows && code == OTF2_CALLBACK_SUCCESS; r++)
+    if (!sextant_store_run_rows (import->store, stmt, rows->types,
+                                 &g_array_index (rows->values, SextantStoreValue, r * n_cols), 1, &error))
+      code = def_not_stored (import, &error);
+  g_array_set_size (rows->values, 0);
+  g_ptr_array_set_size (rows->texts, 0);
+
+  return code;
+}
+
+/* Every statement's waiting rows into the store */
+static OTF2_CallbackCode
+flush_def_rows (SextantImport *import)
+{
+  for (guint i = 0; import->def_rows != NULL && i < SEXTANT_N_STMTS; i++)
+    if (import->def_rows->by_stmt[i].n_rows > 0 &&
+        flush_stmt_rows (import, (SextantStoreStmt)i) != OTF2_CALLBACK_SUCCESS)
+      return OTF2_CALLBACK_INTERRUPT;
+
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The rows still waiting when the definitions end; a failure is the
+ * import's (import->error), as in a callback */
+void
+_sextant_import_flush_def_rows (SextantImport *import)
+{
+  flush_def_rows (import);
+  _sextant_import_free_def_rows (import);
+}
+
+/* A row of @stmt, its values as sextant_store_run() takes them, to be
+ * written with the others of its statement (flush_stmt_rows()). */
+static OTF2_CallbackCode
+def_row (SextantImport    *import,
+         SextantStoreStmt  stmt,
+         const char       *types,
+         ...)
+{
+  DefRows *rows;
+  va_list args;
+
+  if (import->def_rows == NULL)
+    import->def_rows = g_new0 (SextantDefRows, 1);
+  rows = &import->def_rows->by_stmt[stmt];
+  if (rows->values == NULL)
+    {
+      rows->values = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));
+      rows->texts = g_ptr_array_new_with_free_func (g_free);
+    }
+  rows->types = types;
+
+  va_start (args, types);
+  for (const char *t = types; *t != '\0'; t++)
+    {
+      SextantStoreValue value;
+
+      switch (*t)
+        {
+        case 'i':
+        case 'n':
+          value.i = va_arg (args, gint64);
+          break;
+
+        case 't':
+          value.t = g_strdup (va_arg (args, const char *));
+          if (value.t != NULL)
+            g_ptr_array_add (rows->texts, (gpointer)value.t);
+          break;
+
+        case 'd':
+          value.d = va_arg (args, double);
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+      g_array_append_val (rows->values, value);
+    }
+  va_end (args);
+
+  return ++rows->n_rows < DEF_ROWS_MAX ? OTF2_CALLBACK_SUCCESS : flush_stmt_rows (import, stmt);
+}
+
 /* The store holds UTF-8 only (the window, JSON and the reports show its
  * strings): a damaged string gets U+FFFD for its invalid bytes, logged. */
 char *
@@ -296,13 +445,10 @@ keep_calling_context (SextantImport              *import,
   { \
     SextantImport *import = user_data; \
     G_GNUC_UNUSED g_autofree char *text = NULL; \
-    GError *error = NULL; \
     \
     COUNT_DEF (import, KIND); \
     keep; \
-    if (!sextant_store_run (import->store, stmt, &error, types, __VA_ARGS__)) \
-      return def_not_stored (import, &error); \
-    return OTF2_CALLBACK_SUCCESS; \
+    return def_row (import, stmt, types, __VA_ARGS__); \
   }
 
 #define DEFINE_COUNTED(Name, KIND, parameters) \
@@ -352,14 +498,10 @@ def_string (void           *user_data,
 {
   SextantImport *import = user_data;
   char *valid = _sextant_import_valid_utf8 (import, string, "string definition");
-  GError *error = NULL;
 
   COUNT_DEF (import, STRING);
   g_hash_table_replace (import->strings, GUINT_TO_POINTER (self), valid);
-  if (!sextant_store_run (import->store, SEXTANT_STMT_STRING, &error, "it",
-                          (gint64)self, valid))
-    return def_not_stored (import, &error);
-  return OTF2_CALLBACK_SUCCESS;
+  return def_row (import, SEXTANT_STMT_STRING, "it", (gint64)self, valid);
 }
 
 static OTF2_CallbackCode
@@ -375,14 +517,18 @@ def_location (void                  *user_data,
 
   COUNT_DEF (import, LOCATION);
 
-  for (guint i = 0; i < import->locations->len; i++)
-    if (g_array_index (import->locations, SextantLocationDef, i).otf2_id == self)
-      {
-        _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
-                             "location %" G_GUINT64_FORMAT " is defined twice; the first one is kept",
-                             self);
-        return OTF2_CALLBACK_SUCCESS;
-      }
+  /* the index of a location is given after all definitions
+   * (store_locations()): until then the index marks the ids seen (a scan of
+   * the locations here took 4096 x 4096 / 2 comparisons) */
+  if (g_hash_table_contains (import->location_index, &(guint64){ self }))
+    {
+      _sextant_import_log (import, "duplicate_definition", SEXTANT_NULL, SEXTANT_NULL,
+                           "location %" G_GUINT64_FORMAT " is defined twice; the first one is kept",
+                           self);
+      return OTF2_CALLBACK_SUCCESS;
+    }
+  g_hash_table_insert (import->location_index, g_memdup2 (&(guint64){ self }, sizeof (guint64)),
+                       GINT_TO_POINTER (-1));
 
   def.otf2_id = self;
   def.name = g_strdup (_sextant_import_string (import, name));
@@ -478,6 +624,10 @@ def_region (void            *user_data,
 
   COUNT_DEF (import, REGION);
 
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
+
   def->name = g_strdup (text);
   def->role = role;
   def->paradigm = paradigm;
@@ -511,9 +661,14 @@ def_group (void            *user_data,
 {
   SextantImport *import = user_data;
   SextantGroupDef *def;
+  g_autofree SextantStoreValue *values = NULL;
   GError *error = NULL;
 
   COUNT_DEF (import, GROUP);
+
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
 
   if (g_hash_table_contains (import->groups, GUINT_TO_POINTER (self)))
     {
@@ -535,10 +690,16 @@ def_group (void            *user_data,
                           (gint64)flags, (gint64)n_members))
     return _sextant_import_fail (import, error);
 
+  /* many to an INSERT: a group of 4096 locations is 4096 rows */
+  values = g_new (SextantStoreValue, 3 * (gsize)MAX (n_members, 1));
   for (guint32 i = 0; i < n_members; i++)
-    if (!sextant_store_run (import->store, SEXTANT_STMT_GROUP_MEMBER, &error, "iii",
-                            (gint64)self, (gint64)i, (gint64)members[i]))
-      return _sextant_import_fail (import, error);
+    {
+      values[3 * i].i = self;
+      values[3 * i + 1].i = i;
+      values[3 * i + 2].i = (gint64)members[i];
+    }
+  if (!sextant_store_run_rows (import->store, SEXTANT_STMT_GROUP_MEMBER, "iii", values, n_members, &error))
+    return _sextant_import_fail (import, error);
 
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -561,6 +722,10 @@ def_metric_member (void                 *user_data,
   GError *error = NULL;
 
   COUNT_DEF (import, METRIC_MEMBER);
+
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
   if (!sextant_store_run (import->store, SEXTANT_STMT_METRIC_MEMBER, &error, "ittttttti",
                           (gint64)self, _sextant_import_string (import, name),
                           _sextant_import_string (import, description), type_s, mode_s,
@@ -584,6 +749,10 @@ def_metric_class (void                       *user_data,
   g_autofree char *recorder_s = g_strdup_printf ("%u", recorder_kind);
 
   COUNT_DEF (import, METRIC_CLASS);
+
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
   if (!sextant_store_run (import->store, SEXTANT_STMT_METRIC, &error, "itnnitt",
                           (gint64)self, "CLASS", SEXTANT_NULL, SEXTANT_NULL,
                           (gint64)n_members, occurrence_s, recorder_s) &&
@@ -612,6 +781,10 @@ def_comm (void           *user_data,
   GError *error = NULL;
 
   COUNT_DEF (import, COMM);
+
+  /* the rows waiting go first: a definition given twice keeps the first */
+  if (flush_def_rows (import) != OTF2_CALLBACK_SUCCESS)
+    return OTF2_CALLBACK_INTERRUPT;
 
   if (g_hash_table_contains (import->comms, GUINT_TO_POINTER (self)))
     {

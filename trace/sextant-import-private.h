@@ -197,6 +197,7 @@ typedef struct
   GPtrArray         *call_path_names;  /* path id -> "main/solver/MPI_Recv" */
   GArray            *call_path_depths; /* path id -> guint, 0 at the top */
   guint64            def_counts[SEXTANT_N_DEF_KINDS];
+  struct _SextantDefRows *def_rows;    /* definition rows waiting for their INSERT (sextant-import-defs.c) */
   guint64            resolution;       /* ticks per second */
   guint64            global_offset;    /* ticks */
   guint64            trace_length;     /* ticks */
@@ -245,6 +246,8 @@ typedef struct
 /* The global definition reader's callbacks (sextant-import-defs.c): their
  * user data is the SextantImport */
 OTF2_GlobalDefReaderCallbacks *_sextant_import_global_def_callbacks_new (void);
+void _sextant_import_flush_def_rows (SextantImport *import);
+void _sextant_import_free_def_rows  (SextantImport *import);
 /* A copy of @string, its invalid UTF-8 bytes made U+FFFD (logged, naming
  * @what): the store holds UTF-8 only */
 char *_sextant_import_valid_utf8 (SextantImport *import,

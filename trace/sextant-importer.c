@@ -358,27 +358,33 @@ compare_locations (gconstpointer a,
   return x->otf2_id < y->otf2_id ? -1 : x->otf2_id > y->otf2_id;
 }
 
+/* The locations' rows, many to an INSERT (4096 rows at 4096 locations, in
+ * every shard of a parallel import) */
 static gboolean
 store_locations (SextantImport  *import,
                  GError        **error)
 {
+  guint n = import->locations->len;
+  g_autofree SextantStoreValue *values = g_new (SextantStoreValue, 6 * (gsize)MAX (n, 1));
+
   g_array_sort (import->locations, compare_locations);
 
-  for (guint i = 0; i < import->locations->len; i++)
+  for (guint i = 0; i < n; i++)
     {
       SextantLocationDef *def = &g_array_index (import->locations, SextantLocationDef, i);
+      SextantStoreValue *row = values + 6 * (gsize)i;
 
       g_hash_table_insert (import->location_index, g_memdup2 (&def->otf2_id, sizeof def->otf2_id),
                            GINT_TO_POINTER (i));
-      if (!sextant_store_run (import->store, SEXTANT_STMT_LOCATION, error, "iittni",
-                              (gint64)i, (gint64)def->otf2_id, def->name,
-                              sextant_otf2_location_type_name (def->type),
-                              _sextant_ref_or_null (def->group, OTF2_UNDEFINED_LOCATION_GROUP),
-                              (gint64)def->n_events))
-        return FALSE;
+      row[0].i = i;
+      row[1].i = (gint64)def->otf2_id;
+      row[2].t = def->name;
+      row[3].t = sextant_otf2_location_type_name (def->type);
+      row[4].i = _sextant_ref_or_null (def->group, OTF2_UNDEFINED_LOCATION_GROUP);
+      row[5].i = (gint64)def->n_events;
     }
 
-  return TRUE;
+  return sextant_store_run_rows (import->store, SEXTANT_STMT_LOCATION, "iittni", values, n, error);
 }
 
 /* The group listing a paradigm's locations in rank order. */
@@ -416,6 +422,7 @@ resolve_comms (SextantImport  *import,
   GHashTableIter iter;
   gpointer key;
   gpointer value;
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (SextantStoreValue));
 
   g_hash_table_iter_init (&iter, import->comms);
   while (g_hash_table_iter_next (&iter, &key, &value))
@@ -442,6 +449,7 @@ resolve_comms (SextantImport  *import,
         continue;
 
       comm->rank_loc = g_array_sized_new (FALSE, FALSE, sizeof (gint32), group->members->len);
+      g_array_set_size (rows, 0);
       for (guint r = 0; r < group->members->len; r++)
         {
           guint64 member = g_array_index (group->members, guint64, r);
@@ -453,11 +461,18 @@ resolve_comms (SextantImport  *import,
             loc = _sextant_import_loc_index (import, g_array_index (world->members, guint64, member));
 
           g_array_append_val (comm->rank_loc, loc);
-          if (loc >= 0 &&
-              !sextant_store_run (import->store, SEXTANT_STMT_COMM_MEMBER, error, "iii",
-                                  (gint64)GPOINTER_TO_UINT (key), (gint64)r, (gint64)loc))
-            return FALSE;
+          if (loc >= 0)
+            {
+              SextantStoreValue row[3] = { { .i = GPOINTER_TO_UINT (key) }, { .i = r }, { .i = loc } };
+
+              g_array_append_vals (rows, row, 3);
+            }
         }
+      /* many to an INSERT: a communicator of 4096 locations is 4096 rows */
+      if (rows->len > 0 &&
+          !sextant_store_run_rows (import->store, SEXTANT_STMT_COMM_MEMBER, "iii",
+                                   &g_array_index (rows, SextantStoreValue, 0), rows->len / 3, error))
+        return FALSE;
     }
 
   return TRUE;
@@ -703,6 +718,7 @@ import_clear (SextantImport *import)
   g_clear_pointer (&import->call_path_names, g_ptr_array_unref);
   g_clear_pointer (&import->call_path_depths, g_array_unref);
   _sextant_import_share_clear (import);
+  _sextant_import_free_def_rows (import);
   g_mutex_clear (&import->lock);
 }
 
@@ -788,6 +804,8 @@ read_definitions (SextantImport  *import,
   OTF2_Reader_RegisterGlobalDefCallbacks (import->reader, reader, callbacks, import);
   status = OTF2_Reader_ReadAllGlobalDefinitions (import->reader, reader, &n_read);
   OTF2_Reader_CloseGlobalDefReader (import->reader, reader);
+  if (import->error == NULL)
+    _sextant_import_flush_def_rows (import);
 
   if (import->error != NULL)
     {
@@ -894,12 +912,13 @@ read_local_definitions (SextantImport  *import,
   for (guint i = 0; i < import->locations->len; i++)
     {
       guint64 id = g_array_index (import->locations, SextantLocationDef, i).otf2_id;
-      g_autofree char *path = local_file (import, id, ".def");
+      g_autofree char *path = NULL;
 
       /* a parallel import's rank opens only the locations it decodes */
       state[i] = LOCAL_DEFS_MISSING;
       if (!_sextant_import_decodes (import, i))
         continue;
+      path = local_file (import, id, ".def");
       OTF2_Reader_SelectLocation (import->reader, id);
       state[i] = local_defs_state (path);
       n_files += state[i] != LOCAL_DEFS_MISSING;

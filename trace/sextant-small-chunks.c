@@ -40,11 +40,13 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <otf2/otf2.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sextant-anchor.h"
@@ -73,12 +75,13 @@ typedef struct
 
 static void
 note_file (Sizes      *sizes,
-           const char *path,
+           int         dir_fd,
+           const char *name,
            guint64    *max)
 {
-  GStatBuf st;
+  struct stat st;
 
-  if (g_stat (path, &st) != 0)
+  if (fstatat (dir_fd, name, &st, 0) != 0)
     {
       /* a missing file is libotf2's error to report, with the sizes it reads */
       if (errno != ENOENT)
@@ -94,30 +97,29 @@ note_file (Sizes      *sizes,
 }
 
 /* The sizes of the files of archive @name in @dir that libotf2 reads in
- * chunks of the event chunk size. */
+ * chunks of the event chunk size. Each file's stat() is relative to the
+ * directory (every rank of a parallel import measures all the archive's
+ * files: at 4096 locations, a whole path each took 15 ms a rank). */
 static void
 measure (const char *dir,
          const char *name,
          Sizes      *sizes)
 {
   g_autofree char *locations = g_build_filename (dir, name, NULL);
-  g_autoptr(GDir) d = NULL;
-  const char *entry;
+  DIR *d;
+  struct dirent *entry;
 
   memset (sizes, 0, sizeof *sizes);
 
-  if (!(d = g_dir_open (locations, 0, NULL)))
+  if (!(d = opendir (locations)))
     {
       sizes->unsure = g_file_test (locations, G_FILE_TEST_EXISTS);
       return;
     }
-  while ((entry = g_dir_read_name (d)) != NULL && !sizes->unsure)
-    {
-      g_autofree char *path = g_build_filename (locations, entry, NULL);
-
-      if (g_str_has_suffix (entry, ".evt") || g_str_has_suffix (entry, ".snap"))
-        note_file (sizes, path, &sizes->max_events);
-    }
+  while ((entry = readdir (d)) != NULL && !sizes->unsure)
+    if (g_str_has_suffix (entry->d_name, ".evt") || g_str_has_suffix (entry->d_name, ".snap"))
+      note_file (sizes, dirfd (d), entry->d_name, &sizes->max_events);
+  closedir (d);
 }
 
 /* The chunk size for files of at most @largest bytes: @declared when no

@@ -257,6 +257,11 @@ gboolean      sextant_store_run             (SextantStore      *self,
                                              GError           **error,
                                              const char        *types,
                                              ...);
+/* Rows per statement of sextant_store_run_rows(): a statement of that many
+ * rows is written whole or not at all; fewer rows (the rest) go one a
+ * statement */
+#define SEXTANT_STORE_ROWS_PER_INSERT 64
+
 /* A value of sextant_store_run_rows(), by its type character */
 typedef union
 {
@@ -271,6 +276,13 @@ gboolean      sextant_store_run_rows        (SextantStore             *self,
                                              const SextantStoreValue  *values,
                                              guint                     n_rows,
                                              GError                  **error);
+gboolean      sextant_store_run_rows_keep_first (SextantStore             *self,
+                                                 SextantStoreStmt          stmt,
+                                                 const char               *types,
+                                                 const SextantStoreValue  *values,
+                                                 guint                     n_rows,
+                                                 guint                    *n_skipped,
+                                                 GError                  **error);
 gboolean      sextant_store_write_chunk     (SextantStore      *self,
                                              SextantChunkTable  table,
                                              gint64             first_row,

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "sextant-store-private.h"
 #include "sextant-store-shards.h"
@@ -50,29 +51,24 @@ stat_shard (const char  *path,
   return TRUE;
 }
 
-/* The shard's event records, and its first and last event (meta time_begin,
- * time_end) when it has events; its locations' counts and spans as a JSON
- * array of [id, events, first_visit, last_visit, time_begin, time_end]
- * (one statement writes them into the manifest, not one a location: a
- * statement costs 30-40 us to prepare, 0.15 s at 4096 locations). */
+/* A shard's span (SextantShardSpan) as it is read: its locations' array
+ * grows row by row */
 typedef struct
 {
-  gint64   events;
-  gint64   begin;
-  gint64   end;
-  GString *locations;
-} ShardSpan;
+  SextantShardSpan *span;
+  GString          *locations;
+} SpanRead;
 
 static gboolean
 span_row (const SextantRow  *row,
           gpointer           user_data,
           GError           **error)
 {
-  ShardSpan *span = user_data;
+  SpanRead *read = user_data;
 
-  span->events = sextant_row_get_int (row, 0);
-  span->begin = sextant_row_get_int (row, 1);
-  span->end = sextant_row_get_int (row, 2);
+  read->span->events = sextant_row_get_int (row, 0);
+  read->span->begin = sextant_row_get_int (row, 1);
+  read->span->end = sextant_row_get_int (row, 2);
 
   return FALSE;
 }
@@ -82,51 +78,67 @@ location_row (const SextantRow  *row,
               gpointer           user_data,
               GError           **error)
 {
-  ShardSpan *span = user_data;
+  SpanRead *read = user_data;
 
-  if (span->locations->len > 1)
-    g_string_append_c (span->locations, ',');
+  if (read->locations->len > 1)
+    g_string_append_c (read->locations, ',');
   for (guint c = 0; c < 6; c++)
     {
-      g_string_append_c (span->locations, c == 0 ? '[' : ',');
+      g_string_append_c (read->locations, c == 0 ? '[' : ',');
       if (sextant_row_is_null (row, c))
-        g_string_append (span->locations, "null");
+        g_string_append (read->locations, "null");
       else
-        g_string_append_printf (span->locations, "%" G_GINT64_FORMAT, sextant_row_get_int (row, c));
+        g_string_append_printf (read->locations, "%" G_GINT64_FORMAT, sextant_row_get_int (row, c));
     }
-  g_string_append_c (span->locations, ']');
+  g_string_append_c (read->locations, ']');
 
   return TRUE;
 }
 
-/* The shard's event records and span (meta time_begin, time_end), and its
- * locations' counts copied into the manifest (the definitions and these
- * counts are what the manifest holds of the trace: sextant-store-union.c
- * reads the rest from the shards) */
-static gboolean
-shard_span (SextantStore  *manifest,
-            const char    *path,
-            ShardSpan     *span,
-            GError       **error)
+void
+sextant_shard_span_clear (SextantShardSpan *span)
+{
+  g_clear_pointer (&span->locations, g_free);
+}
+
+gboolean
+sextant_store_read_shard_span (const char        *path,
+                               SextantShardSpan  *span,
+                               GError           **error)
 {
   g_autoptr(SextantStore) shard = sextant_store_open (path, error);
   g_autoptr(GString) locations = g_string_new ("[");
+  SpanRead read = { span, locations };
 
-  span->locations = locations;
+  memset (span, 0, sizeof *span);
   if (shard == NULL ||
       !sextant_store_foreach_sql (shard,
                                   "SELECT (SELECT total (events) FROM location), "
                                   "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_begin'), "
                                   "  (SELECT CAST (value AS INTEGER) FROM meta WHERE key = 'time_end')",
-                                  span_row, span, error, "") ||
+                                  span_row, &read, error, "") ||
       !sextant_store_foreach_sql (shard,
                                   "SELECT id, events, first_visit, last_visit, time_begin, time_end FROM location "
                                   "WHERE events > 0 OR first_visit IS NOT NULL",
-                                  location_row, span, error, "") ||
+                                  location_row, &read, error, "") ||
       !sextant_store_close (shard, error))
     return FALSE;
   g_string_append_c (locations, ']');
+  span->locations = g_string_free (g_steal_pointer (&locations), FALSE);
 
+  return TRUE;
+}
+
+/* The shard's locations' counts into the manifest (the definitions and
+ * these counts are what the manifest holds of the trace:
+ * sextant-store-union.c reads the rest from the shards): one statement for
+ * all, not one a location (a statement costs 30-40 us to prepare, 0.15 s
+ * at 4096 locations) */
+static gboolean
+write_span (SextantStore            *manifest,
+            const SextantShardSpan  *span,
+            GError                 **error)
+{
   return sextant_store_foreach_sql (manifest,
                                     "UPDATE location SET events = json_extract (l.value, '$[1]'), "
                                     "  first_visit = json_extract (l.value, '$[2]'), "
@@ -134,7 +146,7 @@ shard_span (SextantStore  *manifest,
                                     "  time_begin = json_extract (l.value, '$[4]'), "
                                     "  time_end = json_extract (l.value, '$[5]') "
                                     "FROM json_each (?1) AS l WHERE location.id = json_extract (l.value, '$[0]')",
-                                    no_rows, NULL, error, "t", locations->str);
+                                    no_rows, NULL, error, "t", span->locations);
 }
 
 /* The tables of the archive's global definitions (schema-1.sql,
@@ -219,15 +231,18 @@ sextant_store_add_shards (SextantStore  *manifest,
       gint64 size = 0;
       gint64 mtime_ns = 0;
       g_autofree char *ids = location_ids (info->locations);
-      ShardSpan span = { 0, 0, 0, NULL };
+      g_auto(SextantShardSpan) read = { 0, 0, 0, NULL };
+      const SextantShardSpan *span = info->span != NULL ? info->span : &read;
 
-      if (!shard_span (manifest, path, &span, error))
+      /* the span its rank read, or read here */
+      if ((info->span == NULL && !sextant_store_read_shard_span (path, &read, error)) ||
+          !write_span (manifest, span, error))
         return FALSE;
-      if (span.events > 0)
+      if (span->events > 0)
         {
-          begin = n_busy == 0 ? span.begin : MIN (begin, span.begin);
-          end = n_busy == 0 ? span.end : MAX (end, span.end);
-          events += span.events;
+          begin = n_busy == 0 ? span->begin : MIN (begin, span->begin);
+          end = n_busy == 0 ? span->end : MAX (end, span->end);
+          events += span->events;
           n_busy++;
         }
       if (!stat_shard (path, &size, &mtime_ns))
@@ -239,7 +254,7 @@ sextant_store_add_shards (SextantStore  *manifest,
       if (!sextant_store_foreach_sql (manifest,
                                       "INSERT INTO shard (id, path, locations, events, size, mtime_ns) "
                                       "VALUES (?, ?, ?, ?, ?, ?)", no_rows, NULL, error, "itiiii",
-                                      (gint64)rank, recorded, (gint64)info->locations->len, span.events, size,
+                                      (gint64)rank, recorded, (gint64)info->locations->len, span->events, size,
                                       mtime_ns))
         return FALSE;
       if (!sextant_store_foreach_sql (manifest,

@@ -16,10 +16,33 @@
 
 G_BEGIN_DECLS
 
+/* What a manifest keeps of a shard (sextant_store_read_shard_span()):
+ * its event records, its first and last event, and its locations' counts
+ * and spans, a JSON array of [id, events, first_visit, last_visit,
+ * time_begin, time_end] */
 typedef struct
 {
-  char    *name;        /* file name */
-  GArray  *locations;   /* guint32 location ids, ascending */
+  gint64  events;
+  gint64  begin;
+  gint64  end;
+  char   *locations;
+} SextantShardSpan;
+
+void     sextant_shard_span_clear      (SextantShardSpan  *span);
+/* Reads the span of the finished shard at @path: its rank does, beside
+ * the others, rather than rank 0 opening every shard in turn (a few ms a
+ * shard) */
+gboolean sextant_store_read_shard_span (const char        *path,
+                                        SextantShardSpan  *span,
+                                        GError           **error);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantShardSpan, sextant_shard_span_clear)
+
+typedef struct
+{
+  char                    *name;        /* file name */
+  GArray                  *locations;   /* guint32 location ids, ascending */
+  const SextantShardSpan  *span;        /* as its rank read it, or NULL: read by
+                                         * sextant_store_add_shards() */
 } SextantShardInfo;
 
 /* Copies the archive's definitions and meta from the finished @shard into

@@ -934,8 +934,7 @@ sextant_store_run (SextantStore      *self,
   return ok;
 }
 
-/* rows per statement of sextant_store_run_rows() */
-#define ROWS_PER_INSERT 64
+#define ROWS_PER_INSERT SEXTANT_STORE_ROWS_PER_INSERT
 
 /* @which's INSERT with ROWS_PER_INSERT rows of @n_cols parameters after
  * its VALUES */
@@ -943,6 +942,7 @@ static sqlite3_stmt *
 prepare_many (SextantStore      *self,
               SextantStoreStmt   which,
               guint              n_cols,
+              gboolean           or_ignore,
               GError           **error)
 {
   const char *sql = _sextant_store_stmt_sql[which];
@@ -952,7 +952,10 @@ prepare_many (SextantStore      *self,
   int rc;
 
   g_assert (values != NULL);
-  many = g_string_new_len (sql, values - sql);
+  g_assert (!or_ignore || g_str_has_prefix (sql, "INSERT INTO "));
+  many = or_ignore ? g_string_new ("INSERT OR IGNORE INTO ") : g_string_new (NULL);
+  g_string_append_len (many, sql + (or_ignore ? strlen ("INSERT INTO ") : 0),
+                       values - sql - (or_ignore ? (gssize)strlen ("INSERT INTO ") : 0));
   g_string_append (many, " VALUES ");
   for (guint r = 0; r < ROWS_PER_INSERT; r++)
     {
@@ -1003,7 +1006,7 @@ sextant_store_run_rows (SextantStore             *self,
   g_mutex_lock (&self->lock);
   if (n_rows >= ROWS_PER_INSERT)
     {
-      ok = (stmt = prepare_many (self, which, n_cols, error)) != NULL;
+      ok = (stmt = prepare_many (self, which, n_cols, FALSE, error)) != NULL;
       for (; ok && row + ROWS_PER_INSERT <= n_rows; row += ROWS_PER_INSERT)
         {
           for (guint r = 0; r < ROWS_PER_INSERT; r++)
@@ -1024,6 +1027,55 @@ sextant_store_run_rows (SextantStore             *self,
           ok = step_done (self, stmt, error);
         }
     }
+  g_mutex_unlock (&self->lock);
+
+  return ok;
+}
+
+/**
+ * sextant_store_run_rows_keep_first:
+ * @n_rows: a multiple of %SEXTANT_STORE_ROWS_PER_INSERT
+ * @n_skipped: (out): the rows skipped
+ *
+ * Runs @which for the rows of @values as sextant_store_run_rows() does,
+ * but a row that breaks a constraint (an id given before: the first row
+ * is kept) is skipped rather than failing the statement, whose other rows
+ * SQLite would otherwise leave half written (a store being loaded has no
+ * journal to undo a statement with).
+ *
+ * Threading: serialized on the store's lock, as sextant_store_run().
+ */
+gboolean
+sextant_store_run_rows_keep_first (SextantStore             *self,
+                                   SextantStoreStmt          which,
+                                   const char               *types,
+                                   const SextantStoreValue  *values,
+                                   guint                     n_rows,
+                                   guint                    *n_skipped,
+                                   GError                  **error)
+{
+  guint n_cols = (guint)strlen (types);
+  sqlite3_stmt *stmt;
+  gboolean ok;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (n_rows % ROWS_PER_INSERT == 0, FALSE);
+  g_return_val_if_fail (n_cols > 0 && n_cols * ROWS_PER_INSERT <= 32766, FALSE);
+
+  *n_skipped = 0;
+  if (n_rows == 0)
+    return TRUE;
+  g_mutex_lock (&self->lock);
+  ok = (stmt = prepare_many (self, which, n_cols, TRUE, error)) != NULL;
+  for (guint row = 0; ok && row < n_rows; row += ROWS_PER_INSERT)
+    {
+      for (guint r = 0; r < ROWS_PER_INSERT; r++)
+        bind_values (stmt, (int)(r * n_cols) + 1, types, values + (gsize)(row + r) * n_cols);
+      ok = step_done (self, stmt, error);
+      *n_skipped += ROWS_PER_INSERT - (guint)sqlite3_changes (self->db);
+      sqlite3_reset (stmt);
+    }
+  sqlite3_finalize (stmt);
   g_mutex_unlock (&self->lock);
 
   return ok;

@@ -5,7 +5,8 @@ ranks, from what bench/parallel-import/run.sh and crossing.sh measured
 (docs/benchmarks.md, "A model of 1024 ranks").
 
     bench/parallel-import/model.py --crossing CROSSING.TSV [--events E]
-        [--locations N]... [--bandwidth B] [--ranks P]... SUMMARY.TSV
+        [--locations N]... [--bandwidth B] [--ranks P]... [--fixed C_F]
+        SUMMARY.TSV
 
 CROSSING.TSV is crossing.sh's WORKDIR/crossing.tsv: on stencils of few
 locations, each parallel import's CPU over the single import's of the same
@@ -26,7 +27,9 @@ single import and 1, 2 and 4 ranks). Its CPU less the exchange's,
 CPU(P) - X_CPU(P) = c_e E0 + c_f P, fitted on 1, 2 and 4 ranks, gives
 c_e, the CPU per event, which the ranks share, and c_f, the CPU every
 rank spends whatever its share (MPI, the global definitions, its store,
-its memory, and what the exchange costs outside its thread).
+its memory, and what the exchange costs outside its thread). On a loaded
+machine that fit scatters by more than c_f; --fixed takes c_f as measured
+directly (docs/benchmarks.md) and fits c_e alone.
 
 The modelled trace is the same generator's stencil (sextant-bench-gen) on
 N locations (a px x py grid, px the largest divisor of N not above its
@@ -151,6 +154,8 @@ def main():
                         help="locations of the modelled trace (default: the measured trace's, and 10000)")
     parser.add_argument("--bandwidth", type=float, default=10e9,
                         help="bytes/s of a rank's link (default 10e9, assumed)")
+    parser.add_argument("--fixed", type=float,
+                        help="c_f in s, measured directly, instead of the fit (its c_e fitted with it)")
     parser.add_argument("--ranks", type=int, action="append",
                         help="ranks to model (default 2, 4, ... 1024)")
     args = parser.parse_args()
@@ -175,7 +180,11 @@ def main():
     # the CPU without the exchange's (its thread's CPU, --stats): what the
     # exchange costs outside it stays in c_f
     points = [(p, float(rows[p]["cpu_s"]) - float(rows[p]["exchange_cpu_s"])) for p in (1, 2, 4)]
-    c_e, c_f = solve([[e0, float(p)] for p, _ in points], [y for _, y in points])
+    if args.fixed is None:
+        c_e, c_f = solve([[e0, float(p)] for p, _ in points], [y for _, y in points])
+    else:
+        c_f = args.fixed
+        c_e = solve([[e0] for p, _ in points], [y - c_f * p for p, y in points])[0]
 
     edges0, _ = stencil_messages(n0, 1)
     iterations0 = messages0 / edges0
@@ -190,7 +199,8 @@ def main():
     print(f"Scaled ({args.summary}): {e0:.0f} events, {n0} locations, {messages0:.0f} messages, "
           f"{instances0:.0f} collectives with {members0:.0f} members; halves crossing on 2 ranks {h2:.0f}")
     print(f"- single import: {float(rows[0]['cpu_s']) / e0 * 1e9:.0f} ns of CPU per event; "
-          f"c_e = {c_e * 1e9:.0f} ns per event, c_f = {c_f:.3f} s per rank")
+          f"c_e = {c_e * 1e9:.0f} ns per event, c_f = {c_f:.3f} s per rank"
+          f"{' (given)' if args.fixed is not None else ''}")
     print(f"Model: {args.events:.3g} events, {args.bandwidth / 1e9:g} GB/s per rank (assumed)")
 
     for n in args.locations or [n0, 10000]:

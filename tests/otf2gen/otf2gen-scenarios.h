@@ -111,10 +111,13 @@ SMALL_TABLE SmallEvent small_disorder_loc0[SMALL_DISORDER_N_EVENTS_LOC0] = {
 
 /* disorder: GROUP id SMALL_DUP_GROUP is defined twice, first as the MPI
  * COMM_LOCATIONS group {0, 1} named SMALL_DUP_GROUP_FIRST_NAME, then as a
- * LOCATIONS group {1} named SMALL_DUP_GROUP_SECOND_NAME. */
+ * LOCATIONS group {1} named SMALL_DUP_GROUP_SECOND_NAME; and LOCATION_GROUP
+ * 0 twice, first as "MPI Rank 0", then, among the other location groups,
+ * named SMALL_DUP_LOCATION_GROUP_NAME. */
 #define SMALL_DUP_GROUP              0
 #define SMALL_DUP_GROUP_FIRST_NAME   "MPI locations"
 #define SMALL_DUP_GROUP_SECOND_NAME  "duplicate id"
+#define SMALL_DUP_LOCATION_GROUP_NAME "duplicate location group"
 
 #define SMALL_WEIRD_ARCHIVE_NAME     "weird"
 

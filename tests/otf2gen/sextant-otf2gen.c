@@ -94,6 +94,11 @@ small_write_definitions (SextantGen          *gen,
 
       SEXTANT_GEN_DEF (gen, LocationGroup, i, sextant_gen_string (gen, group_name),
                        OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
+      /* between the first location groups, as a row an importer may
+       * write with those of the others */
+      if (trace->duplicate_group && i == 0)
+        SEXTANT_GEN_DEF (gen, LocationGroup, 0, sextant_gen_string (gen, SMALL_DUP_LOCATION_GROUP_NAME),
+                         OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
     }
 
   for (guint i = 0; i < trace->n_locations; i++)
