@@ -432,7 +432,7 @@ def scenario_barrier(ctx):
           % (kind, members, expected))
     rows = rec.query('SELECT loc, begin, "end" FROM collective_member WHERE collective = ? ORDER BY loc', cid)
     begins = [b for _, b, _ in rows]
-    # rank r slept r x 30 ms (half of it is enough on a shared machine)
+    # rank r slept r x 100 ms (15 ms a step is enough on a shared machine)
     check(max(begins) - min(begins) >= (np - 1) * 15 * MS,
           'arrivals spread over only %.1f ms' % ((max(begins) - min(begins)) / MS))
     for loc, begin, end in rows:
