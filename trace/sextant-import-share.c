@@ -738,6 +738,14 @@ exchange_halves (SextantImport   *import,
       if (ok)
         ok = sextant_chunk_queue_write (import->chunks, &local_error);
     }
+  /* a stream that ends in the middle of a whole half is damaged */
+  for (guint r = 0; ok && r < n; r++)
+    if (readers[r].has_head)
+      {
+        g_set_error (&local_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                     "the halves of messages that rank %u sent end in the middle of one", r);
+        ok = FALSE;
+      }
   if (local_error != NULL)
     g_propagate_error (error, local_error);
 
