@@ -233,7 +233,8 @@ typedef struct
   const SextantImportShare *share;
   gint32            *share_owner;
   GArray            *share_locations;
-  SextantShareSpill *share_halves;      /* SextantDeferredHalf by the rank of the other end */
+  SextantShareSpill *share_halves;      /* records of sextant-half-wire.h by the rank of the other end */
+  guint64            share_n_halves;    /* the halves in them */
   GHashTable        *share_half_locs;   /* loc * n_ranks + rank + 1: a location with halves to a rank */
   gint64            *share_last_loc;    /* by rank: the location of the last half to it */
   GArray            *share_coll_halves; /* SextantCollectiveHalf */

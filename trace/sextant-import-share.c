@@ -30,6 +30,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "sextant-half-wire.h"
 #include "sextant-import-private.h"
 
 typedef struct
@@ -81,7 +82,7 @@ _sextant_import_plan_share (SextantImport *import)
   g_array_set_clear_func (processes, process_clear);
   import->share_owner = g_new (gint32, MAX (n, 1));
   import->share_locations = g_array_new (FALSE, FALSE, sizeof (guint32));
-  import->share_halves = sextant_share_spill_new (share->n_ranks, sizeof (SextantDeferredHalf),
+  import->share_halves = sextant_share_spill_new (share->n_ranks, SEXTANT_HALF_WIRE_BYTES,
                                                   _sextant_import_share_block_bytes (), share->spill_path);
   import->share_half_locs = g_hash_table_new (NULL, NULL);
   import->share_last_loc = g_new (gint64, MAX (share->n_ranks, 1));
@@ -170,7 +171,9 @@ _sextant_import_share_takes_half (SextantImport             *import,
                                   gboolean                  *ok,
                                   GError                   **error)
 {
+  guint8 records[2 * SEXTANT_HALF_WIRE_BYTES];
   guint to;
+  guint n;
 
   if (import->share_exchanged || !is_remote (import, half->is_recv ? half->half.src : half->half.dst))
     return FALSE;
@@ -184,7 +187,11 @@ _sextant_import_share_takes_half (SextantImport             *import,
       g_hash_table_add (import->share_half_locs,
                         GSIZE_TO_POINTER ((gsize)half->half.loc * import->share->n_ranks + to + 1));
     }
-  *ok = sextant_share_spill_add (import->share_halves, to, half, error);
+  /* its records (sextant-half-wire.h) straight to the stream */
+  n = sextant_half_wire_encode (half, records);
+  import->share_n_halves++;
+  *ok = sextant_share_spill_add (import->share_halves, to, records, error) &&
+        (n == 1 || sextant_share_spill_add (import->share_halves, to, records + SEXTANT_HALF_WIRE_BYTES, error));
 
   return TRUE;
 }
@@ -256,11 +263,12 @@ _sextant_import_share_takes_collective (SextantImport               *import,
  * the locations that have halves to the rank (it notes them before it
  * matches any), then the collective members with their operation's number
  * for its name, then the members that may be their instance's root. The
- * halves follow in blocks (exchange_halves()): a half on the wire is as it
- * is in memory, and the rank it goes to matches it where it was received. */
+ * halves follow in blocks (exchange_halves()): a half on the wire is one or
+ * two records of sextant-half-wire.h, which the rank it goes to decodes
+ * where it received them, a few at a time, as it matches them. */
 typedef struct
 {
-  guint64  n_halves;
+  guint64  n_halves;     /* records of halves */
   guint64  n_locations;
   guint64  n_members;
   guint64  n_candidates;
@@ -447,7 +455,7 @@ part_header (SextantImport  *import,
       header->n_locations > (size - sizeof *header) / sizeof (guint32) ||
       header->n_members > (size - sizeof *header) / sizeof (WireMember) ||
       header->n_candidates > (size - sizeof *header) / sizeof (SextantRootCandidate) ||
-      header->n_halves > G_MAXUINT64 / 2 / sizeof (SextantDeferredHalf) ||
+      header->n_halves > G_MAXUINT64 / 2 / SEXTANT_HALF_WIRE_BYTES ||
       size != part_size (header))
     {
       *header = (WireHeader) { 0, 0, 0, 0 };
@@ -530,7 +538,7 @@ _sextant_import_share_block_bytes (void)
   const char *env = g_getenv ("SEXTANT_SHARE_BLOCK_BYTES");
   guint64 bytes = env != NULL ? g_ascii_strtoull (env, NULL, 10) : 0;
 
-  return bytes >= sizeof (SextantDeferredHalf) && bytes <= G_MAXINT / 2 ? (gsize)bytes : SEXTANT_SHARE_BLOCK_BYTES;
+  return bytes >= SEXTANT_HALF_WIRE_BYTES && bytes <= G_MAXINT / 2 ? (gsize)bytes : SEXTANT_SHARE_BLOCK_BYTES;
 }
 
 /* A SextantShareExchangeBlock through the share's exchange, for a share
@@ -585,48 +593,54 @@ block_range (guint64  n,
   return n * (k + 1) / n_blocks;
 }
 
-/* A block's halves to the matcher: @n_mine of this rank's own at @mine
- * and @recv_sizes[r] bytes from rank r at its place in @recv, taken in
- * turns of MATCH_TURN halves from each rank in rank order (this rank's
- * at its place), each rank's in the order they came. A half waits in the
- * matcher for its partner from the other rank: in turns, about a turn and
- * what the two ranks' streams are apart, where a rank's whole part would
- * wait for the next rank's. */
+/* A block's halves to the matcher: @n_mine records of this rank's own at
+ * @mine and @recv_sizes[r] bytes of records from rank r at its place in
+ * @recv, taken in turns of MATCH_TURN records from each rank in rank order
+ * (this rank's at its place), each rank's in the order they came, decoded
+ * a few at a time where they are (@readers[r] keeps a half that a block or
+ * a turn cut in two). A half waits in the matcher for its partner from the
+ * other rank: in turns, about a turn and what the two ranks' streams are
+ * apart, where a rank's whole part would wait for the next rank's. */
 #define MATCH_TURN 4096
+#define MATCH_BATCH 64
 
 static gboolean
-match_block (SextantImport  *import,
-             const guint8   *mine,
-             guint64         n_mine,
-             const guint8   *recv,
-             const gsize    *recv_sizes,
-             GError        **error)
+match_block (SextantImport          *import,
+             SextantHalfWireReader  *readers,
+             const guint8           *mine,
+             guint64                 n_mine,
+             const guint8           *recv,
+             const gsize            *recv_sizes,
+             GError                **error)
 {
   guint n = import->share->n_ranks;
   guint me = import->share->rank;
-  gsize half_size = sizeof (SextantDeferredHalf);
   g_autofree const guint8 **next = g_new (const guint8 *, n);
   g_autofree guint64 *left = g_new (guint64, n);
+  SextantDeferredHalf batch[MATCH_BATCH];
   gboolean more = TRUE;
   gsize t = 0;
 
   for (guint r = 0; r < n; t += recv_sizes[r], r++)
     {
       next[r] = r == me ? mine : recv + t;
-      left[r] = r == me ? n_mine : recv_sizes[r] / half_size;
+      left[r] = r == me ? n_mine : recv_sizes[r] / SEXTANT_HALF_WIRE_BYTES;
     }
   while (more)
     {
       more = FALSE;
       for (guint r = 0; r < n; r++)
         {
-          guint64 take = MIN (left[r], MATCH_TURN);
+          guint64 turn = MIN (left[r], MATCH_TURN);
 
-          if (take > 0 &&
-              !_sextant_matcher_add_halves (import->matcher, (const SextantDeferredHalf *)next[r], take, error))
-            return FALSE;
-          next[r] += take * half_size;
-          left[r] -= take;
+          left[r] -= turn;
+          while (turn > 0)
+            {
+              gsize got = sextant_half_wire_decode (&readers[r], &next[r], &turn, batch, MATCH_BATCH);
+
+              if (got > 0 && !_sextant_matcher_add_halves (import->matcher, batch, got, error))
+                return FALSE;
+            }
           more |= left[r] > 0;
         }
     }
@@ -654,7 +668,8 @@ exchange_halves (SextantImport   *import,
   const SextantImportShare *share = import->share;
   guint n = share->n_ranks;
   guint me = share->rank;
-  gsize half_size = sizeof (SextantDeferredHalf);
+  gsize record_size = SEXTANT_HALF_WIRE_BYTES;
+  g_autofree SextantHalfWireReader *readers = g_new0 (SextantHalfWireReader, MAX (n, 1));
   g_autofree guint64 *from_me = g_new0 (guint64, n);
   g_autofree gsize *send_sizes = g_new0 (gsize, n);
   g_autofree gsize *recv_sizes = g_new0 (gsize, n);
@@ -662,7 +677,7 @@ exchange_halves (SextantImport   *import,
   g_autofree guint8 *recv = NULL;
   guint64 sent = 0, received = 0, send_cap = 0, recv_cap = 0;
   gint64 n_blocks;
-  guint64 per_block = _sextant_import_share_block_bytes () / half_size;
+  guint64 per_block = _sextant_import_share_block_bytes () / record_size;
   GError *local_error = NULL;
 
   for (guint r = 0; r < n; r++)
@@ -686,11 +701,11 @@ exchange_halves (SextantImport   *import,
       send_cap += (from_me[r] + (guint64)n_blocks - 1) / (guint64)n_blocks;
       recv_cap += (to_me[r] + (guint64)n_blocks - 1) / (guint64)n_blocks;
     }
-  send = g_malloc (MAX (send_cap * half_size, 1));
-  recv = g_malloc (MAX (recv_cap * half_size, 1));
+  send = g_malloc (MAX (send_cap * record_size, 1));
+  recv = g_malloc (MAX (recv_cap * record_size, 1));
   g_debug ("rank %u: the message halves in %" G_GINT64_FORMAT " block(s) of up to %" G_GUINT64_FORMAT
-           " bytes sent and %" G_GUINT64_FORMAT " received%s", me, n_blocks, send_cap * half_size,
-           recv_cap * half_size, sextant_share_spill_spilled (import->share_halves) ? " (spilled to a file)" : "");
+           " bytes sent and %" G_GUINT64_FORMAT " received%s", me, n_blocks, send_cap * record_size,
+           recv_cap * record_size, sextant_share_spill_spilled (import->share_halves) ? " (spilled to a file)" : "");
 
   for (gint64 k = 0; k < n_blocks; k++)
     {
@@ -704,25 +719,33 @@ exchange_halves (SextantImport   *import,
           /* a rank that failed sends zeros, which match nothing harmful */
           if (!ok || !sextant_share_spill_read (import->share_halves, r, end - first, send + s, &local_error))
             {
-              memset (send + s, 0, (gsize)(end - first) * half_size);
+              memset (send + s, 0, (gsize)(end - first) * record_size);
               ok = FALSE;
             }
-          send_sizes[r] = (gsize)(end - first) * half_size;
+          send_sizes[r] = (gsize)(end - first) * record_size;
           s += send_sizes[r];
           end = block_range (to_me[r], (guint64)k, (guint64)n_blocks, &first);
-          recv_sizes[r] = (gsize)(end - first) * half_size;
+          recv_sizes[r] = (gsize)(end - first) * record_size;
         }
       if (share->exchange_block != NULL
           ? !share->exchange_block (send, send_sizes, recv, recv_sizes, share->user_data, ok ? &local_error : NULL)
           : !exchange_block_by_exchange (share, send, send_sizes, recv, recv_sizes, ok ? &local_error : NULL))
         ok = FALSE;
       if (ok)
-        ok = match_block (import, send, s / half_size, recv, recv_sizes, &local_error);
+        ok = match_block (import, readers, send, s / record_size, recv, recv_sizes, &local_error);
       /* the messages matched go to the store block by block, not all at
        * the end (their chunks would pile up in memory) */
       if (ok)
         ok = sextant_chunk_queue_write (import->chunks, &local_error);
     }
+  /* a stream that ends in the middle of a whole half is damaged */
+  for (guint r = 0; ok && r < n; r++)
+    if (readers[r].has_head)
+      {
+        g_set_error (&local_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_STORE,
+                     "the halves of messages that rank %u sent end in the middle of one", r);
+        ok = FALSE;
+      }
   if (local_error != NULL)
     g_propagate_error (error, local_error);
 
@@ -741,7 +764,7 @@ _sextant_import_share_exchange (SextantImport  *import,
   g_autoptr(GArray) members = NULL;
   g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (SextantRootCandidate));
   gint64 cpu_usec = sextant_thread_cpu_usec ();
-  guint64 n_halves = 0;
+  guint64 n_records = 0;
   gboolean ok;
 
   if (share->definitions_only)
@@ -755,9 +778,10 @@ _sextant_import_share_exchange (SextantImport  *import,
   _sextant_collective_matcher_root_candidates (_sextant_matcher_get_collectives (import->matcher), spans_ranks,
                                                candidates);
   for (guint r = 0; r < n_ranks; r++)
-    n_halves += sextant_share_spill_count (import->share_halves, r);
-  g_debug ("rank %u sends %" G_GUINT64_FORMAT " message halves, %u collective members and %u candidate roots "
-           "to other ranks, naming %u locations", share->rank, n_halves, import->share_coll_halves->len,
+    n_records += sextant_share_spill_count (import->share_halves, r);
+  g_debug ("rank %u sends %" G_GUINT64_FORMAT " message halves in %" G_GUINT64_FORMAT " bytes, %u collective "
+           "members and %u candidate roots to other ranks, naming %u locations", share->rank, import->share_n_halves,
+           n_records * SEXTANT_HALF_WIRE_BYTES, import->share_coll_halves->len,
            candidates->len, g_hash_table_size (import->share_half_locs));
   pack (import, candidates, out);
   ok = share->exchange (out, in, share->user_data, error);

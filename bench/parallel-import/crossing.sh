@@ -53,8 +53,9 @@ mpirun=(timeout 600 mpirun --oversubscribe --allow-run-as-root --mca osc sm)
 logs=$workdir/logs
 mkdir -p "$logs"
 rm -f "$logs"/*
-# the half and member sizes on the wire (trace/sextant-import-share.c)
-half_bytes=120
+# the member and header sizes on the wire (trace/sextant-import-share.c; the
+# halves' bytes, one or two 64-byte records each, trace/sextant-half-wire.h,
+# each rank says)
 member_bytes=112
 header_bytes=32
 location_bytes=4
@@ -100,8 +101,11 @@ for anchor in "$@"; do
              done | median)
       halves=$(sed -n 's/.*sends \([0-9]*\) message halves.*/\1/p' "$logs/$k.$c.1.out" | awk '{ t += $1 } END { print t + 0 }')
       bytes=$(sed -n 's/.*the ranks exchanged \([0-9]*\) bytes.*/\1/p' "$logs/$k.$c.1.out")
+      half_bytes=$(sed -n 's/.*message halves in \([0-9]*\) bytes.*/\1/p' "$logs/$k.$c.1.out" | awk '{ t += $1 } END { print t + 0 }')
+      # a build before the compact records: 120 bytes a half
+      if [ "$half_bytes" = 0 ]; then half_bytes=$((120 * halves)); fi
       locations=$(sed -n 's/.*naming \([0-9]*\) locations.*/\1/p' "$logs/$k.$c.1.out" | awk '{ t += $1 } END { print t + 0 }')
-      members=$(( (bytes - half_bytes * halves - header_bytes * n * (n - 1) - location_bytes * locations -
+      members=$(( (bytes - half_bytes - header_bytes * n * (n - 1) - location_bytes * locations -
                    blocks_bytes * (n - 1)) / member_bytes ))
     fi
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$anchor" "$n" "$cpu" "$extra" "$xcpu" "$halves" "$members" >>"$tsv"

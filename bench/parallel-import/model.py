@@ -68,7 +68,8 @@ import csv
 import math
 import sys
 
-HALF_BYTES = 120
+HALF_BYTES = 64         # a half on the wire (compact; trace/sextant-half-wire.h)
+MEASURED_HALF_BYTES = 120  # a half as the measured imports of SUMMARY.TSV sent it
 MEMBER_BYTES = 112      # a member as the measured imports sent it
 SUMMARY_BYTES = 152     # a summary as the alltoallv sent it
 COMBINED_BYTES = 136    # a summary in the allreduce
@@ -175,7 +176,7 @@ def main():
     def crossed(p):
         """halves and member copies sent among P ranks of the measured run"""
         copies = members0 * (p - 1)
-        return max(0.0, (float(rows[p]["bytes"]) - MEMBER_BYTES * copies) / HALF_BYTES), copies
+        return max(0.0, (float(rows[p]["bytes"]) - MEMBER_BYTES * copies) / MEASURED_HALF_BYTES), copies
 
     # the CPU without the exchange's (its thread's CPU, --stats): what the
     # exchange costs outside it stays in c_f
