@@ -23,9 +23,14 @@
  * lookup per member, no hash table.
  *
  * A parallel import (sextant-import-share.c, sextant-summary-combine.c)
- * reads the open instances of communicators between ranks as summaries,
- * and gives them back the combined summary of every rank's members before
- * the end writes them.
+ * combines the summaries of the instances of communicators between ranks.
+ * Such an instance is written as soon as it has all of this rank's members
+ * (the row then holds their summary, and the instance leaves memory: a
+ * rank's memory does not grow with the number of instances); the combine
+ * reads the rows back and fixes them up. Those it cannot find by their key
+ * (a root still to be learnt from another rank, an id from the counter)
+ * stay open and are given the combined summary before the end writes
+ * them.
  */
 #include "config.h"
 
@@ -68,9 +73,15 @@ typedef struct
   guint             head;
   guint             len;
   guint             cap;        /* a power of two */
-  PendingInstance **ring;       /* NULL: written, or not begun */
+  PendingInstance **ring;       /* NULL: written, or not begun; DROPPED: written with this rank's members */
   gint64            expected;
+  gint64            local;      /* of a communicator between ranks, this rank's members, else 0 */
 } CollChannel;
+
+/* The ring slot of an instance written with this rank's members, whose
+ * row the combine fixes up (a parallel import) */
+static PendingInstance dropped_instance;
+#define DROPPED (&dropped_instance)
 
 
 struct _SextantCollectiveMatcher
@@ -120,7 +131,12 @@ static void
 coll_channel_free (CollChannel *channel)
 {
   for (guint i = 0; i < channel->len; i++)
-    g_clear_pointer (&channel->ring[(channel->head + i) & (channel->cap - 1)], instance_free);
+    {
+      PendingInstance **slot = &channel->ring[(channel->head + i) & (channel->cap - 1)];
+
+      if (*slot != DROPPED)
+        g_clear_pointer (slot, instance_free);
+    }
   g_free (channel->ring);
   g_free (channel);
 }
@@ -157,6 +173,32 @@ colls_grow (SextantCollectiveMatcher *self)
   g_free (old);
 }
 
+/* Of a parallel import, the members of @def that this rank holds if others
+ * hold some too, else 0 */
+static gint64
+local_members (SextantImport        *import,
+               const SextantCommDef *def)
+{
+  gint64 mine = 0;
+  gboolean others = FALSE;
+
+  if (import->share == NULL || import->share_owner == NULL || def->is_self || def->rank_loc == NULL)
+    return 0;
+  for (guint r = 0; r < def->rank_loc->len; r++)
+    {
+      gint32 loc = g_array_index (def->rank_loc, gint32, r);
+
+      if (loc < 0 || (guint)loc >= import->locations->len)
+        continue;
+      if ((guint)import->share_owner[loc] == import->share->rank)
+        mine++;
+      else
+        others = TRUE;
+    }
+
+  return others ? mine : 0;
+}
+
 /* The instances of (@comm, @owner), made if new: how many members they
  * expect. */
 static CollChannel *
@@ -186,6 +228,8 @@ coll_channel_get (SextantCollectiveMatcher *self,
   channel->owner = owner;
   def = comm != SEXTANT_NULL ? g_hash_table_lookup (import->comms, GINT_TO_POINTER ((gint)comm)) : NULL;
   channel->expected = owner < 0 && def != NULL && def->rank_loc != NULL ? def->rank_loc->len : 1;
+  if (owner < 0 && def != NULL)
+    channel->local = local_members (import, def);
 
   return self->last_coll = channel;
 }
@@ -288,19 +332,39 @@ instance_id (SextantCollectiveMatcher *self,
   return (G_GINT64_CONSTANT (1) << 61) + self->next_collective++;
 }
 
+gint64
+_sextant_collective_matcher_instance_id (gint64 comm,
+                                         gint64 seq)
+{
+  gint64 c = comm == SEXTANT_NULL ? 0 : comm + 1;
+
+  if (c < 0 || c >= (1 << 20) - 1 || seq < 0 || seq >= G_MAXUINT32 - 1)
+    return SEXTANT_NULL;
+
+  return c << 32 | (seq + 1);
+}
+
+gint64
+_sextant_collective_matcher_root_location (SextantCollectiveMatcher *self,
+                                           gint64                    comm,
+                                           gint64                    owner,
+                                           gint64                    root)
+{
+  gint32 loc;
+
+  if (root == SEXTANT_NULL)
+    return SEXTANT_NULL;
+  loc = _sextant_import_comm_rank_loc (self->import, (OTF2_CommRef)comm, (guint32)root, NULL);
+
+  return loc >= 0 ? loc : owner >= 0 ? owner : SEXTANT_NULL;
+}
+
 /* The location of @instance's root, from its root's rank */
 static gint64
 root_location (SextantCollectiveMatcher *self,
                const PendingInstance    *instance)
 {
-  gint32 loc;
-
-  if (instance->root == SEXTANT_NULL)
-    return SEXTANT_NULL;
-  loc = _sextant_import_comm_rank_loc (self->import, (OTF2_CommRef)instance->key.comm, (guint32)instance->root,
-                                       NULL);
-
-  return loc >= 0 ? loc : instance->key.owner >= 0 ? instance->key.owner : SEXTANT_NULL;
+  return _sextant_collective_matcher_root_location (self, instance->key.comm, instance->key.owner, instance->root);
 }
 
 /* Whether the members of @kind name a root: a member that does not (on
@@ -318,16 +382,19 @@ kind_has_root (const char *kind)
   return FALSE;
 }
 
-/* The instance's `collective` row, with its bounds */
+/* The instance's `collective` row, with its bounds; logged if incomplete
+ * unless @partial (a parallel import's with this rank's members: the
+ * combine logs it) */
 static gboolean
 write_instance (SextantCollectiveMatcher  *self,
                 PendingInstance           *instance,
+                gboolean                   partial,
                 GError                   **error)
 {
   SextantImport *import = self->import;
   const SextantCollectiveBounds *b = &instance->bounds;
 
-  if ((gint64)instance->n_members != instance->expected)
+  if (!partial && (gint64)instance->n_members != instance->expected)
     _sextant_import_log (import, "incomplete_collective", SEXTANT_NULL, b->begin,
                          "a %s on communicator %" G_GINT64_FORMAT " has %u of %" G_GINT64_FORMAT " members",
                          instance->kind, instance->key.comm, instance->n_members, instance->expected);
@@ -338,6 +405,20 @@ write_instance (SextantCollectiveMatcher  *self,
                             instance->expected, b->begin, b->end, b->first_loc, b->last_enter, b->last_loc,
                             b->first_leave, b->enter_min, b->enter_min2, b->leave_max, b->leave_max2, b->root_enter,
                             b->latest_begin, b->earliest_end);
+}
+
+/* Whether @instance, of a communicator between ranks, is written once it
+ * has this rank's members: the combine finds its row by its key, and it
+ * waits for no root from another rank (of an inter-communicator's rooted
+ * operation, this rank's members may be its root) */
+static gboolean
+droppable (SextantCollectiveMatcher *self,
+           const CollChannel        *channel,
+           const PendingInstance    *instance)
+{
+  return channel->local > 0 && !self->import->share_exchanged &&
+         instance->id == _sextant_collective_matcher_instance_id (instance->key.comm, instance->key.seq) &&
+         (instance->root != SEXTANT_NULL || instance->rootless == NULL || instance->rootless->len == 0);
 }
 
 /* An instance for the slot of @key, from the spares if there are. */
@@ -436,7 +517,11 @@ _sextant_collective_matcher_add (SextantCollectiveMatcher     *self,
   PendingInstance **slot = coll_channel_slot (channel, half->seq);
   InstanceKey key = { half->comm, half->owner, half->seq };
   PendingInstance *instance;
+  gboolean partial;
   gboolean ok;
+
+  if (slot != NULL && *slot == DROPPED)
+    slot = NULL;   /* written: a member too many */
 
   /* the instance of this number was written: this member makes a new one,
    * as many as the group has more members than it says */
@@ -464,21 +549,25 @@ _sextant_collective_matcher_add (SextantCollectiveMatcher     *self,
 
   if (!add_member (self, instance, half, error))
     return FALSE;
-  if ((gint64)instance->n_members < instance->expected)
+  partial = slot != NULL && droppable (self, channel, instance);
+  if ((gint64)instance->n_members < (partial ? channel->local : instance->expected))
     return TRUE;
 
-  ok = write_instance (self, instance, error);
+  ok = write_instance (self, instance, partial, error);
   if (slot == NULL)
     {
       g_hash_table_steal (self->late, &key);
       g_ptr_array_add (self->spare_instances, instance);
       return ok;
     }
-  *slot = NULL;
+  *slot = partial ? DROPPED : NULL;
   g_ptr_array_add (self->spare_instances, instance);
 
-  /* the front moves past the written instances */
-  while (channel->len > 0 && channel->ring[channel->head] == NULL)
+  /* the front moves past the written instances; between ranks, only past
+   * those written here with this rank's members (an empty slot there is
+   * an instance whose members all come in the exchange: SCAN, EXSCAN) */
+  while (channel->len > 0 &&
+         channel->ring[channel->head] == (channel->local > 0 && !self->import->share_exchanged ? DROPPED : NULL))
     {
       channel->head = (channel->head + 1) & (channel->cap - 1);
       channel->len--;
@@ -527,6 +616,7 @@ open_instance (SextantCollectiveMatcher *self,
                gint64                    seq)
 {
   CollChannel *channel = open_channel (self, comm);
+  PendingInstance *instance;
   gint64 index;
 
   if (channel == NULL)
@@ -534,8 +624,9 @@ open_instance (SextantCollectiveMatcher *self,
   index = seq - channel->base;
   if (index < 0 || index >= channel->len)
     return NULL;
+  instance = channel->ring[(channel->head + (guint)index) & (channel->cap - 1)];
 
-  return channel->ring[(channel->head + (guint)index) & (channel->cap - 1)];
+  return instance != DROPPED ? instance : NULL;
 }
 
 void
@@ -554,7 +645,7 @@ _sextant_collective_matcher_root_candidates (SextantCollectiveMatcher  *self,
         {
           const PendingInstance *instance = channel->ring[(channel->head + i) & (channel->cap - 1)];
 
-          for (guint k = 0; instance != NULL && instance->root == SEXTANT_NULL && instance->rootless != NULL &&
+          for (guint k = 0; instance != NULL && instance != DROPPED && instance->root == SEXTANT_NULL && instance->rootless != NULL &&
                             k < instance->rootless->len; k++)
             {
               const SextantBoundsMember *m = &g_array_index (instance->rootless, SextantBoundsMember, k);
@@ -641,7 +732,7 @@ open_instances (SextantCollectiveMatcher *self)
         {
           PendingInstance *instance = channel->ring[(channel->head + i) & (channel->cap - 1)];
 
-          if (instance != NULL)
+          if (instance != NULL && instance != DROPPED)
             g_ptr_array_add (open, instance);
         }
     }
@@ -660,7 +751,7 @@ _sextant_collective_matcher_finish (SextantCollectiveMatcher  *self,
 
   g_ptr_array_sort (open, compare_instances);
   for (guint i = 0; i < open->len; i++)
-    if (!write_instance (self, g_ptr_array_index (open, i), error))
+    if (!write_instance (self, g_ptr_array_index (open, i), FALSE, error))
       return FALSE;
   for (guint i = 0; i < self->colls_size; i++)
     g_clear_pointer (&self->colls[i], coll_channel_free);
