@@ -24,13 +24,15 @@
  *
  * A parallel import (sextant-import-share.c, sextant-summary-combine.c)
  * combines the summaries of the instances of communicators between ranks.
- * Such an instance is written as soon as it has all of this rank's members
- * (the row then holds their summary, and the instance leaves memory: a
- * rank's memory does not grow with the number of instances); the combine
- * reads the rows back and fixes them up. Those it cannot find by their key
- * (a root still to be learnt from another rank, an id from the counter)
- * stay open and are given the combined summary before the end writes
- * them.
+ * Such an instance leaves memory as soon as it has all of this rank's
+ * members: their summary goes to a spill of a stream per communicator
+ * (sextant-share-spill.h, bounded memory), in the order of its numbers,
+ * and the combine reads it back in that order and writes the row with the
+ * combined summary. So a rank's memory does not grow with the number of
+ * instances. Those the combine could not find by their key (an id from the
+ * counter), that wait for a root from another rank, or that came out of
+ * order stay open and are given the combined summary before the end
+ * writes them.
  */
 #include "config.h"
 
@@ -73,13 +75,21 @@ typedef struct
   guint             head;
   guint             len;
   guint             cap;        /* a power of two */
-  PendingInstance **ring;       /* NULL: written, or not begun; DROPPED: written with this rank's members */
+  PendingInstance **ring;       /* NULL: written, or not begun; DROPPED: spilled with this rank's members */
   gint64            expected;
   gint64            local;      /* of a communicator between ranks, this rank's members, else 0 */
+  gint              stream;     /* in the spill, -1: none yet */
+  gint64            last_spilled; /* the number of its last instance spilled */
+  guint64           n_read;     /* of its stream, by the combine */
 } CollChannel;
 
-/* The ring slot of an instance written with this rank's members, whose
- * row the combine fixes up (a parallel import) */
+/* The memory of the spill of the instances that left (the rest goes to its
+ * file); less if the halves' blocks are smaller (SEXTANT_SHARE_BLOCK_BYTES:
+ * the tests spill them both) */
+#define SPILL_BYTES (MIN ((gsize)4 << 20, _sextant_import_share_block_bytes ()))
+
+/* The ring slot of an instance that left memory with this rank's members,
+ * whose row the combine writes (a parallel import) */
 static PendingInstance dropped_instance;
 #define DROPPED (&dropped_instance)
 
@@ -97,6 +107,11 @@ struct _SextantCollectiveMatcher
   GHashTable          *late_counts;   /* (nullable) InstanceKey* -> the late instances made for it */
   SextantChunkWriter  *member_rows;
   gint64               next_collective; /* of the ids that no key gives (instance_id()) */
+  SextantShareSpill   *spilled;       /* (nullable) SextantSpilledInstance by channel->stream */
+  guint                n_streams;
+  gint                 peek_stream;   /* the combine's stream, -1: none */
+  gboolean             peek_valid;    /* its next record is read into: */
+  SextantSpilledInstance peek;
   guint32             *self_written;  /* (nullable) by location: its self-communicator instances written */
 };
 
@@ -230,6 +245,7 @@ coll_channel_get (SextantCollectiveMatcher *self,
   channel->expected = owner < 0 && def != NULL && def->rank_loc != NULL ? def->rank_loc->len : 1;
   if (owner < 0 && def != NULL)
     channel->local = local_members (import, def);
+  channel->stream = -1;
 
   return self->last_coll = channel;
 }
@@ -271,6 +287,7 @@ _sextant_collective_matcher_new (SextantImport *import,
   SextantCollectiveMatcher *self = g_new0 (SextantCollectiveMatcher, 1);
 
   self->import = import;
+  self->peek_stream = -1;
   self->spare_instances = g_ptr_array_new_with_free_func (instance_free);
   self->late = g_hash_table_new_full (instance_hash, instance_equal, NULL, instance_free);
   self->member_rows = sextant_chunk_writer_new_queued (import->chunks, import->blocks,
@@ -292,6 +309,7 @@ _sextant_collective_matcher_free (SextantCollectiveMatcher *self)
   g_ptr_array_unref (self->spare_instances);
   g_hash_table_unref (self->late);
   g_clear_pointer (&self->late_counts, g_hash_table_unref);
+  g_clear_pointer (&self->spilled, sextant_share_spill_free);
   g_free (self->self_written);
   sextant_chunk_writer_free (self->member_rows);
   g_free (self);
@@ -382,19 +400,16 @@ kind_has_root (const char *kind)
   return FALSE;
 }
 
-/* The instance's `collective` row, with its bounds; logged if incomplete
- * unless @partial (a parallel import's with this rank's members: the
- * combine logs it) */
+/* The instance's `collective` row, with its bounds */
 static gboolean
 write_instance (SextantCollectiveMatcher  *self,
                 PendingInstance           *instance,
-                gboolean                   partial,
                 GError                   **error)
 {
   SextantImport *import = self->import;
   const SextantCollectiveBounds *b = &instance->bounds;
 
-  if (!partial && (gint64)instance->n_members != instance->expected)
+  if ((gint64)instance->n_members != instance->expected)
     _sextant_import_log (import, "incomplete_collective", SEXTANT_NULL, b->begin,
                          "a %s on communicator %" G_GINT64_FORMAT " has %u of %" G_GINT64_FORMAT " members",
                          instance->kind, instance->key.comm, instance->n_members, instance->expected);
@@ -417,8 +432,37 @@ droppable (SextantCollectiveMatcher *self,
            const PendingInstance    *instance)
 {
   return channel->local > 0 && !self->import->share_exchanged &&
+         (channel->stream < 0 || instance->key.seq > channel->last_spilled) &&
          instance->id == _sextant_collective_matcher_instance_id (instance->key.comm, instance->key.seq) &&
          (instance->root != SEXTANT_NULL || instance->rootless == NULL || instance->rootless->len == 0);
+}
+
+/* @instance's summary to its channel's stream in the spill */
+static gboolean
+spill_instance (SextantCollectiveMatcher  *self,
+                CollChannel               *channel,
+                const PendingInstance     *instance,
+                GError                   **error)
+{
+  SextantImport *import = self->import;
+  SextantSpilledInstance spilled = {
+    instance->key.seq, instance->n_members, instance->root, instance->root_loc,
+    instance->nonblocking, instance->expected, instance->kind, instance->bounds,
+  };
+
+  if (self->spilled == NULL)
+    {
+      g_autofree char *path = import->share->spill_path != NULL
+                              ? g_strconcat (import->share->spill_path, ".collectives", NULL) : NULL;
+
+      self->spilled = sextant_share_spill_new (g_hash_table_size (import->comms), sizeof (SextantSpilledInstance),
+                                               SPILL_BYTES, path);
+    }
+  if (channel->stream < 0)
+    channel->stream = (gint)self->n_streams++;
+  channel->last_spilled = instance->key.seq;
+
+  return sextant_share_spill_add (self->spilled, (guint)channel->stream, &spilled, error);
 }
 
 /* An instance for the slot of @key, from the spares if there are. */
@@ -553,7 +597,7 @@ _sextant_collective_matcher_add (SextantCollectiveMatcher     *self,
   if ((gint64)instance->n_members < (partial ? channel->local : instance->expected))
     return TRUE;
 
-  ok = write_instance (self, instance, partial, error);
+  ok = partial ? spill_instance (self, channel, instance, error) : write_instance (self, instance, error);
   if (slot == NULL)
     {
       g_hash_table_steal (self->late, &key);
@@ -683,6 +727,60 @@ _sextant_collective_matcher_open_summary (SextantCollectiveMatcher *self,
   return TRUE;
 }
 
+gboolean
+_sextant_collective_matcher_spilled (SextantCollectiveMatcher  *self,
+                                     gint64                    comm,
+                                     gint64                    seq,
+                                     SextantSpilledInstance   *spilled,
+                                     GError                  **error)
+{
+  CollChannel *channel = open_channel (self, comm);
+
+  if (channel == NULL || channel->stream < 0)
+    return FALSE;
+  if (self->peek_stream != channel->stream)
+    {
+      self->peek_stream = channel->stream;
+      self->peek_valid = FALSE;
+    }
+  /* the stream's next record, read once */
+  if (!self->peek_valid)
+    {
+      if (channel->n_read == sextant_share_spill_count (self->spilled, (guint)channel->stream) ||
+          !sextant_share_spill_read (self->spilled, (guint)channel->stream, 1, &self->peek, error))
+        return FALSE;
+      channel->n_read++;
+      self->peek_valid = TRUE;
+    }
+  if (self->peek.seq != seq)
+    return FALSE;
+  *spilled = self->peek;
+  self->peek_valid = FALSE;
+
+  return TRUE;
+}
+
+gboolean
+_sextant_collective_matcher_write_spilled (SextantCollectiveMatcher     *self,
+                                           gint64                        comm,
+                                           const SextantSpilledInstance *spilled,
+                                           GError                      **error)
+{
+  PendingInstance instance = {
+    .key = { comm, -1, spilled->seq },
+    .id = _sextant_collective_matcher_instance_id (comm, spilled->seq),
+    .kind = spilled->kind,
+    .root = spilled->root,
+    .root_loc = spilled->root_loc,
+    .nonblocking = (gboolean)spilled->nonblocking,
+    .expected = spilled->expected,
+    .n_members = (guint)spilled->n_members,
+    .bounds = spilled->bounds,
+  };
+
+  return write_instance (self, &instance, error);
+}
+
 void
 _sextant_collective_matcher_set_combined (SextantCollectiveMatcher       *self,
                                           const SextantCollectiveSummary *combined,
@@ -751,7 +849,7 @@ _sextant_collective_matcher_finish (SextantCollectiveMatcher  *self,
 
   g_ptr_array_sort (open, compare_instances);
   for (guint i = 0; i < open->len; i++)
-    if (!write_instance (self, g_ptr_array_index (open, i), FALSE, error))
+    if (!write_instance (self, g_ptr_array_index (open, i), error))
       return FALSE;
   for (guint i = 0; i < self->colls_size; i++)
     g_clear_pointer (&self->colls[i], coll_channel_free);

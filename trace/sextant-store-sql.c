@@ -104,12 +104,6 @@ const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
     "begin, \"end\", first_loc, last_enter, last_loc, first_leave, enter_min, enter_min2, leave_max, "
     "leave_max2, root_enter, latest_begin, earliest_end) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
-  /* a parallel import's instance written with its rank's members (the
-   * parts of the row that the ranks combine), then with all ranks' */
-  [SEXTANT_STMT_COLLECTIVE_COMBINED] =
-    "UPDATE collective SET root = ?2, root_loc = ?3, members = ?4, begin = ?5, \"end\" = ?6, first_loc = ?7, "
-    "last_enter = ?8, last_loc = ?9, first_leave = ?10, enter_min = ?11, enter_min2 = ?12, leave_max = ?13, "
-    "leave_max2 = ?14, root_enter = ?15, latest_begin = ?16, earliest_end = ?17 WHERE id = ?1",
   [SEXTANT_STMT_RMA_OP] =
     "INSERT INTO rma_op (loc, win, kind, atomic_type, target, bytes, bytes_received, "
     "matching_id, issue_time, visit, complete_time, complete_kind, complete_visit, id) "
@@ -228,10 +222,6 @@ const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
   /* the calls that completed one-sided operations in [?1, ?2) (a flush has
    * no record of its own in every trace: onecoll's have none), with their
    * target when they completed operations to one (index rma_op_complete) */
-  [SEXTANT_QUERY_COLLECTIVES_OF_COMM] =
-    "SELECT id, kind, root, root_loc, members, expected, begin, \"end\", first_loc, last_enter, last_loc, "
-    "first_leave, enter_min, enter_min2, leave_max, leave_max2, root_enter, latest_begin, earliest_end "
-    "FROM collective WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
   [SEXTANT_QUERY_RMA_FLUSHES_IN_VIEW] =
     "SELECT v.loc, v.enter, v.leave, o.win, o.target_loc, r.name FROM ("
     "  SELECT complete_visit AS visit, min (win) AS win, "
