@@ -87,6 +87,8 @@ typedef struct
  * file); less if the halves' blocks are smaller (SEXTANT_SHARE_BLOCK_BYTES:
  * the tests spill them both) */
 #define SPILL_BYTES (MIN ((gsize)4 << 20, _sextant_import_share_block_bytes ()))
+/* spilled instances read back at a time */
+#define PEEK 256
 
 /* The ring slot of an instance that left memory with this rank's members,
  * whose row the combine writes (a parallel import) */
@@ -110,8 +112,9 @@ struct _SextantCollectiveMatcher
   SextantShareSpill   *spilled;       /* (nullable) SextantSpilledInstance by channel->stream */
   guint                n_streams;
   gint                 peek_stream;   /* the combine's stream, -1: none */
-  gboolean             peek_valid;    /* its next record is read into: */
-  SextantSpilledInstance peek;
+  SextantSpilledInstance *peek;       /* (nullable) its next records, read PEEK at a time: */
+  guint                peek_at;       /*   the next one */
+  guint                peek_n;
   guint32             *self_written;  /* (nullable) by location: its self-communicator instances written */
 };
 
@@ -310,6 +313,7 @@ _sextant_collective_matcher_free (SextantCollectiveMatcher *self)
   g_hash_table_unref (self->late);
   g_clear_pointer (&self->late_counts, g_hash_table_unref);
   g_clear_pointer (&self->spilled, sextant_share_spill_free);
+  g_free (self->peek);
   g_free (self->self_written);
   sextant_chunk_writer_free (self->member_rows);
   g_free (self);
@@ -741,21 +745,29 @@ _sextant_collective_matcher_spilled (SextantCollectiveMatcher  *self,
   if (self->peek_stream != channel->stream)
     {
       self->peek_stream = channel->stream;
-      self->peek_valid = FALSE;
+      self->peek_at = self->peek_n = 0;
     }
-  /* the stream's next record, read once */
-  if (!self->peek_valid)
+  /* the stream's next records, a read of the file for PEEK of them */
+  if (self->peek_at == self->peek_n)
     {
-      if (channel->n_read == sextant_share_spill_count (self->spilled, (guint)channel->stream) ||
-          !sextant_share_spill_read (self->spilled, (guint)channel->stream, 1, &self->peek, error))
+      guint64 left = sextant_share_spill_count (self->spilled, (guint)channel->stream) - channel->n_read;
+
+      if (left == 0)
         return FALSE;
-      channel->n_read++;
-      self->peek_valid = TRUE;
+      if (self->peek == NULL)
+        self->peek = g_new (SextantSpilledInstance, PEEK);
+      self->peek_at = 0;
+      self->peek_n = (guint)MIN (left, PEEK);
+      if (!sextant_share_spill_read (self->spilled, (guint)channel->stream, self->peek_n, self->peek, error))
+        {
+          self->peek_n = 0;
+          return FALSE;
+        }
+      channel->n_read += self->peek_n;
     }
-  if (self->peek.seq != seq)
+  if (self->peek[self->peek_at].seq != seq)
     return FALSE;
-  *spilled = self->peek;
-  self->peek_valid = FALSE;
+  *spilled = self->peek[self->peek_at++];
 
   return TRUE;
 }
