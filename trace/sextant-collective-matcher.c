@@ -426,9 +426,11 @@ write_instance (SextantCollectiveMatcher  *self,
                             b->latest_begin, b->earliest_end);
 }
 
-/* Whether @instance, of a communicator between ranks, is written once it
- * has this rank's members: the combine finds its row by its key, and it
- * waits for no root from another rank (of an inter-communicator's rooted
+/* Whether @instance, of a communicator between ranks, leaves memory once
+ * it has this rank's members: its id is the one its key gives (the combine
+ * writes its row with it), it comes after the last one its channel spilled
+ * (the combine reads a stream in the order of the numbers), and it waits
+ * for no root from another rank (of an inter-communicator's rooted
  * operation, this rank's members may be its root) */
 static gboolean
 droppable (SextantCollectiveMatcher *self,
@@ -569,7 +571,7 @@ _sextant_collective_matcher_add (SextantCollectiveMatcher     *self,
   gboolean ok;
 
   if (slot != NULL && *slot == DROPPED)
-    slot = NULL;   /* written: a member too many */
+    slot = NULL;   /* spilled: a member too many */
 
   /* the instance of this number was written: this member makes a new one,
    * as many as the group has more members than it says */
