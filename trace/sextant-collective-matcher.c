@@ -23,9 +23,16 @@
  * lookup per member, no hash table.
  *
  * A parallel import (sextant-import-share.c, sextant-summary-combine.c)
- * reads the open instances of communicators between ranks as summaries,
- * and gives them back the combined summary of every rank's members before
- * the end writes them.
+ * combines the summaries of the instances of communicators between ranks.
+ * Such an instance leaves memory as soon as it has all of this rank's
+ * members: their summary goes to a spill of a stream per communicator
+ * (sextant-share-spill.h, bounded memory), in the order of its numbers,
+ * and the combine reads it back in that order and writes the row with the
+ * combined summary. So a rank's memory does not grow with the number of
+ * instances. Those the combine could not find by their key (an id from the
+ * counter), that wait for a root from another rank, or that came out of
+ * order stay open and are given the combined summary before the end
+ * writes them.
  */
 #include "config.h"
 
@@ -68,9 +75,25 @@ typedef struct
   guint             head;
   guint             len;
   guint             cap;        /* a power of two */
-  PendingInstance **ring;       /* NULL: written, or not begun */
+  PendingInstance **ring;       /* NULL: written, or not begun; DROPPED: spilled with this rank's members */
   gint64            expected;
+  gint64            local;      /* of a communicator between ranks, this rank's members, else 0 */
+  gint              stream;     /* in the spill, -1: none yet */
+  gint64            last_spilled; /* the number of its last instance spilled */
+  guint64           n_read;     /* of its stream, by the combine */
 } CollChannel;
+
+/* The memory of the spill of the instances that left (the rest goes to its
+ * file); less if the halves' blocks are smaller (SEXTANT_SHARE_BLOCK_BYTES:
+ * the tests spill them both) */
+#define SPILL_BYTES (MIN ((gsize)4 << 20, _sextant_import_share_block_bytes ()))
+/* spilled instances read back at a time */
+#define PEEK 256
+
+/* The ring slot of an instance that left memory with this rank's members,
+ * whose row the combine writes (a parallel import) */
+static PendingInstance dropped_instance;
+#define DROPPED (&dropped_instance)
 
 
 struct _SextantCollectiveMatcher
@@ -86,6 +109,12 @@ struct _SextantCollectiveMatcher
   GHashTable          *late_counts;   /* (nullable) InstanceKey* -> the late instances made for it */
   SextantChunkWriter  *member_rows;
   gint64               next_collective; /* of the ids that no key gives (instance_id()) */
+  SextantShareSpill   *spilled;       /* (nullable) SextantSpilledInstance by channel->stream */
+  guint                n_streams;
+  gint                 peek_stream;   /* the combine's stream, -1: none */
+  SextantSpilledInstance *peek;       /* (nullable) its next records, read PEEK at a time: */
+  guint                peek_at;       /*   the next one */
+  guint                peek_n;
   guint32             *self_written;  /* (nullable) by location: its self-communicator instances written */
 };
 
@@ -120,7 +149,12 @@ static void
 coll_channel_free (CollChannel *channel)
 {
   for (guint i = 0; i < channel->len; i++)
-    g_clear_pointer (&channel->ring[(channel->head + i) & (channel->cap - 1)], instance_free);
+    {
+      PendingInstance **slot = &channel->ring[(channel->head + i) & (channel->cap - 1)];
+
+      if (*slot != DROPPED)
+        g_clear_pointer (slot, instance_free);
+    }
   g_free (channel->ring);
   g_free (channel);
 }
@@ -157,6 +191,32 @@ colls_grow (SextantCollectiveMatcher *self)
   g_free (old);
 }
 
+/* Of a parallel import, the members of @def that this rank holds if others
+ * hold some too, else 0 */
+static gint64
+local_members (SextantImport        *import,
+               const SextantCommDef *def)
+{
+  gint64 mine = 0;
+  gboolean others = FALSE;
+
+  if (import->share == NULL || import->share_owner == NULL || def->is_self || def->rank_loc == NULL)
+    return 0;
+  for (guint r = 0; r < def->rank_loc->len; r++)
+    {
+      gint32 loc = g_array_index (def->rank_loc, gint32, r);
+
+      if (loc < 0 || (guint)loc >= import->locations->len)
+        continue;
+      if ((guint)import->share_owner[loc] == import->share->rank)
+        mine++;
+      else
+        others = TRUE;
+    }
+
+  return others ? mine : 0;
+}
+
 /* The instances of (@comm, @owner), made if new: how many members they
  * expect. */
 static CollChannel *
@@ -186,6 +246,9 @@ coll_channel_get (SextantCollectiveMatcher *self,
   channel->owner = owner;
   def = comm != SEXTANT_NULL ? g_hash_table_lookup (import->comms, GINT_TO_POINTER ((gint)comm)) : NULL;
   channel->expected = owner < 0 && def != NULL && def->rank_loc != NULL ? def->rank_loc->len : 1;
+  if (owner < 0 && def != NULL)
+    channel->local = local_members (import, def);
+  channel->stream = -1;
 
   return self->last_coll = channel;
 }
@@ -227,6 +290,7 @@ _sextant_collective_matcher_new (SextantImport *import,
   SextantCollectiveMatcher *self = g_new0 (SextantCollectiveMatcher, 1);
 
   self->import = import;
+  self->peek_stream = -1;
   self->spare_instances = g_ptr_array_new_with_free_func (instance_free);
   self->late = g_hash_table_new_full (instance_hash, instance_equal, NULL, instance_free);
   self->member_rows = sextant_chunk_writer_new_queued (import->chunks, import->blocks,
@@ -248,6 +312,8 @@ _sextant_collective_matcher_free (SextantCollectiveMatcher *self)
   g_ptr_array_unref (self->spare_instances);
   g_hash_table_unref (self->late);
   g_clear_pointer (&self->late_counts, g_hash_table_unref);
+  g_clear_pointer (&self->spilled, sextant_share_spill_free);
+  g_free (self->peek);
   g_free (self->self_written);
   sextant_chunk_writer_free (self->member_rows);
   g_free (self);
@@ -288,19 +354,39 @@ instance_id (SextantCollectiveMatcher *self,
   return (G_GINT64_CONSTANT (1) << 61) + self->next_collective++;
 }
 
+gint64
+_sextant_collective_matcher_instance_id (gint64 comm,
+                                         gint64 seq)
+{
+  gint64 c = comm == SEXTANT_NULL ? 0 : comm + 1;
+
+  if (c < 0 || c >= (1 << 20) - 1 || seq < 0 || seq >= G_MAXUINT32 - 1)
+    return SEXTANT_NULL;
+
+  return c << 32 | (seq + 1);
+}
+
+gint64
+_sextant_collective_matcher_root_location (SextantCollectiveMatcher *self,
+                                           gint64                    comm,
+                                           gint64                    owner,
+                                           gint64                    root)
+{
+  gint32 loc;
+
+  if (root == SEXTANT_NULL)
+    return SEXTANT_NULL;
+  loc = _sextant_import_comm_rank_loc (self->import, (OTF2_CommRef)comm, (guint32)root, NULL);
+
+  return loc >= 0 ? loc : owner >= 0 ? owner : SEXTANT_NULL;
+}
+
 /* The location of @instance's root, from its root's rank */
 static gint64
 root_location (SextantCollectiveMatcher *self,
                const PendingInstance    *instance)
 {
-  gint32 loc;
-
-  if (instance->root == SEXTANT_NULL)
-    return SEXTANT_NULL;
-  loc = _sextant_import_comm_rank_loc (self->import, (OTF2_CommRef)instance->key.comm, (guint32)instance->root,
-                                       NULL);
-
-  return loc >= 0 ? loc : instance->key.owner >= 0 ? instance->key.owner : SEXTANT_NULL;
+  return _sextant_collective_matcher_root_location (self, instance->key.comm, instance->key.owner, instance->root);
 }
 
 /* Whether the members of @kind name a root: a member that does not (on
@@ -338,6 +424,51 @@ write_instance (SextantCollectiveMatcher  *self,
                             instance->expected, b->begin, b->end, b->first_loc, b->last_enter, b->last_loc,
                             b->first_leave, b->enter_min, b->enter_min2, b->leave_max, b->leave_max2, b->root_enter,
                             b->latest_begin, b->earliest_end);
+}
+
+/* Whether @instance, of a communicator between ranks, leaves memory once
+ * it has this rank's members: its id is the one its key gives (the combine
+ * writes its row with it), it comes after the last one its channel spilled
+ * (the combine reads a stream in the order of the numbers), and it waits
+ * for no root from another rank (of an inter-communicator's rooted
+ * operation, this rank's members may be its root) */
+static gboolean
+droppable (SextantCollectiveMatcher *self,
+           const CollChannel        *channel,
+           const PendingInstance    *instance)
+{
+  return channel->local > 0 && !self->import->share_exchanged &&
+         (channel->stream < 0 || instance->key.seq > channel->last_spilled) &&
+         instance->id == _sextant_collective_matcher_instance_id (instance->key.comm, instance->key.seq) &&
+         (instance->root != SEXTANT_NULL || instance->rootless == NULL || instance->rootless->len == 0);
+}
+
+/* @instance's summary to its channel's stream in the spill */
+static gboolean
+spill_instance (SextantCollectiveMatcher  *self,
+                CollChannel               *channel,
+                const PendingInstance     *instance,
+                GError                   **error)
+{
+  SextantImport *import = self->import;
+  SextantSpilledInstance spilled = {
+    instance->key.seq, instance->n_members, instance->root, instance->root_loc,
+    instance->nonblocking, instance->expected, instance->kind, instance->bounds,
+  };
+
+  if (self->spilled == NULL)
+    {
+      g_autofree char *path = import->share->spill_path != NULL
+                              ? g_strconcat (import->share->spill_path, ".collectives", NULL) : NULL;
+
+      self->spilled = sextant_share_spill_new (g_hash_table_size (import->comms), sizeof (SextantSpilledInstance),
+                                               SPILL_BYTES, path);
+    }
+  if (channel->stream < 0)
+    channel->stream = (gint)self->n_streams++;
+  channel->last_spilled = instance->key.seq;
+
+  return sextant_share_spill_add (self->spilled, (guint)channel->stream, &spilled, error);
 }
 
 /* An instance for the slot of @key, from the spares if there are. */
@@ -436,7 +567,11 @@ _sextant_collective_matcher_add (SextantCollectiveMatcher     *self,
   PendingInstance **slot = coll_channel_slot (channel, half->seq);
   InstanceKey key = { half->comm, half->owner, half->seq };
   PendingInstance *instance;
+  gboolean partial;
   gboolean ok;
+
+  if (slot != NULL && *slot == DROPPED)
+    slot = NULL;   /* spilled: a member too many */
 
   /* the instance of this number was written: this member makes a new one,
    * as many as the group has more members than it says */
@@ -464,21 +599,25 @@ _sextant_collective_matcher_add (SextantCollectiveMatcher     *self,
 
   if (!add_member (self, instance, half, error))
     return FALSE;
-  if ((gint64)instance->n_members < instance->expected)
+  partial = slot != NULL && droppable (self, channel, instance);
+  if ((gint64)instance->n_members < (partial ? channel->local : instance->expected))
     return TRUE;
 
-  ok = write_instance (self, instance, error);
+  ok = partial ? spill_instance (self, channel, instance, error) : write_instance (self, instance, error);
   if (slot == NULL)
     {
       g_hash_table_steal (self->late, &key);
       g_ptr_array_add (self->spare_instances, instance);
       return ok;
     }
-  *slot = NULL;
+  *slot = partial ? DROPPED : NULL;
   g_ptr_array_add (self->spare_instances, instance);
 
-  /* the front moves past the written instances */
-  while (channel->len > 0 && channel->ring[channel->head] == NULL)
+  /* the front moves past the written instances; between ranks, only past
+   * those written here with this rank's members (an empty slot there is
+   * an instance whose members all come in the exchange: SCAN, EXSCAN) */
+  while (channel->len > 0 &&
+         channel->ring[channel->head] == (channel->local > 0 && !self->import->share_exchanged ? DROPPED : NULL))
     {
       channel->head = (channel->head + 1) & (channel->cap - 1);
       channel->len--;
@@ -527,6 +666,7 @@ open_instance (SextantCollectiveMatcher *self,
                gint64                    seq)
 {
   CollChannel *channel = open_channel (self, comm);
+  PendingInstance *instance;
   gint64 index;
 
   if (channel == NULL)
@@ -534,8 +674,9 @@ open_instance (SextantCollectiveMatcher *self,
   index = seq - channel->base;
   if (index < 0 || index >= channel->len)
     return NULL;
+  instance = channel->ring[(channel->head + (guint)index) & (channel->cap - 1)];
 
-  return channel->ring[(channel->head + (guint)index) & (channel->cap - 1)];
+  return instance != DROPPED ? instance : NULL;
 }
 
 void
@@ -554,7 +695,7 @@ _sextant_collective_matcher_root_candidates (SextantCollectiveMatcher  *self,
         {
           const PendingInstance *instance = channel->ring[(channel->head + i) & (channel->cap - 1)];
 
-          for (guint k = 0; instance != NULL && instance->root == SEXTANT_NULL && instance->rootless != NULL &&
+          for (guint k = 0; instance != NULL && instance != DROPPED && instance->root == SEXTANT_NULL && instance->rootless != NULL &&
                             k < instance->rootless->len; k++)
             {
               const SextantBoundsMember *m = &g_array_index (instance->rootless, SextantBoundsMember, k);
@@ -590,6 +731,68 @@ _sextant_collective_matcher_open_summary (SextantCollectiveMatcher *self,
   };
 
   return TRUE;
+}
+
+gboolean
+_sextant_collective_matcher_spilled (SextantCollectiveMatcher  *self,
+                                     gint64                    comm,
+                                     gint64                    seq,
+                                     SextantSpilledInstance   *spilled,
+                                     GError                  **error)
+{
+  CollChannel *channel = open_channel (self, comm);
+
+  if (channel == NULL || channel->stream < 0)
+    return FALSE;
+  if (self->peek_stream != channel->stream)
+    {
+      self->peek_stream = channel->stream;
+      self->peek_at = self->peek_n = 0;
+    }
+  /* the stream's next records, a read of the file for PEEK of them */
+  if (self->peek_at == self->peek_n)
+    {
+      guint64 left = sextant_share_spill_count (self->spilled, (guint)channel->stream) - channel->n_read;
+
+      if (left == 0)
+        return FALSE;
+      if (self->peek == NULL)
+        self->peek = g_new (SextantSpilledInstance, PEEK);
+      self->peek_at = 0;
+      self->peek_n = (guint)MIN (left, PEEK);
+      if (!sextant_share_spill_read (self->spilled, (guint)channel->stream, self->peek_n, self->peek, error))
+        {
+          self->peek_n = 0;
+          return FALSE;
+        }
+      channel->n_read += self->peek_n;
+    }
+  if (self->peek[self->peek_at].seq != seq)
+    return FALSE;
+  *spilled = self->peek[self->peek_at++];
+
+  return TRUE;
+}
+
+gboolean
+_sextant_collective_matcher_write_spilled (SextantCollectiveMatcher     *self,
+                                           gint64                        comm,
+                                           const SextantSpilledInstance *spilled,
+                                           GError                      **error)
+{
+  PendingInstance instance = {
+    .key = { comm, -1, spilled->seq },
+    .id = _sextant_collective_matcher_instance_id (comm, spilled->seq),
+    .kind = spilled->kind,
+    .root = spilled->root,
+    .root_loc = spilled->root_loc,
+    .nonblocking = (gboolean)spilled->nonblocking,
+    .expected = spilled->expected,
+    .n_members = (guint)spilled->n_members,
+    .bounds = spilled->bounds,
+  };
+
+  return write_instance (self, &instance, error);
 }
 
 void
@@ -641,7 +844,7 @@ open_instances (SextantCollectiveMatcher *self)
         {
           PendingInstance *instance = channel->ring[(channel->head + i) & (channel->cap - 1)];
 
-          if (instance != NULL)
+          if (instance != NULL && instance != DROPPED)
             g_ptr_array_add (open, instance);
         }
     }

@@ -422,7 +422,44 @@ void     _sextant_collective_matcher_root_candidates (SextantCollectiveMatcher  
  * of its open instance here */
 void     _sextant_collective_matcher_add_root_candidate (SextantCollectiveMatcher   *self,
                                                          const SextantRootCandidate *candidate);
-/* One past the last instance open here on @comm (no owner), 0: none */
+/* An instance of a communicator between ranks as it left memory, with
+ * this rank's members (the combine writes its row) */
+typedef struct
+{
+  gint64                   seq;
+  gint64                   n_members;
+  gint64                   root;
+  gint64                   root_loc;
+  gint64                   nonblocking;
+  gint64                   expected;
+  const char              *kind;         /* static */
+  SextantCollectiveBounds  bounds;
+} SextantSpilledInstance;
+/* The summary of instance @seq of @comm that left memory, from the spill:
+ * FALSE if it is not there (and @error if the spill could not be read).
+ * The combine asks in the order of the communicators, then the numbers. */
+gboolean _sextant_collective_matcher_spilled (SextantCollectiveMatcher  *self,
+                                              gint64                    comm,
+                                              gint64                    seq,
+                                              SextantSpilledInstance   *spilled,
+                                              GError                  **error);
+/* Writes the row of an instance that left memory, @spilled with the
+ * combined summary */
+gboolean _sextant_collective_matcher_write_spilled (SextantCollectiveMatcher     *self,
+                                                    gint64                        comm,
+                                                    const SextantSpilledInstance *spilled,
+                                                    GError                      **error);
+/* The id of instance @seq of @comm (no owner, not made again), SEXTANT_NULL
+ * where the key gives none (such an instance stays in memory: its row
+ * takes the id the import's counter gives at its first member) */
+gint64   _sextant_collective_matcher_instance_id (gint64 comm,
+                                                  gint64 seq);
+/* The location of rank @root of @comm (@owner: of a self communicator) */
+gint64   _sextant_collective_matcher_root_location (SextantCollectiveMatcher *self,
+                                                    gint64                    comm,
+                                                    gint64                    owner,
+                                                    gint64                    root);
+/* One past the last instance begun here on @comm (no owner), 0: none */
 gint64   _sextant_collective_matcher_open_end (SextantCollectiveMatcher *self,
                                                gint64                    comm);
 /* The summary of this rank's members of open instance @seq of @comm, FALSE
@@ -523,8 +560,11 @@ gboolean _sextant_import_share_exchange  (SextantImport                *import,
 /* sextant-summary-combine.c */
 /* After the exchange, on every rank that took part: the summaries of the
  * collective instances on communicators that span ranks combined across
- * ranks (SextantImportShare's allreduce) into the matcher's instances */
+ * ranks (SextantImportShare's allreduce) into their rows and the matcher's
+ * open instances; @candidates (SextantRootCandidate, by communicator and
+ * number): the other ranks' members that may be an instance's root */
 gboolean _sextant_import_share_combine    (SextantImport                *import,
+                                           const GArray                 *candidates,
                                            GError                      **error);
 /* A SextantShareCombine of gint64: the greatest */
 void     _sextant_import_share_combine_max (gpointer                    inout,

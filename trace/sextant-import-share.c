@@ -467,13 +467,57 @@ part_header (SextantImport  *import,
   return data + sizeof *header;
 }
 
+static int
+compare_candidates (gconstpointer a,
+                    gconstpointer b)
+{
+  const SextantRootCandidate *x = a;
+  const SextantRootCandidate *y = b;
+
+  if (x->comm != y->comm)
+    return x->comm < y->comm ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The members that the other ranks sent (@in) as their instance's root
+ * maybe, by communicator and number (a part that is damaged gives none:
+ * the exchange finds it so after) */
+static GArray *
+unpack_candidates (SextantImport  *import,
+                   GBytes        **in)
+{
+  GArray *candidates = g_array_new (FALSE, FALSE, sizeof (SextantRootCandidate));
+
+  for (guint r = 0; r < import->share->n_ranks; r++)
+    {
+      WireHeader header;
+      const guint8 *data;
+
+      if (r == import->share->rank || (data = part_header (import, in, r, &header, NULL)) == NULL)
+        continue;
+      data += header.n_locations * sizeof (guint32) + header.n_members * sizeof (WireMember);
+      for (guint64 i = 0; i < header.n_candidates; i++, data += sizeof (SextantRootCandidate))
+        {
+          SextantRootCandidate candidate;
+
+          memcpy (&candidate, data, sizeof candidate);
+          g_array_append_val (candidates, candidate);
+        }
+    }
+  g_array_sort (candidates, compare_candidates);
+
+  return candidates;
+}
+
 /* The collective members that the ranks sent (@in, checked: SCAN and
  * EXSCAN, whose rule compares each member with the lower ranks') and
  * those this rank set aside, in rank order, copied into one array; the
- * other ranks' candidate roots go to the matcher's instances */
+ * other ranks' candidate roots (@candidates) go to the matcher's open
+ * instances */
 static GArray *
 unpack_members (SextantImport  *import,
-                GBytes        **in)
+                GBytes        **in,
+                const GArray   *candidates)
 {
   guint n_ranks = import->share->n_ranks;
   guint64 n_members = 0;
@@ -510,24 +554,9 @@ unpack_members (SextantImport  *import,
     }
 
   /* the roots are named now, wherever a member named one */
-  for (guint r = 0; r < n_ranks; r++)
-    {
-      WireHeader header;
-      const guint8 *data;
-
-      if (r == import->share->rank)
-        continue;
-      data = part_header (import, in, r, &header, NULL);
-      data += header.n_locations * sizeof (guint32) + header.n_members * sizeof (WireMember);
-      for (guint64 i = 0; i < header.n_candidates; i++, data += sizeof (SextantRootCandidate))
-        {
-          SextantRootCandidate candidate;
-
-          memcpy (&candidate, data, sizeof candidate);
-          _sextant_collective_matcher_add_root_candidate (_sextant_matcher_get_collectives (import->matcher),
-                                                          &candidate);
-        }
-    }
+  for (guint i = 0; i < candidates->len; i++)
+    _sextant_collective_matcher_add_root_candidate (_sextant_matcher_get_collectives (import->matcher),
+                                                    &g_array_index (candidates, SextantRootCandidate, i));
 
   return members;
 }
@@ -763,6 +792,7 @@ _sextant_import_share_exchange (SextantImport  *import,
   g_autofree guint64 *to_me = g_new0 (guint64, MAX (n_ranks, 1));
   g_autoptr(GArray) members = NULL;
   g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (SextantRootCandidate));
+  g_autoptr(GArray) theirs = NULL;
   gint64 cpu_usec = sextant_thread_cpu_usec ();
   guint64 n_records = 0;
   gboolean ok;
@@ -793,7 +823,8 @@ _sextant_import_share_exchange (SextantImport  *import,
    * halves (before it checks what came: a rank that stopped there would
    * leave the others waiting) */
   import->share_exchanged = TRUE;
-  ok = _sextant_import_share_combine (import, error);
+  theirs = unpack_candidates (import, in);
+  ok = _sextant_import_share_combine (import, theirs, error);
 
   /* the locations whose halves come are noted before any is matched */
   for (guint r = 0; r < n_ranks; r++)
@@ -815,7 +846,7 @@ _sextant_import_share_exchange (SextantImport  *import,
 
   /* then the members, copied out before what was received goes */
   if (ok)
-    members = unpack_members (import, in);
+    members = unpack_members (import, in, theirs);
   for (guint r = 0; r < n_ranks; r++)
     g_clear_pointer (&in[r], g_bytes_unref);
   g_clear_pointer (&import->share_halves, sextant_share_spill_free);

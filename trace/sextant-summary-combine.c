@@ -10,9 +10,17 @@
  * with the most has (an allreduce MAX of each one's count). A rank fills
  * the summaries of the instances it has members of, and the identity (no
  * member) elsewhere; the array is allreduced in blocks of BLOCK instances
- * with the merge of sextant-collective-bounds.h, and each rank hands the
- * combined summary of its instances to the matcher. A rank sends and
- * receives about 2 x 136 bytes per instance, however many ranks there are.
+ * with the merge of sextant-collective-bounds.h. A rank sends and receives
+ * about 2 x 136 bytes per instance, however many ranks there are.
+ *
+ * Most instances left the matcher's memory when they had this rank's
+ * members (their summaries went to its spill, in the order of their
+ * numbers): they are read back in the order of the layout, and their rows
+ * written with the combined summary, the other ranks' members that were
+ * their root and the log of an incomplete or disagreeing instance. The
+ * instances still open (waiting for a root from another rank, say) are
+ * handed the combined summary in the matcher, which writes them at the
+ * end.
  */
 #include "config.h"
 
@@ -20,7 +28,8 @@
 
 #include "sextant-import-private.h"
 
-/* instances per allreduce: a block takes 8.5 MiB */
+/* instances per allreduce: a block takes 8.5 MiB, and 11 MiB of
+ * Spilled */
 #define BLOCK (64 * 1024)
 
 /* One instance's summary as the allreduce combines it */
@@ -118,93 +127,230 @@ spanning_comms (SextantImport *import)
   return comms;
 }
 
-/* The combined summaries of @block, the instances from @seq on of
- * @comms[@c] on, handed to the matcher */
-static void
-apply (SextantImport  *import,
-       const Combined *block,
-       guint           n,
-       const GArray   *comms,
-       const gint64   *ends,
-       guint           c,
-       gint64          seq)
+/* The instances of a block, @n from @seq of @comms[@c] on: where the
+ * instance @i is, its communicator and number */
+typedef struct
 {
-  for (guint i = 0; i < n; i++, seq++)
+  const GArray *comms;
+  const gint64 *ends;
+  guint         c;
+  gint64        seq;
+} Walk;
+
+static void
+walk_next (Walk *walk)
+{
+  walk->seq++;
+  while (walk->seq >= walk->ends[walk->c])
     {
+      walk->c++;
+      walk->seq = 0;
+    }
+}
+
+/* The root candidates of (@comm, @seq) in @candidates (sorted): the first
+ * index, and *@end past the last */
+static guint
+candidates_of (const GArray *candidates,
+               gint64        comm,
+               gint64        seq,
+               guint        *end)
+{
+  guint lo = 0, hi = candidates != NULL ? candidates->len : 0;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const SextantRootCandidate *m = &g_array_index (candidates, SextantRootCandidate, mid);
+
+      if (m->comm < comm || (m->comm == comm && m->seq < seq))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (*end = lo; candidates != NULL && *end < candidates->len; (*end)++)
+    {
+      const SextantRootCandidate *m = &g_array_index (candidates, SextantRootCandidate, *end);
+
+      if (m->comm != comm || m->seq != seq)
+        break;
+    }
+
+  return lo;
+}
+
+/* One instance of a block, where it left memory with this rank's members */
+typedef struct
+{
+  gboolean                valid;
+  SextantSpilledInstance  own;
+} Spilled;
+
+/* Writes the row of instance @spilled of @comm, which left memory with this
+ * rank's members, with the combined summary @combined */
+static gboolean
+write_row (SextantImport   *import,
+           Spilled         *spilled,
+           const Combined  *combined,
+           gint64           comm,
+           const GArray    *candidates,
+           GError         **error)
+{
+  SextantCollectiveMatcher *matcher = _sextant_matcher_get_collectives (import->matcher);
+  SextantSpilledInstance *own = &spilled->own;
+  guint end;
+
+  if (combined->ops_differ != 0 || g_strcmp0 (sextant_otf2_collective_op_name ((OTF2_CollectiveOp)combined->op),
+                                              own->kind) != 0)
+    _sextant_import_log (import, "collective_mismatch", SEXTANT_NULL, combined->bounds.begin,
+                         "members of one collective instance disagree on its operation or root (%s vs %s)",
+                         sextant_otf2_collective_op_name ((OTF2_CollectiveOp)combined->op), own->kind);
+  own->n_members = combined->n_members;
+  own->bounds = combined->bounds;
+  if (own->root == SEXTANT_NULL && combined->root != SEXTANT_NULL)
+    {
+      own->root = combined->root;
+      own->root_loc = _sextant_collective_matcher_root_location (matcher, comm, -1, own->root);
+    }
+  /* another rank's members that did not know they were the root */
+  for (guint k = candidates_of (candidates, comm, own->seq, &end); k < end; k++)
+    {
+      const SextantRootCandidate *candidate = &g_array_index (candidates, SextantRootCandidate, k);
+
+      if (own->root_loc != SEXTANT_NULL && candidate->loc == own->root_loc)
+        sextant_collective_bounds_add_root (&own->bounds, candidate->enter);
+    }
+
+  return _sextant_collective_matcher_write_spilled (matcher, comm, own, error);
+}
+
+/* The combined summaries of @block, whose instances @walk gives: the rows
+ * of those that left memory written, the open instances handed them in
+ * the matcher */
+static gboolean
+apply (SextantImport   *import,
+       const Combined  *block,
+       Spilled         *spilled,
+       guint            n,
+       Walk             walk,
+       const GArray    *candidates,
+       guint64         *counts,
+       GError         **error)
+{
+  for (guint i = 0; i < n; i++, walk_next (&walk))
+    {
+      gint64 comm = g_array_index (walk.comms, gint64, walk.c);
       SextantCollectiveSummary summary;
 
-      while (seq >= ends[c])
-        {
-          c++;
-          seq = 0;
-        }
       if (block[i].op < 0)
         continue;
+      counts[spilled[i].valid]++;
+      if (spilled[i].valid)
+        {
+          if (!write_row (import, &spilled[i], &block[i], comm, candidates, error))
+            return FALSE;
+          continue;
+        }
       summary = (SextantCollectiveSummary) {
-        g_array_index (comms, gint64, c), seq, block[i].n_members, block[i].root,
+        comm, walk.seq, block[i].n_members, block[i].root,
         sextant_otf2_collective_op_name ((OTF2_CollectiveOp)block[i].op), FALSE, block[i].bounds,
       };
       _sextant_collective_matcher_set_combined (_sextant_matcher_get_collectives (import->matcher), &summary,
                                                 block[i].ops_differ != 0);
     }
-}
-
-/* The summary of this rank's members of instance @seq of @comm, or the
- * identity */
-static void
-fill (SextantImport *import,
-      GHashTable    *ops,
-      gint64         comm,
-      gint64         seq,
-      Combined      *element)
-{
-  SextantCollectiveSummary summary;
-
-  if (!_sextant_collective_matcher_open_summary (_sextant_matcher_get_collectives (import->matcher), comm, seq,
-                                                 &summary))
-    {
-      *element = (Combined) { 0, SEXTANT_NULL, -1, 0, { 0 } };
-      sextant_collective_bounds_init (&element->bounds);
-      return;
-    }
-  *element = (Combined) {
-    summary.n_members, summary.root, _sextant_import_collective_op (ops, summary.kind), 0, summary.bounds,
-  };
-}
-
-/* Allreduces the @n summaries of @block and applies them; @n is 0 after */
-static gboolean
-combine_block (SextantImport  *import,
-               Combined       *block,
-               guint          *n,
-               const GArray   *comms,
-               const gint64   *ends,
-               guint           first_c,
-               gint64          first_seq,
-               GError        **error)
-{
-  const SextantImportShare *share = import->share;
-
-  if (!share->allreduce (block, *n, sizeof (Combined), combine_summaries, share->user_data, error))
-    return FALSE;
-  apply (import, block, *n, comms, ends, first_c, first_seq);
-  *n = 0;
 
   return TRUE;
 }
 
+/* No member here */
+static void
+fill_identity (Combined *element,
+               Spilled  *spilled)
+{
+  spilled->valid = FALSE;
+  *element = (Combined) { 0, SEXTANT_NULL, -1, 0, { 0 } };
+  sextant_collective_bounds_init (&element->bounds);
+}
+
+/* The summary of this rank's members of instance @seq of @comm, open or
+ * spilled, or the identity; FALSE if the spill could not be read */
+static gboolean
+fill (SextantImport  *import,
+      GHashTable     *ops,
+      gint64          comm,
+      gint64          seq,
+      Combined       *element,
+      Spilled        *spilled,
+      GError        **error)
+{
+  SextantCollectiveMatcher *matcher = _sextant_matcher_get_collectives (import->matcher);
+  SextantCollectiveSummary summary;
+  GError *local_error = NULL;
+
+  if (_sextant_collective_matcher_open_summary (matcher, comm, seq, &summary))
+    {
+      *element = (Combined) {
+        summary.n_members, summary.root, _sextant_import_collective_op (ops, summary.kind), 0, summary.bounds,
+      };
+      spilled->valid = FALSE;
+      return TRUE;
+    }
+  if (_sextant_collective_matcher_spilled (matcher, comm, seq, &spilled->own, &local_error))
+    {
+      spilled->valid = TRUE;
+      *element = (Combined) {
+        spilled->own.n_members, spilled->own.root, _sextant_import_collective_op (ops, spilled->own.kind), 0,
+        spilled->own.bounds,
+      };
+      return TRUE;
+    }
+  fill_identity (element, spilled);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Allreduces the @n summaries of @block and applies them (not if @ok is
+ * FALSE: the rank takes part all the same); @n is 0 after */
+static gboolean
+combine_block (SextantImport  *import,
+               Combined       *block,
+               Spilled        *spilled,
+               guint          *n,
+               Walk            walk,
+               const GArray   *candidates,
+               guint64        *counts,
+               gboolean        ok,
+               GError        **error)
+{
+  const SextantImportShare *share = import->share;
+
+  ok = share->allreduce (block, *n, sizeof (Combined), combine_summaries, share->user_data, ok ? error : NULL) && ok;
+  ok = ok && apply (import, block, spilled, *n, walk, candidates, counts, error);
+  *n = 0;
+
+  return ok;
+}
+
 gboolean
 _sextant_import_share_combine (SextantImport  *import,
+                               const GArray   *candidates,
                                GError        **error)
 {
   const SextantImportShare *share = import->share;
   g_autoptr(GArray) comms = spanning_comms (import);
   g_autofree gint64 *ends = g_new0 (gint64, comms->len + 1);
   g_autofree Combined *block = NULL;
+  g_autofree Spilled *spilled = NULL;
   g_autoptr(GHashTable) ops = NULL;
+  gboolean ok = TRUE;
   guint n = 0;
-  guint first_c = 0;
-  gint64 first_seq = 0;
+  guint64 counts[2] = { 0, 0 };   /* of this rank's instances: open, and spilled */
+  Walk walk = { comms, ends, 0, 0 };
 
   if (comms->len == 0)
     return TRUE;
@@ -214,24 +360,30 @@ _sextant_import_share_combine (SextantImport  *import,
   if (!share->allreduce (ends, comms->len, sizeof (gint64), _sextant_import_share_combine_max, share->user_data,
                          error))
     return FALSE;
-  ends[comms->len] = G_MAXINT64;   /* apply() stops before it */
+  ends[comms->len] = G_MAXINT64;   /* walk_next() stops before it */
 
   block = g_new (Combined, BLOCK);
+  spilled = g_new (Spilled, BLOCK);
   ops = _sextant_import_collective_ops ();
+  /* every rank allreduces every block, one that failed too (with the
+   * identity from then on) */
   for (guint c = 0; c < comms->len; c++)
     for (gint64 seq = 0; seq < ends[c]; seq++)
       {
         if (n == 0)
-          {
-            first_c = c;
-            first_seq = seq;
-          }
-        fill (import, ops, g_array_index (comms, gint64, c), seq, &block[n++]);
-        if (n == BLOCK && !combine_block (import, block, &n, comms, ends, first_c, first_seq, error))
-          return FALSE;
+          walk = (Walk) { comms, ends, c, seq };
+        if (ok)
+          ok = fill (import, ops, g_array_index (comms, gint64, c), seq, &block[n], &spilled[n], error);
+        else
+          fill_identity (&block[n], &spilled[n]);
+        n++;
+        if (n == BLOCK)
+          ok = combine_block (import, block, spilled, &n, walk, candidates, counts, ok, error);
       }
-  if (n > 0 && !combine_block (import, block, &n, comms, ends, first_c, first_seq, error))
-    return FALSE;
+  if (n > 0)
+    ok = combine_block (import, block, spilled, &n, walk, candidates, counts, ok, error);
+  g_debug ("rank %u: %" G_GUINT64_FORMAT " collective instances between ranks combined from the spill, %"
+           G_GUINT64_FORMAT " open ones", share->rank, counts[1], counts[0]);
 
-  return TRUE;
+  return ok;
 }
