@@ -366,27 +366,19 @@ _sextant_collective_matcher_instance_id (gint64 comm,
   return c << 32 | (seq + 1);
 }
 
-gint64
-_sextant_collective_matcher_root_location (SextantCollectiveMatcher *self,
-                                           gint64                    comm,
-                                           gint64                    owner,
-                                           gint64                    root)
-{
-  gint32 loc;
-
-  if (root == SEXTANT_NULL)
-    return SEXTANT_NULL;
-  loc = _sextant_import_comm_rank_loc (self->import, (OTF2_CommRef)comm, (guint32)root, NULL);
-
-  return loc >= 0 ? loc : owner >= 0 ? owner : SEXTANT_NULL;
-}
-
 /* The location of @instance's root, from its root's rank */
 static gint64
 root_location (SextantCollectiveMatcher *self,
                const PendingInstance    *instance)
 {
-  return _sextant_collective_matcher_root_location (self, instance->key.comm, instance->key.owner, instance->root);
+  gint32 loc;
+
+  if (instance->root == SEXTANT_NULL)
+    return SEXTANT_NULL;
+  loc = _sextant_import_comm_rank_loc (self->import, (OTF2_CommRef)instance->key.comm, (guint32)instance->root,
+                                       NULL);
+
+  return loc >= 0 ? loc : instance->key.owner >= 0 ? instance->key.owner : SEXTANT_NULL;
 }
 
 /* Whether the members of @kind name a root: a member that does not (on
@@ -774,11 +766,42 @@ _sextant_collective_matcher_spilled (SextantCollectiveMatcher  *self,
   return TRUE;
 }
 
+/* @instance takes the summary of all ranks' members (its own included);
+ * @kinds_differ: some ranks' members named another operation */
+static void
+take_combined (SextantCollectiveMatcher       *self,
+               PendingInstance                *instance,
+               const SextantCollectiveSummary *combined,
+               gboolean                        kinds_differ)
+{
+  if (kinds_differ || g_strcmp0 (combined->kind, instance->kind) != 0)
+    _sextant_import_log (self->import, "collective_mismatch", SEXTANT_NULL, combined->bounds.begin,
+                         "members of one collective instance disagree on its operation or root "
+                         "(%s vs %s)", combined->kind, instance->kind);
+  instance->n_members = (guint)combined->n_members;
+  instance->bounds = combined->bounds;
+  if (instance->root == SEXTANT_NULL && combined->root != SEXTANT_NULL)
+    name_root (self, instance, combined->root);
+}
+
+/* Another rank's member @candidate that may be @instance's root */
+static void
+take_root_candidate (PendingInstance            *instance,
+                     const SextantRootCandidate *candidate)
+{
+  if (instance->root_loc != SEXTANT_NULL && candidate->loc == instance->root_loc)
+    sextant_collective_bounds_add_root (&instance->bounds, candidate->enter);
+}
+
 gboolean
-_sextant_collective_matcher_write_spilled (SextantCollectiveMatcher     *self,
-                                           gint64                        comm,
-                                           const SextantSpilledInstance *spilled,
-                                           GError                      **error)
+_sextant_collective_matcher_write_spilled (SextantCollectiveMatcher       *self,
+                                           gint64                          comm,
+                                           const SextantSpilledInstance   *spilled,
+                                           const SextantCollectiveSummary *combined,
+                                           gboolean                        kinds_differ,
+                                           const SextantRootCandidate     *candidates,
+                                           guint                           n_candidates,
+                                           GError                        **error)
 {
   PendingInstance instance = {
     .key = { comm, -1, spilled->seq },
@@ -792,6 +815,10 @@ _sextant_collective_matcher_write_spilled (SextantCollectiveMatcher     *self,
     .bounds = spilled->bounds,
   };
 
+  take_combined (self, &instance, combined, kinds_differ);
+  for (guint k = 0; k < n_candidates; k++)
+    take_root_candidate (&instance, &candidates[k]);
+
   return write_instance (self, &instance, error);
 }
 
@@ -802,16 +829,8 @@ _sextant_collective_matcher_set_combined (SextantCollectiveMatcher       *self,
 {
   PendingInstance *instance = open_instance (self, combined->comm, combined->seq);
 
-  if (instance == NULL)
-    return;
-  if (kinds_differ || g_strcmp0 (combined->kind, instance->kind) != 0)
-    _sextant_import_log (self->import, "collective_mismatch", SEXTANT_NULL, combined->bounds.begin,
-                         "members of one collective instance disagree on its operation or root "
-                         "(%s vs %s)", combined->kind, instance->kind);
-  instance->n_members = (guint)combined->n_members;
-  instance->bounds = combined->bounds;
-  if (instance->root == SEXTANT_NULL && combined->root != SEXTANT_NULL)
-    name_root (self, instance, combined->root);
+  if (instance != NULL)
+    take_combined (self, instance, combined, kinds_differ);
 }
 
 void
@@ -820,8 +839,8 @@ _sextant_collective_matcher_add_root_candidate (SextantCollectiveMatcher   *self
 {
   PendingInstance *instance = open_instance (self, candidate->comm, candidate->seq);
 
-  if (instance != NULL && instance->root_loc != SEXTANT_NULL && candidate->loc == instance->root_loc)
-    sextant_collective_bounds_add_root (&instance->bounds, candidate->enter);
+  if (instance != NULL)
+    take_root_candidate (instance, candidate);
 }
 
 /* The instances still open, in no order */

@@ -443,22 +443,23 @@ gboolean _sextant_collective_matcher_spilled (SextantCollectiveMatcher  *self,
                                               gint64                    seq,
                                               SextantSpilledInstance   *spilled,
                                               GError                  **error);
-/* Writes the row of an instance that left memory, @spilled with the
- * combined summary */
-gboolean _sextant_collective_matcher_write_spilled (SextantCollectiveMatcher     *self,
-                                                    gint64                        comm,
-                                                    const SextantSpilledInstance *spilled,
-                                                    GError                      **error);
+/* Writes the row of an instance that left memory: @spilled with the
+ * combined summary of all ranks' members (as _sextant_collective_matcher_set_combined()
+ * gives an open one) and the @n_candidates other ranks' members that may
+ * be its root */
+gboolean _sextant_collective_matcher_write_spilled (SextantCollectiveMatcher       *self,
+                                                    gint64                          comm,
+                                                    const SextantSpilledInstance   *spilled,
+                                                    const SextantCollectiveSummary *combined,
+                                                    gboolean                        kinds_differ,
+                                                    const SextantRootCandidate     *candidates,
+                                                    guint                           n_candidates,
+                                                    GError                        **error);
 /* The id of instance @seq of @comm (no owner, not made again), SEXTANT_NULL
  * where the key gives none (such an instance stays in memory: its row
  * takes the id the import's counter gives at its first member) */
 gint64   _sextant_collective_matcher_instance_id (gint64 comm,
                                                   gint64 seq);
-/* The location of rank @root of @comm (@owner: of a self communicator) */
-gint64   _sextant_collective_matcher_root_location (SextantCollectiveMatcher *self,
-                                                    gint64                    comm,
-                                                    gint64                    owner,
-                                                    gint64                    root);
 /* One past the last instance begun here on @comm (no owner), 0: none */
 gint64   _sextant_collective_matcher_open_end (SextantCollectiveMatcher *self,
                                                gint64                    comm);

@@ -186,44 +186,6 @@ typedef struct
   SextantSpilledInstance  own;
 } Spilled;
 
-/* Writes the row of instance @spilled of @comm, which left memory with this
- * rank's members, with the combined summary @combined */
-static gboolean
-write_row (SextantImport   *import,
-           Spilled         *spilled,
-           const Combined  *combined,
-           gint64           comm,
-           const GArray    *candidates,
-           GError         **error)
-{
-  SextantCollectiveMatcher *matcher = _sextant_matcher_get_collectives (import->matcher);
-  SextantSpilledInstance *own = &spilled->own;
-  guint end;
-
-  if (combined->ops_differ != 0 || g_strcmp0 (sextant_otf2_collective_op_name ((OTF2_CollectiveOp)combined->op),
-                                              own->kind) != 0)
-    _sextant_import_log (import, "collective_mismatch", SEXTANT_NULL, combined->bounds.begin,
-                         "members of one collective instance disagree on its operation or root (%s vs %s)",
-                         sextant_otf2_collective_op_name ((OTF2_CollectiveOp)combined->op), own->kind);
-  own->n_members = combined->n_members;
-  own->bounds = combined->bounds;
-  if (own->root == SEXTANT_NULL && combined->root != SEXTANT_NULL)
-    {
-      own->root = combined->root;
-      own->root_loc = _sextant_collective_matcher_root_location (matcher, comm, -1, own->root);
-    }
-  /* another rank's members that did not know they were the root */
-  for (guint k = candidates_of (candidates, comm, own->seq, &end); k < end; k++)
-    {
-      const SextantRootCandidate *candidate = &g_array_index (candidates, SextantRootCandidate, k);
-
-      if (own->root_loc != SEXTANT_NULL && candidate->loc == own->root_loc)
-        sextant_collective_bounds_add_root (&own->bounds, candidate->enter);
-    }
-
-  return _sextant_collective_matcher_write_spilled (matcher, comm, own, error);
-}
-
 /* The combined summaries of @block, whose instances @walk gives: the rows
  * of those that left memory written, the open instances handed them in
  * the matcher */
@@ -237,26 +199,35 @@ apply (SextantImport   *import,
        guint64         *counts,
        GError         **error)
 {
+  SextantCollectiveMatcher *matcher = _sextant_matcher_get_collectives (import->matcher);
+
   for (guint i = 0; i < n; i++, walk_next (&walk))
     {
       gint64 comm = g_array_index (walk.comms, gint64, walk.c);
       SextantCollectiveSummary summary;
+      guint first, end;
 
       if (block[i].op < 0)
         continue;
       counts[spilled[i].valid]++;
-      if (spilled[i].valid)
-        {
-          if (!write_row (import, &spilled[i], &block[i], comm, candidates, error))
-            return FALSE;
-          continue;
-        }
       summary = (SextantCollectiveSummary) {
         comm, walk.seq, block[i].n_members, block[i].root,
         sextant_otf2_collective_op_name ((OTF2_CollectiveOp)block[i].op), FALSE, block[i].bounds,
       };
-      _sextant_collective_matcher_set_combined (_sextant_matcher_get_collectives (import->matcher), &summary,
-                                                block[i].ops_differ != 0);
+      if (!spilled[i].valid)
+        {
+          _sextant_collective_matcher_set_combined (matcher, &summary, block[i].ops_differ != 0);
+          continue;
+        }
+      /* left memory with this rank's members: its row now, with the other
+       * ranks' members that may be its root */
+      first = candidates_of (candidates, comm, walk.seq, &end);
+      if (!_sextant_collective_matcher_write_spilled (matcher, comm, &spilled[i].own, &summary,
+                                                      block[i].ops_differ != 0,
+                                                      end > first ? &g_array_index (candidates, SextantRootCandidate,
+                                                                                    first) : NULL,
+                                                      end - first, error))
+        return FALSE;
     }
 
   return TRUE;
