@@ -119,7 +119,7 @@ def compare(name, archive, work, ranks, single, env=None):
     imp = mpi_import(archive, manifest, ranks, env=env)
     ok(imp.returncode == 0, "%s: imported on %d rank(s)" % (name, ranks), imp.stdout + imp.stderr)
     if imp.returncode != 0:
-        return
+        return []
     parts = shards(manifest)
     IDLE.extend("%s on %d ranks" % (name, ranks) for _, locs in parts if not locs)
     covered = sorted(l for _, locs in parts for l in locs)
@@ -149,6 +149,7 @@ def compare(name, archive, work, ranks, single, env=None):
         stray = rows(path, EVENTS, others) + rows(path, VISITS, others) + rows(path, STRAY_MEMBERS, others)
         ok(not stray, "%s, %d rank(s): %s holds only its own locations' events and collective members"
            % (name, ranks, os.path.basename(path)), repr(stray[:3]))
+    return parts
 
 
 def reader_of(parent, path):
@@ -178,6 +179,11 @@ def single_import(archive, db):
 # the halves a rank sets aside spill to a file past 240 bytes (two halves):
 # a failing import leaves no spill file either
 SPILL_ENV = dict(os.environ, SEXTANT_SHARE_BLOCK_BYTES="240")
+
+
+# the processes dealt out to the ranks one by one (the benchmark's way of
+# making neighbours cross ranks, bench/parallel-import/crossing.sh)
+CYCLIC_ENV = dict(SPILL_ENV, SEXTANT_SHARE_CYCLIC="1")
 
 
 def spill_files(work):
@@ -316,6 +322,11 @@ def main():
             # while they were set aside, make the same shards
             if name in ("stencil", "threads-recv", "every-kind"):
                 compare(name + "-blocks", archive, work, counts[-1], single, env=SPILL_ENV)
+            # most messages cross when the processes are dealt out one by one
+            if name == "stencil":
+                parts = compare(name + "-cyclic", archive, work, 3, single, env=CYCLIC_ENV)
+                ok([locs for _, locs in parts] == [list(range(r, 12, 3)) for r in range(3)],
+                   "stencil, SEXTANT_SHARE_CYCLIC: rank r holds locations r, r + 3, ...", repr(parts))
 
         ok(IDLE, "more ranks than processes: idle ranks import too (%s)" % ", ".join(sorted(set(IDLE))))
         faults(work, os.path.join(stencil, "traces.otf2"))

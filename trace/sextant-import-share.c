@@ -78,6 +78,10 @@ _sextant_import_plan_share (SextantImport *import)
   g_autoptr(GHashTable) by_group = g_hash_table_new (NULL, NULL);   /* group + 1 -> process index + 1 */
   guint64 total = 0;
   guint64 before = 0;
+  /* SEXTANT_SHARE_CYCLIC deals the processes out one by one instead, so
+   * that neighbours cross ranks: what a message between ranks costs is
+   * measured with it (bench/parallel-import/crossing.sh) */
+  gboolean cyclic = g_getenv ("SEXTANT_SHARE_CYCLIC") != NULL;
 
   g_array_set_clear_func (processes, process_clear);
   import->share_owner = g_new (gint32, MAX (n, 1));
@@ -125,7 +129,7 @@ _sextant_import_plan_share (SextantImport *import)
     {
       const Process *process = &g_array_index (processes, Process, p);
       double middle = (before + process->weight / 2.0) / (double)MAX (total, 1);
-      guint rank = MIN ((guint)(middle * share->n_ranks), share->n_ranks - 1);
+      guint rank = cyclic ? p % share->n_ranks : MIN ((guint)(middle * share->n_ranks), share->n_ranks - 1);
 
       before += process->weight;
       for (guint i = 0; i < process->locations->len; i++)

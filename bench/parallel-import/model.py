@@ -8,19 +8,21 @@ ranks, from what bench/parallel-import/run.sh and crossing.sh measured
         [--locations N]... [--bandwidth B] [--ranks P]... [--fixed C_F]
         SUMMARY.TSV
 
-CROSSING.TSV is crossing.sh's WORKDIR/crossing.tsv: on stencils of few
-locations, each parallel import's CPU over the single import's of the same
-round (the extra), the exchange's CPU, and the message halves and the
-collective members the ranks sent one another. From its rows on 2 ranks or
-more:
+CROSSING.TSV is crossing.sh's WORKDIR/crossing.tsv: on stencils, each
+archive imported on one rank and on 2 ranks (or more) with two deals of
+the processes to the ranks, the importer's (neighbours share a rank) and
+one by one (neighbours cross), which import the same events and
+collectives and differ in the message halves that cross. From it:
 
-* c_m, the exchange's CPU per member sent to a rank, and its CPU per half:
-  least squares of the exchange's CPU on the halves and the members;
-* c_h, the CPU a message half that crosses ranks costs more than in the
-  single import (packing, the transfer, unpacking, matching it on both
-  ranks, writing the message in both shards, the fresh memory of all
-  that): least squares of extra - c_m M = F(P) + c_h H, F(P) the fixed
-  cost of P ranks over the single import's (one per P).
+* c_h, the CPU a message half that crosses ranks costs more than a
+  message within a rank (setting it aside, packing, the transfer,
+  unpacking, matching it on both ranks, writing the message in both
+  shards, the fresh memory of all that): least squares through the origin
+  of the cyclic deal's CPU over the importer's deal's (each round's
+  difference, the median) on the difference of their halves;
+* c_m, the exchange's CPU per collective instance between ranks a rank
+  combined, and its CPU per half: least squares of the exchange's CPU on
+  the halves and the instances.
 
 SUMMARY.TSV is run.sh's WORKDIR/summary.tsv (the trace to scale: the
 single import and 1, 2 and 4 ranks). Its CPU less the exchange's,
@@ -50,17 +52,13 @@ members cross whole, and the benchmark has none), two ways:
 * now (collective_now()): allreduces of the summaries over the ranks (a
   reduce-scatter and an allgather; sextant-summary-combine.c): a rank
   sends and receives 2 COMBINED_BYTES per instance that spans ranks
-  whatever P, and combines one summary per instance (c_m each, assumed:
-  the CPU the crossing runs measured per member);
+  whatever P, and combines one summary per instance (c_m each, as
+  crossing.sh measured);
 * to every rank (collective_to_every(), the import before the allreduce):
   each rank sends the summary of each instance it has members of
   (SUMMARY_BYTES) to every other rank that holds members of its
   communicator (the benchmark's collectives are over all ranks), so a rank
   sends and merges I (P - 1) summaries, c_m each.
-
-The measured traces of SUMMARY.TSV and CROSSING.TSV were imported before
-collectives were summarised (every member went to every rank, MEMBER_BYTES
-each): the fits take the members' bytes and CPU out with c_m.
 """
 
 import argparse
@@ -69,8 +67,6 @@ import math
 import sys
 
 HALF_BYTES = 64         # a half on the wire (compact; trace/sextant-half-wire.h)
-MEASURED_HALF_BYTES = 120  # a half as the measured imports of SUMMARY.TSV sent it
-MEMBER_BYTES = 112      # a member as the measured imports sent it
 SUMMARY_BYTES = 152     # a summary as the alltoallv sent it
 COMBINED_BYTES = 136    # a summary in the allreduce
 
@@ -131,18 +127,28 @@ def collective_to_every(p, instances, c_m):
 
 
 def fit_crossing(path):
-    """c_h, c_m and the exchange's own CPU per half, from crossing.sh's rows"""
+    """c_h, c_m and the exchange's own CPU per half, from crossing.sh's rows:
+    c_h from each archive's two deals (least squares through the origin of
+    the cyclic deal's CPU over the importer's deal's on the difference of
+    their halves), the exchange's CPU per half and per instance (c_m) by
+    least squares on all rows of 2 ranks or more"""
     with open(path, newline="") as f:
-        rows = [r for r in csv.DictReader(f, delimiter="\t") if int(r["ranks"]) >= 2]
-    ranks = sorted({int(r["ranks"]) for r in rows})
-    if len(rows) < len(ranks) + 2:
-        sys.exit(f"model.py: {path} has {len(rows)} imports on 2 ranks or more; "
-                 f"{len(ranks) + 2} at least are needed (two archives or more)")
-    h_x, c_m = solve([[float(r["halves"]), float(r["members"])] for r in rows],
-                     [float(r["exchange_cpu_s"]) for r in rows])
-    fit = solve([[1.0 if int(r["ranks"]) == p else 0.0 for p in ranks] + [float(r["halves"])] for r in rows],
-                [float(r["extra_cpu_s"]) - c_m * float(r["members"]) for r in rows])
-    return fit[-1], c_m, h_x, rows
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    if not rows or "deal" not in rows[0]:
+        sys.exit(f"model.py: {path} is not crossing.sh's table (no column 'deal'): run crossing.sh again")
+    archives = {}
+    for r in rows:
+        archives.setdefault(r["archive"], {})[r["deal"]] = r
+    pairs = [(float(a["cyclic"]["halves"]) - float(a["blocks"]["halves"]), float(a["cyclic"]["over_blocks_cpu_s"]))
+             for a in archives.values() if "cyclic" in a and "blocks" in a]
+    pairs = [(dh, dc) for dh, dc in pairs if dh > 0]
+    if not pairs:
+        sys.exit(f"model.py: {path} has no archive whose cyclic deal sent more halves than the importer's")
+    c_h = sum(dh * dc for dh, dc in pairs) / sum(dh * dh for dh, _ in pairs)
+    many = [r for r in rows if int(r["ranks"]) >= 2]
+    h_x, c_m = solve([[float(r["halves"]), float(r["instances"])] for r in many],
+                     [float(r["exchange_cpu_s"]) for r in many])
+    return c_h, c_m, h_x, many
 
 
 def main():
@@ -173,11 +179,6 @@ def main():
     members0 = float(rows[0]["members"])
     instances0 = float(rows[0]["collectives"])
 
-    def crossed(p):
-        """halves and member copies sent among P ranks of the measured run"""
-        copies = members0 * (p - 1)
-        return max(0.0, (float(rows[p]["bytes"]) - MEMBER_BYTES * copies) / MEASURED_HALF_BYTES), copies
-
     # the CPU without the exchange's (its thread's CPU, --stats): what the
     # exchange costs outside it stays in c_f
     points = [(p, float(rows[p]["cpu_s"]) - float(rows[p]["exchange_cpu_s"])) for p in (1, 2, 4)]
@@ -194,11 +195,12 @@ def main():
     instances_per = instances0 / iterations0       # per iteration
 
     print(f"Measured: crossing ({args.crossing}, {len(crossing_rows)} imports on 2 ranks or more):")
-    print(f"- the exchange's CPU: {h_x * 1e9:.0f} ns per message half, {c_m * 1e9:.0f} ns per member (c_m)")
-    print(f"- c_h = {c_h * 1e9:.0f} ns more CPU per message half that crosses than in the single import")
-    h2, _ = crossed(2)
+    print(f"- the exchange's CPU: {h_x * 1e9:.0f} ns per message half, {c_m * 1e9:.0f} ns per collective "
+          f"instance (c_m)")
+    print(f"- c_h = {c_h * 1e9:.0f} ns more CPU per message half that crosses than per message within a rank")
     print(f"Scaled ({args.summary}): {e0:.0f} events, {n0} locations, {messages0:.0f} messages, "
-          f"{instances0:.0f} collectives with {members0:.0f} members; halves crossing on 2 ranks {h2:.0f}")
+          f"{instances0:.0f} collectives with {members0:.0f} members; bytes exchanged on 2 ranks "
+          f"{float(rows[2]['bytes']):.0f}")
     print(f"- single import: {float(rows[0]['cpu_s']) / e0 * 1e9:.0f} ns of CPU per event; "
           f"c_e = {c_e * 1e9:.0f} ns per event, c_f = {c_f:.3f} s per rank"
           f"{' (given)' if args.fixed is not None else ''}")
