@@ -31,6 +31,7 @@
 # Python 3 standard library only.
 
 import argparse
+import difflib
 import json
 import os
 import re
@@ -553,6 +554,41 @@ def scenario_comms(ctx):
                          WHERE c.name = 'MPI_Comm_create_group' GROUP BY c.id''')
     members = sorted(sorted(int(x) for x in locs.split(',')) for _, locs in pairs)
     check(members == [[0, 1], [2, 3]], 'MPI_Comm_create_group communicators: %s' % pairs)
+    parallel_import_same(ctx, rec, 4, min_candidate_roots=1)
+
+
+def parallel_import_same(ctx, rec, np, min_candidate_roots=0):
+    """`sextant-mpi import` of the recording on @np ranks (docs/parallel.md)
+    reads as the single store does: `info --collectives` and `info --json`
+    the same but for the database's name. On rec-comms with a process a
+    rank, the inter-communicators' rooted operations have their root on
+    another rank than their receivers: the members that may be the root
+    cross ranks as candidate roots."""
+    sextant_mpi = os.environ.get('SEXTANT_MPI')
+    if not sextant_mpi:
+        return
+    sextant = os.environ['SEXTANT']
+    manifest = os.path.join(ctx.tmp, rec.name + '.sextant')
+    imp = subprocess.run([ctx.timeout, '--kill-after=10', str(RUN_SECONDS), ctx.mpirun] + MPIRUN_OPTIONS +
+                         ['-np', str(np), sextant_mpi, 'import', rec.anchor, '-o', manifest],
+                         env=dict(os.environ, G_MESSAGES_DEBUG='Sextant-Trace'), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, universal_newlines=True, timeout=RUN_SECONDS + 30)
+    check(imp.returncode == 0, 'sextant-mpi import on %d ranks failed: %s' % (np, imp.stderr[-2000:]))
+    roots = sum(int(n) for n in re.findall(r'(\d+) candidate roots', imp.stdout + imp.stderr))
+    check(roots >= min_candidate_roots, 'the ranks sent %d candidate roots, expected %d or more'
+          % (roots, min_candidate_roots))
+
+    def shown(db, *args):
+        out = subprocess.run([sextant, 'info', db] + list(args), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        check(out.returncode == 0, 'sextant info %s failed: %s' % (db, out.stderr))
+        return out.stdout.replace(os.path.basename(db), 'DB').replace(db, 'DB')
+
+    for args in (['--collectives'], ['--json']):
+        single, sharded = shown(rec.db_path, *args), shown(manifest, *args)
+        check(single == sharded, 'info %s of the manifest of %d ranks differs from the single store\'s:\n%s'
+              % (' '.join(args), np, '\n'.join(difflib.unified_diff(single.splitlines(), sharded.splitlines(),
+                                                                   lineterm='', n=1))))
 
 
 def scenario_nbc_order(ctx):
