@@ -15,27 +15,55 @@
 #include "config.h"
 
 #include <locale.h>
+#include <sched.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "sextant-mpi-analyze.h"
 #include "sextant-mpi-import.h"
 
-/* The importer's threads per rank: the node's cores shared among its ranks
- * (SEXTANT_IMPORT_THREADS, when set, decides). */
+/* The cores this process may run on (its affinity mask), or the node's */
+static int
+cores_allowed (long online)
+{
+  cpu_set_t set;
+
+  CPU_ZERO (&set);
+  if (sched_getaffinity (0, sizeof set, &set) == 0 && CPU_COUNT (&set) > 0)
+    return CPU_COUNT (&set);
+
+  return (int)MAX (online, 1);
+}
+
+/* The importer's threads per rank: the node's cores shared among its ranks,
+ * at most the cores the rank may run on (SEXTANT_IMPORT_THREADS, when set,
+ * decides). Where mpirun bound the ranks (Open MPI binds a job of one or
+ * two ranks to a core each), a rank's threads share its cores, and rank 0
+ * says so when its node's ranks leave cores idle. */
 static void
-share_cores (void)
+share_cores (const char *command)
 {
   MPI_Comm node;
   int on_node = 1;
+  int world_rank = 0;
+  long online = MAX (sysconf (_SC_NPROCESSORS_ONLN), 1);
+  int bound = cores_allowed (online);
+  int node_bound = bound;
 
+  MPI_Comm_rank (MPI_COMM_WORLD, &world_rank);
   MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   MPI_Comm_size (node, &on_node);
+  MPI_Allreduce (&bound, &node_bound, 1, MPI_INT, MPI_SUM, node);
   MPI_Comm_free (&node);
   if (g_getenv ("SEXTANT_IMPORT_THREADS") == NULL)
     {
-      g_autofree char *threads = g_strdup_printf ("%d", MAX (1, (int)g_get_num_processors () / MAX (on_node, 1)));
+      g_autofree char *threads = g_strdup_printf ("%d", (int)MAX (1, MIN (bound, online / MAX (on_node, 1))));
 
       g_setenv ("SEXTANT_IMPORT_THREADS", threads, TRUE);
+      if (world_rank == 0 && node_bound < online)
+        fprintf (stderr, "sextant-mpi %s: the %d rank(s) on this node may run on %d of its %ld cores (mpirun "
+                 "binds them); `mpirun --bind-to none` lets their threads use the others\n",
+                 command, on_node, node_bound, online);
     }
 }
 
@@ -95,7 +123,7 @@ run_import (int    argc,
       return 2;
     }
 
-  share_cores ();
+  share_cores ("import");
   exchange = sextant_shard_exchange_new (MPI_COMM_WORLD);
   if (!sextant_mpi_import (exchange, MPI_COMM_WORLD, argv[1], manifest, &error))
     {
@@ -136,7 +164,7 @@ run_analyze (int    argc,
       return 2;
     }
 
-  share_cores ();
+  share_cores ("analyze");
   exchange = sextant_shard_exchange_new (MPI_COMM_WORLD);
   if (!sextant_mpi_analyze (exchange, argv[1], patterns, params, &error))
     {

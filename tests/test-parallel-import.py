@@ -293,6 +293,21 @@ def faults(work, archive):
        "a missing shard: the manifest is refused, naming the shard", info.stdout + info.stderr)
 
 
+def binding_hint(work, archive):
+    """A rank that mpirun bound to fewer cores than its node has says so
+    once (rank 0), and a rank that may use them all does not"""
+    probe = run(*MPIRUN, "-np", "1", sys.executable, "-c", "import os; print(len(os.sched_getaffinity(0)))")
+    allowed = int(probe.stdout.split()[0]) if probe.returncode == 0 and probe.stdout.split() else 0
+    hint = "mpirun --bind-to none"
+    bound = mpi_import(archive, os.path.join(work, "bound.sextant"), 1)
+    ok(bound.returncode == 0 and (hint in bound.stderr) == (0 < allowed < os.cpu_count()),
+       "1 rank that mpirun bound to %d of the node's %d cores: a hint on stderr iff cores stay idle"
+       % (allowed, os.cpu_count()), bound.stderr)
+    free = run(*MPIRUN, "--bind-to", "none", "-np", "1", SEXTANT_MPI, "import", archive,
+               "-o", os.path.join(work, "free.sextant"))
+    ok(free.returncode == 0 and hint not in free.stderr, "1 rank free to use every core: no hint", free.stderr)
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         cases = []
@@ -329,6 +344,7 @@ def main():
                    "stencil, SEXTANT_SHARE_CYCLIC: rank r holds locations r, r + 3, ...", repr(parts))
 
         ok(IDLE, "more ranks than processes: idle ranks import too (%s)" % ", ".join(sorted(set(IDLE))))
+        binding_hint(work, os.path.join(stencil, "traces.otf2"))
         faults(work, os.path.join(stencil, "traces.otf2"))
     return finish()
 
