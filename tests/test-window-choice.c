@@ -11,7 +11,7 @@
  * and an analysis run again, keep the instance in every pane, its row
  * selected again. The arrows in the pattern list, through the groups'
  * rows, drop it too. An instance chosen elsewhere (a click on lost time)
- * chooses its pattern in the list. On casita-4_mpi_ls_barr's store, and
+ * chooses its pattern in the list, its row scrolled into view. On casita-4_mpi_ls_barr's store, and
  * on a manifest of three shards (otf2gen's every-kind archive).
  */
 #include "config.h"
@@ -143,6 +143,81 @@ assert_none (SextantWindow *window)
   g_assert_cmpint (sextant_source_view_get_line (sextant_window_get_source_view (window)), <=, 0);
 }
 
+/* The first GtkListView under @widget, or NULL */
+static GtkWidget *
+find_list_view (GtkWidget *widget)
+{
+  if (GTK_IS_LIST_VIEW (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_list_view (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The pattern list's selected row is in its view */
+static void
+assert_pattern_row_in_view (SextantPatternBrowser *browser)
+{
+  GtkWidget *list = find_list_view (GTK_WIDGET (browser));
+  graphene_rect_t bounds;
+  guint selected = 0;
+
+  g_assert_nonnull (list);
+  sextant_test_run_frames (list, 3);
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      if (!(gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) || !gtk_widget_get_mapped (row))
+        continue;
+      g_assert_true (gtk_widget_compute_bounds (row, list, &bounds));
+      g_test_message ("the pattern's row: y %.0f..%.0f of %d", bounds.origin.y, bounds.origin.y + bounds.size.height,
+                      gtk_widget_get_height (list));
+      g_assert_cmpfloat (bounds.origin.y, >=, 0);
+      g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (list));
+      selected++;
+    }
+  g_assert_cmpuint (selected, ==, 1);
+}
+
+/* The worst instance of the @index-th pattern chosen as a click on its
+ * lost time does: its pattern is chosen in the list, in view, and its row
+ * selected in the table */
+static void
+choose_elsewhere (SextantWindow *window,
+                  guint          index)
+{
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (window);
+  SextantSession *session = sextant_window_get_session (window);
+  const char *pattern = sextant_pattern_browser_get_pattern_id (browser, index);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantStore) store = sextant_session_open_store (session, &error);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(SextantInstance) instance = NULL;
+  guint row = GTK_INVALID_LIST_POSITION;
+
+  g_assert_no_error (error);
+  records = sextant_store_list_pattern_instances (store, pattern, 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (records->len, ==, 1);
+  g_ptr_array_set_free_func (records, NULL);
+  instance = sextant_instance_new (g_ptr_array_index (records, 0), sextant_session_get_resolution (session));
+  sextant_session_choose_instance (session, instance);
+  g_assert_cmpstr (sextant_pattern_browser_get_chosen (browser), ==, pattern);
+  sextant_test_wait_for (window, "ready", 120);
+  for (guint i = 0; i < g_list_model_get_n_items (sextant_pattern_browser_get_instances (browser)); i++)
+    if (sextant_instance_get_record (sextant_test_instance_at (browser, i))->id ==
+        sextant_instance_get_record (instance)->id)
+      row = i;
+  g_assert_cmpuint (row, !=, GTK_INVALID_LIST_POSITION);
+  assert_shown (window, instance, row);
+  assert_pattern_row_in_view (browser);
+}
+
 /* Pattern A's worst instance chosen, then pattern B: every pane drops it,
  * the timeline keeps its view and draws as with no instance. Then A
  * again, and one of its instances: chosen again, the same pattern
@@ -241,30 +316,10 @@ check_choices (SextantWindow *window)
   g_assert_cmpmem (marked, (gsize)marked_width * marked_height * 4, other, (gsize)w * h * 4);
 
   /* an instance of B chosen elsewhere (as a click on its lost time
-   * does): B is chosen in the list, its row selected */
-  {
-    g_autoptr(GError) error = NULL;
-    g_autoptr(SextantStore) store = sextant_session_open_store (session, &error);
-    g_autoptr(GPtrArray) records = NULL;
-    g_autoptr(SextantInstance) b = NULL;
-    const char *pattern = sextant_pattern_browser_get_pattern_id (browser, ib);
-
-    g_assert_no_error (error);
-    records = sextant_store_list_pattern_instances (store, pattern, 1, &error);
-    g_assert_no_error (error);
-    g_assert_cmpuint (records->len, ==, 1);
-    g_ptr_array_set_free_func (records, NULL);
-    b = sextant_instance_new (g_ptr_array_index (records, 0), sextant_session_get_resolution (session));
-    sextant_session_choose_instance (session, b);
-    g_assert_cmpstr (sextant_pattern_browser_get_chosen (browser), ==, pattern);
-    sextant_test_wait_for (window, "ready", 120);
-    row = GTK_INVALID_LIST_POSITION;
-    for (guint i = 0; i < g_list_model_get_n_items (sextant_pattern_browser_get_instances (browser)); i++)
-      if (sextant_instance_get_record (sextant_test_instance_at (browser, i))->id == sextant_instance_get_record (b)->id)
-        row = i;
-    g_assert_cmpuint (row, !=, GTK_INVALID_LIST_POSITION);
-    assert_shown (window, b, row);
-  }
+   * does): B is chosen in the list, its row selected; then one of the
+   * last pattern listed, whose row is scrolled into view */
+  choose_elsewhere (window, ib);
+  choose_elsewhere (window, sextant_pattern_browser_get_n_patterns (browser) - 1);
 }
 
 static void

@@ -237,16 +237,30 @@ total_index (SextantPatternBrowser *self,
   return -1;
 }
 
-/* The row of the @index-th pattern selected, as the session's instance
- * chose it: no choice of the user's (its instances are read by the caller) */
+/* The list scrolled to show the row at @position (a pattern of the
+ * Diagnostics is far down) */
+static void
+scroll_to_row (SextantPatternBrowser *self,
+               guint                  position)
+{
+  if (position != GTK_INVALID_LIST_POSITION)
+    gtk_widget_activate_action (GTK_WIDGET (self->patterns), "list.scroll-to-item", "u", position);
+}
+
+/* The row of the @index-th pattern selected (and in view), as the
+ * session's instance chose it: no choice of the user's (its instances are
+ * read by the caller) */
 static void
 select_pattern_row (SextantPatternBrowser *self,
                     guint                  index)
 {
+  guint position;
+
   g_signal_handlers_block_by_func (self->pattern_selection, pattern_selected_cb, self);
-  gtk_single_selection_set_selected (self->pattern_selection,
-                                     find_row (self, ((SextantPatternTotal *)g_ptr_array_index (self->totals, index))->id));
+  position = find_row (self, ((SextantPatternTotal *)g_ptr_array_index (self->totals, index))->id);
+  gtk_single_selection_set_selected (self->pattern_selection, position);
   g_signal_handlers_unblock_by_func (self->pattern_selection, pattern_selected_cb, self);
+  scroll_to_row (self, position);
 }
 
 /* The user chose a row. A pattern's: its instances; a group's: its
