@@ -48,20 +48,21 @@ open_and_wait (SextantWindow *window,
   g_assert_true (sextant_session_get_analysis_scope (sextant_window_get_session (window))->analysed);
 }
 
-/* A new window on a copy of casita-4_mpi_ls_barr (the import writes
+/* A new window on a copy of the external trace @name (the import writes
  * beside it) in a folder of its own, @tmpdir; shown and analysed */
 static SextantWindow *
-open_casita (char **tmpdir)
+open_copy (const char  *name,
+           char       **tmpdir)
 {
   const char *root = g_getenv ("SEXTANT_EXTERNAL_TRACES");
-  g_autofree char *source = g_build_filename (root, "casita-4_mpi_ls_barr", NULL);
+  g_autofree char *source = g_build_filename (root, name, NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *archive = NULL;
   SextantWindow *window;
 
   *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
   g_assert_no_error (error);
-  archive = g_build_filename (*tmpdir, "casita", NULL);
+  archive = g_build_filename (*tmpdir, name, NULL);
   sextant_test_copy_tree (source, archive);
   window = new_window ();
   open_and_wait (window, archive);
@@ -326,7 +327,7 @@ static void
 test_store (void)
 {
   g_autofree char *tmpdir = NULL;
-  SextantWindow *window = open_casita (&tmpdir);
+  SextantWindow *window = open_copy ("casita-4_mpi_ls_barr", &tmpdir);
 
   check_choices (window);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -380,7 +381,7 @@ test_keys (void)
       g_test_skip ("no xdotool");
       return;
     }
-  window = open_casita (&tmpdir);
+  window = open_copy ("casita-4_mpi_ls_barr", &tmpdir);
   browser = sextant_window_get_pattern_browser (window);
   session = sextant_window_get_session (window);
   sextant_window_show_page (window, "tree");
@@ -421,12 +422,28 @@ test_keys (void)
   sextant_test_remove_tree (tmpdir);
 }
 
+/* A trace whose worst pattern is a diagnostic, far down the list: its
+ * row, chosen first, is scrolled into view */
+static void
+test_start (void)
+{
+  g_autofree char *tmpdir = NULL;
+  SextantWindow *window = open_copy ("casita-2_jacobi_blame_cpu_015", &tmpdir);
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (window);
+
+  g_test_message ("chosen first: %s", sextant_pattern_browser_get_chosen (browser));
+  assert_pattern_row_in_view (browser);
+  gtk_window_destroy (GTK_WINDOW (window));
+  sextant_test_remove_tree (tmpdir);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/window-choice/start", test_start);
   g_test_add_func ("/window-choice/store", test_store);
   g_test_add_func ("/window-choice/keys", test_keys);
   g_test_add_func ("/window-choice/manifest", test_manifest);

@@ -43,6 +43,7 @@ struct _SextantPatternBrowser
   GCancellable       *cancellable;            /* of the totals, and of the instances through the next */
   GCancellable       *instances_cancellable;  /* of the chosen pattern's instances */
   char               *chosen;                 /* the chosen pattern's id */
+  guint               scroll_idle;            /* scrolls the list to the selected row; 0: none */
 
   gboolean            ready;
   gboolean            filling;                /* the instances are being replaced: no choice made */

@@ -247,6 +247,19 @@ scroll_to_row (SextantPatternBrowser *self,
     gtk_widget_activate_action (GTK_WIDGET (self->patterns), "list.scroll-to-item", "u", position);
 }
 
+/* The selected row scrolled into view once the list has laid out its
+ * new rows (after the redraw) */
+static gboolean
+scroll_when_laid_out (gpointer data)
+{
+  SextantPatternBrowser *self = data;
+
+  self->scroll_idle = 0;
+  scroll_to_row (self, gtk_single_selection_get_selected (self->pattern_selection));
+
+  return G_SOURCE_REMOVE;
+}
+
 /* The row of the @index-th pattern selected (and in view), as the
  * session's instance chose it: no choice of the user's (its instances are
  * read by the caller) */
@@ -388,6 +401,9 @@ set_pattern_rows (SextantPatternBrowser *self,
     position = find_row (self, ((SextantPatternTotal *)g_ptr_array_index (self->totals, select))->id);
   gtk_single_selection_set_selected (self->pattern_selection, position);
   g_signal_handlers_unblock_by_func (self->pattern_selection, pattern_selected_cb, self);
+  /* the new rows have no place in the list until it lays them out */
+  if (position != GTK_INVALID_LIST_POSITION && self->scroll_idle == 0)
+    self->scroll_idle = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_when_laid_out, self, NULL);
 }
 
 /* What the scope of the analysis leaves out, if anything */
@@ -755,6 +771,7 @@ sextant_pattern_browser_dispose (GObject *object)
 {
   SextantPatternBrowser *self = SEXTANT_PATTERN_BROWSER (object);
 
+  g_clear_handle_id (&self->scroll_idle, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->instances_cancellable);
