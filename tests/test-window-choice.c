@@ -11,7 +11,8 @@
  * and an analysis run again, keep the instance in every pane, its row
  * selected again. The arrows in the pattern list, through the groups'
  * rows, drop it too. An instance chosen elsewhere (a click on lost time)
- * chooses its pattern in the list, its row scrolled into view. On casita-4_mpi_ls_barr's store, and
+ * chooses its pattern in the list, its row scrolled into view; an
+ * analysis that no longer finds its pattern drops it. On casita-4_mpi_ls_barr's store, and
  * on a manifest of three shards (otf2gen's every-kind archive).
  */
 #include "config.h"
@@ -150,7 +151,8 @@ find_list_view (GtkWidget *widget)
 {
   if (GTK_IS_LIST_VIEW (widget))
     return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
     {
       GtkWidget *found = find_list_view (child);
 
@@ -267,7 +269,8 @@ check_choices (SextantWindow *window)
   sextant_pattern_browser_select (browser, ib);
   g_assert_null (sextant_session_get_instance (session));
   sextant_test_wait_for (window, "ready", 120);
-  g_assert_cmpstr (sextant_pattern_browser_get_chosen (browser), ==, sextant_pattern_browser_get_pattern_id (browser, ib));
+  g_assert_cmpstr (sextant_pattern_browser_get_chosen (browser), ==,
+                   sextant_pattern_browser_get_pattern_id (browser, ib));
   g_assert_cmpstr (sextant_pattern_browser_get_chosen (browser), !=, first);
   assert_none (window);
   g_assert_cmpint (sextant_session_get_view_begin (session), ==, begin);
@@ -422,6 +425,55 @@ test_keys (void)
   sextant_test_remove_tree (tmpdir);
 }
 
+static void
+analysed_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (sextant_session_analyse_finish (SEXTANT_SESSION (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *)user_data = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *)data;
+}
+
+/* An analysis run again that no longer finds the chosen instance's
+ * pattern (a partial one, of Wait at Barrier alone): the instance goes
+ * from every pane; the list has the patterns found, one chosen */
+static void
+test_pattern_gone (void)
+{
+  g_autofree char *tmpdir = NULL;
+  SextantWindow *window = open_copy ("casita-4_mpi_ls_barr", &tmpdir);
+  SextantPatternBrowser *browser = sextant_window_get_pattern_browser (window);
+  SextantSession *session = sextant_window_get_session (window);
+  const char *only[] = { "wait_at_barrier", NULL };
+  gboolean done = FALSE;
+
+  sextant_window_show_page (window, "tree");
+  g_assert_cmpstr (sextant_pattern_browser_get_chosen (browser), ==, "late_sender");
+  sextant_pattern_browser_activate (browser, 0);
+  sextant_test_wait_for (window, "ready", 120);
+  assert_shown (window, sextant_test_instance_at (browser, 0), 0);
+
+  sextant_session_analyse_async (session, only, NULL, NULL, analysed_cb, &done);
+  sextant_test_wait_until (is_true, &done, 120);
+  sextant_test_wait_for (window, "ready", 120);
+  g_assert_null (sextant_window_get_error (window));
+  g_assert_cmpuint (sextant_pattern_browser_get_n_patterns (browser), ==, 1);
+  g_assert_cmpstr (sextant_pattern_browser_get_chosen (browser), ==, "wait_at_barrier");
+  assert_none (window);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  sextant_test_remove_tree (tmpdir);
+}
+
 /* A trace whose worst pattern is a diagnostic, far down the list: its
  * row, chosen first, is scrolled into view */
 static void
@@ -445,6 +497,7 @@ main (int    argc,
 
   g_test_add_func ("/window-choice/start", test_start);
   g_test_add_func ("/window-choice/store", test_store);
+  g_test_add_func ("/window-choice/pattern-gone", test_pattern_gone);
   g_test_add_func ("/window-choice/keys", test_keys);
   g_test_add_func ("/window-choice/manifest", test_manifest);
 

@@ -81,6 +81,7 @@ instances_loaded_cb (GObject      *object,
   g_autoptr(GPtrArray) records = g_task_propagate_pointer (G_TASK (result), &error);
   g_autoptr(GPtrArray) items = NULL;
   gint64 resolution;
+  gboolean kept;
 
   if (records == NULL)
     {
@@ -104,9 +105,8 @@ instances_loaded_cb (GObject      *object,
   /* the session's instance, if it is of this pattern (chosen before the
    * refill, or elsewhere meanwhile), keeps its row; choosing another
    * pattern took it from the session before this read began */
-  _sextant_pattern_browser_show_instance (self,
-                                          g_strcmp0 (_sextant_pattern_browser_instance_pattern (self), self->chosen) == 0
-                                          ? sextant_session_get_instance (self->session) : NULL);
+  kept = g_strcmp0 (_sextant_pattern_browser_instance_pattern (self), self->chosen) == 0;
+  _sextant_pattern_browser_show_instance (self, kept ? sextant_session_get_instance (self->session) : NULL);
   _sextant_pattern_browser_set_ready (self, TRUE);
 }
 

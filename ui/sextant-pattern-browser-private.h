@@ -43,7 +43,8 @@ struct _SextantPatternBrowser
   GCancellable       *cancellable;            /* of the totals, and of the instances through the next */
   GCancellable       *instances_cancellable;  /* of the chosen pattern's instances */
   char               *chosen;                 /* the chosen pattern's id */
-  guint               scroll_idle;            /* scrolls the list to the selected row; 0: none */
+  guint               scroll_tick;            /* scrolls the list to the selected row; 0: none */
+  guint               scroll_frames;          /* the frames it has seen */
 
   gboolean            ready;
   gboolean            filling;                /* the instances are being replaced: no choice made */

@@ -248,13 +248,17 @@ scroll_to_row (SextantPatternBrowser *self,
 }
 
 /* The selected row scrolled into view once the list has laid out its
- * new rows (after the redraw) */
+ * new rows: at the second frame (the first lays them out) */
 static gboolean
-scroll_when_laid_out (gpointer data)
+scroll_when_laid_out (GtkWidget     *list,
+                      GdkFrameClock *clock,
+                      gpointer       data)
 {
   SextantPatternBrowser *self = data;
 
-  self->scroll_idle = 0;
+  if (++self->scroll_frames < 2)
+    return G_SOURCE_CONTINUE;
+  self->scroll_tick = 0;
   scroll_to_row (self, gtk_single_selection_get_selected (self->pattern_selection));
 
   return G_SOURCE_REMOVE;
@@ -402,8 +406,9 @@ set_pattern_rows (SextantPatternBrowser *self,
   gtk_single_selection_set_selected (self->pattern_selection, position);
   g_signal_handlers_unblock_by_func (self->pattern_selection, pattern_selected_cb, self);
   /* the new rows have no place in the list until it lays them out */
-  if (position != GTK_INVALID_LIST_POSITION && self->scroll_idle == 0)
-    self->scroll_idle = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, scroll_when_laid_out, self, NULL);
+  self->scroll_frames = 0;
+  if (position != GTK_INVALID_LIST_POSITION && self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->patterns), scroll_when_laid_out, self, NULL);
 }
 
 /* What the scope of the analysis leaves out, if anything */
@@ -771,7 +776,9 @@ sextant_pattern_browser_dispose (GObject *object)
 {
   SextantPatternBrowser *self = SEXTANT_PATTERN_BROWSER (object);
 
-  g_clear_handle_id (&self->scroll_idle, g_source_remove);
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->patterns), self->scroll_tick);
+  self->scroll_tick = 0;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->instances_cancellable);
