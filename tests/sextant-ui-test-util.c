@@ -8,6 +8,7 @@
 #include <gdk/x11/gdkx.h>
 #include <math.h>
 
+#include "sextant-pattern-browser.h"
 #include "sextant-timeline.h"
 #include "sextant-ui-test-util.h"
 
@@ -387,4 +388,16 @@ sextant_test_timeline_rows (gpointer timeline)
     }
 
   return locs;
+}
+
+SextantInstance *
+sextant_test_instance_at (gpointer browser,
+                          guint    i)
+{
+  SextantInstance *instance = g_list_model_get_item (sextant_pattern_browser_get_instances (browser), i);
+
+  g_assert_nonnull (instance);
+  g_object_unref (instance);   /* the list keeps it */
+
+  return instance;
 }

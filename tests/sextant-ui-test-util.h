@@ -100,4 +100,9 @@ void     sextant_test_drag           (GtkWidget  *widget,
  * of several locations or a counter), in row order */
 GArray  *sextant_test_timeline_rows  (gpointer    timeline);
 
+/* The @i-th row of @browser's instance table as sorted now (a
+ * SextantPatternBrowser); the table keeps it */
+SextantInstance *sextant_test_instance_at (gpointer browser,
+                                           guint    i);
+
 G_END_DECLS

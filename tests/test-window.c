@@ -88,18 +88,6 @@ open_shown_store (Fixture *fixture)
   return store;
 }
 
-static SextantInstance *
-instance_at (SextantPatternBrowser *browser,
-             guint                  i)
-{
-  SextantInstance *instance = g_list_model_get_item (sextant_pattern_browser_get_instances (browser), i);
-
-  g_assert_nonnull (instance);
-  g_object_unref (instance);   /* the list keeps it */
-
-  return instance;
-}
-
 /* Patterns, instances, the choice ---------------------------------------------------- */
 
 static void
@@ -145,10 +133,10 @@ test_patterns (Fixture       *fixture,
   /* the worst pattern's instances, worst first, with their texts */
   instances = sextant_pattern_browser_get_instances (browser);
   g_assert_cmpuint (g_list_model_get_n_items (instances), >, 0);
-  worst = sextant_instance_get_record (instance_at (browser, 0));
+  worst = sextant_instance_get_record (sextant_test_instance_at (browser, 0));
   for (guint i = 0; i < g_list_model_get_n_items (instances); i++)
     {
-      SextantInstance *instance = instance_at (browser, i);
+      SextantInstance *instance = sextant_test_instance_at (browser, i);
       const char *lost = sextant_instance_get_lost (instance);
 
       g_assert_cmpint (sextant_instance_get_severity (instance), <=, worst->severity);
@@ -160,7 +148,7 @@ test_patterns (Fixture       *fixture,
 
   /* choosing it: its time in view, its details, its source line */
   sextant_pattern_browser_activate (browser, 0);
-  g_assert_true (sextant_session_get_instance (session) == instance_at (browser, 0));
+  g_assert_true (sextant_session_get_instance (session) == sextant_test_instance_at (browser, 0));
   sextant_test_wait_for (fixture->window, "ready", 60);
   g_assert_cmpint (sextant_session_get_view_begin (session), <=, worst->begin);
   g_assert_cmpint (sextant_session_get_view_end (session), >=, worst->end);
@@ -193,7 +181,7 @@ test_patterns (Fixture       *fixture,
       sextant_pattern_browser_select (browser, 1);
       sextant_test_wait_for (browser, "ready", 60);
       g_assert_cmpuint (g_list_model_get_n_items (instances), >, 0);
-      g_assert_cmpstr (sextant_instance_get_record (instance_at (browser, 0))->pattern, ==,
+      g_assert_cmpstr (sextant_instance_get_record (sextant_test_instance_at (browser, 0))->pattern, ==,
                        sextant_pattern_browser_get_pattern_id (browser, 1));
     }
 
@@ -403,20 +391,20 @@ test_sort (Fixture       *fixture,
   /* what a click on each header does */
   gtk_column_view_sort_by_column (view, column_titled (view, "Location"), GTK_SORT_ASCENDING);
   for (guint i = 1; i < n; i++)
-    g_assert_cmpint (sextant_instance_get_record (instance_at (browser, i - 1))->loc, <=,
-                     sextant_instance_get_record (instance_at (browser, i))->loc);
+    g_assert_cmpint (sextant_instance_get_record (sextant_test_instance_at (browser, i - 1))->loc, <=,
+                     sextant_instance_get_record (sextant_test_instance_at (browser, i))->loc);
   gtk_column_view_sort_by_column (view, column_titled (view, "Lost"), GTK_SORT_ASCENDING);
   for (guint i = 1; i < n; i++)
-    g_assert_cmpint (sextant_instance_get_severity (instance_at (browser, i - 1)), <=,
-                     sextant_instance_get_severity (instance_at (browser, i)));
+    g_assert_cmpint (sextant_instance_get_severity (sextant_test_instance_at (browser, i - 1)), <=,
+                     sextant_instance_get_severity (sextant_test_instance_at (browser, i)));
   gtk_column_view_sort_by_column (view, column_titled (view, "Diagnosis"), GTK_SORT_DESCENDING);
   for (guint i = 1; i < n; i++)
-    g_assert_cmpint (g_utf8_collate (sextant_instance_get_diagnosis (instance_at (browser, i - 1)),
-                                     sextant_instance_get_diagnosis (instance_at (browser, i))), >=, 0);
+    g_assert_cmpint (g_utf8_collate (sextant_instance_get_diagnosis (sextant_test_instance_at (browser, i - 1)),
+                                     sextant_instance_get_diagnosis (sextant_test_instance_at (browser, i))), >=, 0);
   /* the chosen row is the chosen instance whatever the order */
   sextant_pattern_browser_activate (browser, n - 1);
   g_assert_true (sextant_session_get_instance (sextant_window_get_session (fixture->window)) ==
-                 instance_at (browser, n - 1));
+                 sextant_test_instance_at (browser, n - 1));
 }
 
 /* Every cell but the diagnosis's shows its whole text; the diagnosis is

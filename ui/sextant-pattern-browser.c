@@ -3,56 +3,26 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Two reads leave the main thread, each on a connection of its own from
- * the session: the patterns' totals and their metric tree (a few dozen
- * rows, read when the session or its generation changes; the list is a
- * GtkTreeListModel over the tree's nodes that have instances below them,
- * one GtkStringObject per node, its id) and the chosen pattern's worst
- * instances (MAX_INSTANCES rows, read when a pattern is chosen). A newer
- * read cancels the one before. The instances become SextantInstance
- * objects, few enough for a GListStore; the table sorts them with the
- * sorters its template declares per column.
+ * The patterns' totals and their metric tree (a few dozen rows) are read
+ * on a connection of their own from the session, off the main thread,
+ * when the session or its generation changes (a newer read cancels the
+ * one before); the list is a GtkTreeListModel over the tree's nodes that
+ * have instances below them, one GtkStringObject per node, its id. The
+ * chosen pattern's instances are -instances.c's.
+ *
+ * The panes agree on the chosen instance, the session's: choosing another
+ * pattern (or a group) takes it from the session, so the timeline's mark,
+ * the Tree page, the source and the details all drop it together (the
+ * timeline keeps its view, so walking the list with the arrows neither
+ * zooms nor builds a tree at each row); the same pattern chosen again
+ * keeps it. An instance chosen elsewhere (a click on lost time, --instance)
+ * chooses its pattern here too.
  */
 #include "config.h"
 
 #include "sextant-report.h"
 #include "sextant-resources.h"
-#include "sextant-pattern-browser.h"
-
-#define MAX_INSTANCES 1000
-
-struct _SextantPatternBrowser
-{
-  GtkWidget           parent_instance;
-
-  /* Template widgets */
-  GtkWidget          *box;
-  GtkLabel           *status;
-  GtkWidget          *scope_box;
-  GtkLabel           *scope_label;
-  GtkListView        *patterns;               /* of `rows`: the nodes of `tree` shown */
-  GtkSingleSelection *pattern_selection;
-  GtkListItemFactory *pattern_factory;
-  GtkColumnView      *instances_view;
-  GtkColumnViewColumn *lost_column;
-  GtkSingleSelection *selection;
-  GtkSortListModel   *sorted;
-  GListStore         *instances;
-  GtkLabel           *details;
-
-  /* Owned references */
-  SextantSession     *session;
-  GSignalGroup       *session_signals;
-  GPtrArray          *totals;                 /* SextantPatternTotal with instances, worst first */
-  SextantPatternTree *tree;                   /* the metric tree of all the patterns */
-  GtkTreeListModel   *rows;                   /* the tree's rows, GtkTreeListRow of GtkStringObject (ids) */
-  GCancellable       *cancellable;            /* of the totals, and of the instances through the next */
-  GCancellable       *instances_cancellable;  /* of the chosen pattern's instances */
-  char               *chosen;                 /* the chosen pattern's id */
-
-  gboolean            ready;
-  gboolean            filling;                /* the instances are being replaced: no choice made */
-};
+#include "sextant-pattern-browser-private.h"
 
 G_DEFINE_FINAL_TYPE (SextantPatternBrowser, sextant_pattern_browser, GTK_TYPE_WIDGET)
 
@@ -70,12 +40,10 @@ static void load_totals         (SextantPatternBrowser *self);
 static void pattern_selected_cb (GtkSingleSelection    *selection,
                                  GParamSpec            *pspec,
                                  SextantPatternBrowser *self);
-static void show_details (SextantPatternBrowser *self,
-                          SextantInstance       *instance);
 
-static void
-set_ready (SextantPatternBrowser *self,
-           gboolean               ready)
+void
+_sextant_pattern_browser_set_ready (SextantPatternBrowser *self,
+                                    gboolean               ready)
 {
   if (self->ready == ready)
     return;
@@ -84,136 +52,13 @@ set_ready (SextantPatternBrowser *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
 }
 
-static void
-show_error (SextantPatternBrowser *self,
-            const GError          *error)
+void
+_sextant_pattern_browser_show_error (SextantPatternBrowser *self,
+                                     const GError          *error)
 {
   g_autofree char *text = g_strdup_printf ("The patterns cannot be read: %s", error->message);
 
   gtk_label_set_text (self->status, text);
-}
-
-static void
-clear_instances (SextantPatternBrowser *self)
-{
-  self->filling = TRUE;
-  g_list_store_remove_all (self->instances);
-  self->filling = FALSE;
-}
-
-/* The chosen pattern's instances ------------------------------------------------ */
-
-typedef struct
-{
-  SextantSession *session;
-  char           *pattern;
-} InstancesRequest;
-
-static void
-instances_request_free (InstancesRequest *request)
-{
-  g_clear_object (&request->session);
-  g_free (request->pattern);
-  g_free (request);
-}
-
-static void
-load_instances_worker (GTask        *task,
-                       gpointer      source_object,
-                       gpointer      task_data,
-                       GCancellable *cancellable)
-{
-  InstancesRequest *request = task_data;
-  g_autoptr(SextantStore) store = NULL;
-  GPtrArray *records;
-  GError *error = NULL;
-
-  if (!(store = sextant_session_open_store (request->session, &error)))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  sextant_store_set_cancellable (store, cancellable);
-  if (!(records = sextant_store_list_pattern_instances (store, request->pattern, MAX_INSTANCES, &error)))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  g_task_return_pointer (task, records, (GDestroyNotify)g_ptr_array_unref);
-}
-
-static void
-instances_loaded_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(SextantPatternBrowser) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) records = g_task_propagate_pointer (G_TASK (result), &error);
-  g_autoptr(GPtrArray) items = NULL;
-  gint64 resolution;
-
-  if (records == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_error (self, error);
-      return;
-    }
-
-  resolution = sextant_session_get_resolution (self->session);
-  items = g_ptr_array_new_full (records->len, g_object_unref);
-  /* the items own the records */
-  g_ptr_array_set_free_func (records, NULL);
-  for (guint i = 0; i < records->len; i++)
-    g_ptr_array_add (items, sextant_instance_new (g_ptr_array_index (records, i), resolution));
-
-  self->filling = TRUE;
-  g_list_store_splice (self->instances, 0, g_list_model_get_n_items (G_LIST_MODEL (self->instances)),
-                       items->pdata, items->len);
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  self->filling = FALSE;
-  show_details (self, NULL);
-  set_ready (self, TRUE);
-}
-
-static void
-cancel_too (GCancellable *cancellable,
-            GCancellable *other)
-{
-  g_cancellable_cancel (other);
-}
-
-/* Reads the instances of the @index-th pattern */
-static void
-load_instances (SextantPatternBrowser *self,
-                guint                  index)
-{
-  g_autoptr(GTask) task = NULL;
-  InstancesRequest *request;
-  const SextantPatternTotal *total;
-
-  if (self->totals == NULL || index >= self->totals->len)
-    return;
-
-  total = g_ptr_array_index (self->totals, index);
-  g_free (self->chosen);
-  self->chosen = g_strdup (total->id);
-  set_ready (self, FALSE);
-  g_cancellable_cancel (self->instances_cancellable);
-  g_clear_object (&self->instances_cancellable);
-  self->instances_cancellable = g_cancellable_new ();
-  /* a new session or generation cancels these too */
-  g_cancellable_connect (self->cancellable, G_CALLBACK (cancel_too), g_object_ref (self->instances_cancellable),
-                         g_object_unref);
-
-  request = g_new0 (InstancesRequest, 1);
-  request->session = g_object_ref (self->session);
-  request->pattern = g_strdup (total->id);
-  task = g_task_new (NULL, self->instances_cancellable, instances_loaded_cb, g_object_ref (self));
-  g_task_set_source_tag (task, load_instances);
-  g_task_set_task_data (task, request, (GDestroyNotify)instances_request_free);
-  g_task_run_in_thread (task, load_instances_worker);
 }
 
 /* The patterns ------------------------------------------------------------------ */
@@ -392,7 +237,52 @@ total_index (SextantPatternBrowser *self,
   return -1;
 }
 
-/* A pattern's row: its instances; a group's: its description */
+/* The list scrolled to show the row at @position (a pattern of the
+ * Diagnostics is far down) */
+static void
+scroll_to_row (SextantPatternBrowser *self,
+               guint                  position)
+{
+  if (position != GTK_INVALID_LIST_POSITION)
+    gtk_widget_activate_action (GTK_WIDGET (self->patterns), "list.scroll-to-item", "u", position);
+}
+
+/* The selected row scrolled into view once the list has laid out its
+ * new rows: at the second frame (the first lays them out) */
+static gboolean
+scroll_when_laid_out (GtkWidget     *list,
+                      GdkFrameClock *clock,
+                      gpointer       data)
+{
+  SextantPatternBrowser *self = data;
+
+  if (++self->scroll_frames < 2)
+    return G_SOURCE_CONTINUE;
+  self->scroll_tick = 0;
+  scroll_to_row (self, gtk_single_selection_get_selected (self->pattern_selection));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The row of the @index-th pattern selected (and in view), as the
+ * session's instance chose it: no choice of the user's (its instances are
+ * read by the caller) */
+static void
+select_pattern_row (SextantPatternBrowser *self,
+                    guint                  index)
+{
+  guint position;
+
+  g_signal_handlers_block_by_func (self->pattern_selection, pattern_selected_cb, self);
+  position = find_row (self, ((SextantPatternTotal *)g_ptr_array_index (self->totals, index))->id);
+  gtk_single_selection_set_selected (self->pattern_selection, position);
+  g_signal_handlers_unblock_by_func (self->pattern_selection, pattern_selected_cb, self);
+  scroll_to_row (self, position);
+}
+
+/* The user chose a row. A pattern's: its instances; a group's: its
+ * description. Either takes the chosen instance from the session, unless
+ * it is of that pattern (the same row again, or a row that moved) */
 static void
 pattern_selected_cb (GtkSingleSelection    *selection,
                      GParamSpec            *pspec,
@@ -403,17 +293,19 @@ pattern_selected_cb (GtkSingleSelection    *selection,
 
   if (node == NULL)
     return;
+  if (self->session != NULL && g_strcmp0 (_sextant_pattern_browser_instance_pattern (self), node->id) != 0)
+    sextant_session_set_instance (self->session, NULL);
   if ((index = total_index (self, node->id)) >= 0)
     {
-      load_instances (self, (guint)index);
+      _sextant_pattern_browser_load_instances (self, (guint)index);
       return;
     }
 
   g_cancellable_cancel (self->instances_cancellable);
   g_clear_pointer (&self->chosen, g_free);
-  clear_instances (self);
+  _sextant_pattern_browser_clear_instances (self);
   gtk_label_set_text (self->details, node->description != NULL ? node->description : "");
-  set_ready (self, TRUE);
+  _sextant_pattern_browser_set_ready (self, TRUE);
 }
 
 /* A node's row, behind the expander of its level: its title, the number
@@ -513,6 +405,10 @@ set_pattern_rows (SextantPatternBrowser *self,
     position = find_row (self, ((SextantPatternTotal *)g_ptr_array_index (self->totals, select))->id);
   gtk_single_selection_set_selected (self->pattern_selection, position);
   g_signal_handlers_unblock_by_func (self->pattern_selection, pattern_selected_cb, self);
+  /* the new rows have no place in the list until it lays them out */
+  self->scroll_frames = 0;
+  if (position != GTK_INVALID_LIST_POSITION && self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->patterns), scroll_when_laid_out, self, NULL);
 }
 
 /* What the scope of the analysis leaves out, if anything */
@@ -549,12 +445,13 @@ totals_loaded_cb (GObject      *object,
   gint64 resolution;
   gint64 worst = 0;
   guint select = 0;
+  const char *wanted;
   g_autofree char *status = NULL;
 
   if (read == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_error (self, error);
+        _sextant_pattern_browser_show_error (self, error);
       return;
     }
 
@@ -572,13 +469,24 @@ totals_loaded_cb (GObject      *object,
         g_ptr_array_add (self->totals, g_steal_pointer (&g_ptr_array_index (all, i)));
     }
 
+  /* the pattern of the session's instance (kept through an analysis run
+   * again), else the one chosen, else the worst */
+  wanted = _sextant_pattern_browser_instance_pattern (self);
+  if (wanted != NULL && total_index (self, wanted) < 0)
+    {
+      /* the analysis no longer finds its pattern: the instance is gone */
+      sextant_session_set_instance (self->session, NULL);
+      wanted = NULL;
+    }
+  if (wanted == NULL)
+    wanted = self->chosen;
   resolution = sextant_session_get_resolution (self->session);
   for (guint i = 0; i < self->totals->len; i++)
     {
       const SextantPatternTotal *total = g_ptr_array_index (self->totals, i);
 
       worst = MAX (worst, total->severity);
-      if (g_strcmp0 (total->id, self->chosen) == 0)
+      if (g_strcmp0 (total->id, wanted) == 0)
         select = i;
     }
   totals_free (read);
@@ -599,11 +507,11 @@ totals_loaded_cb (GObject      *object,
   update_scope (self);
 
   if (self->totals->len > 0)
-    load_instances (self, select);
+    _sextant_pattern_browser_load_instances (self, select);
   else
     {
-      clear_instances (self);
-      set_ready (self, TRUE);
+      _sextant_pattern_browser_clear_instances (self);
+      _sextant_pattern_browser_set_ready (self, TRUE);
     }
 }
 
@@ -615,7 +523,7 @@ load_totals (SextantPatternBrowser *self)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  set_ready (self, FALSE);
+  _sextant_pattern_browser_set_ready (self, FALSE);
   if (self->session == NULL)
     return;
 
@@ -632,97 +540,24 @@ load_totals (SextantPatternBrowser *self)
   g_task_run_in_thread (task, load_totals_worker);
 }
 
-/* The chosen instance --------------------------------------------------------- */
-
-static void
-show_details (SextantPatternBrowser *self,
-              SextantInstance       *instance)
-{
-  g_autofree char *markup = NULL;
-
-  if (instance == NULL)
-    {
-      gtk_label_set_text (self->details, g_list_model_get_n_items (G_LIST_MODEL (self->instances)) > 0
-                                         ? "Choose an instance to see what happened, where and why." : "");
-      return;
-    }
-
-  markup = sextant_instance_dup_details (instance, sextant_session_get_time_begin (self->session));
-  gtk_label_set_markup (self->details, markup);
-}
-
-static void
-selection_changed_cb (GtkSingleSelection    *selection,
-                      guint                  position,
-                      guint                  n_items,
-                      SextantPatternBrowser *self)
-{
-  SextantInstance *instance = gtk_single_selection_get_selected_item (selection);
-
-  show_details (self, instance);
-  if (!self->filling && self->session != NULL)
-    sextant_session_set_instance (self->session, instance);
-}
-
-/* The session's instance chosen elsewhere (a click on lost time in the
- * timeline, --instance): its row selected where the list has it, its
- * details shown whether or not */
+/* The session's instance, chosen here or elsewhere (a click on lost time
+ * in the timeline, --instance), or none: its pattern chosen, its row
+ * selected where the list has it, its details shown whether or not */
 static void
 session_instance_cb (SextantPatternBrowser *self)
 {
   SextantInstance *instance = sextant_session_get_instance (self->session);
-  guint position = GTK_INVALID_LIST_POSITION;
+  const char *pattern = _sextant_pattern_browser_instance_pattern (self);
+  int index;
 
-  if (instance == gtk_single_selection_get_selected_item (self->selection))
-    return;
-  for (guint i = 0; instance != NULL && i < g_list_model_get_n_items (G_LIST_MODEL (self->sorted)); i++)
+  /* of another pattern: that one is chosen, its instances listed (their
+   * refill selects the instance's row) */
+  if (pattern != NULL && g_strcmp0 (pattern, self->chosen) != 0 && (index = total_index (self, pattern)) >= 0)
     {
-      g_autoptr(SextantInstance) row = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
-
-      if (sextant_instance_get_record (row)->id == sextant_instance_get_record (instance)->id)
-        {
-          position = i;
-          break;
-        }
+      select_pattern_row (self, (guint)index);
+      _sextant_pattern_browser_load_instances (self, (guint)index);
     }
-  self->filling = TRUE;
-  gtk_single_selection_set_selected (self->selection, position);
-  self->filling = FALSE;
-  show_details (self, instance);
-}
-
-/* Enter or a double click on a row: chosen again, shown again */
-static void
-instance_activated_cb (GtkColumnView         *view,
-                       guint                  position,
-                       SextantPatternBrowser *self)
-{
-  sextant_pattern_browser_activate (self, position);
-}
-
-/**
- * sextant_pattern_browser_activate:
- * @index: a row of the instance table, as sorted now
- *
- * Chooses that instance: it becomes the session's, and is shown again if
- * it already was.
- */
-void
-sextant_pattern_browser_activate (SextantPatternBrowser *self,
-                                  guint                  index)
-{
-  g_autoptr(SextantInstance) instance = NULL;
-
-  g_return_if_fail (SEXTANT_IS_PATTERN_BROWSER (self));
-
-  if ((instance = g_list_model_get_item (G_LIST_MODEL (self->sorted), index)) == NULL || self->session == NULL)
-    return;
-
-  /* the row's selection shows its details; the choice is made once, here */
-  self->filling = TRUE;
-  gtk_single_selection_set_selected (self->selection, index);
-  self->filling = FALSE;
-  sextant_session_choose_instance (self->session, instance);
+  _sextant_pattern_browser_show_instance (self, instance);
 }
 
 /* The session ------------------------------------------------------------------- */
@@ -743,10 +578,10 @@ sextant_pattern_browser_set_session (SextantPatternBrowser *self,
   clear_rows (self);
   g_clear_pointer (&self->tree, sextant_pattern_tree_free);
   set_pattern_rows (self, 0);
-  clear_instances (self);
+  _sextant_pattern_browser_clear_instances (self);
   gtk_label_set_text (self->status, "");
   update_scope (self);
-  show_details (self, NULL);
+  _sextant_pattern_browser_show_details (self, NULL);
   load_totals (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
@@ -804,7 +639,7 @@ sextant_pattern_browser_select (SextantPatternBrowser *self,
 
   position = find_row (self, ((SextantPatternTotal *)g_ptr_array_index (self->totals, index))->id);
   if (gtk_single_selection_get_selected (self->pattern_selection) == position)
-    load_instances (self, index);
+    _sextant_pattern_browser_load_instances (self, index);
   else
     gtk_single_selection_set_selected (self->pattern_selection, position);
 }
@@ -941,6 +776,9 @@ sextant_pattern_browser_dispose (GObject *object)
 {
   SextantPatternBrowser *self = SEXTANT_PATTERN_BROWSER (object);
 
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->patterns), self->scroll_tick);
+  self->scroll_tick = 0;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->instances_cancellable);
@@ -1052,8 +890,7 @@ sextant_pattern_browser_init (SextantPatternBrowser *self)
   g_signal_connect (self->pattern_factory, "setup", G_CALLBACK (setup_pattern_row), self);
   g_signal_connect (self->pattern_factory, "bind", G_CALLBACK (bind_pattern_row), self);
   g_signal_connect (self->pattern_selection, "notify::selected", G_CALLBACK (pattern_selected_cb), self);
-  g_signal_connect (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
-  g_signal_connect (self->instances_view, "activate", G_CALLBACK (instance_activated_cb), self);
+  _sextant_pattern_browser_connect_instances (self);
   add_list_keys (self, GTK_WIDGET (self->patterns));
   add_list_keys (self, GTK_WIDGET (self->instances_view));
   /* worst first, until the user sorts otherwise */

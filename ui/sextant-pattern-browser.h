@@ -10,7 +10,8 @@
  * line and the diagnosis, whose whole text, with who waited for whom,
  * when and on which call path, is in the details under the table.
  * Choosing an instance (selecting its row, or Enter on it) makes it the
- * session's chosen instance. When the analysis ran only some patterns
+ * session's chosen instance; choosing another pattern, or a group, makes
+ * none chosen, and an instance chosen elsewhere chooses its pattern. When the analysis ran only some patterns
  * (`sextant analyze --pattern`), the browser says so and offers to
  * analyse all. It reads again when the session's generation changes.
  */
