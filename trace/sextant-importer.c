@@ -528,7 +528,7 @@ sextant_importer_run (SextantImporter  *self,
       return FALSE;
     }
   /* held until this function returns: marks the temporary files as a live
-   * import's (see remove_stale_temporaries()) */
+   * import's (see _sextant_import_remove_stale_temporaries()) */
   flock (fd, LOCK_EX);
 
   if (self->worker != NULL
@@ -553,7 +553,8 @@ sextant_importer_run (SextantImporter  *self,
   /* The new store takes the old one's place in one step: the two names are
    * exchanged (renameat2), so at every moment the store's name holds a
    * complete store, and then the old one, now at the temporary name, is
-   * removed (a killed import leaves it to remove_stale_temporaries()).
+   * removed (a killed import leaves it to
+   * _sextant_import_remove_stale_temporaries()).
    * Renaming over an existing file would also have ext4 (auto_da_alloc)
    * write the new file's delayed blocks out: 0.07-0.15 s for 100 MB, more
    * than the commit; a store is derived from the archive and not synced.
