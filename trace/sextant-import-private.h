@@ -572,4 +572,58 @@ void     _sextant_import_share_combine_max (gpointer                    inout,
                                             gconstpointer               in,
                                             gsize                       count);
 
+/* sextant-import-state.c: an import's state made (for the archive whose
+ * anchor is @anchor) and freed, and its log written into the store at the
+ * end (by kind, then location) */
+void     _sextant_import_init            (SextantImport                *import,
+                                          const char                   *anchor);
+void     _sextant_import_clear           (SextantImport                *import);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantImport, _sextant_import_clear)
+gboolean _sextant_import_write_log       (SextantImport                *import,
+                                          GError                      **error);
+
+/* sextant-import-def-files.c: the global definitions read into the store
+ * (then the locations and communicators resolved), and the local
+ * definition files, which must be read before any event */
+gboolean _sextant_import_read_definitions       (SextantImport  *import,
+                                                 const char     *anchor,
+                                                 const char     *defs_path,
+                                                 GError        **error);
+gboolean _sextant_import_read_local_definitions (SextantImport  *import,
+                                                 GError        **error);
+
+/* sextant-import-files.c */
+/* What identifies an archive in its current state (a store of it records
+ * it in meta) */
+typedef struct
+{
+  char   *anchor_abs;
+  gint64  anchor_size;
+  gint64  anchor_mtime;
+  char   *definitions_sha256;
+} SextantArchiveIdentity;
+void     _sextant_archive_identity_clear (SextantArchiveIdentity       *id);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SextantArchiveIdentity, _sextant_archive_identity_clear)
+/* The anchor's file name without ".otf2" */
+char    *_sextant_import_anchor_base_name (const char                  *anchor);
+gboolean _sextant_import_read_identity   (const char                   *anchor,
+                                          const char                   *defs,
+                                          SextantArchiveIdentity       *id,
+                                          GError                      **error);
+/* Whether @db_path is a complete store of this archive in its current state. */
+gboolean _sextant_import_store_is_current (const char                  *db_path,
+                                           const SextantArchiveIdentity *id);
+gboolean _sextant_import_write_meta      (SextantImport                *import,
+                                          const SextantArchiveIdentity *id,
+                                          GError                      **error);
+/* Removes what killed imports into @db_path left (before every import) */
+void     _sextant_import_remove_stale_temporaries (const char          *db_path);
+
+/* sextant-importer.c: @status as a GError naming @file and @what, FALSE,
+ * unless it is OTF2_SUCCESS */
+gboolean _sextant_import_otf2_check      (OTF2_ErrorCode                status,
+                                          const char                   *file,
+                                          const char                   *what,
+                                          GError                      **error);
+
 G_END_DECLS

@@ -3,8 +3,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * For the store's readers (sextant-store.c, sextant-store-shard-reads.c):
- * a row is the statement it was stepped on, kept on the reader's stack.
+ * For the store's readers (sextant-store-queries.c,
+ * sextant-store-statements.c, sextant-store-shard-reads.c): a row is the
+ * statement it was stepped on, kept on the reader's stack.
  */
 #pragma once
 
