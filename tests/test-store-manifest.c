@@ -14,7 +14,8 @@
  * is the one listed with it; a shard removed after the manifest was opened
  * makes the reads fail naming it. A shard whose write-ahead log holds
  * writes of an analysis that was killed is refused, naming it, unless an
- * analysis holds the manifest's lock (the writes are its own).
+ * analysis holds the manifest's lock (the writes are its own); a changed
+ * shard while an analysis holds it is refused saying that one is running.
  */
 #include "config.h"
 
@@ -366,6 +367,35 @@ stat_file (const char *path,
   g_assert_cmpint (g_stat (path, st), ==, 0);
 }
 
+/* Opening @manifest fails with @code, the message holding @a and @b */
+static void
+assert_refused (const char *manifest,
+                int         code,
+                const char *a,
+                const char *b)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantStore) store = sextant_store_open (manifest, &error);
+
+  g_assert_null (store);
+  g_assert_error (error, SEXTANT_TRACE_ERROR, code);
+  g_assert_nonnull (strstr (error->message, a));
+  g_assert_nonnull (strstr (error->message, b));
+}
+
+/* The lock an analysis holds on the shards' directory @dir
+ * (sextant-manifest-lock.c): close the descriptor to drop it */
+static int
+take_lock (const char *dir)
+{
+  int fd = g_open (dir, O_RDONLY | O_DIRECTORY, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+
+  return fd;
+}
+
 /* An analysis killed after it wrote into a shard (its halo, committed so
  * that its query threads read it) leaves the writes in the shard's
  * write-ahead log and the file as the manifest recorded it: the manifest
@@ -404,28 +434,29 @@ test_killed_analysis (void)
   g_assert_cmpint (sqlite3_exec (writer, "INSERT INTO meta (key, value) VALUES ('halo', 'of a killed analysis')",
                                  NULL, NULL, NULL), ==, SQLITE_OK);
 
-  manifest = sextant_store_open (manifest_path, &error);
-  g_assert_null (manifest);
-  g_assert_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT);
-  g_assert_nonnull (strstr (error->message, name));
-  g_assert_nonnull (strstr (error->message, "write-ahead log"));
-  g_clear_error (&error);
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "write-ahead log");
   stat_file (ranks[1].shard, &after);
   g_assert_cmpint (after.st_size, ==, before.st_size);
   g_assert_cmpint (after.st_mtim.tv_sec, ==, before.st_mtim.tv_sec);
   g_assert_cmpint (after.st_mtim.tv_nsec, ==, before.st_mtim.tv_nsec);
 
   /* an analysis running (its lock held): the writes are its own */
-  fd = g_open (shards_dir, O_RDONLY | O_DIRECTORY, 0);
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+  fd = take_lock (shards_dir);
   manifest = sextant_store_open (manifest_path, &error);
   g_assert_no_error (error);
   g_assert_nonnull (manifest);
   g_clear_object (&manifest);
   close (fd);
 
+  /* the writer closed: SQLite wrote its log into the file, which is now
+   * not the one recorded; while an analysis runs, that is the analysis's
+   * doing (it records the shards anew at its end) */
   g_assert_cmpint (sqlite3_close (writer), ==, SQLITE_OK);
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "changed since the import");
+  fd = take_lock (shards_dir);
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_BUSY, "run.sextant", "an analysis of this manifest is running");
+  close (fd);
+
   sextant_test_ranks_free (ranks, &hub);
   sextant_test_remove_tree (dir);
 }

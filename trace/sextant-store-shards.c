@@ -310,6 +310,7 @@ analysis_running (const char *dir)
 
 typedef struct
 {
+  const char *manifest;
   char       *dir;
   GPtrArray  *paths;
   GError     *stale;       /* the first shard that is not as the import left it */
@@ -333,6 +334,12 @@ check_row (const SextantRow  *row,
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
                  "%s: shard %" G_GINT64_FORMAT " of the parallel import is missing: import the archive again",
                  path, sextant_row_get_int (row, 0));
+  else if ((size != sextant_row_get_int (row, 2) || mtime_ns != sextant_row_get_int (row, 3)) &&
+           analysis_running (shards_dir))
+    /* not stale: it records the shards anew when it ends */
+    g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_BUSY,
+                 "%s: an analysis of this manifest is running (it writes into shard %" G_GINT64_FORMAT
+                 "): wait until it ends", check->manifest, sextant_row_get_int (row, 0));
   else if (size != sextant_row_get_int (row, 2) || mtime_ns != sextant_row_get_int (row, 3))
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
                  "%s: shard %" G_GINT64_FORMAT " of the parallel import changed since the import "
@@ -358,7 +365,8 @@ read_shards (SextantStore  *self,
   g_autofree char *shards = sextant_store_get_meta (self, "shards");
   g_autofree char *canonical = NULL;
 
-  check->dir = g_path_get_dirname (sextant_store_get_path (self));
+  check->manifest = sextant_store_get_path (self);
+  check->dir = g_path_get_dirname (check->manifest);
   check->paths = g_ptr_array_new_with_free_func (g_free);
   if (shards == NULL)
     return TRUE;
