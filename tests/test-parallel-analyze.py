@@ -28,20 +28,25 @@ And: a shard analysed alone is refused naming its manifest; sextant-mpi
 analyze on a number of ranks other than the shards' fails saying so; while
 another analysis holds the manifest's lock, both ways of analysing it
 refuse to start and leave its summary; the report of a manifest is
-written. Output is TAP.
+written; an analysis killed after it wrote into the shards leaves the
+manifest refused, naming a shard, by the first command that opens it as
+by the next. Output is TAP.
 """
 
 import fcntl
 import json
 import os
+import signal
 import sqlite3
+import subprocess
 import sys
 import tempfile
+import time
 
 import parallel_cases
 import sextant_sqlite  # noqa: F401  (the column tables)
 from parallel_cases import MPIRUN, anchor, external_archives, run
-from tap import finish, ok
+from tap import finish, ok, skip
 
 SEXTANT = os.environ.get("SEXTANT", "sextant")
 SEXTANT_MPI = os.environ.get("SEXTANT_MPI", "sextant-mpi")
@@ -184,6 +189,33 @@ def faults(work, manifest):
     res = run(SEXTANT, "report", "-f", "json", "-o", os.path.join(work, "report.json"), manifest)
     ok(res.returncode == 0 and os.path.exists(os.path.join(work, "report.json")),
        "the report of a manifest is written (tests/test-manifest-views.py compares it)", res.stdout + res.stderr)
+
+    # an analysis killed once it wrote into a shard (its halo, committed,
+    # is in the shard's write-ahead log; the file is as the manifest
+    # recorded it): the manifest is refused naming the shard, and the
+    # refusal takes nothing into the file, so the next command says the same
+    wals = [p + "-wal" for p in parts]
+    job = subprocess.Popen([SEXTANT, "analyze", "--no-user-patterns", manifest], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    written = False
+    while not written and job.poll() is None and time.monotonic() < deadline:
+        written = any(os.path.exists(w) and os.path.getsize(w) > 0 for w in wals)
+        if not written:
+            time.sleep(0.001)
+    if written:
+        job.send_signal(signal.SIGKILL)
+    job.wait()
+    if not written:
+        skip("an analysis killed after it wrote into the shards", "it ended before it was seen writing")
+        return
+    names = [os.path.basename(p) for p in parts]
+    first = run(SEXTANT, "info", manifest)
+    again = run(SEXTANT, "analyze", "--no-user-patterns", manifest)
+    ok(first.returncode == 1 and "changed since the import" in first.stderr and
+       any(n in first.stderr for n in names) and again.returncode == 1 and again.stderr == first.stderr,
+       "an analysis killed after it wrote into the shards: the manifest is refused naming the shard, "
+       "the first time as the next", first.stdout + first.stderr + again.stderr)
 
 
 def main():

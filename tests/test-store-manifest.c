@@ -12,12 +12,19 @@
  * and the lod reader's buckets, visits, messages and collective members.
  * A read of one location opens only its shard; a message found by its id
  * is the one listed with it; a shard removed after the manifest was opened
- * makes the reads fail naming it.
+ * makes the reads fail naming it. A shard whose write-ahead log holds
+ * writes of an analysis that was killed is refused, naming it, unless an
+ * analysis holds the manifest's lock (the writes are its own); a changed
+ * shard while an analysis holds it is refused saying that one is running.
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "sextant-lod-reader.h"
 #include "sextant-store-shards.h"
@@ -353,6 +360,107 @@ test_idle_ranks (void)
   check_archive ("threads-recv", 5);
 }
 
+static void
+stat_file (const char *path,
+           GStatBuf   *st)
+{
+  g_assert_cmpint (g_stat (path, st), ==, 0);
+}
+
+/* Opening @manifest fails with @code, the message holding @a and @b */
+static void
+assert_refused (const char *manifest,
+                int         code,
+                const char *a,
+                const char *b)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SextantStore) store = sextant_store_open (manifest, &error);
+
+  g_assert_null (store);
+  g_assert_error (error, SEXTANT_TRACE_ERROR, code);
+  g_assert_nonnull (strstr (error->message, a));
+  g_assert_nonnull (strstr (error->message, b));
+}
+
+/* The lock an analysis holds on the shards' directory @dir
+ * (sextant-manifest-lock.c): close the descriptor to drop it */
+static int
+take_lock (const char *dir)
+{
+  int fd = g_open (dir, O_RDONLY | O_DIRECTORY, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+
+  return fd;
+}
+
+/* An analysis killed after it wrote into a shard (its halo, committed so
+ * that its query threads read it) leaves the writes in the shard's
+ * write-ahead log and the file as the manifest recorded it: the manifest
+ * is refused, naming the shard, before a reader takes the writes into the
+ * file; while an analysis holds the manifest's lock they are its own and
+ * the manifest opens. */
+static void
+test_killed_analysis (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sextant-manifest-XXXXXX", NULL);
+  g_autofree char *gen_dir = g_build_filename (dir, "archive", NULL);
+  g_autofree char *archive = sextant_test_otf2gen ("every-kind", gen_dir);
+  g_autofree char *manifest_path = g_build_filename (dir, "run.sextant", NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *shards_dir = NULL;
+  g_autoptr(SextantStore) manifest = NULL;
+  g_autoptr(GError) error = NULL;
+  SextantTestHub hub = { 0 };
+  SextantTestRank *ranks;
+  sqlite3 *writer = NULL;
+  GStatBuf before, after;
+  int fd;
+
+  ranks = sextant_test_import_shared (archive, dir, 2, -1, &hub);
+  write_manifest (archive, manifest_path, dir, ranks, 2);
+  name = g_path_get_basename (ranks[1].shard);
+  shards_dir = g_path_get_dirname (ranks[1].shard);
+  manifest = sextant_store_open (manifest_path, &error);
+  g_assert_no_error (error);
+  g_clear_object (&manifest);
+
+  /* the writer stays open, as a killed one leaves its log: SQLite takes
+   * the log into the file when the last connection closes */
+  stat_file (ranks[1].shard, &before);
+  g_assert_cmpint (sqlite3_open (ranks[1].shard, &writer), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (writer, "INSERT INTO meta (key, value) VALUES ('halo', 'of a killed analysis')",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "write-ahead log");
+  stat_file (ranks[1].shard, &after);
+  g_assert_cmpint (after.st_size, ==, before.st_size);
+  g_assert_cmpint (after.st_mtim.tv_sec, ==, before.st_mtim.tv_sec);
+  g_assert_cmpint (after.st_mtim.tv_nsec, ==, before.st_mtim.tv_nsec);
+
+  /* an analysis running (its lock held): the writes are its own */
+  fd = take_lock (shards_dir);
+  manifest = sextant_store_open (manifest_path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (manifest);
+  g_clear_object (&manifest);
+  close (fd);
+
+  /* the writer closed: SQLite wrote its log into the file, which is now
+   * not the one recorded; while an analysis runs, that is the analysis's
+   * doing (it records the shards anew at its end) */
+  g_assert_cmpint (sqlite3_close (writer), ==, SQLITE_OK);
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "changed since the import");
+  fd = take_lock (shards_dir);
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_BUSY, "run.sextant", "an analysis of this manifest is running");
+  close (fd);
+
+  sextant_test_ranks_free (ranks, &hub);
+  sextant_test_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -361,6 +469,7 @@ main (int    argc,
   g_test_add_func ("/StoreManifest/every-kind", test_every_kind);
   g_test_add_func ("/StoreManifest/threads", test_threads);
   g_test_add_func ("/StoreManifest/idle-ranks", test_idle_ranks);
+  g_test_add_func ("/StoreManifest/killed-analysis", test_killed_analysis);
 
   return g_test_run ();
 }

@@ -9,6 +9,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -272,8 +277,40 @@ sextant_store_add_shards (SextantStore  *manifest,
          sextant_store_foreach_sql (manifest, "COMMIT", no_rows, NULL, error, "");
 }
 
+/* Bytes in @path's write-ahead log: none when every write is in the file,
+ * as the import and the analysis (which checkpoints each shard before it
+ * records it) leave a shard */
+static gint64
+wal_bytes (const char *path)
+{
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  GStatBuf st;
+
+  return g_stat (wal, &st) == 0 && S_ISREG (st.st_mode) ? st.st_size : 0;
+}
+
+/* An analysis of the manifest holds the lock on its shards' directory
+ * @dir (sextant-manifest-lock.c) and writes into the shards: the writes
+ * in their logs are its own. The probe holds a shared lock for an
+ * instant; an analysis that starts then is refused as if another ran,
+ * but the probe is only made for a shard with writes in its log. */
+static gboolean
+analysis_running (const char *dir)
+{
+  int fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  gboolean held;
+
+  if (fd < 0)
+    return FALSE;
+  held = flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close (fd);   /* drops the probe's lock */
+
+  return held;
+}
+
 typedef struct
 {
+  const char *manifest;
   char       *dir;
   GPtrArray  *paths;
   GError     *stale;       /* the first shard that is not as the import left it */
@@ -286,6 +323,7 @@ check_row (const SextantRow  *row,
 {
   Check *check = user_data;
   char *path = g_build_filename (check->dir, sextant_row_get_text (row, 1), NULL);
+  g_autofree char *shards_dir = g_path_get_dirname (path);
   gint64 size = 0;
   gint64 mtime_ns = 0;
 
@@ -296,11 +334,25 @@ check_row (const SextantRow  *row,
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
                  "%s: shard %" G_GINT64_FORMAT " of the parallel import is missing: import the archive again",
                  path, sextant_row_get_int (row, 0));
+  else if ((size != sextant_row_get_int (row, 2) || mtime_ns != sextant_row_get_int (row, 3)) &&
+           analysis_running (shards_dir))
+    /* not stale: it records the shards anew when it ends */
+    g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_BUSY,
+                 "%s: an analysis of this manifest is running (it writes into shard %" G_GINT64_FORMAT
+                 "): wait until it ends", check->manifest, sextant_row_get_int (row, 0));
   else if (size != sextant_row_get_int (row, 2) || mtime_ns != sextant_row_get_int (row, 3))
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
                  "%s: shard %" G_GINT64_FORMAT " of the parallel import changed since the import "
                  "(%" G_GINT64_FORMAT " bytes, was %" G_GINT64_FORMAT "): import the archive again",
                  path, sextant_row_get_int (row, 0), size, sextant_row_get_int (row, 2));
+  else if (wal_bytes (path) > 0 && !analysis_running (shards_dir))
+    /* the file is as recorded, but what SQLite reads of it is not: an
+     * analysis that was killed left its writes (the halo) in the log, and
+     * the first reader would take them and write them into the file */
+    g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+                 "%s: shard %" G_GINT64_FORMAT " of the parallel import changed since the import (its "
+                 "write-ahead log holds %" G_GINT64_FORMAT " bytes of an analysis that did not finish): "
+                 "import the archive again", path, sextant_row_get_int (row, 0), wal_bytes (path));
 
   return TRUE;
 }
@@ -313,7 +365,8 @@ read_shards (SextantStore  *self,
   g_autofree char *shards = sextant_store_get_meta (self, "shards");
   g_autofree char *canonical = NULL;
 
-  check->dir = g_path_get_dirname (sextant_store_get_path (self));
+  check->manifest = sextant_store_get_path (self);
+  check->dir = g_path_get_dirname (check->manifest);
   check->paths = g_ptr_array_new_with_free_func (g_free);
   if (shards == NULL)
     return TRUE;
