@@ -25,6 +25,7 @@
 
 #include <stdarg.h>
 
+#include "sextant-lod-reader.h"
 #include "sextant-store-private.h"
 #include "sextant-test-util.h"
 
@@ -582,6 +583,61 @@ test_shared (void)
   sextant_test_remove_tree (tmpdir);
 }
 
+/* A damaged chunk of the visits is refused alike by the shared views (which
+ * read its data in place) and by the timeline's lod reader (which copies
+ * it): the same error, naming the chunk, whether its data or its header is
+ * cut short (trace/sextant-chunk-row.c parses the rows of both). */
+static void
+test_damaged_chunk (void)
+{
+  static const char * const damages[] = {
+    "UPDATE visit_chunk SET data = substr (data, 2) WHERE first_row = ?",
+    "UPDATE visit_chunk SET header = substr (header, 2) WHERE first_row = ?",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_autofree char *archive = sextant_test_otf2gen ("planted-late-sender", tmpdir);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (damages); i++)
+    {
+      g_autofree char *store_dir = NULL;
+      g_autoptr(SextantStore) store = sextant_test_import (archive, &store_dir);
+      g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (SextantLodBucket));
+      g_autoptr(GError) views_error = NULL;
+      g_autoptr(GError) reader_error = NULL;
+      g_autofree char *message = NULL;
+      SextantLodReader *reader;
+      gint64 none = -1;
+      /* the chunk that holds the first visit of location 0 */
+      gint64 first_row = sextant_test_query_int (store, "SELECT max (first_row) FROM visit_chunk "
+                                                        "WHERE first_row <= (SELECT first_visit FROM location "
+                                                        "                    WHERE id = 0)");
+      gint64 t1 = sextant_test_query_int (store, "SELECT time_end + 1 FROM location WHERE id = 0");
+
+      g_assert_true (sextant_store_foreach_sql (store, damages[i], sextant_test_take_int, &none, &error, "i",
+                                                first_row));
+      g_assert_no_error (error);
+      message = g_strdup_printf ("chunk at row %" G_GINT64_FORMAT " is damaged", first_row);
+
+      g_assert_false (sextant_store_materialize_views (store, "SELECT * FROM receive_wait", &views_error));
+      g_assert_error (views_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA);
+      g_assert_cmpstr (views_error->message, ==, message);
+
+      reader = sextant_lod_reader_new (store, &error);
+      g_assert_no_error (error);
+      g_assert_false (sextant_lod_reader_read_visits (reader, 0, 0, t1, buckets, &reader_error));
+      g_assert_error (reader_error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA);
+      g_assert_cmpstr (reader_error->message, ==, message);
+      g_assert_cmpuint (buckets->len, ==, 0);
+      sextant_lod_reader_free (reader);
+
+      g_clear_object (&store);
+      sextant_test_remove_tree (store_dir);
+    }
+  sextant_test_remove_tree (tmpdir);
+}
+
 /* A test /store-views/@view/NAME for each of @names. */
 static void
 add_tests (const char         *view,
@@ -627,6 +683,7 @@ main (int    argc,
   add_tests ("collective-visit", planted_collectives, G_N_ELEMENTS (planted_collectives),
              test_planted_collectives);
   g_test_add_func ("/store-views/shared", test_shared);
+  g_test_add_func ("/store-views/damaged-chunk", test_damaged_chunk);
 
   return g_test_run ();
 }

@@ -21,3 +21,10 @@ CREATE INDEX rma_op_complete        ON rma_op (complete_time);
 CREATE INDEX rma_sync_time          ON rma_sync (time);
 CREATE INDEX lock_acquire           ON lock (acquire_time);
 CREATE INDEX lock_release           ON lock (release_time);
+
+-- The summaries of an analysis (analyze, report): each pattern's sums by
+-- location, by call path and by call site read that pattern's rows of
+-- pattern_aggregate, which the analysis writes after the load (the index
+-- grows with them). Without it each of the three queries scanned every
+-- pattern's rows, once for every pattern.
+CREATE INDEX pattern_aggregate_pattern ON pattern_aggregate (pattern);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sextant-chunk-row.h"
 #include "sextant-lod-reader-private.h"
 
 /* The chunks of one level of one location, in bucket order, or its
@@ -282,34 +283,11 @@ parse_chunk (const SextantRow  *row,
              Chunk             *chunk,
              GError           **error)
 {
-  gsize header_size = 0;
-  const guint8 *header = sextant_row_get_blob (row, 2, &header_size);
-  gint64 n = sextant_row_get_int (row, 1);
-
   memset (chunk, 0, sizeof *chunk);
-  chunk->first_row = sextant_row_get_int (row, 0);
-  if (n < 0 || n > SEXTANT_CHUNK_MAX_ROWS ||
-      !sextant_chunk_parse_header (&chunk->chunk, header, header_size, (guint)n, n_cols))
-    goto damaged;
-  if (with_data)
-    {
-      gsize size = 0;
-      const void *data = sextant_row_get_blob (row, 3, &size);
+  chunk->first_row = sextant_row_get_int (row, SEXTANT_CHUNK_ROW_FIRST_ROW);
 
-      chunk->blob = g_bytes_new (data, size);
-      if (!sextant_chunk_attach_data (&chunk->chunk, g_bytes_get_data (chunk->blob, NULL), size))
-        {
-          g_clear_pointer (&chunk->blob, g_bytes_unref);
-          goto damaged;
-        }
-    }
-
-  return TRUE;
-
-damaged:
-  g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA, "chunk at row %" G_GINT64_FORMAT " is damaged",
-               chunk->first_row);
-  return FALSE;
+  return sextant_chunk_row_parse_header (row, n_cols, &chunk->chunk, error) &&
+         (!with_data || sextant_chunk_row_attach_data (row, &chunk->chunk, &chunk->blob, error));
 }
 
 typedef struct

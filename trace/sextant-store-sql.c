@@ -273,6 +273,8 @@ const char * const _sextant_store_stmt_sql[SEXTANT_N_STMTS] = {
   [SEXTANT_QUERY_TOTAL_TIME] =
     "SELECT coalesce (sum (time_end - time_begin), 0), (SELECT value FROM meta WHERE key = 'resolution') "
     "FROM location WHERE events > 0",
+  /* the summaries of one pattern (?1) read its rows of pattern_aggregate
+   * (index pattern_aggregate_pattern) */
   [SEXTANT_QUERY_PATTERN_TOTALS] =
     "SELECT p.id, p.title, p.parent, coalesce (sum (a.instances), 0), coalesce (sum (a.severity), 0), "
     "       p.description, p.origin "

@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "sextant-chunk-row.h"
 #include "sextant-column-table.h"
 #include "sextant-store-private.h"
 #include "sextant-store-views-p2p.h"
@@ -49,24 +50,12 @@ _sextant_store_take_int (const SextantRow  *row,
   return FALSE;
 }
 
-static gboolean
-damaged_chunk (const SextantRow  *row,
-               GError           **error)
-{
-  g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_SCHEMA, "chunk at row %" G_GINT64_FORMAT " is damaged",
-               sextant_row_get_int (row, 0));
-  return FALSE;
-}
-
 gboolean
 _sextant_store_attach_chunk_data (const SextantRow  *row,
                                   SextantChunk      *chunk,
                                   GError           **error)
 {
-  gsize size = 0;
-  const guint8 *data = sextant_row_get_blob (row, 3, &size);
-
-  return sextant_chunk_attach_data (chunk, data, size) || damaged_chunk (row, error);
+  return sextant_chunk_row_attach_data (row, chunk, NULL, error);
 }
 
 gboolean
@@ -76,14 +65,8 @@ _sextant_store_parse_chunk_row (const SextantRow  *row,
                                 SextantChunk      *chunk,
                                 GError           **error)
 {
-  gsize header_size = 0;
-  const guint8 *header = sextant_row_get_blob (row, 2, &header_size);
-  gint64 n = sextant_row_get_int (row, 1);
-
-  if (n < 0 || n > SEXTANT_CHUNK_MAX_ROWS || !sextant_chunk_parse_header (chunk, header, header_size, (guint)n, n_cols))
-    return damaged_chunk (row, error);
-
-  return !with_data || _sextant_store_attach_chunk_data (row, chunk, error);
+  return sextant_chunk_row_parse_header (row, n_cols, chunk, error) &&
+         (!with_data || sextant_chunk_row_attach_data (row, chunk, NULL, error));
 }
 
 /* temp.@name of this connection as a column table reading @chunks (a copy
