@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sextant-chunk-row.h"
 #include "sextant-store-views-p2p-private.h"
 
 /* SQLite's `name LIKE 'MPI_Test%'`: ASCII letters in any case, `_` any
@@ -71,20 +72,10 @@ parse_chunk (const SextantRow  *row,
              GError           **error)
 {
   memset (out, 0, sizeof *out);
-  out->first_row = sextant_row_get_int (row, 0);
-  if (!_sextant_store_parse_chunk_row (row, n_cols, TRUE, &out->chunk, error))
-    return FALSE;
-  if (copy)
-    {
-      gsize size = 0;
-      const guint8 *data = sextant_row_get_blob (row, 3, &size);
+  out->first_row = sextant_row_get_int (row, SEXTANT_CHUNK_ROW_FIRST_ROW);
 
-      /* the same size, attached already */
-      out->data = g_bytes_new (data, size);
-      sextant_chunk_attach_data (&out->chunk, g_bytes_get_data (out->data, NULL), size);
-    }
-
-  return TRUE;
+  return _sextant_store_parse_chunk_row (row, n_cols, FALSE, &out->chunk, error) &&
+         sextant_chunk_row_attach_data (row, &out->chunk, copy ? &out->data : NULL, error);
 }
 
 static void
