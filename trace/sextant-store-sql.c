@@ -5,7 +5,7 @@
  *
  * The store's statements: every INSERT the importer runs and every query a
  * typed reader runs by number (SextantStoreStmt), each prepared once per
- * connection on first use (sextant-store.c) and kept. The other SQL of the
+ * connection on first use (sextant-store-statements.c) and kept. The other SQL of the
  * store is in the schema resources (schema-1*.sql), the readers of the
  * other sextant-store-*.c files and the pattern catalogue.
  */
