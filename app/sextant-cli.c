@@ -505,9 +505,12 @@ open_or_import (const char  *path,
 /* For analyze and report: as open_or_import(), and a manifest too (its
  * shards are analysed in parallel: docs/parallel.md, "Analysis"); a shard
  * of one is refused (analysed alone, its instances would not be the
- * manifest's). */
+ * manifest's). For analyze (@analyse), a manifest's shards are checked by
+ * the analysis under its lock, which accepts those of an analysis that
+ * did not finish. */
 static SextantStore *
 open_for_analysis (const char  *path,
+                   gboolean     analyse,
                    char       **db_path,
                    GError     **error)
 {
@@ -524,7 +527,7 @@ open_for_analysis (const char  *path,
                    manifest, manifest);
       return NULL;
     }
-  if (!(store = sextant_store_open (path, error)))
+  if (!(store = analyse ? sextant_store_open_unchecked (path, error) : sextant_store_open (path, error)))
     return NULL;
   *db_path = g_strdup (path);
 
@@ -724,7 +727,7 @@ sextant_cli_analyze (int    argc,
     if (!sextant_pattern_set_add_file (patterns, files[i], &error))
       return runtime_error (error);
 
-  if (!(store = open_for_analysis (argv[1], &db_path, &error)))
+  if (!(store = open_for_analysis (argv[1], TRUE, &db_path, &error)))
     return runtime_error (error);
 
   analysis = sextant_analysis_new (store, patterns);
@@ -819,7 +822,7 @@ sextant_cli_report (int    argc,
     return usage_error (context, "report needs -o OUT");
 
   if (!(patterns = sextant_pattern_set_new_default (&error)) ||
-      !(store = open_for_analysis (argv[1], &db_path, &error)))
+      !(store = open_for_analysis (argv[1], FALSE, &db_path, &error)))
     return runtime_error (error);
 
   /* analysed with this catalogue and its defaults already (as `sextant

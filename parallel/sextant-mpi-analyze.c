@@ -37,7 +37,7 @@ shard_analysis (SextantShardExchange  *exchange,
   g_autoptr(SextantPatternSet) set = NULL;
   g_autoptr(SextantAnalysis) analysis = NULL;
 
-  if (!(paths = sextant_store_list_shards (store, error)) ||
+  if (!(paths = sextant_store_list_shards_unchecked (store, error)) ||   /* rank 0 checked them, locked */
       !(lists = sextant_store_list_shard_locations (store, error)))
     return NULL;
   if (paths->len != n || lists->len != n)
@@ -85,11 +85,15 @@ sextant_mpi_analyze (SextantShardExchange  *exchange,
   sextant_shard_exchange_init_share (exchange, &share);
   /* rank 0 keeps the manifest open to write it at the end, when its
    * shards have changed, and holds its lock (another analysis of it would
-   * write into the same shards); the others start only once it has it,
-   * else abandon with no error of their own (rank 0 says why) */
-  store = sextant_store_open (manifest, &local_error);
-  if (rank == 0 && store != NULL)
-    lock = sextant_manifest_lock_take (store, &local_error);
+   * write into the same shards) and, under it, checks the shards (as
+   * recorded, or as an analysis that did not finish left them: the
+   * others open the manifest unchecked) and marks the manifest until it
+   * records them anew; the others start only once it has it, else abandon
+   * with no error of their own (rank 0 says why) */
+  store = sextant_store_open_unchecked (manifest, &local_error);
+  if (rank == 0 && store != NULL && (lock = sextant_manifest_lock_take (store, &local_error)) != NULL &&
+      !sextant_store_mark_analysis (store, &local_error))
+    g_clear_pointer (&lock, sextant_manifest_lock_release);
   locked = rank != 0 || lock != NULL;
   sextant_shard_exchange_bcast (exchange, &locked, 1, MPI_INT);
   if (locked && store != NULL &&

@@ -79,7 +79,9 @@ forward_progress (double      fraction,
  * once, each by a thread, then the summaries merged into the manifest
  * (cleared when a shard failed). The progress is the first shard's. The
  * manifest's lock is held throughout (another analysis of it fails with
- * %SEXTANT_TRACE_ERROR_BUSY).
+ * %SEXTANT_TRACE_ERROR_BUSY), and the manifest marked from the first write
+ * into a shard until it records them anew (readers refuse it meanwhile,
+ * and after a kill until an analysis ran again).
  */
 gboolean
 _sextant_analysis_run_manifest (SextantAnalysis  *self,
@@ -98,7 +100,7 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
   SextantStepClock clock;
 
   if (!(lock = sextant_manifest_lock_take (self->store, error)) ||
-      !(paths = sextant_store_list_shards (self->store, error)) ||
+      !(paths = sextant_store_list_shards_unchecked (self->store, error)) ||   /* checked by the lock */
       !(locations = sextant_store_list_shard_locations (self->store, error)))
     return FALSE;
   n = paths->len;
@@ -127,6 +129,13 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
   if (self->progress != NULL)
     sextant_analysis_set_progress_func (shards[0].analysis, forward_progress, self, NULL);
 
+  /* from here the shards change until the manifest records them anew */
+  if (!sextant_store_mark_analysis (self->store, error))
+    {
+      for (guint r = 0; r < n; r++)
+        g_object_unref (shards[r].analysis);
+      return FALSE;
+    }
   threads = g_new0 (GThread *, n);
   for (guint r = 0; r < n; r++)
     threads[r] = g_thread_new ("sextant-shard", run_shard, &shards[r]);

@@ -12,10 +12,10 @@
  * and the lod reader's buckets, visits, messages and collective members.
  * A read of one location opens only its shard; a message found by its id
  * is the one listed with it; a shard removed after the manifest was opened
- * makes the reads fail naming it. A shard whose write-ahead log holds
- * writes of an analysis that was killed is refused, naming it, unless an
- * analysis holds the manifest's lock (the writes are its own); a changed
- * shard while an analysis holds it is refused saying that one is running.
+ * makes the reads fail naming it. A shard changed (its write-ahead log or
+ * its file) while the manifest holds no analysis' mark is refused, naming
+ * it; with the mark, readers refuse the manifest (its last analysis did
+ * not finish, or one runs) and an analysis accepts it.
  */
 #include "config.h"
 
@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "sextant-lod-reader.h"
+#include "sextant-manifest-lock.h"
+#include "sextant-store-shard-analysis.h"
 #include "sextant-store-shards.h"
 #include "sextant-test-share.h"
 #include "sextant-test-util.h"
@@ -396,12 +398,14 @@ take_lock (const char *dir)
   return fd;
 }
 
-/* An analysis killed after it wrote into a shard (its halo, committed so
- * that its query threads read it) leaves the writes in the shard's
- * write-ahead log and the file as the manifest recorded it: the manifest
- * is refused, naming the shard, before a reader takes the writes into the
- * file; while an analysis holds the manifest's lock they are its own and
- * the manifest opens. */
+/* A shard changed while the manifest holds no analysis' mark (its
+ * write-ahead log holds writes, then the file changed) is refused naming
+ * it, "import the archive again", a lock held or not, and the refusal
+ * takes nothing into the file. With the mark (an analysis wrote into the
+ * shards and was killed before it recorded them anew), readers refuse the
+ * manifest naming it, "run sextant analyze again", or say that an analysis
+ * runs while one holds the lock; an analysis takes the lock, and its
+ * record of the shards removes the mark. */
 static void
 test_killed_analysis (void)
 {
@@ -411,7 +415,9 @@ test_killed_analysis (void)
   g_autofree char *manifest_path = g_build_filename (dir, "run.sextant", NULL);
   g_autofree char *name = NULL;
   g_autofree char *shards_dir = NULL;
+  g_autofree char *again = NULL;
   g_autoptr(SextantStore) manifest = NULL;
+  g_autoptr(SextantManifestLock) lock = NULL;
   g_autoptr(GError) error = NULL;
   SextantTestHub hub = { 0 };
   SextantTestRank *ranks;
@@ -423,6 +429,7 @@ test_killed_analysis (void)
   write_manifest (archive, manifest_path, dir, ranks, 2);
   name = g_path_get_basename (ranks[1].shard);
   shards_dir = g_path_get_dirname (ranks[1].shard);
+  again = g_strdup_printf ("run `sextant analyze %s` again", manifest_path);
   manifest = sextant_store_open (manifest_path, &error);
   g_assert_no_error (error);
   g_clear_object (&manifest);
@@ -439,23 +446,50 @@ test_killed_analysis (void)
   g_assert_cmpint (after.st_size, ==, before.st_size);
   g_assert_cmpint (after.st_mtim.tv_sec, ==, before.st_mtim.tv_sec);
   g_assert_cmpint (after.st_mtim.tv_nsec, ==, before.st_mtim.tv_nsec);
-
-  /* an analysis running (its lock held): the writes are its own */
   fd = take_lock (shards_dir);
-  manifest = sextant_store_open (manifest_path, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (manifest);
-  g_clear_object (&manifest);
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "import the archive again");
   close (fd);
 
   /* the writer closed: SQLite wrote its log into the file, which is now
-   * not the one recorded; while an analysis runs, that is the analysis's
-   * doing (it records the shards anew at its end) */
+   * not the one recorded; an analysis refuses it too */
   g_assert_cmpint (sqlite3_close (writer), ==, SQLITE_OK);
   assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "changed since the import");
   fd = take_lock (shards_dir);
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "changed since the import");
+  close (fd);
+  manifest = sextant_store_open_unchecked (manifest_path, &error);
+  g_assert_no_error (error);
+  lock = sextant_manifest_lock_take (manifest, &error);
+  g_assert_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "import the archive again"));
+  g_assert_null (lock);
+  g_clear_error (&error);
+
+  /* marked, as an analysis marks it before it writes into a shard, and
+   * killed: readers refuse it naming the manifest */
+  g_assert_true (sextant_store_mark_analysis (manifest, &error));
+  g_assert_no_error (error);
+  g_clear_object (&manifest);
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, "its last analysis did not finish (killed?)", again);
+  fd = take_lock (shards_dir);
   assert_refused (manifest_path, SEXTANT_TRACE_ERROR_BUSY, "run.sextant", "an analysis of this manifest is running");
   close (fd);
+
+  /* an analysis accepts it, and its record of the shards ends the mark */
+  manifest = sextant_store_open_unchecked (manifest_path, &error);
+  g_assert_no_error (error);
+  lock = sextant_manifest_lock_take (manifest, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (lock);
+  g_assert_true (sextant_store_merge_shard_analyses (manifest, FALSE, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&lock, sextant_manifest_lock_release);
+  g_clear_object (&manifest);
+  manifest = sextant_store_open (manifest_path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (manifest);
+  g_assert_null (sextant_store_get_meta (manifest, SEXTANT_SHARD_ANALYSIS_UNFINISHED));
+  g_clear_object (&manifest);
 
   sextant_test_ranks_free (ranks, &hub);
   sextant_test_remove_tree (dir);

@@ -37,8 +37,10 @@ struct _SextantManifestLock
  * sextant_manifest_lock_release().
  *
  * Returns: the lock, or %NULL with @error set: the shards cannot be
- *   listed, or another process analyses the manifest
- *   (%SEXTANT_TRACE_ERROR_BUSY).
+ *   listed, another process analyses the manifest
+ *   (%SEXTANT_TRACE_ERROR_BUSY), or a shard is missing or changed since
+ *   the import or the last analysis recorded it, and not by an analysis
+ *   that did not finish (sextant_store_list_shards_to_analyse()).
  */
 SextantManifestLock *
 sextant_manifest_lock_take (SextantStore  *manifest,
@@ -68,11 +70,8 @@ sextant_manifest_lock_take (SextantStore  *manifest,
       return NULL;
     }
   if (flock (fd, LOCK_EX | LOCK_NB) == 0)
-    {
-      self->fd = fd;
-      return self;
-    }
-  if (errno == EWOULDBLOCK)
+    self->fd = fd;
+  else if (errno == EWOULDBLOCK)
     {
       g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_BUSY,
                    "%s: another analysis of this manifest is running (it writes into the same shards): "
@@ -81,9 +80,21 @@ sextant_manifest_lock_take (SextantStore  *manifest,
       g_free (self);
       return NULL;
     }
-  g_debug ("%s: no lock on %s (%s): analysed without one", sextant_store_get_path (manifest), dir,
-           g_strerror (errno));
-  close (fd);
+  else
+    {
+      g_debug ("%s: no lock on %s (%s): analysed without one", sextant_store_get_path (manifest), dir,
+               g_strerror (errno));
+      close (fd);
+    }
+
+  /* under the lock: the shards as recorded, or as an analysis that did not
+   * finish left them */
+  g_clear_pointer (&paths, g_ptr_array_unref);
+  if (!(paths = sextant_store_list_shards_to_analyse (manifest, error)))
+    {
+      sextant_manifest_lock_release (self);
+      return NULL;
+    }
 
   return self;
 }

@@ -5,8 +5,9 @@
  *
  * The lock an analysis of a manifest holds while it writes into the
  * manifest's shards: two analyses of one manifest at once would write the
- * same chunks of the same shard (its halo) and damage it. A single store
- * needs none (SQLite's own locks serialize two analyses of it).
+ * same chunks of the same shard (its halo) and damage it. Taking it
+ * checks the shards (sextant_store_list_shards_to_analyse()). A single
+ * store needs none (SQLite's own locks serialize two analyses of it).
  */
 #pragma once
 

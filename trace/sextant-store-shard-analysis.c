@@ -20,6 +20,7 @@
 #include "sextant-store-instance-routes.h"
 #include "sextant-store-private.h"
 #include "sextant-store-shard-analysis.h"
+#include "sextant-store-shards.h"
 #include "sextant-store-views-private.h"
 
 static gboolean
@@ -206,7 +207,8 @@ sextant_store_merge_shard_analyses (SextantStore  *manifest,
   ok = sextant_store_exec (manifest, SEXTANT_STMT_CLEAR_PATTERNS, error) &&
        sextant_store_write_instance_routes (manifest, NULL, -1, error) &&
        sextant_store_foreach_sql (manifest, "DELETE FROM meta WHERE key IN ('analysis_selected', "
-                                            "'analysis_parameters', 'analysis_catalogue')", count_row, NULL, error,
+                                            "'analysis_parameters', 'analysis_catalogue', "
+                                            "'" SEXTANT_SHARD_ANALYSIS_UNFINISHED "')", count_row, NULL, error,
                                   "");
   for (guint i = 0; ok && i < paths->len; i++)
     {

@@ -22,7 +22,8 @@ GPtrArray *sextant_store_list_shard_locations (SextantStore  *manifest,
 /* In one transaction of @manifest: its summary replaced by the shards'
  * (@all_ok) or cleared (a shard failed: the manifest is then not
  * analysed), and every shard's size and time recorded anew (they
- * changed). */
+ * changed); the analysis' mark (SEXTANT_SHARD_ANALYSIS_UNFINISHED)
+ * removed. */
 gboolean   sextant_store_merge_shard_analyses (SextantStore  *manifest,
                                                gboolean       all_ok,
                                                GError       **error);

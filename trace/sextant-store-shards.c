@@ -290,10 +290,10 @@ wal_bytes (const char *path)
 }
 
 /* An analysis of the manifest holds the lock on its shards' directory
- * @dir (sextant-manifest-lock.c) and writes into the shards: the writes
- * in their logs are its own. The probe holds a shared lock for an
- * instant; an analysis that starts then is refused as if another ran,
- * but the probe is only made for a shard with writes in its log. */
+ * @dir (sextant-manifest-lock.c) while it writes into the shards. The
+ * probe holds a shared lock for an instant; an analysis that starts then
+ * is refused as if another ran, but the probe is only made for a manifest
+ * whose mark (SEXTANT_SHARD_ANALYSIS_UNFINISHED) is set. */
 static gboolean
 analysis_running (const char *dir)
 {
@@ -308,11 +308,21 @@ analysis_running (const char *dir)
   return held;
 }
 
+/* Which shards list_shards() accepts */
+typedef enum
+{
+  SHARDS_UNCHECKED,
+  SHARDS_READER,      /* as the manifest recorded them, and no analysis under way */
+  SHARDS_ANALYSIS,    /* as the reader, or as an analysis that did not finish left them
+                       * (the caller holds the lock and analyses them anew) */
+} ShardsCheck;
+
 typedef struct
 {
   const char *manifest;
   char       *dir;
   GPtrArray  *paths;
+  gboolean    compare;     /* with what the manifest recorded */
   GError     *stale;       /* the first shard that is not as the import left it */
 } Check;
 
@@ -323,47 +333,42 @@ check_row (const SextantRow  *row,
 {
   Check *check = user_data;
   char *path = g_build_filename (check->dir, sextant_row_get_text (row, 1), NULL);
-  g_autofree char *shards_dir = g_path_get_dirname (path);
   gint64 size = 0;
   gint64 mtime_ns = 0;
 
   g_ptr_array_add (check->paths, path);
-  if (check->stale != NULL)
+  if (check->stale != NULL || !check->compare)
     return TRUE;
   if (!stat_shard (path, &size, &mtime_ns))
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
                  "%s: shard %" G_GINT64_FORMAT " of the parallel import is missing: import the archive again",
                  path, sextant_row_get_int (row, 0));
-  else if ((size != sextant_row_get_int (row, 2) || mtime_ns != sextant_row_get_int (row, 3)) &&
-           analysis_running (shards_dir))
-    /* not stale: it records the shards anew when it ends */
-    g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_BUSY,
-                 "%s: an analysis of this manifest is running (it writes into shard %" G_GINT64_FORMAT
-                 "): wait until it ends", check->manifest, sextant_row_get_int (row, 0));
   else if (size != sextant_row_get_int (row, 2) || mtime_ns != sextant_row_get_int (row, 3))
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
                  "%s: shard %" G_GINT64_FORMAT " of the parallel import changed since the import "
                  "(%" G_GINT64_FORMAT " bytes, was %" G_GINT64_FORMAT "): import the archive again",
                  path, sextant_row_get_int (row, 0), size, sextant_row_get_int (row, 2));
-  else if (wal_bytes (path) > 0 && !analysis_running (shards_dir))
-    /* the file is as recorded, but what SQLite reads of it is not: an
-     * analysis that was killed left its writes (the halo) in the log, and
-     * the first reader would take them and write them into the file */
+  else if (wal_bytes (path) > 0)
+    /* the file is as recorded, but what SQLite reads of it is not: the
+     * first reader would take the log's writes into the file */
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
                  "%s: shard %" G_GINT64_FORMAT " of the parallel import changed since the import (its "
-                 "write-ahead log holds %" G_GINT64_FORMAT " bytes of an analysis that did not finish): "
-                 "import the archive again", path, sextant_row_get_int (row, 0), wal_bytes (path));
+                 "write-ahead log holds %" G_GINT64_FORMAT " bytes): import the archive again",
+                 path, sextant_row_get_int (row, 0), wal_bytes (path));
 
   return TRUE;
 }
 
 static gboolean
 read_shards (SextantStore  *self,
+             ShardsCheck    mode,
              Check         *check,
              GError       **error)
 {
   g_autofree char *shards = sextant_store_get_meta (self, "shards");
   g_autofree char *canonical = NULL;
+  g_autofree char *unfinished = NULL;
+  g_autofree char *first = NULL;
 
   check->manifest = sextant_store_get_path (self);
   check->dir = g_path_get_dirname (check->manifest);
@@ -377,9 +382,28 @@ read_shards (SextantStore  *self,
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
                  "%s: the manifest's shards number their collectives apart (an older Sextant's "
                  "parallel import): import the archive again", sextant_store_get_path (self));
+  /* an analysis marks the manifest before it writes into a shard, and
+   * removes the mark when it records the shards anew: with the mark set,
+   * the shards hold an analysis' writes, its own as it runs, or those of
+   * one that was killed, which the next analysis redoes */
+  unfinished = sextant_store_get_meta (self, SEXTANT_SHARD_ANALYSIS_UNFINISHED);
+  check->compare = mode != SHARDS_UNCHECKED && unfinished == NULL;
+  if (!sextant_store_foreach_sql (self, "SELECT id, path, size, mtime_ns FROM shard ORDER BY id",
+                                  check_row, check, error, ""))
+    return FALSE;
+  if (mode != SHARDS_READER || unfinished == NULL || check->stale != NULL || check->paths->len == 0)
+    return TRUE;
+  first = g_path_get_dirname (g_ptr_array_index (check->paths, 0));
+  if (analysis_running (first))
+    g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_BUSY,
+                 "%s: an analysis of this manifest is running (it writes into its shards): wait until it ends",
+                 check->manifest);
+  else
+    g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+                 "%s: its last analysis did not finish (killed?): run `sextant analyze %s` again",
+                 check->manifest, check->manifest);
 
-  return sextant_store_foreach_sql (self, "SELECT id, path, size, mtime_ns FROM shard ORDER BY id",
-                                    check_row, check, error, "");
+  return TRUE;
 }
 
 static void
@@ -394,16 +418,16 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Check, check_clear)
 
 static GPtrArray *
 list_shards (SextantStore  *self,
-             gboolean       checked,
+             ShardsCheck    mode,
              GError       **error)
 {
   g_auto(Check) check = { NULL };
 
   g_return_val_if_fail (SEXTANT_IS_STORE (self), NULL);
 
-  if (!read_shards (self, &check, error))
+  if (!read_shards (self, mode, &check, error))
     return NULL;
-  if (checked && check.stale != NULL)
+  if (mode != SHARDS_UNCHECKED && check.stale != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&check.stale));
       return NULL;
@@ -416,14 +440,21 @@ GPtrArray *
 sextant_store_list_shards (SextantStore  *self,
                            GError       **error)
 {
-  return list_shards (self, TRUE, error);
+  return list_shards (self, SHARDS_READER, error);
 }
 
 GPtrArray *
 sextant_store_list_shards_unchecked (SextantStore  *self,
                                      GError       **error)
 {
-  return list_shards (self, FALSE, error);
+  return list_shards (self, SHARDS_UNCHECKED, error);
+}
+
+GPtrArray *
+sextant_store_list_shards_to_analyse (SextantStore  *self,
+                                      GError       **error)
+{
+  return list_shards (self, SHARDS_ANALYSIS, error);
 }
 
 gboolean
@@ -433,4 +464,22 @@ sextant_store_check_shards (SextantStore  *self,
   g_autoptr(GPtrArray) paths = sextant_store_list_shards (self, error);
 
   return paths != NULL;
+}
+
+gboolean
+sextant_store_mark_analysis (SextantStore  *manifest,
+                             GError       **error)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (SEXTANT_IS_STORE (manifest), FALSE);
+
+  /* synced: a crash after the first write into a shard must find it */
+  if (!sextant_store_foreach_sql (manifest, "PRAGMA synchronous = FULL", no_rows, NULL, error, ""))
+    return FALSE;
+  ok = sextant_store_foreach_sql (manifest, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", no_rows,
+                                  NULL, error, "t", SEXTANT_SHARD_ANALYSIS_UNFINISHED);
+
+  return sextant_store_foreach_sql (manifest, "PRAGMA synchronous = NORMAL", no_rows, NULL, ok ? error : NULL, "") &&
+         ok;
 }

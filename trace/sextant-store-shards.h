@@ -8,7 +8,8 @@
  * and names the shards (stores of the same schema, each the events of its
  * locations) in its tables shard and shard_location. A manifest whose
  * shard is missing, or changed since the import (size or modification
- * time), is refused naming the shard.
+ * time), is refused naming the shard; one whose last analysis did not
+ * finish is refused by readers and analysed again by an analysis.
  */
 #pragma once
 
@@ -71,6 +72,20 @@ GPtrArray *sextant_store_list_shards (SextantStore *self,
 /* The same, changed or not (sextant_store_open_unchecked()). */
 GPtrArray *sextant_store_list_shards_unchecked (SextantStore  *self,
                                                 GError       **error);
+/* The same for an analysis that holds the manifest's lock
+ * (sextant-manifest-lock.h): as the import or the last analysis recorded
+ * them, or changed by an analysis that did not finish (its mark is set) */
+GPtrArray *sextant_store_list_shards_to_analyse (SextantStore  *self,
+                                                 GError       **error);
+
+/* The meta key an analysis of a manifest sets before it writes into a
+ * shard and removes when it records the shards anew
+ * (sextant_store_merge_shard_analyses()): while it is set, readers refuse
+ * the manifest (its last analysis did not finish: run it again) */
+#define SEXTANT_SHARD_ANALYSIS_UNFINISHED "analysis_unfinished"
+/* Sets the mark, synced; the caller holds the manifest's lock */
+gboolean sextant_store_mark_analysis (SextantStore  *manifest,
+                                      GError       **error);
 
 /* A manifest read as one trace (sextant-store-union.h): the ids that each
  * shard numbers on its own (messages, call paths; the rows of column
