@@ -412,6 +412,23 @@ halo_parse (SextantAnalysisShard  *shard,
   return TRUE;
 }
 
+/* SEXTANT_ANALYSIS_HALO_PAUSE=SECONDS: a test's hook - the analysis
+ * waits once a shard's halo is committed, so that the test can kill it
+ * there (tests/test-parallel-analyze.py) */
+static void
+pause_after_halo (guint rank)
+{
+  const char *value = g_getenv ("SEXTANT_ANALYSIS_HALO_PAUSE");
+  guint64 seconds = 0;
+
+  if (value != NULL && g_ascii_string_to_unsigned (value, 10, 1, 3600, &seconds, NULL))
+    {
+      g_debug ("shard %u: the halo is committed; waiting %" G_GUINT64_FORMAT " s (SEXTANT_ANALYSIS_HALO_PAUSE)",
+               rank, seconds);
+      g_usleep (seconds * G_USEC_PER_SEC);
+    }
+}
+
 /**
  * _sextant_analysis_shard_add_halo:
  * @failed: this shard failed before (it takes part all the same)
@@ -516,6 +533,8 @@ _sextant_analysis_shard_add_halo (SextantAnalysis  *self,
       if (!ok)
         g_clear_pointer (&shard->halo, sextant_halo_free);
       sextant_step_clock_lap (&clock, "shard %u: the halo written", shard->rank);
+      if (ok)
+        pause_after_halo (shard->rank);
     }
   if (!ok)
     g_propagate_error (error, g_steal_pointer (&local_error));

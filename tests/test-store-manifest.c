@@ -416,6 +416,7 @@ test_killed_analysis (void)
   g_autofree char *name = NULL;
   g_autofree char *shards_dir = NULL;
   g_autofree char *again = NULL;
+  g_autofree char *moved = NULL;
   g_autoptr(SextantStore) manifest = NULL;
   g_autoptr(SextantManifestLock) lock = NULL;
   g_autoptr(GError) error = NULL;
@@ -474,6 +475,11 @@ test_killed_analysis (void)
   fd = take_lock (shards_dir);
   assert_refused (manifest_path, SEXTANT_TRACE_ERROR_BUSY, "run.sextant", "an analysis of this manifest is running");
   close (fd);
+  /* a shard gone is named, the mark or not */
+  moved = g_strconcat (ranks[1].shard, ".away", NULL);
+  g_assert_cmpint (g_rename (ranks[1].shard, moved), ==, 0);
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_NOT_FOUND, name, "missing");
+  g_assert_cmpint (g_rename (moved, ranks[1].shard), ==, 0);
 
   /* an analysis accepts it, and its record of the shards ends the mark */
   manifest = sextant_store_open_unchecked (manifest_path, &error);

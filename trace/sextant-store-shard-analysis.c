@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -722,6 +723,101 @@ add_extras (SextantStore  *shard,
   return TRUE;
 }
 
+/* The halo a shard holds, in its meta (HALO_META) from the transaction
+ * that wrote it to the one that takes it out: an analysis killed in between
+ * leaves it, and the next one takes it out before it writes its own.
+ * "RMA_SYNC LOCK FIRST_PATH LAST_PATH;LOC,...;LOC,...": the own rows' last
+ * ids, the locations of the halo's visit chunks and of its profile rows. */
+#define HALO_META "halo"
+
+static void
+append_ids (GString      *text,
+            const GArray *ids,
+            gint          shift)
+{
+  for (guint i = 0; i < ids->len; i++)
+    {
+      gint64 id = g_array_index (ids, gint64, i) >> shift;
+
+      if (shift == 0 || i == 0 || g_array_index (ids, gint64, i - 1) >> shift != id)
+        g_string_append_printf (text, "%" G_GINT64_FORMAT ",", id);
+    }
+}
+
+static char *
+halo_record (const SextantHalo *halo)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_printf (text, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT ";",
+                   halo->last_rma_sync, halo->last_lock, halo->first_call_path, halo->last_call_path);
+  append_ids (text, halo->first_rows, 32);
+  g_string_append_c (text, ';');
+  append_ids (text, halo->locations, 0);
+
+  return g_string_free (text, FALSE);
+}
+
+/* The halo of halo_record()'s @text, its chunks a first row per location */
+static SextantHalo *
+halo_parse (const char  *text,
+            GError     **error)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ";", 3);
+  SextantHalo *halo;
+
+  if (g_strv_length (parts) != 3)
+    goto damaged;
+  halo = sextant_halo_new ();
+  if (sscanf (parts[0], "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+              &halo->last_rma_sync, &halo->last_lock, &halo->first_call_path, &halo->last_call_path) != 4)
+    {
+      sextant_halo_free (halo);
+      goto damaged;
+    }
+  for (guint k = 1; k <= 2; k++)
+    {
+      g_auto(GStrv) ids = g_strsplit (parts[k], ",", -1);
+
+      for (guint i = 0; ids[i] != NULL; i++)
+        if (*ids[i] != '\0')
+          {
+            gint64 id = g_ascii_strtoll (ids[i], NULL, 10);
+
+            if (k == 1)
+              id <<= 32;
+            g_array_append_val (k == 1 ? halo->first_rows : halo->locations, id);
+          }
+    }
+
+  return halo;
+
+damaged:
+  g_set_error (error, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
+               "the record of the halo an analysis left is damaged (\"%s\"): import the archive again", text);
+  return NULL;
+}
+
+/* Takes out the halo a killed analysis left in @shard, if any */
+static gboolean
+remove_left_halo (SextantStore  *shard,
+                  GError       **error)
+{
+  g_autofree char *left = sextant_store_get_meta (shard, HALO_META);
+  SextantHalo *halo;
+  gboolean ok;
+
+  if (left == NULL)
+    return TRUE;
+  if ((halo = halo_parse (left, error)) == NULL)
+    return FALSE;
+  g_debug ("%s: taking out the halo an analysis that did not finish left", sextant_store_get_path (shard));
+  ok = sextant_store_remove_halo (shard, halo, FALSE, error);
+  sextant_halo_free (halo);
+
+  return ok;
+}
+
 /**
  * sextant_store_add_halo:
  * @rows: (array length=n_rows): SEXTANT_HALO_COLUMNS integers per visit,
@@ -748,7 +844,8 @@ sextant_store_add_halo (SextantStore  *shard,
 
   if (n_rows > 0)
     qsort (rows, n_rows, SEXTANT_HALO_COLUMNS * sizeof (gint64), _sextant_compare_int64);
-  if (!sextant_store_foreach_sql (shard, "SELECT max (id) FROM rma_sync", add_max, &halo->last_rma_sync, error, "") ||
+  if (!remove_left_halo (shard, error) ||
+      !sextant_store_foreach_sql (shard, "SELECT max (id) FROM rma_sync", add_max, &halo->last_rma_sync, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT max (id) FROM lock", add_max, &halo->last_lock, error, "") ||
       !sextant_store_foreach_sql (shard, "SELECT max (id) FROM call_path", add_max, &halo->last_call_path, error,
                                   "") ||
@@ -786,6 +883,13 @@ sextant_store_add_halo (SextantStore  *shard,
   sextant_chunk_writer_free (writer);
   for (guint r = 0; ok && r < extras->len; r++)
     ok = add_extras (shard, g_ptr_array_index (extras, r), paths, halo, error);
+  if (ok)
+    {
+      g_autofree char *record = halo_record (halo);
+
+      ok = sextant_store_foreach_sql (shard, "INSERT OR REPLACE INTO meta (key, value) VALUES ('" HALO_META "', ?)",
+                                      count_row, NULL, error, "t", record);
+    }
   if (!ok)
     {
       sextant_store_rollback (shard);
@@ -819,7 +923,8 @@ sextant_store_remove_halo (SextantStore  *shard,
        sextant_store_foreach_sql (shard, "DELETE FROM lock WHERE id > ?", count_row, NULL, error, "i",
                                   halo->last_lock) &&
        sextant_store_foreach_sql (shard, "DELETE FROM call_path WHERE id > ?", count_row, NULL, error, "i",
-                                  halo->first_call_path);
+                                  halo->first_call_path) &&
+       sextant_store_foreach_sql (shard, "DELETE FROM meta WHERE key = '" HALO_META "'", count_row, NULL, error, "");
   /* the halo's chunks, a statement per location they hold (few): the
    * chunks of a location are a range of first rows */
   for (guint i = 0; ok && i < halo->first_rows->len; i++)

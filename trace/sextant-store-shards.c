@@ -337,12 +337,15 @@ check_row (const SextantRow  *row,
   gint64 mtime_ns = 0;
 
   g_ptr_array_add (check->paths, path);
-  if (check->stale != NULL || !check->compare)
+  if (check->stale != NULL)
     return TRUE;
+  /* a missing shard is named whatever the mark says */
   if (!stat_shard (path, &size, &mtime_ns))
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_NOT_FOUND,
                  "%s: shard %" G_GINT64_FORMAT " of the parallel import is missing: import the archive again",
                  path, sextant_row_get_int (row, 0));
+  else if (!check->compare)
+    return TRUE;
   else if (size != sextant_row_get_int (row, 2) || mtime_ns != sextant_row_get_int (row, 3))
     g_set_error (&check->stale, SEXTANT_TRACE_ERROR, SEXTANT_TRACE_ERROR_CORRUPT,
                  "%s: shard %" G_GINT64_FORMAT " of the parallel import changed since the import "
