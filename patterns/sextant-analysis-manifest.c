@@ -100,7 +100,7 @@ _sextant_analysis_run_manifest (SextantAnalysis  *self,
   SextantStepClock clock;
 
   if (!(lock = sextant_manifest_lock_take (self->store, error)) ||
-      !(paths = sextant_store_list_shards_unchecked (self->store, error)) ||   /* checked by the lock */
+      !(paths = g_ptr_array_ref (sextant_manifest_lock_get_shards (lock))) ||   /* checked under the lock */
       !(locations = sextant_store_list_shard_locations (self->store, error)))
     return FALSE;
   n = paths->len;

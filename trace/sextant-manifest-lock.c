@@ -26,7 +26,8 @@
 
 struct _SextantManifestLock
 {
-  int  fd;     /* the shards' directory, locked; -1: no lock taken */
+  int        fd;       /* the shards' directory, locked; -1: no lock taken */
+  GPtrArray *shards;   /* their paths, as checked under the lock */
 };
 
 /**
@@ -53,10 +54,13 @@ sextant_manifest_lock_take (SextantStore  *manifest,
 
   if (paths == NULL)
     return NULL;
-  self = g_new (SextantManifestLock, 1);
+  self = g_new0 (SextantManifestLock, 1);
   self->fd = -1;
   if (paths->len == 0)
-    return self;
+    {
+      self->shards = g_steal_pointer (&paths);
+      return self;
+    }
 
   dir = g_path_get_dirname (g_ptr_array_index (paths, 0));
   fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
@@ -89,14 +93,25 @@ sextant_manifest_lock_take (SextantStore  *manifest,
 
   /* under the lock: the shards as recorded, or as an analysis that did not
    * finish left them */
-  g_clear_pointer (&paths, g_ptr_array_unref);
-  if (!(paths = sextant_store_list_shards_to_analyse (manifest, error)))
+  if (!(self->shards = sextant_store_list_shards_to_analyse (manifest, error)))
     {
       sextant_manifest_lock_release (self);
       return NULL;
     }
 
   return self;
+}
+
+/**
+ * sextant_manifest_lock_get_shards:
+ *
+ * Returns: (transfer none) (element-type filename): the paths of the
+ *   shards, as sextant_manifest_lock_take() checked them under the lock
+ */
+GPtrArray *
+sextant_manifest_lock_get_shards (SextantManifestLock *self)
+{
+  return self->shards;
 }
 
 void
@@ -106,5 +121,6 @@ sextant_manifest_lock_release (SextantManifestLock *self)
     return;
   if (self->fd >= 0)
     close (self->fd);   /* drops the lock */
+  g_clear_pointer (&self->shards, g_ptr_array_unref);
   g_free (self);
 }

@@ -20,6 +20,7 @@ typedef struct _SextantManifestLock SextantManifestLock;
 SextantManifestLock *sextant_manifest_lock_take    (SextantStore         *manifest,
                                                     GError              **error);
 void                 sextant_manifest_lock_release (SextantManifestLock  *self);
+GPtrArray           *sextant_manifest_lock_get_shards (SextantManifestLock *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SextantManifestLock, sextant_manifest_lock_release)
 
