@@ -91,6 +91,9 @@ struct sextant__evt_journal
 
 static char journal_dir[PATH_MAX];
 static int warned_flush;
+/* SEXTANT_RECORD_TEST_KILL_ZEROING (a test's): the process kills itself
+ * half-way through zeroing its first recycled slot */
+static int kill_while_zeroing = -1;
 
 /* ---- the definition journal ---- */
 
@@ -521,6 +524,8 @@ sextant__evt_journal_new (uint64_t location,
    * process dies */
   if ((mode = journal_mode ()) == 0)
     return NULL;
+  if (kill_while_zeroing < 0)
+    kill_while_zeroing = getenv ("SEXTANT_RECORD_TEST_KILL_ZEROING") != NULL;
   if (n_slots < 1)
     n_slots = 1;
   if (n_slots > 0xffff ||
@@ -598,6 +603,9 @@ recycle (sextant__evt_journal *j)
     j->dirty = j->used;
   j->used = 0;
   j->flushing = 0;
+  /* say so before a slot is zeroed for the next chunk: a kill while it is
+   * zeroed must find the chunks in the .evt file, not in the slots */
+  atomic_store_explicit (&j->header->state, j->flushed << 16, memory_order_release);
 }
 
 void *
@@ -613,7 +621,14 @@ sextant__evt_journal_chunk (sextant__evt_journal *j)
   /* a slot of an earlier round: zero it, so that its end reads as the end
    * of the chunk (OTF2_BUFFER_END_OF_CHUNK is 0) */
   if (j->used < j->dirty)
-    memset (slot, 0, j->chunk_size);
+    {
+      if (kill_while_zeroing > 0)
+        {
+          memset (slot, 0, j->chunk_size / 2);
+          raise (SIGKILL);
+        }
+      memset (slot, 0, j->chunk_size);
+    }
   j->used++;
   atomic_store_explicit (&j->header->state, (j->flushed << 16) | j->used, memory_order_release);
   return slot;

@@ -1183,7 +1183,9 @@ def scenario_crash_flushing(ctx):
     evt = os.path.join(rec.dir, 'traces', '0.evt')
     deadline = time.time() + RUN_SECONDS
     while not os.path.exists(evt) or os.path.getsize(evt) < (4 << 20):
-        check(proc.poll() is None and time.time() < deadline, 'rank 0 did not flush')
+        if proc.poll() is not None or time.time() > deadline:
+            status, _ = finish(proc)
+            raise Failure('rank 0 did not flush in %d s (the job ended with %d)' % (RUN_SECONDS, status))
         time.sleep(0.05)
     for pid in pids:
         os.kill(pid, signal.SIGKILL)
@@ -1191,6 +1193,31 @@ def scenario_crash_flushing(ctx):
     salvage(rec, print_events=False)
     # (the kill may come before the next chunk's BUFFER_FLUSH record: the
     # journal's slot then still holds the flushed chunk, taken once)
+    expect_prefixes(rec)
+
+
+def scenario_crash_zeroing(ctx):
+    """The kill that crash-flushing hits by chance, every time: each rank
+    kills itself (SIGKILL) half-way through zeroing the slot it recycles
+    after its first flush (SEXTANT_RECORD_TEST_KILL_ZEROING). The journal's
+    state must already say that the chunk is in the .evt file: the slot it
+    held is half zeros."""
+    rec = Recording(ctx, 'crash-zeroing')
+    env = {'SEXTANT_RECORD_BUFFER': '1', 'SEXTANT_RECORD_CALLPATH': '0',
+           'SEXTANT_RECORD_TEST_KILL_ZEROING': '1'}
+    proc = rec.run('rec-crash', 2, ['loop'], env=env, expect_success=False)
+    check(proc.returncode != 0, 'a job whose ranks killed themselves exited with 0')
+    salvage(rec, print_events=False)
+    expect_prefixes(rec)
+    stops = stop_visits(rec)
+    check(any(stops.get(rank, (None,))[0] == 'killed (no signal seen: SIGKILL?)' for rank in range(2)),
+          'no rank stopped by its own SIGKILL: %s' % stops)
+
+
+def expect_prefixes(rec):
+    """Each of 2 ranks, killed in a loop of allreduces after its first
+    flush, has a prefix of what it did: their counts differ by the one or
+    two under way, and nothing is lost but a record cut by the kill."""
     counts = [n for _, n in rec.query('''SELECT c.otf2_id, COUNT(*) FROM visit v JOIN region r ON r.id = v.region
                                          JOIN location c ON c.id = v.loc WHERE r.name = 'MPI_Allreduce'
                                          GROUP BY c.otf2_id ORDER BY c.otf2_id''')]
@@ -1450,6 +1477,7 @@ SCENARIOS = {
     'crash-sigkill': scenario_crash_sigkill,
     'crash-torn': scenario_crash_torn,
     'crash-flushing': scenario_crash_flushing,
+    'crash-zeroing': scenario_crash_zeroing,
     'journal-memory': scenario_journal_memory,
     'journal-launcher-killed': scenario_journal_launcher_killed,
     'journal-dir': scenario_journal_dir,
