@@ -491,12 +491,21 @@ test_killed_analysis (void)
   g_assert_true (sextant_store_merge_shard_analyses (manifest, FALSE, &error));
   g_assert_no_error (error);
   g_clear_pointer (&lock, sextant_manifest_lock_release);
+  /* released, it stays the manifest's, shared, until the manifest closes;
+   * a reader holds it so too */
+  fd = g_open (shards_dir, O_RDONLY | O_DIRECTORY, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), !=, 0);
+  g_assert_cmpint (flock (fd, LOCK_SH | LOCK_NB), ==, 0);
   g_clear_object (&manifest);
+  g_assert_cmpint (flock (fd, LOCK_UN), ==, 0);
   manifest = sextant_store_open (manifest_path, &error);
   g_assert_no_error (error);
   g_assert_nonnull (manifest);
   g_assert_null (sextant_store_get_meta (manifest, SEXTANT_SHARD_ANALYSIS_UNFINISHED));
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), !=, 0);
   g_clear_object (&manifest);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+  close (fd);
 
   sextant_test_ranks_free (ranks, &hub);
   sextant_test_remove_tree (dir);

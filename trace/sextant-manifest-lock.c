@@ -29,8 +29,10 @@
 
 struct _SextantManifestLock
 {
-  int        fd;       /* the shards' directory, locked; -1: no lock taken */
-  GPtrArray *shards;   /* their paths, as checked under the lock */
+  int           fd;       /* the shards' directory, locked; -1: no lock taken */
+  GPtrArray    *shards;   /* their paths, as checked under the lock */
+  SextantStore *manifest; /* an analysis's: kept reading under the lock, shared,
+                           * once it is released (a weak pointer), or NULL */
 };
 
 /* How long an analysis waits for the readers that hold the shared lock */
@@ -175,11 +177,19 @@ SextantManifestLock *
 sextant_manifest_lock_take (SextantStore  *manifest,
                             GError       **error)
 {
+  SextantManifestLock *self;
+
   /* (two locks of one process on two descriptors exclude each other) */
   if (manifest->shards != NULL)
     sextant_shard_union_keep_lock (manifest->shards, NULL);
+  if ((self = take (manifest, TRUE, sextant_store_list_shards_to_analyse, error)) != NULL &&
+      manifest->shards != NULL)
+    {
+      self->manifest = manifest;
+      g_object_add_weak_pointer (G_OBJECT (manifest), (gpointer *)&self->manifest);
+    }
 
-  return take (manifest, TRUE, sextant_store_list_shards_to_analyse, error);
+  return self;
 }
 
 /**
@@ -214,11 +224,32 @@ sextant_manifest_lock_get_shards (SextantManifestLock *self)
   return self->shards;
 }
 
+/**
+ * sextant_manifest_lock_release:
+ *
+ * Drops the lock. An analysis's lock (sextant_manifest_lock_take())
+ * becomes the reader's lock of its manifest, if that is still open:
+ * what it reads next (`sextant analyze --json`, a report) is that
+ * analysis's, not one that another process starts meanwhile.
+ */
 void
 sextant_manifest_lock_release (SextantManifestLock *self)
 {
   if (self == NULL)
     return;
+  if (self->manifest != NULL)
+    {
+      SextantStore *manifest = g_steal_pointer (&self->manifest);
+
+      g_object_remove_weak_pointer (G_OBJECT (manifest), (gpointer *)&self->manifest);
+      /* (a lock held exclusive conflicts with no other: the change to
+       * shared does not wait, and no analysis comes between) */
+      if (self->fd >= 0 && flock (self->fd, LOCK_SH | LOCK_NB) == 0)
+        {
+          sextant_shard_union_keep_lock (manifest->shards, self);
+          return;
+        }
+    }
   if (self->fd >= 0)
     close (self->fd);   /* drops the lock */
   g_clear_pointer (&self->shards, g_ptr_array_unref);
