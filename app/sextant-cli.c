@@ -828,8 +828,16 @@ sextant_cli_report (int    argc,
   /* analysed with this catalogue and its defaults already (as `sextant
    * analyze` without options leaves it): its instances as they are */
   analysis = sextant_analysis_new (store, patterns);
-  if ((!sextant_analysis_is_current (analysis) && !sextant_analysis_run (analysis, NULL, &error)) ||
-      !(model = sextant_report_gather (store, source_root, &error)))
+  if (!sextant_analysis_is_current (analysis) && !sextant_analysis_run (analysis, NULL, &error))
+    return runtime_error (error);
+  /* in one read transaction: an analysis that another process commits
+   * meanwhile is not half in the report (a manifest's shards: the
+   * reader's lock, docs/parallel.md) */
+  if (!sextant_store_begin (store, &error))
+    return runtime_error (error);
+  model = sextant_report_gather (store, source_root, &error);
+  sextant_store_rollback (store);
+  if (model == NULL)
     return runtime_error (error);
 
   text = sextant_report_render (model, format);

@@ -400,12 +400,13 @@ take_lock (const char *dir)
 
 /* A shard changed while the manifest holds no analysis' mark (its
  * write-ahead log holds writes, then the file changed) is refused naming
- * it, "import the archive again", a lock held or not, and the refusal
- * takes nothing into the file. With the mark (an analysis wrote into the
- * shards and was killed before it recorded them anew), readers refuse the
- * manifest naming it, "run sextant analyze again", or say that an analysis
- * runs while one holds the lock; an analysis takes the lock, and its
- * record of the shards removes the mark. */
+ * it, "import the archive again" (by an analysis too), and the refusal
+ * takes nothing into the file; while an analysis holds the lock, readers
+ * say that it runs, the mark or not (it may not have set it yet). With the
+ * mark (an analysis wrote into the shards and was killed before it
+ * recorded them anew), readers refuse the manifest naming it, "run sextant
+ * analyze again"; an analysis takes the lock, and its record of the
+ * shards removes the mark. */
 static void
 test_killed_analysis (void)
 {
@@ -448,7 +449,7 @@ test_killed_analysis (void)
   g_assert_cmpint (after.st_mtim.tv_sec, ==, before.st_mtim.tv_sec);
   g_assert_cmpint (after.st_mtim.tv_nsec, ==, before.st_mtim.tv_nsec);
   fd = take_lock (shards_dir);
-  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "import the archive again");
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_BUSY, "run.sextant", "an analysis of this manifest is running");
   close (fd);
 
   /* the writer closed: SQLite wrote its log into the file, which is now
@@ -456,7 +457,7 @@ test_killed_analysis (void)
   g_assert_cmpint (sqlite3_close (writer), ==, SQLITE_OK);
   assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "changed since the import");
   fd = take_lock (shards_dir);
-  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_CORRUPT, name, "changed since the import");
+  assert_refused (manifest_path, SEXTANT_TRACE_ERROR_BUSY, "run.sextant", "an analysis of this manifest is running");
   close (fd);
   manifest = sextant_store_open_unchecked (manifest_path, &error);
   g_assert_no_error (error);
@@ -490,12 +491,21 @@ test_killed_analysis (void)
   g_assert_true (sextant_store_merge_shard_analyses (manifest, FALSE, &error));
   g_assert_no_error (error);
   g_clear_pointer (&lock, sextant_manifest_lock_release);
+  /* released, it stays the manifest's, shared, until the manifest closes;
+   * a reader holds it so too */
+  fd = g_open (shards_dir, O_RDONLY | O_DIRECTORY, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), !=, 0);
+  g_assert_cmpint (flock (fd, LOCK_SH | LOCK_NB), ==, 0);
   g_clear_object (&manifest);
+  g_assert_cmpint (flock (fd, LOCK_UN), ==, 0);
   manifest = sextant_store_open (manifest_path, &error);
   g_assert_no_error (error);
   g_assert_nonnull (manifest);
   g_assert_null (sextant_store_get_meta (manifest, SEXTANT_SHARD_ANALYSIS_UNFINISHED));
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), !=, 0);
   g_clear_object (&manifest);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+  close (fd);
 
   sextant_test_ranks_free (ranks, &hub);
   sextant_test_remove_tree (dir);

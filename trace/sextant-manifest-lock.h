@@ -6,8 +6,11 @@
  * The lock an analysis of a manifest holds while it writes into the
  * manifest's shards: two analyses of one manifest at once would write the
  * same chunks of the same shard (its halo) and damage it. Taking it
- * checks the shards (sextant_store_list_shards_to_analyse()). A single
- * store needs none (SQLite's own locks serialize two analyses of it).
+ * checks the shards (sextant_store_list_shards_to_analyse()). Readers
+ * hold it shared (sextant_store_open() of a manifest takes it), so that
+ * they read the shards as one analysis left them, never while another
+ * writes them. A single store needs none (SQLite's own locks serialize
+ * two analyses of it, and a reader's snapshot is its transaction's).
  */
 #pragma once
 
@@ -19,6 +22,8 @@ typedef struct _SextantManifestLock SextantManifestLock;
 
 SextantManifestLock *sextant_manifest_lock_take    (SextantStore         *manifest,
                                                     GError              **error);
+SextantManifestLock *sextant_manifest_lock_take_read (SextantStore       *manifest,
+                                                      GError            **error);
 void                 sextant_manifest_lock_release (SextantManifestLock  *self);
 GPtrArray           *sextant_manifest_lock_get_shards (SextantManifestLock *self);
 

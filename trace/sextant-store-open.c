@@ -21,6 +21,7 @@
  */
 #include "config.h"
 
+#include "sextant-manifest-lock.h"
 #include "sextant-sql-functions.h"
 #include "sextant-store-connection-private.h"
 #include "sextant-store-shards.h"
@@ -165,6 +166,7 @@ open_store (const char  *path,
   g_autofree char *checksum = NULL;
   g_autofree char *current = NULL;
   g_autoptr(GPtrArray) shards = NULL;
+  g_autoptr(SextantManifestLock) lock = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -216,12 +218,17 @@ open_store (const char  *path,
     }
 
   /* a parallel import's manifest: its shards must be as the import left
-   * them, and are read as one trace */
-  if (!(shards = check_shards ? sextant_store_list_shards (self, error)
+   * them, and are read as one trace, under the reader's lock (no analysis
+   * writes into them meanwhile) */
+  if (check_shards && !(lock = sextant_manifest_lock_take_read (self, error)))
+    return NULL;
+  if (!(shards = lock != NULL ? g_ptr_array_ref (sextant_manifest_lock_get_shards (lock))
                               : sextant_store_list_shards_unchecked (self, error)))
     return NULL;
   if (shards->len > 0 && !(self->shards = sextant_shard_union_new (self, self->db, shards, error)))
     return NULL;
+  if (self->shards != NULL)
+    sextant_shard_union_keep_lock (self->shards, g_steal_pointer (&lock));
 
   return g_steal_pointer (&self);
 }
@@ -232,7 +239,9 @@ open_store (const char  *path,
  *
  * Opens a finished store for reading and for analyses (which write their
  * results into it). Opening reads the meta table only: it is cheap, and
- * each thread that reads at the same time as another opens its own.
+ * each thread that reads at the same time as another opens its own. A
+ * manifest holds the reader's lock of its shards (sextant-manifest-lock.h)
+ * until the store is freed: an analysis by another process waits for it.
  *
  * Threading: any thread; the store belongs to it (see the file comment).
  *
@@ -240,7 +249,8 @@ open_store (const char  *path,
  *   %SEXTANT_TRACE_ERROR_NOT_FOUND when @path is not a regular file,
  *   %SEXTANT_TRACE_ERROR_SCHEMA when it is not a Sextant store, or one of
  *   another schema version or of another build's schema (import the archive
- *   again), %SEXTANT_TRACE_ERROR_STORE when SQLite cannot open it
+ *   again), %SEXTANT_TRACE_ERROR_STORE when SQLite cannot open it,
+ *   %SEXTANT_TRACE_ERROR_BUSY for a manifest that an analysis is writing
  */
 SextantStore *
 sextant_store_open (const char  *path,

@@ -98,6 +98,7 @@ struct _SextantShardUnion
   GHashTable *loc_shard;  /* location id -> rank + 1 */
   guint       n_open;
   SextantInstanceRoutes *routes;
+  SextantManifestLock *lock;  /* the reader's, or NULL */
 };
 
 typedef struct
@@ -915,6 +916,14 @@ sextant_shard_union_new (SextantStore  *manifest,
 }
 
 void
+sextant_shard_union_keep_lock (SextantShardUnion   *self,
+                               SextantManifestLock *lock)
+{
+  g_clear_pointer (&self->lock, sextant_manifest_lock_release);
+  self->lock = lock;
+}
+
+void
 sextant_shard_union_free (SextantShardUnion *self)
 {
   if (self == NULL)
@@ -926,6 +935,7 @@ sextant_shard_union_free (SextantShardUnion *self)
       g_clear_object (&self->shards[i].store);
     }
   g_free (self->shards);
+  sextant_manifest_lock_release (self->lock);   /* once the shards are closed */
   g_hash_table_unref (self->loc_shard);
   sextant_instance_routes_free (self->routes);
   g_free (self);

@@ -24,6 +24,7 @@
 
 #include <sqlite3.h>
 
+#include "sextant-manifest-lock.h"
 #include "sextant-store-shards.h"
 
 G_BEGIN_DECLS
@@ -38,6 +39,10 @@ SextantShardUnion *sextant_shard_union_new   (SextantStore  *manifest,
                                               GPtrArray     *paths,
                                               GError       **error);
 void               sextant_shard_union_free  (SextantShardUnion *self);
+/* Keeps @lock (the manifest's reader lock, sextant-manifest-lock.h;
+ * owned) until @self is freed, or until another (NULL: none) replaces it */
+void               sextant_shard_union_keep_lock (SextantShardUnion   *self,
+                                                  SextantManifestLock *lock);
 /* Shards opened so far (a query with an equality on a location opens only
  * the one that holds it). */
 guint              sextant_shard_union_get_n_open (SextantShardUnion *self);
