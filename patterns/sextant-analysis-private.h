@@ -4,8 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The analysis's fields, shared by its files: sextant-analysis.c (the
- * run: queries, instances, scope) and sextant-analysis-sites.c (where an
- * instance's call is in the source).
+ * run: the queries, on worker threads), sextant-analysis-instances.c (a
+ * query's instances written) and sextant-analysis-sites.c (where an
+ * instance's call is in the source), and the jobs the first hands the
+ * second: a pattern's query and the rows it returned.
  */
 #pragma once
 
@@ -46,6 +48,63 @@ typedef struct
   guint  count;
   gint64 first;
 } SextantInstanceRun;
+
+/* What a pattern query returned for one instance. */
+typedef struct
+{
+  gint64  loc;
+  gint64  severity;
+  gint64  visit;
+  gint64  example;      /* a visit that shows where, not charged (statistics) */
+  gint64  begin;
+  gint64  end;
+  gint64  peer;
+  gint64  message;
+  gint64  collective;
+  gint64  scl;
+  gint64  context;
+  gint64  path;
+  gint64  region;
+  gint64  enter;        /* the visit's */
+  gint64  leave;
+  char   *comment;      /* from the query, or NULL for the pattern's template */
+} Found;
+
+/* The instances a query returned, in blocks: growing never copies them,
+ * and the blocks of a written pattern serve the next query (fresh memory
+ * costs a page fault a page). */
+#define FOUND_BLOCK_ROWS 2048
+#define FOUND_POOL_BLOCKS 32
+
+typedef struct
+{
+  GPtrArray   *blocks;     /* Found[FOUND_BLOCK_ROWS] */
+  guint        len;
+  GAsyncQueue *pool;       /* the run's spare blocks */
+} FoundList;
+
+static inline Found *
+found_list_get (FoundList *list,
+                guint      i)
+{
+  return &((Found *)g_ptr_array_index (list->blocks, i / FOUND_BLOCK_ROWS))[i % FOUND_BLOCK_ROWS];
+}
+
+/* One pattern's query, run by a worker thread on its connection while the
+ * main thread writes the instances of the patterns done. */
+typedef struct
+{
+  SextantPattern *pattern;
+  GHashTable     *bound;       /* parameter name -> GVariant */
+  char           *described;   /* "eps=0s ..." */
+  guint           views;       /* the shared views it reads (sextant_store_reads_shared_views()) */
+  guint           weight;      /* how much it reads: the order jobs start in */
+  guint           index;       /* order of submission: instances are written in it */
+  FoundList       found;
+  int             col[16];     /* the columns collect_row() reads (sextant-analysis.c), -1 when absent */
+  GHashTable     *own;         /* a shard's locations (gint64*), borrowed: the rows kept; NULL: all */
+  GError         *error;
+} Job;
 
 struct _SextantAnalysis
 {
@@ -90,6 +149,21 @@ gboolean    _sextant_analysis_path_name       (SextantAnalysis  *self,
                                              GError          **error);
 const char *_sextant_analysis_site_kind_name  (SextantSiteKind   kind);
 void        _sextant_analysis_source_free     (gpointer          data);
+
+/* In sextant-analysis-instances.c: a finished job's instances written */
+guint      *_sextant_analysis_order_found     (Job              *job,
+                                             GArray          **runs);
+gboolean    _sextant_analysis_write_job       (SextantAnalysis  *self,
+                                             Job              *job,
+                                             const guint      *order,
+                                             GArray           *runs,
+                                             GError          **error);
+gboolean    _sextant_analysis_write_shard_jobs (SextantAnalysis  *self,
+                                              Job             **jobs,
+                                              guint             n_jobs,
+                                              gboolean          ok,
+                                              GCancellable     *cancellable,
+                                              GError          **error);
 
 gboolean    _sextant_analysis_is_selected     (SextantAnalysis  *self,
                                              SextantPattern   *pattern);

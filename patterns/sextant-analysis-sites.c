@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Where an instance's call is in the source, for the analysis
- * (sextant-analysis.c): the call's source code location attribute, else
+ * (sextant-analysis-instances.c): the call's source code location attribute, else
  * its calling context, else the definition of the region that encloses it
  * on its call path; and each distinct site's pattern_site row, written
  * when an instance first uses it. Workload: looked up once per source code

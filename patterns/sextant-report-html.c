@@ -41,258 +41,6 @@ format_seconds (double s)
   return g_strdup_printf ("%.2f µs", s * 1e6);
 }
 
-static void
-append_escaped (GString    *out,
-                const char *text)
-{
-  g_autofree char *escaped = g_markup_escape_text (text != NULL ? text : "", -1);
-
-  g_string_append (out, escaped);
-}
-
-/* SVG text -------------------------------------------------------------------- */
-
-/* Text sizes in the figures, CSS px; nothing is smaller than FONT_SMALL. */
-#define FONT_LABEL 12.0   /* row, rank and axis labels */
-#define FONT_SMALL 11.0   /* ticks, labels in bars, legends */
-
-/* The width of @text at @size px, estimated from the advances of DejaVu Sans
- * (Debian's default sans-serif, wider than most): the report is written
- * without fonts, so labels are placed and ellipsized by this estimate, and
- * the row labels are clipped to their column as well. */
-static double
-text_width (const char *text,
-            double      size)
-{
-  double em = 0;
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (c < 128 && strchr ("iljtfrI.,:;'|!()[] ", (int)c) != NULL)
-        em += 0.38;
-      else if (c == 'm' || c == 'w' || c == 'M' || c == 'W')
-        em += 0.92;
-      else if (g_ascii_isdigit (c))
-        em += 0.64;
-      else if (g_ascii_isupper (c))
-        em += 0.74;
-      else if (g_unichar_iswide (c))
-        em += 1.0;
-      else
-        em += 0.64;
-    }
-
-  return em * size;
-}
-
-/* @text, shortened with "…" to fit @width at @size px: in the middle (labels
- * whose two ends tell them apart: "MPI Rank 12 / … thread 3") or at the end. */
-static char *
-ellipsize (const char *text,
-           double      width,
-           double      size,
-           gboolean    middle)
-{
-  glong n = g_utf8_strlen (text, -1);
-
-  if (text_width (text, size) <= width)
-    return g_strdup (text);
-
-  for (glong keep = n - 1; keep > 0; keep--)
-    {
-      glong head = middle ? (keep + 1) / 2 : keep;
-      g_autofree char *a = g_utf8_substring (text, 0, head);
-      g_autofree char *b = g_utf8_substring (text, n - (keep - head), n);
-      g_autofree char *candidate = g_strconcat (g_strchomp (a), "…", g_strchug (b), NULL);
-
-      if (text_width (candidate, size) <= width)
-        return g_steal_pointer (&candidate);
-    }
-
-  return g_strdup ("…");
-}
-
-/* The text all of @labels begin with (@prefix bytes) and end with (@suffix),
- * in whole words: the prefix ends, the suffix begins, with an ASCII
- * separator ("MPI Rank " | "3" | " / Master thread"). Nothing is shared by
- * fewer than two labels, or where a label would be left empty. */
-static void
-shared_affixes (const char * const *labels,
-                guint               n,
-                gsize              *prefix,
-                gsize              *suffix)
-{
-  const char *first = labels[0];
-  gsize len = strlen (first);
-
-  *prefix = *suffix = n >= 2 ? len : 0;
-  for (guint i = 1; i < n; i++)
-    {
-      gsize other = strlen (labels[i]), p = 0, q = 0;
-
-      while (p < *prefix && p < other && labels[i][p] == first[p])
-        p++;
-      while (q < *suffix && q < other && labels[i][other - 1 - q] == first[len - 1 - q])
-        q++;
-      *prefix = p;
-      *suffix = q;
-    }
-  while (*prefix > 0 && (g_ascii_isalnum (first[*prefix - 1]) || (guchar)first[*prefix - 1] >= 128))
-    (*prefix)--;
-  while (*suffix > 0 && (g_ascii_isalnum (first[len - *suffix]) || (guchar)first[len - *suffix] >= 128))
-    (*suffix)--;
-  for (guint i = 0; i < n; i++)
-    if (strlen (labels[i]) <= *prefix + *suffix)
-      *prefix = *suffix = 0;
-}
-
-/* @text in lines of @width px at @size, broken at spaces; a word wider
- * than a line is ellipsized on its own. */
-static GPtrArray *
-wrap_words (const char *text,
-            double      width,
-            double      size)
-{
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  g_auto(GStrv) words = g_strsplit (text, " ", -1);
-  GString *line = NULL;
-
-  for (guint w = 0; words[w] != NULL; w++)
-    {
-      g_autofree char *longer = NULL;
-      g_autofree char *word = NULL;
-
-      if (words[w][0] == '\0')
-        continue;
-      longer = line != NULL ? g_strconcat (line->str, " ", words[w], NULL) : NULL;
-      if (longer != NULL && text_width (longer, size) <= width)
-        {
-          g_string_assign (line, longer);
-          continue;
-        }
-      if (line != NULL)
-        g_ptr_array_add (lines, g_string_free (line, FALSE));
-      word = ellipsize (words[w], width, size, TRUE);
-      line = g_string_new (word);
-    }
-  if (line != NULL)
-    g_ptr_array_add (lines, g_string_free (line, FALSE));
-
-  return lines;
-}
-
-/* @text in at most @max_lines lines of @width px at @size. What does not
- * fit loses first the @prefix bytes that the labels around it share (an
- * ellipsis instead: "…process 3 / Master thread"), then the middle of its
- * last line. */
-static GPtrArray *
-wrap_label (const char *text,
-            gsize       prefix,
-            double      width,
-            double      size,
-            guint       max_lines)
-{
-  g_autoptr(GPtrArray) lines = wrap_words (text, width, size);
-  g_autofree char *shorter = NULL;
-  g_autofree char *rest = NULL;
-
-  if (lines->len <= max_lines)
-    return g_steal_pointer (&lines);
-  if (prefix > 0)
-    {
-      shorter = g_strconcat ("…", text + prefix, NULL);
-      g_ptr_array_unref (lines);
-      lines = wrap_words (shorter, width, size);
-      if (lines->len <= max_lines)
-        return g_steal_pointer (&lines);
-    }
-
-  g_ptr_array_add (lines, NULL);
-  rest = g_strjoinv (" ", (char **)lines->pdata + max_lines - 1);
-  g_ptr_array_set_size (lines, max_lines - 1);
-  g_ptr_array_add (lines, ellipsize (rest, width, size, TRUE));
-
-  return g_steal_pointer (&lines);
-}
-
-/* A <text> with its whole text as a tooltip: <g class><title/><text/></g>.
- * @attrs are more attributes of the <text> (anchor, weight, transform). */
-static void
-svg_text (GString    *out,
-          const char *klass,
-          double      x,
-          double      y,
-          double      size,
-          const char *attrs,
-          const char *shown,
-          const char *whole)
-{
-  g_string_append_printf (out, "<g class=\"%s\"><title>", klass);
-  append_escaped (out, whole);
-  g_string_append_printf (out, "</title><text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\"%s%s>", x, y, size,
-                          attrs != NULL ? " " : "", attrs != NULL ? attrs : "");
-  append_escaped (out, shown);
-  g_string_append (out, "</text></g>");
-}
-
-/* A step of 1, 2 or 5 times a power of ten at least @minimum. */
-static double
-nice_step (double minimum)
-{
-  double power = pow (10.0, floor (log10 (minimum)));
-
-  if (minimum <= power)
-    return power;
-  if (minimum <= 2 * power)
-    return 2 * power;
-  if (minimum <= 5 * power)
-    return 5 * power;
-  return 10 * power;
-}
-
-typedef struct
-{
-  double      unit;
-  const char *name;
-} TimeUnit;
-
-static const TimeUnit time_units[] = { { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "µs" }, { 1e-9, "ns" } };
-
-/* @value in @unit with @decimals; the integer part from 10000 on in groups
- * of three digits with narrow no-break spaces (U+202F): "12 345.5 ms". */
-static char *
-format_tick (double          value,
-             const TimeUnit *unit,
-             int             decimals)
-{
-  g_autofree char *digits = g_strdup_printf ("%.*f", decimals, fabs (value / unit->unit));
-  const char *point = strchr (digits, '.');
-  gsize whole = point != NULL ? (gsize)(point - digits) : strlen (digits);
-  GString *out = g_string_new (value < 0 && g_strtod (digits, NULL) != 0 ? "-" : "");
-
-  for (gsize i = 0; i < whole; i++)
-    {
-      if (whole >= 5 && i > 0 && (whole - i) % 3 == 0)
-        g_string_append (out, "\u202f");
-      g_string_append_c (out, digits[i]);
-    }
-  g_string_append_printf (out, "%s %s", digits + whole, unit->name);
-
-  return g_string_free (out, FALSE);
-}
-
-/* Whether text in a box of @colour ("#rrggbb") reads best white. */
-static gboolean
-dark_colour (const char *colour)
-{
-  guint64 rgb = g_ascii_strtoull (colour + 1, NULL, 16);
-  double luma = 0.299 * ((rgb >> 16) & 0xff) + 0.587 * ((rgb >> 8) & 0xff) + 0.114 * (rgb & 0xff);
-
-  return luma < 140;
-}
-
 /* HTML ----------------------------------------------------------------------- */
 
 static const char html_style[] =
@@ -418,6 +166,9 @@ html_patterns (GString   *out,
                         "added up. Nodes without instances are not listed.</p>");
 }
 
+/* The units of the time axes, the largest first */
+static const TimeUnit time_units[] = { { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "µs" }, { 1e-9, "ns" } };
+
 /* A timeline of the locations involved in an instance: one row per location
  * (named as the trace names it), one lane per call depth with the regions'
  * names where they fit, the lost interval shaded behind the calls and marked
@@ -455,12 +206,12 @@ html_timeline_axis (GString *out,
     {
       g_autofree char *widest = NULL;
 
-      step = nice_step (span * spacing / plot);
+      step = _sextant_report_nice_step (span * spacing / plot);
       decimals = (int)CLAMP (ceil (-log10 (step / unit->unit) - 1e-9), 0, 9);
-      widest = format_tick (MAX (fabs (t0 - origin), fabs (t1 - origin)), unit, decimals);
-      if (text_width (widest, FONT_SMALL) + 24 <= spacing)
+      widest = _sextant_report_format_tick (MAX (fabs (t0 - origin), fabs (t1 - origin)), unit, decimals);
+      if (_sextant_report_text_width (widest, FONT_SMALL) + 24 <= spacing)
         break;
-      spacing = text_width (widest, FONT_SMALL) + 24;
+      spacing = _sextant_report_text_width (widest, FONT_SMALL) + 24;
     }
 
   g_string_append_printf (out, "<g class=\"axis\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -469,8 +220,8 @@ html_timeline_axis (GString *out,
     {
       double s = k * step;   /* not a sum of steps: no rounding creeps in */
       double x = left + (s - (t0 - origin)) / span * plot;
-      g_autofree char *label = format_tick (fabs (s) < step * 1e-6 ? 0 : s, unit, decimals);
-      double w = text_width (label, FONT_SMALL);
+      g_autofree char *label = _sextant_report_format_tick (fabs (s) < step * 1e-6 ? 0 : s, unit, decimals);
+      double w = _sextant_report_text_width (label, FONT_SMALL);
       double at = CLAMP (x, left + w / 2, right + TL_PAD - w / 2);
 
       /* a tick and its label in one group: the label is centred under its
@@ -487,8 +238,9 @@ html_timeline_axis (GString *out,
                               x, y, x, y + 5, at, y + 18, FONT_SMALL, label);
       last_end = at + w / 2;
     }
-  svg_text (out, "axis-title", left - 10, y + 18, FONT_SMALL, "text-anchor=\"end\" fill=\"#666\"",
-            "time since start", "time since the start of the run");
+  _sextant_report_svg_text (out, "axis-title", left - 10, y + 18, FONT_SMALL,
+                            "text-anchor=\"end\" fill=\"#666\"", "time since start",
+                            "time since the start of the run");
   g_string_append (out, "</g>");
 }
 
@@ -530,7 +282,8 @@ timeline_layout (JsonArray      *instances,
           const char *name = json_object_get_string_member (row, "label");
           JsonArray *visits = json_object_get_array_member (row, "visits");
 
-          layout->label = MAX (layout->label, text_width (name, FONT_LABEL) * 1.1 + 16);   /* the first in bold */
+          /* the first in bold */
+          layout->label = MAX (layout->label, _sextant_report_text_width (name, FONT_LABEL) * 1.1 + 16);
           g_ptr_array_add (labels, (gpointer)name);
           for (guint v = 0; v < json_array_get_length (visits); v++)
             for (guint p = 0; p < G_N_ELEMENTS (palette); p++)
@@ -540,7 +293,7 @@ timeline_layout (JsonArray      *instances,
     }
   layout->label = MIN (layout->label, TL_LABEL_MAX);
   if (labels->len > 0)
-    shared_affixes ((const char * const *)labels->pdata, labels->len, &layout->prefix, &suffix);
+    _sextant_report_shared_affixes ((const char * const *)labels->pdata, labels->len, &layout->prefix, &suffix);
 }
 
 static void
@@ -575,8 +328,8 @@ html_timeline (GString              *out,
       for (guint v = 0; v < json_array_get_length (visits); v++)
         depth_max = MAX (depth_max, json_object_get_int_member (json_array_get_object_element (visits, v), "depth"));
       /* as many lines as the row's lanes give room for */
-      lines = wrap_label (name, layout->prefix, (label - 14) / (r == 0 ? 1.1 : 1.0), FONT_LABEL,
-                          MAX (1, (guint)((TL_LANE * (depth_max + 1) + 2) / TL_LINE)));
+      lines = _sextant_report_wrap_label (name, layout->prefix, (label - 14) / (r == 0 ? 1.1 : 1.0), FONT_LABEL,
+                                          MAX (1, (guint)((TL_LANE * (depth_max + 1) + 2) / TL_LINE)));
 
       if (r > 0)
         g_string_append_printf (bars, "<line x1=\"0\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>",
@@ -613,11 +366,12 @@ html_timeline (GString              *out,
           g_string_append_printf (bars, " (%s)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                                   "fill=\"%s\"/>", tip, x, top, w, TL_LANE - 2, colour);
           /* the region's name inside its bar where at least a few letters fit */
-          if (w > 30 && (text = ellipsize (region, w - 8, FONT_SMALL, FALSE)) != NULL &&
+          if (w > 30 && (text = _sextant_report_ellipsize (region, w - 8, FONT_SMALL, FALSE)) != NULL &&
               g_utf8_strlen (text, -1) >= 4)
             {
               g_string_append_printf (bars, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" fill=\"%s\">",
-                                      x + 4, top + 10.5, FONT_SMALL, dark_colour (colour) ? "#fff" : "#222");
+                                      x + 4, top + 10.5, FONT_SMALL,
+                                      _sextant_report_dark_colour (colour) ? "#fff" : "#222");
               append_escaped (bars, text);
               g_string_append (bars, "</text>");
             }
@@ -638,7 +392,7 @@ html_timeline (GString              *out,
                           lost, band0, TL_HEADER - 2, band1 - band0, y - TL_HEADER + 2);
   {
     g_autofree char *caption = g_strdup_printf ("time lost: %s", lost);
-    double w = text_width (caption, FONT_SMALL);
+    double w = _sextant_report_text_width (caption, FONT_SMALL);
     double at = CLAMP ((band0 + band1) / 2, label + w / 2, TL_WIDTH - w / 2);
 
     g_string_append_printf (out, "<text x=\"%.1f\" y=\"11\" font-size=\"%.0f\" text-anchor=\"middle\" "
@@ -793,7 +547,7 @@ short_labels (JsonArray  *locations,
 
   for (guint i = 0; i < n; i++)
     labels[i] = json_object_get_string_member (json_array_get_object_element (locations, i), "label");
-  shared_affixes (labels, n, &prefix, &suffix);
+  _sextant_report_shared_affixes (labels, n, &prefix, &suffix);
 
   for (guint i = 0; i < n; i++)
     out[i] = g_strndup (labels[i] + prefix, strlen (labels[i]) - prefix - suffix);
@@ -856,13 +610,13 @@ html_matrix (GString    *out,
 
   /* cells of a size that fits the area, labels every k-th rank at readable size */
   cell = floor (CLAMP (MX_AREA / n, MX_CELL_MIN, MX_CELL_MAX));
-  k = MAX (1, (guint)round (nice_step (MX_LABEL_GAP / cell)));
+  k = MAX (1, (guint)round (_sextant_report_nice_step (MX_LABEL_GAP / cell)));
   for (guint i = 0; i < n; i += k)
-    widest = MAX (widest, text_width (names[i], FONT_LABEL));
+    widest = MAX (widest, _sextant_report_text_width (names[i], FONT_LABEL));
   widest = MIN (widest, 160);
   /* columns: short names across, as far apart as they need; long ones upright, as the rows */
   vertical = widest > 40;
-  kc = vertical ? k : MAX (k, (guint)round (nice_step ((widest + 10) / cell)));
+  kc = vertical ? k : MAX (k, (guint)round (_sextant_report_nice_step ((widest + 10) / cell)));
   side = cell * n;
   left = 26 + widest + 8;                                     /* axis title, rank labels */
   top = MX_LEGEND + 24 + (vertical ? widest + 6 : FONT_LABEL + 4);  /* legend, axis title, labels */
@@ -872,10 +626,11 @@ html_matrix (GString    *out,
   from_title = g_strdup_printf ("sender%s%s%s", shared ? " (" : "", shared ? shared : "", shared ? ")" : "");
   /* the axes' titles as long as the matrix or a little longer (bold text is
    * 10 % wider), with room for the senders', upright beside the rows */
-  to_shown = ellipsize (to_title, MAX (side, 640) / 1.1, FONT_LABEL, FALSE);
-  from_shown = ellipsize (from_title, MAX (side, 200) / 1.1, FONT_LABEL, FALSE);
-  height = top + MAX (side, 1.1 * text_width (from_shown, FONT_LABEL)) + 8;
-  width = left + MAX (MAX (side, 80 + MX_SWATCHES * 64), 1.1 * text_width (to_shown, FONT_LABEL)) + 12;
+  to_shown = _sextant_report_ellipsize (to_title, MAX (side, 640) / 1.1, FONT_LABEL, FALSE);
+  from_shown = _sextant_report_ellipsize (from_title, MAX (side, 200) / 1.1, FONT_LABEL, FALSE);
+  height = top + MAX (side, 1.1 * _sextant_report_text_width (from_shown, FONT_LABEL)) + 8;
+  width = left + MAX (MAX (side, 80 + MX_SWATCHES * 64), 1.1 * _sextant_report_text_width (to_shown, FONT_LABEL))
+          + 12;
   g_string_append_printf (out, "<p class=\"muted\">Bytes sent from the row's location to the column's; darker is "
                           "more, on a logarithmic scale (largest: %s). %s</p>", largest,
                           k > 1 || kc > 1 ? "Every location has a row and a column; the labels name "
@@ -915,33 +670,33 @@ html_matrix (GString    *out,
     g_autofree char *rotate = g_strdup_printf ("text-anchor=\"end\" font-weight=\"bold\" fill=\"#444\" "
                                                "transform=\"rotate(-90 16 %.1f)\"", top);
 
-    svg_text (out, "axis-title", left, MX_LEGEND + 14, FONT_LABEL, "font-weight=\"bold\" fill=\"#444\"",
-              to_shown, to_title);
-    svg_text (out, "axis-title", 16, top, FONT_LABEL, rotate, from_shown, from_title);
+    _sextant_report_svg_text (out, "axis-title", left, MX_LEGEND + 14, FONT_LABEL,
+                              "font-weight=\"bold\" fill=\"#444\"", to_shown, to_title);
+    _sextant_report_svg_text (out, "axis-title", 16, top, FONT_LABEL, rotate, from_shown, from_title);
   }
 
   /* the rank labels, every k-th, each with its whole name */
   for (guint i = 0; i < n; i++)
     {
       const char *whole = json_object_get_string_member (json_array_get_object_element (locations, i), "label");
-      g_autofree char *shown = ellipsize (names[i], 160, FONT_LABEL, TRUE);
+      g_autofree char *shown = _sextant_report_ellipsize (names[i], 160, FONT_LABEL, TRUE);
       g_autofree char *turn = NULL;
       double centre = cell * i + cell / 2;
 
       if (i % k == 0)
-        svg_text (out, "row-label", left - 6, top + centre, FONT_LABEL,
-                  "text-anchor=\"end\" dominant-baseline=\"central\" fill=\"#333\"", shown, whole);
+        _sextant_report_svg_text (out, "row-label", left - 6, top + centre, FONT_LABEL,
+                                  "text-anchor=\"end\" dominant-baseline=\"central\" fill=\"#333\"", shown, whole);
       if (i % kc != 0)
         continue;
       if (vertical)
         {
           turn = g_strdup_printf ("dominant-baseline=\"central\" fill=\"#333\" transform=\"rotate(-90 %.1f %.1f)\"",
                                   left + centre, top - 4);
-          svg_text (out, "col-label", left + centre, top - 4, FONT_LABEL, turn, shown, whole);
+          _sextant_report_svg_text (out, "col-label", left + centre, top - 4, FONT_LABEL, turn, shown, whole);
         }
       else
-        svg_text (out, "col-label", left + centre, top - 5, FONT_LABEL, "text-anchor=\"middle\" fill=\"#333\"",
-                  shown, whole);
+        _sextant_report_svg_text (out, "col-label", left + centre, top - 5, FONT_LABEL,
+                                  "text-anchor=\"middle\" fill=\"#333\"", shown, whole);
     }
 
   /* the cells on a light ground, ticks where the labels are */

@@ -65,7 +65,7 @@ UNION ALL SELECT (SELECT min (id) FROM location), NULL, 999949, NULL, NULL
 UNION ALL SELECT (SELECT min (id) FROM location), NULL, 50, NULL, 'its own words'
 """
 # in the order of the instances' ids: by location, visit (none first),
-# interval, peer, severity (sextant-analysis.c, compare_found)
+# interval, peer, severity (sextant-analysis-instances.c, compare_found)
 TEMPLATE_COMMENTS = [
     "its own words",
     "[MPI Rank 0|another process|0.2 µs|the call|an unknown source line||{other}]",

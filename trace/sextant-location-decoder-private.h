@@ -6,11 +6,11 @@
  * The decoder of one location's events (sextant-location-decoder.c) and
  * what its files share: the Decoder, the record callbacks' arguments, and
  * the functions every callback calls. The callbacks are split by the records
- * they take: calls, calling contexts and the rest in
- * sextant-location-decoder.c, point-to-point messages and collectives in
- * -mpi.c, one-sided operations and locks in -rma.c, threads, metrics,
- * parameters and the program in -threads.c; each of the three registers
- * its own (_sextant_location_decoder_set_*_callbacks()).
+ * they take: calls and calling contexts in -calls.c, point-to-point
+ * messages and collectives in -mpi.c, one-sided operations and locks in
+ * -rma.c, threads, metrics, parameters and the program in -threads.c, the
+ * records only counted in sextant-location-decoder.c; each of the four
+ * registers its own (_sextant_location_decoder_set_*_callbacks()).
  */
 #pragma once
 
@@ -269,8 +269,8 @@ top_region (Decoder *self)
       return _sextant_import_fail ((self)->import, store_error); \
   } G_STMT_END
 
-/* Converts a timestamp to store ticks and repairs disorder. Also counts the
- * record; every callback calls it first. */
+/* In -calls.c: converts a timestamp to store ticks and repairs disorder.
+ * Also counts the record; every callback calls it first. */
 G_GNUC_INTERNAL
 gint64                  _sextant_decoder_record     (Decoder          *self,
                                                      SextantEventKind  kind,
@@ -278,6 +278,10 @@ gint64                  _sextant_decoder_record     (Decoder          *self,
 G_GNUC_INTERNAL
 const SextantRegionDef *_sextant_decoder_region_def (Decoder          *self,
                                                      guint32           region);
+/* In -calls.c: closes the visits still open at the location's end */
+G_GNUC_INTERNAL
+gboolean                _sextant_decoder_close_visits (Decoder  *self,
+                                                       GError  **error);
 
 /* In -mpi.c: a point of this location's time line (a request's post), and
  * a send half for the matcher */
@@ -312,6 +316,7 @@ gboolean                _sextant_decoder_write_lock (Decoder            *self,
                                                      GError            **error);
 
 /* the functions are hidden, so that a file's own calls can be inlined */
+G_GNUC_INTERNAL void _sextant_location_decoder_set_call_callbacks   (OTF2_EvtReaderCallbacks *cb);
 G_GNUC_INTERNAL void _sextant_location_decoder_set_mpi_callbacks    (OTF2_EvtReaderCallbacks *cb);
 G_GNUC_INTERNAL void _sextant_location_decoder_set_rma_callbacks    (OTF2_EvtReaderCallbacks *cb);
 G_GNUC_INTERNAL void _sextant_location_decoder_set_thread_callbacks (OTF2_EvtReaderCallbacks *cb);
