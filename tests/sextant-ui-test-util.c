@@ -139,6 +139,34 @@ sextant_test_wait_until (gboolean (*done) (gpointer data),
   g_source_remove (timeout);
 }
 
+static void
+analysed_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (sextant_session_analyse_finish (SEXTANT_SESSION (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *)user_data = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *)data;
+}
+
+void
+sextant_test_analyse (SextantSession     *session,
+                      const char * const *patterns)
+{
+  gboolean done = FALSE;
+
+  sextant_session_analyse_async (session, patterns, NULL, NULL, analysed_cb, &done);
+  sextant_test_wait_until (is_true, &done, 300);
+}
+
 void
 sextant_test_xdotool (const char *first,
                       ...)

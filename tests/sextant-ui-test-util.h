@@ -41,6 +41,10 @@ SextantSession *sextant_test_load_session (const char *path);
 void     sextant_test_wait_until     (gboolean   (*done) (gpointer data),
                                       gpointer    data,
                                       guint       seconds);
+/* Runs @session's analysis of @patterns (NULL: all) and the main loop
+ * until it has ended; fails the test if it fails */
+void     sextant_test_analyse        (SextantSession     *session,
+                                      const char * const *patterns);
 /* Runs xdotool with these arguments (NULL-terminated); fails the test if
  * it fails. Real X events: the X server sends them to the focused window */
 void     sextant_test_xdotool        (const char *first,

@@ -425,24 +425,6 @@ test_keys (void)
   sextant_test_remove_tree (tmpdir);
 }
 
-static void
-analysed_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (sextant_session_analyse_finish (SEXTANT_SESSION (object), result, &error));
-  g_assert_no_error (error);
-  *(gboolean *)user_data = TRUE;
-}
-
-static gboolean
-is_true (gpointer data)
-{
-  return *(gboolean *)data;
-}
-
 /* An analysis run again that no longer finds the chosen instance's
  * pattern (a partial one, of Wait at Barrier alone): the instance goes
  * from every pane; the list has the patterns found, one chosen */
@@ -454,7 +436,6 @@ test_pattern_gone (void)
   SextantPatternBrowser *browser = sextant_window_get_pattern_browser (window);
   SextantSession *session = sextant_window_get_session (window);
   const char *only[] = { "wait_at_barrier", NULL };
-  gboolean done = FALSE;
 
   sextant_window_show_page (window, "tree");
   g_assert_cmpstr (sextant_pattern_browser_get_chosen (browser), ==, "late_sender");
@@ -462,8 +443,7 @@ test_pattern_gone (void)
   sextant_test_wait_for (window, "ready", 120);
   assert_shown (window, sextant_test_instance_at (browser, 0), 0);
 
-  sextant_session_analyse_async (session, only, NULL, NULL, analysed_cb, &done);
-  sextant_test_wait_until (is_true, &done, 120);
+  sextant_test_analyse (session, only);
   sextant_test_wait_for (window, "ready", 120);
   g_assert_null (sextant_window_get_error (window));
   g_assert_cmpuint (sextant_pattern_browser_get_n_patterns (browser), ==, 1);

@@ -7,8 +7,8 @@
  * queries and those of the typed readers, prepared for each call and
  * summed over the shards of a manifest where they say so; queries that are
  * not Sextant's own (the pattern files), validated before they run; meta,
- * names by id, the activity behind a delay and the scope of the last
- * analysis.
+ * names by id, the activity behind a delay, the scope of the last
+ * analysis and the file's data version.
  */
 #include "config.h"
 
@@ -18,6 +18,7 @@
 #include "sextant-sql-functions.h"
 #include "sextant-store-connection-private.h"
 #include "sextant-store-shard-reads.h"
+#include "sextant-store-views-private.h"
 
 /* Prepares @sql (not cached: a callback may run another query of the same
  * kind), binds the parameters and hands each row to @func. A callback that
@@ -476,6 +477,31 @@ sextant_analysis_scope_clear (SextantAnalysisScope *scope)
   g_clear_pointer (&scope->selected, g_strfreev);
   g_clear_pointer (&scope->parameters, g_free);
   scope->analysed = FALSE;
+}
+
+/**
+ * sextant_store_get_data_version:
+ * @version: (out): SQLite's data version of the store's file
+ *
+ * A number that changes when another connection - another program, or
+ * another thread's store - has committed to the store's file since the
+ * last call (PRAGMA data_version; this connection's own commits do not
+ * change it): how a window sees an analysis made elsewhere.
+ *
+ * Threading: the store's owning thread.
+ *
+ * Returns: %TRUE, or %FALSE with @error set
+ */
+gboolean
+sextant_store_get_data_version (SextantStore  *self,
+                                gint64        *version,
+                                GError       **error)
+{
+  g_return_val_if_fail (SEXTANT_IS_STORE (self), FALSE);
+  g_return_val_if_fail (version != NULL, FALSE);
+
+  *version = 0;
+  return sextant_store_foreach_sql (self, "PRAGMA data_version", _sextant_store_take_int, version, error, "");
 }
 
 /**

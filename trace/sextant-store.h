@@ -450,6 +450,9 @@ typedef struct
 } SextantAnalysisScope;
 
 void          sextant_analysis_scope_clear       (SextantAnalysisScope *scope);
+gboolean      sextant_store_get_data_version     (SextantStore         *self,
+                                                  gint64               *version,
+                                                  GError              **error);
 gboolean      sextant_store_get_analysis_scope   (SextantStore         *self,
                                                   SextantAnalysisScope *scope,
                                                   GError              **error);

@@ -5,7 +5,10 @@
  *
  * A session's analysis: SextantAnalysis's async pair on a connection
  * opened for it; when it has written its instances, the generation counts
- * up and the views read again.
+ * up and the views read again. The same happens when another program
+ * (`sextant analyze`, another window) analyses the store while the
+ * session shows it: a watch asks SQLite every WATCH_SECONDS whether
+ * another connection committed to the store's file (its data version).
  */
 #include "config.h"
 
@@ -69,6 +72,14 @@ analysed_cb (GObject      *object,
       set_analysing (self, FALSE);
       g_task_return_error (task, error);
       return;
+    }
+
+  /* what the watch compares with from now on: this analysis committed
+   * on a connection of its own */
+  if (self->watch != NULL && !sextant_store_get_data_version (self->watch, &self->data_version, &error))
+    {
+      g_debug ("%s: %s", self->db_path, error->message);
+      g_clear_error (&error);
     }
 
   /* the new content first, then the end of the analysis: a view that
@@ -188,4 +199,75 @@ sextant_session_get_n_shards (SextantSession *self)
   g_return_val_if_fail (SEXTANT_IS_SESSION (self), 0);
 
   return self->n_shards;
+}
+
+/* Analyses made elsewhere ---------------------------------------------------- */
+
+#define WATCH_SECONDS 2
+
+static gboolean
+watch_cb (gpointer user_data)
+{
+  SextantSession *self = user_data;
+  SextantAnalysisScope scope = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *unfinished = NULL;
+  gint64 version;
+
+  /* the session's own: analysed_cb reads the version when it ends */
+  if (self->analysing)
+    return G_SOURCE_CONTINUE;
+  if (!sextant_store_get_data_version (self->watch, &version, &error))
+    {
+      g_debug ("%s: %s", self->db_path, error->message);
+      return G_SOURCE_CONTINUE;
+    }
+  if (version == self->data_version)
+    return G_SOURCE_CONTINUE;
+  /* a manifest whose analysis has begun writing into its shards: its
+   * results come when the analysis records them (another commit) */
+  if (self->n_shards > 0 &&
+      (unfinished = sextant_store_get_meta (self->watch, SEXTANT_SHARD_ANALYSIS_UNFINISHED)) != NULL)
+    return G_SOURCE_CONTINUE;
+  if (!sextant_store_get_analysis_scope (self->watch, &scope, &error))
+    {
+      g_debug ("%s: changed by another program, not readable yet: %s", self->db_path, error->message);
+      return G_SOURCE_CONTINUE;
+    }
+
+  self->data_version = version;
+  sextant_analysis_scope_clear (&self->scope);
+  self->scope = scope;
+  self->generation++;
+  _sextant_session_notify (self, PROP_GENERATION);
+  g_signal_emit (self, _sextant_session_signals[SIGNAL_ANALYSED_ELSEWHERE], 0);
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* Once loaded: a connection of its own to the store, on the main thread,
+ * that only reads its data version and, when it changed, the scope */
+void
+_sextant_session_watch_start (SextantSession *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (self->loaded && self->watch == NULL);
+
+  if (!(self->watch = sextant_session_open_store (self, &error)) ||
+      !sextant_store_get_data_version (self->watch, &self->data_version, &error))
+    {
+      /* the views say what is wrong with the store */
+      g_debug ("%s: no watch for analyses made elsewhere: %s", self->db_path, error->message);
+      g_clear_object (&self->watch);
+      return;
+    }
+  self->watch_id = g_timeout_add_seconds (WATCH_SECONDS, watch_cb, self);
+}
+
+void
+_sextant_session_watch_stop (SextantSession *self)
+{
+  g_clear_handle_id (&self->watch_id, g_source_remove);
+  g_clear_object (&self->watch);
 }

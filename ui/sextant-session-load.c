@@ -174,6 +174,7 @@ sextant_session_load_finish (SextantSession  *self,
   _sextant_session_clear_history (self);
   _sextant_session_notify (self, PROP_LOADED);
   g_object_thaw_notify (G_OBJECT (self));
+  _sextant_session_watch_start (self);
   if (self->wanted_to > self->wanted_from)
     {
       double res = (double)sextant_session_get_resolution (self);

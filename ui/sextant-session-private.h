@@ -63,6 +63,9 @@ struct _SextantSession
   Fraction              progress;       /* of the import */
   Fraction              analysis_progress;
   guint                 generation;
+  SextantStore         *watch;          /* asked for analyses made elsewhere; NULL before the load */
+  gint64                data_version;   /* of the store's file when its results were read */
+  guint                 watch_id;
 
   /* The view and the choice */
   gint64                view_begin;
@@ -108,6 +111,19 @@ enum
   PROP_CAN_GO_FORWARD,
   N_PROPS
 };
+
+enum
+{
+  SIGNAL_ANALYSED_ELSEWHERE,
+  N_SIGNALS
+};
+
+extern guint _sextant_session_signals[N_SIGNALS];
+
+/* In sextant-session-analysis.c: the watch for analyses made by another
+ * program, from the load to dispose */
+void    _sextant_session_watch_start   (SextantSession *self);
+void    _sextant_session_watch_stop    (SextantSession *self);
 
 /* In sextant-session.c */
 void    _sextant_session_notify        (SextantSession *self,

@@ -23,6 +23,7 @@
 G_DEFINE_FINAL_TYPE (SextantSession, sextant_session, G_TYPE_OBJECT)
 
 static GParamSpec *properties[N_PROPS];
+guint _sextant_session_signals[N_SIGNALS];
 
 void
 _sextant_session_notify (SextantSession *self,
@@ -162,6 +163,7 @@ sextant_session_dispose (GObject *object)
 {
   SextantSession *self = SEXTANT_SESSION (object);
 
+  _sextant_session_watch_stop (self);
   g_clear_object (&self->instance);
 
   G_OBJECT_CLASS (sextant_session_parent_class)->dispose (object);
@@ -328,6 +330,17 @@ sextant_session_class_init (SextantSessionClass *klass)
   properties[PROP_CAN_GO_BACK] = g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_FORWARD] = g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SextantSession::analysed-elsewhere:
+   *
+   * Another program (`sextant analyze`, another window) analysed the
+   * store again; its results are the session's now ("generation" has
+   * counted up).
+   */
+  _sextant_session_signals[SIGNAL_ANALYSED_ELSEWHERE] =
+    g_signal_new ("analysed-elsewhere", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
 }
 
 static void

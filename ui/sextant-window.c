@@ -140,6 +140,16 @@ update_progress (SextantWindow *self)
   update_ready (self);
 }
 
+/* Another program analysed the trace shown: the views show its results */
+static void
+analysed_elsewhere_cb (SextantWindow *self)
+{
+  g_autofree char *text = g_strdup_printf ("%s was analysed again by another program: its patterns are shown",
+                                           sextant_session_get_title (self->session));
+
+  _sextant_window_toast (self, text);
+}
+
 /* Recent traces ----------------------------------------------------------------- */
 
 static int
@@ -990,6 +1000,8 @@ sextant_window_init (SextantWindow *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::can-go-forward",
                                   G_CALLBACK (_sextant_window_actions_update), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::analysing", G_CALLBACK (update_progress), self);
+  g_signal_group_connect_swapped (self->session_signals, "analysed-elsewhere", G_CALLBACK (analysed_elsewhere_cb),
+                                  self);
   g_signal_group_connect_swapped (self->session_signals, "notify::analysis-progress",
                                   G_CALLBACK (update_progress), self);
   /* the one being opened: its import */
