@@ -854,6 +854,25 @@ void                 *sextant__evt_journal_chunk (sextant__evt_journal *j);
 void                  sextant__evt_journal_release (sextant__evt_journal *j,
                                                     int                   final);
 
+/* Test hooks: SEXTANT_RECORD_TEST_KILL=POINT[:RANK] (read once, when the
+ * journal is opened) makes the process kill itself with SIGKILL at POINT,
+ * on rank RANK or on every rank, so that a test can stop a run exactly in
+ * a window of the crash journal's protocol. The points are at chunk
+ * boundaries and in MPI_Finalize: never on the path of an event. */
+typedef enum
+{
+  SEXTANT__KILL_NONE,
+  SEXTANT__KILL_ZEROING,            /* half-way through zeroing the first recycled slot */
+  SEXTANT__KILL_FLUSHED,            /* libotf2 wrote the slots to the .evt file, not yet recycled */
+  SEXTANT__KILL_EVENTS_CLOSED,      /* MPI_Finalize: the event writers are closed (last flush) */
+  SEXTANT__KILL_LOCAL_DEFS,         /* MPI_Finalize: the maps arrived, the local definitions not written */
+  SEXTANT__KILL_ANCHOR,             /* MPI_Finalize: every file closed, the anchor not written */
+} sextant__kill_point;
+
+/* Kills the process if the hook is set at @point (after a second in
+ * MPI_Finalize, so that the other ranks run ahead as far as they can). */
+void sextant__test_kill (sextant__kill_point point);
+
 /* ---- onecoll (sextant-recorder-onecoll.c) ---- */
 
 /* Installs onecoll's trace hooks if onecoll is in the process. Returns 1 if

@@ -787,6 +787,7 @@ sextant__write_definitions (void)
       sextant__warn_otf2 (status, "closing the event files");
       rc = SEXTANT_RECORDER_ERR_OTF2;
     }
+  sextant__test_kill (SEXTANT__KILL_EVENTS_CLOSED);
 
   /* gather the blobs on rank 0 */
   my_size = (int) blob.len;
@@ -874,6 +875,7 @@ sextant__write_definitions (void)
   free (mine);
 
   /* local definitions, then close */
+  sextant__test_kill (SEXTANT__KILL_LOCAL_DEFS);
   status = OTF2_Archive_OpenDefFiles (archive);
   if (status != OTF2_SUCCESS)
     {
@@ -886,6 +888,7 @@ sextant__write_definitions (void)
   id_maps_free (&maps);
   if (status != OTF2_SUCCESS)
     rc = SEXTANT_RECORDER_ERR_OTF2;
+  sextant__test_kill (SEXTANT__KILL_ANCHOR);
   status = OTF2_Archive_Close (archive);
   sextant__rec.archive = NULL;
   if (status != OTF2_SUCCESS)

@@ -1196,15 +1196,23 @@ def scenario_crash_flushing(ctx):
     expect_prefixes(rec)
 
 
-def scenario_crash_zeroing(ctx):
-    """The kill that crash-flushing hits by chance, every time: each rank
-    kills itself (SIGKILL) half-way through zeroing the slot it recycles
-    after its first flush (SEXTANT_RECORD_TEST_KILL_ZEROING). The journal's
-    state must already say that the chunk is in the .evt file: the slot it
-    held is half zeros."""
-    rec = Recording(ctx, 'crash-zeroing')
+# SEXTANT_RECORD_TEST_KILL points around a flush (the kill crash-flushing
+# hits by chance, every time): each rank kills itself (SIGKILL) there, at
+# its first flush of a 1 MiB buffer.
+FLUSH_KILLS = {
+    # half-way through zeroing the slot it recycles: the journal's state must
+    # already say that the chunk is in the .evt file (the slot is half zeros)
+    'crash-zeroing': 'zeroing',
+    # libotf2 wrote the slot to the .evt file, not yet recycled: the chunk
+    # is in both, and must be taken once
+    'crash-flushed': 'flushed',
+}
+
+
+def scenario_crash_flush_kill(ctx, name):
+    rec = Recording(ctx, name)
     env = {'SEXTANT_RECORD_BUFFER': '1', 'SEXTANT_RECORD_CALLPATH': '0',
-           'SEXTANT_RECORD_TEST_KILL_ZEROING': '1'}
+           'SEXTANT_RECORD_TEST_KILL': FLUSH_KILLS[name]}
     proc = rec.run('rec-crash', 2, ['loop'], env=env, expect_success=False)
     check(proc.returncode != 0, 'a job whose ranks killed themselves exited with 0')
     salvage(rec, print_events=False)
@@ -1477,12 +1485,12 @@ SCENARIOS = {
     'crash-sigkill': scenario_crash_sigkill,
     'crash-torn': scenario_crash_torn,
     'crash-flushing': scenario_crash_flushing,
-    'crash-zeroing': scenario_crash_zeroing,
     'journal-memory': scenario_journal_memory,
     'journal-launcher-killed': scenario_journal_launcher_killed,
     'journal-dir': scenario_journal_dir,
     'journal-clean': scenario_journal_clean,
 }
+SCENARIOS.update({name: (lambda ctx, name=name: scenario_crash_flush_kill(ctx, name)) for name in FLUSH_KILLS})
 
 
 def main():
