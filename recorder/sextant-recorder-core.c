@@ -725,9 +725,8 @@ forked_child (void)
   atomic_store (&sextant__rec.state, SEXTANT__STATE_STOPPED);
 }
 
-/* Every rank's verdict: the worst status of any rank. */
-static int
-agree (int status)
+int
+sextant__agree (int status)
 {
   int worst = status;
 
@@ -766,7 +765,7 @@ open_archive (void)
       sextant__warn_otf2 (status, "setting up the archive");
       rc = SEXTANT_RECORDER_ERR_OTF2;
     }
-  if ((rc = agree (rc)) != SEXTANT_RECORDER_OK)
+  if ((rc = sextant__agree (rc)) != SEXTANT_RECORDER_OK)
     return rc;   /* the archive object is left behind: closing it would be collective */
 
   /* collective from here on: every rank makes each call */
@@ -774,13 +773,13 @@ open_archive (void)
                                                     MPI_COMM_NULL);
   if (status != OTF2_SUCCESS)
     sextant__warn_otf2 (status, "setting the MPI collective callbacks");
-  if ((rc = agree (status == OTF2_SUCCESS ? SEXTANT_RECORDER_OK : SEXTANT_RECORDER_ERR_OTF2))
+  if ((rc = sextant__agree (status == OTF2_SUCCESS ? SEXTANT_RECORDER_OK : SEXTANT_RECORDER_ERR_OTF2))
       != SEXTANT_RECORDER_OK)
     return rc;
   status = OTF2_Archive_OpenEvtFiles (sextant__rec.archive);
   if (status != OTF2_SUCCESS)
     sextant__warn_otf2 (status, "opening the event files");
-  return agree (status == OTF2_SUCCESS ? SEXTANT_RECORDER_OK : SEXTANT_RECORDER_ERR_OTF2);
+  return sextant__agree (status == OTF2_SUCCESS ? SEXTANT_RECORDER_OK : SEXTANT_RECORDER_ERR_OTF2);
 }
 
 static int
@@ -854,10 +853,10 @@ recorder_start (sextant__mpi_function  function,
         rc = SEXTANT_RECORDER_ERR_NOMEM;
       pthread_mutex_unlock (&sextant__rec.lock);
     }
-  if ((msg.status = agree (rc)) != SEXTANT_RECORDER_OK ||
+  if ((msg.status = sextant__agree (rc)) != SEXTANT_RECORDER_OK ||
       (msg.status = open_archive ()) != SEXTANT_RECORDER_OK)
     goto fail;
-  if ((msg.status = agree (sextant__clock_measure (&sextant__rec.clock_init))) != SEXTANT_RECORDER_OK)
+  if ((msg.status = sextant__agree (sextant__clock_measure (&sextant__rec.clock_init))) != SEXTANT_RECORDER_OK)
     goto fail;
 
   sextant__callsite_init ();
@@ -963,11 +962,15 @@ recorder_finish (sextant__call *call)
       call->t->busy = 0;
     }
 
+  /* every rank's verdict: the journals go only with a complete archive */
   rc = sextant__write_definitions ();
   if (rc != SEXTANT_RECORDER_OK)
-    sextant__warn ("the archive %s is incomplete: %s; the crash journal in %s/journal is kept "
-                   "(sextant import %s salvages it)", sextant__rec.anchor,
-                   sextant_recorder_strerror (rc), sextant__rec.dir, sextant__rec.dir);
+    {
+      if (sextant__rec.rank == 0)
+        sextant__warn ("the archive %s is incomplete (%s) and was not written; the crash journal in "
+                       "%s/journal is kept (sextant import %s salvages it)", sextant__rec.anchor,
+                       sextant_recorder_strerror (rc), sextant__rec.dir, sextant__rec.dir);
+    }
   else
     {
       sextant__journal_remove ();

@@ -560,6 +560,9 @@ void sextant__warn (const char *format,
                     ...) SEXTANT__PRINTF (1, 2);
 void sextant__warn_otf2 (OTF2_ErrorCode  status,
                          const char     *what);
+/* Every rank's verdict on @status (collective over sextant__rec.comm):
+ * the worst status of any rank. */
+int  sextant__agree (int status);
 
 /* ---- threads and events (sextant-recorder-core.c) ---- */
 

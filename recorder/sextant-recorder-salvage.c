@@ -24,7 +24,8 @@
  * attribute lists, the singleton records of OTF2 1.1 such as ENTER and
  * LEAVE, and records with a length byte): the walk keeps the stack of open
  * regions and stops at the first record that is not whole - the end of the
- * written data (OTF2_BUFFER_END_OF_CHUNK is 0, and the slots were zeroed),
+ * written data (OTF2_BUFFER_END_OF_CHUNK is 0, and the slots were zeroed;
+ * a writer closed in MPI_Finalize ends with END_OF_FILE, END_OF_BUFFER),
  * a length byte libotf2 had not finalised yet, a timestamp that goes back,
  * or, as the last record written, a LEAVE that does not match or an ENTER
  * of region 0 (MPI_Init's) after the first event: what a record cut after
@@ -62,6 +63,8 @@
 
 /* libotf2's chunk format (OTF2_Buffer.c) */
 #define CHUNK_END 0
+#define BUFFER_END 1
+#define FILE_END 2
 #define CHUNK_HEADER 3
 #define CHUNK_HEADER_SIZE 18
 #define RECORD_TIMESTAMP 5
@@ -503,7 +506,10 @@ walk_chunk (unsigned char *c,
     {
       unsigned char type = c[pos];
 
-      if (type == CHUNK_END)
+      /* the end of the written data; END_OF_FILE, END_OF_BUFFER end the
+       * last chunk of a writer that libotf2 closed (a kill in MPI_Finalize) */
+      if (type == CHUNK_END ||
+          (type == FILE_END && size - pos > 1 && c[pos + 1] == BUFFER_END && all_zero (c + pos + 2, size - pos - 2)))
         break;
       if (type == RECORD_TIMESTAMP)
         {

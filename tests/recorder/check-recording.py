@@ -1222,6 +1222,47 @@ def scenario_crash_flush_kill(ctx, name):
           'no rank stopped by its own SIGKILL: %s' % stops)
 
 
+# SEXTANT_RECORD_TEST_KILL points in MPI_Finalize (POINT:RANK: that rank
+# kills itself there, a second after it got there, so that the other runs
+# ahead as far as it can; mpirun then ends it)
+FINALIZE_KILLS = {
+    # the event writers are closed: libotf2 ended the last chunk with
+    # END_OF_BUFFER, which is the end of the events, not a cut record
+    'crash-finalize-events': 'events-closed:1',
+    # rank 1 dies before its local definitions (mapping tables) are
+    # written: rank 0 must not write the anchor of an archive without them
+    'crash-finalize-defs': 'local-defs:1',
+    # rank 0 dies before it writes the anchor: rank 1 must not have removed
+    # its journal
+    'crash-finalize-anchor': 'anchor:0',
+}
+
+
+def scenario_crash_finalize(ctx, name):
+    """A rank killed in MPI_Finalize after every event was recorded: no
+    anchor (the archive is not complete), every rank's journal, and the
+    salvage has every event - no rank lost, nothing reported lost."""
+    n = 100
+    hook = FINALIZE_KILLS[name]
+    victim = int(hook.split(':')[1])
+    rec = Recording(ctx, name)
+    proc = rec.run('rec-pingpong', 2, [str(n)], env={'SEXTANT_RECORD_TEST_KILL': hook}, expect_success=False)
+    check(proc.returncode != 0, 'a job whose rank killed itself exited with 0')
+    salvage(rec)
+    lost = rec.query("SELECT message FROM import_log WHERE kind = 'lost'")
+    check(not lost, 'the salvage lost something: %s' % lost)
+    rec.expect_records({'MPI_SEND': 2 * n, 'MPI_RECV': 2 * n, 'MPI_COLLECTIVE_BEGIN': 2,
+                        'MPI_COLLECTIVE_END': 2})
+    rec.expect_info(matched=2 * n, unmatched=0, collectives=1, locations=2)
+    check(len(rec.visits('MPI_Finalize')) == 2, '%d MPI_Finalize visits, expected 2'
+          % len(rec.visits('MPI_Finalize')))
+    stops = stop_visits(rec)
+    check(stops.get(victim, (None,))[0] == 'killed (no signal seen: SIGKILL?)',
+          'rank %d stopped with %r' % (victim, stops.get(victim)))
+    check(stops.get(victim, (None,) * 4)[3] is None, 'rank %d stopped inside %s, not after MPI_Finalize'
+          % (victim, stops.get(victim, (None,) * 4)[3]))
+
+
 def expect_prefixes(rec):
     """Each of 2 ranks, killed in a loop of allreduces after its first
     flush, has a prefix of what it did: their counts differ by the one or
@@ -1491,6 +1532,7 @@ SCENARIOS = {
     'journal-clean': scenario_journal_clean,
 }
 SCENARIOS.update({name: (lambda ctx, name=name: scenario_crash_flush_kill(ctx, name)) for name in FLUSH_KILLS})
+SCENARIOS.update({name: (lambda ctx, name=name: scenario_crash_finalize(ctx, name)) for name in FINALIZE_KILLS})
 
 
 def main():
