@@ -948,7 +948,6 @@ recorder_finish (sextant__call *call)
   if (!atomic_compare_exchange_strong (&sextant__rec.state, &expected, SEXTANT__STATE_STOPPED))
     return SEXTANT_RECORDER_ERR_STATE;
   sextant__onecoll_uninstall ();
-  sextant__journal_release_signals ();
 
   rc = sextant__clock_measure (&sextant__rec.clock_final);
   sextant__rec.have_final_clock = rc == SEXTANT_RECORDER_OK;
@@ -962,8 +961,10 @@ recorder_finish (sextant__call *call)
       call->t->busy = 0;
     }
 
-  /* every rank's verdict: the journals go only with a complete archive */
+  /* every rank's verdict: the journals go only with a complete archive
+   * (a signal until then is a STOP record, as during the run) */
   rc = sextant__write_definitions ();
+  sextant__journal_release_signals ();
   if (rc != SEXTANT_RECORDER_OK)
     {
       if (sextant__rec.rank == 0)

@@ -487,6 +487,18 @@ all_zero (const unsigned char *p,
   return 1;
 }
 
+/* Whether the data at @pos is the end that libotf2 writes when it closes
+ * a writer: END_OF_FILE (libotf2 3), END_OF_BUFFER, then nothing. */
+static int
+closed_end (const unsigned char *c,
+            size_t               pos,
+            size_t               size)
+{
+  if (c[pos] == FILE_END)
+    pos++;
+  return pos < size && c[pos] == BUFFER_END && all_zero (c + pos + 1, size - pos - 1);
+}
+
 /* Walks one chunk, rewrites its header and zeroes what follows its last
  * whole event. Returns the number of its events; *@cut is set when the
  * chunk was cut before its written end. */
@@ -506,10 +518,9 @@ walk_chunk (unsigned char *c,
     {
       unsigned char type = c[pos];
 
-      /* the end of the written data; END_OF_FILE, END_OF_BUFFER end the
+      /* the end of the written data; (END_OF_FILE,) END_OF_BUFFER end the
        * last chunk of a writer that libotf2 closed (a kill in MPI_Finalize) */
-      if (type == CHUNK_END ||
-          (type == FILE_END && size - pos > 1 && c[pos + 1] == BUFFER_END && all_zero (c + pos + 2, size - pos - 2)))
+      if (type == CHUNK_END || closed_end (c, pos, size))
         break;
       if (type == RECORD_TIMESTAMP)
         {
