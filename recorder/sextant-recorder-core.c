@@ -39,6 +39,7 @@
 
 #include "sextant-recorder-private.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <otf2/OTF2_Pthread_Locks.h>
@@ -627,6 +628,24 @@ typedef struct
   char dir[PATH_MAX];
 } setup_message;
 
+/* Whether @dir/journal holds files (a rank that finalizes removes its
+ * own, and the last one the directory). */
+static int
+holds_journal (const char *dir)
+{
+  char path[PATH_MAX];
+  struct dirent *entry;
+  DIR *d;
+  int found = 0;
+
+  if (snprintf (path, sizeof path, "%s/journal", dir) >= (int) sizeof path || (d = opendir (path)) == NULL)
+    return 0;
+  while (!found && (entry = readdir (d)) != NULL)
+    found = strcmp (entry->d_name, ".") != 0 && strcmp (entry->d_name, "..") != 0;
+  closedir (d);
+  return found;
+}
+
 static void
 rank0_setup (setup_message *msg)
 {
@@ -707,6 +726,15 @@ rank0_setup (setup_message *msg)
   if (stat (msg->dir, &st) == 0)
     {
       sextant__warn ("%s already holds a trace; it is not overwritten (not recording)", path);
+      msg->status = SEXTANT_RECORDER_ERR_IO;
+      return;
+    }
+  /* the crash journal of a run that did not finish: all there is of it
+   * until it is salvaged (each rank's journal would start anew) */
+  if (holds_journal (path))
+    {
+      sextant__warn ("%s holds the crash journal of a run that did not finish; it is not overwritten "
+                     "(not recording: sextant import %s salvages it, or remove %s/journal)", path, path, path);
       msg->status = SEXTANT_RECORDER_ERR_IO;
       return;
     }

@@ -1151,6 +1151,30 @@ def scenario_no_finalize_exit(ctx):
     check(stop_visits(rec).get(0, (None,))[0] == 'exit without MPI_Finalize', 'no stop visit for the exit')
 
 
+def scenario_crash_rerun(ctx):
+    """A second run into the directory of a crashed one: the crash journal
+    is all there is of the first until it is salvaged, so neither the
+    launcher nor the recorder (linked into the program) overwrites it."""
+    rec = Recording(ctx, 'crash-rerun')
+    rec.run('rec-no-finalize', 1, ['exit'], expect_success=False)
+    journal = os.path.join(rec.dir, 'journal')
+
+    def snapshot():
+        return sorted((name, os.stat(os.path.join(journal, name)).st_mtime_ns) for name in os.listdir(journal))
+    before = snapshot()
+    proc = rec.run('rec-pingpong', 2, ['10'], expect_success=False)
+    check(proc.returncode == 2 and 'holds the crash journal' in proc.stderr,
+          'the launcher ran into a crash journal (%d): %s' % (proc.returncode, proc.stderr[-500:]))
+    proc = rec.run('rec-pingpong-linked', 2, ['10'], linked=True, expect_success=False)
+    check(proc.returncode == 0, 'the linked program failed (%d)' % proc.returncode)
+    check('holds the crash journal' in proc.stderr and 'not recording' in proc.stderr,
+          'the recorder did not refuse the crash journal: %s' % proc.stderr[-500:])
+    check(snapshot() == before, 'the crash journal changed: %s, was %s' % (snapshot(), before))
+    salvage(rec)
+    rec.expect_records({'MPI_COLLECTIVE_BEGIN': 1, 'MPI_COLLECTIVE_END': 1})
+    check(stop_visits(rec).get(0, (None,))[0] == 'exit without MPI_Finalize', 'no stop visit for the exit')
+
+
 def scenario_no_finalize_abort(ctx):
     rec = Recording(ctx, 'no-finalize-abort')
     proc = rec.run('rec-no-finalize', 2, ['abort'], expect_success=False)
@@ -1530,6 +1554,7 @@ SCENARIOS = {
     'crash-sigkill': scenario_crash_sigkill,
     'crash-torn': scenario_crash_torn,
     'crash-flushing': scenario_crash_flushing,
+    'crash-rerun': scenario_crash_rerun,
     'journal-memory': scenario_journal_memory,
     'journal-launcher-killed': scenario_journal_launcher_killed,
     'journal-dir': scenario_journal_dir,
