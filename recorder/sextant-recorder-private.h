@@ -757,6 +757,43 @@ int  sextant__write_salvaged (const char            *dir,
                               size_t                 n_ranks,
                               int                    world_size);
 
+/* ---- a location's event chunks, walked (sextant-recorder-chunk-walk.c) ---- */
+
+typedef struct
+{
+  uint64_t time;                    /* of the last whole event */
+  uint64_t n_events;
+  uint32_t *stack;                  /* the regions open */
+  size_t depth, cap;
+  size_t end;                       /* where the last walked chunk's events end */
+  int region0_is_init;              /* local region 0 is MPI_Init(_thread) */
+  int failed;                       /* out of memory */
+} sextant__chunk_walk;
+
+/* Walks chunk @c of @size bytes, the next of the location, up to its first
+ * record that is not whole, rewrites its header's event numbers and zeroes
+ * what follows its last whole event. Returns the number of its events;
+ * *@cut is set when it was cut before its written end. */
+uint64_t sextant__chunk_walk_next (unsigned char       *c,
+                                   size_t               size,
+                                   sextant__chunk_walk *w,
+                                   int                 *cut);
+/* Appends to @c (walked last) a visit of @region from the last event to
+ * @stop and the LEAVEs of the regions still open. Returns 0, or -1 if they
+ * do not fit (then start a new chunk). */
+int      sextant__chunk_walk_append_stop (unsigned char       *c,
+                                          size_t               size,
+                                          sextant__chunk_walk *w,
+                                          uint32_t             region,
+                                          uint64_t             stop);
+/* Makes @c an empty chunk that follows the events walked. */
+void     sextant__chunk_walk_new_chunk (unsigned char       *c,
+                                        size_t               size,
+                                        sextant__chunk_walk *w);
+/* Ends @c (the location's last chunk) as libotf2 ends a closed writer's. */
+void     sextant__chunk_walk_close (unsigned char       *c,
+                                    sextant__chunk_walk *w);
+
 /* ---- the crash journal (sextant-recorder-journal.c) ---- */
 
 /* Record kinds of a rank's definition journal, dir/journal/rank-R.defs:
