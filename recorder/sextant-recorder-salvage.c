@@ -14,7 +14,10 @@
  * read, but for event journals still in memory (in /dev/shm, linked from
  * DIR/journal) of processes that are gone: they are moved into DIR/journal
  * first, where the file system allows (--adopt does only that; the
- * launcher runs it after a crash).
+ * launcher runs it after a crash). Ranks on this host that still record
+ * (a killed launcher's ranks live on for a moment) are waited for, up to
+ * 10 s; after that a journal is read as it is, the state word checked
+ * again after each slot, and the rank is "still running when salvaged".
  *
  * Per rank: the definition journal is replayed into a definition table
  * (the ids come out as they were recorded; a record cut by the kill ends
@@ -74,6 +77,8 @@ typedef struct
   uint32_t size;
   int have_header;
   int have_stop;
+  long pid;                                 /* of the rank's process */
+  int running;                              /* it was still recording when salvaged */
   sextant__stop_record stop;
   module *modules;
   size_t n_modules, cap_modules;
@@ -218,7 +223,7 @@ replay (rank_journal    *rj,
         return -1;
       rj->r.rank = sextant__read_u32 (rd);
       rj->size = sextant__read_u32 (rd);
-      sextant__read_u32 (rd);       /* pid */
+      rj->pid = (long) sextant__read_u32 (rd);
       rj->r.clock_mode = (int) sextant__read_u32 (rd);
       sextant__read_u64 (rd);       /* chunk size: each event journal has its own */
       sextant__read_u64 (rd);
@@ -427,7 +432,9 @@ stop_name (const rank_journal *rj,
            char               *name,
            size_t              size)
 {
-  if (!rj->have_stop)
+  if (rj->running)
+    snprintf (name, size, "still running when salvaged");
+  else if (!rj->have_stop)
     snprintf (name, size, "killed (no signal seen: SIGKILL?)");
   else if (rj->stop.cause == SEXTANT__STOP_EXIT)
     snprintf (name, size, "exit without MPI_Finalize");
@@ -607,6 +614,65 @@ adopt_journals (const char *dir,
   return failed;
 }
 
+/* Whether process @pid still has an event journal mapped: a rank that is
+ * still recording (not some later process with its pid). */
+static int
+still_recording (long pid)
+{
+  char path[64], line[PATH_MAX + 128];
+  FILE *f;
+  int found = 0;
+
+  if (process_gone (pid))
+    return 0;
+  snprintf (path, sizeof path, "/proc/%ld/maps", pid);
+  if ((f = fopen (path, "r")) == NULL)
+    return 0;
+  while (!found && fgets (line, sizeof line, f) != NULL)
+    found = strstr (line, ".evtj") != NULL;
+  fclose (f);
+  return found;
+}
+
+/* Waits up to @wait_seconds for the processes of @ranks on this host that
+ * are still recording: after the launcher was killed its ranks live on for
+ * a moment, and a journal read while its process writes it is of no one
+ * moment. Those still recording then (a hung run looked at while it
+ * hangs) are marked running. */
+static void
+wait_for_ranks (rank_journal *ranks,
+                size_t        n_ranks,
+                int           wait_seconds)
+{
+  char host[256] = "";
+
+  gethostname (host, sizeof host - 1);
+  for (int i = 0; i <= wait_seconds * 100; i++)
+    {
+      int waiting = 0;
+
+      for (size_t r = 0; r < n_ranks; r++)
+        if (ranks[r].pid > 0 && ranks[r].r.host != NULL && strcmp (ranks[r].r.host, host) == 0)
+          waiting += ranks[r].running = still_recording (ranks[r].pid);
+      if (waiting == 0 || i == wait_seconds * 100)
+        return;
+      usleep (10000);
+    }
+}
+
+/* The journal's state word: (chunks in the .evt file << 16) | slots in use. */
+static int
+read_state (int       evtj_fd,
+            uint64_t *state)
+{
+  sextant__evtj_header header;
+
+  if (read_chunk (evtj_fd, (unsigned char *) &header, sizeof header, 0) != 0)
+    return -1;
+  *state = atomic_load (&header.state);
+  return 0;
+}
+
 /* The events of one location into @staging/LOCATION.evt. */
 static int
 salvage_location (const char                *dir,
@@ -618,7 +684,7 @@ salvage_location (const char                *dir,
   char evt[PATH_MAX], evtj[PATH_MAX], out[PATH_MAX];
   sextant__evtj_header header;
   uint64_t chunk_size = SEXTANT__EVENT_CHUNK, flushed = 0, used = 0, from_journal = 0;
-  uint64_t stop_time, recorded;
+  uint64_t stop_time, recorded, state = 0, now;
   unsigned char *c = NULL, *pending = NULL;
   int have_pending = 0, evt_fd, evtj_fd, out_fd, rc = -1;
   sextant__chunk_walk w = { 0 };
@@ -637,8 +703,7 @@ salvage_location (const char                *dir,
       memcmp (header.magic, SEXTANT__EVTJ_MAGIC, sizeof header.magic) == 0 &&
       header.chunk_size >= 4096 && header.chunk_size <= (UINT64_C (1) << 30))
     {
-      uint64_t state = atomic_load (&header.state);
-
+      state = atomic_load (&header.state);
       chunk_size = header.chunk_size;
       flushed = state >> 16;
       used = state & 0xffff;
@@ -710,6 +775,10 @@ salvage_location (const char                *dir,
       int cut;
 
       if (read_chunk (evtj_fd, c, chunk_size, (off_t) (SEXTANT__EVTJ_HEADER + s * chunk_size)) != 0)
+        break;
+      /* a process still recording may have flushed and reused the slot
+       * since the state was read: its events end before it */
+      if (read_state (evtj_fd, &now) != 0 || now != state)
         break;
       if (sextant__chunk_walk_next (c, chunk_size, &w, &cut) > 0)
         EMIT ();
@@ -811,7 +880,6 @@ main (int    argc,
     }
   dir = argv[1];
   out = argv[2];
-  adopt_journals (dir, 0);          /* where it can (DIR may be read-only) */
   snprintf (path, sizeof path, "%s/journal", dir);
   if ((d = opendir (path)) == NULL)
     {
@@ -846,6 +914,8 @@ main (int    argc,
       return 1;
     }
   qsort (ranks, n_ranks, sizeof *ranks, by_rank);
+  wait_for_ranks (ranks, n_ranks, 10);
+  adopt_journals (dir, 0);          /* where it can (DIR may be read-only) */
 
   if ((mkdir (out, 0777) != 0 && errno != EEXIST) ||
       snprintf (staging, sizeof staging, "%s/salvaged-events", out) >= (int) sizeof staging ||
@@ -884,6 +954,10 @@ main (int    argc,
       if (rj->dropped_bytes > 0)
         report_line ("lost", UINT64_MAX, 0, "rank %" PRIu32 ": the last %" PRIu64 " bytes of its definition "
                      "journal are damaged and were dropped", rj->r.rank, rj->dropped_bytes);
+      if (rj->running)
+        report_line ("lost", UINT64_MAX, 0, "rank %" PRIu32 ": its process (pid %ld on %s) was still recording "
+                     "when this was salvaged; its events end where they were then", rj->r.rank, rj->pid,
+                     rj->r.host);
       rj->r.t_last = rj->r.t_first;
       for (size_t l = 0; l < rj->r.n_locs; l++)
         if (salvage_location (dir, staging, rj, &rj->r.locs[l], why) != 0)

@@ -993,7 +993,8 @@ def stop_visits(rec):
     rows = rec.query('''SELECT c.otf2_id, r.name, r.file, r.begin_line, pr.name FROM visit v
                           JOIN region r ON r.id = v.region JOIN location c ON c.id = v.loc
                           LEFT JOIN visit p ON p.id = v.parent LEFT JOIN region pr ON pr.id = p.region
-                          WHERE r.name LIKE 'killed%' OR r.name LIKE 'stopped%' OR r.name LIKE 'exit %' ''')
+                          WHERE r.name LIKE 'killed%' OR r.name LIKE 'stopped%' OR r.name LIKE 'exit %'
+                             OR r.name LIKE 'still running%' ''')
     stops = {}
     for otf2_id, name, file, line, parent in rows:
         check(otf2_id not in stops, 'location %d has two stop visits' % otf2_id)
@@ -1482,6 +1483,57 @@ def scenario_journal_launcher_killed(ctx):
     expect_allreduces(rec, range(2))
 
 
+def allreduce_counts(rec):
+    return [n for _, n in rec.query('''SELECT c.otf2_id, COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                                       JOIN location c ON c.id = v.loc WHERE r.name = 'MPI_Allreduce'
+                                       GROUP BY c.otf2_id ORDER BY c.otf2_id''')]
+
+
+def scenario_journal_ranks_live_on(ctx):
+    """SIGKILL of the launcher and mpirun only (the ranks are in process
+    groups of their own): the ranks record on for a moment before they end.
+    A salvage right then waits for them, so that it reads every journal as
+    it was left, not one rank's earlier than another's."""
+    rec, proc, pids, links = start_in_memory(ctx, 'journal-ranks-live-on')
+    os.killpg(proc.pid, signal.SIGKILL)
+    finish(proc)
+    salvage(rec, print_events=False)
+    counts = allreduce_counts(rec)
+    check(len(counts) == 2 and min(counts) >= 100 and max(counts) - min(counts) <= 2,
+          'allreduces per rank %s: not two prefixes of one run' % counts)
+    still = rec.query("SELECT message FROM import_log WHERE kind = 'lost' AND message LIKE '%still recording%'")
+    check(not still, 'the ranks were taken as still recording: %s' % still)
+    expect_moved(rec, links, 'the salvage')
+
+
+def scenario_crash_running(ctx):
+    """A run salvaged while it hangs (its ranks stopped with SIGSTOP, still
+    alive): after waiting for them the salvage takes the journals as they
+    are, says so per rank, and ends each rank with a visit 'still running
+    when salvaged'."""
+    rec = Recording(ctx, 'crash-running')
+    proc, pids = start_loop(rec, ctx, 2)
+    try:
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        salvage(rec, print_events=False)
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGCONT)
+        finish(proc)
+    counts = allreduce_counts(rec)
+    check(len(counts) == 2 and min(counts) >= 100 and max(counts) - min(counts) <= 2,
+          'allreduces per rank %s: not two prefixes of one run' % counts)
+    still = ' '.join(m for m, in rec.query("SELECT message FROM import_log WHERE kind = 'lost'"))
+    check(all('rank %d: its process (pid %d' % (rank, pid) in still for rank, pid in enumerate(pids)),
+          'import_log does not say that both ranks were still recording: %s' % still)
+    stops = stop_visits(rec)
+    for rank in range(2):
+        check(stops.get(rank, (None,))[0] == 'still running when salvaged', 'rank %d stopped with %r'
+              % (rank, stops.get(rank)))
+
+
 def scenario_journal_dir(ctx):
     """SEXTANT_RECORD_JOURNAL=dir (what ranks on other hosts than the
     launcher's do): the event journals are files in DIR/journal, and a
@@ -1555,6 +1607,8 @@ SCENARIOS = {
     'crash-torn': scenario_crash_torn,
     'crash-flushing': scenario_crash_flushing,
     'crash-rerun': scenario_crash_rerun,
+    'crash-running': scenario_crash_running,
+    'journal-ranks-live-on': scenario_journal_ranks_live_on,
     'journal-memory': scenario_journal_memory,
     'journal-launcher-killed': scenario_journal_launcher_killed,
     'journal-dir': scenario_journal_dir,
