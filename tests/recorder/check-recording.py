@@ -1512,7 +1512,9 @@ def scenario_crash_running(ctx):
     are, says so per rank, and ends each rank with a visit 'still running
     when salvaged'."""
     rec = Recording(ctx, 'crash-running')
-    proc, pids = start_loop(rec, ctx, 2)
+    # (journals in DIR/journal: in memory, those of processes alive at the
+    # salvage would stay in /dev/shm)
+    proc, pids = start_loop(rec, ctx, 2, env=dict(os.environ, SEXTANT_RECORD_JOURNAL='dir'))
     try:
         for pid in pids:
             os.kill(pid, signal.SIGSTOP)
