@@ -636,9 +636,10 @@ still_recording (long pid)
 
 /* Waits up to @wait_seconds for the processes of @ranks on this host that
  * are still recording: after the launcher was killed its ranks live on for
- * a moment, and a journal read while its process writes it is of no one
- * moment. Those still recording then (a hung run looked at while it
- * hangs) are marked running. */
+ * a moment, and journals read one after the other while their processes
+ * still write them end at different moments of the run. Those still
+ * recording then (a hung run looked at while it hangs) are marked
+ * running. */
 static void
 wait_for_ranks (rank_journal *ranks,
                 size_t        n_ranks,
