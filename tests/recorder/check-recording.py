@@ -1223,23 +1223,30 @@ def scenario_crash_flushing(ctx):
 
 # SEXTANT_RECORD_TEST_KILL points around a flush (the kill crash-flushing
 # hits by chance, every time): each rank kills itself (SIGKILL) there, at
-# its first flush of a 1 MiB buffer.
+# its first flush; (point, SEXTANT_RECORD_BUFFER): 1 MiB is one 4 MiB slot,
+# 8 MiB two (libotf2 writes both, then they are recycled in turn).
 FLUSH_KILLS = {
     # half-way through zeroing the slot it recycles: the journal's state must
     # already say that the chunk is in the .evt file (the slot is half zeros)
-    'crash-zeroing': 'zeroing',
-    # libotf2 wrote the slot to the .evt file, not yet recycled: the chunk
-    # is in both, and must be taken once
-    'crash-flushed': 'flushed',
+    'crash-zeroing': ('zeroing', '1'),
+    'crash-zeroing-slots': ('zeroing', '8'),
+    # libotf2 wrote the slots to the .evt file, not yet recycled: the chunks
+    # are in both, and must be taken once
+    'crash-flushed': ('flushed', '1'),
+    'crash-flushed-slots': ('flushed', '8'),
 }
 
 
 def scenario_crash_flush_kill(ctx, name):
+    point, buffer = FLUSH_KILLS[name]
     rec = Recording(ctx, name)
-    env = {'SEXTANT_RECORD_BUFFER': '1', 'SEXTANT_RECORD_CALLPATH': '0',
-           'SEXTANT_RECORD_TEST_KILL': FLUSH_KILLS[name]}
+    env = {'SEXTANT_RECORD_BUFFER': buffer, 'SEXTANT_RECORD_CALLPATH': '0', 'SEXTANT_RECORD_TEST_KILL': point}
     proc = rec.run('rec-crash', 2, ['loop'], env=env, expect_success=False)
     check(proc.returncode != 0, 'a job whose ranks killed themselves exited with 0')
+    # a rank died at its first flush: its .evt file holds each slot once
+    slots = max(1, int(buffer) // 4)
+    sizes = [os.path.getsize(os.path.join(rec.dir, 'traces', f)) for f in os.listdir(os.path.join(rec.dir, 'traces'))]
+    check((slots * 4) << 20 in sizes, 'no rank flushed its %d slots once: .evt sizes %s' % (slots, sizes))
     salvage(rec, print_events=False)
     expect_prefixes(rec)
     stops = stop_visits(rec)
