@@ -639,8 +639,8 @@ still_recording (long pid)
  * a moment, and journals read one after the other while their processes
  * still write them end at different moments of the run. Those still
  * recording then (a hung run looked at while it hangs) are marked
- * running. */
-static void
+ * running; returns how many. */
+static int
 wait_for_ranks (rank_journal *ranks,
                 size_t        n_ranks,
                 int           wait_seconds)
@@ -656,9 +656,10 @@ wait_for_ranks (rank_journal *ranks,
         if (ranks[r].pid > 0 && ranks[r].r.host != NULL && strcmp (ranks[r].r.host, host) == 0)
           waiting += ranks[r].running = still_recording (ranks[r].pid);
       if (waiting == 0 || i == wait_seconds * 100)
-        return;
+        return waiting;
       usleep (10000);
     }
+  return 0;
 }
 
 /* The journal's state word: (chunks in the .evt file << 16) | slots in use. */
@@ -915,8 +916,9 @@ main (int    argc,
       return 1;
     }
   qsort (ranks, n_ranks, sizeof *ranks, by_rank);
-  wait_for_ranks (ranks, n_ranks, 10);
-  adopt_journals (dir, 0);          /* where it can (DIR may be read-only) */
+  /* where it can (DIR may be read-only); a process that no longer
+   * records but is still ending gets a second to be gone */
+  adopt_journals (dir, wait_for_ranks (ranks, n_ranks, 10) > 0 ? 0 : 1);
 
   if ((mkdir (out, 0777) != 0 && errno != EEXIST) ||
       snprintf (staging, sizeof staging, "%s/salvaged-events", out) >= (int) sizeof staging ||
