@@ -614,38 +614,46 @@ adopt_journals (const char *dir,
   return failed;
 }
 
-/* Whether process @pid still has an event journal mapped: a rank that is
- * still recording (not some later process with its pid). */
+/* Whether process @pid is still there and holds its definition journal
+ * @defs open: a rank that records or is about to (the recorder opens it in
+ * MPI_Init, before anything else, and closes it when it removes the
+ * journal), not some later process with its pid. */
 static int
-still_recording (long pid)
+still_recording (long        pid,
+                 const char *defs)
 {
-  char path[64], line[PATH_MAX + 128];
-  FILE *f;
+  char path[64 + 256];
+  struct stat mine, theirs;
+  struct dirent *entry;
+  DIR *fds;
   int found = 0;
 
-  if (process_gone (pid))
+  if (process_gone (pid) || stat (defs, &mine) != 0)
     return 0;
-  snprintf (path, sizeof path, "/proc/%ld/maps", pid);
-  if ((f = fopen (path, "r")) == NULL)
+  snprintf (path, sizeof path, "/proc/%ld/fd", pid);
+  if ((fds = opendir (path)) == NULL)
     return 0;
-  while (!found && fgets (line, sizeof line, f) != NULL)
-    found = strstr (line, ".evtj") != NULL;
-  fclose (f);
+  while (!found && (entry = readdir (fds)) != NULL)
+    found = snprintf (path, sizeof path, "/proc/%ld/fd/%s", pid, entry->d_name) < (int) sizeof path &&
+            stat (path, &theirs) == 0 && theirs.st_dev == mine.st_dev && theirs.st_ino == mine.st_ino;
+  closedir (fds);
   return found;
 }
 
 /* Waits up to @wait_seconds for the processes of @ranks on this host that
- * are still recording: after the launcher was killed its ranks live on for
- * a moment, and journals read one after the other while their processes
- * still write them end at different moments of the run. Those still
- * recording then (a hung run looked at while it hangs) are marked
- * running; returns how many. */
+ * are still recording (@journal: DIR/journal): after the launcher was
+ * killed its ranks live on for a moment, and journals read one after the
+ * other while their processes still write them end at different moments
+ * of the run. Those still recording then (a hung run looked at while it
+ * hangs) are marked running. Returns whether any was recording at first. */
 static int
 wait_for_ranks (rank_journal *ranks,
                 size_t        n_ranks,
+                const char   *journal,
                 int           wait_seconds)
 {
-  char host[256] = "";
+  char host[256] = "", defs[PATH_MAX];
+  int any = 0;
 
   gethostname (host, sizeof host - 1);
   for (int i = 0; i <= wait_seconds * 100; i++)
@@ -653,13 +661,15 @@ wait_for_ranks (rank_journal *ranks,
       int waiting = 0;
 
       for (size_t r = 0; r < n_ranks; r++)
-        if (ranks[r].pid > 0 && ranks[r].r.host != NULL && strcmp (ranks[r].r.host, host) == 0)
-          waiting += ranks[r].running = still_recording (ranks[r].pid);
+        if (ranks[r].pid > 0 && ranks[r].r.host != NULL && strcmp (ranks[r].r.host, host) == 0 &&
+            snprintf (defs, sizeof defs, "%s/rank-%" PRIu32 ".defs", journal, ranks[r].r.rank) < (int) sizeof defs)
+          waiting += ranks[r].running = still_recording (ranks[r].pid, defs);
+      any |= waiting > 0;
       if (waiting == 0 || i == wait_seconds * 100)
-        return waiting;
+        break;
       usleep (10000);
     }
-  return 0;
+  return any;
 }
 
 /* The journal's state word: (chunks in the .evt file << 16) | slots in use. */
@@ -857,6 +867,48 @@ by_rank (const void *a,
   return x->r.rank < y->r.rank ? -1 : x->r.rank > y->r.rank;
 }
 
+/* Reads the definition journals in @journal (DIR/journal) into @ranks,
+ * sorted by rank, and the size of the world. */
+static void
+read_ranks (const char    *journal,
+            rank_journal **ranks,
+            size_t        *n_ranks,
+            uint32_t      *world)
+{
+  size_t cap_ranks = 0;
+  struct dirent *entry;
+  DIR *d;
+
+  *ranks = NULL;
+  *n_ranks = 0;
+  *world = 0;
+  if ((d = opendir (journal)) == NULL)
+    return;
+  while ((entry = readdir (d)) != NULL)
+    {
+      char file[PATH_MAX];
+      rank_journal *rj;
+
+      if (strncmp (entry->d_name, "rank-", 5) != 0 || strstr (entry->d_name, ".defs") == NULL ||
+          sextant__grow ((void **) ranks, &cap_ranks, *n_ranks + 1, sizeof **ranks) != 0)
+        continue;
+      rj = &(*ranks)[*n_ranks];
+      memset (rj, 0, sizeof *rj);
+      if (snprintf (file, sizeof file, "%s/%s", journal, entry->d_name) >= (int) sizeof file ||
+          read_defs_journal (file, rj) != 0)
+        {
+          fprintf (stderr, "sextant-record-salvage: %s: not a crash journal of this version\n", file);
+          rank_journal_clear (rj);
+          continue;
+        }
+      if (rj->size > *world)
+        *world = rj->size;
+      (*n_ranks)++;
+    }
+  closedir (d);
+  qsort (*ranks, *n_ranks, sizeof **ranks, by_rank);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -864,11 +916,9 @@ main (int    argc,
   const char *dir, *out;
   char path[PATH_MAX], staging[PATH_MAX], report_path[PATH_MAX];
   rank_journal *ranks = NULL;
-  size_t n_ranks = 0, cap_ranks = 0;
+  size_t n_ranks = 0;
   uint32_t world = 0;
-  DIR *d;
-  struct dirent *entry;
-  int rc;
+  int rc, running;
 
   if (argc == 3 && strcmp (argv[1], "--adopt") == 0)
     return adopt_journals (argv[2], 10) == 0 ? 0 : 1;
@@ -883,42 +933,32 @@ main (int    argc,
   dir = argv[1];
   out = argv[2];
   snprintf (path, sizeof path, "%s/journal", dir);
-  if ((d = opendir (path)) == NULL)
+  if (access (path, R_OK | X_OK) != 0)
     {
       fprintf (stderr, "sextant-record-salvage: %s: no crash journal (%s)\n", dir, strerror (errno));
       return 1;
     }
-  while ((entry = readdir (d)) != NULL)
+  read_ranks (path, &ranks, &n_ranks, &world);
+  /* ranks that were still recording wrote on: read them again */
+  if (wait_for_ranks (ranks, n_ranks, path, 10))
     {
-      char file[PATH_MAX];
-      rank_journal *rj;
-
-      if (strncmp (entry->d_name, "rank-", 5) != 0 || strstr (entry->d_name, ".defs") == NULL ||
-          sextant__grow ((void **) &ranks, &cap_ranks, n_ranks + 1, sizeof *ranks) != 0)
-        continue;
-      rj = &ranks[n_ranks];
-      memset (rj, 0, sizeof *rj);
-      if (snprintf (file, sizeof file, "%s/%s", path, entry->d_name) >= (int) sizeof file ||
-          read_defs_journal (file, rj) != 0)
-        {
-          fprintf (stderr, "sextant-record-salvage: %s: not a crash journal of this version\n", file);
-          rank_journal_clear (rj);
-          continue;
-        }
-      if (rj->size > world)
-        world = rj->size;
-      n_ranks++;
+      for (size_t i = 0; i < n_ranks; i++)
+        rank_journal_clear (&ranks[i]);
+      free (ranks);
+      read_ranks (path, &ranks, &n_ranks, &world);
+      wait_for_ranks (ranks, n_ranks, path, 0);
     }
-  closedir (d);
   if (n_ranks == 0)
     {
       fprintf (stderr, "sextant-record-salvage: %s: the crash journal holds no rank\n", dir);
       return 1;
     }
-  qsort (ranks, n_ranks, sizeof *ranks, by_rank);
   /* where it can (DIR may be read-only); a process that no longer
    * records but is still ending gets a second to be gone */
-  adopt_journals (dir, wait_for_ranks (ranks, n_ranks, 10) > 0 ? 0 : 1);
+  running = 0;
+  for (size_t i = 0; i < n_ranks; i++)
+    running += ranks[i].running;
+  adopt_journals (dir, running > 0 ? 0 : 1);
 
   if ((mkdir (out, 0777) != 0 && errno != EEXIST) ||
       snprintf (staging, sizeof staging, "%s/salvaged-events", out) >= (int) sizeof staging ||
