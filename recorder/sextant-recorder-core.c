@@ -866,6 +866,7 @@ recorder_start (sextant__mpi_function  function,
     snprintf (sextant__rec.hostname, sizeof sextant__rec.hostname, "localhost");
   if (sextant__rec.dir != NULL)
     sextant__journal_open ();       /* before the first definition */
+  sextant__test_kill (SEXTANT__KILL_INIT);
 
   rc = SEXTANT_RECORDER_OK;
   if (sextant__rec.dir == NULL || sextant__rec.anchor == NULL ||

@@ -96,6 +96,7 @@ static int warned_flush;
 
 /* SEXTANT_RECORD_TEST_KILL=POINT[:RANK]: the names of the points */
 static const char *const kill_points[] = {
+  [SEXTANT__KILL_INIT] = "init",
   [SEXTANT__KILL_ZEROING] = "zeroing",
   [SEXTANT__KILL_FLUSHED] = "flushed",
   [SEXTANT__KILL_EVENTS_CLOSED] = "events-closed",

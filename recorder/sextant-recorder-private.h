@@ -902,6 +902,7 @@ void                  sextant__evt_journal_release (sextant__evt_journal *j,
 typedef enum
 {
   SEXTANT__KILL_NONE,
+  SEXTANT__KILL_INIT,               /* MPI_Init: the journal is open, no location started */
   SEXTANT__KILL_ZEROING,            /* half-way through zeroing the first recycled slot */
   SEXTANT__KILL_FLUSHED,            /* libotf2 wrote the slots to the .evt file, not yet recycled */
   SEXTANT__KILL_EVENTS_CLOSED,      /* MPI_Finalize: the event writers are closed (last flush) */

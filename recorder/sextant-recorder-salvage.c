@@ -997,6 +997,9 @@ main (int    argc,
       if (rj->dropped_bytes > 0)
         report_line ("lost", UINT64_MAX, 0, "rank %" PRIu32 ": the last %" PRIu64 " bytes of its definition "
                      "journal are damaged and were dropped", rj->r.rank, rj->dropped_bytes);
+      if (rj->r.n_locs == 0)
+        report_line ("lost", UINT64_MAX, 0, "rank %" PRIu32 " ended in MPI_Init, before it recorded anything: it "
+                     "has no location", rj->r.rank);
       if (rj->running)
         report_line ("lost", UINT64_MAX, 0, "rank %" PRIu32 ": its process (pid %ld on %s) was still recording "
                      "when this was salvaged; its events end where they were then", rj->r.rank, rj->pid,

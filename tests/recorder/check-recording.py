@@ -1152,6 +1152,21 @@ def scenario_no_finalize_exit(ctx):
     check(stop_visits(rec).get(0, (None,))[0] == 'exit without MPI_Finalize', 'no stop visit for the exit')
 
 
+def scenario_crash_init(ctx):
+    """Rank 1 kills itself in MPI_Init once its journal is open, before its
+    first location (SEXTANT_RECORD_TEST_KILL=init:1); rank 0, waiting for
+    it there, is ended by mpirun. Neither recorded an event, and the salvage
+    says so for each rather than leaving them out without a word."""
+    rec = Recording(ctx, 'crash-init')
+    proc = rec.run('rec-pingpong', 2, ['10'], env={'SEXTANT_RECORD_TEST_KILL': 'init:1'}, expect_success=False)
+    check(proc.returncode != 0, 'a job whose rank killed itself exited with 0')
+    salvage(rec, print_events=False)
+    lost = ' '.join(m for m, in rec.query("SELECT message FROM import_log WHERE kind = 'lost'"))
+    for rank in range(2):
+        check('rank %d ended in MPI_Init' % rank in lost, 'import_log does not say rank %d ended in MPI_Init: %r'
+              % (rank, lost))
+
+
 def scenario_crash_rerun(ctx):
     """A second run into the directory of a crashed one: the crash journal
     is all there is of the first until it is salvaged, so neither the
@@ -1616,6 +1631,7 @@ SCENARIOS = {
     'crash-torn': scenario_crash_torn,
     'crash-flushing': scenario_crash_flushing,
     'crash-rerun': scenario_crash_rerun,
+    'crash-init': scenario_crash_init,
     'crash-running': scenario_crash_running,
     'journal-ranks-live-on': scenario_journal_ranks_live_on,
     'journal-memory': scenario_journal_memory,
