@@ -39,6 +39,7 @@
 
 #include "sextant-recorder-private.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <otf2/OTF2_Pthread_Locks.h>
@@ -627,6 +628,24 @@ typedef struct
   char dir[PATH_MAX];
 } setup_message;
 
+/* Whether @dir/journal holds files (a rank that finalizes removes its
+ * own, and the last one the directory). */
+static int
+holds_journal (const char *dir)
+{
+  char path[PATH_MAX];
+  struct dirent *entry;
+  DIR *d;
+  int found = 0;
+
+  if (snprintf (path, sizeof path, "%s/journal", dir) >= (int) sizeof path || (d = opendir (path)) == NULL)
+    return 0;
+  while (!found && (entry = readdir (d)) != NULL)
+    found = strcmp (entry->d_name, ".") != 0 && strcmp (entry->d_name, "..") != 0;
+  closedir (d);
+  return found;
+}
+
 static void
 rank0_setup (setup_message *msg)
 {
@@ -710,6 +729,15 @@ rank0_setup (setup_message *msg)
       msg->status = SEXTANT_RECORDER_ERR_IO;
       return;
     }
+  /* the crash journal of a run that did not finish: all there is of it
+   * until it is salvaged (each rank's journal would start anew) */
+  if (holds_journal (path))
+    {
+      sextant__warn ("%s holds the crash journal of a run that did not finish; it is not overwritten "
+                     "(not recording: sextant import %s salvages it, or remove %s/journal)", path, path, path);
+      msg->status = SEXTANT_RECORDER_ERR_IO;
+      return;
+    }
   snprintf (msg->dir, sizeof msg->dir, "%s", path);
 }
 
@@ -725,9 +753,8 @@ forked_child (void)
   atomic_store (&sextant__rec.state, SEXTANT__STATE_STOPPED);
 }
 
-/* Every rank's verdict: the worst status of any rank. */
-static int
-agree (int status)
+int
+sextant__agree (int status)
 {
   int worst = status;
 
@@ -766,7 +793,7 @@ open_archive (void)
       sextant__warn_otf2 (status, "setting up the archive");
       rc = SEXTANT_RECORDER_ERR_OTF2;
     }
-  if ((rc = agree (rc)) != SEXTANT_RECORDER_OK)
+  if ((rc = sextant__agree (rc)) != SEXTANT_RECORDER_OK)
     return rc;   /* the archive object is left behind: closing it would be collective */
 
   /* collective from here on: every rank makes each call */
@@ -774,13 +801,13 @@ open_archive (void)
                                                     MPI_COMM_NULL);
   if (status != OTF2_SUCCESS)
     sextant__warn_otf2 (status, "setting the MPI collective callbacks");
-  if ((rc = agree (status == OTF2_SUCCESS ? SEXTANT_RECORDER_OK : SEXTANT_RECORDER_ERR_OTF2))
+  if ((rc = sextant__agree (status == OTF2_SUCCESS ? SEXTANT_RECORDER_OK : SEXTANT_RECORDER_ERR_OTF2))
       != SEXTANT_RECORDER_OK)
     return rc;
   status = OTF2_Archive_OpenEvtFiles (sextant__rec.archive);
   if (status != OTF2_SUCCESS)
     sextant__warn_otf2 (status, "opening the event files");
-  return agree (status == OTF2_SUCCESS ? SEXTANT_RECORDER_OK : SEXTANT_RECORDER_ERR_OTF2);
+  return sextant__agree (status == OTF2_SUCCESS ? SEXTANT_RECORDER_OK : SEXTANT_RECORDER_ERR_OTF2);
 }
 
 static int
@@ -839,6 +866,7 @@ recorder_start (sextant__mpi_function  function,
     snprintf (sextant__rec.hostname, sizeof sextant__rec.hostname, "localhost");
   if (sextant__rec.dir != NULL)
     sextant__journal_open ();       /* before the first definition */
+  sextant__test_kill (SEXTANT__KILL_INIT);
 
   rc = SEXTANT_RECORDER_OK;
   if (sextant__rec.dir == NULL || sextant__rec.anchor == NULL ||
@@ -854,10 +882,10 @@ recorder_start (sextant__mpi_function  function,
         rc = SEXTANT_RECORDER_ERR_NOMEM;
       pthread_mutex_unlock (&sextant__rec.lock);
     }
-  if ((msg.status = agree (rc)) != SEXTANT_RECORDER_OK ||
+  if ((msg.status = sextant__agree (rc)) != SEXTANT_RECORDER_OK ||
       (msg.status = open_archive ()) != SEXTANT_RECORDER_OK)
     goto fail;
-  if ((msg.status = agree (sextant__clock_measure (&sextant__rec.clock_init))) != SEXTANT_RECORDER_OK)
+  if ((msg.status = sextant__agree (sextant__clock_measure (&sextant__rec.clock_init))) != SEXTANT_RECORDER_OK)
     goto fail;
 
   sextant__callsite_init ();
@@ -949,7 +977,6 @@ recorder_finish (sextant__call *call)
   if (!atomic_compare_exchange_strong (&sextant__rec.state, &expected, SEXTANT__STATE_STOPPED))
     return SEXTANT_RECORDER_ERR_STATE;
   sextant__onecoll_uninstall ();
-  sextant__journal_release_signals ();
 
   rc = sextant__clock_measure (&sextant__rec.clock_final);
   sextant__rec.have_final_clock = rc == SEXTANT_RECORDER_OK;
@@ -963,11 +990,17 @@ recorder_finish (sextant__call *call)
       call->t->busy = 0;
     }
 
+  /* every rank's verdict: the journals go only with a complete archive
+   * (a signal until then is a STOP record, as during the run) */
   rc = sextant__write_definitions ();
+  sextant__journal_release_signals ();
   if (rc != SEXTANT_RECORDER_OK)
-    sextant__warn ("the archive %s is incomplete: %s; the crash journal in %s/journal is kept "
-                   "(sextant import %s salvages it)", sextant__rec.anchor,
-                   sextant_recorder_strerror (rc), sextant__rec.dir, sextant__rec.dir);
+    {
+      if (sextant__rec.rank == 0)
+        sextant__warn ("the archive %s is incomplete (%s) and was not written; the crash journal in "
+                       "%s/journal is kept (sextant import %s salvages it)", sextant__rec.anchor,
+                       sextant_recorder_strerror (rc), sextant__rec.dir, sextant__rec.dir);
+    }
   else
     {
       sextant__journal_remove ();

@@ -91,9 +91,46 @@ struct sextant__evt_journal
 
 static char journal_dir[PATH_MAX];
 static int warned_flush;
-/* SEXTANT_RECORD_TEST_KILL_ZEROING (a test's): the process kills itself
- * half-way through zeroing its first recycled slot */
-static int kill_while_zeroing = -1;
+
+/* ---- test hooks ---- */
+
+/* SEXTANT_RECORD_TEST_KILL=POINT[:RANK]: the names of the points */
+static const char *const kill_points[] = {
+  [SEXTANT__KILL_INIT] = "init",
+  [SEXTANT__KILL_ZEROING] = "zeroing",
+  [SEXTANT__KILL_FLUSHED] = "flushed",
+  [SEXTANT__KILL_EVENTS_CLOSED] = "events-closed",
+  [SEXTANT__KILL_LOCAL_DEFS] = "local-defs",
+  [SEXTANT__KILL_ANCHOR] = "anchor",
+};
+static sextant__kill_point kill_at = SEXTANT__KILL_NONE;
+
+static void
+test_hooks_init (void)
+{
+  const char *env = getenv ("SEXTANT_RECORD_TEST_KILL");
+
+  if (env == NULL)
+    return;
+  for (size_t i = 1; i < sizeof kill_points / sizeof kill_points[0]; i++)
+    {
+      size_t n = strlen (kill_points[i]);
+
+      if (strncmp (env, kill_points[i], n) == 0 &&
+          (env[n] == '\0' || (env[n] == ':' && atoi (env + n + 1) == sextant__rec.rank)))
+        kill_at = (sextant__kill_point) i;
+    }
+}
+
+void
+sextant__test_kill (sextant__kill_point point)
+{
+  if (kill_at != point)
+    return;
+  if (point >= SEXTANT__KILL_EVENTS_CLOSED)
+    sleep (1);
+  raise (SIGKILL);
+}
 
 /* ---- the definition journal ---- */
 
@@ -179,6 +216,7 @@ sextant__journal_open (void)
       sextant__rec.journal_fd = -1;
       return -1;
     }
+  test_hooks_init ();
   sextant__buf_u32 (&buf, SEXTANT__JOURNAL_VERSION);
   sextant__buf_u32 (&buf, (uint32_t) sextant__rec.rank);
   sextant__buf_u32 (&buf, (uint32_t) sextant__rec.size);
@@ -524,8 +562,6 @@ sextant__evt_journal_new (uint64_t location,
    * process dies */
   if ((mode = journal_mode ()) == 0)
     return NULL;
-  if (kill_while_zeroing < 0)
-    kill_while_zeroing = getenv ("SEXTANT_RECORD_TEST_KILL_ZEROING") != NULL;
   if (n_slots < 1)
     n_slots = 1;
   if (n_slots > 0xffff ||
@@ -622,7 +658,7 @@ sextant__evt_journal_chunk (sextant__evt_journal *j)
    * of the chunk (OTF2_BUFFER_END_OF_CHUNK is 0) */
   if (j->used < j->dirty)
     {
-      if (kill_while_zeroing > 0)
+      if (SEXTANT__UNLIKELY (kill_at == SEXTANT__KILL_ZEROING))
         {
           memset (slot, 0, j->chunk_size / 2);
           raise (SIGKILL);
@@ -646,4 +682,5 @@ sextant__evt_journal_release (sextant__evt_journal *j,
       return;
     }
   j->flushing = 1;
+  sextant__test_kill (SEXTANT__KILL_FLUSHED);
 }

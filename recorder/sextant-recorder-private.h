@@ -560,6 +560,9 @@ void sextant__warn (const char *format,
                     ...) SEXTANT__PRINTF (1, 2);
 void sextant__warn_otf2 (OTF2_ErrorCode  status,
                          const char     *what);
+/* Every rank's verdict on @status (collective over sextant__rec.comm):
+ * the worst status of any rank. */
+int  sextant__agree (int status);
 
 /* ---- threads and events (sextant-recorder-core.c) ---- */
 
@@ -754,6 +757,43 @@ int  sextant__write_salvaged (const char            *dir,
                               size_t                 n_ranks,
                               int                    world_size);
 
+/* ---- a location's event chunks, walked (sextant-recorder-chunk-walk.c) ---- */
+
+typedef struct
+{
+  uint64_t time;                    /* of the last whole event */
+  uint64_t n_events;
+  uint32_t *stack;                  /* the regions open */
+  size_t depth, cap;
+  size_t end;                       /* where the last walked chunk's events end */
+  int region0_is_init;              /* local region 0 is MPI_Init(_thread) */
+  int failed;                       /* out of memory */
+} sextant__chunk_walk;
+
+/* Walks chunk @c of @size bytes, the next of the location, up to its first
+ * record that is not whole, rewrites its header's event numbers and zeroes
+ * what follows its last whole event. Returns the number of its events;
+ * *@cut is set when it was cut before its written end. */
+uint64_t sextant__chunk_walk_next (unsigned char       *c,
+                                   size_t               size,
+                                   sextant__chunk_walk *w,
+                                   int                 *cut);
+/* Appends to @c (walked last) a visit of @region from the last event to
+ * @stop and the LEAVEs of the regions still open. Returns 0, or -1 if they
+ * do not fit (then start a new chunk). */
+int      sextant__chunk_walk_append_stop (unsigned char       *c,
+                                          size_t               size,
+                                          sextant__chunk_walk *w,
+                                          uint32_t             region,
+                                          uint64_t             stop);
+/* Makes @c an empty chunk that follows the events walked. */
+void     sextant__chunk_walk_new_chunk (unsigned char       *c,
+                                        size_t               size,
+                                        sextant__chunk_walk *w);
+/* Ends @c (the location's last chunk) as libotf2 ends a closed writer's. */
+void     sextant__chunk_walk_close (unsigned char       *c,
+                                    sextant__chunk_walk *w);
+
 /* ---- the crash journal (sextant-recorder-journal.c) ---- */
 
 /* Record kinds of a rank's definition journal, dir/journal/rank-R.defs:
@@ -853,6 +893,26 @@ void                 *sextant__evt_journal_chunk (sextant__evt_journal *j);
  * the buffer (@final: unmaps and frees @j). */
 void                  sextant__evt_journal_release (sextant__evt_journal *j,
                                                     int                   final);
+
+/* Test hooks: SEXTANT_RECORD_TEST_KILL=POINT[:RANK] (read once, when the
+ * journal is opened) makes the process kill itself with SIGKILL at POINT,
+ * on rank RANK or on every rank, so that a test can stop a run exactly in
+ * a window of the crash journal's protocol. The points are at chunk
+ * boundaries and in MPI_Finalize: never on the path of an event. */
+typedef enum
+{
+  SEXTANT__KILL_NONE,
+  SEXTANT__KILL_INIT,               /* MPI_Init: the journal is open, no location started */
+  SEXTANT__KILL_ZEROING,            /* half-way through zeroing the first recycled slot */
+  SEXTANT__KILL_FLUSHED,            /* libotf2 wrote the slots to the .evt file, not yet recycled */
+  SEXTANT__KILL_EVENTS_CLOSED,      /* MPI_Finalize: the event writers are closed (last flush) */
+  SEXTANT__KILL_LOCAL_DEFS,         /* MPI_Finalize: the maps arrived, the local definitions not written */
+  SEXTANT__KILL_ANCHOR,             /* MPI_Finalize: every file closed, the anchor not written */
+} sextant__kill_point;
+
+/* Kills the process if the hook is set at @point (after a second in
+ * MPI_Finalize, so that the other ranks run ahead as far as they can). */
+void sextant__test_kill (sextant__kill_point point);
 
 /* ---- onecoll (sextant-recorder-onecoll.c) ---- */
 

@@ -14,17 +14,22 @@
  * read, but for event journals still in memory (in /dev/shm, linked from
  * DIR/journal) of processes that are gone: they are moved into DIR/journal
  * first, where the file system allows (--adopt does only that; the
- * launcher runs it after a crash).
+ * launcher runs it after a crash). Ranks on this host that still record
+ * (a killed launcher's ranks live on for a moment) are waited for, up to
+ * 10 s; after that a journal is read as it is, the state word checked
+ * again after each slot, and the rank is "still running when salvaged".
  *
  * Per rank: the definition journal is replayed into a definition table
  * (the ids come out as they were recorded; a record cut by the kill ends
  * it). Per location: the .evt file's first F chunks and the journal's U
  * slots in use (F and U from the journal's state word) are the location's
- * events, in order. Each chunk is walked record by record (timestamps,
+ * events, in order. Each chunk is walked (sextant-recorder-chunk-walk.c)
+ * record by record (timestamps,
  * attribute lists, the singleton records of OTF2 1.1 such as ENTER and
  * LEAVE, and records with a length byte): the walk keeps the stack of open
  * regions and stops at the first record that is not whole - the end of the
- * written data (OTF2_BUFFER_END_OF_CHUNK is 0, and the slots were zeroed),
+ * written data (OTF2_BUFFER_END_OF_CHUNK is 0, and the slots were zeroed;
+ * a writer closed in MPI_Finalize ends with END_OF_FILE, END_OF_BUFFER),
  * a length byte libotf2 had not finalised yet, a timestamp that goes back,
  * or, as the last record written, a LEAVE that does not match or an ENTER
  * of region 0 (MPI_Init's) after the first event: what a record cut after
@@ -60,16 +65,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* libotf2's chunk format (OTF2_Buffer.c) */
-#define CHUNK_END 0
-#define CHUNK_HEADER 3
-#define CHUNK_HEADER_SIZE 18
-#define RECORD_TIMESTAMP 5
-#define RECORD_ATTRIBUTES 6
-#define EVENT_ENTER 12
-#define EVENT_LEAVE 13
-#define LITTLE_ENDIAN_MARK 0x42
-
 typedef struct
 {
   uint64_t base;
@@ -82,6 +77,8 @@ typedef struct
   uint32_t size;
   int have_header;
   int have_stop;
+  long pid;                                 /* of the rank's process */
+  int running;                              /* it was still recording when salvaged */
   sextant__stop_record stop;
   module *modules;
   size_t n_modules, cap_modules;
@@ -226,7 +223,7 @@ replay (rank_journal    *rj,
         return -1;
       rj->r.rank = sextant__read_u32 (rd);
       rj->size = sextant__read_u32 (rd);
-      sextant__read_u32 (rd);       /* pid */
+      rj->pid = (long) sextant__read_u32 (rd);
       rj->r.clock_mode = (int) sextant__read_u32 (rd);
       sextant__read_u64 (rd);       /* chunk size: each event journal has its own */
       sextant__read_u64 (rd);
@@ -435,7 +432,9 @@ stop_name (const rank_journal *rj,
            char               *name,
            size_t              size)
 {
-  if (!rj->have_stop)
+  if (rj->running)
+    snprintf (name, size, "still running when salvaged");
+  else if (!rj->have_stop)
     snprintf (name, size, "killed (no signal seen: SIGKILL?)");
   else if (rj->stop.cause == SEXTANT__STOP_EXIT)
     snprintf (name, size, "exit without MPI_Finalize");
@@ -450,217 +449,6 @@ stop_name (const rank_journal *rj,
       else
         snprintf (name, size, "killed by signal %d", rj->stop.cause);
     }
-}
-
-/* ---- events ---- */
-
-typedef struct
-{
-  uint64_t time;                    /* of the last whole event */
-  uint64_t n_events;
-  uint32_t *stack;
-  size_t depth, cap;
-  size_t end;                       /* where the last walked chunk's events end */
-  int region0_is_init;              /* local region 0 is MPI_Init(_thread) */
-  int failed;                       /* out of memory */
-} walk;
-
-static uint64_t
-get_u64 (const unsigned char *p)
-{
-  uint64_t v;
-
-  memcpy (&v, p, 8);
-  return v;
-}
-
-static int
-all_zero (const unsigned char *p,
-          size_t               len)
-{
-  for (size_t i = 0; i < len; i++)
-    if (p[i] != 0)
-      return 0;
-  return 1;
-}
-
-/* Walks one chunk, rewrites its header and zeroes what follows its last
- * whole event. Returns the number of its events; *@cut is set when the
- * chunk was cut before its written end. */
-static uint64_t
-walk_chunk (unsigned char *c,
-            size_t         size,
-            walk          *w,
-            int           *cut)
-{
-  size_t pos = CHUNK_HEADER_SIZE, commit = CHUNK_HEADER_SIZE;
-  uint64_t pending = w->time, events = 0, first = w->n_events + 1, last;
-
-  *cut = 0;
-  if (size < CHUNK_HEADER_SIZE || c[0] != CHUNK_HEADER || c[1] != LITTLE_ENDIAN_MARK)
-    return 0;
-  while (pos < size)
-    {
-      unsigned char type = c[pos];
-
-      if (type == CHUNK_END)
-        break;
-      if (type == RECORD_TIMESTAMP)
-        {
-          uint64_t t;
-
-          if (size - pos <= 9 || (t = get_u64 (c + pos + 1)) < pending)
-            {
-              *cut = 1;
-              break;
-            }
-          pending = t;
-          pos += 9;
-          continue;
-        }
-      if (type == EVENT_ENTER || type == EVENT_LEAVE || type == 16 || type == 17 || type == 20 ||
-          type == 21 || type == 24 || (type >= 28 && type <= 30))
-        {
-          /* singleton: one compressed value, no length byte */
-          unsigned n = size - pos > 1 ? c[pos + 1] : 0xfe;
-          uint32_t value = 0;
-
-          if (n == 0xff)
-            {
-              n = 0;
-              value = UINT32_MAX;
-            }
-          if (n > 8 || size - pos <= 2 + n)
-            {
-              *cut = 1;
-              break;
-            }
-          memcpy (&value, c + pos + 2, n > 4 ? 4 : n);
-          /* a singleton cut after its type byte reads as region 0: an ENTER
-           * of MPI_Init after the first event, or a LEAVE that does not
-           * match - taken as cut only if nothing was written after it */
-          if (((type == EVENT_ENTER && value == 0 && w->region0_is_init && w->n_events + events > 0) ||
-               (type == EVENT_LEAVE && (w->depth == 0 || w->stack[w->depth - 1] != value))) &&
-              all_zero (c + pos + 2 + n, size - pos - 2 - n))
-            {
-              *cut = 1;
-              break;
-            }
-          if (type == EVENT_ENTER)
-            {
-              if (sextant__grow ((void **) &w->stack, &w->cap, w->depth + 1, sizeof *w->stack) != 0)
-                {
-                  w->failed = 1;
-                  *cut = 1;
-                  break;
-                }
-              w->stack[w->depth++] = value;
-            }
-          else if (type == EVENT_LEAVE && w->depth > 0 && w->stack[w->depth - 1] == value)
-            w->depth--;               /* else the importer reports the mismatch */
-          pos += 2 + n;
-        }
-      else if (type <= CHUNK_HEADER || type == 4)
-        {
-          *cut = 1;
-          break;
-        }
-      else
-        {
-          /* a length byte, 0 until libotf2 finalises the record; 0xff: 8 more */
-          uint64_t len = size - pos > 1 ? c[pos + 1] : 0;
-          size_t head = 2;
-
-          if (len == 0xff)
-            {
-              if (size - pos <= 10)
-                {
-                  *cut = 1;
-                  break;
-                }
-              len = get_u64 (c + pos + 2);
-              head = 10;
-            }
-          /* records without fields: MPI_COLLECTIVE_BEGIN, OMP_JOIN, RMA_COLLECTIVE_BEGIN */
-          if ((len == 0 && type != 22 && type != 25 && type != 37) || len >= size - pos - head)
-            {
-              *cut = 1;
-              break;
-            }
-          pos += head + (size_t) len;
-          if (type == RECORD_ATTRIBUTES)
-            continue;                 /* belongs to the event after it */
-        }
-      events++;
-      commit = pos;
-      w->time = pending;
-    }
-  memset (c + commit, 0, size - commit);
-  w->end = commit;
-  last = first + events - 1;
-  memcpy (c + 2, &first, 8);
-  memcpy (c + 10, &last, 8);
-  w->n_events += events;
-  return events;
-}
-
-static void
-put_u32c (unsigned char **p,
-          uint32_t        v)
-{
-  unsigned n = 0;
-
-  if (v == 0 || v == UINT32_MAX)
-    {
-      *(*p)++ = v == 0 ? 0 : 0xff;
-      return;
-    }
-  for (uint32_t x = v; x != 0; x >>= 8)
-    n++;
-  *(*p)++ = (unsigned char) n;
-  memcpy (*p, &v, n);
-  *p += n;
-}
-
-/* Appends to the chunk @c (cut after its events) the stop region's visit
- * from the last event to @stop and the LEAVEs of the open regions. Returns
- * 0, or -1 if they do not fit (the caller starts a new chunk). */
-static int
-append_stop (unsigned char *c,
-             size_t         size,
-             walk          *w,
-             uint32_t       region,
-             uint64_t       stop)
-{
-  size_t end = w->end;
-  unsigned char *p;
-  uint64_t last;
-
-  if (size - end < 2 * 9 + 2 * 6 + w->depth * 6 + 2)
-    return -1;
-  p = c + end;
-  *p++ = RECORD_TIMESTAMP;
-  memcpy (p, &w->time, 8);
-  p += 8;
-  *p++ = EVENT_ENTER;
-  put_u32c (&p, region);
-  *p++ = RECORD_TIMESTAMP;
-  memcpy (p, &stop, 8);
-  p += 8;
-  *p++ = EVENT_LEAVE;
-  put_u32c (&p, region);
-  for (size_t i = w->depth; i > 0; i--)
-    {
-      *p++ = EVENT_LEAVE;
-      put_u32c (&p, w->stack[i - 1]);
-    }
-  w->n_events += 2 + w->depth;
-  last = w->n_events;
-  memcpy (c + 10, &last, 8);
-  w->depth = 0;
-  w->time = stop;
-  w->end = (size_t) (p - c);
-  return 0;
 }
 
 /* Writes @len bytes or fails. */
@@ -826,6 +614,77 @@ adopt_journals (const char *dir,
   return failed;
 }
 
+/* Whether process @pid is still there and holds its definition journal
+ * @defs open: a rank that records or is about to (the recorder opens it in
+ * MPI_Init, before anything else, and closes it when it removes the
+ * journal), not some later process with its pid. */
+static int
+still_recording (long        pid,
+                 const char *defs)
+{
+  char path[64 + 256];
+  struct stat mine, theirs;
+  struct dirent *entry;
+  DIR *fds;
+  int found = 0;
+
+  if (process_gone (pid) || stat (defs, &mine) != 0)
+    return 0;
+  snprintf (path, sizeof path, "/proc/%ld/fd", pid);
+  if ((fds = opendir (path)) == NULL)
+    return 0;
+  while (!found && (entry = readdir (fds)) != NULL)
+    found = snprintf (path, sizeof path, "/proc/%ld/fd/%s", pid, entry->d_name) < (int) sizeof path &&
+            stat (path, &theirs) == 0 && theirs.st_dev == mine.st_dev && theirs.st_ino == mine.st_ino;
+  closedir (fds);
+  return found;
+}
+
+/* Waits up to @wait_seconds for the processes of @ranks on this host that
+ * are still recording (@journal: DIR/journal): after the launcher was
+ * killed its ranks live on for a moment, and journals read one after the
+ * other while their processes still write them end at different moments
+ * of the run. Those still recording then (a hung run looked at while it
+ * hangs) are marked running. Returns whether any was recording at first. */
+static int
+wait_for_ranks (rank_journal *ranks,
+                size_t        n_ranks,
+                const char   *journal,
+                int           wait_seconds)
+{
+  char host[256] = "", defs[PATH_MAX];
+  int any = 0;
+
+  gethostname (host, sizeof host - 1);
+  for (int i = 0; i <= wait_seconds * 100; i++)
+    {
+      int waiting = 0;
+
+      for (size_t r = 0; r < n_ranks; r++)
+        if (ranks[r].pid > 0 && ranks[r].r.host != NULL && strcmp (ranks[r].r.host, host) == 0 &&
+            snprintf (defs, sizeof defs, "%s/rank-%" PRIu32 ".defs", journal, ranks[r].r.rank) < (int) sizeof defs)
+          waiting += ranks[r].running = still_recording (ranks[r].pid, defs);
+      any |= waiting > 0;
+      if (waiting == 0 || i == wait_seconds * 100)
+        break;
+      usleep (10000);
+    }
+  return any;
+}
+
+/* The journal's state word: (chunks in the .evt file << 16) | slots in use. */
+static int
+read_state (int       evtj_fd,
+            uint64_t *state)
+{
+  sextant__evtj_header header;
+
+  if (read_chunk (evtj_fd, (unsigned char *) &header, sizeof header, 0) != 0)
+    return -1;
+  *state = atomic_load (&header.state);
+  return 0;
+}
+
 /* The events of one location into @staging/LOCATION.evt. */
 static int
 salvage_location (const char                *dir,
@@ -837,10 +696,10 @@ salvage_location (const char                *dir,
   char evt[PATH_MAX], evtj[PATH_MAX], out[PATH_MAX];
   sextant__evtj_header header;
   uint64_t chunk_size = SEXTANT__EVENT_CHUNK, flushed = 0, used = 0, from_journal = 0;
-  uint64_t stop_time, recorded;
+  uint64_t stop_time, recorded, state = 0, now;
   unsigned char *c = NULL, *pending = NULL;
   int have_pending = 0, evt_fd, evtj_fd, out_fd, rc = -1;
-  walk w = { 0 };
+  sextant__chunk_walk w = { 0 };
   const sextant__clock_point *clock = &rj->r.clock;
 
   w.region0_is_init = rj->r.defs.n_regions > 0 &&
@@ -856,8 +715,7 @@ salvage_location (const char                *dir,
       memcmp (header.magic, SEXTANT__EVTJ_MAGIC, sizeof header.magic) == 0 &&
       header.chunk_size >= 4096 && header.chunk_size <= (UINT64_C (1) << 30))
     {
-      uint64_t state = atomic_load (&header.state);
-
+      state = atomic_load (&header.state);
       chunk_size = header.chunk_size;
       flushed = state >> 16;
       used = state & 0xffff;
@@ -915,7 +773,7 @@ salvage_location (const char                *dir,
                        chunk_size >> 20);
           break;
         }
-      if (walk_chunk (c, chunk_size, &w, &cut) > 0)
+      if (sextant__chunk_walk_next (c, chunk_size, &w, &cut) > 0)
         EMIT ();
       if (cut)
         report_line ("lost", loc->id, sextant__clock_correct (clock, NULL, w.time),
@@ -930,7 +788,11 @@ salvage_location (const char                *dir,
 
       if (read_chunk (evtj_fd, c, chunk_size, (off_t) (SEXTANT__EVTJ_HEADER + s * chunk_size)) != 0)
         break;
-      if (walk_chunk (c, chunk_size, &w, &cut) > 0)
+      /* a process still recording may have flushed and reused the slot
+       * since the state was read: its events end before it */
+      if (read_state (evtj_fd, &now) != 0 || now != state)
+        break;
+      if (sextant__chunk_walk_next (c, chunk_size, &w, &cut) > 0)
         EMIT ();
       from_journal += w.n_events - before;
       if (cut)
@@ -944,24 +806,17 @@ salvage_location (const char                *dir,
 
   stop_time = rj->have_stop && rj->stop.time > w.time ? rj->stop.time : w.time;
   recorded = w.n_events;
-  if (!have_pending || (w.n_events > 0 && append_stop (pending, chunk_size, &w, rj->stop_region, stop_time) != 0))
+  if (!have_pending ||
+      (w.n_events > 0 && sextant__chunk_walk_append_stop (pending, chunk_size, &w, rj->stop_region, stop_time) != 0))
     {
       /* a chunk of its own */
-      uint64_t first = w.n_events + 1, last = w.n_events;
-
-      memset (c, 0, chunk_size);
-      c[0] = CHUNK_HEADER;
-      c[1] = LITTLE_ENDIAN_MARK;
-      memcpy (c + 2, &first, 8);
-      memcpy (c + 10, &last, 8);
-      w.end = CHUNK_HEADER_SIZE;
+      sextant__chunk_walk_new_chunk (c, chunk_size, &w);
       if (w.n_events > 0)
-        append_stop (c, chunk_size, &w, rj->stop_region, stop_time);
+        sextant__chunk_walk_append_stop (c, chunk_size, &w, rj->stop_region, stop_time);
       EMIT ();
     }
   /* the end of the location's events, as libotf2 closes a writer */
-  pending[w.end] = 2;               /* OTF2_BUFFER_END_OF_FILE */
-  pending[w.end + 1] = 1;           /* OTF2_BUFFER_END_OF_BUFFER */
+  sextant__chunk_walk_close (pending, &w);
   if (write_all (out_fd, pending, chunk_size) != 0)
     goto out;
 #undef EMIT
@@ -1012,6 +867,48 @@ by_rank (const void *a,
   return x->r.rank < y->r.rank ? -1 : x->r.rank > y->r.rank;
 }
 
+/* Reads the definition journals in @journal (DIR/journal) into @ranks,
+ * sorted by rank, and the size of the world. */
+static void
+read_ranks (const char    *journal,
+            rank_journal **ranks,
+            size_t        *n_ranks,
+            uint32_t      *world)
+{
+  size_t cap_ranks = 0;
+  struct dirent *entry;
+  DIR *d;
+
+  *ranks = NULL;
+  *n_ranks = 0;
+  *world = 0;
+  if ((d = opendir (journal)) == NULL)
+    return;
+  while ((entry = readdir (d)) != NULL)
+    {
+      char file[PATH_MAX];
+      rank_journal *rj;
+
+      if (strncmp (entry->d_name, "rank-", 5) != 0 || strstr (entry->d_name, ".defs") == NULL ||
+          sextant__grow ((void **) ranks, &cap_ranks, *n_ranks + 1, sizeof **ranks) != 0)
+        continue;
+      rj = &(*ranks)[*n_ranks];
+      memset (rj, 0, sizeof *rj);
+      if (snprintf (file, sizeof file, "%s/%s", journal, entry->d_name) >= (int) sizeof file ||
+          read_defs_journal (file, rj) != 0)
+        {
+          fprintf (stderr, "sextant-record-salvage: %s: not a crash journal of this version\n", file);
+          rank_journal_clear (rj);
+          continue;
+        }
+      if (rj->size > *world)
+        *world = rj->size;
+      (*n_ranks)++;
+    }
+  closedir (d);
+  qsort (*ranks, *n_ranks, sizeof **ranks, by_rank);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1019,11 +916,9 @@ main (int    argc,
   const char *dir, *out;
   char path[PATH_MAX], staging[PATH_MAX], report_path[PATH_MAX];
   rank_journal *ranks = NULL;
-  size_t n_ranks = 0, cap_ranks = 0;
+  size_t n_ranks = 0;
   uint32_t world = 0;
-  DIR *d;
-  struct dirent *entry;
-  int rc;
+  int rc, running;
 
   if (argc == 3 && strcmp (argv[1], "--adopt") == 0)
     return adopt_journals (argv[2], 10) == 0 ? 0 : 1;
@@ -1037,41 +932,33 @@ main (int    argc,
     }
   dir = argv[1];
   out = argv[2];
-  adopt_journals (dir, 0);          /* where it can (DIR may be read-only) */
   snprintf (path, sizeof path, "%s/journal", dir);
-  if ((d = opendir (path)) == NULL)
+  if (access (path, R_OK | X_OK) != 0)
     {
       fprintf (stderr, "sextant-record-salvage: %s: no crash journal (%s)\n", dir, strerror (errno));
       return 1;
     }
-  while ((entry = readdir (d)) != NULL)
+  read_ranks (path, &ranks, &n_ranks, &world);
+  /* ranks that were still recording wrote on: read them again */
+  if (wait_for_ranks (ranks, n_ranks, path, 10))
     {
-      char file[PATH_MAX];
-      rank_journal *rj;
-
-      if (strncmp (entry->d_name, "rank-", 5) != 0 || strstr (entry->d_name, ".defs") == NULL ||
-          sextant__grow ((void **) &ranks, &cap_ranks, n_ranks + 1, sizeof *ranks) != 0)
-        continue;
-      rj = &ranks[n_ranks];
-      memset (rj, 0, sizeof *rj);
-      if (snprintf (file, sizeof file, "%s/%s", path, entry->d_name) >= (int) sizeof file ||
-          read_defs_journal (file, rj) != 0)
-        {
-          fprintf (stderr, "sextant-record-salvage: %s: not a crash journal of this version\n", file);
-          rank_journal_clear (rj);
-          continue;
-        }
-      if (rj->size > world)
-        world = rj->size;
-      n_ranks++;
+      for (size_t i = 0; i < n_ranks; i++)
+        rank_journal_clear (&ranks[i]);
+      free (ranks);
+      read_ranks (path, &ranks, &n_ranks, &world);
+      wait_for_ranks (ranks, n_ranks, path, 0);
     }
-  closedir (d);
   if (n_ranks == 0)
     {
       fprintf (stderr, "sextant-record-salvage: %s: the crash journal holds no rank\n", dir);
       return 1;
     }
-  qsort (ranks, n_ranks, sizeof *ranks, by_rank);
+  /* where it can (DIR may be read-only); a process that no longer
+   * records but is still ending gets a second to be gone */
+  running = 0;
+  for (size_t i = 0; i < n_ranks; i++)
+    running += ranks[i].running;
+  adopt_journals (dir, running > 0 ? 0 : 1);
 
   if ((mkdir (out, 0777) != 0 && errno != EEXIST) ||
       snprintf (staging, sizeof staging, "%s/salvaged-events", out) >= (int) sizeof staging ||
@@ -1110,6 +997,13 @@ main (int    argc,
       if (rj->dropped_bytes > 0)
         report_line ("lost", UINT64_MAX, 0, "rank %" PRIu32 ": the last %" PRIu64 " bytes of its definition "
                      "journal are damaged and were dropped", rj->r.rank, rj->dropped_bytes);
+      if (rj->r.n_locs == 0)
+        report_line ("lost", UINT64_MAX, 0, "rank %" PRIu32 " ended in MPI_Init, before it recorded anything: it "
+                     "has no location", rj->r.rank);
+      if (rj->running)
+        report_line ("lost", UINT64_MAX, 0, "rank %" PRIu32 ": its process (pid %ld on %s) was still recording "
+                     "when this was salvaged; its events end where they were then", rj->r.rank, rj->pid,
+                     rj->r.host);
       rj->r.t_last = rj->r.t_first;
       for (size_t l = 0; l < rj->r.n_locs; l++)
         if (salvage_location (dir, staging, rj, &rj->r.locs[l], why) != 0)

@@ -17,7 +17,10 @@
  *     tables (REGION, COMM, GROUP, RMA_WIN, SOURCE_CODE_LOCATION,
  *     CALLING_CONTEXT; libotf2's reader applies them to events and to
  *     attribute values) and its ClockOffset records;
- *  4. rank 0 writes the global definitions; everyone closes the archive.
+ *  4. rank 0 writes the global definitions; everyone closes the archive,
+ *     rank 0 (which writes the anchor file) only once every rank has
+ *     closed its files, and the ranks learn that it did: until then every
+ *     rank keeps its crash journal.
  *
  * Global definitions: ClockProperties (ns, global offset = the first event
  * on rank 0's clock), the MPI paradigm, the strings, the two call-site
@@ -50,6 +53,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define BLOB_MAGIC 0x53585452u      /* "SXTR" */
 #define N_MAPS 6
@@ -787,6 +791,7 @@ sextant__write_definitions (void)
       sextant__warn_otf2 (status, "closing the event files");
       rc = SEXTANT_RECORDER_ERR_OTF2;
     }
+  sextant__test_kill (SEXTANT__KILL_EVENTS_CLOSED);
 
   /* gather the blobs on rank 0 */
   my_size = (int) blob.len;
@@ -874,6 +879,7 @@ sextant__write_definitions (void)
   free (mine);
 
   /* local definitions, then close */
+  sextant__test_kill (SEXTANT__KILL_LOCAL_DEFS);
   status = OTF2_Archive_OpenDefFiles (archive);
   if (status != OTF2_SUCCESS)
     {
@@ -886,16 +892,29 @@ sextant__write_definitions (void)
   id_maps_free (&maps);
   if (status != OTF2_SUCCESS)
     rc = SEXTANT_RECORDER_ERR_OTF2;
+  if (root && rc_root != SEXTANT_RECORDER_OK)
+    rc = rc_root;
+
+  /* The anchor file says that the archive is complete: once it exists,
+   * `sextant import` reads the archive and no longer the crash journals.
+   * So rank 0 writes it (OTF2_Archive_Close) only after every rank has
+   * closed its files, and no rank removes its journal (the caller) before
+   * it is written: a rank killed on the way leaves no anchor and every
+   * rank's journal. An archive that some rank failed to write gets no
+   * anchor either. */
+  rc = sextant__agree (rc);
+  sextant__test_kill (SEXTANT__KILL_ANCHOR);
   status = OTF2_Archive_Close (archive);
   sextant__rec.archive = NULL;
   if (status != OTF2_SUCCESS)
     {
       sextant__warn_otf2 (status, "closing the archive");
-      rc = SEXTANT_RECORDER_ERR_OTF2;
+      if (rc == SEXTANT_RECORDER_OK)
+        rc = SEXTANT_RECORDER_ERR_OTF2;
     }
-  if (root && rc_root != SEXTANT_RECORDER_OK)
-    rc = rc_root;
-  return rc;
+  if (root && rc != SEXTANT_RECORDER_OK)
+    unlink (sextant__rec.anchor);
+  return sextant__agree (rc);
 }
 
 /* ---- a salvaged run (sextant-recorder-salvage.c) ---- */

@@ -754,8 +754,13 @@ def scenario_threads(ctx):
     pairs = rec.query('''SELECT s.otf2_id, r.otf2_id, COUNT(*) FROM message AS m
                          JOIN location AS s ON s.id = m.send_loc JOIN location AS r ON r.id = m.recv_loc
                          GROUP BY 1, 2 ORDER BY 1, 2''')
-    want = sorted(((k << 32) | rank, (k << 32) | (1 - rank), 10) for k in (1, 2) for rank in (0, 1))
-    check([tuple(p) for p in pairs] == want, 'messages by thread pair %s, expected %s' % (pairs, want))
+    # (the two workers of a rank start together: which becomes Thread 1 is
+    # up to the scheduler, on each rank)
+    partner = {s: r for s, r, _ in pairs}
+    threads = {(k << 32) | rank for k in (1, 2) for rank in (0, 1)}
+    check(len(pairs) == 4 and all(n == 10 for _, _, n in pairs) and set(partner) == threads and
+          all(partner.get(r) == s and (s ^ r) & 0xffffffff == 1 for s, r in partner.items()),
+          'messages by thread pair %s: not 10 each way between one thread of each rank' % pairs)
     names = sorted(l['name'] for l in rec.info['locations'])
     check(names == ['Master thread', 'Master thread', 'Thread 1', 'Thread 1', 'Thread 2', 'Thread 2'],
           'locations %s' % names)
@@ -993,7 +998,8 @@ def stop_visits(rec):
     rows = rec.query('''SELECT c.otf2_id, r.name, r.file, r.begin_line, pr.name FROM visit v
                           JOIN region r ON r.id = v.region JOIN location c ON c.id = v.loc
                           LEFT JOIN visit p ON p.id = v.parent LEFT JOIN region pr ON pr.id = p.region
-                          WHERE r.name LIKE 'killed%' OR r.name LIKE 'stopped%' OR r.name LIKE 'exit %' ''')
+                          WHERE r.name LIKE 'killed%' OR r.name LIKE 'stopped%' OR r.name LIKE 'exit %'
+                             OR r.name LIKE 'still running%' ''')
     stops = {}
     for otf2_id, name, file, line, parent in rows:
         check(otf2_id not in stops, 'location %d has two stop visits' % otf2_id)
@@ -1151,6 +1157,45 @@ def scenario_no_finalize_exit(ctx):
     check(stop_visits(rec).get(0, (None,))[0] == 'exit without MPI_Finalize', 'no stop visit for the exit')
 
 
+def scenario_crash_init(ctx):
+    """Rank 1 kills itself in MPI_Init once its journal is open, before its
+    first location (SEXTANT_RECORD_TEST_KILL=init:1); rank 0, waiting for
+    it there, is ended by mpirun. Neither recorded an event, and the salvage
+    says so for each rather than leaving them out without a word."""
+    rec = Recording(ctx, 'crash-init')
+    proc = rec.run('rec-pingpong', 2, ['10'], env={'SEXTANT_RECORD_TEST_KILL': 'init:1'}, expect_success=False)
+    check(proc.returncode != 0, 'a job whose rank killed itself exited with 0')
+    salvage(rec, print_events=False)
+    lost = ' '.join(m for m, in rec.query("SELECT message FROM import_log WHERE kind = 'lost'"))
+    for rank in range(2):
+        check('rank %d ended in MPI_Init' % rank in lost, 'import_log does not say rank %d ended in MPI_Init: %r'
+              % (rank, lost))
+
+
+def scenario_crash_rerun(ctx):
+    """A second run into the directory of a crashed one: the crash journal
+    is all there is of the first until it is salvaged, so neither the
+    launcher nor the recorder (linked into the program) overwrites it."""
+    rec = Recording(ctx, 'crash-rerun')
+    rec.run('rec-no-finalize', 1, ['exit'], expect_success=False)
+    journal = os.path.join(rec.dir, 'journal')
+
+    def snapshot():
+        return sorted((name, os.stat(os.path.join(journal, name)).st_mtime_ns) for name in os.listdir(journal))
+    before = snapshot()
+    proc = rec.run('rec-pingpong', 2, ['10'], expect_success=False)
+    check(proc.returncode == 2 and 'holds the crash journal' in proc.stderr,
+          'the launcher ran into a crash journal (%d): %s' % (proc.returncode, proc.stderr[-500:]))
+    proc = rec.run('rec-pingpong-linked', 2, ['10'], linked=True, expect_success=False)
+    check(proc.returncode == 0, 'the linked program failed (%d)' % proc.returncode)
+    check('holds the crash journal' in proc.stderr and 'not recording' in proc.stderr,
+          'the recorder did not refuse the crash journal: %s' % proc.stderr[-500:])
+    check(snapshot() == before, 'the crash journal changed: %s, was %s' % (snapshot(), before))
+    salvage(rec)
+    rec.expect_records({'MPI_COLLECTIVE_BEGIN': 1, 'MPI_COLLECTIVE_END': 1})
+    check(stop_visits(rec).get(0, (None,))[0] == 'exit without MPI_Finalize', 'no stop visit for the exit')
+
+
 def scenario_no_finalize_abort(ctx):
     rec = Recording(ctx, 'no-finalize-abort')
     proc = rec.run('rec-no-finalize', 2, ['abort'], expect_success=False)
@@ -1196,22 +1241,82 @@ def scenario_crash_flushing(ctx):
     expect_prefixes(rec)
 
 
-def scenario_crash_zeroing(ctx):
-    """The kill that crash-flushing hits by chance, every time: each rank
-    kills itself (SIGKILL) half-way through zeroing the slot it recycles
-    after its first flush (SEXTANT_RECORD_TEST_KILL_ZEROING). The journal's
-    state must already say that the chunk is in the .evt file: the slot it
-    held is half zeros."""
-    rec = Recording(ctx, 'crash-zeroing')
-    env = {'SEXTANT_RECORD_BUFFER': '1', 'SEXTANT_RECORD_CALLPATH': '0',
-           'SEXTANT_RECORD_TEST_KILL_ZEROING': '1'}
+# SEXTANT_RECORD_TEST_KILL points around a flush (the kill crash-flushing
+# hits by chance, every time): each rank kills itself (SIGKILL) there, at
+# its first flush; (point, SEXTANT_RECORD_BUFFER): 1 MiB is one 4 MiB slot,
+# 8 MiB two (libotf2 writes both, then they are recycled in turn).
+FLUSH_KILLS = {
+    # half-way through zeroing the slot it recycles: the journal's state must
+    # already say that the chunk is in the .evt file (the slot is half zeros)
+    'crash-zeroing': ('zeroing', '1'),
+    'crash-zeroing-slots': ('zeroing', '8'),
+    # libotf2 wrote the slots to the .evt file, not yet recycled: the chunks
+    # are in both, and must be taken once
+    'crash-flushed': ('flushed', '1'),
+    'crash-flushed-slots': ('flushed', '8'),
+}
+
+
+def scenario_crash_flush_kill(ctx, name):
+    point, buffer = FLUSH_KILLS[name]
+    rec = Recording(ctx, name)
+    env = {'SEXTANT_RECORD_BUFFER': buffer, 'SEXTANT_RECORD_CALLPATH': '0', 'SEXTANT_RECORD_TEST_KILL': point}
     proc = rec.run('rec-crash', 2, ['loop'], env=env, expect_success=False)
     check(proc.returncode != 0, 'a job whose ranks killed themselves exited with 0')
+    # a rank died at its first flush: its .evt file holds each slot once
+    slots = max(1, int(buffer) // 4)
+    sizes = [os.path.getsize(os.path.join(rec.dir, 'traces', f)) for f in os.listdir(os.path.join(rec.dir, 'traces'))]
+    check((slots * 4) << 20 in sizes, 'no rank flushed its %d slots once: .evt sizes %s' % (slots, sizes))
     salvage(rec, print_events=False)
     expect_prefixes(rec)
     stops = stop_visits(rec)
     check(any(stops.get(rank, (None,))[0] == 'killed (no signal seen: SIGKILL?)' for rank in range(2)),
           'no rank stopped by its own SIGKILL: %s' % stops)
+
+
+# SEXTANT_RECORD_TEST_KILL points in MPI_Finalize (POINT:RANK: that rank
+# kills itself there, a second after it got there, so that the other runs
+# ahead as far as it can; mpirun then ends it)
+FINALIZE_KILLS = {
+    # the event writers are closed: libotf2 ended the last chunk with
+    # END_OF_BUFFER, which is the end of the events, not a cut record
+    'crash-finalize-events': 'events-closed:1',
+    # rank 1 dies before its local definitions (mapping tables) are
+    # written: rank 0 must not write the anchor of an archive without them
+    'crash-finalize-defs': 'local-defs:1',
+    # rank 0 dies before it writes the anchor: rank 1 must not have removed
+    # its journal
+    'crash-finalize-anchor': 'anchor:0',
+}
+
+
+def scenario_crash_finalize(ctx, name):
+    """A rank killed in MPI_Finalize after every event was recorded: no
+    anchor (the archive is not complete), every rank's journal, and the
+    salvage has every event - no rank lost, nothing reported lost."""
+    n = 100
+    hook = FINALIZE_KILLS[name]
+    victim = int(hook.split(':')[1])
+    rec = Recording(ctx, name)
+    proc = rec.run('rec-pingpong', 2, [str(n)], env={'SEXTANT_RECORD_TEST_KILL': hook}, expect_success=False)
+    check(proc.returncode != 0, 'a job whose rank killed itself exited with 0')
+    salvage(rec)
+    lost = rec.query("SELECT message FROM import_log WHERE kind = 'lost'")
+    check(not lost, 'the salvage lost something: %s' % lost)
+    rec.expect_records({'MPI_SEND': 2 * n, 'MPI_RECV': 2 * n, 'MPI_COLLECTIVE_BEGIN': 2,
+                        'MPI_COLLECTIVE_END': 2})
+    rec.expect_info(matched=2 * n, unmatched=0, collectives=1, locations=2)
+    check(len(rec.visits('MPI_Finalize')) == 2, '%d MPI_Finalize visits, expected 2'
+          % len(rec.visits('MPI_Finalize')))
+    stops = stop_visits(rec)
+    check(stops.get(victim, (None,))[0] == 'killed (no signal seen: SIGKILL?)',
+          'rank %d stopped with %r' % (victim, stops.get(victim)))
+    # the other was ended by mpirun, waiting for the victim: its signal
+    # still makes a STOP record in MPI_Finalize
+    expect_killed(stops, salvage_rows(rec), 1 - victim)
+    for rank in range(2):
+        check(stops.get(rank, (None,) * 4)[3] is None, 'rank %d stopped inside %s, not after MPI_Finalize'
+              % (rank, stops.get(rank, (None,) * 4)[3]))
 
 
 def expect_prefixes(rec):
@@ -1405,6 +1510,59 @@ def scenario_journal_launcher_killed(ctx):
     expect_allreduces(rec, range(2))
 
 
+def allreduce_counts(rec):
+    return [n for _, n in rec.query('''SELECT c.otf2_id, COUNT(*) FROM visit v JOIN region r ON r.id = v.region
+                                       JOIN location c ON c.id = v.loc WHERE r.name = 'MPI_Allreduce'
+                                       GROUP BY c.otf2_id ORDER BY c.otf2_id''')]
+
+
+def scenario_journal_ranks_live_on(ctx):
+    """SIGKILL of the launcher and mpirun only (the ranks are in process
+    groups of their own): the ranks record on for a moment before they end.
+    A salvage right then waits for them, so that it reads every journal as
+    it was left, not one rank's earlier than another's."""
+    rec, proc, pids, links = start_in_memory(ctx, 'journal-ranks-live-on')
+    os.killpg(proc.pid, signal.SIGKILL)
+    finish(proc)
+    salvage(rec, print_events=False)
+    counts = allreduce_counts(rec)
+    check(len(counts) == 2 and min(counts) >= 100 and max(counts) - min(counts) <= 2,
+          'allreduces per rank %s: not two prefixes of one run' % counts)
+    still = rec.query("SELECT message FROM import_log WHERE kind = 'lost' AND message LIKE '%still recording%'")
+    check(not still, 'the ranks were taken as still recording: %s' % still)
+    expect_moved(rec, links, 'the salvage')
+
+
+def scenario_crash_running(ctx):
+    """A run salvaged while it hangs (its ranks stopped with SIGSTOP, still
+    alive): after waiting for them the salvage takes the journals as they
+    are, says so per rank, and ends each rank with a visit 'still running
+    when salvaged'."""
+    rec = Recording(ctx, 'crash-running')
+    # (journals in DIR/journal: in memory, those of processes alive at the
+    # salvage would stay in /dev/shm)
+    proc, pids = start_loop(rec, ctx, 2, env=dict(os.environ, SEXTANT_RECORD_JOURNAL='dir'))
+    try:
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        salvage(rec, print_events=False)
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, signal.SIGCONT)
+        finish(proc)
+    counts = allreduce_counts(rec)
+    check(len(counts) == 2 and min(counts) >= 100 and max(counts) - min(counts) <= 2,
+          'allreduces per rank %s: not two prefixes of one run' % counts)
+    still = ' '.join(m for m, in rec.query("SELECT message FROM import_log WHERE kind = 'lost'"))
+    check(all('rank %d: its process (pid %d' % (rank, pid) in still for rank, pid in enumerate(pids)),
+          'import_log does not say that both ranks were still recording: %s' % still)
+    stops = stop_visits(rec)
+    for rank in range(2):
+        check(stops.get(rank, (None,))[0] == 'still running when salvaged', 'rank %d stopped with %r'
+              % (rank, stops.get(rank)))
+
+
 def scenario_journal_dir(ctx):
     """SEXTANT_RECORD_JOURNAL=dir (what ranks on other hosts than the
     launcher's do): the event journals are files in DIR/journal, and a
@@ -1477,12 +1635,17 @@ SCENARIOS = {
     'crash-sigkill': scenario_crash_sigkill,
     'crash-torn': scenario_crash_torn,
     'crash-flushing': scenario_crash_flushing,
-    'crash-zeroing': scenario_crash_zeroing,
+    'crash-rerun': scenario_crash_rerun,
+    'crash-init': scenario_crash_init,
+    'crash-running': scenario_crash_running,
+    'journal-ranks-live-on': scenario_journal_ranks_live_on,
     'journal-memory': scenario_journal_memory,
     'journal-launcher-killed': scenario_journal_launcher_killed,
     'journal-dir': scenario_journal_dir,
     'journal-clean': scenario_journal_clean,
 }
+SCENARIOS.update({name: (lambda ctx, name=name: scenario_crash_flush_kill(ctx, name)) for name in FLUSH_KILLS})
+SCENARIOS.update({name: (lambda ctx, name=name: scenario_crash_finalize(ctx, name)) for name in FINALIZE_KILLS})
 
 
 def main():
