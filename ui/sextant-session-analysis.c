@@ -66,20 +66,20 @@ analysed_cb (GObject      *object,
   GError *error = NULL;
 
   sextant_store_set_cancellable (analysing->store, NULL);
+  /* what the watch compares with from now on: this analysis wrote on a
+   * connection of its own (all, or - failed or cancelled - a manifest's
+   * shards in part), which is not another program's */
+  if (self->watch != NULL && !sextant_store_get_data_version (self->watch, &self->data_version, &error))
+    {
+      g_debug ("%s: %s", self->db_path, error->message);
+      g_clear_error (&error);
+    }
   if (!sextant_analysis_run_finish (analysing->analysis, result, &error) ||
       !sextant_store_get_analysis_scope (analysing->store, &scope, &error))
     {
       set_analysing (self, FALSE);
       g_task_return_error (task, error);
       return;
-    }
-
-  /* what the watch compares with from now on: this analysis committed
-   * on a connection of its own */
-  if (self->watch != NULL && !sextant_store_get_data_version (self->watch, &self->data_version, &error))
-    {
-      g_debug ("%s: %s", self->db_path, error->message);
-      g_clear_error (&error);
     }
 
   /* the new content first, then the end of the analysis: a view that
