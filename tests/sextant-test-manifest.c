@@ -14,6 +14,7 @@
 #include "sextant-store-private.h"
 #include "sextant-store-shards.h"
 #include "sextant-test-manifest.h"
+#include "sextant-test-util.h"
 
 typedef struct
 {
@@ -90,4 +91,23 @@ sextant_test_import_manifest (const char *archive,
       g_free (ranks[r].path);
       g_array_unref (ranks[r].locations);
     }
+}
+
+char *
+sextant_test_every_kind_manifest (char  **tmpdir,
+                                  guint   n)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *anchor = NULL;
+  char *manifest;
+
+  *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  out = g_build_filename (*tmpdir, "every-kind", NULL);
+  anchor = sextant_test_otf2gen ("every-kind", out);
+  manifest = g_build_filename (*tmpdir, "run.sextant", NULL);
+  sextant_test_import_manifest (anchor, manifest, n);
+
+  return manifest;
 }

@@ -16,4 +16,10 @@ void sextant_test_import_manifest (const char *archive,
                                    const char *manifest,
                                    guint       n);
 
+/* A new folder (*@tmpdir, the caller removes it) with otf2gen's every-kind
+ * archive imported on @n threads into its manifest, run.sextant, whose
+ * path this returns */
+char *sextant_test_every_kind_manifest (char  **tmpdir,
+                                        guint   n);
+
 G_END_DECLS

@@ -169,18 +169,13 @@ test_store (void)
 static void
 test_manifest (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *tmpdir = g_dir_make_tmp ("sextant-test-XXXXXX", &error);
-  g_autofree char *out = g_build_filename (tmpdir, "every-kind", NULL);
-  g_autofree char *anchor = sextant_test_otf2gen ("every-kind", out);
-  g_autofree char *manifest = g_build_filename (tmpdir, "run.sextant", NULL);
+  g_autofree char *tmpdir = NULL;
+  g_autofree char *manifest = sextant_test_every_kind_manifest (&tmpdir, 3);
   SextantWindow *window;
   SextantSession *session;
   const SextantAnalysisScope *scope;
   Watch watch = { 0 };
 
-  g_assert_no_error (error);
-  sextant_test_import_manifest (anchor, manifest, 3);
   window = open_and_wait (manifest);
   session = sextant_window_get_session (window);
   g_assert_cmpuint (sextant_session_get_n_shards (session), ==, 3);
