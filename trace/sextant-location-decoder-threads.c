@@ -69,7 +69,7 @@ THREAD_TEAM_CB (thread_team_end, THREAD_TEAM_END)
   on_##Name (DECODER_ARGS, OTF2_CommRef team, uint32_t creator, uint32_t generation) \
   { \
     return thread_event (user_data, SEXTANT_EVENT_##KIND, time, NULL, team, \
-                         ((gint64)creator << 32) | generation); \
+                         (gint64)(((guint64)creator << 32) | generation)); \
   }
 THREAD_TASK_CB (thread_task_create, THREAD_TASK_CREATE)
 THREAD_TASK_CB (thread_task_switch, THREAD_TASK_SWITCH)
